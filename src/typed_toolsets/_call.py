@@ -1,0 +1,380 @@
+"""The model-facing call: limits, parsing, validation, structuring, execution and deadlines.
+
+The common case goes through a fast path: generated code that checks and structures the arguments
+in one pass, with hooks from the project's cattrs converter. When it refuses the arguments,
+jsonschema decides (it has the final word) and explains every problem. Nothing here raises an
+`Exception` to the caller; `KeyboardInterrupt`, `SystemExit` and `asyncio.CancelledError`
+propagate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, Final
+
+import attrs
+
+from ._definition import Export
+from ._jsonin import ArgumentsInputError, LimitExceeded, load_arguments
+from ._result import ArgumentProblem, ToolError
+from ._signature import MethodInfo
+from ._structs import KeyHook, generate_object_structure
+from ._typespec import Reject, TypeSpec
+
+__all__ = ["MAX_ABANDONED_THREADS", "call_async", "call_sync", "prepare"]
+
+#: At most this many timed-out sync calls may still be running in abandoned threads; past that,
+#: calls with a timeout are refused with a ``"limit"`` error until some finish.
+MAX_ABANDONED_THREADS: Final = 32
+_MAX_MESSAGE: Final = 2000
+
+Outcome = tuple[bool, object]  # (True, value) or (False, ToolError)
+
+
+@attrs.frozen(eq=False)
+class _Runtime:
+    fast: Callable[[dict[str, object]], dict[str, object]]
+    hooks: dict[str, Callable[[Any], Any]]
+    specs: dict[str, TypeSpec]
+    lock: threading.Lock = attrs.field(factory=threading.Lock)
+    validator: list[Any] = attrs.field(factory=list)
+
+
+_runtime_lock = threading.Lock()
+
+
+def _runtime(method: MethodInfo) -> _Runtime:
+    runtime = method.cache.get("runtime")
+    if runtime is not None:
+        return runtime  # type: ignore[no-any-return]
+    with _runtime_lock:
+        runtime = method.cache.get("runtime")
+        if runtime is None:
+            from ._convert import structure_hook  # noqa: PLC0415 - cattrs loads on first call
+
+            hooks = {p.name: structure_hook(p.annotation) for p in method.params}
+            fast = generate_object_structure(
+                f"arguments of {method.func.__qualname__}",
+                [
+                    KeyHook(p.name, p.required, hooks[p.name], p.spec.exact_type)
+                    for p in method.params
+                ],
+                None,
+            )
+            runtime = _Runtime(fast=fast, hooks=hooks, specs={p.name: p.spec for p in method.params})
+            method.cache["runtime"] = runtime
+        return runtime  # type: ignore[no-any-return]
+
+
+def _validator(method: MethodInfo, runtime: _Runtime) -> Any:
+    if not runtime.validator:
+        with runtime.lock:
+            if not runtime.validator:
+                from ._validate import make_validator  # noqa: PLC0415 - jsonschema loads lazily
+
+                runtime.validator.append(make_validator(method.parameters))
+    return runtime.validator[0]
+
+
+# ------------------------------------------------------------------------------------ messages
+
+
+def _exception_text(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - a broken __str__ must not break the error path
+        text = ""
+    name = type(exc).__name__
+    if not text:
+        return name
+    if len(text) > _MAX_MESSAGE:
+        text = text[: _MAX_MESSAGE - 3] + "..."
+    return f"{name}: {text}"
+
+
+def execution_error(tool: str, exc: BaseException) -> ToolError:
+    """The error for an exception raised by the tool itself."""
+    return ToolError(tool, "execution", f"Tool {tool!r} failed: {_exception_text(exc)}")
+
+
+def _arguments_error(tool: str, problems: list[tuple[tuple[str | int, ...], str]], more: bool) -> ToolError:
+    from ._validate import dotted_path, json_path  # noqa: PLC0415
+
+    parts = [f"{dotted_path(path)}: {reason}" for path, reason in problems]
+    message = f"Invalid arguments for tool {tool!r}: " + "; ".join(parts)
+    if more:
+        message += "; (more problems not shown)"
+    details = tuple(ArgumentProblem(json_path(path), reason) for path, reason in problems)
+    return ToolError(tool, "arguments", message, details)
+
+
+# --------------------------------------------------------------------------------- preparation
+
+
+def _locate(spec: TypeSpec, value: object) -> tuple[tuple[str | int, ...], BaseException | None]:
+    """Find the innermost part of a schema-valid *value* that fails to structure, and why."""
+    path: list[str | int] = []
+    current_spec, current = spec, value
+    while True:
+        for segment, child, child_value in current_spec.children(current):
+            try:
+                child.structure(child_value)
+            except Exception:  # noqa: BLE001
+                path.append(segment)
+                current_spec, current = child, child_value
+                break
+        else:
+            break
+    try:
+        current_spec.structure(current)
+    except Exception as exc:  # noqa: BLE001
+        return tuple(path), exc
+    return tuple(path), None  # pragma: no cover - structuring failed above, so it fails here
+
+
+def _type_name(annotation: object) -> str:
+    name = getattr(annotation, "__qualname__", None)
+    return name if isinstance(name, str) else repr(annotation)
+
+
+def _slow_path(export: Export, method: MethodInfo, runtime: _Runtime, args: dict[str, object]) -> dict[str, object] | ToolError:
+    from ._validate import problems as validation_problems  # noqa: PLC0415
+
+    try:
+        found, more = validation_problems(_validator(method, runtime), args)
+    except RecursionError:
+        message = (
+            f"Arguments for tool {export.name!r} are nested too deeply to validate "
+            f"(Limits.max_depth={export.limits.max_depth}); send a flatter structure"
+        )
+        return ToolError(export.name, "limit", message)
+    if found:
+        return _arguments_error(export.name, found, more)
+    # jsonschema accepts the arguments: structure each one, reporting what cannot be built.
+    kwargs: dict[str, object] = {}
+    failures: list[tuple[tuple[str | int, ...], str]] = []
+    for param in method.params:
+        if param.name not in args:
+            continue
+        try:
+            kwargs[param.name] = runtime.hooks[param.name](args[param.name])
+        except Exception:  # noqa: BLE001
+            inner, exc = _locate(param.spec, args[param.name])
+            cause = "it does not match the schema" if isinstance(exc, Reject) or exc is None else _exception_text(exc)
+            failures.append(
+                ((param.name, *inner), f"could not be converted to {_type_name(param.annotation)}: {cause}")
+            )
+    if failures:
+        return _arguments_error(export.name, failures, more=False)
+    return kwargs
+
+
+def prepare(export: Export, arguments: object) -> dict[str, object] | ToolError:
+    """Check and structure *arguments* for *export*: the keyword arguments, or why not."""
+    name = export.name
+    try:
+        args = load_arguments(arguments, export.limits)
+    except LimitExceeded as exc:
+        return ToolError(name, "limit", f"Arguments for tool {name!r} are {exc}")
+    except ArgumentsInputError as exc:
+        if exc.reason == "json":
+            return ToolError(name, "arguments", f"Invalid JSON arguments for tool {name!r}: {exc}")
+        if exc.reason == "type":
+            return ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}")
+        return _arguments_error(name, [(tuple(exc.path), str(exc))], more=False)
+    method = export.method
+    if method is None:  # pragma: no cover - exports are resolved before proxies exist
+        return ToolError(name, "arguments", f"Tool {name!r} is not ready")
+    runtime = _runtime(method)
+    try:
+        return runtime.fast(args)
+    except Exception:  # noqa: BLE001 - any refusal is explained by the slow path below
+        return _slow_path(export, method, runtime, args)
+
+
+# ----------------------------------------------------------------------------------- execution
+
+
+class _Abandoned:
+    """Counts timed-out sync calls whose threads are still running."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+
+
+_abandoned = _Abandoned()
+
+
+def _start_thread(name: str, func: Callable[..., Any], kwargs: dict[str, object]) -> tuple[concurrent.futures.Future[Any], dict[str, bool]]:
+    future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    state = {"abandoned": False}
+
+    def worker() -> None:
+        try:
+            result = func(**kwargs)
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
+            future.set_exception(exc)
+        else:
+            future.set_result(result)
+        finally:
+            with _abandoned.lock:
+                if state["abandoned"]:
+                    _abandoned.count -= 1
+
+    thread = threading.Thread(target=worker, name=f"typed_toolsets {name}", daemon=True)
+    thread.start()
+    return future, state
+
+
+def _too_many_abandoned(name: str) -> ToolError | None:
+    with _abandoned.lock:
+        if _abandoned.count >= MAX_ABANDONED_THREADS:
+            message = (
+                f"Tool {name!r} was not started: {_abandoned.count} earlier calls that timed out "
+                f"are still running (the limit is {MAX_ABANDONED_THREADS} abandoned threads); "
+                "try again later"
+            )
+            return ToolError(name, "limit", message)
+    return None
+
+
+def _abandon(future: concurrent.futures.Future[Any], state: dict[str, bool]) -> bool:
+    """Mark a timed-out call abandoned; False if it finished in the meantime."""
+    with _abandoned.lock:
+        if future.done():
+            return False
+        state["abandoned"] = True
+        _abandoned.count += 1
+        return True
+
+
+def _timeout_error(export: Export, waited: float, *, sync: bool) -> ToolError:
+    timeout = export.limits.timeout
+    note = "; its thread may still be running" if sync else "; it was cancelled"
+    message = (
+        f"Tool {export.name!r} timed out: no result after {waited:.2f} s "
+        f"(Limits.timeout={timeout}){note}"
+    )
+    return ToolError(export.name, "timeout", message)
+
+
+def _run_sync_with_timeout(export: Export, bound: Callable[..., Any], kwargs: dict[str, object], timeout: float) -> Outcome:
+    refused = _too_many_abandoned(export.name)
+    if refused is not None:
+        return False, refused
+    started = time.monotonic()
+    future, state = _start_thread(export.name, bound, kwargs)
+    try:
+        return True, future.result(timeout)
+    except concurrent.futures.TimeoutError:
+        if _abandon(future, state):
+            return False, _timeout_error(export, time.monotonic() - started, sync=True)
+        # It finished right at the deadline: take its outcome.
+    except Exception as exc:  # noqa: BLE001
+        return False, execution_error(export.name, exc)
+    try:
+        return True, future.result(0)
+    except Exception as exc:  # noqa: BLE001
+        return False, execution_error(export.name, exc)
+
+
+async def _await_with_timeout(export: Export, coroutine: Coroutine[Any, Any, Any]) -> Outcome:
+    timeout = export.limits.timeout
+    if timeout is None:
+        try:
+            return True, await coroutine
+        except Exception as exc:  # noqa: BLE001
+            return False, execution_error(export.name, exc)
+    started = time.monotonic()
+    task = asyncio.ensure_future(coroutine)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=timeout)
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    if not done:
+        task.cancel()
+        try:
+            await task
+        except BaseException:  # noqa: BLE001, S110 - the cancellation we asked for
+            pass
+        return False, _timeout_error(export, time.monotonic() - started, sync=False)
+    try:
+        return True, task.result()
+    except Exception as exc:  # noqa: BLE001
+        return False, execution_error(export.name, exc)
+
+
+def _async_in_sync(export: Export, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(_await_with_timeout(export, bound(**kwargs)))
+    message = (
+        f"Tool {export.name!r} is async and an event loop is running in this thread; use "
+        "`await proxy.ainvoke(...)` or `await proxy.adynamic_call(...)` instead"
+    )
+    return False, ToolError(export.name, "execution", message)
+
+
+def call_sync(export: Export, bound: Callable[..., Any], arguments: object) -> Outcome:
+    """Run the whole model-facing call synchronously; never raises an `Exception`."""
+    try:
+        prepared = prepare(export, arguments)
+    except Exception as exc:  # noqa: BLE001 - a bug here must still not escape
+        return False, ToolError(export.name, "arguments", f"Invalid arguments for tool {export.name!r}: {_exception_text(exc)}")
+    if type(prepared) is not dict:
+        return False, prepared
+    kwargs: dict[str, object] = prepared  # type: ignore[assignment]
+    method = export.method
+    if method is not None and method.is_async:
+        return _async_in_sync(export, bound, kwargs)
+    timeout = export.limits.timeout
+    if timeout is not None:
+        return _run_sync_with_timeout(export, bound, kwargs, timeout)
+    try:
+        return True, bound(**kwargs)
+    except Exception as exc:  # noqa: BLE001
+        return False, execution_error(export.name, exc)
+
+
+async def call_async(export: Export, bound: Callable[..., Any], arguments: object) -> Outcome:
+    """Run the whole model-facing call from async code; sync tools run in a worker thread."""
+    try:
+        prepared = prepare(export, arguments)
+    except Exception as exc:  # noqa: BLE001
+        return False, ToolError(export.name, "arguments", f"Invalid arguments for tool {export.name!r}: {_exception_text(exc)}")
+    if type(prepared) is not dict:
+        return False, prepared
+    kwargs: dict[str, object] = prepared  # type: ignore[assignment]
+    method = export.method
+    if method is not None and method.is_async:
+        return await _await_with_timeout(export, bound(**kwargs))
+    timeout = export.limits.timeout
+    if timeout is None:
+        try:
+            return True, await asyncio.to_thread(bound, **kwargs)
+        except Exception as exc:  # noqa: BLE001
+            return False, execution_error(export.name, exc)
+    refused = _too_many_abandoned(export.name)
+    if refused is not None:
+        return False, refused
+    started = time.monotonic()
+    future, state = _start_thread(export.name, bound, kwargs)
+    wrapped = asyncio.wrap_future(future)
+    try:
+        done, _ = await asyncio.wait({wrapped}, timeout=timeout)
+    except asyncio.CancelledError:
+        _abandon(future, state)
+        raise
+    if not done and _abandon(future, state):
+        return False, _timeout_error(export, time.monotonic() - started, sync=True)
+    try:
+        return True, future.result(0)
+    except Exception as exc:  # noqa: BLE001
+        return False, execution_error(export.name, exc)

@@ -1,0 +1,161 @@
+"""Reading descriptions out of docstrings (Google style sections and reST field lists)."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Final
+
+__all__ = ["description_text", "field_descriptions", "parameter_descriptions", "summary"]
+
+_SECTION_HEADERS: Final = frozenset(
+    {
+        "args",
+        "arguments",
+        "parameters",
+        "params",
+        "keyword args",
+        "keyword arguments",
+        "other parameters",
+        "attributes",
+        "returns",
+        "return",
+        "yields",
+        "yield",
+        "raises",
+        "raise",
+        "except",
+        "exceptions",
+        "note",
+        "notes",
+        "example",
+        "examples",
+        "see also",
+        "warning",
+        "warnings",
+        "warns",
+        "todo",
+        "references",
+        "methods",
+    }
+)
+_PARAM_SECTIONS: Final = frozenset(
+    {"args", "arguments", "parameters", "params", "keyword args", "keyword arguments"}
+)
+_ATTRIBUTE_SECTIONS: Final = frozenset({"attributes"})
+_HEADER_RE: Final = re.compile(r"([A-Za-z][A-Za-z ]*):\s*")
+# ``name: text`` or ``name (type): text`` or ``name (type, optional): text``.
+_GOOGLE_ENTRY_RE: Final = re.compile(r"(\*{0,2}[A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^)]*\))?\s*:(.*)")
+# ``:param name: text`` or ``:param type name: text``.
+_REST_PARAM_RE: Final = re.compile(r":param\s+(?:[^:]*?\s)?([A-Za-z_][A-Za-z0-9_]*)\s*:(.*)")
+_REST_FIELD_RE: Final = re.compile(r":[A-Za-z]")
+
+
+def _lines(doc: str | None) -> list[str]:
+    if not doc:
+        return []
+    return inspect.cleandoc(doc).splitlines()
+
+
+def _is_header(line: str) -> str | None:
+    match = _HEADER_RE.fullmatch(line)
+    if match is None:
+        return None
+    name = match.group(1).strip().lower()
+    return name if name in _SECTION_HEADERS else None
+
+
+def _paragraphs(lines: list[str]) -> list[str]:
+    paragraphs: list[list[str]] = [[]]
+    for line in lines:
+        if line.strip():
+            paragraphs[-1].append(line.strip())
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    return [" ".join(p) for p in paragraphs if p]
+
+
+def _body_lines(doc: str | None) -> list[str]:
+    """The lines before the first section header or reST field."""
+    body: list[str] = []
+    for line in _lines(doc):
+        if _is_header(line) is not None or _REST_FIELD_RE.match(line.strip()):
+            break
+        body.append(line)
+    return body
+
+
+def summary(doc: str | None) -> str | None:
+    """Return the first paragraph of *doc* on one line, or None if there is none."""
+    paragraphs = _paragraphs(_body_lines(doc))
+    return paragraphs[0] if paragraphs else None
+
+
+def description_text(doc: str | None) -> str | None:
+    """Return every paragraph before the first section, separated by blank lines."""
+    paragraphs = _paragraphs(_body_lines(doc))
+    return "\n\n".join(paragraphs) if paragraphs else None
+
+
+def _google_section(doc: str | None, sections: frozenset[str]) -> dict[str, str]:
+    result: dict[str, str] = {}
+    lines = _lines(doc)
+    index = 0
+    while index < len(lines):
+        header = _is_header(lines[index])
+        index += 1
+        if header not in sections:
+            continue
+        entry_indent: int | None = None
+        current: str | None = None
+        while index < len(lines):
+            line = lines[index]
+            if not line.strip():
+                index += 1
+                continue
+            indent = len(line) - len(line.lstrip())
+            if indent == 0:
+                break  # the next section (or text) at the docstring's own indentation
+            if entry_indent is None:
+                entry_indent = indent
+            if indent <= entry_indent:
+                match = _GOOGLE_ENTRY_RE.fullmatch(line.strip())
+                current = None
+                if match is not None and not match.group(1).startswith("*"):
+                    current = match.group(1)
+                    result[current] = match.group(2).strip()
+            elif current is not None:
+                result[current] = f"{result[current]} {line.strip()}".strip()
+            index += 1
+    return result
+
+
+def _rest_params(doc: str | None) -> dict[str, str]:
+    result: dict[str, str] = {}
+    current: str | None = None
+    for line in _lines(doc):
+        stripped = line.strip()
+        match = _REST_PARAM_RE.match(stripped)
+        if match is not None:
+            current = match.group(1)
+            result[current] = match.group(2).strip()
+        elif _REST_FIELD_RE.match(stripped) or not stripped:
+            current = None
+        elif current is not None and line[:1].isspace():
+            result[current] = f"{result[current]} {stripped}".strip()
+        else:
+            current = None
+    return result
+
+
+def parameter_descriptions(doc: str | None) -> dict[str, str]:
+    """Map parameter names to descriptions from Google ``Args:`` and reST ``:param x:``."""
+    found = _rest_params(doc)
+    found.update(_google_section(doc, _PARAM_SECTIONS))
+    return {name: text for name, text in found.items() if text}
+
+
+def field_descriptions(doc: str | None) -> dict[str, str]:
+    """Map field names to descriptions from a class docstring's Google ``Attributes:``."""
+    found = _google_section(doc, _ATTRIBUTE_SECTIONS)
+    return {name: text for name, text in found.items() if text}

@@ -1,0 +1,42 @@
+"""Exceptions raised by typed_toolsets.
+
+Hierarchy::
+
+    TypedToolsetsError              root of everything this library raises
+    └── ToolsetDefinitionError      (also a TypeError) a Toolset class is declared wrongly
+
+Errors met while *calling* a tool on a model's behalf are never raised: they are returned as
+`typed_toolsets.ToolError` values inside a `typed_toolsets.ToolResult`, or as ``"Error: ..."``
+strings from `ToolProxy.dynamic_call`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = ["ToolsetDefinitionError", "TypedToolsetsError"]
+
+
+class TypedToolsetsError(Exception):
+    """Base class of every exception raised by typed_toolsets."""
+
+
+class ToolsetDefinitionError(TypedToolsetsError, TypeError):
+    """A Toolset class or one of its tool declarations is invalid.
+
+    Raised when the class is created (or, for annotations that name something defined later in
+    the module, when its tools are first built). The message lists every problem found, one per
+    line, each naming the class, the method and the cause.
+
+    Attributes:
+        problems: The individual problems, in the order they were found.
+    """
+
+    problems: tuple[str, ...]
+
+    def __init__(self, problems: Iterable[str], *, header: str | None = None) -> None:
+        self.problems = tuple(problems)
+        lines = list(self.problems)
+        if header is not None:
+            lines.insert(0, header)
+        super().__init__("\n".join(lines))

@@ -1,0 +1,52 @@
+"""Runtime boundaries applied around every model-facing call."""
+
+from __future__ import annotations
+
+import math
+
+import attrs
+
+__all__ = ["DEFAULT_LIMITS", "Limits"]
+
+
+def _positive_int(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if type(value) is not int or value < 1:
+        msg = f"`{attribute.name}` must be a positive int (got {value!r})."
+        raise ValueError(msg)
+
+
+def _positive_seconds(
+    _instance: object, attribute: attrs.Attribute[float | None], value: float | None
+) -> None:
+    if value is None:
+        return
+    if type(value) not in (int, float) or not math.isfinite(value) or value <= 0:
+        msg = f"`{attribute.name}` must be None or a positive number of seconds (got {value!r})."
+        raise ValueError(msg)
+
+
+@attrs.frozen
+class Limits:
+    """Bounds for one tool call, checked before any work scales with the input.
+
+    Set them per toolset (``limits = Limits(...)`` in the class body) or per tool
+    (``tool(..., limits=Limits(...))``). A tool's limits replace the toolset's entirely; to
+    change one field, use ``attrs.evolve(MyToolset.limits, timeout=5.0)``.
+
+    Attributes:
+        max_argument_bytes: Largest accepted input: the UTF-8 length of a JSON text, or of the
+            compact JSON encoding of a mapping.
+        max_depth: Deepest accepted nesting of containers; the arguments object itself is 1, a
+            list inside it 2.
+        timeout: Seconds to wait for the tool, or None to wait as long as it takes. A sync tool
+            runs in a worker thread that is abandoned (not killed: Python cannot kill a thread)
+            at the deadline; an async tool is cancelled.
+    """
+
+    max_argument_bytes: int = attrs.field(default=1_000_000, validator=_positive_int)
+    max_depth: int = attrs.field(default=32, validator=_positive_int)
+    timeout: float | None = attrs.field(default=None, validator=_positive_seconds)
+
+
+#: The limits used when neither the toolset nor the tool sets any.
+DEFAULT_LIMITS = Limits()

@@ -1,0 +1,20 @@
+"""Metadata for ``Annotated`` parameters."""
+
+from __future__ import annotations
+
+import attrs
+
+__all__ = ["Description"]
+
+
+@attrs.frozen
+class Description:
+    """Describe a parameter or field to the model: ``Annotated[str, Description("A city name")]``.
+
+    A plain string in ``Annotated`` metadata works too; this class makes the intent explicit.
+
+    Attributes:
+        text: The description.
+    """
+
+    text: str = attrs.field(validator=attrs.validators.instance_of(str))

@@ -1,0 +1,94 @@
+"""The outcome of a model-facing call: `ToolResult`, `ToolError` and `ArgumentProblem`."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeAlias
+
+import attrs
+
+__all__ = ["ArgumentProblem", "ErrorKind", "ToolError", "ToolResult"]
+
+#: What went wrong: the arguments, the tool itself, its deadline, or a size/depth/thread limit.
+ErrorKind: TypeAlias = Literal["arguments", "execution", "timeout", "limit"]
+
+
+@attrs.frozen
+class ArgumentProblem:
+    """One problem with the arguments.
+
+    Attributes:
+        path: Where, as a JSON path (``$.owner.age``, ``$.tags[3]``; ``$`` is the arguments
+            object itself).
+        message: What is wrong and what to send instead.
+    """
+
+    path: str
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        """Return ``{"path": ..., "message": ...}``."""
+        return {"path": self.path, "message": self.message}
+
+
+@attrs.frozen
+class ToolError:
+    """Why a call failed.
+
+    Attributes:
+        tool: The exported tool name.
+        kind: ``"arguments"``, ``"execution"``, ``"timeout"`` or ``"limit"``.
+        message: The whole explanation, written for a model to correct itself and for a person to
+            debug; it names the tool.
+        details: For ``"arguments"``, one entry per problem; empty otherwise.
+    """
+
+    tool: str
+    kind: ErrorKind
+    message: str
+    details: tuple[ArgumentProblem, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the error envelope shared by every export dialect.
+
+        ``{"error": {"kind": ..., "tool": ..., "message": ..., "details": [{"path": ...,
+        "message": ...}]}}``
+        """
+        return {
+            "error": {
+                "kind": self.kind,
+                "tool": self.tool,
+                "message": self.message,
+                "details": [d.to_dict() for d in self.details],
+            }
+        }
+
+
+@attrs.frozen
+class ToolResult:
+    """The result of `ToolProxy.invoke`: a value, or an error.
+
+    Attributes:
+        ok: True when the tool ran and returned.
+        value: What the method returned (None when not ``ok``).
+        error: Why the call failed (None when ``ok``).
+    """
+
+    ok: bool
+    value: object = None
+    error: ToolError | None = None
+
+    @classmethod
+    def success(cls, value: object) -> ToolResult:
+        """A successful result carrying *value*."""
+        return cls(ok=True, value=value, error=None)
+
+    @classmethod
+    def failure(cls, error: ToolError) -> ToolResult:
+        """A failed result carrying *error*."""
+        return cls(ok=False, value=None, error=error)
+
+    def dynamic(self) -> object:
+        """The `ToolProxy.dynamic_call` form: the value, or ``"Error: " + message``."""
+        if self.ok or self.error is None:
+            return self.value
+        return "Error: " + self.error.message

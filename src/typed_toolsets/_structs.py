@@ -1,0 +1,425 @@
+"""Object types: attrs classes, dataclasses, TypedDicts and NamedTuples.
+
+Each becomes a closed JSON object (``additionalProperties: false``) whose ``required`` lists the
+fields without a default. Structuring code is generated once per class, so the per-call cost is a
+handful of dictionary lookups; the generated source is registered with `linecache` so tracebacks
+show it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import linecache
+import typing
+from collections.abc import Callable, Iterator
+from typing import Any, Final
+
+import attrs
+import typing_extensions
+
+from . import _docstrings
+from ._builtin_types import class_description
+from ._registry import Builder, Rule
+from ._typespec import MISSING, Reject, Schema, TypeSpec, Unresolved, Unsupported
+
+__all__ = ["STRUCT_RULES", "FieldInfo", "KeyHook", "generate_object_structure", "resolve_hints"]
+
+
+@attrs.frozen
+class FieldInfo:
+    """One field of an object type.
+
+    Attributes:
+        json_name: The JSON property name (and constructor keyword).
+        attr_name: The attribute (or key) to read when unstructuring.
+        annotation: The field's type.
+        required: Whether the JSON object must contain it.
+        default: The default value, or MISSING when there is none or it is a factory.
+        description: A description from field metadata or the class docstring.
+    """
+
+    json_name: str
+    attr_name: str
+    annotation: object
+    required: bool
+    default: object = MISSING
+    description: str | None = None
+
+
+def resolve_hints(cls: type) -> dict[str, object]:
+    """Resolve a class's annotations (strings included), keeping ``Annotated`` metadata.
+
+    Raises:
+        Unresolved: An annotation names something that is not defined (yet).
+    """
+    try:
+        return typing_extensions.get_type_hints(cls, include_extras=True)
+    except NameError as exc:
+        raise Unresolved(getattr(exc, "name", None) or str(exc)) from None
+
+
+def _metadata_description(metadata: typing.Mapping[Any, Any]) -> str | None:
+    value = metadata.get("description")
+    return value if isinstance(value, str) else None
+
+
+# --------------------------------------------------------------------------- field collection
+
+
+def _attrs_fields(cls: type) -> list[FieldInfo]:
+    hints = resolve_hints(cls)
+    docs = _docstrings.field_descriptions(cls.__doc__)
+    fields: list[FieldInfo] = []
+    for field in attrs.fields(cls):
+        if not field.init:
+            continue
+        annotation = hints.get(field.name, field.type)
+        if annotation is None:
+            msg = f"field {cls.__qualname__}.{field.name} has no type annotation"
+            raise Unsupported(msg)
+        default = field.default
+        required = default is attrs.NOTHING
+        if required or isinstance(default, attrs.Factory):  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+            default = MISSING
+        alias = getattr(field, "alias", None) or field.name.lstrip("_")
+        fields.append(
+            FieldInfo(
+                json_name=alias,
+                attr_name=field.name,
+                annotation=annotation,
+                required=required,
+                default=default,
+                description=_metadata_description(field.metadata)
+                or docs.get(field.name)
+                or docs.get(alias),
+            )
+        )
+    return fields
+
+
+def _dataclass_fields(cls: type) -> list[FieldInfo]:
+    hints = resolve_hints(cls)
+    docs = _docstrings.field_descriptions(cls.__doc__)
+    all_fields: dict[str, Any] = getattr(cls, "__dataclass_fields__", {})
+    for name, field in all_fields.items():
+        if type(field.type) is dataclasses.InitVar or field.type is dataclasses.InitVar:
+            msg = f"dataclass {cls.__qualname__} has the InitVar field {name!r}, which is not supported"
+            raise Unsupported(msg)
+    fields: list[FieldInfo] = []
+    for field in dataclasses.fields(cls):
+        if not field.init:
+            continue
+        has_default = field.default is not dataclasses.MISSING
+        has_factory = field.default_factory is not dataclasses.MISSING
+        fields.append(
+            FieldInfo(
+                json_name=field.name,
+                attr_name=field.name,
+                annotation=hints.get(field.name, field.type),
+                required=not has_default and not has_factory,
+                default=field.default if has_default else MISSING,
+                description=_metadata_description(field.metadata) or docs.get(field.name),
+            )
+        )
+    return fields
+
+
+_QUALIFIERS: Final = {
+    typing_extensions.Required: True,
+    typing_extensions.NotRequired: False,
+    typing_extensions.ReadOnly: None,
+}
+
+
+def _unwrap_qualifiers(annotation: object) -> tuple[object, bool | None]:
+    """Strip ``Required``/``NotRequired``/``ReadOnly``, returning what they said about requiredness."""
+    required: bool | None = None
+    origin = typing.get_origin(annotation)
+    while origin in _QUALIFIERS:
+        said = _QUALIFIERS[origin]
+        if said is not None:
+            required = said
+        (annotation,) = typing.get_args(annotation)
+        origin = typing.get_origin(annotation)
+    return annotation, required
+
+
+def _typeddict_fields(cls: type) -> list[FieldInfo]:
+    hints = resolve_hints(cls)
+    docs = _docstrings.field_descriptions(cls.__doc__)
+    required_keys: frozenset[str] = getattr(cls, "__required_keys__", frozenset(hints))
+    fields: list[FieldInfo] = []
+    for name, hint in hints.items():
+        # An explicit qualifier wins: Python 3.10's typing.TypedDict does not know the
+        # typing_extensions qualifiers, so its __required_keys__ can be wrong.
+        annotation, said = _unwrap_qualifiers(hint)
+        fields.append(
+            FieldInfo(
+                json_name=name,
+                attr_name=name,
+                annotation=annotation,
+                required=name in required_keys if said is None else said,
+                description=docs.get(name),
+            )
+        )
+    return fields
+
+
+def _namedtuple_fields(cls: type) -> list[FieldInfo]:
+    hints = resolve_hints(cls)
+    docs = _docstrings.field_descriptions(cls.__doc__)
+    defaults: dict[str, object] = getattr(cls, "_field_defaults", {})
+    names: tuple[str, ...] = getattr(cls, "_fields", ())
+    fields: list[FieldInfo] = []
+    for name in names:
+        if name not in hints:
+            msg = f"field {cls.__qualname__}.{name} has no type annotation"
+            raise Unsupported(msg)
+        fields.append(
+            FieldInfo(
+                json_name=name,
+                attr_name=name,
+                annotation=hints[name],
+                required=name not in defaults,
+                default=defaults.get(name, MISSING),
+                description=docs.get(name),
+            )
+        )
+    return fields
+
+
+# ------------------------------------------------------------------------------- code generation
+
+_counter: list[int] = [0]
+
+
+def _compile(source: str, name: str, namespace: dict[str, Any]) -> Callable[[Any], Any]:
+    _counter[0] += 1
+    filename = f"<typed_toolsets generated {name} #{_counter[0]}>"
+    code = compile(source, filename, "exec")
+    exec(code, namespace)  # noqa: S102 - our own generated source, built from field names
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return namespace["generated"]  # type: ignore[no-any-return]
+
+
+@attrs.frozen
+class KeyHook:
+    """How generated structuring code handles one key of an object.
+
+    Attributes:
+        key: The JSON property name; also the keyword passed to the constructor.
+        required: Whether the key must be present.
+        hook: Structures the value (raising `Reject` when it does not match).
+        exact_type: When set, the value must be exactly of this type and is kept as is.
+    """
+
+    key: str
+    required: bool
+    hook: Callable[[Any], Any]
+    exact_type: type | None = None
+
+
+def generate_object_structure(
+    name: str, keys: list[KeyHook], make: Callable[..., Any] | None
+) -> Callable[[Any], Any]:
+    """Generate a function structuring a JSON object with exactly *keys* (unknown keys rejected).
+
+    It returns ``make(**values)``, or, when *make* is None, the dict of values present (absent
+    optional keys are left out, so a method's own defaults apply).
+    """
+    namespace: dict[str, Any] = {"Reject": Reject, "M": MISSING, "make": make}
+    lines = ["def generated(v):", "    if type(v) is not dict:", "        raise Reject", "    n = 0"]
+    args: list[str] = []
+    has_optional = any(not k.required for k in keys)
+    if has_optional:
+        lines.append("    kw = {}")
+    for index, item in enumerate(keys):
+        key = repr(item.key)
+        namespace[f"s{index}"] = item.hook
+        if item.exact_type is not None:
+            namespace[f"t{index}"] = item.exact_type
+            convert = [f"if type(x) is not t{index}:", "    raise Reject"]
+            value_expr = "x"
+        else:
+            convert = []
+            value_expr = f"s{index}(x)"
+        lines.append(f"    x = v.get({key}, M)")
+        if item.required:
+            lines.extend(["    if x is M:", "        raise Reject"])
+            lines.extend(f"    {line}" for line in convert)
+            lines.append(f"    a{index} = {value_expr}")
+            lines.append("    n += 1")
+            args.append(f"{key}: a{index}")
+        else:
+            lines.append("    if x is not M:")
+            lines.extend(f"        {line}" for line in convert)
+            lines.append(f"        kw[{key}] = {value_expr}")
+            lines.append("        n += 1")
+    lines.extend(["    if n != len(v):", "        raise Reject"])
+    values = "{" + ", ".join(args) + "}"
+    if has_optional:
+        lines.append(f"    r = {values}")
+        lines.append("    r.update(kw)")
+    else:
+        lines.append(f"    r = {values}")
+    lines.append("    return r" if make is None else "    return make(**r)")
+    source = "\n".join(lines) + "\n"
+    return _compile(source, f"structure {name}", namespace)
+
+
+def _generate_unstructure(
+    cls: type, fields: list[FieldInfo], specs: list[TypeSpec], kind: str
+) -> Callable[[Any], Any]:
+    namespace: dict[str, Any] = {"cls": cls, "M": MISSING}
+    lines = ["def generated(v):"]
+    if kind == "dict":
+        lines.extend(
+            ["    if not isinstance(v, dict):", "        raise ValueError(f'{v!r} is not a dict')"]
+        )
+    else:
+        lines.extend(
+            [
+                "    if not isinstance(v, cls):",
+                "        raise ValueError(f'{v!r} is not a ' + cls.__qualname__)",
+            ]
+        )
+    lines.append("    r = {}")
+    for index, (field, spec) in enumerate(zip(fields, specs)):
+        namespace[f"u{index}"] = spec.unstructure
+        key = repr(field.json_name)
+        if kind == "dict":
+            attr = repr(field.attr_name)
+            lines.append(f"    x = v.get({attr}, M)")
+            lines.append("    if x is not M:")
+            lines.append(f"        r[{key}] = u{index}(x)")
+            if field.required:
+                lines.append("    else:")
+                lines.append(f"        raise ValueError('missing required key ' + {key})")
+        else:
+            lines.append(f"    r[{key}] = u{index}(v.{field.attr_name})")
+    lines.append("    return r")
+    source = "\n".join(lines) + "\n"
+    return _compile(source, f"unstructure {cls.__module__}.{cls.__qualname__}", namespace)
+
+
+def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder) -> TypeSpec:
+    for field in fields:
+        if not field.json_name.isidentifier() and kind != "dict":
+            msg = f"field {cls.__qualname__}.{field.attr_name} has no keyword-usable name"
+            raise Unsupported(msg)
+    specs: list[TypeSpec] = []
+    for field in fields:
+        try:
+            specs.append(builder.spec(field.annotation))
+        except Unsupported as exc:
+            msg = f"field {cls.__qualname__}.{field.json_name}: {exc}"
+            raise Unsupported(msg) from None
+    properties: Schema = {}
+    for field, spec in zip(fields, specs):
+        prop = dict(spec.schema)
+        if field.description:
+            prop["description"] = field.description
+        if field.default is not MISSING:
+            json_default = _json_default(field.default, spec)
+            if json_default is not MISSING:
+                prop["default"] = json_default
+        properties[field.json_name] = prop
+    required = [f.json_name for f in fields if f.required]
+    schema: Schema = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+    generated_doc = None
+    if kind == "dataclass":
+        generated_doc = cls.__name__ + str(inspect.signature(cls)).replace(" -> None", "")
+    elif kind == "namedtuple":
+        generated_doc = f"{cls.__name__}({', '.join(f.json_name for f in fields)})"
+    description = class_description(cls, generated_doc)
+    if description:
+        schema["description"] = description
+    structure = generate_object_structure(
+        f"{cls.__module__}.{cls.__qualname__}",
+        [
+            KeyHook(f.json_name, f.required, s.structure, s.exact_type)
+            for f, s in zip(fields, specs)
+        ],
+        None if kind == "dict" else cls,
+    )
+    unstructure = _generate_unstructure(cls, fields, specs, "dict" if kind == "dict" else "attr")
+    by_name = dict(zip((f.json_name for f in fields), specs))
+
+    def children(value: object) -> Iterator[tuple[str | int, TypeSpec, object]]:
+        if type(value) is dict:
+            for key, element in value.items():  # type: ignore[attr-defined]  # pyright: ignore[reportUnknownVariableType]
+                spec = by_name.get(key)  # pyright: ignore[reportUnknownArgumentType]
+                if spec is not None:
+                    yield key, spec, element  # pyright: ignore[reportUnknownArgumentType]
+
+    depths = [s.depth for s in specs]
+    instance_check: Callable[[object], bool]
+    if kind == "dict":
+        instance_check = lambda v: isinstance(v, dict)  # noqa: E731
+    else:
+        instance_check = lambda v: isinstance(v, cls)  # noqa: E731
+    return TypeSpec(
+        annotation=cls,
+        schema=schema,
+        structure=structure,
+        unstructure=unstructure,
+        json_types=frozenset({"object"}),
+        depth=None if None in depths else 1 + max([0, *typing.cast("list[int]", depths)]),
+        required_keys=frozenset(required),
+        property_keys=frozenset(by_name),
+        refs=frozenset().union(*(s.refs for s in specs)),
+        instance_check=instance_check,
+        children=children,
+    )
+
+
+def _json_default(default: object, spec: TypeSpec) -> object:
+    """The JSON form of a field default, or MISSING when it has none that the schema admits."""
+    try:
+        value = spec.unstructure(default)
+        spec.structure(value)
+    except Exception:  # noqa: BLE001 - a default without a JSON form simply is not shown
+        return MISSING
+    return value
+
+
+def _rule(fields_of: Callable[[type], list[FieldInfo]], kind: str) -> Callable[[object, Builder], TypeSpec]:
+    def factory(annotation: object, builder: Builder) -> TypeSpec:
+        cls = typing.cast("type", annotation)
+        return builder.struct(cls, lambda: _object_spec(cls, fields_of(cls), kind, builder))
+
+    return factory
+
+
+def _is_attrs(annotation: object) -> bool:
+    return isinstance(annotation, type) and attrs.has(annotation)
+
+
+def _is_dataclass(annotation: object) -> bool:
+    return isinstance(annotation, type) and dataclasses.is_dataclass(annotation)
+
+
+def _is_typeddict(annotation: object) -> bool:
+    return isinstance(annotation, type) and typing_extensions.is_typeddict(annotation)
+
+
+def _is_namedtuple(annotation: object) -> bool:
+    return (
+        isinstance(annotation, type)
+        and issubclass(annotation, tuple)
+        and isinstance(getattr(annotation, "_fields", None), tuple)
+    )
+
+
+STRUCT_RULES: Final = (
+    Rule("attrs", _is_attrs, _rule(_attrs_fields, "attrs")),
+    Rule("dataclass", _is_dataclass, _rule(_dataclass_fields, "dataclass")),
+    Rule("typeddict", _is_typeddict, _rule(_typeddict_fields, "dict")),
+    Rule("namedtuple", _is_namedtuple, _rule(_namedtuple_fields, "namedtuple")),
+)

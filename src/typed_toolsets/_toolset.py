@@ -1,0 +1,117 @@
+"""`Toolset`: the base class whose declared methods become tools."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, overload
+
+import attrs
+
+from . import _rules
+from ._definition import build_class, class_info, required_init_fields
+from ._errors import ToolsetDefinitionError
+from ._limits import DEFAULT_LIMITS, Limits
+from ._spec import ToolSpec
+
+if TYPE_CHECKING:
+    from ._proxy import ToolProxy
+
+__all__ = ["Toolset"]
+
+
+class _DefaultToolsetName:
+    """The ``toolset_name`` of a class that sets none: derived from the class's own name.
+
+    A descriptor on `Toolset`, so that every subclass derives it from its own ``__name__``
+    unless a class in its MRO assigns a string.
+    """
+
+    def __get__(self, obj: object, owner: type | None = None) -> str:
+        cls = owner if owner is not None else type(obj)
+        return _rules.default_toolset_name(cls.__name__)
+
+
+class _ToTools:
+    """``to_tools()``: on the class, builds one instance; on an instance, binds that instance."""
+
+    @overload
+    def __get__(self, obj: None, owner: Callable[[], Toolset]) -> Callable[[], list[ToolProxy]]: ...
+    @overload
+    def __get__(self, obj: Toolset, owner: object = None) -> Callable[[], list[ToolProxy]]: ...
+    def __get__(self, obj: Toolset | None, owner: object = None) -> Callable[[], list[ToolProxy]]:
+        if obj is None:
+            return functools.partial(_class_to_tools, owner)
+        return functools.partial(_instance_to_tools, obj)
+
+
+@attrs.define
+class Toolset:
+    """Base class of toolsets: groups related methods and exports the declared ones as tools.
+
+    Declare exports by name in ``exports`` or with ``@tool`` on the method; every other method
+    stays private. Subclasses with state are attrs classes (decorate them with ``@attrs.define``
+    or ``@attrs.frozen``); ``to_tools()`` on the class needs every field to have a default.
+
+    Example::
+
+        class TextStatsToolset(Toolset):
+            toolset_name = "stats"
+            exports = (tool("word_count", description="Count words"),)
+
+            def word_count(self, *, text: str) -> int:
+                return len(text.split())
+
+        tools = TextStatsToolset.to_tools()
+        tools[0].dynamic_call({"text": "one two"})  # 2
+
+    Attributes:
+        toolset_name: Prefix of the generated tool names. Default: the class name without one
+            trailing ``Toolset``, lower-cased (``TextStatsToolset`` gives ``textstats``).
+        exports: The declared exports, in order: ``(tool("method"), ...)``.
+        limits: The `Limits` applied to this toolset's tools (a tool's own limits replace them).
+    """
+
+    toolset_name: ClassVar[str]
+    exports: ClassVar[tuple[ToolSpec, ...]] = ()
+    limits: ClassVar[Limits] = DEFAULT_LIMITS
+
+    if not TYPE_CHECKING:
+        toolset_name = _DefaultToolsetName()
+
+    #: Build the tools: ``Cls.to_tools()`` makes one instance with ``Cls()`` and binds every tool
+    #: to it; ``instance.to_tools()`` binds that configured instance. Returns a new list of
+    #: `ToolProxy` objects on every call.
+    to_tools: ClassVar[_ToTools] = _ToTools()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        build_class(cls, Toolset)
+
+
+def _proxies(cls: type[Toolset], instance: Toolset) -> list[ToolProxy]:
+    from ._proxy import make_proxies  # noqa: PLC0415 - keeps class creation light
+
+    info = class_info(cls)
+    if info is None:  # `Toolset` itself, or a class whose creation failed
+        return []
+    return make_proxies(info.resolved_exports(cls.__qualname__), instance)
+
+
+def _class_to_tools(cls: object) -> list[ToolProxy]:
+    if not isinstance(cls, type) or not issubclass(cls, Toolset):  # pragma: no cover - typing
+        msg = f"to_tools() needs a Toolset class (got {cls!r})"
+        raise TypeError(msg)
+    needed = required_init_fields(cls)
+    if needed:
+        names = ", ".join(repr(n) for n in needed)
+        cause = (
+            f"to_tools() calls {cls.__qualname__}() with no arguments, but the constructor needs "
+            f"{names}; give each a default, or build an instance and call instance.to_tools()"
+        )
+        raise ToolsetDefinitionError([_rules.problem(cls.__qualname__, None, "init", cause)])
+    return _proxies(cls, cls())
+
+
+def _instance_to_tools(instance: Toolset) -> list[ToolProxy]:
+    return _proxies(type(instance), instance)

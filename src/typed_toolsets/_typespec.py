@@ -1,0 +1,142 @@
+"""`TypeSpec`: everything the library knows about one annotation, built in one place.
+
+A spec carries the JSON Schema of the annotation together with the functions that structure a
+JSON value into the annotated Python type and unstructure it back. Because both come from the
+same factory, a type cannot be supported by the schema but not by the converter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Final, TypeAlias
+
+import attrs
+
+__all__ = [
+    "MISSING",
+    "JSONValue",
+    "Reject",
+    "Schema",
+    "StructureHook",
+    "TypeSpec",
+    "Unresolved",
+    "Unsupported",
+    "json_type_of",
+    "schema_with",
+]
+
+#: A JSON Schema, or a fragment of one.
+Schema: TypeAlias = dict[str, Any]
+#: A value as the JSON parser produces it (dict, list, str, int, float, bool or None).
+JSONValue: TypeAlias = object
+StructureHook: TypeAlias = Callable[[Any], Any]
+ChildrenFn: TypeAlias = Callable[[Any], Iterator[tuple["str | int", "TypeSpec", Any]]]
+
+
+class Reject(Exception):  # noqa: N818 (a verdict, not an error)
+    """Raised by a structuring hook when the JSON value does not match the type's schema.
+
+    It carries no message: the fast path only needs the verdict, and the detailed messages come
+    from jsonschema.
+    """
+
+    __slots__ = ()
+
+
+class Unsupported(Exception):  # noqa: N818
+    """An annotation has no JSON Schema mapping. The message says why."""
+
+
+class Unresolved(Exception):  # noqa: N818
+    """An annotation names something that is not defined (yet).
+
+    Attributes:
+        name: The name that could not be resolved.
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def json_type_of(value: object) -> str:
+    """Name the JSON type of a parsed JSON value (``integer`` for ints, ``number`` for floats)."""
+    if value is None:
+        return "null"
+    kind = type(value)
+    if kind is bool:
+        return "boolean"
+    if kind is int:
+        return "integer"
+    if kind is float:
+        return "number"
+    if kind is str:
+        return "string"
+    if kind is list:
+        return "array"
+    if kind is dict:
+        return "object"
+    return kind.__name__
+
+
+def _no_children(_value: object) -> Iterator[tuple[str | int, TypeSpec, object]]:
+    return iter(())
+
+
+def _never(_value: object) -> bool:
+    return False
+
+
+@attrs.frozen(eq=False)
+class TypeSpec:
+    """The schema and hooks of one annotation.
+
+    Attributes:
+        annotation: The annotation this spec was built for.
+        schema: Its JSON Schema fragment. Never mutate it; copy before handing it out.
+        structure: Turns a JSON value into the Python value, raising `Reject` when the value does
+            not match ``schema`` (any other exception means it matched but could not be built).
+        unstructure: Turns a Python value into a JSON value.
+        json_types: The JSON types a valid instance can have (``integer`` is also a ``number``).
+        depth: The deepest container nesting of a valid instance (0 for scalars), or None when
+            unbounded (recursive types).
+        exact_type: When set, valid instances are exactly the values of this Python type and
+            structuring returns them unchanged (``str``, ``bool``).
+        identity: Structuring a valid instance returns it unchanged.
+        hashable: Structured values are hashable and compare like their JSON form (for sets).
+        constants: For enums and literals: the JSON values admitted.
+        required_keys: For object types with fixed keys: the required property names.
+        property_keys: For object types with fixed keys: every property name.
+        refs: Recursive classes whose ``$defs`` entries this schema refers to.
+        instance_check: Whether a Python value is of this type (picks a union's variant when
+            unstructuring).
+        children: Yields ``(path segment, child spec, child value)`` for a JSON value, to locate
+            the part of a valid value that failed to structure.
+    """
+
+    annotation: object
+    schema: Schema
+    structure: StructureHook
+    unstructure: Callable[[Any], Any]
+    json_types: frozenset[str]
+    depth: int | None = 0
+    exact_type: type | None = None
+    identity: bool = False
+    hashable: bool = False
+    constants: tuple[object, ...] | None = None
+    required_keys: frozenset[str] | None = None
+    property_keys: frozenset[str] | None = None
+    refs: frozenset[type] = frozenset()
+    instance_check: Callable[[Any], bool] = _never
+    children: ChildrenFn = _no_children
+
+
+#: Shared marker for "no value" in generated code and lookups.
+MISSING: Final = object()
+
+
+def schema_with(schema: Schema, extra: Mapping[str, Any]) -> Schema:
+    """Return a copy of *schema* with *extra* keys added after its own."""
+    result = dict(schema)
+    result.update(extra)
+    return result
