@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Coroutine
@@ -19,20 +20,34 @@ from typing import Any, Final
 import attrs
 
 from ._definition import Export
-from ._jsonin import ArgumentsInputError, LimitExceeded, load_arguments
+from ._jsonin import InvalidJSON, LimitExceeded, NotAnObject, NotJSONValue, load_arguments
 from ._result import ArgumentProblem, ToolError
 from ._signature import MethodInfo
 from ._structs import KeyHook, generate_object_structure
 from ._typespec import Reject, TypeSpec
 
-__all__ = ["MAX_ABANDONED_THREADS", "call_async", "call_sync", "prepare"]
+__all__ = ["MAX_ABANDONED_THREADS", "Failed", "call_async", "call_sync", "prepare"]
 
 #: At most this many timed-out sync calls may still be running in abandoned threads; past that,
 #: calls with a timeout are refused with a ``"limit"`` error until some finish.
 MAX_ABANDONED_THREADS: Final = 32
 _MAX_MESSAGE: Final = 2000
 
-Outcome = tuple[bool, object]  # (True, value) or (False, ToolError)
+
+class Failed:
+    """The `ToolError` of a failed call, wrapped.
+
+    Wrapping keeps a tool's own return value from ever being mistaken for a failure: the class is
+    private, so no tool returns one.
+    """
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: ToolError) -> None:
+        self.error = error
+
+
+Outcome = object  # the tool's return value, or a `Failed`
 
 
 @attrs.frozen(eq=False)
@@ -54,7 +69,7 @@ def _runtime(method: MethodInfo) -> _Runtime:
     with _runtime_lock:
         runtime = method.cache.get("runtime")
         if runtime is None:
-            from ._convert import structure_hook  # noqa: PLC0415 - cattrs loads on first call
+            from ._convert import structure_hook
 
             hooks = {p.name: structure_hook(p.annotation) for p in method.params}
             fast = generate_object_structure(
@@ -65,16 +80,18 @@ def _runtime(method: MethodInfo) -> _Runtime:
                 ],
                 None,
             )
-            runtime = _Runtime(fast=fast, hooks=hooks, specs={p.name: p.spec for p in method.params})
+            runtime = _Runtime(
+                fast=fast, hooks=hooks, specs={p.name: p.spec for p in method.params}
+            )
             method.cache["runtime"] = runtime
-        return runtime  # type: ignore[no-any-return]
+        return runtime
 
 
 def _validator(method: MethodInfo, runtime: _Runtime) -> Any:
     if not runtime.validator:
         with runtime.lock:
             if not runtime.validator:
-                from ._validate import make_validator  # noqa: PLC0415 - jsonschema loads lazily
+                from ._validate import make_validator
 
                 runtime.validator.append(make_validator(method.parameters))
     return runtime.validator[0]
@@ -96,13 +113,23 @@ def _exception_text(exc: BaseException) -> str:
     return f"{name}: {text}"
 
 
+def _internal_error(tool: str, exc: BaseException) -> ToolError:
+    # Only a bug in this library gets here; the call still ends in an error, never an exception.
+    message = (
+        f"Invalid arguments for tool {tool!r}: they could not be processed ({_exception_text(exc)})"
+    )
+    return ToolError(tool, "arguments", message)
+
+
 def execution_error(tool: str, exc: BaseException) -> ToolError:
     """The error for an exception raised by the tool itself."""
     return ToolError(tool, "execution", f"Tool {tool!r} failed: {_exception_text(exc)}")
 
 
-def _arguments_error(tool: str, problems: list[tuple[tuple[str | int, ...], str]], more: bool) -> ToolError:
-    from ._validate import dotted_path, json_path  # noqa: PLC0415
+def _arguments_error(
+    tool: str, problems: list[tuple[tuple[str | int, ...], str]], more: bool
+) -> ToolError:
+    from ._validate import dotted_path, json_path
 
     parts = [f"{dotted_path(path)}: {reason}" for path, reason in problems]
     message = f"Invalid arguments for tool {tool!r}: " + "; ".join(parts)
@@ -141,8 +168,10 @@ def _type_name(annotation: object) -> str:
     return name if isinstance(name, str) else repr(annotation)
 
 
-def _slow_path(export: Export, method: MethodInfo, runtime: _Runtime, args: dict[str, object]) -> dict[str, object] | ToolError:
-    from ._validate import problems as validation_problems  # noqa: PLC0415
+def _slow_path(
+    export: Export, method: MethodInfo, runtime: _Runtime, args: dict[str, object]
+) -> dict[str, object] | ToolError:
+    from ._validate import problems as validation_problems
 
     try:
         found, more = validation_problems(_validator(method, runtime), args)
@@ -164,9 +193,16 @@ def _slow_path(export: Export, method: MethodInfo, runtime: _Runtime, args: dict
             kwargs[param.name] = runtime.hooks[param.name](args[param.name])
         except Exception:  # noqa: BLE001
             inner, exc = _locate(param.spec, args[param.name])
-            cause = "it does not match the schema" if isinstance(exc, Reject) or exc is None else _exception_text(exc)
+            cause = (
+                "it does not match the schema"
+                if isinstance(exc, Reject) or exc is None
+                else _exception_text(exc)
+            )
             failures.append(
-                ((param.name, *inner), f"could not be converted to {_type_name(param.annotation)}: {cause}")
+                (
+                    (param.name, *inner),
+                    f"could not be converted to {_type_name(param.annotation)}: {cause}",
+                )
             )
     if failures:
         return _arguments_error(export.name, failures, more=False)
@@ -180,11 +216,11 @@ def prepare(export: Export, arguments: object) -> dict[str, object] | ToolError:
         args = load_arguments(arguments, export.limits)
     except LimitExceeded as exc:
         return ToolError(name, "limit", f"Arguments for tool {name!r} are {exc}")
-    except ArgumentsInputError as exc:
-        if exc.reason == "json":
-            return ToolError(name, "arguments", f"Invalid JSON arguments for tool {name!r}: {exc}")
-        if exc.reason == "type":
-            return ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}")
+    except InvalidJSON as exc:
+        return ToolError(name, "arguments", f"Invalid JSON arguments for tool {name!r}: {exc}")
+    except NotAnObject as exc:
+        return ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}")
+    except NotJSONValue as exc:
         return _arguments_error(name, [(tuple(exc.path), str(exc))], more=False)
     method = export.method
     if method is None:  # pragma: no cover - exports are resolved before proxies exist
@@ -210,7 +246,9 @@ class _Abandoned:
 _abandoned = _Abandoned()
 
 
-def _start_thread(name: str, func: Callable[..., Any], kwargs: dict[str, object]) -> tuple[concurrent.futures.Future[Any], dict[str, bool]]:
+def _start_thread(
+    name: str, func: Callable[..., Any], kwargs: dict[str, object]
+) -> tuple[concurrent.futures.Future[Any], dict[str, bool]]:
     future: concurrent.futures.Future[Any] = concurrent.futures.Future()
     state = {"abandoned": False}
 
@@ -263,33 +301,35 @@ def _timeout_error(export: Export, waited: float, *, sync: bool) -> ToolError:
     return ToolError(export.name, "timeout", message)
 
 
-def _run_sync_with_timeout(export: Export, bound: Callable[..., Any], kwargs: dict[str, object], timeout: float) -> Outcome:
+def _run_sync_with_timeout(
+    export: Export, bound: Callable[..., Any], kwargs: dict[str, object], timeout: float
+) -> Outcome:
     refused = _too_many_abandoned(export.name)
     if refused is not None:
-        return False, refused
+        return Failed(refused)
     started = time.monotonic()
     future, state = _start_thread(export.name, bound, kwargs)
     try:
-        return True, future.result(timeout)
+        return future.result(timeout)
     except concurrent.futures.TimeoutError:
         if _abandon(future, state):
-            return False, _timeout_error(export, time.monotonic() - started, sync=True)
+            return Failed(_timeout_error(export, time.monotonic() - started, sync=True))
         # It finished right at the deadline: take its outcome.
     except Exception as exc:  # noqa: BLE001
-        return False, execution_error(export.name, exc)
+        return Failed(execution_error(export.name, exc))
     try:
-        return True, future.result(0)
+        return future.result(0)
     except Exception as exc:  # noqa: BLE001
-        return False, execution_error(export.name, exc)
+        return Failed(execution_error(export.name, exc))
 
 
 async def _await_with_timeout(export: Export, coroutine: Coroutine[Any, Any, Any]) -> Outcome:
     timeout = export.limits.timeout
     if timeout is None:
         try:
-            return True, await coroutine
+            return await coroutine
         except Exception as exc:  # noqa: BLE001
-            return False, execution_error(export.name, exc)
+            return Failed(execution_error(export.name, exc))
     started = time.monotonic()
     task = asyncio.ensure_future(coroutine)
     try:
@@ -299,15 +339,13 @@ async def _await_with_timeout(export: Export, coroutine: Coroutine[Any, Any, Any
         raise
     if not done:
         task.cancel()
-        try:
+        with contextlib.suppress(BaseException):  # the cancellation we asked for
             await task
-        except BaseException:  # noqa: BLE001, S110 - the cancellation we asked for
-            pass
-        return False, _timeout_error(export, time.monotonic() - started, sync=False)
+        return Failed(_timeout_error(export, time.monotonic() - started, sync=False))
     try:
-        return True, task.result()
+        return task.result()
     except Exception as exc:  # noqa: BLE001
-        return False, execution_error(export.name, exc)
+        return Failed(execution_error(export.name, exc))
 
 
 def _async_in_sync(export: Export, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
@@ -319,7 +357,7 @@ def _async_in_sync(export: Export, bound: Callable[..., Any], kwargs: dict[str, 
         f"Tool {export.name!r} is async and an event loop is running in this thread; use "
         "`await proxy.ainvoke(...)` or `await proxy.adynamic_call(...)` instead"
     )
-    return False, ToolError(export.name, "execution", message)
+    return Failed(ToolError(export.name, "execution", message))
 
 
 def call_sync(export: Export, bound: Callable[..., Any], arguments: object) -> Outcome:
@@ -327,10 +365,10 @@ def call_sync(export: Export, bound: Callable[..., Any], arguments: object) -> O
     try:
         prepared = prepare(export, arguments)
     except Exception as exc:  # noqa: BLE001 - a bug here must still not escape
-        return False, ToolError(export.name, "arguments", f"Invalid arguments for tool {export.name!r}: {_exception_text(exc)}")
-    if type(prepared) is not dict:
-        return False, prepared
-    kwargs: dict[str, object] = prepared  # type: ignore[assignment]
+        return Failed(_internal_error(export.name, exc))
+    if isinstance(prepared, ToolError):
+        return Failed(prepared)
+    kwargs = prepared
     method = export.method
     if method is not None and method.is_async:
         return _async_in_sync(export, bound, kwargs)
@@ -338,9 +376,9 @@ def call_sync(export: Export, bound: Callable[..., Any], arguments: object) -> O
     if timeout is not None:
         return _run_sync_with_timeout(export, bound, kwargs, timeout)
     try:
-        return True, bound(**kwargs)
+        return bound(**kwargs)
     except Exception as exc:  # noqa: BLE001
-        return False, execution_error(export.name, exc)
+        return Failed(execution_error(export.name, exc))
 
 
 async def call_async(export: Export, bound: Callable[..., Any], arguments: object) -> Outcome:
@@ -348,22 +386,22 @@ async def call_async(export: Export, bound: Callable[..., Any], arguments: objec
     try:
         prepared = prepare(export, arguments)
     except Exception as exc:  # noqa: BLE001
-        return False, ToolError(export.name, "arguments", f"Invalid arguments for tool {export.name!r}: {_exception_text(exc)}")
-    if type(prepared) is not dict:
-        return False, prepared
-    kwargs: dict[str, object] = prepared  # type: ignore[assignment]
+        return Failed(_internal_error(export.name, exc))
+    if isinstance(prepared, ToolError):
+        return Failed(prepared)
+    kwargs = prepared
     method = export.method
     if method is not None and method.is_async:
         return await _await_with_timeout(export, bound(**kwargs))
     timeout = export.limits.timeout
     if timeout is None:
         try:
-            return True, await asyncio.to_thread(bound, **kwargs)
+            return await asyncio.to_thread(bound, **kwargs)
         except Exception as exc:  # noqa: BLE001
-            return False, execution_error(export.name, exc)
+            return Failed(execution_error(export.name, exc))
     refused = _too_many_abandoned(export.name)
     if refused is not None:
-        return False, refused
+        return Failed(refused)
     started = time.monotonic()
     future, state = _start_thread(export.name, bound, kwargs)
     wrapped = asyncio.wrap_future(future)
@@ -373,8 +411,8 @@ async def call_async(export: Export, bound: Callable[..., Any], arguments: objec
         _abandon(future, state)
         raise
     if not done and _abandon(future, state):
-        return False, _timeout_error(export, time.monotonic() - started, sync=True)
+        return Failed(_timeout_error(export, time.monotonic() - started, sync=True))
     try:
-        return True, future.result(0)
+        return future.result(0)
     except Exception as exc:  # noqa: BLE001
-        return False, execution_error(export.name, exc)
+        return Failed(execution_error(export.name, exc))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import threading
+import typing
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -58,6 +59,10 @@ class ClassInfo:
         self._lock = threading.Lock()
         self._resolved = all(e.method is not None for e in exports)
 
+    def is_resolved(self) -> bool:
+        """Whether every export's method signature has been read."""
+        return self._resolved
+
     def resolved_exports(self, class_name: str) -> list[Export]:
         """The exports with every method signature read, reading deferred ones now.
 
@@ -68,21 +73,23 @@ class ClassInfo:
         if self._resolved:
             return self.exports
         with self._lock:
-            if self._resolved:  # pragma: no cover - another thread finished first
+            if self.is_resolved():  # pragma: no cover - another thread finished first
                 return self.exports
             problems: list[str] = []
             resolved: list[Export] = []
             for export in self.exports:
                 if export.method is None:
                     try:
-                        method = read_method(class_name, export.method_name, export.func, export.owner)
+                        method = read_method(
+                            class_name, export.method_name, export.func, export.owner
+                        )
                     except SignatureProblems as exc:
                         problems.extend(exc.problems)
                         continue
                     except Unresolved as exc:
                         problems.append(_unresolved_problem(class_name, export.method_name, exc))
                         continue
-                    export = attrs.evolve(export, method=method)  # noqa: PLW2901
+                    export = attrs.evolve(export, method=method)
                 resolved.append(export)
             if problems:
                 raise ToolsetDefinitionError(problems)
@@ -124,11 +131,7 @@ def _candidates(cls: type, toolset_base: type) -> list[str]:
 
 
 def _annotated_field(cls: type, name: str) -> bool:
-    for klass in cls.__mro__:
-        annotations = klass.__dict__.get("__annotations__", {})
-        if isinstance(annotations, dict) and name in annotations:
-            return True
-    return False
+    return any(name in inspect.get_annotations(klass) for klass in cls.__mro__)
 
 
 def _kind_problem(name: str, value: object, owner: type, toolset_base: type) -> str | None:
@@ -137,19 +140,24 @@ def _kind_problem(name: str, value: object, owner: type, toolset_base: type) -> 
         return f"{name!r} is part of the Toolset API and cannot be exported"
     if name.startswith("__") and name.endswith("__"):
         return f"{name!r} is a special method and cannot be exported"
+    only = "only plain instance methods (def or async def) can be exported"
     if isinstance(value, staticmethod):
-        return f"{name!r} is a staticmethod; only plain instance methods (def or async def) can be exported"
+        return f"{name!r} is a staticmethod; {only}"
     if isinstance(value, classmethod):
-        return f"{name!r} is a classmethod; only plain instance methods (def or async def) can be exported"
+        return f"{name!r} is a classmethod; {only}"
     if isinstance(value, property):
-        return f"{name!r} is a property; only plain instance methods (def or async def) can be exported"
+        return f"{name!r} is a property; {only}"
     if inspect.isclass(value):
         return f"{name!r} is a nested class; only plain instance methods can be exported"
     if inspect.isfunction(value):
         if inspect.isasyncgenfunction(value) or inspect.isgeneratorfunction(value):
             return f"{name!r} is a generator; only methods that return a value can be exported"
         return None
-    kind = "an attrs field" if type(value).__name__ in ("_CountingAttr", "member_descriptor") else "an attribute"
+    kind = (
+        "an attrs field"
+        if type(value).__name__ in ("_CountingAttr", "member_descriptor")
+        else "an attribute"
+    )
     return f"{name!r} is {kind}, not a method; only plain instance methods can be exported"
 
 
@@ -171,13 +179,13 @@ def _own_specs(cls: type, problems: list[str]) -> tuple[ToolSpec, ...]:
                 if isinstance(item, ToolSpec):
                     specs.append(item)
                 else:
-                    hint = " (use tool(\"name\"), not the method itself)" if callable(item) else ""  # pyright: ignore[reportUnknownArgumentType]
+                    hint = ' (use tool("name"), not the method itself)' if callable(item) else ""  # pyright: ignore[reportUnknownArgumentType]
                     problems.append(
                         _rules.problem(
                             cls.__qualname__,
                             None,
                             "unknown-method",
-                            f"`exports` contains {item!r}, which is not a tool(...) declaration{hint}",
+                            f"`exports` contains {item!r}, not a tool(...) declaration{hint}",
                         )
                     )
     for name, value in cls.__dict__.items():
@@ -217,7 +225,10 @@ def _toolset_name(cls: type, problems: list[str]) -> str:
     if not isinstance(name, str):
         problems.append(
             _rules.problem(
-                cls.__qualname__, None, "invalid-name", f"`toolset_name` must be a str (got {name!r})"
+                cls.__qualname__,
+                None,
+                "invalid-name",
+                f"`toolset_name` must be a str (got {name!r})",
             )
         )
         return _rules.default_toolset_name(cls.__name__)
@@ -281,11 +292,13 @@ def build_class(cls: type, toolset_base: type) -> None:
             problems.append(_rules.problem(class_name, method_name, "invalid-name", cause))
             continue
         if name in final_names:
-            cause = f"the tool name {name!r} is already exported by the method {final_names[name]!r}"
+            cause = (
+                f"the tool name {name!r} is already exported by the method {final_names[name]!r}"
+            )
             problems.append(_rules.problem(class_name, method_name, "duplicate-name", cause))
             continue
         final_names[name] = method_name
-        func: Callable[..., Any] = value  # type: ignore[assignment]
+        func = typing.cast("Callable[..., Any]", value)
         method: MethodInfo | None
         try:
             method = read_method(class_name, method_name, func, owner)
@@ -316,7 +329,7 @@ def build_class(cls: type, toolset_base: type) -> None:
 
 
 def _summary(func: Callable[..., Any]) -> str | None:
-    from ._docstrings import summary  # noqa: PLC0415
+    from ._docstrings import summary
 
     return summary(func.__doc__)
 

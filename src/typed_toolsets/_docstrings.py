@@ -122,8 +122,9 @@ def _google_section(doc: str | None, sections: frozenset[str]) -> dict[str, str]
                 match = _GOOGLE_ENTRY_RE.fullmatch(line.strip())
                 current = None
                 if match is not None and not match.group(1).startswith("*"):
-                    current = match.group(1)
-                    result[current] = match.group(2).strip()
+                    name: str = match.group(1)
+                    result[name] = match.group(2).strip()
+                    current = name
             elif current is not None:
                 result[current] = f"{result[current]} {line.strip()}".strip()
             index += 1
@@ -137,8 +138,9 @@ def _rest_params(doc: str | None) -> dict[str, str]:
         stripped = line.strip()
         match = _REST_PARAM_RE.match(stripped)
         if match is not None:
-            current = match.group(1)
-            result[current] = match.group(2).strip()
+            name: str = match.group(1)
+            result[name] = match.group(2).strip()
+            current = name
         elif _REST_FIELD_RE.match(stripped) or not stripped:
             current = None
         elif current is not None and line[:1].isspace():

@@ -38,7 +38,7 @@ def _offset(text: str) -> tzinfo:
     if text in ("Z", "z", "-00:00", "+00:00"):
         return timezone.utc
     hours, minutes = int(text[1:3]), int(text[4:6])
-    if hours > 23 or minutes > 59:  # noqa: PLR2004
+    if hours > 23 or minutes > 59:
         msg = f"invalid UTC offset {text!r}"
         raise ValueError(msg)
     delta = timedelta(hours=hours, minutes=minutes)
@@ -65,7 +65,7 @@ def parse_date(text: str) -> date:
 
 
 def parse_time(text: str) -> time:
-    """Parse an RFC 3339 ``full-time`` (``12:30:00Z``, ``12:30:00.5+02:00``); the offset is required.
+    """Parse an RFC 3339 ``full-time`` (``12:30:00Z``, ``12:30:00.5+02:00``), offset required.
 
     Raises:
         ValueError: *text* is not a valid time with an offset.

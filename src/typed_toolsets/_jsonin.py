@@ -13,6 +13,7 @@ import itertools
 import json
 import math
 import re
+import typing
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -21,6 +22,9 @@ from ._limits import Limits
 __all__ = [
     "MAX_INT_DIGITS",
     "ArgumentsInputError",
+    "InvalidJSON",
+    "NotAnObject",
+    "NotJSONValue",
     "LimitExceeded",
     "check_size",
     "load_arguments",
@@ -41,18 +45,27 @@ class LimitExceeded(Exception):  # noqa: N818
 
 
 class ArgumentsInputError(Exception):
-    """The input is not a JSON object.
+    """The input is not a JSON object; subclasses say how. ``str()`` is the reason."""
+
+
+class InvalidJSON(ArgumentsInputError):  # noqa: N818
+    """The text is not valid JSON (strictly parsed)."""
+
+
+class NotAnObject(ArgumentsInputError):  # noqa: N818
+    """The input is valid JSON (or a Python value) but not an object."""
+
+
+class NotJSONValue(ArgumentsInputError):  # noqa: N818
+    """A mapping holds something that has no JSON form.
 
     Attributes:
-        reason: ``"json"`` (not valid JSON), ``"type"`` (valid JSON, not an object) or
-            ``"value"`` (a mapping holding something that is not JSON).
-        path: For ``"value"``: where, as a list of keys and indices.
+        path: Where, as a list of keys and indices.
     """
 
-    def __init__(self, reason: str, message: str, path: list[str | int] | None = None) -> None:
+    def __init__(self, message: str, path: list[str | int]) -> None:
         super().__init__(message)
-        self.reason = reason
-        self.path = path or []
+        self.path = path
 
 
 # ------------------------------------------------------------------------------ size and depth
@@ -143,7 +156,7 @@ def _bounded_int(text: str) -> int:
     if digits > MAX_INT_DIGITS:
         msg = f"an integer literal has {digits:,} digits; at most {MAX_INT_DIGITS:,} are allowed"
         raise ValueError(msg)
-    if digits <= 640:  # noqa: PLR2004 - Python's smallest allowed int_max_str_digits
+    if digits <= 640:
         return int(text)
     # Convert in chunks so a lower interpreter limit (sys.set_int_max_str_digits) cannot refuse
     # a literal that JSON allows here.
@@ -169,7 +182,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _check_strings(value: object) -> None:
-    """Reject lone surrogates (``"\\ud800"``), which cannot be encoded as UTF-8."""
+    r"""Reject lone surrogates (a JSON escape such as ``\\ud800`` with no pair): not UTF-8."""
     stack: list[object] = [value]
     while stack:
         item = stack.pop()
@@ -180,10 +193,12 @@ def _check_strings(value: object) -> None:
                 msg = f"the string {_short(item)} contains a lone surrogate (U+{code:04X})"
                 raise ValueError(msg)
         elif isinstance(item, dict):
-            stack.extend(item.keys())  # pyright: ignore[reportUnknownArgumentType,reportUnknownMemberType]
-            stack.extend(item.values())  # pyright: ignore[reportUnknownArgumentType,reportUnknownMemberType]
+            mapping: dict[str, object] = item  # pyright: ignore[reportUnknownVariableType]
+            stack.extend(mapping.keys())
+            stack.extend(mapping.values())
         elif isinstance(item, list):
-            stack.extend(item)  # pyright: ignore[reportUnknownArgumentType]
+            items: list[object] = item  # pyright: ignore[reportUnknownVariableType]
+            stack.extend(items)
 
 
 def parse_strict(text: str) -> object:
@@ -202,7 +217,7 @@ def parse_strict(text: str) -> object:
         )
         _check_strings(value)
     except (ValueError, RecursionError) as exc:
-        raise ArgumentsInputError("json", str(exc) or type(exc).__name__) from None
+        raise InvalidJSON(str(exc) or type(exc).__name__) from None
     return value
 
 
@@ -218,10 +233,10 @@ def _short(value: object, limit: int = 40) -> str:
 
 
 def _int_size(number: int) -> int:
-    """The length of an int's JSON literal (without str(), which a low interpreter limit refuses)."""
+    """The length of an int's JSON literal (str() can refuse long ints, so it is not used)."""
     magnitude = abs(number)
     digits = 1
-    if magnitude >= 10:  # noqa: PLR2004
+    if magnitude >= 10:
         digits = int(math.log10(magnitude)) + 1
         # log10 can be off by one next to a power of ten.
         if magnitude >= 10**digits:
@@ -247,17 +262,17 @@ def _copy_mapping(arguments: Mapping[Any, Any], limits: Limits) -> dict[str, obj
         source, target, depth, path = stack.pop()
         items: list[tuple[str | int, object]]
         if isinstance(target, dict):
-            mapping: Mapping[Any, Any] = source  # type: ignore[assignment]
+            mapping = typing.cast("Mapping[Any, Any]", source)
             items = []
             for key in mapping:
                 if not isinstance(key, str):
                     msg = f"the key {_short(key)} is not a string (JSON object keys are strings)"
-                    raise ArgumentsInputError("value", msg, path)
+                    raise NotJSONValue(msg, path)
                 items.append((key, mapping[key]))
+                size += _json_string_size(key)
             size += 2 + max(len(items) - 1, 0) + len(items)  # braces, commas, colons
-            size += sum(_json_string_size(k) for k, _ in items)  # type: ignore[arg-type]
         else:
-            sequence: list[object] | tuple[object, ...] = source  # type: ignore[assignment]
+            sequence = typing.cast("list[object] | tuple[object, ...]", source)
             items = list(enumerate(sequence))
             size += 2 + max(len(items) - 1, 0)
         for key, value in items:
@@ -269,34 +284,34 @@ def _copy_mapping(arguments: Mapping[Any, Any], limits: Limits) -> dict[str, obj
                 plain = str.__str__(value)
                 if not plain.isascii() and _SURROGATE_RE.search(plain):
                     msg = f"the string {_short(plain)} contains a lone surrogate"
-                    raise ArgumentsInputError("value", msg, here)
+                    raise NotJSONValue(msg, here)
                 size += _json_string_size(plain)
                 element = plain
             elif isinstance(value, int):
                 number = int(value)
                 if abs(number) >= _MAX_INT:
                     msg = f"the integer has more than {MAX_INT_DIGITS:,} digits"
-                    raise ArgumentsInputError("value", msg, here)
+                    raise NotJSONValue(msg, here)
                 size += _int_size(number)
                 element = number
             elif isinstance(value, float):
                 number_f = float(value)
                 if not math.isfinite(number_f):
                     msg = f"{value!r} is not valid JSON (numbers must be finite)"
-                    raise ArgumentsInputError("value", msg, here)
+                    raise NotJSONValue(msg, here)
                 size += len(repr(number_f))
                 element = number_f
             elif isinstance(value, (Mapping, list, tuple)):
                 if depth + 1 > max_depth:
                     raise _depth_error(None, max_depth)
                 element = {} if isinstance(value, Mapping) else []
-                stack.append((value, element, depth + 1, here))
+                stack.append((typing.cast(object, value), element, depth + 1, here))
             else:
                 msg = (
                     f"{_short(value)} (a {type(value).__name__}) is not a JSON value; send "
                     "strings, numbers, booleans, null, lists and string-keyed mappings"
                 )
-                raise ArgumentsInputError("value", msg, here)
+                raise NotJSONValue(msg, here)
             if isinstance(target, dict):
                 target[key] = element
             else:
@@ -330,10 +345,10 @@ def load_arguments(arguments: object, limits: Limits) -> dict[str, object]:
                 encoded = len(text.encode("utf-8"))
             except UnicodeEncodeError as exc:
                 msg = f"the text contains a lone surrogate at character {exc.start}"
-                raise ArgumentsInputError("json", msg) from None
+                raise InvalidJSON(msg) from None
             check_size(encoded, limits)
     elif isinstance(arguments, (bytes, bytearray, memoryview)):
-        raw = bytes(arguments)
+        raw = bytes(typing.cast("bytes | bytearray | memoryview", arguments))
         if not raw:
             return {}
         check_size(len(raw), limits)
@@ -341,17 +356,17 @@ def load_arguments(arguments: object, limits: Limits) -> dict[str, object]:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             msg = f"the bytes are not valid UTF-8 ({exc.reason} at byte {exc.start})"
-            raise ArgumentsInputError("json", msg) from None
+            raise InvalidJSON(msg) from None
     elif isinstance(arguments, Mapping):
         return _copy_mapping(arguments, limits)  # pyright: ignore[reportUnknownArgumentType]
     else:
         msg = f"must be a JSON object (a mapping or JSON text), not {type(arguments).__name__}"
-        raise ArgumentsInputError("type", msg)
+        raise NotAnObject(msg)
     _check_text_depth(text, limits)
     value = parse_strict(text)
     if not isinstance(value, dict):
         msg = f"must be a JSON object, not {_json_kind(value)}"
-        raise ArgumentsInputError("type", msg)
+        raise NotAnObject(msg)
     return value  # pyright: ignore[reportUnknownVariableType]
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 
-from ._call import call_async, call_sync
+from ._call import Failed, call_async, call_sync
 from ._definition import Export
 from ._limits import Limits
 from ._result import ToolError, ToolResult
@@ -61,7 +61,7 @@ class ToolProxy:
     def parameters(self) -> dict[str, Any]:
         """The JSON Schema of the arguments object (a fresh, JSON-ready copy)."""
         method = self._export.method
-        return _json_copy(method.parameters) if method is not None else {}  # pyright: ignore[reportUnknownVariableType]
+        return _json_copy(method.parameters) if method is not None else {}
 
     @property
     def schema(self) -> dict[str, Any]:
@@ -109,12 +109,12 @@ class ToolProxy:
             change. Never raises an `Exception`.
         """
         try:
-            ok, outcome = call_sync(self._export, self._bound, arguments)
+            outcome = call_sync(self._export, self._bound, arguments)
         except Exception as exc:  # noqa: BLE001 - the contract: never raise
             return ToolResult.failure(_last_resort(self.name, exc))
-        if ok:
-            return ToolResult.success(outcome)
-        return ToolResult.failure(outcome)  # type: ignore[arg-type]
+        if type(outcome) is Failed:
+            return ToolResult.failure(outcome.error)
+        return ToolResult.success(outcome)
 
     def dynamic_call(self, arguments: Arguments = None) -> Any:
         """Run the model-facing call: the method's return value, or ``"Error: <message>"``.
@@ -123,12 +123,12 @@ class ToolProxy:
         Never raises an `Exception`; `KeyboardInterrupt`, `SystemExit` and cancellation propagate.
         """
         try:
-            ok, outcome = call_sync(self._export, self._bound, arguments)
-            if ok:
-                return outcome
-            return "Error: " + outcome.message  # type: ignore[attr-defined]
+            outcome = call_sync(self._export, self._bound, arguments)
         except Exception as exc:  # noqa: BLE001 - the contract: never raise
             return "Error: " + _last_resort(self.name, exc).message
+        if type(outcome) is Failed:
+            return "Error: " + outcome.error.message
+        return outcome
 
     async def acall(self, **kwargs: Any) -> Any:
         """Call the method directly from async code (a sync method runs in a worker thread)."""
@@ -139,22 +139,22 @@ class ToolProxy:
     async def ainvoke(self, arguments: Arguments = None) -> ToolResult:
         """The async form of `invoke`; a sync method runs in a worker thread."""
         try:
-            ok, outcome = await call_async(self._export, self._bound, arguments)
+            outcome = await call_async(self._export, self._bound, arguments)
         except Exception as exc:  # noqa: BLE001
             return ToolResult.failure(_last_resort(self.name, exc))
-        if ok:
-            return ToolResult.success(outcome)
-        return ToolResult.failure(outcome)  # type: ignore[arg-type]
+        if type(outcome) is Failed:
+            return ToolResult.failure(outcome.error)
+        return ToolResult.success(outcome)
 
     async def adynamic_call(self, arguments: Arguments = None) -> Any:
         """The async form of `dynamic_call`."""
         try:
-            ok, outcome = await call_async(self._export, self._bound, arguments)
-            if ok:
-                return outcome
-            return "Error: " + outcome.message  # type: ignore[attr-defined]
+            outcome = await call_async(self._export, self._bound, arguments)
         except Exception as exc:  # noqa: BLE001
             return "Error: " + _last_resort(self.name, exc).message
+        if type(outcome) is Failed:
+            return "Error: " + outcome.error.message
+        return outcome
 
 
 def make_proxies(exports: list[Export], instance: Toolset) -> list[ToolProxy]:
@@ -170,4 +170,3 @@ def make_proxies(exports: list[Export], instance: Toolset) -> list[ToolProxy]:
         )
         for export in exports
     ]
-

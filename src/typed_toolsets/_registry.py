@@ -6,8 +6,10 @@ new type is added in one place. Users add types with `register_type`.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
+import typing
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
@@ -216,10 +218,8 @@ def _lookup(cache: Mapping[object, TypeSpec], annotation: object) -> TypeSpec | 
 
 
 def _store(cache: dict[object, TypeSpec], annotation: object, spec: TypeSpec) -> None:
-    try:
+    with contextlib.suppress(TypeError):  # unhashable annotations are simply not cached
         cache[annotation] = spec
-    except TypeError:
-        pass
 
 
 def _describe_unsupported(annotation: object) -> str:
@@ -241,7 +241,7 @@ def register_type(
     structure: Callable[[Any], Any],
     unstructure: Callable[[Any], Any],
 ) -> None:
-    """Teach typed_toolsets a type of your own: its JSON Schema and how to (un)structure it.
+    r"""Teach typed_toolsets a type of your own: its JSON Schema and how to (un)structure it.
 
     The registration applies to the type exactly (not to subclasses) and takes precedence over
     the built-in rules. Arguments are validated against *schema* (with jsonschema) before
@@ -266,19 +266,22 @@ def register_type(
     Raises:
         TypeError: An argument has the wrong type.
     """
-    if not isinstance(tp, type):
+    # Checked at run time too: callers without a type checker pass anything.
+    if not isinstance(typing.cast(object, tp), type):
         msg = f"`tp` must be a class (got {tp!r})."
         raise TypeError(msg)
-    if not isinstance(schema, Mapping):
+    if not isinstance(typing.cast(object, schema), Mapping):
         msg = f"`schema` must be a mapping (got {schema!r})."
         raise TypeError(msg)
-    if not callable(structure) or not callable(unstructure):
+    if not callable(typing.cast(object, structure)) or not callable(
+        typing.cast(object, unstructure)
+    ):
         msg = "`structure` and `unstructure` must be callables."
         raise TypeError(msg)
     frozen_schema: Schema = _json_copy(schema)
     checker = _SchemaCheck(frozen_schema)
 
-    def structure_checked(value: object) -> object:
+    def structure_checked(value: Any) -> object:
         checker.check(value)
         return structure(value)
 
@@ -294,7 +297,11 @@ def register_type(
         )
 
     registry.add_user_rule(
-        Rule(name=f"user:{tp.__module__}.{tp.__qualname__}", predicate=lambda a: a is tp, factory=factory)
+        Rule(
+            name=f"user:{tp.__module__}.{tp.__qualname__}",
+            predicate=lambda a: a is tp,
+            factory=factory,
+        )
     )
 
 
@@ -307,7 +314,7 @@ class _SchemaCheck:
 
     def check(self, value: object) -> None:
         if self._validator is None:
-            from ._validate import make_validator  # noqa: PLC0415 - jsonschema loads lazily
+            from ._validate import make_validator
 
             self._validator = make_validator(self._schema)
         if not self._validator.is_valid(value):
@@ -325,8 +332,9 @@ def _schema_json_types(schema: Schema) -> frozenset[str]:
 
 def _json_copy(value: object) -> Any:
     if isinstance(value, Mapping):
-        return {str(k): _json_copy(v) for k, v in value.items()}  # pyright: ignore[reportUnknownVariableType]
+        mapping = typing.cast("Mapping[object, object]", value)
+        return {str(k): _json_copy(v) for k, v in mapping.items()}
     if isinstance(value, (list, tuple)):
-        return [_json_copy(v) for v in value]  # pyright: ignore[reportUnknownVariableType]
+        items = typing.cast("list[object] | tuple[object, ...]", value)
+        return [_json_copy(v) for v in items]
     return value
-

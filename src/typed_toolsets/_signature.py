@@ -138,9 +138,7 @@ def json_default(default: object, spec: TypeSpec) -> object:
     return value
 
 
-def _param_problems(
-    class_name: str, method_name: str, parameter: inspect.Parameter
-) -> list[str]:
+def _param_problems(class_name: str, method_name: str, parameter: inspect.Parameter) -> list[str]:
     kind = parameter.kind
     where = f"parameter {parameter.name!r}"
 
@@ -148,11 +146,17 @@ def _param_problems(
         return _rules.problem(class_name, method_name, "signature", cause)
 
     if kind is inspect.Parameter.POSITIONAL_ONLY:
-        return [problem(f"{where} is positional-only; tools are called with keywords, remove the '/'")]
+        return [
+            problem(f"{where} is positional-only; tools are called with keywords, remove the '/'")
+        ]
     if kind is inspect.Parameter.VAR_POSITIONAL:
-        return [problem(f"'*{parameter.name}' is not supported; declare keyword parameters instead")]
+        return [
+            problem(f"'*{parameter.name}' is not supported; declare keyword parameters instead")
+        ]
     if kind is inspect.Parameter.VAR_KEYWORD:
-        return [problem(f"'**{parameter.name}' is not supported; declare keyword parameters instead")]
+        return [
+            problem(f"'**{parameter.name}' is not supported; declare keyword parameters instead")
+        ]
     if parameter.annotation is _EMPTY:
         return [problem(f"{where} has no type annotation; annotate it so it gets a JSON Schema")]
     return []
@@ -177,7 +181,9 @@ def read_method(
         signature = inspect.signature(func)
     except (TypeError, ValueError) as exc:
         cause = f"its signature cannot be read ({exc})"
-        raise SignatureProblems([_rules.problem(class_name, method_name, "signature", cause)]) from None
+        raise SignatureProblems(
+            [_rules.problem(class_name, method_name, "signature", cause)]
+        ) from None
     parameters = list(signature.parameters.values())[1:]  # drop `self`
     problems: list[str] = []
     for parameter in parameters:
@@ -190,7 +196,15 @@ def read_method(
     docs = _docstrings.parameter_descriptions(func.__doc__)
     params: list[Param] = []
     for parameter in parameters:
-        annotation = resolve_annotation_for(parameter.annotation, globalns, localns, class_name, method_name, parameter.name, problems)
+        annotation = resolve_annotation_for(
+            parameter.annotation,
+            globalns,
+            localns,
+            class_name,
+            method_name,
+            parameter.name,
+            problems,
+        )
         if annotation is MISSING:
             continue
         try:
@@ -202,7 +216,8 @@ def read_method(
                     class_name,
                     method_name,
                     "param-type",
-                    f"parameter {parameter.name!r} has type {shown}, which has no JSON Schema ({exc})",
+                    f"parameter {parameter.name!r} has type {shown}, "
+                    f"which has no JSON Schema ({exc})",
                 )
             )
             continue
@@ -252,7 +267,9 @@ def resolve_annotation_for(
         return resolve_annotation(annotation, globalns, localns)
     except Unsupported as exc:
         problems.append(
-            _rules.problem(class_name, method_name, "param-type", f"parameter {param_name!r}: {exc}")
+            _rules.problem(
+                class_name, method_name, "param-type", f"parameter {param_name!r}: {exc}"
+            )
         )
         return MISSING
 
@@ -267,7 +284,9 @@ def _default_problem(name: str, annotation: object, default: object, spec: TypeS
     try:
         json_default(default, spec)
     except ValueError as exc:
-        return f"parameter {name!r} has the default {default!r}, which is not a valid {shown} ({exc})"
+        return (
+            f"parameter {name!r} has the default {default!r}, which is not a valid {shown} ({exc})"
+        )
     return None
 
 
@@ -294,8 +313,15 @@ def parameters_schema(params: list[Param]) -> Schema:
     return schema
 
 
-def _output_schema(annotation: object, globalns: dict[str, Any], localns: dict[str, Any]) -> Schema | None:
-    if annotation is _EMPTY or annotation is None or annotation is type(None) or annotation == "None":
+def _output_schema(
+    annotation: object, globalns: dict[str, Any], localns: dict[str, Any]
+) -> Schema | None:
+    if (
+        annotation is _EMPTY
+        or annotation is None
+        or annotation is type(None)
+        or annotation == "None"
+    ):
         return None
     try:
         resolved = resolve_annotation(annotation, globalns, localns)

@@ -36,6 +36,15 @@ class ToolSpec:
     limits: Limits | None = None
 
 
+def _unwrap(obj: object) -> object:
+    """The function inside a staticmethod, classmethod or property (else *obj* itself)."""
+    if issubclass(type(obj), (staticmethod, classmethod)):
+        return getattr(obj, "__func__", None)
+    if isinstance(obj, property):
+        return obj.fget
+    return obj
+
+
 def _check_arguments(
     method_name: object, tool_name: object, description: object, limits: object
 ) -> None:
@@ -55,11 +64,7 @@ def _check_arguments(
 def _mark(obj: object, spec_for: Callable[[str], ToolSpec]) -> None:
     # Staticmethods, classmethods and properties are marked through the function they wrap, so
     # that the class check can find them and report that they cannot be exported.
-    target: object = obj
-    if isinstance(obj, (staticmethod, classmethod)):
-        target = obj.__func__  # pyright: ignore[reportUnknownMemberType]
-    elif isinstance(obj, property):
-        target = obj.fget
+    target = _unwrap(obj)
     name = getattr(target, "__name__", None)
     if not isinstance(name, str) or not callable(target):
         msg = f"@tool can only decorate a method (got {obj!r})"
@@ -143,10 +148,6 @@ def tool(
 
 def spec_of(obj: object) -> ToolSpec | None:
     """Return the `ToolSpec` the decorator form attached to *obj* (or what it wraps), if any."""
-    target: object = obj
-    if isinstance(obj, (staticmethod, classmethod)):
-        target = obj.__func__  # pyright: ignore[reportUnknownMemberType]
-    elif isinstance(obj, property):
-        target = obj.fget
+    target = _unwrap(obj)
     spec = getattr(target, SPEC_ATTRIBUTE, None)
     return spec if isinstance(spec, ToolSpec) else None

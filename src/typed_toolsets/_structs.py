@@ -19,8 +19,8 @@ import attrs
 import typing_extensions
 
 from . import _docstrings
-from ._builtin_types import class_description
 from ._registry import Builder, Rule
+from ._scalars import class_description
 from ._typespec import MISSING, Reject, Schema, TypeSpec, Unresolved, Unsupported
 
 __all__ = ["STRUCT_RULES", "FieldInfo", "KeyHook", "generate_object_structure", "resolve_hints"]
@@ -104,7 +104,7 @@ def _dataclass_fields(cls: type) -> list[FieldInfo]:
     all_fields: dict[str, Any] = getattr(cls, "__dataclass_fields__", {})
     for name, field in all_fields.items():
         if type(field.type) is dataclasses.InitVar or field.type is dataclasses.InitVar:
-            msg = f"dataclass {cls.__qualname__} has the InitVar field {name!r}, which is not supported"
+            msg = f"dataclass {cls.__qualname__} has the InitVar field {name!r} (not supported)"
             raise Unsupported(msg)
     fields: list[FieldInfo] = []
     for field in dataclasses.fields(cls):
@@ -133,7 +133,7 @@ _QUALIFIERS: Final = {
 
 
 def _unwrap_qualifiers(annotation: object) -> tuple[object, bool | None]:
-    """Strip ``Required``/``NotRequired``/``ReadOnly``, returning what they said about requiredness."""
+    """Strip ``Required``/``NotRequired``/``ReadOnly``; return what they say about requiredness."""
     required: bool | None = None
     origin = typing.get_origin(annotation)
     while origin in _QUALIFIERS:
@@ -199,7 +199,7 @@ def _compile(source: str, name: str, namespace: dict[str, Any]) -> Callable[[Any
     filename = f"<typed_toolsets generated {name} #{_counter[0]}>"
     code = compile(source, filename, "exec")
     exec(code, namespace)  # noqa: S102 - our own generated source, built from field names
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
     return namespace["generated"]  # type: ignore[no-any-return]
 
 
@@ -229,7 +229,12 @@ def generate_object_structure(
     optional keys are left out, so a method's own defaults apply).
     """
     namespace: dict[str, Any] = {"Reject": Reject, "M": MISSING, "make": make}
-    lines = ["def generated(v):", "    if type(v) is not dict:", "        raise Reject", "    n = 0"]
+    lines = [
+        "def generated(v):",
+        "    if type(v) is not dict:",
+        "        raise Reject",
+        "    n = 0",
+    ]
     args: list[str] = []
     has_optional = any(not k.required for k in keys)
     if has_optional:
@@ -285,7 +290,7 @@ def _generate_unstructure(
             ]
         )
     lines.append("    r = {}")
-    for index, (field, spec) in enumerate(zip(fields, specs)):
+    for index, (field, spec) in enumerate(zip(fields, specs, strict=True)):
         namespace[f"u{index}"] = spec.unstructure
         key = repr(field.json_name)
         if kind == "dict":
@@ -316,7 +321,7 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
             msg = f"field {cls.__qualname__}.{field.json_name}: {exc}"
             raise Unsupported(msg) from None
     properties: Schema = {}
-    for field, spec in zip(fields, specs):
+    for field, spec in zip(fields, specs, strict=True):
         prop = dict(spec.schema)
         if field.description:
             prop["description"] = field.description
@@ -344,19 +349,19 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
         f"{cls.__module__}.{cls.__qualname__}",
         [
             KeyHook(f.json_name, f.required, s.structure, s.exact_type)
-            for f, s in zip(fields, specs)
+            for f, s in zip(fields, specs, strict=True)
         ],
         None if kind == "dict" else cls,
     )
     unstructure = _generate_unstructure(cls, fields, specs, "dict" if kind == "dict" else "attr")
-    by_name = dict(zip((f.json_name for f in fields), specs))
+    by_name = dict(zip((f.json_name for f in fields), specs, strict=True))
 
-    def children(value: object) -> Iterator[tuple[str | int, TypeSpec, object]]:
+    def children(value: Any) -> Iterator[tuple[str | int, TypeSpec, object]]:
         if type(value) is dict:
-            for key, element in value.items():  # type: ignore[attr-defined]  # pyright: ignore[reportUnknownVariableType]
+            for key, element in value.items():  # pyright: ignore[reportUnknownVariableType]
                 spec = by_name.get(key)  # pyright: ignore[reportUnknownArgumentType]
                 if spec is not None:
-                    yield key, spec, element  # pyright: ignore[reportUnknownArgumentType]
+                    yield key, spec, element
 
     depths = [s.depth for s in specs]
     instance_check: Callable[[object], bool]
@@ -370,10 +375,10 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
         structure=structure,
         unstructure=unstructure,
         json_types=frozenset({"object"}),
-        depth=None if None in depths else 1 + max([0, *typing.cast("list[int]", depths)]),
+        depth=None if None in depths else 1 + max([0, *[d for d in depths if d is not None]]),
         required_keys=frozenset(required),
         property_keys=frozenset(by_name),
-        refs=frozenset().union(*(s.refs for s in specs)),
+        refs=frozenset[type]().union(*(s.refs for s in specs)),
         instance_check=instance_check,
         children=children,
     )
@@ -389,7 +394,9 @@ def _json_default(default: object, spec: TypeSpec) -> object:
     return value
 
 
-def _rule(fields_of: Callable[[type], list[FieldInfo]], kind: str) -> Callable[[object, Builder], TypeSpec]:
+def _rule(
+    fields_of: Callable[[type], list[FieldInfo]], kind: str
+) -> Callable[[object, Builder], TypeSpec]:
     def factory(annotation: object, builder: Builder) -> TypeSpec:
         cls = typing.cast("type", annotation)
         return builder.struct(cls, lambda: _object_spec(cls, fields_of(cls), kind, builder))
@@ -410,10 +417,9 @@ def _is_typeddict(annotation: object) -> bool:
 
 
 def _is_namedtuple(annotation: object) -> bool:
+    fields = getattr(annotation, "_fields", None)
     return (
-        isinstance(annotation, type)
-        and issubclass(annotation, tuple)
-        and isinstance(getattr(annotation, "_fields", None), tuple)
+        isinstance(fields, tuple) and isinstance(annotation, type) and issubclass(annotation, tuple)
     )
 
 

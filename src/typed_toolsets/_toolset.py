@@ -90,7 +90,7 @@ class Toolset:
 
 
 def _proxies(cls: type[Toolset], instance: Toolset) -> list[ToolProxy]:
-    from ._proxy import make_proxies  # noqa: PLC0415 - keeps class creation light
+    from ._proxy import make_proxies
 
     info = class_info(cls)
     if info is None:  # `Toolset` itself, or a class whose creation failed

@@ -17,6 +17,7 @@ __all__ = [
     "JSONValue",
     "Reject",
     "Schema",
+    "ChildrenFn",
     "StructureHook",
     "TypeSpec",
     "Unresolved",

@@ -9,7 +9,8 @@ core loads only when arguments fail the fast path.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+import typing
+from collections.abc import Iterable, Iterator, Sequence, Sized
 from typing import TYPE_CHECKING, Any, Final
 
 from jsonschema import Draft202012Validator, FormatChecker
@@ -97,17 +98,22 @@ def short(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[: limit - 4]}...{text[-1]}"
 
 
-def _expectation(schema: object) -> str:
+def _as_dict(value: object) -> dict[str, Any]:
+    """*value* if it is a dict (a JSON object or schema), else an empty one."""
+    return typing.cast("dict[str, Any]", value) if isinstance(value, dict) else {}
+
+
+def _expectation(given: object) -> str:
     """Describe in a few words what a (sub)schema accepts."""
-    if not isinstance(schema, dict):
+    schema = _as_dict(given)
+    if not schema:
         return "a valid value"
     if "const" in schema:
         return short(schema["const"])
     if "enum" in schema:
         return f"one of {short(schema['enum'], 120)}"
     if "$ref" in schema:
-        ref: str = schema["$ref"]
-        return f"a {ref.rsplit('/', 1)[-1]} object"
+        return f"a {str(schema['$ref']).rsplit('/', 1)[-1]} object"
     declared = schema.get("type")
     if isinstance(declared, str):
         phrase = _TYPE_PHRASES.get(declared, declared)
@@ -115,8 +121,9 @@ def _expectation(schema: object) -> str:
         if isinstance(fmt, str) and fmt in _FORMAT_HINTS:
             return _FORMAT_HINTS[fmt]
         return phrase
-    if "anyOf" in schema:
-        return _join([_expectation(s) for s in schema["anyOf"]])
+    options: list[object] = schema.get("anyOf", [])
+    if options:
+        return _join([_expectation(s) for s in options])
     return "a valid value"
 
 
@@ -129,7 +136,7 @@ def _join(phrases: Sequence[str]) -> str:
 
 def _reason(error: ValidationError) -> str:
     keyword = error.validator
-    value: Any = error.validator_value
+    value: Any = typing.cast(Any, error.validator_value)
     instance = error.instance
     shown = short(instance)
     if keyword == "type":
@@ -156,7 +163,7 @@ def _reason(error: ValidationError) -> str:
     if keyword == "maxLength":
         return f"{shown} is longer than {value} characters"
     if keyword in ("minItems", "maxItems"):
-        size = len(instance) if isinstance(instance, list) else 0
+        size = len(typing.cast("Sized", instance)) if isinstance(instance, list) else 0
         if keyword == "minItems":
             return f"has {size} items, fewer than the minimum of {value}"
         return f"has {size} items, more than the maximum of {value}"
@@ -169,9 +176,8 @@ def _reason(error: ValidationError) -> str:
     return error.message if len(error.message) <= 200 else short(error.message, 200)
 
 
-def _property_names(schema: dict[str, Any]) -> list[str]:
-    properties = schema.get("properties")
-    return list(properties) if isinstance(properties, dict) else []
+def _property_names(schema: object) -> list[str]:
+    return list(_as_dict(_as_dict(schema).get("properties")))
 
 
 def _expand(error: ValidationError, root: bool) -> Iterator[Problem]:
@@ -180,15 +186,16 @@ def _expand(error: ValidationError, root: bool) -> Iterator[Problem]:
     keyword = error.validator
     at_root = root and not path
     if keyword == "required":
-        instance = error.instance if isinstance(error.instance, dict) else {}
+        instance = _as_dict(error.instance)
         noun = "argument" if at_root else "field"
-        for name in error.validator_value:
+        names: list[str] = typing.cast(Any, error.validator_value)
+        for name in names:
             if name not in instance:
                 yield (*path, name), f"missing required {noun}"
         return
     if keyword == "additionalProperties" and error.validator_value is False:
-        allowed = _property_names(error.schema) if isinstance(error.schema, dict) else []
-        instance = error.instance if isinstance(error.instance, dict) else {}
+        allowed = _property_names(error.schema)
+        instance = _as_dict(error.instance)
         noun = "argument" if at_root else "field"
         expected = ", ".join(allowed) if allowed else "nothing"
         for name in instance:
@@ -218,7 +225,7 @@ def _union_problems(error: ValidationError, root: bool) -> Iterator[Problem]:
         for sub in progressed[0]:
             yield from _expand(sub, root)
         return
-    options: list[Any] = error.validator_value
+    options: list[Any] = typing.cast(Any, error.validator_value)
     expected = _join([_expectation(option) for option in options])
     yield path, f"{short(error.instance)} is not valid here; expected {expected}"
 
@@ -232,9 +239,8 @@ def problems(validator: Draft202012Validator, instance: object) -> tuple[list[Pr
     found: list[Problem] = []
     seen: set[Problem] = set()
     more = False
-    stream = itertools.chain.from_iterable(
-        _expand(error, root=True) for error in validator.iter_errors(instance)
-    )
+    errors: Iterator[ValidationError] = validator.iter_errors(typing.cast(Any, instance))  # pyright: ignore[reportUnknownMemberType]
+    stream = itertools.chain.from_iterable(_expand(error, root=True) for error in errors)
     for problem in stream:
         if problem in seen:
             continue
