@@ -196,8 +196,16 @@ def _is_set(annotation: object) -> bool:
 
 
 def _json_key(value: object) -> object:
-    # jsonschema's uniqueItems tells `true` from `1`; a Python set would not.
-    return ("bool", value) if type(value) is bool else value
+    """A hashable key equal for two JSON values exactly when jsonschema's uniqueItems says so.
+
+    jsonschema tells `true` from `1` (Python does not) and compares arrays item by item.
+    """
+    if type(value) is bool:
+        return ("bool", value)
+    if type(value) is list:
+        items: list[object] = value  # pyright: ignore[reportUnknownVariableType]
+        return tuple([_json_key(item) for item in items])
+    return value
 
 
 def _sort_key(value: object) -> tuple[str, object]:
@@ -215,13 +223,17 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
         raise Unsupported(msg)
     frozen = typing.get_origin(annotation) is frozenset
     structure_item = item.structure
-    mixes_bools = "boolean" in item.json_types and bool(item.json_types & _NUMBER_TYPES)
+    # Plain set() membership gives jsonschema's verdict unless booleans can meet numbers or
+    # items are arrays; then compare normalised keys.
+    needs_keys = "array" in item.json_types or (
+        "boolean" in item.json_types and bool(item.json_types & _NUMBER_TYPES)
+    )
 
     def structure(value: Any) -> Any:
         if type(value) is not list:
             raise Reject
         raw: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
-        keys = [_json_key(v) for v in raw] if mixes_bools else raw
+        keys = [_json_key(v) for v in raw] if needs_keys else raw
         try:
             unique = len(set(keys)) == len(raw)
         except TypeError:  # a list or object inside: not an item this schema admits

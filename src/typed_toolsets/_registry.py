@@ -17,7 +17,7 @@ import attrs
 
 from ._typespec import Reject, Schema, TypeSpec, Unsupported
 
-__all__ = ["Builder", "Rule", "TypeRegistry", "register_type", "registry"]
+__all__ = ["Builder", "Rule", "TypeRegistry", "cache_key", "register_type", "registry"]
 
 Predicate = Callable[[object], bool]
 Factory = Callable[[object, "Builder"], TypeSpec]
@@ -185,11 +185,10 @@ class TypeRegistry:
             builder = Builder(self)
             spec = builder.spec(annotation)
             # Commit only after the whole build succeeded, so no half-built spec is cached.
-            for key, value in builder.cache.items():
-                _store(self._cache, key, value)
+            self._cache.update(builder.cache)
             for cls, entry in builder.new_defs.items():
                 self._defs[cls] = entry
-                ref = builder.cache.get(cls)
+                ref = _lookup(builder.cache, cls)
                 if ref is not None:
                     self._def_refs[cls] = ref
             return spec
@@ -210,16 +209,33 @@ class TypeRegistry:
         return result
 
 
+def cache_key(annotation: object) -> object:
+    """A key that tells apart annotations ``typing`` considers equal but the library does not.
+
+    ``Union[A, B] == Union[B, A]`` for ``typing``, but the first matching variant wins here, so
+    the order of arguments is part of the key, at every level of nesting.
+    """
+    args = typing.get_args(annotation)
+    if not args:
+        return annotation
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return (origin, cache_key(args[0]), *args[1:])
+    if origin is typing.Literal:
+        return (origin, *((type(typing.cast(object, a)), a) for a in args))
+    return (origin, *(cache_key(a) for a in args))
+
+
 def _lookup(cache: Mapping[object, TypeSpec], annotation: object) -> TypeSpec | None:
     try:
-        return cache.get(annotation)
+        return cache.get(cache_key(annotation))
     except TypeError:  # unhashable annotation (e.g. Annotated metadata that is a dict)
         return None
 
 
 def _store(cache: dict[object, TypeSpec], annotation: object, spec: TypeSpec) -> None:
     with contextlib.suppress(TypeError):  # unhashable annotations are simply not cached
-        cache[annotation] = spec
+        cache[cache_key(annotation)] = spec
 
 
 def _describe_unsupported(annotation: object) -> str:
