@@ -53,8 +53,10 @@ def resolve_hints(cls: type) -> dict[str, object]:
     Raises:
         Unresolved: An annotation names something that is not defined (yet).
     """
+    # The class's own name is added so a class defined inside a function can refer to itself.
+    localns = {**vars(cls), cls.__name__: cls}
     try:
-        return typing_extensions.get_type_hints(cls, include_extras=True)
+        return typing_extensions.get_type_hints(cls, localns=localns, include_extras=True)
     except NameError as exc:
         raise Unresolved(getattr(exc, "name", None) or str(exc)) from None
 
