@@ -38,10 +38,7 @@ _FORMATS = {
 def root_schema(annotation: object) -> Schema:
     """The schema of *annotation* as a standalone document (with its ``$defs``)."""
     spec = registry.spec(annotation)
-    schema = dict(spec.schema)
-    if spec.refs:
-        schema["$defs"] = registry.defs(spec.refs)
-    return schema
+    return registry.document(spec.schema, spec.refs)
 
 
 def unrolled(schema: Schema, depth: int = 3) -> Schema:

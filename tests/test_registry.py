@@ -103,7 +103,7 @@ def test_failed_builds_leave_nothing_half_built() -> None:
         registry.spec(list[Half])
 
 
-def test_same_qualname_gets_distinct_defs() -> None:
+def test_def_names_are_per_document() -> None:
     def make() -> type:
         @attrs.define
         class Node:
@@ -112,9 +112,26 @@ def test_same_qualname_gets_distinct_defs() -> None:
         return Node
 
     first, second = make(), make()
-    name_one = next(iter(registry.defs(registry.spec(first).refs)))
-    name_two = next(iter(registry.defs(registry.spec(second).refs)))
-    assert name_one != name_two
+    alone = registry.spec(first)
+    assert registry.document(alone.schema, alone.refs) == {
+        "$ref": "#/$defs/Node",
+        "$defs": {
+            "Node": {
+                "type": "object",
+                "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+                "required": ["kids"],
+                "additionalProperties": False,
+            }
+        },
+    }
+    both = registry.spec(tuple[first, second])  # type: ignore[valid-type]
+    document = registry.document(both.schema, both.refs)
+    assert sorted(document["$defs"]) == ["Node", "tests.test_registry.Node"]
+    first_ref, second_ref = (item["$ref"] for item in document["prefixItems"])
+    assert first_ref != second_ref
+    assert document["$defs"][second_ref.removeprefix("#/$defs/")]["properties"]["kids"][
+        "items"
+    ] == {"$ref": second_ref}
 
 
 def test_strict_hooks_reject() -> None:

@@ -308,9 +308,7 @@ def parameters_schema(params: list[Param]) -> Schema:
         "required": [p.name for p in params if p.required],
         "additionalProperties": False,
     }
-    if refs:
-        schema["$defs"] = registry.defs(sorted(refs, key=lambda c: c.__qualname__))
-    return schema
+    return registry.document(schema, refs)
 
 
 def _output_schema(
@@ -330,7 +328,4 @@ def _output_schema(
         spec = registry.spec(resolved)
     except (Unresolved, Unsupported):
         return None
-    schema = dict(spec.schema)
-    if spec.refs:
-        schema["$defs"] = registry.defs(sorted(spec.refs, key=lambda c: c.__qualname__))
-    return schema
+    return registry.document(spec.schema, spec.refs)
