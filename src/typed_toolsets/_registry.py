@@ -168,7 +168,7 @@ class TypeRegistry:
         with self._lock:
             token = self._names.get(cls)
             if token is None:
-                token = f"{_TOKEN}{len(self._names)}"
+                token = f"{_DEF_TOKEN}{len(self._names)}"
                 self._names[cls] = token
             return token
 
@@ -218,7 +218,7 @@ class TypeRegistry:
         return result
 
 
-_TOKEN: Final = "typed-toolsets-def-"
+_DEF_TOKEN: Final = "typed-toolsets-def-"  # noqa: S105 - a $defs placeholder, not a secret
 
 
 def _class_order(cls: type) -> tuple[str, str]:
