@@ -16,7 +16,7 @@ from typing import Any, Final
 import attrs
 
 from ._rules import class_display_name
-from ._typespec import Reject, Schema, TypeSpec, Unsupported
+from ._typespec import Reject, Schema, TypeSpec, Unsupported, count_members
 
 __all__ = ["Builder", "Rule", "TypeRegistry", "cache_key", "register_type", "registry"]
 
@@ -53,6 +53,7 @@ class _Pending:
             refs=frozenset({cls}),
             instance_check=lambda value: isinstance(value, cls),
             children=self._children,
+            members=count_members,
         )
 
     def _spec(self) -> TypeSpec:
@@ -356,6 +357,7 @@ def register_type(
             json_types=_schema_json_types(frozen_schema),
             depth=None,
             instance_check=lambda value: isinstance(value, tp),
+            members=count_members,
         )
 
     registry.add_user_rule(

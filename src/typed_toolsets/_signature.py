@@ -14,7 +14,14 @@ import typing_extensions
 from . import _docstrings, _rules
 from ._meta import Description
 from ._types import registry
-from ._typespec import MISSING, Reject, Schema, TypeSpec, Unresolved, Unsupported
+from ._typespec import (
+    MISSING,
+    Reject,
+    Schema,
+    TypeSpec,
+    Unresolved,
+    Unsupported,
+)
 
 __all__ = ["MethodInfo", "Param", "SignatureProblems", "read_method", "resolve_annotation"]
 
@@ -70,7 +77,7 @@ class MethodInfo:
     parameters: Schema
     output_schema: Schema | None
     summary: str | None
-    cache: dict[str, Any] = attrs.field(factory=dict, repr=False)
+    cache: dict[object, Any] = attrs.field(factory=dict, repr=False)
 
 
 def _shim_hints(annotation: object, globalns: dict[str, Any], localns: dict[str, Any]) -> object:
