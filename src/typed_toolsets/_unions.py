@@ -72,9 +72,14 @@ def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
     def unstructure(value: Any) -> Any:
         if value is None and nullable:
             return None
+        # instance_check looks at the outside only (a list is a list[int] and a list[str]), so a
+        # variant that fails to unstructure the value hands it on to the next.
         for variant in variants:
             if variant.instance_check(value):
-                return variant.unstructure(value)
+                try:
+                    return variant.unstructure(value)
+                except (ValueError, TypeError):
+                    continue
         msg = f"{value!r} matches no variant of {annotation!r}"
         raise ValueError(msg)
 
