@@ -95,3 +95,4 @@ def no_leaks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     leaked_children = _reap_adopted(baseline_children)
     assert leaked_children == set(), f"child processes leaked: {leaked_children}"
     assert open_fds() - fds == set(), "file descriptors leaked"
+
