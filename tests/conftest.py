@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
+import shutil
 import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -96,3 +99,64 @@ def no_leaks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     assert leaked_children == set(), f"child processes leaked: {leaked_children}"
     assert open_fds() - fds == set(), "file descriptors leaked"
 
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+class FakeGh:
+    """Controls the stand-in ``gh`` installed first on PATH (see fixtures/fake_gh.py)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._replies: list[dict[str, Any]] = []
+        self._default: dict[str, Any] | None = None
+        self._save()
+
+    def reply(
+        self,
+        *when: str,
+        stdout: str = "",
+        stderr: str = "",
+        exit: int = 0,
+        **extra: Any,
+    ) -> None:
+        """Answer runs whose arguments contain every token of *when* (the latest match wins)."""
+        entry = {"when": list(when), "stdout": stdout, "stderr": stderr, "exit": exit, **extra}
+        self._replies.append(entry)
+        self._save()
+
+    def default(self, **reply: Any) -> None:
+        """Answer every run that no `reply` matches."""
+        self._default = reply
+        self._save()
+
+    def _save(self) -> None:
+        config: dict[str, Any] = {"replies": self._replies}
+        if self._default is not None:
+            config["default"] = self._default
+        (self.directory / "gh-replies.json").write_text(json.dumps(config))
+
+    def calls(self) -> list[dict[str, Any]]:
+        """Every run so far: ``{"argv": [...], "env": {...}}``."""
+        log = self.directory / "gh-calls.jsonl"
+        if not log.exists():
+            return []
+        return [json.loads(line) for line in log.read_text().splitlines()]
+
+    def argvs(self) -> list[list[str]]:
+        """The argument vectors (without ``gh``) of every run so far."""
+        return [call["argv"] for call in self.calls()]
+
+
+@pytest.fixture
+def fake_gh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeGh:
+    """A stand-in ``gh`` first on PATH that records its argv and environment."""
+    directory = tmp_path / "fake-gh-bin"
+    directory.mkdir()
+    source = (FIXTURES / "fake_gh.py").read_text()
+    script = directory / "gh"
+    script.write_text(source.replace("#!/usr/bin/env python3", f"#!{sys.executable}", 1))
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{directory}{os.pathsep}{os.environ.get('PATH', os.defpath)}")
+    assert shutil.which("gh") == str(script)
+    return FakeGh(directory)

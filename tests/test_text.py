@@ -559,6 +559,8 @@ def test_works_from_an_installed_wheel_in_a_fresh_process(tmp_path: Path) -> Non
         "print(tools['text_wc'].dynamic_call({'text': 'one two\\nthree'}))\n"
         "print(tools['text_filter_lines'].dynamic_call({'text': 'Foo\\nbar', 'pattern': 'foo'}))\n"
         "print(tools['text_grep'].dynamic_call({'text': 'x\\ny', 'pattern': 'y'}), end='')\n"
+        "from typed_toolsets.github import GitHubCLIToolset\n"
+        "print(len(GitHubCLIToolset.to_tools()))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(site)}
     done = subprocess.run(
@@ -570,4 +572,4 @@ def test_works_from_an_installed_wheel_in_a_fresh_process(tmp_path: Path) -> Non
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "Lines: 2, Words: 3, Characters: 13\nFoo\n\ny\n"
+    assert done.stdout == "Lines: 2, Words: 3, Characters: 13\nFoo\n\ny\n7\n"
