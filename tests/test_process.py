@@ -177,8 +177,10 @@ def test_DL_1_exception_inside_the_loop_kills_the_group(monkeypatch: pytest.Monk
 def test_exception_before_spawn_leaves_nothing() -> None:
     with pytest.raises(ValueError, match="null"):
         run_bounded(["echo", "a\x00b"], env=ENV)
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(_process.StartError) as info:
         run_bounded(["/nonexistent/program"], env=ENV)
+    assert isinstance(info.value.__cause__, FileNotFoundError)
+    assert info.value.filename == "/nonexistent/program"
 
 
 def test_descendant_holding_the_pipe_after_exit_is_killed_promptly() -> None:

@@ -573,3 +573,21 @@ def test_works_from_an_installed_wheel_in_a_fresh_process(tmp_path: Path) -> Non
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "Lines: 2, Words: 3, Characters: 13\nFoo\n\ny\n7\n"
+
+
+def test_program_that_cannot_start_or_crashes_is_a_distinct_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "grep").write_text("#!/nonexistent/interpreter\n")
+    (tmp_path / "grep").chmod(0o755)
+    _write_program(tmp_path, "rg", "import sys; sys.stderr.write('rg: crashed\\n'); sys.exit(3)")
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    tools = _tools()
+    message = tools["text_grep"].dynamic_call({"text": "a", "pattern": "a"})
+    assert message.startswith("Error: Tool 'text_grep' failed: ProgramFailedError: the 'grep'")
+    assert "could not be started: No such file or directory" in message
+    message = tools["text_rg"].dynamic_call({"text": "a", "pattern": "a"})
+    assert message == (
+        "Error: Tool 'text_rg' failed: ProgramFailedError: "
+        "rg failed with exit status 3: rg: crashed"
+    )

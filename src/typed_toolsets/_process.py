@@ -31,7 +31,7 @@ from typing import IO, Final, Literal, TypeAlias
 
 import attrs
 
-__all__ = ["EndedBy", "ProcessResult", "run_bounded"]
+__all__ = ["EndedBy", "ProcessResult", "StartError", "run_bounded"]
 
 #: Why the loop stopped: the program exited (and closed its output), the deadline passed, or the
 #: output budget was spent.
@@ -48,6 +48,14 @@ _POLL: Final = 0.02
 #: ``_thread.interrupt_main``) does not interrupt a blocked ``select``; waking up this often
 #: keeps Ctrl-C and KeyboardInterrupt prompt without measurable cost.
 _SLICE: Final = 0.1
+
+
+class StartError(OSError):
+    """The program could not be started; the cause (``__cause__``) is the `OSError` from exec.
+
+    Kept apart from other `OSError` so that a failure while the program runs is never reported
+    as a failure to start it.
+    """
 
 
 @attrs.frozen
@@ -226,21 +234,24 @@ def run_bounded(
         The result. The program's process group is dead and the program is reaped.
 
     Raises:
-        OSError: The program could not be started (missing, not executable, ...).
+        StartError: The program could not be started (missing, not executable, ...).
         ValueError: An argument or environment entry contains a NUL character.
     """
     started = time.monotonic()
-    process = subprocess.Popen(
-        list(argv),
-        executable=executable,
-        stdin=subprocess.PIPE if input_bytes is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=dict(env),
-        cwd=cwd,
-        close_fds=True,
-        start_new_session=True,
-    )
+    try:
+        process = subprocess.Popen(
+            list(argv),
+            executable=executable,
+            stdin=subprocess.PIPE if input_bytes is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(env),
+            cwd=cwd,
+            close_fds=True,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        raise StartError(exc.errno, exc.strerror, exc.filename) from exc
     pidfd: int | None = None
     loop: _Loop | None = None
     try:

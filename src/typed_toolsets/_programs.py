@@ -13,7 +13,7 @@ import shutil
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from ._process import ProcessResult, run_bounded
+from ._process import ProcessResult, StartError, run_bounded
 from ._tool_errors import ProgramFailedError, ProgramNotFoundError, ProgramTimeoutError
 
 __all__ = ["caller_path", "find_program", "run_program", "search_environment"]
@@ -89,10 +89,11 @@ def run_program(
             timeout=timeout,
             max_output_bytes=max_output_bytes,
         )
-    except FileNotFoundError:
-        msg = f"the {name!r} program was not found on PATH; {install_hint}"
-        raise ProgramNotFoundError(msg) from None
-    except OSError as exc:
+    except StartError as exc:
+        if isinstance(exc.__cause__, FileNotFoundError) and not os.path.exists(path):
+            # Removed since the lookup. (ENOENT for a file that exists: a missing interpreter.)
+            msg = f"the {name!r} program was not found on PATH; {install_hint}"
+            raise ProgramNotFoundError(msg) from None
         msg = f"the {name!r} program ({path}) could not be started: {exc.strerror or exc}"
         raise ProgramFailedError(msg) from None
     if result.ended_by == "deadline":
