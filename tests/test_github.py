@@ -619,3 +619,81 @@ def test_real_gh_parses_our_argument_vectors(tmp_path: Path, index: int) -> None
     assert "invalid argument" not in lowered
     # No token: gh stops at authentication (or, if one were configured, at the network).
     assert "gh auth login" in output or "error connecting" in output, output
+
+
+@pytest.mark.parametrize(
+    ("login", "ok"),
+    [
+        ("octocat", True),
+        ("octo-cat", True),
+        ("@me", True),
+        ("dependabot[bot]", True),
+        ("app/dependabot", True),
+        ("emu_user", True),
+        ("-web", False),
+        ("a/b", False),
+        ("../", False),
+        ("@octocat", False),
+        ("x" * 40, False),
+        ("a b", False),
+        ("app/", False),
+    ],
+)
+def test_logins_are_validated(login: str, ok: bool) -> None:
+    if ok:
+        assert pr_list_arguments(state="open", author=login, base=None, repo=None, limit=1)[-1] == (
+            f"--author={login}"
+        )
+    else:
+        with pytest.raises(InvalidArgumentError, match="must be a GitHub login"):
+            pr_list_arguments(state="open", author=login, base=None, repo=None, limit=1)
+
+
+@pytest.mark.parametrize(
+    ("repo", "ok"),
+    [
+        ("octocat/hello-world", True),
+        ("o/r.js", True),
+        ("o/.github", True),
+        ("o/..", False),
+        ("o/.", False),
+        ("-o/r", False),
+        ("o/-r", False),
+        ("o", False),
+        ("o/r/x", False),
+        ("host.example/o/r", False),
+        ("o_x/r", False),
+        ("o/r;id", False),
+        ("o/" + "r" * 101, False),
+        ("o" * 40 + "/r", False),
+    ],
+)
+def test_repos_are_validated(repo: str, ok: bool) -> None:
+    if ok:
+        assert issue_view_arguments(number=1, repo=repo)[3] == f"--repo={repo}"
+    else:
+        with pytest.raises(InvalidArgumentError, match="OWNER/NAME"):
+            issue_view_arguments(number=1, repo=repo)
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "problem"),
+    [
+        ("https://evil.example/x", "scheme or host"),
+        ("//evil.example/x", "is empty"),
+        ("repos/o/r/", "is empty"),
+        ("repos/../user", "relative step"),
+        ("repos/o/r?x=1", "'?'"),
+        ("repos/o/r#x", "'#'"),
+        ("repos/%2e%2e/user", "'%'"),
+        ("--hostname=evil.example", "starts with '-'"),
+        ("repos/o/-r", "starts with '-'"),
+        ("repos/o r", "' '"),
+        ("repos/{evil}", "'{'"),
+    ],
+)
+def test_endpoints_are_validated_segment_by_segment(endpoint: str, problem: str) -> None:
+    with pytest.raises(InvalidArgumentError) as info:
+        api_arguments(endpoint=endpoint, fields={}, repo=None)
+    assert problem in str(info.value)
+    assert "query parameters in `fields`" in str(info.value)

@@ -64,11 +64,11 @@ MAX_ENDPOINT_CHARS: Final = 2048
 _ALNUM: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _OWNER_CHARS: Final = _ALNUM | {"-"}
 _NAME_CHARS: Final = _ALNUM | set("-._")
-_LOGIN_CHARS: Final = _ALNUM | set("-_.@/[]")
+_LOGIN_CHARS: Final = _ALNUM | set("-_")
 _KEY_CHARS: Final = _ALNUM | set("-_.[]")
-# RFC 3986 unreserved characters plus a few sub-delimiters GitHub paths use (compare views use
-# ':', refs use '+', '@', '='); '%' is out, so nothing can be smuggled percent-encoded.
-_SEGMENT_CHARS: Final = _ALNUM | set("-._~:@+,=!")
+# RFC 3986 unreserved characters plus the few other characters GitHub paths use (compare views
+# use ':', refs '+' and '='); '%' is out, so nothing can be smuggled percent-encoded.
+_SEGMENT_CHARS: Final = _ALNUM | set("-._~:+,=")
 _PLACEHOLDERS: Final = frozenset({"{owner}", "{repo}", "{branch}"})
 _HOSTNAME_CHARS: Final = _ALNUM | set("-.")
 #: Tokens gh reads, by host kind, in gh's own order of precedence.
@@ -110,7 +110,17 @@ def _string(value: object, name: str, *, max_chars: int) -> str:
     if "\x00" in value:
         msg = f"`{name}` contains a NUL character"
         raise InvalidArgumentError(msg)
+    _check_encodable(value, name)
     return value
+
+
+def _check_encodable(value: str, name: str) -> None:
+    # A lone surrogate cannot be passed as an argument (or would reach gh as invalid UTF-8).
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        msg = f"`{name}` is not valid Unicode: it contains a lone surrogate at index {exc.start}"
+        raise InvalidArgumentError(msg) from None
 
 
 def _enum_value(value: object, enum_type: type[IssueState] | type[PRState], name: str) -> str:
@@ -150,11 +160,20 @@ def check_repo(value: object, name: str = "repo") -> str:
 
 
 def _check_login(value: object, name: str) -> str:
+    """A GitHub login: ``octocat``, ``@me``, ``dependabot[bot]`` or ``app/dependabot``."""
     login = _string(value, name, max_chars=100)
-    if login.startswith("-") or not set(login) <= _LOGIN_CHARS:
+    if login == "@me":
+        return login
+    core = login
+    if login.startswith("app/"):
+        core = login[len("app/") :]
+    elif login.endswith("[bot]"):
+        core = login[: -len("[bot]")]
+    if not 1 <= len(core) <= 39 or core.startswith("-") or not set(core) <= _LOGIN_CHARS:
         msg = (
-            f"`{name}` must be a GitHub login such as 'octocat', '@me' or 'app/dependabot' "
-            f"(letters, digits and - _ . @ / [ ], not starting with '-'); got {login!r}"
+            f"`{name}` must be a GitHub login such as 'octocat', '@me', 'dependabot[bot]' or "
+            f"'app/dependabot' (letters, digits, '-' and '_', not starting with '-'); "
+            f"got {login!r}"
         )
         raise InvalidArgumentError(msg)
     return login
@@ -299,7 +318,7 @@ def _segment_problem(segment: str, *, first: bool) -> str | None:
     bad = sorted(set(segment) - _SEGMENT_CHARS)
     if bad:
         shown = " ".join(repr(c) for c in bad[:5])
-        return f"contains {shown}; allowed are letters, digits and - . _ ~ : @ + , = !"
+        return f"contains {shown}; allowed are letters, digits and - . _ ~ : + , ="
     return None
 
 
@@ -330,6 +349,7 @@ def _check_fields(value: object) -> list[tuple[str, str]]:
         if "\x00" in item:
             msg = f"`{where}` contains a NUL character"
             raise InvalidArgumentError(msg)
+        _check_encodable(item, where)
         checked.append((name, item))
     return checked
 
