@@ -25,6 +25,11 @@ SH = shutil.which("sh") or "/bin/sh"
 pytestmark = pytest.mark.usefixtures("no_leaks")
 
 
+def _sleep(tag: int) -> str:
+    """A ``sleep`` of about a minute whose command line is unique to this test and process."""
+    return f"sleep 60.{tag:02d}{os.getpid()}"
+
+
 def _processes_running(needle: str, grace: float = 1.0) -> list[int]:
     """Live processes whose command line contains *needle*, after SIGKILL had *grace* to land."""
     end = time.monotonic() + grace
@@ -119,12 +124,12 @@ def test_OUT_2_both_pipes_flooding() -> None:
 
 def test_DL_1_deadline_kills_the_whole_group() -> None:
     started = time.monotonic()
-    result = run_bounded([SH, "-c", "sleep 60.11 & sleep 60.11 & wait"], env=ENV, timeout=1.0)
+    result = run_bounded([SH, "-c", f"{_sleep(11)} & {_sleep(11)} & wait"], env=ENV, timeout=1.0)
     elapsed = time.monotonic() - started
     assert result.ended_by == "deadline"
     assert result.returncode == -signal.SIGKILL
     assert 1.0 <= elapsed < 1.5
-    assert _processes_running("sleep 60.11") == []
+    assert _processes_running(_sleep(11)) == []
 
 
 def test_DL_1_keyboard_interrupt_kills_the_group_and_propagates() -> None:
@@ -135,11 +140,11 @@ def test_DL_1_keyboard_interrupt_kills_the_group_and_propagates() -> None:
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            run_bounded([SH, "-c", "sleep 60.12 & sleep 60.12 & wait"], env=ENV, timeout=30)
+            run_bounded([SH, "-c", f"{_sleep(12)} & {_sleep(12)} & wait"], env=ENV, timeout=30)
     finally:
         timer.cancel()
     assert time.monotonic() - started < 1.5
-    assert _processes_running("sleep 60.12") == []
+    assert _processes_running(_sleep(12)) == []
 
 
 def test_DL_1_simulated_interrupt_is_prompt() -> None:
@@ -151,11 +156,11 @@ def test_DL_1_simulated_interrupt_is_prompt() -> None:
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            run_bounded([SH, "-c", "sleep 60.13 & wait"], env=ENV, timeout=30)
+            run_bounded([SH, "-c", f"{_sleep(13)} & wait"], env=ENV, timeout=30)
     finally:
         timer.cancel()
     assert time.monotonic() - started < 1.0
-    assert _processes_running("sleep 60.13") == []
+    assert _processes_running(_sleep(13)) == []
 
 
 def test_DL_1_exception_inside_the_loop_kills_the_group(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -170,8 +175,8 @@ def test_DL_1_exception_inside_the_loop_kills_the_group(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(_process._Loop, "_handle", failing)
     with pytest.raises(RuntimeError, match="injected"):
-        run_bounded([SH, "-c", "sleep 60.14 & yes"], env=ENV, timeout=10)
-    assert _processes_running("sleep 60.14") == []
+        run_bounded([SH, "-c", f"{_sleep(14)} & yes"], env=ENV, timeout=10)
+    assert _processes_running(_sleep(14)) == []
 
 
 def test_exception_before_spawn_leaves_nothing() -> None:
@@ -185,10 +190,10 @@ def test_exception_before_spawn_leaves_nothing() -> None:
 
 def test_descendant_holding_the_pipe_after_exit_is_killed_promptly() -> None:
     started = time.monotonic()
-    result = run_bounded([SH, "-c", "sleep 60.15 & echo done"], env=ENV, timeout=10)
+    result = run_bounded([SH, "-c", f"{_sleep(15)} & echo done"], env=ENV, timeout=10)
     assert (result.ended_by, result.returncode, result.stdout) == ("exit", 0, b"done\n")
     assert time.monotonic() - started < 1.0
-    assert _processes_running("sleep 60.15") == []
+    assert _processes_running(_sleep(15)) == []
 
 
 def test_executable_sets_the_file_argv0_stays() -> None:
@@ -224,7 +229,7 @@ def test_DL_4_runner_in_a_thread_does_not_block_the_event_loop() -> None:
 
         beat = asyncio.create_task(heartbeat())
         started = time.monotonic()
-        argv = [SH, "-c", "sleep 60.16"]
+        argv = [SH, "-c", _sleep(16)]
         result = await asyncio.to_thread(run_bounded, argv, env=ENV, timeout=0.5)
         elapsed = time.monotonic() - started
         stop.set()
@@ -235,4 +240,4 @@ def test_DL_4_runner_in_a_thread_does_not_block_the_event_loop() -> None:
     elapsed, worst_gap = asyncio.run(main())
     assert elapsed < 0.8
     assert worst_gap < 0.05
-    assert _processes_running("sleep 60.16") == []
+    assert _processes_running(_sleep(16)) == []

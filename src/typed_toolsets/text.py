@@ -77,7 +77,8 @@ MAX_LINE_NUMBER: Final = 10_000_000
 MAX_CONTEXT: Final = 100
 
 LineNumber = Annotated[int, Ge(-MAX_LINE_NUMBER), Le(MAX_LINE_NUMBER)]
-Pattern = Annotated[str, MaxLen(MAX_PATTERN_BYTES)]
+#: A pattern parameter; its byte cap is checked again in the method (maxLength counts characters).
+PatternText = Annotated[str, MaxLen(MAX_PATTERN_BYTES)]
 
 _GREP_INSTALL: Final = "install GNU grep (Debian/Ubuntu: apt-get install grep)"
 _RG_INSTALL: Final = "install ripgrep (Debian/Ubuntu: apt-get install ripgrep)"
@@ -159,7 +160,7 @@ class TextProcessingToolset(Toolset):
     # ------------------------------------------------------------------ external programs
 
     def grep(
-        self, *, text: str, pattern: Pattern, ignore_case: bool = True, count_only: bool = False
+        self, *, text: str, pattern: PatternText, ignore_case: bool = True, count_only: bool = False
     ) -> str:
         r"""Search text with ``grep -E``.
 
@@ -187,7 +188,11 @@ class TextProcessingToolset(Toolset):
         return output or f"No matches found for pattern '{pattern}'"
 
     def ripgrep(
-        self, *, text: str, pattern: Pattern, context: Annotated[int, Ge(0), Le(MAX_CONTEXT)] = 0
+        self,
+        *,
+        text: str,
+        pattern: PatternText,
+        context: Annotated[int, Ge(0), Le(MAX_CONTEXT)] = 0,
     ) -> str:
         r"""Search text with ripgrep (case-sensitive).
 
@@ -232,7 +237,8 @@ class TextProcessingToolset(Toolset):
         if result.returncode in (0, 1):
             return decode_output(result.stdout)
         message = decode_output(result.stderr).strip() or "(no message)"
-        if result.returncode == 2:  # grep and rg both exit 2 on an error; on stdin, the pattern's
+        # Both exit 2 on an error; when they only read stdin, the error is in the pattern.
+        if result.returncode == 2:
             name = "grep" if program == "grep" else "ripgrep"
             hint = (
                 " (grep takes POSIX extended regular expressions: use [0-9] for digits, or "
@@ -306,7 +312,7 @@ class TextProcessingToolset(Toolset):
             check_int(end_line, name="end_line", low=-MAX_LINE_NUMBER, high=MAX_LINE_NUMBER)
         return _text_ops.extract_lines(self._text(text, whole_lines=True), start_line, end_line)
 
-    def filter_lines(self, *, text: str, pattern: Pattern, invert: bool = False) -> str:
+    def filter_lines(self, *, text: str, pattern: PatternText, invert: bool = False) -> str:
         """Keep the lines that match a regular expression, ignoring case.
 
         Args:
