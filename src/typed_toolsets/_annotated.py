@@ -203,6 +203,7 @@ def _annotated_rule(annotation: object, builder: Builder) -> TypeSpec:
         structure=structure,
         exact_type=None,
         passthrough=(),
+        shortcut=None,
     )
 
 

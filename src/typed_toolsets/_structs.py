@@ -215,6 +215,8 @@ class KeyHook:
         hook: Structures the value (raising `Reject` when it does not match).
         passthrough: When set, the value must be exactly of one of these types and is kept as is
             (the hook is not called).
+        shortcut: A type whose values are kept as is without calling the hook (other values
+            still go through it).
         default: For an optional key of a class: the value to pass when the key is absent, or
             MISSING to leave the keyword out (a factory default, or a plain dict result).
     """
@@ -224,6 +226,7 @@ class KeyHook:
     hook: Callable[[Any], Any]
     passthrough: tuple[type, ...] = ()
     default: object = MISSING
+    shortcut: type | None = None
 
 
 def generate_object_structure(
@@ -255,6 +258,10 @@ def generate_object_structure(
         elif item.passthrough:
             namespace[f"t{index}"] = item.passthrough
             check = [f"if type(x) not in t{index}:", "    raise Reject"]
+            value = "x"
+        elif item.shortcut is not None:
+            namespace[f"t{index}"] = item.shortcut
+            check = [f"if type(x) is not t{index}:", f"    x = s{index}(x)"]
             value = "x"
         else:
             check = []
@@ -372,7 +379,7 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
     structure = generate_object_structure(
         f"{cls.__module__}.{cls.__qualname__}",
         [
-            KeyHook(f.json_name, f.required, s.structure, s.passthrough, f.default)
+            KeyHook(f.json_name, f.required, s.structure, s.passthrough, f.default, s.shortcut)
             for f, s in zip(fields, specs, strict=True)
         ],
         None if kind == "dict" else cls,

@@ -111,6 +111,8 @@ class TypeSpec:
         passthrough: The Python types whose values are exactly the valid instances, returned
             unchanged by structuring (``(str,)``; ``(str, NoneType)`` for ``str | None``); empty
             when structuring has more to check or build.
+        shortcut: A Python type whose values are valid and returned unchanged, while other
+            values still go through ``structure`` (``int``: an int is kept, ``1.0`` converted).
         identity: Structuring a valid instance returns it unchanged.
         hashable: Structured values are hashable and compare like their JSON form (for sets).
         constants: For enums and literals: the JSON values admitted.
@@ -135,6 +137,7 @@ class TypeSpec:
     depth: int | None = 0
     exact_type: type | None = None
     passthrough: tuple[type, ...] = ()
+    shortcut: type | None = None
     identity: bool = False
     hashable: bool = False
     constants: tuple[object, ...] | None = None
