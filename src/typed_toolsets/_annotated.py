@@ -204,6 +204,8 @@ def _annotated_rule(annotation: object, builder: Builder) -> TypeSpec:
         exact_type=None,
         passthrough=(),
         shortcut=None,
+        list_of=None,
+        lookup=None,
     )
 
 

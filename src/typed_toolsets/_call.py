@@ -64,6 +64,7 @@ Outcome = object  # the tool's return value, or a `Failed`
 @attrs.frozen(eq=False)
 class _Runtime:
     structure: Callable[[dict[str, object]], dict[str, object]]
+    keys: list[KeyHook]
     hooks: dict[str, Callable[[Any], Any]]
     specs: dict[str, TypeSpec]
     lock: threading.Lock = attrs.field(factory=threading.Lock)
@@ -83,22 +84,17 @@ def _runtime(method: MethodInfo) -> _Runtime:
             from ._convert import structure_hook
 
             hooks = {p.name: structure_hook(p.annotation) for p in method.params}
+            keys = [
+                KeyHook.for_spec(p.name, p.required, p.spec, hooks[p.name]) for p in method.params
+            ]
             structure = generate_object_structure(
-                f"arguments of {method.func.__qualname__}",
-                [
-                    KeyHook(
-                        p.name,
-                        p.required,
-                        hooks[p.name],
-                        p.spec.passthrough,
-                        shortcut=p.spec.shortcut,
-                    )
-                    for p in method.params
-                ],
-                None,
+                f"arguments of {method.func.__qualname__}", keys, None
             )
             runtime = _Runtime(
-                structure=structure, hooks=hooks, specs={p.name: p.spec for p in method.params}
+                structure=structure,
+                keys=keys,
+                hooks=hooks,
+                specs={p.name: p.spec for p in method.params},
             )
             method.cache["runtime"] = runtime
         return runtime
@@ -111,7 +107,7 @@ def fast_arguments(export: Export) -> FastArguments | None:
         return None
     key = ("fast", export.limits)
     if key not in method.cache:
-        method.cache[key] = make_fast_arguments(method, _runtime(method).structure, export.limits)
+        method.cache[key] = make_fast_arguments(method, _runtime(method).keys, export.limits)
     found: FastArguments | None = method.cache[key]
     return found
 

@@ -121,6 +121,7 @@ def _list_like(annotation: object, item: TypeSpec, *, as_tuple: bool) -> TypeSpe
     python_type: type = tuple if as_tuple else list
     return TypeSpec(
         annotation=annotation,
+        list_of=item.exact_type if not as_tuple else None,
         members=_each(item.members),
         schema={"type": "array", "items": item.schema},
         structure=_list_structure(item, as_tuple),

@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from ._limits import Limits
 from ._signature import MethodInfo
+from ._structs import KeyHook, compile_function, object_body
 from ._typespec import number_mode
 
 __all__ = ["MISS", "make_fast_arguments", "orjson_available"]
@@ -101,80 +102,81 @@ def _has_numbers(schema: object) -> bool:
 
 
 def make_fast_arguments(
-    method: MethodInfo, structure: Callable[[dict[str, object]], dict[str, object]], limits: Limits
+    method: MethodInfo, keys: list[KeyHook], limits: Limits
 ) -> FastArguments | None:
     """Build the fast path for one tool: JSON text in, keyword arguments (or `MISS`) out.
 
+    The generated function parses, checks and structures in one frame; see the module docstring
+    for what it must leave to the exact path.
+
     Args:
         method: The exported method.
-        structure: The generated function that checks and structures an arguments object.
+        keys: How to structure each parameter (hooks from the project converter).
         limits: The tool's limits.
 
     Returns:
         The function, or None when orjson is not installed.
     """
-    loads = _loads
-    if loads is None:
+    if _loads is None:
         return None
-    max_bytes = limits.max_argument_bytes
-    max_depth = limits.max_depth
     depths = [p.spec.depth for p in method.params]
     bounded = all(d is not None for d in depths)
     static_depth = 1 + max([0, *(d for d in depths if d is not None)])
-    check_depth = not bounded or static_depth > max_depth
-    counters = tuple((p.name, p.spec.members) for p in method.params if p.spec.members is not None)
-    mode = number_mode
+    check_depth = not bounded or static_depth > limits.max_depth
     # Only arguments that can hold numbers need the guard against orjson's integer-as-float.
     guard_numbers = _has_numbers(method.parameters)
-
-    def fast(arguments: Any) -> object:
-        kind: type[Any] = type(arguments)  # pyright: ignore[reportUnknownVariableType]
-        data: bytes
-        if kind is str:
-            if len(arguments) > max_bytes:
-                return MISS
-            try:
-                data = arguments.encode()
-            except UnicodeEncodeError:
-                return MISS
-        elif kind is bytes:
-            data = arguments
-        else:
-            return MISS
-        if not data or len(data) > max_bytes:
-            return MISS
-        try:
-            parsed: object = loads(data)
-        except Exception:  # noqa: BLE001 - orjson.JSONDecodeError, or anything else: not ours
-            return MISS
-        if type(parsed) is not dict:
-            return MISS
-        args: dict[str, Any] = parsed  # pyright: ignore[reportUnknownVariableType]
-        if (
-            check_depth
-            and data.count(b"[") + data.count(b"{") > max_depth
-            and _parsed_depth(args) > max_depth
-        ):
-            return MISS
-        if guard_numbers:
-            mode.exact = False
-            try:
-                kwargs = structure(args)
-            except Exception:  # noqa: BLE001 - a refusal or a build failure: the exact path decides
-                return MISS
-            finally:
-                mode.exact = True
-        else:
-            try:
-                kwargs = structure(args)
-            except Exception:  # noqa: BLE001
-                return MISS
-        members = len(args)
-        for name, count in counters:
-            if name in args:
-                members += count(args[name])
-        if data.count(b":") != members:
-            return MISS
-        return kwargs
-
-    return fast
+    namespace: dict[str, Any] = {
+        "loads": _loads,
+        "MISS": MISS,
+        "mode": number_mode,
+        "parsed_depth": _parsed_depth,
+        "max_bytes": limits.max_argument_bytes,
+        "max_depth": limits.max_depth,
+    }
+    body, result = object_body(keys, None, namespace, "        ")
+    lines = [
+        "def generated(arguments):",
+        "    kind = type(arguments)",
+        "    if kind is str:",
+        "        if len(arguments) > max_bytes:",
+        "            return MISS",
+        "        try:",
+        "            data = arguments.encode()",
+        "        except UnicodeEncodeError:",
+        "            return MISS",
+        "    elif kind is bytes:",
+        "        data = arguments",
+        "    else:",
+        "        return MISS",
+        "    if not data or len(data) > max_bytes:",
+        "        return MISS",
+        "    try:",
+        "        v = loads(data)",
+        "    except Exception:",
+        "        return MISS",
+        "    if type(v) is not dict:",
+        "        return MISS",
+    ]
+    if check_depth:
+        lines += [
+            '    if data.count(b"[") + data.count(b"{") > max_depth:',
+            "        if parsed_depth(v) > max_depth:",
+            "            return MISS",
+        ]
+    if guard_numbers:
+        lines.append("    mode.exact = False")
+    lines += ["    try:", *body, "    except Exception:", "        return MISS"]
+    if guard_numbers:
+        lines += ["    finally:", "        mode.exact = True"]
+    lines.append("    members = len(v)")
+    for index, param in enumerate(method.params):
+        if param.spec.members is not None:
+            namespace[f"c{index}"] = param.spec.members
+            key = repr(param.name)
+            lines += [f"    if {key} in v:", f"        members += c{index}(v[{key}])"]
+    lines += ['    if data.count(b":") != members:', "        return MISS", f"    return {result}"]
+    source = "\n".join(lines) + "\n"
+    generated: FastArguments = compile_function(
+        source, f"fast path of {method.func.__qualname__}", namespace
+    )
+    return generated

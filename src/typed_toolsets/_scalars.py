@@ -326,8 +326,10 @@ def _constants_spec(
         schema["description"] = description
     if "integer" in json_types:
         json_types.add("number")
+    strings_only = not by_bool and all(type(v) is str for v in by_other)
     return TypeSpec(
         annotation=annotation,
+        lookup=typing.cast("dict[str, object]", by_other) if strings_only else None,
         schema=schema,
         structure=structure,
         unstructure=unstructure,

@@ -12,7 +12,7 @@ import dataclasses
 import inspect
 import linecache
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 import attrs
@@ -23,7 +23,15 @@ from ._registry import Builder, Rule
 from ._scalars import class_description
 from ._typespec import MISSING, Reject, Schema, TypeSpec, Unresolved, Unsupported
 
-__all__ = ["STRUCT_RULES", "FieldInfo", "KeyHook", "generate_object_structure", "resolve_hints"]
+__all__ = [
+    "STRUCT_RULES",
+    "FieldInfo",
+    "KeyHook",
+    "compile_function",
+    "generate_object_structure",
+    "object_body",
+    "resolve_hints",
+]
 
 
 @attrs.frozen
@@ -215,10 +223,12 @@ class KeyHook:
         hook: Structures the value (raising `Reject` when it does not match).
         passthrough: When set, the value must be exactly of one of these types and is kept as is
             (the hook is not called).
-        shortcut: A type whose values are kept as is without calling the hook (other values
-            still go through it).
         default: For an optional key of a class: the value to pass when the key is absent, or
             MISSING to leave the keyword out (a factory default, or a plain dict result).
+        shortcut: A type whose values are kept as is without calling the hook (other values
+            still go through it).
+        list_of: When set, the value is a list whose items are exactly of this type, kept as is.
+        lookup: When set, the value is a str found in this table, which gives the result.
     """
 
     key: str
@@ -227,6 +237,110 @@ class KeyHook:
     passthrough: tuple[type, ...] = ()
     default: object = MISSING
     shortcut: type | None = None
+    list_of: type | None = None
+    lookup: Mapping[str, object] | None = None
+
+    @classmethod
+    def for_spec(
+        cls, key: str, required: bool, spec: TypeSpec, hook: Callable[[Any], Any] | None = None
+    ) -> KeyHook:
+        """The key hook of a value of *spec*.
+
+        A *hook* other than the spec's own function (one registered on the converter by hand) is
+        always called: the spec's shortcuts would bypass it.
+        """
+        if hook is not None and hook is not spec.structure:
+            return cls(key=key, required=required, hook=hook)
+        return cls(
+            key=key,
+            required=required,
+            hook=spec.structure if hook is None else hook,
+            passthrough=spec.passthrough,
+            shortcut=spec.shortcut,
+            list_of=spec.list_of,
+            lookup=spec.lookup,
+        )
+
+
+def object_body(
+    keys: list[KeyHook], make: Callable[..., Any] | None, namespace: dict[str, Any], indent: str
+) -> tuple[list[str], str]:
+    """Source lines checking and structuring the JSON object ``v`` with exactly *keys*.
+
+    The lines raise ``Reject`` when ``v`` does not match. Returns them with the expression of the
+    result: ``make(key=value, ...)``, or, when *make* is None, the name of the dict of the values
+    present (absent optional keys are left out, so a method's own defaults apply).
+    """
+    namespace.update({"Reject": Reject, "M": MISSING, "make": make})
+    lines = ["if type(v) is not dict:", "    raise Reject", "n = 0"]
+    keywords: list[str] = []
+    uses_kw = any(not k.required and (make is None or k.default is MISSING) for k in keys)
+    if uses_kw:
+        lines.append("kw = {}")
+    for index, item in enumerate(keys):
+        key = repr(item.key)
+        namespace[f"s{index}"] = item.hook
+        value = "x"
+        if len(item.passthrough) == 1:
+            namespace[f"t{index}"] = item.passthrough[0]
+            check = [f"if type(x) is not t{index}:", "    raise Reject"]
+        elif item.passthrough:
+            namespace[f"t{index}"] = item.passthrough
+            check = [f"if type(x) not in t{index}:", "    raise Reject"]
+        elif item.list_of is not None:
+            # One C-level pass over the items: the set of their types must be {list_of}.
+            namespace[f"t{index}"] = {item.list_of}
+            check = [f"if type(x) is not list or (x and set(map(type, x)) != t{index}):"]
+            check.append("    raise Reject")
+        elif item.lookup is not None:
+            namespace[f"t{index}"] = item.lookup
+            check = [
+                f"x = t{index}.get(x, M) if type(x) is str else M",
+                "if x is M:",
+                "    raise Reject",
+            ]
+        elif item.shortcut is not None:
+            namespace[f"t{index}"] = item.shortcut
+            check = [f"if type(x) is not t{index}:", f"    x = s{index}(x)"]
+        else:
+            check = []
+            value = f"s{index}(x)"
+        lines.append(f"x = v.get({key}, M)")
+        if item.required:
+            lines.extend(
+                ["if x is M:", "    raise Reject", *check, f"a{index} = {value}", "n += 1"]
+            )
+            keywords.append(f"a{index}")
+        elif make is not None and item.default is not MISSING:
+            # Passing the class's own default when the key is absent is the same as omitting it.
+            namespace[f"d{index}"] = item.default
+            lines.extend(["if x is M:", f"    a{index} = d{index}", "else:"])
+            lines.extend(f"    {line}" for line in check)
+            lines.extend([f"    a{index} = {value}", "    n += 1"])
+            keywords.append(f"a{index}")
+        else:
+            lines.append("if x is not M:")
+            lines.extend(f"    {line}" for line in check)
+            lines.extend([f"    kw[{key}] = {value}", "    n += 1"])
+            keywords.append("")
+    lines.extend(["if n != len(v):", "    raise Reject"])
+    named = [(item.key, local) for item, local in zip(keys, keywords, strict=True) if local]
+    if make is None:
+        lines.append("r = {" + ", ".join(f"{key!r}: {local}" for key, local in named) + "}")
+        if uses_kw:
+            lines.append("r.update(kw)")
+        result = "r"
+    else:
+        call = [f"{key}={local}" for key, local in named]
+        if uses_kw:
+            call.append("**kw")
+        result = f"make({', '.join(call)})"
+    return [f"{indent}{line}" for line in lines], result
+
+
+def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Callable[..., Any]:
+    """Compile generated source defining ``generated`` and register it with linecache."""
+    return _compile(source, name, namespace)
 
 
 def generate_object_structure(
@@ -237,70 +351,9 @@ def generate_object_structure(
     It returns ``make(key=value, ...)``, or, when *make* is None, the dict of the values present
     (absent optional keys are left out, so a method's own defaults apply).
     """
-    namespace: dict[str, Any] = {"Reject": Reject, "M": MISSING, "make": make}
-    lines = [
-        "def generated(v):",
-        "    if type(v) is not dict:",
-        "        raise Reject",
-        "    n = 0",
-    ]
-    keywords: list[str] = []
-    uses_kw = any(not k.required and (make is None or k.default is MISSING) for k in keys)
-    if uses_kw:
-        lines.append("    kw = {}")
-    for index, item in enumerate(keys):
-        key = repr(item.key)
-        namespace[f"s{index}"] = item.hook
-        if len(item.passthrough) == 1:
-            namespace[f"t{index}"] = item.passthrough[0]
-            check = [f"if type(x) is not t{index}:", "    raise Reject"]
-            value = "x"
-        elif item.passthrough:
-            namespace[f"t{index}"] = item.passthrough
-            check = [f"if type(x) not in t{index}:", "    raise Reject"]
-            value = "x"
-        elif item.shortcut is not None:
-            namespace[f"t{index}"] = item.shortcut
-            check = [f"if type(x) is not t{index}:", f"    x = s{index}(x)"]
-            value = "x"
-        else:
-            check = []
-            value = f"s{index}(x)"
-        lines.append(f"    x = v.get({key}, M)")
-        if item.required:
-            lines.extend(["    if x is M:", "        raise Reject"])
-            lines.extend(f"    {line}" for line in check)
-            lines.append(f"    a{index} = {value}")
-            lines.append("    n += 1")
-            keywords.append(f"a{index}")
-        elif make is not None and item.default is not MISSING:
-            # Passing the class's own default when the key is absent is the same as omitting it.
-            namespace[f"d{index}"] = item.default
-            lines.extend(["    if x is M:", f"        a{index} = d{index}", "    else:"])
-            lines.extend(f"        {line}" for line in check)
-            lines.append(f"        a{index} = {value}")
-            lines.append("        n += 1")
-            keywords.append(f"a{index}")
-        else:
-            lines.append("    if x is not M:")
-            lines.extend(f"        {line}" for line in check)
-            lines.append(f"        kw[{key}] = {value}")
-            lines.append("        n += 1")
-            keywords.append("")
-    lines.extend(["    if n != len(v):", "        raise Reject"])
-    named = [(item.key, local) for item, local in zip(keys, keywords, strict=True) if local]
-    if make is None:
-        body = "{" + ", ".join(f"{key!r}: {local}" for key, local in named) + "}"
-        if uses_kw:
-            lines.extend([f"    r = {body}", "    r.update(kw)", "    return r"])
-        else:
-            lines.append(f"    return {body}")
-    else:
-        call = [f"{key}={local}" for key, local in named]
-        if uses_kw:
-            call.append("**kw")
-        lines.append(f"    return make({', '.join(call)})")
-    source = "\n".join(lines) + "\n"
+    namespace: dict[str, Any] = {}
+    body, result = object_body(keys, make, namespace, "    ")
+    source = "\n".join(["def generated(v):", *body, f"    return {result}"]) + "\n"
     return _compile(source, f"structure {name}", namespace)
 
 
@@ -379,7 +432,7 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
     structure = generate_object_structure(
         f"{cls.__module__}.{cls.__qualname__}",
         [
-            KeyHook(f.json_name, f.required, s.structure, s.passthrough, f.default, s.shortcut)
+            attrs.evolve(KeyHook.for_spec(f.json_name, f.required, s), default=f.default)
             for f, s in zip(fields, specs, strict=True)
         ],
         None if kind == "dict" else cls,

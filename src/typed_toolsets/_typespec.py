@@ -113,6 +113,8 @@ class TypeSpec:
             when structuring has more to check or build.
         shortcut: A Python type whose values are valid and returned unchanged, while other
             values still go through ``structure`` (``int``: an int is kept, ``1.0`` converted).
+        list_of: For ``list[T]`` whose items pass through exactly as ``T``: that type.
+        lookup: For enums and literals of strings only: JSON string to structured value.
         identity: Structuring a valid instance returns it unchanged.
         hashable: Structured values are hashable and compare like their JSON form (for sets).
         constants: For enums and literals: the JSON values admitted.
@@ -138,6 +140,8 @@ class TypeSpec:
     exact_type: type | None = None
     passthrough: tuple[type, ...] = ()
     shortcut: type | None = None
+    list_of: type | None = None
+    lookup: Mapping[str, object] | None = None
     identity: bool = False
     hashable: bool = False
     constants: tuple[object, ...] | None = None
