@@ -358,7 +358,8 @@ def _load_by_statement(name: str, first: ToolsetDefinitionError) -> _Loaded:
     sys.modules[name] = module
     flags = _future_flags(tree)
     for stmt in tree.body:
-        code = compile(ast.Module(body=[stmt], type_ignores=[]), origin, "exec", flags=flags)
+        module_code = ast.Module(body=[stmt], type_ignores=[])
+        code = compile(module_code, origin, "exec", flags=flags, dont_inherit=True)
         try:
             exec(code, module.__dict__)  # noqa: S102 - the user's own module, as `import` would
         except ToolsetDefinitionError as exc:
@@ -473,28 +474,30 @@ class _Checker:
     def from_error(
         self, exc: ToolsetDefinitionError, fallback: str, disabled: frozenset[str]
     ) -> None:
-        cls, frame_path, frame_line = _error_origin(exc)
+        origin = _error_origin(exc)
+        cls = origin.cls
         repeats: dict[str, int] = {}
         for text in exc.problems:
             match = _PROBLEM_RE.fullmatch(text)
             if cls is None or match is None:
-                path = frame_path or fallback
-                self.add(Finding(path, frame_line, None, None, None, text), disabled)
+                path = origin.call_path or fallback
+                self.add(Finding(path, origin.call_line, None, None, None, text), disabled)
                 continue
             where, cause, code = match.group("where", "cause", "code")
             qualname = cls.__qualname__
             if qualname not in self.classes:
                 self.classes.append(qualname)
             method = where[len(qualname) + 1 :] if where.startswith(f"{qualname}.") else None
-            path = self.file_of(cls) or frame_path or fallback
+            message = text[: match.start("code") - len(" [toolset-")]
             if code == "init":
-                line = frame_line  # the `Cls.to_tools()` call that raised
+                # A `Cls.to_tools()` call that ran while importing: report the call.
+                path, line = origin.call_path or fallback, origin.call_line
             else:
+                path = self.file_of(cls) or origin.path or fallback
                 repeat = 0
                 if method is not None and "declared twice" in cause:
                     repeats[method] = repeat = repeats.get(method, 0) + 1
                 line = self.locate(cls, path, method, code, cause, repeat)
-            message = text[: match.start("code") - len(" [toolset-")]
             self.add(Finding(path, line, qualname, method, code, message), disabled)
 
     # -- a class that was built
@@ -580,6 +583,11 @@ class _Checker:
                 f"{names}; give each a default, or call to_tools() on an instance"
             )
             text = _message(name, None, cause)
+            self.findings = [
+                f
+                for f in self.findings
+                if not (f.code == "init" and f.path == loaded.path and f.line == node.lineno)
+            ]
             self.add(Finding(loaded.path, node.lineno, name, None, "init", text), disabled)
 
 
@@ -589,26 +597,44 @@ def _message(qualname: str, method: str | None, cause: str) -> str:
     return f"{where}: {cause}"
 
 
-def _error_origin(exc: BaseException) -> tuple[type | None, str | None, int]:
-    """The Toolset class a definition error is about, and the user code line that raised it."""
+@attrs.frozen
+class _Origin:
+    """Where a definition error comes from.
+
+    Attributes:
+        cls: The Toolset class it is about, when the traceback shows it.
+        path: The file of the user code that raised it: the module defining ``cls``, or the
+            innermost user frame when the class is not known.
+        line: The line in that file.
+        call_path: The file of the innermost user frame (a ``Cls.to_tools()`` call).
+        call_line: Its line.
+    """
+
+    cls: type | None
+    path: str | None
+    line: int
+    call_path: str | None
+    call_line: int
+
+
+def _error_origin(exc: BaseException) -> _Origin:
+    """The Toolset class a definition error is about, and the user code lines that raised it."""
     cls: type | None = None
+    frames: list[tuple[str, str, int]] = []
     tb = exc.__traceback__
     while tb is not None:
         candidate = tb.tb_frame.f_locals.get("cls")
         if isinstance(candidate, type) and issubclass(candidate, Toolset):
             cls = candidate
-        tb = tb.tb_next
-    module = cls.__module__ if cls is not None else None
-    path: str | None = None
-    line = 0
-    tb = exc.__traceback__
-    while tb is not None:
         name = str(tb.tb_frame.f_globals.get("__name__"))
-        internal = name.startswith(("typed_toolsets._", "importlib", "attr"))
-        if not internal and (module is None or name == module):
-            path, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+        if not name.startswith(("typed_toolsets._", "importlib", "attr")):
+            frames.append((name, tb.tb_frame.f_code.co_filename, tb.tb_lineno))
         tb = tb.tb_next
-    return cls, path, line
+    call_path, call_line = (frames[-1][1], frames[-1][2]) if frames else (None, 0)
+    module = cls.__module__ if cls is not None else None
+    defining = [f for f in frames if module is None or f[0] == module]
+    path, line = (defining[-1][1], defining[-1][2]) if defining else (None, 0)
+    return _Origin(cls, path, line, call_path, call_line)
 
 
 def _root_name(expr: ast.expr) -> str | None:

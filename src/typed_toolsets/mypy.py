@@ -504,7 +504,7 @@ def _check_to_tools_access(ctx: MethodContext) -> Type:
     constructor = get_proper_type(type_object_type(item.type, named_type))
     needed = _required_arguments(constructor)
     if needed:
-        name = item.type.name
+        name = _display_name(item.type)
         names = ", ".join(f'"{n}"' for n in needed)
         ctx.api.fail(
             f'"{name}.to_tools()" calls "{name}()" with no arguments, but its constructor needs '
@@ -543,6 +543,17 @@ class _Method:
     def __init__(self, owner: TypeInfo, node: SymbolNode | None) -> None:
         self.owner = owner
         self.node = node
+
+
+def _display_name(info: TypeInfo) -> str:
+    """The class's qualified name as Python shows it (``Outer.Inner``), without the module.
+
+    Classes defined in a function are known to mypy as ``Name@line``; show the plain name.
+    """
+    name = info.fullname
+    if name.startswith(info.module_name + "."):
+        name = name[len(info.module_name) + 1 :]
+    return name.split("@", 1)[0]
 
 
 def _lookup(info: TypeInfo, name: str) -> _Method | None:
@@ -604,7 +615,7 @@ class _ClassChecker:
         return self.class_line()
 
     def cannot(self, decl: _Decl, cause: str) -> str:
-        return f'Cannot export "{self.info.name}.{decl.method}" as a tool: {cause}'
+        return f'Cannot export "{_display_name(self.info)}.{decl.method}" as a tool: {cause}'
 
     # -- names
 
@@ -650,7 +661,7 @@ class _ClassChecker:
                 line, column = self.where(decl)
                 self.fail(
                     "duplicate-name",
-                    self.cannot(decl, f'"{decl.method}" is declared twice in "{self.info.name}"'),
+                    self.cannot(decl, f'"{decl.method}" is declared twice in "{_display_name(self.info)}"'),
                     line,
                     column,
                 )
@@ -714,7 +725,7 @@ class _ClassChecker:
                     )
                     if not clashed_before:
                         owner = earlier.declared_by
-                        by = f'"{owner.name}.{earlier.method}"'
+                        by = f'"{_display_name(owner)}.{earlier.method}"'
                         if owner is not self.info:
                             by += " (inherited)"
                         cause = f'the tool name "{name}" is already exported by {by}'
@@ -738,7 +749,7 @@ class _ClassChecker:
         matches = _rules.close_matches(decl.method, candidates)
         quoted = " or ".join(f'"{m}"' for m in matches)
         hint = f"; did you mean {quoted}?" if matches else ""
-        return self.cannot(decl, f'"{self.info.name}" has no method "{decl.method}"{hint}')
+        return self.cannot(decl, f'"{_display_name(self.info)}" has no method "{decl.method}"{hint}')
 
     def kind_problem(self, name: str, found: _Method) -> str | None:
         """Why *found* cannot be exported (the order of `_definition._kind_problem`)."""
@@ -837,7 +848,7 @@ class _ClassChecker:
             ambiguity = _rules.find_ambiguity(self.types.shape(arg_type))
             if ambiguity is not None:
                 message = (
-                    f'Ambiguous union in tool "{self.info.name}.{decl.method}": parameter '
+                    f'Ambiguous union in tool "{_display_name(self.info)}.{decl.method}": parameter '
                     f'"{shown}" has the union {ambiguity.union}, and a JSON value can match both '
                     f"{ambiguity.first} and {ambiguity.second} (the first one in declared order "
                     "wins)"
@@ -1039,6 +1050,8 @@ class _TypeChecker:
     def _literal_problem(self, literal: LiteralType) -> str | None:
         if literal.fallback.type.is_enum:
             return self._enum_problem(literal.fallback.type)
+        if literal.fallback.type.fullname in _BYTES:
+            return f"the literal {self.show(literal)} is bytes; JSON has no bytes"
         if isinstance(literal.value, (str, int, bool)):
             return None
         return f"the literal {self.show(literal)} is not a JSON string, number, boolean or null"
@@ -1057,6 +1070,9 @@ class _TypeChecker:
         if info.typeddict_type is not None:
             return self._problem(info.typeddict_type, seen)
         args = instance.args
+        containers = _rules.SEQUENCE_ORIGINS | _rules.SET_ORIGINS | _rules.MAPPING_ORIGINS
+        if (fullname in containers or fullname == "builtins.tuple") and _bare(args):
+            return _missing_parameters(info)
         if fullname in _rules.SEQUENCE_ORIGINS or fullname == "builtins.tuple":
             return self._problem(args[0], seen) if args else _missing_parameters(info)
         if fullname in _rules.SET_ORIGINS:
@@ -1073,8 +1089,6 @@ class _TypeChecker:
             if len(args) != 2:
                 return _missing_parameters(info)
             key = get_proper_type(args[0])
-            if isinstance(key, AnyType) and key.type_of_any == TypeOfAny.from_omitted_generics:
-                return _missing_parameters(info)
             if not (isinstance(key, Instance) and key.type.fullname == "builtins.str"):
                 return f"JSON object keys are strings; use a str key type (got {self.show(key)})"
             return self._problem(args[1], seen)
@@ -1086,9 +1100,11 @@ class _TypeChecker:
             return "bytes cannot be sent as JSON; use str (for example base64 text)"
         return f'"{info.name}" {_NOT_A_STRUCT}'
 
-    def _namedtuple_problem(self, info: TypeInfo, tuple_type: TupleType, seen: set[str]) -> str:
+    def _namedtuple_problem(
+        self, info: TypeInfo, tuple_type: TupleType, seen: set[str]
+    ) -> str | None:
         if info.fullname in seen:
-            return ""
+            return None
         seen.add(info.fullname)
         try:
             names = _namedtuple_fields(info)
@@ -1098,9 +1114,9 @@ class _TypeChecker:
                 if isinstance(proper, AnyType) and proper.type_of_any != TypeOfAny.explicit:
                     return f"field {info.name}.{field} has no type annotation"
                 reason = self._problem(item, seen)
-                if reason:
+                if reason is not None:
                     return f"field {info.name}.{field}: {reason}"
-            return ""
+            return None
         finally:
             seen.discard(info.fullname)
 
@@ -1318,6 +1334,18 @@ def _any_problem(any_type: AnyType) -> str | None:
     return None
 
 
+def _bare(args: tuple[Type, ...] | list[Type]) -> bool:
+    """Whether a generic was written without its parameters (``list``, ``dict``).
+
+    mypy fills them with ``Any``: "omitted generics", or "from error" when it reported the
+    missing parameters itself (``disallow_any_generics``, part of ``--strict``).
+    """
+    omitted = (TypeOfAny.from_omitted_generics, TypeOfAny.from_error)
+    return not args or all(
+        isinstance(p, AnyType) and p.type_of_any in omitted for p in map(get_proper_type, args)
+    )
+
+
 def _missing_parameters(info: TypeInfo) -> str:
     return f"{info.name} needs its type parameters (for example list[str])"
 
@@ -1377,6 +1405,8 @@ def _enum_shape(info: TypeInfo, label: str) -> _rules.Shape:
 
 
 def _literal_json(literal: LiteralType) -> object:
+    if literal.fallback.type.fullname in _BYTES:
+        return _UNKNOWN
     if literal.fallback.type.is_enum and isinstance(literal.value, str):
         return _member_value(literal.fallback.type, literal.value)
     return literal.value if isinstance(literal.value, (str, int, bool)) else _UNKNOWN
