@@ -49,6 +49,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
+from mypy.constant_fold import constant_fold_expr
 from mypy.errorcodes import ErrorCode
 from mypy.messages import format_type
 from mypy.nodes import (
@@ -72,7 +73,6 @@ from mypy.nodes import (
     OverloadedFuncDef,
     RefExpr,
     Statement,
-    StrExpr,
     SymbolNode,
     TupleExpr,
     TypeInfo,
@@ -277,17 +277,20 @@ class _Dynamic:
 _DYNAMIC: Final = _Dynamic()
 
 
-def _literal_str(expr: Expression) -> str | _Dynamic | None:
-    """The value of a string literal, a ``Final`` string or ``None``; else `_DYNAMIC`."""
-    if isinstance(expr, StrExpr):
-        return expr.value
+def _literal_str(expr: Expression, module: str) -> str | _Dynamic | None:
+    """The value of a constant string expression or ``None``; else `_DYNAMIC`.
+
+    Literals, ``Final`` names (of any module) and constant expressions of this module
+    (``"x" * 3``, ``PREFIX + "_find"``) are read, as ``tool()`` would receive them.
+    """
     if isinstance(expr, NameExpr) and expr.fullname == "builtins.None":
         return None
     if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
         value = expr.node.final_value
         if isinstance(value, str):
             return value
-    return _DYNAMIC
+    folded = constant_fold_expr(expr, module)
+    return folded if isinstance(folded, str) else _DYNAMIC
 
 
 def _is_tool(expr: Expression) -> bool:
@@ -307,14 +310,14 @@ def _decl(
     }
 
 
-def _tool_name_argument(call: CallExpr) -> str | _Dynamic | None:
+def _tool_name_argument(call: CallExpr, module: str) -> str | _Dynamic | None:
     for name, arg in zip(call.arg_names, call.args, strict=True):
         if name == "tool_name":
-            return _literal_str(arg)
+            return _literal_str(arg, module)
     return None
 
 
-def _exports_decls(expr: Expression, decls: list[dict[str, object]]) -> bool:
+def _exports_decls(expr: Expression, decls: list[dict[str, object]], module: str) -> bool:
     """Collect ``tool(...)`` calls from an ``exports`` value; False if some cannot be read."""
     if isinstance(expr, (TupleExpr, ListExpr)):
         complete = True
@@ -322,26 +325,29 @@ def _exports_decls(expr: Expression, decls: list[dict[str, object]]) -> bool:
             if not (isinstance(item, CallExpr) and _is_tool(item.callee)):
                 complete = False  # not a declaration: mypy's own type check reports it
                 continue
-            method = _literal_str(item.args[0]) if item.args and item.arg_names[0] is None else None
+            first = item.args[0] if item.args and item.arg_names[0] is None else None
+            method = _literal_str(first, module) if first is not None else None
             if not isinstance(method, str):
                 complete = False  # a computed method name: nothing to check statically
                 continue
-            decls.append(_decl(method, _tool_name_argument(item), item, "exports"))
+            decls.append(_decl(method, _tool_name_argument(item, module), item, "exports"))
         return complete
     if isinstance(expr, OpExpr) and expr.op == "+":
-        left = _exports_decls(expr.left, decls)
-        return _exports_decls(expr.right, decls) and left
+        left = _exports_decls(expr.left, decls, module)
+        return _exports_decls(expr.right, decls, module) and left
     # `exports = Base.exports + (...)`: the inherited part is already recorded on the base.
     return isinstance(expr, (NameExpr, MemberExpr)) and expr.name == "exports"
 
 
-def _decorator_decl(name: str, decorators: list[Expression]) -> dict[str, object] | None:
+def _decorator_decl(
+    name: str, decorators: list[Expression], module: str
+) -> dict[str, object] | None:
     for dec in decorators:
         if _is_tool(dec):
             return _decl(name, None, dec, "decorator")
         # `@tool(...)` with options only; a positional argument is the exports form misused.
         if isinstance(dec, CallExpr) and _is_tool(dec.callee) and ARG_POS not in dec.arg_kinds:
-            return _decl(name, _tool_name_argument(dec), dec, "decorator")
+            return _decl(name, _tool_name_argument(dec, module), dec, "decorator")
     return None
 
 
@@ -369,13 +375,13 @@ def _record_class(ctx: ClassDefContext) -> None:
             target = stmt.lvalues[0]
             if isinstance(target, NameExpr) and target.name == "exports":
                 exports = []
-                complete = _exports_decls(stmt.rvalue, exports)
+                complete = _exports_decls(stmt.rvalue, exports, ctx.api.cur_mod_id)
                 exports_stmt = stmt
             elif isinstance(target, NameExpr) and target.name == "toolset_name":
-                toolset_name = _literal_str(stmt.rvalue)
+                toolset_name = _literal_str(stmt.rvalue, ctx.api.cur_mod_id)
                 if toolset_name is None:
                     toolset_name = _DYNAMIC
-        decl = _statement_decorator_decl(stmt)
+        decl = _statement_decorator_decl(stmt, ctx.api.cur_mod_id)
         if decl is not None:
             decorated.append(decl)
     info.metadata[META] = {
@@ -389,9 +395,9 @@ def _record_class(ctx: ClassDefContext) -> None:
         _declare_exports_type(ctx, exports_stmt)
 
 
-def _statement_decorator_decl(stmt: Statement) -> dict[str, object] | None:
+def _statement_decorator_decl(stmt: Statement, module: str) -> dict[str, object] | None:
     if isinstance(stmt, Decorator):
-        return _decorator_decl(stmt.name, stmt.original_decorators)
+        return _decorator_decl(stmt.name, stmt.original_decorators, module)
     if isinstance(stmt, OverloadedFuncDef):
         # At run time the class holds the implementation (or, for a property with a setter,
         # the getter), so that is where a @tool counts.
@@ -400,7 +406,7 @@ def _statement_decorator_decl(stmt: Statement) -> dict[str, object] | None:
             candidates.append(stmt.items[0])
         for item in candidates:
             if isinstance(item, Decorator):
-                decl = _decorator_decl(stmt.name, item.original_decorators)
+                decl = _decorator_decl(stmt.name, item.original_decorators, module)
                 if decl is not None:
                     return decl
     return None
@@ -661,7 +667,9 @@ class _ClassChecker:
                 line, column = self.where(decl)
                 self.fail(
                     "duplicate-name",
-                    self.cannot(decl, f'"{decl.method}" is declared twice in "{_display_name(self.info)}"'),
+                    self.cannot(
+                        decl, f'"{decl.method}" is declared twice in "{_display_name(self.info)}"'
+                    ),
                     line,
                     column,
                 )
@@ -749,7 +757,9 @@ class _ClassChecker:
         matches = _rules.close_matches(decl.method, candidates)
         quoted = " or ".join(f'"{m}"' for m in matches)
         hint = f"; did you mean {quoted}?" if matches else ""
-        return self.cannot(decl, f'"{_display_name(self.info)}" has no method "{decl.method}"{hint}')
+        return self.cannot(
+            decl, f'"{_display_name(self.info)}" has no method "{decl.method}"{hint}'
+        )
 
     def kind_problem(self, name: str, found: _Method) -> str | None:
         """Why *found* cannot be exported (the order of `_definition._kind_problem`)."""
@@ -847,11 +857,11 @@ class _ClassChecker:
                     continue
             ambiguity = _rules.find_ambiguity(self.types.shape(arg_type))
             if ambiguity is not None:
+                where = f"{_display_name(self.info)}.{decl.method}"
                 message = (
-                    f'Ambiguous union in tool "{_display_name(self.info)}.{decl.method}": parameter '
-                    f'"{shown}" has the union {ambiguity.union}, and a JSON value can match both '
-                    f"{ambiguity.first} and {ambiguity.second} (the first one in declared order "
-                    "wins)"
+                    f'Ambiguous union in tool "{where}": parameter "{shown}" has the union '
+                    f"{ambiguity.union}, and a JSON value can match both {ambiguity.first} and "
+                    f"{ambiguity.second} (the first one in declared order wins)"
                 )
                 self.fail("ambiguous-union", message, *place(index))
 

@@ -73,9 +73,20 @@ def run_mypy(files: Sequence[Path], *extra: str) -> dict[Path, list[str]]:
         if match is None:
             raise RuntimeError(f"unexpected mypy output: {line!r}\n{stdout}")
         path = Path(match.group("path")).resolve()
-        entry = f"{match.group('line')}: {match.group('severity')}: {_normalise(match.group('text'))}"
+        entry = (
+            f"{match.group('line')}: {match.group('severity')}: {_normalise(match.group('text'))}"
+        )
         by_file.setdefault(path, []).append(entry)
     return {path: sorted(entries, key=_sort_key) for path, entries in by_file.items()}
+
+
+CASES = sorted((HERE / "cases").glob("*.py"))
+
+
+@pytest.fixture(scope="session")
+def case_output() -> dict[Path, list[str]]:
+    """The plugin's messages on every case file, from one mypy run shared by the tests."""
+    return run_mypy(CASES)
 
 
 @pytest.fixture(scope="session")

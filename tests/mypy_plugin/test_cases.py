@@ -10,16 +10,11 @@ import pytest
 CASES = sorted((Path(__file__).parent / "cases").glob("*.py"))
 
 
-@pytest.fixture(scope="module")
-def output(mypy_run: Callable[..., dict[Path, list[str]]]) -> dict[Path, list[str]]:
-    return mypy_run(CASES)
-
-
 @pytest.mark.parametrize("case", CASES, ids=lambda p: p.stem)
 def test_case(
-    case: Path, output: dict[Path, list[str]], mypy_expected: Callable[[Path], list[str]]
+    case: Path, case_output: dict[Path, list[str]], mypy_expected: Callable[[Path], list[str]]
 ) -> None:
-    assert output[case.resolve()] == mypy_expected(case)
+    assert case_output[case.resolve()] == mypy_expected(case)
 
 
 def test_every_case_expects_something_or_says_clean(
@@ -31,3 +26,10 @@ def test_every_case_expects_something_or_says_clean(
     for case in CASES:
         text = case.read_text(encoding="utf-8")
         assert mypy_expected(case) or "# clean: " in text, case.name
+
+
+def test_every_plugin_code_is_exercised(case_output: dict[Path, list[str]]) -> None:
+    from typed_toolsets._rules import PROBLEM_CODES
+
+    seen = {line.rsplit("[", 1)[-1].rstrip("]") for lines in case_output.values() for line in lines}
+    assert {f"toolset-{code}" for code in PROBLEM_CODES} <= seen

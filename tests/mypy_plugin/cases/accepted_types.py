@@ -31,10 +31,10 @@ class Level(enum.IntEnum):
 
 
 class Mixed(enum.Enum):
-    ONE = 1
+    AUTO = enum.auto()
     TWO = "two"
     NOTHING = None
-    AUTO = enum.auto()
+    THREE = 3.5
 
 
 @attrs.define

@@ -1,7 +1,7 @@
 # A realistic module: cross-module inheritance, attrs subclasses, decorators, forward references.
 from __future__ import annotations
 
-from typing import ClassVar, overload
+from typing import TYPE_CHECKING, ClassVar, overload
 
 import attrs
 
@@ -103,4 +103,5 @@ def factory() -> type[Toolset]:
 
 Catalog.to_tools()
 Narrower.to_tools()
-reveal_type(Narrower.exports)  # N: Revealed type is "tuple[typed_toolsets._spec.ToolSpec, ...]"
+if TYPE_CHECKING:
+    reveal_type(Narrower.exports)  # N: Revealed type is "tuple[typed_toolsets._spec.ToolSpec, ...]"

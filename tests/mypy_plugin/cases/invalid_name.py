@@ -13,7 +13,7 @@ class Bad(Toolset):
         tool("b", tool_name=SPACED),  # E: Cannot export "Bad.b" as a tool: the tool name "find things" is not valid for LLM APIs (it must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$)  [toolset-invalid-name]
         tool("c", tool_name="9lives"),  # E: Cannot export "Bad.c" as a tool: the tool name "9lives" is not valid for LLM APIs (it must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$)  [toolset-invalid-name]
         tool("d", tool_name="x" * 3),
-        tool("e", tool_name="y" * 65),
+        tool("e", tool_name="y" * 65),  # E: Cannot export "Bad.e" as a tool: the tool name "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy" is not valid for LLM APIs (it must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$)  [toolset-invalid-name]
         tool("f", tool_name="-dash"),  # E: Cannot export "Bad.f" as a tool: the tool name "-dash" is not valid for LLM APIs (it must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$)  [toolset-invalid-name]
         tool("g", tool_name="ok-name_1"),
     )
