@@ -463,6 +463,17 @@ class _Checker:
                 return function.line
         return decl_line or source.line
 
+    def keep_only(self, qualname: str, findings_from: int, classes_from: int) -> None:
+        """Drop what was found since the given counts about classes other than *qualname*."""
+
+        def wanted(name: str | None) -> bool:
+            return name is not None and (name == qualname or name.startswith(f"{qualname}."))
+
+        self.findings[findings_from:] = [
+            f for f in self.findings[findings_from:] if wanted(f.toolset)
+        ]
+        self.classes[classes_from:] = [c for c in self.classes[classes_from:] if wanted(c)]
+
     def add(self, finding: Finding, disabled: frozenset[str]) -> None:
         if finding.code is not None and finding.code in disabled:
             return
@@ -710,8 +721,12 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
         loaded = _load(module_text)
         namespace = dict(vars(loaded.module)) if loaded.module is not None else {}
         checker.index(loaded.path, namespace)
+        findings_before, classes_before = len(checker.findings), len(checker.classes)
         for failure in loaded.failures:
             checker.from_error(failure, loaded.path, disabled)
+        if class_name is not None:
+            # Other classes of the module failed too; only the target's problems are wanted.
+            checker.keep_only(class_name, findings_before, classes_before)
         if loaded.module is None:
             continue
         if class_name is None:
@@ -719,7 +734,7 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
         else:
             value = _resolve_qualname(loaded.module, class_name)
             if value is None:
-                if any(class_name in f.message.split(":", 1)[0] for f in checker.findings):
+                if len(checker.findings) > findings_before:
                     continue  # the class failed to build: its problems are reported
                 msg = f"{target}: {loaded.name} has no Toolset class {class_name!r}"
                 raise TargetError(msg)

@@ -86,13 +86,14 @@ def _runtime_problem(finding: Finding) -> Problem:
 def runtime_findings() -> list[Finding]:
     # The case files import each other by module name: put their directory on sys.path while
     # checking, and forget the modules afterwards.
-    saved_path, saved_modules = list(sys.path), set(sys.modules)
+    saved_path = list(sys.path)
     try:
         result = run_check([str(c) for c in CASES])
     finally:
         sys.path[:] = saved_path
-        for name in set(sys.modules) - saved_modules:
-            del sys.modules[name]
+        for name, module in list(sys.modules.items()):
+            if Path(getattr(module, "__file__", None) or "/").is_relative_to(CASES_DIR):
+                del sys.modules[name]
     return list(result.findings)
 
 
