@@ -16,8 +16,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from mypy.version import __version__ as mypy_version
 
 pytestmark = pytest.mark.slow
+
+MYPY_VERSION = tuple(int(part) for part in mypy_version.split("+")[0].split(".")[:2])
 
 CONFIG = """\
 [mypy]
@@ -159,6 +162,7 @@ def test_daemon_sees_a_renamed_grandparent_method(project: Path) -> None:
         assert stopped.returncode == 0, stopped.stdout + stopped.stderr
 
 
+@pytest.mark.skipif(MYPY_VERSION < (2, 0), reason="parallel checking (-n) arrived in mypy 2.0")
 def test_parallel_checking_gives_the_sequential_output(project: Path) -> None:
     _write(project / "pkg" / "base.py", BASE.replace("def assign(", "def assign_task("))
     _write(
