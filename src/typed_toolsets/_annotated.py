@@ -12,7 +12,7 @@ import attrs
 
 from ._meta import Description
 from ._registry import Builder, Rule
-from ._typespec import Reject, Schema, TypeSpec, Unsupported
+from ._typespec import Reject, Schema, TypeSpec, Unsupported, ambiguous_float
 from ._unions import is_union
 
 __all__ = ["ANNOTATED_RULES", "annotated_description", "not_multiple"]
@@ -155,6 +155,8 @@ def _violation(keyword: str, limit: int | float) -> Callable[[Any], bool]:
 
         def number_violation(value: Any) -> bool:
             kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
+            if kind is float and ambiguous_float(value):
+                return True  # may stand for an integer literal: the exact path decides
             return (kind is int or kind is float) and failed(value)
 
         return number_violation

@@ -20,13 +20,24 @@ from typing import Any, Final
 import attrs
 
 from ._definition import Export
+from ._fastpath import MISS, FastArguments, make_fast_arguments
 from ._jsonin import InvalidJSON, LimitExceeded, NotAnObject, NotJSONValue, load_arguments
 from ._result import ArgumentProblem, ToolError
 from ._signature import MethodInfo
 from ._structs import KeyHook, generate_object_structure
 from ._typespec import Reject, TypeSpec
 
-__all__ = ["MAX_ABANDONED_THREADS", "Failed", "call_async", "call_sync", "prepare"]
+__all__ = [
+    "MAX_ABANDONED_THREADS",
+    "MISS",
+    "Failed",
+    "call_async",
+    "call_sync",
+    "execute_async",
+    "execute_sync",
+    "fast_arguments",
+    "prepare",
+]
 
 #: At most this many timed-out sync calls may still be running in abandoned threads; past that,
 #: calls with a timeout are refused with a ``"limit"`` error until some finish.
@@ -52,7 +63,7 @@ Outcome = object  # the tool's return value, or a `Failed`
 
 @attrs.frozen(eq=False)
 class _Runtime:
-    fast: Callable[[dict[str, object]], dict[str, object]]
+    structure: Callable[[dict[str, object]], dict[str, object]]
     hooks: dict[str, Callable[[Any], Any]]
     specs: dict[str, TypeSpec]
     lock: threading.Lock = attrs.field(factory=threading.Lock)
@@ -72,7 +83,7 @@ def _runtime(method: MethodInfo) -> _Runtime:
             from ._convert import structure_hook
 
             hooks = {p.name: structure_hook(p.annotation) for p in method.params}
-            fast = generate_object_structure(
+            structure = generate_object_structure(
                 f"arguments of {method.func.__qualname__}",
                 [
                     KeyHook(p.name, p.required, hooks[p.name], p.spec.exact_type)
@@ -81,10 +92,22 @@ def _runtime(method: MethodInfo) -> _Runtime:
                 None,
             )
             runtime = _Runtime(
-                fast=fast, hooks=hooks, specs={p.name: p.spec for p in method.params}
+                structure=structure, hooks=hooks, specs={p.name: p.spec for p in method.params}
             )
             method.cache["runtime"] = runtime
         return runtime
+
+
+def fast_arguments(export: Export) -> FastArguments | None:
+    """The fast path for *export*'s JSON text arguments (None without orjson), built once."""
+    method = export.method
+    if method is None:  # pragma: no cover - exports are resolved before proxies exist
+        return None
+    key = ("fast", export.limits)
+    if key not in method.cache:
+        method.cache[key] = make_fast_arguments(method, _runtime(method).structure, export.limits)
+    found: FastArguments | None = method.cache[key]
+    return found
 
 
 def _validator(method: MethodInfo, runtime: _Runtime) -> Any:
@@ -227,7 +250,7 @@ def prepare(export: Export, arguments: object) -> dict[str, object] | ToolError:
         return ToolError(name, "arguments", f"Tool {name!r} is not ready")
     runtime = _runtime(method)
     try:
-        return runtime.fast(args)
+        return runtime.structure(args)
     except Exception:  # noqa: BLE001 - any refusal is explained by the slow path below
         return _slow_path(export, method, runtime, args)
 
@@ -360,15 +383,12 @@ def _async_in_sync(export: Export, bound: Callable[..., Any], kwargs: dict[str, 
     return Failed(ToolError(export.name, "execution", message))
 
 
-def call_sync(export: Export, bound: Callable[..., Any], arguments: object) -> Outcome:
-    """Run the whole model-facing call synchronously; never raises an `Exception`."""
-    try:
-        prepared = prepare(export, arguments)
-    except Exception as exc:  # noqa: BLE001 - a bug here must still not escape
-        return Failed(_internal_error(export.name, exc))
-    if isinstance(prepared, ToolError):
-        return Failed(prepared)
-    kwargs = prepared
+def execute_sync(export: Export, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+    """Run the tool with checked arguments.
+
+    A sync tool runs directly, or in a thread when it has a deadline; an async tool runs to
+    completion when no event loop runs in this thread.
+    """
     method = export.method
     if method is not None and method.is_async:
         return _async_in_sync(export, bound, kwargs)
@@ -381,15 +401,44 @@ def call_sync(export: Export, bound: Callable[..., Any], arguments: object) -> O
         return Failed(execution_error(export.name, exc))
 
 
-async def call_async(export: Export, bound: Callable[..., Any], arguments: object) -> Outcome:
+def call_sync(
+    export: Export,
+    bound: Callable[..., Any],
+    arguments: object,
+    fast: FastArguments | None = None,
+) -> Outcome:
+    """Run the whole model-facing call synchronously; never raises an `Exception`."""
+    try:
+        kwargs = fast(arguments) if fast is not None else MISS
+        prepared = prepare(export, arguments) if kwargs is MISS else kwargs
+    except Exception as exc:  # noqa: BLE001 - a bug here must still not escape
+        return Failed(_internal_error(export.name, exc))
+    if isinstance(prepared, ToolError):
+        return Failed(prepared)
+    return execute_sync(export, bound, prepared)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+
+async def call_async(
+    export: Export,
+    bound: Callable[..., Any],
+    arguments: object,
+    fast: FastArguments | None = None,
+) -> Outcome:
     """Run the whole model-facing call from async code; sync tools run in a worker thread."""
     try:
-        prepared = prepare(export, arguments)
+        kwargs = fast(arguments) if fast is not None else MISS
+        prepared = prepare(export, arguments) if kwargs is MISS else kwargs
     except Exception as exc:  # noqa: BLE001
         return Failed(_internal_error(export.name, exc))
     if isinstance(prepared, ToolError):
         return Failed(prepared)
-    kwargs = prepared
+    return await execute_async(export, bound, prepared)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+
+async def execute_async(
+    export: Export, bound: Callable[..., Any], kwargs: dict[str, object]
+) -> Outcome:
+    """Run the tool with checked arguments from async code (a sync tool in a worker thread)."""
     method = export.method
     if method is not None and method.is_async:
         return await _await_with_timeout(export, bound(**kwargs))

@@ -495,7 +495,8 @@ class _Checker:
                 self.add(Finding(path, origin.call_line, None, None, None, text), disabled)
                 continue
             where, cause, code = match.group("where", "cause", "code")
-            qualname = cls.__qualname__
+            # Problems name classes defined in functions without their `<locals>` part.
+            qualname = _rules.class_display_name(cls.__qualname__)
             if qualname not in self.classes:
                 self.classes.append(qualname)
             method = where[len(qualname) + 1 :] if where.startswith(f"{qualname}.") else None
@@ -514,14 +515,15 @@ class _Checker:
     # -- a class that was built
 
     def check_class(self, cls: type[Toolset], disabled: frozenset[str]) -> None:
-        if cls.__qualname__ not in self.classes:
-            self.classes.append(cls.__qualname__)
+        qualname = _rules.class_display_name(cls.__qualname__)
+        if qualname not in self.classes:
+            self.classes.append(qualname)
         info = class_info(cls)
         path = self.file_of(cls)
         if info is None or path is None:
             return
         try:
-            exports = info.resolved_exports(cls.__qualname__)
+            exports = info.resolved_exports(qualname)
         except ToolsetDefinitionError as exc:
             self.from_error(exc, path, disabled)
             return
@@ -548,13 +550,13 @@ class _Checker:
                     f"can match both {ambiguity.first} and {ambiguity.second} (the first one in "
                     "declared order wins)"
                 )
-                text = _message(cls.__qualname__, export.method_name, cause)
+                text = _message(qualname, export.method_name, cause)
                 line = self.locate(cls, path, export.method_name, "ambiguous-union", cause, 0)
                 self.add(
                     Finding(
                         path,
                         line,
-                        cls.__qualname__,
+                        qualname,
                         export.method_name,
                         "ambiguous-union",
                         text,
@@ -587,7 +589,7 @@ class _Checker:
             needed = required_init_fields(value)
             if not needed:
                 continue
-            name = value.__qualname__
+            name = _rules.class_display_name(value.__qualname__)
             names = ", ".join(repr(n) for n in needed)
             cause = (
                 f"{name}.to_tools() calls {name}() with no arguments, but the constructor needs "

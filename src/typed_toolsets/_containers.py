@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from . import _rules
@@ -87,6 +87,17 @@ def _list_structure(item: TypeSpec, as_tuple: bool) -> StructureHook:
     return structure_list
 
 
+def _each(members: Callable[[Any], int] | None) -> Callable[[Any], int] | None:
+    """Count the object members inside every item of an array."""
+    if members is None:
+        return None
+
+    def count(value: Any) -> int:
+        return sum(map(members, value))
+
+    return count
+
+
 def _indexed_children(item: TypeSpec) -> ChildrenFn:
     def children(value: Any) -> Children:
         if type(value) is list:
@@ -110,6 +121,7 @@ def _list_like(annotation: object, item: TypeSpec, *, as_tuple: bool) -> TypeSpe
     python_type: type = tuple if as_tuple else list
     return TypeSpec(
         annotation=annotation,
+        members=_each(item.members),
         schema={"type": "array", "items": item.schema},
         structure=_list_structure(item, as_tuple),
         unstructure=unstructure,
@@ -170,6 +182,11 @@ def _tuple_rule(annotation: object, builder: Builder) -> TypeSpec:
             for index, (spec, element) in enumerate(zip(specs, items, strict=True)):
                 yield index, spec, element
 
+    counters = [(index, s.members) for index, s in enumerate(specs) if s.members is not None]
+
+    def members(value: Any) -> int:
+        return sum(count(value[index]) for index, count in counters)
+
     schema: Schema = {"type": "array"}
     if specs:
         schema["prefixItems"] = [s.schema for s in specs]
@@ -185,6 +202,7 @@ def _tuple_rule(annotation: object, builder: Builder) -> TypeSpec:
         json_types=frozenset({"array"}),
         depth=None if len(known) != len(depths) else 1 + max([0, *known]),
         hashable=all(s.hashable for s in specs),
+        members=members if counters else None,
         refs=frozenset[type]().union(*(s.refs for s in specs)),
         instance_check=lambda v: isinstance(v, tuple) and len(v) == count,  # pyright: ignore[reportUnknownArgumentType]
         children=children,
@@ -196,8 +214,16 @@ def _is_set(annotation: object) -> bool:
 
 
 def _json_key(value: object) -> object:
-    # jsonschema's uniqueItems tells `true` from `1`; a Python set would not.
-    return ("bool", value) if type(value) is bool else value
+    """A hashable key equal for two JSON values exactly when jsonschema's uniqueItems says so.
+
+    jsonschema tells `true` from `1` (Python does not) and compares arrays item by item.
+    """
+    if type(value) is bool:
+        return ("bool", value)
+    if type(value) is list:
+        items: list[object] = value  # pyright: ignore[reportUnknownVariableType]
+        return tuple([_json_key(item) for item in items])
+    return value
 
 
 def _sort_key(value: object) -> tuple[str, object]:
@@ -215,13 +241,17 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
         raise Unsupported(msg)
     frozen = typing.get_origin(annotation) is frozenset
     structure_item = item.structure
-    mixes_bools = "boolean" in item.json_types and bool(item.json_types & _NUMBER_TYPES)
+    # Plain set() membership gives jsonschema's verdict unless booleans can meet numbers or
+    # items are arrays; then compare normalised keys.
+    needs_keys = "array" in item.json_types or (
+        "boolean" in item.json_types and bool(item.json_types & _NUMBER_TYPES)
+    )
 
     def structure(value: Any) -> Any:
         if type(value) is not list:
             raise Reject
         raw: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
-        keys = [_json_key(v) for v in raw] if mixes_bools else raw
+        keys = [_json_key(v) for v in raw] if needs_keys else raw
         try:
             unique = len(set(keys)) == len(raw)
         except TypeError:  # a list or object inside: not an item this schema admits
@@ -307,8 +337,15 @@ def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
             for key, element in mapping.items():
                 yield key, item, element
 
+    per_item = _each(item.members)
+
+    def members(value: Any) -> int:
+        mapping: dict[str, Any] = value
+        return len(mapping) + (per_item(mapping.values()) if per_item is not None else 0)
+
     return TypeSpec(
         annotation=annotation,
+        members=len if per_item is None else members,
         schema={"type": "object", "additionalProperties": item.schema},
         structure=structure_exact if exact is not None else structure_each,
         unstructure=unstructure,

@@ -168,7 +168,7 @@ def _own_specs(cls: type, problems: list[str]) -> tuple[ToolSpec, ...]:
         if not isinstance(declared, (tuple, list)):
             problems.append(
                 _rules.problem(
-                    cls.__qualname__,
+                    _rules.class_display_name(cls.__qualname__),
                     None,
                     "unknown-method",
                     f"`exports` must be a tuple of tool(...) declarations (got {declared!r})",
@@ -182,7 +182,7 @@ def _own_specs(cls: type, problems: list[str]) -> tuple[ToolSpec, ...]:
                     hint = ' (use tool("name"), not the method itself)' if callable(item) else ""  # pyright: ignore[reportUnknownArgumentType]
                     problems.append(
                         _rules.problem(
-                            cls.__qualname__,
+                            _rules.class_display_name(cls.__qualname__),
                             None,
                             "unknown-method",
                             f"`exports` contains {item!r}, not a tool(...) declaration{hint}",
@@ -197,7 +197,7 @@ def _own_specs(cls: type, problems: list[str]) -> tuple[ToolSpec, ...]:
         if spec.method_name in seen:
             problems.append(
                 _rules.problem(
-                    cls.__qualname__,
+                    _rules.class_display_name(cls.__qualname__),
                     spec.method_name,
                     "duplicate-name",
                     f"the method {spec.method_name!r} is declared twice in this class",
@@ -225,7 +225,7 @@ def _toolset_name(cls: type, problems: list[str]) -> str:
     if not isinstance(name, str):
         problems.append(
             _rules.problem(
-                cls.__qualname__,
+                _rules.class_display_name(cls.__qualname__),
                 None,
                 "invalid-name",
                 f"`toolset_name` must be a str (got {name!r})",
@@ -240,7 +240,10 @@ def _class_limits(cls: type, problems: list[str]) -> Limits:
     if not isinstance(limits, Limits):
         problems.append(
             _rules.problem(
-                cls.__qualname__, None, "signature", f"`limits` must be a Limits (got {limits!r})"
+                _rules.class_display_name(cls.__qualname__),
+                None,
+                "signature",
+                f"`limits` must be a Limits (got {limits!r})",
             )
         )
         return DEFAULT_LIMITS
@@ -261,7 +264,7 @@ def build_class(cls: type, toolset_base: type) -> None:
     own = _own_specs(cls, problems)
     toolset_name = _toolset_name(cls, problems)
     class_limits = _class_limits(cls, problems)
-    class_name = cls.__qualname__
+    class_name = _rules.class_display_name(cls.__qualname__)
     exports: list[Export] = []
     final_names: dict[str, str] = {}
     for spec in _merged_specs(cls, own):

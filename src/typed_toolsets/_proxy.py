@@ -8,8 +8,16 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 
-from ._call import Failed, call_async, call_sync
+from ._call import (
+    MISS,
+    Failed,
+    call_async,
+    call_sync,
+    execution_error,
+    fast_arguments,
+)
 from ._definition import Export
+from ._fastpath import FastArguments
 from ._limits import Limits
 from ._result import ToolError, ToolResult
 
@@ -56,6 +64,9 @@ class ToolProxy:
     toolset: Toolset
     _export: Export = attrs.field(repr=False, alias="export")
     _bound: Callable[..., Any] = attrs.field(repr=False, alias="bound")
+    _fast: FastArguments | None = attrs.field(repr=False, alias="fast", default=None)
+    # A sync tool without a timeout can be called right here, with no further dispatch.
+    _direct: bool = attrs.field(repr=False, alias="direct", default=False)
 
     @property
     def parameters(self) -> dict[str, Any]:
@@ -109,7 +120,7 @@ class ToolProxy:
             change. Never raises an `Exception`.
         """
         try:
-            outcome = call_sync(self._export, self._bound, arguments)
+            outcome = call_sync(self._export, self._bound, arguments, self._fast)
         except Exception as exc:  # noqa: BLE001 - the contract: never raise
             return ToolResult.failure(_last_resort(self.name, exc))
         if type(outcome) is Failed:
@@ -122,8 +133,20 @@ class ToolProxy:
         Exactly ``r.value if r.ok else "Error: " + r.error.message`` for ``r = invoke(arguments)``.
         Never raises an `Exception`; `KeyboardInterrupt`, `SystemExit` and cancellation propagate.
         """
+        fast = self._fast
+        if fast is not None and self._direct:
+            # The common case, kept flat: JSON text, checked and structured, then the call.
+            try:
+                kwargs = fast(arguments)
+            except Exception:  # noqa: BLE001  # pragma: no cover - fast() never raises
+                kwargs = MISS
+            if kwargs is not MISS:
+                try:
+                    return self._bound(**kwargs)  # type: ignore[arg-type]  # pyright: ignore[reportCallIssue,reportUnknownVariableType]
+                except Exception as exc:  # noqa: BLE001
+                    return "Error: " + execution_error(self.name, exc).message
         try:
-            outcome = call_sync(self._export, self._bound, arguments)
+            outcome = call_sync(self._export, self._bound, arguments, fast)
         except Exception as exc:  # noqa: BLE001 - the contract: never raise
             return "Error: " + _last_resort(self.name, exc).message
         if type(outcome) is Failed:
@@ -139,7 +162,7 @@ class ToolProxy:
     async def ainvoke(self, arguments: Arguments = None) -> ToolResult:
         """The async form of `invoke`; a sync method runs in a worker thread."""
         try:
-            outcome = await call_async(self._export, self._bound, arguments)
+            outcome = await call_async(self._export, self._bound, arguments, self._fast)
         except Exception as exc:  # noqa: BLE001
             return ToolResult.failure(_last_resort(self.name, exc))
         if type(outcome) is Failed:
@@ -149,7 +172,7 @@ class ToolProxy:
     async def adynamic_call(self, arguments: Arguments = None) -> Any:
         """The async form of `dynamic_call`."""
         try:
-            outcome = await call_async(self._export, self._bound, arguments)
+            outcome = await call_async(self._export, self._bound, arguments, self._fast)
         except Exception as exc:  # noqa: BLE001
             return "Error: " + _last_resort(self.name, exc).message
         if type(outcome) is Failed:
@@ -167,6 +190,10 @@ def make_proxies(exports: list[Export], instance: Toolset) -> list[ToolProxy]:
             toolset=instance,
             export=export,
             bound=getattr(instance, export.method_name),
+            fast=fast_arguments(export),
+            direct=export.limits.timeout is None
+            and export.method is not None
+            and not export.method.is_async,
         )
         for export in exports
     ]

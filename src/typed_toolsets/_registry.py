@@ -15,9 +15,10 @@ from typing import Any, Final
 
 import attrs
 
-from ._typespec import Reject, Schema, TypeSpec, Unsupported
+from ._rules import class_display_name
+from ._typespec import Reject, Schema, TypeSpec, Unsupported, count_members
 
-__all__ = ["Builder", "Rule", "TypeRegistry", "register_type", "registry"]
+__all__ = ["Builder", "Rule", "TypeRegistry", "cache_key", "register_type", "registry"]
 
 Predicate = Callable[[object], bool]
 Factory = Callable[[object, "Builder"], TypeSpec]
@@ -52,6 +53,7 @@ class _Pending:
             refs=frozenset({cls}),
             instance_check=lambda value: isinstance(value, cls),
             children=self._children,
+            members=count_members,
         )
 
     def _spec(self) -> TypeSpec:
@@ -137,7 +139,7 @@ class TypeRegistry:
         self._cache: dict[object, TypeSpec] = {}
         self._defs: dict[type, tuple[str, Schema, frozenset[type]]] = {}
         self._def_refs: dict[type, TypeSpec] = {}
-        self._names: dict[str, type] = {}
+        self._names: dict[type, str] = {}
         self._lock = threading.RLock()
 
     def rules(self) -> list[Rule]:
@@ -163,13 +165,13 @@ class TypeRegistry:
         return self._def_refs.get(cls)
 
     def def_name(self, cls: type) -> str:
-        """Return the ``$defs`` key of *cls*: its qualified name, made unique per process."""
+        """Return the internal ``$defs`` token of *cls* (see `document` for the public names)."""
         with self._lock:
-            name = _DEF_NAME_RE.sub("_", cls.__qualname__)
-            if self._names.setdefault(name, cls) is not cls:
-                name = _DEF_NAME_RE.sub("_", f"{cls.__module__}.{cls.__qualname__}")
-                self._names.setdefault(name, cls)
-            return name
+            token = self._names.get(cls)
+            if token is None:
+                token = f"{_DEF_TOKEN}{len(self._names)}"
+                self._names[cls] = token
+            return token
 
     def spec(self, annotation: object) -> TypeSpec:
         """Return the spec of *annotation*, building and caching it on first use.
@@ -185,41 +187,102 @@ class TypeRegistry:
             builder = Builder(self)
             spec = builder.spec(annotation)
             # Commit only after the whole build succeeded, so no half-built spec is cached.
-            for key, value in builder.cache.items():
-                _store(self._cache, key, value)
+            self._cache.update(builder.cache)
             for cls, entry in builder.new_defs.items():
                 self._defs[cls] = entry
-                ref = builder.cache.get(cls)
+                ref = _lookup(builder.cache, cls)
                 if ref is not None:
                     self._def_refs[cls] = ref
             return spec
 
-    def defs(self, refs: Iterable[type]) -> dict[str, Schema]:
-        """Return the ``$defs`` needed by a schema that refers to *refs*, transitively."""
-        result: dict[str, Schema] = {}
-        queue = list(refs)
-        seen: set[type] = set()
+    def document(self, schema: Schema, refs: Iterable[type]) -> Schema:
+        """Make *schema* a standalone document: add the ``$defs`` it needs, transitively.
+
+        Each recursive class is named after its qualified name in this document alone (with its
+        module when two classes share a qualified name), so a schema never depends on what else
+        the process has built.
+        """
+        classes: list[type] = []
+        queue = sorted(refs, key=_class_order)
         while queue:
             cls = queue.pop(0)
-            if cls in seen:
+            if cls in classes:
                 continue
-            seen.add(cls)
-            name, schema, more = self._defs[cls]
-            result[name] = schema
-            queue.extend(sorted(more - seen, key=lambda c: c.__qualname__))
+            classes.append(cls)
+            queue.extend(sorted(self._defs[cls][2] - set(classes), key=_class_order))
+        if not classes:
+            return dict(schema)
+        names = _document_names(classes)
+        rename = {f"#/$defs/{self._defs[c][0]}": f"#/$defs/{names[c]}" for c in classes}
+        result: Schema = _rewrite_refs(schema, rename)
+        result["$defs"] = {names[c]: _rewrite_refs(self._defs[c][1], rename) for c in classes}
         return result
+
+
+_DEF_TOKEN: Final = "typed-toolsets-def-"  # noqa: S105 - a $defs placeholder, not a secret
+
+
+def _class_order(cls: type) -> tuple[str, str]:
+    return (cls.__qualname__, cls.__module__)
+
+
+def _document_names(classes: list[type]) -> dict[type, str]:
+    names: dict[type, str] = {}
+    taken: set[str] = set()
+    for cls in classes:
+        short = class_display_name(cls.__qualname__)
+        candidates = [_DEF_NAME_RE.sub("_", c) for c in (short, f"{cls.__module__}.{short}")]
+        name = next((c for c in candidates if c not in taken), None)
+        if name is None:
+            number = 2
+            while f"{candidates[-1]}_{number}" in taken:
+                number += 1
+            name = f"{candidates[-1]}_{number}"
+        taken.add(name)
+        names[cls] = name
+    return names
+
+
+def _rewrite_refs(node: Any, rename: Mapping[str, str]) -> Any:
+    if isinstance(node, dict):
+        mapping = typing.cast("dict[str, Any]", node)
+        return {
+            k: rename.get(v, v) if k == "$ref" and isinstance(v, str) else _rewrite_refs(v, rename)
+            for k, v in mapping.items()
+        }
+    if isinstance(node, list):
+        items: list[Any] = node  # pyright: ignore[reportUnknownVariableType]
+        return [_rewrite_refs(v, rename) for v in items]
+    return node
+
+
+def cache_key(annotation: object) -> object:
+    """A key that tells apart annotations ``typing`` considers equal but the library does not.
+
+    ``Union[A, B] == Union[B, A]`` for ``typing``, but the first matching variant wins here, so
+    the order of arguments is part of the key, at every level of nesting.
+    """
+    args = typing.get_args(annotation)
+    if not args:
+        return annotation
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return (origin, cache_key(args[0]), *args[1:])
+    if origin is typing.Literal:
+        return (origin, *((type(typing.cast(object, a)), a) for a in args))
+    return (origin, *(cache_key(a) for a in args))
 
 
 def _lookup(cache: Mapping[object, TypeSpec], annotation: object) -> TypeSpec | None:
     try:
-        return cache.get(annotation)
+        return cache.get(cache_key(annotation))
     except TypeError:  # unhashable annotation (e.g. Annotated metadata that is a dict)
         return None
 
 
 def _store(cache: dict[object, TypeSpec], annotation: object, spec: TypeSpec) -> None:
     with contextlib.suppress(TypeError):  # unhashable annotations are simply not cached
-        cache[annotation] = spec
+        cache[cache_key(annotation)] = spec
 
 
 def _describe_unsupported(annotation: object) -> str:
@@ -294,6 +357,7 @@ def register_type(
             json_types=_schema_json_types(frozen_schema),
             depth=None,
             instance_check=lambda value: isinstance(value, tp),
+            members=count_members,
         )
 
     registry.add_user_rule(

@@ -13,6 +13,7 @@ from typing import Final
 
 __all__ = [
     "API_NAMES",
+    "Ambiguity",
     "FORMAT_NAMES",
     "MAPPING_ORIGINS",
     "NUMBER_KINDS",
@@ -21,9 +22,9 @@ __all__ = [
     "SCALAR_NAMES",
     "SEQUENCE_ORIGINS",
     "SET_ORIGINS",
-    "TOOL_NAME_PATTERN",
-    "Ambiguity",
     "Shape",
+    "TOOL_NAME_PATTERN",
+    "class_display_name",
     "close_matches",
     "default_description",
     "default_toolset_name",
@@ -143,6 +144,11 @@ def default_description(method_name: str) -> str:
 def close_matches(name: str, candidates: list[str]) -> list[str]:
     """Return up to three candidates close to *name*, best first (for "did you mean")."""
     return difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+
+
+def class_display_name(qualname: str) -> str:
+    """A class's qualified name without the ``<locals>`` part of classes defined in functions."""
+    return qualname.rsplit("<locals>.", 1)[-1]
 
 
 def problem(class_name: str, method_name: str | None, code: str, cause: str) -> str:

@@ -19,7 +19,7 @@ import typing_extensions
 
 from . import _docstrings, _formats
 from ._registry import Builder, Rule
-from ._typespec import Reject, Schema, TypeSpec, Unsupported
+from ._typespec import Reject, Schema, TypeSpec, Unsupported, ambiguous_float
 
 __all__ = ["SCALAR_RULES", "class_description", "numeric_spec", "scalar_spec"]
 
@@ -59,7 +59,7 @@ def _structure_int(value: Any) -> Any:
     kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
     if kind is int:
         return value
-    if kind is float and value.is_integer():
+    if kind is float and value.is_integer() and not ambiguous_float(value):
         return int(value)
     raise Reject
 
@@ -75,7 +75,9 @@ def _structure_float(value: Any) -> Any:
 
 def _structure_number(value: Any) -> Any:
     kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
-    if kind is int or kind is float:
+    if kind is int:
+        return value
+    if kind is float and not ambiguous_float(value):
         return value
     raise Reject
 
@@ -296,6 +298,8 @@ def _constants_spec(
     def structure(value: Any) -> Any:
         kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
         if kind not in accepted:
+            raise Reject
+        if kind is float and ambiguous_float(value):
             raise Reject
         table = by_bool if kind is bool else by_other
         try:

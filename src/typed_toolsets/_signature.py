@@ -14,7 +14,14 @@ import typing_extensions
 from . import _docstrings, _rules
 from ._meta import Description
 from ._types import registry
-from ._typespec import MISSING, Reject, Schema, TypeSpec, Unresolved, Unsupported
+from ._typespec import (
+    MISSING,
+    Reject,
+    Schema,
+    TypeSpec,
+    Unresolved,
+    Unsupported,
+)
 
 __all__ = ["MethodInfo", "Param", "SignatureProblems", "read_method", "resolve_annotation"]
 
@@ -70,7 +77,7 @@ class MethodInfo:
     parameters: Schema
     output_schema: Schema | None
     summary: str | None
-    cache: dict[str, Any] = attrs.field(factory=dict, repr=False)
+    cache: dict[object, Any] = attrs.field(factory=dict, repr=False)
 
 
 def _shim_hints(annotation: object, globalns: dict[str, Any], localns: dict[str, Any]) -> object:
@@ -308,9 +315,7 @@ def parameters_schema(params: list[Param]) -> Schema:
         "required": [p.name for p in params if p.required],
         "additionalProperties": False,
     }
-    if refs:
-        schema["$defs"] = registry.defs(sorted(refs, key=lambda c: c.__qualname__))
-    return schema
+    return registry.document(schema, refs)
 
 
 def _output_schema(
@@ -330,7 +335,4 @@ def _output_schema(
         spec = registry.spec(resolved)
     except (Unresolved, Unsupported):
         return None
-    schema = dict(spec.schema)
-    if spec.refs:
-        schema["$defs"] = registry.defs(sorted(spec.refs, key=lambda c: c.__qualname__))
-    return schema
+    return registry.document(spec.schema, spec.refs)

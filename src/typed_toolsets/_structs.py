@@ -53,8 +53,10 @@ def resolve_hints(cls: type) -> dict[str, object]:
     Raises:
         Unresolved: An annotation names something that is not defined (yet).
     """
+    # The class's own name is added so a class defined inside a function can refer to itself.
+    localns = {**vars(cls), cls.__name__: cls}
     try:
-        return typing_extensions.get_type_hints(cls, include_extras=True)
+        return typing_extensions.get_type_hints(cls, localns=localns, include_extras=True)
     except NameError as exc:
         raise Unresolved(getattr(exc, "name", None) or str(exc)) from None
 
@@ -364,6 +366,20 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
                     yield key, spec, element
 
     depths = [s.depth for s in specs]
+    nested = [
+        (f.json_name, s.members)
+        for f, s in zip(fields, specs, strict=True)
+        if s.members is not None
+    ]
+
+    def members(value: Any) -> int:
+        mapping: dict[str, Any] = value
+        total = len(mapping)
+        for key, count in nested:
+            if key in mapping:
+                total += count(mapping[key])
+        return total
+
     instance_check: Callable[[object], bool]
     if kind == "dict":
         instance_check = lambda v: isinstance(v, dict)  # noqa: E731
@@ -381,6 +397,7 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
         refs=frozenset[type]().union(*(s.refs for s in specs)),
         instance_check=instance_check,
         children=children,
+        members=members if nested else len,
     )
 
 

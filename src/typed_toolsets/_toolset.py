@@ -95,7 +95,9 @@ def _proxies(cls: type[Toolset], instance: Toolset) -> list[ToolProxy]:
     info = class_info(cls)
     if info is None:  # `Toolset` itself, or a class whose creation failed
         return []
-    return make_proxies(info.resolved_exports(cls.__qualname__), instance)
+    return make_proxies(
+        info.resolved_exports(_rules.class_display_name(cls.__qualname__)), instance
+    )
 
 
 def _class_to_tools(cls: object) -> list[ToolProxy]:
@@ -104,12 +106,13 @@ def _class_to_tools(cls: object) -> list[ToolProxy]:
         raise TypeError(msg)
     needed = required_init_fields(cls)
     if needed:
+        class_name = _rules.class_display_name(cls.__qualname__)
         names = ", ".join(repr(n) for n in needed)
         cause = (
-            f"to_tools() calls {cls.__qualname__}() with no arguments, but the constructor needs "
+            f"to_tools() calls {class_name}() with no arguments, but the constructor needs "
             f"{names}; give each a default, or build an instance and call instance.to_tools()"
         )
-        raise ToolsetDefinitionError([_rules.problem(cls.__qualname__, None, "init", cause)])
+        raise ToolsetDefinitionError([_rules.problem(class_name, None, "init", cause)])
     return _proxies(cls, cls())
 
 

@@ -7,6 +7,7 @@ same factory, a type cannot be supported by the schema but not by the converter.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, TypeAlias
 
@@ -21,7 +22,11 @@ __all__ = [
     "StructureHook",
     "TypeSpec",
     "Unresolved",
+    "UNSAFE_FLOAT",
     "Unsupported",
+    "ambiguous_float",
+    "count_members",
+    "number_mode",
     "json_type_of",
     "schema_with",
 ]
@@ -111,6 +116,10 @@ class TypeSpec:
         refs: Recursive classes whose ``$defs`` entries this schema refers to.
         instance_check: Whether a Python value is of this type (picks a union's variant when
             unstructuring).
+        members: Counts the members of every JSON object inside a valid instance (keys of the
+            instance itself when it is an object, and of nested objects); None when the type
+            holds no objects. The fast path compares the total with the colons of the JSON text
+            to detect duplicate keys, which its parser merges silently.
         children: Yields ``(path segment, child spec, child value)`` for a JSON value, to locate
             the part of a valid value that failed to structure.
     """
@@ -130,10 +139,47 @@ class TypeSpec:
     refs: frozenset[type] = frozenset()
     instance_check: Callable[[Any], bool] = _never
     children: ChildrenFn = _no_children
+    members: Callable[[Any], int] | None = None
 
 
 #: Shared marker for "no value" in generated code and lookups.
 MISSING: Final = object()
+
+
+def count_members(value: object) -> int:
+    """Count the members of every JSON object in *value*, whatever its schema (iteratively)."""
+    total = 0
+    stack: list[object] = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            mapping: dict[str, object] = item  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+            total += len(mapping)
+            stack.extend(v for v in mapping.values() if type(v) in (dict, list))
+        elif kind is list:
+            items: list[object] = item  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+            stack.extend(v for v in items if type(v) in (dict, list))
+    return total
+
+
+class _NumberMode(threading.local):
+    exact = True
+
+
+#: Whether the numbers being structured are exactly as the input wrote them (the default). The
+#: fast path parses with orjson, which turns integer literals beyond 64 bits into floats, and
+#: switches this off while it structures: a float of 2**63 or more may then stand for an integer
+#: literal, so number hooks refuse it and the exact path decides.
+number_mode: Final = _NumberMode()
+
+#: Floats at least this large may be integer literals that orjson turned into floats.
+UNSAFE_FLOAT: Final = 2.0**63
+
+
+def ambiguous_float(value: float) -> bool:
+    """Whether *value* may be an integer literal in disguise (never in exact mode)."""
+    return not number_mode.exact and (value >= UNSAFE_FLOAT or value <= -UNSAFE_FLOAT)
 
 
 def schema_with(schema: Schema, extra: Mapping[str, Any]) -> Schema:

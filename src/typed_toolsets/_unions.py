@@ -5,12 +5,12 @@ from __future__ import annotations
 import numbers
 import types
 import typing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from ._registry import Builder, Rule
 from ._scalars import scalar_spec
-from ._typespec import Reject, TypeSpec
+from ._typespec import Reject, TypeSpec, count_members
 
 __all__ = ["UNION_RULES", "is_union"]
 
@@ -72,9 +72,14 @@ def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
     def unstructure(value: Any) -> Any:
         if value is None and nullable:
             return None
+        # instance_check looks at the outside only (a list is a list[int] and a list[str]), so a
+        # variant that fails to unstructure the value hands it on to the next.
         for variant in variants:
             if variant.instance_check(value):
-                return variant.unstructure(value)
+                try:
+                    return variant.unstructure(value)
+                except (ValueError, TypeError):
+                    continue
         msg = f"{value!r} matches no variant of {annotation!r}"
         raise ValueError(msg)
 
@@ -95,6 +100,17 @@ def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
 
     depths = [v.depth for v in variants]
     known = [d for d in depths if d is not None]
+    counting = [v.members for v in variants if v.members is not None]
+    members: Callable[[Any], int] | None = None
+    if len(variants) == 1 and counting:
+        only = counting[0]
+
+        def nullable_members(value: Any) -> int:
+            return 0 if value is None else only(value)
+
+        members = nullable_members
+    elif counting:
+        members = count_members  # which variant matched is not known here: count them all
     return TypeSpec(
         annotation=annotation,
         schema={"anyOf": schemas},
@@ -106,6 +122,7 @@ def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
         refs=frozenset[type]().union(*(v.refs for v in variants)),
         instance_check=instance_check,
         children=children,
+        members=members,
     )
 
 

@@ -1,0 +1,642 @@
+"""Per-call cost of a validated tool call, typed_toolsets against its peers, in one process.
+
+Workloads (the same in every contender; each result is checked before timing):
+
+- W1  ``word_count(text)`` with ``{"text": "one two three"}``;
+- W2  ``assign(task_id, priority: Priority, tags: list[str], owner: Person, note=None)`` with an
+  enum, 5 tags, a nested struct and a note;
+- W3a W2 with 10,000 tags;
+- W3b W2 plus ``team: list[Person]`` of 1,000 people.
+
+Every contender is timed from JSON text to return value. Batches of calls are interleaved across
+contenders (batch 1 of each, then batch 2, ...), so a noisy moment hits everyone; the figure is the
+median of the batch means. GC stays on, with everything alive before timing frozen.
+
+Goals (the script exits 1 when one is missed):
+
+- typed_toolsets ``dynamic_call`` (sync tool) and ``adynamic_call`` (async tool) at most 2.0 x
+  pydantic ``TypeAdapter.validate_json`` + call on all four workloads;
+- at least 20 x faster than LangChain, pydantic-ai and OpenAI Agents on W1 and W2;
+- cost linear in input size: time per element within 30% from 1,000 to 100,000 elements;
+- ``to_tools()`` on an already-built class under 50 us;
+- ``import typed_toolsets`` under 100 ms.
+
+Usage::
+
+    pip install -e . -r benchmarks/requirements.txt
+    python benchmarks/call_overhead.py            # full run, a few minutes
+    python benchmarks/call_overhead.py --quick    # fewer, shorter batches
+"""
+
+# Annotations are evaluated eagerly here: pydantic and the frameworks read the local classes.
+import argparse
+import asyncio
+import enum
+import gc
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import attrs
+
+Call = Callable[[str], Any]
+AsyncCall = Callable[[str], Awaitable[Any]]
+
+
+# ------------------------------------------------------------------------------------ workloads
+
+
+class Priority(enum.Enum):
+    LOW = "low"
+    HIGH = "high"
+
+
+@attrs.define
+class Person:
+    name: str
+    age: int
+    email: str | None = None
+
+
+def _person(i: int) -> dict[str, Any]:
+    return {"name": f"p{i}", "age": i % 90, "email": None if i % 3 else f"p{i}@example.com"}
+
+
+def _assign_args(tags: int) -> dict[str, Any]:
+    return {
+        "task_id": "T-1",
+        "priority": "high",
+        "tags": [f"tag{i}" for i in range(tags)],
+        "owner": {"name": "Ana", "age": 36, "email": "ana@example.com"},
+        "note": "soon",
+    }
+
+
+def _team_args(people: int) -> dict[str, Any]:
+    args = _assign_args(5)
+    args["team"] = [_person(i) for i in range(people)]
+    return args
+
+
+@dataclass
+class Workload:
+    name: str
+    tool: str  # "word_count", "assign" or "assign_team"
+    arguments: dict[str, Any]
+    text: str = field(init=False)
+    expected: Any = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.text = json.dumps(self.arguments)
+        if self.tool == "word_count":
+            self.expected = 3
+        elif self.tool == "assign":
+            self.expected = f"high/Ana/{self.arguments['tags'][-1]}"
+        else:
+            self.expected = f"high/Ana/{self.arguments['team'][-1]['name']}"
+
+
+def workloads() -> list[Workload]:
+    return [
+        Workload("W1", "word_count", {"text": "one two three"}),
+        Workload("W2", "assign", _assign_args(5)),
+        Workload("W3a", "assign", _assign_args(10_000)),
+        Workload("W3b", "assign_team", _team_args(1_000)),
+    ]
+
+
+# The tool bodies do O(1) work and touch what was structured, so growth is the contender's own.
+def _word_count(text: str) -> int:
+    return 3
+
+
+def _assign(tags: list[str], owner: Any, priority: Any, note: str | None) -> str:
+    return f"{priority.value}/{owner.name}/{tags[-1]}"
+
+
+def _assign_team(owner: Any, priority: Any, team: list[Any]) -> str:
+    return f"{priority.value}/{owner.name}/{team[-1].name}"
+
+
+# ---------------------------------------------------------------------------------- contenders
+
+
+def typed_toolsets_tools(asynchronous: bool, big: bool = False) -> dict[str, Any]:
+    from typed_toolsets import Limits, Toolset, tool  # noqa: PLC0415
+
+    if not asynchronous:
+
+        class SyncToolset(Toolset):
+            # The scaling sweep sends up to 100,000 elements: several MB of JSON.
+            limits = Limits(max_argument_bytes=100_000_000) if big else Limits()
+
+            @tool
+            def word_count(self, *, text: str) -> int:
+                return _word_count(text)
+
+            @tool
+            def assign(
+                self,
+                *,
+                task_id: str,
+                priority: Priority,
+                tags: list[str],
+                owner: Person,
+                note: str | None = None,
+            ) -> str:
+                return _assign(tags, owner, priority, note)
+
+            @tool
+            def assign_team(
+                self,
+                *,
+                task_id: str,
+                priority: Priority,
+                tags: list[str],
+                owner: Person,
+                team: list[Person],
+                note: str | None = None,
+            ) -> str:
+                return _assign_team(owner, priority, team)
+
+        return {t.method_name: t for t in SyncToolset.to_tools()}
+
+    class AsyncToolset(Toolset):
+        @tool
+        async def word_count(self, *, text: str) -> int:
+            return _word_count(text)
+
+        @tool
+        async def assign(
+            self,
+            *,
+            task_id: str,
+            priority: Priority,
+            tags: list[str],
+            owner: Person,
+            note: str | None = None,
+        ) -> str:
+            return _assign(tags, owner, priority, note)
+
+        @tool
+        async def assign_team(
+            self,
+            *,
+            task_id: str,
+            priority: Priority,
+            tags: list[str],
+            owner: Person,
+            team: list[Person],
+            note: str | None = None,
+        ) -> str:
+            return _assign_team(owner, priority, team)
+
+    return {t.method_name: t for t in AsyncToolset.to_tools()}
+
+
+def contender_typed_toolsets(workload: Workload) -> Call:
+    return typed_toolsets_tools(asynchronous=False)[workload.tool].dynamic_call
+
+
+def contender_typed_toolsets_async(workload: Workload) -> AsyncCall:
+    return typed_toolsets_tools(asynchronous=True)[workload.tool].adynamic_call
+
+
+def _pydantic_models() -> dict[str, Any]:
+    import pydantic  # noqa: PLC0415
+    from typing_extensions import NotRequired, TypedDict  # noqa: PLC0415
+
+    class PersonModel(pydantic.BaseModel):
+        name: str
+        age: int
+        email: str | None = None
+
+    class WordCountArgs(TypedDict):
+        text: str
+
+    class AssignArgs(TypedDict):
+        task_id: str
+        priority: Priority
+        tags: list[str]
+        owner: PersonModel
+        note: NotRequired[str | None]
+
+    class AssignTeamArgs(TypedDict):
+        task_id: str
+        priority: Priority
+        tags: list[str]
+        owner: PersonModel
+        team: list[PersonModel]
+        note: NotRequired[str | None]
+
+    return {
+        "PersonModel": PersonModel,
+        "word_count": WordCountArgs,
+        "assign": AssignArgs,
+        "assign_team": AssignTeamArgs,
+    }
+
+
+def _bodies() -> dict[str, Callable[..., Any]]:
+    def word_count(text: str) -> int:
+        return _word_count(text)
+
+    def assign(
+        task_id: str, priority: Priority, tags: list[str], owner: Any, note: str | None = None
+    ) -> str:
+        return _assign(tags, owner, priority, note)
+
+    def assign_team(
+        task_id: str,
+        priority: Priority,
+        tags: list[str],
+        owner: Any,
+        team: list[Any],
+        note: str | None = None,
+    ) -> str:
+        return _assign_team(owner, priority, team)
+
+    return {"word_count": word_count, "assign": assign, "assign_team": assign_team}
+
+
+def contender_pydantic(workload: Workload) -> Call:
+    import pydantic  # noqa: PLC0415
+
+    adapter = pydantic.TypeAdapter(_pydantic_models()[workload.tool])
+    body = _bodies()[workload.tool]
+
+    def call(text: str) -> Any:
+        return body(**adapter.validate_json(text))
+
+    return call
+
+
+def contender_raw(workload: Workload) -> Call:
+    """The floor: json.loads + unchecked hand conversion + the call."""
+    body = _bodies()[workload.tool]
+
+    def call(text: str) -> Any:
+        args = json.loads(text)
+        if "priority" in args:
+            args["priority"] = Priority(args["priority"])
+            args["owner"] = Person(**args["owner"])
+        if "team" in args:
+            args["team"] = [Person(**p) for p in args["team"]]
+        return body(**args)
+
+    return call
+
+
+def _annotated_function(workload: Workload) -> Callable[..., Any]:
+    """The tool as a plain function annotated with pydantic models, for the frameworks."""
+    models = _pydantic_models()
+    person = models["PersonModel"]
+
+    def word_count(text: str) -> int:
+        """Count words."""
+        return _word_count(text)
+
+    def assign(
+        task_id: str, priority: Priority, tags: list[str], owner: person, note: str | None = None  # type: ignore[valid-type]
+    ) -> str:
+        """Assign a task."""
+        return _assign(tags, owner, priority, note)
+
+    def assign_team(
+        task_id: str,
+        priority: Priority,
+        tags: list[str],
+        owner: person,  # type: ignore[valid-type]
+        team: list[person],  # type: ignore[valid-type]
+        note: str | None = None,
+    ) -> str:
+        """Assign a task to a team."""
+        return _assign_team(owner, priority, team)
+
+    return {"word_count": word_count, "assign": assign, "assign_team": assign_team}[workload.tool]
+
+
+def contender_langchain(workload: Workload) -> Call:
+    from langchain_core.tools import StructuredTool  # noqa: PLC0415
+
+    tool = StructuredTool.from_function(_annotated_function(workload))
+
+    def call(text: str) -> Any:
+        return tool.invoke(json.loads(text))
+
+    return call
+
+
+def contender_pydantic_ai(workload: Workload) -> AsyncCall:
+    from pydantic_ai import RunContext  # noqa: PLC0415
+    from pydantic_ai.messages import ToolCallPart  # noqa: PLC0415
+    from pydantic_ai.models.test import TestModel  # noqa: PLC0415
+    from pydantic_ai.tool_manager import ToolManager  # noqa: PLC0415
+    from pydantic_ai.toolsets import FunctionToolset  # noqa: PLC0415
+    from pydantic_ai.usage import RunUsage  # noqa: PLC0415
+
+    function = _annotated_function(workload)
+    toolset = FunctionToolset([function])
+    context = RunContext(deps=None, model=TestModel(), usage=RunUsage())
+    prepared: list[Any] = []
+
+    async def call(text: str) -> Any:
+        if not prepared:
+            prepared.append(await ToolManager(toolset).for_run_step(context))
+        return await prepared[0].handle_call(ToolCallPart(tool_name=function.__name__, args=text))
+
+    return call
+
+
+def contender_openai_agents(workload: Workload) -> AsyncCall:
+    from agents import function_tool  # noqa: PLC0415
+    from agents.tool_context import ToolContext  # noqa: PLC0415
+
+    tool = function_tool(_annotated_function(workload))
+    name = tool.name
+
+    async def call(text: str) -> Any:
+        context = ToolContext(context=None, tool_name=name, tool_call_id="c1", tool_arguments=text)
+        return await tool.on_invoke_tool(context, text)
+
+    return call
+
+
+def contender_jsonschema_cattrs(workload: Workload) -> Call:
+    """The naive build: pure-Python jsonschema on every call, then cattrs."""
+    import cattrs  # noqa: PLC0415
+    import jsonschema  # noqa: PLC0415
+
+    from typed_toolsets import Toolset  # noqa: PLC0415
+
+    proxies = typed_toolsets_tools(asynchronous=False)
+    validator = jsonschema.Draft202012Validator(proxies[workload.tool].parameters)
+    converter = cattrs.Converter(detailed_validation=False)
+    body = _bodies()[workload.tool]
+    types = {"priority": Priority, "owner": Person, "team": list[Person], "tags": list[str]}
+    _ = Toolset
+
+    def call(text: str) -> Any:
+        args = json.loads(text)
+        validator.validate(args)
+        return body(**{k: converter.structure(v, types.get(k, Any)) for k, v in args.items()})
+
+    return call
+
+
+@dataclass
+class Contender:
+    name: str
+    make: Callable[[Workload], Any]
+    asynchronous: bool = False
+    framework: bool = False
+
+
+CONTENDERS = [
+    Contender("typed_toolsets dynamic_call (sync tool)", contender_typed_toolsets),
+    Contender(
+        "typed_toolsets adynamic_call (async tool)",
+        contender_typed_toolsets_async,
+        asynchronous=True,
+    ),
+    Contender("pydantic TypeAdapter.validate_json + call", contender_pydantic),
+    Contender("raw json.loads + call (no validation)", contender_raw),
+    Contender("jsonschema Draft202012Validator + cattrs", contender_jsonschema_cattrs),
+    Contender("LangChain StructuredTool.invoke", contender_langchain, framework=True),
+    Contender(
+        "pydantic-ai ToolManager.handle_call (sync tool)",
+        contender_pydantic_ai,
+        asynchronous=True,
+        framework=True,
+    ),
+    Contender(
+        "OpenAI Agents on_invoke_tool (sync tool)",
+        contender_openai_agents,
+        asynchronous=True,
+        framework=True,
+    ),
+]
+TT_SYNC, TT_ASYNC, PYDANTIC, RAW = (c.name for c in CONTENDERS[:4])
+
+
+# -------------------------------------------------------------------------------------- timing
+
+
+class Runner:
+    """Times batches of calls; async contenders run inside one long-lived event loop."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+
+    def batch(self, function: Any, asynchronous: bool, text: str, count: int) -> float:
+        if asynchronous:
+
+            async def many() -> float:
+                start = time.perf_counter_ns()
+                for _ in range(count):
+                    await function(text)
+                return (time.perf_counter_ns() - start) / count
+
+            return self.loop.run_until_complete(many())
+        start = time.perf_counter_ns()
+        for _ in range(count):
+            function(text)
+        return (time.perf_counter_ns() - start) / count
+
+    def once(self, function: Any, asynchronous: bool, text: str) -> Any:
+        if asynchronous:
+            return self.loop.run_until_complete(function(text))
+        return function(text)
+
+
+def _result(value: Any) -> Any:
+    # Framework tools may wrap the result (ToolReturn, a JSON string); unwrap what we can.
+    for attribute in ("return_value", "content"):
+        if hasattr(value, attribute):
+            value = getattr(value, attribute)
+    if isinstance(value, str) and value.startswith('"'):
+        value = json.loads(value)
+    return value
+
+
+def measure(
+    runner: Runner,
+    entries: list[tuple[str, Any, bool]],
+    text: str,
+    batches: int,
+    batch_seconds: float,
+) -> dict[str, float]:
+    """Median ns per call for each entry, over interleaved batches."""
+    counts: dict[str, int] = {}
+    for name, function, asynchronous in entries:
+        single = runner.batch(function, asynchronous, text, 3)
+        counts[name] = max(1, int(batch_seconds * 1e9 / max(single, 1.0)))
+    samples: dict[str, list[float]] = {name: [] for name, _, _ in entries}
+    for _ in range(batches):
+        for name, function, asynchronous in entries:
+            samples[name].append(runner.batch(function, asynchronous, text, counts[name]))
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+# --------------------------------------------------------------------------------------- goals
+
+
+def import_time_ms(runs: int) -> float:
+    """Median wall time of ``import typed_toolsets`` in a fresh interpreter, startup subtracted."""
+
+    def run(code: str) -> float:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True)
+        return (time.perf_counter() - start) * 1000
+
+    with_import = [run("import typed_toolsets") for _ in range(runs)]
+    bare = [run("pass") for _ in range(runs)]
+    return statistics.median(with_import) - statistics.median(bare)
+
+
+def to_tools_us(runner_count: int) -> float:
+    from typed_toolsets import Toolset, tool  # noqa: PLC0415
+
+    class BuiltToolset(Toolset):
+        exports = (tool("a"), tool("b"), tool("c"))
+
+        def a(self, *, x: int) -> int:
+            return x
+
+        def b(self, *, owner: Person, tags: list[str]) -> str:
+            return owner.name
+
+        def c(self, *, priority: Priority) -> str:
+            return priority.value
+
+    BuiltToolset.to_tools()  # built once
+    samples = []
+    for _ in range(7):
+        start = time.perf_counter_ns()
+        for _ in range(runner_count):
+            BuiltToolset.to_tools()
+        samples.append((time.perf_counter_ns() - start) / runner_count / 1000)
+    return statistics.median(samples)
+
+
+def scaling(runner: Runner, batches: int, batch_seconds: float) -> dict[str, dict[int, float]]:
+    """ns per element of typed_toolsets at 1k, 10k and 100k tags / people."""
+    tools = typed_toolsets_tools(asynchronous=False, big=True)
+    result: dict[str, dict[int, float]] = {"tags": {}, "people": {}}
+    for size in (1_000, 10_000, 100_000):
+        for kind, tool_name, arguments in (
+            ("tags", "assign", _assign_args(size)),
+            ("people", "assign_team", _team_args(size)),
+        ):
+            text = json.dumps(arguments)
+            function = tools[tool_name].dynamic_call
+            assert not str(function(text)).startswith("Error"), function(text)
+            timings = measure(runner, [(kind, function, False)], text, batches, batch_seconds)
+            result[kind][size] = timings[kind] / size
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer, shorter batches")
+    options = parser.parse_args()
+    batches, batch_seconds = (3, 0.05) if options.quick else (7, 0.15)
+
+    runner = Runner()
+    table: dict[str, dict[str, float]] = {}
+    missing: list[str] = []
+    for workload in workloads():
+        entries: list[tuple[str, Any, bool]] = []
+        for contender in CONTENDERS:
+            try:
+                function = contender.make(workload)
+            except ImportError as exc:
+                missing.append(f"{contender.name}: {exc}")
+                continue
+            value = _result(runner.once(function, contender.asynchronous, workload.text))
+            if value != workload.expected:
+                msg = f"{contender.name} on {workload.name} returned {value!r}"
+                raise SystemExit(msg)
+            entries.append((contender.name, function, contender.asynchronous))
+        gc.collect()
+        gc.freeze()
+        table[workload.name] = measure(runner, entries, workload.text, batches, batch_seconds)
+        gc.unfreeze()
+
+    names = [w.name for w in workloads()]
+    width = max(len(c.name) for c in CONTENDERS) + 2
+    print("\nus per call (median of interleaved batches); in brackets: x pydantic, x raw floor")
+    print(" " * width + "".join(f"{n:>26}" for n in names))
+    for contender in CONTENDERS:
+        if contender.name not in table["W1"]:
+            continue
+        cells = []
+        for name in names:
+            value = table[name][contender.name]
+            ratio_p = value / table[name][PYDANTIC] if PYDANTIC in table[name] else float("nan")
+            ratio_r = value / table[name][RAW]
+            cells.append(f"{value / 1000:10.2f} ({ratio_p:5.2f}, {ratio_r:5.2f})")
+        print(f"{contender.name:<{width}}" + "".join(f"{c:>26}" for c in cells))
+    for line in missing:
+        print(f"not measured: {line}")
+
+    failures: list[str] = []
+    print("\nGoals")
+    for name in names:
+        for ours in (TT_SYNC, TT_ASYNC):
+            if PYDANTIC not in table[name]:
+                failures.append(f"{name}: pydantic is not installed")
+                continue
+            ratio = table[name][ours] / table[name][PYDANTIC]
+            ok = ratio <= 2.0
+            print(f"  [{'ok' if ok else 'MISSED'}] {name} {ours}: {ratio:.2f} x pydantic (<= 2.0)")
+            if not ok:
+                failures.append(f"{name} {ours} is {ratio:.2f} x pydantic")
+    for name in ("W1", "W2"):
+        for contender in CONTENDERS:
+            if not contender.framework:
+                continue
+            if contender.name not in table[name]:
+                failures.append(f"{name}: {contender.name} was not measured")
+                continue
+            speedup = table[name][contender.name] / table[name][TT_SYNC]
+            ok = speedup >= 20
+            print(f"  [{'ok' if ok else 'MISSED'}] {name} {speedup:.0f} x faster than {contender.name} (>= 20)")
+            if not ok:
+                failures.append(f"{name} only {speedup:.1f} x faster than {contender.name}")
+
+    per_element = scaling(runner, batches, batch_seconds)
+    for kind, sizes in per_element.items():
+        spread = max(sizes.values()) / min(sizes.values())
+        ok = spread <= 1.3
+        shown = ", ".join(f"{n:,}: {v:.0f} ns" for n, v in sizes.items())
+        print(f"  [{'ok' if ok else 'MISSED'}] linear in {kind}: {shown} per element (spread {spread:.2f} <= 1.30)")
+        if not ok:
+            failures.append(f"per-element cost in {kind} spreads {spread:.2f} x")
+
+    to_tools = to_tools_us(2_000 if not options.quick else 500)
+    ok = to_tools < 50
+    print(f"  [{'ok' if ok else 'MISSED'}] to_tools() on a built class (3 tools): {to_tools:.1f} us (< 50)")
+    if not ok:
+        failures.append(f"to_tools() takes {to_tools:.1f} us")
+
+    imported = import_time_ms(5 if options.quick else 15)
+    ok = imported < 100
+    print(f"  [{'ok' if ok else 'MISSED'}] import typed_toolsets: {imported:.1f} ms (< 100)")
+    if not ok:
+        failures.append(f"import takes {imported:.1f} ms")
+
+    if failures:
+        print("\nMISSED: " + "; ".join(failures))
+        return 1
+    print("\nAll goals met.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""A runnable tour: declare two small toolsets, export them, show a schema, make calls.
+
+Run it with ``python -m typed_toolsets._demo`` (the README's first command).
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+
+from ._spec import tool
+from ._toolset import Toolset
+
+__all__ = ["main"]
+
+
+class Priority(enum.Enum):
+    """How urgent a task is."""
+
+    LOW = "low"
+    HIGH = "high"
+
+
+class TextStatsToolset(Toolset):
+    """Counts words and lines."""
+
+    toolset_name = "stats"
+    exports = (
+        tool("word_count", description="Count whitespace-separated words"),
+        tool("line_count", description="Count lines"),
+    )
+
+    def word_count(self, *, text: str) -> int:
+        return len(text.split())
+
+    def line_count(self, *, text: str) -> int:
+        return len(text.splitlines())
+
+
+class TaskToolset(Toolset):
+    """Assigns priorities to tasks."""
+
+    toolset_name = "task"
+
+    @tool(description="Assign a task priority")
+    def assign(self, *, task_id: str, priority: Priority, note: str | None = None) -> str:
+        """Assign a priority.
+
+        Args:
+            task_id: The task to change.
+            priority: Its new priority.
+            note: Why, if worth saying.
+        """
+        return f"{task_id}: {priority.value}" + (f": {note}" if note else "")
+
+
+def main() -> None:
+    """Print the tools, one schema, and the results of a few model-style calls."""
+    tools = {t.name: t for t in [*TextStatsToolset.to_tools(), *TaskToolset.to_tools()]}
+    print("tools:", ", ".join(tools))  # noqa: T201
+    print(json.dumps(tools["task_assign"].schema, indent=2))  # noqa: T201
+    calls: list[tuple[str, dict[str, object] | str]] = [
+        ("stats_word_count", {"text": "one two\nthree"}),
+        ("stats_line_count", '{"text": "one two\\nthree"}'),
+        ("task_assign", {"task_id": "T-1", "priority": "high"}),
+        ("task_assign", {"priority": "urgent", "extra": 1}),
+        ("stats_word_count", "[not json"),
+    ]
+    for name, arguments in calls:
+        print(f"{name}({json.dumps(arguments)}) -> {tools[name].dynamic_call(arguments)!r}")  # noqa: T201
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,138 @@
+"""The fast path of the model-facing call, for arguments given as JSON text.
+
+orjson parses the text; the generated structuring code then checks and builds the arguments in
+one pass. Whatever this path cannot vouch for, it leaves to the exact path (stdlib parsing with
+strict hooks, then jsonschema), which gives the verdict and the messages. So the fast path only
+ever says "here are the arguments" or "ask the exact path", and it must say the first exactly
+when the exact path would accept the same input with the same result:
+
+- orjson merges duplicate keys silently; the total number of object members the arguments hold
+  must therefore equal the number of ``:`` in the text (a colon outside a string separates a key
+  from its value, so a duplicate key, or a colon inside a string, sends the call on);
+- orjson turns integer literals beyond 64 bits into floats; while the fast path structures, number
+  hooks refuse floats of 2**63 or more (see `typed_toolsets._typespec.ambiguous_float`);
+- size is the UTF-8 length, checked before parsing; orjson itself refuses nesting past 1,024, and
+  nesting past ``Limits.max_depth`` is checked before the arguments are accepted (statically when
+  the parameter types bound it);
+- NaN, Infinity, numbers overflowing a float, lone surrogates and invalid UTF-8 make orjson fail.
+
+Without orjson (an optional speed-up), the exact path handles every call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from ._limits import Limits
+from ._signature import MethodInfo
+from ._typespec import number_mode
+
+__all__ = ["MISS", "make_fast_arguments", "orjson_available"]
+
+_loads: Callable[[bytes], Any] | None
+try:  # pragma: no cover - which branch runs depends on the environment
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover
+    _loads = None
+
+#: Returned when the fast path leaves the call to the exact path.
+MISS: Final = object()
+
+FastArguments = Callable[[object], object]
+
+
+def orjson_available() -> bool:
+    """Whether the fast path can run (orjson is importable)."""
+    return _loads is not None
+
+
+def _parsed_depth(value: object) -> int:
+    """The container nesting of a parsed JSON value (the value itself is level 1), iteratively."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if level > deepest:
+            deepest = level
+        children: list[object]
+        if isinstance(item, dict):
+            children = list(item.values())  # pyright: ignore[reportUnknownArgumentType]
+        elif isinstance(item, list):
+            children = item  # pyright: ignore[reportUnknownVariableType]
+        else:
+            continue
+        stack.extend((child, level + 1) for child in children if type(child) in (dict, list))
+    return deepest
+
+
+def make_fast_arguments(
+    method: MethodInfo, structure: Callable[[dict[str, object]], dict[str, object]], limits: Limits
+) -> FastArguments | None:
+    """Build the fast path for one tool: JSON text in, keyword arguments (or `MISS`) out.
+
+    Args:
+        method: The exported method.
+        structure: The generated function that checks and structures an arguments object.
+        limits: The tool's limits.
+
+    Returns:
+        The function, or None when orjson is not installed.
+    """
+    loads = _loads
+    if loads is None:
+        return None
+    max_bytes = limits.max_argument_bytes
+    max_depth = limits.max_depth
+    depths = [p.spec.depth for p in method.params]
+    bounded = all(d is not None for d in depths)
+    static_depth = 1 + max([0, *(d for d in depths if d is not None)])
+    check_depth = not bounded or static_depth > max_depth
+    counters = tuple((p.name, p.spec.members) for p in method.params if p.spec.members is not None)
+    mode = number_mode
+
+    def fast(arguments: Any) -> object:
+        kind: type[Any] = type(arguments)  # pyright: ignore[reportUnknownVariableType]
+        data: bytes
+        if kind is str:
+            if len(arguments) > max_bytes:
+                return MISS
+            try:
+                data = arguments.encode()
+            except UnicodeEncodeError:
+                return MISS
+        elif kind is bytes:
+            data = arguments
+        else:
+            return MISS
+        if not data or len(data) > max_bytes:
+            return MISS
+        try:
+            parsed: object = loads(data)
+        except Exception:  # noqa: BLE001 - orjson.JSONDecodeError, or anything else: not ours
+            return MISS
+        if type(parsed) is not dict:
+            return MISS
+        args: dict[str, Any] = parsed  # pyright: ignore[reportUnknownVariableType]
+        if (
+            check_depth
+            and data.count(b"[") + data.count(b"{") > max_depth
+            and _parsed_depth(args) > max_depth
+        ):
+            return MISS
+        mode.exact = False
+        try:
+            kwargs = structure(args)
+        except Exception:  # noqa: BLE001 - a refusal or a build failure: the exact path explains
+            return MISS
+        finally:
+            mode.exact = True
+        members = len(args)
+        for name, count in counters:
+            if name in args:
+                members += count(args[name])
+        if data.count(b":") != members:
+            return MISS
+        return kwargs
+
+    return fast

@@ -1,0 +1,75 @@
+"""Descriptions read from docstrings: summaries, Google ``Args:``/``Attributes:``, reST ``:param:``."""
+
+from __future__ import annotations
+
+from typed_toolsets._docstrings import (
+    description_text,
+    field_descriptions,
+    parameter_descriptions,
+    summary,
+)
+
+GOOGLE = """Search the catalog
+    for products.
+
+    Matches are ranked.
+
+    Args:
+        query: What to look for; a
+            free-text phrase.
+        limit (int, optional): At most this many.
+        *args: Ignored.
+
+    Returns:
+        The matches.
+"""
+
+REST = """Search.
+
+    :param query: What to look for,
+        in words.
+    :param int limit: At most this many.
+    :returns: matches
+"""
+
+
+def test_summary_is_the_first_paragraph_on_one_line() -> None:
+    assert summary(GOOGLE) == "Search the catalog for products."
+    assert summary("One line.") == "One line."
+    assert summary(None) is None
+    assert summary("") is None
+    assert summary("Args:\n    x: only args") is None
+
+
+def test_description_text_keeps_paragraphs_before_sections() -> None:
+    assert description_text(GOOGLE) == "Search the catalog for products.\n\nMatches are ranked."
+
+
+def test_google_args() -> None:
+    assert parameter_descriptions(GOOGLE) == {
+        "query": "What to look for; a free-text phrase.",
+        "limit": "At most this many.",
+    }
+
+
+def test_rest_params() -> None:
+    assert parameter_descriptions(REST) == {
+        "query": "What to look for, in words.",
+        "limit": "At most this many.",
+    }
+
+
+def test_attributes_section() -> None:
+    doc = """A person.
+
+    Attributes:
+        name: Full name.
+        age: In years.
+    """
+    assert field_descriptions(doc) == {"name": "Full name.", "age": "In years."}
+    assert parameter_descriptions(doc) == {}
+
+
+def test_no_invented_descriptions() -> None:
+    assert parameter_descriptions("Just a summary.") == {}
+    assert parameter_descriptions(None) == {}

@@ -1,0 +1,207 @@
+"""The fast path for JSON text: it accepts exactly what the exact path accepts, with the same
+result, or leaves the call to it; and it does take the common valid calls.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given, note
+from hypothesis import strategies as st
+
+from tests.strategies.annotations import json_values, text
+from tests.strategies.toolsets import toolsets
+from typed_toolsets import Limits, ToolError, Toolset, _fastpath, tool
+from typed_toolsets._call import MISS, fast_arguments, prepare
+from typed_toolsets._convert import converter
+from typed_toolsets._jsonin import parse_strict
+from typed_toolsets._validate import make_validator
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HUGE = 2**70
+
+
+@attrs.frozen
+class Item:
+    name: str
+    tags: dict[str, int] = attrs.Factory(dict)
+
+
+@attrs.frozen
+class Tree:
+    label: str
+    kids: list[Tree] = attrs.Factory(list)
+
+
+class FastToolset(Toolset):
+    toolset_name = "fast"
+    limits = Limits(max_depth=6)
+
+    @tool
+    def take(
+        self,
+        *,
+        count: int = 0,
+        ratio: float = 0.0,
+        number: int | float = 0,
+        level: Level = Level.LOW,
+        items: list[Item] | None = None,
+        note: str = "",
+        tree: Tree | None = None,
+    ) -> dict[str, Any]:
+        return {
+            "count": count,
+            "ratio": ratio,
+            "number": number,
+            "level": level,
+            "items": items,
+            "note": note,
+            "tree": tree,
+        }
+
+
+def take() -> Any:
+    return FastToolset.to_tools()[0]
+
+
+def both(arguments: str) -> tuple[object, object]:
+    proxy = take()
+    fast = fast_arguments(proxy._export)
+    assert fast is not None
+    return fast(arguments), prepare(proxy._export, arguments)
+
+
+@pytest.fixture
+def no_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_fastpath, "_loads", None)
+
+
+class TestTakesTheCommonCase:
+    @pytest.mark.parametrize(
+        "arguments",
+        [
+            '{"count": 3}',
+            b'{"ratio": 2, "number": 2.5, "level": 1}',
+            '{"items": [{"name": "a", "tags": {"x": 1}}, {"name": "b"}], "note": "caf\\u00e9 \\u00e9"}',
+            '{"tree": {"label": "r", "kids": [{"label": "a"}]}}',
+        ],
+    )
+    def test_valid_text_is_taken_with_the_exact_result(self, arguments: str | bytes) -> None:
+        fast, exact = both(arguments)  # type: ignore[arg-type]
+        assert fast is not MISS
+        assert fast == exact
+
+
+class TestLeavesToTheExactPath:
+    @pytest.mark.parametrize(
+        "arguments",
+        [
+            '{"count": 1, "count": 2}',  # duplicate keys: orjson keeps the last silently
+            '{"items": [{"name": "a", "name": "b"}]}',
+            '{"note": "a: b"}',  # a colon inside a string: counts cannot tell
+            '{"count": 123456789012345678901234567890}',  # beyond 64 bits: orjson gives a float
+            '{"number": 123456789012345678901234567890}',
+            '{"level": 1180591620717411303425}',  # 2**70 + 1, not a member
+            '{"count": NaN}',
+            '{"note": "\\ud800"}',
+            '{"tree": {"label": "a", "kids": [{"label": "b", "kids": [{"label": "c", "kids": [{"label": "d"}]}]}]}}',
+            "[]",
+            "",
+            '{"count": "3"}',
+        ],
+    )
+    def test_the_fast_path_declines(self, arguments: str) -> None:
+        fast, _ = both(arguments)
+        assert fast is MISS
+
+    def test_results_agree_with_the_exact_path(self) -> None:
+        proxy = take()
+        assert proxy.dynamic_call('{"count": 1, "count": 2}') == (
+            "Error: Invalid JSON arguments for tool 'fast_take': the key 'count' appears more "
+            "than once in an object"
+        )
+        assert proxy.dynamic_call('{"note": "a: b"}')["note"] == "a: b"
+        big = 123456789012345678901234567890
+        assert proxy.dynamic_call(f'{{"count": {big}}}')["count"] == big
+        number = proxy.dynamic_call(f'{{"number": {big}}}')["number"]
+        assert number == big
+        assert type(number) is int
+        assert proxy.dynamic_call('{"number": 1e30}')["number"] == 1e30
+        assert proxy.dynamic_call('{"level": 1180591620717411303424}')["level"] is Level.HUGE
+        assert proxy.dynamic_call('{"level": 1180591620717411303425}').startswith("Error: ")
+        deep = '{"tree": {"label": "a", "kids": [{"label": "b", "kids": [{"label": "c", "kids": [{"label": "d"}]}]}]}}'
+        assert "over the limit of 6" in proxy.dynamic_call(deep)
+
+
+class TestWithoutOrjson:
+    def test_every_call_takes_the_exact_path(self, no_orjson: None) -> None:
+        class LateToolset(Toolset):
+            @tool
+            def echo(self, *, n: int, note: str = "") -> list[object]:
+                return [n, note]
+
+        (echo,) = LateToolset.to_tools()
+        assert fast_arguments(echo._export) is None
+        assert echo.dynamic_call('{"n": 2, "note": "a: b"}') == [2, "a: b"]
+        assert echo.dynamic_call('{"n": 2, "n": 3}').startswith("Error: Invalid JSON arguments")
+
+
+def _arguments_texts(valid: dict[str, object]) -> st.SearchStrategy[str]:
+    body = json.dumps(valid)
+
+    def with_duplicate(key: str) -> str:
+        return (
+            body[:-1]
+            + (", " if valid else "")
+            + json.dumps(key)
+            + ": "
+            + json.dumps(valid.get(key))
+            + "}"
+        )
+
+    keys = sorted(valid)
+    variants: list[st.SearchStrategy[str]] = [st.just(body), json_values.map(json.dumps)]
+    if keys:
+        variants.append(st.sampled_from(keys).map(with_duplicate))
+    variants.append(
+        text.map(lambda t: body[:-1] + (", " if valid else "") + json.dumps("k:" + t) + ": 1}")
+    )
+    variants.append(st.integers(2**63, 2**200).map(lambda n: body.replace(": 1", f": {n}", 1)))
+    return st.one_of(*variants)
+
+
+@given(toolsets(), st.data())
+def test_fast_path_accepts_only_what_the_exact_path_accepts(
+    generated: Any, data: st.DataObject
+) -> None:
+    cls, params = generated
+    proxy = cls.to_tools()[0]
+    fast = fast_arguments(proxy._export)
+    assert fast is not None
+    valid = {
+        name: converter.unstructure(data.draw(case.values), unstructure_as=case.annotation)
+        for name, case, defaulted in params
+        if not defaulted or data.draw(st.booleans())
+    }
+    arguments = data.draw(_arguments_texts(valid), label="arguments")
+    note(arguments)
+    taken = fast(arguments)
+    exact = prepare(proxy._export, arguments)
+    if taken is not MISS:
+        assert not isinstance(exact, ToolError), exact
+        assert taken == exact
+        assert make_validator(proxy.parameters).is_valid(parse_strict(arguments))
+    plain = arguments == json.dumps(valid)
+    no_colons = ":" not in json.dumps(list(valid.values())) + "".join(valid)
+    small_ints = re.search(r"[0-9]{19}", arguments) is None  # beyond 64 bits orjson gives floats
+    if plain and no_colons and small_ints and not isinstance(exact, ToolError):
+        # Plain valid arguments with no colon in any string: the fast path must take them (the
+        # exact path may still refuse a value that validates but cannot be built).
+        assert taken is not MISS

@@ -1,0 +1,342 @@
+"""Turning a caller's arguments into a JSON object: limits first, then strict parsing.
+
+Covers requirements JSON-1 to JSON-7 and the hostile JSON documents of security.md section 5/8.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from typed_toolsets import Limits, Toolset, tool
+from typed_toolsets import _jsonin as jsonin
+
+
+class InputToolset(Toolset):
+    toolset_name = "input"
+
+    @tool
+    def take(
+        self,
+        *,
+        start: int = 0,
+        pattern: str = "",
+        items: list[int | str | list[int] | dict[str, int]] | None = None,
+    ) -> int:
+        return start
+
+
+class ShallowToolset(Toolset):
+    toolset_name = "shallow"
+    limits = Limits(max_argument_bytes=2_000, max_depth=4)
+
+    @tool
+    def take(
+        self, *, data: list[list[int]] | None = None, number: int = 0, big: float = 0.0
+    ) -> str:
+        return "ok"
+
+
+def take() -> Any:
+    return InputToolset.to_tools()[0]
+
+
+def shallow() -> Any:
+    return ShallowToolset.to_tools()[0]
+
+
+class TestNoArguments:
+    @pytest.mark.parametrize("empty", [None, "", b"", {}])
+    def test_empty_means_no_arguments(self, empty: object) -> None:
+        assert take().dynamic_call(empty) == 0
+
+    @pytest.mark.parametrize("blank", [" ", "\n\t", b"  "])
+    def test_whitespace_only_is_invalid_json(self, blank: object) -> None:
+        result = take().invoke(blank)
+        assert result.error is not None
+        assert result.error.kind == "arguments"
+        assert result.error.message.startswith("Invalid JSON arguments for tool 'input_take': ")
+
+
+class TestNotAnObject:
+    @pytest.mark.parametrize(
+        ("text", "kind"),
+        [
+            ("[1]", "array"),
+            ('"x"', "string"),
+            ("3", "number"),
+            ("true", "boolean"),
+            ("null", "null"),
+        ],
+    )
+    def test_json_roots_other_than_objects(self, text: str, kind: str) -> None:
+        assert take().dynamic_call(text) == (
+            f"Error: Arguments for tool 'input_take' must be a JSON object, not {kind}"
+        )
+
+    @pytest.mark.parametrize("value", [3, [1], object(), 2.5, {1, 2}])
+    def test_python_values_other_than_mappings(self, value: object) -> None:
+        message = take().dynamic_call(value)
+        assert message.startswith("Error: Arguments for tool 'input_take' must be a JSON object")
+        assert type(value).__name__ in message
+
+
+class TestStrictParsing:
+    @pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e400", "-1e400"])
+    def test_json_3_non_finite_numbers(self, literal: str) -> None:
+        result = take().invoke(f'{{"start": {literal}}}')
+        assert result.error is not None
+        assert result.error.kind == "arguments"
+        assert result.error.message.startswith("Invalid JSON arguments for tool 'input_take': ")
+
+    def test_json_4_integer_digit_limit(self) -> None:
+        assert take().dynamic_call('{"start": ' + "7" * 4300 + "}") == int("7" * 4300)
+        for digits in (4301, 100_000):
+            message = take().dynamic_call('{"start": ' + "7" * digits + "}")
+            assert message.startswith("Error: Invalid JSON arguments for tool 'input_take': ")
+            assert f"{digits:,} digits" in message
+            assert "4,300" in message
+
+    def test_json_4_does_not_depend_on_the_interpreter_limit(self) -> None:
+        script = textwrap.dedent(
+            """
+            import sys
+            sys.set_int_max_str_digits(640)
+            from typed_toolsets import Toolset, tool
+            class T(Toolset):
+                @tool
+                def take(self, *, n: int) -> int:
+                    return n % 1000
+            print(T.to_tools()[0].dynamic_call('{"n": ' + "1" * 4000 + '}'))
+            sys.set_int_max_str_digits(0)
+            print(T.to_tools()[0].dynamic_call('{"n": ' + "1" * 5000 + '}')[:40])
+            """
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        ).stdout.splitlines()
+        assert out == ["111", "Error: Invalid JSON arguments for tool '"]
+
+    def test_json_5_duplicate_keys(self) -> None:
+        message = take().dynamic_call('{"pattern": "a", "pattern": "/etc/passwd"}')
+        assert message == (
+            "Error: Invalid JSON arguments for tool 'input_take': the key 'pattern' appears more "
+            "than once in an object"
+        )
+        nested = take().dynamic_call('{"items": [{"a": 1, "a": 1}]}')
+        assert "the key 'a' appears more than once" in nested
+
+    @pytest.mark.parametrize("escape", ["\\ud800", "\\udcff", "\\ud83d", "x\\ude00"])
+    def test_json_6_lone_surrogate_escapes(self, escape: str) -> None:
+        message = take().dynamic_call('{"pattern": "' + escape + '"}')
+        assert message.startswith("Error: Invalid JSON arguments for tool 'input_take': ")
+        assert "lone surrogate" in message
+
+    def test_json_6_surrogate_pairs_are_fine(self) -> None:
+        result = InputToolset.to_tools()[0]
+        assert result.invoke('{"pattern": "\\ud83d\\ude00"}').ok
+
+    @pytest.mark.parametrize("arguments", ['{"pattern": "\ud800"}', {"pattern": "\udcff"}])
+    def test_json_6_raw_surrogates(self, arguments: object) -> None:
+        result = take().invoke(arguments)
+        assert result.error is not None
+        assert result.error.kind == "arguments"
+        assert "lone surrogate" in result.error.message
+
+    def test_invalid_utf8_bytes(self) -> None:
+        message = take().dynamic_call(b'{"pattern": "\xff"}')
+        assert message.startswith("Error: Invalid JSON arguments for tool 'input_take': ")
+        assert "not valid UTF-8" in message
+
+    def test_json_7_extra_keys_and_strict_booleans(self) -> None:
+        assert take().dynamic_call('{"pattern": "x", "shell": true}') == (
+            "Error: Invalid arguments for tool 'input_take': shell: unexpected argument; expected "
+            "only: start, pattern, items"
+        )
+        assert take().dynamic_call('{"start": true}') == (
+            "Error: Invalid arguments for tool 'input_take': start: True is not of type 'integer'"
+        )
+
+    def test_parser_message_is_passed_on(self) -> None:
+        assert take().dynamic_call('{"start": }') == (
+            "Error: Invalid JSON arguments for tool 'input_take': Expecting value: line 1 column 11 "
+            "(char 10)"
+        )
+
+
+class TestSizeLimit:
+    def test_json_1_oversized_text_is_refused_before_parsing(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        calls: list[str] = []
+        monkeypatch.setattr(jsonin, "parse_strict", lambda text: calls.append(text))
+        payload = '{"pattern": "' + "a" * (2 * 1024 * 1024) + '"}'
+        result = take().invoke(payload)
+        assert calls == []
+        assert result.error is not None
+        assert result.error.kind == "limit"
+        assert result.error.message == (
+            "Arguments for tool 'input_take' are at least 2,097,167 bytes, over the limit of "
+            "1,000,000 bytes (Limits.max_argument_bytes); send less data"
+        )
+
+    def test_size_counts_utf8_bytes(self) -> None:
+        text = '{"big": 1, "number": 0, "data": [[1]]}'
+        assert shallow().dynamic_call(text) == "ok"
+        wide = '{"data": [[1]], "number": 0} ' + " " * 300 + '"' + "é" * 1000 + '"'
+        assert len(wide) < 2000 < len(wide.encode())
+        message = shallow().dynamic_call(wide)
+        assert message == (
+            f"Error: Arguments for tool 'shallow_take' are {len(wide.encode()):,} bytes, over the "
+            "limit of 2,000 bytes (Limits.max_argument_bytes); send less data"
+        )
+
+    def test_bytes_input_is_measured_as_is(self) -> None:
+        message = shallow().dynamic_call(b"[" + b" " * 3000 + b"]")
+        assert message == (
+            "Error: Arguments for tool 'shallow_take' are 3,002 bytes, over the limit of 2,000 "
+            "bytes (Limits.max_argument_bytes); send less data"
+        )
+
+    def test_mapping_is_measured_by_its_compact_json(self) -> None:
+        assert shallow().dynamic_call({"data": [[1] * 300]}) == "ok"
+        message = shallow().dynamic_call({"data": [[1] * 1200]})
+        assert message.startswith(
+            "Error: Arguments for tool 'shallow_take' are more than 2,000 bytes"
+        )
+
+
+class TestDepthLimit:
+    def test_json_2_depth_over_the_limit(self) -> None:
+        # The arguments object is level 1: {"data": [[1]]} is 3 deep, [[[1]]] inside it 4.
+        assert shallow().dynamic_call('{"data": [[1]]}') == "ok"
+        at_limit = shallow().dynamic_call('{"data": [[[1]]]}')
+        assert at_limit.startswith("Error: Invalid arguments for tool 'shallow_take': data[0][0]: ")
+        assert shallow().dynamic_call('{"data": [[[[1]]]]}') == (
+            "Error: Arguments for tool 'shallow_take' are nested 5 levels deep, over the limit of "
+            "4 (Limits.max_depth); send a flatter structure"
+        )
+
+    def test_brackets_inside_strings_do_not_count(self) -> None:
+        text = json.dumps({"data": [[1]], "number": 1})[:-1] + ', "big": 1.5}'
+        assert shallow().dynamic_call(text) == "ok"
+        tricky = '{"data": [[1]], "x": "[[[[[[\\"[[[["}'
+        assert "unexpected argument" in shallow().dynamic_call(tricky)
+
+    def test_json_2_default_limit_and_extreme_depth_in_a_subprocess(self) -> None:
+        """Depth 65 and 100,000: a clean error, never a RecursionError or a crash."""
+        script = textwrap.dedent(
+            """
+            import sys
+            sys.setrecursionlimit(10**6)  # a host that raised it must still be safe
+            from typed_toolsets import Limits, Toolset, tool
+            class T(Toolset):
+                limits = Limits(max_depth=64)
+                @tool
+                def take(self, *, x: list[int] | None = None) -> str:
+                    return "ok"
+            t = T.to_tools()[0]
+            deep = lambda n: '{"x": ' + "[" * (n - 1) + "]" * (n - 1) + "}"
+            print(t.dynamic_call(deep(64)))
+            print(t.dynamic_call(deep(65)))
+            print(t.dynamic_call(deep(100_000)))
+            nested = []
+            for _ in range(100_000):
+                nested = [nested]
+            print(t.dynamic_call({"x": nested}))
+            """
+        )
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        assert (
+            lines[0]
+            == "Error: Invalid arguments for tool 't_take': x: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[...] is not valid here; expected an array or null"
+            or lines[0].startswith("Error: Invalid arguments")
+            or lines[0] == "ok"
+        )
+        assert lines[1] == (
+            "Error: Arguments for tool 't_take' are nested 65 levels deep, over the limit of 64 "
+            "(Limits.max_depth); send a flatter structure"
+        )
+        assert lines[2].startswith("Error: Arguments for tool 't_take' are nested 100000 levels")
+        assert lines[3] == (
+            "Error: Arguments for tool 't_take' are nested more than 64 levels deep, over the limit "
+            "of 64 (Limits.max_depth); send a flatter structure"
+        )
+
+    def test_text_depth_scanner(self) -> None:
+        assert jsonin.text_depth('{"a": [1, {"b": [2]}]}') == 4
+        assert jsonin.text_depth('{"a": "[[[[", "b": "\\\\"}') == 1
+        assert jsonin.text_depth('["\\"[", [[]]]') == 3
+
+
+class TestMappings:
+    def test_mapping_values_are_copied(self) -> None:
+        class KeepToolset(Toolset):
+            @tool
+            def keep(self, *, items: list[int]) -> list[int]:
+                return items
+
+        items = [1, 2]
+        result = KeepToolset.to_tools()[0].dynamic_call({"items": items})
+        assert result == [1, 2]
+        assert result is not items
+
+    def test_tuples_are_arrays(self) -> None:
+        assert take().dynamic_call({"items": (1, "a")}) == 0
+
+    @pytest.mark.parametrize(
+        ("arguments", "path", "fragment"),
+        [
+            ({1: "x"}, "$", "the key 1 is not a string"),
+            ({"items": [{2: 1}]}, "items[0]", "the key 2 is not a string"),
+            ({"items": [datetime(2020, 1, 1)]}, "items[0]", "(a datetime) is not a JSON value"),
+            ({"items": [{1, 2}]}, "items[0]", "(a set) is not a JSON value"),
+            ({"items": [b"x"]}, "items[0]", "(a bytes) is not a JSON value"),
+            ({"items": [float("nan")]}, "items[0]", "nan is not valid JSON"),
+            ({"items": [float("-inf")]}, "items[0]", "-inf is not valid JSON"),
+            ({"items": [10**5000]}, "items[0]", "more than 4,300 digits"),
+        ],
+    )
+    def test_non_json_values_are_named_by_path(
+        self, arguments: dict[Any, Any], path: str, fragment: str
+    ) -> None:
+        result = take().invoke(arguments)
+        assert result.error is not None
+        assert result.error.kind == "arguments"
+        assert result.error.message.startswith(f"Invalid arguments for tool 'input_take': {path}: ")
+        assert fragment in result.error.message
+        assert result.error.details[0].path == ("$" if path == "$" else f"$.{path}")
+
+
+class TestCorpus:
+    @pytest.mark.parametrize(
+        "document",
+        [
+            "[" * 65 + "]" * 65,
+            "[" * 100_000 + "]" * 100_000,
+            "1" * 4301,
+            "NaN",
+            "Infinity",
+            "-Infinity",
+            "1e400",
+            '{"a":1,"a":2}',
+            '"\\ud800"',
+            '"\\udcff"',
+            '{"pattern":"x","shell":true}',
+            '{"start":true}',
+        ],
+    )
+    def test_security_corpus_documents_are_refused(self, document: str) -> None:
+        result = take().invoke(document)
+        assert not result.ok
+        assert result.error is not None
+        assert result.error.kind in ("arguments", "limit")
+        assert take().dynamic_call(document).startswith("Error: ")

@@ -1,0 +1,172 @@
+"""Limits: validation of the settings, per-toolset and per-tool limits, and deadlines."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+import attrs
+import pytest
+
+from typed_toolsets import Limits, Toolset, tool
+from typed_toolsets import _call as call_module
+
+_release = threading.Event()
+
+
+class SlowToolset(Toolset):
+    toolset_name = "slow"
+    limits = Limits(timeout=0.2)
+
+    @tool
+    def wait(self, *, seconds: float) -> str:
+        _release.wait(seconds)
+        return "done"
+
+    @tool(limits=Limits(timeout=None, max_argument_bytes=100))
+    def patient(self, *, seconds: float) -> str:
+        time.sleep(seconds)
+        return "done"
+
+    @tool
+    async def nap(self, *, seconds: float) -> str:
+        await asyncio.sleep(seconds)
+        return "done"
+
+    @tool
+    def fails(self) -> None:
+        raise TimeoutError("the tool's own timeout")
+
+
+def slow() -> dict[str, Any]:
+    return {t.method_name: t for t in SlowToolset.to_tools()}
+
+
+class TestSettings:
+    def test_defaults(self) -> None:
+        assert Limits() == Limits(max_argument_bytes=1_000_000, max_depth=32, timeout=None)
+
+    @pytest.mark.parametrize(
+        "kwargs",
+        [
+            {"max_argument_bytes": 0},
+            {"max_argument_bytes": 1.5},
+            {"max_depth": -1},
+            {"max_depth": True},
+            {"timeout": 0},
+            {"timeout": -1.0},
+            {"timeout": float("inf")},
+            {"timeout": "1"},
+        ],
+    )
+    def test_invalid_settings(self, kwargs: dict[str, Any]) -> None:
+        with pytest.raises(ValueError, match=f"`{next(iter(kwargs))}` must be"):
+            Limits(**kwargs)
+
+    def test_evolve_changes_one_field(self) -> None:
+        assert attrs.evolve(SlowToolset.limits, max_depth=3) == Limits(max_depth=3, timeout=0.2)
+
+    def test_tool_limits_replace_toolset_limits(self) -> None:
+        tools = slow()
+        assert tools["wait"].limits == Limits(timeout=0.2)
+        assert tools["patient"].limits == Limits(timeout=None, max_argument_bytes=100)
+        message = tools["patient"].dynamic_call({"seconds": 0.0, "padding": "x" * 100})
+        assert "over the limit of 100 bytes" in message
+
+    def test_subclass_inherits_toolset_limits(self) -> None:
+        class Faster(SlowToolset):
+            limits = Limits(timeout=0.05)
+
+        tools = {t.method_name: t for t in Faster.to_tools()}
+        assert tools["wait"].limits.timeout == 0.05
+        assert tools["patient"].limits.timeout is None
+
+
+class TestSyncDeadline:
+    def test_timeout_returns_at_the_deadline(self) -> None:
+        started = time.monotonic()
+        result = slow()["wait"].invoke({"seconds": 5})
+        elapsed = time.monotonic() - started
+        assert elapsed < 2
+        assert result.error is not None
+        assert result.error.kind == "timeout"
+        assert result.error.message.startswith("Tool 'slow_wait' timed out: no result after 0.2")
+        assert "(Limits.timeout=0.2)" in result.error.message
+        assert "thread may still be running" in result.error.message
+        _release.set()
+        _release.clear()
+
+    def test_fast_call_within_the_deadline(self) -> None:
+        assert slow()["wait"].dynamic_call({"seconds": 0}) == "done"
+
+    def test_a_timed_out_call_does_not_delay_later_calls(self) -> None:
+        tools = slow()
+        tools["wait"].invoke({"seconds": 3})
+        started = time.monotonic()
+        assert tools["wait"].dynamic_call({"seconds": 0}) == "done"
+        assert time.monotonic() - started < 0.5
+        _release.set()
+        _release.clear()
+
+    def test_the_tools_own_timeout_error_is_an_execution_error(self) -> None:
+        result = slow()["fails"].invoke(None)
+        assert result.error is not None
+        assert result.error.kind == "execution"
+        assert (
+            result.error.message == "Tool 'slow_fails' failed: TimeoutError: the tool's own timeout"
+        )
+
+    def test_abandoned_threads_are_capped(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(call_module, "MAX_ABANDONED_THREADS", 2)
+        wait = slow()["wait"]
+        try:
+            kinds = [wait.invoke({"seconds": 10}).error.kind for _ in range(3)]  # type: ignore[union-attr]
+            assert kinds == ["timeout", "timeout", "limit"]
+            refused = wait.invoke({"seconds": 0})
+            assert refused.error is not None
+            assert "abandoned threads" in refused.error.message
+        finally:
+            _release.set()
+        deadline = time.monotonic() + 5
+        while call_module._abandoned.count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        _release.clear()
+        assert call_module._abandoned.count == 0
+        assert wait.dynamic_call({"seconds": 0}) == "done"
+
+
+class TestAsyncDeadline:
+    def test_async_tool_is_cancelled_at_the_deadline(self) -> None:
+        nap = slow()["nap"]
+
+        async def main() -> Any:
+            return await nap.ainvoke({"seconds": 5})
+
+        started = time.monotonic()
+        result = asyncio.run(main())
+        assert time.monotonic() - started < 2
+        assert result.error is not None
+        assert result.error.kind == "timeout"
+        assert "it was cancelled" in result.error.message
+
+    def test_async_tool_through_the_sync_form(self) -> None:
+        result = slow()["nap"].invoke({"seconds": 5})
+        assert result.error is not None
+        assert result.error.kind == "timeout"
+        assert slow()["nap"].dynamic_call({"seconds": 0}) == "done"
+
+    def test_sync_tool_through_the_async_form(self) -> None:
+        wait = slow()["wait"]
+
+        async def main() -> Any:
+            return await wait.ainvoke({"seconds": 5}), await wait.adynamic_call({"seconds": 0})
+
+        started = time.monotonic()
+        timed_out, done = asyncio.run(main())
+        assert time.monotonic() - started < 2
+        assert timed_out.error.kind == "timeout"
+        assert done == "done"
+        _release.set()
+        _release.clear()

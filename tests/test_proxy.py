@@ -1,0 +1,231 @@
+"""ToolProxy: attributes, schema copies, the direct call and the sync/async model-facing calls."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from typing import Any
+
+import attrs
+import pytest
+
+from typed_toolsets import Limits, ToolError, ToolResult, Toolset, tool
+
+
+class Failure(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no str for you")
+
+
+@attrs.define
+class MathToolset(Toolset):
+    toolset_name = "math"
+    calls: list[str] = attrs.Factory(list)
+
+    @tool
+    def divide(self, *, a: int, b: int) -> float:
+        """Divide a by b."""
+        self.calls.append("divide")
+        return a / b
+
+    @tool
+    async def slow_add(self, *, a: int, b: int, delay: float = 0.0) -> int:
+        await asyncio.sleep(delay)
+        return a + b
+
+    @tool
+    def broken(self) -> None:
+        raise Failure
+
+    @tool
+    def returns_error_text(self) -> str:
+        return "Error: this is the tool's own text"
+
+    @tool
+    def nothing(self) -> None:
+        return None
+
+
+def tools() -> dict[str, Any]:
+    return {t.method_name: t for t in MathToolset.to_tools()}
+
+
+class TestAttributes:
+    def test_public_attributes(self) -> None:
+        divide = tools()["divide"]
+        assert divide.name == "math_divide"
+        assert divide.method_name == "divide"
+        assert divide.description == "Divide a by b."
+        assert isinstance(divide.toolset, MathToolset)
+        assert divide.output_schema == {"type": "number"}
+        assert tools()["nothing"].output_schema is None
+        assert divide.limits == Limits()
+        assert not divide.is_async
+        assert tools()["slow_add"].is_async
+
+    def test_schemas_are_fresh_copies(self) -> None:
+        divide = tools()["divide"]
+        received = divide.parameters
+        received["properties"]["a"]["type"] = "string"
+        received["required"].clear()
+        divide.schema["parameters"]["additionalProperties"] = True
+        assert divide.parameters["properties"]["a"] == {"type": "integer"}
+        assert divide.dynamic_call({"a": 1}) == (
+            "Error: Invalid arguments for tool 'math_divide': b: missing required argument"
+        )
+        json.dumps(divide.schema)
+
+
+class TestDirectCall:
+    def test_call_and_dunder_call(self) -> None:
+        divide = tools()["divide"]
+        assert divide.call(a=1, b=4) == 0.25
+        assert divide(a=1, b=2) == 0.5
+
+    def test_no_conversion_and_exceptions_propagate(self) -> None:
+        divide = tools()["divide"]
+        with pytest.raises(ZeroDivisionError):
+            divide.call(a=1, b=0)
+        # Direct calls are not validated: a float goes in as is.
+        assert divide.call(a=1.5, b=1) == 1.5
+        with pytest.raises(TypeError):
+            divide.call(a="x", b=1)
+
+    def test_direct_call_of_async_returns_a_coroutine(self) -> None:
+        coroutine = tools()["slow_add"].call(a=1, b=2)
+        assert asyncio.run(coroutine) == 3
+
+
+class TestModelFacingCall:
+    def test_invoke_success(self) -> None:
+        result = tools()["divide"].invoke({"a": 1, "b": 2})
+        assert result == ToolResult(ok=True, value=0.5, error=None)
+
+    def test_execution_error(self) -> None:
+        divide = tools()["divide"]
+        result = divide.invoke({"a": 1, "b": 0})
+        assert result.error == ToolError(
+            tool="math_divide",
+            kind="execution",
+            message="Tool 'math_divide' failed: ZeroDivisionError: division by zero",
+            details=(),
+        )
+        assert divide.dynamic_call({"a": 1, "b": 0}) == (
+            "Error: Tool 'math_divide' failed: ZeroDivisionError: division by zero"
+        )
+
+    def test_an_exception_whose_str_fails(self) -> None:
+        assert tools()["broken"].dynamic_call(None) == "Error: Tool 'math_broken' failed: Failure"
+
+    def test_dynamic_call_is_invoke_flattened(self) -> None:
+        divide = tools()["divide"]
+        for arguments in ({"a": 1, "b": 2}, {"a": 1, "b": 0}, {"a": "x"}, "[", None):
+            result = divide.invoke(arguments)
+            expected = result.value if result.ok else "Error: " + result.error.message  # type: ignore[union-attr]
+            assert divide.dynamic_call(arguments) == expected
+
+    def test_a_tool_returning_error_text_is_still_a_success(self) -> None:
+        result = tools()["returns_error_text"].invoke(None)
+        assert result.ok
+        assert result.value == "Error: this is the tool's own text"
+
+    def test_none_is_a_value(self) -> None:
+        assert tools()["nothing"].invoke(None) == ToolResult(ok=True, value=None)
+
+    def test_to_dict_envelope(self) -> None:
+        result = tools()["divide"].invoke({"a": "x", "b": 1})
+        assert result.error is not None
+        assert result.error.to_dict() == {
+            "error": {
+                "kind": "arguments",
+                "tool": "math_divide",
+                "message": "Invalid arguments for tool 'math_divide': a: 'x' is not of type 'integer'",
+                "details": [{"path": "$.a", "message": "'x' is not of type 'integer'"}],
+            }
+        }
+
+    def test_keyboard_interrupt_propagates(self) -> None:
+        class InterruptToolset(Toolset):
+            @tool
+            def stop(self) -> None:
+                raise KeyboardInterrupt
+
+            @tool
+            def leave(self) -> None:
+                raise SystemExit(3)
+
+        stop, leave = InterruptToolset.to_tools()
+        with pytest.raises(KeyboardInterrupt):
+            stop.dynamic_call(None)
+        with pytest.raises(SystemExit):
+            leave.invoke(None)
+
+
+class TestAsync:
+    def test_async_forms_on_an_async_tool(self) -> None:
+        slow_add = tools()["slow_add"]
+
+        async def main() -> tuple[Any, ...]:
+            return (
+                await slow_add.acall(a=1, b=2),
+                await slow_add.adynamic_call({"a": 2, "b": 3}),
+                await slow_add.ainvoke('{"a": 3, "b": 4}'),
+                await slow_add.adynamic_call({"a": "x", "b": 1}),
+            )
+
+        direct, dynamic, invoked, bad = asyncio.run(main())
+        assert direct == 3
+        assert dynamic == 5
+        assert invoked == ToolResult(ok=True, value=7)
+        assert (
+            bad
+            == "Error: Invalid arguments for tool 'math_slow_add': a: 'x' is not of type 'integer'"
+        )
+
+    def test_async_forms_run_sync_tools_in_a_worker_thread(self) -> None:
+        seen: list[str] = []
+
+        class ThreadToolset(Toolset):
+            @tool
+            def where(self) -> str:
+                seen.append(threading.current_thread().name)
+                return "done"
+
+        (where,) = ThreadToolset.to_tools()
+
+        async def main() -> tuple[Any, Any]:
+            return await where.adynamic_call(None), await where.acall()
+
+        assert asyncio.run(main()) == ("done", "done")
+        assert all(name != threading.main_thread().name for name in seen)
+
+    def test_sync_form_runs_an_async_tool_without_a_loop(self) -> None:
+        assert tools()["slow_add"].dynamic_call({"a": 1, "b": 1}) == 2
+
+    def test_sync_form_inside_a_running_loop_is_an_error(self) -> None:
+        slow_add = tools()["slow_add"]
+
+        async def main() -> ToolResult:
+            return slow_add.invoke({"a": 1, "b": 1})
+
+        result = asyncio.run(main())
+        assert result.error is not None
+        assert result.error.kind == "execution"
+        assert "ainvoke" in result.error.message
+        assert "adynamic_call" in result.error.message
+
+    def test_cancellation_propagates(self) -> None:
+        slow_add = tools()["slow_add"]
+
+        async def main() -> None:
+            task = asyncio.ensure_future(slow_add.ainvoke({"a": 1, "b": 1, "delay": 10}))
+            await asyncio.sleep(0.05)
+            task.cancel()
+            await task
+
+        started = time.monotonic()
+        with pytest.raises(asyncio.CancelledError):
+            asyncio.run(main())
+        assert time.monotonic() - started < 5

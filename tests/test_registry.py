@@ -1,0 +1,139 @@
+"""The type registry: one dispatch for schema and hooks, user types, caching, recursive defs."""
+
+from __future__ import annotations
+
+import decimal
+from typing import Union
+
+import attrs
+import pytest
+
+from tests.strategies.toolsets import echo_tool
+from typed_toolsets import register_type
+from typed_toolsets._convert import converter
+from typed_toolsets._types import registry
+from typed_toolsets._typespec import Reject, Unsupported
+
+
+class Money:
+    """Not supported until registered."""
+
+    def __init__(self, cents: int) -> None:
+        self.cents = cents
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Money) and other.cents == self.cents
+
+    def __hash__(self) -> int:
+        return hash(self.cents)
+
+
+def test_unregistered_class_is_unsupported() -> None:
+    class Opaque:
+        pass
+
+    with pytest.raises(Unsupported, match=r"register it with typed_toolsets\.register_type"):
+        registry.spec(Opaque)
+
+
+def test_register_type_in_one_call() -> None:
+    register_type(
+        Money,
+        schema={"type": "string", "pattern": "^[0-9]+[.][0-9]{2}$"},
+        structure=lambda text: Money(int(text.replace(".", ""))),
+        unstructure=lambda money: f"{money.cents // 100}.{money.cents % 100:02d}",
+    )
+    proxy = echo_tool(list[Money])
+    assert proxy.parameters["properties"]["value"] == {
+        "type": "array",
+        "items": {"type": "string", "pattern": "^[0-9]+[.][0-9]{2}$"},
+    }
+    assert proxy.dynamic_call({"value": ["1.50"]}) == {"value": [Money(150)]}
+    assert proxy.dynamic_call({"value": ["1.5"]}) == (
+        f"Error: Invalid arguments for tool '{proxy.name}': value[0]: '1.5' does not match "
+        "'^[0-9]+[.][0-9]{2}$'"
+    )
+    assert converter.unstructure([Money(205)], unstructure_as=list[Money]) == ["2.05"]
+
+
+def test_registered_structure_failures_are_argument_problems() -> None:
+    def strict_decimal(text: str) -> decimal.Decimal:
+        value = decimal.Decimal(text)
+        if value.is_nan():
+            msg = "NaN is not an amount"
+            raise ValueError(msg)
+        return value
+
+    register_type(
+        decimal.Decimal, schema={"type": "string"}, structure=strict_decimal, unstructure=str
+    )
+    result = echo_tool(decimal.Decimal).invoke({"value": "NaN"})
+    assert result.error is not None
+    assert result.error.details[0].path == "$.value"
+    assert "ValueError: NaN is not an amount" in result.error.message
+
+
+def test_register_type_checks_its_arguments() -> None:
+    with pytest.raises(TypeError, match="`tp` must be a class"):
+        register_type("Money", schema={}, structure=str, unstructure=str)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="`schema` must be a mapping"):
+        register_type(Money, schema=[], structure=str, unstructure=str)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="must be callables"):
+        register_type(Money, schema={}, structure=3, unstructure=str)  # type: ignore[arg-type]
+
+
+def test_specs_are_cached_and_union_order_is_kept() -> None:
+    assert registry.spec(list[int]) is registry.spec(list[int])
+    first = registry.spec(Union[int, str])  # noqa: UP007
+    second = registry.spec(Union[str, int])  # noqa: UP007
+    assert first is not second
+    assert [s["type"] for s in first.schema["anyOf"]] == ["integer", "string"]
+    assert [s["type"] for s in second.schema["anyOf"]] == ["string", "integer"]
+
+
+def test_failed_builds_leave_nothing_half_built() -> None:
+    @attrs.define
+    class Half:
+        good: int
+        bad: object
+
+    with pytest.raises(Unsupported, match=r"field .*Half\.bad"):
+        registry.spec(Half)
+    with pytest.raises(Unsupported):
+        registry.spec(list[Half])
+
+
+def test_def_names_are_per_document() -> None:
+    def make() -> type:
+        @attrs.define
+        class Node:
+            kids: list[Node]
+
+        return Node
+
+    first, second = make(), make()
+    alone = registry.spec(first)
+    assert registry.document(alone.schema, alone.refs) == {
+        "$ref": "#/$defs/Node",
+        "$defs": {
+            "Node": {
+                "type": "object",
+                "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+                "required": ["kids"],
+                "additionalProperties": False,
+            }
+        },
+    }
+    both = registry.spec(tuple[first, second])  # type: ignore[valid-type]
+    document = registry.document(both.schema, both.refs)
+    assert sorted(document["$defs"]) == ["Node", "tests.test_registry.Node"]
+    first_ref, second_ref = (item["$ref"] for item in document["prefixItems"])
+    assert first_ref != second_ref
+    assert document["$defs"][second_ref.removeprefix("#/$defs/")]["properties"]["kids"][
+        "items"
+    ] == {"$ref": second_ref}
+
+
+def test_strict_hooks_reject() -> None:
+    with pytest.raises(Reject):
+        registry.spec(list[int]).structure("no")

@@ -1,0 +1,369 @@
+"""Declaring toolsets: names, descriptions, export order, inheritance and to_tools()."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import attrs
+import pytest
+
+from tests.fixtures import forward_toolsets
+from typed_toolsets import Toolset, ToolsetDefinitionError, tool
+
+
+def names(cls: Any) -> list[str]:
+    return [t.name for t in cls.to_tools()]
+
+
+class TestToolsetName:
+    @pytest.mark.parametrize(
+        ("class_name", "expected"),
+        [
+            ("TextStatsToolset", "textstats"),
+            ("DatabaseToolset", "database"),
+            ("ToolsetHelper", "toolsethelper"),
+            ("GitHubCLIToolset", "githubcli"),
+            ("MyToolsetToolset", "mytoolset"),
+            ("Plain", "plain"),
+            ("lowertoolset", "lowertoolset"),
+        ],
+    )
+    def test_default_rule(self, class_name: str, expected: str) -> None:
+        cls = type(class_name, (Toolset,), {})
+        assert cls.toolset_name == expected
+
+    def test_explicit_name_is_inherited(self) -> None:
+        class BaseToolset(Toolset):
+            toolset_name = "base"
+
+        class ChildToolset(BaseToolset):
+            pass
+
+        assert ChildToolset.toolset_name == "base"
+
+    def test_default_name_is_derived_per_class(self) -> None:
+        class ParentToolset(Toolset):
+            exports = (tool("ping"),)
+
+            def ping(self) -> str:
+                return "pong"
+
+        class KidToolset(ParentToolset):
+            pass
+
+        assert names(ParentToolset) == ["parent_ping"]
+        assert names(KidToolset) == ["kid_ping"]
+
+    def test_instance_sees_the_same_name(self) -> None:
+        class SomeToolset(Toolset):
+            pass
+
+        assert SomeToolset().toolset_name == "some"
+
+
+class TestDescriptions:
+    def test_explicit_docstring_and_default(self) -> None:
+        class DocToolset(Toolset):
+            exports = (
+                tool("explicit", description="Given here"),
+                tool("documented"),
+                tool("bare_thing"),
+            )
+
+            def explicit(self) -> None:
+                """Not this one."""
+
+            def documented(self) -> None:
+                """First paragraph,
+                over two lines.
+
+                Second paragraph.
+
+                Args:
+                    nothing: at all.
+                """
+
+            def bare_thing(self) -> None: ...
+
+        tools = DocToolset.to_tools()
+        assert [t.description for t in tools] == [
+            "Given here",
+            "First paragraph, over two lines.",
+            "Bare thing operation",
+        ]
+
+    def test_defaults_apply_only_for_none(self) -> None:
+        class EmptyToolset(Toolset):
+            exports = (tool("op", description=""),)
+
+            def op(self) -> None:
+                """A docstring that must not be used."""
+
+        assert EmptyToolset.to_tools()[0].description == ""
+
+    @pytest.mark.parametrize(
+        ("method", "expected"),
+        [
+            ("word_count", "Word count operation"),
+            ("get_HTML", "Get html operation"),
+            ("x", "X operation"),
+        ],
+    )
+    def test_default_description_like_the_seed(self, method: str, expected: str) -> None:
+        cls = type(
+            "DescToolset", (Toolset,), {"exports": (tool(method),), method: lambda self: None}
+        )
+        assert cls.to_tools()[0].description == expected
+
+
+class TestExportOrder:
+    def test_exports_tuple_then_decorated_in_source_order(self) -> None:
+        class OrderToolset(Toolset):
+            exports = (tool("second"), tool("first"))
+
+            @tool
+            def third(self) -> None: ...
+
+            def first(self) -> None: ...
+
+            def second(self) -> None: ...
+
+            @tool(description="Last")
+            def fourth(self) -> None: ...
+
+        assert [t.method_name for t in OrderToolset.to_tools()] == [
+            "second",
+            "first",
+            "third",
+            "fourth",
+        ]
+
+    def test_both_forms_give_the_same_tool(self) -> None:
+        class ByName(Toolset):
+            toolset_name = "t"
+            exports = (tool("op", description="Do it", tool_name="do_it"),)
+
+            def op(self, *, n: int) -> int:
+                return n
+
+        class ByDecorator(Toolset):
+            toolset_name = "t"
+
+            @tool(description="Do it", tool_name="do_it")
+            def op(self, *, n: int) -> int:
+                return n
+
+        (a,) = ByName.to_tools()
+        (b,) = ByDecorator.to_tools()
+        assert a.schema == b.schema
+        assert a.dynamic_call({"n": 2}) == b.dynamic_call({"n": 2}) == 2
+
+    def test_only_declared_methods_are_exported(self) -> None:
+        class PrivateToolset(Toolset):
+            exports = (tool("public"),)
+
+            def public(self) -> str:
+                return self.helper()
+
+            def helper(self) -> str:
+                return "help"
+
+        assert names(PrivateToolset) == ["private_public"]
+
+
+class TestInheritance:
+    def test_subclass_adds_and_redeclares_in_place(self) -> None:
+        class BaseToolset(Toolset):
+            exports = (tool("a"), tool("b", description="old"), tool("c"))
+
+            def a(self) -> str:
+                return "a"
+
+            def b(self) -> str:
+                return "b"
+
+            def c(self) -> str:
+                return "c"
+
+        class SubToolset(BaseToolset):
+            toolset_name = "sub"
+            exports = (tool("d"), tool("b", description="new"))
+
+            def d(self) -> str:
+                return "d"
+
+        tools = SubToolset.to_tools()
+        assert [t.name for t in tools] == ["sub_a", "sub_b", "sub_c", "sub_d"]
+        assert tools[1].description == "new"
+        assert [t.name for t in BaseToolset.to_tools()] == ["base_a", "base_b", "base_c"]
+
+    def test_override_without_redeclaring_uses_the_override(self) -> None:
+        class BaseToolset(Toolset):
+            @tool
+            def greet(self, *, name: str) -> str:
+                return f"hi {name}"
+
+        class LoudToolset(BaseToolset):
+            def greet(self, *, name: str, shout: bool = False) -> str:
+                return f"HI {name}" if shout else f"hi {name}"
+
+        (greet,) = LoudToolset.to_tools()
+        assert greet.name == "loud_greet"
+        assert list(greet.parameters["properties"]) == ["name", "shout"]
+        assert greet.dynamic_call({"name": "x", "shout": True}) == "HI x"
+
+    def test_multiple_inheritance_merges_along_the_mro(self) -> None:
+        class A(Toolset):
+            toolset_name = "m"
+
+            @tool
+            def a(self) -> str:
+                return "a"
+
+        class B(Toolset):
+            toolset_name = "m"
+
+            @tool
+            def b(self) -> str:
+                return "b"
+
+        class C(A, B):
+            pass
+
+        assert names(C) == ["m_b", "m_a"]
+
+    def test_attrs_subclass_chain(self) -> None:
+        @attrs.define
+        class BaseToolset(Toolset):
+            prefix: str = ">"
+
+            @tool
+            def echo(self, *, text: str) -> str:
+                return self.prefix + text
+
+        @attrs.frozen
+        class FrozenToolset(BaseToolset):
+            suffix: str = "<"
+
+            @tool
+            def wrap(self, *, text: str) -> str:
+                return self.prefix + text + self.suffix
+
+        tools = FrozenToolset(prefix="[", suffix="]").to_tools()
+        assert [t.name for t in tools] == ["frozen_echo", "frozen_wrap"]
+        assert tools[1].dynamic_call({"text": "x"}) == "[x]"
+
+
+class TestToTools:
+    def test_instance_binds_the_configured_instance(self) -> None:
+        @attrs.define
+        class ConfigToolset(Toolset):
+            greeting: str = "hello"
+
+            @tool
+            def greet(self, *, name: str) -> str:
+                return f"{self.greeting} {name}"
+
+        configured = ConfigToolset(greeting="hola")
+        (greet,) = configured.to_tools()
+        assert greet.toolset is configured
+        assert greet.dynamic_call({"name": "Ana"}) == "hola Ana"
+        (default,) = ConfigToolset.to_tools()
+        assert default.dynamic_call({"name": "Ana"}) == "hello Ana"
+
+    def test_constructor_needing_arguments(self) -> None:
+        @attrs.define
+        class NeedsDbToolset(Toolset):
+            db_url: str
+            pool: int
+            timeout: float = 1.0
+
+            @tool
+            def query(self) -> str:
+                return self.db_url
+
+        with pytest.raises(ToolsetDefinitionError) as caught:
+            NeedsDbToolset.to_tools()
+        message = str(caught.value)
+        assert "NeedsDbToolset" in message
+        assert "'db_url', 'pool'" in message
+        assert "timeout" not in message
+        assert NeedsDbToolset("sqlite://", 2).to_tools()[0].dynamic_call(None) == "sqlite://"
+
+    def test_base_toolset_exports_nothing(self) -> None:
+        assert Toolset.to_tools() == []
+
+    def test_fresh_list_and_instance_each_call(self) -> None:
+        class CountToolset(Toolset):
+            @tool
+            def one(self) -> int:
+                return 1
+
+        lists = [CountToolset.to_tools() for _ in range(3)]
+        assert len({id(tools[0].toolset) for tools in lists}) == 3
+
+    def test_proxies_are_immutable(self) -> None:
+        class ImmutableToolset(Toolset):
+            @tool
+            def one(self) -> int:
+                return 1
+
+        (proxy,) = ImmutableToolset.to_tools()
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            proxy.name = "other"  # type: ignore[misc]
+
+    def test_concurrent_calls_share_nothing_mutable(self) -> None:
+        class AddToolset(Toolset):
+            @tool
+            def add(self, *, a: int, b: int) -> int:
+                return a + b
+
+        (add,) = AddToolset.to_tools()
+        results: list[object] = []
+
+        def worker(offset: int) -> None:
+            for i in range(200):
+                results.append(add.dynamic_call({"a": i, "b": offset}) == i + offset)
+
+        threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert results == [True] * 800
+
+
+class TestForwardReferences:
+    def test_string_annotations_and_later_classes_resolve(self) -> None:
+        tools = forward_toolsets.PlannerToolset.to_tools()
+        plan = tools[0]
+        assert plan.name == "planner_plan"
+        assert plan.description == "Make a plan."
+        properties = plan.parameters["properties"]
+        assert properties["owner"]["description"] == "Who owns the plan."
+        assert properties["deadline"]["default"] is None
+        result = plan.dynamic_call(
+            {
+                "owner": {"name": "Ana", "age": 30},
+                "steps": [{"title": "write"}, {"title": "test", "minutes": 9}],
+            }
+        )
+        assert result == forward_toolsets.Plan(
+            owner=forward_toolsets.Person("Ana", 30),
+            steps=[forward_toolsets.Step("write"), forward_toolsets.Step("test", 9)],
+        )
+        assert plan.output_schema is not None
+        assert plan.output_schema["required"] == ["owner", "steps"]
+
+    def test_nested_class_names_resolve_in_the_class_namespace(self) -> None:
+        mode = forward_toolsets.PlannerToolset.to_tools()[1]
+        assert mode.dynamic_call({"mode": "fast"}) == "fast/safe"
+        assert mode.parameters["properties"]["fallback"]["default"] == "safe"
+
+    def test_unresolvable_name_is_a_definition_error_naming_it(self) -> None:
+        with pytest.raises(ToolsetDefinitionError) as caught:
+            forward_toolsets.BrokenForwardToolset.to_tools()
+        message = str(caught.value)
+        assert "BrokenForwardToolset.use" in message
+        assert "'NeverDefined'" in message

@@ -1,0 +1,556 @@
+"""SPEC section 3, row by row: the schema, a good call and a bad call with its message."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import inspect
+import numbers
+import uuid
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Annotated, Any, Literal, NamedTuple, NewType, Optional, Union
+
+import attrs
+import pytest
+import typing_extensions
+from annotated_types import Ge, Gt, Interval, Le, Len, Lt, MaxLen, MinLen, MultipleOf
+from jsonschema import Draft202012Validator
+
+from tests.strategies.toolsets import make_echo_toolset
+from typed_toolsets import Description, ToolProxy
+
+
+class Color(enum.Enum):
+    """A colour."""
+
+    RED = "red"
+    GREEN = "green"
+
+
+class Size(enum.IntEnum):
+    SMALL = 1
+    LARGE = 3
+
+
+@attrs.define
+class Person:
+    """Someone.
+
+    Attributes:
+        name: Their full name.
+    """
+
+    name: str
+    age: int = 0
+
+
+@dataclasses.dataclass
+class Point:
+    x: float
+    y: float
+
+
+class Movie(typing_extensions.TypedDict):
+    """A film."""
+
+    title: str
+    year: typing_extensions.NotRequired[int]
+
+
+class Pair(NamedTuple):
+    left: int
+    right: str = "r"
+
+
+@attrs.frozen
+class Node:
+    value: int
+    children: list[Node] = attrs.Factory(list)
+
+
+UserId = NewType("UserId", str)
+
+
+def echo(annotation: object) -> ToolProxy:
+    cls = make_echo_toolset([("value", annotation, inspect.Parameter.empty)], toolset_name="types")
+    return cls.to_tools()[0]
+
+
+PREFIX = "Error: Invalid arguments for tool "
+
+ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
+    ("str", str, {"type": "string"}, "hi", "hi", 5, "value: 5 is not of type 'string'"),
+    ("int", int, {"type": "integer"}, 3, 3, 2.5, "value: 2.5 is not of type 'integer'"),
+    (
+        "int from integral float",
+        int,
+        {"type": "integer"},
+        3.0,
+        3,
+        True,
+        "value: True is not of type 'integer'",
+    ),
+    ("float", float, {"type": "number"}, 2, 2.0, "2", "value: '2' is not of type 'number'"),
+    (
+        "bool",
+        bool,
+        {"type": "boolean"},
+        True,
+        True,
+        "true",
+        "value: 'true' is not of type 'boolean'",
+    ),
+    (
+        "numbers.Real",
+        numbers.Real,
+        {"type": "number"},
+        2,
+        2,
+        None,
+        "value: None is not of type 'number'",
+    ),
+    (
+        "int | float keeps float",
+        int | float,
+        {"type": "number"},
+        2.0,
+        2.0,
+        "2",
+        "value: '2' is not of type 'number'",
+    ),
+    (
+        "enum",
+        Color,
+        {"type": "string", "enum": ["red", "green"], "description": "A colour."},
+        "red",
+        Color.RED,
+        "RED",
+        "value: 'RED' is not one of ['red', 'green']",
+    ),
+    (
+        "int enum",
+        Size,
+        {"type": "integer", "enum": [1, 3]},
+        3,
+        Size.LARGE,
+        2,
+        "value: 2 is not one of [1, 3]",
+    ),
+    (
+        "literal",
+        Literal["a", "b"],
+        {"type": "string", "enum": ["a", "b"]},
+        "b",
+        "b",
+        "c",
+        "value: 'c' is not one of ['a', 'b']",
+    ),
+    (
+        "single literal",
+        Literal["only"],
+        {"const": "only"},
+        "only",
+        "only",
+        "other",
+        "value: 'other' is not 'only', the only accepted value",
+    ),
+    (
+        "attrs class",
+        Person,
+        {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "description": "Their full name."},
+                "age": {"type": "integer", "default": 0},
+            },
+            "required": ["name"],
+            "additionalProperties": False,
+            "description": "Someone.",
+        },
+        {"name": "Ana"},
+        Person("Ana"),
+        {"name": "Ana", "age": "3", "x": 1},
+        "value.age: '3' is not of type 'integer'; value.x: unexpected field; expected only: name, age",
+    ),
+    (
+        "dataclass",
+        Point,
+        {
+            "type": "object",
+            "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+            "required": ["x", "y"],
+            "additionalProperties": False,
+        },
+        {"x": 1, "y": 2.5},
+        Point(1.0, 2.5),
+        {"x": 1},
+        "value.y: missing required field",
+    ),
+    (
+        "TypedDict",
+        Movie,
+        {
+            "type": "object",
+            "properties": {"title": {"type": "string"}, "year": {"type": "integer"}},
+            "required": ["title"],
+            "additionalProperties": False,
+            "description": "A film.",
+        },
+        {"title": "T"},
+        {"title": "T"},
+        {"year": 1999},
+        "value.title: missing required field",
+    ),
+    (
+        "NamedTuple",
+        Pair,
+        {
+            "type": "object",
+            "properties": {
+                "left": {"type": "integer"},
+                "right": {"type": "string", "default": "r"},
+            },
+            "required": ["left"],
+            "additionalProperties": False,
+        },
+        {"left": 1},
+        Pair(1, "r"),
+        {"left": 1, "right": 2},
+        "value.right: 2 is not of type 'string'",
+    ),
+    (
+        "list",
+        list[int],
+        {"type": "array", "items": {"type": "integer"}},
+        [1, 2],
+        [1, 2],
+        [1, "2"],
+        "value[1]: '2' is not of type 'integer'",
+    ),
+    (
+        "Sequence",
+        Sequence[str],
+        {"type": "array", "items": {"type": "string"}},
+        ["a"],
+        ["a"],
+        "a",
+        "value: 'a' is not of type 'array'",
+    ),
+    (
+        "tuple[T, ...]",
+        tuple[int, ...],
+        {"type": "array", "items": {"type": "integer"}},
+        [1, 2],
+        (1, 2),
+        [1, None],
+        "value[1]: None is not of type 'integer'",
+    ),
+    (
+        "fixed tuple",
+        tuple[int, str],
+        {
+            "type": "array",
+            "prefixItems": [{"type": "integer"}, {"type": "string"}],
+            "minItems": 2,
+            "maxItems": 2,
+        },
+        [1, "a"],
+        (1, "a"),
+        [1, "a", 2],
+        "value: has 3 items, more than the maximum of 2",
+    ),
+    (
+        "set",
+        set[int],
+        {"type": "array", "items": {"type": "integer"}, "uniqueItems": True},
+        [1, 2],
+        {1, 2},
+        [1, 1],
+        "value: has duplicate items; every item must be different",
+    ),
+    (
+        "frozenset",
+        frozenset[str],
+        {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+        ["a"],
+        frozenset({"a"}),
+        ["a", 3],
+        "value[1]: 3 is not of type 'string'",
+    ),
+    (
+        "dict",
+        dict[str, int],
+        {"type": "object", "additionalProperties": {"type": "integer"}},
+        {"a": 1},
+        {"a": 1},
+        {"a": "1"},
+        "value.a: '1' is not of type 'integer'",
+    ),
+    (
+        "Mapping",
+        Mapping[str, bool],
+        {"type": "object", "additionalProperties": {"type": "boolean"}},
+        {"a": True},
+        {"a": True},
+        {"a": 1},
+        "value.a: 1 is not of type 'boolean'",
+    ),
+    (
+        "optional",
+        Optional[int],  # noqa: UP045
+        {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+        None,
+        None,
+        "x",
+        "value: 'x' is not valid here; expected an integer or null",
+    ),
+    (
+        "union",
+        Union[int, str],  # noqa: UP007
+        {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+        "x",
+        "x",
+        1.5,
+        "value: 1.5 is not valid here; expected an integer or a string",
+    ),
+    (
+        "datetime",
+        datetime,
+        {"type": "string", "format": "date-time"},
+        "2024-05-01T12:30:00.25+02:00",
+        datetime(2024, 5, 1, 12, 30, 0, 250000, timezone(timedelta(hours=2))),
+        "2024-05-01T12:30:00",
+        "value: '2024-05-01T12:30:00' is not an RFC 3339 date-time such as 2024-05-01T12:30:00Z",
+    ),
+    (
+        "date",
+        date,
+        {"type": "string", "format": "date"},
+        "2024-02-29",
+        date(2024, 2, 29),
+        "2023-02-29",
+        "value: '2023-02-29' is not a date such as 2024-05-01",
+    ),
+    (
+        "time",
+        time,
+        {"type": "string", "format": "time"},
+        "12:30:00Z",
+        time(12, 30, tzinfo=timezone.utc),
+        "12:30",
+        "value: '12:30' is not a time with an offset such as 12:30:00Z",
+    ),
+    (
+        "UUID",
+        uuid.UUID,
+        {"type": "string", "format": "uuid"},
+        "123e4567-e89b-12d3-a456-426614174000",
+        uuid.UUID("123e4567-e89b-12d3-a456-426614174000"),
+        "not-a-uuid",
+        "value: 'not-a-uuid' is not a UUID such as 123e4567-e89b-12d3-a456-426614174000",
+    ),
+    (
+        "Annotated bounds",
+        Annotated[int, Ge(0), Le(10)],
+        {"type": "integer", "minimum": 0, "maximum": 10},
+        5,
+        5,
+        11,
+        "value: 11 is greater than the maximum of 10",
+    ),
+    (
+        "Annotated exclusive bounds",
+        Annotated[float, Gt(0), Lt(1)],
+        {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+        0.5,
+        0.5,
+        0,
+        "value: 0 must be greater than 0",
+    ),
+    (
+        "Annotated Interval and Len",
+        Annotated[list[Annotated[int, Interval(ge=1, le=3)]], Len(1, 2)],
+        {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 1, "maximum": 3},
+            "minItems": 1,
+            "maxItems": 2,
+        },
+        [1, 3],
+        [1, 3],
+        [1, 2, 4],
+        "value[2]: 4 is greater than the maximum of 3; value: has 3 items, more than the maximum of 2",
+    ),
+    (
+        "Annotated string and Description",
+        Annotated[str, MinLen(2), MaxLen(3), Description("A code")],
+        {"type": "string", "minLength": 2, "maxLength": 3, "description": "A code"},
+        "ab",
+        "ab",
+        "a",
+        "value: 'a' is shorter than 2 characters",
+    ),
+    (
+        "Annotated plain str",
+        Annotated[str, "A note"],
+        {"type": "string", "description": "A note"},
+        "x",
+        "x",
+        1,
+        "value: 1 is not of type 'string'",
+    ),
+    (
+        "MultipleOf",
+        Annotated[float, MultipleOf(0.5)],
+        {"type": "number", "multipleOf": 0.5},
+        1.5,
+        1.5,
+        1.2,
+        "value: 1.2 is not a multiple of 0.5",
+    ),
+    (
+        "Annotated optional",
+        Annotated[Optional[int], Ge(0)],  # noqa: UP045
+        {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+        None,
+        None,
+        -1,
+        "value: -1 is less than the minimum of 0",
+    ),
+    ("NewType", UserId, {"type": "string"}, "u1", "u1", 1, "value: 1 is not of type 'string'"),
+]
+
+
+@pytest.mark.parametrize(
+    ("label", "annotation", "schema", "good", "expected", "bad", "message"),
+    ROWS,
+    ids=[r[0] for r in ROWS],
+)
+def test_row(
+    label: str,
+    annotation: object,
+    schema: dict[str, Any],
+    good: object,
+    expected: object,
+    bad: object,
+    message: str,
+) -> None:
+    proxy = echo(annotation)
+    parameters = proxy.parameters
+    Draft202012Validator.check_schema(parameters)
+    assert parameters["properties"]["value"] == schema
+    result = proxy.invoke({"value": good})
+    assert result.ok, result.error
+    assert result.value == {"value": expected}
+    assert type(result.value["value"]) is type(expected)  # type: ignore[index]
+    assert proxy.dynamic_call({"value": bad}) == f"{PREFIX}'types_echo': {message}"
+
+
+def test_recursive_class_uses_defs_and_ref() -> None:
+    proxy = echo(Node)
+    parameters = proxy.parameters
+    assert parameters["properties"]["value"] == {"$ref": "#/$defs/Node"}
+    assert parameters["$defs"] == {
+        "Node": {
+            "type": "object",
+            "properties": {
+                "value": {"type": "integer"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+            },
+            "required": ["value"],
+            "additionalProperties": False,
+        }
+    }
+    Draft202012Validator.check_schema(parameters)
+    assert proxy.dynamic_call({"value": {"value": 1, "children": [{"value": 2}]}}) == {
+        "value": Node(1, [Node(2)])
+    }
+    assert proxy.dynamic_call({"value": {"value": 1, "children": [{"value": "2"}]}}) == (
+        f"{PREFIX}'types_echo': value.children[0].value: '2' is not of type 'integer'"
+    )
+
+
+@attrs.frozen
+class Ping:
+    pong: Pong | None = None
+
+
+@attrs.frozen
+class Pong:
+    ping: Ping | None = None
+
+
+def test_mutual_recursion_defines_both() -> None:
+    parameters = echo(Ping).parameters
+    assert set(parameters["$defs"]) == {"Ping", "Pong"}
+    assert parameters["$defs"]["Ping"]["properties"]["pong"]["anyOf"][0] == {"$ref": "#/$defs/Pong"}
+    Draft202012Validator.check_schema(parameters)
+
+
+def test_non_recursive_structs_are_inlined_at_each_use() -> None:
+    parameters = echo(tuple[Person, Person]).parameters
+    assert "$defs" not in parameters
+    items = parameters["properties"]["value"]["prefixItems"]
+    assert items[0] == items[1]
+    assert items[0]["type"] == "object"
+
+
+def test_union_picks_the_first_matching_variant() -> None:
+    proxy = echo(Union[str, Color])  # noqa: UP007
+    assert proxy.dynamic_call({"value": "red"}) == {"value": "red"}
+    proxy = echo(Union[Color, str])  # noqa: UP007
+    assert proxy.dynamic_call({"value": "red"}) == {"value": Color.RED}
+    assert proxy.dynamic_call({"value": "blue"}) == {"value": "blue"}
+
+
+def test_generated_docstrings_are_not_descriptions() -> None:
+    class Plain(enum.Enum):
+        A = "a"
+
+    @dataclasses.dataclass
+    class Bare:
+        n: int
+
+    assert "description" not in echo(Plain).parameters["properties"]["value"]
+    assert "description" not in echo(Bare).parameters["properties"]["value"]
+
+
+def test_float_beyond_the_float_range_is_an_argument_problem() -> None:
+    result = echo(float).invoke('{"value": ' + "9" * 400 + "}")
+    assert not result.ok
+    assert result.error is not None
+    assert result.error.kind == "arguments"
+    assert result.error.details[0].path == "$.value"
+    assert "could not be converted to float" in result.error.message
+
+
+def test_a_class_validator_failure_is_an_argument_problem_at_its_path() -> None:
+    @attrs.define
+    class Positive:
+        n: int = attrs.field(validator=attrs.validators.ge(0))
+
+    result = echo(list[Positive]).invoke({"value": [{"n": 1}, {"n": -1}]})
+    assert result.error is not None
+    assert result.error.kind == "arguments"
+    assert [d.path for d in result.error.details] == ["$.value[1]"]
+    assert "could not be converted to" in result.error.details[0].message
+    assert "ValueError" in result.error.details[0].message
+
+
+def test_datetime_formats_are_enforced_by_the_library() -> None:
+    proxy = echo(datetime)
+    for text in [
+        "2024-05-01T12:30:00Z",
+        "2024-05-01t12:30:00z",
+        "2024-05-01T12:30:00.123456789-05:30",
+    ]:
+        assert proxy.invoke({"value": text}).ok, text
+    for text in [
+        "2024-05-01 12:30:00Z",
+        "2024-05-01T24:00:00Z",
+        "2024-05-01T12:30:60Z",
+        "2024-05-01T12:30Z",
+        "２０２４-05-01T12:30:00Z",
+    ]:
+        assert not proxy.invoke({"value": text}).ok, text

@@ -1,0 +1,130 @@
+"""Argument error messages: `<path>: <reason>`, every problem, stable order, at most 20."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+import attrs
+
+from typed_toolsets import Toolset, tool
+from typed_toolsets._validate import MAX_PROBLEMS, dotted_path, json_path
+
+
+class Role(enum.Enum):
+    ADMIN = "admin"
+    USER = "user"
+
+
+@attrs.define
+class Owner:
+    name: str
+    age: int
+
+
+@attrs.define
+class Cat:
+    kind: str
+    lives: int
+
+
+@attrs.define
+class Dog:
+    kind: str
+    good: bool
+
+
+class FormToolset(Toolset):
+    toolset_name = "form"
+
+    @tool
+    def submit(
+        self,
+        *,
+        owner: Owner,
+        tags: list[str],
+        roles: dict[str, Role] | None = None,
+        pet: Cat | Dog | None = None,
+    ) -> str:
+        return "ok"
+
+
+def submit() -> Any:
+    return FormToolset.to_tools()[0]
+
+
+def details(arguments: object) -> list[tuple[str, str]]:
+    result = submit().invoke(arguments)
+    assert result.error is not None
+    return [(d.path, d.message) for d in result.error.details]
+
+
+def test_paths_in_messages_and_details() -> None:
+    arguments = {"owner": {"name": "A", "age": "x"}, "tags": ["a", "b", "c", 4]}
+    assert submit().dynamic_call(arguments) == (
+        "Error: Invalid arguments for tool 'form_submit': owner.age: 'x' is not of type "
+        "'integer'; tags[3]: 4 is not of type 'string'"
+    )
+    assert details(arguments) == [
+        ("$.owner.age", "'x' is not of type 'integer'"),
+        ("$.tags[3]", "4 is not of type 'string'"),
+    ]
+
+
+def test_missing_and_unknown_at_every_level() -> None:
+    assert details({"owner": {"name": "A", "extra": 1}, "other": 2}) == [
+        ("$.owner.age", "missing required field"),
+        ("$.owner.extra", "unexpected field; expected only: name, age"),
+        ("$.tags", "missing required argument"),
+        ("$.other", "unexpected argument; expected only: owner, tags, roles, pet"),
+    ]
+
+
+def test_odd_keys_are_quoted_in_paths() -> None:
+    found = details({"owner": {"name": "A", "age": 1}, "tags": [], "roles": {"a b": "root"}})
+    assert found == [("$.roles['a b']", "'root' is not one of ['admin', 'user']")]
+    assert (
+        submit()
+        .dynamic_call({"owner": {"name": "A", "age": 1}, "tags": [], "roles": {"a b": "root"}})
+        .endswith("roles['a b']: 'root' is not one of ['admin', 'user']")
+    )
+
+
+def test_union_of_structs_reports_the_closest_variant() -> None:
+    found = details(
+        {"owner": {"name": "A", "age": 1}, "tags": [], "pet": {"kind": "cat", "lives": "9"}}
+    )
+    assert found == [("$.pet.lives", "'9' is not of type 'integer'")]
+    found = details({"owner": {"name": "A", "age": 1}, "tags": [], "pet": 3})
+    assert found == [("$.pet", "3 is not valid here; expected an object or null")]
+
+
+def test_order_is_stable() -> None:
+    arguments = {"tags": [1, 2], "owner": {"age": "x"}, "zzz": 1}
+    assert details(arguments) == details(dict(reversed(list(arguments.items()))))
+
+
+def test_at_most_twenty_problems() -> None:
+    arguments = {"owner": {"name": "A", "age": 1}, "tags": list(range(100))}
+    result = submit().invoke(arguments)
+    assert result.error is not None
+    assert len(result.error.details) == MAX_PROBLEMS
+    assert result.error.details[-1].path == f"$.tags[{MAX_PROBLEMS - 1}]"
+    assert result.error.message.endswith("; (more problems not shown)")
+
+
+def test_long_values_are_cut_in_messages() -> None:
+    result = submit().invoke({"owner": {"name": "A", "age": "x" * 10_000}, "tags": []})
+    assert result.error is not None
+    assert len(result.error.message) < 300
+    assert "..." in result.error.message
+
+
+def test_path_writers() -> None:
+    assert json_path([]) == "$"
+    assert json_path(["owner", "age"]) == "$.owner.age"
+    assert json_path(["tags", 3]) == "$.tags[3]"
+    assert json_path(["a b", 0, "c"]) == "$['a b'][0].c"
+    assert dotted_path(["owner", "age"]) == "owner.age"
+    assert dotted_path(["tags", 3]) == "tags[3]"
+    assert dotted_path([]) == "$"
