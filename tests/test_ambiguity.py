@@ -11,11 +11,16 @@ from typing import Annotated, Literal, NamedTuple, NewType, Optional, Union
 import annotated_types
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typing_extensions import NotRequired, TypedDict
 
+from tests.strategies.annotations import Case, cases
 from typed_toolsets import register_type
 from typed_toolsets._ambiguity import find_ambiguity, label, shape_of
 from typed_toolsets._rules import NUMBER_KINDS, Shape, overlaps
+from typed_toolsets._types import registry
+from typed_toolsets._typespec import Reject
 
 
 class Color(str, enum.Enum):
@@ -194,3 +199,42 @@ def test_shapes_follow_the_registry() -> None:
     assert shape_of(Private).required == frozenset({"name"})
     assert shape_of(Point).kind == "opaque"  # NamedTuples are not analysed, as in the plugin
     assert shape_of(Money).kinds == frozenset({"string"})
+
+
+# ------------------------------------------------------------------------------------ properties
+
+
+def _matches(annotation: object, value: object) -> bool:
+    """Whether the JSON *value* is one the registry accepts for *annotation*."""
+    try:
+        registry.spec(annotation).structure(value)
+    except Reject:
+        return False
+    except Exception:
+        return True
+    return True
+
+
+@given(first=cases(max_leaves=4), second=cases(max_leaves=4), data=st.data())
+def test_a_value_of_one_variant_that_the_other_accepts_means_overlap(
+    first: Case, second: Case, data: st.DataObject
+) -> None:
+    # Soundness of "not ambiguous": whenever a JSON value of one type is also accepted by the
+    # other, the analysis must say their shapes overlap.
+    value = data.draw(first.values)
+    json_value = registry.spec(first.annotation).unstructure(value)
+    assert _matches(first.annotation, json_value)
+    if _matches(second.annotation, json_value):
+        assert overlaps(shape_of(first.annotation), shape_of(second.annotation))
+
+
+@given(first=cases(max_leaves=4), second=cases(max_leaves=4))
+def test_overlap_is_symmetric(first: Case, second: Case) -> None:
+    left, right = shape_of(first.annotation), shape_of(second.annotation)
+    assert overlaps(left, right) == overlaps(right, left)
+
+
+@given(case=cases(max_leaves=4))
+def test_a_type_overlaps_itself(case: Case) -> None:
+    shape = shape_of(case.annotation)
+    assert overlaps(shape, shape) or shape.kind == "opaque"
