@@ -259,3 +259,29 @@ def test_entry_points(write: Write, workdir: Path, entry: str) -> None:
     )
     assert result.returncode == 1, result.stderr
     assert result.stdout.splitlines()[-1] == "Found 3 problems in 1 file (checked 4 toolsets)"
+
+
+def test_toolsets_nested_in_plain_classes_are_checked(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(
+        "nested_mod.py",
+        """\
+        import enum
+
+        from typed_toolsets import Toolset, tool
+
+
+        class Color(str, enum.Enum):
+            RED = "red"
+
+
+        class Namespace:
+            class Inner(Toolset):
+                @tool
+                def paint(self, *, color: str | Color) -> None: ...
+        """,
+    )
+    status, out, _ = run(capsys, "nested_mod")
+    assert status == 1
+    assert ":13: warning: Namespace.Inner.paint: parameter 'color'" in out[0]

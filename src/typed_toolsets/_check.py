@@ -384,14 +384,13 @@ def _toolset_classes(module: types.ModuleType) -> list[type[Toolset]]:
         for value in list(namespace.values()):
             if (
                 isinstance(value, type)
-                and issubclass(value, Toolset)
-                and value is not Toolset
                 and value.__module__ == module.__name__
                 and id(value) not in seen
             ):
                 seen.add(id(value))
-                found.append(value)
-                visit(dict(vars(value)))
+                if issubclass(value, Toolset) and value is not Toolset:
+                    found.append(value)
+                visit(dict(vars(value)))  # classes nested in any class of the module
 
     visit(dict(vars(module)))
     return found

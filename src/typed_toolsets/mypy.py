@@ -37,6 +37,8 @@ through the cache) and registers the dependencies that incremental mode and the 
 type-check time mypy simulates one ``__init_subclass__`` call per class definition; a method hook
 on it runs every check once the whole class, its bases and the attrs-generated ``__init__`` are
 known. This module imports only mypy and the standard-library-only `typed_toolsets._rules`.
+
+User documentation, including what the plugin cannot see: ``docs/mypy_plugin.md``.
 """
 
 from __future__ import annotations

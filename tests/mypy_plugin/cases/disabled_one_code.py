@@ -14,3 +14,6 @@ class OnlyOne(Toolset):
 
     @tool
     def mix(self, *, color: str | Color) -> None: ...
+
+    @tool
+    def ignored(self, *, other: object) -> None: ...  # type: ignore[toolset-param-type]
