@@ -388,9 +388,10 @@ def _toolset_classes(module: types.ModuleType) -> list[type[Toolset]]:
                 and id(value) not in seen
             ):
                 seen.add(id(value))
+                members: dict[str, object] = dict(vars(value))
                 if issubclass(value, Toolset) and value is not Toolset:
                     found.append(value)
-                visit(dict(vars(value)))  # classes nested in any class of the module
+                visit(members)  # classes nested in any class of the module
 
     visit(dict(vars(module)))
     return found
