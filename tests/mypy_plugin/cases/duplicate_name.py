@@ -54,3 +54,17 @@ class Prefixed(Toolset):
 
     def lookup(self, *, query: str) -> str:
         return query
+
+
+class Left(Toolset):
+    @tool(tool_name="shared")
+    def left(self) -> None: ...
+
+
+class Right(Toolset):
+    @tool(tool_name="shared")
+    def right(self) -> None: ...
+
+
+class BothParents(Left, Right):  # E: Cannot export "BothParents.left" as a tool: the tool name "shared" is already exported by "Right.right" (inherited)  [toolset-duplicate-name]
+    pass
