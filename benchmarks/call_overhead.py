@@ -127,7 +127,7 @@ def _assign_team(owner: Any, priority: Any, team: list[Any]) -> str:
 
 
 def typed_toolsets_tools(asynchronous: bool, big: bool = False) -> dict[str, Any]:
-    from typed_toolsets import Limits, Toolset, tool  # noqa: PLC0415
+    from typed_toolsets import Limits, Toolset, tool
 
     if not asynchronous:
 
@@ -208,8 +208,8 @@ def contender_typed_toolsets_async(workload: Workload) -> AsyncCall:
 
 
 def _pydantic_models() -> dict[str, Any]:
-    import pydantic  # noqa: PLC0415
-    from typing_extensions import NotRequired, TypedDict  # noqa: PLC0415
+    import pydantic
+    from typing_extensions import NotRequired, TypedDict
 
     class PersonModel(pydantic.BaseModel):
         name: str
@@ -265,7 +265,7 @@ def _bodies() -> dict[str, Callable[..., Any]]:
 
 
 def contender_pydantic(workload: Workload) -> Call:
-    import pydantic  # noqa: PLC0415
+    import pydantic
 
     adapter = pydantic.TypeAdapter(_pydantic_models()[workload.tool])
     body = _bodies()[workload.tool]
@@ -302,7 +302,11 @@ def _annotated_function(workload: Workload) -> Callable[..., Any]:
         return _word_count(text)
 
     def assign(
-        task_id: str, priority: Priority, tags: list[str], owner: person, note: str | None = None  # type: ignore[valid-type]
+        task_id: str,
+        priority: Priority,
+        tags: list[str],
+        owner: person,
+        note: str | None = None,  # type: ignore[valid-type]
     ) -> str:
         """Assign a task."""
         return _assign(tags, owner, priority, note)
@@ -322,7 +326,7 @@ def _annotated_function(workload: Workload) -> Callable[..., Any]:
 
 
 def contender_langchain(workload: Workload) -> Call:
-    from langchain_core.tools import StructuredTool  # noqa: PLC0415
+    from langchain_core.tools import StructuredTool
 
     tool = StructuredTool.from_function(_annotated_function(workload))
 
@@ -333,12 +337,12 @@ def contender_langchain(workload: Workload) -> Call:
 
 
 def contender_pydantic_ai(workload: Workload) -> AsyncCall:
-    from pydantic_ai import RunContext  # noqa: PLC0415
-    from pydantic_ai.messages import ToolCallPart  # noqa: PLC0415
-    from pydantic_ai.models.test import TestModel  # noqa: PLC0415
-    from pydantic_ai.tool_manager import ToolManager  # noqa: PLC0415
-    from pydantic_ai.toolsets import FunctionToolset  # noqa: PLC0415
-    from pydantic_ai.usage import RunUsage  # noqa: PLC0415
+    from pydantic_ai import RunContext
+    from pydantic_ai.messages import ToolCallPart
+    from pydantic_ai.models.test import TestModel
+    from pydantic_ai.tool_manager import ToolManager
+    from pydantic_ai.toolsets import FunctionToolset
+    from pydantic_ai.usage import RunUsage
 
     function = _annotated_function(workload)
     toolset = FunctionToolset([function])
@@ -354,8 +358,8 @@ def contender_pydantic_ai(workload: Workload) -> AsyncCall:
 
 
 def contender_openai_agents(workload: Workload) -> AsyncCall:
-    from agents import function_tool  # noqa: PLC0415
-    from agents.tool_context import ToolContext  # noqa: PLC0415
+    from agents import function_tool
+    from agents.tool_context import ToolContext
 
     tool = function_tool(_annotated_function(workload))
     name = tool.name
@@ -369,10 +373,10 @@ def contender_openai_agents(workload: Workload) -> AsyncCall:
 
 def contender_jsonschema_cattrs(workload: Workload) -> Call:
     """The naive build: pure-Python jsonschema on every call, then cattrs."""
-    import cattrs  # noqa: PLC0415
-    import jsonschema  # noqa: PLC0415
+    import cattrs
+    import jsonschema
 
-    from typed_toolsets import Toolset  # noqa: PLC0415
+    from typed_toolsets import Toolset
 
     proxies = typed_toolsets_tools(asynchronous=False)
     validator = jsonschema.Draft202012Validator(proxies[workload.tool].parameters)
@@ -500,7 +504,7 @@ def import_time_ms(runs: int) -> float:
 
 
 def to_tools_us(runner_count: int) -> float:
-    from typed_toolsets import Toolset, tool  # noqa: PLC0415
+    from typed_toolsets import Toolset, tool
 
     class BuiltToolset(Toolset):
         exports = (tool("a"), tool("b"), tool("c"))
@@ -606,7 +610,9 @@ def main() -> int:
                 continue
             speedup = table[name][contender.name] / table[name][TT_SYNC]
             ok = speedup >= 20
-            print(f"  [{'ok' if ok else 'MISSED'}] {name} {speedup:.0f} x faster than {contender.name} (>= 20)")
+            print(
+                f"  [{'ok' if ok else 'MISSED'}] {name} {speedup:.0f} x faster than {contender.name} (>= 20)"
+            )
             if not ok:
                 failures.append(f"{name} only {speedup:.1f} x faster than {contender.name}")
 
@@ -615,13 +621,17 @@ def main() -> int:
         spread = max(sizes.values()) / min(sizes.values())
         ok = spread <= 1.3
         shown = ", ".join(f"{n:,}: {v:.0f} ns" for n, v in sizes.items())
-        print(f"  [{'ok' if ok else 'MISSED'}] linear in {kind}: {shown} per element (spread {spread:.2f} <= 1.30)")
+        print(
+            f"  [{'ok' if ok else 'MISSED'}] linear in {kind}: {shown} per element (spread {spread:.2f} <= 1.30)"
+        )
         if not ok:
             failures.append(f"per-element cost in {kind} spreads {spread:.2f} x")
 
     to_tools = to_tools_us(2_000 if not options.quick else 500)
     ok = to_tools < 50
-    print(f"  [{'ok' if ok else 'MISSED'}] to_tools() on a built class (3 tools): {to_tools:.1f} us (< 50)")
+    print(
+        f"  [{'ok' if ok else 'MISSED'}] to_tools() on a built class (3 tools): {to_tools:.1f} us (< 50)"
+    )
     if not ok:
         failures.append(f"to_tools() takes {to_tools:.1f} us")
 

@@ -205,3 +205,39 @@ def test_fast_path_accepts_only_what_the_exact_path_accepts(
         # Plain valid arguments with no colon in any string: the fast path must take them (the
         # exact path may still refuse a value that validates but cannot be built).
         assert taken is not MISS
+
+
+@pytest.mark.parametrize(
+    ("schema", "expected"),
+    [
+        ({"type": "object", "properties": {"t": {"type": "string"}}}, False),
+        (
+            {
+                "type": "object",
+                "properties": {"t": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
+            },
+            False,
+        ),
+        ({"type": "object", "properties": {"t": {"type": "string", "enum": ["a", "b"]}}}, False),
+        ({"type": "object", "properties": {"n": {"type": "integer"}}}, True),
+        ({"type": "object", "properties": {"n": {"enum": ["a", 1]}}}, True),
+        ({"type": "object", "properties": {"n": {"const": 2.5}}}, True),
+        (
+            {"type": "object", "properties": {"n": {"type": "array", "items": {"type": "number"}}}},
+            True,
+        ),
+        (
+            {
+                "type": "object",
+                "properties": {"o": {"$ref": "#/$defs/X"}},
+                "$defs": {"X": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+            },
+            True,
+        ),
+        ({"type": "object", "properties": {"u": {"pattern": "x"}}}, True),
+    ],
+)
+def test_number_guard_is_needed_only_where_numbers_can_appear(
+    schema: dict[str, Any], expected: bool
+) -> None:
+    assert _fastpath._has_numbers(schema) is expected

@@ -197,7 +197,13 @@ def _annotated_rule(annotation: object, builder: Builder) -> TypeSpec:
         return result
 
     return attrs.evolve(
-        base, annotation=annotation, schema=schema, structure=structure, exact_type=None
+        base,
+        annotation=annotation,
+        schema=schema,
+        structure=structure,
+        exact_type=None,
+        passthrough=(),
+        shortcut=None,
     )
 
 

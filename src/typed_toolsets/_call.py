@@ -86,7 +86,13 @@ def _runtime(method: MethodInfo) -> _Runtime:
             structure = generate_object_structure(
                 f"arguments of {method.func.__qualname__}",
                 [
-                    KeyHook(p.name, p.required, hooks[p.name], p.spec.exact_type)
+                    KeyHook(
+                        p.name,
+                        p.required,
+                        hooks[p.name],
+                        p.spec.passthrough,
+                        shortcut=p.spec.shortcut,
+                    )
                     for p in method.params
                 ],
                 None,

@@ -66,6 +66,40 @@ def _parsed_depth(value: object) -> int:
     return deepest
 
 
+def _subschemas(schema: dict[str, Any]) -> list[object]:
+    found: list[object] = []
+    for keyword in ("properties", "$defs"):
+        found.extend(dict(schema.get(keyword) or {}).values())
+    found.extend(
+        schema[keyword]
+        for keyword in ("items", "additionalProperties")
+        if isinstance(schema.get(keyword), dict)
+    )
+    for keyword in ("prefixItems", "anyOf"):
+        found.extend(list(schema.get(keyword) or ()))
+    return found
+
+
+def _has_numbers(schema: object) -> bool:
+    """Whether a schema admits JSON numbers anywhere (types, enums or constants)."""
+    stack: list[object] = [schema]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        mapping: dict[str, Any] = node  # pyright: ignore[reportUnknownVariableType]
+        declared = mapping.get("type")
+        if declared in ("integer", "number"):
+            return True
+        constants = [mapping["const"]] if "const" in mapping else list(mapping.get("enum") or ())
+        if any(isinstance(c, (int, float)) and not isinstance(c, bool) for c in constants):
+            return True
+        if declared is None and not mapping.keys() & {"anyOf", "$ref", "enum", "const"}:
+            return True  # an open schema (a registered type's, say) may admit numbers
+        stack.extend(_subschemas(mapping))
+    return False
+
+
 def make_fast_arguments(
     method: MethodInfo, structure: Callable[[dict[str, object]], dict[str, object]], limits: Limits
 ) -> FastArguments | None:
@@ -90,6 +124,8 @@ def make_fast_arguments(
     check_depth = not bounded or static_depth > max_depth
     counters = tuple((p.name, p.spec.members) for p in method.params if p.spec.members is not None)
     mode = number_mode
+    # Only arguments that can hold numbers need the guard against orjson's integer-as-float.
+    guard_numbers = _has_numbers(method.parameters)
 
     def fast(arguments: Any) -> object:
         kind: type[Any] = type(arguments)  # pyright: ignore[reportUnknownVariableType]
@@ -120,13 +156,19 @@ def make_fast_arguments(
             and _parsed_depth(args) > max_depth
         ):
             return MISS
-        mode.exact = False
-        try:
-            kwargs = structure(args)
-        except Exception:  # noqa: BLE001 - a refusal or a build failure: the exact path explains
-            return MISS
-        finally:
-            mode.exact = True
+        if guard_numbers:
+            mode.exact = False
+            try:
+                kwargs = structure(args)
+            except Exception:  # noqa: BLE001 - a refusal or a build failure: the exact path decides
+                return MISS
+            finally:
+                mode.exact = True
+        else:
+            try:
+                kwargs = structure(args)
+            except Exception:  # noqa: BLE001
+                return MISS
         members = len(args)
         for name, count in counters:
             if name in args:

@@ -65,8 +65,9 @@ class ToolProxy:
     _export: Export = attrs.field(repr=False, alias="export")
     _bound: Callable[..., Any] = attrs.field(repr=False, alias="bound")
     _fast: FastArguments | None = attrs.field(repr=False, alias="fast", default=None)
-    # A sync tool without a timeout can be called right here, with no further dispatch.
+    # A tool without a timeout can be called right here, with no further dispatch.
     _direct: bool = attrs.field(repr=False, alias="direct", default=False)
+    _direct_async: bool = attrs.field(repr=False, alias="direct_async", default=False)
 
     @property
     def parameters(self) -> dict[str, Any]:
@@ -171,6 +172,17 @@ class ToolProxy:
 
     async def adynamic_call(self, arguments: Arguments = None) -> Any:
         """The async form of `dynamic_call`."""
+        fast = self._fast
+        if fast is not None and self._direct_async:
+            try:
+                kwargs = fast(arguments)
+            except Exception:  # noqa: BLE001  # pragma: no cover - fast() never raises
+                kwargs = MISS
+            if kwargs is not MISS:
+                try:
+                    return await self._bound(**kwargs)  # type: ignore[arg-type]  # pyright: ignore[reportCallIssue,reportUnknownVariableType]
+                except Exception as exc:  # noqa: BLE001
+                    return "Error: " + execution_error(self.name, exc).message
         try:
             outcome = await call_async(self._export, self._bound, arguments, self._fast)
         except Exception as exc:  # noqa: BLE001
@@ -194,6 +206,9 @@ def make_proxies(exports: list[Export], instance: Toolset) -> list[ToolProxy]:
             direct=export.limits.timeout is None
             and export.method is not None
             and not export.method.is_async,
+            direct_async=export.limits.timeout is None
+            and export.method is not None
+            and export.method.is_async,
         )
         for export in exports
     ]

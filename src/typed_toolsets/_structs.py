@@ -213,13 +213,20 @@ class KeyHook:
         key: The JSON property name; also the keyword passed to the constructor.
         required: Whether the key must be present.
         hook: Structures the value (raising `Reject` when it does not match).
-        exact_type: When set, the value must be exactly of this type and is kept as is.
+        passthrough: When set, the value must be exactly of one of these types and is kept as is
+            (the hook is not called).
+        shortcut: A type whose values are kept as is without calling the hook (other values
+            still go through it).
+        default: For an optional key of a class: the value to pass when the key is absent, or
+            MISSING to leave the keyword out (a factory default, or a plain dict result).
     """
 
     key: str
     required: bool
     hook: Callable[[Any], Any]
-    exact_type: type | None = None
+    passthrough: tuple[type, ...] = ()
+    default: object = MISSING
+    shortcut: type | None = None
 
 
 def generate_object_structure(
@@ -227,8 +234,8 @@ def generate_object_structure(
 ) -> Callable[[Any], Any]:
     """Generate a function structuring a JSON object with exactly *keys* (unknown keys rejected).
 
-    It returns ``make(**values)``, or, when *make* is None, the dict of values present (absent
-    optional keys are left out, so a method's own defaults apply).
+    It returns ``make(key=value, ...)``, or, when *make* is None, the dict of the values present
+    (absent optional keys are left out, so a method's own defaults apply).
     """
     namespace: dict[str, Any] = {"Reject": Reject, "M": MISSING, "make": make}
     lines = [
@@ -237,40 +244,62 @@ def generate_object_structure(
         "        raise Reject",
         "    n = 0",
     ]
-    args: list[str] = []
-    has_optional = any(not k.required for k in keys)
-    if has_optional:
+    keywords: list[str] = []
+    uses_kw = any(not k.required and (make is None or k.default is MISSING) for k in keys)
+    if uses_kw:
         lines.append("    kw = {}")
     for index, item in enumerate(keys):
         key = repr(item.key)
         namespace[f"s{index}"] = item.hook
-        if item.exact_type is not None:
-            namespace[f"t{index}"] = item.exact_type
-            convert = [f"if type(x) is not t{index}:", "    raise Reject"]
-            value_expr = "x"
+        if len(item.passthrough) == 1:
+            namespace[f"t{index}"] = item.passthrough[0]
+            check = [f"if type(x) is not t{index}:", "    raise Reject"]
+            value = "x"
+        elif item.passthrough:
+            namespace[f"t{index}"] = item.passthrough
+            check = [f"if type(x) not in t{index}:", "    raise Reject"]
+            value = "x"
+        elif item.shortcut is not None:
+            namespace[f"t{index}"] = item.shortcut
+            check = [f"if type(x) is not t{index}:", f"    x = s{index}(x)"]
+            value = "x"
         else:
-            convert = []
-            value_expr = f"s{index}(x)"
+            check = []
+            value = f"s{index}(x)"
         lines.append(f"    x = v.get({key}, M)")
         if item.required:
             lines.extend(["    if x is M:", "        raise Reject"])
-            lines.extend(f"    {line}" for line in convert)
-            lines.append(f"    a{index} = {value_expr}")
+            lines.extend(f"    {line}" for line in check)
+            lines.append(f"    a{index} = {value}")
             lines.append("    n += 1")
-            args.append(f"{key}: a{index}")
+            keywords.append(f"a{index}")
+        elif make is not None and item.default is not MISSING:
+            # Passing the class's own default when the key is absent is the same as omitting it.
+            namespace[f"d{index}"] = item.default
+            lines.extend(["    if x is M:", f"        a{index} = d{index}", "    else:"])
+            lines.extend(f"        {line}" for line in check)
+            lines.append(f"        a{index} = {value}")
+            lines.append("        n += 1")
+            keywords.append(f"a{index}")
         else:
             lines.append("    if x is not M:")
-            lines.extend(f"        {line}" for line in convert)
-            lines.append(f"        kw[{key}] = {value_expr}")
+            lines.extend(f"        {line}" for line in check)
+            lines.append(f"        kw[{key}] = {value}")
             lines.append("        n += 1")
+            keywords.append("")
     lines.extend(["    if n != len(v):", "        raise Reject"])
-    values = "{" + ", ".join(args) + "}"
-    if has_optional:
-        lines.append(f"    r = {values}")
-        lines.append("    r.update(kw)")
+    named = [(item.key, local) for item, local in zip(keys, keywords, strict=True) if local]
+    if make is None:
+        body = "{" + ", ".join(f"{key!r}: {local}" for key, local in named) + "}"
+        if uses_kw:
+            lines.extend([f"    r = {body}", "    r.update(kw)", "    return r"])
+        else:
+            lines.append(f"    return {body}")
     else:
-        lines.append(f"    r = {values}")
-    lines.append("    return r" if make is None else "    return make(**r)")
+        call = [f"{key}={local}" for key, local in named]
+        if uses_kw:
+            call.append("**kw")
+        lines.append(f"    return make({', '.join(call)})")
     source = "\n".join(lines) + "\n"
     return _compile(source, f"structure {name}", namespace)
 
@@ -350,7 +379,7 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
     structure = generate_object_structure(
         f"{cls.__module__}.{cls.__qualname__}",
         [
-            KeyHook(f.json_name, f.required, s.structure, s.exact_type)
+            KeyHook(f.json_name, f.required, s.structure, s.passthrough, f.default, s.shortcut)
             for f, s in zip(fields, specs, strict=True)
         ],
         None if kind == "dict" else cls,

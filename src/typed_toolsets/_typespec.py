@@ -108,6 +108,11 @@ class TypeSpec:
             unbounded (recursive types).
         exact_type: When set, valid instances are exactly the values of this Python type and
             structuring returns them unchanged (``str``, ``bool``).
+        passthrough: The Python types whose values are exactly the valid instances, returned
+            unchanged by structuring (``(str,)``; ``(str, NoneType)`` for ``str | None``); empty
+            when structuring has more to check or build.
+        shortcut: A Python type whose values are valid and returned unchanged, while other
+            values still go through ``structure`` (``int``: an int is kept, ``1.0`` converted).
         identity: Structuring a valid instance returns it unchanged.
         hashable: Structured values are hashable and compare like their JSON form (for sets).
         constants: For enums and literals: the JSON values admitted.
@@ -131,6 +136,8 @@ class TypeSpec:
     json_types: frozenset[str]
     depth: int | None = 0
     exact_type: type | None = None
+    passthrough: tuple[type, ...] = ()
+    shortcut: type | None = None
     identity: bool = False
     hashable: bool = False
     constants: tuple[object, ...] | None = None

@@ -111,8 +111,14 @@ def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
         members = nullable_members
     elif counting:
         members = count_members  # which variant matched is not known here: count them all
+    passthrough: tuple[type, ...] = ()
+    if all(v.passthrough for v in variants):
+        passthrough = tuple(t for v in variants for t in v.passthrough)
+        if nullable:
+            passthrough += (_NoneType,)
     return TypeSpec(
         annotation=annotation,
+        passthrough=passthrough,
         schema={"anyOf": schemas},
         structure=structure,
         unstructure=unstructure,

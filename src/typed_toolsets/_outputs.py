@@ -1,0 +1,51 @@
+r"""Turning a program's raw output into text that is safe to hand to a model or a terminal.
+
+Output is decoded as UTF-8 with replacement (a program can print any bytes), control characters
+other than tab and newline are written as visible escapes (``\x1b``) so that ANSI/OSC sequences
+in searched text or in GitHub content cannot drive a terminal, and known secrets are redacted.
+A carriage return stays as it is only in a CRLF line ending.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+__all__ = ["REDACTED", "cut_to_lines", "decode_output", "escape_controls", "redact"]
+
+REDACTED: Final = "[REDACTED]"
+
+
+def _control_table() -> dict[int, str]:
+    controls = [*range(0x20), 0x7F, *range(0x80, 0xA0)]
+    return {c: f"\\x{c:02x}" for c in controls if c not in (0x09, 0x0A, 0x0D)}
+
+
+_CONTROLS: Final = _control_table()
+
+
+def escape_controls(text: str) -> str:
+    r"""Write C0/C1 control characters (not ``\t``, ``\n`` or a CRLF's ``\r``) as ``\xNN``."""
+    escaped = text.translate(_CONTROLS)
+    if "\r" not in escaped:
+        return escaped
+    return "\r\n".join(part.replace("\r", "\\x0d") for part in escaped.split("\r\n"))
+
+
+def decode_output(data: bytes) -> str:
+    """Decode program output (UTF-8, invalid bytes replaced) and escape control characters."""
+    return escape_controls(data.decode("utf-8", errors="replace"))
+
+
+def cut_to_lines(data: bytes) -> bytes:
+    """Drop a trailing partial line from output cut at a byte budget (keeps whole lines only)."""
+    end = data.rfind(b"\n")
+    return data[: end + 1] if end >= 0 else data
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """Replace every occurrence of each non-trivial secret in *text* with `REDACTED`."""
+    for secret in secrets:
+        if len(secret) >= 4 and secret in text:
+            text = text.replace(secret, REDACTED)
+    return text

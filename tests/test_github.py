@@ -1,0 +1,699 @@
+"""GitHubCLIToolset: the seed's tools, parameters and formats, against a stand-in ``gh``.
+
+The stand-in (tests/fixtures/fake_gh.py, first on PATH) records each argument vector and prints
+canned JSON. The recorded seed calls (shared/recordings/dsprb-toolsets.json) are replayed: the
+canned JSON for each is derived from the recorded output, and the formatted result must equal
+the recording. The seed bugs are checked fixed (GH: no ``--repo`` on ``gh api``, traffic stays
+GET, truthful ``mergeable``, GET-only API requests). Tests marked ``real_gh`` run Debian's gh
+(unauthenticated, offline): our argument vectors must parse.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from typed_toolsets import ToolProxy
+from typed_toolsets._github_args import (
+    ISSUE_FIELDS,
+    ISSUE_LIST_FIELDS,
+    PR_FIELDS,
+    PR_LIST_FIELDS,
+    api_arguments,
+    gh_environment,
+    issue_list_arguments,
+    issue_view_arguments,
+    pr_list_arguments,
+    pr_view_arguments,
+    traffic_arguments,
+)
+from typed_toolsets.github import (
+    GitHubCLIToolset,
+    InvalidArgumentError,
+    IssueState,
+    OutputTooLargeError,
+    ProgramNotFoundError,
+    ProgramTimeoutError,
+    PRState,
+)
+
+RECORDINGS_CANDIDATES = [
+    Path(__file__).resolve().parents[2] / "shared" / "recordings" / "dsprb-toolsets.json",
+    Path(__file__).resolve().parents[1] / "shared" / "recordings" / "dsprb-toolsets.json",
+]
+RECORDINGS = next((p for p in RECORDINGS_CANDIDATES if p.exists()), None)
+
+
+def _recorded(tool: str) -> list[dict[str, Any]]:
+    if RECORDINGS is None:
+        pytest.skip("shared/recordings/dsprb-toolsets.json is not beside the repository")
+    cases = json.loads(RECORDINGS.read_text())["cases"]
+    return [case for case in cases if case["tool"] == tool]
+
+
+def _tools(**config: Any) -> dict[str, ToolProxy]:
+    toolset = GitHubCLIToolset(**config)
+    return {proxy.name: proxy for proxy in toolset.to_tools()}
+
+
+# -------------------------------------------------------------- seed text -> gh JSON (inverse)
+
+
+def _issues_json(text: str) -> list[dict[str, Any]]:
+    """The JSON that ``gh issue list --json ...`` returned for a recorded seed output."""
+    issues: list[dict[str, Any]] = []
+    for block in text.split("\n", 1)[1].split("\n\n"):
+        if not block:
+            continue
+        head, *rest = block.split("\n")
+        number, _, remainder = head[1:].partition(": ")
+        title, _, state = remainder.rpartition(" (")
+        issue: dict[str, Any] = {
+            "number": int(number),
+            "title": title,
+            "state": state[:-1],
+            "labels": [],
+            "assignees": [],
+        }
+        for line in rest:
+            key, _, value = line.strip().partition(": ")
+            if key == "Labels":
+                issue["labels"] = [{"name": name, "color": "ededed"} for name in value.split(", ")]
+            elif key == "Assignees":
+                issue["assignees"] = [{"login": login, "id": "x"} for login in value.split(", ")]
+            elif key == "URL":
+                issue["url"] = value
+        issues.append(issue)
+    return issues
+
+
+def _prs_json(text: str) -> list[dict[str, Any]]:
+    """The JSON that ``gh pr list --json ...`` returned for a recorded seed output."""
+    prs: list[dict[str, Any]] = []
+    for block in text.split("\n", 1)[1].split("\n\n"):
+        if not block:
+            continue
+        head, branches, url = block.strip("\n").split("\n")
+        number, _, remainder = head[1:].partition(": ")
+        title, _, state = remainder.rpartition(" (")
+        head_ref, _, base_ref = branches.strip().partition(" → ")
+        prs.append(
+            {
+                "number": int(number),
+                "title": title,
+                "state": state[:-1],
+                "headRefName": head_ref,
+                "baseRefName": base_ref,
+                "url": url.strip()[len("URL: ") :],
+            }
+        )
+    return prs
+
+
+# --------------------------------------------------------------------------------- exports
+
+
+def test_exports_names_descriptions_and_required() -> None:
+    tools = GitHubCLIToolset.to_tools()
+    assert [(t.name, t.description) for t in tools] == [
+        ("github_list_issues", "List GitHub issues with optional filters"),
+        ("github_list_prs", "List GitHub pull requests with optional filters"),
+        ("github_get_issue", "Get details of a specific GitHub issue"),
+        ("github_get_pr", "Get details of a specific GitHub pull request"),
+        ("github_api_request", "Make an arbitrary GitHub API request"),
+        ("github_traffic_views", "Get repository traffic views (last 14 days by default)"),
+        ("github_traffic_clones", "Get repository traffic clones (last 14 days by default)"),
+    ]
+    params = {t.name: t.parameters for t in tools}
+    assert {name: p["required"] for name, p in params.items()} == {
+        "github_list_issues": [],
+        "github_list_prs": [],
+        "github_get_issue": ["issue_number"],
+        "github_get_pr": ["pr_number"],
+        "github_api_request": ["endpoint"],
+        "github_traffic_views": ["repo"],
+        "github_traffic_clones": ["repo"],
+    }
+    issues = params["github_list_issues"]["properties"]
+    assert list(issues) == ["state", "labels", "assignee", "repo", "limit"]
+    assert issues["state"]["enum"] == ["open", "closed", "all"]
+    assert issues["state"]["default"] == "open"
+    assert issues["labels"]["type"] == "array"
+    assert issues["labels"]["default"] == []
+    assert issues["limit"]["default"] == 20
+    assert issues["assignee"]["default"] is None
+    prs = params["github_list_prs"]["properties"]
+    assert list(prs) == ["state", "author", "base", "repo", "limit"]
+    assert prs["state"]["enum"] == ["open", "closed", "merged", "all"]
+    api = params["github_api_request"]["properties"]
+    assert list(api) == ["endpoint", "method", "fields", "repo"]
+    assert (api["method"]["default"], api["fields"]["default"]) == ("GET", {})
+    assert list(params["github_traffic_views"]["properties"]) == ["repo", "per"]
+
+
+def test_import_typed_toolsets_does_not_load_github() -> None:
+    code = (
+        "import sys, typed_toolsets; typed_toolsets.Toolset; "
+        "assert 'typed_toolsets.github' not in sys.modules; "
+        "assert 'typed_toolsets.text' not in sys.modules; print('ok')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.stdout.strip() == "ok", done.stderr
+
+
+# ----------------------------------------------------------------------- recorded seed calls
+
+
+def test_recorded_list_issues(fake_gh: Any) -> None:
+    cases = _recorded("github_list_issues")
+    assert len(cases) == 3
+    tools = _tools()
+    for case in cases:
+        fake_gh.reply(
+            "issue",
+            "list",
+            f"--limit={case['input'].get('limit', 20)}",
+            *[f"--label={label}" for label in case["input"].get("labels", [])],
+            stdout=json.dumps(_issues_json(case["output"])),
+        )
+        assert tools["github_list_issues"].dynamic_call(case["input"]) == case["output"]
+    assert fake_gh.argvs()[0] == [
+        "issue",
+        "list",
+        f"--json={ISSUE_LIST_FIELDS}",
+        "--state=open",
+        "--limit=5",
+        "--repo=microsoft/vscode",
+    ]
+    assert "--label=bug" in fake_gh.argvs()[2]
+
+
+def test_recorded_list_prs(fake_gh: Any) -> None:
+    (case,) = _recorded("github_list_prs")
+    fake_gh.reply("pr", "list", stdout=json.dumps(_prs_json(case["output"])))
+    assert _tools()["github_list_prs"].dynamic_call(case["input"]) == case["output"]
+    assert fake_gh.argvs() == [
+        [
+            "pr",
+            "list",
+            f"--json={PR_LIST_FIELDS}",
+            "--state=open",
+            "--limit=20",
+            "--repo=microsoft/vscode",
+        ]
+    ]
+
+
+def test_recorded_get_issue_and_failure(fake_gh: Any) -> None:
+    found, missing = _recorded("github_get_issue")
+    body = found["output"].split("\nBody:\n", 1)[1]
+    issue = {
+        "number": 123,
+        "title": "Improve the explorer view to match full VS design",
+        "state": "CLOSED",
+        "labels": [{"name": "feature-request"}],
+        "assignees": [{"login": "bpasero"}],
+        "url": "https://github.com/microsoft/vscode/issues/123",
+        "body": body,
+    }
+    fake_gh.reply("123", stdout=json.dumps(issue))
+    message = missing["output"].removeprefix("Failed to get issue: ")
+    fake_gh.reply("999999", stderr=message, exit=1)
+    tools = _tools()
+    assert tools["github_get_issue"].dynamic_call(found["input"]) == found["output"]
+    assert tools["github_get_issue"].dynamic_call(missing["input"]) == missing["output"]
+    assert fake_gh.argvs()[0] == [
+        "issue",
+        "view",
+        f"--json={ISSUE_FIELDS}",
+        "--repo=microsoft/vscode",
+        "--",
+        "123",
+    ]
+
+
+def test_recorded_get_pr_failure(fake_gh: Any) -> None:
+    (case,) = _recorded("github_get_pr")
+    fake_gh.reply("456", stderr=case["output"].removeprefix("Failed to get pull request: "), exit=1)
+    assert _tools()["github_get_pr"].dynamic_call(case["input"]) == case["output"]
+    assert fake_gh.argvs() == [
+        ["pr", "view", f"--json={PR_FIELDS}", "--repo=microsoft/vscode", "--", "456"]
+    ]
+
+
+def test_recorded_api_requests_and_the_repo_bug_fixed(fake_gh: Any) -> None:
+    with_repo, without_repo, plain = _recorded("github_api_request")
+    body = without_repo["output"]
+    fake_gh.reply("repos/microsoft/vscode", stdout=plain["output"])
+    fake_gh.reply("repos/microsoft/vscode", "--raw-field=stars=true", stdout=body)
+    tools = _tools()
+    assert tools["github_api_request"].dynamic_call(without_repo["input"]) == body
+    assert tools["github_api_request"].dynamic_call(plain["input"]) == plain["output"]
+    # The seed answered "unknown flag: --repo" here; we send no --repo, so gh returns the body.
+    assert "unknown flag" in with_repo["output"]
+    assert tools["github_api_request"].dynamic_call(with_repo["input"]) == body
+    argvs = fake_gh.argvs()
+    assert argvs[0] == [
+        "api",
+        "--method=GET",
+        "--raw-field=stars=true",
+        "--raw-field=forks=true",
+        "--raw-field=description=true",
+        "--",
+        "repos/microsoft/vscode",
+    ]
+    assert argvs[1] == ["api", "--method=GET", "--", "repos/microsoft/vscode"]
+    assert argvs[2] == argvs[0]
+    assert not any(arg.startswith("--repo") for argv in argvs for arg in argv)
+
+
+# ------------------------------------------------------------------------------ formats
+
+
+def test_issue_list_formats_and_empty(fake_gh: Any) -> None:
+    issues = [
+        {"number": 1, "title": "A", "state": "OPEN", "labels": [], "assignees": [], "url": "u1"},
+        {
+            "number": 2,
+            "title": None,
+            "state": "CLOSED",
+            "labels": [{"name": "x"}, {"name": "y"}],
+            "assignees": None,
+            "url": "u2",
+        },
+    ]
+    fake_gh.reply("--state=all", stdout=json.dumps(issues))
+    fake_gh.reply("--state=closed", stdout="[]")
+    tools = _tools()
+    assert tools["github_list_issues"].dynamic_call({"state": "all"}) == (
+        "Found 2 issue(s):\n#1: A (OPEN)\n  URL: u1\n\n#2:  (CLOSED)\n  Labels: x, y\n  URL: u2\n"
+    )
+    assert tools["github_list_issues"].dynamic_call({"state": "closed"}) == "No issues found"
+
+
+def test_pr_list_empty_and_parse_failures(fake_gh: Any) -> None:
+    fake_gh.reply("pr", "list", stdout="[]")
+    fake_gh.reply("issue", "list", stdout="not json")
+    fake_gh.reply("pr", "view", stdout='{"number": 1')
+    fake_gh.reply("issue", "view", stdout="[1, 2]")
+    tools = _tools()
+    assert tools["github_list_prs"].dynamic_call({}) == "No pull requests found"
+    assert (
+        tools["github_list_issues"]
+        .dynamic_call({})
+        .startswith("Failed to parse issues data: Expecting value")
+    )
+    assert (
+        tools["github_get_pr"]
+        .dynamic_call({"pr_number": 1})
+        .startswith("Failed to parse pull request details: ")
+    )
+    assert tools["github_get_issue"].dynamic_call({"issue_number": 1}) == (
+        "Error getting issue: gh did not return an object"
+    )
+
+
+@pytest.mark.parametrize(
+    ("mergeable", "shown"),
+    [
+        ("MERGEABLE", "Yes"),
+        ("CONFLICTING", "No"),
+        ("UNKNOWN", "Unknown"),
+        (None, "Unknown"),
+        (True, "Yes"),
+        (False, "No"),
+    ],
+)
+def test_pr_view_reports_mergeable_truthfully(fake_gh: Any, mergeable: object, shown: str) -> None:
+    pr = {
+        "number": 7,
+        "title": "Fix",
+        "state": "OPEN",
+        "body": "",
+        "headRefName": "feature",
+        "baseRefName": "main",
+        "mergeable": mergeable,
+        "url": "https://github.com/o/r/pull/7",
+    }
+    fake_gh.reply("pr", "view", stdout=json.dumps(pr))
+    assert _tools()["github_get_pr"].dynamic_call({"pr_number": 7, "repo": "o/r"}) == (
+        "Pull Request #7: Fix\nState: OPEN\nBranch: feature → main\n"
+        f"Mergeable: {shown}\nURL: https://github.com/o/r/pull/7\n\nBody:\nNo description provided"
+    )
+
+
+def test_issue_view_without_labels_or_body(fake_gh: Any) -> None:
+    issue = {"number": 3, "title": "T", "state": "OPEN", "labels": [], "assignees": [], "url": "u"}
+    fake_gh.reply("issue", "view", stdout=json.dumps(issue))
+    assert _tools()["github_get_issue"].dynamic_call({"issue_number": 3}) == (
+        "Issue #3: T\nState: OPEN\nURL: u\n\nBody:\nNo description provided"
+    )
+    assert fake_gh.argvs() == [["issue", "view", f"--json={ISSUE_FIELDS}", "--", "3"]]
+
+
+TRAFFIC = {
+    "count": 14,
+    "uniques": 3,
+    "views": [
+        {"timestamp": "2024-01-01T00:00:00Z", "count": 10, "uniques": 2},
+        {"timestamp": "2024-01-02T00:00:00Z", "count": 4, "uniques": 1},
+    ],
+}
+
+
+def test_traffic_views_format_and_stays_get_with_per(fake_gh: Any) -> None:
+    fake_gh.reply("repos/o/r/traffic/views", stdout=json.dumps(TRAFFIC))
+    tools = _tools()
+    expected = (
+        "Views: 14 total (3 unique) over the last 2 data points\n"
+        "  2024-01-01T00:00:00Z: 10 (2 unique)\n  2024-01-02T00:00:00Z: 4 (1 unique)"
+    )
+    assert tools["github_traffic_views"].dynamic_call({"repo": "o/r"}) == expected
+    assert tools["github_traffic_views"].dynamic_call({"repo": "o/r", "per": "week"}) == expected
+    assert fake_gh.argvs() == [
+        ["api", "--method=GET", "--", "repos/o/r/traffic/views"],
+        ["api", "--method=GET", "--raw-field=per=week", "--", "repos/o/r/traffic/views"],
+    ]
+
+
+def test_traffic_clones_format_empty_series_and_failures(fake_gh: Any) -> None:
+    clones = {"count": 0, "uniques": 0, "clones": []}
+    fake_gh.reply("repos/o/r/traffic/clones", stdout=json.dumps(clones))
+    fake_gh.reply(
+        "repos/o/x/traffic/clones", stderr="gh: Must have push access (HTTP 403)\n", exit=1
+    )
+    tools = _tools()
+    assert tools["github_traffic_clones"].dynamic_call({"repo": "o/r"}) == (
+        "Clones: 0 total (0 unique) over the last 0 data points"
+    )
+    assert tools["github_traffic_clones"].dynamic_call({"repo": "o/x"}) == (
+        "Failed to fetch traffic clones: gh: Must have push access (HTTP 403)\n"
+    )
+    result = tools["github_traffic_clones"].invoke({"repo": "o/r", "per": "month"})
+    assert not result.ok
+    assert result.error is not None
+    assert "InvalidArgumentError: `per` must be 'day' or 'week'" in result.error.message
+
+
+def test_api_request_is_get_only(fake_gh: Any) -> None:
+    tools = _tools()
+    for method in ("POST", "DELETE", "patch", "PUT", "get "):
+        assert tools["github_api_request"].dynamic_call({"endpoint": "user", "method": method}) == (
+            "Error: Only GET requests are allowed for read-only access"
+        )
+    fake_gh.reply("user", stdout="{}")
+    assert tools["github_api_request"].dynamic_call({"endpoint": "user", "method": "get"}) == "{}"
+    assert fake_gh.argvs() == [["api", "--method=GET", "--", "user"]]
+
+
+def test_api_request_fills_placeholders_from_repo(fake_gh: Any) -> None:
+    fake_gh.reply("api", stdout="[]")
+    tools = _tools()
+    arguments = {"endpoint": "repos/{owner}/{repo}/issues", "repo": "octo/cat", "fields": {}}
+    assert tools["github_api_request"].dynamic_call(arguments) == "[]"
+    arguments = {"endpoint": "repos/{owner}/{repo}/branches/{branch}"}
+    assert tools["github_api_request"].dynamic_call(arguments) == "[]"
+    assert fake_gh.argvs() == [
+        ["api", "--method=GET", "--", "repos/octo/cat/issues"],
+        ["api", "--method=GET", "--", "repos/{owner}/{repo}/branches/{branch}"],
+    ]
+
+
+def test_gh_failure_output_is_the_seed_merged_message(fake_gh: Any) -> None:
+    fake_gh.reply("issue", "list", stdout="partial", stderr="gh: boom\n", exit=1)
+    assert _tools()["github_list_issues"].dynamic_call({}) == (
+        "Failed to list issues: partialgh: boom\n"
+    )
+
+
+# ------------------------------------------------------------------- direct call and errors
+
+
+def test_direct_call_accepts_enum_members_and_values(fake_gh: Any) -> None:
+    fake_gh.reply("issue", "list", stdout="[]")
+    toolset = GitHubCLIToolset()
+    assert toolset.list_issues(state=IssueState.CLOSED) == "No issues found"
+    assert toolset.list_issues(state="all") == "No issues found"  # type: ignore[arg-type]
+    fake_gh.reply("pr", "list", stdout="[]")
+    assert toolset.list_prs(state=PRState.MERGED, limit=3) == "No pull requests found"
+    assert [argv[3] for argv in fake_gh.argvs()] == [
+        "--state=closed",
+        "--state=all",
+        "--state=merged",
+    ]
+    with pytest.raises(InvalidArgumentError, match="`state` must be one of"):
+        toolset.list_prs(state="draft")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="`limit` must be an integer"):
+        toolset.list_prs(limit=True)
+    assert len(fake_gh.argvs()) == 3
+
+
+def test_missing_gh_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(ProgramNotFoundError, match="'gh' program was not found on PATH"):
+        GitHubCLIToolset().get_issue(issue_number=1)
+    message = _tools()["github_get_issue"].dynamic_call({"issue_number": 1})
+    assert message.startswith("Error: Tool 'github_get_issue' failed: ProgramNotFoundError:")
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("no_leaks")
+def test_timeout_kills_gh_and_its_children(fake_gh: Any) -> None:
+    fake_gh.reply("issue", "list", sleep=30, spawn=30)
+    started = time.monotonic()
+    with pytest.raises(ProgramTimeoutError, match=r"gh did not finish within 0\.5 seconds"):
+        GitHubCLIToolset(timeout=0.5).list_issues()
+    assert time.monotonic() - started < 1.5
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("no_leaks")
+def test_output_cap_on_json_and_on_raw_api_output(fake_gh: Any) -> None:
+    fake_gh.reply("issue", "list", flood=200_000, sleep=5)
+    fake_gh.reply("api", flood=200_000, sleep=5)
+    toolset = GitHubCLIToolset(max_output_bytes=50_000, timeout=5)
+    started = time.monotonic()
+    with pytest.raises(OutputTooLargeError, match="50,000-byte output cap"):
+        toolset.list_issues()
+    output = toolset.api_request(endpoint="search/issues")
+    assert output.startswith("x" * 1000)
+    assert "\n[truncated: the response exceeded 50,000 bytes; ask for less" in output
+    assert output.endswith("(for example per_page in fields)]")
+    assert len(output) < 50_000 + 200
+    assert time.monotonic() - started < 3
+
+
+def test_control_characters_from_github_are_escaped(fake_gh: Any) -> None:
+    issue = {
+        "number": 1,
+        "title": "\x1b]0;pwned\x07\x1b[31mRED",
+        "state": "OPEN",
+        "body": "line\r\nnext\rover\x9b",
+        "url": "u",
+    }
+    fake_gh.reply("issue", "view", stdout=json.dumps(issue))
+    output = _tools()["github_get_issue"].dynamic_call({"issue_number": 1})
+    assert "\x1b" not in output
+    assert "\x07" not in output
+    assert "\x9b" not in output
+    assert "Issue #1: \\x1b]0;pwned\\x07\\x1b[31mRED" in output
+    assert output.endswith("Body:\nline\r\nnext\\x0dover\\x9b")
+
+
+# ------------------------------------------------------------------------- environment
+
+
+def test_environment_allow_list_for_github_com() -> None:
+    source = {
+        "PATH": "/x",
+        "HOME": "/home/u",
+        "GH_TOKEN": "ghp_one",
+        "GITHUB_TOKEN": "ghp_two",
+        "GH_ENTERPRISE_TOKEN": "ent",
+        "AWS_SECRET_ACCESS_KEY": "no",
+        "XDG_CONFIG_HOME": "/cfg",
+        "GH_DEBUG": "api",
+        "GH_HOST": "evil.example",
+    }
+    env, secrets = gh_environment("github.com", source)
+    assert set(env) == {
+        "PATH",
+        "HOME",
+        "GH_CONFIG_DIR",
+        "GH_TOKEN",
+        "GH_PROMPT_DISABLED",
+        "GH_NO_UPDATE_NOTIFIER",
+        "GH_PAGER",
+        "NO_COLOR",
+    }
+    assert env["GH_CONFIG_DIR"] == os.path.join("/cfg", "gh")
+    assert (env["GH_TOKEN"], secrets) == ("ghp_one", ["ghp_one"])
+    assert env["PATH"] == os.environ.get("PATH", os.defpath)
+
+
+def test_environment_enterprise_host_gets_only_its_token() -> None:
+    source = {"GH_TOKEN": "ghp_one", "GITHUB_ENTERPRISE_TOKEN": "ent", "GH_CONFIG_DIR": "/c"}
+    env, secrets = gh_environment("ghe.example.com", source)
+    assert env["GH_HOST"] == "ghe.example.com"
+    assert env["GITHUB_ENTERPRISE_TOKEN"] == "ent"
+    assert "GH_TOKEN" not in env
+    assert env["GH_CONFIG_DIR"] == "/c"
+    assert secrets == ["ent"]
+    env, secrets = gh_environment("github.com", {"GITHUB_TOKEN": "t2", "GH_ENTERPRISE_TOKEN": "e"})
+    assert (env.get("GITHUB_TOKEN"), "GH_ENTERPRISE_TOKEN" in env, secrets) == ("t2", False, ["t2"])
+
+
+def test_hostname_is_validated() -> None:
+    with pytest.raises(ValueError, match="hostname"):
+        GitHubCLIToolset(hostname="evil.example/o")
+    assert GitHubCLIToolset(hostname="GHE.example.com").hostname == "GHE.example.com"
+
+
+# ---------------------------------------------------------------------------- real gh
+
+REAL_GH = shutil.which("gh", path="/usr/bin:/bin:/usr/local/bin")
+
+
+def _real_argvs() -> list[list[str]]:
+    return [
+        issue_list_arguments(
+            state="closed", labels=["bug", "--web"], assignee="@me", repo="o/r", limit=50
+        ),
+        issue_list_arguments(state="open", labels=[], assignee=None, repo=None, limit=20),
+        pr_list_arguments(
+            state="merged", author="app/dependabot", base="main", repo="o/r", limit=1
+        ),
+        issue_view_arguments(number=5, repo="o/r"),
+        pr_view_arguments(number=2**31 - 1, repo=None),
+        api_arguments(endpoint="/repos/o/r/issues", fields={"state": "open", "q": "@x"}, repo=None),
+        api_arguments(endpoint="repos/{owner}/{repo}/pulls", fields={}, repo="o/r"),
+        traffic_arguments(repo="o/r", kind="views", per="day"),
+        traffic_arguments(repo="o/r", kind="clones", per=None),
+    ]
+
+
+def _run_real_gh(arguments: list[str], home: Path) -> str:
+    assert REAL_GH is not None
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(home),
+        "GH_CONFIG_DIR": str(home / "gh-config"),
+        "GH_PROMPT_DISABLED": "1",
+        "GH_NO_UPDATE_NOTIFIER": "1",
+        "NO_COLOR": "1",
+    }
+    done = subprocess.run(
+        [REAL_GH, *arguments],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    return done.stdout + done.stderr
+
+
+@pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")
+def test_real_gh_rejects_an_unknown_flag_before_asking_for_auth(tmp_path: Path) -> None:
+    # The oracle of the next test: flag parsing happens before the auth check.
+    assert "unknown flag: --repo" in _run_real_gh(["api", "--repo=o/r", "--", "user"], tmp_path)
+
+
+@pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")
+@pytest.mark.parametrize("index", range(len(_real_argvs())))
+def test_real_gh_parses_our_argument_vectors(tmp_path: Path, index: int) -> None:
+    output = _run_real_gh(_real_argvs()[index], tmp_path)
+    lowered = output.lower()
+    assert "unknown flag" not in lowered
+    assert "unknown shorthand" not in lowered
+    assert "accepts" not in lowered  # "accepts 1 arg(s), received 2"
+    assert "invalid argument" not in lowered
+    # No token: gh stops at authentication (or, if one were configured, at the network).
+    assert "gh auth login" in output or "error connecting" in output, output
+
+
+@pytest.mark.parametrize(
+    ("login", "ok"),
+    [
+        ("octocat", True),
+        ("octo-cat", True),
+        ("@me", True),
+        ("dependabot[bot]", True),
+        ("app/dependabot", True),
+        ("emu_user", True),
+        ("-web", False),
+        ("a/b", False),
+        ("../", False),
+        ("@octocat", False),
+        ("x" * 40, False),
+        ("a b", False),
+        ("app/", False),
+    ],
+)
+def test_logins_are_validated(login: str, ok: bool) -> None:
+    if ok:
+        assert pr_list_arguments(state="open", author=login, base=None, repo=None, limit=1)[-1] == (
+            f"--author={login}"
+        )
+    else:
+        with pytest.raises(InvalidArgumentError, match="must be a GitHub login"):
+            pr_list_arguments(state="open", author=login, base=None, repo=None, limit=1)
+
+
+@pytest.mark.parametrize(
+    ("repo", "ok"),
+    [
+        ("octocat/hello-world", True),
+        ("o/r.js", True),
+        ("o/.github", True),
+        ("o/..", False),
+        ("o/.", False),
+        ("-o/r", False),
+        ("o/-r", False),
+        ("o", False),
+        ("o/r/x", False),
+        ("host.example/o/r", False),
+        ("o_x/r", False),
+        ("o/r;id", False),
+        ("o/" + "r" * 101, False),
+        ("o" * 40 + "/r", False),
+    ],
+)
+def test_repos_are_validated(repo: str, ok: bool) -> None:
+    if ok:
+        assert issue_view_arguments(number=1, repo=repo)[3] == f"--repo={repo}"
+    else:
+        with pytest.raises(InvalidArgumentError, match="OWNER/NAME"):
+            issue_view_arguments(number=1, repo=repo)
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "problem"),
+    [
+        ("https://evil.example/x", "scheme or host"),
+        ("//evil.example/x", "is empty"),
+        ("repos/o/r/", "is empty"),
+        ("repos/../user", "relative step"),
+        ("repos/o/r?x=1", "'?'"),
+        ("repos/o/r#x", "'#'"),
+        ("repos/%2e%2e/user", "'%'"),
+        ("--hostname=evil.example", "starts with '-'"),
+        ("repos/o/-r", "starts with '-'"),
+        ("repos/o r", "' '"),
+        ("repos/{evil}", "'{'"),
+    ],
+)
+def test_endpoints_are_validated_segment_by_segment(endpoint: str, problem: str) -> None:
+    with pytest.raises(InvalidArgumentError) as info:
+        api_arguments(endpoint=endpoint, fields={}, repo=None)
+    assert problem in str(info.value)
+    assert "query parameters in `fields`" in str(info.value)

@@ -1,0 +1,243 @@
+"""The bounded process runner: deadlines, output caps, group kills, faithful exit status.
+
+Requirement IDs (security.md section 7) are in the test names: DL-1..DL-4, OUT-1, OUT-2.
+The sleeping children use odd durations so that a survivor can be recognised in /proc.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from typed_toolsets import _process
+from typed_toolsets._process import run_bounded
+
+ENV = {"PATH": os.environ.get("PATH", os.defpath), "LC_ALL": "C.UTF-8"}
+SH = shutil.which("sh") or "/bin/sh"
+
+pytestmark = pytest.mark.usefixtures("no_leaks")
+
+
+def _sleep(tag: int) -> str:
+    """A ``sleep`` of about a minute whose command line is unique to this test and process."""
+    return f"sleep 60.{tag:02d}{os.getpid()}"
+
+
+def _processes_running(needle: str, grace: float = 1.0) -> list[int]:
+    """Live processes whose command line contains *needle*, after SIGKILL had *grace* to land."""
+    end = time.monotonic() + grace
+    while True:
+        found = _scan(needle)
+        if not found or time.monotonic() > end:
+            return found
+        time.sleep(0.01)
+
+
+def _scan(needle: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ")
+            state = Path(f"/proc/{entry}/stat").read_text().split(") ", 1)[1][0]
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        if needle.encode() in cmdline and state != "Z":
+            found.append(int(entry))
+    return found
+
+
+def test_exit_status_and_output() -> None:
+    result = run_bounded([SH, "-c", "printf out; printf err >&2; exit 3"], env=ENV)
+    assert (result.returncode, result.stdout, result.stderr) == (3, b"out", b"err")
+    assert result.ended_by == "exit"
+    assert not result.truncated
+
+
+def test_stdin_is_fed_and_closed() -> None:
+    data = b"line\n" * 400_000  # 2 MB: far more than one pipe buffer
+    result = run_bounded(["wc", "-c"], env=ENV, input_bytes=data)
+    assert result.stdout.strip() == str(len(data)).encode()
+    assert result.returncode == 0
+
+
+def test_no_input_means_dev_null() -> None:
+    result = run_bounded(["cat"], env=ENV, timeout=5)
+    assert (result.returncode, result.stdout, result.ended_by) == (0, b"", "exit")
+
+
+def test_environment_is_exactly_what_was_given() -> None:
+    result = run_bounded(["env"], env={"PATH": ENV["PATH"], "ONLY": "this"})
+    assert sorted(result.stdout.decode().splitlines()) == sorted(
+        [f"PATH={ENV['PATH']}", "ONLY=this"]
+    )
+
+
+def test_child_leads_its_own_session_and_group() -> None:
+    result = run_bounded([SH, "-c", "echo $$; cat /proc/$$/stat"], env=ENV)
+    pid, stat = result.stdout.decode().splitlines()
+    _state, _ppid, group, session = stat.split(") ", 1)[1].split()[:4]
+    assert (group, session) == (pid, pid)
+    assert int(session) != os.getsid(0)
+
+
+def test_OUT_1_output_cap_stops_a_flood() -> None:
+    started = time.monotonic()
+    result = run_bounded(["yes"], env=ENV, max_output_bytes=256 * 1024)
+    assert result.ended_by == "output_cap"
+    assert result.truncated
+    assert len(result.stdout) == 256 * 1024
+    assert result.returncode == -signal.SIGKILL
+    assert time.monotonic() - started < 1.0
+
+
+def test_OUT_1_cap_counts_stdout_and_stderr_together() -> None:
+    script = "head -c 600000 /dev/zero; head -c 600000 /dev/zero >&2; sleep 7.31"
+    result = run_bounded([SH, "-c", script], env=ENV, max_output_bytes=1_000_000, timeout=5)
+    assert result.ended_by == "output_cap"
+    assert len(result.stdout) + len(result.stderr) == 1_000_000
+
+
+def test_OUT_2_stderr_first_does_not_deadlock() -> None:
+    started = time.monotonic()
+    script = "head -c 1048576 /dev/zero >&2; echo out"
+    result = run_bounded([SH, "-c", script], env=ENV, max_output_bytes=4 << 20, timeout=5)
+    assert (result.ended_by, result.stdout, len(result.stderr)) == ("exit", b"out\n", 1 << 20)
+    assert time.monotonic() - started < 1.0
+
+
+def test_OUT_2_both_pipes_flooding() -> None:
+    started = time.monotonic()
+    result = run_bounded([SH, "-c", "yes err >&2 & yes out"], env=ENV, max_output_bytes=1 << 20)
+    assert result.ended_by == "output_cap"
+    assert len(result.stdout) + len(result.stderr) == 1 << 20
+    assert time.monotonic() - started < 1.0
+
+
+def test_DL_1_deadline_kills_the_whole_group() -> None:
+    started = time.monotonic()
+    result = run_bounded([SH, "-c", f"{_sleep(11)} & {_sleep(11)} & wait"], env=ENV, timeout=1.0)
+    elapsed = time.monotonic() - started
+    assert result.ended_by == "deadline"
+    assert result.returncode == -signal.SIGKILL
+    assert 1.0 <= elapsed < 1.5
+    assert _processes_running(_sleep(11)) == []
+
+
+def test_DL_1_keyboard_interrupt_kills_the_group_and_propagates() -> None:
+    main = threading.main_thread().ident
+    assert main == threading.get_ident()
+    timer = threading.Timer(0.3, signal.pthread_kill, (main, signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_bounded([SH, "-c", f"{_sleep(12)} & {_sleep(12)} & wait"], env=ENV, timeout=30)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 1.5
+    assert _processes_running(_sleep(12)) == []
+
+
+def test_DL_1_simulated_interrupt_is_prompt() -> None:
+    # _thread.interrupt_main does not interrupt a blocked select: the loop's short slices do.
+    import _thread
+
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    started = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_bounded([SH, "-c", f"{_sleep(13)} & wait"], env=ENV, timeout=30)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 1.0
+    assert _processes_running(_sleep(13)) == []
+
+
+def test_DL_1_exception_inside_the_loop_kills_the_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = {"n": 0}
+    original = _process._Loop._handle
+
+    def failing(self: _process._Loop, fd: int) -> bool:
+        calls["n"] += 1
+        if calls["n"] > 2:
+            raise RuntimeError("injected read failure")
+        return original(self, fd)
+
+    monkeypatch.setattr(_process._Loop, "_handle", failing)
+    with pytest.raises(RuntimeError, match="injected"):
+        run_bounded([SH, "-c", f"{_sleep(14)} & yes"], env=ENV, timeout=10)
+    assert _processes_running(_sleep(14)) == []
+
+
+def test_exception_before_spawn_leaves_nothing() -> None:
+    with pytest.raises(ValueError, match="null"):
+        run_bounded(["echo", "a\x00b"], env=ENV)
+    with pytest.raises(_process.StartError) as info:
+        run_bounded(["/nonexistent/program"], env=ENV)
+    assert isinstance(info.value.__cause__, FileNotFoundError)
+    assert info.value.filename == "/nonexistent/program"
+
+
+def test_descendant_holding_the_pipe_after_exit_is_killed_promptly() -> None:
+    started = time.monotonic()
+    result = run_bounded([SH, "-c", f"{_sleep(15)} & echo done"], env=ENV, timeout=10)
+    assert (result.ended_by, result.returncode, result.stdout) == ("exit", 0, b"done\n")
+    assert time.monotonic() - started < 1.0
+    assert _processes_running(_sleep(15)) == []
+
+
+def test_executable_sets_the_file_argv0_stays() -> None:
+    result = run_bounded(["name-shown", "-c", 'echo "$0"'], env=ENV, executable=SH)
+    assert result.stdout == b"name-shown\n"
+
+
+@pytest.mark.slow
+def test_DL_3_exit_status_is_faithful() -> None:
+    grep = shutil.which("grep")
+    assert grep is not None
+    seen: dict[str, set[int]] = {"match": set(), "no match": set(), "error": set()}
+    cases = {"match": ["-e", "a"], "no match": ["-e", "z"], "error": ["-E", "-e", "("]}
+    for _ in range(60):
+        for name, arguments in cases.items():
+            result = run_bounded([grep, *arguments], env=ENV, input_bytes=b"a\n")
+            seen[name].add(result.returncode)
+    assert seen == {"match": {0}, "no match": {1}, "error": {2}}
+
+
+def test_DL_4_runner_in_a_thread_does_not_block_the_event_loop() -> None:
+    async def main() -> tuple[float, float]:
+        gaps: list[float] = []
+        stop = asyncio.Event()
+
+        async def heartbeat() -> None:
+            last = time.monotonic()
+            while not stop.is_set():
+                await asyncio.sleep(0.01)
+                now = time.monotonic()
+                gaps.append(now - last)
+                last = now
+
+        beat = asyncio.create_task(heartbeat())
+        started = time.monotonic()
+        argv = [SH, "-c", _sleep(16)]
+        result = await asyncio.to_thread(run_bounded, argv, env=ENV, timeout=0.5)
+        elapsed = time.monotonic() - started
+        stop.set()
+        await beat
+        assert result.ended_by == "deadline"
+        return elapsed, max(gaps)
+
+    elapsed, worst_gap = asyncio.run(main())
+    assert elapsed < 0.8
+    assert worst_gap < 0.05
+    assert _processes_running(_sleep(16)) == []

@@ -1,0 +1,593 @@
+"""TextProcessingToolset: the seed's eight tools, formats and recorded outputs, hardened.
+
+Requirement IDs (security.md section 7) tested here: ARGV-6, RE-3, RE-4, DL-2, OUT-1, OUT-3,
+OUT-4, TXT-1, ENV-1 (grep/rg); the attack corpus is in test_builtins_security.py.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from typed_toolsets import ToolProxy
+from typed_toolsets.text import (
+    InputTooLargeError,
+    InvalidArgumentError,
+    InvalidPatternError,
+    ProgramNotFoundError,
+    ProgramTimeoutError,
+    TextProcessingToolset,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORDINGS = next(
+    (
+        path
+        for path in (
+            ROOT.parent / "shared" / "recordings" / "dsprb-toolsets.json",
+            ROOT / "shared" / "recordings" / "dsprb-toolsets.json",
+        )
+        if path.exists()
+    ),
+    None,
+)
+HAVE_RG = shutil.which("rg") is not None
+needs_rg = pytest.mark.skipif(not HAVE_RG, reason="ripgrep is not installed (CI installs it)")
+
+LOG = (
+    "2024-01-01 10:00:01 INFO: Application started\n"
+    "2024-01-01 10:00:05 ERROR: Connection failed\n"
+    "2024-01-01 10:00:10 WARN: Retrying connection\n"
+    "2024-01-01 10:00:15 INFO: Connected successfully\n"
+    "2024-01-01 10:00:20 ERROR: Database timeout\n"
+)
+
+
+def _tools(**config: Any) -> dict[str, ToolProxy]:
+    return {proxy.name: proxy for proxy in TextProcessingToolset(**config).to_tools()}
+
+
+def _write_program(directory: Path, name: str, body: str) -> Path:
+    path = directory / name
+    path.write_text(f"#!{sys.executable}\n{body}")
+    path.chmod(0o755)
+    return path
+
+
+# ---------------------------------------------------------------------------------- exports
+
+
+def test_exports_match_the_seed() -> None:
+    tools = TextProcessingToolset.to_tools()
+    assert [(t.name, t.method_name, t.description) for t in tools] == [
+        ("text_grep", "grep", "Search for patterns in text using grep"),
+        ("text_wc", "word_count", "Count lines, words, and characters in text"),
+        ("text_rg", "ripgrep", "Fast text search using ripgrep"),
+        ("text_extract_lines", "extract_lines", "Extract specific line ranges from text"),
+        ("text_filter_lines", "filter_lines", "Filter lines matching or not matching a pattern"),
+        ("text_unique_lines", "unique_lines", "Get unique lines from text"),
+        ("text_sort_lines", "sort_lines", "Sort lines in text"),
+        ("text_summarize_text", "summarize_text", "Generate statistical summary of text content"),
+    ]
+    params = {t.name: t.parameters for t in tools}
+    signature = {
+        name: [
+            (key, prop.get("type"), prop.get("default", "-"))
+            for key, prop in p["properties"].items()
+        ]
+        for name, p in params.items()
+    }
+    assert signature == {
+        "text_grep": [
+            ("text", "string", "-"),
+            ("pattern", "string", "-"),
+            ("ignore_case", "boolean", True),
+            ("count_only", "boolean", False),
+        ],
+        "text_wc": [
+            ("text", "string", "-"),
+            ("lines_only", "boolean", False),
+            ("words_only", "boolean", False),
+            ("chars_only", "boolean", False),
+        ],
+        "text_rg": [("text", "string", "-"), ("pattern", "string", "-"), ("context", "integer", 0)],
+        "text_extract_lines": [
+            ("text", "string", "-"),
+            ("start_line", "integer", "-"),
+            ("end_line", None, None),
+        ],
+        "text_filter_lines": [
+            ("text", "string", "-"),
+            ("pattern", "string", "-"),
+            ("invert", "boolean", False),
+        ],
+        "text_unique_lines": [("text", "string", "-"), ("preserve_order", "boolean", True)],
+        "text_sort_lines": [
+            ("text", "string", "-"),
+            ("reverse", "boolean", False),
+            ("numeric", "boolean", False),
+        ],
+        "text_summarize_text": [("text", "string", "-")],
+    }
+    assert params["text_extract_lines"]["properties"]["end_line"]["anyOf"][1] == {"type": "null"}
+    assert {name: p["required"] for name, p in params.items()} == {
+        "text_grep": ["text", "pattern"],
+        "text_wc": ["text"],
+        "text_rg": ["text", "pattern"],
+        "text_extract_lines": ["text", "start_line"],
+        "text_filter_lines": ["text", "pattern"],
+        "text_unique_lines": ["text"],
+        "text_sort_lines": ["text"],
+        "text_summarize_text": ["text"],
+    }
+
+
+def test_import_typed_toolsets_does_not_load_text() -> None:
+    code = (
+        "import sys, typed_toolsets; typed_toolsets.Toolset; typed_toolsets.tool; "
+        "assert 'typed_toolsets.text' not in sys.modules, 'text loaded'; "
+        "assert 're2' not in sys.modules, 're2 loaded'; print('ok')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.stdout.strip() == "ok", done.stderr
+
+
+# -------------------------------------------------------------------- recorded seed calls
+
+
+ARTEFACTS = {("text_grep", "ERROR|WARN"), ("text_grep", "\\d+")}
+
+
+def test_recorded_calls_match() -> None:
+    if RECORDINGS is None:
+        pytest.skip("shared/recordings/dsprb-toolsets.json is not beside the repository")
+    cases = [c for c in json.loads(RECORDINGS.read_text())["cases"] if c["toolset"] == "text"]
+    assert len(cases) == 14
+    tools = _tools()
+    checked = 0
+    for case in cases:
+        if (case["tool"], case["input"].get("pattern")) in ARTEFACTS:
+            continue
+        assert tools[case["tool"]].dynamic_call(case["input"]) == case["output"], case["cassette"]
+        checked += 1
+    assert checked == 12
+
+
+def test_recorded_basic_regex_artefacts_are_fixed_by_extended_grep() -> None:
+    """The seed's BRE grep found nothing for ``ERROR|WARN``; ``grep -E`` finds the lines."""
+    grep = _tools()["text_grep"]
+    assert grep.dynamic_call({"text": LOG, "pattern": "ERROR|WARN"}) == (
+        "2024-01-01 10:00:05 ERROR: Connection failed\n"
+        "2024-01-01 10:00:10 WARN: Retrying connection\n"
+        "2024-01-01 10:00:20 ERROR: Database timeout\n"
+    )
+    assert grep.dynamic_call({"text": LOG, "pattern": "[0-9]+ ERROR", "count_only": True}) == (
+        "Found 2 matches for pattern '[0-9]+ ERROR'"
+    )
+    # \d is not a digit class in grep (it matches a literal "d"): text_rg has \d.
+    assert grep.dynamic_call({"text": "abc 123\nd\n", "pattern": "\\d"}) == "d\n"
+
+
+# ------------------------------------------------------------------------------------ grep
+
+
+def test_grep_formats() -> None:
+    grep = _tools()["text_grep"]
+    assert grep.dynamic_call({"text": LOG, "pattern": "error"}) == (
+        "2024-01-01 10:00:05 ERROR: Connection failed\n"
+        "2024-01-01 10:00:20 ERROR: Database timeout\n"
+    )
+    assert grep.dynamic_call({"text": LOG, "pattern": "error", "ignore_case": False}) == (
+        "No matches found for pattern 'error'"
+    )
+    assert grep.dynamic_call({"text": LOG, "pattern": "zzz", "count_only": True}) == (
+        "Found 0 matches for pattern 'zzz'"
+    )
+    assert grep.dynamic_call({"text": "", "pattern": "a"}) == "No matches found for pattern 'a'"
+    assert grep.dynamic_call({"text": "last line", "pattern": "last"}) == "last line\n"
+
+
+def test_grep_treats_dash_patterns_and_quotes_as_patterns() -> None:
+    grep = _tools()["text_grep"]
+    text = "-v\nx'; touch /tmp/p; echo '\nplain\n"
+    assert grep.dynamic_call({"text": text, "pattern": "-v"}) == "-v\n"
+    assert grep.dynamic_call({"text": text, "pattern": "x'; touch"}) == "x'; touch /tmp/p; echo '\n"
+
+
+def test_grep_invalid_pattern_is_a_distinct_error() -> None:
+    grep = _tools()["text_grep"]
+    message = grep.dynamic_call({"text": "a(b", "pattern": "a(b"})
+    assert message.startswith("Error: Tool 'text_grep' failed: InvalidPatternError: ")
+    assert "grep rejected the pattern 'a(b'" in message
+    assert "Unmatched ( or \\(" in message
+    assert "No matches found" not in message
+    with pytest.raises(InvalidPatternError):
+        TextProcessingToolset().grep(text="x", pattern="[z")
+
+
+def test_grep_text_with_nul_is_searched_as_text() -> None:
+    assert _tools()["text_grep"].dynamic_call({"text": "a\x00b\nc\n", "pattern": "a"}) == (
+        "a\\x00b\n"
+    )
+
+
+# -------------------------------------------------------------------------------------- rg
+
+
+@needs_rg
+def test_rg_formats_context_and_case() -> None:
+    rg = _tools()["text_rg"]
+    text = "one\ntwo 2\nthree\nfour\nfive 5\nsix\nseven\neight\nnine 9\n"
+    assert rg.dynamic_call({"text": text, "pattern": "\\d"}) == "two 2\nfive 5\nnine 9\n"
+    assert (
+        rg.dynamic_call({"text": text, "pattern": "NINE"}) == "No matches found for pattern 'NINE'"
+    )
+    assert rg.dynamic_call({"text": text, "pattern": "^(two|nine)", "context": 1}) == (
+        "one\ntwo 2\nthree\n--\neight\nnine 9\n"
+    )
+    assert rg.dynamic_call({"text": text, "pattern": "five", "context": 0}) == "five 5\n"
+
+
+@needs_rg
+def test_rg_invalid_pattern_is_a_distinct_error() -> None:
+    message = _tools()["text_rg"].dynamic_call({"text": "a", "pattern": "("})
+    assert message.startswith("Error: Tool 'text_rg' failed: InvalidPatternError: ripgrep rejected")
+    assert "unclosed group" in message
+    message = _tools()["text_rg"].dynamic_call({"text": "a", "pattern": "a\nb"})
+    assert "InvalidPatternError" in message
+
+
+# ------------------------------------------------------------------- missing programs etc.
+
+
+@pytest.mark.parametrize(("tool", "program"), [("text_grep", "grep"), ("text_rg", "rg")])
+def test_missing_program_is_a_distinct_error(
+    tool: str, program: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    message = _tools()[tool].dynamic_call({"text": "a", "pattern": "a"})
+    assert message.startswith(f"Error: Tool '{tool}' failed: ProgramNotFoundError: ")
+    assert f"the '{program}' program was not found on PATH" in message
+    with pytest.raises(ProgramNotFoundError):
+        getattr(TextProcessingToolset(), _tools()[tool].method_name)(text="a", pattern="a")
+
+
+def test_program_is_looked_up_on_path_at_each_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tools = _tools()
+    assert tools["text_grep"].dynamic_call({"text": "a", "pattern": "a"}) == "a\n"
+    _write_program(tmp_path, "grep", "print('from the fake grep')")
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    assert tools["text_grep"].dynamic_call({"text": "a", "pattern": "a"}) == "from the fake grep\n"
+
+
+@pytest.mark.parametrize("program", ["grep", "rg"])
+def test_ENV_1_search_programs_get_only_path_and_locale(
+    program: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write_program(
+        tmp_path, program, "import os, sys; print(sorted(os.environ)); print(sys.argv[1:])"
+    )
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("RIPGREP_CONFIG_PATH", "/tmp/evil-rg-config")
+    monkeypatch.setenv("GH_TOKEN", "ghp_SENTINEL_SECRET")
+    monkeypatch.setenv("GREP_OPTIONS", "-v")
+    toolset = TextProcessingToolset()
+    output = (
+        toolset.grep(text="x", pattern="x")
+        if program == "grep"
+        else toolset.ripgrep(text="x", pattern="x")
+    )
+    names, argv = output.splitlines()
+    assert names == str(sorted(["PATH", "LC_ALL"]))
+    assert "SENTINEL" not in output
+    expected = (
+        ["-E", "--color=never", "--binary-files=text", "-i", "-e", "x", "--", "-"]
+        if program == "grep"
+        else [
+            "--no-config",
+            "--color=never",
+            "--no-line-number",
+            "--no-filename",
+            "--text",
+            "-e",
+            "x",
+            "--",
+            "-",
+        ]
+    )
+    assert argv == str(expected)
+
+
+# -------------------------------------------------------------------- deadlines and caps
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("no_leaks")
+def test_DL_2_RE_4_grep_backreference_blowup_hits_the_deadline() -> None:
+    toolset = TextProcessingToolset(timeout=2.0)
+    started = time.monotonic()
+    with pytest.raises(ProgramTimeoutError, match="grep did not finish within 2 seconds"):
+        toolset.grep(text="a" * 4000 + "b\n", pattern="^(a|aa)+\\1$")
+    assert time.monotonic() - started < 2.5
+
+
+@pytest.mark.usefixtures("no_leaks")
+def test_timeout_is_a_distinct_error_on_the_model_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write_program(tmp_path, "rg", "import time; time.sleep(30)")
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    started = time.monotonic()
+    message = _tools(timeout=0.3)["text_rg"].dynamic_call({"text": "a", "pattern": "a"})
+    assert message.startswith(
+        "Error: Tool 'text_rg' failed: ProgramTimeoutError: rg did not finish"
+    )
+    assert time.monotonic() - started < 1.5
+
+
+@pytest.mark.usefixtures("no_leaks")
+def test_OUT_1_OUT_3_output_cap_keeps_whole_lines_and_says_so() -> None:
+    text = "".join(f"match line {i:06d}\n" for i in range(20_000))
+    output = TextProcessingToolset(max_output_bytes=10_000).grep(text=text, pattern="match")
+    body, note = output.rsplit("\n", 1)
+    assert (
+        note
+        == "[truncated: the output exceeded 10,000 bytes; refine the pattern or search less text]"
+    )
+    assert len(body.encode()) <= 10_000
+    assert all(line.startswith("match line ") and len(line) == 17 for line in body.split("\n"))
+
+
+def test_OUT_4_control_characters_in_output_are_escaped() -> None:
+    text = "\x1b]0;pwned\x07\x1b[31mRED\nplain\r\nbare\rreturn\n"
+    output = _tools()["text_grep"].dynamic_call({"text": text, "pattern": "RED|plain|bare"})
+    assert "\x1b" not in output
+    assert "\x07" not in output
+    assert output == "\\x1b]0;pwned\\x07\\x1b[31mRED\nplain\r\nbare\\x0dreturn\n"
+
+
+@pytest.mark.parametrize("tool", ["text_grep", "text_rg"])
+def test_RE_3_oversized_text_is_refused_before_running(tool: str) -> None:
+    if tool == "text_rg" and not HAVE_RG:
+        pytest.skip("ripgrep is not installed")
+    toolset = TextProcessingToolset(max_text_bytes=1000)
+    proxy = {p.name: p for p in toolset.to_tools()}[tool]
+    message = proxy.dynamic_call({"text": "é" * 501, "pattern": "a"})
+    assert message.endswith(
+        "InputTooLargeError: `text` is 1,002 bytes (UTF-8); the limit is 1,000 bytes; send a "
+        "smaller part of the text"
+    )
+
+
+def test_RE_3_default_cap_is_8_mb_on_every_tool() -> None:
+    toolset = TextProcessingToolset()
+    text = "a" * (11 * 1024 * 1024)
+    calls = [
+        lambda: toolset.grep(text=text, pattern="a"),
+        lambda: toolset.ripgrep(text=text, pattern="a"),
+        lambda: toolset.word_count(text=text),
+        lambda: toolset.extract_lines(text=text, start_line=1),
+        lambda: toolset.filter_lines(text=text, pattern="a"),
+        lambda: toolset.unique_lines(text=text),
+        lambda: toolset.sort_lines(text=text),
+        lambda: toolset.summarize_text(text=text),
+    ]
+    for call in calls:
+        started = time.perf_counter()
+        with pytest.raises(InputTooLargeError, match="more than 8,000,000 bytes"):
+            call()
+        assert time.perf_counter() - started < 0.1
+    fits = "a" * 8_000_000
+    assert toolset.word_count(text=fits, chars_only=True) == "Characters: 8000000"
+
+
+def test_RE_3_line_cap_for_tools_holding_every_line() -> None:
+    toolset = TextProcessingToolset(max_lines=3)
+    assert toolset.sort_lines(text="c\nb\na\n") == "a\nb\nc\n"
+    with pytest.raises(InputTooLargeError, match="`text` has 4 lines; the limit is 3 lines"):
+        toolset.unique_lines(text="a\nb\nc\nd")
+    assert toolset.word_count(text="a\nb\nc\nd\n", lines_only=True) == "Lines: 4"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "fragment"),
+    [
+        ("", "`pattern` is empty"),
+        ("a\x00b", "NUL"),
+        ("\ud800", "lone surrogate"),
+        ("a" * 131072, "4,096 bytes"),
+        ("é" * 2049, "4,098 bytes"),
+        ("zzz\n", "contains a newline"),
+    ],
+)
+def test_ARGV_6_bad_patterns_are_structured_errors(pattern: str, fragment: str) -> None:
+    toolset = TextProcessingToolset()
+    with pytest.raises(InvalidArgumentError, match=fragment):
+        toolset.grep(text="zzz\nall\n", pattern=pattern)
+    result = {p.name: p for p in toolset.to_tools()}["text_grep"].invoke(
+        {"text": "zzz\nall\n", "pattern": pattern}
+    )
+    assert not result.ok
+    assert result.error is not None
+    assert result.error.kind in ("arguments", "execution")
+
+
+def test_newline_is_fine_in_filter_patterns() -> None:
+    assert TextProcessingToolset().filter_lines(text="a\nb\n", pattern="a\n|b") == "b\n"
+
+
+# ---------------------------------------------------------------------- pure Python tools
+
+
+def test_wc_extract_unique_sort_through_the_model_path() -> None:
+    tools = _tools()
+    assert tools["text_wc"].dynamic_call({"text": "one two\nthree"}) == (
+        "Lines: 2, Words: 3, Characters: 13"
+    )
+    assert tools["text_wc"].dynamic_call({"text": "a b", "chars_only": True}) == "Characters: 3"
+    assert tools["text_extract_lines"].dynamic_call({"text": "a\nb\nc", "start_line": 2}) == "b\n"
+    assert (
+        tools["text_extract_lines"].dynamic_call(
+            {"text": "a\nb\nc", "start_line": 1, "end_line": 0}
+        )
+        == "a\nb\nc"
+    )
+    assert (
+        tools["text_extract_lines"].dynamic_call(
+            {"text": "a\nb\nc", "start_line": 2, "end_line": None}
+        )
+        == "b\n"
+    )
+    assert tools["text_unique_lines"].dynamic_call(
+        {"text": "b\na\nb", "preserve_order": False}
+    ) == ("a\nb\n")
+    assert tools["text_sort_lines"].dynamic_call({"text": "10\n9\nx", "numeric": True}) == (
+        "x\n9\n10\n"
+    )
+
+
+def test_filter_lines_errors_and_linear_time() -> None:
+    tools = _tools()
+    message = tools["text_filter_lines"].dynamic_call({"text": "aa", "pattern": "(a)\\1"})
+    assert message.startswith("Error: Tool 'text_filter_lines' failed: InvalidPatternError: RE2")
+    started = time.perf_counter()
+    assert (
+        tools["text_filter_lines"].dynamic_call({"text": "a" * 500_000 + "!", "pattern": "(a+)+$"})
+        == ""
+    )
+    assert time.perf_counter() - started < 0.5
+
+
+TXT_NUMBERS: list[tuple[object, bool]] = [
+    (0, True),
+    (-1, True),
+    (2**63, False),
+    (10**30, False),
+    (True, False),
+    ("7", False),
+    (7.0, True),
+    (7.5, False),
+    (math.nan, False),
+    (math.inf, False),
+]
+
+
+@pytest.mark.parametrize(("number", "accepted"), TXT_NUMBERS)
+def test_TXT_1_line_numbers_are_strict_bounded_ints(number: object, accepted: bool) -> None:
+    """TXT-1's numbers corpus. 0 and -1 keep the seed's meaning (line 1 / the last lines)."""
+    proxy = _tools()["text_extract_lines"]
+    for arguments in (
+        {"text": "a\nb\nc", "start_line": number},
+        {"text": "a\nb\nc", "start_line": 1, "end_line": number},
+    ):
+        result = proxy.invoke(arguments)
+        assert result.ok is accepted, (arguments, result)
+        if not accepted:
+            assert result.error is not None
+            assert result.error.kind == "arguments"
+    if not accepted:
+        with pytest.raises(InvalidArgumentError):
+            TextProcessingToolset().extract_lines(text="a", start_line=number)  # type: ignore[arg-type]
+
+
+def test_TXT_1_json_numbers_on_the_model_path() -> None:
+    proxy = _tools()["text_extract_lines"]
+    for document in (
+        '{"text":"a","start_line":NaN}',
+        '{"text":"a","start_line":1e400}',
+        '{"text":"a","start_line":Infinity}',
+    ):
+        result = proxy.invoke(document)
+        assert not result.ok
+    assert proxy.dynamic_call('{"text":"a\\nb","start_line":2.0}') == "b"
+
+
+def test_direct_call_type_checks() -> None:
+    toolset = TextProcessingToolset()
+    with pytest.raises(InvalidArgumentError, match="`ignore_case` must be true or false"):
+        toolset.grep(text="a", pattern="a", ignore_case="yes")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="`text` must be a string"):
+        toolset.word_count(text=b"a")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="`context` must be between 0 and 100"):
+        toolset.ripgrep(text="a", pattern="a", context=101)
+
+
+def test_toolset_settings_are_validated() -> None:
+    with pytest.raises(ValueError, match="timeout"):
+        TextProcessingToolset(timeout=0)
+    with pytest.raises(ValueError, match="max_output_bytes"):
+        TextProcessingToolset(max_output_bytes=-1)
+    with pytest.raises(ValueError, match="max_text_bytes"):
+        TextProcessingToolset(max_text_bytes=True)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------- installed wheel
+
+
+@pytest.mark.slow
+def test_works_from_an_installed_wheel_in_a_fresh_process(tmp_path: Path) -> None:
+    wheels = tmp_path / "wheels"
+    site = tmp_path / "site"
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    build = subprocess.run(
+        [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(ROOT)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if build.returncode != 0 and "hatchling" in build.stderr:
+        pytest.skip("hatchling (the build backend) is not installed in this environment")
+    assert build.returncode == 0, build.stderr
+    (wheel,) = wheels.glob("typed_toolsets-*.whl")
+    subprocess.run([*pip, "install", "--no-deps", "--target", str(site), str(wheel)], check=True)
+    code = (
+        "from typed_toolsets.text import TextProcessingToolset\n"
+        "import typed_toolsets, sys\n"
+        f"assert typed_toolsets.__file__.startswith({str(site)!r}), typed_toolsets.__file__\n"
+        "tools = {t.name: t for t in TextProcessingToolset.to_tools()}\n"
+        "print(tools['text_wc'].dynamic_call({'text': 'one two\\nthree'}))\n"
+        "print(tools['text_filter_lines'].dynamic_call({'text': 'Foo\\nbar', 'pattern': 'foo'}))\n"
+        "print(tools['text_grep'].dynamic_call({'text': 'x\\ny', 'pattern': 'y'}), end='')\n"
+        "from typed_toolsets.github import GitHubCLIToolset\n"
+        "print(len(GitHubCLIToolset.to_tools()))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Lines: 2, Words: 3, Characters: 13\nFoo\n\ny\n7\n"
+
+
+def test_program_that_cannot_start_or_crashes_is_a_distinct_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "grep").write_text("#!/nonexistent/interpreter\n")
+    (tmp_path / "grep").chmod(0o755)
+    _write_program(tmp_path, "rg", "import sys; sys.stderr.write('rg: crashed\\n'); sys.exit(3)")
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    tools = _tools()
+    message = tools["text_grep"].dynamic_call({"text": "a", "pattern": "a"})
+    assert message.startswith("Error: Tool 'text_grep' failed: ProgramFailedError: the 'grep'")
+    assert "could not be started: No such file or directory" in message
+    message = tools["text_rg"].dynamic_call({"text": "a", "pattern": "a"})
+    assert message == (
+        "Error: Tool 'text_rg' failed: ProgramFailedError: "
+        "rg failed with exit status 3: rg: crashed"
+    )
