@@ -1,0 +1,184 @@
+"""Ambiguous unions, seen from the runtime: annotations described as `_rules.Shape`s.
+
+A union parameter is ambiguous when one JSON value could match two of its variants (``str |
+Color`` where ``Color`` has string values, two attrs classes with the same required fields): the
+first variant in declared order then wins without a word. The analysis itself lives in
+`typed_toolsets._rules`, shared with the mypy plugin; this module only describes annotations,
+dispatching with the type registry's own rules so that the description follows what the
+registry would build.
+"""
+
+from __future__ import annotations
+
+import numbers
+import types
+import typing
+from collections.abc import Callable
+from typing import Final
+
+from . import _rules
+from ._structs import FieldInfo
+from ._types import registry
+from ._typespec import Unresolved, Unsupported
+
+__all__ = ["find_ambiguity", "shape_of"]
+
+_NoneType: Final = type(None)
+_UNKNOWN: Final[frozenset[str]] = frozenset()
+
+
+def _struct_fields() -> dict[str, Callable[[type], list[FieldInfo]]]:
+    # The field readers of the registry's struct rules: the same names, aliases and required
+    # flags as the schema.
+    from . import _structs
+
+    return {
+        "attrs": _structs._attrs_fields,  # pyright: ignore[reportPrivateUsage]
+        "dataclass": _structs._dataclass_fields,  # pyright: ignore[reportPrivateUsage]
+        "typeddict": _structs._typeddict_fields,  # pyright: ignore[reportPrivateUsage]
+    }
+
+
+def label(annotation: object) -> str:
+    """A short readable name for an annotation (``str | Color``, ``list[int]``)."""
+    if annotation is None or annotation is _NoneType:
+        return "None"
+    if annotation is Ellipsis:
+        return "..."
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is typing.Union or origin is types.UnionType:
+        return " | ".join(label(a) for a in args)
+    if origin is typing.Literal:
+        return f"Literal[{', '.join(repr(a) for a in args)}]"
+    if origin is typing.Annotated:
+        return label(args[0])
+    if origin is not None and args:
+        name = getattr(origin, "__name__", None) or label(origin)
+        return f"{name}[{', '.join(label(a) for a in args)}]"
+    qualname = getattr(annotation, "__qualname__", None)
+    if isinstance(qualname, str):
+        return qualname
+    text = repr(annotation)
+    for prefix in ("typing_extensions.", "typing.", "collections.abc."):
+        text = text.replace(prefix, "")
+    return text
+
+
+def _rule_name(annotation: object) -> str | None:
+    for rule in registry.rules():
+        try:
+            if rule.predicate(annotation):
+                return rule.name
+        except Exception:  # noqa: BLE001, S112 - a failing predicate means "not this rule"
+            continue
+    return None
+
+
+class _Describer:
+    """Builds shapes, sharing one shape per class so recursive classes terminate."""
+
+    def __init__(self) -> None:
+        self._classes: dict[type, _rules.Shape] = {}
+        self._fields = _struct_fields()
+
+    def shape(self, annotation: object) -> _rules.Shape:
+        name = _rule_name(annotation)
+        text = label(annotation)
+        if name == "annotated":
+            return self.shape(typing.get_args(annotation)[0])
+        if name == "newtype":
+            return self.shape(getattr(annotation, "__supertype__", None))
+        if name == "scalar":
+            return _scalar(annotation, text)
+        if name in ("enum", "literal"):
+            constants = _constants(annotation)
+            if constants is None:
+                return _rules.Shape.opaque(text, _UNKNOWN)
+            return _rules.Shape.constants_of(text, constants)
+        if name == "union":
+            return self._union(annotation, text)
+        args = typing.get_args(annotation)
+        if name in ("sequence", "set"):
+            return _rules.Shape.array(text, self.shape(args[0]))
+        if name == "tuple":
+            if len(args) == 2 and args[1] is Ellipsis:
+                return _rules.Shape.array(text, self.shape(args[0]))
+            items = () if args == ((),) else args
+            return _rules.Shape.fixed_array(text, tuple(self.shape(a) for a in items))
+        if name == "mapping":
+            return _rules.Shape.mapping(text, self.shape(args[1]))
+        if name in self._fields and isinstance(annotation, type):
+            return self._struct(annotation, self._fields[name], text)
+        if name is not None and name.startswith("user:"):
+            try:
+                spec = registry.spec(annotation)
+            except (Unsupported, Unresolved):
+                return _rules.Shape.opaque(text, _UNKNOWN)
+            return _rules.Shape.opaque(text, spec.json_types)
+        # NamedTuples (as in the plugin) and anything unsupported: unknown, never ambiguous.
+        return _rules.Shape.opaque(text, _UNKNOWN)
+
+    def _union(self, annotation: object, text: str) -> _rules.Shape:
+        args = list(typing.get_args(annotation))
+        variants: list[_rules.Shape] = []
+        numeric = int in args and float in args
+        numeric_done = False
+        for arg in args:
+            if numeric and (arg is int or arg is float):
+                # `int | float` is one "Numeric" variant, placed at the first of the two.
+                if not numeric_done:
+                    variants.append(_rules.Shape.scalar("int | float", _rules.NUMBER_KINDS))
+                    numeric_done = True
+                continue
+            variants.append(self.shape(arg))
+        return _rules.Shape.union(text, tuple(variants))
+
+    def _struct(
+        self, cls: type, read: Callable[[type], list[FieldInfo]], text: str
+    ) -> _rules.Shape:
+        found = self._classes.get(cls)
+        if found is not None:
+            return found
+        shape = _rules.Shape.closed_object(text)
+        self._classes[cls] = shape
+        try:
+            fields = read(cls)
+        except (Unsupported, Unresolved):
+            return _rules.Shape.opaque(text, _UNKNOWN)
+        shape.fields = {f.json_name: self.shape(f.annotation) for f in fields}
+        shape.required = frozenset(f.json_name for f in fields if f.required)
+        return shape
+
+
+def _scalar(annotation: object, text: str) -> _rules.Shape:
+    if annotation is None or annotation is _NoneType:
+        return _rules.Shape.scalar(text, frozenset({"null"}))
+    if annotation is numbers.Real:
+        return _rules.Shape.scalar(text, _rules.NUMBER_KINDS)
+    module = getattr(annotation, "__module__", "")
+    qualname = getattr(annotation, "__qualname__", "")
+    fullname = f"{module}.{qualname}"
+    kinds = _rules.scalar_kinds(fullname)
+    if kinds is None:
+        return _rules.Shape.opaque(text, _UNKNOWN)
+    return _rules.Shape.scalar(text, kinds, _rules.FORMAT_NAMES.get(fullname))
+
+
+def _constants(annotation: object) -> tuple[object, ...] | None:
+    """The JSON values of an enum or a literal (as the registry's spec lists them)."""
+    try:
+        spec = registry.spec(annotation)
+    except (Unsupported, Unresolved):
+        return None
+    return spec.constants
+
+
+def shape_of(annotation: object) -> _rules.Shape:
+    """Describe *annotation* for the ambiguity analysis."""
+    return _Describer().shape(annotation)
+
+
+def find_ambiguity(annotation: object) -> _rules.Ambiguity | None:
+    """The first ambiguous union in *annotation* (depth first, declared order), if any."""
+    return _rules.find_ambiguity(shape_of(annotation))

@@ -1,0 +1,88 @@
+# mypy: disable-error-code="type-arg"
+import dataclasses
+import enum
+from collections.abc import Callable, Iterable
+from typing import Any, Generic, Literal, NamedTuple, NewType, Protocol, TypeVar, Union
+
+import attrs
+from typing_extensions import Never
+
+from typed_toolsets import Toolset, tool
+
+T = TypeVar("T")
+Blob = NewType("Blob", bytes)
+Json = Union[int, list["Json"]]
+
+
+class Opaque:
+    pass
+
+
+class Shaped(Protocol):
+    def area(self) -> float: ...
+
+
+class TupleValued(enum.Enum):
+    PAIR = (1, 2)
+
+
+class Empty(enum.Enum):
+    pass
+
+
+@attrs.define
+class WithAny:
+    payload: Any
+
+
+@attrs.define
+class Outer:
+    inner: WithAny
+
+
+@attrs.define
+class Box(Generic[T]):
+    value: T
+
+
+@dataclasses.dataclass
+class WithInitVar:
+    seed: dataclasses.InitVar[int]
+    name: str = ""
+
+
+class Point(NamedTuple):
+    x: int
+    label: object
+
+
+class Types(Toolset):
+    exports = (
+        tool("callables"),
+        tool("anything"),
+        tool("classes"),
+        tool("mappings"),
+        tool("binary"),
+        tool("generics"),
+        tool("structs"),
+        tool("enums"),
+        tool("others"),
+    )
+
+    def callables(self, *, cb: Callable[[int], str]) -> None: ...  # E: Cannot export "Types.callables" as a tool: parameter "cb" has type "Callable[[int], str]", which has no JSON Schema (callables have no JSON Schema)  [toolset-param-type]
+    def anything(self, *, a: Any, o: object, ok: int) -> None: ...  # E: Cannot export "Types.anything" as a tool: parameter "a" has type "Any", which has no JSON Schema (Any has no JSON Schema; use a concrete type)  [toolset-param-type]  # E: Cannot export "Types.anything" as a tool: parameter "o" has type "object", which has no JSON Schema (object has no JSON Schema; use a concrete type)  [toolset-param-type]
+    def classes(self, *, opaque: Opaque, shaped: Shaped, kind: type[int]) -> None: ...  # E: Cannot export "Types.classes" as a tool: parameter "kind" has type "type[int]", which has no JSON Schema (classes (type[...]) have no JSON Schema)  [toolset-param-type]  # E: Cannot export "Types.classes" as a tool: parameter "opaque" has type "Opaque", which has no JSON Schema ("Opaque" is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; use one of those, or register it with typed_toolsets.register_type() and list it under registered_types in the plugin config)  [toolset-param-type]  # E: Cannot export "Types.classes" as a tool: parameter "shaped" has type "Shaped", which has no JSON Schema ("Shaped" is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; use one of those, or register it with typed_toolsets.register_type() and list it under registered_types in the plugin config)  [toolset-param-type]
+    def mappings(
+        self,
+        *,
+        int_keys: dict[int, str],  # E: Cannot export "Types.mappings" as a tool: parameter "int_keys" has type "dict[int, str]", which has no JSON Schema (JSON object keys are strings; use a str key type (got "int"))  [toolset-param-type]
+        literal_keys: dict[Literal["a"], int],  # E: Cannot export "Types.mappings" as a tool: parameter "literal_keys" has type "dict[Literal['a'], int]", which has no JSON Schema (JSON object keys are strings; use a str key type (got "Literal['a']"))  [toolset-param-type]
+        nested: list[dict[str, Opaque]],  # E: Cannot export "Types.mappings" as a tool: parameter "nested" has type "list[dict[str, Opaque]]", which has no JSON Schema ("Opaque" is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; use one of those, or register it with typed_toolsets.register_type() and list it under registered_types in the plugin config)  [toolset-param-type]
+    ) -> None: ...
+    def binary(self, *, raw: bytes, blob: Blob, arr: bytearray) -> None: ...  # E: Cannot export "Types.binary" as a tool: parameter "arr" has type "bytearray", which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]  # E: Cannot export "Types.binary" as a tool: parameter "blob" has type "Blob", which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]  # E: Cannot export "Types.binary" as a tool: parameter "raw" has type "bytes", which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
+    def generics(self, *, bare: list, var: T, iterable: Iterable[int], box: Box[int]) -> None: ...  # E: Cannot export "Types.generics" as a tool: parameter "bare" has type "list[Any]", which has no JSON Schema (list needs its type parameters (for example list[str]))  [toolset-param-type]  # E: Cannot export "Types.generics" as a tool: parameter "box" has type "Box[int]", which has no JSON Schema ("Box" is generic; generic structs are not supported)  [toolset-param-type]  # E: Cannot export "Types.generics" as a tool: parameter "iterable" has type "Iterable[int]", which has no JSON Schema ("Iterable" is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; use one of those, or register it with typed_toolsets.register_type() and list it under registered_types in the plugin config)  [toolset-param-type]  # E: Cannot export "Types.generics" as a tool: parameter "var" has type "T", which has no JSON Schema (the type variable "T" has no JSON Schema)  [toolset-param-type]
+    def structs(self, *, outer: Outer, init: WithInitVar, point: Point) -> None: ...  # E: Cannot export "Types.structs" as a tool: parameter "init" has type "WithInitVar", which has no JSON Schema (dataclass WithInitVar has the InitVar field 'seed' (not supported))  [toolset-param-type]  # E: Cannot export "Types.structs" as a tool: parameter "outer" has type "Outer", which has no JSON Schema (field Outer.inner: field WithAny.payload: Any has no JSON Schema; use a concrete type)  [toolset-param-type]  # E: Cannot export "Types.structs" as a tool: parameter "point" has type "Point", which has no JSON Schema (field Point.label: object has no JSON Schema; use a concrete type)  [toolset-param-type]
+    def enums(self, *, pair: TupleValued, empty: Empty, blit: Literal[b"x"]) -> None: ...  # E: Cannot export "Types.enums" as a tool: parameter "blit" has type "Literal[b'x']", which has no JSON Schema (the literal "Literal[b'x']" is bytes; JSON has no bytes)  [toolset-param-type]  # E: Cannot export "Types.enums" as a tool: parameter "empty" has type "Empty", which has no JSON Schema (enum 'Empty' has no members)  [toolset-param-type]  # E: Cannot export "Types.enums" as a tool: parameter "pair" has type "TupleValued", which has no JSON Schema (enum 'TupleValued' has the member 'PAIR', whose value is not a JSON string, number, boolean or null)  [toolset-param-type]
+    def others(
+        self, *, never: Never, recursive: Json, unhashable: set[list[int]], opt: object | None  # E: Cannot export "Types.others" as a tool: parameter "never" has type "Never", which has no JSON Schema (Never has no JSON Schema)  [toolset-param-type]  # E: Cannot export "Types.others" as a tool: parameter "opt" has type "object | None", which has no JSON Schema (object has no JSON Schema; use a concrete type)  [toolset-param-type]  # E: Cannot export "Types.others" as a tool: parameter "recursive" has type "Json", which has no JSON Schema (recursive type aliases are not supported; use a recursive attrs class)  [toolset-param-type]  # E: Cannot export "Types.others" as a tool: parameter "unhashable" has type "set[list[int]]", which has no JSON Schema (set items must be strings, numbers, booleans, enums, literals, dates, times or UUIDs (got "list[int]"))  [toolset-param-type]
+    ) -> None: ...

@@ -1,0 +1,105 @@
+"""Plugin configuration: types registered at run time, declared to the plugin."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+from mypy import api
+
+from typed_toolsets.mypy import _read_registered_types
+
+MODULE = """\
+from decimal import Decimal
+
+from typed_toolsets import Toolset, tool
+
+
+class Prices(Toolset):
+    @tool
+    def convert(self, *, amount: Decimal, rate: Decimal | None = None) -> str:
+        return str(amount)
+"""
+
+DECIMAL_ERROR = (
+    'Cannot export "Prices.convert" as a tool: parameter "amount" has type "Decimal", which has '
+    "no JSON Schema"
+)
+
+
+def _check(tmp_path: Path, config_name: str, config: str) -> str:
+    (tmp_path / "prices.py").write_text(MODULE, encoding="utf-8")
+    (tmp_path / config_name).write_text(textwrap.dedent(config), encoding="utf-8")
+    stdout, stderr, _ = api.run(
+        [
+            "--config-file",
+            str(tmp_path / config_name),
+            "--no-incremental",
+            "--cache-dir",
+            os.devnull,
+            str(tmp_path / "prices.py"),
+        ]
+    )
+    assert stderr == ""
+    return stdout
+
+
+def test_unregistered_types_are_reported(tmp_path: Path) -> None:
+    out = _check(tmp_path, "mypy.ini", "[mypy]\nstrict = True\nplugins = typed_toolsets.mypy\n")
+    assert DECIMAL_ERROR in out
+    assert out.count("[toolset-param-type]") == 2
+
+
+def test_registered_types_in_mypy_ini(tmp_path: Path) -> None:
+    out = _check(
+        tmp_path,
+        "mypy.ini",
+        """\
+        [mypy]
+        strict = True
+        plugins = typed_toolsets.mypy
+
+        [typed_toolsets.mypy]
+        registered_types =
+            decimal.Decimal,
+            fractions.Fraction
+        """,
+    )
+    assert out.startswith("Success"), out
+
+
+def test_registered_types_in_pyproject(tmp_path: Path) -> None:
+    out = _check(
+        tmp_path,
+        "pyproject.toml",
+        """\
+        [tool.mypy]
+        strict = true
+        plugins = ["typed_toolsets.mypy"]
+
+        [tool.typed_toolsets.mypy]
+        registered_types = ["decimal.Decimal"]
+        """,
+    )
+    assert out.startswith("Success"), out
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        ("setup.cfg", "[typed_toolsets.mypy]\nregistered_types = a.B, c.D\n", {"a.B", "c.D"}),
+        ("setup.cfg", "[mypy]\nstrict = True\n", set()),
+        ("setup.cfg", "not an ini file [", set()),
+        ("p.toml", '[tool.typed_toolsets.mypy]\nregistered_types = "a.B,c.D"\n', {"a.B", "c.D"}),
+        ("p.toml", "[tool.typed_toolsets.mypy]\nregistered_types = 3\n", set()),
+        ("p.toml", "not = [toml", set()),
+    ],
+)
+def test_reading_the_config(tmp_path: Path, name: str, text: str, expected: set[str]) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    assert _read_registered_types(str(path)) == expected
+    assert _read_registered_types(str(tmp_path / "missing.ini")) == frozenset()
+    assert _read_registered_types(None) == frozenset()

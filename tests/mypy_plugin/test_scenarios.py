@@ -1,0 +1,235 @@
+"""Incremental mode, the daemon, parallel checking and cache invalidation, as subprocesses.
+
+Each scenario writes a small package into a temporary directory and runs mypy (or dmypy) on it
+the way a user would, with the plugin enabled and the cache in the same directory. The cache of
+typed_toolsets and its dependencies is built once and copied into every scenario, so each run
+only analyses the scenario's own modules.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from mypy.version import __version__ as mypy_version
+
+pytestmark = pytest.mark.slow
+
+MYPY_VERSION = tuple(int(part) for part in mypy_version.split("+")[0].split(".")[:2])
+
+CONFIG = """\
+[mypy]
+strict = True
+plugins = {plugins}
+cache_dir = {cache}
+"""
+
+BASE = """\
+from typed_toolsets import Toolset
+
+
+class Base(Toolset):
+    def assign(self, *, task_id: str) -> str:
+        return task_id
+
+    def legacy(self, task_id: str, /) -> str:
+        return task_id
+"""
+MID = """\
+from pkg.base import Base
+
+
+class Mid(Base):
+    pass
+"""
+LEAF = """\
+from typed_toolsets import tool
+
+from pkg.mid import Mid
+
+
+class Leaf(Mid):
+    exports = (tool("assign"),)
+"""
+UNKNOWN = (
+    'pkg/leaf.py:7: error: Cannot export "Leaf.assign" as a tool: "Leaf" has no method "assign"; '
+    'did you mean "assign_task"?  [toolset-unknown-method]'
+)
+
+
+def _mypy(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def _errors(result: subprocess.CompletedProcess[str]) -> list[str]:
+    assert "INTERNAL ERROR" not in result.stdout + result.stderr, result.stdout + result.stderr
+    assert result.returncode in (0, 1), result.stdout + result.stderr
+    return sorted(line for line in result.stdout.splitlines() if ": error: " in line)
+
+
+_clock = [0]
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    # mypy trusts a cached file whose size and whole-second modification time are unchanged,
+    # and an edit may keep the size: give every write its own later second.
+    _clock[0] += 10
+    stamp = path.stat().st_mtime + _clock[0]
+    os.utime(path, (stamp, stamp))
+
+
+@pytest.fixture(scope="module")
+def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A mypy cache holding typed_toolsets and its dependencies."""
+    root = tmp_path_factory.mktemp("warm")
+    cache = root / "cache"
+    (root / "mypy.ini").write_text(
+        CONFIG.format(plugins="typed_toolsets.mypy", cache=cache), encoding="utf-8"
+    )
+    (root / "seed.py").write_text("import typed_toolsets\nimport attrs\n", encoding="utf-8")
+    assert _errors(_mypy("seed.py", cwd=root)) == []
+    return cache
+
+
+@pytest.fixture
+def project(tmp_path: Path, warm_cache: Path) -> Path:
+    shutil.copytree(warm_cache, tmp_path / "cache")
+    (tmp_path / "mypy.ini").write_text(
+        CONFIG.format(plugins="typed_toolsets.mypy", cache=tmp_path / "cache"), encoding="utf-8"
+    )
+    _write(tmp_path / "pkg" / "__init__.py", "")
+    _write(tmp_path / "pkg" / "base.py", BASE)
+    _write(tmp_path / "pkg" / "mid.py", MID)
+    _write(tmp_path / "pkg" / "leaf.py", LEAF)
+    return tmp_path
+
+
+def test_incremental_run_sees_a_renamed_grandparent_method(project: Path) -> None:
+    assert _errors(_mypy("-p", "pkg", cwd=project)) == []
+    _write(project / "pkg" / "base.py", BASE.replace("def assign(", "def assign_task("))
+    assert _errors(_mypy("-p", "pkg", cwd=project)) == [UNKNOWN]
+    # And back: the error goes away again, from the cache.
+    _write(project / "pkg" / "base.py", BASE)
+    assert _errors(_mypy("-p", "pkg", cwd=project)) == []
+
+
+def test_leaf_only_edit_reads_the_base_from_the_cache(project: Path) -> None:
+    # Only leaf.py changes, so Base.legacy comes from the cache without its parsed parameters:
+    # the problem is reported on the declaration instead of the parameter, without crashing.
+    assert _errors(_mypy("-p", "pkg", cwd=project)) == []
+    _write(project / "pkg" / "leaf.py", LEAF.replace('tool("assign")', 'tool("legacy")'))
+    assert _errors(_mypy("-p", "pkg", cwd=project)) == [
+        (
+            'pkg/leaf.py:7: error: Cannot export "Leaf.legacy" as a tool: parameter "#1" is '
+            'positional-only; tools are called with keywords, remove the "/"  [toolset-signature]'
+        )
+    ]
+
+
+def test_daemon_sees_a_renamed_grandparent_method(project: Path) -> None:
+    status = project / "dmypy.json"
+    dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status)]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*dmypy, *args], cwd=project, capture_output=True, text=True, timeout=300, check=False
+        )
+
+    started = run("start", "--", "--config-file", "mypy.ini")
+    assert started.returncode == 0, started.stdout + started.stderr
+    try:
+        assert _errors(run("check", "pkg")) == []
+        _write(project / "pkg" / "base.py", BASE.replace("def assign(", "def assign_task("))
+        assert _errors(run("check", "pkg")) == [UNKNOWN]
+        _write(project / "pkg" / "base.py", BASE)
+        assert _errors(run("check", "pkg")) == []
+    finally:
+        stopped = run("stop")
+        assert stopped.returncode == 0, stopped.stdout + stopped.stderr
+
+
+@pytest.mark.skipif(MYPY_VERSION < (2, 0), reason="parallel checking (-n) arrived in mypy 2.0")
+def test_parallel_checking_gives_the_sequential_output(project: Path) -> None:
+    _write(project / "pkg" / "base.py", BASE.replace("def assign(", "def assign_task("))
+    _write(
+        project / "pkg" / "other.py",
+        """\
+        from typed_toolsets import tool
+
+        from pkg.base import Base
+
+
+        class Other(Base):
+            exports = (tool("legacy"), tool("assign_task", tool_name="bad name"))
+        """,
+    )
+    sequential = _errors(_mypy("-p", "pkg", "--cache-dir", str(project / "seq"), cwd=project))
+    parallel = _errors(_mypy("-n", "2", "-p", "pkg", cwd=project))
+    assert len(sequential) == 3
+    assert parallel == sequential
+    # A warm parallel run replays the same errors from the cache.
+    assert _errors(_mypy("-n", "2", "-p", "pkg", cwd=project)) == sequential
+
+
+def test_a_plugin_version_change_invalidates_the_cache(project: Path) -> None:
+    # A stand-in for an older release: the same entry file, whose behaviour and reported
+    # version depend on an environment variable, so only `report_config_data` tells them apart.
+    (project / "shim.py").write_text(
+        textwrap.dedent(
+            """\
+            import os
+
+            from mypy.plugin import Plugin
+
+            from typed_toolsets.mypy import TypedToolsetsPlugin
+
+
+            class OldRelease(Plugin):
+                def report_config_data(self, ctx):
+                    return {"version": "0.0.1"}
+
+
+            def plugin(version):
+                return OldRelease if os.environ.get("OLD_RELEASE") else TypedToolsetsPlugin
+            """
+        ),
+        encoding="utf-8",
+    )
+    config = CONFIG.format(plugins=project / "shim.py", cache=project / "cache")
+    (project / "mypy.ini").write_text(config, encoding="utf-8")
+    _write(project / "pkg" / "base.py", BASE.replace("def assign(", "def assign_task("))
+    old = subprocess.run(
+        [sys.executable, "-m", "mypy", "-p", "pkg"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "OLD_RELEASE": "1"},
+    )
+    assert _errors(old) == []  # the "old release" checks nothing
+    env = {k: v for k, v in os.environ.items() if k != "OLD_RELEASE"}
+    new = subprocess.run(
+        [sys.executable, "-m", "mypy", "-p", "pkg"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env=env,
+    )
+    assert _errors(new) == [UNKNOWN]

@@ -1,0 +1,287 @@
+"""``typed-toolsets check``: targets, exit statuses, output, and findings on the right lines."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from typed_toolsets._cli import main
+
+BROKEN = """\
+import attrs
+
+from typed_toolsets import Toolset, tool
+
+
+class First(Toolset):
+    exports = (tool("asign"),)
+
+    def assign(self, *, task_id: str) -> str:
+        return task_id
+
+
+class Fine(Toolset):
+    @tool
+    def ping(self) -> str:
+        return "pong"
+
+
+class Second(Toolset):
+    @tool
+    def run(self, *args: int) -> None: ...
+
+
+@attrs.define
+class NeedsDb(Toolset):
+    db_url: str
+
+    @tool
+    def query(self, *, sql: str) -> int:
+        return len(sql)
+
+
+def build() -> None:
+    NeedsDb.to_tools()
+    NeedsDb(db_url="x").to_tools()
+    Fine.to_tools()
+
+
+def shadowed(NeedsDb: type[Fine]) -> None:
+    NeedsDb.to_tools()
+"""
+
+CLEAN = """\
+import enum
+
+from typed_toolsets import Toolset, tool
+
+
+class Color(str, enum.Enum):
+    RED = "red"
+
+
+class Paint(Toolset):
+    @tool
+    def paint(self, *, color: Color | str) -> str:
+        return str(color)
+
+    @tool
+    def mix(self, *, a: Color, b: Color | None = None) -> str:
+        return a.value
+"""
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A directory for target modules; sys.path and sys.modules are restored afterwards."""
+    monkeypatch.chdir(tmp_path)
+    saved_path = list(sys.path)
+    yield tmp_path
+    sys.path[:] = saved_path
+    # Forget the modules imported from here (not typed_toolsets' own lazily loaded ones).
+    for name, module in list(sys.modules.items()):
+        if Path(getattr(module, "__file__", None) or "/").is_relative_to(tmp_path):
+            del sys.modules[name]
+
+
+Write = Callable[[str, str], Path]
+
+
+@pytest.fixture
+def write(workdir: Path) -> Write:
+    def write(name: str, source: str) -> Path:
+        path = workdir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source), encoding="utf-8")
+        return path
+
+    return write
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str], str]:
+    status = main(["check", *args])
+    captured = capsys.readouterr()
+    return status, captured.out.splitlines(), captured.err
+
+
+def test_every_broken_class_of_a_module_is_reported_on_its_line(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write("broken_mod.py", BROKEN)
+    status, out, err = run(capsys, str(path))
+    assert (status, err) == (1, "")
+    assert out == [
+        (
+            f"{path}:7: error: First.asign: First has no method 'asign' to export; did you mean "
+            "'assign'?  [toolset-unknown-method]"
+        ),
+        (
+            f"{path}:21: error: Second.run: '*args' is not supported; declare keyword parameters "
+            "instead  [toolset-signature]"
+        ),
+        (
+            f"{path}:34: error: NeedsDb: NeedsDb.to_tools() calls NeedsDb() with no arguments, "
+            "but the constructor needs 'db_url'; give each a default, or call to_tools() on an "
+            "instance  [toolset-init]"
+        ),
+        "Found 3 problems in 1 file (checked 4 toolsets)",
+    ]
+
+
+def test_a_clean_module_passes_with_warnings_for_ambiguous_unions(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write("clean_mod.py", CLEAN)
+    status, out, _ = run(capsys, "clean_mod")
+    assert status == 1
+    assert out[0].endswith(
+        "clean_mod.py:12: warning: Paint.paint: parameter 'color' has the union Color | str, "
+        "and a JSON value can match both Color and str (the first one in declared order wins)"
+        "  [toolset-ambiguous-union]"
+    )
+    status, out, _ = run(capsys, "clean_mod", "--disable", "toolset-ambiguous-union")
+    assert (status, out) == (0, ["Success: no problems found in 1 toolset"])
+
+
+def test_class_targets_check_only_that_class(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write("pkg/__init__.py", "")
+    path = write("pkg/tools.py", BROKEN)
+    status, out, _ = run(capsys, "pkg.tools:Fine")
+    assert (status, out) == (0, ["Success: no problems found in 1 toolset"])
+    status, out, _ = run(capsys, f"{path}:NeedsDb")
+    assert status == 1
+    assert [line.split(": ")[0] for line in out[:-1]] == [f"{path}:34"]
+
+
+def test_the_parent_code_disables_everything(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write("broken_all.py", BROKEN)
+    status, out, _ = run(capsys, str(path), "--disable", "toolset")
+    assert (status, out) == (0, ["Success: no problems found in 4 toolsets"])
+
+
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [
+        ("no_such_module_xyz", "cannot import 'no_such_module_xyz': ModuleNotFoundError"),
+        ("missing_file.py", "missing_file.py: no such file"),
+        ("raises_mod", "cannot import 'raises_mod': RuntimeError: boom"),
+        ("clean_target:Nope", "clean_target:Nope: clean_target has no Toolset class 'Nope'"),
+    ],
+)
+def test_unimportable_targets_exit_2_with_one_line(
+    write: Write, capsys: pytest.CaptureFixture[str], target: str, reason: str
+) -> None:
+    write("raises_mod.py", "raise RuntimeError('boom')\n")
+    write("clean_target.py", CLEAN)
+    status, out, err = run(capsys, target)
+    assert (status, out) == (2, [])
+    assert err.startswith(f"typed-toolsets check: error: {reason}")
+    assert err.count("\n") == 1
+
+
+def test_unknown_codes_are_usage_errors(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    write("clean_codes.py", CLEAN)
+    status, _, err = run(capsys, "clean_codes", "--disable", "toolset-nope")
+    assert status == 2
+    assert "unknown error code 'toolset-nope'" in err
+
+
+def test_a_definition_error_in_an_imported_module_is_a_finding(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dependency = write("dep_mod.py", BROKEN)
+    write("uses_dep.py", "import dep_mod\n")
+    status, out, _ = run(capsys, "uses_dep")
+    assert status == 1
+    assert out[0].startswith(f"{dependency}:7: error: First.asign:")
+
+
+def test_forward_references_are_resolved(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    write(
+        "forward_mod.py",
+        """\
+        from __future__ import annotations
+
+        from typed_toolsets import Toolset, tool
+
+
+        class Later(Toolset):
+            @tool
+            def use(self, *, item: Item) -> None: ...
+
+            @tool
+            def missing(self, *, other: Missing) -> None: ...
+
+
+        class Item:
+            pass
+        """,
+    )
+    status, out, _ = run(capsys, "forward_mod")
+    assert status == 1
+    assert len(out) == 3
+    assert ":8: error: Later.use: parameter 'item' has type Item, which has no JSON" in out[0]
+    assert ":11: error: Later.missing: an annotation names 'Missing', which is not" in out[1]
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["check"])
+    assert exc.value.code == 2
+    assert "TARGET" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", ["module", "script"])
+def test_entry_points(write: Write, workdir: Path, entry: str) -> None:
+    write("entry_mod.py", BROKEN)
+    command = (
+        [sys.executable, "-m", "typed_toolsets"]
+        if entry == "module"
+        else [str(Path(sys.executable).parent / "typed-toolsets")]
+    )
+    result = subprocess.run(
+        [*command, "check", "entry_mod"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.splitlines()[-1] == "Found 3 problems in 1 file (checked 4 toolsets)"
+
+
+def test_toolsets_nested_in_plain_classes_are_checked(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(
+        "nested_mod.py",
+        """\
+        import enum
+
+        from typed_toolsets import Toolset, tool
+
+
+        class Color(str, enum.Enum):
+            RED = "red"
+
+
+        class Namespace:
+            class Inner(Toolset):
+                @tool
+                def paint(self, *, color: str | Color) -> None: ...
+        """,
+    )
+    status, out, _ = run(capsys, "nested_mod")
+    assert status == 1
+    assert ":13: warning: Namespace.Inner.paint: parameter 'color'" in out[0]

@@ -1,0 +1,41 @@
+# pyright: strict
+"""Mistakes pyright must report without any plugin (never executed).
+
+Each line that must fail carries ``# expect: <rule>``; ``tests/mypy_plugin/test_typing.py``
+compares basedpyright's output with these comments.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from typed_toolsets import ToolResult, Toolset, tool
+
+
+@attrs.define
+class NeedsDb(Toolset):
+    db_url: str
+
+    @tool
+    def query(self, *, sql: str) -> int:
+        return len(sql)
+
+
+class Declared(Toolset):
+    exports = (tool("go"), "stop")  # expect: reportAssignmentType
+
+    def go(self) -> None: ...
+
+    @tool  # expect: reportCallIssue, reportArgumentType, reportUntypedFunctionDecorator
+    @property
+    def size(self) -> int:
+        return 1
+
+
+def misuse(result: ToolResult, db: NeedsDb) -> None:
+    NeedsDb.to_tools()  # expect: reportAttributeAccessIssue, reportUnknownMemberType
+    db.to_tools()
+    db.query(statement="x")  # expect: reportCallIssue
+    tool(42)  # expect: reportCallIssue, reportArgumentType
+    tool("go", tool_name=7)  # expect: reportCallIssue, reportArgumentType
+    result.value + 1  # expect: reportOperatorIssue, reportUnusedExpression
