@@ -4,6 +4,8 @@ and cause; all problems of a class are listed at once, one per line.
 
 from __future__ import annotations
 
+import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -413,3 +415,52 @@ def test_attrs_slotted_rebuild_runs_checks_once() -> None:
     problems = problems_of(build)
     calls.extend(problems)
     assert len(calls) == 1
+
+
+def _module(source: str) -> dict[str, Any]:
+    module = types.ModuleType("generated_module")
+    sys.modules[module.__name__] = module  # dataclasses and get_type_hints look modules up
+    try:
+        exec(compile(source, "<generated>", "exec"), module.__dict__)  # noqa: S102
+    finally:
+        del sys.modules[module.__name__]
+    return module.__dict__
+
+
+def test_initvar_is_refused_with_string_annotations() -> None:
+    source = """
+from __future__ import annotations
+import dataclasses
+from dataclasses import InitVar
+from typed_toolsets import Toolset, tool
+
+@dataclasses.dataclass
+class WithInit:
+    x: int
+    y: InitVar[int]
+
+    def __post_init__(self, y: int) -> None:
+        pass
+
+class InitToolset(Toolset):
+    @tool
+    def f(self, *, d: WithInit) -> None: ...
+"""
+    problem = single(lambda: _module(source))
+    assert "InitVar field 'y'" in problem
+
+
+def test_other_problems_are_reported_next_to_a_forward_reference() -> None:
+    source = """
+from __future__ import annotations
+from typed_toolsets import Toolset, tool
+
+class MixedToolset(Toolset):
+    @tool
+    def f(self, *, later: Later, bad: object) -> None: ...
+
+class Later:
+    pass
+"""
+    problem = single(lambda: _module(source))
+    assert problem.startswith("MixedToolset.f: parameter 'bad'")

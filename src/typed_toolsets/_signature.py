@@ -202,16 +202,21 @@ def read_method(
     localns = dict(vars(owner))
     docs = _docstrings.parameter_descriptions(func.__doc__)
     params: list[Param] = []
+    unresolved: Unresolved | None = None
     for parameter in parameters:
-        annotation = resolve_annotation_for(
-            parameter.annotation,
-            globalns,
-            localns,
-            class_name,
-            method_name,
-            parameter.name,
-            problems,
-        )
+        try:
+            annotation = resolve_annotation_for(
+                parameter.annotation,
+                globalns,
+                localns,
+                class_name,
+                method_name,
+                parameter.name,
+                problems,
+            )
+        except Unresolved as exc:
+            unresolved = unresolved or exc  # keep checking the other parameters
+            continue
         if annotation is MISSING:
             continue
         try:
@@ -246,6 +251,8 @@ def read_method(
         )
     if problems:
         raise SignatureProblems(problems)
+    if unresolved is not None:
+        raise unresolved
     return MethodInfo(
         func=func,
         params=tuple(params),

@@ -113,7 +113,9 @@ def _dataclass_fields(cls: type) -> list[FieldInfo]:
     docs = _docstrings.field_descriptions(cls.__doc__)
     all_fields: dict[str, Any] = getattr(cls, "__dataclass_fields__", {})
     for name, field in all_fields.items():
-        if type(field.type) is dataclasses.InitVar or field.type is dataclasses.InitVar:
+        # With `from __future__ import annotations` field.type is a string: ask the hints too.
+        declared = (field.type, hints.get(name))
+        if any(t is dataclasses.InitVar or isinstance(t, dataclasses.InitVar) for t in declared):
             msg = f"dataclass {cls.__qualname__} has the InitVar field {name!r} (not supported)"
             raise Unsupported(msg)
     fields: list[FieldInfo] = []
