@@ -49,6 +49,13 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+def _demo(_args: argparse.Namespace, out: TextIO, _err: TextIO) -> int:
+    from ._demo import main as demo
+
+    demo(out)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
@@ -81,6 +88,13 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     check.set_defaults(handler=_check)
+
+    demo = commands.add_parser(
+        "demo",
+        help="run the built-in example: two toolsets, a schema and a few model-style calls",
+        description="Declare two small toolsets, print a tool schema and show calls and errors.",
+    )
+    demo.set_defaults(handler=_demo)
     return parser
 
 
@@ -89,4 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Command = args.handler
-    return handler(args, sys.stdout, sys.stderr)
+    try:
+        return handler(args, sys.stdout, sys.stderr)
+    except BrokenPipeError:  # the reader went away (`typed-toolsets demo | head`)
+        sys.stderr.close()
+        return EXIT_OK

@@ -1,12 +1,14 @@
 """A runnable tour: declare two small toolsets, export them, show a schema, make calls.
 
-Run it with ``python -m typed_toolsets._demo`` (the README's first command).
+Run it with ``typed-toolsets demo`` (the README's first command).
 """
 
 from __future__ import annotations
 
 import enum
 import json
+import sys
+from typing import TextIO
 
 from ._spec import tool
 from ._toolset import Toolset
@@ -54,11 +56,12 @@ class TaskToolset(Toolset):
         return f"{task_id}: {priority.value}" + (f": {note}" if note else "")
 
 
-def main() -> None:
+def main(out: TextIO | None = None) -> None:
     """Print the tools, one schema, and the results of a few model-style calls."""
+    out = sys.stdout if out is None else out
     tools = {t.name: t for t in [*TextStatsToolset.to_tools(), *TaskToolset.to_tools()]}
-    print("tools:", ", ".join(tools))  # noqa: T201
-    print(json.dumps(tools["task_assign"].schema, indent=2))  # noqa: T201
+    out.write("tools: " + ", ".join(tools) + "\n")
+    out.write(json.dumps(tools["task_assign"].schema, indent=2) + "\n")
     calls: list[tuple[str, dict[str, object] | str]] = [
         ("stats_word_count", {"text": "one two\nthree"}),
         ("stats_line_count", '{"text": "one two\\nthree"}'),
@@ -67,7 +70,7 @@ def main() -> None:
         ("stats_word_count", "[not json"),
     ]
     for name, arguments in calls:
-        print(f"{name}({json.dumps(arguments)}) -> {tools[name].dynamic_call(arguments)!r}")  # noqa: T201
+        out.write(f"{name}({json.dumps(arguments)}) -> {tools[name].dynamic_call(arguments)!r}\n")
 
 
 if __name__ == "__main__":

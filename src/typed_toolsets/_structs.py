@@ -67,6 +67,9 @@ def resolve_hints(cls: type) -> dict[str, object]:
         return typing_extensions.get_type_hints(cls, localns=localns, include_extras=True)
     except NameError as exc:
         raise Unresolved(getattr(exc, "name", None) or str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - e.g. TypeError for an annotation that is no type
+        msg = f"the annotations of {cls.__qualname__} cannot be evaluated ({exc})"
+        raise Unsupported(msg) from None
 
 
 def _metadata_description(metadata: typing.Mapping[Any, Any]) -> str | None:
@@ -109,15 +112,15 @@ def _attrs_fields(cls: type) -> list[FieldInfo]:
 
 
 def _dataclass_fields(cls: type) -> list[FieldInfo]:
-    hints = resolve_hints(cls)
-    docs = _docstrings.field_descriptions(cls.__doc__)
     all_fields: dict[str, Any] = getattr(cls, "__dataclass_fields__", {})
     for name, field in all_fields.items():
-        # With `from __future__ import annotations` field.type is a string: ask the hints too.
-        declared = (field.type, hints.get(name))
-        if any(t is dataclasses.InitVar or isinstance(t, dataclasses.InitVar) for t in declared):
+        # dataclasses marks InitVar pseudo-fields itself, also when the annotation is a string
+        # (which Python 3.10's get_type_hints then refuses to evaluate).
+        if repr(getattr(field, "_field_type", None)) == "_FIELD_INITVAR":
             msg = f"dataclass {cls.__qualname__} has the InitVar field {name!r} (not supported)"
             raise Unsupported(msg)
+    hints = resolve_hints(cls)
+    docs = _docstrings.field_descriptions(cls.__doc__)
     fields: list[FieldInfo] = []
     for field in dataclasses.fields(cls):
         if not field.init:

@@ -45,7 +45,9 @@ class _ToTools:
         return functools.partial(_instance_to_tools, obj)
 
 
-@attrs.define
+# Not slotted: on Python 3.10 two plain subclasses of a slotted base cannot be combined
+# (`class C(A, B)`: "multiple bases have instance lay-out conflict").
+@attrs.define(slots=False)
 class Toolset:
     """Base class of toolsets: groups related methods and exports the declared ones as tools.
 
