@@ -58,10 +58,10 @@ class TaskToolset(Toolset):
 
 def main(out: TextIO | None = None) -> None:
     """Print the tools, one schema, and the results of a few model-style calls."""
-    out = sys.stdout if out is None else out
+    stream: TextIO = sys.stdout if out is None else out
     tools = {t.name: t for t in [*TextStatsToolset.to_tools(), *TaskToolset.to_tools()]}
-    out.write("tools: " + ", ".join(tools) + "\n")
-    out.write(json.dumps(tools["task_assign"].schema, indent=2) + "\n")
+    stream.write("tools: " + ", ".join(tools) + "\n")
+    stream.write(json.dumps(tools["task_assign"].schema, indent=2) + "\n")
     calls: list[tuple[str, dict[str, object] | str]] = [
         ("stats_word_count", {"text": "one two\nthree"}),
         ("stats_line_count", '{"text": "one two\\nthree"}'),
@@ -70,7 +70,7 @@ def main(out: TextIO | None = None) -> None:
         ("stats_word_count", "[not json"),
     ]
     for name, arguments in calls:
-        out.write(f"{name}({json.dumps(arguments)}) -> {tools[name].dynamic_call(arguments)!r}\n")
+        stream.write(f"{name}({json.dumps(arguments)}) -> {tools[name].dynamic_call(arguments)!r}\n")
 
 
 if __name__ == "__main__":
