@@ -70,7 +70,8 @@ def main(out: TextIO | None = None) -> None:
         ("stats_word_count", "[not json"),
     ]
     for name, arguments in calls:
-        stream.write(f"{name}({json.dumps(arguments)}) -> {tools[name].dynamic_call(arguments)!r}\n")
+        result = tools[name].dynamic_call(arguments)
+        stream.write(f"{name}({json.dumps(arguments)}) -> {result!r}\n")
 
 
 if __name__ == "__main__":
