@@ -403,13 +403,10 @@ def execute_sync(export: Export, bound: Callable[..., Any], kwargs: dict[str, ob
         return Failed(execution_error(export.name, exc))
 
 
-def call_sync(
-    export: Export,
-    bound: Callable[..., Any],
-    arguments: object,
-    fast: FastArguments | None = None,
-) -> Outcome:
-    """Run the whole model-facing call synchronously; never raises an `Exception`."""
+def _checked(
+    export: Export, arguments: object, fast: FastArguments | None
+) -> dict[str, object] | Failed:
+    """The keyword arguments, by the fast path when it vouches for them, else the exact path."""
     try:
         kwargs = fast(arguments) if fast is not None else MISS
         prepared = prepare(export, arguments) if kwargs is MISS else kwargs
@@ -417,7 +414,20 @@ def call_sync(
         return Failed(_internal_error(export.name, exc))
     if isinstance(prepared, ToolError):
         return Failed(prepared)
-    return execute_sync(export, bound, prepared)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    return prepared  # type: ignore[return-value]  # pyright: ignore[reportReturnType]
+
+
+def call_sync(
+    export: Export,
+    bound: Callable[..., Any],
+    arguments: object,
+    fast: FastArguments | None = None,
+) -> Outcome:
+    """Run the whole model-facing call synchronously; never raises an `Exception`."""
+    kwargs = _checked(export, arguments, fast)
+    if isinstance(kwargs, Failed):
+        return kwargs
+    return execute_sync(export, bound, kwargs)
 
 
 async def call_async(
@@ -427,14 +437,10 @@ async def call_async(
     fast: FastArguments | None = None,
 ) -> Outcome:
     """Run the whole model-facing call from async code; sync tools run in a worker thread."""
-    try:
-        kwargs = fast(arguments) if fast is not None else MISS
-        prepared = prepare(export, arguments) if kwargs is MISS else kwargs
-    except Exception as exc:  # noqa: BLE001
-        return Failed(_internal_error(export.name, exc))
-    if isinstance(prepared, ToolError):
-        return Failed(prepared)
-    return await execute_async(export, bound, prepared)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    kwargs = _checked(export, arguments, fast)
+    if isinstance(kwargs, Failed):
+        return kwargs
+    return await execute_async(export, bound, kwargs)
 
 
 async def execute_async(

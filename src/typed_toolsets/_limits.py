@@ -2,27 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 import attrs
 
+from ._validators import optional_positive_seconds, positive_int
+
 __all__ = ["DEFAULT_LIMITS", "Limits"]
-
-
-def _positive_int(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if type(value) is not int or value < 1:
-        msg = f"`{attribute.name}` must be a positive int (got {value!r})."
-        raise ValueError(msg)
-
-
-def _positive_seconds(
-    _instance: object, attribute: attrs.Attribute[float | None], value: float | None
-) -> None:
-    if value is None:
-        return
-    if type(value) not in (int, float) or not math.isfinite(value) or value <= 0:
-        msg = f"`{attribute.name}` must be None or a positive number of seconds (got {value!r})."
-        raise ValueError(msg)
 
 
 @attrs.frozen
@@ -43,9 +27,9 @@ class Limits:
             at the deadline; an async tool is cancelled.
     """
 
-    max_argument_bytes: int = attrs.field(default=1_000_000, validator=_positive_int)
-    max_depth: int = attrs.field(default=32, validator=_positive_int)
-    timeout: float | None = attrs.field(default=None, validator=_positive_seconds)
+    max_argument_bytes: int = attrs.field(default=1_000_000, validator=positive_int)
+    max_depth: int = attrs.field(default=32, validator=positive_int)
+    timeout: float | None = attrs.field(default=None, validator=optional_positive_seconds)
 
 
 #: The limits used when neither the toolset nor the tool sets any.

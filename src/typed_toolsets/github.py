@@ -77,6 +77,7 @@ from ._tool_errors import (
     ProgramTimeoutError,
 )
 from ._toolset import Toolset
+from ._validators import positive_int, positive_seconds
 
 __all__ = [
     "BuiltinToolError",
@@ -102,18 +103,6 @@ _NO_FIELDS: Final[Fields] = MappingProxyType({})
 _INSTALL: Final = "install the GitHub CLI (Debian/Ubuntu: apt-get install gh)"
 _TIMEOUT_HINT: Final = "try again later, or ask for fewer results"
 _GET_ONLY: Final = "Error: Only GET requests are allowed for read-only access"
-
-
-def _positive_int(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if type(value) is not int or value < 1:
-        msg = f"`{attribute.name}` must be a positive int (got {value!r})"
-        raise ValueError(msg)
-
-
-def _positive_seconds(_instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if type(value) not in (int, float) or not 0 < value < float("inf"):
-        msg = f"`{attribute.name}` must be a positive number of seconds (got {value!r})"
-        raise ValueError(msg)
 
 
 def _valid_hostname(_instance: object, _attribute: attrs.Attribute[str], value: str) -> None:
@@ -311,8 +300,8 @@ class GitHubCLIToolset(Toolset):
         ),
     )
 
-    timeout: float = attrs.field(default=30.0, validator=_positive_seconds)
-    max_output_bytes: int = attrs.field(default=1_000_000, validator=_positive_int)
+    timeout: float = attrs.field(default=30.0, validator=positive_seconds)
+    max_output_bytes: int = attrs.field(default=1_000_000, validator=positive_int)
     hostname: str = attrs.field(default=DEFAULT_HOST, validator=_valid_hostname)
 
     def _gh(self, arguments: list[str]) -> tuple[ProcessResult, list[str]]:

@@ -59,6 +59,7 @@ from ._tool_errors import (
     ProgramTimeoutError,
 )
 from ._toolset import Toolset
+from ._validators import positive_int, positive_seconds
 
 __all__ = [
     "BuiltinToolError",
@@ -83,18 +84,6 @@ PatternText = Annotated[str, MaxLen(MAX_PATTERN_BYTES)]
 _GREP_INSTALL: Final = "install GNU grep (Debian/Ubuntu: apt-get install grep)"
 _RG_INSTALL: Final = "install ripgrep (Debian/Ubuntu: apt-get install ripgrep)"
 _TIMEOUT_HINT: Final = "search less text or use a simpler pattern"
-
-
-def _positive_int(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if type(value) is not int or value < 1:
-        msg = f"`{attribute.name}` must be a positive int (got {value!r})"
-        raise ValueError(msg)
-
-
-def _positive_seconds(_instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if type(value) not in (int, float) or not 0 < value < float("inf"):
-        msg = f"`{attribute.name}` must be a positive number of seconds (got {value!r})"
-        raise ValueError(msg)
 
 
 def _grep_arguments(pattern: str, *, ignore_case: bool, count_only: bool) -> list[str]:
@@ -152,10 +141,10 @@ class TextProcessingToolset(Toolset):
         tool("summarize_text", description="Generate statistical summary of text content"),
     )
 
-    timeout: float = attrs.field(default=10.0, validator=_positive_seconds)
-    max_output_bytes: int = attrs.field(default=1_000_000, validator=_positive_int)
-    max_text_bytes: int = attrs.field(default=8_000_000, validator=_positive_int)
-    max_lines: int = attrs.field(default=1_000_000, validator=_positive_int)
+    timeout: float = attrs.field(default=10.0, validator=positive_seconds)
+    max_output_bytes: int = attrs.field(default=1_000_000, validator=positive_int)
+    max_text_bytes: int = attrs.field(default=8_000_000, validator=positive_int)
+    max_lines: int = attrs.field(default=1_000_000, validator=positive_int)
 
     # ------------------------------------------------------------------ external programs
 
