@@ -554,3 +554,86 @@ def test_datetime_formats_are_enforced_by_the_library() -> None:
         "２０２４-05-01T12:30:00Z",
     ]:
         assert not proxy.invoke({"value": text}).ok, text
+
+
+# Objects are built with positional arguments where the constructor's signature allows it (they
+# are much cheaper); each case below would put a value in the wrong field if that mapping slipped.
+
+
+@attrs.define
+class KeywordOnlyInMiddle:
+    first: str
+    middle: str = attrs.field(kw_only=True)
+    last: str = "z"
+
+
+@dataclasses.dataclass
+class AfterKwOnlyMarker:
+    first: str
+    _: dataclasses.KW_ONLY
+    second: str
+    third: str = "z"
+
+
+@attrs.define
+class FactoryInMiddle:
+    first: str
+    middle: list[str] = attrs.Factory(list)
+    last: str = "z"
+
+
+@attrs.define
+class PrivateAttribute:
+    _hidden: str
+    shown: str
+
+
+@attrs.define(init=False)
+class OwnInitReversed:
+    a: str
+    b: str
+
+    def __init__(self, b: str, a: str) -> None:
+        self.a = a
+        self.b = b
+
+
+class Pair(NamedTuple):
+    left: str
+    right: str = "r"
+
+
+@pytest.mark.parametrize("as_text", [False, True], ids=["mapping", "json-text"])
+@pytest.mark.parametrize(
+    ("annotation", "arguments", "expected"),
+    [
+        (
+            KeywordOnlyInMiddle,
+            {"first": "a", "middle": "b", "last": "c"},
+            KeywordOnlyInMiddle("a", middle="b", last="c"),
+        ),
+        (KeywordOnlyInMiddle, {"middle": "b", "first": "a"}, KeywordOnlyInMiddle("a", middle="b")),
+        (
+            AfterKwOnlyMarker,
+            {"first": "a", "second": "b", "third": "c"},
+            AfterKwOnlyMarker("a", second="b", third="c"),
+        ),
+        (FactoryInMiddle, {"first": "a", "last": "c"}, FactoryInMiddle("a", [], "c")),
+        (FactoryInMiddle, {"first": "a", "middle": ["m"]}, FactoryInMiddle("a", ["m"], "z")),
+        (PrivateAttribute, {"shown": "s", "hidden": "h"}, PrivateAttribute("h", "s")),
+        (OwnInitReversed, {"a": "A", "b": "B"}, OwnInitReversed(b="B", a="A")),
+        (Pair, {"right": "R", "left": "L"}, Pair("L", "R")),
+        (Pair, {"left": "L"}, Pair("L")),
+    ],
+)
+def test_struct_values_reach_the_right_constructor_parameters(
+    annotation: type, arguments: dict[str, Any], expected: object, as_text: bool
+) -> None:
+    import json
+
+    proxy = echo(annotation)
+    payload: object = {"value": arguments}
+    result = proxy.dynamic_call(json.dumps(payload) if as_text else payload)
+    assert result == {"value": expected}
+    if isinstance(expected, OwnInitReversed):
+        assert (result["value"].a, result["value"].b) == ("A", "B")

@@ -267,17 +267,38 @@ class KeyHook:
         )
 
 
+def _positional_count(make: Callable[..., Any], names: list[str]) -> int:
+    """How many of *names*, in order, *make* takes as its leading positional parameters.
+
+    Keyword arguments cost a CPython call far more than positional ones (the names are matched
+    one by one), and the constructor runs once per structured object.
+    """
+    try:
+        parameters = list(inspect.signature(make).parameters.values())
+    except (TypeError, ValueError):  # pragma: no cover - classes always have a signature
+        return 0
+    count = 0
+    for parameter, name in zip(parameters, names, strict=False):
+        if parameter.kind is not parameter.POSITIONAL_OR_KEYWORD or parameter.name != name:
+            break
+        count += 1
+    return count
+
+
 def object_body(
     keys: list[KeyHook], make: Callable[..., Any] | None, namespace: dict[str, Any], indent: str
 ) -> tuple[list[str], str]:
     """Source lines checking and structuring the JSON object ``v`` with exactly *keys*.
 
     The lines raise ``Reject`` when ``v`` does not match. Returns them with the expression of the
-    result: ``make(key=value, ...)``, or, when *make* is None, the name of the dict of the values
-    present (absent optional keys are left out, so a method's own defaults apply).
+    result: a call of *make* with the values, or, when *make* is None, the name of the dict of the
+    values present (absent optional keys are left out, so a method's own defaults apply).
     """
     namespace.update({"Reject": Reject, "M": MISSING, "make": make})
-    lines = ["if type(v) is not dict:", "    raise Reject", "n = 0"]
+    # Every required key is counted up front: the lines raise before the count is compared when
+    # one is missing.
+    required = sum(1 for k in keys if k.required)
+    lines = ["if type(v) is not dict:", "    raise Reject", f"n = {required}"]
     keywords: list[str] = []
     uses_kw = any(not k.required and (make is None or k.default is MISSING) for k in keys)
     if uses_kw:
@@ -286,6 +307,8 @@ def object_body(
         key = repr(item.key)
         namespace[f"s{index}"] = item.hook
         value = "x"
+        # Whether the check itself rejects the missing marker (it is of no JSON type).
+        rejects_missing = True
         if len(item.passthrough) == 1:
             namespace[f"t{index}"] = item.passthrough[0]
             check = [f"if type(x) is not t{index}:", "    raise Reject"]
@@ -307,14 +330,16 @@ def object_body(
         elif item.shortcut is not None:
             namespace[f"t{index}"] = item.shortcut
             check = [f"if type(x) is not t{index}:", f"    x = s{index}(x)"]
+            rejects_missing = False
         else:
             check = []
             value = f"s{index}(x)"
+            rejects_missing = False
         lines.append(f"x = v.get({key}, M)")
         if item.required:
-            lines.extend(
-                ["if x is M:", "    raise Reject", *check, f"a{index} = {value}", "n += 1"]
-            )
+            if not rejects_missing:
+                lines.extend(["if x is M:", "    raise Reject"])
+            lines.extend([*check, f"a{index} = {value}"])
             keywords.append(f"a{index}")
         elif make is not None and item.default is not MISSING:
             # Passing the class's own default when the key is absent is the same as omitting it.
@@ -336,7 +361,9 @@ def object_body(
             lines.append("r.update(kw)")
         result = "r"
     else:
-        call = [f"{key}={local}" for key, local in named]
+        positional = _positional_count(make, [key for key, _ in named])
+        call = [local for _, local in named[:positional]]
+        call += [f"{key}={local}" for key, local in named[positional:]]
         if uses_kw:
             call.append("**kw")
         result = f"make({', '.join(call)})"
