@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import typing
 from collections.abc import Callable, Sized
-from fractions import Fraction
 from typing import Any, Final
 
 import attrs
@@ -104,6 +103,8 @@ def not_multiple(value: int | float, divisor: int | float) -> bool:
         try:
             return int(quotient) != quotient
         except OverflowError:
+            from fractions import Fraction  # rare: a quotient beyond float range
+
             return (Fraction(value) / Fraction(divisor)).denominator != 1
     return bool(value % divisor)
 

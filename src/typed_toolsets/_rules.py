@@ -7,7 +7,6 @@ library: the plugin is loaded by mypy on every run and must stay cheap.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Final
 
@@ -143,6 +142,8 @@ def default_description(method_name: str) -> str:
 
 def close_matches(name: str, candidates: list[str]) -> list[str]:
     """Return up to three candidates close to *name*, best first (for "did you mean")."""
+    import difflib  # only a definition error needs it; keeps class creation's imports small
+
     return difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
 
 
