@@ -10,16 +10,20 @@ Workloads (the same in every contender; each result is checked before timing):
 
 Every contender is timed from JSON text to return value. Batches of calls are interleaved across
 contenders (batch 1 of each, then batch 2, ...), so a noisy moment hits everyone; the figure is the
-median of the batch means. GC stays on, with everything alive before timing frozen.
+median of the batch means. GC stays on, with everything alive before timing frozen. The scaling
+sweep runs each input size in fresh processes and keeps the fastest round (see `scaling` and
+`scaling_case` for why).
 
 Goals (the script exits 1 when one is missed):
 
 - typed_toolsets ``dynamic_call`` (sync tool) and ``adynamic_call`` (async tool) at most 2.0 x
   pydantic ``TypeAdapter.validate_json`` + call on all four workloads;
 - at least 20 x faster than LangChain, pydantic-ai and OpenAI Agents on W1 and W2;
-- cost linear in input size: time per element within 30% from 1,000 to 100,000 elements;
+- cost linear in input size: time per element within 30% from 1,000 to 100,000 elements (the
+  library's own time: the call minus orjson parsing the same text; see `scaling`);
 - ``to_tools()`` on an already-built class under 50 us;
-- ``import typed_toolsets`` under 100 ms.
+- ``import typed_toolsets`` under 100 ms (and ``from typed_toolsets import Toolset, tool``, the
+  import a program needs, under 100 ms too), loaded from bytecode as after ``pip install``.
 
 Usage::
 
@@ -34,13 +38,15 @@ import asyncio
 import enum
 import gc
 import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -494,23 +500,30 @@ def import_time_ms(runs: int) -> dict[str, float]:
     """Median wall time of imports in a fresh interpreter, interpreter startup subtracted.
 
     ``import typed_toolsets`` alone loads almost nothing (the package is lazy), so the import a
-    program actually needs, ``from typed_toolsets import Toolset, tool``, is measured too.
+    program actually needs, ``from typed_toolsets import Toolset, tool``, is measured too. Modules
+    are loaded from bytecode, as after ``pip install`` (which compiles it): an editable checkout
+    run with ``PYTHONDONTWRITEBYTECODE`` would compile every module from source on each start, a
+    cost no installed user pays. The cache lives in a temporary directory, not in the checkout.
     """
+    with tempfile.TemporaryDirectory() as cache:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = cache
 
-    def run(code: str) -> float:
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True)
-        return (time.perf_counter() - start) * 1000
+        def run(code: str) -> float:
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True, env=env)
+            return (time.perf_counter() - start) * 1000
 
-    codes = {
-        "bare": "pass",
-        "import typed_toolsets": "import typed_toolsets",
-        "from typed_toolsets import Toolset, tool": "from typed_toolsets import Toolset, tool",
-    }
-    samples: dict[str, list[float]] = {name: [] for name in codes}
-    for _ in range(runs):
-        for name, code in codes.items():
-            samples[name].append(run(code))
+        codes = {
+            "bare": "pass",
+            "import typed_toolsets": "import typed_toolsets",
+            "from typed_toolsets import Toolset, tool": "from typed_toolsets import Toolset, tool",
+        }
+        run(codes["from typed_toolsets import Toolset, tool"])  # writes the bytecode cache
+        samples: dict[str, list[float]] = {name: [] for name in codes}
+        for _ in range(runs):
+            for name, code in codes.items():
+                samples[name].append(run(code))
     bare = statistics.median(samples.pop("bare"))
     return {name: statistics.median(values) - bare for name, values in samples.items()}
 
@@ -540,45 +553,114 @@ def to_tools_us(runner_count: int) -> float:
     return statistics.median(samples)
 
 
-def scaling(
-    runner: Runner, batches: int, batch_seconds: float
-) -> dict[str, dict[int, tuple[float, float]]]:
-    """ns per element at 1k, 10k and 100k tags / people: typed_toolsets, and orjson alone.
+SIZES: Final = (1_000, 10_000, 100_000)
+SCALED: Final = {"tags": ("assign", _assign_args), "people": ("assign_team", _team_args)}
 
-    The garbage collector is off while timing: its full collections over many live objects are
-    the interpreter's cost, not the library's (they grow with everything the process holds).
+
+def scaling_case(contender: str, kind: str, size: int, rounds: int) -> dict[str, float]:
+    """ns per element of one input (*size* tags or people): *contender*, and orjson alone.
+
+    *contender* is ``"ours"`` (typed_toolsets) or ``"pydantic"``. Each round times the contender
+    and ``orjson.loads`` on about 100,000 elements, and the fastest round counts. This is a shared
+    two-core VM: a neighbour can halve the speed for seconds at a time (a plain Python loop then
+    takes 2 x as long), and interference only ever adds time, so the minimum is the cost of the
+    code itself. The garbage collector is off while timing: its full collections over many live
+    objects are the interpreter's cost, not the library's.
     """
     import orjson
 
-    tools = typed_toolsets_tools(asynchronous=False, big=True)
-    result: dict[str, dict[int, tuple[float, float]]] = {"tags": {}, "people": {}}
-    for size in (1_000, 10_000, 100_000):
-        for kind, tool_name, arguments in (
-            ("tags", "assign", _assign_args(size)),
-            ("people", "assign_team", _team_args(size)),
-        ):
-            text = json.dumps(arguments)
-            function = tools[tool_name].dynamic_call
-            assert not str(function(text)).startswith("Error"), function(text)
-            gc.disable()
-            try:
-                timings = measure(
-                    runner,
-                    [(kind, function, False), ("parse", orjson.loads, False)],
-                    text,
-                    batches,
-                    batch_seconds,
-                )
-            finally:
-                gc.enable()
-            result[kind][size] = (timings[kind] / size, timings["parse"] / size)
+    tool, make_arguments = SCALED[kind]
+    workload = Workload(kind, tool, make_arguments(size))
+    function: Call
+    if contender == "ours":
+        function = typed_toolsets_tools(asynchronous=False, big=True)[tool].dynamic_call
+    else:
+        function = contender_pydantic(workload)
+    assert function(workload.text) == workload.expected
+    functions: dict[str, Call] = {contender: function, "parse": orjson.loads}
+    repeat = max(1, 100_000 // size)
+    best: dict[str, float] = {}
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            for name, timed in functions.items():
+                start = time.perf_counter_ns()
+                for _ in range(repeat):
+                    timed(workload.text)
+                per_element = (time.perf_counter_ns() - start) / repeat / size
+                best[name] = min(best.get(name, per_element), per_element)
+    finally:
+        gc.enable()
+    return best
+
+
+def scaling(rounds: int, attempts: int) -> dict[str, dict[int, dict[str, float]]]:
+    """`scaling_case` for every kind, size and contender, each in a fresh interpreter.
+
+    A fresh process per case keeps one case's heap from shaping another's: after a call over
+    100,000 people the allocator's free lists are spread over tens of megabytes, and pydantic's
+    Rust allocations change how fast orjson's later ones are; either moves a neighbouring case's
+    figures by a third, for reasons that are not its own. Every case runs *attempts* times, spread
+    over the whole sweep, and the fastest counts: a neighbour busy for the few seconds one process
+    takes would otherwise slow all of that case's rounds.
+    """
+    best: dict[tuple[str, int], dict[str, float]] = {}
+    for _ in range(attempts):
+        for kind in SCALED:
+            for size in SIZES:
+                row = best.setdefault((kind, size), {})
+                for contender in ("ours", "pydantic"):
+                    command = [sys.executable, __file__, "--scaling-case", contender, kind]
+                    command += [str(size), str(rounds)]
+                    completed = subprocess.run(command, capture_output=True, text=True, check=False)
+                    if completed.returncode != 0:
+                        if contender == "pydantic":
+                            continue  # pydantic is not installed: its figures only inform
+                        raise SystemExit(completed.stderr)
+                    figures: dict[str, float] = json.loads(completed.stdout)
+                    if contender == "pydantic":
+                        figures.pop("parse")  # the parse figure is taken beside our own call
+                    for name, value in figures.items():
+                        row[name] = min(row.get(name, value), value)
+    result: dict[str, dict[int, dict[str, float]]] = {}
+    for (kind, size), row in best.items():
+        result.setdefault(kind, {})[size] = row
     return result
+
+
+def report_scaling(
+    per_element: dict[str, dict[int, dict[str, float]]], failures: list[str]
+) -> None:
+    """Print per-element figures and judge the library's own cost per element."""
+    labels = (("ours", "typed_toolsets"), ("pydantic", "pydantic"), ("parse", "orjson.loads"))
+    for kind, sizes in per_element.items():
+        for name, label in labels:
+            if all(name in row for row in sizes.values()):
+                shown = ", ".join(f"{n:,}: {row[name]:.0f}" for n, row in sizes.items())
+                print(f"  [info] {kind}, {label}: {shown} ns per element")
+        # The library's own work per element is the call minus parsing the same text: parsing's
+        # cost per element rises with size through the memory system, for every contender.
+        own = {n: row["ours"] - row["parse"] for n, row in sizes.items()}
+        spread = max(own.values()) / min(own.values())
+        ok = spread <= 1.3
+        shown = ", ".join(f"{n:,}: {v:.0f} ns" for n, v in own.items())
+        print(
+            f"  [{'ok' if ok else 'MISSED'}] linear in {kind}: own cost {shown} per element"
+            f" (spread {spread:.2f} <= 1.30)"
+        )
+        if not ok:
+            failures.append(f"per-element cost in {kind} spreads {spread:.2f} x")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer, shorter batches")
+    parser.add_argument("--scaling-case", nargs=4, help=argparse.SUPPRESS)
     options = parser.parse_args()
+    if options.scaling_case:
+        contender, kind, size, rounds = options.scaling_case
+        print(json.dumps(scaling_case(contender, kind, int(size), int(rounds))))
+        return 0
     batches, batch_seconds = (3, 0.05) if options.quick else (7, 0.15)
 
     runner = Runner()
@@ -646,24 +728,8 @@ def main() -> int:
             if not ok:
                 failures.append(f"{name} only {speedup:.1f} x faster than {contender.name}")
 
-    per_element = scaling(runner, batches, batch_seconds)
-    for kind, sizes in per_element.items():
-        shown = ", ".join(
-            f"{n:,}: {total:.0f} ns (parse alone {parse:.0f})"
-            for n, (total, parse) in sizes.items()
-        )
-        print(f"  [info] per element in {kind}: {shown}")
-        # The library's own work per element (the call minus parsing the same text): the parser's
-        # cost per element rises with size through the memory system, for every contender.
-        own = {n: total - parse for n, (total, parse) in sizes.items()}
-        spread = max(own.values()) / min(own.values())
-        ok = spread <= 1.3
-        shown = ", ".join(f"{n:,}: {v:.0f} ns" for n, v in own.items())
-        print(
-            f"  [{'ok' if ok else 'MISSED'}] linear in {kind}: own cost {shown} per element (spread {spread:.2f} <= 1.30)"
-        )
-        if not ok:
-            failures.append(f"per-element cost in {kind} spreads {spread:.2f} x")
+    rounds = 5 if options.quick else 10
+    report_scaling(scaling(rounds, 2 if options.quick else 3), failures)
 
     to_tools = to_tools_us(2_000 if not options.quick else 500)
     ok = to_tools < 50
