@@ -97,11 +97,11 @@ def _has_control(value: str) -> bool:
     return any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in value)
 
 
-def _string(value: object, name: str, *, max_chars: int) -> str:
+def _string(value: object, name: str, *, max_chars: int, allow_empty: bool = False) -> str:
     if not isinstance(value, str):
         msg = f"`{name}` must be a string, not {type(value).__name__}"
         raise InvalidArgumentError(msg)
-    if not value:
+    if not value and not allow_empty:
         msg = f"`{name}` must not be empty"
         raise InvalidArgumentError(msg)
     if len(value) > max_chars:
@@ -340,17 +340,7 @@ def _check_fields(value: object) -> list[tuple[str, str]]:
             )
             raise InvalidArgumentError(msg)
         where = f"fields[{name!r}]"
-        if not isinstance(item, str):
-            msg = f"`{where}` must be a string, not {type(item).__name__}"
-            raise InvalidArgumentError(msg)
-        if len(item) > MAX_VALUE_CHARS:
-            msg = f"`{where}` is {len(item):,} characters; the limit is {MAX_VALUE_CHARS:,}"
-            raise InputTooLargeError(msg)
-        if "\x00" in item:
-            msg = f"`{where}` contains a NUL character"
-            raise InvalidArgumentError(msg)
-        _check_encodable(item, where)
-        checked.append((name, item))
+        checked.append((name, _string(item, where, max_chars=MAX_VALUE_CHARS, allow_empty=True)))
     return checked
 
 
