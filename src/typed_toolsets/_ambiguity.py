@@ -120,19 +120,10 @@ class _Describer:
         return _rules.Shape.opaque(text, _UNKNOWN)
 
     def _union(self, annotation: object, text: str) -> _rules.Shape:
-        args = list(typing.get_args(annotation))
-        variants: list[_rules.Shape] = []
-        numeric = int in args and float in args
-        numeric_done = False
-        for arg in args:
-            if numeric and (arg is int or arg is float):
-                # `int | float` is one "Numeric" variant, placed at the first of the two.
-                if not numeric_done:
-                    variants.append(_rules.Shape.scalar("int | float", _rules.NUMBER_KINDS))
-                    numeric_done = True
-                continue
-            variants.append(self.shape(arg))
-        return _rules.Shape.union(text, tuple(variants))
+        names = {int: "int", float: "float"}
+        return _rules.Shape.union_of(
+            text, typing.get_args(annotation), lambda arg: names.get(arg), self.shape
+        )
 
     def _struct(
         self, cls: type, read: Callable[[type], list[FieldInfo]], text: str

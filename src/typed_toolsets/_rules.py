@@ -8,7 +8,8 @@ library: the plugin is loaded by mypy on every run and must stay cheap.
 from __future__ import annotations
 
 import re
-from typing import Final
+from collections.abc import Callable, Sequence
+from typing import Final, TypeVar
 
 __all__ = [
     "API_NAMES",
@@ -34,6 +35,8 @@ __all__ = [
     "problem",
     "scalar_kinds",
 ]
+
+_T = TypeVar("_T")
 
 #: Exported tool names must match this (the intersection of the OpenAI, Anthropic, Gemini and
 #: MCP rules). It is checked with a full match, so a trailing newline is invalid.
@@ -322,6 +325,33 @@ class Shape:
         shape = cls("union", label, kinds)
         shape.variants = variants
         return shape
+
+    @classmethod
+    def union_of(
+        cls,
+        label: str,
+        items: Sequence[_T],
+        number_kind: Callable[[_T], str | None],
+        shape_of: Callable[[_T], Shape],
+    ) -> Shape:
+        """A union of *items*, where ``int`` and ``float`` together are one Numeric variant.
+
+        The runtime treats ``int | float`` as one variant, placed where the first of the two is
+        declared. *number_kind* says which items are ``"int"`` or ``"float"`` (None for others);
+        *shape_of* gives every other item's shape.
+        """
+        kinds = [number_kind(item) for item in items]
+        numeric = "int" in kinds and "float" in kinds
+        variants: list[Shape] = []
+        placed = False
+        for item, kind in zip(items, kinds, strict=True):
+            if numeric and kind is not None:
+                if not placed:
+                    variants.append(cls.scalar("int | float", NUMBER_KINDS))
+                    placed = True
+                continue
+            variants.append(shape_of(item))
+        return cls.union(label, tuple(variants))
 
     @classmethod
     def opaque(cls, label: str, kinds: frozenset[str]) -> Shape:

@@ -1244,20 +1244,13 @@ class _TypeChecker:
         return _rules.Shape.opaque(label, _NO_SHAPE)
 
     def _union_shape(self, union: UnionType, label: str) -> _rules.Shape:
+        names = {"builtins.int": "int", "builtins.float": "float"}
+
+        def number_kind(item: ProperType) -> str | None:
+            return names.get(item.type.fullname) if isinstance(item, Instance) else None
+
         items = [get_proper_type(i) for i in _flatten(union)]
-        names = [i.type.fullname if isinstance(i, Instance) else "" for i in items]
-        variants: list[_rules.Shape] = []
-        numeric_done = False
-        numeric = "builtins.int" in names and "builtins.float" in names
-        for item, name in zip(items, names, strict=True):
-            if numeric and name in ("builtins.int", "builtins.float"):
-                # `int | float` is one "Numeric" variant at run time, placed at the first one.
-                if not numeric_done:
-                    variants.append(_rules.Shape.scalar("int | float", _rules.NUMBER_KINDS))
-                    numeric_done = True
-                continue
-            variants.append(self.shape(item))
-        return _rules.Shape.union(label, tuple(variants))
+        return _rules.Shape.union_of(label, items, number_kind, self.shape)
 
     def _instance_shape(self, instance: Instance, label: str) -> _rules.Shape:
         info = instance.type
