@@ -575,6 +575,11 @@ class AfterKwOnlyMarker:
     third: str = "z"
 
 
+@dataclasses.dataclass
+class ChildAfterKwOnly(AfterKwOnlyMarker):
+    fourth: int = 4
+
+
 @attrs.define
 class FactoryInMiddle:
     first: str
@@ -617,6 +622,11 @@ class Pair(NamedTuple):
             AfterKwOnlyMarker,
             {"first": "a", "second": "b", "third": "c"},
             AfterKwOnlyMarker("a", second="b", third="c"),
+        ),
+        (
+            ChildAfterKwOnly,
+            {"first": "a", "second": "b", "fourth": 5},
+            ChildAfterKwOnly("a", second="b", fourth=5),
         ),
         (FactoryInMiddle, {"first": "a", "last": "c"}, FactoryInMiddle("a", [], "c")),
         (FactoryInMiddle, {"first": "a", "middle": ["m"]}, FactoryInMiddle("a", ["m"], "z")),

@@ -282,7 +282,7 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
         structure=structure,
         unstructure=unstructure,
         json_types=frozenset({"array"}),
-        depth=1 if item.depth is None else item.depth + 1,
+        depth=None if item.depth is None else item.depth + 1,
         refs=item.refs,
         instance_check=lambda v: isinstance(v, python_type),
         children=_indexed_children(item),

@@ -12,7 +12,7 @@ import dataclasses
 import inspect
 import linecache
 import typing
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any, Final
 
 import attrs
@@ -55,21 +55,43 @@ class FieldInfo:
     description: str | None = None
 
 
-def resolve_hints(cls: type) -> dict[str, object]:
+def resolve_hints(cls: type, only: Collection[str] | None = None) -> dict[str, object]:
     """Resolve a class's annotations (strings included), keeping ``Annotated`` metadata.
+
+    Args:
+        cls: The class.
+        only: When given, only these names' annotations are evaluated. Python 3.10 refuses to
+            evaluate some annotations that declare no field (a dataclass's string ``"KW_ONLY"``
+            marker), so a dataclass asks for its fields alone.
 
     Raises:
         Unresolved: An annotation names something that is not defined (yet).
     """
     # The class's own name is added so a class defined inside a function can refer to itself.
     localns = {**vars(cls), cls.__name__: cls}
+    targets: list[type] = [cls]
+    if only is not None:
+        # One stand-in per class of the MRO, so each annotation is still evaluated in the
+        # globals of the module that wrote it; later (more derived) classes win, as usual.
+        targets = []
+        for base in reversed(cls.__mro__):
+            own = inspect.get_annotations(base)
+            kept = {name: value for name, value in own.items() if name in only}
+            if kept:
+                namespace = {"__module__": base.__module__, "__annotations__": kept}
+                targets.append(type(base.__name__, (), namespace))
+    hints: dict[str, object] = {}
     try:
-        return typing_extensions.get_type_hints(cls, localns=localns, include_extras=True)
+        for target in targets:
+            hints.update(
+                typing_extensions.get_type_hints(target, localns=localns, include_extras=True)
+            )
     except NameError as exc:
         raise Unresolved(getattr(exc, "name", None) or str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - e.g. TypeError for an annotation that is no type
         msg = f"the annotations of {cls.__qualname__} cannot be evaluated ({exc})"
         raise Unsupported(msg) from None
+    return hints
 
 
 def _metadata_description(metadata: typing.Mapping[Any, Any]) -> str | None:
@@ -119,7 +141,7 @@ def _dataclass_fields(cls: type) -> list[FieldInfo]:
         if repr(getattr(field, "_field_type", None)) == "_FIELD_INITVAR":
             msg = f"dataclass {cls.__qualname__} has the InitVar field {name!r} (not supported)"
             raise Unsupported(msg)
-    hints = resolve_hints(cls)
+    hints = resolve_hints(cls, only={field.name for field in dataclasses.fields(cls)})
     docs = _docstrings.field_descriptions(cls.__doc__)
     fields: list[FieldInfo] = []
     for field in dataclasses.fields(cls):
