@@ -17,10 +17,11 @@ from typing_extensions import NotRequired, TypedDict
 
 from tests.strategies.annotations import Case, cases
 from typed_toolsets import register_type
-from typed_toolsets._ambiguity import find_ambiguity, label, shape_of
-from typed_toolsets._rules import NUMBER_KINDS, Shape, overlaps
-from typed_toolsets._types import registry
-from typed_toolsets._typespec import Reject
+from typed_toolsets.analysis.ambiguity import find_ambiguity, label, shape_of
+from typed_toolsets.rules.shapes import Shape, overlaps
+from typed_toolsets.rules.typenames import NUMBER_KINDS
+from typed_toolsets.types.catalog import registry
+from typed_toolsets.types.typespec import Reject
 
 
 class Color(str, enum.Enum):

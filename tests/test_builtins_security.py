@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 from typed_toolsets import ToolProxy, ToolResult
-from typed_toolsets._github_args import (
+from typed_toolsets.builtins.github_args import (
     api_arguments,
     issue_list_arguments,
     issue_view_arguments,
@@ -41,8 +41,9 @@ from typed_toolsets._github_args import (
     pr_view_arguments,
     traffic_arguments,
 )
+from typed_toolsets.builtins.text import _grep_arguments, _rg_arguments
 from typed_toolsets.github import GitHubCLIToolset
-from typed_toolsets.text import TextProcessingToolset, _grep_arguments, _rg_arguments
+from typed_toolsets.text import TextProcessingToolset
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "typed_toolsets"
 
@@ -202,7 +203,10 @@ def test_ARGV_1_no_shell_anywhere_in_src() -> None:
     assert hits == []
 
 
-@pytest.mark.parametrize("module", ["_regex.py", "text.py", "_text_ops.py", "_inputs.py"])
+@pytest.mark.parametrize(
+    "module",
+    ["builtins/regex.py", "builtins/text.py", "builtins/text_ops.py", "builtins/inputs.py"],
+)
 def test_RE_1_text_tools_never_import_python_re(module: str) -> None:
     tree = ast.parse((SRC / module).read_text())
     imported = {
@@ -697,7 +701,7 @@ def test_DL_1_keyboard_interrupt_during_a_tool_call_leaves_nothing(
 def test_DL_1_an_exception_inside_a_tool_call_leaves_nothing(
     tool: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from typed_toolsets import _process
+    from typed_toolsets.builtins import process as _process
 
     for program in ("grep", "rg", "gh"):
         _slow_program(tmp_path, program)

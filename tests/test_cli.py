@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from typed_toolsets._cli import main
+from typed_toolsets.cli.main import main
 
 BROKEN = """\
 import attrs

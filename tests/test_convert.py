@@ -8,9 +8,9 @@ from typing import Any
 import attrs
 import pytest
 
-from typed_toolsets._convert import converter, structure_hook, unstructure_hook
-from typed_toolsets._types import registry
-from typed_toolsets._typespec import Reject
+from typed_toolsets.types.catalog import registry
+from typed_toolsets.types.converter import converter, structure_hook, unstructure_hook
+from typed_toolsets.types.typespec import Reject
 
 
 class Shade(enum.Enum):

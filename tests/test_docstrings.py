@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typed_toolsets._docstrings import (
+from typed_toolsets.types.docstrings import (
     description_text,
     field_descriptions,
     parameter_descriptions,

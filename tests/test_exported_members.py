@@ -29,8 +29,8 @@ WATCHED = [
     "cattrs",
     "jsonschema",
     "typed_toolsets._toolset",
-    "typed_toolsets._convert",
-    "typed_toolsets._validate",
+    "typed_toolsets.types.converter",
+    "typed_toolsets.call.validation",
     "typed_toolsets.text",
     "typed_toolsets.github",
     "typed_toolsets.mypy",
@@ -71,7 +71,7 @@ assert tools[0].dynamic_call({"n": 1}) == 1
     assert loaded["attrs"]
     assert loaded["typed_toolsets._toolset"]
     assert loaded["cattrs"]
-    assert loaded["typed_toolsets._convert"]
+    assert loaded["typed_toolsets.types.converter"]
     assert not loaded["jsonschema"], "jsonschema only loads to explain invalid arguments"
     assert not loaded["typed_toolsets.text"]
     assert not loaded["typed_toolsets.github"]

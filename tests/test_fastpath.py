@@ -16,11 +16,12 @@ from hypothesis import strategies as st
 
 from tests.strategies.annotations import json_values, text
 from tests.strategies.toolsets import toolsets
-from typed_toolsets import Limits, ToolError, Toolset, _fastpath, tool
-from typed_toolsets._call import MISS, fast_arguments, prepare
-from typed_toolsets._convert import converter
-from typed_toolsets._jsonin import parse_strict
-from typed_toolsets._validate import make_validator
+from typed_toolsets import Limits, ToolError, Toolset, tool
+from typed_toolsets.call import fastpath as _fastpath
+from typed_toolsets.call.jsonin import parse_strict
+from typed_toolsets.call.pipeline import MISS, fast_arguments, prepare
+from typed_toolsets.call.validation import make_validator
+from typed_toolsets.types.converter import converter
 
 
 class Level(enum.IntEnum):

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from typed_toolsets import ToolProxy
-from typed_toolsets._github_args import (
+from typed_toolsets.builtins.github_args import (
     ISSUE_FIELDS,
     ISSUE_LIST_FIELDS,
     PR_FIELDS,

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from typed_toolsets import Limits, Toolset, tool
-from typed_toolsets import _jsonin as jsonin
+from typed_toolsets.call import jsonin
 
 
 class InputToolset(Toolset):

@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from typed_toolsets import Limits, Toolset, tool
-from typed_toolsets import _call as call_module
+from typed_toolsets.call import pipeline as call_module
 
 _release = threading.Event()
 

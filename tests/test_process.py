@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from typed_toolsets import _process
-from typed_toolsets._process import run_bounded
+from typed_toolsets.builtins import process as _process
+from typed_toolsets.builtins.process import run_bounded
 
 ENV = {"PATH": os.environ.get("PATH", os.defpath), "LC_ALL": "C.UTF-8"}
 SH = shutil.which("sh") or "/bin/sh"

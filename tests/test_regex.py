@@ -10,8 +10,9 @@ import re2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from typed_toolsets import _regex, _text_ops
-from typed_toolsets._tool_errors import InvalidPatternError
+from typed_toolsets.builtins import regex as _regex
+from typed_toolsets.builtins import text_ops as _text_ops
+from typed_toolsets.builtins.exceptions import InvalidPatternError
 
 ROOT = Path(__file__).resolve().parent.parent
 

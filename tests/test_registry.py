@@ -10,9 +10,9 @@ import pytest
 
 from tests.strategies.toolsets import echo_tool
 from typed_toolsets import register_type
-from typed_toolsets._convert import converter
-from typed_toolsets._types import registry
-from typed_toolsets._typespec import Reject, Unsupported
+from typed_toolsets.types.catalog import registry
+from typed_toolsets.types.converter import converter
+from typed_toolsets.types.typespec import Reject, Unsupported
 
 
 class Money:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from typed_toolsets import _text_ops as ops
+from typed_toolsets.builtins import text_ops as ops
 
 # Text built from the characters where Ruby and Python disagree most.
 tricky_text = st.text(

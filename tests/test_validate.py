@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from typed_toolsets import Toolset, tool
-from typed_toolsets._validate import MAX_PROBLEMS, dotted_path, json_path
+from typed_toolsets.call.validation import MAX_PROBLEMS, dotted_path, json_path
 
 
 class Role(enum.Enum):

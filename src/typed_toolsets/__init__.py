@@ -16,18 +16,18 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
-    from ._errors import ToolsetDefinitionError as ToolsetDefinitionError
-    from ._errors import TypedToolsetsError as TypedToolsetsError
-    from ._limits import Limits as Limits
-    from ._meta import Description as Description
-    from ._proxy import ToolProxy as ToolProxy
-    from ._registry import register_type as register_type
-    from ._result import ArgumentProblem as ArgumentProblem
-    from ._result import ToolError as ToolError
-    from ._result import ToolResult as ToolResult
-    from ._spec import ToolSpec as ToolSpec
-    from ._spec import tool as tool
     from ._toolset import Toolset as Toolset
+    from .call.proxy import ToolProxy as ToolProxy
+    from .call.result import ArgumentProblem as ArgumentProblem
+    from .call.result import ToolError as ToolError
+    from .call.result import ToolResult as ToolResult
+    from .definition.declarations import ToolSpec as ToolSpec
+    from .definition.declarations import tool as tool
+    from .definition.errors import ToolsetDefinitionError as ToolsetDefinitionError
+    from .definition.errors import TypedToolsetsError as TypedToolsetsError
+    from .definition.limits import Limits as Limits
+    from .types.catalog import register_type as register_type
+    from .types.description import Description as Description
 
 __all__ = [
     "ArgumentProblem",
@@ -46,18 +46,18 @@ __all__ = [
 ]
 
 _WHERE = {
-    "ArgumentProblem": "._result",
-    "Description": "._meta",
-    "Limits": "._limits",
-    "ToolError": "._result",
-    "ToolProxy": "._proxy",
-    "ToolResult": "._result",
-    "ToolSpec": "._spec",
+    "ArgumentProblem": ".call.result",
+    "Description": ".types.description",
+    "Limits": ".definition.limits",
+    "ToolError": ".call.result",
+    "ToolProxy": ".call.proxy",
+    "ToolResult": ".call.result",
+    "ToolSpec": ".definition.declarations",
     "Toolset": "._toolset",
-    "ToolsetDefinitionError": "._errors",
-    "TypedToolsetsError": "._errors",
-    "register_type": "._types",
-    "tool": "._spec",
+    "ToolsetDefinitionError": ".definition.errors",
+    "TypedToolsetsError": ".definition.errors",
+    "register_type": ".types.catalog",
+    "tool": ".definition.declarations",
 }
 
 

@@ -1,5 +1,5 @@
 """``python -m typed_toolsets``: the ``typed-toolsets`` command line."""
 
-from typed_toolsets._cli import main
+from typed_toolsets.cli.main import main
 
 raise SystemExit(main())

@@ -8,14 +8,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, overload
 
 import attrs
 
-from . import _rules
-from ._definition import build_class, class_info, required_init_fields
-from ._errors import ToolsetDefinitionError
-from ._limits import DEFAULT_LIMITS, Limits
-from ._spec import ToolSpec
+from .definition.classes import build_class, class_info, required_init_fields
+from .definition.declarations import ToolSpec
+from .definition.errors import ToolsetDefinitionError
+from .definition.limits import DEFAULT_LIMITS, Limits
+from .rules.names import class_display_name, default_toolset_name
+from .rules.problems import problem
 
 if TYPE_CHECKING:
-    from ._proxy import ToolProxy
+    from .call.proxy import ToolProxy
 
 __all__ = ["Toolset"]
 
@@ -29,7 +30,7 @@ class _DefaultToolsetName:
 
     def __get__(self, obj: object, owner: type | None = None) -> str:
         cls = owner if owner is not None else type(obj)
-        return _rules.default_toolset_name(cls.__name__)
+        return default_toolset_name(cls.__name__)
 
 
 class _ToTools:
@@ -92,14 +93,12 @@ class Toolset:
 
 
 def _proxies(cls: type[Toolset], instance: Toolset) -> list[ToolProxy]:
-    from ._proxy import make_proxies
+    from .call.proxy import make_proxies
 
     info = class_info(cls)
     if info is None:  # `Toolset` itself, or a class whose creation failed
         return []
-    return make_proxies(
-        info.resolved_exports(_rules.class_display_name(cls.__qualname__)), instance
-    )
+    return make_proxies(info.resolved_exports(class_display_name(cls.__qualname__)), instance)
 
 
 def _class_to_tools(cls: object) -> list[ToolProxy]:
@@ -108,13 +107,13 @@ def _class_to_tools(cls: object) -> list[ToolProxy]:
         raise TypeError(msg)
     needed = required_init_fields(cls)
     if needed:
-        class_name = _rules.class_display_name(cls.__qualname__)
+        class_name = class_display_name(cls.__qualname__)
         names = ", ".join(repr(n) for n in needed)
         cause = (
             f"to_tools() calls {class_name}() with no arguments, but the constructor needs "
             f"{names}; give each a default, or build an instance and call instance.to_tools()"
         )
-        raise ToolsetDefinitionError([_rules.problem(class_name, None, "init", cause)])
+        raise ToolsetDefinitionError([problem(class_name, None, "init", cause)])
     return _proxies(cls, cls())
 
 

@@ -36,7 +36,7 @@ each Toolset subclass's declarations (JSON metadata on the class, so it reaches 
 through the cache) and registers the dependencies that incremental mode and the daemon need. At
 type-check time mypy simulates one ``__init_subclass__`` call per class definition; a method hook
 on it runs every check once the whole class, its bases and the attrs-generated ``__init__`` are
-known. This module imports only mypy and the standard-library-only `typed_toolsets._rules`.
+known. This module imports only mypy and the standard-library-only `typed_toolsets.rules`.
 
 User documentation, including what the plugin cannot see: ``docs/mypy_plugin.md``.
 """
@@ -110,16 +110,35 @@ from mypy.types import (
     get_proper_type,
 )
 
-from typed_toolsets import _rules
+from typed_toolsets import rules
 from typed_toolsets._version import __version__
+from typed_toolsets.rules.names import (
+    API_NAMES,
+    TOOL_NAME_PATTERN,
+    close_matches,
+    default_toolset_name,
+    final_tool_name,
+    is_valid_tool_name,
+)
+from typed_toolsets.rules.problems import PROBLEM_CODES
+from typed_toolsets.rules.shapes import Shape, find_ambiguity
+from typed_toolsets.rules.typenames import (
+    FORMAT_NAMES,
+    MAPPING_ORIGINS,
+    NUMERIC_NAMES,
+    SCALAR_NAMES,
+    SEQUENCE_ORIGINS,
+    SET_ORIGINS,
+    scalar_kinds,
+)
 
 __all__ = ["ERROR_CODES", "TOOLSET_CODE", "TypedToolsetsPlugin", "plugin"]
 
 # ----------------------------------------------------------------------------------- constants
 
 TOOLSET: Final = "typed_toolsets._toolset.Toolset"
-TOOL_FUNCTION: Final = "typed_toolsets._spec.tool"
-TOOL_SPEC: Final = "typed_toolsets._spec.ToolSpec"
+TOOL_FUNCTION: Final = "typed_toolsets.definition.declarations.tool"
+TOOL_SPEC: Final = "typed_toolsets.definition.declarations.ToolSpec"
 TO_TOOLS_GET: Final = "typed_toolsets._toolset._ToTools.__get__"
 INIT_SUBCLASS: Final = ".__init_subclass__"
 #: Key of the recorded declarations in ``TypeInfo.metadata`` (JSON, stored in mypy's cache).
@@ -144,10 +163,10 @@ _DESCRIPTIONS: Final = {
 #: One error code per problem, all under `TOOLSET_CODE`.
 ERROR_CODES: Final = {
     code: ErrorCode(f"toolset-{code}", _DESCRIPTIONS[code], "General", sub_code_of=TOOLSET_CODE)
-    for code in sorted(_rules.PROBLEM_CODES)
+    for code in sorted(PROBLEM_CODES)
 }
 
-_SCALARS: Final = _rules.SCALAR_NAMES | _rules.NUMERIC_NAMES
+_SCALARS: Final = SCALAR_NAMES | NUMERIC_NAMES
 _BYTES: Final = frozenset({"builtins.bytes", "builtins.bytearray", "builtins.memoryview"})
 _JSON_VALUE_TYPES: Final = frozenset(
     {"builtins.str", "builtins.int", "builtins.float", "builtins.bool", "enum.auto"}
@@ -163,13 +182,18 @@ _NO_SHAPE: Final[frozenset[str]] = frozenset()
 
 
 def _rules_digest() -> str:
-    # mypy invalidates its cache when the plugin's entry module changes; the rules live in a
-    # second file, so their digest goes into the per-module config data.
+    # mypy invalidates its cache when the plugin's entry module changes; the rules live in other
+    # files, so their digest goes into the per-module config data.
+    digest = hashlib.sha256()
+    folder = os.path.dirname(rules.__file__ or "")
     try:
-        with open(_rules.__file__, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()[:16]
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), "rb") as handle:
+                    digest.update(name.encode() + b"\0" + handle.read())
     except OSError:  # pragma: no cover - the package is always installed with its sources
         return "unknown"
+    return digest.hexdigest()[:16]
 
 
 # ------------------------------------------------------------------------------------- plugin
@@ -631,7 +655,7 @@ class _ClassChecker:
         """The ``toolset_name`` *info* has at run time, or None when it is not a literal."""
         for klass in info.mro:
             if klass.fullname == TOOLSET:
-                return _rules.default_toolset_name(info.name)
+                return default_toolset_name(info.name)
             data = _meta(klass)
             if data is not None:
                 if data.get("dynamic_toolset_name"):
@@ -651,7 +675,7 @@ class _ClassChecker:
             return decl.tool_name
         if toolset_name is None:
             return None
-        return _rules.final_tool_name(toolset_name, decl.method, None)
+        return final_tool_name(toolset_name, decl.method, None)
 
     # -- the checks
 
@@ -715,11 +739,11 @@ class _ClassChecker:
                     self.fail("not-a-method", self.cannot(decl, kind), line, column)
                 continue
             name = self.final_name(decl, toolset_name)
-            if name is not None and not _rules.is_valid_tool_name(name):
+            if name is not None and not is_valid_tool_name(name):
                 if not self.inherited_name(decl):
                     cause = (
                         f'the tool name "{name}" is not valid for LLM APIs (it must match '
-                        f"{_rules.TOOL_NAME_PATTERN})"
+                        f"{TOOL_NAME_PATTERN})"
                     )
                     self.fail("invalid-name", self.cannot(decl, cause), line, column)
                 continue
@@ -756,7 +780,7 @@ class _ClassChecker:
                 and _is_plain_function(sym.node)
             }
         )
-        matches = _rules.close_matches(decl.method, candidates)
+        matches = close_matches(decl.method, candidates)
         quoted = " or ".join(f'"{m}"' for m in matches)
         hint = f"; did you mean {quoted}?" if matches else ""
         return self.cannot(
@@ -764,9 +788,9 @@ class _ClassChecker:
         )
 
     def kind_problem(self, name: str, found: _Method) -> str | None:
-        """Why *found* cannot be exported (the order of `_definition._kind_problem`)."""
+        """Why *found* cannot be exported (the order of `classes._kind_problem`)."""
         node = found.node
-        if name in _rules.API_NAMES and found.owner.fullname == TOOLSET:
+        if name in API_NAMES and found.owner.fullname == TOOLSET:
             return f'"{name}" is part of the Toolset API and cannot be exported'
         if name.startswith("__") and name.endswith("__"):
             return f'"{name}" is a special method and cannot be exported'
@@ -857,7 +881,7 @@ class _ClassChecker:
                     )
                     self.fail("signature", self.cannot(decl, cause), *place(index))
                     continue
-            ambiguity = _rules.find_ambiguity(self.types.shape(arg_type))
+            ambiguity = find_ambiguity(self.types.shape(arg_type))
             if ambiguity is not None:
                 where = f"{_display_name(self.info)}.{decl.method}"
                 message = (
@@ -997,12 +1021,12 @@ def _is_real_dataclass(info: TypeInfo) -> bool:
 
 
 class _TypeChecker:
-    """Walks mypy's types with the runtime's type table (`typed_toolsets._builtin_types`)."""
+    """Walks mypy's types with the runtime's type table (`typed_toolsets.types.catalog`)."""
 
     def __init__(self, options: Options, registered: frozenset[str]) -> None:
         self.options = options
         self.registered = registered
-        self._shapes: dict[str, _rules.Shape] = {}
+        self._shapes: dict[str, Shape] = {}
 
     def show(self, t: Type) -> str:
         return format_type(t, self.options)
@@ -1082,12 +1106,12 @@ class _TypeChecker:
         if info.typeddict_type is not None:
             return self._problem(info.typeddict_type, seen)
         args = instance.args
-        containers = _rules.SEQUENCE_ORIGINS | _rules.SET_ORIGINS | _rules.MAPPING_ORIGINS
+        containers = SEQUENCE_ORIGINS | SET_ORIGINS | MAPPING_ORIGINS
         if (fullname in containers or fullname == "builtins.tuple") and _bare(args):
             return _missing_parameters(info)
-        if fullname in _rules.SEQUENCE_ORIGINS or fullname == "builtins.tuple":
+        if fullname in SEQUENCE_ORIGINS or fullname == "builtins.tuple":
             return self._problem(args[0], seen) if args else _missing_parameters(info)
-        if fullname in _rules.SET_ORIGINS:
+        if fullname in SET_ORIGINS:
             if not args:
                 return _missing_parameters(info)
             reason = self._problem(args[0], seen)
@@ -1097,7 +1121,7 @@ class _TypeChecker:
                     f"times or UUIDs (got {self.show(args[0])})"
                 )
             return reason
-        if fullname in _rules.MAPPING_ORIGINS:
+        if fullname in MAPPING_ORIGINS:
             if len(args) != 2:
                 return _missing_parameters(info)
             key = get_proper_type(args[0])
@@ -1217,78 +1241,76 @@ class _TypeChecker:
 
     # -- check 8: shapes for the ambiguity analysis
 
-    def shape(self, t: Type) -> _rules.Shape:
+    def shape(self, t: Type) -> Shape:
         """The JSON shape of *t*; unknown parts never overlap anything (no false alarms)."""
         proper = get_proper_type(t)
         label = self.show(t)
         if isinstance(proper, NoneType):
-            return _rules.Shape.scalar(label, frozenset({"null"}))
+            return Shape.scalar(label, frozenset({"null"}))
         if isinstance(proper, LiteralType):
             value = _literal_json(proper)
             if value is _UNKNOWN:
-                return _rules.Shape.opaque(label, _NO_SHAPE)
-            return _rules.Shape.constants_of(label, (value,))
+                return Shape.opaque(label, _NO_SHAPE)
+            return Shape.constants_of(label, (value,))
         if isinstance(proper, UnionType):
             return self._union_shape(proper, label)
         if isinstance(proper, TupleType):
             if proper.partial_fallback.type.fullname != "builtins.tuple":
-                return _rules.Shape.opaque(label, _NO_SHAPE)  # NamedTuple: not analysed
-            return _rules.Shape.fixed_array(label, tuple(self.shape(i) for i in proper.items))
+                return Shape.opaque(label, _NO_SHAPE)  # NamedTuple: not analysed
+            return Shape.fixed_array(label, tuple(self.shape(i) for i in proper.items))
         if isinstance(proper, TypedDictType):
-            shape = _rules.Shape.closed_object(label)
+            shape = Shape.closed_object(label)
             shape.fields = {k: self.shape(v) for k, v in proper.items.items()}
             shape.required = frozenset(proper.required_keys)
             return shape
         if isinstance(proper, Instance):
             return self._instance_shape(proper, label)
-        return _rules.Shape.opaque(label, _NO_SHAPE)
+        return Shape.opaque(label, _NO_SHAPE)
 
-    def _union_shape(self, union: UnionType, label: str) -> _rules.Shape:
+    def _union_shape(self, union: UnionType, label: str) -> Shape:
         names = {"builtins.int": "int", "builtins.float": "float"}
 
         def number_kind(item: ProperType) -> str | None:
             return names.get(item.type.fullname) if isinstance(item, Instance) else None
 
         items = [get_proper_type(i) for i in _flatten(union)]
-        return _rules.Shape.union_of(label, items, number_kind, self.shape)
+        return Shape.union_of(label, items, number_kind, self.shape)
 
-    def _instance_shape(self, instance: Instance, label: str) -> _rules.Shape:
+    def _instance_shape(self, instance: Instance, label: str) -> Shape:
         info = instance.type
         fullname = info.fullname
         if fullname in self.registered:
-            return _rules.Shape.opaque(label, _NO_SHAPE)  # its schema is only known at run time
-        kinds = _rules.scalar_kinds(fullname)
+            return Shape.opaque(label, _NO_SHAPE)  # its schema is only known at run time
+        kinds = scalar_kinds(fullname)
         if kinds is not None:
-            return _rules.Shape.scalar(label, kinds, _rules.FORMAT_NAMES.get(fullname))
+            return Shape.scalar(label, kinds, FORMAT_NAMES.get(fullname))
         if info.is_newtype and info.bases:
             return self.shape(info.bases[0])
         if info.is_enum:
             return _enum_shape(info, label)
         if info.tuple_type is not None and fullname != "builtins.tuple":
-            return _rules.Shape.opaque(label, _NO_SHAPE)
+            return Shape.opaque(label, _NO_SHAPE)
         if info.typeddict_type is not None:
             return self.shape(info.typeddict_type)
         args = instance.args
         if args and (
-            fullname in _rules.SEQUENCE_ORIGINS
-            or fullname in _rules.SET_ORIGINS
-            or fullname == "builtins.tuple"
+            fullname in SEQUENCE_ORIGINS or fullname in SET_ORIGINS or fullname == "builtins.tuple"
         ):
-            return _rules.Shape.array(label, self.shape(args[0]))
-        if len(args) == 2 and fullname in _rules.MAPPING_ORIGINS:
-            return _rules.Shape.mapping(label, self.shape(args[1]))
+            return Shape.array(label, self.shape(args[0]))
+        if len(args) == 2 and fullname in MAPPING_ORIGINS:
+            return Shape.mapping(label, self.shape(args[1]))
         if "attrs" in info.metadata or _is_real_dataclass(info):
             return self._struct_shape(info, label)
-        return _rules.Shape.opaque(label, _NO_SHAPE)
+        return Shape.opaque(label, _NO_SHAPE)
 
-    def _struct_shape(self, info: TypeInfo, label: str) -> _rules.Shape:
+    def _struct_shape(self, info: TypeInfo, label: str) -> Shape:
         cached = self._shapes.get(info.fullname)
         if cached is not None:
             return cached
-        shape = _rules.Shape.closed_object(label)
+        shape = Shape.closed_object(label)
         self._shapes[info.fullname] = shape
         is_attrs = "attrs" in info.metadata
-        fields: dict[str, _rules.Shape] = {}
+        fields: dict[str, Shape] = {}
         required: set[str] = set()
         for attribute in _struct_attributes(info, "attrs" if is_attrs else "dataclass") or []:
             name = attribute.get("name")
@@ -1302,9 +1324,7 @@ class _TypeChecker:
             node = sym.node if sym is not None else None
             field_type = node.type if isinstance(node, Var) else None
             fields[key] = (
-                self.shape(field_type)
-                if field_type is not None
-                else _rules.Shape.opaque(key, _NO_SHAPE)
+                self.shape(field_type) if field_type is not None else Shape.opaque(key, _NO_SHAPE)
             )
             if not attribute.get("has_default"):
                 required.add(key)
@@ -1387,7 +1407,7 @@ def _member_value(info: TypeInfo, member: str) -> object:
     return _UNKNOWN
 
 
-def _enum_shape(info: TypeInfo, label: str) -> _rules.Shape:
+def _enum_shape(info: TypeInfo, label: str) -> Shape:
     values: list[object] = []
     kinds: set[str] = set()
     known = True
@@ -1399,14 +1419,14 @@ def _enum_shape(info: TypeInfo, label: str) -> _rules.Shape:
             if isinstance(member_type, Instance) and member_type.type.fullname == "enum.auto":
                 kinds.add("integer")  # auto() numbers members outside StrEnum
             else:
-                return _rules.Shape.opaque(label, _NO_SHAPE)
+                return Shape.opaque(label, _NO_SHAPE)
         else:
             values.append(value)
     if known:
-        return _rules.Shape.constants_of(label, tuple(values))
+        return Shape.constants_of(label, tuple(values))
     # Some values are only known by their JSON kind: compare by kind.
-    kinds.update(_rules.Shape.constants_of(label, tuple(values)).kinds)
-    return _rules.Shape.opaque(label, frozenset(kinds))
+    kinds.update(Shape.constants_of(label, tuple(values)).kinds)
+    return Shape.opaque(label, frozenset(kinds))
 
 
 def _literal_json(literal: LiteralType) -> object:

@@ -39,27 +39,30 @@ grep, or rejected by the engine), `ProgramTimeoutError` (deadline), `InputTooLar
 
 from __future__ import annotations
 
-from typing import Annotated, Final
-
-import attrs
-from annotated_types import Ge, Le, MaxLen
-
-from . import _regex, _text_ops
-from ._inputs import MAX_PATTERN_BYTES, check_int, check_pattern, check_text, encode_text
-from ._outputs import cut_to_lines, decode_output
-from ._programs import run_program, search_environment
-from ._spec import tool
-from ._tool_errors import (
-    BuiltinToolError,
-    InputTooLargeError,
-    InvalidArgumentError,
-    InvalidPatternError,
-    ProgramFailedError,
-    ProgramNotFoundError,
-    ProgramTimeoutError,
+from .builtins.text import (
+    BuiltinToolError as BuiltinToolError,
 )
-from ._toolset import Toolset
-from ._validators import positive_int, positive_seconds
+from .builtins.text import (
+    InputTooLargeError as InputTooLargeError,
+)
+from .builtins.text import (
+    InvalidArgumentError as InvalidArgumentError,
+)
+from .builtins.text import (
+    InvalidPatternError as InvalidPatternError,
+)
+from .builtins.text import (
+    ProgramFailedError as ProgramFailedError,
+)
+from .builtins.text import (
+    ProgramNotFoundError as ProgramNotFoundError,
+)
+from .builtins.text import (
+    ProgramTimeoutError as ProgramTimeoutError,
+)
+from .builtins.text import (
+    TextProcessingToolset as TextProcessingToolset,
+)
 
 __all__ = [
     "BuiltinToolError",
@@ -71,292 +74,3 @@ __all__ = [
     "ProgramTimeoutError",
     "TextProcessingToolset",
 ]
-
-#: Line numbers are bounded so that no slice or count can overflow; well past any real text.
-MAX_LINE_NUMBER: Final = 10_000_000
-#: Most lines of context ``text_rg`` shows around a match.
-MAX_CONTEXT: Final = 100
-
-LineNumber = Annotated[int, Ge(-MAX_LINE_NUMBER), Le(MAX_LINE_NUMBER)]
-#: A pattern parameter; its byte cap is checked again in the method (maxLength counts characters).
-PatternText = Annotated[str, MaxLen(MAX_PATTERN_BYTES)]
-
-_GREP_INSTALL: Final = "install GNU grep (Debian/Ubuntu: apt-get install grep)"
-_RG_INSTALL: Final = "install ripgrep (Debian/Ubuntu: apt-get install ripgrep)"
-_TIMEOUT_HINT: Final = "search less text or use a simpler pattern"
-
-
-def _grep_arguments(pattern: str, *, ignore_case: bool, count_only: bool) -> list[str]:
-    """The ``argv[1:]`` of grep: fixed options, ``-e PATTERN``, then stdin."""
-    flags = ["-i"] if ignore_case else []
-    if count_only:
-        flags.append("-c")
-    # -E: extended syntax. --binary-files=text: a NUL in the text must not turn the answer into
-    # "binary file matches". "-" after "--": the text is read from stdin, named explicitly.
-    return ["-E", "--color=never", "--binary-files=text", *flags, "-e", pattern, "--", "-"]
-
-
-def _rg_arguments(pattern: str, *, context: int) -> list[str]:
-    """The ``argv[1:]`` of rg: ``--no-config`` first, fixed options, ``-e PATTERN``, then stdin."""
-    # --no-config first: a file named by RIPGREP_CONFIG_PATH could otherwise add --pre=COMMAND.
-    # The output options are explicit so the format does not depend on rg's tty detection.
-    arguments = ["--no-config", "--color=never", "--no-line-number", "--no-filename", "--text"]
-    if context > 0:
-        arguments.append(f"--context={context}")
-    return [*arguments, "-e", pattern, "--", "-"]
-
-
-def _check_flag(value: object, name: str) -> bool:
-    if type(value) is not bool:
-        msg = f"`{name}` must be true or false, not {type(value).__name__} ({value!r})"
-        raise InvalidArgumentError(msg)
-    return value
-
-
-@attrs.define
-class TextProcessingToolset(Toolset):
-    """Text search and analysis tools: grep, word count, ripgrep, line extraction and more.
-
-    Attributes:
-        timeout: Seconds grep or rg may run before its process group is killed.
-        max_output_bytes: Cap on what grep or rg may print (stdout and stderr together).
-        max_text_bytes: Largest ``text`` accepted by any tool, in UTF-8 bytes.
-        max_lines: Most lines accepted by the tools that hold every line in memory
-            (``extract_lines``, ``filter_lines``, ``unique_lines``, ``sort_lines``).
-    """
-
-    toolset_name = "text"
-    exports = (
-        tool("grep", description="Search for patterns in text using grep"),
-        tool(
-            "word_count",
-            tool_name="text_wc",
-            description="Count lines, words, and characters in text",
-        ),
-        tool("ripgrep", tool_name="text_rg", description="Fast text search using ripgrep"),
-        tool("extract_lines", description="Extract specific line ranges from text"),
-        tool("filter_lines", description="Filter lines matching or not matching a pattern"),
-        tool("unique_lines", description="Get unique lines from text"),
-        tool("sort_lines", description="Sort lines in text"),
-        tool("summarize_text", description="Generate statistical summary of text content"),
-    )
-
-    timeout: float = attrs.field(default=10.0, validator=positive_seconds)
-    max_output_bytes: int = attrs.field(default=1_000_000, validator=positive_int)
-    max_text_bytes: int = attrs.field(default=8_000_000, validator=positive_int)
-    max_lines: int = attrs.field(default=1_000_000, validator=positive_int)
-
-    # ------------------------------------------------------------------ external programs
-
-    def grep(
-        self, *, text: str, pattern: PatternText, ignore_case: bool = True, count_only: bool = False
-    ) -> str:
-        r"""Search text with ``grep -E``.
-
-        Args:
-            text: The text to search.
-            pattern: A POSIX extended regular expression, e.g. ERROR|WARN. Use [0-9] for
-                digits: \d is not a digit class in grep.
-            ignore_case: Match regardless of case.
-            count_only: Return only the number of matching lines.
-
-        Returns:
-            The matching lines, ``Found N matches for pattern '<p>'`` with *count_only*, or
-            ``No matches found for pattern '<p>'``.
-        """
-        check_pattern(pattern, engine="grep", allow_newline=False)
-        arguments = _grep_arguments(
-            pattern,
-            ignore_case=_check_flag(ignore_case, "ignore_case"),
-            count_only=_check_flag(count_only, "count_only"),
-        )
-        data = encode_text(text, max_bytes=self.max_text_bytes)
-        output = self._search("grep", arguments, data, _GREP_INSTALL, pattern)
-        if count_only:
-            return f"Found {output.strip()} matches for pattern '{pattern}'"
-        return output or f"No matches found for pattern '{pattern}'"
-
-    def ripgrep(
-        self,
-        *,
-        text: str,
-        pattern: PatternText,
-        context: Annotated[int, Ge(0), Le(MAX_CONTEXT)] = 0,
-    ) -> str:
-        r"""Search text with ripgrep (case-sensitive).
-
-        Args:
-            text: The text to search.
-            pattern: A ripgrep (Rust regex) pattern, matched case-sensitively, e.g. \d+ or
-                ERROR|WARN.
-            context: Lines of context to show before and after each match (0 to 100).
-
-        Returns:
-            The matching lines (with context lines, groups separated by ``--``), or
-            ``No matches found for pattern '<p>'``.
-        """
-        check_pattern(pattern, engine="ripgrep")
-        check_int(context, name="context", low=0, high=MAX_CONTEXT)
-        data = encode_text(text, max_bytes=self.max_text_bytes)
-        output = self._search(
-            "rg", _rg_arguments(pattern, context=context), data, _RG_INSTALL, pattern
-        )
-        return output or f"No matches found for pattern '{pattern}'"
-
-    def _search(
-        self, program: str, arguments: list[str], data: bytes, install: str, pattern: str
-    ) -> str:
-        result = run_program(
-            program,
-            arguments,
-            env=search_environment(),
-            input_bytes=data,
-            timeout=self.timeout,
-            max_output_bytes=self.max_output_bytes,
-            install_hint=install,
-            timeout_hint=_TIMEOUT_HINT,
-        )
-        if result.truncated:
-            note = (
-                f"[truncated: the output exceeded {self.max_output_bytes:,} bytes; refine the "
-                "pattern or search less text]"
-            )
-            kept = decode_output(cut_to_lines(result.stdout))
-            return kept + ("" if not kept or kept.endswith("\n") else "\n") + note
-        if result.returncode in (0, 1):
-            return decode_output(result.stdout)
-        message = decode_output(result.stderr).strip() or "(no message)"
-        # Both exit 2 on an error; when they only read stdin, the error is in the pattern.
-        if result.returncode == 2:
-            name = "grep" if program == "grep" else "ripgrep"
-            hint = (
-                " (grep takes POSIX extended regular expressions: use [0-9] for digits, or "
-                "text_rg for Perl-style classes)"
-                if program == "grep"
-                else ""
-            )
-            msg = f"{name} rejected the pattern {pattern!r}: {message}{hint}"
-            raise InvalidPatternError(msg)
-        msg = f"{program} failed with exit status {result.returncode}: {message}"
-        raise ProgramFailedError(msg)
-
-    # ------------------------------------------------------------------ pure Python
-
-    def _text(self, text: str, *, whole_lines: bool = False) -> str:
-        check_text(text, max_bytes=self.max_text_bytes)
-        if whole_lines:
-            lines = _text_ops.count_lines(text)
-            if lines > self.max_lines:
-                msg = (
-                    f"`text` has {lines:,} lines; the limit is {self.max_lines:,} lines; send a "
-                    "smaller part of the text"
-                )
-                raise InputTooLargeError(msg)
-        return text
-
-    def word_count(
-        self,
-        *,
-        text: str,
-        lines_only: bool = False,
-        words_only: bool = False,
-        chars_only: bool = False,
-    ) -> str:
-        """Count lines, words and characters.
-
-        Args:
-            text: The text to count.
-            lines_only: Return only the line count ("Lines: N").
-            words_only: Return only the word count ("Words: N"), unless lines_only is set.
-            chars_only: Return only the character count ("Characters: N"), unless lines_only
-                or words_only is set.
-
-        Returns:
-            ``Lines: L, Words: W, Characters: C``, or the single count asked for.
-        """
-        return _text_ops.word_count(
-            self._text(text),
-            lines_only=_check_flag(lines_only, "lines_only"),
-            words_only=_check_flag(words_only, "words_only"),
-            chars_only=_check_flag(chars_only, "chars_only"),
-        )
-
-    def extract_lines(
-        self, *, text: str, start_line: LineNumber, end_line: LineNumber | None = None
-    ) -> str:
-        """Return a range of lines, with their line endings.
-
-        Args:
-            text: The text to take lines from.
-            start_line: The first line to return, counting from 1 (values below 1 mean 1).
-            end_line: The last line to return, inclusive; omit it for the single line
-                start_line. 0 means the last line and negative values count back from the end
-                (-1 is the second-to-last line).
-
-        Returns:
-            The lines, or an empty string when the range holds none.
-        """
-        check_int(start_line, name="start_line", low=-MAX_LINE_NUMBER, high=MAX_LINE_NUMBER)
-        if end_line is not None:
-            check_int(end_line, name="end_line", low=-MAX_LINE_NUMBER, high=MAX_LINE_NUMBER)
-        return _text_ops.extract_lines(self._text(text, whole_lines=True), start_line, end_line)
-
-    def filter_lines(self, *, text: str, pattern: PatternText, invert: bool = False) -> str:
-        """Keep the lines that match a regular expression, ignoring case.
-
-        Args:
-            text: The text to filter.
-            pattern: An RE2 regular expression (Python-like syntax without backreferences or
-                lookaround), matched case-insensitively anywhere in each line.
-            invert: Keep the lines that do not match instead.
-
-        Returns:
-            The kept lines, with their line endings.
-        """
-        check_pattern(pattern, engine="RE2")
-        invert = _check_flag(invert, "invert")
-        return _regex.filter_lines(self._text(text, whole_lines=True), pattern, invert=invert)
-
-    def unique_lines(self, *, text: str, preserve_order: bool = True) -> str:
-        """Drop repeated lines.
-
-        Args:
-            text: The text to de-duplicate.
-            preserve_order: Keep first occurrences in input order; false sorts the lines.
-
-        Returns:
-            The unique lines, each ending with a newline.
-        """
-        preserve_order = _check_flag(preserve_order, "preserve_order")
-        return _text_ops.unique_lines(
-            self._text(text, whole_lines=True), preserve_order=preserve_order
-        )
-
-    def sort_lines(self, *, text: str, reverse: bool = False, numeric: bool = False) -> str:
-        """Sort lines.
-
-        Args:
-            text: The text to sort.
-            reverse: Sort in descending order.
-            numeric: Sort by the number at the start of each line (a line without one counts
-                as 0).
-
-        Returns:
-            The sorted lines, each ending with a newline.
-        """
-        reverse = _check_flag(reverse, "reverse")
-        numeric = _check_flag(numeric, "numeric")
-        return _text_ops.sort_lines(
-            self._text(text, whole_lines=True), reverse=reverse, numeric=numeric
-        )
-
-    def summarize_text(self, *, text: str) -> str:
-        """Summarize text statistics: counts, averages and the most frequent words.
-
-        Args:
-            text: The text to summarize.
-
-        Returns:
-            The ``Text Summary:`` block.
-        """
-        return _text_ops.summarize(self._text(text))

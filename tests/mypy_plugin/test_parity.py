@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from typed_toolsets._check import Finding, run_check
+from typed_toolsets.analysis.check import Finding, run_check
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASES = sorted(CASES_DIR.glob("*.py"))

@@ -1,0 +1,60 @@
+"""The exceptions the built-in toolsets raise when a call cannot produce the seed's output.
+
+The built-in tools keep the seed library's success formats and its returned failure strings
+(``No matches found for pattern '...'``, ``Failed to get issue: ...``). Problems the seed hid or
+never met (a missing program, an invalid pattern, a deadline, an oversized input, a rejected
+argument) are raised instead, as one of these. On the model-facing path the core turns them into
+structured errors of kind ``"execution"`` whose text names the class and the cause::
+
+    Error: Tool 'text_grep' failed: InvalidPatternError: grep rejected the pattern '(': ...
+
+On the direct ``call`` path they propagate; catch `BuiltinToolError` to handle them all.
+Every message says what to change, and none contains environment values or a traceback.
+"""
+
+from __future__ import annotations
+
+from typed_toolsets.definition.errors import TypedToolsetsError
+
+__all__ = [
+    "BuiltinToolError",
+    "InputTooLargeError",
+    "InvalidArgumentError",
+    "InvalidPatternError",
+    "OutputTooLargeError",
+    "ProgramFailedError",
+    "ProgramNotFoundError",
+    "ProgramTimeoutError",
+]
+
+
+class BuiltinToolError(TypedToolsetsError):
+    """Base class of the errors raised by the built-in toolsets' tools."""
+
+
+class InvalidArgumentError(BuiltinToolError, ValueError):
+    """An argument is malformed or outside what the tool accepts (a repo, an endpoint, ...)."""
+
+
+class InputTooLargeError(InvalidArgumentError):
+    """A text, pattern or list is over the tool's size cap."""
+
+
+class InvalidPatternError(InvalidArgumentError):
+    """A pattern is refused: empty, with a NUL or newline, or rejected by the regex engine."""
+
+
+class ProgramNotFoundError(BuiltinToolError):
+    """The external program (grep, rg, gh) is not on the calling process's PATH."""
+
+
+class ProgramTimeoutError(BuiltinToolError, TimeoutError):
+    """The external program did not finish before the deadline; its process group was killed."""
+
+
+class ProgramFailedError(BuiltinToolError):
+    """The external program failed in a way that is not the caller's input (a crash, a signal)."""
+
+
+class OutputTooLargeError(BuiltinToolError):
+    """The program's output exceeded the cap where a cut output cannot be used (JSON to parse)."""

@@ -1,0 +1,475 @@
+"""The implementation of `typed_toolsets.github` (documented there)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Annotated, Any, Final, cast
+
+import attrs
+from annotated_types import Ge, Le, MaxLen
+
+from typed_toolsets import Toolset, tool
+from typed_toolsets.definition.validators import positive_int, positive_seconds
+
+from .exceptions import (
+    BuiltinToolError,
+    InputTooLargeError,
+    InvalidArgumentError,
+    OutputTooLargeError,
+    ProgramFailedError,
+    ProgramNotFoundError,
+    ProgramTimeoutError,
+)
+from .github_args import (
+    DEFAULT_HOST,
+    MAX_ENDPOINT_CHARS,
+    MAX_LABELS,
+    MAX_LIMIT,
+    MAX_NUMBER,
+    IssueState,
+    PRState,
+    api_arguments,
+    check_hostname,
+    gh_environment,
+    issue_list_arguments,
+    issue_view_arguments,
+    pr_list_arguments,
+    pr_view_arguments,
+    traffic_arguments,
+)
+from .inputs import check_str
+from .outputs import decode_output, escape_controls, redact
+from .process import ProcessResult
+from .programs import run_program
+
+__all__ = [
+    "BuiltinToolError",
+    "GitHubCLIToolset",
+    "InputTooLargeError",
+    "InvalidArgumentError",
+    "IssueState",
+    "OutputTooLargeError",
+    "PRState",
+    "ProgramFailedError",
+    "ProgramNotFoundError",
+    "ProgramTimeoutError",
+]
+
+Limit = Annotated[int, Ge(1), Le(MAX_LIMIT)]
+Number = Annotated[int, Ge(1), Le(MAX_NUMBER)]
+Repo = Annotated[str, MaxLen(141)]
+Login = Annotated[str, MaxLen(100)]
+Labels = Annotated[Sequence[Annotated[str, MaxLen(100)]], MaxLen(MAX_LABELS)]
+Fields = Mapping[str, str]
+
+_NO_FIELDS: Final[Fields] = MappingProxyType({})
+_INSTALL: Final = "install the GitHub CLI (Debian/Ubuntu: apt-get install gh)"
+_TIMEOUT_HINT: Final = "try again later, or ask for fewer results"
+_GET_ONLY: Final = "Error: Only GET requests are allowed for read-only access"
+
+
+def _valid_hostname(_instance: object, _attribute: attrs.Attribute[str], value: str) -> None:
+    check_hostname(value)
+
+
+# ------------------------------------------------------------------------ seed output formats
+
+
+def _text(value: object) -> str:
+    """Ruby's string interpolation of a JSON value: ``nil`` is empty, ``true`` is ``true``."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _first(*values: object) -> object:
+    """Ruby's ``a || b``: the first value that is neither nil nor false."""
+    for value in values:
+        if value is not None and value is not False:
+            return value
+    return None
+
+
+def _names(items: object, key: str) -> list[str]:
+    """``items&.map { |i| i[key] } || []``."""
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        msg = f"expected a list for {key!r} entries, got {type(items).__name__}"
+        raise TypeError(msg)
+    entries = cast("list[object]", items)
+    return [
+        _text(cast("dict[str, object]", entry).get(key))
+        if isinstance(entry, dict)
+        else _text(entry)
+        for entry in entries
+    ]
+
+
+def _records(data: object) -> list[dict[str, Any]]:
+    if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):  # pyright: ignore[reportUnknownVariableType]
+        msg = "gh did not return a list of objects"
+        raise TypeError(msg)
+    return data  # pyright: ignore[reportUnknownVariableType]
+
+
+def _record(data: object) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        msg = "gh did not return an object"
+        raise TypeError(msg)
+    return data  # pyright: ignore[reportUnknownVariableType]
+
+
+def _body(value: object) -> str:
+    return _text(value) if value else "No description provided"
+
+
+def format_issue_list(data: object) -> str:
+    """The seed's issue list: a header, then per issue its title line, labels, assignees, URL."""
+    issues = _records(data)
+    if not issues:
+        return "No issues found"
+    lines = [f"Found {len(issues)} issue(s):"]
+    for issue in issues:
+        labels = _names(issue.get("labels"), "name")
+        assignees = _names(issue.get("assignees"), "login")
+        lines.append(
+            f"#{_text(issue.get('number'))}: {_text(issue.get('title'))} "
+            f"({_text(issue.get('state'))})"
+        )
+        if labels:
+            lines.append(f"  Labels: {', '.join(labels)}")
+        if assignees:
+            lines.append(f"  Assignees: {', '.join(assignees)}")
+        lines.append(f"  URL: {_text(issue.get('url'))}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def format_pr_list(data: object) -> str:
+    """The seed's pull request list: title line, ``head → base``, URL, per pull request."""
+    prs = _records(data)
+    if not prs:
+        return "No pull requests found"
+    lines = [f"Found {len(prs)} pull request(s):"]
+    for pr in prs:
+        lines.append(
+            f"#{_text(pr.get('number'))}: {_text(pr.get('title'))} ({_text(pr.get('state'))})"
+        )
+        lines.append(f"  {_text(pr.get('headRefName'))} → {_text(pr.get('baseRefName'))}")
+        lines.append(f"  URL: {_text(pr.get('url'))}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def format_issue(data: object) -> str:
+    """The seed's issue view."""
+    issue = _record(data)
+    labels = _names(issue.get("labels"), "name")
+    assignees = _names(issue.get("assignees"), "login")
+    lines = [
+        f"Issue #{_text(issue.get('number'))}: {_text(issue.get('title'))}",
+        f"State: {_text(issue.get('state'))}",
+    ]
+    if labels:
+        lines.append(f"Labels: {', '.join(labels)}")
+    if assignees:
+        lines.append(f"Assignees: {', '.join(assignees)}")
+    lines += [f"URL: {_text(issue.get('url'))}", "", "Body:", _body(issue.get("body"))]
+    return "\n".join(lines)
+
+
+def mergeable_text(value: object) -> str:
+    """The ``mergeable`` state (MERGEABLE/CONFLICTING/UNKNOWN) as ``Yes``/``No``/``Unknown``."""
+    if value is True or value == "MERGEABLE":
+        return "Yes"
+    if value is False or value == "CONFLICTING":
+        return "No"
+    if value is None or value == "UNKNOWN" or value == "":
+        return "Unknown"
+    return _text(value)
+
+
+def format_pr(data: object) -> str:
+    """The seed's pull request view, with ``Mergeable`` reported truthfully."""
+    pr = _record(data)
+    lines = [
+        f"Pull Request #{_text(pr.get('number'))}: {_text(pr.get('title'))}",
+        f"State: {_text(pr.get('state'))}",
+        f"Branch: {_text(pr.get('headRefName'))} → {_text(pr.get('baseRefName'))}",
+        f"Mergeable: {mergeable_text(pr.get('mergeable'))}",
+        f"URL: {_text(pr.get('url'))}",
+        "",
+        "Body:",
+        _body(pr.get("body")),
+    ]
+    return "\n".join(lines)
+
+
+def format_traffic(data: object, label: str) -> str:
+    """The seed's traffic summary: totals, then one line per data point."""
+    traffic = _record(data)
+    series = _first(traffic.get(label.lower()), traffic.get("views"), [])
+    if not isinstance(series, list):
+        msg = f"gh returned {type(series).__name__} for the {label.lower()} series, not a list"
+        raise TypeError(msg)
+    points: list[object] = series  # pyright: ignore[reportUnknownVariableType]
+    total = _text(_first(traffic.get("count"), 0))
+    uniques = _text(_first(traffic.get("uniques"), 0))
+    lines = [f"{label}: {total} total ({uniques} unique) over the last {len(points)} data points"]
+    for point in points:
+        entry = _record(point)
+        count = _text(_first(entry.get("count"), 0))
+        unique = _text(_first(entry.get("uniques"), 0))
+        lines.append(f"  {_text(entry.get('timestamp'))}: {count} ({unique} unique)")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------ toolset
+
+
+@attrs.define
+class GitHubCLIToolset(Toolset):
+    """Read-only GitHub tools (issues, pull requests, API GET requests, traffic) through ``gh``.
+
+    Attributes:
+        timeout: Seconds gh may run before its process group is killed.
+        max_output_bytes: Cap on what gh may print (stdout and stderr together).
+        hostname: The GitHub host requests go to; only the token for this host is passed to gh
+            (``GH_TOKEN``/``GITHUB_TOKEN`` for github.com, ``GH_ENTERPRISE_TOKEN`` or
+            ``GITHUB_ENTERPRISE_TOKEN`` with ``GH_HOST`` for any other).
+    """
+
+    toolset_name = "github"
+    exports = (
+        tool("list_issues", description="List GitHub issues with optional filters"),
+        tool("list_prs", description="List GitHub pull requests with optional filters"),
+        tool("get_issue", description="Get details of a specific GitHub issue"),
+        tool("get_pr", description="Get details of a specific GitHub pull request"),
+        tool("api_request", description="Make an arbitrary GitHub API request"),
+        tool(
+            "traffic_views",
+            description="Get repository traffic views (last 14 days by default)",
+        ),
+        tool(
+            "traffic_clones",
+            description="Get repository traffic clones (last 14 days by default)",
+        ),
+    )
+
+    timeout: float = attrs.field(default=30.0, validator=positive_seconds)
+    max_output_bytes: int = attrs.field(default=1_000_000, validator=positive_int)
+    hostname: str = attrs.field(default=DEFAULT_HOST, validator=_valid_hostname)
+
+    def _gh(self, arguments: list[str]) -> tuple[ProcessResult, list[str]]:
+        env, secrets = gh_environment(check_hostname(self.hostname))
+        result = run_program(
+            "gh",
+            arguments,
+            env=env,
+            input_bytes=None,
+            timeout=self.timeout,
+            max_output_bytes=self.max_output_bytes,
+            install_hint=_INSTALL,
+            timeout_hint=_TIMEOUT_HINT,
+        )
+        return result, secrets
+
+    def _failure(self, result: ProcessResult, secrets: list[str]) -> str | None:
+        """The message of a failed gh run (the seed's merged output), or None on success."""
+        if result.returncode == 0 and not result.truncated:
+            return None
+        if result.truncated and result.returncode == -9 and not result.stderr:
+            return None  # killed at the cap while printing a result: not a failure of gh
+        text = decode_output(result.stdout + result.stderr)
+        if result.truncated:
+            text += f"\n[truncated: gh's output exceeded {self.max_output_bytes:,} bytes]"
+        return redact(text, secrets)
+
+    def _json(self, result: ProcessResult, what: str) -> tuple[object, str | None]:
+        """Parse gh's JSON output; the seed's parse failure text on bad JSON."""
+        if result.truncated:
+            msg = (
+                f"gh printed more than the {self.max_output_bytes:,}-byte output cap "
+                f"({what}); ask for fewer results"
+            )
+            raise OutputTooLargeError(msg)
+        try:
+            return json.loads(result.stdout.decode("utf-8", "replace")), None
+        except (ValueError, RecursionError) as exc:
+            return None, f"Failed to parse {what}: {exc}"
+
+    def _render(self, text: str, secrets: list[str]) -> str:
+        return redact(escape_controls(text), secrets)
+
+    def list_issues(
+        self,
+        *,
+        state: IssueState = IssueState.OPEN,
+        labels: Labels = (),
+        assignee: Login | None = None,
+        repo: Repo | None = None,
+        limit: Limit = 20,
+    ) -> str:
+        """List issues.
+
+        Args:
+            state: Which issues to list: open, closed or all.
+            labels: Only issues with all of these labels.
+            assignee: Only issues assigned to this login ("@me" for yourself).
+            repo: The repository as OWNER/NAME; default: the one of the working directory.
+            limit: The most issues to list (1 to 1000).
+        """
+        arguments = issue_list_arguments(
+            state=state, labels=labels, assignee=assignee, repo=repo, limit=limit
+        )
+        result, secrets = self._gh(arguments)
+        failure = self._failure(result, secrets)
+        if failure is not None:
+            return f"Failed to list issues: {failure}"
+        data, problem = self._json(result, "issues data")
+        if problem is not None:
+            return problem
+        try:
+            return self._render(format_issue_list(data), secrets)
+        except TypeError as exc:
+            return f"Error listing issues: {exc}"
+
+    def list_prs(
+        self,
+        *,
+        state: PRState = PRState.OPEN,
+        author: Login | None = None,
+        base: Annotated[str, MaxLen(255)] | None = None,
+        repo: Repo | None = None,
+        limit: Limit = 20,
+    ) -> str:
+        """List pull requests.
+
+        Args:
+            state: Which pull requests to list: open, closed, merged or all.
+            author: Only pull requests opened by this login ("@me" for yourself).
+            base: Only pull requests into this base branch.
+            repo: The repository as OWNER/NAME; default: the one of the working directory.
+            limit: The most pull requests to list (1 to 1000).
+        """
+        arguments = pr_list_arguments(state=state, author=author, base=base, repo=repo, limit=limit)
+        result, secrets = self._gh(arguments)
+        failure = self._failure(result, secrets)
+        if failure is not None:
+            return f"Failed to list pull requests: {failure}"
+        data, problem = self._json(result, "pull requests data")
+        if problem is not None:
+            return problem
+        try:
+            return self._render(format_pr_list(data), secrets)
+        except TypeError as exc:
+            return f"Error listing pull requests: {exc}"
+
+    def get_issue(self, *, issue_number: Number, repo: Repo | None = None) -> str:
+        """Show one issue with its body.
+
+        Args:
+            issue_number: The issue number.
+            repo: The repository as OWNER/NAME; default: the one of the working directory.
+        """
+        result, secrets = self._gh(issue_view_arguments(number=issue_number, repo=repo))
+        failure = self._failure(result, secrets)
+        if failure is not None:
+            return f"Failed to get issue: {failure}"
+        data, problem = self._json(result, "issue details")
+        if problem is not None:
+            return problem
+        try:
+            return self._render(format_issue(data), secrets)
+        except TypeError as exc:
+            return f"Error getting issue: {exc}"
+
+    def get_pr(self, *, pr_number: Number, repo: Repo | None = None) -> str:
+        """Show one pull request with its branches, mergeability and body.
+
+        Args:
+            pr_number: The pull request number.
+            repo: The repository as OWNER/NAME; default: the one of the working directory.
+        """
+        result, secrets = self._gh(pr_view_arguments(number=pr_number, repo=repo))
+        failure = self._failure(result, secrets)
+        if failure is not None:
+            return f"Failed to get pull request: {failure}"
+        data, problem = self._json(result, "pull request details")
+        if problem is not None:
+            return problem
+        try:
+            return self._render(format_pr(data), secrets)
+        except TypeError as exc:
+            return f"Error getting pull request: {exc}"
+
+    def api_request(
+        self,
+        *,
+        endpoint: Annotated[str, MaxLen(MAX_ENDPOINT_CHARS)],
+        method: Annotated[str, MaxLen(16)] = "GET",
+        fields: Fields = _NO_FIELDS,
+        repo: Repo | None = None,
+    ) -> str:
+        """Send a GET request to the GitHub REST API and return the response body.
+
+        Args:
+            endpoint: A REST path such as repos/OWNER/NAME/issues (a leading / is fine);
+                {owner} and {repo} are filled from repo. No query string: use fields.
+            method: The HTTP method; only GET is allowed.
+            fields: Query parameters, as names and string values.
+            repo: OWNER/NAME used for the {owner} and {repo} placeholders of the endpoint.
+        """
+        if check_str(method, name="method").upper() != "GET":
+            return _GET_ONLY
+        result, secrets = self._gh(api_arguments(endpoint=endpoint, fields=fields, repo=repo))
+        failure = self._failure(result, secrets)
+        if failure is not None:
+            return f"API request failed: {failure}"
+        output = self._render(result.stdout.decode("utf-8", "replace"), secrets)
+        if result.truncated:
+            output += (
+                f"\n[truncated: the response exceeded {self.max_output_bytes:,} bytes; ask for "
+                "less (for example per_page in fields)]"
+            )
+        return output
+
+    def traffic_views(self, *, repo: Repo, per: Annotated[str, MaxLen(8)] | None = None) -> str:
+        """Show a repository's page views (needs push access to the repository).
+
+        Args:
+            repo: The repository as OWNER/NAME.
+            per: Group the counts by "day" (the default) or "week".
+        """
+        return self._traffic(repo, per, "views", "Views")
+
+    def traffic_clones(self, *, repo: Repo, per: Annotated[str, MaxLen(8)] | None = None) -> str:
+        """Show a repository's clones (needs push access to the repository).
+
+        Args:
+            repo: The repository as OWNER/NAME.
+            per: Group the counts by "day" (the default) or "week".
+        """
+        return self._traffic(repo, per, "clones", "Clones")
+
+    def _traffic(self, repo: str, per: str | None, kind: str, label: str) -> str:
+        result, secrets = self._gh(traffic_arguments(repo=repo, kind=kind, per=per))
+        failure = self._failure(result, secrets)
+        if failure is not None:
+            return f"Failed to fetch traffic {kind}: {failure}"
+        data, problem = self._json(result, "traffic data")
+        if problem is not None:
+            return problem
+        try:
+            return self._render(format_traffic(data, label), secrets)
+        except TypeError as exc:
+            return f"Error fetching traffic {kind}: {exc}"

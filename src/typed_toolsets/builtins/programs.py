@@ -1,0 +1,105 @@
+"""Finding and running the external programs behind the built-in tools (grep, rg, gh).
+
+A program is looked up with `shutil.which` on the calling process's ``PATH`` at every call (so
+installing it, or changing ``PATH``, takes effect without a restart) and run by absolute path
+through `run_bounded`, with an environment built from an allow-list by the caller. The failures
+a caller cannot act on in the seed's way become distinct `BuiltinToolError` subclasses.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from .exceptions import ProgramFailedError, ProgramNotFoundError, ProgramTimeoutError
+from .process import ProcessResult, StartError, run_bounded
+
+__all__ = ["caller_path", "find_program", "run_program", "search_environment"]
+
+_SEARCH_LOCALE: Final = "C.UTF-8"
+
+
+def caller_path() -> str:
+    """The ``PATH`` of the calling process (the default search path when it has none)."""
+    return os.environ.get("PATH", os.defpath)
+
+
+def search_environment() -> dict[str, str]:
+    """The whole child environment of grep and rg: ``PATH`` and a UTF-8 C locale.
+
+    Nothing else is inherited, so variables such as ``RIPGREP_CONFIG_PATH`` (whose config file
+    could add ``--pre=COMMAND``) or secrets in the caller's environment never reach them.
+    """
+    return {"PATH": caller_path(), "LC_ALL": _SEARCH_LOCALE}
+
+
+def find_program(name: str, *, install_hint: str) -> str:
+    """Return the absolute path of *name* on the caller's ``PATH``.
+
+    Raises:
+        ProgramNotFoundError: It is not there.
+    """
+    found = shutil.which(name, path=caller_path())
+    if found is None:
+        msg = f"the {name!r} program was not found on PATH; {install_hint}"
+        raise ProgramNotFoundError(msg)
+    return os.path.abspath(found)
+
+
+def run_program(
+    name: str,
+    arguments: Sequence[str],
+    *,
+    env: Mapping[str, str],
+    input_bytes: bytes | None,
+    timeout: float,
+    max_output_bytes: int,
+    install_hint: str,
+    timeout_hint: str,
+) -> ProcessResult:
+    """Find *name* and run it with *arguments*, bounded; raise on a deadline or a start failure.
+
+    Args:
+        name: The program to look up on ``PATH``.
+        arguments: Its arguments (``argv[1:]``), built by the library.
+        env: The child's whole environment.
+        input_bytes: Bytes for its stdin, or None for ``/dev/null``.
+        timeout: Seconds before its process group is killed.
+        max_output_bytes: Budget for stdout and stderr together.
+        install_hint: Appended to the not-found message (how to install it).
+        timeout_hint: Appended to the timeout message (what to change).
+
+    Returns:
+        The result, ended by the program's exit or by the output budget.
+
+    Raises:
+        ProgramNotFoundError: The program is not on ``PATH`` (or vanished before it started).
+        ProgramFailedError: It could not be started for another reason.
+        ProgramTimeoutError: It did not finish within *timeout*; its group was killed.
+    """
+    path = find_program(name, install_hint=install_hint)
+    try:
+        result = run_bounded(
+            [name, *arguments],
+            executable=path,
+            env=env,
+            input_bytes=input_bytes,
+            timeout=timeout,
+            max_output_bytes=max_output_bytes,
+        )
+    except StartError as exc:
+        if isinstance(exc.__cause__, FileNotFoundError) and not os.path.exists(path):
+            # Removed since the lookup. (ENOENT for a file that exists: a missing interpreter.)
+            msg = f"the {name!r} program was not found on PATH; {install_hint}"
+            raise ProgramNotFoundError(msg) from None
+        msg = f"the {name!r} program ({path}) could not be started: {exc.strerror or exc}"
+        raise ProgramFailedError(msg) from None
+    if result.ended_by == "deadline":
+        msg = (
+            f"{name} did not finish within {timeout:g} seconds and was stopped (its whole "
+            f"process group was killed); {timeout_hint}"
+        )
+        raise ProgramTimeoutError(msg)
+    return result

@@ -1,0 +1,383 @@
+"""Turning what a caller passes as arguments into a JSON object, within the limits.
+
+Accepted: a mapping, a JSON text (``str`` or ``bytes``), or None / empty text for "no arguments".
+Sizes and depths are measured before any work that scales with them, and without recursion, so
+a 100,000-deep input is a clean error rather than a RecursionError or a crash. Parsing is strict:
+``NaN``/``Infinity``, numbers that overflow a float, integer literals over 4,300 digits,
+duplicate keys and lone surrogates are invalid JSON.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+import typing
+from collections.abc import Mapping
+from typing import Any, Final
+
+from typed_toolsets.definition.limits import Limits
+
+__all__ = [
+    "MAX_INT_DIGITS",
+    "ArgumentsInputError",
+    "InvalidJSON",
+    "NotAnObject",
+    "NotJSONValue",
+    "LimitExceeded",
+    "check_size",
+    "load_arguments",
+    "parse_strict",
+    "text_depth",
+]
+
+#: Integer literals longer than this are invalid JSON, whatever the interpreter's own limit.
+MAX_INT_DIGITS: Final = 4300
+# Not `Final`: mypy before 2.0 crashed writing a Final int of 4,300 digits into its cache.
+_MAX_INT = 10**MAX_INT_DIGITS
+_SURROGATE_RE: Final = re.compile("[\ud800-\udfff]")
+_NOT_BRACKET_RE: Final = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+class LimitExceeded(Exception):  # noqa: N818
+    """The input is over a size or depth limit. ``str()`` is the message (without the tool)."""
+
+
+class ArgumentsInputError(Exception):
+    """The input is not a JSON object; subclasses say how. ``str()`` is the reason."""
+
+
+class InvalidJSON(ArgumentsInputError):  # noqa: N818
+    """The text is not valid JSON (strictly parsed)."""
+
+
+class NotAnObject(ArgumentsInputError):  # noqa: N818
+    """The input is valid JSON (or a Python value) but not an object."""
+
+
+class NotJSONValue(ArgumentsInputError):  # noqa: N818
+    """A mapping holds something that has no JSON form.
+
+    Attributes:
+        path: Where, as a list of keys and indices.
+    """
+
+    def __init__(self, message: str, path: list[str | int]) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+# ------------------------------------------------------------------------------ size and depth
+
+
+def check_size(size: int | None, limits: Limits, *, at_least: int | None = None) -> None:
+    """Raise `LimitExceeded` when *size* is over the byte limit.
+
+    A *size* of None means measuring stopped early: the input is over the limit, by *at_least*
+    bytes when that is known.
+    """
+    limit = limits.max_argument_bytes
+    if size is None or size > limit:
+        if size is not None:
+            measured = f"{size:,}"
+        elif at_least is not None:
+            measured = f"at least {at_least:,}"
+        else:
+            measured = f"more than {limit:,}"
+        msg = (
+            f"{measured} bytes, over the limit of {limit:,} bytes (Limits.max_argument_bytes); "
+            "send less data"
+        )
+        raise LimitExceeded(msg)
+
+
+def _depth_error(depth: int | None, limit: int) -> LimitExceeded:
+    measured = f"more than {limit}" if depth is None else str(depth)
+    return LimitExceeded(
+        f"nested {measured} levels deep, over the limit of {limit} (Limits.max_depth); "
+        "send a flatter structure"
+    )
+
+
+def text_depth(text: str) -> int:
+    """Measure the deepest nesting of ``[``/``{`` outside strings, without recursion or parsing.
+
+    Malformed text gives some number; the parser rejects it afterwards.
+    """
+    depth = 0
+    deepest = 0
+    inside = False
+    # Splitting on quotes alternates between text outside and inside strings; a quote preceded
+    # by an odd run of backslashes is escaped and does not end the string.
+    for part in text.split('"'):
+        if inside:
+            if (len(part) - len(part.rstrip("\\"))) % 2 == 0:
+                inside = False
+            continue
+        inside = True
+        brackets = _NOT_BRACKET_RE.sub("", part)
+        if brackets:
+            steps = itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets), initial=depth)
+            levels = list(steps)
+            deepest = max(deepest, *levels)
+            depth = levels[-1]
+    return deepest
+
+
+def _check_text_depth(text: str, limits: Limits) -> None:
+    limit = limits.max_depth
+    # Cheap bound first: a text with fewer opening brackets than the limit cannot be too deep.
+    if text.count("[") + text.count("{") <= limit:
+        return
+    depth = text_depth(text)
+    if depth > limit:
+        raise _depth_error(depth, limit)
+
+
+# ------------------------------------------------------------------------------- strict parsing
+
+
+def _reject_constant(name: str) -> object:
+    msg = f"{name} is not valid JSON (numbers must be finite)"
+    raise ValueError(msg)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        msg = f"the number {text[:40]} is too large for a float"
+        raise ValueError(msg)
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text) - (text[0] == "-")
+    if digits > MAX_INT_DIGITS:
+        msg = f"an integer literal has {digits:,} digits; at most {MAX_INT_DIGITS:,} are allowed"
+        raise ValueError(msg)
+    if digits <= 640:
+        return int(text)
+    # Convert in chunks so a lower interpreter limit (sys.set_int_max_str_digits) cannot refuse
+    # a literal that JSON allows here.
+    sign = -1 if text[0] == "-" else 1
+    body = text[1:] if sign < 0 else text
+    value = 0
+    for start in range(0, len(body), 600):
+        chunk = body[start : start + 600]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return sign * value
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                msg = f"the key {key!r} appears more than once in an object"
+                raise ValueError(msg)
+            seen.add(key)
+    return result
+
+
+def _check_strings(value: object) -> None:
+    r"""Reject lone surrogates (a JSON escape such as ``\\ud800`` with no pair): not UTF-8."""
+    stack: list[object] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii() and _SURROGATE_RE.search(item):
+                char = _SURROGATE_RE.search(item)
+                code = ord(char.group()) if char else 0
+                msg = f"the string {_short(item)} contains a lone surrogate (U+{code:04X})"
+                raise ValueError(msg)
+        elif isinstance(item, dict):
+            mapping: dict[str, object] = item  # pyright: ignore[reportUnknownVariableType]
+            stack.extend(mapping.keys())
+            stack.extend(mapping.values())
+        elif isinstance(item, list):
+            items: list[object] = item  # pyright: ignore[reportUnknownVariableType]
+            stack.extend(items)
+
+
+def parse_strict(text: str) -> object:
+    """Parse JSON text strictly (the caller has bounded its size and depth).
+
+    Raises:
+        ArgumentsInputError: With reason ``"json"`` and the parser's message.
+    """
+    try:
+        value = json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_float=_finite_float,
+            parse_int=_bounded_int,
+            object_pairs_hook=_no_duplicates,
+        )
+        _check_strings(value)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidJSON(str(exc) or type(exc).__name__) from None
+    return value
+
+
+# ------------------------------------------------------------------------------------- mappings
+
+
+def _short(value: object, limit: int = 40) -> str:
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a repr that fails must not break error reporting
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def _int_size(number: int) -> int:
+    """The length of an int's JSON literal (str() can refuse long ints, so it is not used)."""
+    magnitude = abs(number)
+    digits = 1
+    if magnitude >= 10:
+        digits = int(math.log10(magnitude)) + 1
+        # log10 can be off by one next to a power of ten.
+        if magnitude >= 10**digits:
+            digits += 1
+        elif magnitude < 10 ** (digits - 1):
+            digits -= 1
+    return digits + (number < 0)
+
+
+def _json_string_size(text: str) -> int:
+    return len(json.dumps(text, ensure_ascii=False).encode("utf-8"))
+
+
+def _copy_mapping(arguments: Mapping[Any, Any], limits: Limits) -> dict[str, object]:
+    """Copy a mapping into plain JSON values, checking types, depth and size without recursion."""
+    max_depth = limits.max_depth
+    max_size = limits.max_argument_bytes
+    size = 0
+    root: dict[str, object] = {}
+    # Each entry: (source container, target container, depth, path).
+    stack: list[tuple[object, Any, int, list[str | int]]] = [(arguments, root, 1, [])]
+    while stack:
+        source, target, depth, path = stack.pop()
+        items: list[tuple[str | int, object]]
+        if isinstance(target, dict):
+            mapping = typing.cast("Mapping[Any, Any]", source)
+            items = []
+            for key in mapping:
+                if not isinstance(key, str):
+                    msg = f"the key {_short(key)} is not a string (JSON object keys are strings)"
+                    raise NotJSONValue(msg, path)
+                items.append((key, mapping[key]))
+                size += _json_string_size(key)
+            size += 2 + max(len(items) - 1, 0) + len(items)  # braces, commas, colons
+        else:
+            sequence = typing.cast("list[object] | tuple[object, ...]", source)
+            items = list(enumerate(sequence))
+            size += 2 + max(len(items) - 1, 0)
+        for key, value in items:
+            here = [*path, key]
+            if value is None or value is True or value is False:
+                size += 4 if value is not False else 5
+                element: object = value
+            elif isinstance(value, str):
+                plain = str.__str__(value)
+                if not plain.isascii() and _SURROGATE_RE.search(plain):
+                    msg = f"the string {_short(plain)} contains a lone surrogate"
+                    raise NotJSONValue(msg, here)
+                size += _json_string_size(plain)
+                element = plain
+            elif isinstance(value, int):
+                number = int(value)
+                if abs(number) >= _MAX_INT:
+                    msg = f"the integer has more than {MAX_INT_DIGITS:,} digits"
+                    raise NotJSONValue(msg, here)
+                size += _int_size(number)
+                element = number
+            elif isinstance(value, float):
+                number_f = float(value)
+                if not math.isfinite(number_f):
+                    msg = f"{value!r} is not valid JSON (numbers must be finite)"
+                    raise NotJSONValue(msg, here)
+                size += len(repr(number_f))
+                element = number_f
+            elif isinstance(value, (Mapping, list, tuple)):
+                if depth + 1 > max_depth:
+                    raise _depth_error(None, max_depth)
+                element = {} if isinstance(value, Mapping) else []
+                stack.append((typing.cast(object, value), element, depth + 1, here))
+            else:
+                msg = (
+                    f"{_short(value)} (a {type(value).__name__}) is not a JSON value; send "
+                    "strings, numbers, booleans, null, lists and string-keyed mappings"
+                )
+                raise NotJSONValue(msg, here)
+            if isinstance(target, dict):
+                target[key] = element
+            else:
+                target.append(element)
+            if size > max_size:
+                check_size(None, limits)
+    return root
+
+
+# ------------------------------------------------------------------------------------ the entry
+
+
+def load_arguments(arguments: object, limits: Limits) -> dict[str, object]:
+    """Turn the caller's arguments into a fresh JSON object (a dict).
+
+    Raises:
+        LimitExceeded: The input is too large or too deep.
+        ArgumentsInputError: It is not valid JSON, not an object, or holds non-JSON values.
+    """
+    if arguments is None:
+        return {}
+    if isinstance(arguments, str):
+        text = str.__str__(arguments)
+        if not text:
+            return {}
+        if len(text) > limits.max_argument_bytes:
+            # Every character is at least one byte: over the limit without encoding anything.
+            check_size(None, limits, at_least=len(text))
+        if not text.isascii():
+            try:
+                encoded = len(text.encode("utf-8"))
+            except UnicodeEncodeError as exc:
+                msg = f"the text contains a lone surrogate at character {exc.start}"
+                raise InvalidJSON(msg) from None
+            check_size(encoded, limits)
+    elif isinstance(arguments, (bytes, bytearray, memoryview)):
+        raw = bytes(typing.cast("bytes | bytearray | memoryview", arguments))
+        if not raw:
+            return {}
+        check_size(len(raw), limits)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            msg = f"the bytes are not valid UTF-8 ({exc.reason} at byte {exc.start})"
+            raise InvalidJSON(msg) from None
+    elif isinstance(arguments, Mapping):
+        return _copy_mapping(arguments, limits)  # pyright: ignore[reportUnknownArgumentType]
+    else:
+        msg = f"must be a JSON object (a mapping or JSON text), not {type(arguments).__name__}"
+        raise NotAnObject(msg)
+    _check_text_depth(text, limits)
+    value = parse_strict(text)
+    if not isinstance(value, dict):
+        msg = f"must be a JSON object, not {_json_kind(value)}"
+        raise NotAnObject(msg)
+    return value  # pyright: ignore[reportUnknownVariableType]
+
+
+def _json_kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array"

@@ -1,0 +1,153 @@
+"""`tool()`: declaring which methods of a Toolset are exported, and how."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, TypeVar, overload
+
+import attrs
+
+from .errors import ToolsetDefinitionError
+from .limits import Limits
+
+__all__ = ["SPEC_ATTRIBUTE", "ToolSpec", "spec_of", "tool"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+#: Name of the attribute under which the decorator form stores its `ToolSpec` on the function.
+SPEC_ATTRIBUTE: Final = "__typed_toolsets_spec__"
+
+
+@attrs.frozen
+class ToolSpec:
+    """One export declaration, as made by `tool`.
+
+    Attributes:
+        method_name: The name of the method to export.
+        tool_name: The exported name, used as is; None means ``<toolset_name>_<method_name>``.
+        description: The description shown to the model; None means the first paragraph of the
+            method's docstring, else ``"<Method name> operation"``.
+        limits: Limits for this tool, replacing the toolset's; None means the toolset's.
+    """
+
+    method_name: str
+    tool_name: str | None = None
+    description: str | None = None
+    limits: Limits | None = None
+
+
+def _unwrap(obj: object) -> object:
+    """The function inside a staticmethod, classmethod or property (else *obj* itself)."""
+    if issubclass(type(obj), (staticmethod, classmethod)):
+        return getattr(obj, "__func__", None)
+    if isinstance(obj, property):
+        return obj.fget
+    return obj
+
+
+def _check_arguments(
+    method_name: object, tool_name: object, description: object, limits: object
+) -> None:
+    problems: list[str] = []
+    if not isinstance(method_name, str) or not method_name:
+        problems.append(f"tool(): the method name must be a non-empty str (got {method_name!r})")
+    if tool_name is not None and not isinstance(tool_name, str):
+        problems.append(f"tool(): `tool_name` must be a str or None (got {tool_name!r})")
+    if description is not None and not isinstance(description, str):
+        problems.append(f"tool(): `description` must be a str or None (got {description!r})")
+    if limits is not None and not isinstance(limits, Limits):
+        problems.append(f"tool(): `limits` must be a Limits or None (got {limits!r})")
+    if problems:
+        raise ToolsetDefinitionError(problems)
+
+
+def _mark(obj: object, spec_for: Callable[[str], ToolSpec]) -> None:
+    # Staticmethods, classmethods and properties are marked through the function they wrap, so
+    # that the class check can find them and report that they cannot be exported.
+    target = _unwrap(obj)
+    name = getattr(target, "__name__", None)
+    if not isinstance(name, str) or not callable(target):
+        msg = f"@tool can only decorate a method (got {obj!r})"
+        raise ToolsetDefinitionError([msg])
+    spec = spec_for(name)
+    try:
+        setattr(target, SPEC_ATTRIBUTE, spec)
+    except (AttributeError, TypeError) as exc:
+        msg = f"@tool cannot mark {obj!r}: {exc}"
+        raise ToolsetDefinitionError([msg]) from None
+
+
+@overload
+def tool(
+    method_name: str,
+    *,
+    tool_name: str | None = None,
+    description: str | None = None,
+    limits: Limits | None = None,
+) -> ToolSpec: ...
+@overload
+def tool(method_name: _F) -> _F: ...
+@overload
+def tool(
+    method_name: None = None,
+    *,
+    tool_name: str | None = None,
+    description: str | None = None,
+    limits: Limits | None = None,
+) -> Callable[[_F], _F]: ...
+def tool(
+    method_name: str | Callable[..., Any] | None = None,
+    *,
+    tool_name: str | None = None,
+    description: str | None = None,
+    limits: Limits | None = None,
+) -> ToolSpec | Callable[..., Any]:
+    """Declare a method as a tool, by name in ``exports`` or as a decorator.
+
+    In the class body, ``exports = (tool("word_count", description="..."),)`` declares the
+    method ``word_count``. On the method itself, ``@tool`` or ``@tool(description="...")``
+    declares the same thing. Both forms give the same result.
+
+    Args:
+        method_name: The method's name (``exports`` form). Omit it in the decorator form.
+        tool_name: The exported name, used as is. Default: ``<toolset_name>_<method_name>``.
+        description: The description for the model. Default: the first paragraph of the
+            method's docstring, else ``"<Method name> operation"``.
+        limits: Limits for this tool, replacing the toolset's.
+
+    Returns:
+        A `ToolSpec` in the ``exports`` form; the method itself, marked, in the decorator form.
+
+    Raises:
+        ToolsetDefinitionError: An argument has the wrong type.
+    """
+    if method_name is None:
+
+        def decorate(func: _F) -> _F:
+            _mark(
+                func,
+                lambda name: ToolSpec(
+                    method_name=name, tool_name=tool_name, description=description, limits=limits
+                ),
+            )
+            return func
+
+        _check_arguments("_", tool_name, description, limits)
+        return decorate
+    if not isinstance(method_name, str):
+        if tool_name is not None or description is not None or limits is not None:
+            msg = "tool(): pass options as @tool(description=...), not @tool(method, ...)"
+            raise ToolsetDefinitionError([msg])
+        _mark(method_name, ToolSpec)
+        return method_name
+    _check_arguments(method_name, tool_name, description, limits)
+    return ToolSpec(
+        method_name=method_name, tool_name=tool_name, description=description, limits=limits
+    )
+
+
+def spec_of(obj: object) -> ToolSpec | None:
+    """Return the `ToolSpec` the decorator form attached to *obj* (or what it wraps), if any."""
+    target = _unwrap(obj)
+    spec = getattr(target, SPEC_ATTRIBUTE, None)
+    return spec if isinstance(spec, ToolSpec) else None

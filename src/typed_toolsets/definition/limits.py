@@ -1,0 +1,36 @@
+"""Runtime boundaries applied around every model-facing call."""
+
+from __future__ import annotations
+
+import attrs
+
+from .validators import optional_positive_seconds, positive_int
+
+__all__ = ["DEFAULT_LIMITS", "Limits"]
+
+
+@attrs.frozen
+class Limits:
+    """Bounds for one tool call, checked before any work scales with the input.
+
+    Set them per toolset (``limits = Limits(...)`` in the class body) or per tool
+    (``tool(..., limits=Limits(...))``). A tool's limits replace the toolset's entirely; to
+    change one field, use ``attrs.evolve(MyToolset.limits, timeout=5.0)``.
+
+    Attributes:
+        max_argument_bytes: Largest accepted input: the UTF-8 length of a JSON text, or of the
+            compact JSON encoding of a mapping.
+        max_depth: Deepest accepted nesting of containers; the arguments object itself is 1, a
+            list inside it 2.
+        timeout: Seconds to wait for the tool, or None to wait as long as it takes. A sync tool
+            runs in a worker thread that is abandoned (not killed: Python cannot kill a thread)
+            at the deadline; an async tool is cancelled.
+    """
+
+    max_argument_bytes: int = attrs.field(default=1_000_000, validator=positive_int)
+    max_depth: int = attrs.field(default=32, validator=positive_int)
+    timeout: float | None = attrs.field(default=None, validator=optional_positive_seconds)
+
+
+#: The limits used when neither the toolset nor the tool sets any.
+DEFAULT_LIMITS = Limits()

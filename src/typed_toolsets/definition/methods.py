@@ -1,0 +1,339 @@
+"""Reading an exported method: its parameters, their specs, and the JSON Schemas built from them."""
+
+from __future__ import annotations
+
+import inspect
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, Final
+
+import attrs
+import typing_extensions
+
+from typed_toolsets.rules.problems import problem as render_problem
+from typed_toolsets.types import docstrings
+from typed_toolsets.types.catalog import registry
+from typed_toolsets.types.description import Description
+from typed_toolsets.types.typespec import MISSING, Reject, Schema, TypeSpec, Unresolved, Unsupported
+
+__all__ = ["MethodInfo", "Param", "SignatureProblems", "read_method", "resolve_annotation"]
+
+_EMPTY: Final = inspect.Parameter.empty
+
+
+class SignatureProblems(Exception):  # noqa: N818
+    """A method cannot be exported; ``problems`` says why (already formatted)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@attrs.frozen
+class Param:
+    """One parameter of an exported method.
+
+    Attributes:
+        name: The keyword the method takes (and the JSON property name).
+        annotation: The resolved annotation.
+        spec: Its type spec.
+        required: True when the parameter has no default.
+        default: The Python default, or MISSING.
+        description: Its description, from ``Annotated`` metadata or the docstring.
+    """
+
+    name: str
+    annotation: object
+    spec: TypeSpec
+    required: bool
+    default: object
+    description: str | None
+
+
+@attrs.frozen(eq=False)
+class MethodInfo:
+    """What the library knows about one exported method, shared by every class that exports it.
+
+    Attributes:
+        func: The function as defined.
+        params: Its parameters, in order.
+        is_async: Whether it is an ``async def``.
+        parameters: The JSON Schema of its arguments (never mutated; copied when handed out).
+        output_schema: The JSON Schema of its return annotation, or None.
+        summary: The first paragraph of its docstring, or None.
+        cache: Call machinery built on first use (see `typed_toolsets.call.pipeline`).
+    """
+
+    func: Callable[..., Any]
+    params: tuple[Param, ...]
+    is_async: bool
+    parameters: Schema
+    output_schema: Schema | None
+    summary: str | None
+    cache: dict[object, Any] = attrs.field(factory=dict, repr=False)
+
+
+def _shim_hints(annotation: object, globalns: dict[str, Any], localns: dict[str, Any]) -> object:
+    shim = types.new_class("_AnnotationShim")
+    shim.__annotations__ = {"value": annotation}
+    hints = typing_extensions.get_type_hints(
+        shim, globalns=globalns, localns=localns, include_extras=True
+    )
+    return hints["value"]
+
+
+def resolve_annotation(
+    annotation: object, globalns: dict[str, Any], localns: dict[str, Any]
+) -> object:
+    """Evaluate string annotations and forward references, keeping ``Annotated`` metadata.
+
+    Each annotation is resolved on its own, so a ``None`` default never makes it ``Optional``.
+
+    Raises:
+        Unresolved: A name in the annotation is not defined.
+        Unsupported: The annotation is not a valid type expression.
+    """
+    if annotation is None:
+        return None
+    try:
+        return _shim_hints(annotation, globalns, localns)
+    except NameError as exc:
+        raise Unresolved(getattr(exc, "name", None) or str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - a broken annotation is a definition problem
+        msg = f"the annotation {annotation!r} could not be evaluated ({type(exc).__name__}: {exc})"
+        raise Unsupported(msg) from None
+
+
+def _annotated_description(annotation: object) -> str | None:
+    if typing.get_origin(annotation) is not typing.Annotated:
+        return None
+    found: str | None = None
+    for item in typing.get_args(annotation)[1:]:
+        if isinstance(item, str):
+            found = item
+        elif isinstance(item, Description):
+            found = item.text
+    return found
+
+
+def json_default(default: object, spec: TypeSpec) -> object:
+    """Return the JSON form of *default*, checked against *spec*.
+
+    Raises:
+        ValueError: The default has no JSON form the schema admits.
+    """
+    try:
+        value = spec.unstructure(default)
+    except Exception as exc:  # noqa: BLE001
+        msg = f"{type(exc).__name__}: {exc}"
+        raise ValueError(msg) from None
+    try:
+        spec.structure(value)
+    except Reject:
+        msg = "its JSON form does not match the annotation's schema"
+        raise ValueError(msg) from None
+    except Exception as exc:  # noqa: BLE001
+        msg = f"{type(exc).__name__}: {exc}"
+        raise ValueError(msg) from None
+    return value
+
+
+def _param_problems(class_name: str, method_name: str, parameter: inspect.Parameter) -> list[str]:
+    kind = parameter.kind
+    where = f"parameter {parameter.name!r}"
+
+    def problem(cause: str) -> str:
+        return render_problem(class_name, method_name, "signature", cause)
+
+    if kind is inspect.Parameter.POSITIONAL_ONLY:
+        return [
+            problem(f"{where} is positional-only; tools are called with keywords, remove the '/'")
+        ]
+    if kind is inspect.Parameter.VAR_POSITIONAL:
+        return [
+            problem(f"'*{parameter.name}' is not supported; declare keyword parameters instead")
+        ]
+    if kind is inspect.Parameter.VAR_KEYWORD:
+        return [
+            problem(f"'**{parameter.name}' is not supported; declare keyword parameters instead")
+        ]
+    if parameter.annotation is _EMPTY:
+        return [problem(f"{where} has no type annotation; annotate it so it gets a JSON Schema")]
+    return []
+
+
+def read_method(
+    class_name: str, method_name: str, func: Callable[..., Any], owner: type
+) -> MethodInfo:
+    """Read an exported method's signature and build its schemas.
+
+    Args:
+        class_name: The toolset class being defined (named in problems).
+        method_name: The exported method's name.
+        func: The plain function.
+        owner: The class whose body defines *func* (its namespace resolves names).
+
+    Raises:
+        SignatureProblems: The method cannot be exported; every problem is listed.
+        Unresolved: An annotation names something not defined yet.
+    """
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError) as exc:
+        cause = f"its signature cannot be read ({exc})"
+        raise SignatureProblems(
+            [render_problem(class_name, method_name, "signature", cause)]
+        ) from None
+    parameters = list(signature.parameters.values())[1:]  # drop `self`
+    problems: list[str] = []
+    for parameter in parameters:
+        problems.extend(_param_problems(class_name, method_name, parameter))
+    if problems:
+        raise SignatureProblems(problems)
+
+    globalns: dict[str, Any] = getattr(func, "__globals__", {})
+    localns = dict(vars(owner))
+    docs = docstrings.parameter_descriptions(func.__doc__)
+    params: list[Param] = []
+    unresolved: Unresolved | None = None
+    for parameter in parameters:
+        try:
+            annotation = resolve_annotation_for(
+                parameter.annotation,
+                globalns,
+                localns,
+                class_name,
+                method_name,
+                parameter.name,
+                problems,
+            )
+        except Unresolved as exc:
+            unresolved = unresolved or exc  # keep checking the other parameters
+            continue
+        if annotation is MISSING:
+            continue
+        try:
+            spec = registry.spec(annotation)
+        except Unsupported as exc:
+            shown = getattr(annotation, "__qualname__", None) or repr(annotation)
+            problems.append(
+                render_problem(
+                    class_name,
+                    method_name,
+                    "param-type",
+                    f"parameter {parameter.name!r} has type {shown}, "
+                    f"which has no JSON Schema ({exc})",
+                )
+            )
+            continue
+        default = parameter.default
+        if default is not _EMPTY:
+            problem = _default_problem(parameter.name, annotation, default, spec)
+            if problem is not None:
+                problems.append(render_problem(class_name, method_name, "signature", problem))
+                continue
+        params.append(
+            Param(
+                name=parameter.name,
+                annotation=annotation,
+                spec=spec,
+                required=default is _EMPTY,
+                default=MISSING if default is _EMPTY else default,
+                description=_annotated_description(annotation) or docs.get(parameter.name),
+            )
+        )
+    if problems:
+        raise SignatureProblems(problems)
+    if unresolved is not None:
+        raise unresolved
+    return MethodInfo(
+        func=func,
+        params=tuple(params),
+        is_async=inspect.iscoroutinefunction(func),
+        parameters=parameters_schema(params),
+        output_schema=_output_schema(signature.return_annotation, globalns, localns),
+        summary=docstrings.summary(func.__doc__),
+    )
+
+
+def resolve_annotation_for(
+    annotation: object,
+    globalns: dict[str, Any],
+    localns: dict[str, Any],
+    class_name: str,
+    method_name: str,
+    param_name: str,
+    problems: list[str],
+) -> object:
+    """Resolve one parameter's annotation, recording a problem (and returning MISSING) if broken.
+
+    Raises:
+        Unresolved: A name is not defined yet; the caller may retry later.
+    """
+    try:
+        return resolve_annotation(annotation, globalns, localns)
+    except Unsupported as exc:
+        problems.append(
+            render_problem(
+                class_name, method_name, "param-type", f"parameter {param_name!r}: {exc}"
+            )
+        )
+        return MISSING
+
+
+def _default_problem(name: str, annotation: object, default: object, spec: TypeSpec) -> str | None:
+    shown = getattr(annotation, "__qualname__", None) or repr(annotation)
+    if default is None and "null" not in spec.json_types:
+        return (
+            f"parameter {name!r} defaults to None but its type {shown} does not admit null; "
+            f"annotate it as `{shown} | None` (a None default does not make a parameter nullable)"
+        )
+    try:
+        json_default(default, spec)
+    except ValueError as exc:
+        return (
+            f"parameter {name!r} has the default {default!r}, which is not a valid {shown} ({exc})"
+        )
+    return None
+
+
+def parameters_schema(params: list[Param]) -> Schema:
+    """Assemble the arguments object schema of a method, with root ``$defs`` when needed."""
+    properties: Schema = {}
+    refs: set[type] = set()
+    for param in params:
+        prop = dict(param.spec.schema)
+        if param.description:
+            prop["description"] = param.description
+        if param.default is not MISSING:
+            prop["default"] = json_default(param.default, param.spec)
+        properties[param.name] = prop
+        refs |= param.spec.refs
+    schema: Schema = {
+        "type": "object",
+        "properties": properties,
+        "required": [p.name for p in params if p.required],
+        "additionalProperties": False,
+    }
+    return registry.document(schema, refs)
+
+
+def _output_schema(
+    annotation: object, globalns: dict[str, Any], localns: dict[str, Any]
+) -> Schema | None:
+    if (
+        annotation is _EMPTY
+        or annotation is None
+        or annotation is type(None)
+        or annotation == "None"
+    ):
+        return None
+    try:
+        resolved = resolve_annotation(annotation, globalns, localns)
+        if resolved is None or resolved is type(None):
+            return None
+        spec = registry.spec(resolved)
+    except (Unresolved, Unsupported):
+        return None
+    return registry.document(spec.schema, spec.refs)

@@ -1,0 +1,73 @@
+"""Naming rules of a Toolset: exported tool names, default names and descriptions.
+
+Standard library only: the mypy plugin imports this module on every run.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+__all__ = [
+    "API_NAMES",
+    "TOOL_NAME_PATTERN",
+    "class_display_name",
+    "close_matches",
+    "default_description",
+    "default_toolset_name",
+    "final_tool_name",
+    "is_valid_tool_name",
+]
+
+#: Exported tool names must match this (the intersection of the OpenAI, Anthropic, Gemini and
+#: MCP rules). It is checked with a full match, so a trailing newline is invalid.
+TOOL_NAME_PATTERN: Final = r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$"
+_TOOL_NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
+
+#: Attributes of `Toolset` itself that can never be exported.
+API_NAMES: Final = frozenset({"to_tools", "toolset_name", "exports", "limits"})
+
+
+def is_valid_tool_name(name: str) -> bool:
+    """Return whether *name* is acceptable as an exported tool name."""
+    return _TOOL_NAME_RE.fullmatch(name) is not None
+
+
+def default_toolset_name(class_name: str) -> str:
+    """Derive a toolset name from a class name, as the seed library does.
+
+    One trailing ``Toolset`` is removed (case-sensitive), then the rest is lower-cased, with no
+    snake-casing: ``TextStatsToolset`` gives ``textstats``; ``ToolsetHelper`` gives
+    ``toolsethelper``.
+    """
+    if class_name.endswith("Toolset"):
+        class_name = class_name[: -len("Toolset")]
+    return class_name.lower()
+
+
+def final_tool_name(toolset_name: str, method_name: str, tool_name: str | None) -> str:
+    """Return the exported name: *tool_name* as is when given, else ``<toolset>_<method>``."""
+    if tool_name is not None:
+        return tool_name
+    return f"{toolset_name}_{method_name}"
+
+
+def default_description(method_name: str) -> str:
+    """Build the fallback description like the seed: ``word_count`` gives ``Word count operation``.
+
+    Underscores become spaces, the first letter is upper-cased and the rest lower-cased.
+    """
+    words = method_name.replace("_", " ")
+    return f"{words[:1].upper()}{words[1:].lower()} operation"
+
+
+def close_matches(name: str, candidates: list[str]) -> list[str]:
+    """Return up to three candidates close to *name*, best first (for "did you mean")."""
+    import difflib  # only a definition error needs it; keeps class creation's imports small
+
+    return difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+
+
+def class_display_name(qualname: str) -> str:
+    """A class's qualified name without the ``<locals>`` part of classes defined in functions."""
+    return qualname.rsplit("<locals>.", 1)[-1]

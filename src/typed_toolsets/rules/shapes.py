@@ -1,0 +1,303 @@
+"""Ambiguous unions: the JSON values a type admits (`Shape`) and where two variants overlap.
+
+Standard library only: the mypy plugin imports this module on every run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Final, TypeVar
+
+from .typenames import NUMBER_KINDS
+
+__all__ = ["Ambiguity", "Shape", "find_ambiguity", "overlaps"]
+
+_T = TypeVar("_T")
+
+# A union is ambiguous when one JSON value could match two of its variants: the declared order
+# then decides silently (``str | Color`` never produces a ``Color``). The runtime check and the
+# mypy plugin each describe a parameter's type as a `Shape` (from ``typing`` objects and from
+# mypy's types respectively) and hand it to `find_ambiguity`, so both reach the same verdict.
+
+# The grammar of the string formats (RFC 3339 and the canonical UUID form), without their range
+# checks: the analysis only needs to know whether a string constant could match.
+_DATE: Final = r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
+_TIME: Final = r"[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})"
+_FORMAT_RES: Final = {
+    "date": re.compile(_DATE),
+    "time": re.compile(_TIME),
+    "date-time": re.compile(f"{_DATE}[Tt]{_TIME}"),
+    "uuid": re.compile(
+        r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+    ),
+}
+
+
+def _value_kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "integer" if value.is_integer() else "number"
+    return "string"
+
+
+def _json_equal(left: object, right: object) -> bool:
+    # JSON tells booleans from numbers, while Python says True == 1.
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    return left == right
+
+
+class Shape:
+    """The JSON values a type admits, as far as the ambiguity analysis needs to know.
+
+    Build shapes with the class methods; object shapes may be recursive (create the shape, then
+    fill ``fields`` and ``required``).
+
+    Attributes:
+        kind: ``scalar``, ``constants``, ``array``, ``mapping``, ``object``, ``union`` or
+            ``opaque`` (a user-registered type: only its JSON kinds are known).
+        label: How to show the type in a message.
+        kinds: The JSON value kinds it admits (see `scalar_kinds`).
+        fmt: For string scalars, the format (``date`` ...), else None.
+        constants: For enums and literals, the JSON values admitted.
+        item: For variable-length arrays, the item shape; for mappings, the value shape.
+        prefix: For fixed-length arrays, the item shapes.
+        fields: For objects, the shape of each property.
+        required: For objects, the required properties.
+        variants: For unions, the variants in declared order (``None`` included).
+    """
+
+    __slots__ = (
+        "constants",
+        "fields",
+        "fmt",
+        "item",
+        "kind",
+        "kinds",
+        "label",
+        "prefix",
+        "required",
+        "variants",
+    )
+
+    def __init__(self, kind: str, label: str, kinds: frozenset[str]) -> None:
+        self.kind = kind
+        self.label = label
+        self.kinds = kinds
+        self.fmt: str | None = None
+        self.constants: tuple[object, ...] = ()
+        self.item: Shape | None = None
+        self.prefix: tuple[Shape, ...] | None = None
+        self.fields: dict[str, Shape] = {}
+        self.required: frozenset[str] = frozenset()
+        self.variants: tuple[Shape, ...] = ()
+
+    @classmethod
+    def scalar(cls, label: str, kinds: frozenset[str], fmt: str | None = None) -> Shape:
+        """A scalar of the type table (see `scalar_kinds`), with its string format if any."""
+        shape = cls("scalar", label, kinds)
+        shape.fmt = fmt
+        return shape
+
+    @classmethod
+    def constants_of(cls, label: str, values: tuple[object, ...]) -> Shape:
+        """An enum or a literal: exactly these JSON values."""
+        shape = cls("constants", label, frozenset(_value_kind(v) for v in values))
+        shape.constants = values
+        return shape
+
+    @classmethod
+    def array(cls, label: str, item: Shape) -> Shape:
+        """A variable-length array (list, sequence, set, ``tuple[T, ...]``)."""
+        shape = cls("array", label, frozenset({"array"}))
+        shape.item = item
+        return shape
+
+    @classmethod
+    def fixed_array(cls, label: str, prefix: tuple[Shape, ...]) -> Shape:
+        """A fixed-length array (``tuple[A, B]``)."""
+        shape = cls("array", label, frozenset({"array"}))
+        shape.prefix = prefix
+        return shape
+
+    @classmethod
+    def mapping(cls, label: str, value: Shape) -> Shape:
+        """An object with any ``str`` keys (``dict[str, T]``)."""
+        shape = cls("mapping", label, frozenset({"object"}))
+        shape.item = value
+        return shape
+
+    @classmethod
+    def closed_object(cls, label: str) -> Shape:
+        """A closed object (attrs class, dataclass, TypedDict, NamedTuple); fill its fields."""
+        return cls("object", label, frozenset({"object"}))
+
+    @classmethod
+    def union(cls, label: str, variants: tuple[Shape, ...]) -> Shape:
+        """A union, variants in declared order."""
+        kinds = frozenset[str]().union(*(v.kinds for v in variants))
+        shape = cls("union", label, kinds)
+        shape.variants = variants
+        return shape
+
+    @classmethod
+    def union_of(
+        cls,
+        label: str,
+        items: Sequence[_T],
+        number_kind: Callable[[_T], str | None],
+        shape_of: Callable[[_T], Shape],
+    ) -> Shape:
+        """A union of *items*, where ``int`` and ``float`` together are one Numeric variant.
+
+        The runtime treats ``int | float`` as one variant, placed where the first of the two is
+        declared. *number_kind* says which items are ``"int"`` or ``"float"`` (None for others);
+        *shape_of* gives every other item's shape.
+        """
+        kinds = [number_kind(item) for item in items]
+        numeric = "int" in kinds and "float" in kinds
+        variants: list[Shape] = []
+        placed = False
+        for item, kind in zip(items, kinds, strict=True):
+            if numeric and kind is not None:
+                if not placed:
+                    variants.append(cls.scalar("int | float", NUMBER_KINDS))
+                    placed = True
+                continue
+            variants.append(shape_of(item))
+        return cls.union(label, tuple(variants))
+
+    @classmethod
+    def opaque(cls, label: str, kinds: frozenset[str]) -> Shape:
+        """A type known only by the JSON kinds of its schema (a user-registered type)."""
+        if "number" in kinds:
+            kinds |= {"integer"}
+        return cls("opaque", label, kinds)
+
+
+def _admits(shape: Shape, value: object) -> bool:
+    """Whether *shape* admits the JSON scalar *value*."""
+    if shape.kind == "union":
+        return any(_admits(v, value) for v in shape.variants)
+    if _value_kind(value) not in shape.kinds:
+        return False
+    if shape.kind == "constants":
+        return any(_json_equal(value, c) for c in shape.constants)
+    if shape.kind == "scalar" and shape.fmt is not None:
+        pattern = _FORMAT_RES.get(shape.fmt)
+        return pattern is None or (isinstance(value, str) and pattern.fullmatch(value) is not None)
+    return shape.kind in ("scalar", "opaque")
+
+
+def overlaps(left: Shape, right: Shape) -> bool:
+    """Whether some JSON value matches both shapes."""
+    return _overlaps(left, right, set())
+
+
+def _overlaps(left: Shape, right: Shape, assumed: set[tuple[int, int]]) -> bool:
+    if left.kind == "union":
+        return any(_overlaps(v, right, assumed) for v in left.variants)
+    if right.kind == "union":
+        return any(_overlaps(left, v, assumed) for v in right.variants)
+    if not left.kinds & right.kinds:
+        return False
+    if left.kind == "opaque" or right.kind == "opaque":
+        return True
+    if left.kind == "constants" or right.kind == "constants":
+        constants, other = (left, right) if left.kind == "constants" else (right, left)
+        return any(_admits(other, value) for value in constants.constants)
+    if left.kind == "scalar" and right.kind == "scalar":
+        # Only strings can differ by format; two different formats never share a value.
+        return left.fmt is None or right.fmt is None or left.fmt == right.fmt
+    if left.kind == "array" and right.kind == "array":
+        return _arrays_overlap(left, right, assumed)
+    return _objects_overlap(left, right, assumed)
+
+
+def _arrays_overlap(left: Shape, right: Shape, assumed: set[tuple[int, int]]) -> bool:
+    if left.prefix is None and right.prefix is None:
+        return True  # the empty array matches both
+    if left.prefix is not None and right.prefix is not None:
+        return len(left.prefix) == len(right.prefix) and all(
+            _overlaps(a, b, assumed) for a, b in zip(left.prefix, right.prefix, strict=True)
+        )
+    prefix = left.prefix if left.prefix is not None else right.prefix or ()
+    item = right.item if left.prefix is not None else left.item
+    return item is None or all(_overlaps(item, p, assumed) for p in prefix)
+
+
+def _objects_overlap(left: Shape, right: Shape, assumed: set[tuple[int, int]]) -> bool:
+    if left.kind == "mapping" and right.kind == "mapping":
+        return True  # the empty object matches both
+    if left.kind == "mapping" or right.kind == "mapping":
+        mapping, closed = (left, right) if left.kind == "mapping" else (right, left)
+        value = mapping.item
+        return value is None or all(
+            _overlaps(value, closed.fields[key], assumed)
+            for key in closed.required
+            if key in closed.fields
+        )
+    pair = (id(left), id(right))
+    if pair in assumed:
+        return True  # recursive classes: assume the cycle matches, look elsewhere for a clash
+    assumed.add(pair)
+    # The smallest object that could match both has exactly the keys either one requires; it
+    # matches only when both classes know every such key and the values can agree.
+    keys = left.required | right.required
+    if not keys <= (left.fields.keys() & right.fields.keys()):
+        return False
+    return all(_overlaps(left.fields[k], right.fields[k], assumed) for k in sorted(keys))
+
+
+class Ambiguity:
+    """An ambiguous union found by `find_ambiguity`.
+
+    Attributes:
+        union: The label of the union.
+        first: The label of the first variant that can match a value.
+        second: The label of a later variant that can match the same value.
+    """
+
+    __slots__ = ("first", "second", "union")
+
+    def __init__(self, union: str, first: str, second: str) -> None:
+        self.union = union
+        self.first = first
+        self.second = second
+
+    def __repr__(self) -> str:
+        return f"Ambiguity({self.union!r}, {self.first!r}, {self.second!r})"
+
+
+def find_ambiguity(shape: Shape) -> Ambiguity | None:
+    """Return the first ambiguous union in *shape* (depth first, in declared order), if any."""
+    return _find(shape, set())
+
+
+def _find(shape: Shape, seen: set[int]) -> Ambiguity | None:
+    if id(shape) in seen:
+        return None
+    seen.add(id(shape))
+    if shape.kind == "union":
+        variants = shape.variants
+        for index, first in enumerate(variants):
+            for second in variants[index + 1 :]:
+                if overlaps(first, second):
+                    return Ambiguity(shape.label, first.label, second.label)
+    children: list[Shape] = list(shape.variants)
+    if shape.item is not None:
+        children.append(shape.item)
+    if shape.prefix is not None:
+        children.extend(shape.prefix)
+    children.extend(shape.fields.values())
+    for child in children:
+        found = _find(child, seen)
+        if found is not None:
+            return found
+    return None

@@ -1,0 +1,261 @@
+"""Registry rules for ``Annotated`` (descriptions and annotated_types constraints) and NewType."""
+
+from __future__ import annotations
+
+import math
+import typing
+from collections.abc import Callable, Sized
+from typing import Any, Final
+
+import attrs
+
+from .description import Description
+from .registry import Builder, Rule
+from .typespec import Reject, Schema, TypeSpec, Unsupported, ambiguous_float
+from .unions import is_union
+
+__all__ = ["ANNOTATED_RULES", "annotated_description", "not_multiple"]
+
+_NoneType: Final = type(None)
+_NUMBER_TYPES: Final = frozenset({"integer", "number"})
+_NUMBER_CONSTRAINTS: Final = {
+    "Ge": "minimum",
+    "Gt": "exclusiveMinimum",
+    "Le": "maximum",
+    "Lt": "exclusiveMaximum",
+    "MultipleOf": "multipleOf",
+}
+_LENGTH_KEYWORDS: Final = {
+    "string": ("minLength", "maxLength"),
+    "array": ("minItems", "maxItems"),
+    "object": ("minProperties", "maxProperties"),
+}
+_LENGTH_TYPES: Final[dict[str, type]] = {"string": str, "array": list, "object": dict}
+
+
+def _is_annotated(annotation: object) -> bool:
+    return typing.get_origin(annotation) is typing.Annotated
+
+
+def annotated_description(metadata: typing.Iterable[object]) -> str | None:
+    """The last description in ``Annotated`` metadata (a plain ``str`` or a `Description`)."""
+    found: str | None = None
+    for item in metadata:
+        if isinstance(item, str):
+            found = item
+        elif isinstance(item, Description):
+            found = item.text
+    return found
+
+
+def _constraints(metadata: tuple[object, ...]) -> list[tuple[str, object]]:
+    """The ``(constraint name, value)`` pairs of ``Annotated`` metadata, in order.
+
+    Raises:
+        Unsupported: An annotated_types constraint that JSON Schema cannot express.
+    """
+    import annotated_types
+
+    simple: list[tuple[type, str, str]] = [
+        (annotated_types.Ge, "Ge", "ge"),
+        (annotated_types.Gt, "Gt", "gt"),
+        (annotated_types.Le, "Le", "le"),
+        (annotated_types.Lt, "Lt", "lt"),
+        (annotated_types.MinLen, "MinLen", "min_length"),
+        (annotated_types.MaxLen, "MaxLen", "max_length"),
+        (annotated_types.MultipleOf, "MultipleOf", "multiple_of"),
+    ]
+    found: list[tuple[str, object]] = []
+    queue = list(metadata)
+    while queue:
+        item = queue.pop(0)
+        if isinstance(item, annotated_types.GroupedMetadata):
+            queue[:0] = list(item)
+            continue
+        for kind, name, field in simple:
+            if isinstance(item, kind):
+                found.append((name, getattr(item, field)))
+                break
+        else:
+            if type(item).__module__ == "annotated_types":
+                msg = f"annotated_types.{type(item).__name__} cannot be expressed in JSON Schema"
+                raise Unsupported(msg)
+    return found
+
+
+def _limit(name: str, value: object) -> int | float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        msg = f"the {name} constraint needs a finite int or float (got {value!r})"
+        raise Unsupported(msg)
+    if name in ("MinLen", "MaxLen") and (not isinstance(value, int) or value < 0):
+        msg = f"the {name} constraint needs a non-negative int (got {value!r})"
+        raise Unsupported(msg)
+    if name == "MultipleOf" and value <= 0:
+        msg = f"the MultipleOf constraint needs a positive number (got {value!r})"
+        raise Unsupported(msg)
+    return value
+
+
+def not_multiple(value: int | float, divisor: int | float) -> bool:
+    """Whether *value* is not a multiple of *divisor*, computed exactly as jsonschema does."""
+    if isinstance(divisor, float):
+        quotient = value / divisor
+        try:
+            return int(quotient) != quotient
+        except OverflowError:
+            from fractions import Fraction  # rare: a quotient beyond float range
+
+            return (Fraction(value) / Fraction(divisor)).denominator != 1
+    return bool(value % divisor)
+
+
+def _keywords(constraints: list[tuple[str, object]], base: TypeSpec, base_type: object) -> Schema:
+    """Turn constraints into JSON Schema keywords for *base*, keeping the strictest of repeats."""
+    keywords: Schema = {}
+    for name, raw in constraints:
+        limit = _limit(name, raw)
+        if name in _NUMBER_CONSTRAINTS:
+            if not base.json_types & _NUMBER_TYPES:
+                msg = f"the {name} constraint applies to numbers, not to {base_type!r}"
+                raise Unsupported(msg)
+            targets = [_NUMBER_CONSTRAINTS[name]]
+        else:
+            targets = [
+                pair[0 if name == "MinLen" else 1]
+                for kind, pair in _LENGTH_KEYWORDS.items()
+                if kind in base.json_types
+            ]
+            if not targets:
+                msg = (
+                    f"the {name} constraint applies to strings, arrays and objects, "
+                    f"not to {base_type!r}"
+                )
+                raise Unsupported(msg)
+        for keyword in targets:
+            if keyword in keywords:
+                if keyword == "multipleOf":
+                    msg = "only one MultipleOf constraint can apply"
+                    raise Unsupported(msg)
+                lower = keyword.startswith(("min", "exclusiveMin"))
+                limit = max(limit, keywords[keyword]) if lower else min(limit, keywords[keyword])
+            keywords[keyword] = limit
+    return keywords
+
+
+def _violation(keyword: str, limit: int | float) -> Callable[[Any], bool]:
+    """A predicate that is True when a JSON value violates one keyword (jsonschema semantics)."""
+    if keyword in _NUMBER_CONSTRAINTS.values():
+        compare: dict[str, Callable[[int | float], bool]] = {
+            "minimum": lambda n: n < limit,
+            "exclusiveMinimum": lambda n: n <= limit,
+            "maximum": lambda n: n > limit,
+            "exclusiveMaximum": lambda n: n >= limit,
+            "multipleOf": lambda n: not_multiple(n, limit),
+        }
+        failed = compare[keyword]
+
+        def number_violation(value: Any) -> bool:
+            kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
+            if kind is float and ambiguous_float(value):
+                return True  # may stand for an integer literal: the exact path decides
+            return (kind is int or kind is float) and failed(value)
+
+        return number_violation
+    kind: type = next(_LENGTH_TYPES[k] for k, pair in _LENGTH_KEYWORDS.items() if keyword in pair)
+    lower = keyword.startswith("min")
+
+    def length_violation(value: Any) -> bool:
+        if type(value) is not kind:
+            return False
+        size = len(typing.cast("Sized", value))
+        return size < limit if lower else size > limit
+
+    return length_violation
+
+
+def _annotated_rule(annotation: object, builder: Builder) -> TypeSpec:
+    base_type, *metadata = typing.get_args(annotation)
+    description = annotated_description(metadata)
+    constraints = _constraints(tuple(metadata))
+    if constraints and is_union(base_type):
+        return _distribute(annotation, base_type, metadata, description, builder)
+    base = builder.spec(base_type)
+    keywords = _keywords(constraints, base, base_type)
+    schema = dict(base.schema)
+    schema.update(keywords)
+    if description is not None:
+        schema["description"] = description
+    if not keywords:
+        return attrs.evolve(base, annotation=annotation, schema=schema)
+    violations = [_violation(k, v) for k, v in keywords.items()]
+    structure_base = base.structure
+
+    def structure(value: Any) -> Any:
+        result = structure_base(value)
+        for violated in violations:
+            if violated(value):
+                raise Reject
+        return result
+
+    return attrs.evolve(
+        base,
+        annotation=annotation,
+        schema=schema,
+        structure=structure,
+        exact_type=None,
+        passthrough=(),
+        shortcut=None,
+        list_of=None,
+        lookup=None,
+    )
+
+
+def _distribute(
+    annotation: object,
+    base_type: object,
+    metadata: list[object],
+    description: str | None,
+    builder: Builder,
+) -> TypeSpec:
+    """Build ``Annotated[A | B | None, C]`` as ``Annotated[A, C] | B | None`` where C applies."""
+    constraint_items = [m for m in metadata if not isinstance(m, (str, Description))]
+    names = {name for name, _ in _constraints(tuple(constraint_items))}
+    wants_number = bool(names & _NUMBER_CONSTRAINTS.keys())
+    wants_length = bool(names - _NUMBER_CONSTRAINTS.keys())
+    new_args: list[object] = []
+    applied = False
+    for arg in typing.get_args(base_type):
+        variant = builder.spec(arg)
+        fits = (not wants_number or bool(variant.json_types & _NUMBER_TYPES)) and (
+            not wants_length or any(k in variant.json_types for k in _LENGTH_KEYWORDS)
+        )
+        if fits and arg is not _NoneType:
+            parameters = (arg, *constraint_items)
+            new_args.append(typing.Annotated[parameters])
+            applied = True
+        else:
+            new_args.append(arg)
+    if not applied:
+        msg = f"no variant of {base_type!r} accepts the constraints {sorted(names)}"
+        raise Unsupported(msg)
+    union = builder.spec(typing.Union[tuple(new_args)])  # noqa: UP007
+    if description is None:
+        return union
+    return attrs.evolve(
+        union, annotation=annotation, schema={**union.schema, "description": description}
+    )
+
+
+def _is_newtype(annotation: object) -> bool:
+    return callable(annotation) and hasattr(annotation, "__supertype__")
+
+
+def _newtype_rule(annotation: object, builder: Builder) -> TypeSpec:
+    supertype: object = getattr(annotation, "__supertype__")  # noqa: B009
+    return builder.spec(supertype)
+
+
+ANNOTATED_RULES: Final = (
+    Rule("annotated", _is_annotated, _annotated_rule),
+    Rule("newtype", _is_newtype, _newtype_rule),
+)

@@ -1,0 +1,368 @@
+"""Registry rules for containers: lists and sequences, tuples, sets and string-keyed mappings."""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Final
+
+from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
+
+from .registry import Builder, Rule
+from .typespec import ChildrenFn, Reject, Schema, StructureHook, TypeSpec, Unsupported
+
+__all__ = ["CONTAINER_RULES", "fullname", "is_bare_generic"]
+
+_NUMBER_TYPES: Final = frozenset({"integer", "number"})
+Children = Iterator[tuple["str | int", TypeSpec, Any]]
+
+
+def fullname(obj: object) -> str:
+    """``module.qualname`` of a class or generic origin (``builtins.list``)."""
+    module = getattr(obj, "__module__", None)
+    qualname = getattr(obj, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str):
+        return ""
+    return f"{module}.{qualname}"
+
+
+def _origin_name(annotation: object) -> str:
+    origin = typing.get_origin(annotation)
+    return fullname(origin) if origin is not None else fullname(annotation)
+
+
+def is_bare_generic(annotation: object) -> bool:
+    """Whether *annotation* is a container class used without type parameters (``list``)."""
+    names = SEQUENCE_ORIGINS | SET_ORIGINS | MAPPING_ORIGINS
+    if typing.get_origin(annotation) is not None:
+        return False
+    return fullname(annotation) in names or annotation is tuple or annotation is typing.Tuple  # noqa: UP006
+
+
+def _all_exact(items: list[Any], kind: type) -> bool:
+    # One C-level pass: the set of element types must be exactly {kind}.
+    return not items or set(map(type, items)) == {kind}
+
+
+def _list_structure(item: TypeSpec, as_tuple: bool) -> StructureHook:
+    structure_item = item.structure
+    exact = item.exact_type
+    if as_tuple:
+
+        def structure_tuple(value: Any) -> Any:
+            if type(value) is not list:
+                raise Reject
+            items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+            return tuple([structure_item(element) for element in items])
+
+        return structure_tuple
+    if exact is not None:
+
+        def structure_exact(value: Any) -> Any:
+            if type(value) is not list:
+                raise Reject
+            items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+            if not _all_exact(items, exact):
+                raise Reject
+            return items
+
+        return structure_exact
+    if item.identity:
+
+        def structure_checked(value: Any) -> Any:
+            if type(value) is not list:
+                raise Reject
+            items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+            for element in items:
+                structure_item(element)
+            return items
+
+        return structure_checked
+
+    def structure_list(value: Any) -> Any:
+        if type(value) is not list:
+            raise Reject
+        items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+        return [structure_item(element) for element in items]
+
+    return structure_list
+
+
+def _each(members: Callable[[Any], int] | None) -> Callable[[Any], int] | None:
+    """Count the object members inside every item of an array."""
+    if members is None:
+        return None
+
+    def count(value: Any) -> int:
+        return sum(map(members, value))
+
+    return count
+
+
+def _indexed_children(item: TypeSpec) -> ChildrenFn:
+    def children(value: Any) -> Children:
+        if type(value) is list:
+            items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+            for index, element in enumerate(items):
+                yield index, item, element
+
+    return children
+
+
+def _list_like(annotation: object, item: TypeSpec, *, as_tuple: bool) -> TypeSpec:
+    unstructure_item = item.unstructure
+
+    def unstructure(value: Any) -> Any:
+        if not isinstance(value, (list, tuple)):
+            msg = f"{value!r} is not a list or tuple"
+            raise ValueError(msg)
+        items: list[Any] | tuple[Any, ...] = value  # pyright: ignore[reportUnknownVariableType]
+        return [unstructure_item(element) for element in items]
+
+    python_type: type = tuple if as_tuple else list
+    return TypeSpec(
+        annotation=annotation,
+        list_of=item.exact_type if not as_tuple else None,
+        members=_each(item.members),
+        schema={"type": "array", "items": item.schema},
+        structure=_list_structure(item, as_tuple),
+        unstructure=unstructure,
+        json_types=frozenset({"array"}),
+        depth=None if item.depth is None else item.depth + 1,
+        identity=not as_tuple and item.identity,
+        hashable=as_tuple and item.hashable,
+        refs=item.refs,
+        instance_check=lambda v: isinstance(v, python_type),
+        children=_indexed_children(item),
+    )
+
+
+def _is_sequence(annotation: object) -> bool:
+    return _origin_name(annotation) in SEQUENCE_ORIGINS and bool(typing.get_args(annotation))
+
+
+def _sequence_rule(annotation: object, builder: Builder) -> TypeSpec:
+    (item_type,) = typing.get_args(annotation)
+    return _list_like(annotation, builder.spec(item_type), as_tuple=False)
+
+
+def _is_tuple(annotation: object) -> bool:
+    return typing.get_origin(annotation) is tuple
+
+
+def _tuple_rule(annotation: object, builder: Builder) -> TypeSpec:
+    args: tuple[Any, ...] = typing.get_args(annotation)
+    if len(args) == 2 and args[1] is Ellipsis:
+        return _list_like(annotation, builder.spec(args[0]), as_tuple=True)
+    if args == ((),):  # `tuple[()]` on Python 3.10
+        args = ()
+    specs = [builder.spec(a) for a in args]
+    structures = [s.structure for s in specs]
+    count = len(specs)
+
+    def structure(value: Any) -> Any:
+        if type(value) is not list:
+            raise Reject
+        items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+        if len(items) != count:
+            raise Reject
+        return tuple([s(v) for s, v in zip(structures, items, strict=True)])
+
+    def unstructure(value: Any) -> Any:
+        if not isinstance(value, (tuple, list)):
+            msg = f"{value!r} is not a tuple"
+            raise ValueError(msg)
+        items: list[Any] | tuple[Any, ...] = value  # pyright: ignore[reportUnknownVariableType]
+        if len(items) != count:
+            msg = f"{value!r} is not a tuple of {count} items"
+            raise ValueError(msg)
+        return [s.unstructure(v) for s, v in zip(specs, items, strict=True)]
+
+    def children(value: Any) -> Children:
+        if type(value) is list:
+            items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+            for index, (spec, element) in enumerate(zip(specs, items, strict=True)):
+                yield index, spec, element
+
+    counters = [(index, s.members) for index, s in enumerate(specs) if s.members is not None]
+
+    def members(value: Any) -> int:
+        return sum(count(value[index]) for index, count in counters)
+
+    schema: Schema = {"type": "array"}
+    if specs:
+        schema["prefixItems"] = [s.schema for s in specs]
+        schema["minItems"] = count
+    schema["maxItems"] = count
+    depths = [s.depth for s in specs]
+    known = [d for d in depths if d is not None]
+    return TypeSpec(
+        annotation=annotation,
+        schema=schema,
+        structure=structure,
+        unstructure=unstructure,
+        json_types=frozenset({"array"}),
+        depth=None if len(known) != len(depths) else 1 + max([0, *known]),
+        hashable=all(s.hashable for s in specs),
+        members=members if counters else None,
+        refs=frozenset[type]().union(*(s.refs for s in specs)),
+        instance_check=lambda v: isinstance(v, tuple) and len(v) == count,  # pyright: ignore[reportUnknownArgumentType]
+        children=children,
+    )
+
+
+def _is_set(annotation: object) -> bool:
+    return _origin_name(annotation) in SET_ORIGINS and bool(typing.get_args(annotation))
+
+
+def _json_key(value: object) -> object:
+    """A hashable key equal for two JSON values exactly when jsonschema's uniqueItems says so.
+
+    jsonschema tells `true` from `1` (Python does not) and compares arrays item by item.
+    """
+    if type(value) is bool:
+        return ("bool", value)
+    if type(value) is list:
+        items: list[object] = value  # pyright: ignore[reportUnknownVariableType]
+        return tuple([_json_key(item) for item in items])
+    return value
+
+
+def _sort_key(value: object) -> tuple[str, object]:
+    return (type(value).__name__, value)
+
+
+def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
+    (item_type,) = typing.get_args(annotation)
+    item = builder.spec(item_type)
+    if not item.hashable:
+        msg = (
+            "set items must be strings, numbers, booleans, enums, literals, dates, times, UUIDs "
+            f"or tuples of those (got {item_type!r})"
+        )
+        raise Unsupported(msg)
+    frozen = typing.get_origin(annotation) is frozenset
+    structure_item = item.structure
+    # Plain set() membership gives jsonschema's verdict unless booleans can meet numbers or
+    # items are arrays; then compare normalised keys.
+    needs_keys = "array" in item.json_types or (
+        "boolean" in item.json_types and bool(item.json_types & _NUMBER_TYPES)
+    )
+
+    def structure(value: Any) -> Any:
+        if type(value) is not list:
+            raise Reject
+        raw: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+        keys = [_json_key(v) for v in raw] if needs_keys else raw
+        try:
+            unique = len(set(keys)) == len(raw)
+        except TypeError:  # a list or object inside: not an item this schema admits
+            raise Reject from None
+        if not unique:
+            raise Reject
+        built = [structure_item(v) for v in raw]
+        return frozenset(built) if frozen else set(built)
+
+    unstructure_item = item.unstructure
+
+    def unstructure(value: Any) -> Any:
+        if not isinstance(value, (set, frozenset)):
+            msg = f"{value!r} is not a set"
+            raise ValueError(msg)
+        members: set[Any] | frozenset[Any] = value  # pyright: ignore[reportUnknownVariableType]
+        items = [unstructure_item(v) for v in members]
+        try:
+            return sorted(items, key=_sort_key)
+        except TypeError:
+            return items
+
+    python_type: type = frozenset if frozen else set
+    return TypeSpec(
+        annotation=annotation,
+        schema={"type": "array", "items": item.schema, "uniqueItems": True},
+        structure=structure,
+        unstructure=unstructure,
+        json_types=frozenset({"array"}),
+        depth=None if item.depth is None else item.depth + 1,
+        refs=item.refs,
+        instance_check=lambda v: isinstance(v, python_type),
+        children=_indexed_children(item),
+    )
+
+
+def _is_mapping(annotation: object) -> bool:
+    return _origin_name(annotation) in MAPPING_ORIGINS and bool(typing.get_args(annotation))
+
+
+def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
+    key_type, value_type = typing.get_args(annotation)
+    if key_type is not str:
+        msg = f"JSON object keys are strings; use a str key type (got {key_type!r})"
+        raise Unsupported(msg)
+    item = builder.spec(value_type)
+    structure_item = item.structure
+    exact = item.exact_type
+    exact_type: type = exact if exact is not None else object
+
+    def structure_exact(value: Any) -> Any:
+        if type(value) is not dict:
+            raise Reject
+        mapping: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+        if not _all_exact(list(mapping.values()), exact_type):
+            raise Reject
+        return mapping
+
+    def structure_each(value: Any) -> Any:
+        if type(value) is not dict:
+            raise Reject
+        mapping: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+        return {k: structure_item(v) for k, v in mapping.items()}
+
+    unstructure_item = item.unstructure
+
+    def unstructure(value: Any) -> Any:
+        if not isinstance(value, Mapping):
+            msg = f"{value!r} is not a mapping"
+            raise ValueError(msg)
+        mapping: Mapping[Any, Any] = value  # pyright: ignore[reportUnknownVariableType]
+        result: dict[str, Any] = {}
+        for key, element in mapping.items():
+            if not isinstance(key, str):
+                msg = f"mapping key {key!r} is not a str"
+                raise ValueError(msg)
+            result[key] = unstructure_item(element)
+        return result
+
+    def children(value: Any) -> Children:
+        if type(value) is dict:
+            mapping: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+            for key, element in mapping.items():
+                yield key, item, element
+
+    per_item = _each(item.members)
+
+    def members(value: Any) -> int:
+        mapping: dict[str, Any] = value
+        return len(mapping) + (per_item(mapping.values()) if per_item is not None else 0)
+
+    return TypeSpec(
+        annotation=annotation,
+        members=len if per_item is None else members,
+        schema={"type": "object", "additionalProperties": item.schema},
+        structure=structure_exact if exact is not None else structure_each,
+        unstructure=unstructure,
+        json_types=frozenset({"object"}),
+        depth=None if item.depth is None else item.depth + 1,
+        identity=exact is not None,
+        refs=item.refs,
+        instance_check=lambda v: isinstance(v, Mapping),
+        children=children,
+    )
+
+
+CONTAINER_RULES: Final = (
+    Rule("sequence", _is_sequence, _sequence_rule),
+    Rule("tuple", _is_tuple, _tuple_rule),
+    Rule("set", _is_set, _set_rule),
+    Rule("mapping", _is_mapping, _mapping_rule),
+)

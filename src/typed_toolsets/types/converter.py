@@ -1,0 +1,85 @@
+"""The project's cattrs converter, whose hooks come from the type registry.
+
+Every annotation the registry supports is structured and unstructured by the hooks of its
+`TypeSpec`: strict (no coercion of ``"5"`` to ``5`` or ``2.5`` to ``2``), and the same hooks the
+schema was built with. Tool arguments are structured through this converter. Importing this module
+imports cattrs, so the core loads it only when a tool is first called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+import cattrs
+
+from .catalog import registry
+from .typespec import Unresolved, Unsupported
+
+__all__ = ["converter", "structure_hook", "unstructure_hook"]
+
+#: Marks hooks that delegate to the registry, so callers can use the spec's function directly.
+_MARK: Final = "__typed_toolsets_hook__"
+
+
+def _supported(annotation: Any) -> bool:
+    try:
+        registry.spec(annotation)
+    except (Unsupported, Unresolved):
+        return False
+    except Exception:  # noqa: BLE001 - cattrs asks about objects that are no annotation at all
+        return False
+    return True
+
+
+def _structure_factory(annotation: Any) -> Callable[[Any, Any], Any]:
+    structure = registry.spec(annotation).structure
+
+    def hook(value: Any, _annotation: Any) -> Any:
+        return structure(value)
+
+    setattr(hook, _MARK, True)
+    return hook
+
+
+def _structure_by_type(value: Any, annotation: Any) -> Any:
+    # Registered for the classes cattrs handles by class dispatch (str, int, float, bool), which
+    # would otherwise win over the registry's factory and coerce.
+    return registry.spec(annotation).structure(value)
+
+
+def _unstructure_factory(annotation: Any) -> Callable[[Any], Any]:
+    return registry.spec(annotation).unstructure
+
+
+setattr(_structure_by_type, _MARK, True)
+
+#: The converter used for every tool argument. Its hooks are strict: a value that does not match
+#: the annotation's JSON Schema raises `typed_toolsets.types.typespec.Reject`.
+converter = cattrs.Converter(detailed_validation=False)
+converter.register_structure_hook_factory(_supported, _structure_factory)
+converter.register_unstructure_hook_factory(_supported, _unstructure_factory)
+for _scalar in (str, int, float, bool):
+    converter.register_structure_hook(_scalar, _structure_by_type)
+    converter.register_unstructure_hook(_scalar, registry.spec(_scalar).unstructure)
+
+
+def structure_hook(annotation: object) -> Callable[[Any], Any]:
+    """The one-argument structuring function the converter uses for *annotation*.
+
+    When the converter's hook is the registry's (the default), that is the spec's own function;
+    a hook registered on the converter by hand is honoured.
+    """
+    hook = converter.get_structure_hook(annotation)
+    if getattr(hook, _MARK, False):
+        return registry.spec(annotation).structure
+
+    def structure(value: Any) -> Any:
+        return hook(value, annotation)
+
+    return structure
+
+
+def unstructure_hook(annotation: object) -> Callable[[Any], Any]:
+    """The unstructuring function the converter uses for *annotation*."""
+    return converter.get_unstructure_hook(annotation)

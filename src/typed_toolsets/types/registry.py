@@ -1,0 +1,405 @@
+"""The one dispatch from annotations to `TypeSpec`s: an ordered list of predicate -> factory rules.
+
+Schema generation, validation and the cattrs hooks all read the spec this registry builds, so a
+new type is added in one place. Users add types with `register_type`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Final
+
+import attrs
+
+from typed_toolsets.rules.names import class_display_name
+
+from .typespec import Reject, Schema, TypeSpec, Unsupported, count_members
+
+__all__ = ["Builder", "Rule", "TypeRegistry", "cache_key", "register_type", "registry"]
+
+Predicate = Callable[[object], bool]
+Factory = Callable[[object, "Builder"], TypeSpec]
+
+_DEF_NAME_RE: Final = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+@attrs.frozen
+class Rule:
+    """One entry of the dispatch: annotations matching ``predicate`` are built by ``factory``."""
+
+    name: str
+    predicate: Predicate
+    factory: Factory
+
+
+class _Pending:
+    """A struct class being built; self-references get a spec whose hooks are filled in later."""
+
+    def __init__(self, cls: type, def_name: str) -> None:
+        self.cls = cls
+        self.def_name = def_name
+        self.target: TypeSpec | None = None
+        ref = {"$ref": f"#/$defs/{def_name}"}
+        self.ref = TypeSpec(
+            annotation=cls,
+            schema=ref,
+            structure=self._structure,
+            unstructure=self._unstructure,
+            json_types=frozenset({"object"}),
+            depth=None,
+            refs=frozenset({cls}),
+            instance_check=lambda value: isinstance(value, cls),
+            children=self._children,
+            members=count_members,
+        )
+
+    def _spec(self) -> TypeSpec:
+        if self.target is None:  # pragma: no cover - only reachable if a build failed and leaked
+            msg = f"{self.cls.__qualname__} is still being built"
+            raise RuntimeError(msg)
+        return self.target
+
+    def _structure(self, value: object) -> object:
+        return self._spec().structure(value)
+
+    def _unstructure(self, value: object) -> object:
+        return self._spec().unstructure(value)
+
+    def _children(self, value: object) -> Any:
+        return self._spec().children(value)
+
+
+class Builder:
+    """One build session: factories use it to build nested annotations and handle recursion."""
+
+    def __init__(self, registry: TypeRegistry) -> None:
+        self.registry = registry
+        self.cache: dict[object, TypeSpec] = {}
+        self.new_defs: dict[type, tuple[str, Schema, frozenset[type]]] = {}
+        self._pending: dict[type, _Pending] = {}
+        self._stack: list[type] = []
+        self._recursive: set[type] = set()
+
+    def spec(self, annotation: object) -> TypeSpec:
+        """Build (or fetch) the spec of a nested annotation.
+
+        Raises:
+            Unsupported: The annotation has no JSON Schema mapping.
+            Unresolved: It names something not defined yet.
+        """
+        found = self.registry.cached(annotation)
+        if found is None:
+            found = _lookup(self.cache, annotation)
+        if found is not None:
+            return found
+        for rule in self.registry.rules():
+            if rule.predicate(annotation):
+                spec = rule.factory(annotation, self)
+                _store(self.cache, annotation, spec)
+                return spec
+        raise Unsupported(_describe_unsupported(annotation))
+
+    def struct(self, cls: type, make: Callable[[], TypeSpec]) -> TypeSpec:
+        """Build an object type that may refer to itself, directly or through other classes.
+
+        A class found in a cycle gets a root ``$defs`` entry and is referenced with ``$ref`` at
+        every use; any other class is inlined.
+        """
+        pending = self._pending.get(cls)
+        if pending is not None:
+            self._recursive.update(self._stack[self._stack.index(cls) :])
+            return pending.ref
+        existing = self.registry.def_for(cls)
+        if existing is not None:
+            return existing
+        pending = _Pending(cls, self.registry.def_name(cls))
+        self._pending[cls] = pending
+        self._stack.append(cls)
+        try:
+            inline = make()
+        finally:
+            self._stack.pop()
+            del self._pending[cls]
+        if cls not in self._recursive:
+            return inline
+        pending.target = inline
+        self.new_defs[cls] = (pending.def_name, inline.schema, inline.refs)
+        return pending.ref
+
+
+class TypeRegistry:
+    """Ordered rules plus the caches of built specs and ``$defs`` entries. Thread-safe."""
+
+    def __init__(self, rules: Iterable[Rule] = ()) -> None:
+        self._builtin: list[Rule] = list(rules)
+        self._user: list[Rule] = []
+        self._cache: dict[object, TypeSpec] = {}
+        self._defs: dict[type, tuple[str, Schema, frozenset[type]]] = {}
+        self._def_refs: dict[type, TypeSpec] = {}
+        self._names: dict[type, str] = {}
+        self._lock = threading.RLock()
+
+    def rules(self) -> list[Rule]:
+        """The rules in dispatch order: users' first, then the built-in ones."""
+        return [*self._user, *self._builtin]
+
+    def add_builtin(self, rule: Rule) -> None:
+        """Append a built-in rule (used while the package initialises)."""
+        self._builtin.append(rule)
+
+    def add_user_rule(self, rule: Rule) -> None:
+        """Put a user rule ahead of every other rule and forget cached specs it may change."""
+        with self._lock:
+            self._user.insert(0, rule)
+            self._cache.clear()
+
+    def cached(self, annotation: object) -> TypeSpec | None:
+        """Return the spec already built for *annotation*, if any."""
+        return _lookup(self._cache, annotation)
+
+    def def_for(self, cls: type) -> TypeSpec | None:
+        """Return the ``$ref`` spec of a recursive class built earlier, if any."""
+        return self._def_refs.get(cls)
+
+    def def_name(self, cls: type) -> str:
+        """Return the internal ``$defs`` token of *cls* (see `document` for the public names)."""
+        with self._lock:
+            token = self._names.get(cls)
+            if token is None:
+                token = f"{_DEF_TOKEN}{len(self._names)}"
+                self._names[cls] = token
+            return token
+
+    def spec(self, annotation: object) -> TypeSpec:
+        """Return the spec of *annotation*, building and caching it on first use.
+
+        Raises:
+            Unsupported: The annotation has no JSON Schema mapping; the message says why.
+            Unresolved: The annotation names something that is not defined.
+        """
+        found = self.cached(annotation)
+        if found is not None:
+            return found
+        with self._lock:
+            builder = Builder(self)
+            spec = builder.spec(annotation)
+            # Commit only after the whole build succeeded, so no half-built spec is cached.
+            self._cache.update(builder.cache)
+            for cls, entry in builder.new_defs.items():
+                self._defs[cls] = entry
+                ref = _lookup(builder.cache, cls)
+                if ref is not None:
+                    self._def_refs[cls] = ref
+            return spec
+
+    def document(self, schema: Schema, refs: Iterable[type]) -> Schema:
+        """Make *schema* a standalone document: add the ``$defs`` it needs, transitively.
+
+        Each recursive class is named after its qualified name in this document alone (with its
+        module when two classes share a qualified name), so a schema never depends on what else
+        the process has built.
+        """
+        classes: list[type] = []
+        queue = sorted(refs, key=_class_order)
+        while queue:
+            cls = queue.pop(0)
+            if cls in classes:
+                continue
+            classes.append(cls)
+            queue.extend(sorted(self._defs[cls][2] - set(classes), key=_class_order))
+        if not classes:
+            return dict(schema)
+        names = _document_names(classes)
+        rename = {f"#/$defs/{self._defs[c][0]}": f"#/$defs/{names[c]}" for c in classes}
+        result: Schema = _rewrite_refs(schema, rename)
+        result["$defs"] = {names[c]: _rewrite_refs(self._defs[c][1], rename) for c in classes}
+        return result
+
+
+_DEF_TOKEN: Final = "typed-toolsets-def-"  # noqa: S105 - a $defs placeholder, not a secret
+
+
+def _class_order(cls: type) -> tuple[str, str]:
+    return (cls.__qualname__, cls.__module__)
+
+
+def _document_names(classes: list[type]) -> dict[type, str]:
+    names: dict[type, str] = {}
+    taken: set[str] = set()
+    for cls in classes:
+        short = class_display_name(cls.__qualname__)
+        candidates = [_DEF_NAME_RE.sub("_", c) for c in (short, f"{cls.__module__}.{short}")]
+        name = next((c for c in candidates if c not in taken), None)
+        if name is None:
+            number = 2
+            while f"{candidates[-1]}_{number}" in taken:
+                number += 1
+            name = f"{candidates[-1]}_{number}"
+        taken.add(name)
+        names[cls] = name
+    return names
+
+
+def _rewrite_refs(node: Any, rename: Mapping[str, str]) -> Any:
+    if isinstance(node, dict):
+        mapping = typing.cast("dict[str, Any]", node)
+        return {
+            k: rename.get(v, v) if k == "$ref" and isinstance(v, str) else _rewrite_refs(v, rename)
+            for k, v in mapping.items()
+        }
+    if isinstance(node, list):
+        items: list[Any] = node  # pyright: ignore[reportUnknownVariableType]
+        return [_rewrite_refs(v, rename) for v in items]
+    return node
+
+
+def cache_key(annotation: object) -> object:
+    """A key that tells apart annotations ``typing`` considers equal but the library does not.
+
+    ``Union[A, B] == Union[B, A]`` for ``typing``, but the first matching variant wins here, so
+    the order of arguments is part of the key, at every level of nesting.
+    """
+    args = typing.get_args(annotation)
+    if not args:
+        return annotation
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return (origin, cache_key(args[0]), *args[1:])
+    if origin is typing.Literal:
+        return (origin, *((type(typing.cast(object, a)), a) for a in args))
+    return (origin, *(cache_key(a) for a in args))
+
+
+def _lookup(cache: Mapping[object, TypeSpec], annotation: object) -> TypeSpec | None:
+    try:
+        return cache.get(cache_key(annotation))
+    except TypeError:  # unhashable annotation (e.g. Annotated metadata that is a dict)
+        return None
+
+
+def _store(cache: dict[object, TypeSpec], annotation: object, spec: TypeSpec) -> None:
+    with contextlib.suppress(TypeError):  # unhashable annotations are simply not cached
+        cache[cache_key(annotation)] = spec
+
+
+def _describe_unsupported(annotation: object) -> str:
+    name = getattr(annotation, "__qualname__", None) or repr(annotation)
+    return (
+        f"{name!r} is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported "
+        "builtin type; use one of those, or register it with typed_toolsets.register_type()"
+    )
+
+
+#: The process-wide registry. Built-in rules are added by `typed_toolsets.types.catalog`.
+registry: Final = TypeRegistry()
+
+
+def register_type(
+    tp: type,
+    *,
+    schema: Mapping[str, Any],
+    structure: Callable[[Any], Any],
+    unstructure: Callable[[Any], Any],
+) -> None:
+    r"""Teach typed_toolsets a type of your own: its JSON Schema and how to (un)structure it.
+
+    The registration applies to the type exactly (not to subclasses) and takes precedence over
+    the built-in rules. Arguments are validated against *schema* (with jsonschema) before
+    *structure* is called, so *structure* only sees values the schema admits; any exception it
+    raises becomes an argument error at that value's path.
+
+    Example::
+
+        register_type(
+            Decimal,
+            schema={"type": "string", "pattern": r"^-?[0-9]+(\\.[0-9]+)?$"},
+            structure=Decimal,
+            unstructure=str,
+        )
+
+    Args:
+        tp: The class to register.
+        schema: Its JSON Schema (a JSON-ready mapping; it is copied).
+        structure: Builds a *tp* from a JSON value that matches *schema*.
+        unstructure: Turns a *tp* into a JSON value that matches *schema*.
+
+    Raises:
+        TypeError: An argument has the wrong type.
+    """
+    # Checked at run time too: callers without a type checker pass anything.
+    if not isinstance(typing.cast(object, tp), type):
+        msg = f"`tp` must be a class (got {tp!r})."
+        raise TypeError(msg)
+    if not isinstance(typing.cast(object, schema), Mapping):
+        msg = f"`schema` must be a mapping (got {schema!r})."
+        raise TypeError(msg)
+    if not callable(typing.cast(object, structure)) or not callable(
+        typing.cast(object, unstructure)
+    ):
+        msg = "`structure` and `unstructure` must be callables."
+        raise TypeError(msg)
+    frozen_schema: Schema = _json_copy(schema)
+    checker = _SchemaCheck(frozen_schema)
+
+    def structure_checked(value: Any) -> object:
+        checker.check(value)
+        return structure(value)
+
+    def factory(annotation: object, _builder: Builder) -> TypeSpec:
+        return TypeSpec(
+            annotation=annotation,
+            schema=frozen_schema,
+            structure=structure_checked,
+            unstructure=unstructure,
+            json_types=_schema_json_types(frozen_schema),
+            depth=None,
+            instance_check=lambda value: isinstance(value, tp),
+            members=count_members,
+        )
+
+    registry.add_user_rule(
+        Rule(
+            name=f"user:{tp.__module__}.{tp.__qualname__}",
+            predicate=lambda a: a is tp,
+            factory=factory,
+        )
+    )
+
+
+class _SchemaCheck:
+    """Validates one value against a user-supplied schema, compiling the validator on first use."""
+
+    def __init__(self, schema: Schema) -> None:
+        self._schema = schema
+        self._validator: Any = None
+
+    def check(self, value: object) -> None:
+        if self._validator is None:
+            from typed_toolsets.call.validation import make_validator
+
+            self._validator = make_validator(self._schema)
+        if not self._validator.is_valid(value):
+            raise Reject
+
+
+def _schema_json_types(schema: Schema) -> frozenset[str]:
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return frozenset({declared})
+    if isinstance(declared, list) and all(isinstance(t, str) for t in declared):  # pyright: ignore[reportUnknownVariableType]
+        return frozenset(declared)  # pyright: ignore[reportUnknownArgumentType]
+    return frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
+
+
+def _json_copy(value: object) -> Any:
+    if isinstance(value, Mapping):
+        mapping = typing.cast("Mapping[object, object]", value)
+        return {str(k): _json_copy(v) for k, v in mapping.items()}
+    if isinstance(value, (list, tuple)):
+        items = typing.cast("list[object] | tuple[object, ...]", value)
+        return [_json_copy(v) for v in items]
+    return value

@@ -1,0 +1,410 @@
+"""Registry rules for scalars, string formats, enums and literals.
+
+Scalars are str, int, float, bool, None and Numeric; the formats are date, time, date-time and
+UUID.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import numbers
+import typing
+import uuid
+from collections.abc import Callable
+from datetime import date, datetime, time
+from typing import Any, Final, Literal
+
+import typing_extensions
+
+from . import docstrings, formats
+from .registry import Builder, Rule
+from .typespec import Reject, Schema, TypeSpec, Unsupported, ambiguous_float
+
+__all__ = ["SCALAR_RULES", "class_description", "numeric_spec", "scalar_spec"]
+
+_NoneType: Final = type(None)
+
+
+def class_description(cls: type, generated: str | None = None) -> str | None:
+    """The description written in a class body's docstring, ignoring generated docstrings."""
+    doc = cls.__dict__.get("__doc__")
+    if not isinstance(doc, str) or doc == generated:
+        return None
+    return docstrings.description_text(doc)
+
+
+# --------------------------------------------------------------------------------------- scalars
+
+
+def _structure_str(value: Any) -> Any:
+    if type(value) is not str:
+        raise Reject
+    return value
+
+
+def _structure_bool(value: Any) -> Any:
+    if type(value) is not bool:
+        raise Reject
+    return value
+
+
+def _structure_none(value: Any) -> Any:
+    if value is not None:
+        raise Reject
+    return value
+
+
+def _structure_int(value: Any) -> Any:
+    kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
+    if kind is int:
+        return value
+    if kind is float and value.is_integer() and not ambiguous_float(value):
+        return int(value)
+    raise Reject
+
+
+def _structure_float(value: Any) -> Any:
+    kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
+    if kind is float:
+        return value
+    if kind is int:
+        return float(value)
+    raise Reject
+
+
+def _structure_number(value: Any) -> Any:
+    kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
+    if kind is int:
+        return value
+    if kind is float and not ambiguous_float(value):
+        return value
+    raise Reject
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _unstructure_number(value: Any) -> Any:
+    if type(value) is int:
+        return value
+    if not isinstance(value, float) or not math.isfinite(value):
+        msg = f"{value!r} is not a finite number"
+        raise ValueError(msg)
+    return value
+
+
+def _unstructure_exact(kind: type, what: str) -> Callable[[Any], Any]:
+    def unstructure(value: Any) -> Any:
+        if not isinstance(value, kind) or (kind is int and type(value) is bool):
+            msg = f"{value!r} is not {what}"
+            raise ValueError(msg)
+        return value
+
+    return unstructure
+
+
+def _make_scalars() -> dict[object, TypeSpec]:
+    return {
+        str: TypeSpec(
+            annotation=str,
+            schema={"type": "string"},
+            structure=_structure_str,
+            unstructure=_unstructure_exact(str, "a str"),
+            json_types=frozenset({"string"}),
+            exact_type=str,
+            passthrough=(str,),
+            identity=True,
+            hashable=True,
+            instance_check=lambda v: isinstance(v, str),
+        ),
+        bool: TypeSpec(
+            annotation=bool,
+            schema={"type": "boolean"},
+            structure=_structure_bool,
+            unstructure=_unstructure_exact(bool, "a bool"),
+            json_types=frozenset({"boolean"}),
+            exact_type=bool,
+            passthrough=(bool,),
+            identity=True,
+            hashable=True,
+            instance_check=lambda v: type(v) is bool,
+        ),
+        int: TypeSpec(
+            annotation=int,
+            schema={"type": "integer"},
+            structure=_structure_int,
+            unstructure=_unstructure_exact(int, "an int"),
+            json_types=frozenset({"integer"}),
+            shortcut=int,
+            hashable=True,
+            instance_check=lambda v: isinstance(v, int) and type(v) is not bool,
+        ),
+        float: TypeSpec(
+            annotation=float,
+            schema={"type": "number"},
+            structure=_structure_float,
+            unstructure=_unstructure_number,
+            json_types=frozenset({"number"}),
+            shortcut=float,
+            hashable=True,
+            instance_check=lambda v: isinstance(v, float),
+        ),
+        _NoneType: TypeSpec(
+            annotation=None,
+            schema={"type": "null"},
+            structure=_structure_none,
+            unstructure=_identity,
+            json_types=frozenset({"null"}),
+            exact_type=_NoneType,
+            passthrough=(_NoneType,),
+            identity=True,
+            hashable=True,
+            instance_check=lambda v: v is None,
+        ),
+    }
+
+
+_SCALARS: Final = _make_scalars()
+
+
+def scalar_spec(kind: object) -> TypeSpec:
+    """The spec of ``str``, ``int``, ``float``, ``bool`` or ``None``."""
+    return _SCALARS[_NoneType if kind is None else kind]
+
+
+def numeric_spec(annotation: object) -> TypeSpec:
+    """``numbers.Real`` and ``int | float``: any JSON number, kept as parsed (2 stays int)."""
+    return TypeSpec(
+        annotation=annotation,
+        schema={"type": "number"},
+        structure=_structure_number,
+        unstructure=_unstructure_number,
+        json_types=frozenset({"number"}),
+        identity=True,
+        hashable=True,
+        instance_check=lambda v: isinstance(v, (int, float)) and type(v) is not bool,
+    )
+
+
+def _format_spec(
+    annotation: type,
+    fmt: str,
+    parse: Callable[[str], object],
+    unparse: Callable[[Any], str],
+) -> TypeSpec:
+    def structure(value: Any) -> Any:
+        if type(value) is not str:
+            raise Reject
+        try:
+            return parse(value)
+        except ValueError:
+            raise Reject from None
+
+    def unstructure(value: Any) -> Any:
+        if type(value) is not annotation:
+            msg = f"{value!r} is not a {annotation.__name__}"
+            raise ValueError(msg)
+        return unparse(value)
+
+    return TypeSpec(
+        annotation=annotation,
+        schema={"type": "string", "format": fmt},
+        structure=structure,
+        unstructure=unstructure,
+        json_types=frozenset({"string"}),
+        hashable=True,
+        instance_check=lambda v: type(v) is annotation,
+    )
+
+
+_FORMAT_TYPES: Final[
+    dict[object, tuple[type, str, Callable[[str], object], Callable[[Any], str]]]
+] = {
+    datetime: (datetime, "date-time", formats.parse_datetime, formats.format_datetime),
+    date: (date, "date", formats.parse_date, formats.format_date),
+    time: (time, "time", formats.parse_time, formats.format_time),
+    uuid.UUID: (uuid.UUID, "uuid", formats.parse_uuid, formats.format_uuid),
+}
+
+
+def _is_scalar(annotation: object) -> bool:
+    if annotation is None or annotation is numbers.Real:
+        return True
+    try:
+        return annotation in _SCALARS or annotation in _FORMAT_TYPES
+    except TypeError:  # unhashable annotation
+        return False
+
+
+def _scalar_rule(annotation: object, _builder: Builder) -> TypeSpec:
+    if annotation is None or annotation in _SCALARS:
+        return scalar_spec(annotation)
+    if annotation is numbers.Real:
+        return numeric_spec(annotation)
+    kind, fmt, parse, unparse = _FORMAT_TYPES[annotation]
+    return _format_spec(kind, fmt, parse, unparse)
+
+
+# ------------------------------------------------------------------------------ enums and literals
+
+
+def _json_scalar_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if type(value) is bool:
+        return "boolean"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float) and math.isfinite(value):
+        return "number"
+    msg = f"{value!r} is not a JSON string, number, boolean or null"
+    raise Unsupported(msg)
+
+
+def plain_json(value: object) -> object:
+    """A JSON scalar as a plain value (enum values may be str or int subclasses)."""
+    if value is None or type(value) is bool:
+        return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return value
+
+
+def _constants_spec(
+    annotation: object,
+    values: list[object],
+    results: list[object],
+    description: str | None,
+    instance_check: Callable[[Any], bool],
+    unstructure: Callable[[Any], Any],
+) -> TypeSpec:
+    json_types = {_json_scalar_type(v) for v in values}
+    plain = [plain_json(v) for v in values]
+    # Booleans are looked up apart from numbers: JSON `true` is not `1`, but Python says True == 1.
+    by_bool: dict[object, object] = {}
+    by_other: dict[object, object] = {}
+    accepted: set[type] = set()
+    for value, result in zip(plain, results, strict=True):
+        if type(value) is bool:
+            by_bool.setdefault(value, result)
+            accepted.add(bool)
+        else:
+            by_other.setdefault(value, result)
+            accepted.update((int, float) if isinstance(value, (int, float)) else (type(value),))
+
+    def structure(value: Any) -> Any:
+        kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
+        if kind not in accepted:
+            raise Reject
+        if kind is float and ambiguous_float(value):
+            raise Reject
+        table = by_bool if kind is bool else by_other
+        try:
+            return table[value]
+        except KeyError:
+            raise Reject from None
+
+    schema: Schema
+    if len(plain) == 1:
+        schema = {"const": plain[0]}
+    else:
+        schema = {}
+        if len(json_types) == 1:
+            schema["type"] = next(iter(json_types))
+        elif json_types == {"integer", "number"}:
+            schema["type"] = "number"
+        schema["enum"] = plain
+    if description:
+        schema["description"] = description
+    if "integer" in json_types:
+        json_types.add("number")
+    strings_only = not by_bool and all(type(v) is str for v in by_other)
+    return TypeSpec(
+        annotation=annotation,
+        lookup=typing.cast("dict[str, object]", by_other) if strings_only else None,
+        schema=schema,
+        structure=structure,
+        unstructure=unstructure,
+        json_types=frozenset(json_types),
+        hashable=True,
+        constants=tuple(plain),
+        instance_check=instance_check,
+    )
+
+
+def _is_enum(annotation: object) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, enum.Enum)
+
+
+def _enum_rule(annotation: object, _builder: Builder) -> TypeSpec:
+    cls = typing.cast("type[enum.Enum]", annotation)
+    members = list(cls)
+    if not members:
+        msg = f"enum {cls.__qualname__!r} has no members"
+        raise Unsupported(msg)
+    for member in members:
+        try:
+            _json_scalar_type(member.value)
+        except Unsupported:
+            msg = (
+                f"enum {cls.__qualname__!r} has the value {member.value!r}, which is not a JSON "
+                "string, number, boolean or null"
+            )
+            raise Unsupported(msg) from None
+
+    def unstructure(value: Any) -> Any:
+        if not isinstance(value, cls):
+            msg = f"{value!r} is not a member of {cls.__qualname__}"
+            raise ValueError(msg)
+        return plain_json(value.value)
+
+    generated = "An enumeration."  # Python 3.10 gives every undocumented Enum this docstring
+    return _constants_spec(
+        cls,
+        [m.value for m in members],
+        list(members),
+        class_description(cls, generated),
+        lambda v: isinstance(v, cls),
+        unstructure,
+    )
+
+
+def _is_literal(annotation: object) -> bool:
+    return typing.get_origin(annotation) in (Literal, typing_extensions.Literal)
+
+
+def _literal_rule(annotation: object, _builder: Builder) -> TypeSpec:
+    results: list[object] = list(typing.get_args(annotation))
+    values = [r.value if isinstance(r, enum.Enum) else r for r in results]
+    for value in values:
+        _json_scalar_type(value)
+
+    def same(value: object, result: object) -> bool:
+        return value is result or (type(value) is type(result) and value == result)
+
+    def check(value: Any) -> bool:
+        return any(same(value, r) for r in results)
+
+    def unstructure(value: Any) -> Any:
+        for result, json_value in zip(results, values, strict=True):
+            if same(value, result):
+                return plain_json(json_value)
+        msg = f"{value!r} is not one of {results!r}"
+        raise ValueError(msg)
+
+    return _constants_spec(annotation, values, results, None, check, unstructure)
+
+
+SCALAR_RULES: Final = (
+    Rule("scalar", _is_scalar, _scalar_rule),
+    Rule("enum", _is_enum, _enum_rule),
+    Rule("literal", _is_literal, _literal_rule),
+)

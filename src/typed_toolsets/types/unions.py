@@ -1,0 +1,135 @@
+"""Registry rule for unions and ``Optional``: the first variant, in declared order, that matches."""
+
+from __future__ import annotations
+
+import numbers
+import types
+import typing
+from collections.abc import Callable, Iterator
+from typing import Any, Final
+
+from .registry import Builder, Rule
+from .scalars import scalar_spec
+from .typespec import Reject, TypeSpec, count_members
+
+__all__ = ["UNION_RULES", "is_union"]
+
+_NoneType: Final = type(None)
+
+# For each Python type a parsed JSON value can have, the JSON types a schema must admit to match
+# it (a float such as 1.0 can be an "integer").
+_PY_JSON_TYPES: Final[dict[type, frozenset[str]]] = {
+    str: frozenset({"string"}),
+    bool: frozenset({"boolean"}),
+    int: frozenset({"integer", "number"}),
+    float: frozenset({"number", "integer"}),
+    _NoneType: frozenset({"null"}),
+    list: frozenset({"array"}),
+    dict: frozenset({"object"}),
+}
+
+
+def is_union(annotation: object) -> bool:
+    """Whether *annotation* is ``typing.Union[...]``, ``Optional[...]`` or ``A | B``."""
+    origin = typing.get_origin(annotation)
+    return origin is typing.Union or origin is types.UnionType
+
+
+def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
+    args: list[object] = list(typing.get_args(annotation))
+    nullable = _NoneType in args
+    rest = [a for a in args if a is not _NoneType]
+    if int in rest and float in rest:
+        # `int | float` is "Numeric": a number keeps its parsed form (2 stays int, 2.0 float).
+        position = min(rest.index(int), rest.index(float))
+        rest = [a for a in rest if a is not int and a is not float]
+        rest.insert(position, numbers.Real)
+    variants = [builder.spec(a) for a in rest]
+    if not variants:  # pragma: no cover - typing never builds a union of only None
+        return scalar_spec(None)
+    if len(variants) == 1 and not nullable:
+        return variants[0]
+    schemas = [v.schema for v in variants]
+    json_types = frozenset[str]().union(*(v.json_types for v in variants))
+    if nullable:
+        schemas.append({"type": "null"})
+        json_types |= {"null"}
+    candidates: dict[type, tuple[TypeSpec, ...]] = {
+        py_type: tuple(v for v in variants if v.json_types & wanted)
+        for py_type, wanted in _PY_JSON_TYPES.items()
+    }
+
+    def structure(value: Any) -> Any:
+        if value is None and nullable:
+            return None
+        for variant in candidates.get(type(value), ()):  # pyright: ignore[reportUnknownArgumentType]
+            try:
+                return variant.structure(value)
+            except Reject:
+                continue
+        raise Reject
+
+    def unstructure(value: Any) -> Any:
+        if value is None and nullable:
+            return None
+        # instance_check looks at the outside only (a list is a list[int] and a list[str]), so a
+        # variant that fails to unstructure the value hands it on to the next.
+        for variant in variants:
+            if variant.instance_check(value):
+                try:
+                    return variant.unstructure(value)
+                except (ValueError, TypeError):
+                    continue
+        msg = f"{value!r} matches no variant of {annotation!r}"
+        raise ValueError(msg)
+
+    def children(value: Any) -> Iterator[tuple[str | int, TypeSpec, Any]]:
+        # A union value sits at the union's own path: descend into the variant that matched it.
+        for variant in candidates.get(type(value), ()):  # pyright: ignore[reportUnknownArgumentType]
+            try:
+                variant.structure(value)
+            except Reject:
+                continue
+            except Exception:  # noqa: BLE001 - this variant matched but failed to build
+                yield from variant.children(value)
+                return
+            return
+
+    def instance_check(value: Any) -> bool:
+        return (value is None and nullable) or any(v.instance_check(value) for v in variants)
+
+    depths = [v.depth for v in variants]
+    known = [d for d in depths if d is not None]
+    counting = [v.members for v in variants if v.members is not None]
+    members: Callable[[Any], int] | None = None
+    if len(variants) == 1 and counting:
+        only = counting[0]
+
+        def nullable_members(value: Any) -> int:
+            return 0 if value is None else only(value)
+
+        members = nullable_members
+    elif counting:
+        members = count_members  # which variant matched is not known here: count them all
+    passthrough: tuple[type, ...] = ()
+    if all(v.passthrough for v in variants):
+        passthrough = tuple(t for v in variants for t in v.passthrough)
+        if nullable:
+            passthrough += (_NoneType,)
+    return TypeSpec(
+        annotation=annotation,
+        passthrough=passthrough,
+        schema={"anyOf": schemas},
+        structure=structure,
+        unstructure=unstructure,
+        json_types=json_types,
+        depth=max(known) if len(known) == len(depths) else None,
+        hashable=all(v.hashable for v in variants),
+        refs=frozenset[type]().union(*(v.refs for v in variants)),
+        instance_check=instance_check,
+        children=children,
+        members=members,
+    )
+
+
+UNION_RULES: Final = (Rule("union", is_union, _union_rule),)
