@@ -37,46 +37,5 @@ the calling process, or point ``GH_CONFIG_DIR`` at a config holding the token.
 
 from __future__ import annotations
 
-from .builtins.github import (
-    BuiltinToolError as BuiltinToolError,
-)
-from .builtins.github import (
-    GitHubCLIToolset as GitHubCLIToolset,
-)
-from .builtins.github import (
-    InputTooLargeError as InputTooLargeError,
-)
-from .builtins.github import (
-    InvalidArgumentError as InvalidArgumentError,
-)
-from .builtins.github import (
-    IssueState as IssueState,
-)
-from .builtins.github import (
-    OutputTooLargeError as OutputTooLargeError,
-)
-from .builtins.github import (
-    ProgramFailedError as ProgramFailedError,
-)
-from .builtins.github import (
-    ProgramNotFoundError as ProgramNotFoundError,
-)
-from .builtins.github import (
-    ProgramTimeoutError as ProgramTimeoutError,
-)
-from .builtins.github import (
-    PRState as PRState,
-)
-
-__all__ = [
-    "BuiltinToolError",
-    "GitHubCLIToolset",
-    "InputTooLargeError",
-    "InvalidArgumentError",
-    "IssueState",
-    "OutputTooLargeError",
-    "PRState",
-    "ProgramFailedError",
-    "ProgramNotFoundError",
-    "ProgramTimeoutError",
-]
+from typed_toolsets.builtins.github import *  # noqa: F403 - the public names, listed in __all__
+from typed_toolsets.builtins.github import __all__ as __all__

@@ -39,38 +39,5 @@ grep, or rejected by the engine), `ProgramTimeoutError` (deadline), `InputTooLar
 
 from __future__ import annotations
 
-from .builtins.text import (
-    BuiltinToolError as BuiltinToolError,
-)
-from .builtins.text import (
-    InputTooLargeError as InputTooLargeError,
-)
-from .builtins.text import (
-    InvalidArgumentError as InvalidArgumentError,
-)
-from .builtins.text import (
-    InvalidPatternError as InvalidPatternError,
-)
-from .builtins.text import (
-    ProgramFailedError as ProgramFailedError,
-)
-from .builtins.text import (
-    ProgramNotFoundError as ProgramNotFoundError,
-)
-from .builtins.text import (
-    ProgramTimeoutError as ProgramTimeoutError,
-)
-from .builtins.text import (
-    TextProcessingToolset as TextProcessingToolset,
-)
-
-__all__ = [
-    "BuiltinToolError",
-    "InputTooLargeError",
-    "InvalidArgumentError",
-    "InvalidPatternError",
-    "ProgramFailedError",
-    "ProgramNotFoundError",
-    "ProgramTimeoutError",
-    "TextProcessingToolset",
-]
+from typed_toolsets.builtins.text import *  # noqa: F403 - the public names, listed in __all__
+from typed_toolsets.builtins.text import __all__ as __all__
