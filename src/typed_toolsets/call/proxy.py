@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import attrs
 
 from typed_toolsets.definition.classes import Export
+from typed_toolsets.definition.declarations import ToolAnnotations
 from typed_toolsets.definition.limits import Limits
 
 from .fastpath import FastArguments
@@ -80,6 +81,16 @@ class ToolProxy:
     def schema(self) -> dict[str, Any]:
         """``{"name": ..., "description": ..., "parameters": ...}`` (a fresh, JSON-ready copy)."""
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
+
+    @property
+    def annotations(self) -> ToolAnnotations | None:
+        """Hints for clients (MCP tool annotations): the tool's own laid over its toolset's."""
+        return self._export.annotations
+
+    @property
+    def requires_approval(self) -> bool:
+        """Whether an agent may run this tool only after its approval callback agrees."""
+        return self._export.requires_approval
 
     @property
     def output_schema(self) -> dict[str, Any] | None:

@@ -27,7 +27,7 @@ from typed_toolsets.rules.names import (
 from typed_toolsets.rules.problems import problem
 from typed_toolsets.types.typespec import MISSING, Unresolved
 
-from .declarations import ToolSpec, spec_of
+from .declarations import ToolAnnotations, ToolSpec, spec_of
 from .errors import ToolsetDefinitionError
 from .limits import DEFAULT_LIMITS, Limits
 from .methods import MethodInfo, SignatureProblems, read_method
@@ -49,6 +49,8 @@ class Export:
         owner: The class whose body defines the method.
         method: The method's signature and schemas; None while an annotation names something
             not defined yet (resolved when the tools are first built).
+        annotations: The tool's hints for clients (its own laid over the toolset's), or None.
+        requires_approval: Whether an agent must ask its approval callback before running it.
     """
 
     name: str
@@ -58,6 +60,8 @@ class Export:
     owner: type
     func: Callable[..., Any]
     method: MethodInfo | None
+    annotations: ToolAnnotations | None = None
+    requires_approval: bool = False
 
 
 class ClassInfo:
@@ -261,6 +265,22 @@ def _class_limits(cls: type, problems: list[str]) -> Limits:
     return limits
 
 
+def _class_policy(cls: type, problems: list[str]) -> tuple[ToolAnnotations | None, bool]:
+    """The toolset-wide ``tool_annotations`` and ``requires_approval`` of *cls*, checked."""
+    where = class_display_name(cls.__qualname__)
+    annotations = getattr(cls, "tool_annotations", None)
+    if annotations is not None and not isinstance(annotations, ToolAnnotations):
+        cause = f"`tool_annotations` must be a ToolAnnotations or None (got {annotations!r})"
+        problems.append(problem(where, None, "signature", cause))
+        annotations = None
+    approval = getattr(cls, "requires_approval", False)
+    if not isinstance(approval, bool):
+        cause = f"`requires_approval` must be True or False (got {approval!r})"
+        problems.append(problem(where, None, "signature", cause))
+        approval = False
+    return annotations, approval
+
+
 def build_class(cls: type, toolset_base: type) -> None:
     """Collect, check and store the exports of a new Toolset subclass.
 
@@ -275,6 +295,7 @@ def build_class(cls: type, toolset_base: type) -> None:
     own = _own_specs(cls, problems)
     toolset_name = _toolset_name(cls, problems)
     class_limits = _class_limits(cls, problems)
+    class_annotations, class_approval = _class_policy(cls, problems)
     class_name = class_display_name(cls.__qualname__)
     exports: list[Export] = []
     final_names: dict[str, str] = {}
@@ -335,6 +356,12 @@ def build_class(cls: type, toolset_base: type) -> None:
                 owner=owner,
                 func=func,
                 method=method,
+                annotations=spec.annotations.over(class_annotations)
+                if spec.annotations is not None
+                else class_annotations,
+                requires_approval=class_approval
+                if spec.requires_approval is None
+                else spec.requires_approval,
             )
         )
     if problems:

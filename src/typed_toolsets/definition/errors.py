@@ -3,7 +3,8 @@
 Hierarchy::
 
     TypedToolsetsError              root of everything this library raises
-    └── ToolsetDefinitionError      (also a TypeError) a Toolset class is declared wrongly
+    ├── ToolsetDefinitionError      (also a TypeError) a Toolset class is declared wrongly
+    └── ExportError                 (also a ValueError) tools cannot be exported as asked
 
 Errors met while *calling* a tool on a model's behalf are never raised: they are returned as
 `typed_toolsets.ToolError` values inside a `typed_toolsets.ToolResult`, or as ``"Error: ..."``
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ToolsetDefinitionError", "TypedToolsetsError"]
+__all__ = ["ExportError", "ToolsetDefinitionError", "TypedToolsetsError"]
 
 
 class TypedToolsetsError(Exception):
@@ -40,3 +41,22 @@ class ToolsetDefinitionError(TypedToolsetsError, TypeError):
         if header is not None:
             lines.insert(0, header)
         super().__init__("\n".join(lines))
+
+
+class ExportError(TypedToolsetsError, ValueError):
+    """Tools cannot be exported as asked, and the library refuses rather than lose information.
+
+    Raised by `ToolProxy.strict_parameters` and the ``strict=True`` exports of
+    `typed_toolsets.export` when a parameter has no lossless strict form, by the Gemini export
+    for recursive types, and when two tools in one list share an exported name. The message
+    lists every problem, one per line, each naming the tool and the parameter.
+
+    Attributes:
+        problems: The individual problems, in the order they were found.
+    """
+
+    problems: tuple[str, ...]
+
+    def __init__(self, problems: Iterable[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(self.problems))
