@@ -26,6 +26,7 @@ from typed_toolsets.types.typespec import Schema
 __all__ = [
     "anthropic",
     "gemini",
+    "json_schemas",
     "mcp",
     "mcp_output_schema",
     "mcp_structured_content",
@@ -271,6 +272,29 @@ def _strict_schema(proxy: ToolProxy, dialect: _StrictDialect) -> Schema:
                 )
         raise ExportError(problems)
     return _strict_node(schema, dialect)
+
+
+# ------------------------------------------------------------------------------ canonical
+
+
+def json_schemas(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[str, Any]]:
+    """``{"name", "description", "parameters"}`` of each tool (`ToolProxy.schema`).
+
+    With *strict*, ``parameters`` is `ToolProxy.strict_parameters` (the provider-neutral strict
+    variant, every keyword kept).
+
+    Raises:
+        ExportError: Two tools share a name, or (strict) a parameter has no lossless strict
+            form.
+    """
+    return _each(
+        tools,
+        lambda p: (
+            {"name": p.name, "description": p.description, "parameters": p.strict_parameters}
+            if strict
+            else p.schema
+        ),
+    )
 
 
 # --------------------------------------------------------------------------------- OpenAI
