@@ -241,7 +241,6 @@ def test_gemini_inlines_moves_and_marks_nullable() -> None:
     assert properties["mode"] == {"enum": ["fast"], "type": "string", "default": "fast"}
     assert properties["when"] == {
         "type": "string",
-        "default": None,
         "nullable": True,
         "description": 'JSON Schema: {"format": "date"}',
     }
@@ -253,7 +252,6 @@ def test_gemini_moves_a_free_form_object_into_the_description() -> None:
     (entry,) = gemini(_tools("label"))
     assert entry["parameters"]["properties"]["extra"] == {
         "type": "object",
-        "default": None,
         "nullable": True,
         "description": 'JSON Schema: {"additionalProperties": {"type": "integer"}}',
     }

@@ -498,6 +498,8 @@ class _Gemini:
                 kind = schema.get("type")
                 allowed = _GEMINI_FORMATS.get(kind, frozenset()) if isinstance(kind, str) else ()
                 (result if value in allowed else moved)[key] = value
+            elif key == "default" and value is None:
+                continue  # google-genai reads a None default as none given; nullable says it
             elif key in _GEMINI_KEEP:
                 result[key] = value
             else:
