@@ -6,6 +6,8 @@ import asyncio
 import datetime
 import enum
 import json
+import subprocess
+import sys
 import types
 from typing import Any
 
@@ -271,3 +273,33 @@ def test_a_value_that_does_not_match_its_annotation_still_becomes_json() -> None
     )
     assert respond(tools, CHAT_CALL | {"function": {"name": "loose_g"}})["content"] == '"sad"'
     assert respond(tools, CHAT_CALL | {"function": {"name": "loose_h"}})["content"] == '"nan"'
+
+
+# ----------------------------------------------------------------------------- imports
+
+
+def test_the_export_module_imports_no_sdk_and_the_core_never_imports_it() -> None:
+    script = """
+import json, sys
+import typed_toolsets
+from typed_toolsets import Toolset, tool
+
+class T(Toolset):
+    @tool
+    def f(self, *, n: int = 1) -> int:
+        return n
+
+(proxy,) = T.to_tools()
+proxy.strict_parameters
+core = "typed_toolsets.export" in sys.modules
+from typed_toolsets import export
+export.openai_chat([proxy], strict=True), export.anthropic([proxy]), export.gemini([proxy])
+export.mcp([proxy]), export.respond([proxy], {"type": "tool_use", "id": "1", "name": "t_f",
+    "input": {"n": None}}, strict=True)
+loaded = [m for m in ("openai", "anthropic", "google.genai", "mcp", "jsonschema") if m in sys.modules]
+print(json.dumps({"core": core, "loaded": loaded}))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert json.loads(done.stdout) == {"core": False, "loaded": []}

@@ -27,8 +27,6 @@ from typing import Any, Final
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.types.typespec import Schema
 
-from .validation import json_path
-
 __all__ = ["admits_null", "def_name", "null_sentence", "strict_parameters"]
 
 #: Longest default shown in the "null means the default" sentence; longer ones are not shown.
@@ -219,6 +217,8 @@ def _is_object(schema: Mapping[str, Any]) -> bool:
 
 
 def _path_text(path: tuple[str | int, ...]) -> str:
+    from .validation import json_path  # imports jsonschema: only for a refusal's message
+
     text = "$"
     for segment in path:
         text += "[*]" if segment == "*" else json_path([segment])[1:]
