@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from tests.strategies.annotations import SCALAR_CASES, identifiers
 from tests.strategies.toolsets import make_echo_toolset, toolsets
-from tests.test_properties import schema_instances
+from tests.test_properties import fast_verdict, schema_instances
 from typed_toolsets import ExportError, ToolProxy, ToolResult, Toolset
 from typed_toolsets.call.validation import make_validator
 from typed_toolsets.export import (
@@ -39,7 +39,6 @@ from typed_toolsets.export import (
     openai_responses,
 )
 from typed_toolsets.types.catalog import registry
-from typed_toolsets.types.typespec import Reject
 
 _MISSING = object()
 
@@ -118,16 +117,6 @@ def _admits_none(annotation: object) -> bool:
     return "null" in registry.spec(annotation).json_types
 
 
-def _accepts(annotation: object, value: object) -> bool:
-    try:
-        registry.spec(annotation).structure(value)
-    except Reject:
-        return False
-    except Exception:
-        return True
-    return True
-
-
 def _fill_object(fields: Mapping[str, _Field], value: object) -> object:
     if not isinstance(value, dict):
         return value
@@ -155,7 +144,7 @@ def fill(annotation: object, value: object) -> object:
     if origin in (typing.Union, types.UnionType):
         for variant in args:
             candidate = fill(variant, value)
-            if _accepts(variant, candidate):
+            if fast_verdict(variant, candidate):
                 return candidate
         return value
     if isinstance(annotation, type) and origin is None:

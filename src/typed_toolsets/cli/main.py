@@ -15,7 +15,7 @@ from typing import Any, Final, TextIO
 
 from typed_toolsets._version import __version__
 
-__all__ = ["build_parser", "main"]
+__all__ = ["SCHEMA_FORMATS", "STRICT_FORMATS", "build_parser", "main"]
 
 EXIT_OK: Final = 0
 EXIT_PROBLEMS: Final = 1
@@ -29,6 +29,9 @@ _ONE_TARGET_HELP: Final = (
     "path/to/file.py:Class; each class is built with no constructor arguments"
 )
 _EXAMPLE_TARGET: Final = "typed_toolsets.text:TextProcessingToolset"
+#: ``schema --format`` choices, and those with a strict variant.
+SCHEMA_FORMATS: Final = ("json-schema", "openai", "openai-responses", "anthropic", "gemini", "mcp")
+STRICT_FORMATS: Final = ("json-schema", "openai", "openai-responses", "anthropic")
 
 Command = Callable[[argparse.Namespace, TextIO, TextIO], int]
 
@@ -62,22 +65,16 @@ def _demo(_args: argparse.Namespace, out: TextIO, _err: TextIO) -> int:
     return EXIT_OK
 
 
-def _list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .tools import list_command
+def _tool_command(name: str) -> Command:
+    """The handler *name* of `typed_toolsets.cli.tools`, imported when the command runs."""
 
-    return list_command(args, out, err)
+    def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+        from . import tools
 
+        handler: Command = getattr(tools, name)
+        return handler(args, out, err)
 
-def _schema(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .tools import schema_command
-
-    return schema_command(args, out, err)
-
-
-def _call(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .tools import call_command
-
-    return call_command(args, out, err)
+    return run
 
 
 def _paragraph(text: str) -> str:
@@ -99,7 +96,7 @@ def _add_tool_commands(commands: Any) -> None:
         formatter_class=formatter,
     )
     listing.add_argument("target", metavar="TARGET", help=_ONE_TARGET_HELP)
-    listing.set_defaults(handler=_list)
+    listing.set_defaults(handler=_tool_command("list_command"))
 
     schema = commands.add_parser(
         "schema",
@@ -120,7 +117,7 @@ def _add_tool_commands(commands: Any) -> None:
     schema.add_argument("target", metavar="TARGET", help=_ONE_TARGET_HELP)
     schema.add_argument(
         "--format",
-        choices=("json-schema", "openai", "openai-responses", "anthropic", "gemini", "mcp"),
+        choices=SCHEMA_FORMATS,
         default="json-schema",
         help="the output format (default: json-schema)",
     )
@@ -129,10 +126,10 @@ def _add_tool_commands(commands: Any) -> None:
         action="store_true",
         help=(
             "the strict variant (every property required, null meaning the default); for "
-            "json-schema, openai, openai-responses and anthropic"
+            + ", ".join(STRICT_FORMATS)
         ),
     )
-    schema.set_defaults(handler=_schema)
+    schema.set_defaults(handler=_tool_command("schema_command"))
 
     call = commands.add_parser(
         "call",
@@ -159,7 +156,7 @@ def _add_tool_commands(commands: Any) -> None:
         default=None,
         help="the arguments as a JSON object, or - to read them from stdin (default: {})",
     )
-    call.set_defaults(handler=_call)
+    call.set_defaults(handler=_tool_command("call_command"))
 
 
 def build_parser() -> argparse.ArgumentParser:

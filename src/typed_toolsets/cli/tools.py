@@ -20,15 +20,10 @@ from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.definition.classes import required_init_fields
 from typed_toolsets.definition.errors import ExportError, ToolsetDefinitionError
 
-__all__ = ["FORMATS", "call_command", "list_command", "schema_command"]
+from .main import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, STRICT_FORMATS
 
-EXIT_OK: Final = 0
-EXIT_PROBLEMS: Final = 1
-EXIT_USAGE: Final = 2
+__all__ = ["call_command", "list_command", "schema_command"]
 
-#: ``schema --format`` choices, each with its export function (None: the canonical schemas).
-FORMATS: Final = ("json-schema", "openai", "openai-responses", "anthropic", "gemini", "mcp")
-_STRICT_FORMATS: Final = ("json-schema", "openai", "openai-responses", "anthropic")
 _PARAMETERS_WIDTH: Final = 60
 
 
@@ -242,8 +237,8 @@ def schema_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``typed-toolsets schema TARGET [--format F] [--strict]``: the definitions as JSON."""
 
     def body() -> int:
-        if args.strict and args.format not in _STRICT_FORMATS:
-            choices = ", ".join(_STRICT_FORMATS)
+        if args.strict and args.format not in STRICT_FORMATS:
+            choices = ", ".join(STRICT_FORMATS)
             raise _Stop(EXIT_USAGE, f"--strict applies to {choices}; {args.format} has none")
         schemas = _schemas(_tools(args.target), args.format, args.strict)
         out.write(json.dumps(schemas, indent=2, ensure_ascii=False) + "\n")

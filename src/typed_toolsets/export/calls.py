@@ -137,6 +137,13 @@ def _arguments(proxy: ToolProxy, arguments: Arguments, strict: bool) -> Argument
     return strict_arguments(proxy, arguments) if strict else arguments
 
 
+def _lookup(tools: Iterable[ToolProxy], name: object) -> ToolProxy | ToolError:
+    """The tool exported as *name*, or the error that answers an unknown name."""
+    found = unique_tools(tools)
+    proxy = found.get(name) if isinstance(name, str) else None
+    return proxy if proxy is not None else _unknown(name, found)
+
+
 def dispatch(
     tools: Iterable[ToolProxy], name: str, arguments: Arguments = None, *, strict: bool = False
 ) -> Any:
@@ -156,10 +163,9 @@ def dispatch(
     Raises:
         ExportError: Two different tools in *tools* have the same exported name.
     """
-    found = unique_tools(tools)
-    proxy = found.get(name)
-    if proxy is None:
-        return "Error: " + _unknown(name, found).message
+    proxy = _lookup(tools, name)
+    if isinstance(proxy, ToolError):
+        return "Error: " + proxy.message
     return proxy.dynamic_call(_arguments(proxy, arguments, strict))
 
 
@@ -167,10 +173,9 @@ async def adispatch(
     tools: Iterable[ToolProxy], name: str, arguments: Arguments = None, *, strict: bool = False
 ) -> Any:
     """The async form of `dispatch` (`ToolProxy.adynamic_call`)."""
-    found = unique_tools(tools)
-    proxy = found.get(name)
-    if proxy is None:
-        return "Error: " + _unknown(name, found).message
+    proxy = _lookup(tools, name)
+    if isinstance(proxy, ToolError):
+        return "Error: " + proxy.message
     return await proxy.adynamic_call(_arguments(proxy, arguments, strict))
 
 
@@ -242,7 +247,8 @@ def _read_call(tool_call: object) -> _Call:
     return call
 
 
-def _reply(call: _Call, content: str, error: bool) -> dict[str, Any]:
+def _reply(call: _Call, proxy: ToolProxy | None, result: ToolResult) -> dict[str, Any]:
+    content, error = _content(proxy, result)
     return call.reply(typing.cast("str", call.call_id), content, error)
 
 
@@ -281,14 +287,10 @@ def respond(
         ExportError: Two different tools in *tools* have the same exported name.
     """
     call = _read_call(tool_call)
-    found = unique_tools(tools)
-    proxy = found.get(call.name) if isinstance(call.name, str) else None
-    if proxy is None:
-        result = ToolResult.failure(_unknown(call.name, found))
-    else:
-        result = proxy.invoke(_arguments(proxy, call.arguments, strict))
-    content, error = _content(proxy, result)
-    return _reply(call, content, error)
+    proxy = _lookup(tools, call.name)
+    if isinstance(proxy, ToolError):
+        return _reply(call, None, ToolResult.failure(proxy))
+    return _reply(call, proxy, proxy.invoke(_arguments(proxy, call.arguments, strict)))
 
 
 async def arespond(
@@ -296,14 +298,10 @@ async def arespond(
 ) -> dict[str, Any]:
     """The async form of `respond` (`ToolProxy.ainvoke`)."""
     call = _read_call(tool_call)
-    found = unique_tools(tools)
-    proxy = found.get(call.name) if isinstance(call.name, str) else None
-    if proxy is None:
-        result = ToolResult.failure(_unknown(call.name, found))
-    else:
-        result = await proxy.ainvoke(_arguments(proxy, call.arguments, strict))
-    content, error = _content(proxy, result)
-    return _reply(call, content, error)
+    proxy = _lookup(tools, call.name)
+    if isinstance(proxy, ToolError):
+        return _reply(call, None, ToolResult.failure(proxy))
+    return _reply(call, proxy, await proxy.ainvoke(_arguments(proxy, call.arguments, strict)))
 
 
 # ----------------------------------------------------------------------------------- MCP
@@ -330,10 +328,9 @@ def mcp_call(tools: Iterable[ToolProxy], name: str, arguments: Arguments = None)
     Raises:
         ExportError: Two different tools in *tools* have the same exported name.
     """
-    found = unique_tools(tools)
-    proxy = found.get(name)
-    if proxy is None:
-        return _mcp_result(None, ToolResult.failure(_unknown(name, found)))
+    proxy = _lookup(tools, name)
+    if isinstance(proxy, ToolError):
+        return _mcp_result(None, ToolResult.failure(proxy))
     return _mcp_result(proxy, proxy.invoke(arguments))
 
 
@@ -341,8 +338,7 @@ async def amcp_call(
     tools: Iterable[ToolProxy], name: str, arguments: Arguments = None
 ) -> dict[str, Any]:
     """The async form of `mcp_call` (`ToolProxy.ainvoke`)."""
-    found = unique_tools(tools)
-    proxy = found.get(name)
-    if proxy is None:
-        return _mcp_result(None, ToolResult.failure(_unknown(name, found)))
+    proxy = _lookup(tools, name)
+    if isinstance(proxy, ToolError):
+        return _mcp_result(None, ToolResult.failure(proxy))
     return _mcp_result(proxy, await proxy.ainvoke(arguments))
