@@ -132,72 +132,27 @@ class _StrictDialect:
     recursion: bool = True
 
 
+#: What every strict dialect takes: the structure, literals and references.
+_STRICT_CORE: Final = frozenset(
+    {"type", "description", "title", "properties", "required", "additionalProperties"}
+    | {"items", "anyOf", "enum", "const", "$ref", "$defs", "format", "minItems"}
+)
+#: The formats every strict dialect takes.
+_STRICT_FORMATS: Final = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
 _OPENAI: Final = _StrictDialect(
     provider="OpenAI",
-    keep=frozenset(
-        [
-            "type",
-            "description",
-            "title",
-            "properties",
-            "required",
-            "additionalProperties",
-            "items",
-            "anyOf",
-            "enum",
-            "const",
-            "$ref",
-            "$defs",
-            "pattern",
-            "format",
-            "multipleOf",
-            "maximum",
-            "exclusiveMaximum",
-            "minimum",
-            "exclusiveMinimum",
-            "minItems",
-            "maxItems",
-        ]
-    ),
-    formats=frozenset(
-        ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]
-    ),
+    keep=_STRICT_CORE
+    | {"pattern", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"}
+    | {"maxItems"},
+    formats=_STRICT_FORMATS,
 )
+# As the Anthropic SDK's own transform (anthropic.lib._parse._transform.transform_schema).
 _ANTHROPIC: Final = _StrictDialect(
     provider="Anthropic",
-    keep=frozenset(
-        [
-            "type",
-            "description",
-            "title",
-            "properties",
-            "required",
-            "additionalProperties",
-            "items",
-            "anyOf",
-            "allOf",
-            "enum",
-            "const",
-            "$ref",
-            "$defs",
-            "format",
-            "minItems",
-        ]
-    ),
-    formats=frozenset(
-        [
-            "date-time",
-            "time",
-            "date",
-            "duration",
-            "email",
-            "hostname",
-            "uri",
-            "ipv4",
-            "ipv6",
-            "uuid",
-        ]
-    ),
+    keep=_STRICT_CORE | {"allOf"},
+    formats=_STRICT_FORMATS | {"uri"},
     min_items=frozenset({0, 1}),
     literal_drops_type=True,
     recursion=False,
