@@ -404,3 +404,17 @@ def test_mapped_values_are_fresh_copies_of_the_defaults() -> None:
     (proxy,) = Lists.to_tools()
     assert dispatch([proxy], "lists_f", {"xs": None}, strict=True) == [1, 2, 3]
     assert dispatch([proxy], "lists_f", {"xs": None}, strict=True) == [1, 2, 3]
+
+
+def test_a_defaulted_recursive_parameter_keeps_its_reference() -> None:
+    class Garden(Toolset):
+        @tool
+        def grow(self, *, tree: Node = Node(0)) -> Node:  # noqa: B008 - never mutated
+            return tree
+
+    (proxy,) = Garden.to_tools()
+    assert proxy.strict_parameters["properties"]["tree"] == {
+        "anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}],
+        "description": 'null means the default ({"value": 0, "children": [], "label": "node"}).',
+    }
+    assert dispatch([proxy], "garden_grow", {"tree": None}, strict=True) == Node(0)

@@ -138,7 +138,7 @@ class _Builder:
         ref = schema.get("$ref")
         if isinstance(ref, str):
             name = def_name(ref)
-            siblings = {k: v for k, v in schema.items() if k != "$ref"}
+            siblings = {k: v for k, v in schema.items() if k not in ("$ref", "default")}
             self.ensure_def(name, path)
             target = self.defs.get(name)
             if not siblings or not isinstance(target, Mapping):
