@@ -485,7 +485,8 @@ TXT_NUMBERS: list[tuple[object, bool]] = [
 
 @pytest.mark.parametrize(("number", "accepted"), TXT_NUMBERS)
 def test_TXT_1_line_numbers_are_strict_bounded_ints(number: object, accepted: bool) -> None:
-    """TXT-1's numbers corpus. 0 and -1 keep the seed's meaning (line 1 / the last lines)."""
+    """TXT-1's numbers corpus, on the model path (the schema's job; see the next test for the
+    direct path). 0 and -1 keep the seed's meaning (line 1 / the last lines)."""
     proxy = _tools()["text_extract_lines"]
     for arguments in (
         {"text": "a\nb\nc", "start_line": number},
@@ -496,9 +497,22 @@ def test_TXT_1_line_numbers_are_strict_bounded_ints(number: object, accepted: bo
         if not accepted:
             assert result.error is not None
             assert result.error.kind == "arguments"
-    if not accepted:
-        with pytest.raises(InvalidArgumentError):
-            TextProcessingToolset().extract_lines(text="a", start_line=number)  # type: ignore[arg-type]
+            assert "start_line" in result.error.message or "end_line" in result.error.message
+
+
+def test_direct_path_line_numbers_need_no_bounds_to_be_safe() -> None:
+    # The direct path trusts its caller's types (docs: "Which checks run where"). Line numbers
+    # stay in Python and cost nothing however large, so the schema's bounds are not re-checked.
+    toolset = TextProcessingToolset()
+    started = time.perf_counter()
+    for huge, from_start, through_end in (
+        (2**63, "", "a\nb\nc"),
+        (10**30, "", "a\nb\nc"),
+        (-(10**30), "a\n", ""),
+    ):
+        assert toolset.extract_lines(text="a\nb\nc", start_line=huge) == from_start
+        assert toolset.extract_lines(text="a\nb\nc", start_line=1, end_line=huge) == through_end
+    assert time.perf_counter() - started < 0.1
 
 
 def test_TXT_1_json_numbers_on_the_model_path() -> None:
@@ -513,14 +527,43 @@ def test_TXT_1_json_numbers_on_the_model_path() -> None:
     assert proxy.dynamic_call('{"text":"a\\nb","start_line":2.0}') == "b"
 
 
-def test_direct_call_type_checks() -> None:
-    toolset = TextProcessingToolset()
-    with pytest.raises(InvalidArgumentError, match="`ignore_case` must be true or false"):
-        toolset.grep(text="a", pattern="a", ignore_case="yes")  # type: ignore[arg-type]
-    with pytest.raises(InvalidArgumentError, match="`text` must be a string"):
-        toolset.word_count(text=b"a")  # type: ignore[arg-type]
+def test_direct_call_keeps_the_checks_that_guard_the_process() -> None:
+    # The rule (docs: "Which checks run where"): values that reach grep's or rg's argument
+    # vector or stdin, and every size, are checked on the direct path too.
+    toolset = TextProcessingToolset(max_text_bytes=10)
     with pytest.raises(InvalidArgumentError, match="`context` must be between 0 and 100"):
         toolset.ripgrep(text="a", pattern="a", context=101)
+    with pytest.raises(InvalidArgumentError, match="`context` must be an integer"):
+        toolset.ripgrep(text="a", pattern="a", context="1 --pre=sh")  # type: ignore[arg-type]
+    with pytest.raises(InvalidPatternError, match="newline"):
+        toolset.grep(text="a", pattern="a\n")
+    with pytest.raises(InvalidPatternError, match="must be a string"):
+        toolset.filter_lines(text="a", pattern=b"a")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="lone surrogate"):
+        toolset.grep(text="\ud800", pattern="a")
+    for tool in (toolset.sort_lines, toolset.word_count, toolset.summarize_text):
+        with pytest.raises(InputTooLargeError, match="the limit is 10 bytes"):
+            tool(text="x" * 11)
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "path"),
+    [
+        ("text_grep", {"text": "a", "pattern": "a", "ignore_case": "yes"}, "ignore_case"),
+        ("text_wc", {"text": 1}, "text"),
+        ("text_sort_lines", {"text": "a", "numeric": 1}, "numeric"),
+        ("text_unique_lines", {"text": "a", "preserve_order": None}, "preserve_order"),
+        ("text_rg", {"text": "a", "pattern": "a", "context": 101}, "context"),
+        ("text_extract_lines", {"text": "a", "start_line": True}, "start_line"),
+    ],
+)
+def test_types_are_the_schemas_job_on_the_model_path(
+    name: str, arguments: dict[str, object], path: str
+) -> None:
+    result = _tools()[name].invoke(arguments)
+    assert result.error is not None
+    assert result.error.kind == "arguments"
+    assert [problem.path for problem in result.error.details] == [f"$.{path}"]
 
 
 def test_toolset_settings_are_validated() -> None:

@@ -39,7 +39,6 @@ from .github_args import (
     pr_view_arguments,
     traffic_arguments,
 )
-from .inputs import check_str
 from .outputs import decode_output, escape_controls, redact
 from .process import ProcessResult
 from .programs import run_program
@@ -429,7 +428,7 @@ class GitHubCLIToolset(Toolset):
             fields: Query parameters, as names and string values.
             repo: OWNER/NAME used for the {owner} and {repo} placeholders of the endpoint.
         """
-        if check_str(method, name="method").upper() != "GET":
+        if method.upper() != "GET":
             return _GET_ONLY
         result, secrets = self._gh(api_arguments(endpoint=endpoint, fields=fields, repo=repo))
         failure = self._failure(result, secrets)

@@ -69,13 +69,6 @@ def _rg_arguments(pattern: str, *, context: int) -> list[str]:
     return [*arguments, "-e", pattern, "--", "-"]
 
 
-def _check_flag(value: object, name: str) -> bool:
-    if type(value) is not bool:
-        msg = f"`{name}` must be true or false, not {type(value).__name__} ({value!r})"
-        raise InvalidArgumentError(msg)
-    return value
-
-
 @attrs.define
 class TextProcessingToolset(Toolset):
     """Text search and analysis tools: grep, word count, ripgrep, line extraction and more.
@@ -128,11 +121,7 @@ class TextProcessingToolset(Toolset):
             ``No matches found for pattern '<p>'``.
         """
         check_pattern(pattern, engine="grep", allow_newline=False)
-        arguments = _grep_arguments(
-            pattern,
-            ignore_case=_check_flag(ignore_case, "ignore_case"),
-            count_only=_check_flag(count_only, "count_only"),
-        )
+        arguments = _grep_arguments(pattern, ignore_case=ignore_case, count_only=count_only)
         data = encode_text(text, max_bytes=self.max_text_bytes)
         output = self._search("grep", arguments, data, _GREP_INSTALL, pattern)
         if count_only:
@@ -238,10 +227,7 @@ class TextProcessingToolset(Toolset):
             ``Lines: L, Words: W, Characters: C``, or the single count asked for.
         """
         return text_ops.word_count(
-            self._text(text),
-            lines_only=_check_flag(lines_only, "lines_only"),
-            words_only=_check_flag(words_only, "words_only"),
-            chars_only=_check_flag(chars_only, "chars_only"),
+            self._text(text), lines_only=lines_only, words_only=words_only, chars_only=chars_only
         )
 
     def extract_lines(
@@ -259,9 +245,6 @@ class TextProcessingToolset(Toolset):
         Returns:
             The lines, or an empty string when the range holds none.
         """
-        check_int(start_line, name="start_line", low=-MAX_LINE_NUMBER, high=MAX_LINE_NUMBER)
-        if end_line is not None:
-            check_int(end_line, name="end_line", low=-MAX_LINE_NUMBER, high=MAX_LINE_NUMBER)
         return text_ops.extract_lines(self._text(text, whole_lines=True), start_line, end_line)
 
     def filter_lines(self, *, text: str, pattern: PatternText, invert: bool = False) -> str:
@@ -277,7 +260,6 @@ class TextProcessingToolset(Toolset):
             The kept lines, with their line endings.
         """
         check_pattern(pattern, engine="RE2")
-        invert = _check_flag(invert, "invert")
         return regex.filter_lines(self._text(text, whole_lines=True), pattern, invert=invert)
 
     def unique_lines(self, *, text: str, preserve_order: bool = True) -> str:
@@ -290,7 +272,6 @@ class TextProcessingToolset(Toolset):
         Returns:
             The unique lines, each ending with a newline.
         """
-        preserve_order = _check_flag(preserve_order, "preserve_order")
         return text_ops.unique_lines(
             self._text(text, whole_lines=True), preserve_order=preserve_order
         )
@@ -307,8 +288,6 @@ class TextProcessingToolset(Toolset):
         Returns:
             The sorted lines, each ending with a newline.
         """
-        reverse = _check_flag(reverse, "reverse")
-        numeric = _check_flag(numeric, "numeric")
         return text_ops.sort_lines(
             self._text(text, whole_lines=True), reverse=reverse, numeric=numeric
         )
