@@ -357,6 +357,91 @@ def test_OUT_4_control_characters_in_output_are_escaped() -> None:
     assert output == "\\x1b]0;pwned\\x07\\x1b[31mRED\nplain\r\nbare\\x0dreturn\n"
 
 
+#: Each line carries control characters: OSC and CSI escapes, BEL, a C1 CSI, DEL and a bare CR.
+HOSTILE = "plain\n\x1b]0;pwned\x07\x1b[31mred\x1b[0m\n\x9b2J bell\x07\r\nlone\rcr\x7f\n"
+HOSTILE_ESCAPED_TAIL = (
+    "\\x1b]0;pwned\\x07\\x1b[31mred\\x1b[0m\n\\x9b2J bell\\x07\r\nlone\\x0dcr\\x7f\n"
+)
+
+
+def _raw_controls(text: str) -> list[str]:
+    """Control characters other than tab, newline and a CRLF's carriage return."""
+    return [
+        c
+        for c in text.replace("\r\n", "\n")
+        if (ord(c) < 0x20 and c not in "\t\n") or 0x7F <= ord(c) < 0xA0
+    ]
+
+
+@needs_rg
+def test_every_text_tool_escapes_control_characters() -> None:
+    tools = _tools()
+    calls: dict[str, dict[str, object]] = {
+        "text_grep": {"text": HOSTILE, "pattern": "."},
+        "text_wc": {"text": HOSTILE},
+        "text_rg": {"text": HOSTILE, "pattern": "."},
+        "text_extract_lines": {"text": HOSTILE, "start_line": 1, "end_line": 0},
+        "text_filter_lines": {"text": HOSTILE, "pattern": "."},
+        "text_unique_lines": {"text": HOSTILE},
+        "text_sort_lines": {"text": HOSTILE},
+        "text_summarize_text": {"text": HOSTILE},
+    }
+    assert set(calls) == set(tools)
+    for name, arguments in calls.items():
+        output = tools[name].dynamic_call(arguments)
+        assert not output.startswith("Error"), (name, output)
+        assert _raw_controls(output) == [], (name, output)
+
+
+@needs_rg
+def test_program_and_pure_python_outputs_are_escaped_the_same_way() -> None:
+    tools = _tools()
+    lines = {
+        "text_grep": tools["text_grep"].dynamic_call({"text": HOSTILE, "pattern": "red|bell|lone"}),
+        "text_rg": tools["text_rg"].dynamic_call({"text": HOSTILE, "pattern": "red|bell|lone"}),
+        "text_filter_lines": tools["text_filter_lines"].dynamic_call(
+            {"text": HOSTILE, "pattern": "red|bell|lone"}
+        ),
+        "text_extract_lines": tools["text_extract_lines"].dynamic_call(
+            {"text": HOSTILE, "start_line": 2, "end_line": 4}
+        ),
+        "text_filter_lines inverted": tools["text_filter_lines"].dynamic_call(
+            {"text": HOSTILE, "pattern": "^plain$", "invert": True}
+        ),
+    }
+    assert lines == dict.fromkeys(lines, HOSTILE_ESCAPED_TAIL)
+    # sort and unique chomp each line (dropping its CR LF) and end every line with a newline;
+    # lines are sorted by their raw text (code points), then escaped.
+    assert tools["text_unique_lines"].dynamic_call({"text": HOSTILE}) == (
+        "plain\n" + HOSTILE_ESCAPED_TAIL.replace("\r\n", "\n")
+    )
+    assert tools["text_sort_lines"].dynamic_call({"text": HOSTILE, "reverse": True}) == (
+        "\\x9b2J bell\\x07\nplain\nlone\\x0dcr\\x7f\n\\x1b]0;pwned\\x07\\x1b[31mred\\x1b[0m\n"
+    )
+
+
+@needs_rg
+@pytest.mark.parametrize("tool", ["text_grep", "text_rg"])
+def test_the_pattern_echoed_in_an_answer_is_escaped(tool: str) -> None:
+    proxy = _tools()[tool]
+    pattern = "\x1b]0;pwned\x07zzz"
+    assert proxy.dynamic_call({"text": "a\n", "pattern": pattern}) == (
+        "No matches found for pattern '\\x1b]0;pwned\\x07zzz'"
+    )
+    if tool == "text_grep":
+        counted = proxy.dynamic_call({"text": "a\n", "pattern": pattern, "count_only": True})
+        assert counted == "Found 0 matches for pattern '\\x1b]0;pwned\\x07zzz'"
+
+
+def test_errors_quoting_a_pattern_are_escaped() -> None:
+    tools = _tools()
+    for name in ("text_grep", "text_filter_lines"):
+        message = tools[name].dynamic_call({"text": "a", "pattern": "(\x1b]0;x\x07"})
+        assert message.startswith(f"Error: Tool '{name}' failed: InvalidPatternError: ")
+        assert _raw_controls(message) == [], message
+        assert "\\x1b]0;x\\x07" in message
+
+
 @pytest.mark.parametrize("tool", ["text_grep", "text_rg"])
 def test_RE_3_oversized_text_is_refused_before_running(tool: str) -> None:
     if tool == "text_rg" and not HAVE_RG:

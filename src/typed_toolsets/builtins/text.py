@@ -21,7 +21,7 @@ from .exceptions import (
     ProgramTimeoutError,
 )
 from .inputs import MAX_PATTERN_BYTES, check_int, check_pattern, check_text, encode_text
-from .outputs import cut_to_lines, decode_output
+from .outputs import cut_to_lines, decode_output, escape_controls
 from .programs import run_program, search_environment
 
 __all__ = [
@@ -67,6 +67,11 @@ def _rg_arguments(pattern: str, *, context: int) -> list[str]:
     if context > 0:
         arguments.append(f"--context={context}")
     return [*arguments, "-e", pattern, "--", "-"]
+
+
+def _no_matches(pattern: str) -> str:
+    """The seed's answer for an empty search, with the pattern escaped like every output."""
+    return f"No matches found for pattern '{escape_controls(pattern)}'"
 
 
 @attrs.define
@@ -125,8 +130,8 @@ class TextProcessingToolset(Toolset):
         data = encode_text(text, max_bytes=self.max_text_bytes)
         output = self._search("grep", arguments, data, _GREP_INSTALL, pattern)
         if count_only:
-            return f"Found {output.strip()} matches for pattern '{pattern}'"
-        return output or f"No matches found for pattern '{pattern}'"
+            return f"Found {output.strip()} matches for pattern '{escape_controls(pattern)}'"
+        return output or _no_matches(pattern)
 
     def ripgrep(
         self,
@@ -153,7 +158,7 @@ class TextProcessingToolset(Toolset):
         output = self._search(
             "rg", _rg_arguments(pattern, context=context), data, _RG_INSTALL, pattern
         )
-        return output or f"No matches found for pattern '{pattern}'"
+        return output or _no_matches(pattern)
 
     def _search(
         self, program: str, arguments: list[str], data: bytes, install: str, pattern: str
@@ -245,7 +250,8 @@ class TextProcessingToolset(Toolset):
         Returns:
             The lines, or an empty string when the range holds none.
         """
-        return text_ops.extract_lines(self._text(text, whole_lines=True), start_line, end_line)
+        lines = text_ops.extract_lines(self._text(text, whole_lines=True), start_line, end_line)
+        return escape_controls(lines)
 
     def filter_lines(self, *, text: str, pattern: PatternText, invert: bool = False) -> str:
         """Keep the lines that match a regular expression, ignoring case.
@@ -260,7 +266,8 @@ class TextProcessingToolset(Toolset):
             The kept lines, with their line endings.
         """
         check_pattern(pattern, engine="RE2")
-        return regex.filter_lines(self._text(text, whole_lines=True), pattern, invert=invert)
+        kept = regex.filter_lines(self._text(text, whole_lines=True), pattern, invert=invert)
+        return escape_controls(kept)
 
     def unique_lines(self, *, text: str, preserve_order: bool = True) -> str:
         """Drop repeated lines.
@@ -272,9 +279,10 @@ class TextProcessingToolset(Toolset):
         Returns:
             The unique lines, each ending with a newline.
         """
-        return text_ops.unique_lines(
+        unique = text_ops.unique_lines(
             self._text(text, whole_lines=True), preserve_order=preserve_order
         )
+        return escape_controls(unique)
 
     def sort_lines(self, *, text: str, reverse: bool = False, numeric: bool = False) -> str:
         """Sort lines.
@@ -288,9 +296,10 @@ class TextProcessingToolset(Toolset):
         Returns:
             The sorted lines, each ending with a newline.
         """
-        return text_ops.sort_lines(
+        ordered = text_ops.sort_lines(
             self._text(text, whole_lines=True), reverse=reverse, numeric=numeric
         )
+        return escape_controls(ordered)
 
     def summarize_text(self, *, text: str) -> str:
         """Summarize text statistics: counts, averages and the most frequent words.
