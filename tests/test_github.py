@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -22,6 +23,7 @@ from typing import Any
 import pytest
 
 from typed_toolsets import ToolProxy
+from typed_toolsets.builtins import github_args
 from typed_toolsets.builtins.github_args import (
     ISSUE_FIELDS,
     ISSUE_LIST_FIELDS,
@@ -41,6 +43,7 @@ from typed_toolsets.github import (
     InvalidArgumentError,
     IssueState,
     OutputTooLargeError,
+    ProgramFailedError,
     ProgramNotFoundError,
     ProgramTimeoutError,
     PRState,
@@ -558,7 +561,15 @@ def test_every_rest_resource_is_accepted() -> None:
     assert "graphql" not in REST_ROOTS
 
 
-# -------------------------------------------------------- field names gh misreads (issue 17)
+# ---------------------------------------------- field names gh misreads, and crashes (issue 17)
+
+GO_PANIC = (
+    "panic: unknown type map[bot:1]\n\n"
+    "goroutine 1 [running]:\n"
+    "github.com/cli/cli/v2/pkg/cmd/api.addQuery({0xc00070aab0, 0x27}, 0xc0006dd4a0)\n"
+    "\tgithub.com/cli/cli/v2/pkg/cmd/api/http.go:119 +0x725\n"
+    "github.com/spf13/cobra.(*Command).execute(0xc00028af00, {0xc0000dae80, 0x4, 0x4})\n"
+)
 
 
 @pytest.mark.parametrize("key", ["x[bot]", "a[]", "a[b][c]", "[", "a]", "a=b"])
@@ -591,6 +602,48 @@ def test_plain_field_names_pass(fake_gh: Any) -> None:
             "search/issues",
         ]
     ]
+
+
+def test_a_gh_crash_is_one_line_with_its_exit_status(fake_gh: Any) -> None:
+    fake_gh.reply("api", stderr=GO_PANIC, exit=2)
+    deadlock = "fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\n"
+    fake_gh.reply("issue", "view", stdout="", stderr=deadlock + "main.main()\n" * 50, exit=2)
+    tools = _tools()
+    message = tools["github_api_request"].dynamic_call({"endpoint": "search/issues"})
+    assert message == (
+        "Error: Tool 'github_api_request' failed: ProgramFailedError: gh failed with exit "
+        "status 2: panic: unknown type map[bot:1] (gh crashed; its crash report is not shown)"
+    )
+    message = tools["github_get_issue"].dynamic_call({"issue_number": 1})
+    assert message == (
+        "Error: Tool 'github_get_issue' failed: ProgramFailedError: gh failed with exit status "
+        "2: fatal error: all goroutines are asleep - deadlock! (gh crashed; its crash report "
+        "is not shown)"
+    )
+    with pytest.raises(ProgramFailedError, match=r"^gh failed with exit status 2: panic: "):
+        GitHubCLIToolset().api_request(endpoint="search/issues")
+
+
+def test_gh_killed_by_a_signal_is_a_crash(fake_gh: Any) -> None:
+    fake_gh.reply("pr", "view", stderr="half a messa", signal=int(signal.SIGTERM))
+    with pytest.raises(ProgramFailedError) as info:
+        GitHubCLIToolset().get_pr(pr_number=1)
+    assert str(info.value) == (
+        "gh was killed by SIGTERM: half a messa (gh crashed; its crash report is not shown)"
+    )
+
+
+def test_ordinary_gh_failures_keep_the_seed_format(fake_gh: Any) -> None:
+    # "panic: " in a message from GitHub, without Go's goroutine dump, is not a crash.
+    fake_gh.reply("issue", "view", stderr="HTTP 422: panic: not a crash\n", exit=1)
+    fake_gh.reply("pr", "view", stderr="gh: cancelled\n", exit=2)
+    tools = _tools()
+    assert tools["github_get_issue"].dynamic_call({"issue_number": 1}) == (
+        "Failed to get issue: HTTP 422: panic: not a crash\n"
+    )
+    assert tools["github_get_pr"].dynamic_call({"pr_number": 1}) == (
+        "Failed to get pull request: gh: cancelled\n"
+    )
 
 
 # ------------------------------------------------------------------------- environment
@@ -719,6 +772,27 @@ def test_real_gh_panics_on_a_bracketed_field_name(tmp_path: Path) -> None:
     output = _run_real_gh(arguments, tmp_path, **OFFLINE_HOST)
     assert output.startswith("panic: ")
     assert "goroutine 1 [running]:" in output
+
+
+@pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")
+def test_real_gh_crash_reaches_the_model_as_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Defence in depth: were a name gh misreads to get past validation, the model would still
+    # get one line, not the goroutine dump.
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("GH_CONFIG_DIR", str(tmp_path / "gh-config"))
+    monkeypatch.setenv("GH_ENTERPRISE_TOKEN", OFFLINE_HOST["GH_ENTERPRISE_TOKEN"])
+    # Lifts the refusal under test, so that gh itself meets the bracketed name.
+    monkeypatch.setattr(github_args, "_KEY_CHARS", github_args._KEY_CHARS | {"[", "]"})
+    proxy = GitHubCLIToolset(hostname="ghe.invalid").to_tools()[4]
+    assert proxy.name == "github_api_request"
+    message = proxy.dynamic_call({"endpoint": "repos/o/r", "fields": {"x[bot]": "1"}})
+    assert message == (
+        "Error: Tool 'github_api_request' failed: ProgramFailedError: gh failed with exit status "
+        "2: panic: unknown type map[bot:1] (gh crashed; its crash report is not shown)"
+    )
 
 
 @pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")

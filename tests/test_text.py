@@ -719,3 +719,23 @@ def test_program_that_cannot_start_or_crashes_is_a_distinct_error(
         "Error: Tool 'text_rg' failed: ProgramFailedError: "
         "rg failed with exit status 3: rg: crashed"
     )
+
+
+def test_a_crash_dump_is_reported_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dump = (
+        "thread 'main' panicked at 'index out of bounds', src/main.rs:1:1\n"
+        "stack backtrace:\n" + "   0: rust_begin_unwind\n" * 200
+    )
+    _write_program(tmp_path, "rg", f"import sys; sys.stderr.write({dump!r}); sys.exit(101)")
+    _write_program(tmp_path, "grep", "import os, signal; os.kill(os.getpid(), signal.SIGTERM)")
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    tools = _tools()
+    assert tools["text_rg"].dynamic_call({"text": "a", "pattern": "a"}) == (
+        "Error: Tool 'text_rg' failed: ProgramFailedError: rg failed with exit status 101: "
+        "thread 'main' panicked at 'index out of bounds', src/main.rs:1:1"
+    )
+    assert tools["text_grep"].dynamic_call({"text": "a", "pattern": "a"}) == (
+        "Error: Tool 'text_grep' failed: ProgramFailedError: grep was killed by SIGTERM"
+    )

@@ -42,7 +42,7 @@ from .github_args import (
 )
 from .outputs import decode_output, escape_controls, redact
 from .process import ProcessResult
-from .programs import run_program
+from .programs import failure_line, run_program
 
 __all__ = [
     "BuiltinToolError",
@@ -277,6 +277,21 @@ _CLONES: Final = _Query(
 )
 
 
+def _crashed(result: ProcessResult) -> bool:
+    """Whether gh died of a signal it was not sent by us, or of a Go panic or fatal error.
+
+    Go prints ``panic: ...`` or ``fatal error: ...`` and then a dump of every goroutine's stack
+    (exit status 2); gh's ordinary failures (exit 1, 4) are one message from GitHub or gh.
+    """
+    if result.returncode < 0:
+        return result.ended_by == "exit"
+    dump = result.stderr
+    died = dump.startswith((b"panic: ", b"fatal error: ")) or any(
+        marker in dump for marker in (b"\npanic: ", b"\nfatal error: ")
+    )
+    return died and b"goroutine " in dump
+
+
 # ------------------------------------------------------------------------------------ toolset
 
 
@@ -328,11 +343,19 @@ class GitHubCLIToolset(Toolset):
         return result, secrets
 
     def _failure(self, result: ProcessResult, secrets: list[str]) -> str | None:
-        """The message of a failed gh run (the seed's merged output), or None on success."""
+        """The message of a failed gh run (the seed's merged output), or None on success.
+
+        Raises:
+            ProgramFailedError: gh crashed; the message is one line with its exit status.
+        """
         if result.returncode == 0 and not result.truncated:
             return None
         if result.truncated and result.returncode == -9 and not result.stderr:
             return None  # killed at the cap while printing a result: not a failure of gh
+        if _crashed(result):
+            line = failure_line("gh", result)
+            msg = redact(f"{line} (gh crashed; its crash report is not shown)", secrets)
+            raise ProgramFailedError(msg)
         text = decode_output(result.stdout + result.stderr)
         if result.truncated:
             text += f"\n[truncated: gh's output exceeded {self.max_output_bytes:,} bytes]"

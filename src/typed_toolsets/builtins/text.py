@@ -22,7 +22,7 @@ from .exceptions import (
 )
 from .inputs import MAX_PATTERN_BYTES, check_int, check_pattern, check_text, encode_text
 from .outputs import cut_to_lines, decode_output, escape_controls
-from .programs import run_program, search_environment
+from .programs import failure_line, run_program, search_environment
 
 __all__ = [
     "BuiltinToolError",
@@ -182,9 +182,9 @@ class TextProcessingToolset(Toolset):
             return kept + ("" if not kept or kept.endswith("\n") else "\n") + note
         if result.returncode in (0, 1):
             return decode_output(result.stdout)
-        message = decode_output(result.stderr).strip() or "(no message)"
         # Both exit 2 on an error; when they only read stdin, the error is in the pattern.
         if result.returncode == 2:
+            message = decode_output(result.stderr).strip() or "(no message)"
             name = "grep" if program == "grep" else "ripgrep"
             hint = (
                 " (grep takes POSIX extended regular expressions: use [0-9] for digits, or "
@@ -194,8 +194,7 @@ class TextProcessingToolset(Toolset):
             )
             msg = f"{name} rejected the pattern {pattern!r}: {message}{hint}"
             raise InvalidPatternError(msg)
-        msg = f"{program} failed with exit status {result.returncode}: {message}"
-        raise ProgramFailedError(msg)
+        raise ProgramFailedError(failure_line(program, result))
 
     # ------------------------------------------------------------------ pure Python
 
