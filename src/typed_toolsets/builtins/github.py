@@ -250,6 +250,15 @@ class _Query:
     render: Callable[[object], str]
 
 
+def _traffic_query(kind: str) -> _Query:
+    return _Query(
+        f"Failed to fetch traffic {kind}",
+        "traffic data",
+        f"Error fetching traffic {kind}",
+        functools.partial(format_traffic, label=kind.capitalize()),
+    )
+
+
 _ISSUES: Final = _Query(
     "Failed to list issues", "issues data", "Error listing issues", format_issue_list
 )
@@ -263,18 +272,8 @@ _ISSUE: Final = _Query("Failed to get issue", "issue details", "Error getting is
 _PR: Final = _Query(
     "Failed to get pull request", "pull request details", "Error getting pull request", format_pr
 )
-_VIEWS: Final = _Query(
-    "Failed to fetch traffic views",
-    "traffic data",
-    "Error fetching traffic views",
-    functools.partial(format_traffic, label="Views"),
-)
-_CLONES: Final = _Query(
-    "Failed to fetch traffic clones",
-    "traffic data",
-    "Error fetching traffic clones",
-    functools.partial(format_traffic, label="Clones"),
-)
+_VIEWS: Final = _traffic_query("views")
+_CLONES: Final = _traffic_query("clones")
 
 
 def _crashed(result: ProcessResult) -> bool:
