@@ -36,7 +36,10 @@ strings. The problems the seed hid are raised as `BuiltinToolError` subclasses (
 model-facing call turns into ``Error: Tool 'text_grep' failed: <Class>: <message>``):
 `ProgramNotFoundError` (grep or rg missing), `InvalidPatternError` (empty, NUL, a newline for
 grep, or rejected by the engine), `ProgramTimeoutError` (deadline), `InputTooLargeError`
-(a cap), `InvalidArgumentError` (a wrong type or range on the direct ``call`` path).
+(a cap), `InvalidArgumentError` (a lone surrogate in the text for grep or rg, or a ``context``
+that is not an integer from 0 to 100 on the direct ``call`` path), `ProgramFailedError` (a
+program that could not start or crashed). Which checks run on which path:
+docs/builtin-toolsets.md, "Which checks run where".
 """
 
 from __future__ import annotations
