@@ -27,7 +27,7 @@ from typed_toolsets.rules.typenames import FORMAT_NAMES, SCALAR_NAMES, scalar_ki
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.typespec import Reject
 
-rows = pytest.mark.parametrize("row", FORMAT_TYPES, ids=lambda row: row.format)
+rows = pytest.mark.parametrize("row", FORMAT_TYPES, ids=lambda row: row.format_name)
 
 
 def near_misses(row: FormatType[Any]) -> list[str]:
@@ -44,7 +44,7 @@ def test_the_row_is_consistent(row: FormatType[Any]) -> None:
     assert row.pattern.fullmatch(row.example) is not None
     assert type(row.parse(row.example)) is row.cls
     assert row.hint == f"{row.what} such as {row.example}"
-    assert (BY_CLASS[row.cls], BY_FULLNAME[row.fullname], BY_FORMAT[row.format]) == (row,) * 3
+    assert (BY_CLASS[row.cls], BY_FULLNAME[row.fullname], BY_FORMAT[row.format_name]) == (row,) * 3
     # The plugin matches mypy's fullname; at run time the class gives the same name.
     assert f"{row.cls.__module__}.{row.cls.__qualname__}" == row.fullname
 
@@ -53,7 +53,10 @@ def test_the_row_is_consistent(row: FormatType[Any]) -> None:
 def test_schema_call_and_message(row: FormatType[Any]) -> None:
     cls = make_echo_toolset([("value", row.cls, inspect.Parameter.empty)], toolset_name="f")
     proxy = cls.to_tools()[0]
-    assert proxy.parameters["properties"]["value"] == {"type": row.json_kind, "format": row.format}
+    assert proxy.parameters["properties"]["value"] == {
+        "type": row.json_kind,
+        "format": row.format_name,
+    }
     result = proxy.invoke({"value": row.example})
     assert result.ok, result.error
     assert result.value == {"value": row.parse(row.example)}
@@ -86,7 +89,7 @@ def test_structure_unstructure_round_trip(row: FormatType[Any]) -> None:
 
 @rows
 def test_validator_verdicts(row: FormatType[Any]) -> None:
-    validator = make_validator({"type": "string", "format": row.format})
+    validator = make_validator({"type": "string", "format": row.format_name})
     assert validator.is_valid(row.example)
     for bad in near_misses(row):
         assert not validator.is_valid(bad)
@@ -101,14 +104,18 @@ def test_validator_verdicts(row: FormatType[Any]) -> None:
 @rows
 def test_plugin_tables(row: FormatType[Any]) -> None:
     assert row.fullname in SCALAR_NAMES
-    assert FORMAT_NAMES[row.fullname] == row.format
+    assert FORMAT_NAMES[row.fullname] == row.format_name
     assert scalar_kinds(row.fullname) == frozenset({row.json_kind})
 
 
 @rows
 def test_shape(row: FormatType[Any]) -> None:
     shape = shape_of(row.cls)
-    assert (shape.kind, shape.kinds, shape.fmt) == ("scalar", frozenset({"string"}), row.format)
+    assert (shape.kind, shape.kinds, shape.fmt) == (
+        "scalar",
+        frozenset({"string"}),
+        row.format_name,
+    )
     assert overlaps(shape, Shape.constants_of("example", (row.example,)))
     assert overlaps(shape, shape_of(str))
     for bad in near_misses(row):

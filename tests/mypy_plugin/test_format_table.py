@@ -97,7 +97,9 @@ def problems(
     return plugin, runtime
 
 
-@pytest.mark.parametrize("index", range(len(FORMAT_TYPES)), ids=lambda i: FORMAT_TYPES[i].format)
+@pytest.mark.parametrize(
+    "index", range(len(FORMAT_TYPES)), ids=lambda i: FORMAT_TYPES[i].format_name
+)
 def test_plugin_and_runtime_see_the_row_alike(
     index: int, problems: tuple[set[Problem], set[Problem]]
 ) -> None:

@@ -53,7 +53,7 @@ def format_checker() -> FormatChecker:
     """A format checker enforcing exactly the library's formats (the rows of `FORMAT_TYPES`)."""
     checker = FormatChecker(formats=())
     for row in FORMAT_TYPES:
-        checker.checks(row.format, raises=ValueError)(_format_check(row.parse))
+        checker.checks(row.format_name, raises=ValueError)(_format_check(row.parse))
     return checker
 
 

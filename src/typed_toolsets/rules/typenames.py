@@ -68,7 +68,7 @@ MAPPING_ORIGINS: Final = frozenset(
 )
 
 #: The JSON Schema formats of the scalar table, by class fullname (see `rules.formats`).
-FORMAT_NAMES: Final = {row.fullname: row.format for row in FORMAT_TYPES}
+FORMAT_NAMES: Final = {row.fullname: row.format_name for row in FORMAT_TYPES}
 
 #: The JSON kinds a number (float, ``numbers.Real``, ``int | float``) admits.
 NUMBER_KINDS: Final = frozenset({"integer", "number"})

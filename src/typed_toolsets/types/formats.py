@@ -38,7 +38,7 @@ def format_spec(row: FormatType[Any]) -> TypeSpec:
 
     return TypeSpec(
         annotation=cls,
-        schema={"type": row.json_kind, "format": row.format},
+        schema={"type": row.json_kind, "format": row.format_name},
         structure=structure,
         unstructure=unstructure,
         json_types=frozenset({row.json_kind}),
@@ -60,7 +60,7 @@ def _format_rule(annotation: object, _builder: Builder) -> TypeSpec:
 
 def _format_shape(annotation: object, describer: Describer) -> Shape:
     row = BY_CLASS[annotation]
-    return Shape.scalar(describer.label(annotation), frozenset({row.json_kind}), row.format)
+    return Shape.scalar(describer.label(annotation), frozenset({row.json_kind}), row.format_name)
 
 
 FORMAT_RULES: Final = (Rule("format", _is_format, _format_rule, _format_shape),)
