@@ -134,16 +134,15 @@ def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
     )
 
 
-_NUMBER_NAMES: Final[dict[object, str]] = {int: "int", float: "float"}
+def _number_kind(annotation: object) -> str | None:
+    # By identity: a union's arguments need not be hashable.
+    return "int" if annotation is int else "float" if annotation is float else None
 
 
 def _union_shape(annotation: object, describer: Describer) -> Shape:
     # `int | float` is one Numeric variant, as in `_union_rule`.
     return Shape.union_of(
-        describer.label(annotation),
-        typing.get_args(annotation),
-        _NUMBER_NAMES.get,
-        describer.shape,
+        describer.label(annotation), typing.get_args(annotation), _number_kind, describer.shape
     )
 
 
