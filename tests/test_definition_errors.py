@@ -13,15 +13,24 @@ import attrs
 import pytest
 
 from typed_toolsets import Toolset, ToolsetDefinitionError, TypedToolsetsError, tool
+from typed_toolsets.rules.problems import Problem
 
 
-def problems_of(build: Callable[[], object]) -> list[str]:
+def records_of(build: Callable[[], object]) -> list[Problem]:
+    """The problems *build* raises; the message is their lines, one per record."""
     with pytest.raises(ToolsetDefinitionError) as caught:
         build()
     assert isinstance(caught.value, TypeError)
     assert isinstance(caught.value, TypedToolsetsError)
-    assert str(caught.value).splitlines() == list(caught.value.problems)
-    return list(caught.value.problems)
+    problems = caught.value.problems
+    assert isinstance(problems, tuple)
+    assert all(isinstance(p, Problem) for p in problems)
+    assert str(caught.value).splitlines() == [str(p) for p in problems]
+    return list(problems)
+
+
+def problems_of(build: Callable[[], object]) -> list[str]:
+    return [str(p) for p in records_of(build)]
 
 
 def single(build: Callable[[], object]) -> str:
