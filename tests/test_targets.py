@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -41,17 +39,6 @@ class Broken(Toolset):
 class After(Toolset):
     pass
 """
-
-
-@pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.chdir(tmp_path)
-    saved_path = list(sys.path)
-    yield tmp_path
-    sys.path[:] = saved_path
-    for name, module in list(sys.modules.items()):
-        if Path(getattr(module, "__file__", None) or "/").is_relative_to(tmp_path):
-            del sys.modules[name]
 
 
 def _write(directory: Path, name: str, source: str) -> Path:
