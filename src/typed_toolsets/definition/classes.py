@@ -172,12 +172,12 @@ def _own_specs(cls: type, problems: list[Problem]) -> tuple[ToolSpec, ...]:
         if not isinstance(declared, (tuple, list)):
             problems.append(problem("exports-not-a-tuple", class_name, got=repr(declared)))
         else:
-            for item in declared:  # pyright: ignore[reportUnknownVariableType]
+            for item in typing.cast("tuple[object, ...] | list[object]", declared):
                 if isinstance(item, ToolSpec):
                     specs.append(item)
                 else:
-                    kind: Kind = "exports-method" if callable(item) else "exports-item"  # pyright: ignore[reportUnknownArgumentType]
-                    problems.append(problem(kind, class_name, got=repr(item)))  # pyright: ignore[reportUnknownArgumentType]
+                    kind: Kind = "exports-method" if callable(item) else "exports-item"
+                    problems.append(problem(kind, class_name, got=repr(item)))
     for name, value in cls.__dict__.items():
         spec = spec_of(value)
         if spec is not None and spec.method_name == name:

@@ -1,13 +1,7 @@
 """The plugin's configuration, and the digest of its sources (part of mypy's cache key).
 
-Types registered at run time with `typed_toolsets.register_type` are unknown to mypy; users list
-them in the config so the plugin accepts them::
-
-    [typed_toolsets.mypy]                      # mypy.ini / setup.cfg
-    registered_types = decimal.Decimal, myapp.money.Money
-
-    [tool.typed_toolsets.mypy]                 # pyproject.toml
-    registered_types = ["decimal.Decimal", "myapp.money.Money"]
+The configuration is the ``registered_types`` list of the ``[typed_toolsets.mypy]`` section (the
+format is in `typed_toolsets.mypy`'s docstring and ``docs/mypy_plugin.md``).
 """
 
 from __future__ import annotations

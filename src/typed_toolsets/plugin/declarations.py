@@ -9,7 +9,7 @@ dependencies that incremental mode and the daemon need. The class checks read th
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 from mypy.constant_fold import constant_fold_expr
 from mypy.nodes import (
@@ -248,4 +248,5 @@ def declarations_of(info: TypeInfo) -> list[Declaration]:
     decls = data.get("decls") if data is not None else None
     if not isinstance(decls, list):
         return []
-    return [Declaration(d, info) for d in decls if isinstance(d, dict)]  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+    # The metadata is the JSON `record_class` wrote: a list of objects with string keys.
+    return [Declaration(cast("dict[str, object]", d), info) for d in cast("list[object]", decls)]
