@@ -100,3 +100,18 @@ def test_reading_the_config(tmp_path: Path, name: str, text: str, expected: set[
     assert read_registered_types(str(path)) == expected
     assert read_registered_types(str(tmp_path / "missing.ini")) == frozenset()
     assert read_registered_types(None) == frozenset()
+
+
+def test_the_cache_key_covers_the_rules_and_the_plugin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typed_toolsets.plugin import config
+
+    digest = config.sources_digest()
+    assert len(digest) == 16
+    # Stand-ins for the plugin's own folder: editing one of its files changes the key.
+    (tmp_path / "config.py").write_text("A = 1\n", encoding="utf-8")
+    monkeypatch.setattr(config, "__file__", str(tmp_path / "config.py"))
+    first = config.sources_digest()
+    (tmp_path / "checks.py").write_text("B = 2\n", encoding="utf-8")
+    assert config.sources_digest() not in {first, digest}
