@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .definition.errors import ToolsetDefinitionError as ToolsetDefinitionError
     from .definition.errors import TypedToolsetsError as TypedToolsetsError
     from .definition.limits import Limits as Limits
+    from .rules.problems import Problem as Problem
     from .types.catalog import register_type as register_type
     from .types.description import Description as Description
 
@@ -33,6 +34,7 @@ __all__ = [
     "ArgumentProblem",
     "Description",
     "Limits",
+    "Problem",
     "ToolError",
     "ToolProxy",
     "ToolResult",
@@ -49,6 +51,7 @@ _WHERE = {
     "ArgumentProblem": ".call.result",
     "Description": ".types.description",
     "Limits": ".definition.limits",
+    "Problem": ".rules.problems",
     "ToolError": ".call.result",
     "ToolProxy": ".call.proxy",
     "ToolResult": ".call.result",

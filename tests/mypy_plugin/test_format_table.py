@@ -46,7 +46,7 @@ class Format{index}(Toolset):
 """
 
 _PLUGIN_RE = re.compile(
-    r'"(?P<toolset>Format\d+)\.(?P<method>\w+)".*\[toolset-(?P<code>[a-z-]+)\]$'
+    r"^\d+: error: (?P<toolset>Format\d+)\.(?P<method>\w+): .*\[(?P<code>toolset-[a-z-]+)\]$"
 )
 
 #: (toolset, method, code)
@@ -93,7 +93,7 @@ def problems(
     finally:
         sys.path[:] = saved_path
         sys.modules.pop(MODULE, None)
-    runtime = {(str(f.toolset), str(f.method), str(f.code)) for f in findings}
+    runtime = {(str(f.toolset), str(f.method), f.code) for f in findings}
     return plugin, runtime
 
 
@@ -105,7 +105,7 @@ def test_plugin_and_runtime_see_the_row_alike(
 ) -> None:
     row: FormatType[Any] = FORMAT_TYPES[index]
     plugin, runtime = problems
-    expected = {(f"Format{index}", "example", "ambiguous-union")}
+    expected = {(f"Format{index}", "example", "toolset-ambiguous-union")}
     toolset = f"Format{index}"
     assert {p for p in plugin if p[0] == toolset} == expected, row.fullname
     assert {p for p in runtime if p[0] == toolset} == expected, row.fullname

@@ -10,11 +10,10 @@ and that rule's shape function describes it.
 
 from __future__ import annotations
 
-import types
-import typing
 from collections.abc import Callable, Iterable
 from typing import Final
 
+from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.shapes import Ambiguity, Shape
 from typed_toolsets.rules.shapes import find_ambiguity as find_shape_ambiguity
 from typed_toolsets.types.catalog import registry
@@ -23,34 +22,7 @@ from typed_toolsets.types.typespec import TypeSpec, Unresolved, Unsupported
 
 __all__ = ["find_ambiguity", "label", "shape_of"]
 
-_NoneType: Final = type(None)
 _UNKNOWN: Final[frozenset[str]] = frozenset()
-
-
-def label(annotation: object) -> str:
-    """A short readable name for an annotation (``str | Color``, ``list[int]``)."""
-    if annotation is None or annotation is _NoneType:
-        return "None"
-    if annotation is Ellipsis:
-        return "..."
-    origin = typing.get_origin(annotation)
-    args = typing.get_args(annotation)
-    if origin is typing.Union or origin is types.UnionType:
-        return " | ".join(label(a) for a in args)
-    if origin is typing.Literal:
-        return f"Literal[{', '.join(repr(a) for a in args)}]"
-    if origin is typing.Annotated:
-        return label(args[0])
-    if origin is not None and args:
-        name = getattr(origin, "__name__", None) or label(origin)
-        return f"{name}[{', '.join(label(a) for a in args)}]"
-    qualname = getattr(annotation, "__qualname__", None)
-    if isinstance(qualname, str):
-        return qualname
-    text = repr(annotation)
-    for prefix in ("typing_extensions.", "typing.", "collections.abc."):
-        text = text.replace(prefix, "")
-    return text
 
 
 def _rule_for(annotation: object) -> Rule | None:
