@@ -184,3 +184,16 @@ def fake_gh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeGh:
     monkeypatch.setenv("PATH", f"{directory}{os.pathsep}{os.environ.get('PATH', os.defpath)}")
     assert shutil.which("gh") == str(script)
     return FakeGh(directory)
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A directory for target modules; sys.path and sys.modules are restored afterwards."""
+    monkeypatch.chdir(tmp_path)
+    saved_path = list(sys.path)
+    yield tmp_path
+    sys.path[:] = saved_path
+    # Forget the modules imported from here (not typed_toolsets' own lazily loaded ones).
+    for name, module in list(sys.modules.items()):
+        if Path(getattr(module, "__file__", None) or "/").is_relative_to(tmp_path):
+            del sys.modules[name]

@@ -1,4 +1,8 @@
-"""Ambiguous unions: the shared analysis (`_rules`) and the runtime's shapes (`_ambiguity`)."""
+"""Ambiguous unions: the shared analysis (`rules.shapes`) and the runtime's shapes.
+
+At run time each registry rule describes its own annotations (`Rule.shape`); `RULE_SHAPES` holds
+one case per built-in rule.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ from typed_toolsets import register_type
 from typed_toolsets.analysis.ambiguity import find_ambiguity, label, shape_of
 from typed_toolsets.rules.shapes import Shape, overlaps
 from typed_toolsets.rules.typenames import NUMBER_KINDS
-from typed_toolsets.types.catalog import registry
+from typed_toolsets.types.catalog import BUILTIN_RULES, registry
 from typed_toolsets.types.typespec import Reject
 
 
@@ -200,6 +204,196 @@ def test_shapes_follow_the_registry() -> None:
     assert shape_of(Private).required == frozenset({"name"})
     assert shape_of(Point).kind == "opaque"  # NamedTuples are not analysed, as in the plugin
     assert shape_of(Money).kinds == frozenset({"string"})
+
+
+# ------------------------------------------------------------------------------- each rule's shape
+
+
+def summary(shape: Shape, depth: int = 3) -> object:
+    """The facts of a shape as plain data (classes nested deeper than *depth* by label only)."""
+    if depth == 0:
+        return shape.label
+    inner = depth - 1
+    facts: dict[str, object] = {"kind": shape.kind, "label": shape.label}
+    facts["kinds"] = sorted(shape.kinds)
+    if shape.fmt is not None:
+        facts["fmt"] = shape.fmt
+    if shape.constants:
+        facts["constants"] = shape.constants
+    if shape.item is not None:
+        facts["item"] = summary(shape.item, inner)
+    if shape.prefix is not None:
+        facts["prefix"] = [summary(p, inner) for p in shape.prefix]
+    if shape.fields:
+        facts["fields"] = {k: summary(v, inner) for k, v in shape.fields.items()}
+        facts["required"] = sorted(shape.required)
+    if shape.variants:
+        facts["variants"] = [summary(v, inner) for v in shape.variants]
+    return facts
+
+
+def scalar(text: str, *kinds: str, fmt: str | None = None) -> dict[str, object]:
+    facts: dict[str, object] = {"kind": "scalar", "label": text, "kinds": sorted(kinds)}
+    if fmt is not None:
+        facts["fmt"] = fmt
+    return facts
+
+
+def unknown(text: str) -> dict[str, object]:
+    return {"kind": "opaque", "label": text, "kinds": []}
+
+
+STR = scalar("str", "string")
+INT = scalar("int", "integer")
+NUMERIC = scalar("int | float", *NUMBER_KINDS)
+NONE = scalar("None", "null")
+
+#: One annotation per built-in rule, by rule name, with the shape the rule gives it.
+RULE_SHAPES: dict[str, tuple[object, object]] = {
+    "annotated": (Annotated[int, annotated_types.Ge(0), "a count"], INT),
+    "newtype": (UserId, STR),
+    "scalar": (float, scalar("float", *NUMBER_KINDS)),
+    "enum": (
+        Size,
+        {
+            "kind": "constants",
+            "label": "Size",
+            "kinds": ["integer", "number"],
+            "constants": (1, 2.5),
+        },
+    ),
+    "literal": (
+        Literal["a", True, None],
+        {
+            "kind": "constants",
+            "label": "Literal['a', True, None]",
+            "kinds": ["boolean", "null", "string"],
+            "constants": ("a", True, None),
+        },
+    ),
+    "format": (datetime.time, scalar("time", "string", fmt="time")),
+    "union": (
+        Optional[Union[float, str, int]],  # noqa: UP007, UP045 - the typing spellings on purpose
+        {
+            "kind": "union",
+            "label": "float | str | int | None",
+            "kinds": ["integer", "null", "number", "string"],
+            "variants": [NUMERIC, STR, NONE],
+        },
+    ),
+    "sequence": (
+        list[Color],
+        {
+            "kind": "array",
+            "label": "list[Color]",
+            "kinds": ["array"],
+            "item": {
+                "kind": "constants",
+                "label": "Color",
+                "kinds": ["string"],
+                "constants": ("red", "blue"),
+            },
+        },
+    ),
+    "tuple": (
+        tuple[int, str],
+        {"kind": "array", "label": "tuple[int, str]", "kinds": ["array"], "prefix": [INT, STR]},
+    ),
+    "set": (
+        frozenset[str],
+        {"kind": "array", "label": "frozenset[str]", "kinds": ["array"], "item": STR},
+    ),
+    "mapping": (
+        dict[str, int],
+        {"kind": "mapping", "label": "dict[str, int]", "kinds": ["object"], "item": INT},
+    ),
+    "attrs": (
+        Private,
+        {
+            "kind": "object",
+            "label": "Private",
+            "kinds": ["object"],
+            "fields": {"name": STR},  # the attrs alias: the JSON name drops the underscore
+            "required": ["name"],
+        },
+    ),
+    "dataclass": (
+        Aliased,
+        {
+            "kind": "object",
+            "label": "Aliased",
+            "kinds": ["object"],
+            "fields": {"name": STR},
+            "required": ["name"],
+        },
+    ),
+    "typeddict": (
+        NameDict,
+        {
+            "kind": "object",
+            "label": "NameDict",
+            "kinds": ["object"],
+            "fields": {"name": STR, "extra": INT},
+            "required": ["name"],
+        },
+    ),
+    "namedtuple": (Point, unknown("Point")),
+    "unsupported": (bytes, unknown("bytes")),
+}
+
+
+def _first_rule(annotation: object) -> str:
+    return next(rule.name for rule in registry.rules() if rule.predicate(annotation))
+
+
+def test_every_built_in_rule_has_a_shape_case() -> None:
+    assert sorted(RULE_SHAPES) == sorted(rule.name for rule in BUILTIN_RULES)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SHAPES))
+def test_rule_shape(name: str) -> None:
+    annotation, expected = RULE_SHAPES[name]
+    assert _first_rule(annotation) == name
+    assert summary(shape_of(annotation)) == expected
+
+
+class Ratio:
+    pass
+
+
+register_type(Ratio, schema={"type": "number"}, structure=lambda v: Ratio(), unstructure=float)
+
+
+@attrs.define
+class Broken:
+    value: Undefined  # noqa: F821 - never defined, on purpose
+
+
+def test_a_user_type_is_known_by_its_schema_s_json_types() -> None:
+    assert _first_rule(Money).startswith("user:")
+    assert summary(shape_of(Money)) == {"kind": "opaque", "label": "Money", "kinds": ["string"]}
+    # A JSON number may be integral: an opaque number admits integers too.
+    assert shape_of(Ratio).kinds == frozenset({"integer", "number"})
+    assert find_ambiguity(Ratio | int) is not None
+    assert find_ambiguity(Ratio | str) is None
+
+
+def test_a_recursive_class_shares_one_shape() -> None:
+    shape = shape_of(list[Node])
+    node = shape.item
+    assert node is not None
+    assert node.kind == "object"
+    (inner, none) = node.fields["next"].variants
+    assert inner is node
+    assert none.kinds == frozenset({"null"})
+
+
+def test_a_class_whose_fields_cannot_be_read_is_unknown() -> None:
+    assert summary(shape_of(Broken)) == unknown("Broken")
+    # Met twice in one description: unknown both times, never a half-built (empty) object.
+    pair = shape_of(tuple[Broken, Broken])
+    assert [summary(p) for p in pair.prefix or ()] == [unknown("Broken")] * 2
+    assert find_ambiguity(Broken | ByName) is None
 
 
 # ------------------------------------------------------------------------------------ properties

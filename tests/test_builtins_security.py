@@ -32,7 +32,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
+import typed_toolsets
 from typed_toolsets import ToolProxy, ToolResult
+from typed_toolsets.builtins import exceptions
 from typed_toolsets.builtins.github_args import (
     api_arguments,
     issue_list_arguments,
@@ -41,6 +43,7 @@ from typed_toolsets.builtins.github_args import (
     pr_view_arguments,
     traffic_arguments,
 )
+from typed_toolsets.builtins.outputs import escape_controls
 from typed_toolsets.builtins.text import _grep_arguments, _rg_arguments
 from typed_toolsets.github import GitHubCLIToolset
 from typed_toolsets.text import TextProcessingToolset
@@ -341,25 +344,14 @@ def test_GH_2_GH_3_corpus_values_are_refused_or_inert() -> None:
         lambda v: issue_list_arguments(state="open", labels=[], assignee=None, repo=v, limit=1),
     ):
         assert _accepted(build) == ["work/fifo", "work/etc_link", "1/comments"]
-    # Endpoints: only relative paths on the API host pass; a scheme, a host, a leading '-',
-    # '..', spaces and shell syntax are refused. (gh never reads a file named by an endpoint:
-    # "/etc/passwd" is the URL https://api.github.com/etc/passwd.)
-    endpoints = [
-        api_arguments(endpoint=v, fields={}, repo=None)[-1]
-        for v in _accepted(lambda v: api_arguments(endpoint=v, fields={}, repo=None))
-    ]
-    assert endpoints == [
-        "etc/passwd",
-        "proc/self/environ",
-        "dev/zero",
-        "work/fifo",
-        "work/etc_link",
-        "work/etc_link/passwd",
-        "~/.ssh/id_rsa",
-        "work",
-        "1/comments",
-        "evil.example/o/r",
-    ]
+    # Endpoints: only REST API paths pass, and no corpus value starts with a REST resource
+    # (repos, users, ...): a scheme, a host, a leading '-', '..', spaces, shell syntax and
+    # paths such as "/etc/passwd" (which gh would only ever have sent to the API host) are all
+    # refused before gh runs.
+    assert _accepted(lambda v: api_arguments(endpoint=v, fields={}, repo=None)) == []
+    assert api_arguments(endpoint="/repos/o/r/issues/1/comments", fields={}, repo=None)[-1] == (
+        "repos/o/r/issues/1/comments"
+    )
     # Logins: no option, space, path traversal or shell syntax.
     logins = _accepted(
         lambda v: pr_list_arguments(state="open", author=v, base=None, repo=None, limit=1)
@@ -632,8 +624,12 @@ def _fuzz(proxy: ToolProxy, examples: int) -> None:
             assert result.error is not None
             assert result.error.kind in ("arguments", "execution", "limit")
             assert "Traceback" not in result.error.message
+            if result.error.kind == "execution":  # the tool's own message
+                assert escape_controls(result.error.message) == result.error.message
         else:
             assert isinstance(result.value, str)
+            # Issue 17 (10): no raw control character in any answer (escaping changes nothing).
+            assert escape_controls(result.value) == result.value
 
     run()
 
@@ -739,3 +735,48 @@ def test_DL_1_DL_2_a_timeout_inside_a_tool_call_leaves_nothing(
     assert time.monotonic() - started < 1.0
     assert message.startswith(f"Error: Tool '{tool}' failed: ProgramTimeoutError: ")
     assert "within 0.4 seconds" in message
+
+
+# ------------------------------------------------------------------ the public error family
+
+
+def _drawn_hierarchy() -> dict[str, tuple[str | None, list[str]]]:
+    """The tree in exceptions.__doc__: each class, its parent in the drawing, its extra bases."""
+    doc = exceptions.__doc__ or ""
+    block = doc.split("Hierarchy::\n\n", 1)[1].split("\n\n", 1)[0]
+    stack: list[tuple[int, str]] = []
+    drawn: dict[str, tuple[str | None, list[str]]] = {}
+    for line in block.splitlines():
+        found = re.search(r"(\w+Error)( \((\w+)\))?", line)
+        assert found is not None, line
+        column = found.start()
+        while stack and stack[-1][0] >= column:
+            stack.pop()
+        extra = [found.group(3)] if found.group(3) else []
+        drawn[found.group(1)] = (stack[-1][1] if stack else None, extra)
+        stack.append((column, found.group(1)))
+    return drawn
+
+
+def test_the_exceptions_docstring_draws_the_real_hierarchy() -> None:
+    drawn = _drawn_hierarchy()
+    assert set(drawn) == {*exceptions.__all__, "TypedToolsetsError"}
+    for name, (parent, extra) in drawn.items():
+        cls = getattr(exceptions, name, None) or getattr(typed_toolsets, name)
+        bases = [base.__name__ for base in cls.__bases__]
+        assert bases == ([parent] if parent else ["Exception"]) + extra, name
+
+
+def test_the_error_family_is_public_and_shared_by_the_facades() -> None:
+    import typed_toolsets.github
+    import typed_toolsets.text
+
+    for name in exceptions.__all__:
+        cls = getattr(exceptions, name)
+        assert cls.__module__ == "typed_toolsets.builtins.exceptions"
+        assert issubclass(cls, exceptions.BuiltinToolError)
+        for facade in (typed_toolsets.text, typed_toolsets.github):
+            assert getattr(facade, name, cls) is cls
+    # Each facade re-exports every class its tools raise.
+    assert {"InvalidPatternError", "ProgramFailedError"} <= set(typed_toolsets.text.__all__)
+    assert {"OutputTooLargeError", "ProgramFailedError"} <= set(typed_toolsets.github.__all__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -74,19 +74,6 @@ class Paint(Toolset):
     def mix(self, *, a: Color, b: Color | None = None) -> str:
         return a.value
 """
-
-
-@pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A directory for target modules; sys.path and sys.modules are restored afterwards."""
-    monkeypatch.chdir(tmp_path)
-    saved_path = list(sys.path)
-    yield tmp_path
-    sys.path[:] = saved_path
-    # Forget the modules imported from here (not typed_toolsets' own lazily loaded ones).
-    for name, module in list(sys.modules.items()):
-        if Path(getattr(module, "__file__", None) or "/").is_relative_to(tmp_path):
-            del sys.modules[name]
 
 
 Write = Callable[[str, str], Path]

@@ -4,6 +4,7 @@ and cause; all problems of a class are listed at once, one per line.
 
 from __future__ import annotations
 
+import pickle
 import sys
 import types
 from collections.abc import Callable
@@ -13,15 +14,24 @@ import attrs
 import pytest
 
 from typed_toolsets import Toolset, ToolsetDefinitionError, TypedToolsetsError, tool
+from typed_toolsets.rules.problems import KINDS, Problem
 
 
-def problems_of(build: Callable[[], object]) -> list[str]:
+def records_of(build: Callable[[], object]) -> list[Problem]:
+    """The problems *build* raises; the message is their lines, one per record."""
     with pytest.raises(ToolsetDefinitionError) as caught:
         build()
     assert isinstance(caught.value, TypeError)
     assert isinstance(caught.value, TypedToolsetsError)
-    assert str(caught.value).splitlines() == list(caught.value.problems)
-    return list(caught.value.problems)
+    problems = caught.value.problems
+    assert isinstance(problems, tuple)
+    assert all(isinstance(p, Problem) for p in problems)
+    assert str(caught.value).splitlines() == [str(p) for p in problems]
+    return list(problems)
+
+
+def problems_of(build: Callable[[], object]) -> list[str]:
+    return [str(p) for p in records_of(build)]
 
 
 def single(build: Callable[[], object]) -> str:
@@ -464,3 +474,485 @@ class Later:
 """
     problem = single(lambda: _module(source))
     assert problem.startswith("MixedToolset.f: parameter 'bad'")
+
+
+# ------------------------------------------------------------------ the records, kind by kind
+
+
+def _class(name: str, **namespace: object) -> Callable[[], object]:
+    return lambda: type(name, (Toolset,), dict(namespace))
+
+
+def _function(source: str) -> Callable[..., Any]:
+    namespace: dict[str, Any] = {"Any": Any}
+    exec(source, namespace)  # noqa: S102
+    return namespace["op"]  # type: ignore[no-any-return]
+
+
+def _unreadable() -> Callable[..., Any]:
+    op = _function("def op(self) -> None: ...")
+    op.__signature__ = "not a signature"  # type: ignore[attr-defined]
+    return op
+
+
+def _forward_reference_to_nothing() -> object:
+    # The class is created (the name may be defined later); building its tools reports it.
+    cls = type("T", (Toolset,), {"exports": (tool("op"),), "op": _function(FORWARD)})
+    return cls.to_tools()
+
+
+FORWARD = "def op(self, *, a: 'Later'): ..."
+
+
+@attrs.define
+class _NeedsDb(Toolset):
+    db_url: str
+
+    @tool
+    def query(self, *, sql: str) -> str:
+        return sql
+
+
+#: (id, what raises, kind, toolset, method, parameter, the line it renders)
+RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str | None, str]] = [
+    (
+        "unknown-method",
+        _class("T", exports=(tool("asign"),), assign=lambda self: None),
+        "unknown-method",
+        "T",
+        "asign",
+        None,
+        (
+            "T.asign: T has no method 'asign' to export; did you mean 'assign'? "
+            "[toolset-unknown-method]"
+        ),
+    ),
+    (
+        "exports-not-a-tuple",
+        _class("T", exports="op"),
+        "exports-not-a-tuple",
+        "T",
+        None,
+        None,
+        (
+            "T: `exports` must be a tuple of tool(...) declarations (got 'op') "
+            "[toolset-unknown-method]"
+        ),
+    ),
+    (
+        "exports-item",
+        _class("T", exports=("op",)),
+        "exports-item",
+        "T",
+        None,
+        None,
+        "T: `exports` contains 'op', not a tool(...) declaration [toolset-unknown-method]",
+    ),
+    (
+        "exports-method",
+        _class("T", exports=(len,)),
+        "exports-method",
+        "T",
+        None,
+        None,
+        (
+            "T: `exports` contains <built-in function len>, not a tool(...) declaration "
+            '(use tool("name"), not the method itself) [toolset-unknown-method]'
+        ),
+    ),
+    (
+        "tool-method-name",
+        lambda: tool(""),
+        "tool-method-name",
+        None,
+        None,
+        None,
+        "tool(): the method name must be a non-empty str (got '') [toolset-unknown-method]",
+    ),
+    (
+        "annotated-attribute",
+        _class("T", __annotations__={"db": str}, exports=(tool("db"),)),
+        "annotated-attribute",
+        "T",
+        "db",
+        None,
+        (
+            "T.db: 'db' is an annotated attribute (an attrs field), not a method "
+            "[toolset-not-a-method]"
+        ),
+    ),
+    (
+        "attribute",
+        _class("T", exports=(tool("count"),), count=3),
+        "attribute",
+        "T",
+        "count",
+        None,
+        (
+            "T.count: 'count' is an attribute, not a method; only plain instance methods can be "
+            "exported [toolset-not-a-method]"
+        ),
+    ),
+    (
+        "attrs-field",
+        _class("T", exports=(tool("url"),), url=attrs.field(default="x")),
+        "attrs-field",
+        "T",
+        "url",
+        None,
+        (
+            "T.url: 'url' is an attrs field, not a method; only plain instance methods can be "
+            "exported [toolset-not-a-method]"
+        ),
+    ),
+    (
+        "api-name",
+        _class("T", exports=(tool("to_tools"),)),
+        "api-name",
+        "T",
+        "to_tools",
+        None,
+        (
+            "T.to_tools: 'to_tools' is part of the Toolset API and cannot be exported "
+            "[toolset-not-a-method]"
+        ),
+    ),
+    (
+        "special-method",
+        _class("T", exports=(tool("__repr__"),)),
+        "special-method",
+        "T",
+        "__repr__",
+        None,
+        "T.__repr__: '__repr__' is a special method and cannot be exported [toolset-not-a-method]",
+    ),
+    (
+        "wrapped-method",
+        _class("T", exports=(tool("op"),), op=classmethod(lambda cls: None)),
+        "wrapped-method",
+        "T",
+        "op",
+        None,
+        (
+            "T.op: 'op' is a classmethod; only plain instance methods (def or async def) can be "
+            "exported [toolset-not-a-method]"
+        ),
+    ),
+    (
+        "nested-class",
+        _class("T", exports=(tool("Inner"),), Inner=type("Inner", (), {})),
+        "nested-class",
+        "T",
+        "Inner",
+        None,
+        (
+            "T.Inner: 'Inner' is a nested class; only plain instance methods can be exported "
+            "[toolset-not-a-method]"
+        ),
+    ),
+    (
+        "generator",
+        _class("T", exports=(tool("op"),), op=_function("def op(self):\n    yield 1")),
+        "generator",
+        "T",
+        "op",
+        None,
+        (
+            "T.op: 'op' is a generator; only methods that return a value can be exported "
+            "[toolset-not-a-method]"
+        ),
+    ),
+    (
+        "tool-not-a-method",
+        lambda: tool(3),  # type: ignore[call-overload]
+        "tool-not-a-method",
+        None,
+        None,
+        None,
+        "tool(): @tool can only decorate a method (got 3) [toolset-not-a-method]",
+    ),
+    (
+        "tool-cannot-mark",
+        lambda: tool(len),
+        "tool-cannot-mark",
+        None,
+        "len",
+        None,
+        (
+            "tool(): @tool cannot mark <built-in function len>: 'builtin_function_or_method' object "
+            "has no attribute '__typed_toolsets_spec__' [toolset-not-a-method]"
+        ),
+    ),
+    (
+        "duplicate-tool-name",
+        _class(
+            "T",
+            exports=(tool("a", tool_name="x"), tool("b", tool_name="x")),
+            a=lambda self: None,
+            b=lambda self: None,
+        ),
+        "duplicate-tool-name",
+        "T",
+        "b",
+        None,
+        "T.b: the tool name 'x' is already exported by the method 'a' [toolset-duplicate-name]",
+    ),
+    (
+        "declared-twice",
+        _class("T", exports=(tool("a"), tool("a")), a=lambda self: None),
+        "declared-twice",
+        "T",
+        "a",
+        None,
+        "T.a: the method 'a' is declared twice in this class [toolset-duplicate-name]",
+    ),
+    (
+        "invalid-tool-name",
+        _class("T", exports=(tool("a", tool_name="a b"),), a=lambda self: None),
+        "invalid-tool-name",
+        "T",
+        "a",
+        None,
+        (
+            "T.a: the tool name 'a b' is not valid for LLM APIs (it must match "
+            "^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, "
+            "not starting with a digit or '-') [toolset-invalid-name]"
+        ),
+    ),
+    (
+        "toolset-name-type",
+        _class("T", toolset_name=3),
+        "toolset-name-type",
+        "T",
+        None,
+        None,
+        "T: `toolset_name` must be a str (got 3) [toolset-invalid-name]",
+    ),
+    (
+        "tool-name-type",
+        lambda: tool("op", tool_name=5),  # type: ignore[arg-type]
+        "tool-name-type",
+        None,
+        "op",
+        None,
+        "tool(): `tool_name` must be a str or None (got 5) [toolset-invalid-name]",
+    ),
+    (
+        "unreadable-signature",
+        _class("T", exports=(tool("op"),), op=_unreadable()),
+        "unreadable-signature",
+        "T",
+        "op",
+        None,
+        (
+            "T.op: its signature cannot be read (unexpected object 'not a signature' in "
+            "__signature__ attribute) [toolset-signature]"
+        ),
+    ),
+    (
+        "positional-only",
+        _class("T", exports=(tool("op"),), op=_function("def op(self, a: int, /): ...")),
+        "positional-only",
+        "T",
+        "op",
+        "a",
+        (
+            "T.op: parameter 'a' is positional-only; tools are called with keywords, remove the '/' "
+            "[toolset-signature]"
+        ),
+    ),
+    (
+        "var-positional",
+        _class("T", exports=(tool("op"),), op=_function("def op(self, *rest: int): ...")),
+        "var-positional",
+        "T",
+        "op",
+        "rest",
+        "T.op: '*rest' is not supported; declare keyword parameters instead [toolset-signature]",
+    ),
+    (
+        "var-keyword",
+        _class("T", exports=(tool("op"),), op=_function("def op(self, **extra: int): ...")),
+        "var-keyword",
+        "T",
+        "op",
+        "extra",
+        "T.op: '**extra' is not supported; declare keyword parameters instead [toolset-signature]",
+    ),
+    (
+        "unannotated",
+        _class("T", exports=(tool("op"),), op=_function("def op(self, *, a): ...")),
+        "unannotated",
+        "T",
+        "op",
+        "a",
+        (
+            "T.op: parameter 'a' has no type annotation; annotate it so it gets a JSON Schema "
+            "[toolset-signature]"
+        ),
+    ),
+    (
+        "none-default",
+        _class("T", exports=(tool("op"),), op=_function("def op(self, *, a: int = None): ...")),
+        "none-default",
+        "T",
+        "op",
+        "a",
+        (
+            "T.op: parameter 'a' defaults to None but its type int does not admit null; annotate it "
+            "as `int | None` (a None default does not make a parameter nullable) [toolset-signature]"
+        ),
+    ),
+    (
+        "bad-default",
+        _class("T", exports=(tool("op"),), op=_function("def op(self, *, a: int = 'x'): ...")),
+        "bad-default",
+        "T",
+        "op",
+        "a",
+        (
+            "T.op: parameter 'a' has the default 'x', which is not a valid int (ValueError: 'x' is "
+            "not an int) [toolset-signature]"
+        ),
+    ),
+    (
+        "limits-type",
+        _class("T", limits="fast"),
+        "limits-type",
+        "T",
+        None,
+        None,
+        "T: `limits` must be a Limits (got 'fast') [toolset-signature]",
+    ),
+    (
+        "class-option-type",
+        _class("T", requires_approval="yes"),
+        "class-option-type",
+        "T",
+        None,
+        None,
+        "T: `requires_approval` must be True or False (got 'yes') [toolset-signature]",
+    ),
+    (
+        "tool-option-type",
+        lambda: tool("op", description=b"x"),  # type: ignore[arg-type]
+        "tool-option-type",
+        None,
+        "op",
+        None,
+        "tool(): `description` must be a str or None (got b'x') [toolset-signature]",
+    ),
+    (
+        "tool-options-form",
+        lambda: tool(len, description="x"),  # type: ignore[call-overload]
+        "tool-options-form",
+        None,
+        "len",
+        None,
+        (
+            "tool(): pass options as @tool(description=...), not @tool(method, ...) "
+            "[toolset-signature]"
+        ),
+    ),
+    (
+        "unsupported-type",
+        _class("T", exports=(tool("op"),), op=_function("def op(self, *, a: dict[int, Any]): ...")),
+        "unsupported-type",
+        "T",
+        "op",
+        "a",
+        (
+            "T.op: parameter 'a' has type dict[int, Any], which has no JSON Schema (JSON object keys "
+            "are strings; use a str key type (got <class 'int'>)) [toolset-param-type]"
+        ),
+    ),
+    (
+        "bad-annotation",
+        _class("T", exports=(tool("op"),), op=_function("def op(self, *, a: 'list['): ...")),
+        "bad-annotation",
+        "T",
+        "op",
+        "a",
+        "",  # the parser's message differs between Python versions: checked below
+    ),
+    (
+        "unresolved-name",
+        _forward_reference_to_nothing,
+        "unresolved-name",
+        "T",
+        "op",
+        "a",
+        (
+            "T.op: an annotation names 'Later', which is not defined; define or import it in the "
+            "module (names inside functions cannot be resolved) [toolset-param-type]"
+        ),
+    ),
+    (
+        "init",
+        _NeedsDb.to_tools,
+        "init",
+        "_NeedsDb",
+        None,
+        None,
+        (
+            "_NeedsDb: _NeedsDb.to_tools() calls _NeedsDb() with no arguments, but the constructor "
+            "needs 'db_url'; give each a default, or call to_tools() on an instance [toolset-init]"
+        ),
+    ),
+]
+
+#: Kinds that only `typed-toolsets check` and the plugin report (the runtime decides by order).
+NOT_RAISED = {"ambiguous-union"}
+
+
+@pytest.mark.parametrize(
+    ("build", "kind", "toolset", "method", "parameter", "line"),
+    [case[1:] for case in RECORDS],
+    ids=[case[0] for case in RECORDS],
+)
+def test_each_kind_of_problem_is_a_record(
+    build: Callable[[], object],
+    kind: str,
+    toolset: str | None,
+    method: str | None,
+    parameter: str | None,
+    line: str,
+) -> None:
+    (record,) = records_of(build)
+    assert (record.kind, record.toolset, record.method, record.parameter) == (
+        kind,
+        toolset,
+        method,
+        parameter,
+    )
+    assert record.code == f"toolset-{KINDS[record.kind].code}"
+    if line:
+        assert str(record) == line
+    else:
+        assert str(record).startswith("""T.op: parameter 'a': the annotation "'list['" could""")
+    assert str(record) == f"{record.message} [{record.code}]"
+    assert record.message == f"{record.where}: {record.cause}"
+
+
+def test_every_kind_is_exercised() -> None:
+    assert {case[2] for case in RECORDS} | NOT_RAISED == set(KINDS)
+
+
+def test_the_error_pickles_with_its_records() -> None:
+    (record,) = records_of(_class("T", exports=(tool("asign"),), assign=lambda self: None))
+    error = ToolsetDefinitionError([record])
+    copy = pickle.loads(pickle.dumps(error))  # noqa: S301 - our own object
+    assert copy.problems == (record,)
+    assert str(copy) == str(error)
+
+
+def test_records_are_hashable_values() -> None:
+    build = _class("T", exports=(tool("asign"),), assign=lambda self: None)
+    first, second = records_of(build)[0], records_of(build)[0]
+    assert first == second
+    assert len({first, second}) == 1
+    assert first.value("matches") == ("assign",)
+    assert repr(first) == (
+        "Problem(code='toolset-unknown-method', kind='unknown-method', toolset='T', "
+        "method='asign', parameter=None, matches=('assign',))"
+    )

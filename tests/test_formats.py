@@ -1,15 +1,136 @@
-"""RFC 3339 dates, times and date-times, and UUIDs: parsed and written by the library itself."""
+"""RFC 3339 dates, times and date-times, and UUIDs: parsed and written by the library itself.
+
+The first tests run over the format table: a row is all a format type needs, so each row must
+come out right everywhere it is used (schema, hooks, validator, messages, the plugin's tables and
+the ambiguity analysis). The plugin's own view of each row is in
+``tests/mypy_plugin/test_format_table.py``.
+"""
 
 from __future__ import annotations
 
+import inspect
 import uuid
 from datetime import date, datetime, time, timedelta, timezone
+from typing import Any, Literal
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from typed_toolsets.types import formats
+from tests.strategies.toolsets import make_echo_toolset
+from typed_toolsets.analysis.ambiguity import find_ambiguity, shape_of
+from typed_toolsets.call.validation import make_validator
+from typed_toolsets.rules import formats
+from typed_toolsets.rules.formats import BY_CLASS, BY_FORMAT, BY_FULLNAME, FORMAT_TYPES, FormatType
+from typed_toolsets.rules.shapes import Shape, overlaps
+from typed_toolsets.rules.typenames import FORMAT_NAMES, SCALAR_NAMES, scalar_kinds
+from typed_toolsets.types.catalog import registry
+from typed_toolsets.types.typespec import Reject
+
+rows = pytest.mark.parametrize("row", FORMAT_TYPES, ids=lambda row: row.format_name)
+
+
+def near_misses(row: FormatType[Any]) -> list[str]:
+    """Strings one edit away from the row's example, none of them valid."""
+    return [row.example[:-1], f"{row.example}0", f" {row.example}", f"{row.example}\n", ""]
+
+
+def others(row: FormatType[Any]) -> list[FormatType[Any]]:
+    return [other for other in FORMAT_TYPES if other is not row]
+
+
+@rows
+def test_the_row_is_consistent(row: FormatType[Any]) -> None:
+    assert row.pattern.fullmatch(row.example) is not None
+    assert type(row.parse(row.example)) is row.cls
+    assert row.hint == f"{row.what} such as {row.example}"
+    assert (BY_CLASS[row.cls], BY_FULLNAME[row.fullname], BY_FORMAT[row.format_name]) == (row,) * 3
+    # The plugin matches mypy's fullname; at run time the class gives the same name.
+    assert f"{row.cls.__module__}.{row.cls.__qualname__}" == row.fullname
+
+
+@rows
+def test_schema_call_and_message(row: FormatType[Any]) -> None:
+    cls = make_echo_toolset([("value", row.cls, inspect.Parameter.empty)], toolset_name="f")
+    proxy = cls.to_tools()[0]
+    assert proxy.parameters["properties"]["value"] == {
+        "type": row.json_kind,
+        "format": row.format_name,
+    }
+    result = proxy.invoke({"value": row.example})
+    assert result.ok, result.error
+    assert result.value == {"value": row.parse(row.example)}
+    assert type(result.value["value"]) is row.cls
+    for bad in near_misses(row):
+        assert proxy.dynamic_call({"value": bad}) == (
+            f"Error: Invalid arguments for tool 'f_echo': value: {bad!r} is not {row.hint}"
+        )
+    assert proxy.dynamic_call({"value": 5}) == (
+        "Error: Invalid arguments for tool 'f_echo': value: 5 is not of type 'string'"
+    )
+
+
+@rows
+def test_structure_unstructure_round_trip(row: FormatType[Any]) -> None:
+    spec = registry.spec(row.cls)
+    value = spec.structure(row.example)
+    assert type(value) is row.cls
+    text = spec.unstructure(value)
+    assert isinstance(text, str)
+    assert text == row.write(value)
+    assert spec.structure(text) == value
+    assert spec.instance_check(value)
+    for bad in [*near_misses(row), 5, None]:
+        with pytest.raises(Reject):
+            spec.structure(bad)
+    with pytest.raises(ValueError, match=f"is not a {row.cls.__name__}"):
+        spec.unstructure(row.example)
+
+
+@rows
+def test_validator_verdicts(row: FormatType[Any]) -> None:
+    validator = make_validator({"type": "string", "format": row.format_name})
+    assert validator.is_valid(row.example)
+    for bad in near_misses(row):
+        assert not validator.is_valid(bad)
+        with pytest.raises(ValueError):
+            row.parse(bad)
+    # Each format admits strings every other one rejects: the ambiguity analysis relies on it.
+    for other in others(row):
+        assert not validator.is_valid(other.example)
+        assert row.pattern.fullmatch(other.example) is None
+
+
+@rows
+def test_plugin_tables(row: FormatType[Any]) -> None:
+    assert row.fullname in SCALAR_NAMES
+    assert FORMAT_NAMES[row.fullname] == row.format_name
+    assert scalar_kinds(row.fullname) == frozenset({row.json_kind})
+
+
+@rows
+def test_shape(row: FormatType[Any]) -> None:
+    shape = shape_of(row.cls)
+    assert (shape.kind, shape.kinds, shape.fmt) == (
+        "scalar",
+        frozenset({"string"}),
+        row.format_name,
+    )
+    assert overlaps(shape, Shape.constants_of("example", (row.example,)))
+    assert overlaps(shape, shape_of(str))
+    for bad in near_misses(row):
+        assert not overlaps(shape, Shape.constants_of("near miss", (bad,)))
+    for other in others(row):
+        assert not overlaps(shape, shape_of(other.cls))
+    assert find_ambiguity(row.cls | Literal[row.example]) is not None
+    assert find_ambiguity(row.cls | Literal[row.example[:-1]]) is None
+
+
+def test_the_table_has_one_row_per_class_fullname_and_format() -> None:
+    assert len(BY_CLASS) == len(BY_FULLNAME) == len(BY_FORMAT) == len(FORMAT_TYPES)
+
+
+# --------------------------------------------------------------------------- the parsers themselves
 
 offsets = st.integers(-23 * 60 - 59, 23 * 60 + 59).map(lambda m: timezone(timedelta(minutes=m)))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -22,11 +23,13 @@ from typing import Any
 import pytest
 
 from typed_toolsets import ToolProxy
+from typed_toolsets.builtins import github_args
 from typed_toolsets.builtins.github_args import (
     ISSUE_FIELDS,
     ISSUE_LIST_FIELDS,
     PR_FIELDS,
     PR_LIST_FIELDS,
+    REST_ROOTS,
     api_arguments,
     gh_environment,
     issue_list_arguments,
@@ -40,6 +43,7 @@ from typed_toolsets.github import (
     InvalidArgumentError,
     IssueState,
     OutputTooLargeError,
+    ProgramFailedError,
     ProgramNotFoundError,
     ProgramTimeoutError,
     PRState,
@@ -508,6 +512,140 @@ def test_control_characters_from_github_are_escaped(fake_gh: Any) -> None:
     assert output.endswith("Body:\nline\r\nnext\\x0dover\\x9b")
 
 
+# ------------------------------------------- GraphQL and other non-REST endpoints (issue 17)
+
+MUTATION = 'mutation { deleteIssue(input: {issueId: "I_1"}) { clientMutationId } }'
+
+
+@pytest.mark.parametrize("endpoint", ["graphql", "/graphql", "GraphQL", "GRAPHQL", "graphql/x"])
+def test_graphql_endpoint_is_refused_before_gh_runs(fake_gh: Any, endpoint: str) -> None:
+    fake_gh.default(stdout="{}")
+    arguments = {"endpoint": endpoint, "fields": {"query": MUTATION}}
+    result = _tools()["github_api_request"].invoke(arguments)
+    assert result.error is not None
+    assert result.error.kind == "execution"
+    assert result.error.message.startswith(
+        "Tool 'github_api_request' failed: InvalidArgumentError: `endpoint` 'graphql' is "
+        "GitHub's GraphQL API, where gh sends the `query` field (which can be a mutation)"
+    )
+    assert "use a REST path such as 'repos/OWNER/NAME/issues'" in result.error.message
+    assert fake_gh.argvs() == []
+
+
+def test_a_placeholder_cannot_stand_for_the_graphql_endpoint(fake_gh: Any) -> None:
+    fake_gh.default(stdout="{}")
+    toolset = GitHubCLIToolset()
+    with pytest.raises(InvalidArgumentError, match="'graphql' is GitHub's GraphQL API"):
+        toolset.api_request(endpoint="{owner}", repo="graphql/graphql-spec")
+    # Without repo, gh would fill {owner} from the working directory's repository, which could
+    # be graphql/...: a placeholder is no REST resource.
+    with pytest.raises(InvalidArgumentError, match=r"first segment '\{owner\}' is not a REST"):
+        toolset.api_request(endpoint="{owner}/{repo}")
+    assert fake_gh.argvs() == []
+
+
+@pytest.mark.parametrize(
+    "endpoint", ["api/graphql", "v3/repos/o/r", "etc/passwd", "Repos/o/r", "hub", "{repo}"]
+)
+def test_non_rest_endpoints_are_refused(endpoint: str) -> None:
+    with pytest.raises(InvalidArgumentError) as info:
+        api_arguments(endpoint=endpoint, fields={}, repo=None)
+    assert "must be a GitHub REST API path such as 'repos/OWNER/NAME/issues'" in str(info.value)
+    assert "is not a REST resource (one of: admin, advisories, app," in str(info.value)
+
+
+def test_every_rest_resource_is_accepted() -> None:
+    for root in sorted(REST_ROOTS):
+        assert api_arguments(endpoint=f"/{root}/x", fields={}, repo=None)[-1] == f"{root}/x"
+    assert {"repos", "users", "user", "orgs", "search", "rate_limit"} <= REST_ROOTS
+    assert "graphql" not in REST_ROOTS
+
+
+# ---------------------------------------------- field names gh misreads, and crashes (issue 17)
+
+GO_PANIC = (
+    "panic: unknown type map[bot:1]\n\n"
+    "goroutine 1 [running]:\n"
+    "github.com/cli/cli/v2/pkg/cmd/api.addQuery({0xc00070aab0, 0x27}, 0xc0006dd4a0)\n"
+    "\tgithub.com/cli/cli/v2/pkg/cmd/api/http.go:119 +0x725\n"
+    "github.com/spf13/cobra.(*Command).execute(0xc00028af00, {0xc0000dae80, 0x4, 0x4})\n"
+)
+
+
+@pytest.mark.parametrize("key", ["x[bot]", "a[]", "a[b][c]", "[", "a]", "a=b"])
+def test_field_names_gh_would_misread_are_refused(fake_gh: Any, key: str) -> None:
+    fake_gh.default(stdout="[]")
+    arguments = {"endpoint": "search/issues", "fields": {key: "1"}}
+    message = _tools()["github_api_request"].dynamic_call(arguments)
+    assert message == (
+        "Error: Tool 'github_api_request' failed: InvalidArgumentError: `fields` key "
+        f"{key!r} must be a query parameter name: letters, digits, '-', '_' and '.', not "
+        "starting with '-' (gh would read '[', ']' or '=' in a name as syntax, not as part of it)"
+    )
+    assert fake_gh.argvs() == []
+
+
+def test_plain_field_names_pass(fake_gh: Any) -> None:
+    fake_gh.default(stdout="[]")
+    fields = {"per_page": "5", "q": "is:open label:x[bot]", "x.y": "1", "a-b": "[]"}
+    arguments = {"endpoint": "search/issues", "fields": fields}
+    assert _tools()["github_api_request"].dynamic_call(arguments) == "[]"
+    assert fake_gh.argvs() == [
+        [
+            "api",
+            "--method=GET",
+            "--raw-field=per_page=5",
+            "--raw-field=q=is:open label:x[bot]",
+            "--raw-field=x.y=1",
+            "--raw-field=a-b=[]",
+            "--",
+            "search/issues",
+        ]
+    ]
+
+
+def test_a_gh_crash_is_one_line_with_its_exit_status(fake_gh: Any) -> None:
+    fake_gh.reply("api", stderr=GO_PANIC, exit=2)
+    deadlock = "fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\n"
+    fake_gh.reply("issue", "view", stdout="", stderr=deadlock + "main.main()\n" * 50, exit=2)
+    tools = _tools()
+    message = tools["github_api_request"].dynamic_call({"endpoint": "search/issues"})
+    assert message == (
+        "Error: Tool 'github_api_request' failed: ProgramFailedError: gh failed with exit "
+        "status 2: panic: unknown type map[bot:1] (gh crashed; its crash report is not shown)"
+    )
+    message = tools["github_get_issue"].dynamic_call({"issue_number": 1})
+    assert message == (
+        "Error: Tool 'github_get_issue' failed: ProgramFailedError: gh failed with exit status "
+        "2: fatal error: all goroutines are asleep - deadlock! (gh crashed; its crash report "
+        "is not shown)"
+    )
+    with pytest.raises(ProgramFailedError, match=r"^gh failed with exit status 2: panic: "):
+        GitHubCLIToolset().api_request(endpoint="search/issues")
+
+
+def test_gh_killed_by_a_signal_is_a_crash(fake_gh: Any) -> None:
+    fake_gh.reply("pr", "view", stderr="half a messa", signal=int(signal.SIGTERM))
+    with pytest.raises(ProgramFailedError) as info:
+        GitHubCLIToolset().get_pr(pr_number=1)
+    assert str(info.value) == (
+        "gh was killed by SIGTERM: half a messa (gh crashed; its crash report is not shown)"
+    )
+
+
+def test_ordinary_gh_failures_keep_the_seed_format(fake_gh: Any) -> None:
+    # "panic: " in a message from GitHub, without Go's goroutine dump, is not a crash.
+    fake_gh.reply("issue", "view", stderr="HTTP 422: panic: not a crash\n", exit=1)
+    fake_gh.reply("pr", "view", stderr="gh: cancelled\n", exit=2)
+    tools = _tools()
+    assert tools["github_get_issue"].dynamic_call({"issue_number": 1}) == (
+        "Failed to get issue: HTTP 422: panic: not a crash\n"
+    )
+    assert tools["github_get_pr"].dynamic_call({"pr_number": 1}) == (
+        "Failed to get pull request: gh: cancelled\n"
+    )
+
+
 # ------------------------------------------------------------------------- environment
 
 
@@ -580,7 +718,7 @@ def _real_argvs() -> list[list[str]]:
     ]
 
 
-def _run_real_gh(arguments: list[str], home: Path) -> str:
+def _run_real_gh(arguments: list[str], home: Path, **extra_env: str) -> str:
     assert REAL_GH is not None
     env = {
         "PATH": "/usr/bin:/bin",
@@ -589,6 +727,7 @@ def _run_real_gh(arguments: list[str], home: Path) -> str:
         "GH_PROMPT_DISABLED": "1",
         "GH_NO_UPDATE_NOTIFIER": "1",
         "NO_COLOR": "1",
+        **extra_env,
     }
     done = subprocess.run(
         [REAL_GH, *arguments],
@@ -606,6 +745,54 @@ def _run_real_gh(arguments: list[str], home: Path) -> str:
 def test_real_gh_rejects_an_unknown_flag_before_asking_for_auth(tmp_path: Path) -> None:
     # The oracle of the next test: flag parsing happens before the auth check.
     assert "unknown flag: --repo" in _run_real_gh(["api", "--repo=o/r", "--", "user"], tmp_path)
+
+
+#: A token and an enterprise host that cannot resolve (.invalid, RFC 6761): gh gets as far as
+#: building the request, and the run stays offline.
+OFFLINE_HOST = {"GH_HOST": "ghe.invalid", "GH_ENTERPRISE_TOKEN": "not-a-token"}
+
+
+@pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")
+def test_real_gh_sends_the_graphql_endpoint_to_the_graphql_api(tmp_path: Path) -> None:
+    # The oracle of refusing 'graphql': gh sends the fields (a mutation) to the GraphQL API.
+    output = _run_real_gh(
+        ["api", "--method=GET", f"--raw-field=query={MUTATION}", "--", "graphql"],
+        tmp_path,
+        GH_DEBUG="api",
+        **OFFLINE_HOST,
+    )
+    assert "Request to https://ghe.invalid/api/graphql?query=mutation" in output
+    assert "Authorization: token" in output
+
+
+@pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")
+def test_real_gh_panics_on_a_bracketed_field_name(tmp_path: Path) -> None:
+    # The oracle of refusing brackets: gh reads x[bot] as a nested parameter and panics on a GET.
+    arguments = ["api", "--method=GET", "--raw-field=x[bot]=1", "--", "repos/o/r"]
+    output = _run_real_gh(arguments, tmp_path, **OFFLINE_HOST)
+    assert output.startswith("panic: ")
+    assert "goroutine 1 [running]:" in output
+
+
+@pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")
+def test_real_gh_crash_reaches_the_model_as_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Defence in depth: were a name gh misreads to get past validation, the model would still
+    # get one line, not the goroutine dump.
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("GH_CONFIG_DIR", str(tmp_path / "gh-config"))
+    monkeypatch.setenv("GH_ENTERPRISE_TOKEN", OFFLINE_HOST["GH_ENTERPRISE_TOKEN"])
+    # Lifts the refusal under test, so that gh itself meets the bracketed name.
+    monkeypatch.setattr(github_args, "_KEY_CHARS", github_args._KEY_CHARS | {"[", "]"})
+    proxy = GitHubCLIToolset(hostname="ghe.invalid").to_tools()[4]
+    assert proxy.name == "github_api_request"
+    message = proxy.dynamic_call({"endpoint": "repos/o/r", "fields": {"x[bot]": "1"}})
+    assert message == (
+        "Error: Tool 'github_api_request' failed: ProgramFailedError: gh failed with exit status "
+        "2: panic: unknown type map[bot:1] (gh crashed; its crash report is not shown)"
+    )
 
 
 @pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")

@@ -357,6 +357,91 @@ def test_OUT_4_control_characters_in_output_are_escaped() -> None:
     assert output == "\\x1b]0;pwned\\x07\\x1b[31mRED\nplain\r\nbare\\x0dreturn\n"
 
 
+#: Each line carries control characters: OSC and CSI escapes, BEL, a C1 CSI, DEL and a bare CR.
+HOSTILE = "plain\n\x1b]0;pwned\x07\x1b[31mred\x1b[0m\n\x9b2J bell\x07\r\nlone\rcr\x7f\n"
+HOSTILE_ESCAPED_TAIL = (
+    "\\x1b]0;pwned\\x07\\x1b[31mred\\x1b[0m\n\\x9b2J bell\\x07\r\nlone\\x0dcr\\x7f\n"
+)
+
+
+def _raw_controls(text: str) -> list[str]:
+    """Control characters other than tab, newline and a CRLF's carriage return."""
+    return [
+        c
+        for c in text.replace("\r\n", "\n")
+        if (ord(c) < 0x20 and c not in "\t\n") or 0x7F <= ord(c) < 0xA0
+    ]
+
+
+@needs_rg
+def test_every_text_tool_escapes_control_characters() -> None:
+    tools = _tools()
+    calls: dict[str, dict[str, object]] = {
+        "text_grep": {"text": HOSTILE, "pattern": "."},
+        "text_wc": {"text": HOSTILE},
+        "text_rg": {"text": HOSTILE, "pattern": "."},
+        "text_extract_lines": {"text": HOSTILE, "start_line": 1, "end_line": 0},
+        "text_filter_lines": {"text": HOSTILE, "pattern": "."},
+        "text_unique_lines": {"text": HOSTILE},
+        "text_sort_lines": {"text": HOSTILE},
+        "text_summarize_text": {"text": HOSTILE},
+    }
+    assert set(calls) == set(tools)
+    for name, arguments in calls.items():
+        output = tools[name].dynamic_call(arguments)
+        assert not output.startswith("Error"), (name, output)
+        assert _raw_controls(output) == [], (name, output)
+
+
+@needs_rg
+def test_program_and_pure_python_outputs_are_escaped_the_same_way() -> None:
+    tools = _tools()
+    lines = {
+        "text_grep": tools["text_grep"].dynamic_call({"text": HOSTILE, "pattern": "red|bell|lone"}),
+        "text_rg": tools["text_rg"].dynamic_call({"text": HOSTILE, "pattern": "red|bell|lone"}),
+        "text_filter_lines": tools["text_filter_lines"].dynamic_call(
+            {"text": HOSTILE, "pattern": "red|bell|lone"}
+        ),
+        "text_extract_lines": tools["text_extract_lines"].dynamic_call(
+            {"text": HOSTILE, "start_line": 2, "end_line": 4}
+        ),
+        "text_filter_lines inverted": tools["text_filter_lines"].dynamic_call(
+            {"text": HOSTILE, "pattern": "^plain$", "invert": True}
+        ),
+    }
+    assert lines == dict.fromkeys(lines, HOSTILE_ESCAPED_TAIL)
+    # sort and unique chomp each line (dropping its CR LF) and end every line with a newline;
+    # lines are sorted by their raw text (code points), then escaped.
+    assert tools["text_unique_lines"].dynamic_call({"text": HOSTILE}) == (
+        "plain\n" + HOSTILE_ESCAPED_TAIL.replace("\r\n", "\n")
+    )
+    assert tools["text_sort_lines"].dynamic_call({"text": HOSTILE, "reverse": True}) == (
+        "\\x9b2J bell\\x07\nplain\nlone\\x0dcr\\x7f\n\\x1b]0;pwned\\x07\\x1b[31mred\\x1b[0m\n"
+    )
+
+
+@needs_rg
+@pytest.mark.parametrize("tool", ["text_grep", "text_rg"])
+def test_the_pattern_echoed_in_an_answer_is_escaped(tool: str) -> None:
+    proxy = _tools()[tool]
+    pattern = "\x1b]0;pwned\x07zzz"
+    assert proxy.dynamic_call({"text": "a\n", "pattern": pattern}) == (
+        "No matches found for pattern '\\x1b]0;pwned\\x07zzz'"
+    )
+    if tool == "text_grep":
+        counted = proxy.dynamic_call({"text": "a\n", "pattern": pattern, "count_only": True})
+        assert counted == "Found 0 matches for pattern '\\x1b]0;pwned\\x07zzz'"
+
+
+def test_errors_quoting_a_pattern_are_escaped() -> None:
+    tools = _tools()
+    for name in ("text_grep", "text_filter_lines"):
+        message = tools[name].dynamic_call({"text": "a", "pattern": "(\x1b]0;x\x07"})
+        assert message.startswith(f"Error: Tool '{name}' failed: InvalidPatternError: ")
+        assert _raw_controls(message) == [], message
+        assert "\\x1b]0;x\\x07" in message
+
+
 @pytest.mark.parametrize("tool", ["text_grep", "text_rg"])
 def test_RE_3_oversized_text_is_refused_before_running(tool: str) -> None:
     if tool == "text_rg" and not HAVE_RG:
@@ -485,7 +570,8 @@ TXT_NUMBERS: list[tuple[object, bool]] = [
 
 @pytest.mark.parametrize(("number", "accepted"), TXT_NUMBERS)
 def test_TXT_1_line_numbers_are_strict_bounded_ints(number: object, accepted: bool) -> None:
-    """TXT-1's numbers corpus. 0 and -1 keep the seed's meaning (line 1 / the last lines)."""
+    """TXT-1's numbers corpus, on the model path (the schema's job; see the next test for the
+    direct path). 0 and -1 keep the seed's meaning (line 1 / the last lines)."""
     proxy = _tools()["text_extract_lines"]
     for arguments in (
         {"text": "a\nb\nc", "start_line": number},
@@ -496,9 +582,22 @@ def test_TXT_1_line_numbers_are_strict_bounded_ints(number: object, accepted: bo
         if not accepted:
             assert result.error is not None
             assert result.error.kind == "arguments"
-    if not accepted:
-        with pytest.raises(InvalidArgumentError):
-            TextProcessingToolset().extract_lines(text="a", start_line=number)  # type: ignore[arg-type]
+            assert "start_line" in result.error.message or "end_line" in result.error.message
+
+
+def test_direct_path_line_numbers_need_no_bounds_to_be_safe() -> None:
+    # The direct path trusts its caller's types (docs: "Which checks run where"). Line numbers
+    # stay in Python and cost nothing however large, so the schema's bounds are not re-checked.
+    toolset = TextProcessingToolset()
+    started = time.perf_counter()
+    for huge, from_start, through_end in (
+        (2**63, "", "a\nb\nc"),
+        (10**30, "", "a\nb\nc"),
+        (-(10**30), "a\n", ""),
+    ):
+        assert toolset.extract_lines(text="a\nb\nc", start_line=huge) == from_start
+        assert toolset.extract_lines(text="a\nb\nc", start_line=1, end_line=huge) == through_end
+    assert time.perf_counter() - started < 0.1
 
 
 def test_TXT_1_json_numbers_on_the_model_path() -> None:
@@ -513,14 +612,43 @@ def test_TXT_1_json_numbers_on_the_model_path() -> None:
     assert proxy.dynamic_call('{"text":"a\\nb","start_line":2.0}') == "b"
 
 
-def test_direct_call_type_checks() -> None:
-    toolset = TextProcessingToolset()
-    with pytest.raises(InvalidArgumentError, match="`ignore_case` must be true or false"):
-        toolset.grep(text="a", pattern="a", ignore_case="yes")  # type: ignore[arg-type]
-    with pytest.raises(InvalidArgumentError, match="`text` must be a string"):
-        toolset.word_count(text=b"a")  # type: ignore[arg-type]
+def test_direct_call_keeps_the_checks_that_guard_the_process() -> None:
+    # The rule (docs: "Which checks run where"): values that reach grep's or rg's argument
+    # vector or stdin, and every size, are checked on the direct path too.
+    toolset = TextProcessingToolset(max_text_bytes=10)
     with pytest.raises(InvalidArgumentError, match="`context` must be between 0 and 100"):
         toolset.ripgrep(text="a", pattern="a", context=101)
+    with pytest.raises(InvalidArgumentError, match="`context` must be an integer"):
+        toolset.ripgrep(text="a", pattern="a", context="1 --pre=sh")  # type: ignore[arg-type]
+    with pytest.raises(InvalidPatternError, match="newline"):
+        toolset.grep(text="a", pattern="a\n")
+    with pytest.raises(InvalidPatternError, match="must be a string"):
+        toolset.filter_lines(text="a", pattern=b"a")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="lone surrogate"):
+        toolset.grep(text="\ud800", pattern="a")
+    for tool in (toolset.sort_lines, toolset.word_count, toolset.summarize_text):
+        with pytest.raises(InputTooLargeError, match="the limit is 10 bytes"):
+            tool(text="x" * 11)
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "path"),
+    [
+        ("text_grep", {"text": "a", "pattern": "a", "ignore_case": "yes"}, "ignore_case"),
+        ("text_wc", {"text": 1}, "text"),
+        ("text_sort_lines", {"text": "a", "numeric": 1}, "numeric"),
+        ("text_unique_lines", {"text": "a", "preserve_order": None}, "preserve_order"),
+        ("text_rg", {"text": "a", "pattern": "a", "context": 101}, "context"),
+        ("text_extract_lines", {"text": "a", "start_line": True}, "start_line"),
+    ],
+)
+def test_types_are_the_schemas_job_on_the_model_path(
+    name: str, arguments: dict[str, object], path: str
+) -> None:
+    result = _tools()[name].invoke(arguments)
+    assert result.error is not None
+    assert result.error.kind == "arguments"
+    assert [problem.path for problem in result.error.details] == [f"$.{path}"]
 
 
 def test_toolset_settings_are_validated() -> None:
@@ -590,4 +718,24 @@ def test_program_that_cannot_start_or_crashes_is_a_distinct_error(
     assert message == (
         "Error: Tool 'text_rg' failed: ProgramFailedError: "
         "rg failed with exit status 3: rg: crashed"
+    )
+
+
+def test_a_crash_dump_is_reported_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dump = (
+        "thread 'main' panicked at 'index out of bounds', src/main.rs:1:1\n"
+        "stack backtrace:\n" + "   0: rust_begin_unwind\n" * 200
+    )
+    _write_program(tmp_path, "rg", f"import sys; sys.stderr.write({dump!r}); sys.exit(101)")
+    _write_program(tmp_path, "grep", "import os, signal; os.kill(os.getpid(), signal.SIGTERM)")
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    tools = _tools()
+    assert tools["text_rg"].dynamic_call({"text": "a", "pattern": "a"}) == (
+        "Error: Tool 'text_rg' failed: ProgramFailedError: rg failed with exit status 101: "
+        "thread 'main' panicked at 'index out of bounds', src/main.rs:1:1"
+    )
+    assert tools["text_grep"].dynamic_call({"text": "a", "pattern": "a"}) == (
+        "Error: Tool 'text_grep' failed: ProgramFailedError: grep was killed by SIGTERM"
     )

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .definition.errors import ToolsetDefinitionError as ToolsetDefinitionError
     from .definition.errors import TypedToolsetsError as TypedToolsetsError
     from .definition.limits import Limits as Limits
+    from .rules.problems import Problem as Problem
     from .types.catalog import register_type as register_type
     from .types.description import Description as Description
 
@@ -36,6 +37,7 @@ __all__ = [
     "Description",
     "ExportError",
     "Limits",
+    "Problem",
     "ToolAnnotations",
     "ToolError",
     "ToolProxy",
@@ -54,6 +56,7 @@ _WHERE = {
     "Description": ".types.description",
     "ExportError": ".definition.errors",
     "Limits": ".definition.limits",
+    "Problem": ".rules.problems",
     "ToolError": ".call.result",
     "ToolProxy": ".call.proxy",
     "ToolAnnotations": ".definition.declarations",

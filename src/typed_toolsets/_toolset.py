@@ -114,12 +114,7 @@ def _class_to_tools(cls: object) -> list[ToolProxy]:
     needed = required_init_fields(cls)
     if needed:
         class_name = class_display_name(cls.__qualname__)
-        names = ", ".join(repr(n) for n in needed)
-        cause = (
-            f"to_tools() calls {class_name}() with no arguments, but the constructor needs "
-            f"{names}; give each a default, or build an instance and call instance.to_tools()"
-        )
-        raise ToolsetDefinitionError([problem(class_name, None, "init", cause)])
+        raise ToolsetDefinitionError([problem("init", class_name, needed=needed)])
     return _proxies(cls, cls())
 
 

@@ -27,8 +27,10 @@ allowed for read-only access``. Problems the seed had no answer for are raised a
 `BuiltinToolError` subclasses (the model-facing call turns them into ``Error: Tool
 'github_get_issue' failed: <Class>: <message>``): `InvalidArgumentError` (a repo, endpoint,
 number or field that fails validation, before gh runs), `ProgramNotFoundError` (no gh),
-`ProgramTimeoutError` (deadline), `OutputTooLargeError` (JSON cut at the output cap). Control
-characters from GitHub content are shown as ``\xNN`` and the token never appears in any text.
+`ProgramTimeoutError` (deadline), `OutputTooLargeError` (JSON cut at the output cap),
+`ProgramFailedError` (gh crashed: one line with its exit status, never its goroutine dump).
+Control characters from GitHub content are shown as ``\xNN`` and the token never appears in
+any text.
 
 Known limit: gh stores tokens in the system keyring in recent versions, which the allow-listed
 environment cannot reach; set ``GH_TOKEN`` (or ``GH_ENTERPRISE_TOKEN``) in the environment of

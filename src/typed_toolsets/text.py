@@ -18,8 +18,10 @@ seed's (DSPy.rb ``TextProcessingToolset``), including its text semantics: lines 
   ``--no-config``, both get ``--color=never`` and an environment of just ``PATH`` and
   ``LC_ALL=C.UTF-8``. Each run has a deadline (`timeout`, 10 s) that kills the whole process
   group and a combined stdout+stderr cap (`max_output_bytes`, 1 MB) enforced while reading;
-  output cut at the cap ends with a ``[truncated: ...]`` note. Control characters in the
-  output (ANSI/OSC escapes) are shown as ``\xNN``.
+  output cut at the cap ends with a ``[truncated: ...]`` note.
+- Every tool's output, and a pattern quoted in an answer or an error, shows control characters
+  (ANSI/OSC escapes, BEL, C1 controls, DEL, a carriage return outside CRLF) as ``\xNN``: what
+  grep and rg print and what the pure-Python tools compute are escaped alike.
 - grep takes POSIX *extended* regular expressions (``grep -E``: ``ERROR|WARN`` works; ``\d`` is
   not a digit class, use ``[0-9]`` or ``text_rg``); the seed's basic-regex grep silently matched
   nothing for such patterns.
@@ -34,7 +36,10 @@ strings. The problems the seed hid are raised as `BuiltinToolError` subclasses (
 model-facing call turns into ``Error: Tool 'text_grep' failed: <Class>: <message>``):
 `ProgramNotFoundError` (grep or rg missing), `InvalidPatternError` (empty, NUL, a newline for
 grep, or rejected by the engine), `ProgramTimeoutError` (deadline), `InputTooLargeError`
-(a cap), `InvalidArgumentError` (a wrong type or range on the direct ``call`` path).
+(a cap), `InvalidArgumentError` (a lone surrogate in the text for grep or rg, or a ``context``
+that is not an integer from 0 to 100 on the direct ``call`` path), `ProgramFailedError` (a
+program that could not start or crashed). Which checks run on which path:
+docs/builtin-toolsets.md, "Which checks run where".
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A case file marks each expected message on its line with a trailing comment, exactly as mypy
 prints it::
 
-    tool("asign"),  # E: Cannot export "T.asign" as a tool: ...  [toolset-unknown-method]
+    tool("asign"),  # E: T.asign: T has no method 'asign' to export; ...  [toolset-unknown-method]
 
 ``# E:`` is an error, ``# N:`` a note; several may follow each other on one line. Every case
 file of a directory is checked by one mypy run in this process (mypy's startup and the analysis

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from mypy import api
 
-from typed_toolsets.mypy import _read_registered_types
+from typed_toolsets.plugin.config import read_registered_types
 
 MODULE = """\
 from decimal import Decimal
@@ -23,10 +23,7 @@ class Prices(Toolset):
         return str(amount)
 """
 
-DECIMAL_ERROR = (
-    'Cannot export "Prices.convert" as a tool: parameter "amount" has type "Decimal", which has '
-    "no JSON Schema"
-)
+DECIMAL_ERROR = "Prices.convert: parameter 'amount' has type Decimal, which has no JSON Schema"
 
 
 def _check(tmp_path: Path, config_name: str, config: str) -> str:
@@ -100,6 +97,21 @@ def test_registered_types_in_pyproject(tmp_path: Path) -> None:
 def test_reading_the_config(tmp_path: Path, name: str, text: str, expected: set[str]) -> None:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    assert _read_registered_types(str(path)) == expected
-    assert _read_registered_types(str(tmp_path / "missing.ini")) == frozenset()
-    assert _read_registered_types(None) == frozenset()
+    assert read_registered_types(str(path)) == expected
+    assert read_registered_types(str(tmp_path / "missing.ini")) == frozenset()
+    assert read_registered_types(None) == frozenset()
+
+
+def test_the_cache_key_covers_the_rules_and_the_plugin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typed_toolsets.plugin import config
+
+    digest = config.sources_digest()
+    assert len(digest) == 16
+    # Stand-ins for the plugin's own folder: editing one of its files changes the key.
+    (tmp_path / "config.py").write_text("A = 1\n", encoding="utf-8")
+    monkeypatch.setattr(config, "__file__", str(tmp_path / "config.py"))
+    first = config.sources_digest()
+    (tmp_path / "checks.py").write_text("B = 2\n", encoding="utf-8")
+    assert config.sources_digest() not in {first, digest}

@@ -57,8 +57,8 @@ class Leaf(Mid):
     exports = (tool("assign"),)
 """
 UNKNOWN = (
-    'pkg/leaf.py:7: error: Cannot export "Leaf.assign" as a tool: "Leaf" has no method "assign"; '
-    'did you mean "assign_task"?  [toolset-unknown-method]'
+    "pkg/leaf.py:7: error: Leaf.assign: Leaf has no method 'assign' to export; did you mean "
+    "'assign_task'?  [toolset-unknown-method]"
 )
 
 
@@ -134,8 +134,8 @@ def test_leaf_only_edit_reads_the_base_from_the_cache(project: Path) -> None:
     _write(project / "pkg" / "leaf.py", LEAF.replace('tool("assign")', 'tool("legacy")'))
     assert _errors(_mypy("-p", "pkg", cwd=project)) == [
         (
-            'pkg/leaf.py:7: error: Cannot export "Leaf.legacy" as a tool: parameter "#1" is '
-            'positional-only; tools are called with keywords, remove the "/"  [toolset-signature]'
+            "pkg/leaf.py:7: error: Leaf.legacy: parameter '#1' is positional-only; tools are "
+            "called with keywords, remove the '/'  [toolset-signature]"
         )
     ]
 

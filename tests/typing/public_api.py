@@ -11,6 +11,7 @@ from typing_extensions import assert_type
 from typed_toolsets import (
     ArgumentProblem,
     Limits,
+    Problem,
     ToolError,
     ToolProxy,
     ToolResult,
@@ -105,5 +106,11 @@ def results(result: ToolResult) -> None:
 
 
 def errors(exc: ToolsetDefinitionError) -> None:
-    assert_type(exc.problems, tuple[str, ...])
+    assert_type(exc.problems, tuple[Problem, ...])
+    for problem in exc.problems:
+        assert_type(problem.code, str)
+        assert_type(problem.toolset, str | None)
+        assert_type(problem.method, str | None)
+        assert_type(problem.parameter, str | None)
+        assert_type(str(problem), str)
     assert isinstance(exc, TypeError)

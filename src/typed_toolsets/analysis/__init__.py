@@ -1,5 +1,10 @@
 """Run-time analysis of Toolset classes: ambiguous unions and ``typed-toolsets check``.
 
+- `ambiguity`: the runtime's shapes of annotations, for the shared ambiguity analysis;
+- `targets`: loading the Toolset classes a command-line target names (shared by the commands);
+- `sources`: where classes, declarations, methods and parameters are in a target's source;
+- `check`: ``typed-toolsets check`` itself.
+
 May import the core (`typed_toolsets.rules`, `.types`, `.definition`, `.call`, `Toolset`).
 Never the built-in toolsets or the integrations; only the CLI imports this layer.
 """

@@ -1,15 +1,29 @@
-"""The exceptions the built-in toolsets raise when a call cannot produce the seed's output.
+"""The errors of the built-in toolsets: a public module (``typed_toolsets.builtins.exceptions``).
+
+Hierarchy::
+
+    TypedToolsetsError                        root of everything typed_toolsets raises
+    └── BuiltinToolError                      a built-in tool could not give the seed's answer
+        ├── InvalidArgumentError (ValueError)   an argument the tool cannot use
+        │   ├── InputTooLargeError              a text, pattern, list or value over its cap
+        │   └── InvalidPatternError             a pattern refused by a rule or by the engine
+        ├── ProgramNotFoundError                grep, rg or gh is not on the caller's PATH
+        ├── ProgramTimeoutError (TimeoutError)  the deadline passed; the process group was killed
+        ├── ProgramFailedError                  the program could not start, or crashed
+        └── OutputTooLargeError                 gh's JSON was cut at the output cap
 
 The built-in tools keep the seed library's success formats and its returned failure strings
 (``No matches found for pattern '...'``, ``Failed to get issue: ...``). Problems the seed hid or
 never met (a missing program, an invalid pattern, a deadline, an oversized input, a rejected
-argument) are raised instead, as one of these. On the model-facing path the core turns them into
-structured errors of kind ``"execution"`` whose text names the class and the cause::
+argument, a crash) are raised instead, as one of these. On the model-facing path the core turns
+them into structured errors of kind ``"execution"`` whose text names the class and the cause::
 
     Error: Tool 'text_grep' failed: InvalidPatternError: grep rejected the pattern '(': ...
 
 On the direct ``call`` path they propagate; catch `BuiltinToolError` to handle them all.
-Every message says what to change, and none contains environment values or a traceback.
+`typed_toolsets.text` and `typed_toolsets.github` re-export the classes their tools raise.
+Every message says what to change, fits on one line unless it quotes a program's own
+multi-line message, and contains no environment value, token or traceback.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Annotated, Any, Final, cast
 
@@ -39,10 +40,9 @@ from .github_args import (
     pr_view_arguments,
     traffic_arguments,
 )
-from .inputs import check_str
 from .outputs import decode_output, escape_controls, redact
 from .process import ProcessResult
-from .programs import run_program
+from .programs import failure_line, run_program
 
 __all__ = [
     "BuiltinToolError",
@@ -233,6 +233,64 @@ def format_traffic(data: object, label: str) -> str:
     return "\n".join(lines)
 
 
+@attrs.frozen
+class _Query:
+    """One of the seed's gh tools that print JSON: its failure strings and its output format.
+
+    Attributes:
+        failed: Prefix of gh's own failure message (``Failed to list issues``).
+        parsed: What the JSON is, in the parse-failure string (``issues data``).
+        error: Prefix of a formatting failure (``Error listing issues``).
+        render: The seed's output format for the parsed JSON.
+    """
+
+    failed: str
+    parsed: str
+    error: str
+    render: Callable[[object], str]
+
+
+def _traffic_query(kind: str) -> _Query:
+    return _Query(
+        f"Failed to fetch traffic {kind}",
+        "traffic data",
+        f"Error fetching traffic {kind}",
+        functools.partial(format_traffic, label=kind.capitalize()),
+    )
+
+
+_ISSUES: Final = _Query(
+    "Failed to list issues", "issues data", "Error listing issues", format_issue_list
+)
+_PRS: Final = _Query(
+    "Failed to list pull requests",
+    "pull requests data",
+    "Error listing pull requests",
+    format_pr_list,
+)
+_ISSUE: Final = _Query("Failed to get issue", "issue details", "Error getting issue", format_issue)
+_PR: Final = _Query(
+    "Failed to get pull request", "pull request details", "Error getting pull request", format_pr
+)
+_VIEWS: Final = _traffic_query("views")
+_CLONES: Final = _traffic_query("clones")
+
+
+def _crashed(result: ProcessResult) -> bool:
+    """Whether gh died of a signal it was not sent by us, or of a Go panic or fatal error.
+
+    Go prints ``panic: ...`` or ``fatal error: ...`` and then a dump of every goroutine's stack
+    (exit status 2); gh's ordinary failures (exit 1, 4) are one message from GitHub or gh.
+    """
+    if result.returncode < 0:
+        return result.ended_by == "exit"
+    dump = result.stderr
+    died = dump.startswith((b"panic: ", b"fatal error: ")) or any(
+        marker in dump for marker in (b"\npanic: ", b"\nfatal error: ")
+    )
+    return died and b"goroutine " in dump
+
+
 # ------------------------------------------------------------------------------------ toolset
 
 
@@ -285,31 +343,47 @@ class GitHubCLIToolset(Toolset):
         return result, secrets
 
     def _failure(self, result: ProcessResult, secrets: list[str]) -> str | None:
-        """The message of a failed gh run (the seed's merged output), or None on success."""
+        """The message of a failed gh run (the seed's merged output), or None on success.
+
+        Raises:
+            ProgramFailedError: gh crashed; the message is one line with its exit status.
+        """
         if result.returncode == 0 and not result.truncated:
             return None
         if result.truncated and result.returncode == -9 and not result.stderr:
             return None  # killed at the cap while printing a result: not a failure of gh
+        if _crashed(result):
+            line = failure_line("gh", result)
+            msg = redact(f"{line} (gh crashed; its crash report is not shown)", secrets)
+            raise ProgramFailedError(msg)
         text = decode_output(result.stdout + result.stderr)
         if result.truncated:
             text += f"\n[truncated: gh's output exceeded {self.max_output_bytes:,} bytes]"
         return redact(text, secrets)
 
-    def _json(self, result: ProcessResult, what: str) -> tuple[object, str | None]:
-        """Parse gh's JSON output; the seed's parse failure text on bad JSON."""
+    def _render(self, text: str, secrets: list[str]) -> str:
+        return redact(escape_controls(text), secrets)
+
+    def _query(self, arguments: list[str], query: _Query) -> str:
+        """Run gh for JSON and answer as the seed does: its format, or its failure strings."""
+        result, secrets = self._gh(arguments)
+        failure = self._failure(result, secrets)
+        if failure is not None:
+            return f"{query.failed}: {failure}"
         if result.truncated:
             msg = (
                 f"gh printed more than the {self.max_output_bytes:,}-byte output cap "
-                f"({what}); ask for fewer results"
+                f"({query.parsed}); ask for fewer results"
             )
             raise OutputTooLargeError(msg)
         try:
-            return json.loads(result.stdout.decode("utf-8", "replace")), None
+            data = json.loads(result.stdout.decode("utf-8", "replace"))
         except (ValueError, RecursionError) as exc:
-            return None, f"Failed to parse {what}: {exc}"
-
-    def _render(self, text: str, secrets: list[str]) -> str:
-        return redact(escape_controls(text), secrets)
+            return f"Failed to parse {query.parsed}: {exc}"
+        try:
+            return self._render(query.render(data), secrets)
+        except TypeError as exc:
+            return f"{query.error}: {exc}"
 
     def list_issues(
         self,
@@ -332,17 +406,7 @@ class GitHubCLIToolset(Toolset):
         arguments = issue_list_arguments(
             state=state, labels=labels, assignee=assignee, repo=repo, limit=limit
         )
-        result, secrets = self._gh(arguments)
-        failure = self._failure(result, secrets)
-        if failure is not None:
-            return f"Failed to list issues: {failure}"
-        data, problem = self._json(result, "issues data")
-        if problem is not None:
-            return problem
-        try:
-            return self._render(format_issue_list(data), secrets)
-        except TypeError as exc:
-            return f"Error listing issues: {exc}"
+        return self._query(arguments, _ISSUES)
 
     def list_prs(
         self,
@@ -363,17 +427,7 @@ class GitHubCLIToolset(Toolset):
             limit: The most pull requests to list (1 to 1000).
         """
         arguments = pr_list_arguments(state=state, author=author, base=base, repo=repo, limit=limit)
-        result, secrets = self._gh(arguments)
-        failure = self._failure(result, secrets)
-        if failure is not None:
-            return f"Failed to list pull requests: {failure}"
-        data, problem = self._json(result, "pull requests data")
-        if problem is not None:
-            return problem
-        try:
-            return self._render(format_pr_list(data), secrets)
-        except TypeError as exc:
-            return f"Error listing pull requests: {exc}"
+        return self._query(arguments, _PRS)
 
     def get_issue(self, *, issue_number: Number, repo: Repo | None = None) -> str:
         """Show one issue with its body.
@@ -382,17 +436,7 @@ class GitHubCLIToolset(Toolset):
             issue_number: The issue number.
             repo: The repository as OWNER/NAME; default: the one of the working directory.
         """
-        result, secrets = self._gh(issue_view_arguments(number=issue_number, repo=repo))
-        failure = self._failure(result, secrets)
-        if failure is not None:
-            return f"Failed to get issue: {failure}"
-        data, problem = self._json(result, "issue details")
-        if problem is not None:
-            return problem
-        try:
-            return self._render(format_issue(data), secrets)
-        except TypeError as exc:
-            return f"Error getting issue: {exc}"
+        return self._query(issue_view_arguments(number=issue_number, repo=repo), _ISSUE)
 
     def get_pr(self, *, pr_number: Number, repo: Repo | None = None) -> str:
         """Show one pull request with its branches, mergeability and body.
@@ -401,17 +445,7 @@ class GitHubCLIToolset(Toolset):
             pr_number: The pull request number.
             repo: The repository as OWNER/NAME; default: the one of the working directory.
         """
-        result, secrets = self._gh(pr_view_arguments(number=pr_number, repo=repo))
-        failure = self._failure(result, secrets)
-        if failure is not None:
-            return f"Failed to get pull request: {failure}"
-        data, problem = self._json(result, "pull request details")
-        if problem is not None:
-            return problem
-        try:
-            return self._render(format_pr(data), secrets)
-        except TypeError as exc:
-            return f"Error getting pull request: {exc}"
+        return self._query(pr_view_arguments(number=pr_number, repo=repo), _PR)
 
     def api_request(
         self,
@@ -430,7 +464,7 @@ class GitHubCLIToolset(Toolset):
             fields: Query parameters, as names and string values.
             repo: OWNER/NAME used for the {owner} and {repo} placeholders of the endpoint.
         """
-        if check_str(method, name="method").upper() != "GET":
+        if method.upper() != "GET":
             return _GET_ONLY
         result, secrets = self._gh(api_arguments(endpoint=endpoint, fields=fields, repo=repo))
         failure = self._failure(result, secrets)
@@ -451,7 +485,7 @@ class GitHubCLIToolset(Toolset):
             repo: The repository as OWNER/NAME.
             per: Group the counts by "day" (the default) or "week".
         """
-        return self._traffic(repo, per, "views", "Views")
+        return self._query(traffic_arguments(repo=repo, kind="views", per=per), _VIEWS)
 
     def traffic_clones(self, *, repo: Repo, per: Annotated[str, MaxLen(8)] | None = None) -> str:
         """Show a repository's clones (needs push access to the repository).
@@ -460,17 +494,4 @@ class GitHubCLIToolset(Toolset):
             repo: The repository as OWNER/NAME.
             per: Group the counts by "day" (the default) or "week".
         """
-        return self._traffic(repo, per, "clones", "Clones")
-
-    def _traffic(self, repo: str, per: str | None, kind: str, label: str) -> str:
-        result, secrets = self._gh(traffic_arguments(repo=repo, kind=kind, per=per))
-        failure = self._failure(result, secrets)
-        if failure is not None:
-            return f"Failed to fetch traffic {kind}: {failure}"
-        data, problem = self._json(result, "traffic data")
-        if problem is not None:
-            return problem
-        try:
-            return self._render(format_traffic(data, label), secrets)
-        except TypeError as exc:
-            return f"Error fetching traffic {kind}: {exc}"
+        return self._query(traffic_arguments(repo=repo, kind="clones", per=per), _CLONES)

@@ -9,9 +9,14 @@ relative path checked segment by segment) and then placed where it can only be a
 - option values use the attached form ``--label=VALUE``, so a value starting with ``-`` cannot
   become an option; positionals (issue numbers, the endpoint) come after ``--``;
 - API fields are raw fields (``--raw-field``, gh's ``-f``), never ``-F``/``--field``, which
-  reads ``@file`` from disk; requests are always ``--method=GET``;
-- an endpoint can name no scheme or host (no ``:`` in its first segment, no empty segment, so
-  no ``//host``), no ``..``, ``?``, ``#`` or ``%``, and no segment starting with ``-``.
+  reads ``@file`` from disk; requests are always ``--method=GET``; a field name is letters,
+  digits, ``-``, ``_`` and ``.`` (gh reads ``[`` and ``]`` as nested or array parameters, which
+  make it panic on a GET);
+- an endpoint is a REST API path: its first segment is one of GitHub's REST resources
+  (`REST_ROOTS`; never ``graphql``, where gh would send the ``query`` field, possibly a
+  mutation, with the user's token), with no scheme or host (no ``:`` in its first segment, no
+  empty segment, so no ``//host``), no ``..``, ``?``, ``#`` or ``%``, and no segment starting
+  with ``-``.
 
 The environment is built from an allow-list (`gh_environment`): only the token for the
 configured host travels, so an enterprise token can never be sent to github.com or elsewhere.
@@ -35,6 +40,7 @@ __all__ = [
     "MAX_NUMBER",
     "PR_FIELDS",
     "PR_LIST_FIELDS",
+    "REST_ROOTS",
     "IssueState",
     "PRState",
     "api_arguments",
@@ -65,11 +71,61 @@ _ALNUM: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 _OWNER_CHARS: Final = _ALNUM | {"-"}
 _NAME_CHARS: Final = _ALNUM | set("-._")
 _LOGIN_CHARS: Final = _ALNUM | set("-_")
-_KEY_CHARS: Final = _ALNUM | set("-_.[]")
+# No '[' or ']': gh reads "a[b]" and "a[]" as nested and array parameters (and panics on a GET).
+# No '=': gh splits "--raw-field=KEY=VALUE" at the first '='.
+_KEY_CHARS: Final = _ALNUM | set("-_.")
 # RFC 3986 unreserved characters plus the few other characters GitHub paths use (compare views
 # use ':', refs '+' and '='); '%' is out, so nothing can be smuggled percent-encoded.
 _SEGMENT_CHARS: Final = _ALNUM | set("-._~:+,=")
 _PLACEHOLDERS: Final = frozenset({"{owner}", "{repo}", "{branch}"})
+#: The first path segments of GitHub's REST API: github.com's (as listed by GitHub's OpenAPI
+#: description), plus those only GitHub Enterprise Server or Cloud serve (``admin``,
+#: ``enterprise``, ``manage``, ``scim``) and older ones still answered (``teams``, ``projects``).
+#: ``graphql`` is not among them: that path is the GraphQL API.
+REST_ROOTS: Final = frozenset(
+    {
+        "admin",
+        "advisories",
+        "app",
+        "app-manifests",
+        "applications",
+        "apps",
+        "assignments",
+        "classrooms",
+        "codes_of_conduct",
+        "credentials",
+        "emojis",
+        "enterprise",
+        "enterprises",
+        "events",
+        "feeds",
+        "gists",
+        "gitignore",
+        "installation",
+        "issues",
+        "licenses",
+        "manage",
+        "markdown",
+        "marketplace_listing",
+        "meta",
+        "networks",
+        "notifications",
+        "octocat",
+        "organizations",
+        "orgs",
+        "projects",
+        "rate_limit",
+        "repos",
+        "repositories",
+        "scim",
+        "search",
+        "teams",
+        "user",
+        "users",
+        "versions",
+        "zen",
+    }
+)
 _HOSTNAME_CHARS: Final = _ALNUM | set("-.")
 #: Tokens gh reads, by host kind, in gh's own order of precedence.
 _GITHUB_TOKENS: Final = ("GH_TOKEN", "GITHUB_TOKEN")
@@ -275,9 +331,10 @@ def pr_view_arguments(*, number: object, repo: object) -> list[str]:
 def check_endpoint(value: object, repo: str | None) -> str:
     """A relative REST path, checked segment by segment; ``{owner}``/``{repo}`` filled from *repo*.
 
-    A leading ``/`` is accepted and dropped. With *repo*, the placeholders ``{owner}`` and
-    ``{repo}`` are replaced by its parts; without it, gh fills them (and ``{branch}``) from the
-    git repository of the working directory.
+    A leading ``/`` is accepted and dropped. The first segment must be a REST resource
+    (`REST_ROOTS`). With *repo*, the placeholders ``{owner}`` and ``{repo}`` are replaced by its
+    parts; without it, gh fills them (and ``{branch}``) from the git repository of the working
+    directory.
 
     Raises:
         InvalidArgumentError: The endpoint is not such a path.
@@ -301,7 +358,26 @@ def check_endpoint(value: object, repo: str | None) -> str:
                 f"segment {index + 1} ({segment!r}) {problem}"
             )
             raise InvalidArgumentError(msg)
+    # After filling: a placeholder must not turn into (or stand for) the GraphQL endpoint.
+    _check_rest_root(segments[0])
     return "/".join(segments)
+
+
+def _check_rest_root(root: str) -> None:
+    if root.lower() == "graphql":
+        msg = (
+            "`endpoint` 'graphql' is GitHub's GraphQL API, where gh sends the `query` field (which "
+            "can be a mutation) with your token; this read-only tool only sends GET requests to "
+            "the REST API: use a REST path such as 'repos/OWNER/NAME/issues'"
+        )
+        raise InvalidArgumentError(msg)
+    if root not in REST_ROOTS:
+        msg = (
+            f"`endpoint` must be a GitHub REST API path such as 'repos/OWNER/NAME/issues'; its "
+            f"first segment {root!r} is not a REST resource (one of: "
+            f"{', '.join(sorted(REST_ROOTS))})"
+        )
+        raise InvalidArgumentError(msg)
 
 
 def _segment_problem(segment: str, *, first: bool) -> str | None:
@@ -335,8 +411,9 @@ def _check_fields(value: object) -> list[tuple[str, str]]:
         name = _string(key, "fields key", max_chars=100)
         if name.startswith("-") or not set(name) <= _KEY_CHARS:
             msg = (
-                f"`fields` key {name!r} must be a parameter name (letters, digits and "
-                "- _ . [ ], not starting with '-')"
+                f"`fields` key {name!r} must be a query parameter name: letters, digits, '-', "
+                "'_' and '.', not starting with '-' (gh would read '[', ']' or '=' in a name "
+                "as syntax, not as part of it)"
             )
             raise InvalidArgumentError(msg)
         where = f"fields[{name!r}]"

@@ -1,8 +1,11 @@
-"""Checks on untrusted tool inputs: size caps and pattern rules, shared by the built-in tools.
+"""Checks on tool inputs that guard the process: size caps, patterns, values bound for an argv.
 
-Each check raises an `InvalidArgumentError` subclass whose message names the argument, the limit
-and the measured value, so a model can correct the call. They run on the direct ``call`` path
-too, where no schema validated anything.
+These are the checks the built-in tools keep on every path (the rule is in
+docs/builtin-toolsets.md, "Which checks run where"): the model-facing path has already validated
+each argument against its schema, and the direct ``call`` path trusts its Python caller's types,
+so what is checked here is only what a schema cannot say or what protects the process. Each
+check raises an `InvalidArgumentError` subclass whose message names the argument, the limit and
+the measured value, so a model can correct the call.
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ __all__ = [
     "MAX_PATTERN_BYTES",
     "check_int",
     "check_pattern",
-    "check_str",
     "check_text",
     "encode_text",
     "text_size_problem",
@@ -49,16 +51,12 @@ def text_size_problem(text: str, *, max_bytes: int, name: str = "text") -> str |
     return f"`{name}` is {size} bytes (UTF-8); the limit is {max_bytes:,} bytes"
 
 
-def check_text(text: object, *, max_bytes: int, name: str = "text") -> str:
-    """Return *text* if it is a str within *max_bytes* UTF-8 bytes.
+def check_text(text: str, *, max_bytes: int, name: str = "text") -> str:
+    """Return *text* if it is within *max_bytes* UTF-8 bytes.
 
     Raises:
-        InvalidArgumentError: Not a str.
         InputTooLargeError: Over the cap.
     """
-    if not isinstance(text, str):
-        msg = f"`{name}` must be a string, not {type(text).__name__}"
-        raise InvalidArgumentError(msg)
     problem = text_size_problem(text, max_bytes=max_bytes, name=name)
     if problem is not None:
         msg = f"{problem}; send a smaller part of the text"
@@ -70,7 +68,7 @@ def encode_text(text: str, *, max_bytes: int, name: str = "text") -> bytes:
     """Encode *text* as strict UTF-8 for a program's stdin, enforcing *max_bytes*.
 
     Raises:
-        InvalidArgumentError: Not a str, or not encodable (a lone surrogate).
+        InvalidArgumentError: Not encodable (a lone surrogate).
         InputTooLargeError: Over the cap.
     """
     check_text(text, max_bytes=max_bytes, name=name)
@@ -129,22 +127,11 @@ def check_pattern(pattern: object, *, engine: str, allow_newline: bool = True) -
     return pattern
 
 
-def check_str(value: object, *, name: str) -> str:
-    """Return *value* if it is a str (the direct ``call`` path has no schema to check it).
-
-    Raises:
-        InvalidArgumentError: Not a str.
-    """
-    if not isinstance(value, str):
-        msg = f"`{name}` must be a string, not {type(value).__name__}"
-        raise InvalidArgumentError(msg)
-    return value
-
-
 def check_int(value: object, *, name: str, low: int, high: int) -> int:
     """Return *value* if it is an int (not a bool) in ``low..high``.
 
-    The model-facing path already enforces this through the schema; the direct path does not.
+    For a number that reaches a program's argument vector: the schema enforces the same on the
+    model-facing path, and this keeps it true on the direct path.
 
     Raises:
         InvalidArgumentError: Not an int, or out of range.

@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 from collections.abc import Mapping, Sequence
 from typing import Final
 
 from .exceptions import ProgramFailedError, ProgramNotFoundError, ProgramTimeoutError
+from .outputs import decode_output
 from .process import ProcessResult, StartError, run_bounded
 
-__all__ = ["caller_path", "find_program", "run_program", "search_environment"]
+__all__ = ["caller_path", "failure_line", "find_program", "run_program", "search_environment"]
 
 _SEARCH_LOCALE: Final = "C.UTF-8"
+#: Longest part of a failed program's message that `failure_line` quotes.
+_MAX_QUOTED: Final = 300
 
 
 def caller_path() -> str:
@@ -103,3 +107,25 @@ def run_program(
         )
         raise ProgramTimeoutError(msg)
     return result
+
+
+def failure_line(name: str, result: ProcessResult) -> str:
+    """One line saying how *name* failed: its exit status (or signal) and its first line of output.
+
+    Only the first non-blank line is quoted (escaped, at most 300 characters): a crashing program
+    prints a dump of its internals (a Go goroutine dump, a Rust backtrace) that tells a model
+    nothing and may be long.
+    """
+    if result.returncode < 0:
+        try:
+            signal_name = signal.Signals(-result.returncode).name
+        except ValueError:
+            signal_name = f"signal {-result.returncode}"
+        how = f"was killed by {signal_name}"
+    else:
+        how = f"failed with exit status {result.returncode}"
+    printed = decode_output(result.stderr or result.stdout)
+    first = next((line.strip() for line in printed.split("\n") if line.strip()), "")
+    if len(first) > _MAX_QUOTED:
+        first = first[: _MAX_QUOTED - 3] + "..."
+    return f"{name} {how}: {first}" if first else f"{name} {how}"

@@ -23,6 +23,7 @@ from typing import Final, Protocol
 import re2
 
 from .exceptions import InvalidPatternError
+from .outputs import escape_controls
 
 __all__ = ["filter_lines"]
 
@@ -67,6 +68,8 @@ def _compile(pattern: str, *, never_nl: bool) -> _Regex:
         reason = exc.args[0] if exc.args else "invalid pattern"
         if isinstance(reason, bytes):
             reason = reason.decode("utf-8", "replace")
+        # RE2 quotes the offending part of the pattern raw; escape it like every tool output.
+        reason = escape_controls(str(reason))
         msg = (
             f"RE2 cannot use the pattern {pattern!r}: {reason}. filter_lines takes RE2 syntax "
             "(like Python's re, without backreferences, lookahead/lookbehind, atomic groups or "

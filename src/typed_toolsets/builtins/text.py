@@ -21,8 +21,8 @@ from .exceptions import (
     ProgramTimeoutError,
 )
 from .inputs import MAX_PATTERN_BYTES, check_int, check_pattern, check_text, encode_text
-from .outputs import cut_to_lines, decode_output
-from .programs import run_program, search_environment
+from .outputs import cut_to_lines, decode_output, escape_controls
+from .programs import failure_line, run_program, search_environment
 
 __all__ = [
     "BuiltinToolError",
@@ -69,11 +69,9 @@ def _rg_arguments(pattern: str, *, context: int) -> list[str]:
     return [*arguments, "-e", pattern, "--", "-"]
 
 
-def _check_flag(value: object, name: str) -> bool:
-    if type(value) is not bool:
-        msg = f"`{name}` must be true or false, not {type(value).__name__} ({value!r})"
-        raise InvalidArgumentError(msg)
-    return value
+def _no_matches(pattern: str) -> str:
+    """The seed's answer for an empty search, with the pattern escaped like every output."""
+    return f"No matches found for pattern '{escape_controls(pattern)}'"
 
 
 @attrs.define
@@ -129,16 +127,12 @@ class TextProcessingToolset(Toolset):
             ``No matches found for pattern '<p>'``.
         """
         check_pattern(pattern, engine="grep", allow_newline=False)
-        arguments = _grep_arguments(
-            pattern,
-            ignore_case=_check_flag(ignore_case, "ignore_case"),
-            count_only=_check_flag(count_only, "count_only"),
-        )
+        arguments = _grep_arguments(pattern, ignore_case=ignore_case, count_only=count_only)
         data = encode_text(text, max_bytes=self.max_text_bytes)
         output = self._search("grep", arguments, data, _GREP_INSTALL, pattern)
         if count_only:
-            return f"Found {output.strip()} matches for pattern '{pattern}'"
-        return output or f"No matches found for pattern '{pattern}'"
+            return f"Found {output.strip()} matches for pattern '{escape_controls(pattern)}'"
+        return output or _no_matches(pattern)
 
     def ripgrep(
         self,
@@ -165,7 +159,7 @@ class TextProcessingToolset(Toolset):
         output = self._search(
             "rg", _rg_arguments(pattern, context=context), data, _RG_INSTALL, pattern
         )
-        return output or f"No matches found for pattern '{pattern}'"
+        return output or _no_matches(pattern)
 
     def _search(
         self, program: str, arguments: list[str], data: bytes, install: str, pattern: str
@@ -189,9 +183,9 @@ class TextProcessingToolset(Toolset):
             return kept + ("" if not kept or kept.endswith("\n") else "\n") + note
         if result.returncode in (0, 1):
             return decode_output(result.stdout)
-        message = decode_output(result.stderr).strip() or "(no message)"
         # Both exit 2 on an error; when they only read stdin, the error is in the pattern.
         if result.returncode == 2:
+            message = decode_output(result.stderr).strip() or "(no message)"
             name = "grep" if program == "grep" else "ripgrep"
             hint = (
                 " (grep takes POSIX extended regular expressions: use [0-9] for digits, or "
@@ -201,8 +195,7 @@ class TextProcessingToolset(Toolset):
             )
             msg = f"{name} rejected the pattern {pattern!r}: {message}{hint}"
             raise InvalidPatternError(msg)
-        msg = f"{program} failed with exit status {result.returncode}: {message}"
-        raise ProgramFailedError(msg)
+        raise ProgramFailedError(failure_line(program, result))
 
     # ------------------------------------------------------------------ pure Python
 
@@ -239,10 +232,7 @@ class TextProcessingToolset(Toolset):
             ``Lines: L, Words: W, Characters: C``, or the single count asked for.
         """
         return text_ops.word_count(
-            self._text(text),
-            lines_only=_check_flag(lines_only, "lines_only"),
-            words_only=_check_flag(words_only, "words_only"),
-            chars_only=_check_flag(chars_only, "chars_only"),
+            self._text(text), lines_only=lines_only, words_only=words_only, chars_only=chars_only
         )
 
     def extract_lines(
@@ -260,10 +250,8 @@ class TextProcessingToolset(Toolset):
         Returns:
             The lines, or an empty string when the range holds none.
         """
-        check_int(start_line, name="start_line", low=-MAX_LINE_NUMBER, high=MAX_LINE_NUMBER)
-        if end_line is not None:
-            check_int(end_line, name="end_line", low=-MAX_LINE_NUMBER, high=MAX_LINE_NUMBER)
-        return text_ops.extract_lines(self._text(text, whole_lines=True), start_line, end_line)
+        lines = text_ops.extract_lines(self._text(text, whole_lines=True), start_line, end_line)
+        return escape_controls(lines)
 
     def filter_lines(self, *, text: str, pattern: PatternText, invert: bool = False) -> str:
         """Keep the lines that match a regular expression, ignoring case.
@@ -278,8 +266,8 @@ class TextProcessingToolset(Toolset):
             The kept lines, with their line endings.
         """
         check_pattern(pattern, engine="RE2")
-        invert = _check_flag(invert, "invert")
-        return regex.filter_lines(self._text(text, whole_lines=True), pattern, invert=invert)
+        kept = regex.filter_lines(self._text(text, whole_lines=True), pattern, invert=invert)
+        return escape_controls(kept)
 
     def unique_lines(self, *, text: str, preserve_order: bool = True) -> str:
         """Drop repeated lines.
@@ -291,10 +279,10 @@ class TextProcessingToolset(Toolset):
         Returns:
             The unique lines, each ending with a newline.
         """
-        preserve_order = _check_flag(preserve_order, "preserve_order")
-        return text_ops.unique_lines(
+        unique = text_ops.unique_lines(
             self._text(text, whole_lines=True), preserve_order=preserve_order
         )
+        return escape_controls(unique)
 
     def sort_lines(self, *, text: str, reverse: bool = False, numeric: bool = False) -> str:
         """Sort lines.
@@ -308,11 +296,10 @@ class TextProcessingToolset(Toolset):
         Returns:
             The sorted lines, each ending with a newline.
         """
-        reverse = _check_flag(reverse, "reverse")
-        numeric = _check_flag(numeric, "numeric")
-        return text_ops.sort_lines(
+        ordered = text_ops.sort_lines(
             self._text(text, whole_lines=True), reverse=reverse, numeric=numeric
         )
+        return escape_controls(ordered)
 
     def summarize_text(self, *, text: str) -> str:
         """Summarize text statistics: counts, averages and the most frequent words.

@@ -1,9 +1,9 @@
 """jsonschema validation (Draft 2020-12) and the messages built from its errors.
 
 The validator checks exactly the schema the model sees, with the library's own format checks
-(`_formats`). Messages are ``<path>: <reason>``, written for a model to correct its call: which
-argument, what was wrong, and what to send instead. This module imports jsonschema, which the
-core loads only when arguments fail the fast path.
+(`typed_toolsets.rules.formats`). Messages are ``<path>: <reason>``, written for a model to
+correct its call: which argument, what was wrong, and what to send instead. This module imports
+jsonschema, which the core loads only when arguments fail the fast path.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsonschema import Draft202012Validator, FormatChecker
 
-from typed_toolsets.types.formats import FORMAT_PARSERS
+from typed_toolsets.rules.formats import BY_FORMAT, FORMAT_TYPES
 from typed_toolsets.types.typespec import Schema
 
 if TYPE_CHECKING:
@@ -26,12 +26,6 @@ __all__ = ["MAX_PROBLEMS", "Problem", "format_checker", "json_path", "make_valid
 #: At most this many problems are reported for one call.
 MAX_PROBLEMS: Final = 20
 
-_FORMAT_HINTS: Final = {
-    "date-time": "an RFC 3339 date-time such as 2024-05-01T12:30:00Z",
-    "date": "a date such as 2024-05-01",
-    "time": "a time with an offset such as 12:30:00Z",
-    "uuid": "a UUID such as 123e4567-e89b-12d3-a456-426614174000",
-}
 _TYPE_PHRASES: Final = {
     "string": "a string",
     "integer": "an integer",
@@ -56,10 +50,10 @@ def _format_check(parse: Any) -> Any:
 
 
 def format_checker() -> FormatChecker:
-    """A format checker enforcing exactly the library's formats (date, time, date-time, uuid)."""
+    """A format checker enforcing exactly the library's formats (the rows of `FORMAT_TYPES`)."""
     checker = FormatChecker(formats=())
-    for name, parse in FORMAT_PARSERS.items():
-        checker.checks(name, raises=ValueError)(_format_check(parse))
+    for row in FORMAT_TYPES:
+        checker.checks(row.format_name, raises=ValueError)(_format_check(row.parse))
     return checker
 
 
@@ -118,8 +112,8 @@ def _expectation(given: object) -> str:
     if isinstance(declared, str):
         phrase = _TYPE_PHRASES.get(declared, declared)
         fmt = schema.get("format")
-        if isinstance(fmt, str) and fmt in _FORMAT_HINTS:
-            return _FORMAT_HINTS[fmt]
+        if isinstance(fmt, str) and fmt in BY_FORMAT:
+            return BY_FORMAT[fmt].hint
         return phrase
     options: list[object] = schema.get("anyOf", [])
     if options:
@@ -147,7 +141,8 @@ def _reason(error: ValidationError) -> str:
     if keyword == "const":
         return f"{shown} is not {short(value)}, the only accepted value"
     if keyword == "format":
-        return f"{shown} is not {_FORMAT_HINTS.get(value, f'a valid {value}')}"
+        row = BY_FORMAT.get(value)
+        return f"{shown} is not {row.hint if row is not None else f'a valid {value}'}"
     if keyword == "minimum":
         return f"{shown} is less than the minimum of {value}"
     if keyword == "exclusiveMinimum":

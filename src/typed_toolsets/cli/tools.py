@@ -38,33 +38,26 @@ class _Stop(Exception):  # noqa: N818 - control flow: print the message, exit wi
 
 
 def _target_classes(target: str) -> list[type[Toolset]]:
-    """The Toolset classes a TARGET names (loading its module like ``check`` does)."""
-    # Target loading is shared with `typed-toolsets check` (analysis/check.py), so that every
-    # command reads targets alike; these names move with it when it gets its own module.
-    from typed_toolsets.analysis.check import (
+    """The Toolset classes a TARGET names, loaded as every command loads targets."""
+    from typed_toolsets.analysis.targets import (
         TargetError,
-        _load,  # pyright: ignore[reportPrivateUsage]
-        _resolve_qualname,  # pyright: ignore[reportPrivateUsage]
-        _split_target,  # pyright: ignore[reportPrivateUsage]
-        _toolset_classes,  # pyright: ignore[reportPrivateUsage]
+        load_module,
+        load_toolsets,
+        split_target,
+        toolset_classes,
     )
 
-    module_text, class_name = _split_target(target)
+    module_text, class_name = split_target(target)
     try:
-        loaded = _load(module_text)
+        if class_name is not None:
+            return load_toolsets(target)
+        loaded = load_module(module_text, recover=False)
     except TargetError as exc:
         raise _Stop(EXIT_USAGE, str(exc)) from None
-    if loaded.failures:
-        raise _Stop(EXIT_PROBLEMS, str(loaded.failures[0]))
+    except ToolsetDefinitionError as exc:
+        raise _Stop(EXIT_PROBLEMS, str(exc)) from None
     module = loaded.module
-    if module is None:  # pragma: no cover - _load gives a module or failures
-        raise _Stop(EXIT_USAGE, f"cannot import {module_text!r}")
-    if class_name is not None:
-        found = _resolve_qualname(module, class_name)
-        if found is None:
-            raise _Stop(EXIT_USAGE, f"{target}: {loaded.name} has no Toolset class {class_name!r}")
-        return [found]
-    classes = _toolset_classes(module)
+    classes = toolset_classes(module) if module is not None else []
     # A facade module (typed_toolsets.text) defines nothing but lists its toolsets in __all__.
     for name in getattr(module, "__all__", ()):
         value = getattr(module, name, None)

@@ -16,7 +16,6 @@ import attrs
 
 from typed_toolsets.rules.names import (
     API_NAMES,
-    TOOL_NAME_PATTERN,
     class_display_name,
     close_matches,
     default_description,
@@ -24,13 +23,13 @@ from typed_toolsets.rules.names import (
     final_tool_name,
     is_valid_tool_name,
 )
-from typed_toolsets.rules.problems import problem
+from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.types.typespec import MISSING, Unresolved
 
 from .declarations import ToolAnnotations, ToolSpec, spec_of
 from .errors import ToolsetDefinitionError
 from .limits import DEFAULT_LIMITS, Limits
-from .methods import MethodInfo, SignatureProblems, read_method
+from .methods import MethodInfo, SignatureProblems, UnresolvedParameter, read_method
 
 __all__ = ["ClassInfo", "Export", "build_class", "class_info", "required_init_fields"]
 
@@ -90,7 +89,7 @@ class ClassInfo:
         with self._lock:
             if self.is_resolved():  # pragma: no cover - another thread finished first
                 return self.exports
-            problems: list[str] = []
+            problems: list[Problem] = []
             resolved: list[Export] = []
             for export in self.exports:
                 if export.method is None:
@@ -113,12 +112,10 @@ class ClassInfo:
             return resolved
 
 
-def _unresolved_problem(class_name: str, method_name: str, exc: Unresolved) -> str:
-    cause = (
-        f"an annotation names {exc.name!r}, which is not defined; define or import it in the "
-        "module (names inside functions cannot be resolved)"
-    )
-    return problem(class_name, method_name, "param-type", cause)
+def _unresolved_problem(class_name: str, method_name: str, exc: Unresolved) -> Problem:
+    """The problem of an annotation that still names something undefined."""
+    parameter = exc.parameter if isinstance(exc, UnresolvedParameter) else None
+    return problem("unresolved-name", class_name, method_name, parameter, name=exc.name)
 
 
 def class_info(cls: type) -> ClassInfo | None:
@@ -149,60 +146,42 @@ def _annotated_field(cls: type, name: str) -> bool:
     return any(name in inspect.get_annotations(klass) for klass in cls.__mro__)
 
 
-def _kind_problem(name: str, value: object, owner: type, toolset_base: type) -> str | None:
+def _kind_problem(
+    class_name: str, name: str, value: object, owner: type, toolset_base: type
+) -> Problem | None:
     """Why the attribute *value* cannot be exported, or None when it is a plain method."""
     if name in API_NAMES and owner is toolset_base:
-        return f"{name!r} is part of the Toolset API and cannot be exported"
+        return problem("api-name", class_name, name)
     if name.startswith("__") and name.endswith("__"):
-        return f"{name!r} is a special method and cannot be exported"
-    only = "only plain instance methods (def or async def) can be exported"
-    if isinstance(value, staticmethod):
-        return f"{name!r} is a staticmethod; {only}"
-    if isinstance(value, classmethod):
-        return f"{name!r} is a classmethod; {only}"
-    if isinstance(value, property):
-        return f"{name!r} is a property; {only}"
+        return problem("special-method", class_name, name)
+    for wrapper in (staticmethod, classmethod, property):
+        if isinstance(value, wrapper):
+            return problem("wrapped-method", class_name, name, wrapper=wrapper.__name__)
     if inspect.isclass(value):
-        return f"{name!r} is a nested class; only plain instance methods can be exported"
+        return problem("nested-class", class_name, name)
     if inspect.isfunction(value):
         if inspect.isasyncgenfunction(value) or inspect.isgeneratorfunction(value):
-            return f"{name!r} is a generator; only methods that return a value can be exported"
+            return problem("generator", class_name, name)
         return None
-    kind = (
-        "an attrs field"
-        if type(value).__name__ in ("_CountingAttr", "member_descriptor")
-        else "an attribute"
-    )
-    return f"{name!r} is {kind}, not a method; only plain instance methods can be exported"
+    if type(value).__name__ in ("_CountingAttr", "member_descriptor"):
+        return problem("attrs-field", class_name, name)
+    return problem("attribute", class_name, name)
 
 
-def _own_specs(cls: type, problems: list[str]) -> tuple[ToolSpec, ...]:
+def _own_specs(cls: type, problems: list[Problem]) -> tuple[ToolSpec, ...]:
+    class_name = class_display_name(cls.__qualname__)
     specs: list[ToolSpec] = []
     declared = cls.__dict__.get("exports", MISSING)
     if declared is not MISSING:
         if not isinstance(declared, (tuple, list)):
-            problems.append(
-                problem(
-                    class_display_name(cls.__qualname__),
-                    None,
-                    "unknown-method",
-                    f"`exports` must be a tuple of tool(...) declarations (got {declared!r})",
-                )
-            )
+            problems.append(problem("exports-not-a-tuple", class_name, got=repr(declared)))
         else:
-            for item in declared:  # pyright: ignore[reportUnknownVariableType]
+            for item in typing.cast("tuple[object, ...] | list[object]", declared):
                 if isinstance(item, ToolSpec):
                     specs.append(item)
                 else:
-                    hint = ' (use tool("name"), not the method itself)' if callable(item) else ""  # pyright: ignore[reportUnknownArgumentType]
-                    problems.append(
-                        problem(
-                            class_display_name(cls.__qualname__),
-                            None,
-                            "unknown-method",
-                            f"`exports` contains {item!r}, not a tool(...) declaration{hint}",
-                        )
-                    )
+                    kind: Kind = "exports-method" if callable(item) else "exports-item"
+                    problems.append(problem(kind, class_name, got=repr(item)))
     for name, value in cls.__dict__.items():
         spec = spec_of(value)
         if spec is not None and spec.method_name == name:
@@ -210,14 +189,7 @@ def _own_specs(cls: type, problems: list[str]) -> tuple[ToolSpec, ...]:
     seen: set[str] = set()
     for spec in specs:
         if spec.method_name in seen:
-            problems.append(
-                problem(
-                    class_display_name(cls.__qualname__),
-                    spec.method_name,
-                    "duplicate-name",
-                    f"the method {spec.method_name!r} is declared twice in this class",
-                )
-            )
+            problems.append(problem("declared-twice", class_name, spec.method_name))
         seen.add(spec.method_name)
     return tuple(specs)
 
@@ -235,48 +207,50 @@ def _merged_specs(cls: type, own: tuple[ToolSpec, ...]) -> list[ToolSpec]:
     return list(merged.values())
 
 
-def _toolset_name(cls: type, problems: list[str]) -> str:
+def _toolset_name(cls: type, problems: list[Problem]) -> str:
     name = getattr(cls, "toolset_name", None)
     if not isinstance(name, str):
-        problems.append(
-            problem(
-                class_display_name(cls.__qualname__),
-                None,
-                "invalid-name",
-                f"`toolset_name` must be a str (got {name!r})",
-            )
-        )
+        class_name = class_display_name(cls.__qualname__)
+        problems.append(problem("toolset-name-type", class_name, got=repr(name)))
         return default_toolset_name(cls.__name__)
     return name
 
 
-def _class_limits(cls: type, problems: list[str]) -> Limits:
+def _class_limits(cls: type, problems: list[Problem]) -> Limits:
     limits = getattr(cls, "limits", DEFAULT_LIMITS)
     if not isinstance(limits, Limits):
-        problems.append(
-            problem(
-                class_display_name(cls.__qualname__),
-                None,
-                "signature",
-                f"`limits` must be a Limits (got {limits!r})",
-            )
-        )
+        class_name = class_display_name(cls.__qualname__)
+        problems.append(problem("limits-type", class_name, got=repr(limits)))
         return DEFAULT_LIMITS
     return limits
 
 
-def _class_policy(cls: type, problems: list[str]) -> tuple[ToolAnnotations | None, bool]:
+def _class_policy(cls: type, problems: list[Problem]) -> tuple[ToolAnnotations | None, bool]:
     """The toolset-wide ``tool_annotations`` and ``requires_approval`` of *cls*, checked."""
     where = class_display_name(cls.__qualname__)
     annotations = getattr(cls, "tool_annotations", None)
     if annotations is not None and not isinstance(annotations, ToolAnnotations):
-        cause = f"`tool_annotations` must be a ToolAnnotations or None (got {annotations!r})"
-        problems.append(problem(where, None, "signature", cause))
+        problems.append(
+            problem(
+                "class-option-type",
+                where,
+                option="tool_annotations",
+                expected="a ToolAnnotations or None",
+                got=repr(annotations),
+            )
+        )
         annotations = None
     approval = getattr(cls, "requires_approval", False)
     if not isinstance(approval, bool):
-        cause = f"`requires_approval` must be True or False (got {approval!r})"
-        problems.append(problem(where, None, "signature", cause))
+        problems.append(
+            problem(
+                "class-option-type",
+                where,
+                option="requires_approval",
+                expected="True or False",
+                got=repr(approval),
+            )
+        )
         approval = False
     return annotations, approval
 
@@ -291,7 +265,7 @@ def build_class(cls: type, toolset_base: type) -> None:
     if existing is not None and existing.qualname == cls.__qualname__:
         # attrs' slotted classes are built twice: the copy inherits the first build's dict.
         return
-    problems: list[str] = []
+    problems: list[Problem] = []
     own = _own_specs(cls, problems)
     toolset_name = _toolset_name(cls, problems)
     class_limits = _class_limits(cls, problems)
@@ -304,33 +278,25 @@ def build_class(cls: type, toolset_base: type) -> None:
         found = _lookup(cls, method_name)
         if found is None:
             if _annotated_field(cls, method_name):
-                cause = f"{method_name!r} is an annotated attribute (an attrs field), not a method"
-                problems.append(problem(class_name, method_name, "not-a-method", cause))
+                problems.append(problem("annotated-attribute", class_name, method_name))
                 continue
             matches = close_matches(method_name, _candidates(cls, toolset_base))
-            hint = f"; did you mean {' or '.join(repr(m) for m in matches)}?" if matches else ""
-            cause = f"{class_name} has no method {method_name!r} to export{hint}"
-            problems.append(problem(class_name, method_name, "unknown-method", cause))
+            problems.append(problem("unknown-method", class_name, method_name, matches=matches))
             continue
         owner, value = found
-        kind_problem = _kind_problem(method_name, value, owner, toolset_base)
+        kind_problem = _kind_problem(class_name, method_name, value, owner, toolset_base)
         if kind_problem is not None:
-            problems.append(problem(class_name, method_name, "not-a-method", kind_problem))
+            problems.append(kind_problem)
             continue
         name = final_tool_name(toolset_name, method_name, spec.tool_name)
         if not is_valid_tool_name(name):
-            cause = (
-                f"the tool name {name!r} is not valid for LLM APIs (it must match "
-                f"{TOOL_NAME_PATTERN}: letters, digits, '_' and '-', at most 64 "
-                "characters, not starting with a digit or '-')"
-            )
-            problems.append(problem(class_name, method_name, "invalid-name", cause))
+            problems.append(problem("invalid-tool-name", class_name, method_name, name=name))
             continue
         if name in final_names:
-            cause = (
-                f"the tool name {name!r} is already exported by the method {final_names[name]!r}"
+            other = final_names[name]
+            problems.append(
+                problem("duplicate-tool-name", class_name, method_name, name=name, other=other)
             )
-            problems.append(problem(class_name, method_name, "duplicate-name", cause))
             continue
         final_names[name] = method_name
         func = typing.cast("Callable[..., Any]", value)

@@ -7,6 +7,8 @@ from typing import Any, Final, TypeVar, overload
 
 import attrs
 
+from typed_toolsets.rules.problems import Problem, problem
+
 from .errors import ToolsetDefinitionError
 from .limits import Limits
 
@@ -121,23 +123,34 @@ def _check_arguments(
     annotations: object = None,
     requires_approval: object = None,
 ) -> None:
-    problems: list[str] = []
-    if not isinstance(method_name, str) or not method_name:
-        problems.append(f"tool(): the method name must be a non-empty str (got {method_name!r})")
+    """Raise the problems of tool()'s arguments; *method_name* is None in the decorator form.
+
+    No class exists yet: the records have ``toolset=None`` (see `typed_toolsets.rules.problems`).
+    """
+    method = method_name if isinstance(method_name, str) and method_name else None
+    problems: list[Problem] = []
+    if method is None and method_name is not None:
+        problems.append(problem("tool-method-name", None, got=repr(method_name)))
     if tool_name is not None and not isinstance(tool_name, str):
-        problems.append(f"tool(): `tool_name` must be a str or None (got {tool_name!r})")
-    if description is not None and not isinstance(description, str):
-        problems.append(f"tool(): `description` must be a str or None (got {description!r})")
-    if limits is not None and not isinstance(limits, Limits):
-        problems.append(f"tool(): `limits` must be a Limits or None (got {limits!r})")
-    if annotations is not None and not isinstance(annotations, ToolAnnotations):
-        problems.append(
-            f"tool(): `annotations` must be a ToolAnnotations or None (got {annotations!r})"
-        )
-    if requires_approval is not None and not isinstance(requires_approval, bool):
-        problems.append(
-            f"tool(): `requires_approval` must be a bool or None (got {requires_approval!r})"
-        )
+        problems.append(problem("tool-name-type", None, method, got=repr(tool_name)))
+    options: tuple[tuple[str, object, type], ...] = (
+        ("description", description, str),
+        ("limits", limits, Limits),
+        ("annotations", annotations, ToolAnnotations),
+        ("requires_approval", requires_approval, bool),
+    )
+    for option, value, expected in options:
+        if value is not None and not isinstance(value, expected):
+            problems.append(
+                problem(
+                    "tool-option-type",
+                    None,
+                    method,
+                    option=option,
+                    expected=expected.__name__,
+                    got=repr(value),
+                )
+            )
     if problems:
         raise ToolsetDefinitionError(problems)
 
@@ -148,14 +161,13 @@ def _mark(obj: object, spec_for: Callable[[str], ToolSpec]) -> None:
     target = _unwrap(obj)
     name = getattr(target, "__name__", None)
     if not isinstance(name, str) or not callable(target):
-        msg = f"@tool can only decorate a method (got {obj!r})"
-        raise ToolsetDefinitionError([msg])
+        raise ToolsetDefinitionError([problem("tool-not-a-method", None, got=repr(obj))])
     spec = spec_for(name)
     try:
         setattr(target, SPEC_ATTRIBUTE, spec)
     except (AttributeError, TypeError) as exc:
-        msg = f"@tool cannot mark {obj!r}: {exc}"
-        raise ToolsetDefinitionError([msg]) from None
+        found = problem("tool-cannot-mark", None, name, got=repr(obj), reason=str(exc))
+        raise ToolsetDefinitionError([found]) from None
 
 
 @overload
@@ -228,13 +240,14 @@ def tool(
             )
             return func
 
-        _check_arguments("_", tool_name, description, limits, annotations, requires_approval)
+        _check_arguments(None, tool_name, description, limits, annotations, requires_approval)
         return decorate
     if not isinstance(method_name, str):
         options = (tool_name, description, limits, annotations, requires_approval)
         if any(option is not None for option in options):
-            msg = "tool(): pass options as @tool(description=...), not @tool(method, ...)"
-            raise ToolsetDefinitionError([msg])
+            name = getattr(method_name, "__name__", None)
+            method = name if isinstance(name, str) else None
+            raise ToolsetDefinitionError([problem("tool-options-form", None, method)])
         _mark(method_name, ToolSpec)
         return method_name
     _check_arguments(method_name, tool_name, description, limits, annotations, requires_approval)

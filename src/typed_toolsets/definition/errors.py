@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from typed_toolsets.rules.problems import Problem
+
 __all__ = ["ExportError", "ToolsetDefinitionError", "TypedToolsetsError"]
 
 
@@ -26,21 +28,25 @@ class ToolsetDefinitionError(TypedToolsetsError, TypeError):
     """A Toolset class or one of its tool declarations is invalid.
 
     Raised when the class is created (or, for annotations that name something defined later in
-    the module, when its tools are first built). The message lists every problem found, one per
-    line, each naming the class, the method and the cause.
+    the module, when its tools are first built), and by ``tool()`` called with arguments of the
+    wrong type. The message lists every problem found, one per line, each naming the class, the
+    method and the cause: ``Class.method: cause [toolset-<code>]``.
 
     Attributes:
-        problems: The individual problems, in the order they were found.
+        problems: One `Problem` record per problem, in the order they were found; each has
+            ``code``, ``toolset``, ``method``, ``parameter`` and ``str(problem)``, its line of
+            the message.
     """
 
-    problems: tuple[str, ...]
+    problems: tuple[Problem, ...]
 
-    def __init__(self, problems: Iterable[str], *, header: str | None = None) -> None:
+    def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems = tuple(problems)
-        lines = list(self.problems)
-        if header is not None:
-            lines.insert(0, header)
-        super().__init__("\n".join(lines))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+    def __reduce__(self) -> tuple[type[ToolsetDefinitionError], tuple[tuple[Problem, ...]]]:
+        # The default rebuilds the exception from its message, which is not a list of records.
+        return type(self), (self.problems,)
 
 
 class ExportError(TypedToolsetsError, ValueError):
@@ -60,3 +66,7 @@ class ExportError(TypedToolsetsError, ValueError):
     def __init__(self, problems: Iterable[str]) -> None:
         self.problems = tuple(problems)
         super().__init__("\n".join(self.problems))
+
+    def __reduce__(self) -> tuple[type[ExportError], tuple[tuple[str, ...]]]:
+        # The default rebuilds the exception from its message, which is not the list.
+        return type(self), (self.problems,)

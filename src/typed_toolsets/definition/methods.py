@@ -5,29 +5,49 @@ from __future__ import annotations
 import inspect
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import attrs
 import typing_extensions
 
-from typed_toolsets.rules.problems import problem as render_problem
+from typed_toolsets.rules.labels import label
+from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.types import docstrings
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.description import Description
 from typed_toolsets.types.typespec import MISSING, Reject, Schema, TypeSpec, Unresolved, Unsupported
 
-__all__ = ["MethodInfo", "Param", "SignatureProblems", "read_method", "resolve_annotation"]
+__all__ = [
+    "MethodInfo",
+    "Param",
+    "SignatureProblems",
+    "UnresolvedParameter",
+    "read_method",
+    "resolve_annotation",
+]
 
 _EMPTY: Final = inspect.Parameter.empty
 
 
-class SignatureProblems(Exception):  # noqa: N818
-    """A method cannot be exported; ``problems`` says why (already formatted)."""
+class SignatureProblems(Exception):  # noqa: N818 (a verdict carrying records, not an error)
+    """A method cannot be exported; ``problems`` says why."""
 
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("\n".join(problems))
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("\n".join(str(p) for p in problems))
         self.problems = problems
+
+
+class UnresolvedParameter(Unresolved):
+    """`Unresolved`, for the annotation of one parameter.
+
+    Attributes:
+        parameter: The parameter whose annotation names something not defined yet.
+    """
+
+    def __init__(self, name: str, parameter: str) -> None:
+        super().__init__(name)
+        self.parameter = parameter
 
 
 @attrs.frozen
@@ -139,28 +159,22 @@ def json_default(default: object, spec: TypeSpec) -> object:
     return value
 
 
-def _param_problems(class_name: str, method_name: str, parameter: inspect.Parameter) -> list[str]:
-    kind = parameter.kind
-    where = f"parameter {parameter.name!r}"
+_KIND_PROBLEMS: Final[Mapping[object, Kind]] = {
+    inspect.Parameter.POSITIONAL_ONLY: "positional-only",
+    inspect.Parameter.VAR_POSITIONAL: "var-positional",
+    inspect.Parameter.VAR_KEYWORD: "var-keyword",
+}
 
-    def problem(cause: str) -> str:
-        return render_problem(class_name, method_name, "signature", cause)
 
-    if kind is inspect.Parameter.POSITIONAL_ONLY:
-        return [
-            problem(f"{where} is positional-only; tools are called with keywords, remove the '/'")
-        ]
-    if kind is inspect.Parameter.VAR_POSITIONAL:
-        return [
-            problem(f"'*{parameter.name}' is not supported; declare keyword parameters instead")
-        ]
-    if kind is inspect.Parameter.VAR_KEYWORD:
-        return [
-            problem(f"'**{parameter.name}' is not supported; declare keyword parameters instead")
-        ]
+def _param_problem(
+    class_name: str, method_name: str, parameter: inspect.Parameter
+) -> Problem | None:
+    kind = _KIND_PROBLEMS.get(parameter.kind)
+    if kind is not None:
+        return problem(kind, class_name, method_name, parameter.name)
     if parameter.annotation is _EMPTY:
-        return [problem(f"{where} has no type annotation; annotate it so it gets a JSON Schema")]
-    return []
+        return problem("unannotated", class_name, method_name, parameter.name)
+    return None
 
 
 def read_method(
@@ -181,14 +195,14 @@ def read_method(
     try:
         signature = inspect.signature(func)
     except (TypeError, ValueError) as exc:
-        cause = f"its signature cannot be read ({exc})"
-        raise SignatureProblems(
-            [render_problem(class_name, method_name, "signature", cause)]
-        ) from None
+        found = problem("unreadable-signature", class_name, method_name, reason=str(exc))
+        raise SignatureProblems([found]) from None
     parameters = list(signature.parameters.values())[1:]  # drop `self`
-    problems: list[str] = []
+    problems: list[Problem] = []
     for parameter in parameters:
-        problems.extend(_param_problems(class_name, method_name, parameter))
+        param_problem = _param_problem(class_name, method_name, parameter)
+        if param_problem is not None:
+            problems.append(param_problem)
     if problems:
         raise SignatureProblems(problems)
 
@@ -209,29 +223,32 @@ def read_method(
                 problems,
             )
         except Unresolved as exc:
-            unresolved = unresolved or exc  # keep checking the other parameters
+            # Keep checking the other parameters; the first unresolved name is reported.
+            unresolved = unresolved or UnresolvedParameter(exc.name, parameter.name)
             continue
         if annotation is MISSING:
             continue
         try:
             spec = registry.spec(annotation)
         except Unsupported as exc:
-            shown = getattr(annotation, "__qualname__", None) or repr(annotation)
             problems.append(
-                render_problem(
+                problem(
+                    "unsupported-type",
                     class_name,
                     method_name,
-                    "param-type",
-                    f"parameter {parameter.name!r} has type {shown}, "
-                    f"which has no JSON Schema ({exc})",
+                    parameter.name,
+                    type=label(annotation),
+                    reason=str(exc),
                 )
             )
             continue
         default = parameter.default
         if default is not _EMPTY:
-            problem = _default_problem(parameter.name, annotation, default, spec)
-            if problem is not None:
-                problems.append(render_problem(class_name, method_name, "signature", problem))
+            default_problem = _default_problem(
+                class_name, method_name, parameter.name, annotation, default, spec
+            )
+            if default_problem is not None:
+                problems.append(default_problem)
                 continue
         params.append(
             Param(
@@ -264,7 +281,7 @@ def resolve_annotation_for(
     class_name: str,
     method_name: str,
     param_name: str,
-    problems: list[str],
+    problems: list[Problem],
 ) -> object:
     """Resolve one parameter's annotation, recording a problem (and returning MISSING) if broken.
 
@@ -275,25 +292,32 @@ def resolve_annotation_for(
         return resolve_annotation(annotation, globalns, localns)
     except Unsupported as exc:
         problems.append(
-            render_problem(
-                class_name, method_name, "param-type", f"parameter {param_name!r}: {exc}"
-            )
+            problem("bad-annotation", class_name, method_name, param_name, reason=str(exc))
         )
         return MISSING
 
 
-def _default_problem(name: str, annotation: object, default: object, spec: TypeSpec) -> str | None:
-    shown = getattr(annotation, "__qualname__", None) or repr(annotation)
+def _default_problem(
+    class_name: str,
+    method_name: str,
+    name: str,
+    annotation: object,
+    default: object,
+    spec: TypeSpec,
+) -> Problem | None:
     if default is None and "null" not in spec.json_types:
-        return (
-            f"parameter {name!r} defaults to None but its type {shown} does not admit null; "
-            f"annotate it as `{shown} | None` (a None default does not make a parameter nullable)"
-        )
+        return problem("none-default", class_name, method_name, name, type=label(annotation))
     try:
         json_default(default, spec)
     except ValueError as exc:
-        return (
-            f"parameter {name!r} has the default {default!r}, which is not a valid {shown} ({exc})"
+        return problem(
+            "bad-default",
+            class_name,
+            method_name,
+            name,
+            default=repr(default),
+            type=label(annotation),
+            reason=str(exc),
         )
     return None
 

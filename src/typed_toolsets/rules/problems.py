@@ -1,30 +1,375 @@
-"""Definition problems: their codes and how one is written.
+"""Definition problems as data: one `Problem` record per problem, one message template per kind.
 
-Standard library only: the mypy plugin imports this module on every run.
+The runtime (`typed_toolsets.ToolsetDefinitionError.problems`), ``typed-toolsets check`` and the
+mypy plugin build the same records and render them here, so the three say the same thing. A
+record carries what a tool needs to act on it (``code``, ``toolset``, ``method``, ``parameter``)
+and the values its message needs; ``str(problem)`` is its line of the error message::
+
+    Tasks.asign: Tasks has no method 'asign' to export [toolset-unknown-method]
+
+Each kind of problem (`Kind`) has one error code and one template in `KINDS`. Templates are
+`str.format` strings over ``toolset``, ``method``, ``parameter`` and the record's values, with
+two format specs of their own: ``{x:names}`` lists names (``'a', 'b'``) and ``{x:suggest}``
+writes ``; did you mean 'a' or 'b'?`` (nothing when there is no candidate).
+
+``tool()``'s own argument errors are raised before any class exists: their records have
+``toolset=None`` and render as ``tool(): <cause> [toolset-<code>]``.
+
+Standard library only: the mypy plugin imports this module on every run (and hashes every file
+of this package into its cache key, so a template change re-checks cached modules).
 """
 
 from __future__ import annotations
 
-from typing import Final
+import string
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final, Literal, NamedTuple, TypeAlias, cast
 
-__all__ = ["PROBLEM_CODES", "problem"]
+from .names import TOOL_NAME_PATTERN
 
-#: Error codes, shared by the runtime messages and the mypy plugin (``toolset-<code>``).
-PROBLEM_CODES: Final = frozenset(
-    {
+__all__ = [
+    "CODE_PREFIX",
+    "KINDS",
+    "PROBLEM_CODES",
+    "WARNING_CODES",
+    "Kind",
+    "Problem",
+    "Value",
+    "problem",
+]
+
+#: Every error code starts with this (it is also the parent code in the mypy plugin).
+CODE_PREFIX: Final = "toolset-"
+
+#: A value a message needs: a text (names, type labels, reasons, reprs) or a list of names.
+Value: TypeAlias = "str | tuple[str, ...]"
+
+Kind = Literal[
+    "unknown-method",
+    "exports-not-a-tuple",
+    "exports-item",
+    "exports-method",
+    "tool-method-name",
+    "annotated-attribute",
+    "attribute",
+    "attrs-field",
+    "api-name",
+    "special-method",
+    "wrapped-method",
+    "nested-class",
+    "generator",
+    "tool-not-a-method",
+    "tool-cannot-mark",
+    "duplicate-tool-name",
+    "declared-twice",
+    "invalid-tool-name",
+    "toolset-name-type",
+    "tool-name-type",
+    "unreadable-signature",
+    "positional-only",
+    "var-positional",
+    "var-keyword",
+    "unannotated",
+    "none-default",
+    "bad-default",
+    "limits-type",
+    "class-option-type",
+    "tool-option-type",
+    "tool-options-form",
+    "unsupported-type",
+    "bad-annotation",
+    "unresolved-name",
+    "init",
+    "ambiguous-union",
+]
+
+
+class Template(NamedTuple):
+    """How one kind of problem is reported.
+
+    Attributes:
+        code: Its error code, without `CODE_PREFIX` (one of `PROBLEM_CODES`).
+        text: Its message, a `str.format` template (see the module docstring).
+    """
+
+    code: str
+    text: str
+
+
+_ONLY: Final = "only plain instance methods (def or async def) can be exported"
+_ONLY_SHORT: Final = "only plain instance methods can be exported"
+_KEYWORDS: Final = "declare keyword parameters instead"
+_PATTERN: Final = TOOL_NAME_PATTERN.replace("{", "{{").replace("}", "}}")
+
+#: The code and the message template of every kind of problem.
+KINDS: Final[Mapping[Kind, Template]] = {
+    # -- unknown-method: a declaration that names no method
+    "unknown-method": Template(
+        "unknown-method", "{toolset} has no method {method!r} to export{matches:suggest}"
+    ),
+    "exports-not-a-tuple": Template(
+        "unknown-method", "`exports` must be a tuple of tool(...) declarations (got {got})"
+    ),
+    "exports-item": Template(
+        "unknown-method", "`exports` contains {got}, not a tool(...) declaration"
+    ),
+    "exports-method": Template(
         "unknown-method",
+        '`exports` contains {got}, not a tool(...) declaration (use tool("name"), not the '
+        "method itself)",
+    ),
+    "tool-method-name": Template(
+        "unknown-method", "the method name must be a non-empty str (got {got})"
+    ),
+    # -- not-a-method: the name is something other than a plain `def` / `async def`
+    "annotated-attribute": Template(
+        "not-a-method", "{method!r} is an annotated attribute (an attrs field), not a method"
+    ),
+    "attribute": Template(
+        "not-a-method", f"{{method!r}} is an attribute, not a method; {_ONLY_SHORT}"
+    ),
+    "attrs-field": Template(
+        "not-a-method", f"{{method!r}} is an attrs field, not a method; {_ONLY_SHORT}"
+    ),
+    "api-name": Template(
+        "not-a-method", "{method!r} is part of the Toolset API and cannot be exported"
+    ),
+    "special-method": Template(
+        "not-a-method", "{method!r} is a special method and cannot be exported"
+    ),
+    "wrapped-method": Template("not-a-method", f"{{method!r}} is a {{wrapper}}; {_ONLY}"),
+    "nested-class": Template("not-a-method", f"{{method!r}} is a nested class; {_ONLY_SHORT}"),
+    "generator": Template(
         "not-a-method",
-        "duplicate-name",
+        "{method!r} is a generator; only methods that return a value can be exported",
+    ),
+    "tool-not-a-method": Template("not-a-method", "@tool can only decorate a method (got {got})"),
+    "tool-cannot-mark": Template("not-a-method", "@tool cannot mark {got}: {reason}"),
+    # -- duplicate-name
+    "duplicate-tool-name": Template(
+        "duplicate-name", "the tool name {name!r} is already exported by the method {other!r}"
+    ),
+    "declared-twice": Template(
+        "duplicate-name", "the method {method!r} is declared twice in this class"
+    ),
+    # -- invalid-name
+    "invalid-tool-name": Template(
         "invalid-name",
+        f"the tool name {{name!r}} is not valid for LLM APIs (it must match {_PATTERN}: letters, "
+        "digits, '_' and '-', at most 64 characters, not starting with a digit or '-')",
+    ),
+    "toolset-name-type": Template("invalid-name", "`toolset_name` must be a str (got {got})"),
+    "tool-name-type": Template("invalid-name", "`tool_name` must be a str or None (got {got})"),
+    # -- signature: the method (or a declaration's option) cannot be used as declared
+    "unreadable-signature": Template("signature", "its signature cannot be read ({reason})"),
+    "positional-only": Template(
         "signature",
+        "parameter {parameter!r} is positional-only; tools are called with keywords, remove "
+        "the '/'",
+    ),
+    "var-positional": Template("signature", f"'*{{parameter}}' is not supported; {_KEYWORDS}"),
+    "var-keyword": Template("signature", f"'**{{parameter}}' is not supported; {_KEYWORDS}"),
+    "unannotated": Template(
+        "signature",
+        "parameter {parameter!r} has no type annotation; annotate it so it gets a JSON Schema",
+    ),
+    "none-default": Template(
+        "signature",
+        "parameter {parameter!r} defaults to None but its type {type} does not admit null; "
+        "annotate it as `{type} | None` (a None default does not make a parameter nullable)",
+    ),
+    "bad-default": Template(
+        "signature",
+        "parameter {parameter!r} has the default {default}, which is not a valid {type} ({reason})",
+    ),
+    "limits-type": Template("signature", "`limits` must be a Limits (got {got})"),
+    "class-option-type": Template("signature", "`{option}` must be {expected} (got {got})"),
+    "tool-option-type": Template(
+        "signature", "`{option}` must be a {expected} or None (got {got})"
+    ),
+    "tool-options-form": Template(
+        "signature", "pass options as @tool(description=...), not @tool(method, ...)"
+    ),
+    # -- param-type: an annotation with no JSON Schema
+    "unsupported-type": Template(
         "param-type",
+        "parameter {parameter!r} has type {type}, which has no JSON Schema ({reason})",
+    ),
+    "bad-annotation": Template("param-type", "parameter {parameter!r}: {reason}"),
+    "unresolved-name": Template(
+        "param-type",
+        "an annotation names {name!r}, which is not defined; define or import it in the module "
+        "(names inside functions cannot be resolved)",
+    ),
+    # -- init: `Cls.to_tools()` cannot build `Cls()`
+    "init": Template(
         "init",
+        "{toolset}.to_tools() calls {toolset}() with no arguments, but the constructor needs "
+        "{needed:names}; give each a default, or call to_tools() on an instance",
+    ),
+    # -- ambiguous-union (a warning of `check`)
+    "ambiguous-union": Template(
         "ambiguous-union",
-    }
-)
+        "parameter {parameter!r} has the union {union}, and a JSON value can match both {first} "
+        "and {second} (the first one in declared order wins)",
+    ),
+}
+
+#: The error codes, without `CODE_PREFIX`, shared by the runtime, ``check`` and the plugin.
+PROBLEM_CODES: Final = frozenset(template.code for template in KINDS.values())
+
+#: Codes that ``check`` reports as warnings (the library still runs: the declared order decides).
+WARNING_CODES: Final = frozenset({"ambiguous-union"})
 
 
-def problem(class_name: str, method_name: str | None, code: str, cause: str) -> str:
-    """Format one definition problem: the class, the method, the cause and its code."""
-    where = class_name if method_name is None else f"{class_name}.{method_name}"
-    return f"{where}: {cause} [toolset-{code}]"
+class _Formatter(string.Formatter):
+    """`str.format` with the two specs of the templates: ``names`` and ``suggest``."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec == "names":
+            return ", ".join(repr(item) for item in _names(value))
+        if format_spec == "suggest":
+            names = _names(value)
+            return f"; did you mean {' or '.join(repr(n) for n in names)}?" if names else ""
+        return format(value, format_spec)
+
+
+def _names(value: object) -> tuple[str, ...]:
+    if isinstance(value, tuple):
+        return tuple(str(item) for item in cast("tuple[object, ...]", value))
+    return (str(value),)
+
+
+_FORMATTER: Final = _Formatter()
+_OWN_FIELDS: Final = frozenset({"toolset", "method", "parameter"})
+
+
+def _fields(text: str) -> frozenset[str]:
+    return frozenset(name for _, name, _, _ in _FORMATTER.parse(text) if name)
+
+
+#: The values each kind's template needs, besides toolset, method and parameter.
+_VALUE_NAMES: Final[Mapping[str, frozenset[str]]] = {
+    kind: _fields(template.text) - _OWN_FIELDS for kind, template in KINDS.items()
+}
+
+
+@dataclass(frozen=True, repr=False)
+class Problem:
+    """One problem of a Toolset definition.
+
+    Records are immutable and hashable, and compare by value. Build them with `problem`.
+
+    Attributes:
+        kind: What is wrong (a key of `KINDS`); more precise than ``code``.
+        toolset: The class's qualified name, as Python shows it (``Outer.Inner``, without
+            ``<locals>``); None only for ``tool()``'s own argument errors, raised before the
+            class exists.
+        method: The exported method concerned, or None for a problem of the class.
+        parameter: The method's parameter concerned, or None.
+        values: The other values the message needs, as ``(name, value)`` pairs sorted by name.
+        code: The error code (``"toolset-unknown-method"``), as the mypy plugin and ``check``
+            report it.
+    """
+
+    kind: Kind
+    toolset: str | None
+    method: str | None = None
+    parameter: str | None = None
+    values: tuple[tuple[str, Value], ...] = ()
+    code: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        template = KINDS.get(self.kind)
+        if template is None:
+            msg = f"unknown kind of problem {self.kind!r}; use one of {sorted(KINDS)}"
+            raise ValueError(msg)
+        given = frozenset(name for name, _ in self.values)
+        if given != _VALUE_NAMES[self.kind]:
+            msg = (
+                f"a {self.kind!r} problem needs the values {sorted(_VALUE_NAMES[self.kind])} "
+                f"(got {sorted(given)})"
+            )
+            raise ValueError(msg)
+        object.__setattr__(self, "values", tuple(sorted(self.values)))
+        object.__setattr__(self, "code", CODE_PREFIX + template.code)
+
+    def value(self, name: str) -> Value:
+        """The value *name* of the message (``problem.value("matches")``).
+
+        Raises:
+            KeyError: The kind of problem has no such value.
+        """
+        for key, value in self.values:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+    @property
+    def where(self) -> str:
+        """``Class.method``, ``Class`` for a problem of the class, ``tool()`` without a class."""
+        if self.toolset is None:
+            return "tool()"
+        return self.toolset if self.method is None else f"{self.toolset}.{self.method}"
+
+    @property
+    def cause(self) -> str:
+        """What is wrong and what to change (the message without its place and code)."""
+        return _FORMATTER.format(
+            KINDS[self.kind].text,
+            toolset=self.toolset,
+            method=self.method,
+            parameter=self.parameter,
+            **dict(self.values),
+        )
+
+    @property
+    def message(self) -> str:
+        """``<where>: <cause>``: the line without its code, as the mypy plugin reports it."""
+        return f"{self.where}: {self.cause}"
+
+    @property
+    def severity(self) -> Literal["error", "warning"]:
+        """``warning`` for ambiguous unions (the declared order decides), else ``error``."""
+        return "warning" if KINDS[self.kind].code in WARNING_CODES else "error"
+
+    def __str__(self) -> str:
+        return f"{self.message} [{self.code}]"
+
+    def __repr__(self) -> str:
+        parts = [
+            f"code={self.code!r}",
+            f"kind={self.kind!r}",
+            f"toolset={self.toolset!r}",
+            f"method={self.method!r}",
+            f"parameter={self.parameter!r}",
+            *(f"{name}={value!r}" for name, value in self.values),
+        ]
+        return f"Problem({', '.join(parts)})"
+
+
+def problem(
+    kind: Kind,
+    toolset: str | None,
+    method: str | None = None,
+    parameter: str | None = None,
+    **values: str | Sequence[str],
+) -> Problem:
+    """Build the record of one problem.
+
+    Args:
+        kind: What is wrong (a key of `KINDS`).
+        toolset: The class's display name (`typed_toolsets.rules.names.class_display_name`),
+            or None for ``tool()``'s own argument errors.
+        method: The exported method concerned, if any.
+        parameter: The parameter concerned, if any.
+        **values: The values the kind's template names; a sequence of names becomes a tuple.
+
+    Raises:
+        ValueError: *kind* is unknown, or the values do not match its template.
+    """
+    pairs = tuple(
+        (name, value if isinstance(value, str) else tuple(value)) for name, value in values.items()
+    )
+    return Problem(kind, toolset, method, parameter, pairs)

@@ -5,10 +5,10 @@ Standard library only: the mypy plugin imports this module on every run.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
-from typing import Final, TypeVar
+from typing import TypeVar
 
+from .formats import BY_FORMAT
 from .typenames import NUMBER_KINDS
 
 __all__ = ["Ambiguity", "Shape", "find_ambiguity", "overlaps"]
@@ -19,19 +19,6 @@ _T = TypeVar("_T")
 # then decides silently (``str | Color`` never produces a ``Color``). The runtime check and the
 # mypy plugin each describe a parameter's type as a `Shape` (from ``typing`` objects and from
 # mypy's types respectively) and hand it to `find_ambiguity`, so both reach the same verdict.
-
-# The grammar of the string formats (RFC 3339 and the canonical UUID form), without their range
-# checks: the analysis only needs to know whether a string constant could match.
-_DATE: Final = r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
-_TIME: Final = r"[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})"
-_FORMAT_RES: Final = {
-    "date": re.compile(_DATE),
-    "time": re.compile(_TIME),
-    "date-time": re.compile(f"{_DATE}[Tt]{_TIME}"),
-    "uuid": re.compile(
-        r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-    ),
-}
 
 
 def _value_kind(value: object) -> str:
@@ -190,8 +177,9 @@ def _admits(shape: Shape, value: object) -> bool:
     if shape.kind == "constants":
         return any(_json_equal(value, c) for c in shape.constants)
     if shape.kind == "scalar" and shape.fmt is not None:
-        pattern = _FORMAT_RES.get(shape.fmt)
-        return pattern is None or (isinstance(value, str) and pattern.fullmatch(value) is not None)
+        # The format's grammar without its range checks: a constant that matches could be valid.
+        row = BY_FORMAT.get(shape.fmt)
+        return row is None or (isinstance(value, str) and row.pattern.fullmatch(value) is not None)
     return shape.kind in ("scalar", "opaque")
 
 
@@ -213,7 +201,8 @@ def _overlaps(left: Shape, right: Shape, assumed: set[tuple[int, int]]) -> bool:
         constants, other = (left, right) if left.kind == "constants" else (right, left)
         return any(_admits(other, value) for value in constants.constants)
     if left.kind == "scalar" and right.kind == "scalar":
-        # Only strings can differ by format; two different formats never share a value.
+        # Only strings can differ by format; two different formats never share a value (a
+        # promise of the format table).
         return left.fmt is None or right.fmt is None or left.fmt == right.fmt
     if left.kind == "array" and right.kind == "array":
         return _arrays_overlap(left, right, assumed)

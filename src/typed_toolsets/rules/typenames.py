@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from .formats import BY_FULLNAME, FORMAT_TYPES
+
 __all__ = [
     "FORMAT_NAMES",
     "MAPPING_ORIGINS",
@@ -20,17 +22,15 @@ __all__ = [
 
 # The runtime type registry matches
 # classes and generic origins against these; the mypy plugin matches mypy's fullnames (which use
-# the ``typing`` spelling for the abstract collections).
+# the ``typing`` spelling for the abstract collections). The scalars include the format types of
+# `typed_toolsets.rules.formats`.
 SCALAR_NAMES: Final = frozenset(
     {
         "builtins.str",
         "builtins.int",
         "builtins.float",
         "builtins.bool",
-        "datetime.datetime",
-        "datetime.date",
-        "datetime.time",
-        "uuid.UUID",
+        *(row.fullname for row in FORMAT_TYPES),
     }
 )
 NUMERIC_NAMES: Final = frozenset({"numbers.Real"})
@@ -67,16 +67,8 @@ MAPPING_ORIGINS: Final = frozenset(
     }
 )
 
-#: The string formats of the scalar table, by class fullname (each format admits strings that
-#: the others reject, so two different formats never overlap).
-FORMAT_NAMES: Final = {
-    "datetime.datetime": "date-time",
-    "datetime.date": "date",
-    "datetime.time": "time",
-    "uuid.UUID": "uuid",
-}
-
-# The same grammar as `typed_toolsets.types.formats` (RFC 3339 and the canonical UUID form), without
+#: The JSON Schema formats of the scalar table, by class fullname (see `rules.formats`).
+FORMAT_NAMES: Final = {row.fullname: row.format_name for row in FORMAT_TYPES}
 
 #: The JSON kinds a number (float, ``numbers.Real``, ``int | float``) admits.
 NUMBER_KINDS: Final = frozenset({"integer", "number"})
@@ -89,8 +81,11 @@ def scalar_kinds(fullname: str) -> frozenset[str] | None:
     ``number`` (other numbers), ``string``, ``array`` and ``object``. Returns None for a name
     that is not a scalar.
     """
-    if fullname == "builtins.str" or fullname in FORMAT_NAMES:
+    if fullname == "builtins.str":
         return frozenset({"string"})
+    row = BY_FULLNAME.get(fullname)
+    if row is not None:
+        return frozenset({row.json_kind})
     if fullname == "builtins.bool":
         return frozenset({"boolean"})
     if fullname == "builtins.int":

@@ -9,8 +9,10 @@ from typing import Any, Final
 
 import attrs
 
+from typed_toolsets.rules.shapes import Shape
+
 from .description import Description
-from .registry import Builder, Rule
+from .registry import Builder, Describer, Rule
 from .typespec import Reject, Schema, TypeSpec, Unsupported, ambiguous_float
 from .unions import is_union
 
@@ -255,7 +257,16 @@ def _newtype_rule(annotation: object, builder: Builder) -> TypeSpec:
     return builder.spec(supertype)
 
 
+def _annotated_shape(annotation: object, describer: Describer) -> Shape:
+    # Constraints narrow the values but never decide between variants: the base type's shape.
+    return describer.shape(typing.get_args(annotation)[0])
+
+
+def _newtype_shape(annotation: object, describer: Describer) -> Shape:
+    return describer.shape(getattr(annotation, "__supertype__"))  # noqa: B009
+
+
 ANNOTATED_RULES: Final = (
-    Rule("annotated", _is_annotated, _annotated_rule),
-    Rule("newtype", _is_newtype, _newtype_rule),
+    Rule("annotated", _is_annotated, _annotated_rule, _annotated_shape),
+    Rule("newtype", _is_newtype, _newtype_rule, _newtype_shape),
 )

@@ -1,8 +1,9 @@
 """The process-wide type registry with the built-in rules installed, in dispatch order.
 
-The rules themselves live by family: `_annotated` (Annotated, NewType), `_scalars` (scalars,
-formats, enums, literals), `_unions`, `_containers` and `_structs` (object types). Whatever no rule
-claims ends at the last rule here, which explains why the annotation has no JSON Schema.
+The rules themselves live by family: `annotated` (Annotated, NewType), `scalars` (scalars, enums,
+literals), `formats` (the string format types), `unions`, `containers` and `structs` (object
+types). Whatever no rule claims ends at the last rule here, which explains why the annotation has
+no JSON Schema.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import typing_extensions
 
 from .annotated import ANNOTATED_RULES
 from .containers import CONTAINER_RULES, fullname, is_bare_generic
-from .registry import Builder, Rule, TypeRegistry, register_type, registry
+from .formats import FORMAT_RULES
+from .registry import Builder, Rule, TypeRegistry, register_type, registry, unknown_shape
 from .scalars import SCALAR_RULES
 from .structs import STRUCT_RULES
 from .typespec import TypeSpec, Unsupported
@@ -63,10 +65,11 @@ def _always(_annotation: object) -> bool:
 BUILTIN_RULES: Final = (
     *ANNOTATED_RULES,
     *SCALAR_RULES,
+    *FORMAT_RULES,
     *UNION_RULES,
     *CONTAINER_RULES,
     *STRUCT_RULES,
-    Rule("unsupported", _always, _unsupported_rule),
+    Rule("unsupported", _always, _unsupported_rule, unknown_shape),
 )
 
 

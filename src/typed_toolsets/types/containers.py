@@ -6,9 +6,10 @@ import typing
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
+from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
 
-from .registry import Builder, Rule
+from .registry import Builder, Describer, Rule
 from .typespec import ChildrenFn, Reject, Schema, StructureHook, TypeSpec, Unsupported
 
 __all__ = ["CONTAINER_RULES", "fullname", "is_bare_generic"]
@@ -360,9 +361,29 @@ def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
     )
 
 
+def _array_shape(annotation: object, describer: Describer) -> Shape:
+    (item_type,) = typing.get_args(annotation)
+    return Shape.array(describer.label(annotation), describer.shape(item_type))
+
+
+def _tuple_shape(annotation: object, describer: Describer) -> Shape:
+    args: tuple[Any, ...] = typing.get_args(annotation)
+    text = describer.label(annotation)
+    if len(args) == 2 and args[1] is Ellipsis:
+        return Shape.array(text, describer.shape(args[0]))
+    if args == ((),):  # `tuple[()]` on Python 3.10
+        args = ()
+    return Shape.fixed_array(text, tuple(describer.shape(a) for a in args))
+
+
+def _mapping_shape(annotation: object, describer: Describer) -> Shape:
+    _key_type, value_type = typing.get_args(annotation)
+    return Shape.mapping(describer.label(annotation), describer.shape(value_type))
+
+
 CONTAINER_RULES: Final = (
-    Rule("sequence", _is_sequence, _sequence_rule),
-    Rule("tuple", _is_tuple, _tuple_rule),
-    Rule("set", _is_set, _set_rule),
-    Rule("mapping", _is_mapping, _mapping_rule),
+    Rule("sequence", _is_sequence, _sequence_rule, _array_shape),
+    Rule("tuple", _is_tuple, _tuple_rule, _tuple_shape),
+    Rule("set", _is_set, _set_rule, _array_shape),
+    Rule("mapping", _is_mapping, _mapping_rule, _mapping_shape),
 )

@@ -1,164 +1,66 @@
-"""The string formats the library enforces itself: RFC 3339 date, time and date-time, and UUID.
+"""Registry rule for the string format types: a spec built from each row of the format table.
 
-The same functions serve as the jsonschema format checks and as the structuring hooks, so a
-string passes validation exactly when it can be turned into the Python value.
+The row (`typed_toolsets.rules.formats`) gives the schema (its JSON kind and ``format``), the
+structuring hook (its parser: a string is accepted exactly when it parses, as the validator's
+format check says) and the unstructuring hook (its writer).
 """
 
 from __future__ import annotations
 
-import re
-import uuid
-from collections.abc import Callable
-from datetime import date, datetime, time, timedelta, timezone, tzinfo
-from typing import Final
+from typing import Any, Final
 
-__all__ = [
-    "FORMAT_PARSERS",
-    "format_date",
-    "format_datetime",
-    "format_time",
-    "format_uuid",
-    "parse_date",
-    "parse_datetime",
-    "parse_time",
-    "parse_uuid",
-]
+from typed_toolsets.rules.formats import BY_CLASS, FormatType
+from typed_toolsets.rules.shapes import Shape
 
-_DATE: Final = r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
-_TIME: Final = r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?([Zz]|[+-][0-9]{2}:[0-9]{2})"
-_DATE_RE: Final = re.compile(_DATE)
-_TIME_RE: Final = re.compile(_TIME)
-_DATETIME_RE: Final = re.compile(f"{_DATE}[Tt]{_TIME}")
-_UUID_RE: Final = re.compile(
-    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-)
+from .registry import Builder, Describer, Rule
+from .typespec import Reject, TypeSpec
+
+__all__ = ["FORMAT_RULES", "format_spec"]
 
 
-def _offset(text: str) -> tzinfo:
-    if text in ("Z", "z", "-00:00", "+00:00"):
-        return timezone.utc
-    hours, minutes = int(text[1:3]), int(text[4:6])
-    if hours > 23 or minutes > 59:
-        msg = f"invalid UTC offset {text!r}"
-        raise ValueError(msg)
-    delta = timedelta(hours=hours, minutes=minutes)
-    return timezone(-delta if text[0] == "-" else delta)
+def format_spec(row: FormatType[Any]) -> TypeSpec:
+    """The spec of the format type of *row*."""
+    cls, parse, write = row.cls, row.parse, row.write
 
+    def structure(value: Any) -> Any:
+        if type(value) is not str:
+            raise Reject
+        try:
+            return parse(value)
+        except ValueError:
+            raise Reject from None
 
-def _micro(fraction: str | None) -> int:
-    # RFC 3339 allows any number of digits; Python keeps microseconds, so extra digits are cut.
-    return 0 if fraction is None else int(fraction[:6].ljust(6, "0"))
+    def unstructure(value: Any) -> Any:
+        if type(value) is not cls:
+            msg = f"{value!r} is not a {cls.__name__}"
+            raise ValueError(msg)
+        return write(value)
 
-
-def parse_date(text: str) -> date:
-    """Parse an RFC 3339 ``full-date`` (``2024-02-29``).
-
-    Raises:
-        ValueError: *text* is not a valid date.
-    """
-    match = _DATE_RE.fullmatch(text)
-    if match is None:
-        msg = f"{text!r} is not an RFC 3339 date (YYYY-MM-DD)"
-        raise ValueError(msg)
-    year, month, day = (int(g) for g in match.groups())
-    return date(year, month, day)
-
-
-def parse_time(text: str) -> time:
-    """Parse an RFC 3339 ``full-time`` (``12:30:00Z``, ``12:30:00.5+02:00``), offset required.
-
-    Raises:
-        ValueError: *text* is not a valid time with an offset.
-    """
-    match = _TIME_RE.fullmatch(text)
-    if match is None:
-        msg = f"{text!r} is not an RFC 3339 time (HH:MM:SS[.fraction] followed by Z or +HH:MM)"
-        raise ValueError(msg)
-    hour, minute, second, fraction, offset = match.groups()
-    return time(int(hour), int(minute), int(second), _micro(fraction), _offset(offset))
-
-
-def parse_datetime(text: str) -> datetime:
-    """Parse an RFC 3339 ``date-time`` (``2024-02-29T12:30:00Z``); the offset is required.
-
-    Raises:
-        ValueError: *text* is not a valid date-time with an offset.
-    """
-    match = _DATETIME_RE.fullmatch(text)
-    if match is None:
-        msg = (
-            f"{text!r} is not an RFC 3339 date-time "
-            "(YYYY-MM-DDTHH:MM:SS[.fraction] followed by Z or +HH:MM)"
-        )
-        raise ValueError(msg)
-    year, month, day, hour, minute, second, fraction, offset = match.groups()
-    return datetime(
-        int(year),
-        int(month),
-        int(day),
-        int(hour),
-        int(minute),
-        int(second),
-        _micro(fraction),
-        _offset(offset),
+    return TypeSpec(
+        annotation=cls,
+        schema={"type": row.json_kind, "format": row.format_name},
+        structure=structure,
+        unstructure=unstructure,
+        json_types=frozenset({row.json_kind}),
+        hashable=True,
+        instance_check=lambda v: type(v) is cls,
     )
 
 
-def parse_uuid(text: str) -> uuid.UUID:
-    """Parse a UUID in its hyphenated 8-4-4-4-12 hexadecimal form.
-
-    Raises:
-        ValueError: *text* is not a UUID in that form.
-    """
-    if _UUID_RE.fullmatch(text) is None:
-        msg = f"{text!r} is not a UUID (8-4-4-4-12 hexadecimal digits)"
-        raise ValueError(msg)
-    return uuid.UUID(text)
+def _is_format(annotation: object) -> bool:
+    try:
+        return annotation in BY_CLASS
+    except TypeError:  # unhashable annotation
+        return False
 
 
-def _check_offset(offset: timedelta | None, what: str) -> None:
-    if offset is None:
-        msg = f"a naive {what} has no UTC offset and cannot be sent as RFC 3339; attach a tzinfo"
-        raise ValueError(msg)
-    if offset.seconds % 60 or offset.microseconds:
-        msg = f"the {what}'s UTC offset {offset} is not a whole number of minutes"
-        raise ValueError(msg)
+def _format_rule(annotation: object, _builder: Builder) -> TypeSpec:
+    return format_spec(BY_CLASS[annotation])
 
 
-def format_datetime(value: datetime) -> str:
-    """Write an aware datetime as RFC 3339.
-
-    Raises:
-        ValueError: *value* is naive, or its offset has seconds.
-    """
-    _check_offset(value.utcoffset(), "datetime")
-    return value.isoformat()
+def _format_shape(annotation: object, describer: Describer) -> Shape:
+    row = BY_CLASS[annotation]
+    return Shape.scalar(describer.label(annotation), frozenset({row.json_kind}), row.format_name)
 
 
-def format_time(value: time) -> str:
-    """Write an aware time as RFC 3339 ``full-time``.
-
-    Raises:
-        ValueError: *value* is naive, or its offset has seconds.
-    """
-    _check_offset(value.utcoffset(), "time")
-    return value.isoformat()
-
-
-def format_date(value: date) -> str:
-    """Write a date as RFC 3339 ``full-date``."""
-    return value.isoformat()
-
-
-def format_uuid(value: uuid.UUID) -> str:
-    """Write a UUID in its hyphenated form."""
-    return str(value)
-
-
-#: Parsers by JSON Schema format name, used by the validator's format checker.
-FORMAT_PARSERS: Final[dict[str, Callable[[str], object]]] = {
-    "date": parse_date,
-    "time": parse_time,
-    "date-time": parse_datetime,
-    "uuid": parse_uuid,
-}
+FORMAT_RULES: Final = (Rule("format", _is_format, _format_rule, _format_shape),)

@@ -11,29 +11,93 @@ import re
 import threading
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import attrs
 
 from typed_toolsets.rules.names import class_display_name
+from typed_toolsets.rules.shapes import Shape
 
 from .typespec import Reject, Schema, TypeSpec, Unsupported, count_members
 
-__all__ = ["Builder", "Rule", "TypeRegistry", "cache_key", "register_type", "registry"]
+__all__ = [
+    "Builder",
+    "Describer",
+    "Rule",
+    "ShapeFunction",
+    "TypeRegistry",
+    "cache_key",
+    "register_type",
+    "registry",
+    "schema_shape",
+    "unknown_shape",
+]
 
 Predicate = Callable[[object], bool]
 Factory = Callable[[object, "Builder"], TypeSpec]
+ShapeFunction = Callable[[object, "Describer"], Shape]
 
 _DEF_NAME_RE: Final = re.compile(r"[^A-Za-z0-9_.-]")
 
 
+class Describer(Protocol):
+    """What a rule's shape function may ask of the session describing an annotation.
+
+    A session (the ambiguity analysis) dispatches each annotation to the first rule whose
+    predicate matches, as the registry does, and calls that rule's ``shape``. A shape function
+    may raise `Unsupported` or `Unresolved`: the annotation then has an unknown shape, which
+    never overlaps anything.
+    """
+
+    def shape(self, annotation: object) -> Shape:
+        """The shape of a nested annotation."""
+        ...
+
+    def label(self, annotation: object) -> str:
+        """How to show *annotation* in a message (``dict[str, Color] | None``)."""
+        ...
+
+    def spec(self, annotation: object) -> TypeSpec:
+        """The registry's spec of *annotation* (raising as `TypeRegistry.spec` does)."""
+        ...
+
+    def closed_object(
+        self, cls: type, fields: Callable[[], Iterable[tuple[str, object, bool]]]
+    ) -> Shape:
+        """The shape of the object type *cls*: one per class in a session, so cycles end.
+
+        *fields* reads ``(JSON name, annotation, required)`` for each property; it is called
+        at most once per class in a session.
+        """
+        ...
+
+
+def schema_shape(annotation: object, describer: Describer) -> Shape:
+    """The shape known from the JSON types of the spec's schema alone (a user-registered type)."""
+    return Shape.opaque(describer.label(annotation), describer.spec(annotation).json_types)
+
+
+def unknown_shape(annotation: object, describer: Describer) -> Shape:
+    """A shape that overlaps nothing: for types the analysis leaves alone, as the plugin does."""
+    return Shape.opaque(describer.label(annotation), frozenset())
+
+
 @attrs.frozen
 class Rule:
-    """One entry of the dispatch: annotations matching ``predicate`` are built by ``factory``."""
+    """One entry of the dispatch: annotations matching ``predicate`` are built by ``factory``.
+
+    Attributes:
+        name: A name for messages and debugging.
+        predicate: Whether the rule handles an annotation.
+        factory: Builds the annotation's `TypeSpec`.
+        shape: Describes the annotation for the ambiguity analysis (which JSON values it
+            admits), as the factory's schema does; by default, from the schema's JSON types.
+    """
 
     name: str
     predicate: Predicate
     factory: Factory
+    shape: ShapeFunction = schema_shape
 
 
 class _Pending:

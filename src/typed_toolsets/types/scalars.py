@@ -1,7 +1,7 @@
-"""Registry rules for scalars, string formats, enums and literals.
+"""Registry rules for scalars, enums and literals.
 
-Scalars are str, int, float, bool, None and Numeric; the formats are date, time, date-time and
-UUID.
+Scalars are str, int, float, bool, None and Numeric; the string formats (dates, UUIDs) have their
+own rule in `formats`.
 """
 
 from __future__ import annotations
@@ -10,15 +10,17 @@ import enum
 import math
 import numbers
 import typing
-import uuid
 from collections.abc import Callable
-from datetime import date, datetime, time
 from typing import Any, Final, Literal
 
 import typing_extensions
 
-from . import docstrings, formats
-from .registry import Builder, Rule
+from typed_toolsets.rules.shapes import Shape
+from typed_toolsets.rules.typenames import scalar_kinds
+
+from . import docstrings
+from .containers import fullname
+from .registry import Builder, Describer, Rule, unknown_shape
 from .typespec import Reject, Schema, TypeSpec, Unsupported, ambiguous_float
 
 __all__ = ["SCALAR_RULES", "class_description", "numeric_spec", "scalar_spec"]
@@ -188,63 +190,25 @@ def numeric_spec(annotation: object) -> TypeSpec:
     )
 
 
-def _format_spec(
-    annotation: type,
-    fmt: str,
-    parse: Callable[[str], object],
-    unparse: Callable[[Any], str],
-) -> TypeSpec:
-    def structure(value: Any) -> Any:
-        if type(value) is not str:
-            raise Reject
-        try:
-            return parse(value)
-        except ValueError:
-            raise Reject from None
-
-    def unstructure(value: Any) -> Any:
-        if type(value) is not annotation:
-            msg = f"{value!r} is not a {annotation.__name__}"
-            raise ValueError(msg)
-        return unparse(value)
-
-    return TypeSpec(
-        annotation=annotation,
-        schema={"type": "string", "format": fmt},
-        structure=structure,
-        unstructure=unstructure,
-        json_types=frozenset({"string"}),
-        hashable=True,
-        instance_check=lambda v: type(v) is annotation,
-    )
-
-
-_FORMAT_TYPES: Final[
-    dict[object, tuple[type, str, Callable[[str], object], Callable[[Any], str]]]
-] = {
-    datetime: (datetime, "date-time", formats.parse_datetime, formats.format_datetime),
-    date: (date, "date", formats.parse_date, formats.format_date),
-    time: (time, "time", formats.parse_time, formats.format_time),
-    uuid.UUID: (uuid.UUID, "uuid", formats.parse_uuid, formats.format_uuid),
-}
-
-
 def _is_scalar(annotation: object) -> bool:
     if annotation is None or annotation is numbers.Real:
         return True
     try:
-        return annotation in _SCALARS or annotation in _FORMAT_TYPES
+        return annotation in _SCALARS
     except TypeError:  # unhashable annotation
         return False
 
 
 def _scalar_rule(annotation: object, _builder: Builder) -> TypeSpec:
-    if annotation is None or annotation in _SCALARS:
-        return scalar_spec(annotation)
     if annotation is numbers.Real:
         return numeric_spec(annotation)
-    kind, fmt, parse, unparse = _FORMAT_TYPES[annotation]
-    return _format_spec(kind, fmt, parse, unparse)
+    return scalar_spec(annotation)
+
+
+def _scalar_shape(annotation: object, describer: Describer) -> Shape:
+    # The JSON kinds are the plugin's table (float admits integral numbers too).
+    kinds = scalar_kinds(fullname(_NoneType if annotation is None else annotation))
+    return Shape.scalar(describer.label(annotation), kinds or frozenset())
 
 
 # ------------------------------------------------------------------------------ enums and literals
@@ -377,6 +341,13 @@ def _enum_rule(annotation: object, _builder: Builder) -> TypeSpec:
     )
 
 
+def _constants_shape(annotation: object, describer: Describer) -> Shape:
+    constants = describer.spec(annotation).constants
+    if constants is None:  # pragma: no cover - both rules' specs list their constants
+        return unknown_shape(annotation, describer)
+    return Shape.constants_of(describer.label(annotation), constants)
+
+
 def _is_literal(annotation: object) -> bool:
     return typing.get_origin(annotation) in (Literal, typing_extensions.Literal)
 
@@ -404,7 +375,7 @@ def _literal_rule(annotation: object, _builder: Builder) -> TypeSpec:
 
 
 SCALAR_RULES: Final = (
-    Rule("scalar", _is_scalar, _scalar_rule),
-    Rule("enum", _is_enum, _enum_rule),
-    Rule("literal", _is_literal, _literal_rule),
+    Rule("scalar", _is_scalar, _scalar_rule, _scalar_shape),
+    Rule("enum", _is_enum, _enum_rule, _constants_shape),
+    Rule("literal", _is_literal, _literal_rule, _constants_shape),
 )

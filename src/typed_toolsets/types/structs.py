@@ -18,8 +18,10 @@ from typing import Any, Final
 import attrs
 import typing_extensions
 
+from typed_toolsets.rules.shapes import Shape
+
 from . import docstrings
-from .registry import Builder, Rule
+from .registry import Builder, Describer, Rule, ShapeFunction, unknown_shape
 from .scalars import class_description
 from .typespec import MISSING, Reject, Schema, TypeSpec, Unresolved, Unsupported
 
@@ -576,9 +578,23 @@ def _is_namedtuple(annotation: object) -> bool:
     )
 
 
+def _shape(fields_of: Callable[[type], list[FieldInfo]]) -> ShapeFunction:
+    # The same field reader as the schema: the same names, aliases and required flags.
+    def shape(annotation: object, describer: Describer) -> Shape:
+        cls = typing.cast("type", annotation)
+        return describer.closed_object(
+            cls, lambda: [(f.json_name, f.annotation, f.required) for f in fields_of(cls)]
+        )
+
+    return shape
+
+
 STRUCT_RULES: Final = (
-    Rule("attrs", _is_attrs, _rule(_attrs_fields, "attrs")),
-    Rule("dataclass", _is_dataclass, _rule(_dataclass_fields, "dataclass")),
-    Rule("typeddict", _is_typeddict, _rule(_typeddict_fields, "dict")),
-    Rule("namedtuple", _is_namedtuple, _rule(_namedtuple_fields, "namedtuple")),
+    Rule("attrs", _is_attrs, _rule(_attrs_fields, "attrs"), _shape(_attrs_fields)),
+    Rule(
+        "dataclass", _is_dataclass, _rule(_dataclass_fields, "dataclass"), _shape(_dataclass_fields)
+    ),
+    Rule("typeddict", _is_typeddict, _rule(_typeddict_fields, "dict"), _shape(_typeddict_fields)),
+    # NamedTuples are left out of the analysis, as the mypy plugin leaves them.
+    Rule("namedtuple", _is_namedtuple, _rule(_namedtuple_fields, "namedtuple"), unknown_shape),
 )

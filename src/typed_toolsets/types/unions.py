@@ -8,7 +8,9 @@ import typing
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
-from .registry import Builder, Rule
+from typed_toolsets.rules.shapes import Shape
+
+from .registry import Builder, Describer, Rule
 from .scalars import scalar_spec
 from .typespec import Reject, TypeSpec, count_members
 
@@ -132,4 +134,16 @@ def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
     )
 
 
-UNION_RULES: Final = (Rule("union", is_union, _union_rule),)
+def _number_kind(annotation: object) -> str | None:
+    # By identity: a union's arguments need not be hashable.
+    return "int" if annotation is int else "float" if annotation is float else None
+
+
+def _union_shape(annotation: object, describer: Describer) -> Shape:
+    # `int | float` is one Numeric variant, as in `_union_rule`.
+    return Shape.union_of(
+        describer.label(annotation), typing.get_args(annotation), _number_kind, describer.shape
+    )
+
+
+UNION_RULES: Final = (Rule("union", is_union, _union_rule, _union_shape),)

@@ -63,14 +63,14 @@ class Ambiguous(Toolset):
         tool("literal_vs_scalar"),
     )
 
-    def enum_after_str(self, *, color: str | Color) -> None: ...  # E: Ambiguous union in tool "Ambiguous.enum_after_str": parameter "color" has the union "str | Color", and a JSON value can match both "str" and "Color" (the first one in declared order wins)  [toolset-ambiguous-union]
-    def str_after_enum(self, *, color: Color | str | None = None) -> None: ...  # E: Ambiguous union in tool "Ambiguous.str_after_enum": parameter "color" has the union "Color | str | None", and a JSON value can match both "Color" and "str" (the first one in declared order wins)  [toolset-ambiguous-union]
-    def same_fields(self, *, query: ByName | ByLabel) -> None: ...  # E: Ambiguous union in tool "Ambiguous.same_fields": parameter "query" has the union "ByName | ByLabel", and a JSON value can match both "ByName" and "ByLabel" (the first one in declared order wins)  [toolset-ambiguous-union]
-    def nested(self, *, colors: list[Color | str]) -> None: ...  # E: Ambiguous union in tool "Ambiguous.nested": parameter "colors" has the union "Color | str", and a JSON value can match both "Color" and "str" (the first one in declared order wins)  [toolset-ambiguous-union]
-    def in_field(self, *, holder: Holder) -> None: ...  # E: Ambiguous union in tool "Ambiguous.in_field": parameter "holder" has the union "int | Size", and a JSON value can match both "int" and "Size" (the first one in declared order wins)  [toolset-ambiguous-union]
-    def dict_vs_class(self, *, query: NameDict | ByName) -> None: ...  # E: Ambiguous union in tool "Ambiguous.dict_vs_class": parameter "query" has the union "NameDict | ByName", and a JSON value can match both "NameDict" and "ByName" (the first one in declared order wins)  [toolset-ambiguous-union]
-    def formats(self, *, when: datetime.date | str) -> None: ...  # E: Ambiguous union in tool "Ambiguous.formats": parameter "when" has the union "date | str", and a JSON value can match both "date" and "str" (the first one in declared order wins)  [toolset-ambiguous-union]
-    def literal_vs_scalar(self, *, mode: Literal["fast", "slow"] | str) -> None: ...  # E: Ambiguous union in tool "Ambiguous.literal_vs_scalar": parameter "mode" has the union "Literal['fast', 'slow'] | str", and a JSON value can match both "Literal['fast']" and "str" (the first one in declared order wins)  [toolset-ambiguous-union]
+    def enum_after_str(self, *, color: str | Color) -> None: ...  # E: Ambiguous.enum_after_str: parameter 'color' has the union str | Color, and a JSON value can match both str and Color (the first one in declared order wins)  [toolset-ambiguous-union]
+    def str_after_enum(self, *, color: Color | str | None = None) -> None: ...  # E: Ambiguous.str_after_enum: parameter 'color' has the union Color | str | None, and a JSON value can match both Color and str (the first one in declared order wins)  [toolset-ambiguous-union]
+    def same_fields(self, *, query: ByName | ByLabel) -> None: ...  # E: Ambiguous.same_fields: parameter 'query' has the union ByName | ByLabel, and a JSON value can match both ByName and ByLabel (the first one in declared order wins)  [toolset-ambiguous-union]
+    def nested(self, *, colors: list[Color | str]) -> None: ...  # E: Ambiguous.nested: parameter 'colors' has the union Color | str, and a JSON value can match both Color and str (the first one in declared order wins)  [toolset-ambiguous-union]
+    def in_field(self, *, holder: Holder) -> None: ...  # E: Ambiguous.in_field: parameter 'holder' has the union int | Size, and a JSON value can match both int and Size (the first one in declared order wins)  [toolset-ambiguous-union]
+    def dict_vs_class(self, *, query: NameDict | ByName) -> None: ...  # E: Ambiguous.dict_vs_class: parameter 'query' has the union NameDict | ByName, and a JSON value can match both NameDict and ByName (the first one in declared order wins)  [toolset-ambiguous-union]
+    def formats(self, *, when: datetime.date | str) -> None: ...  # E: Ambiguous.formats: parameter 'when' has the union date | str, and a JSON value can match both date and str (the first one in declared order wins)  [toolset-ambiguous-union]
+    def literal_vs_scalar(self, *, mode: Literal["fast", "slow"] | str) -> None: ...  # E: Ambiguous.literal_vs_scalar: parameter 'mode' has the union Literal['fast', 'slow'] | str, and a JSON value can match both Literal['fast'] and str (the first one in declared order wins)  [toolset-ambiguous-union]
 
 
 class Unambiguous(Toolset):

@@ -10,7 +10,7 @@ class Color(str, enum.Enum):
 
 class OnlyOne(Toolset):
     @tool
-    def paint(self, *, color: str | Color, other: object) -> None: ...  # E: Cannot export "OnlyOne.paint" as a tool: parameter "other" has type "object", which has no JSON Schema (object has no JSON Schema; use a concrete type)  [toolset-param-type]
+    def paint(self, *, color: str | Color, other: object) -> None: ...  # E: OnlyOne.paint: parameter 'other' has type object, which has no JSON Schema (object has no JSON Schema; use a concrete type)  [toolset-param-type]
 
     @tool
     def mix(self, *, color: str | Color) -> None: ...

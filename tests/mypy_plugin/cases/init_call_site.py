@@ -40,18 +40,18 @@ class Stateless(Toolset):
         return "pong"
 
 
-NeedsDb.to_tools()  # E: "NeedsDb.to_tools()" calls "NeedsDb()" with no arguments, but its constructor needs "db_url"; give each a default, or call to_tools() on an instance  [toolset-init]
+NeedsDb.to_tools()  # E: NeedsDb: NeedsDb.to_tools() calls NeedsDb() with no arguments, but the constructor needs 'db_url'; give each a default, or call to_tools() on an instance  [toolset-init]
 NeedsDb(db_url="x").to_tools()
 HasDefaults.to_tools()
-StillNeedsDb.to_tools()  # E: "StillNeedsDb.to_tools()" calls "StillNeedsDb()" with no arguments, but its constructor needs "token"; give each a default, or call to_tools() on an instance  [toolset-init]
-Private.to_tools()  # E: "Private.to_tools()" calls "Private()" with no arguments, but its constructor needs "key"; give each a default, or call to_tools() on an instance  [toolset-init]
+StillNeedsDb.to_tools()  # E: StillNeedsDb: StillNeedsDb.to_tools() calls StillNeedsDb() with no arguments, but the constructor needs 'token'; give each a default, or call to_tools() on an instance  [toolset-init]
+Private.to_tools()  # E: Private: Private.to_tools() calls Private() with no arguments, but the constructor needs 'key'; give each a default, or call to_tools() on an instance  [toolset-init]
 Stateless.to_tools()
 Stateless().to_tools()
-RemoteNeedsDb.to_tools()  # E: "RemoteNeedsDb.to_tools()" calls "RemoteNeedsDb()" with no arguments, but its constructor needs "db_url"; give each a default, or call to_tools() on an instance  [toolset-init]
-build = NeedsDb.to_tools  # E: "NeedsDb.to_tools()" calls "NeedsDb()" with no arguments, but its constructor needs "db_url"; give each a default, or call to_tools() on an instance  [toolset-init]
+RemoteNeedsDb.to_tools()  # E: RemoteNeedsDb: RemoteNeedsDb.to_tools() calls RemoteNeedsDb() with no arguments, but the constructor needs 'db_url'; give each a default, or call to_tools() on an instance  [toolset-init]
+build = NeedsDb.to_tools  # E: NeedsDb: NeedsDb.to_tools() calls NeedsDb() with no arguments, but the constructor needs 'db_url'; give each a default, or call to_tools() on an instance  [toolset-init]
 
 
 def make(kind: type[HasDefaults], instance: NeedsDb) -> None:
     kind.to_tools()
     instance.to_tools()
-    type(instance).to_tools()  # E: "NeedsDb.to_tools()" calls "NeedsDb()" with no arguments, but its constructor needs "db_url"; give each a default, or call to_tools() on an instance  [toolset-init]
+    type(instance).to_tools()  # E: NeedsDb: NeedsDb.to_tools() calls NeedsDb() with no arguments, but the constructor needs 'db_url'; give each a default, or call to_tools() on an instance  [toolset-init]

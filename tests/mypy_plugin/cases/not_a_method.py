@@ -12,20 +12,20 @@ class Kinds(Toolset):
     retries: int = 3
     label: ClassVar[str] = "x"
     exports = (
-        tool("retries"),  # E: Cannot export "Kinds.retries" as a tool: "retries" is an attrs field, not a method; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
-        tool("label"),  # E: Cannot export "Kinds.label" as a tool: "label" is an attribute, not a method; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
-        tool("summary"),  # E: Cannot export "Kinds.summary" as a tool: "summary" is a property; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
-        tool("helper"),  # E: Cannot export "Kinds.helper" as a tool: "helper" is a staticmethod; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
-        tool("build"),  # E: Cannot export "Kinds.build" as a tool: "build" is a classmethod; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
-        tool("Nested"),  # E: Cannot export "Kinds.Nested" as a tool: "Nested" is a nested class; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
-        tool("__len__"),  # E: Cannot export "Kinds.__len__" as a tool: "__len__" is a special method and cannot be exported  [toolset-not-a-method]
-        tool("to_tools"),  # E: Cannot export "Kinds.to_tools" as a tool: "to_tools" is part of the Toolset API and cannot be exported  [toolset-not-a-method]
-        tool("limits"),  # E: Cannot export "Kinds.limits" as a tool: "limits" is part of the Toolset API and cannot be exported  [toolset-not-a-method]
-        tool("numbers"),  # E: Cannot export "Kinds.numbers" as a tool: "numbers" is a generator; only methods that return a value can be exported  [toolset-not-a-method]
-        tool("stream"),  # E: Cannot export "Kinds.stream" as a tool: "stream" is a generator; only methods that return a value can be exported  [toolset-not-a-method]
-        tool("cached"),  # E: Cannot export "Kinds.cached" as a tool: "cached" is an attribute, not a method; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
+        tool("retries"),  # E: Kinds.retries: 'retries' is an attrs field, not a method; only plain instance methods can be exported  [toolset-not-a-method]
+        tool("label"),  # E: Kinds.label: 'label' is an attribute, not a method; only plain instance methods can be exported  [toolset-not-a-method]
+        tool("summary"),  # E: Kinds.summary: 'summary' is a property; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
+        tool("helper"),  # E: Kinds.helper: 'helper' is a staticmethod; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
+        tool("build"),  # E: Kinds.build: 'build' is a classmethod; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
+        tool("Nested"),  # E: Kinds.Nested: 'Nested' is a nested class; only plain instance methods can be exported  [toolset-not-a-method]
+        tool("__len__"),  # E: Kinds.__len__: '__len__' is a special method and cannot be exported  [toolset-not-a-method]
+        tool("to_tools"),  # E: Kinds.to_tools: 'to_tools' is part of the Toolset API and cannot be exported  [toolset-not-a-method]
+        tool("limits"),  # E: Kinds.limits: 'limits' is part of the Toolset API and cannot be exported  [toolset-not-a-method]
+        tool("numbers"),  # E: Kinds.numbers: 'numbers' is a generator; only methods that return a value can be exported  [toolset-not-a-method]
+        tool("stream"),  # E: Kinds.stream: 'stream' is a generator; only methods that return a value can be exported  [toolset-not-a-method]
+        tool("cached"),  # E: Kinds.cached: 'cached' is an attribute, not a method; only plain instance methods can be exported  [toolset-not-a-method]
         tool("_private"),
-        tool("settable"),  # E: Cannot export "Kinds.settable" as a tool: "settable" is a property; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
+        tool("settable"),  # E: Kinds.settable: 'settable' is a property; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
     )
 
     class Nested:
@@ -69,13 +69,13 @@ class Kinds(Toolset):
 
 
 class Decorated(Toolset):
-    @tool  # E: Cannot export "Decorated.static_marked" as a tool: "static_marked" is a staticmethod; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
+    @tool  # E: Decorated.static_marked: 'static_marked' is a staticmethod; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
     @staticmethod
     def static_marked() -> None:
         pass
 
     @property
-    @tool  # E: Cannot export "Decorated.property_marked" as a tool: "property_marked" is a property; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
+    @tool  # E: Decorated.property_marked: 'property_marked' is a property; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
     def property_marked(self) -> int:
         return 1
 
@@ -87,4 +87,4 @@ class Decorated(Toolset):
 class Plain(Toolset):
     count = 3
     annotated: int
-    exports = (tool("count"), tool("annotated"), tool("toolset_name"), tool("exports"))  # E: Cannot export "Plain.annotated" as a tool: "annotated" is an attribute, not a method; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]  # E: Cannot export "Plain.count" as a tool: "count" is an attribute, not a method; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]  # E: Cannot export "Plain.exports" as a tool: "exports" is an attribute, not a method; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]  # E: Cannot export "Plain.toolset_name" as a tool: "toolset_name" is part of the Toolset API and cannot be exported  [toolset-not-a-method]
+    exports = (tool("count"), tool("annotated"), tool("toolset_name"), tool("exports"))  # E: Plain.annotated: 'annotated' is an annotated attribute (an attrs field), not a method  [toolset-not-a-method]  # E: Plain.count: 'count' is an attribute, not a method; only plain instance methods can be exported  [toolset-not-a-method]  # E: Plain.exports: 'exports' is an attribute, not a method; only plain instance methods can be exported  [toolset-not-a-method]  # E: Plain.toolset_name: 'toolset_name' is part of the Toolset API and cannot be exported  [toolset-not-a-method]

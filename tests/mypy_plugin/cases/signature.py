@@ -17,20 +17,20 @@ class Params(Toolset):
         tool("mangled"),
     )
 
-    def positional_only(self, a: int, /, b: int) -> None: ...  # E: Cannot export "Params.positional_only" as a tool: parameter "a" is positional-only; tools are called with keywords, remove the "/"  [toolset-signature]
-    def star_args(self, *args: int) -> None: ...  # E: Cannot export "Params.star_args" as a tool: "*args" is not supported; declare keyword parameters instead  [toolset-signature]
-    def star_kwargs(self, **kwargs: int) -> None: ...  # E: Cannot export "Params.star_kwargs" as a tool: "**kwargs" is not supported; declare keyword parameters instead  [toolset-signature]
-    def unannotated(self, *, a, b: int) -> None: ...  # E: Cannot export "Params.unannotated" as a tool: parameter "a" has no type annotation  [toolset-signature]
-    def untyped(self, a, b=3):  # E: Cannot export "Params.untyped" as a tool: parameter "a" has no type annotation  [toolset-signature]  # E: Cannot export "Params.untyped" as a tool: parameter "b" has no type annotation  [toolset-signature]
+    def positional_only(self, a: int, /, b: int) -> None: ...  # E: Params.positional_only: parameter 'a' is positional-only; tools are called with keywords, remove the '/'  [toolset-signature]
+    def star_args(self, *args: int) -> None: ...  # E: Params.star_args: '*args' is not supported; declare keyword parameters instead  [toolset-signature]
+    def star_kwargs(self, **kwargs: int) -> None: ...  # E: Params.star_kwargs: '**kwargs' is not supported; declare keyword parameters instead  [toolset-signature]
+    def unannotated(self, *, a, b: int) -> None: ...  # E: Params.unannotated: parameter 'a' has no type annotation; annotate it so it gets a JSON Schema  [toolset-signature]
+    def untyped(self, a, b=3):  # E: Params.untyped: parameter 'a' has no type annotation; annotate it so it gets a JSON Schema  [toolset-signature]  # E: Params.untyped: parameter 'b' has no type annotation; annotate it so it gets a JSON Schema  [toolset-signature]
         pass
-    def none_default(self, *, limit: int = None, ok: int | None = None) -> None: ...  # E: Cannot export "Params.none_default" as a tool: parameter "limit" defaults to None but its type "int" does not admit null; add "| None" (a None default does not make it nullable)  [toolset-signature]
+    def none_default(self, *, limit: int = None, ok: int | None = None) -> None: ...  # E: Params.none_default: parameter 'limit' defaults to None but its type int does not admit null; annotate it as `int | None` (a None default does not make a parameter nullable)  [toolset-signature]
 
     def multi_line(
         self,
         *,
         fine: str,
         bad: object,
-        ugly,  # E: Cannot export "Params.multi_line" as a tool: parameter "ugly" has no type annotation  [toolset-signature]
+        ugly,  # E: Params.multi_line: parameter 'ugly' has no type annotation; annotate it so it gets a JSON Schema  [toolset-signature]
     ) -> None: ...
 
     def positional_ok(self, a: int, b: str = "x") -> None: ...
@@ -40,5 +40,5 @@ class Params(Toolset):
 
 class Overrides(RemoteBase):
     # The inherited declaration now resolves to this class's method: its problems are new.
-    def assign(self, task_id: str, /) -> str:  # E: Cannot export "Overrides.assign" as a tool: parameter "task_id" is positional-only; tools are called with keywords, remove the "/"  [toolset-signature]
+    def assign(self, task_id: str, /) -> str:  # E: Overrides.assign: parameter 'task_id' is positional-only; tools are called with keywords, remove the '/'  [toolset-signature]
         return task_id

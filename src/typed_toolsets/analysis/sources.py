@@ -1,0 +1,235 @@
+"""Where things are in a target's source: the lines ``check`` reports problems on.
+
+`SourceIndex` reads one file with `ast`: the line of each class, of each of its declarations
+(``tool(...)`` in ``exports`` and ``@tool`` decorators, in order), of each method and of each
+parameter. `attribute_accesses` and `resolve` find ``X.to_tools`` call sites and what ``X`` is.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+from typing import Final
+
+import attrs
+
+from typed_toolsets.definition.declarations import tool
+
+__all__ = [
+    "UNRESOLVED",
+    "ClassSource",
+    "FunctionSource",
+    "SourceIndex",
+    "attribute_accesses",
+    "resolve",
+    "root_name",
+]
+
+
+@attrs.frozen
+class FunctionSource:
+    """A method: the line of its ``def`` and of each parameter, by name."""
+
+    line: int
+    params: dict[str, int]
+
+
+@attrs.define
+class ClassSource:
+    """A class: the line of its ``class`` statement, its declarations and its methods.
+
+    Attributes:
+        line: The ``class`` line (also for a decorated class, as Python and mypy report it).
+        decls: ``(method name, line)`` of each declaration in the class body, in order.
+        functions: The methods defined in the class body, by name.
+    """
+
+    line: int
+    decls: list[tuple[str, int]] = attrs.Factory(list[tuple[str, int]])
+    functions: dict[str, FunctionSource] = attrs.Factory(dict[str, FunctionSource])
+
+
+def _is_overload(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(
+        (isinstance(d, ast.Name) and d.id == "overload")
+        or (isinstance(d, ast.Attribute) and d.attr == "overload")
+        for d in node.decorator_list
+    )
+
+
+class SourceIndex:
+    """Lines of classes, declarations, methods and parameters in one source file.
+
+    Args:
+        path: The file's path (for ``ast``'s messages).
+        source: Its text (a file that does not parse gives an empty index).
+        namespace: The module's namespace, to recognise ``tool`` under other names.
+    """
+
+    def __init__(self, path: str, source: str, namespace: dict[str, object]) -> None:
+        self.path = path
+        self.classes: dict[str, ClassSource] = {}
+        self._namespace = namespace
+        self._is_tool = _tool_matcher(namespace)
+        try:
+            tree = ast.parse(source, filename=path)
+        except SyntaxError:
+            return
+        self._walk(tree.body, "")
+
+    def _walk(self, body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                qualname = f"{prefix}{node.name}"
+                self.classes[qualname] = self._class(node)
+                self._walk(node.body, f"{qualname}.")
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._walk(node.body, f"{prefix}{node.name}.<locals>.")
+            else:
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    inner = getattr(node, field, None)
+                    if isinstance(inner, list):
+                        statements = [s for s in inner if isinstance(s, ast.stmt)]  # pyright: ignore[reportUnknownVariableType]
+                        for handler in inner:  # pyright: ignore[reportUnknownVariableType]
+                            if isinstance(handler, ast.ExceptHandler):
+                                statements.extend(handler.body)
+                        self._walk(statements, prefix)
+
+    def _class(self, node: ast.ClassDef) -> ClassSource:
+        # `@attrs.define class X` reports on the `class` line in Python >= 3.8 and in mypy.
+        source = ClassSource(line=node.lineno)
+        exports: list[tuple[str, int]] = []
+        decorated: dict[str, tuple[str, int] | None] = {}
+        for stmt in node.body:
+            value: ast.expr | None = None
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                target = stmt.targets[0]
+                if isinstance(target, ast.Name) and target.id == "exports":
+                    value = stmt.value
+            elif (
+                isinstance(stmt, ast.AnnAssign)
+                and isinstance(stmt.target, ast.Name)
+                and stmt.target.id == "exports"
+            ):
+                value = stmt.value
+            if value is not None:
+                exports = list(self._exports(value))
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if _is_overload(stmt):
+                    decorated.setdefault(stmt.name, None)
+                    continue
+                mark = self._decorator_line(stmt)
+                previous = decorated.get(stmt.name)
+                # A property's setter keeps the getter's mark; a redefinition replaces it.
+                decorated[stmt.name] = (stmt.name, mark) if mark is not None else previous
+                params = {
+                    a.arg: a.lineno
+                    for a in (
+                        *stmt.args.posonlyargs,
+                        *stmt.args.args,
+                        *stmt.args.kwonlyargs,
+                        *(x for x in (stmt.args.vararg, stmt.args.kwarg) if x is not None),
+                    )
+                }
+                if stmt.name not in source.functions or mark is not None or not previous:
+                    source.functions[stmt.name] = FunctionSource(stmt.lineno, params)
+        source.decls = exports + [d for d in decorated.values() if d is not None]
+        return source
+
+    def _exports(self, value: ast.expr) -> Iterator[tuple[str, int]]:
+        if isinstance(value, (ast.Tuple, ast.List)):
+            for item in value.elts:
+                if isinstance(item, ast.Call) and self._is_tool(item.func) and item.args:
+                    first = item.args[0]
+                    name = (
+                        first.value
+                        if isinstance(first, ast.Constant)
+                        else resolve(first, self._namespace)
+                    )
+                    if isinstance(name, str):  # a literal, or a module constant (`Final`)
+                        yield name, item.lineno
+        elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            yield from self._exports(value.left)
+            yield from self._exports(value.right)
+
+    def _decorator_line(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> int | None:
+        for dec in node.decorator_list:
+            if self._is_tool(dec):
+                return dec.lineno
+            if isinstance(dec, ast.Call) and self._is_tool(dec.func) and not dec.args:
+                return dec.lineno
+        return None
+
+
+def _tool_matcher(namespace: dict[str, object]) -> Callable[[ast.expr], bool]:
+    """Recognise references to `typed_toolsets.tool` (aliases and ``pkg.tool`` included)."""
+
+    def is_tool(expr: ast.expr) -> bool:
+        value = resolve(expr, namespace)
+        if value is UNRESOLVED:
+            return (isinstance(expr, ast.Name) and expr.id == "tool") or (
+                isinstance(expr, ast.Attribute) and expr.attr == "tool"
+            )
+        return value is tool
+
+    return is_tool
+
+
+class _Unresolved:
+    """The value of a name that cannot be found."""
+
+
+UNRESOLVED: Final = _Unresolved()
+
+
+def resolve(expr: ast.expr, namespace: dict[str, object]) -> object:
+    """The value of a name or dotted name in *namespace*, or `UNRESOLVED`."""
+    if isinstance(expr, ast.Name):
+        return namespace.get(expr.id, UNRESOLVED)
+    if isinstance(expr, ast.Attribute):
+        base = resolve(expr.value, namespace)
+        if base is UNRESOLVED:
+            return UNRESOLVED
+        try:
+            return getattr(base, expr.attr)
+        except Exception:  # noqa: BLE001 - a failing attribute means "cannot tell"
+            return UNRESOLVED
+    return UNRESOLVED
+
+
+def root_name(expr: ast.expr) -> str | None:
+    """The name a dotted name starts with (``a`` for ``a.b.c``), if it is one."""
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _bound_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
+    args = node.args
+    names = {
+        a.arg
+        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+        if a is not None
+    }
+    body: list[ast.AST] = [node.body] if isinstance(node, ast.Lambda) else list(node.body)
+    for stmt in body:
+        for inner in ast.walk(stmt):
+            if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+                names.add(inner.id)
+    return names
+
+
+def attribute_accesses(tree: ast.Module) -> Iterator[tuple[ast.Attribute, frozenset[str]]]:
+    """Every attribute access, with the names bound locally by the enclosing functions."""
+
+    def visit(
+        node: ast.AST, local: frozenset[str]
+    ) -> Iterator[tuple[ast.Attribute, frozenset[str]]]:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            local = local | _bound_names(node)
+        if isinstance(node, ast.Attribute):
+            yield node, local
+        for child in ast.iter_child_nodes(node):
+            yield from visit(child, local)
+
+    yield from visit(tree, frozenset())

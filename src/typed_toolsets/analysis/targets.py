@@ -1,0 +1,222 @@
+"""Loading the Toolset classes a command-line target names.
+
+A target is ``module``, ``module:Class``, ``path/to/file.py`` or ``path/to/file.py:Class`` (a
+file inside a package is imported as part of it; ``Class`` may be dotted, ``Outer.Inner``).
+``typed-toolsets check`` loads targets with `load_module`, which turns definition errors into
+failures to report; the other commands use `load_toolsets`.
+"""
+
+from __future__ import annotations
+import __future__ as future_flags
+
+import ast
+import importlib
+import importlib.util
+import re
+import sys
+import types
+from pathlib import Path
+
+import attrs
+
+from typed_toolsets._toolset import Toolset
+from typed_toolsets.definition.errors import ToolsetDefinitionError
+
+__all__ = [
+    "LoadedModule",
+    "TargetError",
+    "load_module",
+    "load_toolsets",
+    "resolve_class",
+    "split_target",
+    "toolset_classes",
+]
+
+
+class TargetError(Exception):
+    """A target cannot be resolved or imported (exit status 2). The message is one line."""
+
+
+def split_target(target: str) -> tuple[str, str | None]:
+    """``module:Class`` / ``path.py:Class`` into its two parts (a Windows drive is not one)."""
+    head, sep, tail = target.rpartition(":")
+    if sep and head and len(head) > 1 and re.fullmatch(r"[A-Za-z_][\w.]*", tail):
+        return head, tail
+    return target, None
+
+
+def _module_for_path(path: Path) -> tuple[str, Path]:
+    """The importable name of a source file and the directory to put on ``sys.path``."""
+    path = path.resolve()
+    parts = [path.stem]
+    root = path.parent
+    while (root / "__init__.py").is_file():
+        parts.insert(0, root.name)
+        root = root.parent
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts), root
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    detail = f": {text[0]}" if text else ""
+    return f"{type(exc).__name__}{detail}"
+
+
+@attrs.define
+class LoadedModule:
+    """One imported target module.
+
+    Attributes:
+        name: Its module name.
+        module: The module; None when a definition error stopped it and it could not be run
+            again statement by statement.
+        path: Its source file.
+        failures: The definition errors raised while importing it, in order.
+    """
+
+    name: str
+    module: types.ModuleType | None
+    path: str
+    failures: list[ToolsetDefinitionError] = attrs.Factory(list[ToolsetDefinitionError])
+
+
+def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
+    """Import the module part of a target (`split_target`).
+
+    Args:
+        module_text: A module name or a path to a ``.py`` file.
+        recover: When a class definition raises `ToolsetDefinitionError`, run the module again
+            statement by statement so that every class is created or reported (the errors go to
+            ``failures``). When False, the error propagates.
+
+    Raises:
+        TargetError: The module cannot be found or raises anything else while importing.
+        ToolsetDefinitionError: A class of the module is invalid and *recover* is False.
+    """
+    candidate = Path(module_text)
+    if module_text.endswith(".py") or candidate.is_file():
+        if not candidate.is_file():
+            msg = f"{module_text}: no such file"
+            raise TargetError(msg)
+        name, root = _module_for_path(candidate)
+        if str(root) not in sys.path:
+            sys.path.insert(0, str(root))
+    else:
+        name = module_text
+        if str(Path.cwd()) not in sys.path and "" not in sys.path:
+            sys.path.insert(0, str(Path.cwd()))
+    try:
+        module = importlib.import_module(name)
+    except ToolsetDefinitionError as exc:
+        if not recover:
+            raise
+        return _load_by_statement(name, exc)
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - any import failure is exit 2
+        msg = f"cannot import {name!r}: {_one_line(exc)}"
+        raise TargetError(msg) from None
+    path = getattr(module, "__file__", None) or module_text
+    return LoadedModule(name, module, str(path))
+
+
+def _future_flags(tree: ast.Module) -> int:
+    flags = 0
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            for alias in node.names:
+                feature = getattr(future_flags, alias.name, None)
+                flags |= getattr(feature, "compiler_flag", 0)
+    return flags
+
+
+def _load_by_statement(name: str, first: ToolsetDefinitionError) -> LoadedModule:
+    """Run a module whose import raised a definition error again, one statement at a time.
+
+    A class statement that raises is recorded and skipped, so every class of the module is
+    checked; statements that need a skipped class fail in turn and are skipped too. Module-level
+    code therefore runs twice: ``check`` is meant for modules that define toolsets.
+    """
+    spec = importlib.util.find_spec(name)
+    loader = spec.loader if spec is not None else None
+    get_source = getattr(loader, "get_source", None)
+    origin = spec.origin if spec is not None else None
+    source = get_source(name) if callable(get_source) else None
+    if spec is None or not isinstance(source, str) or origin is None:
+        return LoadedModule(name, None, origin or name, [first])
+    loaded = LoadedModule(name, None, origin)
+    try:
+        tree = ast.parse(source, filename=origin)
+    except SyntaxError:  # pragma: no cover - it imported up to the failing class
+        loaded.failures.append(first)
+        return loaded
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    flags = _future_flags(tree)
+    for stmt in tree.body:
+        module_code = ast.Module(body=[stmt], type_ignores=[])
+        code = compile(module_code, origin, "exec", flags=flags, dont_inherit=True)
+        try:
+            exec(code, module.__dict__)  # noqa: S102 - the user's own module, as `import` would
+        except ToolsetDefinitionError as exc:
+            loaded.failures.append(exc)
+        except Exception:  # noqa: BLE001, S112 - needs a class that failed: already reported
+            continue
+    if not loaded.failures:  # pragma: no cover - the import failed once, so it fails again
+        loaded.failures.append(first)
+    loaded.module = module
+    return loaded
+
+
+def toolset_classes(module: types.ModuleType) -> list[type[Toolset]]:
+    """Every Toolset subclass defined in *module*, nested classes included, in source order."""
+    found: list[type[Toolset]] = []
+    seen: set[int] = set()
+
+    def visit(namespace: dict[str, object]) -> None:
+        for value in list(namespace.values()):
+            if (
+                isinstance(value, type)
+                and value.__module__ == module.__name__
+                and id(value) not in seen
+            ):
+                seen.add(id(value))
+                members: dict[str, object] = dict(vars(value))
+                if issubclass(value, Toolset) and value is not Toolset:
+                    found.append(value)
+                visit(members)  # classes nested in any class of the module
+
+    visit(dict(vars(module)))
+    return found
+
+
+def resolve_class(module: types.ModuleType, qualname: str) -> type[Toolset] | None:
+    """The Toolset class *qualname* (``Outer.Inner``) of *module*, or None."""
+    value: object = module
+    for part in qualname.split("."):
+        value = getattr(value, part, None)
+    if isinstance(value, type) and issubclass(value, Toolset):
+        return value
+    return None
+
+
+def load_toolsets(target: str) -> list[type[Toolset]]:
+    """The Toolset classes *target* names: its class, or every one its module defines.
+
+    Raises:
+        TargetError: The target cannot be imported, or names no Toolset class.
+        ToolsetDefinitionError: A class of the module is invalid.
+    """
+    module_text, class_name = split_target(target)
+    loaded = load_module(module_text, recover=False)
+    module = loaded.module
+    if module is None:  # pragma: no cover - only a recovered import has no module
+        msg = f"cannot import {loaded.name!r}"
+        raise TargetError(msg)
+    if class_name is None:
+        return toolset_classes(module)
+    found = resolve_class(module, class_name)
+    if found is None:
+        msg = f"{target}: {loaded.name} has no Toolset class {class_name!r}"
+        raise TargetError(msg)
+    return [found]

@@ -1,0 +1,74 @@
+"""``Cls.to_tools()`` on a class whose constructor needs arguments (the ``init`` problem).
+
+``to_tools`` is a descriptor: accessed on the class, it builds ``Cls()`` with no arguments. A
+method hook on its ``__get__`` sees the class at every ``Cls.to_tools`` access and reports the
+constructor's required arguments; ``instance.to_tools()`` binds the instance and is fine.
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import ARG_NAMED, ARG_POS
+from mypy.plugin import MethodContext
+from mypy.typeops import type_object_type
+from mypy.types import (
+    CallableType,
+    Instance,
+    NoneType,
+    Overloaded,
+    ProperType,
+    Type,
+    TypeType,
+    get_proper_type,
+)
+
+from typed_toolsets.rules.problems import problem
+
+from .classes import display_name
+from .codes import report
+
+__all__ = ["check_to_tools_access"]
+
+
+def check_to_tools_access(ctx: MethodContext) -> Type:
+    """``Cls.to_tools`` builds ``Cls()``: report classes whose constructor needs arguments."""
+    if len(ctx.arg_types) < 2 or not ctx.arg_types[0] or not ctx.arg_types[1]:
+        return ctx.default_return_type
+    obj = get_proper_type(ctx.arg_types[0][0])
+    owner = get_proper_type(ctx.arg_types[1][0])
+    if not isinstance(obj, NoneType) or not isinstance(owner, TypeType):
+        return ctx.default_return_type  # `instance.to_tools()` binds the instance: fine
+    item = get_proper_type(owner.item)
+    if not isinstance(item, Instance):
+        return ctx.default_return_type  # `type[T]` and friends: the class is not known here
+    api = ctx.api
+
+    def named_type(name: str) -> Instance:
+        return api.named_generic_type(name, [])
+
+    constructor = get_proper_type(type_object_type(item.type, named_type))
+    needed = _required_arguments(constructor)
+    if needed:
+        report(api, problem("init", display_name(item.type), needed=needed), ctx.context)
+    return ctx.default_return_type
+
+
+def _required_arguments(constructor: ProperType) -> list[str]:
+    items: list[CallableType]
+    if isinstance(constructor, CallableType):
+        items = [constructor]
+    elif isinstance(constructor, Overloaded):
+        items = list(constructor.items)
+    else:
+        return []
+    best: list[str] | None = None
+    for callable_type in items:
+        needed = [
+            name or f"#{index + 1}"
+            for index, (kind, name) in enumerate(
+                zip(callable_type.arg_kinds, callable_type.arg_names, strict=True)
+            )
+            if kind in (ARG_POS, ARG_NAMED)
+        ]
+        if best is None or len(needed) < len(best):
+            best = needed
+    return best or []

@@ -1,0 +1,48 @@
+"""The plugin's error codes, and how a `Problem` record is reported to mypy."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import Context
+from mypy.plugin import CheckerPluginInterface
+
+from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem
+
+__all__ = ["ERROR_CODES", "TOOLSET_CODE", "report"]
+
+TOOLSET_CODE: Final = ErrorCode(
+    "toolset", "typed_toolsets: Toolset declaration problems", "General"
+)
+_DESCRIPTIONS: Final = {
+    "unknown-method": "tool() names no method of the Toolset class",
+    "not-a-method": "an exported name is not a plain instance method",
+    "duplicate-name": "two exports share a final tool name",
+    "invalid-name": "an exported tool name is not valid for LLM APIs",
+    "signature": "an exported method's parameters cannot be called with JSON keywords",
+    "param-type": "a parameter type of an exported method has no JSON Schema",
+    "init": "Cls.to_tools() on a Toolset whose constructor needs arguments",
+    "ambiguous-union": "a JSON value could match two variants of a union parameter",
+}
+#: One error code per problem code (keyed without the ``toolset-`` prefix), under `TOOLSET_CODE`.
+ERROR_CODES: Final = {
+    code: ErrorCode(
+        f"{CODE_PREFIX}{code}", _DESCRIPTIONS[code], "General", sub_code_of=TOOLSET_CODE
+    )
+    for code in sorted(PROBLEM_CODES)
+}
+_BY_NAME: Final = {error_code.code: error_code for error_code in ERROR_CODES.values()}
+
+
+def report(
+    api: CheckerPluginInterface, problem: Problem, context: Context | tuple[int, int]
+) -> None:
+    """Report *problem* as an error at *context* (a node, or a ``(line, column)`` pair).
+
+    The message is the record's `Problem.message`: the runtime's line without its code, which
+    mypy prints after it.
+    """
+    if isinstance(context, tuple):
+        context = Context(*context)
+    api.fail(problem.message, context, code=_BY_NAME[problem.code])

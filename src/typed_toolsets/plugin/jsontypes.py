@@ -1,0 +1,299 @@
+"""Which types have a JSON Schema: the runtime's type table, walked over mypy's types.
+
+The table is `typed_toolsets.types.catalog`'s. `SchemaCheck.problem` says why a parameter type
+has no schema, in the runtime's words where the runtime has them; the reasons become the
+``reason`` of a ``param-type`` problem.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.nodes import TypeInfo, Var
+from mypy.options import Options
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    LiteralType,
+    NoneType,
+    Overloaded,
+    TupleType,
+    Type,
+    TypeAliasType,
+    TypedDictType,
+    TypeOfAny,
+    TypeType,
+    TypeVarLikeType,
+    UninhabitedType,
+    UnionType,
+    get_proper_type,
+)
+
+from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
+
+from .typeinfo import (
+    BYTES,
+    SCALARS,
+    is_real_dataclass,
+    label,
+    member_value_type,
+    namedtuple_fields,
+    struct_attributes,
+)
+
+__all__ = ["SchemaCheck"]
+
+_JSON_VALUE_TYPES: Final = frozenset(
+    {"builtins.str", "builtins.int", "builtins.float", "builtins.bool", "enum.auto"}
+)
+_NOT_A_STRUCT: Final = (
+    "is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; "
+    "use one of those, or register it with typed_toolsets.register_type() and list it under "
+    "registered_types in the plugin config"
+)
+
+
+class SchemaCheck:
+    """Check 6: does a parameter type have a JSON Schema?
+
+    Args:
+        options: mypy's options (to name types).
+        registered: Fully qualified names of the types registered at run time (from the config).
+    """
+
+    def __init__(self, options: Options, registered: frozenset[str]) -> None:
+        self.options = options
+        self.registered = registered
+
+    def show(self, t: Type) -> str:
+        """How *t* is named in problems."""
+        return label(t, self.options)
+
+    def problem(self, t: Type) -> str | None:
+        """Why *t* has no JSON Schema, or None when it has one (or cannot be known)."""
+        return self._problem(t, set())
+
+    def _problem(self, t: Type, seen: set[str]) -> str | None:
+        if isinstance(t, TypeAliasType) and t.alias is not None:
+            if t.is_recursive:
+                return "recursive type aliases are not supported; use a recursive attrs class"
+            if getattr(t.alias, "python_3_12_type_alias", False):
+                return "aliases made with the `type` statement are not supported"
+        proper = get_proper_type(t)
+        if isinstance(proper, NoneType):
+            return None
+        if isinstance(proper, AnyType):
+            return _any_problem(proper)
+        if isinstance(proper, UninhabitedType):
+            return "Never has no JSON Schema"
+        if isinstance(proper, LiteralType):
+            return self._literal_problem(proper)
+        if isinstance(proper, UnionType):
+            return self._first_problem(proper.items, seen)
+        if isinstance(proper, TupleType):
+            fallback = proper.partial_fallback.type
+            if fallback.fullname != "builtins.tuple":
+                return self._namedtuple_problem(fallback, proper, seen)
+            return self._first_problem(proper.items, seen)
+        if isinstance(proper, TypedDictType):
+            return self._first_problem(list(proper.items.values()), seen)
+        if isinstance(proper, (CallableType, Overloaded)):
+            return "callables have no JSON Schema"
+        if isinstance(proper, TypeType):
+            return "classes (type[...]) have no JSON Schema"
+        if isinstance(proper, TypeVarLikeType):
+            return f"the type variable {self.show(proper)} has no JSON Schema"
+        if isinstance(proper, Instance):
+            return self._instance_problem(proper, seen)
+        return None  # partial, erased or placeholder types: mypy reports those itself
+
+    def _first_problem(self, items: list[Type], seen: set[str]) -> str | None:
+        for item in items:
+            reason = self._problem(item, seen)
+            if reason is not None:
+                return reason
+        return None
+
+    def _literal_problem(self, literal: LiteralType) -> str | None:
+        if literal.fallback.type.is_enum:
+            return self._enum_problem(literal.fallback.type)
+        if literal.fallback.type.fullname in BYTES:
+            return f"the literal {self.show(literal)} is bytes; JSON has no bytes"
+        if isinstance(literal.value, (str, int, bool)):
+            return None
+        return f"the literal {self.show(literal)} is not a JSON string, number, boolean or null"
+
+    def _instance_problem(self, instance: Instance, seen: set[str]) -> str | None:
+        info = instance.type
+        fullname = info.fullname
+        if fullname in self.registered or fullname in SCALARS:
+            return None
+        if info.is_newtype and info.bases:
+            return self._problem(info.bases[0], seen)
+        if info.is_enum:
+            return self._enum_problem(info)
+        if info.tuple_type is not None and fullname != "builtins.tuple":
+            return self._namedtuple_problem(info, info.tuple_type, seen)
+        if info.typeddict_type is not None:
+            return self._problem(info.typeddict_type, seen)
+        args = instance.args
+        containers = SEQUENCE_ORIGINS | SET_ORIGINS | MAPPING_ORIGINS
+        if (fullname in containers or fullname == "builtins.tuple") and _bare(args):
+            return _missing_parameters(info)
+        if fullname in SEQUENCE_ORIGINS or fullname == "builtins.tuple":
+            return self._problem(args[0], seen) if args else _missing_parameters(info)
+        if fullname in SET_ORIGINS:
+            if not args:
+                return _missing_parameters(info)
+            reason = self._problem(args[0], seen)
+            if reason is None and not self._hashable(args[0]):
+                return (
+                    "set items must be strings, numbers, booleans, enums, literals, dates, "
+                    f"times or UUIDs (got {self.show(args[0])})"
+                )
+            return reason
+        if fullname in MAPPING_ORIGINS:
+            if len(args) != 2:
+                return _missing_parameters(info)
+            key = get_proper_type(args[0])
+            if not (isinstance(key, Instance) and key.type.fullname == "builtins.str"):
+                return f"JSON object keys are strings; use a str key type (got {self.show(key)})"
+            return self._problem(args[1], seen)
+        if "attrs" in info.metadata or is_real_dataclass(info):
+            return self._struct_problem(instance, seen)
+        if fullname == "builtins.object":
+            return "object has no JSON Schema; use a concrete type"
+        if fullname in BYTES:
+            return "bytes cannot be sent as JSON; use str (for example base64 text)"
+        return f"{info.name!r} {_NOT_A_STRUCT}"
+
+    def _namedtuple_problem(
+        self, info: TypeInfo, tuple_type: TupleType, seen: set[str]
+    ) -> str | None:
+        if info.fullname in seen:
+            return None
+        seen.add(info.fullname)
+        try:
+            names = namedtuple_fields(info)
+            for index, item in enumerate(tuple_type.items):
+                field = names[index] if index < len(names) else f"#{index}"
+                proper = get_proper_type(item)
+                if isinstance(proper, AnyType) and proper.type_of_any != TypeOfAny.explicit:
+                    return f"field {info.name}.{field} has no type annotation"
+                reason = self._problem(item, seen)
+                if reason is not None:
+                    return f"field {info.name}.{field}: {reason}"
+            return None
+        finally:
+            seen.discard(info.fullname)
+
+    def _struct_problem(self, instance: Instance, seen: set[str]) -> str | None:
+        info = instance.type
+        if info.fullname in seen:
+            return None  # recursive classes are supported
+        if info.type_vars:
+            return f"{info.name!r} is generic; generic structs are not supported"
+        seen.add(info.fullname)
+        try:
+            is_attrs = "attrs" in info.metadata
+            attributes = struct_attributes(info, "attrs" if is_attrs else "dataclass") or []
+            for attribute in attributes:
+                name = attribute.get("name")
+                if not isinstance(name, str):
+                    continue
+                if not is_attrs and attribute.get("is_init_var"):
+                    return f"dataclass {info.name} has the InitVar field {name!r} (not supported)"
+                if not attribute.get("init" if is_attrs else "is_in_init", True):
+                    continue
+                sym = info.get(name)
+                node = sym.node if sym is not None else None
+                field_type = node.type if isinstance(node, Var) else None
+                if field_type is None:
+                    return f"field {info.name}.{name} has no type annotation"
+                reason = self._problem(field_type, seen)
+                if reason is not None:
+                    return f"field {info.name}.{name}: {reason}"
+            return None
+        finally:
+            seen.discard(info.fullname)
+
+    def _enum_problem(self, info: TypeInfo) -> str | None:
+        members = info.enum_members
+        if not members:
+            return f"enum {info.name!r} has no members"
+        for member in members:
+            value = member_value_type(info, member)
+            if value is None:
+                continue
+            ok = isinstance(value, (NoneType, LiteralType, AnyType)) or (
+                isinstance(value, Instance) and value.type.fullname in _JSON_VALUE_TYPES
+            )
+            if not ok:
+                return (
+                    f"enum {info.name!r} has the member {member!r}, whose value is not a JSON "
+                    "string, number, boolean or null"
+                )
+        return None
+
+    def _hashable(self, t: Type) -> bool:
+        """Mirrors `TypeSpec.hashable`: scalars, enums, literals and tuples of those."""
+        proper = get_proper_type(t)
+        if isinstance(proper, (NoneType, LiteralType)):
+            return True
+        if isinstance(proper, UnionType):
+            return all(self._hashable(item) for item in proper.items)
+        if isinstance(proper, TupleType):
+            return proper.partial_fallback.type.fullname == "builtins.tuple" and all(
+                self._hashable(item) for item in proper.items
+            )
+        if isinstance(proper, Instance):
+            info = proper.type
+            if info.fullname in SCALARS or info.is_enum:
+                return True
+            if info.is_newtype and info.bases:
+                return self._hashable(info.bases[0])
+            if info.fullname == "builtins.tuple" and proper.args:
+                return self._hashable(proper.args[0])
+        return False
+
+    def admits_null(self, t: Type) -> bool:
+        """Whether *t*'s schema admits ``null`` (a None default needs it)."""
+        proper = get_proper_type(t)
+        if isinstance(proper, (NoneType, AnyType)):
+            return True
+        if isinstance(proper, UnionType):
+            return any(self.admits_null(item) for item in proper.items)
+        if isinstance(proper, Instance):
+            info = proper.type
+            if info.fullname in self.registered:
+                return True  # its schema is not known here
+            if info.is_newtype and info.bases:
+                return self.admits_null(info.bases[0])
+        return False
+
+
+def _any_problem(any_type: AnyType) -> str | None:
+    if any_type.type_of_any == TypeOfAny.explicit:
+        return "Any has no JSON Schema; use a concrete type"
+    if any_type.type_of_any == TypeOfAny.from_omitted_generics:
+        return "a generic type needs its type parameters (for example list[str])"
+    # Unannotated parameters are a signature problem; errors and unfollowed imports are
+    # reported by mypy itself, and other Any values cannot be judged.
+    return None
+
+
+def _bare(args: tuple[Type, ...] | list[Type]) -> bool:
+    """Whether a generic was written without its parameters (``list``, ``dict``).
+
+    mypy fills them with ``Any``: "omitted generics", or "from error" when it reported the
+    missing parameters itself (``disallow_any_generics``, part of ``--strict``).
+    """
+    omitted = (TypeOfAny.from_omitted_generics, TypeOfAny.from_error)
+    return not args or all(
+        isinstance(p, AnyType) and p.type_of_any in omitted for p in map(get_proper_type, args)
+    )
+
+
+def _missing_parameters(info: TypeInfo) -> str:
+    return f"{info.name} needs its type parameters (for example list[str])"

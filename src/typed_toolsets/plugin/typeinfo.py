@@ -1,0 +1,84 @@
+"""Reading mypy's view of classes: attrs classes, dataclasses, enums and NamedTuples.
+
+Shared by the schema check (`jsontypes`), the shapes (`shapes`) and the class checks.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.messages import format_type_bare
+from mypy.nodes import TypeInfo, Var
+from mypy.options import Options
+from mypy.types import ProperType, Type, get_proper_type
+
+from typed_toolsets.rules.typenames import NUMERIC_NAMES, SCALAR_NAMES
+
+__all__ = [
+    "BYTES",
+    "SCALARS",
+    "attrs_field_names",
+    "is_real_dataclass",
+    "label",
+    "member_value_type",
+    "namedtuple_fields",
+    "struct_attributes",
+]
+
+#: Types with a scalar schema (strings, numbers, booleans, formats such as dates and UUIDs).
+SCALARS: Final = SCALAR_NAMES | NUMERIC_NAMES
+#: Binary types: JSON has no bytes.
+BYTES: Final = frozenset({"builtins.bytes", "builtins.bytearray", "builtins.memoryview"})
+
+
+def label(t: Type, options: Options) -> str:
+    """How a type is named in problems: as written, without quotes (``dict[int, str]``)."""
+    return format_type_bare(t, options)
+
+
+def struct_attributes(info: TypeInfo, key: str) -> list[dict[str, object]] | None:
+    """The fields mypy's attrs (``key="attrs"``) or dataclass plugin recorded on *info*."""
+    data = info.metadata.get(key)
+    attributes = data.get("attributes") if isinstance(data, dict) else None
+    if not isinstance(attributes, list):
+        return None
+    return [a for a in attributes if isinstance(a, dict)]  # pyright: ignore[reportUnknownVariableType]
+
+
+def is_real_dataclass(info: TypeInfo) -> bool:
+    """A ``@dataclass`` (not a ``dataclass_transform`` base class such as pydantic's models)."""
+    if struct_attributes(info, "dataclass") is None:
+        return False
+    meta = info.metaclass_type
+    if meta is not None and any(m.dataclass_transform_spec for m in meta.type.mro):
+        return False
+    return not any(base.dataclass_transform_spec for base in info.mro)
+
+
+def attrs_field_names(info: TypeInfo) -> set[str]:
+    """The names of the attrs fields of *info* and its bases."""
+    names: set[str] = set()
+    for klass in info.mro:
+        for attribute in struct_attributes(klass, "attrs") or []:
+            name = attribute.get("name")
+            if isinstance(name, str):
+                names.add(name)
+    return names
+
+
+def namedtuple_fields(info: TypeInfo) -> list[str]:
+    """The field names of a NamedTuple class, in order."""
+    data = info.metadata.get("namedtuple")
+    fields = data.get("fields") if isinstance(data, dict) else None
+    if isinstance(fields, list):
+        return [str(f) for f in fields]  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+    return []
+
+
+def member_value_type(info: TypeInfo, member: str) -> ProperType | None:
+    """The type mypy infers for an enum member's value (a literal when it knows the value)."""
+    sym = info.names.get(member)
+    node = sym.node if sym is not None else None
+    if isinstance(node, Var) and node.type is not None:
+        return get_proper_type(node.type)
+    return None

@@ -1,0 +1,289 @@
+"""The string format types (RFC 3339 date, time and date-time, UUID): one table row each.
+
+`FORMAT_TYPES` is the one source of every fact about a format type: the type registry builds
+its schema and hooks from the row, the validator its format check and the hint in its message,
+the type-name tables of the runtime and the mypy plugin their entries, and the ambiguity
+analysis the grammar a string constant is matched against. Adding a format type is one row here
+(plus its tests).
+
+The library parses the formats itself, so a string passes validation exactly when it can be
+turned into the Python value, on every supported Python and without jsonschema's optional
+format extras.
+
+Standard library only: the mypy plugin imports this module (through `typenames`) on every run.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from typing import Any, Final, Generic, Literal, TypeVar
+
+__all__ = [
+    "BY_CLASS",
+    "BY_FORMAT",
+    "BY_FULLNAME",
+    "FORMAT_TYPES",
+    "FormatType",
+    "format_date",
+    "format_datetime",
+    "format_time",
+    "format_uuid",
+    "parse_date",
+    "parse_datetime",
+    "parse_time",
+    "parse_uuid",
+]
+
+_T = TypeVar("_T")
+
+
+class FormatType(Generic[_T]):
+    """One string format type: how its values look in JSON and how to read and write them.
+
+    A plain slotted class rather than a dataclass: the mypy plugin imports the table on every
+    run, and a dataclass costs a millisecond to create.
+
+    Attributes:
+        cls: The Python class, matched exactly (not its subclasses).
+        fullname: Its fully qualified name as type checkers spell it (the mypy plugin's key).
+        format_name: The JSON Schema ``format``.
+        pattern: The grammar of the text, without range checks (``2024-02-30`` matches): what the
+            ambiguity analysis matches string constants against, and the parser's first step.
+        what: The model-facing name of the format, with its article (``a date``).
+        example: A valid value, shown to the model after *what* in error messages.
+        parse: Reads the text; raises `ValueError` when it is not a valid value.
+        write: Writes a value; raises `ValueError` when it cannot be written in the format.
+        json_kind: The JSON type of the value: a string, since the format is read from text.
+    """
+
+    __slots__ = (
+        "cls",
+        "example",
+        "format_name",
+        "fullname",
+        "json_kind",
+        "parse",
+        "pattern",
+        "what",
+        "write",
+    )
+
+    def __init__(
+        self,
+        *,
+        cls: type[_T],
+        fullname: str,
+        format_name: str,
+        pattern: re.Pattern[str],
+        what: str,
+        example: str,
+        parse: Callable[[str], _T],
+        write: Callable[[_T], str],
+        json_kind: Literal["string"] = "string",
+    ) -> None:
+        self.cls: Final = cls
+        self.fullname: Final = fullname
+        self.format_name: Final = format_name
+        self.pattern: Final = pattern
+        self.what: Final = what
+        self.example: Final = example
+        self.parse: Final = parse
+        self.write: Final = write
+        self.json_kind: Final = json_kind
+
+    @property
+    def hint(self) -> str:
+        """What to send, in the words of an error message: ``a date such as 2024-05-01``."""
+        return f"{self.what} such as {self.example}"
+
+    def __repr__(self) -> str:
+        return f"FormatType({self.fullname}, {self.format_name!r})"
+
+
+# RFC 3339 (section 5.6): full-date, full-time with its offset, and date-time.
+_DATE: Final = r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
+_TIME: Final = r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?([Zz]|[+-][0-9]{2}:[0-9]{2})"
+_DATE_RE: Final = re.compile(_DATE)
+_TIME_RE: Final = re.compile(_TIME)
+_DATETIME_RE: Final = re.compile(f"{_DATE}[Tt]{_TIME}")
+# The hyphenated 8-4-4-4-12 form only: no braces, no URN prefix, no bare hex.
+_UUID_RE: Final = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+)
+
+
+def _offset(text: str) -> tzinfo:
+    if text in ("Z", "z", "-00:00", "+00:00"):
+        return timezone.utc
+    hours, minutes = int(text[1:3]), int(text[4:6])
+    if hours > 23 or minutes > 59:
+        msg = f"invalid UTC offset {text!r}"
+        raise ValueError(msg)
+    delta = timedelta(hours=hours, minutes=minutes)
+    return timezone(-delta if text[0] == "-" else delta)
+
+
+def _micro(fraction: str | None) -> int:
+    # RFC 3339 allows any number of digits; Python keeps microseconds, so extra digits are cut.
+    return 0 if fraction is None else int(fraction[:6].ljust(6, "0"))
+
+
+def parse_date(text: str) -> date:
+    """Parse an RFC 3339 ``full-date`` (``2024-02-29``).
+
+    Raises:
+        ValueError: *text* is not a valid date.
+    """
+    match = _DATE_RE.fullmatch(text)
+    if match is None:
+        msg = f"{text!r} is not an RFC 3339 date (YYYY-MM-DD)"
+        raise ValueError(msg)
+    year, month, day = (int(g) for g in match.groups())
+    return date(year, month, day)
+
+
+def parse_time(text: str) -> time:
+    """Parse an RFC 3339 ``full-time`` (``12:30:00Z``, ``12:30:00.5+02:00``), offset required.
+
+    Raises:
+        ValueError: *text* is not a valid time with an offset.
+    """
+    match = _TIME_RE.fullmatch(text)
+    if match is None:
+        msg = f"{text!r} is not an RFC 3339 time (HH:MM:SS[.fraction] followed by Z or +HH:MM)"
+        raise ValueError(msg)
+    hour, minute, second, fraction, offset = match.groups()
+    return time(int(hour), int(minute), int(second), _micro(fraction), _offset(offset))
+
+
+def parse_datetime(text: str) -> datetime:
+    """Parse an RFC 3339 ``date-time`` (``2024-02-29T12:30:00Z``); the offset is required.
+
+    Raises:
+        ValueError: *text* is not a valid date-time with an offset.
+    """
+    match = _DATETIME_RE.fullmatch(text)
+    if match is None:
+        msg = (
+            f"{text!r} is not an RFC 3339 date-time "
+            "(YYYY-MM-DDTHH:MM:SS[.fraction] followed by Z or +HH:MM)"
+        )
+        raise ValueError(msg)
+    year, month, day, hour, minute, second, fraction, offset = match.groups()
+    return datetime(
+        int(year),
+        int(month),
+        int(day),
+        int(hour),
+        int(minute),
+        int(second),
+        _micro(fraction),
+        _offset(offset),
+    )
+
+
+def parse_uuid(text: str) -> uuid.UUID:
+    """Parse a UUID in its hyphenated 8-4-4-4-12 hexadecimal form.
+
+    Raises:
+        ValueError: *text* is not a UUID in that form.
+    """
+    if _UUID_RE.fullmatch(text) is None:
+        msg = f"{text!r} is not a UUID (8-4-4-4-12 hexadecimal digits)"
+        raise ValueError(msg)
+    return uuid.UUID(text)
+
+
+def _check_offset(offset: timedelta | None, what: str) -> None:
+    if offset is None:
+        msg = f"a naive {what} has no UTC offset and cannot be sent as RFC 3339; attach a tzinfo"
+        raise ValueError(msg)
+    if offset.seconds % 60 or offset.microseconds:
+        msg = f"the {what}'s UTC offset {offset} is not a whole number of minutes"
+        raise ValueError(msg)
+
+
+def format_datetime(value: datetime) -> str:
+    """Write an aware datetime as RFC 3339.
+
+    Raises:
+        ValueError: *value* is naive, or its offset has seconds.
+    """
+    _check_offset(value.utcoffset(), "datetime")
+    return value.isoformat()
+
+
+def format_time(value: time) -> str:
+    """Write an aware time as RFC 3339 ``full-time``.
+
+    Raises:
+        ValueError: *value* is naive, or its offset has seconds.
+    """
+    _check_offset(value.utcoffset(), "time")
+    return value.isoformat()
+
+
+def format_date(value: date) -> str:
+    """Write a date as RFC 3339 ``full-date``."""
+    return value.isoformat()
+
+
+def format_uuid(value: uuid.UUID) -> str:
+    """Write a UUID in its hyphenated form."""
+    return str(value)
+
+
+#: The format types, one row each. Each format admits strings that every other one rejects (the
+#: ambiguity analysis relies on it: two different formats never share a value).
+FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
+    FormatType(
+        cls=datetime,
+        fullname="datetime.datetime",
+        format_name="date-time",
+        pattern=_DATETIME_RE,
+        what="an RFC 3339 date-time",
+        example="2024-05-01T12:30:00Z",
+        parse=parse_datetime,
+        write=format_datetime,
+    ),
+    FormatType(
+        cls=date,
+        fullname="datetime.date",
+        format_name="date",
+        pattern=_DATE_RE,
+        what="a date",
+        example="2024-05-01",
+        parse=parse_date,
+        write=format_date,
+    ),
+    FormatType(
+        cls=time,
+        fullname="datetime.time",
+        format_name="time",
+        pattern=_TIME_RE,
+        what="a time with an offset",
+        example="12:30:00Z",
+        parse=parse_time,
+        write=format_time,
+    ),
+    FormatType(
+        cls=uuid.UUID,
+        fullname="uuid.UUID",
+        format_name="uuid",
+        pattern=_UUID_RE,
+        what="a UUID",
+        example="123e4567-e89b-12d3-a456-426614174000",
+        parse=parse_uuid,
+        write=format_uuid,
+    ),
+)
+
+#: The rows by Python class (the runtime registry's key; any annotation may be looked up).
+BY_CLASS: Final[dict[object, FormatType[Any]]] = {row.cls: row for row in FORMAT_TYPES}
+#: The rows by class fullname (the mypy plugin's key).
+BY_FULLNAME: Final[dict[str, FormatType[Any]]] = {row.fullname: row for row in FORMAT_TYPES}
+#: The rows by JSON Schema format name (the validator's and the ambiguity analysis's key).
+BY_FORMAT: Final[dict[str, FormatType[Any]]] = {row.format_name: row for row in FORMAT_TYPES}

@@ -1,0 +1,108 @@
+"""Loading the Toolset classes a command-line target names (`typed_toolsets.analysis.targets`)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from typed_toolsets import ToolsetDefinitionError
+from typed_toolsets.analysis.check import run_check
+from typed_toolsets.analysis.targets import TargetError, load_module, load_toolsets, split_target
+
+TOOLS = """\
+from typed_toolsets import Toolset, tool
+
+
+class First(Toolset):
+    @tool
+    def ping(self) -> str:
+        return "pong"
+
+
+class Holder:
+    class Second(Toolset):
+        @tool
+        def echo(self, *, text: str) -> str:
+            return text
+"""
+
+BROKEN = """\
+from typed_toolsets import Toolset, tool
+
+
+class Broken(Toolset):
+    exports = (tool("missing"),)
+
+
+class After(Toolset):
+    pass
+"""
+
+
+def _write(directory: Path, name: str, source: str) -> Path:
+    path = directory / name
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("target", "parts"),
+    [
+        ("pkg.mod", ("pkg.mod", None)),
+        ("pkg.mod:Outer.Inner", ("pkg.mod", "Outer.Inner")),
+        ("dir/file.py:Cls", ("dir/file.py", "Cls")),
+        ("C:\\dir\\file.py", ("C:\\dir\\file.py", None)),
+    ],
+)
+def test_split_target(target: str, parts: tuple[str, str | None]) -> None:
+    assert split_target(target) == parts
+
+
+def test_module_class_and_path_targets(workdir: Path) -> None:
+    path = _write(workdir, "tools_mod.py", TOOLS)
+    assert [c.__qualname__ for c in load_toolsets("tools_mod")] == ["First", "Holder.Second"]
+    assert [c.__qualname__ for c in load_toolsets("tools_mod:Holder.Second")] == ["Holder.Second"]
+    assert [c.__qualname__ for c in load_toolsets(f"{path}:First")] == ["First"]
+    with pytest.raises(TargetError, match="tools_mod has no Toolset class 'Nope'"):
+        load_toolsets("tools_mod:Nope")
+    with pytest.raises(TargetError, match="no such file"):
+        load_toolsets("missing_file.py")
+
+
+def test_definition_errors_propagate_or_are_collected(workdir: Path) -> None:
+    _write(workdir, "broken_targets.py", BROKEN)
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        load_toolsets("broken_targets")
+    assert [p.code for p in caught.value.problems] == ["toolset-unknown-method"]
+    loaded = load_module("broken_targets")
+    assert [p.toolset for f in loaded.failures for p in f.problems] == ["Broken"]
+    assert loaded.module is not None
+    assert hasattr(loaded.module, "After")  # the statements after the broken class ran
+
+
+def test_check_reports_tool_argument_errors_at_the_call(workdir: Path) -> None:
+    _write(
+        workdir,
+        "bad_tool_call.py",
+        """\
+        from typed_toolsets import Toolset, tool
+
+
+        class T(Toolset):
+            exports = (tool("x", tool_name=5),)
+
+            def x(self) -> None: ...
+        """,
+    )
+    (finding,) = run_check(["bad_tool_call"]).findings
+    assert (finding.line, finding.code, finding.toolset, finding.method) == (
+        5,
+        "toolset-invalid-name",
+        None,
+        "x",
+    )
+    assert finding.format().endswith(
+        ":5: error: tool(): `tool_name` must be a str or None (got 5)  [toolset-invalid-name]"
+    )
