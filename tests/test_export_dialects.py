@@ -382,3 +382,13 @@ def test_golden_files_of_the_built_in_toolsets(toolset: str, dialect: str) -> No
         GOLDEN.mkdir(exist_ok=True)
         path.write_text(text, encoding="utf-8")
     assert path.read_text(encoding="utf-8") == text, f"{path.name} changed"
+
+
+def test_the_error_pickles_with_its_problems() -> None:
+    import pickle
+
+    with pytest.raises(ExportError) as caught:
+        gemini(_tools("file"))
+    copy = pickle.loads(pickle.dumps(caught.value))  # noqa: S301 - our own object
+    assert copy.problems == caught.value.problems
+    assert str(copy) == str(caught.value)
