@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 SAMPLE = f"{Path(__file__).with_name('sample.py')}:SampleToolset"
@@ -74,10 +74,14 @@ def processes_with(tag: str) -> set[int]:
 
 
 class HttpServer:
-    """A ``typed-toolsets serve --transport http --port 0`` subprocess, stderr in a file."""
+    """A ``typed-toolsets serve --transport http --port 0`` subprocess, stderr in a file.
+
+    Started at once; `wait_started` waits for its listening line (several may start together).
+    """
 
     def __init__(self, args: Sequence[str], log: Path, env: dict[str, str] | None = None) -> None:
         self.log_path = log
+        self.url = ""
         with log.open("wb") as stderr:
             self.process = subprocess.Popen(
                 serve_argv(*args, "--transport", "http", "--port", "0"),
@@ -87,18 +91,22 @@ class HttpServer:
                 env=env,
             )
         self.pid = self.process.pid
-        try:
-            wait_until(
-                lambda: _URL.search(self.log()) or self.process.poll() is not None,
-                START_TIMEOUT,
-                "the server's listening line",
-            )
-            found = _URL.search(self.log())
-            assert found is not None, f"the server did not start:\n{self.log()}"
-            self.url = found.group(1)
-        except BaseException:
-            self.stop()
-            raise
+
+    def wait_started(self) -> HttpServer:
+        """Wait for the listening line; `url` is then the endpoint."""
+        wait_until(
+            lambda: _URL.search(self.log()) or self.process.poll() is not None,
+            START_TIMEOUT,
+            "the server's listening line",
+        )
+        found = _URL.search(self.log())
+        assert found is not None, f"the server did not start:\n{self.log()}"
+        self.url = found.group(1)
+        return self
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1].split("/")[0])
 
     def log(self) -> str:
         """What the server wrote to stderr so far."""
@@ -114,15 +122,3 @@ class HttpServer:
                 os.kill(self.pid, signal.SIGKILL)
                 self.process.wait(STOP_TIMEOUT)
         return self.process.returncode
-
-
-@contextlib.contextmanager
-def http_server(
-    args: Sequence[str], log: Path, env: dict[str, str] | None = None
-) -> Iterator[HttpServer]:
-    """An `HttpServer`, stopped on the way out."""
-    server = HttpServer(args, log, env)
-    try:
-        yield server
-    finally:
-        server.stop()
