@@ -12,6 +12,10 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
+import signal
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +29,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.server.processes import (
     SAMPLE,
+    START_TIMEOUT,
+    STOP_TIMEOUT,
     TEXT,
     HttpServer,
     alive,
@@ -288,3 +294,56 @@ async def test_the_logs_have_one_line_per_call_and_no_values(servers: Servers) -
     assert secret not in logs
     assert "(2 workers)" in servers.b.log()
     assert "Traceback" not in logs
+
+
+# -------------------------------------------------------------------------------- gunicorn
+
+GUNICORN_APP = """\
+from typed_toolsets.server import asgi_app
+from typed_toolsets.text import TextProcessingToolset
+
+app = asgi_app(TextProcessingToolset.to_tools(), threads=16)
+"""
+
+
+async def test_the_app_runs_under_gunicorn_with_two_workers(tmp_path: Path) -> None:
+    pytest.importorskip("gunicorn")
+    (tmp_path / "mcp_app.py").write_text(GUNICORN_APP)
+    log = tmp_path / "gunicorn.log"
+    argv = [
+        sys.executable, "-m", "gunicorn", "--workers", "2", "--worker-class", "asgi",
+        "--no-control-socket", "--bind", "127.0.0.1:0", "--chdir", str(tmp_path), "mcp_app:app",
+    ]  # fmt: skip
+    with log.open("wb") as stderr:
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr)
+    workers: set[int] = set()
+    try:
+        wait_until(
+            lambda: (
+                log.read_text().count("ASGI server listening") == 2 or process.poll() is not None
+            ),
+            START_TIMEOUT,
+            "two gunicorn workers",
+        )
+        found = re.search(r"Listening at: (http://127\.0\.0\.1:\d+)", log.read_text())
+        assert found is not None, log.read_text()
+        workers = children_of(process.pid)
+        assert len(workers) == 2
+        with anyio.fail_after(BOUND):
+            async with Client(f"{found.group(1)}/mcp") as session:
+                listed = await session.list_tools()
+                results = [
+                    await session.call_tool("text_wc", {"text": "a " * i, "words_only": True})
+                    for i in range(4)
+                ]
+        assert len(listed.tools) == 8
+        assert [text_of(r) for r in results] == [f"Words: {i}" for i in range(4)]
+    finally:
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGTERM)
+        try:
+            process.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(STOP_TIMEOUT)
+    wait_until(lambda: not any(alive(pid) for pid in workers), 20, "gunicorn's workers to exit")
