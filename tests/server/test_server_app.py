@@ -8,6 +8,7 @@ host app that never runs its lifespan.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 import time
@@ -149,6 +150,25 @@ async def test_the_app_answers_a_call_without_initialize_as_json() -> None:
     assert response.json()["result"]["structuredContent"] == {"result": 3}
 
 
+async def test_arguments_the_sdk_parsed_loosely_are_still_judged_by_the_call_path() -> None:
+    # The SDK parses the request (its JSON parser takes NaN); our call path still refuses a
+    # value with no JSON form, at its path, as an "arguments" error the model can act on.
+    body = (
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", '
+        '"params": {"name": "sample_point", "arguments": {"x": NaN, "y": 1}}}'
+    )
+    app = asgi_app(SampleToolset.to_tools())
+    async with httpx2.AsyncClient(transport=transport(app), base_url="http://127.0.0.1") as client:
+        with anyio.fail_after(BOUND):
+            response = await client.post(
+                "/mcp", content=body, headers={**ACCEPT, "Content-Type": "application/json"}
+            )
+    result = response.json()["result"]
+    assert result["isError"] is True
+    error = json.loads(result["content"][0]["text"])["error"]
+    assert (error["kind"], error["details"][0]["path"]) == ("arguments", "$.x")
+
+
 async def test_with_a_token_every_request_needs_it() -> None:
     app = asgi_app(SampleToolset.to_tools(), token=TOKEN)
     with anyio.fail_after(BOUND):
@@ -198,6 +218,9 @@ async def test_mounted_without_its_lifespan_it_starts_on_the_first_request() -> 
             )
     assert result.structured_content == {"result": 4}
     assert [r.structured_content for r in results] == [{"result": i} for i in range(10)]
+    # The host's loop keeps its own executor: only the app's own lifespan changes it.
+    executor = asyncio.get_running_loop()._default_executor  # type: ignore[attr-defined]
+    assert not isinstance(executor, DaemonThreads)
 
 
 async def test_its_lifespan_starts_it_and_installs_the_thread_pool() -> None:

@@ -214,6 +214,57 @@ async def test_a_call_without_initialize_is_answered_as_json(servers: Servers) -
     }
 
 
+# --------------------------------------------------------------------------- cancellation
+
+
+async def _cancelled_when_the_caller_gives_up(marker: Path, call: Any) -> None:
+    """Start *call*, give up once the tool has started, and see the tool cancelled."""
+    async with anyio.create_task_group() as group:
+        group.start_soon(call)
+        with anyio.fail_after(BOUND):
+            while not marker.exists():
+                await anyio.sleep(0.05)
+        group.cancel_scope.cancel()
+    with anyio.fail_after(BOUND):
+        while marker.read_text() != "cancelled":
+            await anyio.sleep(0.05)
+
+
+@pytest.mark.parametrize("client", ["raw", "per-request"])
+async def test_a_caller_giving_up_cancels_the_async_tool(servers: Servers, client: str) -> None:
+    # Stateless, a client cannot reach a call with notifications/cancelled (another process
+    # may get it): closing the request is how it cancels. A plain HTTP client does that, and
+    # so does the SDK's client on the 2026-07-28 protocol; on the handshake protocol the SDK's
+    # client leaves the request open (docs/server.md says so).
+    marker = servers.log_dir / f"cancel-{client}-{uuid.uuid4().hex}"
+    arguments = {"seconds": 60, "marker": str(marker)}
+    balancer = RoundRobin([servers.a.port])
+    async with http_client(balancer) as http:
+        if client == "raw":
+            request = {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "sample_asleep", "arguments": arguments},
+            }
+            headers = {"Accept": "application/json, text/event-stream"}
+
+            async def call() -> None:
+                await http.post(servers.a.url, json=request, headers=headers)
+
+            await _cancelled_when_the_caller_gives_up(marker, call)
+        else:
+            async with Client(streamable_http_client(servers.a.url, http_client=http)) as session:
+                await _cancelled_when_the_caller_gives_up(
+                    marker, lambda: session.call_tool("sample_asleep", arguments)
+                )
+    wait_until(
+        lambda: servers.a.log().count("tool=sample_asleep outcome=cancelled") >= 1,
+        10,
+        "the cancelled call's log line",
+    )
+
+
 # ---------------------------------------------------------------------------------- token
 
 
@@ -302,7 +353,7 @@ GUNICORN_APP = """\
 from typed_toolsets.server import asgi_app
 from typed_toolsets.text import TextProcessingToolset
 
-app = asgi_app(TextProcessingToolset.to_tools(), threads=16)
+app = asgi_app(TextProcessingToolset.to_tools())
 """
 
 

@@ -276,7 +276,6 @@ def worker_app() -> Starlette:
             longer load as they did in the parent.
     """
     from typed_toolsets import server
-    from typed_toolsets.server.threads import DEFAULT_THREADS
 
     from .tools import CommandError
 
@@ -294,6 +293,4 @@ def worker_app() -> Starlette:
         token = _token(settings)
     except CommandError as exc:
         raise RuntimeError(exc.message) from None
-    return server.asgi_app(
-        tools, token=token, threads=DEFAULT_THREADS, log_arguments=settings.log_arguments
-    )
+    return server.asgi_app(tools, token=token, log_arguments=settings.log_arguments)

@@ -24,6 +24,7 @@ import socket
 from collections.abc import AsyncGenerator, Iterable, Sequence
 from typing import Any, Final
 
+import anyio
 from mcp.server import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
@@ -31,12 +32,12 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.responses import JSONResponse
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from typed_toolsets import ToolProxy
 
 from .protocol import DEFAULT_NAME, logger, mcp_server
-from .threads import DaemonThreads
+from .threads import DEFAULT_THREADS, DaemonThreads
 
 __all__ = [
     "DEFAULT_PATH",
@@ -154,9 +155,10 @@ def _security(
 class _Endpoint:
     """The ``/mcp`` endpoint: the SDK's stateless session manager, started once per process.
 
-    The app's lifespan starts it. A host app that mounts this one without running its
-    lifespan (Starlette's ``Mount`` does not) gets it started on the first request instead,
-    in a task that lives as long as the event loop.
+    The app's lifespan starts it, and makes the loop's default executor a `DaemonThreads` pool.
+    A host app that mounts this one without running its lifespan (Starlette's ``Mount`` does
+    not) gets it started on the first request instead, in a task that lives as long as the
+    event loop; the loop is the host's then, so its executor is left alone.
     """
 
     def __init__(self, manager: StreamableHTTPSessionManager, threads: int | None) -> None:
@@ -167,8 +169,8 @@ class _Endpoint:
         self._background: asyncio.Task[None] | None = None
 
     @contextlib.asynccontextmanager
-    async def running(self) -> AsyncGenerator[None, None]:
-        if self._threads is not None:
+    async def running(self, *, own_loop: bool) -> AsyncGenerator[None, None]:
+        if own_loop and self._threads is not None:
             asyncio.get_running_loop().set_default_executor(DaemonThreads(self._threads))
         async with self._manager.run():
             self._running = True
@@ -186,7 +188,7 @@ class _Endpoint:
 
             async def keep_running() -> None:
                 try:
-                    async with self.running():
+                    async with self.running(own_loop=False):
                         ready.set()
                         await asyncio.Event().wait()  # until the loop cancels it at shutdown
                 finally:
@@ -200,7 +202,37 @@ class _Endpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not self._running:
             await self._start_in_background()
-        await self._manager.handle_request(scope, receive, send)
+        await _unless_disconnected(self._manager.handle_request, scope, receive, send)
+
+
+async def _unless_disconnected(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+    """Run *app* for one request, cancelled if the client disconnects before the answer.
+
+    In stateless mode a client cannot cancel a call with ``notifications/cancelled`` (that
+    arrives as another request, perhaps at another process); it cancels by closing the
+    connection, and the SDK watches for that only when it answers with an event stream, never
+    with JSON. Once *app* has read the whole body it does not read again before it answers
+    JSON, so the watch takes over ``receive`` from there.
+    """
+    body_read = anyio.Event()
+
+    async def receiving() -> Message:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            body_read.set()
+        return message
+
+    async with anyio.create_task_group() as group:
+
+        async def watch() -> None:
+            await body_read.wait()
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            group.cancel_scope.cancel()
+
+        group.start_soon(watch)
+        await app(scope, receiving, send)
+        group.cancel_scope.cancel()
 
 
 def _app(
@@ -221,7 +253,7 @@ def _app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncGenerator[None, None]:
-        async with endpoint.running():
+        async with endpoint.running(own_loop=True):
             yield
 
     middleware = [Middleware(BearerAuth, token=token)] if token is not None else []
@@ -234,7 +266,7 @@ def asgi_app(
     token: str | None = None,
     path: str = DEFAULT_PATH,
     allowed_hosts: Sequence[str] | None = None,
-    threads: int | None = None,
+    threads: int | None = DEFAULT_THREADS,
     name: str = DEFAULT_NAME,
     log_arguments: bool = False,
 ) -> Starlette:
@@ -253,8 +285,9 @@ def asgi_app(
         allowed_hosts: ``Host`` header values to answer (``name`` or ``name:port``, ``*`` for
             any port), against DNS rebinding. Default: loopback names without a token, any
             host with one.
-        threads: Make the event loop's default executor a pool of this many daemon threads
-            (`DaemonThreads`) while the app runs, for sync tools; None leaves it as it is.
+        threads: When the app's lifespan runs, make the event loop's default executor a pool
+            of this many daemon threads (`DaemonThreads`) for sync tools; None leaves it as it
+            is. A host app that mounts this one without running its lifespan keeps its own.
         name: The server name clients see.
         log_arguments: Log each call's argument values too.
 
