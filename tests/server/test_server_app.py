@@ -52,11 +52,6 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-def text_of(result: Any) -> str:
-    (block,) = result.content
-    return str(block.text)
-
-
 # ---------------------------------------------------------------------------- the server
 
 

@@ -13,7 +13,7 @@ import sys
 import pytest
 from starlette.applications import Starlette
 
-from tests.server.processes import OTHER, SAMPLE, TEXT
+from tests.server.support import OTHER, SAMPLE, TEXT
 from typed_toolsets.cli.main import build_parser, main
 from typed_toolsets.cli.serve import SETTINGS_VARIABLE, worker_app
 

@@ -27,7 +27,7 @@ import pytest
 from mcp import Client, ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.server.processes import (
+from tests.server.support import (
     SAMPLE,
     START_TIMEOUT,
     STOP_TIMEOUT,
@@ -35,6 +35,8 @@ from tests.server.processes import (
     HttpServer,
     alive,
     children_of,
+    flatten,
+    text_of,
     wait_until,
 )
 
@@ -105,11 +107,6 @@ def http_client(
 ) -> httpx2.AsyncClient:
     headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
     return httpx2.AsyncClient(transport=transport, headers=headers, timeout=BOUND)
-
-
-def text_of(result: Any) -> str:
-    (block,) = result.content
-    return str(block.text)
 
 
 def alternated(sent: list[tuple[int, str]]) -> bool:
@@ -317,15 +314,6 @@ async def _list_tools(url: str, transport: RoundRobin) -> None:
             Client(streamable_http_client(url, http_client=client)) as session,
         ):
             await session.list_tools()
-
-
-def flatten(exc: BaseException) -> Iterator[BaseException]:
-    inner = getattr(exc, "exceptions", None)
-    if inner is None:
-        yield exc
-    else:
-        for each in inner:
-            yield from flatten(each)
 
 
 async def test_the_logs_have_one_line_per_call_and_no_values(servers: Servers) -> None:

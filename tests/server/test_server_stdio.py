@@ -10,7 +10,7 @@ import json
 import subprocess
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +20,17 @@ import pytest
 from mcp import Client, ClientSession, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from tests.server.processes import SAMPLE, TEXT, alive, processes_with, serve_argv, wait_until
 from tests.server.sample import SampleToolset
+from tests.server.support import (
+    SAMPLE,
+    TEXT,
+    alive,
+    flatten,
+    processes_with,
+    serve_argv,
+    text_of,
+    wait_until,
+)
 from typed_toolsets import ToolProxy, export
 from typed_toolsets.export.calls import result_text
 from typed_toolsets.text import TextProcessingToolset
@@ -73,12 +82,6 @@ async def served(log_dir: Path) -> AsyncIterator[Served]:
 
 def tools() -> list[ToolProxy]:
     return SampleToolset.to_tools() + TextProcessingToolset.to_tools()
-
-
-def text_of(result: Any) -> str:
-    (block,) = result.content
-    assert block.type == "text"
-    return str(block.text)
 
 
 def envelope(result: Any) -> dict[str, Any]:
@@ -313,15 +316,6 @@ async def test_a_client_leaving_mid_call_ends_the_server_and_its_work(log_dir: P
 
 
 # ------------------------------------------------------------------------------ failures
-
-
-def flatten(exc: BaseException) -> Iterator[BaseException]:
-    inner = getattr(exc, "exceptions", None)
-    if inner is None:
-        yield exc
-    else:
-        for each in inner:
-            yield from flatten(each)
 
 
 async def test_a_target_that_does_not_import_ends_the_server_with_one_line(log_dir: Path) -> None:

@@ -1,4 +1,4 @@
-"""Starting ``typed-toolsets serve`` processes and watching processes, for the server tests.
+"""What the server tests share: starting ``typed-toolsets serve``, watching processes, results.
 
 Every wait is bounded, every server is stopped by its PID, and the HTTP servers bind to
 loopback with port 0 (the log line names the port the system chose).
@@ -13,8 +13,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 SAMPLE = f"{Path(__file__).with_name('sample.py')}:SampleToolset"
 OTHER = f"{Path(__file__).with_name('sample.py')}:OtherToolset"
@@ -122,3 +123,20 @@ class HttpServer:
                 os.kill(self.pid, signal.SIGKILL)
                 self.process.wait(STOP_TIMEOUT)
         return self.process.returncode
+
+
+def text_of(result: Any) -> str:
+    """The one text block of an MCP tool result."""
+    (block,) = result.content
+    assert block.type == "text"
+    return str(block.text)
+
+
+def flatten(exc: BaseException) -> Iterator[BaseException]:
+    """The leaves of an exception group (the SDK's clients raise them), or *exc* itself."""
+    inner = getattr(exc, "exceptions", None)
+    if inner is None:
+        yield exc
+    else:
+        for each in inner:
+            yield from flatten(each)
