@@ -102,6 +102,10 @@ def _parameter_of(path: str) -> str | None:
     return found.group(1) if found else None
 
 
+def _json_text(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _kinds(value: object) -> str:
     return type(value).__qualname__
 
@@ -168,10 +172,10 @@ class _ToolCheck:
         text = json.dumps(forms, ensure_ascii=False)
         for path, message in self.schema_problems(_seams.parse_json(text)):
             parameter = str(path[0]) if path else None
-            shown = forms.get(parameter, forms) if parameter is not None else forms
+            shown = _json_text(forms.get(parameter, forms) if parameter is not None else forms)
             self.fail(
                 parameter,
-                f"its JSON form {shown!r} does not validate against the tool's schema "
+                f"its JSON form {shown} does not validate against the tool's schema "
                 f"({_seams.json_path(path)}: {message}): the schema is stricter than the "
                 "converter",
                 drawn,
@@ -184,7 +188,7 @@ class _ToolCheck:
             if same(value, back):
                 continue
             problem = (
-                f"{value!r} ({_kinds(value)}) went to JSON as {forms.get(name, _ABSENT)!r} and "
+                f"{value!r} ({_kinds(value)}) went to JSON as {_json_text(forms.get(name))} and "
                 f"came back as {back!r} ({_kinds(back)})"
             )
             why = _seams.ambiguity(self.annotations[name]) if name in self.annotations else None
