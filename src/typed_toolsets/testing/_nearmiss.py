@@ -62,7 +62,8 @@ _OF_EACH_TYPE: Final[tuple[tuple[str, object], ...]] = (
     ("array", []),
     ("object", {}),
 )
-# Strings of the right shape that their format refuses.
+# Strings of the right shape that their format refuses (other format types get one of the wrong
+# shape).
 _BAD_FORMATS: Final[dict[type, str]] = {
     datetime: "2024-02-30T12:00:00Z",
     date: "2024-02-30",
@@ -199,8 +200,8 @@ class _Finder:
             other = _non_member(form.json_constants, form.json_types)
             if other is not None:
                 self.put(path, [other])
-        elif kind == "format" and form.python_type in _BAD_FORMATS:
-            self.put(path, [_BAD_FORMATS[form.python_type]])
+        elif kind == "format":
+            self.put(path, [_BAD_FORMATS.get(typing.cast(type, form.python_type), "not valid")])
         elif kind in ("list", "tuple", "set", "frozenset"):
             for index, item in enumerate(value):
                 self.place(form.args[0], item, (*path, index))

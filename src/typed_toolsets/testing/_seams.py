@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import numbers
 import typing
-import uuid
 from collections.abc import Callable, Iterable, Mapping
-from datetime import date, datetime, time
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
@@ -148,7 +146,6 @@ _SCALAR_KINDS: Final[dict[object, str]] = {
     _NoneType: "null",
     numbers.Real: "number",
 }
-_FORMAT_TYPES: Final = (datetime, date, time, uuid.UUID)
 _ARRAY_KINDS: Final = {"sequence": "list", "set": "set"}
 
 
@@ -175,9 +172,9 @@ def describe(annotation: object) -> Form:
             constraints=_constraints(args[0], args[1:]),
         )
     if rule == "scalar":
-        if any(annotation is kind for kind in _FORMAT_TYPES):
-            return Form("format", annotation, json_types, python_type=typing.cast(type, annotation))
         return Form(_SCALAR_KINDS[annotation], annotation, json_types)
+    if rule == "format":
+        return Form("format", annotation, json_types, python_type=typing.cast(type, annotation))
     if rule in ("enum", "literal"):
         members: tuple[object, ...] = (
             tuple(typing.cast("Iterable[object]", annotation)) if rule == "enum" else args
