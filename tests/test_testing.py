@@ -294,11 +294,23 @@ def test_arguments_validate_and_are_accepted_for_every_kind_of_type() -> None:
     check()
 
 
-def test_arguments_use_every_spelling_the_schema_admits() -> None:
-    first(arguments(EVERYTHING), lambda a: "count" not in a)
-    first(arguments(EVERYTHING), lambda a: type(a.get("count")) is float)
-    first(arguments(EVERYTHING), lambda a: str(a.get("when", "")).endswith(("Z", "z")))
-    first(arguments(EVERYTHING), lambda a: any(i != i.lower() for i in a.get("ids", [])))
+@pytest.mark.parametrize(
+    ("annotation", "default", "spelled"),
+    [
+        (int, 3, lambda a: "value" not in a),  # a defaulted argument left out
+        (int, inspect.Parameter.empty, lambda a: type(a["value"]) is float),  # 3.0 for 3
+        (float, inspect.Parameter.empty, lambda a: type(a["value"]) is int),  # 2 for 2.0
+        (datetime.datetime, inspect.Parameter.empty, lambda a: a["value"].endswith(("Z", "z"))),
+        (datetime.datetime, inspect.Parameter.empty, lambda a: "t" in a["value"]),
+        (uuid.UUID, inspect.Parameter.empty, lambda a: a["value"] != a["value"].lower()),
+    ],
+)
+def test_arguments_use_every_spelling_the_schema_admits(
+    annotation: object, default: object, spelled: Any
+) -> None:
+    proxy = make_echo_toolset([("value", annotation, default)]).to_tools()[0]
+    mapping = first(arguments(proxy), spelled)
+    assert proxy.invoke(mapping).ok
 
 
 def test_arguments_refuse_types_without_a_strategy() -> None:

@@ -19,7 +19,7 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from tests.strategies.toolsets import make_echo_toolset, toolsets
-from typed_toolsets import Toolset, register_type, tool
+from typed_toolsets import Limits, Toolset, register_type, tool
 from typed_toolsets.github import GitHubCLIToolset
 from typed_toolsets.testing import (
     NoStrategyError,
@@ -150,6 +150,17 @@ def test_passes_on_an_instance() -> None:
             return self.prefix + name
 
     check_toolset(Configured(prefix="hi "), max_examples=20)
+
+
+def test_passes_on_tools_with_small_limits() -> None:
+    class Small(Toolset):
+        limits = Limits(max_argument_bytes=64, max_depth=3)
+
+        @tool
+        def note(self, *, text: str, tags: list[list[str]] = ()) -> str:  # type: ignore[assignment]  # a tuple default on purpose
+            return text
+
+    check_toolset(Small, max_examples=40)
 
 
 @pytest.mark.parametrize("toolset", [TextProcessingToolset, GitHubCLIToolset])

@@ -11,7 +11,7 @@ from datetime import datetime, time
 from typing import Any, Final, NoReturn, TypeVar
 
 import attrs
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from typed_toolsets._toolset import Toolset
@@ -103,7 +103,13 @@ def _parameter_of(path: str) -> str | None:
 
 
 def _json_text(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    """Compact JSON text: the size the call path measures for the same arguments as a mapping.
+
+    Raises:
+        TypeError: *value* holds something with no JSON form.
+        ValueError: It holds a NaN or an infinity.
+    """
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
 def _kinds(value: object) -> str:
@@ -162,15 +168,19 @@ class _ToolCheck:
                     name, f"unstructuring {value!r} raised {type(exc).__name__}: {exc}", drawn
                 )
             try:
-                _seams.parse_json(json.dumps(forms[name], ensure_ascii=False, allow_nan=False))
+                _seams.parse_json(_json_text(forms[name]))
             except (TypeError, ValueError) as exc:
                 self.fail(
                     name,
                     f"{value!r} unstructures to {forms[name]!r}, which is not JSON ({exc})",
                     drawn,
                 )
-        text = json.dumps(forms, ensure_ascii=False)
-        for path, message in self.schema_problems(_seams.parse_json(text)):
+        text = _json_text(forms)
+        parsed = _seams.parse_json(text)
+        # Values too large for the tool's Limits are refused before anything else: they test the
+        # limits, not the round trip.
+        assume(_seams.within_limits(self.proxy, text))
+        for path, message in self.schema_problems(parsed):
             parameter = str(path[0]) if path else None
             shown = _json_text(forms.get(parameter, forms) if parameter is not None else forms)
             self.fail(
@@ -214,7 +224,7 @@ class _ToolCheck:
                 "have a strategy and an unstructure hook that give JSON its schema admits",
                 mapping,
             )
-        text = json.dumps(mapping, ensure_ascii=False)
+        text = _json_text(mapping)
         exact = _seams.exact_path(self.proxy, text)
         if isinstance(exact, ToolError):
             self._refused(exact, "arguments its schema admits were refused", mapping)
@@ -234,7 +244,7 @@ class _ToolCheck:
         """A near miss is refused, with an error naming its path, by both call paths."""
         mapping, path = near
         parameter = _parameter_of(path)
-        text = json.dumps(mapping, ensure_ascii=False)
+        text = _json_text(mapping)
         results: list[tuple[str, object]] = [
             ("the exact path", _seams.exact_path(self.proxy, text))
         ]

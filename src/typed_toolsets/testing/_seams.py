@@ -333,8 +333,8 @@ def fast_path(proxy: ToolProxy, text: str) -> dict[str, object] | None:
     return None if result is MISS else typing.cast("dict[str, object]", result)
 
 
-def within_limits(proxy: ToolProxy, arguments: Mapping[str, object]) -> bool:
-    """Whether *arguments* fit the tool's size and depth limits."""
+def within_limits(proxy: ToolProxy, arguments: Mapping[str, object] | str) -> bool:
+    """Whether *arguments* (a mapping or its JSON text) fit the tool's size and depth limits."""
     from typed_toolsets.call.jsonin import ArgumentsInputError, LimitExceeded, load_arguments
 
     try:

@@ -52,8 +52,8 @@ class NoStrategyError(ResolutionFailed):
 #: The strategy with no values (typed: Hypothesis's own is generic in nothing).
 _NOTHING: st.SearchStrategy[Any] = st.nothing()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
 
-#: RFC 3339 offsets are whole minutes, less than a day.
-_offsets = st.integers(-(23 * 60 + 59), 23 * 60 + 59).map(
+#: RFC 3339 offsets are whole minutes, less than a day; UTC is the most common of them.
+_offsets = st.just(timezone.utc) | st.integers(-(23 * 60 + 59), 23 * 60 + 59).map(
     lambda minutes: timezone(timedelta(minutes=minutes))
 )
 _FORMAT_VALUES: Final[dict[type, st.SearchStrategy[Any]]] = {
