@@ -316,6 +316,25 @@ def test_a_class_validator_stricter_than_the_schema_is_caught() -> None:
 
 
 @attrs.frozen
+class Shade:
+    # Refuses nearly every string: values() cannot draw it, the schema's arguments say why.
+    name: str = attrs.field(validator=attrs.validators.in_(["umber"]))
+
+
+class PickyToolset(Toolset):
+    @tool
+    def paint(self, *, shade: Shade) -> str:
+        return shade.name
+
+
+def test_a_class_that_refuses_nearly_everything_is_explained() -> None:
+    error = failure(PickyToolset)
+    assert error.parameter == "shade"
+    assert "arguments its schema admits were refused" in str(error)
+    assert error.example == {"shade": {"name": ""}}
+
+
+@attrs.frozen
 class Limited:
     # A default that breaks the field's own constraint: what the class holds cannot be sent.
     level: Annotated[int, Ge(1)] = 0

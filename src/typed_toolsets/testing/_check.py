@@ -13,6 +13,7 @@ from typing import Any, Final, NoReturn, TypeVar
 import attrs
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import FailedHealthCheck, Unsatisfiable
 
 from typed_toolsets._toolset import Toolset
 from typed_toolsets.call.proxy import ToolProxy
@@ -349,6 +350,12 @@ def check_toolset(
     config = _settings(max_examples)
     for proxy in cls_or_instance.to_tools():
         check = _ToolCheck(name, proxy, call=call)
-        _run(config, _drawn(proxy.name, check.params), check.round_trip)
+        try:
+            _run(config, _drawn(proxy.name, check.params), check.round_trip)
+        except (FailedHealthCheck, Unsatisfiable):
+            # `values` drops the draws a class refuses; when it refuses nearly all of them, the
+            # schema's arguments show which (and raise the precise error).
+            _run(config, arguments(proxy), check.accepted)
+            raise
         _run(config, arguments(proxy), check.accepted)
         _run(config, invalid_arguments(proxy), check.refused)
