@@ -139,15 +139,20 @@ class _ToolCheck:
         self.fail(parameter, f"{what} ({error.kind} error: {error.message})", example)
 
     def _agree(
-        self, fast: Mapping[str, object], exact: Mapping[str, object], example: object
+        self,
+        first: tuple[str, Mapping[str, object]],
+        second: tuple[str, Mapping[str, object]],
+        example: object,
     ) -> None:
-        for name in sorted(set(fast) | set(exact)):
-            mine, theirs = fast.get(name, _ABSENT), exact.get(name, _ABSENT)
-            if not same(mine, theirs):
+        """Both keyword-argument mappings hold the same values, of the same types."""
+        (one, mine), (other, theirs) = first, second
+        for name in sorted(set(mine) | set(theirs)):
+            left, right = mine.get(name, _ABSENT), theirs.get(name, _ABSENT)
+            if not same(left, right):
                 self.fail(
                     name,
-                    f"the fast path structured it as {mine!r} ({_kinds(mine)}), the exact path "
-                    f"as {theirs!r} ({_kinds(theirs)})",
+                    f"{one} structured it as {left!r} ({_kinds(left)}), {other} as {right!r} "
+                    f"({_kinds(right)})",
                     example,
                 )
 
@@ -210,7 +215,7 @@ class _ToolCheck:
             self.fail(name, f"{problem}: {why}" if why else problem, drawn)
         fast = _seams.fast_path(self.proxy, text)
         if fast is not None:
-            self._agree(fast, exact, drawn)
+            self._agree(("the fast path", fast), ("the exact path", exact), drawn)
         if self.call:
             self._invoked(text, drawn)
 
@@ -234,10 +239,10 @@ class _ToolCheck:
             self._refused(
                 as_mapping, "arguments its schema admits were refused as a mapping", mapping
             )
-        self._agree(as_mapping, exact, mapping)
+        self._agree(("the mapping", as_mapping), ("its JSON text", exact), mapping)
         fast = _seams.fast_path(self.proxy, text)
         if fast is not None:
-            self._agree(fast, exact, mapping)
+            self._agree(("the fast path", fast), ("the exact path", exact), mapping)
         if self.call:
             self._invoked(mapping, mapping)
 
