@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 import typing
 from collections.abc import Callable, Mapping
@@ -103,16 +102,6 @@ def _parameter_of(path: str) -> str | None:
     return found.group(1) if found else None
 
 
-def _json_text(value: object) -> str:
-    """Compact JSON text: the size the call path measures for the same arguments as a mapping.
-
-    Raises:
-        TypeError: *value* holds something with no JSON form.
-        ValueError: It holds a NaN or an infinity.
-    """
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-
-
 def _kinds(value: object) -> str:
     return type(value).__qualname__
 
@@ -174,21 +163,23 @@ class _ToolCheck:
                     name, f"unstructuring {value!r} raised {type(exc).__name__}: {exc}", drawn
                 )
             try:
-                _seams.parse_json(_json_text(forms[name]))
+                _seams.parse_json(_seams.json_text(forms[name]))
             except (TypeError, ValueError) as exc:
                 self.fail(
                     name,
                     f"{value!r} unstructures to {forms[name]!r}, which is not JSON ({exc})",
                     drawn,
                 )
-        text = _json_text(forms)
+        text = _seams.json_text(forms)
         parsed = _seams.parse_json(text)
         # Values too large for the tool's Limits are refused before anything else: they test the
         # limits, not the round trip.
         assume(_seams.within_limits(self.proxy, text))
         for path, message in self.schema_problems(parsed):
             parameter = str(path[0]) if path else None
-            shown = _json_text(forms.get(parameter, forms) if parameter is not None else forms)
+            shown = _seams.json_text(
+                forms.get(parameter, forms) if parameter is not None else forms
+            )
             self.fail(
                 parameter,
                 f"its JSON form {shown} does not validate against the tool's schema "
@@ -203,9 +194,10 @@ class _ToolCheck:
             value, back = drawn.get(name, _ABSENT), exact.get(name, _ABSENT)
             if same(value, back):
                 continue
+            sent = _seams.json_text(forms.get(name))
             problem = (
-                f"{value!r} ({_kinds(value)}) went to JSON as {_json_text(forms.get(name))} and "
-                f"came back as {back!r} ({_kinds(back)})"
+                f"{value!r} ({_kinds(value)}) went to JSON as {sent} and came back as {back!r} "
+                f"({_kinds(back)})"
             )
             why = _seams.ambiguity(self.annotations[name]) if name in self.annotations else None
             if why is None and type(value) is type(back):
@@ -230,7 +222,7 @@ class _ToolCheck:
                 "have a strategy and an unstructure hook that give JSON its schema admits",
                 mapping,
             )
-        text = _json_text(mapping)
+        text = _seams.json_text(mapping)
         exact = _seams.exact_path(self.proxy, text)
         if isinstance(exact, ToolError):
             self._refused(exact, "arguments its schema admits were refused", mapping)
@@ -250,7 +242,7 @@ class _ToolCheck:
         """A near miss is refused, with an error naming its path, by both call paths."""
         mapping, path = near
         parameter = _parameter_of(path)
-        text = _json_text(mapping)
+        text = _seams.json_text(mapping)
         results: list[tuple[str, object]] = [
             ("the exact path", _seams.exact_path(self.proxy, text))
         ]

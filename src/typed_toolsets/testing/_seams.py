@@ -12,6 +12,7 @@ functions that need it.
 
 from __future__ import annotations
 
+import json
 import numbers
 import typing
 from collections.abc import Callable, Iterable, Mapping
@@ -38,6 +39,7 @@ __all__ = [
     "fast_path",
     "json_key",
     "json_path",
+    "json_text",
     "label",
     "parameters",
     "parse_json",
@@ -333,16 +335,35 @@ def fast_path(proxy: ToolProxy, text: str) -> dict[str, object] | None:
     return None if result is MISS else typing.cast("dict[str, object]", result)
 
 
+def json_text(value: object) -> str:
+    """Compact JSON text, the encoding whose size the call path measures for a mapping.
+
+    Raises:
+        TypeError: *value* holds something with no JSON form.
+        ValueError: It holds a NaN or an infinity.
+    """
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 def within_limits(proxy: ToolProxy, arguments: Mapping[str, object] | str) -> bool:
-    """Whether *arguments* (a mapping or its JSON text) fit the tool's size and depth limits."""
+    """Whether *arguments* fit the tool's size and depth limits, as a mapping and as JSON text.
+
+    Both forms are measured: the call path measures a mapping's empty arrays and objects as no
+    bytes at all (``{"a": [[], []]}`` counts 9 bytes, its text 13), so near the limit the same
+    arguments can fit as a mapping and not as text.
+    """
     from typed_toolsets.call.jsonin import ArgumentsInputError, LimitExceeded, load_arguments
 
-    try:
-        load_arguments(arguments, proxy.limits)
-    except LimitExceeded:
-        return False
-    except ArgumentsInputError:
-        return True  # not a question of limits; the caller's checks report it
+    forms: list[object] = [arguments]
+    if not isinstance(arguments, str):
+        forms.append(json_text(arguments))
+    for form in forms:
+        try:
+            load_arguments(form, proxy.limits)
+        except LimitExceeded:
+            return False
+        except ArgumentsInputError:
+            pass  # not a question of limits; the caller's checks report it
     return True
 
 
