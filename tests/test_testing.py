@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import enum
 import inspect
 import json
 import re
@@ -19,7 +18,8 @@ from hypothesis import Phase, find, given, note, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from tests.strategies.annotations import Case, cases
+from tests.strategies.annotations import Case, Color, cases
+from tests.strategies.annotations import Level as Size
 from tests.strategies.toolsets import echo_tool, make_echo_toolset
 from typed_toolsets import ToolProxy, Toolset, register_type, tool
 from typed_toolsets.call.validation import make_validator
@@ -60,16 +60,6 @@ def test_values_of_every_supported_annotation_round_trip(case: Case, data: st.Da
     assert registry.spec(case.annotation).instance_check(value)
     if case.exact:
         assert round_trips(case.annotation, value)
-
-
-class Color(enum.Enum):
-    RED = "red"
-    GREEN = "green"
-
-
-class Size(enum.IntEnum):
-    SMALL = 1
-    LARGE = 10
 
 
 @attrs.define
@@ -122,7 +112,7 @@ def depth(tree: Tree) -> int:
         (Annotated[list[int], MinLen(1), MaxLen(2)], lambda v: 1 <= len(v) <= 2),
         (Annotated[dict[str, int], MaxLen(1)], lambda v: len(v) <= 1),
         (Annotated[int | None, Ge(0)], lambda v: v is None or v >= 0),
-        (Annotated[Size, Ge(5)], lambda v: v is Size.LARGE),
+        (Annotated[Size, Ge(5)], lambda v: v is Size.HIGH),
         (Owner, lambda v: isinstance(v, Owner) and 0 <= v.age < 150),
         (Positive, lambda v: v.amount > 0),
         (
@@ -159,20 +149,11 @@ def test_recursive_classes_nest_but_stay_bounded() -> None:
     assert depth(deep) == 3
 
 
+@attrs.frozen
 class Opaque:
     """A user type taught to the library with register_type."""
 
-    def __init__(self, code: str) -> None:
-        self.code = code
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Opaque) and other.code == self.code
-
-    def __hash__(self) -> int:
-        return hash(self.code)
-
-    def __repr__(self) -> str:
-        return f"Opaque({self.code!r})"
+    code: str
 
 
 class Unstrategied:

@@ -18,6 +18,7 @@ from annotated_types import Ge, Le, MaxLen
 from hypothesis import given, note
 from hypothesis import strategies as st
 
+from tests.strategies.annotations import Color
 from tests.strategies.toolsets import make_echo_toolset, toolsets
 from typed_toolsets import Limits, Toolset, register_type, tool
 from typed_toolsets.github import GitHubCLIToolset
@@ -33,13 +34,6 @@ from typed_toolsets.testing._check import _drawn, _ToolCheck, same
 from typed_toolsets.text import TextProcessingToolset
 
 # ------------------------------------------------------------------------------ good toolsets
-
-
-class Color(enum.Enum):
-    """A primary colour."""
-
-    RED = "red"
-    GREEN = "green"
 
 
 @attrs.define
@@ -73,20 +67,11 @@ class Node:
     children: list[Node] = attrs.Factory(list)
 
 
+@attrs.frozen
 class Cents:
     """An amount in cents, registered with a strategy."""
 
-    def __init__(self, cents: int) -> None:
-        self.cents = cents
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Cents and other.cents == self.cents
-
-    def __hash__(self) -> int:
-        return hash(self.cents)
-
-    def __repr__(self) -> str:
-        return f"Cents({self.cents})"
+    cents: int
 
 
 register_type(
@@ -220,18 +205,9 @@ def test_an_ambiguous_union_is_caught() -> None:
     assert error.example == {"wall": 0, "color": StrColor.RED}
 
 
+@attrs.frozen
 class Celsius:
-    def __init__(self, degrees: float) -> None:
-        self.degrees = degrees
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Celsius) and other.degrees == self.degrees
-
-    def __hash__(self) -> int:
-        return hash(self.degrees)
-
-    def __repr__(self) -> str:
-        return f"Celsius({self.degrees})"
+    degrees: float
 
 
 # The schema says a string; the hooks write and read a number.
@@ -258,18 +234,9 @@ def test_a_registered_type_whose_schema_and_hooks_disagree_is_caught() -> None:
     assert error.example == {"to": Celsius(0.0)}
 
 
+@attrs.frozen
 class Code:
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Code) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
-
-    def __repr__(self) -> str:
-        return f"Code({self.text!r})"
+    text: str
 
 
 # The validator (the schema's pattern) is stricter than what the converter writes.
@@ -353,20 +320,11 @@ def test_a_default_its_schema_refuses_is_caught() -> None:
     assert error.example == {"limited": Limited()}
 
 
+@attrs.frozen
 class Amount:
     """A decimal amount."""
 
-    def __init__(self, value: decimal.Decimal) -> None:
-        self.value = value
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Amount) and other.value == self.value
-
-    def __hash__(self) -> int:
-        return hash(self.value)
-
-    def __repr__(self) -> str:
-        return f"Amount({str(self.value)!r})"
+    value: decimal.Decimal
 
 
 # A converter that loses information: amounts are written with two decimal places.
@@ -390,8 +348,8 @@ def test_a_converter_that_loses_information_is_caught() -> None:
     assert error.parameter == "amount"
     message = str(error)
     assert (
-        """Amount('0.001') (Amount) went to JSON as "0.00" and came back as Amount('0.00')"""
-        in message
+        """Amount(value=Decimal('0.001')) (Amount) went to JSON as "0.00" and came back as """
+        """Amount(value=Decimal('0.00'))""" in message
     )
     assert "the converter loses information" in message
     assert error.example == {"amount": Amount(decimal.Decimal("0.001"))}
