@@ -387,6 +387,23 @@ def test_a_near_miss_that_is_accepted_is_caught(monkeypatch: pytest.MonkeyPatch)
     assert error.example == {"unexpected": None}
 
 
+def test_the_strict_variant_is_checked_when_the_tool_has_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Counter(Toolset):
+        @tool
+        def add(self, *, count: int = 3) -> int:
+            return count
+
+    check_toolset(Counter, max_examples=20)
+    # Without the mapping of null back to the default, strict arguments would be refused.
+    monkeypatch.setattr(_seams, "from_strict", lambda proxy, arguments: arguments)
+    error = failure(Counter, max_examples=20)
+    assert error.parameter == "count"
+    assert "arguments its strict schema admits were refused" in str(error)
+    assert error.example == {"count": None}
+
+
 # ---------------------------------------------------------------------------- calling or not
 
 

@@ -116,6 +116,7 @@ class _ToolCheck:
         self.params = _seams.parameters(proxy)
         self.annotations = {p.name: p.annotation for p in self.params}
         self.schema_problems = _seams.schema_checker(proxy.parameters)
+        self.strict_problems: Callable[[object], list[tuple[Any, str]]] | None = None
 
     def fail(self, parameter: str | None, problem: str, example: object) -> NoReturn:
         raise ToolsetCheckError(self.toolset, self.proxy.name, parameter, problem, example)
@@ -238,6 +239,22 @@ class _ToolCheck:
         if self.call:
             self._invoked(mapping, mapping)
 
+    def accepted_strict(self, mapping: dict[str, Any]) -> None:
+        """Arguments of the strict variant validate against it and are accepted once mapped."""
+        if self.strict_problems is None:
+            self.strict_problems = _seams.schema_checker(_seams.strict_parameters(self.proxy))
+        for path, message in self.strict_problems(mapping):
+            self.fail(
+                str(path[0]) if path else None,
+                f"arguments generated for its strict schema do not validate against it "
+                f"({_seams.json_path(path)}: {message})",
+                mapping,
+            )
+        canonical = _seams.from_strict(self.proxy, mapping)
+        exact = _seams.exact_path(self.proxy, _seams.json_text(canonical))
+        if isinstance(exact, ToolError):
+            self._refused(exact, "arguments its strict schema admits were refused", mapping)
+
     def refused(self, near: NearMiss) -> None:
         """A near miss is refused, with an error naming its path, by both call paths."""
         mapping, path = near
@@ -264,6 +281,15 @@ class _ToolCheck:
             self.fail(
                 parameter, f"the fast path accepted arguments that are wrong at {path}", mapping
             )
+
+
+def _has_strict_variant(proxy: ToolProxy) -> bool:
+    # Tools without a lossless strict variant are simply not exported with strict=True.
+    try:
+        _seams.strict_parameters(proxy)
+    except ValueError:
+        return False
+    return True
 
 
 def _settings(max_examples: int | None) -> settings:
@@ -313,7 +339,8 @@ def check_toolset(
        (``str | SomeStrEnum`` fails here: the enum comes back as a ``str``).
     2. Accepted: argument mappings generated from the schema (`arguments`) validate, and the call
        path accepts them (an attrs validator or a registered ``structure`` hook stricter than
-       the schema fails here), as text and as a mapping.
+       the schema fails here), as text and as a mapping; for a tool with a strict variant, its
+       arguments (``null`` for a default) too, once mapped back to the defaults.
     3. Refused: near misses (`invalid_arguments`) are refused with an ``"arguments"`` error that
        names the broken path.
 
@@ -355,4 +382,6 @@ def check_toolset(
             _run(config, arguments(proxy), check.accepted)
             raise
         _run(config, arguments(proxy), check.accepted)
+        if _has_strict_variant(proxy):
+            _run(config, arguments(proxy, strict=True), check.accepted_strict)
         _run(config, invalid_arguments(proxy), check.refused)

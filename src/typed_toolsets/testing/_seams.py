@@ -37,6 +37,7 @@ __all__ = [
     "describe",
     "exact_path",
     "fast_path",
+    "from_strict",
     "json_key",
     "json_path",
     "json_text",
@@ -407,101 +408,14 @@ def strict_parameters(proxy: ToolProxy) -> dict[str, Any]:
     """The strict variant of the tool's schema (OpenAI ``strict: true``), per SPEC section 8.
 
     Raises:
-        ValueError: The tool cannot be made strict without loss; the message names the
-            parameter.
+        ValueError: The tool has no lossless strict variant (an ``ExportError``, naming the
+            parameter).
     """
-    exported = getattr(proxy, "strict_parameters", None)
-    if exported is not None:
-        return typing.cast("dict[str, Any]", exported)
-    return _StrictVariant(proxy.name).schema(proxy.parameters)
+    return proxy.strict_parameters
 
 
-# TO REPLACE when the export work lands: `proxy.strict_parameters` is then the one definition
-# of the strict variant, and `strict_parameters` above returns it before reaching this class.
-class _StrictVariant:
-    """Build the strict variant of a tool's parameters schema (SPEC section 8).
+def from_strict(proxy: ToolProxy, arguments: Mapping[str, object]) -> Mapping[str, object]:
+    """Strict-variant arguments as the call path takes them: ``null`` for a default, mapped back."""
+    from typed_toolsets.export import strict_arguments
 
-    Every property is required and every object closed, at every level; a property with a
-    default becomes nullable, ``null`` meaning "use the default". Open mappings (``dict[str,
-    T]``) and nullable properties whose default is not ``null`` cannot be expressed without
-    loss, and are refused.
-    """
-
-    def __init__(self, tool: str) -> None:
-        self.tool = tool
-
-    def schema(self, parameters: dict[str, Any]) -> dict[str, Any]:
-        return typing.cast("dict[str, Any]", self._node(parameters, ()))
-
-    def _refuse(self, where: tuple[str, ...], why: str) -> ValueError:
-        name = ".".join(where) or "$"
-        return ValueError(f"tool {self.tool!r}: parameter {name!r} cannot be made strict: {why}")
-
-    def _node(self, node: object, where: tuple[str, ...]) -> object:
-        if not isinstance(node, dict):
-            return node
-        schema = typing.cast("dict[str, Any]", node)
-        result: dict[str, Any] = {}
-        for key, value in schema.items():
-            if key in ("properties", "$defs"):
-                children = typing.cast("dict[str, Any]", value)
-                # A recursive class's definition is shared: problems in it are named after it.
-                result[key] = {
-                    name: self._node(child, (*where, name) if key == "properties" else (name,))
-                    for name, child in children.items()
-                }
-            elif key in ("items", "additionalProperties") and isinstance(value, dict):
-                if key == "additionalProperties":
-                    raise self._refuse(
-                        where, "an object with free keys (dict[str, T]) has no strict form"
-                    )
-                result[key] = self._node(typing.cast(object, value), where)
-            elif key in ("prefixItems", "anyOf"):
-                result[key] = [self._node(v, where) for v in typing.cast("list[Any]", value)]
-            else:
-                result[key] = value
-        if "properties" in result:
-            result = self._close(result, schema, where)
-        return result
-
-    def _close(
-        self, result: dict[str, Any], original: dict[str, Any], where: tuple[str, ...]
-    ) -> dict[str, Any]:
-        required = set(typing.cast("list[str]", original.get("required", [])))
-        properties = typing.cast("dict[str, dict[str, Any]]", result["properties"])
-        for name, prop in properties.items():
-            if name in required:
-                continue
-            default = prop.get("default", _NO_DEFAULT)
-            if _nullable(prop):
-                if default is not None:
-                    raise self._refuse(
-                        (*where, name),
-                        "it is nullable and its default is not null, so null could not say "
-                        "'use the default'",
-                    )
-                continue
-            note = "null means the default" + (
-                f" ({default!r})" if default is not _NO_DEFAULT else ""
-            )
-            described = prop.pop("description", None)
-            wrapped: dict[str, Any] = {"anyOf": [prop, {"type": "null"}]}
-            wrapped["description"] = f"{described} ({note})" if described else note.capitalize()
-            if default is not _NO_DEFAULT:
-                wrapped["default"] = prop.pop("default")
-            properties[name] = wrapped
-        result["required"] = list(properties)
-        result["additionalProperties"] = False
-        return result
-
-
-_NO_DEFAULT: Final = object()
-
-
-def _nullable(schema: Mapping[str, Any]) -> bool:
-    if schema.get("type") == "null" or ("const" in schema and schema["const"] is None):
-        return True
-    if None in schema.get("enum", ()):
-        return True
-    variants = typing.cast("list[Mapping[str, Any]]", schema.get("anyOf", []))
-    return any(_nullable(v) for v in variants)
+    return typing.cast("Mapping[str, object]", strict_arguments(proxy, arguments))
