@@ -1,0 +1,495 @@
+"""`openai_chat_model` and `anthropic_model`: the loop driven by native tool calls.
+
+Stand-in clients replay responses written in each API's response format (not captured from the
+live APIs; no network): a tool call, parallel tool calls, then the final text. Every request
+they receive is checked against the SDK's own request types, and every response is built with
+the SDK's own response model, so the adapters read exactly what the SDKs hand over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import types
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from pydantic import TypeAdapter
+
+from typed_toolsets import Toolset, tool
+from typed_toolsets.agent import ReAct, anthropic_model, openai_chat_model
+from typed_toolsets.export import anthropic as anthropic_tools
+from typed_toolsets.export import openai_chat
+from typed_toolsets.text import TextProcessingToolset
+
+openai_types = pytest.importorskip("openai.types.chat")
+anthropic_types = pytest.importorskip("anthropic.types")
+
+# Built once: a TypeAdapter of the SDKs' request unions takes a while to build.
+OPENAI_MESSAGE = TypeAdapter(openai_types.ChatCompletionMessageParam)
+OPENAI_TOOL = TypeAdapter(openai_types.ChatCompletionFunctionToolParam)
+ANTHROPIC_MESSAGE = TypeAdapter(anthropic_types.MessageParam)
+ANTHROPIC_TOOL = TypeAdapter(anthropic_types.ToolParam)
+
+TASK = "How many words are in 'one two three'? Also sort 'b\\na' and dedupe 'a\\na'."
+TOOLS = [
+    t
+    for t in TextProcessingToolset.to_tools()
+    if t.name in {"text_wc", "text_sort_lines", "text_unique_lines"}
+]
+ANSWER = "There are 3 words; sorted: a, b; unique: a."
+
+
+def _answered(request: dict[str, Any]) -> int:
+    """How many replies the conversation holds: the stand-ins answer by position, not by turn."""
+    return sum(1 for m in request["messages"] if m["role"] == "assistant")
+
+
+# ---------------------------------------------------------------------------------- OpenAI
+
+
+def _completion(number: int, message: dict[str, Any], finish_reason: str) -> dict[str, Any]:
+    return {
+        "id": f"chatcmpl-{number}",
+        "object": "chat.completion",
+        "created": 1767225600 + number,
+        "model": "gpt-4.1-2025-04-14",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": finish_reason,
+                "logprobs": None,
+                "message": {"role": "assistant", "refusal": None, "annotations": [], **message},
+            }
+        ],
+        "usage": {"prompt_tokens": 900, "completion_tokens": 30, "total_tokens": 930},
+    }
+
+
+def _openai_call(call_id: str, name: str, arguments: dict[str, Any] | str) -> dict[str, Any]:
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}
+
+
+OPENAI_REPLIES: list[dict[str, Any]] = [
+    _completion(
+        1,
+        {
+            "content": None,
+            "tool_calls": [
+                _openai_call("call_wc", "text_wc", {"text": "one two three", "words_only": True})
+            ],
+        },
+        "tool_calls",
+    ),
+    _completion(
+        2,
+        {
+            "content": None,
+            "tool_calls": [
+                _openai_call("call_sort", "text_sort_lines", {"text": "b\na"}),
+                _openai_call("call_uniq", "text_unique_lines", {"text": "a\na"}),
+            ],
+        },
+        "tool_calls",
+    ),
+    _completion(3, {"content": ANSWER}, "stop"),
+]
+
+
+class _OpenAICompletions:
+    def __init__(self, replies: list[dict[str, Any]], *, as_sdk: bool) -> None:
+        self.replies = list(replies)
+        self.requests: list[dict[str, Any]] = []
+        self.as_sdk = as_sdk
+
+    def answer(self, request: dict[str, Any]) -> Any:
+        for message in request["messages"]:
+            OPENAI_MESSAGE.validate_python(message)
+        for entry in request.get("tools", []):
+            assert OPENAI_TOOL.validate_python(entry) == entry
+        self.requests.append(copy.deepcopy(request))
+        reply = self.replies[_answered(request)]
+        return openai_types.ChatCompletion.model_validate(reply) if self.as_sdk else reply
+
+
+class FakeOpenAI:
+    """Stands in for ``openai.OpenAI()``: ``chat.completions.create`` replays the replies."""
+
+    def __init__(self, replies: list[dict[str, Any]], *, as_sdk: bool = True) -> None:
+        self.completions = _OpenAICompletions(replies, as_sdk=as_sdk)
+        self.chat = types.SimpleNamespace(completions=types.SimpleNamespace(create=self._create))
+
+    def _create(self, **request: Any) -> Any:
+        return self.completions.answer(request)
+
+
+class FakeAsyncOpenAI(FakeOpenAI):
+    """Stands in for ``openai.AsyncOpenAI()``: ``create`` is a coroutine."""
+
+    async def _acreate(self, **request: Any) -> Any:
+        await asyncio.sleep(0)
+        return self.completions.answer(request)
+
+    def __init__(self, replies: list[dict[str, Any]]) -> None:
+        super().__init__(replies)
+        self.chat = types.SimpleNamespace(completions=types.SimpleNamespace(create=self._acreate))
+
+
+def _check_openai_steps(result: Any) -> None:
+    assert result.final_answer == ANSWER
+    assert [s.action for s in result.steps] == [
+        "text_wc",
+        "text_sort_lines",
+        "text_unique_lines",
+        "finish",
+    ]
+    assert [s.observation for s in result.steps] == ["Words: 3", "a\nb\n", "a\n", None]
+    assert result.iterations == 4  # two parallel calls are two steps
+
+
+def _check_openai_run(client: FakeOpenAI, result: Any) -> None:
+    _check_openai_steps(result)
+    first, second, third = client.completions.requests  # the provider was asked three times
+    assert first["model"] == "gpt-4.1"
+    assert first["tools"] == openai_chat(TOOLS)
+    assert first["messages"] == [{"role": "user", "content": TASK}]
+    assert second["messages"][1:] == [
+        {
+            "role": "assistant",
+            "tool_calls": [OPENAI_REPLIES[0]["choices"][0]["message"]["tool_calls"][0]],
+        },
+        {"role": "tool", "tool_call_id": "call_wc", "content": "Words: 3"},
+    ]
+    assert third["messages"][3:] == [
+        {
+            "role": "assistant",
+            "tool_calls": OPENAI_REPLIES[1]["choices"][0]["message"]["tool_calls"],
+        },
+        {"role": "tool", "tool_call_id": "call_sort", "content": "a\nb\n"},
+        {"role": "tool", "tool_call_id": "call_uniq", "content": "a\n"},
+    ]
+
+
+@pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
+def test_openai_tool_call_parallel_calls_and_final_text(as_sdk: bool) -> None:
+    client = FakeOpenAI(OPENAI_REPLIES, as_sdk=as_sdk)
+    agent = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=6)
+    _check_openai_run(client, agent.run(TASK))
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_openai_async_client(runner: str) -> None:
+    client = FakeAsyncOpenAI(OPENAI_REPLIES)
+    agent = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=6)
+    result = agent.run(TASK) if runner == "run" else asyncio.run(agent.arun(TASK))
+    _check_openai_run(client, result)
+
+
+def test_openai_options_instructions_and_no_tools() -> None:
+    client = FakeOpenAI([OPENAI_REPLIES[-1]])
+    model = openai_chat_model(client, model="gpt-4.1", instructions="Be brief.", temperature=0)
+    assert ReAct(model, [], max_iterations=1).run("Hi.").final_answer == ANSWER
+    (request,) = client.completions.requests
+    assert "tools" not in request  # the API refuses an empty list
+    assert request["temperature"] == 0
+    assert request["messages"] == [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Hi."},
+    ]
+
+
+def test_openai_errors_go_back_as_tool_messages() -> None:
+    replies = [
+        _completion(
+            1,
+            {
+                "content": "Let me try.",
+                "tool_calls": [
+                    _openai_call("call_1", "text_wc", {"txt": "a"}),
+                    _openai_call("call_2", "text_grep", {"text": "a", "pattern": "a"}),
+                    _openai_call("call_3", "text_wc", '{"text": '),
+                ],
+            },
+            "tool_calls",
+        ),
+        _completion(2, {"content": "I could not."}, "stop"),
+    ]
+    client = FakeOpenAI(replies)
+    result = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=5).run("x")
+    assert [s.ok for s in result.steps] == [False, False, False, True]
+    assert result.steps[0].thought == "Let me try."
+    tool_messages = client.completions.requests[-1]["messages"][-3:]
+    assert [m["tool_call_id"] for m in tool_messages] == ["call_1", "call_2", "call_3"]
+    assert tool_messages[0]["content"].startswith("Error: Invalid arguments for tool 'text_wc': ")
+    assert tool_messages[1]["content"].startswith("Error: Unknown tool 'text_grep'")  # not given
+    assert tool_messages[2]["content"].startswith(
+        "Error: The arguments for tool 'text_wc' are not valid JSON"
+    )
+
+
+def test_openai_strict_null_means_the_default() -> None:
+    arguments = {"text": "one two", "lines_only": None, "words_only": None, "chars_only": None}
+    replies = [
+        _completion(
+            1,
+            {"content": None, "tool_calls": [_openai_call("c", "text_wc", arguments)]},
+            "tool_calls",
+        ),
+        _completion(2, {"content": "Done."}, "stop"),
+    ]
+    client = FakeOpenAI(replies)
+    model = openai_chat_model(client, model="gpt-4.1", strict=True)
+    result = ReAct(model, TOOLS, max_iterations=3).run("Count.")
+    assert result.steps[0].observation == "Lines: 1, Words: 2, Characters: 7"
+    assert client.completions.requests[0]["tools"] == openai_chat(TOOLS, strict=True)
+    # Without strict, null is not a boolean: the model is told so.
+    plain = FakeOpenAI(replies)
+    result = ReAct(openai_chat_model(plain, model="gpt-4.1"), TOOLS, max_iterations=3).run("x")
+    assert (result.steps[0].observation or "").startswith("Error: Invalid arguments")
+
+
+def test_openai_refusal_is_the_final_answer() -> None:
+    reply = _completion(1, {"content": None, "refusal": "I can't help with that."}, "stop")
+    client = FakeOpenAI([reply])
+    result = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=1).run("x")
+    assert result.final_answer == "I can't help with that."
+
+
+# ------------------------------------------------------------------------------- Anthropic
+
+
+def _message(number: int, content: list[dict[str, Any]], stop_reason: str) -> dict[str, Any]:
+    return {
+        "id": f"msg_0{number}",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5-20250929",
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1200, "output_tokens": 60},
+    }
+
+
+def _use(use_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "tool_use", "id": use_id, "name": name, "input": arguments}
+
+
+ANTHROPIC_REPLIES: list[dict[str, Any]] = [
+    _message(
+        1,
+        [
+            {"type": "text", "text": "I'll count the words first."},
+            _use("toolu_wc", "text_wc", {"text": "one two three", "words_only": True}),
+        ],
+        "tool_use",
+    ),
+    _message(
+        2,
+        [
+            {"type": "text", "text": "Now both line tasks at once."},
+            _use("toolu_sort", "text_sort_lines", {"text": "b\na"}),
+            _use("toolu_uniq", "text_unique_lines", {"text": "a\na"}),
+        ],
+        "tool_use",
+    ),
+    _message(3, [{"type": "text", "text": ANSWER}], "end_turn"),
+]
+
+
+class _AnthropicMessages:
+    def __init__(self, replies: list[dict[str, Any]], *, as_sdk: bool) -> None:
+        self.replies = list(replies)
+        self.requests: list[dict[str, Any]] = []
+        self.as_sdk = as_sdk
+
+    def answer(self, request: dict[str, Any]) -> Any:
+        for message in request["messages"]:
+            ANTHROPIC_MESSAGE.validate_python(message)
+        for entry in request.get("tools", []):
+            assert ANTHROPIC_TOOL.validate_python(entry) == entry
+        assert isinstance(request["max_tokens"], int)
+        self.requests.append(copy.deepcopy(request))
+        reply = self.replies[_answered(request)]
+        return anthropic_types.Message.model_validate(reply) if self.as_sdk else reply
+
+
+class FakeAnthropic:
+    """Stands in for ``anthropic.Anthropic()``: ``messages.create`` replays the replies."""
+
+    def __init__(self, replies: list[dict[str, Any]], *, as_sdk: bool = True) -> None:
+        self.log = _AnthropicMessages(replies, as_sdk=as_sdk)
+        self.messages = types.SimpleNamespace(create=self._create)
+
+    def _create(self, **request: Any) -> Any:
+        return self.log.answer(request)
+
+
+class FakeAsyncAnthropic(FakeAnthropic):
+    """Stands in for ``anthropic.AsyncAnthropic()``."""
+
+    def __init__(self, replies: list[dict[str, Any]]) -> None:
+        super().__init__(replies)
+        self.messages = types.SimpleNamespace(create=self._acreate)
+
+    async def _acreate(self, **request: Any) -> Any:
+        await asyncio.sleep(0)
+        return self.log.answer(request)
+
+
+def _check_anthropic_run(client: FakeAnthropic, result: Any) -> None:
+    assert result.final_answer == ANSWER
+    assert [s.action for s in result.steps] == [
+        "text_wc",
+        "text_sort_lines",
+        "text_unique_lines",
+        "finish",
+    ]
+    assert [s.thought for s in result.steps] == [
+        "I'll count the words first.",
+        "Now both line tasks at once.",
+        "",  # the second call of one reply
+        "",
+    ]
+    assert [s.observation for s in result.steps[:3]] == ["Words: 3", "a\nb\n", "a\n"]
+    first, second, third = client.log.requests
+    assert (first["model"], first["max_tokens"]) == ("claude-sonnet-4-5", 1024)
+    assert first["tools"] == anthropic_tools(TOOLS)
+    assert first["messages"] == [{"role": "user", "content": TASK}]
+    assert second["messages"][1:] == [
+        {"role": "assistant", "content": ANTHROPIC_REPLIES[0]["content"]},
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "toolu_wc",
+                    "content": "Words: 3",
+                    "is_error": False,
+                }
+            ],
+        },
+    ]
+    # Both results of the parallel calls answer in one user message, in order.
+    assert third["messages"][3:] == [
+        {"role": "assistant", "content": ANTHROPIC_REPLIES[1]["content"]},
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "toolu_sort",
+                    "content": "a\nb\n",
+                    "is_error": False,
+                },
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "toolu_uniq",
+                    "content": "a\n",
+                    "is_error": False,
+                },
+            ],
+        },
+    ]
+
+
+@pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
+def test_anthropic_tool_use_parallel_calls_and_final_text(as_sdk: bool) -> None:
+    client = FakeAnthropic(ANTHROPIC_REPLIES, as_sdk=as_sdk)
+    model = anthropic_model(client, model="claude-sonnet-4-5", max_tokens=1024)
+    _check_anthropic_run(client, ReAct(model, TOOLS, max_iterations=6).run(TASK))
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_anthropic_async_client(runner: str) -> None:
+    client = FakeAsyncAnthropic(ANTHROPIC_REPLIES)
+    model = anthropic_model(client, model="claude-sonnet-4-5", max_tokens=1024)
+    agent = ReAct(model, TOOLS, max_iterations=6)
+    result = agent.run(TASK) if runner == "run" else asyncio.run(agent.arun(TASK))
+    _check_anthropic_run(client, result)
+
+
+class Files(Toolset):
+    """A toolset with a destructive tool, to run only when approved."""
+
+    @tool(requires_approval=True)
+    def remove(self, *, path: str) -> str:
+        """Remove a file."""
+        return f"removed {path}"
+
+
+def test_anthropic_refusals_and_errors_are_flagged_tool_results() -> None:
+    replies = [
+        _message(
+            1,
+            [
+                _use("toolu_1", "files_remove", {"path": "/etc/passwd"}),
+                _use("toolu_2", "files_remove", {"path": "/tmp/scratch"}),
+                _use("toolu_3", "files_remove", {"path": "/tmp/b", "force": True}),
+            ],
+            "tool_use",
+        ),
+        _message(2, [{"type": "text", "text": "Removed what I was allowed to."}], "end_turn"),
+    ]
+    client = FakeAnthropic(replies)
+    asked: list[tuple[str, dict[str, Any]]] = []
+
+    def approve(name: str, arguments: Mapping[str, Any]) -> bool:
+        asked.append((name, dict(arguments)))
+        return str(arguments.get("path", "")).startswith("/tmp/")
+
+    model = anthropic_model(client, model="claude-sonnet-4-5", instructions="Be careful.")
+    result = ReAct(model, Files.to_tools(), max_iterations=5, approve=approve).run("Clean up.")
+    assert [s.ok for s in result.steps] == [False, True, False, True]
+    request = client.log.requests[-1]
+    assert request["system"] == "Be careful."
+    results = request["messages"][-1]["content"]
+    assert [(r["tool_use_id"], r["is_error"]) for r in results] == [
+        ("toolu_1", True),
+        ("toolu_2", False),
+        ("toolu_3", True),
+    ]
+    assert results[0]["content"] == (
+        "Error: The call of tool 'files_remove' was not approved. Choose another action, or finish."
+    )
+    assert results[1]["content"] == "removed /tmp/scratch"
+    # Approved, then refused by the schema: approval is not validation.
+    assert results[2]["content"] == (
+        "Error: Invalid arguments for tool 'files_remove': force: unexpected argument; "
+        "expected only: path"
+    )
+    assert asked == [
+        ("files_remove", {"path": "/etc/passwd"}),
+        ("files_remove", {"path": "/tmp/scratch"}),
+        ("files_remove", {"path": "/tmp/b", "force": True}),
+    ]
+
+
+def test_anthropic_thinking_blocks_go_back_unchanged() -> None:
+    thinking = {"type": "thinking", "thinking": "Count first.", "signature": "EqQBCkYIBxgCKkA"}
+    replies = [
+        _message(1, [thinking, _use("toolu_1", "text_wc", {"text": "a b"})], "tool_use"),
+        _message(2, [{"type": "text", "text": "2 words."}], "end_turn"),
+    ]
+    client = FakeAnthropic(replies)
+    model = anthropic_model(client, model="claude-sonnet-4-5")
+    assert ReAct(model, TOOLS, max_iterations=3).run("Count.").final_answer == "2 words."
+    assistant = client.log.requests[-1]["messages"][1]
+    assert assistant["content"][0] == thinking
+
+
+def test_one_model_object_serves_runs_side_by_side() -> None:
+    """The adapters keep no state between turns: the transcript carries it."""
+    client = FakeOpenAI(OPENAI_REPLIES)
+    model = openai_chat_model(client, model="gpt-4.1")
+    one, two = ReAct(model, TOOLS, max_iterations=6), ReAct(model, TOOLS, max_iterations=6)
+
+    async def both() -> list[Any]:
+        return list(await asyncio.gather(one.arun(TASK), two.arun(TASK)))
+
+    for result in asyncio.run(both()):
+        _check_openai_steps(result)
+    assert len(client.completions.requests) == 6
