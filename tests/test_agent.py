@@ -252,7 +252,7 @@ MALFORMED = [
     ),
     pytest.param(
         {"action": "shop_add", "tool_input": 7},
-        '"tool_input" must be a JSON object of the tool\'s arguments, not number',
+        '"tool_input" must be a JSON object of the tool\'s arguments, not integer',
         id="tool-input-number",
     ),
     pytest.param(
@@ -291,7 +291,7 @@ def test_a_malformed_step_is_an_observation_saying_what_to_fix(reply: Any, probl
 def test_every_problem_of_a_step_is_reported_at_once() -> None:
     agent, _ = _agent([{"thought": 1, "action": None}, FINISH])
     observation = agent.run("Go.").steps[0].observation or ""
-    assert '"thought" must be a string, not number; "action" is missing' in observation
+    assert '"thought" must be a string, not integer; "action" is missing' in observation
 
 
 def test_arguments_as_json_text_are_read_and_bad_json_text_is_explained() -> None:

@@ -42,9 +42,58 @@ TOOLS = [
 ANSWER = "There are 3 words; sorted: a, b; unique: a."
 
 
-def _answered(request: dict[str, Any]) -> int:
-    """How many replies the conversation holds: the stand-ins answer by position, not by turn."""
-    return sum(1 for m in request["messages"] if m["role"] == "assistant")
+class Replayer:
+    """Answers with recorded replies, by position in the conversation (so runs may interleave).
+
+    Every request is checked against the SDK's request types first, and each reply is built
+    with the SDK's response model (or handed over as a plain dict, ``as_sdk=False``).
+    """
+
+    def __init__(
+        self, replies: list[dict[str, Any]], sdk: tuple[Any, Any, Any], *, as_sdk: bool
+    ) -> None:
+        self.replies = replies
+        self.message_type, self.tool_type, self.response_type = sdk
+        self.as_sdk = as_sdk
+        self.requests: list[dict[str, Any]] = []
+
+    def create(self, **request: Any) -> Any:
+        for message in request["messages"]:
+            self.message_type.validate_python(message)
+        for entry in request.get("tools", []):
+            assert self.tool_type.validate_python(entry) == entry
+        self.requests.append(copy.deepcopy(request))
+        answered = sum(1 for m in request["messages"] if m["role"] == "assistant")
+        reply = self.replies[answered]
+        return self.response_type.model_validate(reply) if self.as_sdk else reply
+
+    async def acreate(self, **request: Any) -> Any:
+        await asyncio.sleep(0)
+        return self.create(**request)
+
+
+def fake_openai(
+    replies: list[dict[str, Any]], *, as_sdk: bool = True, is_async: bool = False
+) -> tuple[Any, Replayer]:
+    """A stand-in for ``openai.OpenAI()`` (``AsyncOpenAI()`` with *is_async*), and its log."""
+    sdk = (OPENAI_MESSAGE, OPENAI_TOOL, openai_types.ChatCompletion)
+    log = Replayer(replies, sdk, as_sdk=as_sdk)
+    create = log.acreate if is_async else log.create
+    return types.SimpleNamespace(chat=types.SimpleNamespace(completions=_with(create))), log
+
+
+def fake_anthropic(
+    replies: list[dict[str, Any]], *, as_sdk: bool = True, is_async: bool = False
+) -> tuple[Any, Replayer]:
+    """A stand-in for ``anthropic.Anthropic()`` (``AsyncAnthropic()`` with *is_async*)."""
+    log = Replayer(
+        replies, (ANTHROPIC_MESSAGE, ANTHROPIC_TOOL, anthropic_types.Message), as_sdk=as_sdk
+    )
+    return types.SimpleNamespace(messages=_with(log.acreate if is_async else log.create)), log
+
+
+def _with(create: Any) -> types.SimpleNamespace:
+    return types.SimpleNamespace(create=create)
 
 
 # ---------------------------------------------------------------------------------- OpenAI
@@ -99,45 +148,6 @@ OPENAI_REPLIES: list[dict[str, Any]] = [
 ]
 
 
-class _OpenAICompletions:
-    def __init__(self, replies: list[dict[str, Any]], *, as_sdk: bool) -> None:
-        self.replies = list(replies)
-        self.requests: list[dict[str, Any]] = []
-        self.as_sdk = as_sdk
-
-    def answer(self, request: dict[str, Any]) -> Any:
-        for message in request["messages"]:
-            OPENAI_MESSAGE.validate_python(message)
-        for entry in request.get("tools", []):
-            assert OPENAI_TOOL.validate_python(entry) == entry
-        self.requests.append(copy.deepcopy(request))
-        reply = self.replies[_answered(request)]
-        return openai_types.ChatCompletion.model_validate(reply) if self.as_sdk else reply
-
-
-class FakeOpenAI:
-    """Stands in for ``openai.OpenAI()``: ``chat.completions.create`` replays the replies."""
-
-    def __init__(self, replies: list[dict[str, Any]], *, as_sdk: bool = True) -> None:
-        self.completions = _OpenAICompletions(replies, as_sdk=as_sdk)
-        self.chat = types.SimpleNamespace(completions=types.SimpleNamespace(create=self._create))
-
-    def _create(self, **request: Any) -> Any:
-        return self.completions.answer(request)
-
-
-class FakeAsyncOpenAI(FakeOpenAI):
-    """Stands in for ``openai.AsyncOpenAI()``: ``create`` is a coroutine."""
-
-    async def _acreate(self, **request: Any) -> Any:
-        await asyncio.sleep(0)
-        return self.completions.answer(request)
-
-    def __init__(self, replies: list[dict[str, Any]]) -> None:
-        super().__init__(replies)
-        self.chat = types.SimpleNamespace(completions=types.SimpleNamespace(create=self._acreate))
-
-
 def _check_openai_steps(result: Any) -> None:
     assert result.final_answer == ANSWER
     assert [s.action for s in result.steps] == [
@@ -150,9 +160,9 @@ def _check_openai_steps(result: Any) -> None:
     assert result.iterations == 4  # two parallel calls are two steps
 
 
-def _check_openai_run(client: FakeOpenAI, result: Any) -> None:
+def _check_openai_run(log: Replayer, result: Any) -> None:
     _check_openai_steps(result)
-    first, second, third = client.completions.requests  # the provider was asked three times
+    first, second, third = log.requests  # the provider was asked three times
     assert first["model"] == "gpt-4.1"
     assert first["tools"] == openai_chat(TOOLS)
     assert first["messages"] == [{"role": "user", "content": TASK}]
@@ -175,24 +185,24 @@ def _check_openai_run(client: FakeOpenAI, result: Any) -> None:
 
 @pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
 def test_openai_tool_call_parallel_calls_and_final_text(as_sdk: bool) -> None:
-    client = FakeOpenAI(OPENAI_REPLIES, as_sdk=as_sdk)
+    client, log = fake_openai(OPENAI_REPLIES, as_sdk=as_sdk)
     agent = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=6)
-    _check_openai_run(client, agent.run(TASK))
+    _check_openai_run(log, agent.run(TASK))
 
 
 @pytest.mark.parametrize("runner", ["run", "arun"])
 def test_openai_async_client(runner: str) -> None:
-    client = FakeAsyncOpenAI(OPENAI_REPLIES)
+    client, log = fake_openai(OPENAI_REPLIES, is_async=True)
     agent = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=6)
     result = agent.run(TASK) if runner == "run" else asyncio.run(agent.arun(TASK))
-    _check_openai_run(client, result)
+    _check_openai_run(log, result)
 
 
 def test_openai_options_instructions_and_no_tools() -> None:
-    client = FakeOpenAI([OPENAI_REPLIES[-1]])
+    client, log = fake_openai([OPENAI_REPLIES[-1]])
     model = openai_chat_model(client, model="gpt-4.1", instructions="Be brief.", temperature=0)
     assert ReAct(model, [], max_iterations=1).run("Hi.").final_answer == ANSWER
-    (request,) = client.completions.requests
+    (request,) = log.requests
     assert "tools" not in request  # the API refuses an empty list
     assert request["temperature"] == 0
     assert request["messages"] == [
@@ -217,11 +227,11 @@ def test_openai_errors_go_back_as_tool_messages() -> None:
         ),
         _completion(2, {"content": "I could not."}, "stop"),
     ]
-    client = FakeOpenAI(replies)
+    client, log = fake_openai(replies)
     result = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=5).run("x")
     assert [s.ok for s in result.steps] == [False, False, False, True]
     assert result.steps[0].thought == "Let me try."
-    tool_messages = client.completions.requests[-1]["messages"][-3:]
+    tool_messages = log.requests[-1]["messages"][-3:]
     assert [m["tool_call_id"] for m in tool_messages] == ["call_1", "call_2", "call_3"]
     assert tool_messages[0]["content"].startswith("Error: Invalid arguments for tool 'text_wc': ")
     assert tool_messages[1]["content"].startswith("Error: Unknown tool 'text_grep'")  # not given
@@ -240,20 +250,20 @@ def test_openai_strict_null_means_the_default() -> None:
         ),
         _completion(2, {"content": "Done."}, "stop"),
     ]
-    client = FakeOpenAI(replies)
+    client, log = fake_openai(replies)
     model = openai_chat_model(client, model="gpt-4.1", strict=True)
     result = ReAct(model, TOOLS, max_iterations=3).run("Count.")
     assert result.steps[0].observation == "Lines: 1, Words: 2, Characters: 7"
-    assert client.completions.requests[0]["tools"] == openai_chat(TOOLS, strict=True)
+    assert log.requests[0]["tools"] == openai_chat(TOOLS, strict=True)
     # Without strict, null is not a boolean: the model is told so.
-    plain = FakeOpenAI(replies)
+    plain, _ = fake_openai(replies)
     result = ReAct(openai_chat_model(plain, model="gpt-4.1"), TOOLS, max_iterations=3).run("x")
     assert (result.steps[0].observation or "").startswith("Error: Invalid arguments")
 
 
 def test_openai_refusal_is_the_final_answer() -> None:
     reply = _completion(1, {"content": None, "refusal": "I can't help with that."}, "stop")
-    client = FakeOpenAI([reply])
+    client, _ = fake_openai([reply])
     result = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=1).run("x")
     assert result.final_answer == "I can't help with that."
 
@@ -300,47 +310,7 @@ ANTHROPIC_REPLIES: list[dict[str, Any]] = [
 ]
 
 
-class _AnthropicMessages:
-    def __init__(self, replies: list[dict[str, Any]], *, as_sdk: bool) -> None:
-        self.replies = list(replies)
-        self.requests: list[dict[str, Any]] = []
-        self.as_sdk = as_sdk
-
-    def answer(self, request: dict[str, Any]) -> Any:
-        for message in request["messages"]:
-            ANTHROPIC_MESSAGE.validate_python(message)
-        for entry in request.get("tools", []):
-            assert ANTHROPIC_TOOL.validate_python(entry) == entry
-        assert isinstance(request["max_tokens"], int)
-        self.requests.append(copy.deepcopy(request))
-        reply = self.replies[_answered(request)]
-        return anthropic_types.Message.model_validate(reply) if self.as_sdk else reply
-
-
-class FakeAnthropic:
-    """Stands in for ``anthropic.Anthropic()``: ``messages.create`` replays the replies."""
-
-    def __init__(self, replies: list[dict[str, Any]], *, as_sdk: bool = True) -> None:
-        self.log = _AnthropicMessages(replies, as_sdk=as_sdk)
-        self.messages = types.SimpleNamespace(create=self._create)
-
-    def _create(self, **request: Any) -> Any:
-        return self.log.answer(request)
-
-
-class FakeAsyncAnthropic(FakeAnthropic):
-    """Stands in for ``anthropic.AsyncAnthropic()``."""
-
-    def __init__(self, replies: list[dict[str, Any]]) -> None:
-        super().__init__(replies)
-        self.messages = types.SimpleNamespace(create=self._acreate)
-
-    async def _acreate(self, **request: Any) -> Any:
-        await asyncio.sleep(0)
-        return self.log.answer(request)
-
-
-def _check_anthropic_run(client: FakeAnthropic, result: Any) -> None:
+def _check_anthropic_run(log: Replayer, result: Any) -> None:
     assert result.final_answer == ANSWER
     assert [s.action for s in result.steps] == [
         "text_wc",
@@ -355,7 +325,7 @@ def _check_anthropic_run(client: FakeAnthropic, result: Any) -> None:
         "",
     ]
     assert [s.observation for s in result.steps[:3]] == ["Words: 3", "a\nb\n", "a\n"]
-    first, second, third = client.log.requests
+    first, second, third = log.requests
     assert (first["model"], first["max_tokens"]) == ("claude-sonnet-4-5", 1024)
     assert first["tools"] == anthropic_tools(TOOLS)
     assert first["messages"] == [{"role": "user", "content": TASK}]
@@ -398,18 +368,18 @@ def _check_anthropic_run(client: FakeAnthropic, result: Any) -> None:
 
 @pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
 def test_anthropic_tool_use_parallel_calls_and_final_text(as_sdk: bool) -> None:
-    client = FakeAnthropic(ANTHROPIC_REPLIES, as_sdk=as_sdk)
+    client, log = fake_anthropic(ANTHROPIC_REPLIES, as_sdk=as_sdk)
     model = anthropic_model(client, model="claude-sonnet-4-5", max_tokens=1024)
-    _check_anthropic_run(client, ReAct(model, TOOLS, max_iterations=6).run(TASK))
+    _check_anthropic_run(log, ReAct(model, TOOLS, max_iterations=6).run(TASK))
 
 
 @pytest.mark.parametrize("runner", ["run", "arun"])
 def test_anthropic_async_client(runner: str) -> None:
-    client = FakeAsyncAnthropic(ANTHROPIC_REPLIES)
+    client, log = fake_anthropic(ANTHROPIC_REPLIES, is_async=True)
     model = anthropic_model(client, model="claude-sonnet-4-5", max_tokens=1024)
     agent = ReAct(model, TOOLS, max_iterations=6)
     result = agent.run(TASK) if runner == "run" else asyncio.run(agent.arun(TASK))
-    _check_anthropic_run(client, result)
+    _check_anthropic_run(log, result)
 
 
 class Files(Toolset):
@@ -434,7 +404,7 @@ def test_anthropic_refusals_and_errors_are_flagged_tool_results() -> None:
         ),
         _message(2, [{"type": "text", "text": "Removed what I was allowed to."}], "end_turn"),
     ]
-    client = FakeAnthropic(replies)
+    client, log = fake_anthropic(replies)
     asked: list[tuple[str, dict[str, Any]]] = []
 
     def approve(name: str, arguments: Mapping[str, Any]) -> bool:
@@ -444,7 +414,7 @@ def test_anthropic_refusals_and_errors_are_flagged_tool_results() -> None:
     model = anthropic_model(client, model="claude-sonnet-4-5", instructions="Be careful.")
     result = ReAct(model, Files.to_tools(), max_iterations=5, approve=approve).run("Clean up.")
     assert [s.ok for s in result.steps] == [False, True, False, True]
-    request = client.log.requests[-1]
+    request = log.requests[-1]
     assert request["system"] == "Be careful."
     results = request["messages"][-1]["content"]
     assert [(r["tool_use_id"], r["is_error"]) for r in results] == [
@@ -474,16 +444,16 @@ def test_anthropic_thinking_blocks_go_back_unchanged() -> None:
         _message(1, [thinking, _use("toolu_1", "text_wc", {"text": "a b"})], "tool_use"),
         _message(2, [{"type": "text", "text": "2 words."}], "end_turn"),
     ]
-    client = FakeAnthropic(replies)
+    client, log = fake_anthropic(replies)
     model = anthropic_model(client, model="claude-sonnet-4-5")
     assert ReAct(model, TOOLS, max_iterations=3).run("Count.").final_answer == "2 words."
-    assistant = client.log.requests[-1]["messages"][1]
+    assistant = log.requests[-1]["messages"][1]
     assert assistant["content"][0] == thinking
 
 
 def test_one_model_object_serves_runs_side_by_side() -> None:
     """The adapters keep no state between turns: the transcript carries it."""
-    client = FakeOpenAI(OPENAI_REPLIES)
+    client, log = fake_openai(OPENAI_REPLIES)
     model = openai_chat_model(client, model="gpt-4.1")
     one, two = ReAct(model, TOOLS, max_iterations=6), ReAct(model, TOOLS, max_iterations=6)
 
@@ -492,4 +462,4 @@ def test_one_model_object_serves_runs_side_by_side() -> None:
 
     for result in asyncio.run(both()):
         _check_openai_steps(result)
-    assert len(client.completions.requests) == 6
+    assert len(log.requests) == 6

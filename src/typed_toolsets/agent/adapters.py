@@ -30,7 +30,7 @@ import attrs
 from typed_toolsets import ToolProxy
 from typed_toolsets.export import anthropic, openai_chat, strict_arguments
 
-from .prompt import OBSERVATION_PREFIX, Transcript, Turn
+from .prompt import Transcript, Turn
 from .steps import FINISH
 
 __all__ = ["AnthropicModel", "OpenAIChatModel", "anthropic_model", "openai_chat_model"]
@@ -171,8 +171,7 @@ class OpenAIChatModel(_NativeModel):
         for turn in transcript.turns:
             native = _native(turn, self.provider)
             if native is None:  # a step from some other model: as the text format has it
-                messages.append({"role": "assistant", "content": turn.reply_text()})
-                messages.append({"role": "user", "content": OBSERVATION_PREFIX + turn.observation})
+                messages.extend(turn.text_messages())
                 continue
             index = int(native["index"])
             if index == 0:
@@ -236,8 +235,7 @@ class AnthropicModel(_NativeModel):
         for turn in transcript.turns:
             native = _native(turn, self.provider)
             if native is None:  # a step from some other model: as the text format has it
-                messages.append({"role": "assistant", "content": turn.reply_text()})
-                messages.append({"role": "user", "content": OBSERVATION_PREFIX + turn.observation})
+                messages.extend(turn.text_messages())
                 continue
             index = int(native["index"])
             if index == 0:

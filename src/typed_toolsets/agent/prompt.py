@@ -83,6 +83,13 @@ class Turn:
     observation: str
     step: Step
 
+    def text_messages(self) -> list[dict[str, Any]]:
+        """The turn in the text format: the reply as an assistant message, then the observation."""
+        return [
+            {"role": "assistant", "content": self.reply_text()},
+            {"role": "user", "content": OBSERVATION_PREFIX + self.observation},
+        ]
+
     def reply_text(self) -> str:
         """The reply as JSON text (a text reply as it was sent)."""
         if isinstance(self.reply, str):
@@ -120,6 +127,5 @@ class Transcript:
             messages.append({"role": "system", "content": self.system_prompt})
         messages.append({"role": "user", "content": f"Task: {self.task}"})
         for turn in self.turns:
-            messages.append({"role": "assistant", "content": turn.reply_text()})
-            messages.append({"role": "user", "content": OBSERVATION_PREFIX + turn.observation})
+            messages.extend(turn.text_messages())
         return messages

@@ -22,6 +22,7 @@ from typing import Any, Final
 import attrs
 
 from typed_toolsets import ToolResult
+from typed_toolsets.types.typespec import json_type_of
 
 __all__ = [
     "FINISH",
@@ -29,7 +30,8 @@ __all__ = [
     "AgentResult",
     "Reply",
     "Step",
-    "json_kind",
+    "is_finish",
+    "parse_json",
     "read_reply",
 ]
 
@@ -140,23 +142,6 @@ def is_finish(action: str | None) -> bool:
     return action is not None and action.lower() == FINISH
 
 
-def json_kind(value: object) -> str:
-    """The JSON type name of a Python value, for messages (``"array"``, ``"string"``, ...)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, Mapping):
-        return "object"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    return type(value).__name__
-
-
 def _reject_constant(name: str) -> object:
     msg = f"{name} is not valid JSON"
     raise ValueError(msg)
@@ -212,7 +197,7 @@ def read_reply(reply: object, tools: Mapping[str, object]) -> Reply:
         except ValueError as exc:
             return Reply("", None, {}, problem=_malformed([f"the reply is not valid JSON ({exc})"]))
     if not isinstance(data, Mapping):
-        problem = _malformed([f"the reply must be a JSON object, not {json_kind(data)}"])
+        problem = _malformed([f"the reply must be a JSON object, not {json_type_of(data)}"])
         return Reply("", None, {}, problem=problem)
     step = typing.cast("Mapping[str, Any]", data)
     problems: list[str] = []
@@ -221,7 +206,7 @@ def read_reply(reply: object, tools: Mapping[str, object]) -> Reply:
     if thought is None:
         thought = ""
     elif not isinstance(thought, str):
-        problems.append(f'"thought" must be a string, not {json_kind(thought)}')
+        problems.append(f'"thought" must be a string, not {json_type_of(thought)}')
         thought = ""
 
     action = step.get("action")
@@ -229,7 +214,7 @@ def read_reply(reply: object, tools: Mapping[str, object]) -> Reply:
         problems.append('"action" is missing (a tool name, or "finish")')
     elif not isinstance(action, str):
         problems.append(
-            f'"action" must be a string (a tool name, or "finish"), not {json_kind(action)}'
+            f'"action" must be a string (a tool name, or "finish"), not {json_type_of(action)}'
         )
         action = None
 
@@ -281,12 +266,12 @@ def _arguments(
         except ValueError as exc:
             return {}, f'"{key}" is not valid JSON ({exc})', f"are not valid JSON ({exc})"
         if not isinstance(value, Mapping):
-            what = f"must be a JSON object, not {json_kind(value)}"
+            what = f"must be a JSON object, not {json_type_of(value)}"
             return {}, f'"{key}" {what}', what
     if not isinstance(value, Mapping):
         return (
             {},
-            f'"{key}" must be a JSON object of the tool\'s arguments, not {json_kind(value)}',
+            f'"{key}" must be a JSON object of the tool\'s arguments, not {json_type_of(value)}',
             None,
         )
     return copy.deepcopy(dict(typing.cast("Mapping[str, Any]", value))), None, None
