@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
+from tests.fixtures.wheel import install_wheel
 from typed_toolsets.cli.demo import LOG, SCRIPT, TASK
 from typed_toolsets.cli.main import main
 from typed_toolsets.text import TextProcessingToolset
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _demo(*arguments: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -116,19 +115,7 @@ def test_the_demo_needs_no_program_on_path() -> None:
 @pytest.mark.slow
 def test_the_readme_first_command_works_from_a_fresh_install(tmp_path: Path) -> None:
     """``pip install .`` then ``typed-toolsets demo``: the wheel, its console script, no source."""
-    wheels, site = tmp_path / "wheels", tmp_path / "site"
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    build = subprocess.run(
-        [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(ROOT)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if build.returncode != 0 and "hatchling" in build.stderr:
-        pytest.skip("hatchling (the build backend) is not installed in this environment")
-    assert build.returncode == 0, build.stderr
-    (wheel,) = wheels.glob("typed_toolsets-*.whl")
-    subprocess.run([*pip, "install", "--no-deps", "--target", str(site), str(wheel)], check=True)
+    site = install_wheel(tmp_path)
     script = site / "bin" / "typed-toolsets"
     assert script.exists()
     env = {**os.environ, "PYTHONPATH": str(site), "PATH": ""}
