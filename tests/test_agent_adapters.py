@@ -148,7 +148,8 @@ OPENAI_REPLIES: list[dict[str, Any]] = [
 ]
 
 
-def _check_openai_steps(result: Any) -> None:
+def _check_steps(result: Any) -> None:
+    """The run both providers' recorded replies give: one call, two parallel calls, the answer."""
     assert result.final_answer == ANSWER
     assert [s.action for s in result.steps] == [
         "text_wc",
@@ -161,7 +162,7 @@ def _check_openai_steps(result: Any) -> None:
 
 
 def _check_openai_run(log: Replayer, result: Any) -> None:
-    _check_openai_steps(result)
+    _check_steps(result)
     first, second, third = log.requests  # the provider was asked three times
     assert first["model"] == "gpt-4.1"
     assert first["tools"] == openai_chat(TOOLS)
@@ -311,59 +312,33 @@ ANTHROPIC_REPLIES: list[dict[str, Any]] = [
 
 
 def _check_anthropic_run(log: Replayer, result: Any) -> None:
-    assert result.final_answer == ANSWER
-    assert [s.action for s in result.steps] == [
-        "text_wc",
-        "text_sort_lines",
-        "text_unique_lines",
-        "finish",
-    ]
+    _check_steps(result)
     assert [s.thought for s in result.steps] == [
         "I'll count the words first.",
         "Now both line tasks at once.",
         "",  # the second call of one reply
         "",
     ]
-    assert [s.observation for s in result.steps[:3]] == ["Words: 3", "a\nb\n", "a\n"]
     first, second, third = log.requests
     assert (first["model"], first["max_tokens"]) == ("claude-sonnet-4-5", 1024)
     assert first["tools"] == anthropic_tools(TOOLS)
     assert first["messages"] == [{"role": "user", "content": TASK}]
     assert second["messages"][1:] == [
         {"role": "assistant", "content": ANTHROPIC_REPLIES[0]["content"]},
-        {
-            "role": "user",
-            "content": [
-                {
-                    "type": "tool_result",
-                    "tool_use_id": "toolu_wc",
-                    "content": "Words: 3",
-                    "is_error": False,
-                }
-            ],
-        },
+        {"role": "user", "content": [_result("toolu_wc", "Words: 3")]},
     ]
     # Both results of the parallel calls answer in one user message, in order.
     assert third["messages"][3:] == [
         {"role": "assistant", "content": ANTHROPIC_REPLIES[1]["content"]},
         {
             "role": "user",
-            "content": [
-                {
-                    "type": "tool_result",
-                    "tool_use_id": "toolu_sort",
-                    "content": "a\nb\n",
-                    "is_error": False,
-                },
-                {
-                    "type": "tool_result",
-                    "tool_use_id": "toolu_uniq",
-                    "content": "a\n",
-                    "is_error": False,
-                },
-            ],
+            "content": [_result("toolu_sort", "a\nb\n"), _result("toolu_uniq", "a\n")],
         },
     ]
+
+
+def _result(use_id: str, content: str, *, is_error: bool = False) -> dict[str, Any]:
+    return {"type": "tool_result", "tool_use_id": use_id, "content": content, "is_error": is_error}
 
 
 @pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
@@ -461,5 +436,5 @@ def test_one_model_object_serves_runs_side_by_side() -> None:
         return list(await asyncio.gather(one.arun(TASK), two.arun(TASK)))
 
     for result in asyncio.run(both()):
-        _check_openai_steps(result)
+        _check_steps(result)
     assert len(log.requests) == 6

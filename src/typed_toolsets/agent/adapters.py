@@ -147,7 +147,28 @@ class _NativeModel:
             "native": {**native, "index": index},
         }
 
-    # Each provider: the request, and how to read its reply.
+    def _conversation(
+        self, transcript: Transcript, messages: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """*messages* (the opening), then each reply and the observations that answer it."""
+        for turn in transcript.turns:
+            native = _native(turn, self.provider)
+            if native is None:  # a step from some other model: as the text format has it
+                messages.extend(turn.text_messages())
+                continue
+            index = int(native["index"])
+            if index == 0:
+                self._open(messages, native["message"])
+            self._answer(messages, native["calls"][index]["id"], turn)
+        return messages
+
+    # Each provider: the request, its reply, and how a tool call is answered.
+
+    def _open(self, messages: list[dict[str, Any]], reply: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _answer(self, messages: list[dict[str, Any]], call_id: object, turn: Turn) -> None:
+        raise NotImplementedError
 
     def _send(self, transcript: Transcript) -> object:
         raise NotImplementedError
@@ -164,21 +185,17 @@ class OpenAIChatModel(_NativeModel):
 
     def messages(self, transcript: Transcript) -> list[dict[str, Any]]:
         """The Chat Completions ``messages`` for the transcript."""
-        messages: list[dict[str, Any]] = []
+        opening: list[dict[str, Any]] = []
         if self.instructions is not None:
-            messages.append({"role": "system", "content": self.instructions})
-        messages.append({"role": "user", "content": transcript.task})
-        for turn in transcript.turns:
-            native = _native(turn, self.provider)
-            if native is None:  # a step from some other model: as the text format has it
-                messages.extend(turn.text_messages())
-                continue
-            index = int(native["index"])
-            if index == 0:
-                messages.append(native["message"])
-            call_id = native["calls"][index]["id"]
-            messages.append({"role": "tool", "tool_call_id": call_id, "content": turn.observation})
-        return messages
+            opening.append({"role": "system", "content": self.instructions})
+        opening.append({"role": "user", "content": transcript.task})
+        return self._conversation(transcript, opening)
+
+    def _open(self, messages: list[dict[str, Any]], reply: dict[str, Any]) -> None:
+        messages.append(reply)
+
+    def _answer(self, messages: list[dict[str, Any]], call_id: object, turn: Turn) -> None:
+        messages.append({"role": "tool", "tool_call_id": call_id, "content": turn.observation})
 
     def _send(self, transcript: Transcript) -> object:
         request: dict[str, Any] = {
@@ -231,26 +248,22 @@ class AnthropicModel(_NativeModel):
 
     def messages(self, transcript: Transcript) -> list[dict[str, Any]]:
         """The Messages API ``messages`` for the transcript."""
-        messages: list[dict[str, Any]] = [{"role": "user", "content": transcript.task}]
-        for turn in transcript.turns:
-            native = _native(turn, self.provider)
-            if native is None:  # a step from some other model: as the text format has it
-                messages.extend(turn.text_messages())
-                continue
-            index = int(native["index"])
-            if index == 0:
-                # Every tool_use of one reply is answered in one user message, in order.
-                messages.append(native["message"])
-                messages.append({"role": "user", "content": []})
-            messages[-1]["content"].append(
-                {
-                    "type": "tool_result",
-                    "tool_use_id": native["calls"][index]["id"],
-                    "content": turn.observation,
-                    "is_error": not turn.step.ok,
-                }
-            )
-        return messages
+        return self._conversation(transcript, [{"role": "user", "content": transcript.task}])
+
+    def _open(self, messages: list[dict[str, Any]], reply: dict[str, Any]) -> None:
+        # Every tool_use of one reply is answered in one user message, in order.
+        messages.append(reply)
+        messages.append({"role": "user", "content": []})
+
+    def _answer(self, messages: list[dict[str, Any]], call_id: object, turn: Turn) -> None:
+        messages[-1]["content"].append(
+            {
+                "type": "tool_result",
+                "tool_use_id": call_id,
+                "content": turn.observation,
+                "is_error": not turn.step.ok,
+            }
+        )
 
     def _send(self, transcript: Transcript) -> object:
         request: dict[str, Any] = {
