@@ -99,7 +99,7 @@ def _with(create: Any) -> types.SimpleNamespace:
 # ---------------------------------------------------------------------------------- OpenAI
 
 
-def _completion(number: int, message: dict[str, Any], finish_reason: str) -> dict[str, Any]:
+def completion(number: int, message: dict[str, Any], finish_reason: str) -> dict[str, Any]:
     return {
         "id": f"chatcmpl-{number}",
         "object": "chat.completion",
@@ -123,7 +123,7 @@ def _openai_call(call_id: str, name: str, arguments: dict[str, Any] | str) -> di
 
 
 OPENAI_REPLIES: list[dict[str, Any]] = [
-    _completion(
+    completion(
         1,
         {
             "content": None,
@@ -133,7 +133,7 @@ OPENAI_REPLIES: list[dict[str, Any]] = [
         },
         "tool_calls",
     ),
-    _completion(
+    completion(
         2,
         {
             "content": None,
@@ -144,7 +144,7 @@ OPENAI_REPLIES: list[dict[str, Any]] = [
         },
         "tool_calls",
     ),
-    _completion(3, {"content": ANSWER}, "stop"),
+    completion(3, {"content": ANSWER}, "stop"),
 ]
 
 
@@ -214,7 +214,7 @@ def test_openai_options_instructions_and_no_tools() -> None:
 
 def test_openai_errors_go_back_as_tool_messages() -> None:
     replies = [
-        _completion(
+        completion(
             1,
             {
                 "content": "Let me try.",
@@ -226,7 +226,7 @@ def test_openai_errors_go_back_as_tool_messages() -> None:
             },
             "tool_calls",
         ),
-        _completion(2, {"content": "I could not."}, "stop"),
+        completion(2, {"content": "I could not."}, "stop"),
     ]
     client, log = fake_openai(replies)
     result = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=5).run("x")
@@ -244,12 +244,12 @@ def test_openai_errors_go_back_as_tool_messages() -> None:
 def test_openai_strict_null_means_the_default() -> None:
     arguments = {"text": "one two", "lines_only": None, "words_only": None, "chars_only": None}
     replies = [
-        _completion(
+        completion(
             1,
             {"content": None, "tool_calls": [_openai_call("c", "text_wc", arguments)]},
             "tool_calls",
         ),
-        _completion(2, {"content": "Done."}, "stop"),
+        completion(2, {"content": "Done."}, "stop"),
     ]
     client, log = fake_openai(replies)
     model = openai_chat_model(client, model="gpt-4.1", strict=True)
@@ -263,7 +263,7 @@ def test_openai_strict_null_means_the_default() -> None:
 
 
 def test_openai_refusal_is_the_final_answer() -> None:
-    reply = _completion(1, {"content": None, "refusal": "I can't help with that."}, "stop")
+    reply = completion(1, {"content": None, "refusal": "I can't help with that."}, "stop")
     client, _ = fake_openai([reply])
     result = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=1).run("x")
     assert result.final_answer == "I can't help with that."
