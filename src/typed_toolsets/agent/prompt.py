@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Final
 
 import attrs
 
@@ -83,7 +83,7 @@ class Turn:
     observation: str
     step: Step
 
-    def text_messages(self) -> list[dict[str, Any]]:
+    def text_messages(self) -> list[dict[str, str]]:
         """The turn in the text format: the reply as an assistant message, then the observation."""
         return [
             {"role": "assistant", "content": self.reply_text()},
@@ -115,14 +115,14 @@ class Transcript:
     turns: tuple[Turn, ...]
     system_prompt: str
 
-    def messages(self, *, system: bool = True) -> list[dict[str, Any]]:
+    def messages(self, *, system: bool = True) -> list[dict[str, str]]:
         """The transcript as chat messages (``{"role": ..., "content": ...}``).
 
         Args:
             system: Start with the system message (False for APIs that take the system prompt
                 separately, such as Anthropic's ``system=``).
         """
-        messages: list[dict[str, Any]] = []
+        messages: list[dict[str, str]] = []
         if system:
             messages.append({"role": "system", "content": self.system_prompt})
         messages.append({"role": "user", "content": f"Task: {self.task}"})
