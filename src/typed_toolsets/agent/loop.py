@@ -96,6 +96,10 @@ class _Clock:
         left = self.remaining()
         return left is not None and left <= 0
 
+    def passed(self, steps: list[Step], waiting_for: str) -> DeadlineExceededError:
+        """The error for a deadline that passed (only asked when there is a deadline)."""
+        return DeadlineExceededError(steps, typing.cast("float", self.deadline), waiting_for)
+
 
 # ------------------------------------------------------------------------ async plumbing
 
@@ -412,16 +416,12 @@ class ReAct:
         tools = tuple(self._tools.values())
         for _ in range(self._max_iterations):
             if clock.expired():
-                raise DeadlineExceededError(
-                    steps, typing.cast("float", clock.deadline), "the model"
-                )
+                raise clock.passed(steps, "the model")
             started = time.perf_counter()
             transcript = Transcript(task, tools, tuple(turns), self._prompt)
             reply = yield _AskModel(transcript, clock.remaining())
             if reply is _TIMED_OUT:
-                raise DeadlineExceededError(
-                    steps, typing.cast("float", clock.deadline), "the model"
-                )
+                raise clock.passed(steps, "the model")
             read = read_reply(reply, self._tools)
             if read.finishes:
                 steps.append(Step(read.thought, FINISH, {}, None, time.perf_counter() - started))
@@ -438,8 +438,7 @@ class ReAct:
             )
             steps.append(step)
             if outcome.stopped:
-                where = f"tool {read.action!r}"
-                raise DeadlineExceededError(steps, typing.cast("float", clock.deadline), where)
+                raise clock.passed(steps, f"tool {read.action!r}")
             turns.append(Turn(reply, self._shown(outcome.observation), step))
         raise MaxIterationsError(steps, self._max_iterations)
 
@@ -450,7 +449,6 @@ class ReAct:
         if read.problem is not None or read.action is None:
             return _Outcome(read.problem or "Error: Malformed step", ok=False)
         proxy = self._tools[read.action]
-        deadline = typing.cast("float", clock.deadline)
         if proxy.requires_approval:
             if self._approve is None:
                 return _Outcome(
@@ -461,7 +459,7 @@ class ReAct:
             asked = copy.deepcopy(read.arguments)  # what the callback sees cannot change the call
             verdict = yield _AskApproval(proxy.name, asked, clock.remaining())
             if verdict is _TIMED_OUT:
-                raise DeadlineExceededError(steps, deadline, f"the approval of {proxy.name!r}")
+                raise clock.passed(steps, f"the approval of {proxy.name!r}")
             if not isinstance(verdict, bool):
                 msg = (
                     f"approve({proxy.name!r}, ...) must return True or False, got "
@@ -475,12 +473,12 @@ class ReAct:
                     ok=False,
                 )
         if clock.expired():
-            raise DeadlineExceededError(steps, deadline, f"tool {proxy.name!r}")
+            raise clock.passed(steps, f"tool {proxy.name!r}")
         result = yield _RunTool(proxy, read.arguments, clock.remaining())
         if result is _TIMED_OUT:
             return _Outcome(
-                f"Error: Tool {proxy.name!r} was stopped: the run's deadline of {deadline:g} s "
-                "passed during the call.",
+                f"Error: Tool {proxy.name!r} was stopped: the run's deadline of "
+                f"{clock.deadline:g} s passed during the call.",
                 ok=False,
                 stopped=True,
             )
