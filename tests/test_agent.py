@@ -609,6 +609,23 @@ def test_the_callback_cannot_change_the_arguments_of_the_call() -> None:
     assert shop.ran == ["delete /tmp/a"]
 
 
+def test_the_deadline_stops_waiting_for_an_approval() -> None:
+    async def undecided(name: str, arguments: Mapping[str, Any]) -> bool:
+        await asyncio.sleep(30)
+        raise AssertionError  # pragma: no cover
+
+    agent, shop = _agent(
+        [_call("shop_add", a=1, b=1), _call("shop_delete", path="/"), FINISH],
+        approve=undecided,
+        deadline=0.3,
+    )
+    with pytest.raises(DeadlineExceededError) as caught:
+        asyncio.run(agent.arun("Go."))
+    assert caught.value.waiting_for == "the approval of 'shop_delete'"
+    assert [s.action for s in caught.value.steps] == ["shop_add"]
+    assert shop.ran == ["add"]
+
+
 def test_a_callback_that_returns_no_bool_is_a_programming_error() -> None:
     agent, shop = _agent(
         [_call("shop_delete", path="/tmp/a"), FINISH],

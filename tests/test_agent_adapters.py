@@ -19,7 +19,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from typed_toolsets import Toolset, tool
-from typed_toolsets.agent import ReAct, anthropic_model, openai_chat_model
+from typed_toolsets.agent import ReAct, Transcript, anthropic_model, openai_chat_model
 from typed_toolsets.export import anthropic as anthropic_tools
 from typed_toolsets.export import openai_chat
 from typed_toolsets.text import TextProcessingToolset
@@ -438,3 +438,23 @@ def test_one_model_object_serves_runs_side_by_side() -> None:
     for result in asyncio.run(both()):
         _check_steps(result)
     assert len(log.requests) == 6
+
+
+def test_steps_of_another_model_are_sent_in_the_text_format() -> None:
+    """A model that mixes a scripted first step with a native one still sends valid requests."""
+    # The stand-in answers by the number of replies so far: the first was the scripted one.
+    done = completion(2, {"content": "Done."}, "stop")
+    client, log = fake_openai([OPENAI_REPLIES[0], done])
+    native = openai_chat_model(client, model="gpt-4.1")
+    first = {"thought": "Warm up.", "action": "text_wc", "action_input": {"text": "a b"}}
+
+    def model(transcript: Transcript) -> Any:
+        return first if not transcript.turns else native(transcript)
+
+    result = ReAct(model, TOOLS, max_iterations=3).run("Go.")
+    assert result.final_answer == "Done."
+    (request,) = log.requests
+    assert request["messages"][1:] == [
+        {"role": "assistant", "content": json.dumps(first)},
+        {"role": "user", "content": "Observation: Lines: 1, Words: 2, Characters: 3"},
+    ]
