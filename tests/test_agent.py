@@ -396,6 +396,15 @@ def test_the_deadline_is_checked_before_a_tool_runs() -> None:
     assert shop.ran == []
 
 
+def test_a_final_answer_that_arrives_late_is_still_returned() -> None:
+    def slow_model(transcript: Transcript) -> dict[str, Any]:
+        time.sleep(0.2)  # a sync model cannot be interrupted
+        return FINISH
+
+    result = ReAct(slow_model, [], max_iterations=1, deadline=0.05).run("Go.")
+    assert result.final_answer == "the answer"
+
+
 @pytest.mark.parametrize("runner", ["run", "arun"])
 def test_the_deadline_stops_an_async_tool(runner: str) -> None:
     agent, shop = _agent([_call("shop_wait", seconds=30), FINISH], deadline=0.2)

@@ -20,6 +20,7 @@ number of runs.
 
 from __future__ import annotations
 
+import abc
 import inspect
 import typing
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -82,7 +83,7 @@ def _native(turn: Turn, provider: str) -> Mapping[str, Any] | None:
 
 
 @attrs.frozen
-class _NativeModel:
+class _NativeModel(abc.ABC):
     """What both adapters share: pending calls, the request cycle, sync and async clients."""
 
     client: Any
@@ -164,17 +165,21 @@ class _NativeModel:
 
     # Each provider: the request, its reply, and how a tool call is answered.
 
+    @abc.abstractmethod
     def _open(self, messages: list[dict[str, Any]], reply: dict[str, Any]) -> None:
-        raise NotImplementedError
+        """Append the provider's reply (and whatever its answers go into) to *messages*."""
 
+    @abc.abstractmethod
     def _answer(self, messages: list[dict[str, Any]], call_id: object, turn: Turn) -> None:
-        raise NotImplementedError
+        """Append the answer to the tool call *call_id*: the turn's observation."""
 
+    @abc.abstractmethod
     def _send(self, transcript: Transcript) -> object:
-        raise NotImplementedError
+        """Ask the provider (its reply, or an awaitable of it for an async client)."""
 
+    @abc.abstractmethod
     def _read(self, response: object) -> _Read:
-        raise NotImplementedError
+        """Read the provider's reply."""
 
 
 @attrs.frozen
