@@ -118,3 +118,14 @@ def test_a_transcript_is_what_the_doc_says() -> None:
     fields = {"task", "tools", "turns", "system_prompt"}
     assert fields <= documented
     assert fields <= set(Transcript.__annotations__)
+
+
+def test_the_package_docstring_example_runs() -> None:
+    import typed_toolsets.agent
+
+    code = re.search(r"```python\n(.*?)```", typed_toolsets.agent.__doc__ or "", re.S)
+    assert code is not None
+    namespace = _run(code.group(1), Path(typed_toolsets.agent.__file__))
+    result = namespace["result"]
+    assert result.final_answer == "2 words"
+    assert result.steps[0].observation == "Lines: 1, Words: 2, Characters: 7"
