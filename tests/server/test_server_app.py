@@ -55,6 +55,13 @@ def anyio_backend() -> str:
 # ---------------------------------------------------------------------------- the server
 
 
+def test_the_public_names_are_sorted_and_all_there() -> None:
+    import typed_toolsets.server as server
+
+    assert server.__all__ == sorted(server.__all__)
+    assert all(getattr(server, name) is not None for name in server.__all__)
+
+
 async def test_the_server_lists_the_export_and_calls_through_ainvoke() -> None:
     tools = SampleToolset.to_tools()
     with anyio.fail_after(BOUND):

@@ -9,6 +9,7 @@ import json
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from starlette.applications import Starlette
@@ -70,6 +71,21 @@ def test_usage_errors_are_one_line_and_exit_status_2(
     assert message in err
     assert err.count("\n") == 1
     assert "Traceback" not in err
+
+
+def test_a_definition_error_in_a_target_is_exit_status_1(
+    capsys: pytest.CaptureFixture[str], workdir: Path
+) -> None:
+    broken = workdir / "broken_tools.py"
+    broken.write_text(
+        "from typed_toolsets import Toolset, tool\n\n\n"
+        "class BrokenToolset(Toolset):\n"
+        "    exports = (tool('nope'),)\n"
+    )
+    status, err = serve(capsys, f"{broken}:BrokenToolset")
+    assert status == 1
+    assert err.startswith("typed-toolsets serve: error: ")
+    assert "BrokenToolset has no method 'nope' to export" in err
 
 
 def test_a_clash_outside_the_chosen_tools_does_not_matter(

@@ -44,12 +44,12 @@ from .stdio import serve_stdio
 from .threads import DEFAULT_THREADS, DaemonThreads
 
 __all__ = [
+    "BearerAuth",
     "DEFAULT_NAME",
     "DEFAULT_PATH",
     "DEFAULT_THREADS",
-    "MISSING_EXTRA",
-    "BearerAuth",
     "DaemonThreads",
+    "MISSING_EXTRA",
     "asgi_app",
     "check_bind",
     "configure_logging",

@@ -104,28 +104,26 @@ class BearerAuth:
         self._app = app
         self._token = token.encode()
 
-    def _verdict(self, scope: Scope) -> str | None:
-        """None when the request carries the token, else the reason to refuse it."""
+    def _refusal(self, scope: Scope) -> tuple[str, str] | None:
+        """None when the request carries the token, else why not and the challenge to send."""
         values = [v for k, v in scope.get("headers", ()) if k == b"authorization"]
         if not values:
-            return "this server requires an Authorization: Bearer <token> header"
+            return "this server requires an Authorization: Bearer <token> header", "Bearer"
         scheme, _, credentials = values[0].partition(b" ")
         if len(values) > 1 or scheme.lower() != b"bearer":
-            return "send exactly one Authorization header, of the form Bearer <token>"
+            return "send exactly one Authorization header, of the form Bearer <token>", "Bearer"
         if not hmac.compare_digest(credentials.strip(), self._token):
-            return "the bearer token is not the one this server was started with"
+            reason = "the bearer token is not the one this server was started with"
+            return reason, 'Bearer error="invalid_token"'
         return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Pass the request on when it carries the token, else answer 401."""
-        if scope["type"] not in ("http", "websocket"):
+        refusal = self._refusal(scope) if scope["type"] in ("http", "websocket") else None
+        if refusal is None:
             await self._app(scope, receive, send)
             return
-        reason = self._verdict(scope)
-        if reason is None:
-            await self._app(scope, receive, send)
-            return
-        challenge = 'Bearer error="invalid_token"' if "not the one" in reason else "Bearer"
+        reason, challenge = refusal
         response = JSONResponse(
             {"error": "invalid_token", "error_description": reason},
             status_code=401,
