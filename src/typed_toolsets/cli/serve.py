@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import textwrap
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 import attrs
@@ -66,13 +67,14 @@ def add_parser(commands: Any) -> None:
     serve = commands.add_parser(
         "serve",
         help="run the tools as an MCP server, over stdio or Streamable HTTP",
-        description=(
+        description=textwrap.fill(
             "Serve the tools of every TARGET as one MCP server (the official MCP SDK; install "
             "typed-toolsets[mcp]). Over stdio (the default) for the client that starts it; "
             "over stateless Streamable HTTP at /mcp, where any number of processes behind a "
             "load balancer serve one client. HTTP binds to 127.0.0.1 unless told otherwise; "
             "any other address needs a bearer token (--token-env). Each call writes one line "
-            "to stderr: the tool, its outcome and its duration."
+            "to stderr: the tool, its outcome and its duration.",
+            79,
         ),
         epilog=(
             "examples:\n"

@@ -23,8 +23,8 @@ Logging: one INFO line per call on the ``typed_toolsets.server`` logger (tool, o
 duration; argument values only with ``log_arguments``); `serve` sends it to stderr when
 logging is not configured. On stdio nothing but the protocol ever reaches stdout.
 
-May import the core, `typed_toolsets.export`, the MCP SDK, Starlette and uvicorn. Nothing in the
-core imports it; the command line's ``serve`` does.
+May import the core, `typed_toolsets.export`, the MCP SDK and what it brings (anyio, Starlette,
+uvicorn). Nothing in the core imports it; the command line's ``serve`` does.
 """
 
 from __future__ import annotations
