@@ -4,9 +4,10 @@
 from typed_toolsets.server import asgi_app, serve
 from typed_toolsets.text import TextProcessingToolset
 
-serve(TextProcessingToolset.to_tools())                    # stdio, for a local client
-serve(tools, transport="http", port=8000)                  # http://127.0.0.1:8000/mcp
-app = asgi_app(tools, token=os.environ["MCP_TOKEN"])       # for uvicorn, gunicorn, Mount
+tools = TextProcessingToolset.to_tools()
+serve(tools)                                          # stdio, for a local client
+serve(tools, transport="http", port=8000)             # http://127.0.0.1:8000/mcp
+app = asgi_app(tools, token=os.environ["MCP_TOKEN"])  # for uvicorn, gunicorn, Mount
 ```
 
 - `mcp_server`: the official SDK's low-level ``Server`` with ``tools/list`` (our MCP export)
