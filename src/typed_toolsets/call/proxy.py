@@ -3,34 +3,26 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeAlias
+from collections.abc import Mapping
+from typing import Any, TypeAlias
 
 import attrs
 
+# The package itself, for the `Toolset` annotation: `Toolset` is defined above this layer, and
+# the package loads it lazily when the annotation is evaluated (`typing.get_type_hints`).
+import typed_toolsets
 from typed_toolsets.definition.classes import Export
 from typed_toolsets.definition.declarations import ToolAnnotations
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 
-from .fastpath import FastArguments
-from .pipeline import (
-    MISS,
-    Failed,
-    call_async,
-    call_sync,
-    execution_error,
-    fast_arguments,
-)
-from .result import ToolError, ToolResult
-
-if TYPE_CHECKING:
-    from typed_toolsets._toolset import Toolset
+from .pipeline import Failed, Pipeline
+from .result import ToolResult
 
 __all__ = ["Arguments", "ToolProxy", "make_proxies"]
 
 #: What the model-facing calls accept: a mapping, a JSON text, or None / empty for no arguments.
-Arguments: TypeAlias = "Mapping[str, object] | str | bytes | None"
+Arguments: TypeAlias = Mapping[str, object] | str | bytes | None
 
 
 def _json_copy(value: Any) -> Any:
@@ -40,10 +32,6 @@ def _json_copy(value: Any) -> Any:
     if isinstance(value, list):
         return [_json_copy(v) for v in value]  # pyright: ignore[reportUnknownVariableType]
     return value
-
-
-def _last_resort(name: str, exc: BaseException) -> ToolError:
-    return ToolError(name, "execution", f"Tool {name!r} failed: {type(exc).__name__}")
 
 
 @attrs.frozen(eq=False)
@@ -64,13 +52,9 @@ class ToolProxy:
     name: str
     description: str
     method_name: str
-    toolset: Toolset
+    toolset: typed_toolsets.Toolset
     _export: Export = attrs.field(repr=False, alias="export")
-    _bound: Callable[..., Any] = attrs.field(repr=False, alias="bound")
-    _fast: FastArguments | None = attrs.field(repr=False, alias="fast", default=None)
-    # A tool without a timeout can be called right here, with no further dispatch.
-    _direct: bool = attrs.field(repr=False, alias="direct", default=False)
-    _direct_async: bool = attrs.field(repr=False, alias="direct_async", default=False)
+    _pipeline: Pipeline = attrs.field(repr=False, alias="pipeline")
 
     @property
     def parameters(self) -> dict[str, Any]:
@@ -149,11 +133,11 @@ class ToolProxy:
 
         For an async method this returns the coroutine; await it, or use `acall`.
         """
-        return self._bound(**kwargs)
+        return self._pipeline.bound(**kwargs)
 
     def __call__(self, **kwargs: Any) -> Any:
         """Same as `call`."""
-        return self._bound(**kwargs)
+        return self._pipeline.bound(**kwargs)
 
     def invoke(self, arguments: Arguments = None) -> ToolResult:
         """Run the model-facing call and return a `ToolResult`.
@@ -165,95 +149,49 @@ class ToolProxy:
             ``ToolResult(ok=True, value=...)``, or ``ok=False`` with a `ToolError` saying what to
             change. Never raises an `Exception`.
         """
-        try:
-            outcome = call_sync(self._export, self._bound, arguments, self._fast)
-        except Exception as exc:  # noqa: BLE001 - the contract: never raise
-            return ToolResult.failure(_last_resort(self.name, exc))
-        if type(outcome) is Failed:
-            return ToolResult.failure(outcome.error)
-        return ToolResult.success(outcome)
+        outcome = self._pipeline.run(arguments)
+        return outcome.result if type(outcome) is Failed else ToolResult.success(outcome)
 
     def dynamic_call(self, arguments: Arguments = None) -> Any:
         """Run the model-facing call: the method's return value, or ``"Error: <message>"``.
 
-        Exactly ``r.value if r.ok else "Error: " + r.error.message`` for ``r = invoke(arguments)``.
-        Never raises an `Exception`; `KeyboardInterrupt`, `SystemExit` and cancellation propagate.
+        Exactly ``invoke(arguments).dynamic()``: ``r.value if r.ok else "Error: " +
+        r.error.message``. Never raises an `Exception`; `KeyboardInterrupt`, `SystemExit` and
+        cancellation propagate.
         """
-        fast = self._fast
-        if fast is not None and self._direct:
-            # The common case, kept flat: JSON text, checked and structured, then the call.
-            try:
-                kwargs = fast(arguments)
-            except Exception:  # noqa: BLE001  # pragma: no cover - fast() never raises
-                kwargs = MISS
-            if kwargs is not MISS:
-                try:
-                    return self._bound(**kwargs)  # type: ignore[arg-type]  # pyright: ignore[reportCallIssue,reportUnknownVariableType]
-                except Exception as exc:  # noqa: BLE001
-                    return "Error: " + execution_error(self.name, exc).message
-        try:
-            outcome = call_sync(self._export, self._bound, arguments, fast)
-        except Exception as exc:  # noqa: BLE001 - the contract: never raise
-            return "Error: " + _last_resort(self.name, exc).message
-        if type(outcome) is Failed:
-            return "Error: " + outcome.error.message
-        return outcome
+        outcome = self._pipeline.run(arguments)
+        return outcome.result.dynamic() if type(outcome) is Failed else outcome
 
     async def acall(self, **kwargs: Any) -> Any:
         """Call the method directly from async code (a sync method runs in a worker thread)."""
         if self.is_async:
-            return await self._bound(**kwargs)
-        return await asyncio.to_thread(self._bound, **kwargs)
+            return await self._pipeline.bound(**kwargs)
+        return await asyncio.to_thread(self._pipeline.bound, **kwargs)
 
     async def ainvoke(self, arguments: Arguments = None) -> ToolResult:
         """The async form of `invoke`; a sync method runs in a worker thread."""
-        try:
-            outcome = await call_async(self._export, self._bound, arguments, self._fast)
-        except Exception as exc:  # noqa: BLE001
-            return ToolResult.failure(_last_resort(self.name, exc))
-        if type(outcome) is Failed:
-            return ToolResult.failure(outcome.error)
-        return ToolResult.success(outcome)
+        outcome = await self._pipeline.arun(arguments)
+        return outcome.result if type(outcome) is Failed else ToolResult.success(outcome)
 
     async def adynamic_call(self, arguments: Arguments = None) -> Any:
-        """The async form of `dynamic_call`."""
-        fast = self._fast
-        if fast is not None and self._direct_async:
-            try:
-                kwargs = fast(arguments)
-            except Exception:  # noqa: BLE001  # pragma: no cover - fast() never raises
-                kwargs = MISS
-            if kwargs is not MISS:
-                try:
-                    return await self._bound(**kwargs)  # type: ignore[arg-type]  # pyright: ignore[reportCallIssue,reportUnknownVariableType]
-                except Exception as exc:  # noqa: BLE001
-                    return "Error: " + execution_error(self.name, exc).message
-        try:
-            outcome = await call_async(self._export, self._bound, arguments, self._fast)
-        except Exception as exc:  # noqa: BLE001
-            return "Error: " + _last_resort(self.name, exc).message
-        if type(outcome) is Failed:
-            return "Error: " + outcome.error.message
-        return outcome
+        """The async form of `dynamic_call`: exactly ``(await ainvoke(arguments)).dynamic()``."""
+        outcome = await self._pipeline.arun(arguments)
+        return outcome.result.dynamic() if type(outcome) is Failed else outcome
 
 
-def make_proxies(exports: list[Export], instance: Toolset) -> list[ToolProxy]:
+def make_proxies(exports: list[Export], instance: typed_toolsets.Toolset) -> list[ToolProxy]:
     """Bind each export to *instance*."""
-    return [
-        ToolProxy(
-            name=export.name,
-            description=export.description,
-            method_name=export.method_name,
-            toolset=instance,
-            export=export,
-            bound=getattr(instance, export.method_name),
-            fast=fast_arguments(export),
-            direct=export.limits.timeout is None
-            and export.method is not None
-            and not export.method.is_async,
-            direct_async=export.limits.timeout is None
-            and export.method is not None
-            and export.method.is_async,
+    proxies: list[ToolProxy] = []
+    for export in exports:
+        bound = getattr(instance, export.method_name)
+        proxies.append(
+            ToolProxy(
+                name=export.name,
+                description=export.description,
+                method_name=export.method_name,
+                toolset=instance,
+                export=export,
+                pipeline=Pipeline.build(export, bound),
+            )
         )
-        for export in exports
-    ]
+    return proxies

@@ -13,15 +13,14 @@ import typing
 from collections.abc import Iterable, Iterator, Sequence, Sized
 from typing import TYPE_CHECKING, Any, Final
 
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft202012Validator
 
-from typed_toolsets.rules.formats import BY_FORMAT, FORMAT_TYPES
-from typed_toolsets.types.typespec import Schema
+from typed_toolsets.rules.formats import BY_FORMAT
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
-__all__ = ["MAX_PROBLEMS", "Problem", "format_checker", "json_path", "make_validator", "problems"]
+__all__ = ["MAX_PROBLEMS", "Problem", "dotted_path", "json_path", "problems", "short"]
 
 #: At most this many problems are reported for one call.
 MAX_PROBLEMS: Final = 20
@@ -38,28 +37,6 @@ _TYPE_PHRASES: Final = {
 
 Path = tuple["str | int", ...]
 Problem = tuple[Path, str]
-
-
-def _format_check(parse: Any) -> Any:
-    def check(instance: object) -> bool:
-        if isinstance(instance, str):
-            parse(instance)
-        return True
-
-    return check
-
-
-def format_checker() -> FormatChecker:
-    """A format checker enforcing exactly the library's formats (the rows of `FORMAT_TYPES`)."""
-    checker = FormatChecker(formats=())
-    for row in FORMAT_TYPES:
-        checker.checks(row.format_name, raises=ValueError)(_format_check(row.parse))
-    return checker
-
-
-def make_validator(schema: Schema) -> Draft202012Validator:
-    """Build a Draft 2020-12 validator for *schema* with the library's format checks."""
-    return Draft202012Validator(schema, format_checker=format_checker())
 
 
 def json_path(path: Iterable[str | int]) -> str:

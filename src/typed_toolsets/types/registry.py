@@ -513,7 +513,7 @@ class _SchemaCheck:
 
     def check(self, value: object) -> None:
         if self._validator is None:
-            from typed_toolsets.call.validation import make_validator
+            from .validator import make_validator
 
             self._validator = make_validator(self._schema)
         if not self._validator.is_valid(value):

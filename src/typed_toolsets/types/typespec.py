@@ -8,7 +8,7 @@ same factory, a type cannot be supported by the schema but not by the converter.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Final, TypeAlias
 
 import attrs
@@ -26,9 +26,9 @@ __all__ = [
     "Unsupported",
     "ambiguous_float",
     "count_members",
+    "nested_depth",
     "number_mode",
-    "json_type_of",
-    "schema_with",
+    "union_refs",
 ]
 
 #: A JSON Schema, or a fragment of one.
@@ -63,26 +63,6 @@ class Unresolved(Exception):  # noqa: N818
     def __init__(self, name: str) -> None:
         super().__init__(name)
         self.name = name
-
-
-def json_type_of(value: object) -> str:
-    """Name the JSON type of a parsed JSON value (``integer`` for ints, ``number`` for floats)."""
-    if value is None:
-        return "null"
-    kind = type(value)
-    if kind is bool:
-        return "boolean"
-    if kind is int:
-        return "integer"
-    if kind is float:
-        return "number"
-    if kind is str:
-        return "string"
-    if kind is list:
-        return "array"
-    if kind is dict:
-        return "object"
-    return kind.__name__
 
 
 def _no_children(_value: object) -> Iterator[tuple[str | int, TypeSpec, object]]:
@@ -193,8 +173,16 @@ def ambiguous_float(value: float) -> bool:
     return not number_mode.exact and (value >= UNSAFE_FLOAT or value <= -UNSAFE_FLOAT)
 
 
-def schema_with(schema: Schema, extra: Mapping[str, Any]) -> Schema:
-    """Return a copy of *schema* with *extra* keys added after its own."""
-    result = dict(schema)
-    result.update(extra)
-    return result
+def nested_depth(specs: Iterable[TypeSpec]) -> int | None:
+    """The depth of a container whose items or members have *specs* (None when unbounded)."""
+    deepest = 0
+    for spec in specs:
+        if spec.depth is None:
+            return None
+        deepest = max(deepest, spec.depth)
+    return 1 + deepest
+
+
+def union_refs(specs: Iterable[TypeSpec]) -> frozenset[type]:
+    """Every recursive class the schemas of *specs* refer to."""
+    return frozenset[type]().union(*(spec.refs for spec in specs))
