@@ -11,6 +11,7 @@ import attrs
 # The package itself, for the `Toolset` annotation: `Toolset` is defined above this layer, and
 # the package loads it lazily when the annotation is evaluated (`typing.get_type_hints`).
 import typed_toolsets
+from typed_toolsets._public import public
 from typed_toolsets.definition.classes import Export
 from typed_toolsets.definition.declarations import ToolAnnotations
 from typed_toolsets.definition.errors import ExportError
@@ -34,6 +35,7 @@ def _json_copy(value: Any) -> Any:
     return value
 
 
+@public
 @attrs.frozen(eq=False)
 class ToolProxy:
     """One exported method bound to a toolset instance: what an agent calls.
