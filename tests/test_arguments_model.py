@@ -243,10 +243,10 @@ class TestOnePipeline:
     def test_a_bug_in_the_pipeline_still_ends_in_an_error(self) -> None:
         proxy = proxies()["count"]  # a fresh pipeline, changed below for this test alone
 
-        def broken(arguments: object, refused: bool) -> object:
+        def broken(arguments: object) -> object:
             raise RuntimeError("bug")
 
-        object.__setattr__(proxy._pipeline, "_exact", broken)
+        object.__setattr__(proxy._pipeline, "fast", broken)
         result = proxy.invoke("[]")
         assert result.error is not None
         assert result.error.kind == "arguments"

@@ -23,7 +23,7 @@ from typed_toolsets.call.pipeline import Failed
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.types import fastpath as _fastpath
 from typed_toolsets.types.converter import converter
-from typed_toolsets.types.fastpath import exact_only
+from typed_toolsets.types.fastpath import MISS, REFUSED, exact_only
 from typed_toolsets.types.validator import make_validator
 
 
@@ -75,15 +75,6 @@ def take() -> Any:
     return FastToolset.to_tools()[0]
 
 
-MISS = "miss"
-REFUSED = "refused"
-
-
-def markers(arguments: object, refused: bool) -> str:
-    """An exact path that only says why the fast path handed the call over."""
-    return REFUSED if refused else MISS
-
-
 def exact(proxy: ToolProxy, arguments: str, *, refused: bool = False) -> object:
     """The exact path's keyword arguments, or its `ToolError`."""
     outcome = proxy._pipeline.exact(arguments, refused)
@@ -92,7 +83,7 @@ def exact(proxy: ToolProxy, arguments: str, *, refused: bool = False) -> object:
 
 def both(arguments: str) -> tuple[object, object]:
     proxy = take()
-    return proxy._pipeline.fast(arguments, markers), exact(proxy, arguments)
+    return proxy._pipeline.fast(arguments), exact(proxy, arguments)
 
 
 @pytest.fixture
@@ -132,7 +123,7 @@ class TestLeavesToTheExactPath:
     )
     def test_the_fast_path_declines(self, arguments: str) -> None:
         fast, _ = both(arguments)
-        assert fast == MISS
+        assert fast is MISS
 
     @pytest.mark.parametrize(
         "arguments",
@@ -147,7 +138,7 @@ class TestLeavesToTheExactPath:
     )
     def test_the_fast_path_refuses_values_that_do_not_structure(self, arguments: str) -> None:
         proxy = take()
-        assert proxy._pipeline.fast(arguments, markers) == REFUSED
+        assert proxy._pipeline.fast(arguments) is REFUSED
         # Straight to the validator: the same outcome as structuring the strict parse first.
         assert exact(proxy, arguments, refused=True) == exact(proxy, arguments)
 
@@ -221,15 +212,15 @@ def test_fast_path_accepts_only_what_the_exact_path_accepts(
     }
     arguments = data.draw(_arguments_texts(valid), label="arguments")
     note(arguments)
-    taken = fast(arguments, markers)
+    taken = fast(arguments)
     exact_result = exact(proxy, arguments)
     if type(taken) is dict:
         assert not isinstance(exact_result, ToolError), exact_result
         assert taken == exact_result
         assert make_validator(proxy.parameters).is_valid(parse_strict(arguments))
     else:
-        assert taken in (MISS, REFUSED)
-    if taken == REFUSED:
+        assert taken is MISS or taken is REFUSED
+    if taken is REFUSED:
         assert exact(proxy, arguments, refused=True) == exact_result
     plain = arguments == json.dumps(valid)
     no_colons = ":" not in json.dumps(list(valid.values())) + "".join(valid)

@@ -31,7 +31,7 @@ import attrs
 from typed_toolsets.definition.classes import Export
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant, Unbuilt
-from typed_toolsets.types.fastpath import ExactPath, FastArguments
+from typed_toolsets.types.fastpath import REFUSED, FastArguments
 
 from .jsonin import InvalidJSON, LimitExceeded, NotAnObject, NotJSONValue, load_arguments
 from .result import ArgumentProblem, ToolError, ToolResult
@@ -187,7 +187,7 @@ class Pipeline:
         arguments: The form of the method's arguments this pipeline reads.
         bound: The method, bound to the instance.
         is_async: Whether the method is an ``async def``.
-        fast: The fast path for JSON text, which hands what it cannot vouch for to `exact`.
+        fast: The fast path for JSON text; what it cannot vouch for goes to `exact`.
     """
 
     name: str
@@ -196,10 +196,6 @@ class Pipeline:
     bound: Callable[..., Any]
     is_async: bool
     fast: FastArguments
-    # The bound `exact`, made once: the fast path's way out.
-    _exact: ExactPath[dict[str, object] | Failed] = attrs.field(
-        init=False, repr=False, default=attrs.Factory(lambda self: self.exact, takes_self=True)
-    )
     # Whether `run` (a sync method) or `arun` (an async one) calls the method right there: no
     # deadline to watch, no thread or event loop to go through.
     _direct: bool = attrs.field(
@@ -294,9 +290,14 @@ class Pipeline:
         try:
             # Read from the slot first: calling ``self.fast(...)`` would look it up as a method.
             fast = self.fast
-            kwargs = fast(arguments, self._exact)
-            if isinstance(kwargs, Failed):
-                return kwargs
+            found = fast(arguments)
+            if type(found) is dict:
+                kwargs: dict[str, object] = found  # pyright: ignore[reportUnknownVariableType] - the fast path's dicts have str keys
+            else:
+                checked = self.exact(arguments, found is REFUSED)
+                if isinstance(checked, Failed):
+                    return checked
+                kwargs = checked
             if self._direct:
                 try:
                     return self.bound(**kwargs)
@@ -311,9 +312,14 @@ class Pipeline:
         try:
             # Read from the slot first: calling ``self.fast(...)`` would look it up as a method.
             fast = self.fast
-            kwargs = fast(arguments, self._exact)
-            if isinstance(kwargs, Failed):
-                return kwargs
+            found = fast(arguments)
+            if type(found) is dict:
+                kwargs: dict[str, object] = found  # pyright: ignore[reportUnknownVariableType] - the fast path's dicts have str keys
+            else:
+                checked = self.exact(arguments, found is REFUSED)
+                if isinstance(checked, Failed):
+                    return checked
+                kwargs = checked
             if self._adirect:
                 try:
                     return await self.bound(**kwargs)

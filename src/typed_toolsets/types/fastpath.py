@@ -3,9 +3,9 @@
 orjson parses the text; the generated structuring code then checks and builds the arguments in
 one pass. Whatever this path cannot vouch for, it leaves to the exact path (stdlib parsing with
 strict hooks, then jsonschema), which gives the verdict and the messages. So the fast path only
-ever says "here are the arguments" or hands them to the exact path it is given (with a flag when
-orjson parsed them but they do not structure), and it must say the first exactly when the exact
-path would accept the same input with the same result:
+ever says "here are the arguments", "ask the exact path" (`MISS`) or "they parsed but do not
+structure: ask the validator" (`REFUSED`), and it must say the first exactly when the exact path
+would accept the same input with the same result:
 
 - orjson merges duplicate keys silently; the total number of object members the arguments hold
   must therefore equal the number of ``:`` in the text (a colon outside a string separates a key
@@ -18,9 +18,9 @@ path would accept the same input with the same result:
   the parameter types bound it);
 - NaN, Infinity, numbers overflowing a float, lone surrogates and invalid UTF-8 make orjson fail.
 
-The "refused" flag is only a shortcut: the exact path still parses the text strictly (and reports
-what that refuses), then lets jsonschema decide; it merely skips structuring the arguments a
-second time when the first attempt already failed.
+`REFUSED` is only a shortcut: the exact path still parses the text strictly (and reports what that
+refuses), then lets jsonschema decide; it merely skips structuring the arguments a second time
+when the first attempt already failed.
 
 Without orjson (an optional speed-up), the exact path handles every call.
 """
@@ -28,12 +28,19 @@ Without orjson (an optional speed-up), the exact path handles every call.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Final
 
 from .gen import KeyHook, compile_function, object_body
 from .typespec import Schema, TypeSpec, nested_depth, number_mode
 
-__all__ = ["ExactPath", "FastArguments", "exact_only", "make_fast_arguments", "orjson_available"]
+__all__ = [
+    "MISS",
+    "REFUSED",
+    "FastArguments",
+    "exact_only",
+    "make_fast_arguments",
+    "orjson_available",
+]
 
 _loads: Callable[[bytes | str], Any] | None
 try:  # pragma: no cover - which branch runs depends on the environment
@@ -41,29 +48,19 @@ try:  # pragma: no cover - which branch runs depends on the environment
 except ImportError:  # pragma: no cover
     _loads = None
 
-_R = TypeVar("_R")
-_R_co = TypeVar("_R_co", covariant=True)
+#: Returned when the fast path leaves the call to the exact path.
+MISS: Final = object()
+#: Returned when orjson parsed the arguments but they do not structure: the exact path can go
+#: straight to the validator once it has parsed them itself.
+REFUSED: Final = object()
+
+#: JSON text in; the keyword arguments (a dict), `MISS` or `REFUSED` out. Never raises.
+FastArguments = Callable[[object], object]
 
 
-class ExactPath(Protocol[_R_co]):
-    """The exact path the fast path hands a call over to."""
-
-    def __call__(self, arguments: object, refused: bool, /) -> _R_co:
-        """Check *arguments* exactly; *refused*: they parsed, but did not structure."""
-        ...
-
-
-class FastArguments(Protocol):
-    """The fast path: the keyword arguments, or what the exact path makes of the arguments."""
-
-    def __call__(self, arguments: object, exact: ExactPath[_R], /) -> dict[str, object] | _R:
-        """Read *arguments* (JSON text), or hand them to *exact*. Raises only what it raises."""
-        ...
-
-
-def exact_only(arguments: object, exact: ExactPath[_R]) -> dict[str, object] | _R:
+def exact_only(arguments: object) -> object:
     """The fast path without orjson: every call takes the exact path."""
-    return exact(arguments, False)  # noqa: FBT003 - the protocol's positional flag
+    return MISS
 
 
 def orjson_available() -> bool:
@@ -134,8 +131,8 @@ def make_fast_arguments(
 ) -> FastArguments:
     """Build the fast path of one arguments object: JSON text in, keyword arguments out.
 
-    The generated function parses, checks and structures in one frame, and hands whatever it
-    cannot vouch for to the exact path it is given; see the module docstring.
+    The generated function parses, checks and structures in one frame; see the module docstring
+    for what it must leave to the exact path.
 
     Args:
         name: What the arguments belong to (for tracebacks).
@@ -156,6 +153,8 @@ def make_fast_arguments(
     guard_numbers = _has_numbers(schema)
     namespace: dict[str, Any] = {
         "loads": _loads,
+        "MISS": MISS,
+        "REFUSED": REFUSED,
         "mode": number_mode,
         "parsed_depth": _parsed_depth,
         "max_bytes": max_bytes,
@@ -163,11 +162,10 @@ def make_fast_arguments(
         "small": max_bytes // 4,
         "max_depth": max_depth,
     }
-    miss = "return exact(arguments, False)"
-    refused = "return exact(arguments, True)"
+    miss = "return MISS"
     body, result = object_body(keys, None, namespace, "        ", known_dict=True)
     lines = [
-        "def generated(arguments, exact):",
+        "def generated(arguments):",
         "    kind = type(arguments)",
         "    if kind is str:",
         "        if len(arguments) > small:",
@@ -202,27 +200,10 @@ def make_fast_arguments(
             f"        {miss}",
         ]
     if guard_numbers:
-        # The exact path runs in exact number mode: leave the guarded block before calling it.
-        lines += [
-            "    mode.exact = False",
-            "    try:",
-            *body,
-            "    except Exception:",
-            "        refused = True",
-            "    else:",
-            "        refused = False",
-            "    finally:",
-            "        mode.exact = True",
-            "    if refused:",
-            f"        {refused}",
-        ]
-    else:
-        lines += [
-            "    try:",
-            *body,
-            "    except Exception:",
-            "        return exact(arguments, True)",
-        ]
+        lines.append("    mode.exact = False")
+    lines += ["    try:", *body, "    except Exception:", "        return REFUSED"]
+    if guard_numbers:
+        lines += ["    finally:", "        mode.exact = True"]
     lines.append("    members = len(v)")
     for index, (key, spec) in enumerate(zip(keys, specs, strict=True)):
         if spec.members is not None:
