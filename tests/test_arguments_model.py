@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from typed_toolsets import Description, Limits, ToolResult, Toolset, register_type, tool
-from typed_toolsets.call.pipeline import Failed
+from typed_toolsets.call.pipeline import ExactPath, Failed
 from typed_toolsets.definition.classes import class_info
 from typed_toolsets.types.arguments import ArgumentsModel, _Once, locate
 from typed_toolsets.types.catalog import registry
@@ -94,7 +94,7 @@ class TestOneModelPerMethod:
         first, second = proxies()["plan"], proxies()["plan"]
         assert first.parameters == model_of("plan").standard.schema
         assert first.parameters is not model_of("plan").standard.schema  # a copy
-        assert first._pipeline.arguments is second._pipeline.arguments
+        assert first._pipeline.exact.arguments is second._pipeline.exact.arguments
 
     def test_a_struct_with_the_same_fields_gets_the_same_schema(self) -> None:
         @attrs.frozen
@@ -107,10 +107,17 @@ class TestOneModelPerMethod:
         struct = dict(registry.spec(PlanArguments).schema)
         assert struct == model_of("plan").standard.schema
 
-    def test_fast_paths_are_built_once_per_limits(self) -> None:
+    def test_fast_paths_are_built_once_per_limits_and_exact_path(self) -> None:
         variant = model_of("plan").standard
-        assert variant.fast_path(100, 5) is variant.fast_path(100, 5)
-        assert variant.fast_path(100, 5) is not variant.fast_path(100, 6)
+
+        def other(arguments: object, refused: bool) -> None:
+            return None
+
+        assert variant.fast_path(100, 5, other) is variant.fast_path(100, 5, other)
+        assert variant.fast_path(100, 5, other) is not variant.fast_path(100, 6, other)
+        assert variant.fast_path(100, 5, other) is not variant.fast_path(100, 5, print)
+        # Every proxy of a tool shares its fast path: equal exact paths.
+        assert proxies()["plan"]._pipeline.fast is proxies()["plan"]._pipeline.fast
 
     def test_the_validator_is_built_once(self) -> None:
         variant = model_of("plan").standard
@@ -240,29 +247,47 @@ class TestOnePipeline:
         assert later.dynamic_call('{"n": 4}') == 4  # no loop running: run to completion
         assert later.dynamic_call('{"n": "x"}') == asyncio.run(later.adynamic_call('{"n": "x"}'))
 
-    def test_a_bug_in_the_pipeline_still_ends_in_an_error(self) -> None:
-        proxy = proxies()["count"]  # a fresh pipeline, changed below for this test alone
-
-        def broken(arguments: object) -> object:
+    def test_a_bug_in_the_exact_path_still_ends_in_an_error(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        def broken(self: ExactPath, arguments: object, refused: bool) -> object:
             raise RuntimeError("bug")
 
-        object.__setattr__(proxy._pipeline, "fast", broken)
-        result = proxy.invoke("[]")
+        monkeypatch.setattr(ExactPath, "_check", broken)
+        result = proxies()["count"].invoke("[]")
         assert result.error is not None
         assert result.error.kind == "arguments"
-        assert "RuntimeError: bug" in result.error.message
+        assert result.error.message == (
+            "Invalid arguments for tool 'model_count': they could not be processed "
+            "(RuntimeError: bug)"
+        )
+
+    def test_a_bug_in_running_the_method_still_ends_in_an_error(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        def broken(*args: object, **kwargs: object) -> object:
+            raise RuntimeError("can't start new thread")
+
+        monkeypatch.setattr("typed_toolsets.call.pipeline._start_thread", broken)
+        (wait,) = SlowToolset.to_tools()
+        result = wait.invoke({"seconds": 0})
+        assert result.error is not None
+        assert result.error.kind == "execution"
+        assert "RuntimeError: can't start new thread" in result.error.message
+        assert asyncio.run(wait.ainvoke({"seconds": 0})) == result
+
+
+class SlowToolset(Toolset):
+    limits = Limits(timeout=0.05)
+
+    @tool
+    def wait(self, *, seconds: float) -> str:
+        time.sleep(seconds)
+        return "done"
 
 
 def test_timeouts_still_apply_through_the_pipeline() -> None:
-    class Slow(Toolset):
-        limits = Limits(timeout=0.05)
-
-        @tool
-        def wait(self, *, seconds: float) -> str:
-            time.sleep(seconds)
-            return "done"
-
-    (wait,) = Slow.to_tools()
+    (wait,) = SlowToolset.to_tools()
     assert wait.dynamic_call('{"seconds": 0}') == "done"
     result = wait.invoke('{"seconds": 0.5}')
     assert result.error is not None

@@ -2,8 +2,8 @@
 
 A model's arguments take one path (`Pipeline.run`, or `Pipeline.arun` from async code):
 
-1. `check`: the fast path (`typed_toolsets.types.fastpath`) reads JSON text and structures it
-   in one generated pass, once. When it cannot vouch for the result, the exact path takes over:
+1. The fast path (`typed_toolsets.types.fastpath`) reads JSON text and structures it in one
+   generated pass, once. What it cannot vouch for, it hands to the tool's `ExactPath`:
    `typed_toolsets.call.jsonin` parses strictly within the limits, the method's arguments model
    structures the arguments, and when it refuses them jsonschema decides (it has the final word)
    and `typed_toolsets.call.validation` explains every problem.
@@ -31,12 +31,19 @@ import attrs
 from typed_toolsets.definition.classes import Export
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant, Unbuilt
-from typed_toolsets.types.fastpath import REFUSED, FastArguments
+from typed_toolsets.types.fastpath import FastArguments
 
 from .jsonin import InvalidJSON, LimitExceeded, NotAnObject, NotJSONValue, load_arguments
 from .result import ArgumentProblem, ToolError, ToolResult
 
-__all__ = ["MAX_ABANDONED_THREADS", "Failed", "Pipeline", "execution_error"]
+__all__ = [
+    "MAX_ABANDONED_THREADS",
+    "ExactPath",
+    "Failed",
+    "Pipeline",
+    "Refused",
+    "execution_error",
+]
 
 #: At most this many timed-out sync calls may still be running in abandoned threads; past that,
 #: calls with a timeout are refused with a ``"limit"`` error until some finish.
@@ -61,6 +68,14 @@ class Failed:
 
 #: The tool's return value, or a `Failed`.
 Outcome = object
+
+
+class Refused(Exception):  # noqa: N818 - a verdict, raised through the generated fast path
+    """The exact path refuses the arguments; ``error`` says why."""
+
+    def __init__(self, error: ToolError) -> None:
+        super().__init__(error.message)
+        self.error = error
 
 
 # ------------------------------------------------------------------------------------ messages
@@ -174,6 +189,85 @@ def _abandon(future: concurrent.futures.Future[Any], state: dict[str, bool]) -> 
         return True
 
 
+# ---------------------------------------------------------------------------------- exact path
+
+
+@attrs.frozen
+class ExactPath:
+    """The exact path of one tool: the verdict on the arguments the fast path does not vouch for.
+
+    Strict parsing within the limits (`typed_toolsets.call.jsonin`), then the arguments model's
+    structurer; what that refuses, jsonschema explains (`typed_toolsets.call.validation`). Equal
+    paths (same tool name, limits and arguments) share one fast path.
+
+    Attributes:
+        name: The exported tool name (every error names it).
+        limits: The limits that apply.
+        arguments: The form of the method's arguments read.
+    """
+
+    name: str
+    limits: Limits
+    arguments: ArgumentsVariant
+
+    def __call__(self, arguments: object, refused: bool = False) -> dict[str, object]:
+        """The keyword arguments, checked exactly.
+
+        Args:
+            arguments: What the caller passed.
+            refused: The fast path already failed to structure this text: go straight to the
+                validator once the text is parsed.
+
+        Raises:
+            Refused: With the error to report (it raises nothing else).
+        """
+        try:
+            checked = self._check(arguments, refused)
+        except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
+            checked = _internal_error(self.name, exc)
+        if isinstance(checked, ToolError):
+            raise Refused(checked)
+        return checked
+
+    def _check(self, arguments: object, refused: bool) -> dict[str, object] | ToolError:
+        name = self.name
+        try:
+            args = load_arguments(arguments, self.limits)
+        except LimitExceeded as exc:
+            return ToolError(name, "limit", f"Arguments for tool {name!r} are {exc}")
+        except InvalidJSON as exc:
+            return ToolError(name, "arguments", f"Invalid JSON arguments for tool {name!r}: {exc}")
+        except NotAnObject as exc:
+            return ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}")
+        except NotJSONValue as exc:
+            return _arguments_error(name, [(tuple(exc.path), str(exc))], more=False)
+        if not refused:
+            # Any refusal is explained below.
+            with contextlib.suppress(Exception):
+                return self.arguments.structure(args)
+        return self._explain(args)
+
+    def _explain(self, args: dict[str, object]) -> dict[str, object] | ToolError:
+        """Validate *args*: the problems jsonschema finds, or the arguments built one by one."""
+        from .validation import problems
+
+        try:
+            found, more = problems(self.arguments.validator(), args)
+        except RecursionError:
+            message = (
+                f"Arguments for tool {self.name!r} are nested too deeply to validate "
+                f"(Limits.max_depth={self.limits.max_depth}); send a flatter structure"
+            )
+            return ToolError(self.name, "limit", message)
+        if found:
+            return _arguments_error(self.name, found, more)
+        converted = self.arguments.convert(args)
+        if isinstance(converted, list):
+            failures = [_unbuilt_problem(unbuilt) for unbuilt in converted]
+            return _arguments_error(self.name, failures, more=False)
+        return converted
+
+
 # ------------------------------------------------------------------------------------ pipeline
 
 
@@ -182,34 +276,31 @@ class Pipeline:
     """The model-facing call of one tool bound to one toolset instance.
 
     Attributes:
-        name: The exported tool name (every error names it).
-        limits: The limits that apply.
-        arguments: The form of the method's arguments this pipeline reads.
         bound: The method, bound to the instance.
         is_async: Whether the method is an ``async def``.
-        fast: The fast path for JSON text; what it cannot vouch for goes to `exact`.
+        exact: The exact path.
+        fast: The keyword arguments, by the fast path for JSON text when it can vouch for them,
+            else by `exact` (which raises `Refused` with the error to report).
     """
 
-    name: str
-    limits: Limits
-    arguments: ArgumentsVariant
     bound: Callable[..., Any]
     is_async: bool
-    fast: FastArguments
+    exact: ExactPath
+    fast: FastArguments[dict[str, object]]
     # Whether `run` (a sync method) or `arun` (an async one) calls the method right there: no
     # deadline to watch, no thread or event loop to go through.
     _direct: bool = attrs.field(
         init=False,
         repr=False,
         default=attrs.Factory(
-            lambda self: self.limits.timeout is None and not self.is_async, takes_self=True
+            lambda self: self.exact.limits.timeout is None and not self.is_async, takes_self=True
         ),
     )
     _adirect: bool = attrs.field(
         init=False,
         repr=False,
         default=attrs.Factory(
-            lambda self: self.limits.timeout is None and self.is_async, takes_self=True
+            lambda self: self.exact.limits.timeout is None and self.is_async, takes_self=True
         ),
     )
 
@@ -222,62 +313,13 @@ class Pipeline:
             raise RuntimeError(msg)
         variant = method.arguments.standard
         limits = export.limits
+        exact = ExactPath(export.name, limits, variant)
         return cls(
-            name=export.name,
-            limits=limits,
-            arguments=variant,
             bound=bound,
             is_async=method.is_async,
-            fast=variant.fast_path(limits.max_argument_bytes, limits.max_depth),
+            exact=exact,
+            fast=variant.fast_path(limits.max_argument_bytes, limits.max_depth, exact),
         )
-
-    # ------------------------------------------------------------------------------ arguments
-
-    def exact(self, arguments: object, refused: bool = False) -> dict[str, object] | Failed:
-        """The exact path: parse strictly within the limits, structure, explain any refusal.
-
-        Args:
-            arguments: What the caller passed.
-            refused: The fast path already failed to structure this text: go straight to the
-                validator once the text is parsed.
-        """
-        name = self.name
-        try:
-            args = load_arguments(arguments, self.limits)
-        except LimitExceeded as exc:
-            return Failed(ToolError(name, "limit", f"Arguments for tool {name!r} are {exc}"))
-        except InvalidJSON as exc:
-            message = f"Invalid JSON arguments for tool {name!r}: {exc}"
-            return Failed(ToolError(name, "arguments", message))
-        except NotAnObject as exc:
-            return Failed(ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}"))
-        except NotJSONValue as exc:
-            return Failed(_arguments_error(name, [(tuple(exc.path), str(exc))], more=False))
-        if not refused:
-            # Any refusal is explained below.
-            with contextlib.suppress(Exception):
-                return self.arguments.structure(args)
-        return self._explain(args)
-
-    def _explain(self, args: dict[str, object]) -> dict[str, object] | Failed:
-        """Validate *args*: the problems jsonschema finds, or the arguments built one by one."""
-        from .validation import problems
-
-        try:
-            found, more = problems(self.arguments.validator(), args)
-        except RecursionError:
-            message = (
-                f"Arguments for tool {self.name!r} are nested too deeply to validate "
-                f"(Limits.max_depth={self.limits.max_depth}); send a flatter structure"
-            )
-            return Failed(ToolError(self.name, "limit", message))
-        if found:
-            return Failed(_arguments_error(self.name, found, more))
-        converted = self.arguments.convert(args)
-        if isinstance(converted, list):
-            failures = [_unbuilt_problem(unbuilt) for unbuilt in converted]
-            return Failed(_arguments_error(self.name, failures, more=False))
-        return converted
 
     # -------------------------------------------------------------------------------- running
 
@@ -287,47 +329,30 @@ class Pipeline:
         A sync method runs here (in a worker thread when it has a deadline); an async one runs
         to completion when no event loop is running in this thread. Never raises an `Exception`.
         """
+        # Read from the slot first: calling ``self.fast(...)`` would look it up as a method.
+        fast = self.fast
         try:
-            # Read from the slot first: calling ``self.fast(...)`` would look it up as a method.
-            fast = self.fast
-            found = fast(arguments)
-            if type(found) is dict:
-                kwargs: dict[str, object] = found  # pyright: ignore[reportUnknownVariableType] - the fast path's dicts have str keys
-            else:
-                checked = self.exact(arguments, found is REFUSED)
-                if isinstance(checked, Failed):
-                    return checked
-                kwargs = checked
+            kwargs = fast(arguments)
             if self._direct:
-                try:
-                    return self.bound(**kwargs)
-                except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-                    return Failed(execution_error(self.name, exc))
+                return self.bound(**kwargs)
             return self._execute(kwargs)
-        except Exception as exc:  # noqa: BLE001 - a bug here must still not escape
-            return Failed(_internal_error(self.name, exc))
+        except Refused as refused:
+            return Failed(refused.error)
+        except Exception as exc:  # noqa: BLE001 - the tool's own failure, reported
+            return Failed(execution_error(self.exact.name, exc))
 
     async def arun(self, arguments: object) -> Outcome:
         """The whole call, from async code: a sync method runs in a worker thread."""
+        fast = self.fast
         try:
-            # Read from the slot first: calling ``self.fast(...)`` would look it up as a method.
-            fast = self.fast
-            found = fast(arguments)
-            if type(found) is dict:
-                kwargs: dict[str, object] = found  # pyright: ignore[reportUnknownVariableType] - the fast path's dicts have str keys
-            else:
-                checked = self.exact(arguments, found is REFUSED)
-                if isinstance(checked, Failed):
-                    return checked
-                kwargs = checked
+            kwargs = fast(arguments)
             if self._adirect:
-                try:
-                    return await self.bound(**kwargs)
-                except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-                    return Failed(execution_error(self.name, exc))
+                return await self.bound(**kwargs)
             return await self._aexecute(kwargs)
-        except Exception as exc:  # noqa: BLE001 - a bug here must still not escape
-            return Failed(_internal_error(self.name, exc))
+        except Refused as refused:
+            return Failed(refused.error)
+        except Exception as exc:  # noqa: BLE001 - the tool's own failure, reported
+            return Failed(execution_error(self.exact.name, exc))
 
     def _execute(self, kwargs: dict[str, object]) -> Outcome:
         if self.is_async:
@@ -336,40 +361,40 @@ class Pipeline:
             except RuntimeError:
                 return asyncio.run(self._await(self.bound(**kwargs)))
             message = (
-                f"Tool {self.name!r} is async and an event loop is running in this thread; use "
-                "`await proxy.ainvoke(...)` or `await proxy.adynamic_call(...)` instead"
+                f"Tool {self.exact.name!r} is async and an event loop is running in this thread; "
+                "use `await proxy.ainvoke(...)` or `await proxy.adynamic_call(...)` instead"
             )
-            return Failed(ToolError(self.name, "execution", message))
+            return Failed(ToolError(self.exact.name, "execution", message))
         # A sync method with a deadline (`run` calls the others directly).
-        refused = _too_many_abandoned(self.name)
+        refused = _too_many_abandoned(self.exact.name)
         if refused is not None:
             return refused
         started = time.monotonic()
-        future, state = _start_thread(self.name, self.bound, kwargs)
+        future, state = _start_thread(self.exact.name, self.bound, kwargs)
         try:
-            return future.result(self.limits.timeout)
+            return future.result(self.exact.limits.timeout)
         except concurrent.futures.TimeoutError:
             if _abandon(future, state):
                 return self._timed_out(started, sync=True)
             # It finished right at the deadline: take its outcome.
         except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-            return Failed(execution_error(self.name, exc))
+            return Failed(execution_error(self.exact.name, exc))
         return self._outcome(lambda: future.result(0))
 
     async def _aexecute(self, kwargs: dict[str, object]) -> Outcome:
         if self.is_async:
             return await self._await(self.bound(**kwargs))
-        timeout = self.limits.timeout
+        timeout = self.exact.limits.timeout
         if timeout is None:
             try:
                 return await asyncio.to_thread(self.bound, **kwargs)
             except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-                return Failed(execution_error(self.name, exc))
-        refused = _too_many_abandoned(self.name)
+                return Failed(execution_error(self.exact.name, exc))
+        refused = _too_many_abandoned(self.exact.name)
         if refused is not None:
             return refused
         started = time.monotonic()
-        future, state = _start_thread(self.name, self.bound, kwargs)
+        future, state = _start_thread(self.exact.name, self.bound, kwargs)
         wrapped = asyncio.wrap_future(future)
         try:
             done, _ = await asyncio.wait({wrapped}, timeout=timeout)
@@ -382,12 +407,12 @@ class Pipeline:
 
     async def _await(self, coroutine: Coroutine[Any, Any, Any]) -> Outcome:
         """Await an async method's coroutine, cancelling it at the deadline."""
-        timeout = self.limits.timeout
+        timeout = self.exact.limits.timeout
         if timeout is None:
             try:
                 return await coroutine
             except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-                return Failed(execution_error(self.name, exc))
+                return Failed(execution_error(self.exact.name, exc))
         started = time.monotonic()
         task = asyncio.ensure_future(coroutine)
         try:
@@ -407,13 +432,13 @@ class Pipeline:
         try:
             return result()
         except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-            return Failed(execution_error(self.name, exc))
+            return Failed(execution_error(self.exact.name, exc))
 
     def _timed_out(self, started: float, *, sync: bool) -> Failed:
         waited = time.monotonic() - started
         note = "; its thread may still be running" if sync else "; it was cancelled"
         message = (
-            f"Tool {self.name!r} timed out: no result after {waited:.2f} s "
-            f"(Limits.timeout={self.limits.timeout}){note}"
+            f"Tool {self.exact.name!r} timed out: no result after {waited:.2f} s "
+            f"(Limits.timeout={self.exact.limits.timeout}){note}"
         )
-        return Failed(ToolError(self.name, "timeout", message))
+        return Failed(ToolError(self.exact.name, "timeout", message))

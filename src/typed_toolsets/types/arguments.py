@@ -7,7 +7,8 @@ records and helpers as the fields of an attrs class (`typed_toolsets.types.struc
 first use and kept, each exactly once even when threads race, because it loads heavier modules:
 
 - the structurer, generated with the hooks of the project's cattrs converter;
-- the fast path for JSON text, one per size and depth limit (`typed_toolsets.types.fastpath`);
+- the fast path for JSON text, one per size and depth limit and exact path to hand over to
+  (`typed_toolsets.types.fastpath`);
 - the jsonschema validator, which has the final word and explains refusals;
 - `ArgumentsVariant.convert`: structuring argument by argument, locating the innermost part of
   a value that validates but cannot be built.
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import attrs
 
 from .catalog import registry
-from .fastpath import FastArguments, make_fast_arguments
+from .fastpath import ExactPath, FastArguments, make_fast_arguments
 from .gen import KeyHook, generate_object_structure
 from .structs import Property, object_schema
 from .typespec import Reject, Schema, TypeSpec, union_refs
@@ -135,7 +136,9 @@ class ArgumentsVariant:
         repr=False,
         default=attrs.Factory(lambda self: _Once(self._build_validator), takes_self=True),
     )
-    _fast: dict[tuple[int, int], FastArguments] = attrs.field(init=False, repr=False, factory=dict)
+    _fast: dict[tuple[int, int, object], FastArguments[Any]] = attrs.field(
+        init=False, repr=False, factory=dict
+    )
     _fast_lock: threading.Lock = attrs.field(init=False, repr=False, factory=threading.Lock)
 
     def _build_reader(self) -> _Reader:
@@ -166,25 +169,32 @@ class ArgumentsVariant:
         """The jsonschema validator of ``schema``, with the library's format checks."""
         return self._validator.get()
 
-    def fast_path(self, max_bytes: int, max_depth: int) -> FastArguments:
-        """The fast path for JSON text within these limits, built once.
+    def fast_path(self, max_bytes: int, max_depth: int, exact: ExactPath[_T]) -> FastArguments[_T]:
+        """The fast path for JSON text within these limits, handing over to *exact*; built once.
 
-        Without orjson, it hands every call to the exact path.
+        Args:
+            max_bytes: ``Limits.max_argument_bytes``.
+            max_depth: ``Limits.max_depth``.
+            exact: The exact path (hashable: equal exact paths share one fast path).
         """
-        key = (max_bytes, max_depth)
+        key = (max_bytes, max_depth, exact)
         fast = self._fast
-        if key not in fast:
+        found = fast.get(key)
+        if found is None:
             with self._fast_lock:
-                if key not in fast:
-                    fast[key] = make_fast_arguments(
+                found = fast.get(key)
+                if found is None:
+                    found = make_fast_arguments(
                         f"arguments of {self.name}",
                         self._reader.get().keys,
                         [p.spec for p in self.properties],
                         self.schema,
                         max_bytes,
                         max_depth,
+                        exact,
                     )
-        return fast[key]
+                    fast[key] = found
+        return found
 
     def convert(self, arguments: dict[str, object]) -> dict[str, object] | list[Unbuilt]:
         """Structure schema-valid *arguments* one by one: the keyword arguments, or what failed.

@@ -3,9 +3,9 @@
 orjson parses the text; the generated structuring code then checks and builds the arguments in
 one pass. Whatever this path cannot vouch for, it leaves to the exact path (stdlib parsing with
 strict hooks, then jsonschema), which gives the verdict and the messages. So the fast path only
-ever says "here are the arguments", "ask the exact path" (`MISS`) or "they parsed but do not
-structure: ask the validator" (`REFUSED`), and it must say the first exactly when the exact path
-would accept the same input with the same result:
+ever says "here are the arguments" or hands the call to the exact path it was built with (saying
+whether orjson parsed the arguments but they did not structure), and it must say the first
+exactly when the exact path would accept the same input with the same result:
 
 - orjson merges duplicate keys silently; the total number of object members the arguments hold
   must therefore equal the number of ``:`` in the text (a colon outside a string separates a key
@@ -18,9 +18,10 @@ would accept the same input with the same result:
   the parameter types bound it);
 - NaN, Infinity, numbers overflowing a float, lone surrogates and invalid UTF-8 make orjson fail.
 
-`REFUSED` is only a shortcut: the exact path still parses the text strictly (and reports what that
-refuses), then lets jsonschema decide; it merely skips structuring the arguments a second time
-when the first attempt already failed.
+The "refused" flag is only a shortcut: the exact path still parses the text strictly (and reports
+what that refuses), then lets jsonschema decide; it merely skips structuring the arguments a
+second time when the first attempt already failed. Handing over from inside the generated code
+keeps "fast path once, then exact path" in one place, at the cost of one call.
 
 Without orjson (an optional speed-up), the exact path handles every call.
 """
@@ -28,19 +29,12 @@ Without orjson (an optional speed-up), the exact path handles every call.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, TypeVar
 
 from .gen import KeyHook, compile_function, object_body
 from .typespec import Schema, TypeSpec, nested_depth, number_mode
 
-__all__ = [
-    "MISS",
-    "REFUSED",
-    "FastArguments",
-    "exact_only",
-    "make_fast_arguments",
-    "orjson_available",
-]
+__all__ = ["ExactPath", "FastArguments", "make_fast_arguments", "orjson_available"]
 
 _loads: Callable[[bytes | str], Any] | None
 try:  # pragma: no cover - which branch runs depends on the environment
@@ -48,19 +42,12 @@ try:  # pragma: no cover - which branch runs depends on the environment
 except ImportError:  # pragma: no cover
     _loads = None
 
-#: Returned when the fast path leaves the call to the exact path.
-MISS: Final = object()
-#: Returned when orjson parsed the arguments but they do not structure: the exact path can go
-#: straight to the validator once it has parsed them itself.
-REFUSED: Final = object()
+_R = TypeVar("_R")
 
-#: JSON text in; the keyword arguments (a dict), `MISS` or `REFUSED` out. Never raises.
-FastArguments = Callable[[object], object]
-
-
-def exact_only(arguments: object) -> object:
-    """The fast path without orjson: every call takes the exact path."""
-    return MISS
+#: The exact path the fast path hands a call to: ``exact(arguments, refused)``.
+ExactPath = Callable[[object, bool], _R]
+#: JSON text (or anything) in; the keyword arguments, or what the exact path returns, out.
+FastArguments = Callable[[object], "dict[str, object] | _R"]
 
 
 def orjson_available() -> bool:
@@ -128,7 +115,8 @@ def make_fast_arguments(
     schema: Schema,
     max_bytes: int,
     max_depth: int,
-) -> FastArguments:
+    exact: ExactPath[_R],
+) -> FastArguments[_R]:
     """Build the fast path of one arguments object: JSON text in, keyword arguments out.
 
     The generated function parses, checks and structures in one frame; see the module docstring
@@ -141,11 +129,17 @@ def make_fast_arguments(
         schema: The arguments' JSON Schema.
         max_bytes: ``Limits.max_argument_bytes``.
         max_depth: ``Limits.max_depth``.
+        exact: The exact path, called with the arguments and whether they parsed but did not
+            structure.
 
     Returns:
-        The function; `exact_only` when orjson is not installed.
+        The function; without orjson, one that hands every call to *exact*.
     """
     if _loads is None:
+
+        def exact_only(arguments: object) -> _R:
+            return exact(arguments, False)  # noqa: FBT003 - the exact path's positional flag
+
         return exact_only
     static_depth = nested_depth(specs)
     check_depth = static_depth is None or static_depth > max_depth
@@ -153,8 +147,7 @@ def make_fast_arguments(
     guard_numbers = _has_numbers(schema)
     namespace: dict[str, Any] = {
         "loads": _loads,
-        "MISS": MISS,
-        "REFUSED": REFUSED,
+        "exact": exact,
         "mode": number_mode,
         "parsed_depth": _parsed_depth,
         "max_bytes": max_bytes,
@@ -162,7 +155,8 @@ def make_fast_arguments(
         "small": max_bytes // 4,
         "max_depth": max_depth,
     }
-    miss = "return MISS"
+    miss = "return exact(arguments, False)"
+    refused = "return exact(arguments, True)"
     body, result = object_body(keys, None, namespace, "        ", known_dict=True)
     lines = [
         "def generated(arguments):",
@@ -200,10 +194,27 @@ def make_fast_arguments(
             f"        {miss}",
         ]
     if guard_numbers:
-        lines.append("    mode.exact = False")
-    lines += ["    try:", *body, "    except Exception:", "        return REFUSED"]
-    if guard_numbers:
-        lines += ["    finally:", "        mode.exact = True"]
+        # The exact path runs in exact number mode: leave the guarded block before calling it.
+        lines += [
+            "    mode.exact = False",
+            "    try:",
+            *body,
+            "    except Exception:",
+            "        refused = True",
+            "    else:",
+            "        refused = False",
+            "    finally:",
+            "        mode.exact = True",
+            "    if refused:",
+            f"        {refused}",
+        ]
+    else:
+        lines += [
+            "    try:",
+            *body,
+            "    except Exception:",
+            "        return exact(arguments, True)",
+        ]
     lines.append("    members = len(v)")
     for index, (key, spec) in enumerate(zip(keys, specs, strict=True)):
         if spec.members is not None:
@@ -215,5 +226,5 @@ def make_fast_arguments(
         f"    return {result}",
     ]
     source = "\n".join(lines) + "\n"
-    generated: FastArguments = compile_function(source, f"fast path of {name}", namespace)
+    generated: FastArguments[_R] = compile_function(source, f"fast path of {name}", namespace)
     return generated
