@@ -127,7 +127,7 @@ class TestOneModelPerMethod:
     def test_build_from_properties(self) -> None:
         spec = registry.spec(int)
         model = ArgumentsModel.build(
-            "f", [Property("n", int, spec, required=False, default=3, description=None)]
+            "f", [Property("n", "n", int, required=False, default=3, spec=spec)]
         )
         assert model.standard.schema == {
             "type": "object",

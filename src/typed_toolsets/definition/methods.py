@@ -223,6 +223,7 @@ def read_method(
         params.append(
             Property(
                 name=parameter.name,
+                attr_name=parameter.name,
                 annotation=annotation,
                 spec=spec,
                 required=default is _EMPTY,

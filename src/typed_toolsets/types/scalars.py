@@ -107,32 +107,32 @@ def _unstructure_exact(kind: type, what: str) -> Callable[[Any], Any]:
     return unstructure
 
 
+def _kept(
+    annotation: object,
+    kind: type,
+    json_type: str,
+    structure: Callable[[Any], Any],
+    unstructure: Callable[[Any], Any],
+) -> TypeSpec:
+    """The spec of a scalar whose valid JSON values are exactly the Python values, kept as is."""
+    return TypeSpec(
+        annotation=annotation,
+        schema={"type": json_type},
+        structure=structure,
+        unstructure=unstructure,
+        json_types=frozenset({json_type}),
+        exact_type=kind,
+        passthrough=(kind,),
+        identity=True,
+        hashable=True,
+        instance_check=lambda v: isinstance(v, kind),
+    )
+
+
 def _make_scalars() -> dict[object, TypeSpec]:
     return {
-        str: TypeSpec(
-            annotation=str,
-            schema={"type": "string"},
-            structure=_structure_str,
-            unstructure=_unstructure_exact(str, "a str"),
-            json_types=frozenset({"string"}),
-            exact_type=str,
-            passthrough=(str,),
-            identity=True,
-            hashable=True,
-            instance_check=lambda v: isinstance(v, str),
-        ),
-        bool: TypeSpec(
-            annotation=bool,
-            schema={"type": "boolean"},
-            structure=_structure_bool,
-            unstructure=_unstructure_exact(bool, "a bool"),
-            json_types=frozenset({"boolean"}),
-            exact_type=bool,
-            passthrough=(bool,),
-            identity=True,
-            hashable=True,
-            instance_check=lambda v: type(v) is bool,
-        ),
+        str: _kept(str, str, "string", _structure_str, _unstructure_exact(str, "a str")),
+        bool: _kept(bool, bool, "boolean", _structure_bool, _unstructure_exact(bool, "a bool")),
         int: TypeSpec(
             annotation=int,
             schema={"type": "integer"},
@@ -153,18 +153,7 @@ def _make_scalars() -> dict[object, TypeSpec]:
             hashable=True,
             instance_check=lambda v: isinstance(v, float),
         ),
-        _NoneType: TypeSpec(
-            annotation=None,
-            schema={"type": "null"},
-            structure=_structure_none,
-            unstructure=_identity,
-            json_types=frozenset({"null"}),
-            exact_type=_NoneType,
-            passthrough=(_NoneType,),
-            identity=True,
-            hashable=True,
-            instance_check=lambda v: v is None,
-        ),
+        _NoneType: _kept(None, _NoneType, "null", _structure_none, _identity),
     }
 
 

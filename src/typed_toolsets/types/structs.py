@@ -32,8 +32,7 @@ from .typespec import (
     TypeSpec,
     Unresolved,
     Unsupported,
-    nested_depth,
-    union_refs,
+    container_spec,
 )
 
 __all__ = [
@@ -53,7 +52,7 @@ class FieldInfo:
     """One field of an object type.
 
     Attributes:
-        json_name: The JSON property name (and constructor keyword).
+        name: The JSON property name (and constructor keyword).
         attr_name: The attribute (or key) to read when unstructuring.
         annotation: The field's type.
         required: Whether the JSON object must contain it.
@@ -61,7 +60,7 @@ class FieldInfo:
         description: A description from field metadata or the class docstring.
     """
 
-    json_name: str
+    name: str
     attr_name: str
     annotation: object
     required: bool
@@ -134,7 +133,7 @@ def _attrs_fields(cls: type) -> list[FieldInfo]:
         alias = getattr(field, "alias", None) or field.name.lstrip("_")
         fields.append(
             FieldInfo(
-                json_name=alias,
+                name=alias,
                 attr_name=field.name,
                 annotation=annotation,
                 required=required,
@@ -165,7 +164,7 @@ def _dataclass_fields(cls: type) -> list[FieldInfo]:
         has_factory = field.default_factory is not dataclasses.MISSING
         fields.append(
             FieldInfo(
-                json_name=field.name,
+                name=field.name,
                 attr_name=field.name,
                 annotation=hints.get(field.name, field.type),
                 required=not has_default and not has_factory,
@@ -207,7 +206,7 @@ def _typeddict_fields(cls: type) -> list[FieldInfo]:
         annotation, said = _unwrap_qualifiers(hint)
         fields.append(
             FieldInfo(
-                json_name=name,
+                name=name,
                 attr_name=name,
                 annotation=annotation,
                 required=name in required_keys if said is None else said,
@@ -229,7 +228,7 @@ def _namedtuple_fields(cls: type) -> list[FieldInfo]:
             raise Unsupported(msg)
         fields.append(
             FieldInfo(
-                json_name=name,
+                name=name,
                 attr_name=name,
                 annotation=hints[name],
                 required=name not in defaults,
@@ -241,24 +240,16 @@ def _namedtuple_fields(cls: type) -> list[FieldInfo]:
 
 
 @attrs.frozen
-class Property:
-    """One property of a closed JSON object: a struct's field, or a method's parameter.
+class Property(FieldInfo):
+    """One property of a closed JSON object, with its type's spec.
+
+    A struct's field, or a method's parameter (whose ``attr_name`` is its ``name``).
 
     Attributes:
-        name: The JSON property name (and the keyword the constructor or method takes).
-        annotation: Its type, as written.
-        spec: The type's spec.
-        required: Whether the JSON object must contain it.
-        default: The Python default, or MISSING when there is none (or it is a factory).
-        description: Its description, or None.
+        spec: The spec of ``annotation``.
     """
 
-    name: str
-    annotation: object
-    spec: TypeSpec
-    required: bool
-    default: object = MISSING
-    description: str | None = None
+    spec: TypeSpec = attrs.field(kw_only=True)
 
 
 def json_default(default: object, spec: TypeSpec) -> object:
@@ -337,7 +328,7 @@ def object_children(properties: Sequence[Property]) -> ChildrenFn:
 
 def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder) -> TypeSpec:
     for field in fields:
-        if not field.json_name.isidentifier() and kind != "dict":
+        if not field.name.isidentifier() and kind != "dict":
             msg = f"field {cls.__qualname__}.{field.attr_name} has no keyword-usable name"
             raise Unsupported(msg)
     properties: list[Property] = []
@@ -345,24 +336,15 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
         try:
             spec = builder.spec(field.annotation)
         except Unsupported as exc:
-            msg = f"field {cls.__qualname__}.{field.json_name}: {exc}"
+            msg = f"field {cls.__qualname__}.{field.name}: {exc}"
             raise Unsupported(msg) from None
-        properties.append(
-            Property(
-                field.json_name,
-                field.annotation,
-                spec,
-                field.required,
-                field.default,
-                field.description,
-            )
-        )
+        properties.append(Property(**attrs.asdict(field, recurse=False), spec=spec))
     schema = object_schema(properties)
     generated_doc = None
     if kind == "dataclass":
         generated_doc = cls.__name__ + str(inspect.signature(cls)).replace(" -> None", "")
     elif kind == "namedtuple":
-        generated_doc = f"{cls.__name__}({', '.join(f.json_name for f in fields)})"
+        generated_doc = f"{cls.__name__}({', '.join(f.name for f in fields)})"
     description = class_description(cls, generated_doc)
     if description:
         schema["description"] = description
@@ -375,10 +357,7 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
     unstructure = generate_unstructure(
         name,
         cls,
-        [
-            UnstructureField(f.json_name, f.attr_name, f.required, p.spec.unstructure)
-            for f, p in zip(fields, properties, strict=True)
-        ],
+        [UnstructureField(p.name, p.attr_name, p.required, p.spec.unstructure) for p in properties],
         from_dict=kind == "dict",
     )
     instance_check: Callable[[object], bool]
@@ -386,19 +365,19 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
         instance_check = lambda v: isinstance(v, dict)  # noqa: E731
     else:
         instance_check = lambda v: isinstance(v, cls)  # noqa: E731
-    specs = [p.spec for p in properties]
-    return TypeSpec(
-        annotation=cls,
-        schema=schema,
-        structure=structure,
-        unstructure=unstructure,
-        json_types=frozenset({"object"}),
-        depth=nested_depth(specs),
+    return attrs.evolve(
+        container_spec(
+            cls,
+            "object",
+            [p.spec for p in properties],
+            schema,
+            structure,
+            unstructure,
+            instance_check,
+            object_children(properties),
+        ),
         required_keys=frozenset(p.name for p in properties if p.required),
         property_keys=frozenset(p.name for p in properties),
-        refs=union_refs(specs),
-        instance_check=instance_check,
-        children=object_children(properties),
         members=object_members(properties),
     )
 
@@ -437,7 +416,7 @@ def _shape(fields_of: Callable[[type], list[FieldInfo]]) -> ShapeFunction:
     def shape(annotation: object, describer: Describer) -> Shape:
         cls = typing.cast("type", annotation)
         return describer.closed_object(
-            cls, lambda: [(f.json_name, f.annotation, f.required) for f in fields_of(cls)]
+            cls, lambda: [(f.name, f.annotation, f.required) for f in fields_of(cls)]
         )
 
     return shape

@@ -8,7 +8,7 @@ same factory, a type cannot be supported by the schema but not by the converter.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, TypeAlias
 
 import attrs
@@ -25,6 +25,7 @@ __all__ = [
     "UNSAFE_FLOAT",
     "Unsupported",
     "ambiguous_float",
+    "container_spec",
     "count_members",
     "nested_depth",
     "number_mode",
@@ -171,6 +172,34 @@ UNSAFE_FLOAT: Final = 2.0**63
 def ambiguous_float(value: float) -> bool:
     """Whether *value* may be an integer literal in disguise (never in exact mode)."""
     return not number_mode.exact and (value >= UNSAFE_FLOAT or value <= -UNSAFE_FLOAT)
+
+
+def container_spec(
+    annotation: object,
+    json_type: str,
+    parts: Sequence[TypeSpec],
+    schema: Schema,
+    structure: StructureHook,
+    unstructure: Callable[[Any], Any],
+    instance_check: Callable[[Any], bool],
+    children: ChildrenFn,
+) -> TypeSpec:
+    """The spec of a JSON array or object holding values of *parts*.
+
+    Its depth and ``$defs`` references come from theirs; the other fields keep their defaults
+    (set them with `attrs.evolve`).
+    """
+    return TypeSpec(
+        annotation=annotation,
+        schema=schema,
+        structure=structure,
+        unstructure=unstructure,
+        json_types=frozenset({json_type}),
+        depth=nested_depth(parts),
+        refs=union_refs(parts),
+        instance_check=instance_check,
+        children=children,
+    )
 
 
 def nested_depth(specs: Iterable[TypeSpec]) -> int | None:
