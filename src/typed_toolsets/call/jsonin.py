@@ -251,6 +251,17 @@ def _json_string_size(text: str) -> int:
     return len(json.dumps(text, ensure_ascii=False).encode("utf-8"))
 
 
+def _plain_number(value: float) -> tuple[float, str | None]:
+    """A number as a plain int or float, and why it has no JSON form (None when it has one)."""
+    if isinstance(value, int):
+        number = int(value)
+        too_long = abs(number) >= _MAX_INT
+        return number, f"the integer has more than {MAX_INT_DIGITS:,} digits" if too_long else None
+    plain = float(value)
+    finite = math.isfinite(plain)
+    return plain, None if finite else f"{value!r} is not valid JSON (numbers must be finite)"
+
+
 def _copy_mapping(arguments: Mapping[Any, Any], limits: Limits) -> dict[str, object]:
     """Copy a mapping into plain JSON values, checking types, depth and size without recursion."""
     max_depth = limits.max_depth
@@ -288,20 +299,12 @@ def _copy_mapping(arguments: Mapping[Any, Any], limits: Limits) -> dict[str, obj
                     raise NotJSONValue(msg, here)
                 size += _json_string_size(plain)
                 element = plain
-            elif isinstance(value, int):
-                number = int(value)
-                if abs(number) >= _MAX_INT:
-                    msg = f"the integer has more than {MAX_INT_DIGITS:,} digits"
-                    raise NotJSONValue(msg, here)
-                size += _int_size(number)
+            elif isinstance(value, (int, float)):
+                number, problem = _plain_number(value)
+                if problem is not None:
+                    raise NotJSONValue(problem, here)
+                size += _int_size(number) if type(number) is int else len(repr(number))
                 element = number
-            elif isinstance(value, float):
-                number_f = float(value)
-                if not math.isfinite(number_f):
-                    msg = f"{value!r} is not valid JSON (numbers must be finite)"
-                    raise NotJSONValue(msg, here)
-                size += len(repr(number_f))
-                element = number_f
             elif isinstance(value, (Mapping, list, tuple)):
                 if depth + 1 > max_depth:
                     raise _depth_error(None, max_depth)

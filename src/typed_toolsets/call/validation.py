@@ -35,6 +35,23 @@ _TYPE_PHRASES: Final = {
     "object": "an object",
 }
 
+#: How a keyword's failure is said when the schema's value is all it needs: ``shown`` is the
+#: instance (shortened), ``value`` the keyword's value, ``size`` the instance's length (arrays).
+_REASONS: Final = {
+    "minimum": "{shown} is less than the minimum of {value}",
+    "exclusiveMinimum": "{shown} must be greater than {value}",
+    "maximum": "{shown} is greater than the maximum of {value}",
+    "exclusiveMaximum": "{shown} must be less than {value}",
+    "multipleOf": "{shown} is not a multiple of {value}",
+    "minLength": "{shown} is shorter than {value} characters",
+    "maxLength": "{shown} is longer than {value} characters",
+    "minItems": "has {size} items, fewer than the minimum of {value}",
+    "maxItems": "has {size} items, more than the maximum of {value}",
+    "uniqueItems": "has duplicate items; every item must be different",
+    "minProperties": "has fewer than {value} entries",
+    "maxProperties": "has more than {value} entries",
+}
+
 Path = tuple["str | int", ...]
 Problem = tuple[Path, str]
 
@@ -120,31 +137,10 @@ def _reason(error: ValidationError) -> str:
     if keyword == "format":
         row = BY_FORMAT.get(value)
         return f"{shown} is not {row.hint if row is not None else f'a valid {value}'}"
-    if keyword == "minimum":
-        return f"{shown} is less than the minimum of {value}"
-    if keyword == "exclusiveMinimum":
-        return f"{shown} must be greater than {value}"
-    if keyword == "maximum":
-        return f"{shown} is greater than the maximum of {value}"
-    if keyword == "exclusiveMaximum":
-        return f"{shown} must be less than {value}"
-    if keyword == "multipleOf":
-        return f"{shown} is not a multiple of {value}"
-    if keyword == "minLength":
-        return f"{shown} is shorter than {value} characters"
-    if keyword == "maxLength":
-        return f"{shown} is longer than {value} characters"
-    if keyword in ("minItems", "maxItems"):
+    template = _REASONS.get(str(keyword))
+    if template is not None:
         size = len(typing.cast("Sized", instance)) if isinstance(instance, list) else 0
-        if keyword == "minItems":
-            return f"has {size} items, fewer than the minimum of {value}"
-        return f"has {size} items, more than the maximum of {value}"
-    if keyword == "uniqueItems":
-        return "has duplicate items; every item must be different"
-    if keyword == "minProperties":
-        return f"has fewer than {value} entries"
-    if keyword == "maxProperties":
-        return f"has more than {value} entries"
+        return template.format(shown=shown, value=value, size=size)
     return error.message if len(error.message) <= 200 else short(error.message, 200)
 
 
