@@ -41,7 +41,7 @@ _NOT_BRACKET_RE: Final = re.compile(r"[^\[\]{}]+")
 _BRACKET_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
-class LimitExceeded(Exception):  # noqa: N818
+class LimitExceeded(Exception):  # noqa: N818 - named for the verdict, as the limit messages read
     """The input is over a size or depth limit. ``str()`` is the message (without the tool)."""
 
 
@@ -49,15 +49,15 @@ class ArgumentsInputError(Exception):
     """The input is not a JSON object; subclasses say how. ``str()`` is the reason."""
 
 
-class InvalidJSON(ArgumentsInputError):  # noqa: N818
+class InvalidJSON(ArgumentsInputError):  # noqa: N818 - a kind of ArgumentsInputError
     """The text is not valid JSON (strictly parsed)."""
 
 
-class NotAnObject(ArgumentsInputError):  # noqa: N818
+class NotAnObject(ArgumentsInputError):  # noqa: N818 - a kind of ArgumentsInputError
     """The input is valid JSON (or a Python value) but not an object."""
 
 
-class NotJSONValue(ArgumentsInputError):  # noqa: N818
+class NotJSONValue(ArgumentsInputError):  # noqa: N818 - a kind of ArgumentsInputError
     """A mapping holds something that has no JSON form.
 
     Attributes:
@@ -194,12 +194,11 @@ def _check_strings(value: object) -> None:
                 msg = f"the string {_short(item)} contains a lone surrogate (U+{code:04X})"
                 raise ValueError(msg)
         elif isinstance(item, dict):
-            mapping: dict[str, object] = item  # pyright: ignore[reportUnknownVariableType]
+            mapping = typing.cast("dict[str, object]", item)
             stack.extend(mapping.keys())
             stack.extend(mapping.values())
         elif isinstance(item, list):
-            items: list[object] = item  # pyright: ignore[reportUnknownVariableType]
-            stack.extend(items)
+            stack.extend(typing.cast("list[object]", item))
 
 
 def parse_strict(text: str) -> object:
@@ -262,7 +261,7 @@ def _plain_number(value: float) -> tuple[float, str | None]:
     return plain, None if finite else f"{value!r} is not valid JSON (numbers must be finite)"
 
 
-def _copy_mapping(arguments: Mapping[Any, Any], limits: Limits) -> dict[str, object]:
+def _copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
     """Copy a mapping into plain JSON values, checking types, depth and size without recursion."""
     max_depth = limits.max_depth
     max_size = limits.max_argument_bytes
@@ -362,7 +361,7 @@ def load_arguments(arguments: object, limits: Limits) -> dict[str, object]:
             msg = f"the bytes are not valid UTF-8 ({exc.reason} at byte {exc.start})"
             raise InvalidJSON(msg) from None
     elif isinstance(arguments, Mapping):
-        return _copy_mapping(arguments, limits)  # pyright: ignore[reportUnknownArgumentType]
+        return _copy_mapping(typing.cast(object, arguments), limits)
     else:
         msg = f"must be a JSON object (a mapping or JSON text), not {type(arguments).__name__}"
         raise NotAnObject(msg)
@@ -371,7 +370,7 @@ def load_arguments(arguments: object, limits: Limits) -> dict[str, object]:
     if not isinstance(value, dict):
         msg = f"must be a JSON object, not {_json_kind(value)}"
         raise NotAnObject(msg)
-    return value  # pyright: ignore[reportUnknownVariableType]
+    return typing.cast("dict[str, object]", value)
 
 
 def _json_kind(value: object) -> str:

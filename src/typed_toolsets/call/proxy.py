@@ -16,6 +16,7 @@ from typed_toolsets.definition.classes import Export
 from typed_toolsets.definition.declarations import ToolAnnotations
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
+from typed_toolsets.types.typespec import json_copy
 
 from .pipeline import Failed, Pipeline
 from .result import ToolResult
@@ -24,15 +25,6 @@ __all__ = ["Arguments", "ToolProxy", "make_proxies"]
 
 #: What the model-facing calls accept: a mapping, a JSON text, or None / empty for no arguments.
 Arguments: TypeAlias = Mapping[str, object] | str | bytes | None
-
-
-def _json_copy(value: Any) -> Any:
-    # Schemas are plain JSON (dicts, lists, scalars); copying them this way is cheap and deep.
-    if isinstance(value, dict):
-        return {k: _json_copy(v) for k, v in value.items()}  # pyright: ignore[reportUnknownVariableType]
-    if isinstance(value, list):
-        return [_json_copy(v) for v in value]  # pyright: ignore[reportUnknownVariableType]
-    return value
 
 
 @public
@@ -62,7 +54,7 @@ class ToolProxy:
     def parameters(self) -> dict[str, Any]:
         """The JSON Schema of the arguments object (a fresh, JSON-ready copy)."""
         method = self._export.method
-        return _json_copy(method.parameters) if method is not None else {}
+        return json_copy(method.parameters) if method is not None else {}
 
     @property
     def schema(self) -> dict[str, Any]:
@@ -117,7 +109,7 @@ class ToolProxy:
         method = self._export.method
         if method is None or method.output_schema is None:
             return None
-        return _json_copy(method.output_schema)  # type: ignore[no-any-return]
+        return json_copy(method.output_schema)
 
     @property
     def is_async(self) -> bool:

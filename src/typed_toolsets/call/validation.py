@@ -207,6 +207,7 @@ def problems(validator: Draft202012Validator, instance: object) -> tuple[list[Pr
     found: list[Problem] = []
     seen: set[Problem] = set()
     more = False
+    # types-jsonschema leaves part of iter_errors' signature unknown.
     errors: Iterator[ValidationError] = validator.iter_errors(typing.cast(Any, instance))  # pyright: ignore[reportUnknownMemberType]
     stream = itertools.chain.from_iterable(_expand(error, root=True) for error in errors)
     for problem in stream:

@@ -20,6 +20,7 @@ from .typespec import (
     TypeSpec,
     Unsupported,
     container_spec,
+    instance_of,
 )
 
 __all__ = ["CONTAINER_RULES", "fullname", "is_bare_generic"]
@@ -120,10 +121,6 @@ def _indexed_children(item: TypeSpec) -> ChildrenFn:
     return children
 
 
-def _instance_of(python_type: type) -> Callable[[Any], bool]:
-    return lambda value: isinstance(value, python_type)
-
-
 def _list_like(annotation: object, item: TypeSpec, *, as_tuple: bool) -> TypeSpec:
     unstructure_item = item.unstructure
 
@@ -142,7 +139,7 @@ def _list_like(annotation: object, item: TypeSpec, *, as_tuple: bool) -> TypeSpe
             {"type": "array", "items": item.schema},
             _list_structure(item, as_tuple),
             unstructure,
-            _instance_of(tuple if as_tuple else list),
+            instance_of(tuple if as_tuple else list),
             _indexed_children(item),
         ),
         list_of=item.exact_type if not as_tuple else None,
@@ -297,7 +294,7 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
         {"type": "array", "items": item.schema, "uniqueItems": True},
         structure,
         unstructure,
-        _instance_of(frozenset if frozen else set),
+        instance_of(frozenset if frozen else set),
         _indexed_children(item),
     )
 
@@ -365,7 +362,7 @@ def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
             {"type": "object", "additionalProperties": item.schema},
             structure_exact if exact is not None else structure_each,
             unstructure,
-            _instance_of(Mapping),
+            instance_of(Mapping),
             children,
         ),
         members=len if per_item is None else members,

@@ -28,7 +28,8 @@ Without orjson (an optional speed-up), the exact path handles every call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import typing
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from .gen import KeyHook, compile_function, object_body
@@ -63,11 +64,11 @@ def _parsed_depth(value: object) -> int:
         item, level = stack.pop()
         if level > deepest:
             deepest = level
-        children: list[object]
-        if isinstance(item, dict):
-            children = list(item.values())  # pyright: ignore[reportUnknownArgumentType]
-        elif isinstance(item, list):
-            children = item  # pyright: ignore[reportUnknownVariableType]
+        children: Iterable[object]
+        if type(item) is dict:
+            children = typing.cast("dict[str, object]", item).values()
+        elif type(item) is list:
+            children = typing.cast("list[object]", item)
         else:
             continue
         stack.extend((child, level + 1) for child in children if type(child) in (dict, list))
@@ -95,7 +96,7 @@ def _has_numbers(schema: object) -> bool:
         node = stack.pop()
         if not isinstance(node, dict):
             continue
-        mapping: dict[str, Any] = node  # pyright: ignore[reportUnknownVariableType]
+        mapping = typing.cast("dict[str, Any]", node)
         declared = mapping.get("type")
         if declared in ("integer", "number"):
             return True

@@ -33,6 +33,7 @@ from .typespec import (
     Unresolved,
     Unsupported,
     container_spec,
+    instance_of,
 )
 
 __all__ = [
@@ -107,6 +108,10 @@ def resolve_hints(cls: type, only: Collection[str] | None = None) -> dict[str, o
     return hints
 
 
+#: attrs' default factories: a class at run time, which attrs' stubs present as a function.
+_FACTORY: Final = typing.cast("type", attrs.Factory)
+
+
 def _metadata_description(metadata: typing.Mapping[Any, Any]) -> str | None:
     value = metadata.get("description")
     return value if isinstance(value, str) else None
@@ -128,7 +133,7 @@ def _attrs_fields(cls: type) -> list[FieldInfo]:
             raise Unsupported(msg)
         default = field.default
         required = default is attrs.NOTHING
-        if required or isinstance(default, attrs.Factory):  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+        if required or isinstance(default, _FACTORY):
             default = MISSING
         alias = getattr(field, "alias", None) or field.name.lstrip("_")
         fields.append(
@@ -317,8 +322,7 @@ def object_children(properties: Sequence[Property]) -> ChildrenFn:
 
     def children(value: Any) -> Iterator[tuple[str | int, TypeSpec, object]]:
         if type(value) is dict:
-            mapping: dict[str, object] = value  # pyright: ignore[reportUnknownVariableType]
-            for key, element in mapping.items():
+            for key, element in typing.cast("dict[str, object]", value).items():
                 spec = by_name.get(key)
                 if spec is not None:
                     yield key, spec, element
@@ -360,11 +364,6 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
         [UnstructureField(p.name, p.attr_name, p.required, p.spec.unstructure) for p in properties],
         from_dict=kind == "dict",
     )
-    instance_check: Callable[[object], bool]
-    if kind == "dict":
-        instance_check = lambda v: isinstance(v, dict)  # noqa: E731
-    else:
-        instance_check = lambda v: isinstance(v, cls)  # noqa: E731
     return attrs.evolve(
         container_spec(
             cls,
@@ -373,7 +372,7 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
             schema,
             structure,
             unstructure,
-            instance_check,
+            instance_of(dict if kind == "dict" else cls),
             object_children(properties),
         ),
         required_keys=frozenset(p.name for p in properties if p.required),

@@ -8,6 +8,7 @@ same factory, a type cannot be supported by the schema but not by the converter.
 from __future__ import annotations
 
 import threading
+import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, TypeAlias
 
@@ -27,6 +28,8 @@ __all__ = [
     "ambiguous_float",
     "container_spec",
     "count_members",
+    "instance_of",
+    "json_copy",
     "nested_depth",
     "number_mode",
     "union_refs",
@@ -40,7 +43,7 @@ StructureHook: TypeAlias = Callable[[Any], Any]
 ChildrenFn: TypeAlias = Callable[[Any], Iterator[tuple["str | int", "TypeSpec", Any]]]
 
 
-class Reject(Exception):  # noqa: N818 (a verdict, not an error)
+class Reject(Exception):  # noqa: N818 - a verdict, not an error
     """Raised by a structuring hook when the JSON value does not match the type's schema.
 
     It carries no message: the fast path only needs the verdict, and the detailed messages come
@@ -50,11 +53,11 @@ class Reject(Exception):  # noqa: N818 (a verdict, not an error)
     __slots__ = ()
 
 
-class Unsupported(Exception):  # noqa: N818
+class Unsupported(Exception):  # noqa: N818 - a verdict on an annotation, not an error
     """An annotation has no JSON Schema mapping. The message says why."""
 
 
-class Unresolved(Exception):  # noqa: N818
+class Unresolved(Exception):  # noqa: N818 - a verdict on an annotation, not an error
     """An annotation names something that is not defined (yet).
 
     Attributes:
@@ -146,11 +149,11 @@ def count_members(value: object) -> int:
         item = stack.pop()
         kind = type(item)
         if kind is dict:
-            mapping: dict[str, object] = item  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+            mapping = typing.cast("dict[str, object]", item)
             total += len(mapping)
             stack.extend(v for v in mapping.values() if type(v) in (dict, list))
         elif kind is list:
-            items: list[object] = item  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+            items = typing.cast("list[object]", item)
             stack.extend(v for v in items if type(v) in (dict, list))
     return total
 
@@ -200,6 +203,27 @@ def container_spec(
         instance_check=instance_check,
         children=children,
     )
+
+
+def instance_of(python_type: type) -> Callable[[Any], bool]:
+    """An ``instance_check`` for the instances of *python_type*."""
+    return lambda value: isinstance(value, python_type)
+
+
+def json_copy(value: Mapping[str, Any]) -> Schema:
+    """A deep copy of a JSON-ready mapping (a schema), as plain dicts and lists."""
+    copied: Schema = _json_copy(value)
+    return copied
+
+
+def _json_copy(value: object) -> Any:
+    if isinstance(value, Mapping):
+        mapping = typing.cast("Mapping[object, object]", value)
+        return {str(k): _json_copy(v) for k, v in mapping.items()}
+    if isinstance(value, (list, tuple)):
+        items = typing.cast("list[object] | tuple[object, ...]", value)
+        return [_json_copy(v) for v in items]
+    return value
 
 
 def nested_depth(specs: Iterable[TypeSpec]) -> int | None:
