@@ -94,7 +94,8 @@ class TestOneModelPerMethod:
         first, second = proxies()["plan"], proxies()["plan"]
         assert first.parameters == model_of("plan").standard.schema
         assert first.parameters is not model_of("plan").standard.schema  # a copy
-        assert first._pipeline.exact.arguments is second._pipeline.exact.arguments
+        assert first._pipeline is second._pipeline  # one pipeline per export
+        assert first._pipeline.exact.arguments is model_of("plan").standard
 
     def test_a_struct_with_the_same_fields_gets_the_same_schema(self) -> None:
         @attrs.frozen
@@ -116,7 +117,7 @@ class TestOneModelPerMethod:
         assert variant.fast_path(100, 5, other) is variant.fast_path(100, 5, other)
         assert variant.fast_path(100, 5, other) is not variant.fast_path(100, 6, other)
         assert variant.fast_path(100, 5, other) is not variant.fast_path(100, 5, print)
-        # Every proxy of a tool shares its fast path: equal exact paths.
+        # Every proxy of a tool shares its pipeline, so its fast path.
         assert proxies()["plan"]._pipeline.fast is proxies()["plan"]._pipeline.fast
 
     def test_the_validator_is_built_once(self) -> None:

@@ -23,6 +23,7 @@ import concurrent.futures
 import contextlib
 import threading
 import time
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
@@ -32,6 +33,7 @@ from typed_toolsets.definition.classes import Export
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant, Unbuilt
 from typed_toolsets.types.fastpath import FastArguments
+from typed_toolsets.types.typespec import Path
 
 from .jsonin import InvalidJSON, LimitExceeded, NotAnObject, NotJSONValue, load_arguments
 from .result import ArgumentProblem, ToolError, ToolResult
@@ -49,8 +51,6 @@ __all__ = [
 #: calls with a timeout are refused with a ``"limit"`` error until some finish.
 MAX_ABANDONED_THREADS: Final = 32
 _MAX_MESSAGE: Final = 2000
-
-Path = tuple["str | int", ...]
 
 
 class Failed:
@@ -270,43 +270,39 @@ class ExactPath:
 
 # ------------------------------------------------------------------------------------ pipeline
 
+#: The pipeline of each export, kept as long as the export (its class) lives.
+_pipelines: weakref.WeakKeyDictionary[Export, Pipeline] = weakref.WeakKeyDictionary()
+
 
 @attrs.frozen(eq=False)
 class Pipeline:
-    """The model-facing call of one tool bound to one toolset instance.
+    """The model-facing call of one exported tool; every instance's proxy of it shares one.
 
     Attributes:
-        bound: The method, bound to the instance.
-        is_async: Whether the method is an ``async def``.
         exact: The exact path.
         fast: The keyword arguments, by the fast path for JSON text when it can vouch for them,
             else by `exact` (which raises `Refused` with the error to report).
+        is_async: Whether the method is an ``async def``.
+        direct: `run` calls the (sync) method right there: no deadline to watch.
+        adirect: `arun` awaits the (async) method right there: no deadline to watch.
     """
 
-    bound: Callable[..., Any]
-    is_async: bool
     exact: ExactPath
     fast: FastArguments[dict[str, object]]
-    # Whether `run` (a sync method) or `arun` (an async one) calls the method right there: no
-    # deadline to watch, no thread or event loop to go through.
-    _direct: bool = attrs.field(
-        init=False,
-        repr=False,
-        default=attrs.Factory(
-            lambda self: self.exact.limits.timeout is None and not self.is_async, takes_self=True
-        ),
-    )
-    _adirect: bool = attrs.field(
-        init=False,
-        repr=False,
-        default=attrs.Factory(
-            lambda self: self.exact.limits.timeout is None and self.is_async, takes_self=True
-        ),
-    )
+    is_async: bool
+    direct: bool
+    adirect: bool
 
     @classmethod
-    def build(cls, export: Export, bound: Callable[..., Any]) -> Pipeline:
-        """The pipeline of *export* bound to a toolset instance (its method is resolved)."""
+    def of(cls, export: Export) -> Pipeline:
+        """The pipeline of *export* (its method is resolved), built once per export."""
+        found = _pipelines.get(export)
+        if found is None:
+            found = _pipelines[export] = cls._build(export)
+        return found
+
+    @classmethod
+    def _build(cls, export: Export) -> Pipeline:
         method = export.method
         if method is None:  # pragma: no cover - exports are resolved before proxies exist
             msg = f"the tool {export.name!r} has an unresolved annotation"
@@ -314,17 +310,19 @@ class Pipeline:
         variant = method.arguments.standard
         limits = export.limits
         exact = ExactPath(export.name, limits, variant)
+        unbounded = limits.timeout is None
         return cls(
-            bound=bound,
-            is_async=method.is_async,
             exact=exact,
             fast=variant.fast_path(limits.max_argument_bytes, limits.max_depth, exact),
+            is_async=method.is_async,
+            direct=unbounded and not method.is_async,
+            adirect=unbounded and method.is_async,
         )
 
     # -------------------------------------------------------------------------------- running
 
-    def run(self, arguments: object) -> Outcome:
-        """The whole call, from sync code: the method's return value, or a `Failed`.
+    def run(self, bound: Callable[..., Any], arguments: object) -> Outcome:
+        """The whole call of *bound* (the method), from sync code: its value, or a `Failed`.
 
         A sync method runs here (in a worker thread when it has a deadline); an async one runs
         to completion when no event loop is running in this thread. Never raises an `Exception`.
@@ -333,33 +331,33 @@ class Pipeline:
         fast = self.fast
         try:
             kwargs = fast(arguments)
-            if self._direct:
-                return self.bound(**kwargs)
-            return self._execute(kwargs)
+            if self.direct:
+                return bound(**kwargs)
+            return self._execute(bound, kwargs)
         except Refused as refused:
             return Failed(refused.error)
         except Exception as exc:  # noqa: BLE001 - the tool's own failure, reported
             return Failed(execution_error(self.exact.name, exc))
 
-    async def arun(self, arguments: object) -> Outcome:
-        """The whole call, from async code: a sync method runs in a worker thread."""
+    async def arun(self, bound: Callable[..., Any], arguments: object) -> Outcome:
+        """The whole call of *bound*, from async code: a sync method runs in a worker thread."""
         fast = self.fast
         try:
             kwargs = fast(arguments)
-            if self._adirect:
-                return await self.bound(**kwargs)
-            return await self._aexecute(kwargs)
+            if self.adirect:
+                return await bound(**kwargs)
+            return await self._aexecute(bound, kwargs)
         except Refused as refused:
             return Failed(refused.error)
         except Exception as exc:  # noqa: BLE001 - the tool's own failure, reported
             return Failed(execution_error(self.exact.name, exc))
 
-    def _execute(self, kwargs: dict[str, object]) -> Outcome:
+    def _execute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
         if self.is_async:
             try:
                 asyncio.get_running_loop()
             except RuntimeError:
-                return asyncio.run(self._await(self.bound(**kwargs)))
+                return asyncio.run(self._await(bound(**kwargs)))
             message = (
                 f"Tool {self.exact.name!r} is async and an event loop is running in this thread; "
                 "use `await proxy.ainvoke(...)` or `await proxy.adynamic_call(...)` instead"
@@ -370,7 +368,7 @@ class Pipeline:
         if refused is not None:
             return refused
         started = time.monotonic()
-        future, state = _start_thread(self.exact.name, self.bound, kwargs)
+        future, state = _start_thread(self.exact.name, bound, kwargs)
         try:
             return future.result(self.exact.limits.timeout)
         except concurrent.futures.TimeoutError:
@@ -381,20 +379,20 @@ class Pipeline:
             return Failed(execution_error(self.exact.name, exc))
         return self._outcome(lambda: future.result(0))
 
-    async def _aexecute(self, kwargs: dict[str, object]) -> Outcome:
+    async def _aexecute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
         if self.is_async:
-            return await self._await(self.bound(**kwargs))
+            return await self._await(bound(**kwargs))
         timeout = self.exact.limits.timeout
         if timeout is None:
             try:
-                return await asyncio.to_thread(self.bound, **kwargs)
+                return await asyncio.to_thread(bound, **kwargs)
             except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
                 return Failed(execution_error(self.exact.name, exc))
         refused = _too_many_abandoned(self.exact.name)
         if refused is not None:
             return refused
         started = time.monotonic()
-        future, state = _start_thread(self.exact.name, self.bound, kwargs)
+        future, state = _start_thread(self.exact.name, bound, kwargs)
         wrapped = asyncio.wrap_future(future)
         try:
             done, _ = await asyncio.wait({wrapped}, timeout=timeout)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
 import attrs
@@ -49,6 +49,7 @@ class ToolProxy:
     toolset: typed_toolsets.Toolset
     _export: Export = attrs.field(repr=False, alias="export")
     _pipeline: Pipeline = attrs.field(repr=False, alias="pipeline")
+    _bound: Callable[..., Any] = attrs.field(repr=False, alias="bound")
 
     @property
     def parameters(self) -> dict[str, Any]:
@@ -127,11 +128,11 @@ class ToolProxy:
 
         For an async method this returns the coroutine; await it, or use `acall`.
         """
-        return self._pipeline.bound(**kwargs)
+        return self._bound(**kwargs)
 
     def __call__(self, **kwargs: Any) -> Any:
         """Same as `call`."""
-        return self._pipeline.bound(**kwargs)
+        return self._bound(**kwargs)
 
     def invoke(self, arguments: Arguments = None) -> ToolResult:
         """Run the model-facing call and return a `ToolResult`.
@@ -143,7 +144,7 @@ class ToolProxy:
             ``ToolResult(ok=True, value=...)``, or ``ok=False`` with a `ToolError` saying what to
             change. Never raises an `Exception`.
         """
-        outcome = self._pipeline.run(arguments)
+        outcome = self._pipeline.run(self._bound, arguments)
         return outcome.result if type(outcome) is Failed else ToolResult.success(outcome)
 
     def dynamic_call(self, arguments: Arguments = None) -> Any:
@@ -153,39 +154,37 @@ class ToolProxy:
         r.error.message``. Never raises an `Exception`; `KeyboardInterrupt`, `SystemExit` and
         cancellation propagate.
         """
-        outcome = self._pipeline.run(arguments)
+        outcome = self._pipeline.run(self._bound, arguments)
         return outcome.result.dynamic() if type(outcome) is Failed else outcome
 
     async def acall(self, **kwargs: Any) -> Any:
         """Call the method directly from async code (a sync method runs in a worker thread)."""
         if self.is_async:
-            return await self._pipeline.bound(**kwargs)
-        return await asyncio.to_thread(self._pipeline.bound, **kwargs)
+            return await self._bound(**kwargs)
+        return await asyncio.to_thread(self._bound, **kwargs)
 
     async def ainvoke(self, arguments: Arguments = None) -> ToolResult:
         """The async form of `invoke`; a sync method runs in a worker thread."""
-        outcome = await self._pipeline.arun(arguments)
+        outcome = await self._pipeline.arun(self._bound, arguments)
         return outcome.result if type(outcome) is Failed else ToolResult.success(outcome)
 
     async def adynamic_call(self, arguments: Arguments = None) -> Any:
         """The async form of `dynamic_call`: exactly ``(await ainvoke(arguments)).dynamic()``."""
-        outcome = await self._pipeline.arun(arguments)
+        outcome = await self._pipeline.arun(self._bound, arguments)
         return outcome.result.dynamic() if type(outcome) is Failed else outcome
 
 
 def make_proxies(exports: list[Export], instance: typed_toolsets.Toolset) -> list[ToolProxy]:
     """Bind each export to *instance*."""
-    proxies: list[ToolProxy] = []
-    for export in exports:
-        bound = getattr(instance, export.method_name)
-        proxies.append(
-            ToolProxy(
-                name=export.name,
-                description=export.description,
-                method_name=export.method_name,
-                toolset=instance,
-                export=export,
-                pipeline=Pipeline.build(export, bound),
-            )
+    return [
+        ToolProxy(
+            name=export.name,
+            description=export.description,
+            method_name=export.method_name,
+            toolset=instance,
+            export=export,
+            pipeline=Pipeline.of(export),
+            bound=getattr(instance, export.method_name),
         )
-    return proxies
+        for export in exports
+    ]

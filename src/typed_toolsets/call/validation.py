@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 from jsonschema import Draft202012Validator
 
 from typed_toolsets.rules.formats import BY_FORMAT
+from typed_toolsets.types.typespec import Path
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -52,7 +53,6 @@ _REASONS: Final = {
     "maxProperties": "has more than {value} entries",
 }
 
-Path = tuple["str | int", ...]
 Problem = tuple[Path, str]
 
 

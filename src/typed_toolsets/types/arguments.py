@@ -31,7 +31,7 @@ from .catalog import registry
 from .fastpath import ExactPath, FastArguments, make_fast_arguments
 from .gen import KeyHook, generate_object_structure
 from .structs import Property, object_schema
-from .typespec import Reject, Schema, TypeSpec, union_refs
+from .typespec import Path, Reject, Schema, TypeSpec, union_refs
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -39,8 +39,6 @@ if TYPE_CHECKING:
 __all__ = ["ArgumentsModel", "ArgumentsVariant", "Unbuilt", "locate"]
 
 _T = TypeVar("_T")
-
-Path = tuple["str | int", ...]
 
 
 class _Once(Generic[_T]):

@@ -17,6 +17,7 @@ import attrs
 __all__ = [
     "MISSING",
     "JSONValue",
+    "Path",
     "Reject",
     "Schema",
     "ChildrenFn",
@@ -39,6 +40,8 @@ __all__ = [
 Schema: TypeAlias = dict[str, Any]
 #: A value as the JSON parser produces it (dict, list, str, int, float, bool or None).
 JSONValue: TypeAlias = object
+#: Where a value sits inside a JSON value: object keys and array indexes, from the outside in.
+Path: TypeAlias = tuple["str | int", ...]
 StructureHook: TypeAlias = Callable[[Any], Any]
 ChildrenFn: TypeAlias = Callable[[Any], Iterator[tuple["str | int", "TypeSpec", Any]]]
 
