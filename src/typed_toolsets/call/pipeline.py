@@ -241,11 +241,12 @@ class ExactPath:
             return ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}")
         except NotJSONValue as exc:
             return _arguments_error(name, [(tuple(exc.path), str(exc))], more=False)
-        if not refused:
-            # Any refusal is explained below.
-            with contextlib.suppress(Exception):
-                return self.arguments.structure(args)
-        return self._explain(args)
+        if refused:
+            return self._explain(args)
+        try:
+            return self.arguments.structure(args)
+        except Exception:  # noqa: BLE001 - whatever the refusal, the validator explains it
+            return self._explain(args)
 
     def _explain(self, args: dict[str, object]) -> dict[str, object] | ToolError:
         """Validate *args*: the problems jsonschema finds, or the arguments built one by one."""
