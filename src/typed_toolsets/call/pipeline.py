@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import threading
 import time
 import weakref
@@ -30,10 +31,11 @@ from typing import Any, Final
 import attrs
 
 from typed_toolsets.definition.classes import Export
+from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant, Unbuilt
 from typed_toolsets.types.fastpath import FastArguments
-from typed_toolsets.types.typespec import Path
+from typed_toolsets.types.typespec import Path, Schema
 
 from .jsonin import InvalidJSON, LimitExceeded, NotAnObject, NotJSONValue, load_arguments
 from .result import ArgumentProblem, ToolError, ToolResult
@@ -293,6 +295,19 @@ class Pipeline:
     is_async: bool
     direct: bool
     adirect: bool
+
+    @functools.cached_property
+    def strict_parameters(self) -> Schema | ExportError:
+        """The strict variant of the arguments schema, or why the tool has none; built once.
+
+        See `typed_toolsets.call.strict`.
+        """
+        from .strict import strict_parameters
+
+        try:
+            return strict_parameters(self.exact.name, self.exact.arguments.schema)
+        except ExportError as exc:
+            return exc
 
     @classmethod
     def of(cls, export: Export) -> Pipeline:

@@ -77,22 +77,10 @@ class ToolProxy:
                 such as ``dict[str, T]``, or a nullable parameter whose default is not None);
                 the message names the tool and each parameter.
         """
-        method = self._export.method
-        if method is None:  # pragma: no cover - exports are resolved before proxies exist
-            return {}
-        key = ("strict-parameters", self.name)
-        found = method.cache.get(key)
-        if found is None:
-            from .strict import strict_parameters
-
-            try:
-                found = strict_parameters(self.name, method.parameters)
-            except ExportError as exc:
-                found = exc
-            method.cache[key] = found
+        found = self._pipeline.strict_parameters
         if isinstance(found, ExportError):
             raise ExportError(found.problems)
-        return _json_copy(found)  # type: ignore[no-any-return]
+        return json_copy(found)
 
     @property
     def annotations(self) -> ToolAnnotations | None:

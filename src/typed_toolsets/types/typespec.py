@@ -31,6 +31,7 @@ __all__ = [
     "count_members",
     "instance_of",
     "json_copy",
+    "json_type_of",
     "nested_depth",
     "number_mode",
     "union_refs",
@@ -70,6 +71,26 @@ class Unresolved(Exception):  # noqa: N818 - a verdict on an annotation, not an 
     def __init__(self, name: str) -> None:
         super().__init__(name)
         self.name = name
+
+
+def json_type_of(value: object) -> str:
+    """Name the JSON type of a parsed JSON value (``integer`` for ints, ``number`` for floats)."""
+    if value is None:
+        return "null"
+    kind = type(value)
+    if kind is bool:
+        return "boolean"
+    if kind is int:
+        return "integer"
+    if kind is float:
+        return "number"
+    if kind is str:
+        return "string"
+    if kind is list:
+        return "array"
+    if kind is dict:
+        return "object"
+    return kind.__name__
 
 
 def _no_children(_value: object) -> Iterator[tuple[str | int, TypeSpec, object]]:
@@ -213,19 +234,18 @@ def instance_of(python_type: type) -> Callable[[Any], bool]:
     return lambda value: isinstance(value, python_type)
 
 
-def json_copy(value: Mapping[str, Any]) -> Schema:
-    """A deep copy of a JSON-ready mapping (a schema), as plain dicts and lists."""
-    copied: Schema = _json_copy(value)
-    return copied
-
-
-def _json_copy(value: object) -> Any:
+@typing.overload
+def json_copy(value: Mapping[str, Any]) -> Schema: ...
+@typing.overload
+def json_copy(value: object) -> Any: ...
+def json_copy(value: object) -> Any:
+    """A deep copy of a JSON-ready value (a schema), as plain dicts and lists."""
     if isinstance(value, Mapping):
         mapping = typing.cast("Mapping[object, object]", value)
-        return {str(k): _json_copy(v) for k, v in mapping.items()}
+        return {str(k): json_copy(v) for k, v in mapping.items()}
     if isinstance(value, (list, tuple)):
         items = typing.cast("list[object] | tuple[object, ...]", value)
-        return [_json_copy(v) for v in items]
+        return [json_copy(v) for v in items]
     return value
 
 
