@@ -28,13 +28,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import attrs
 
 from .catalog import registry
-from .fastpath import ExactPath, FastArguments, make_fast_arguments
 from .gen import KeyHook, generate_object_structure
 from .structs import Property, object_schema
 from .typespec import Path, Reject, Schema, TypeSpec, union_refs
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
+
+    from .fastpath import ExactPath, FastArguments
 
 __all__ = ["ArgumentsModel", "ArgumentsVariant", "Unbuilt", "locate"]
 
@@ -179,6 +180,8 @@ class ArgumentsVariant:
         fast = self._fast
         found = fast.get(key)
         if found is None:
+            from .fastpath import make_fast_arguments  # orjson: loaded by the first proxy
+
             with self._fast_lock:
                 found = fast.get(key)
                 if found is None:
