@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import functools
 import threading
 import time
 import weakref
@@ -296,18 +295,24 @@ class Pipeline:
     direct: bool
     adirect: bool
 
-    @functools.cached_property
+    # Built on first use (a plain holder: a cached_property would give the class a __getattr__,
+    # which makes every attribute read on the hot path slower).
+    _strict: list[Schema | ExportError] = attrs.field(init=False, factory=list, repr=False)
+
     def strict_parameters(self) -> Schema | ExportError:
         """The strict variant of the arguments schema, or why the tool has none; built once.
 
         See `typed_toolsets.call.strict`.
         """
-        from .strict import strict_parameters
+        strict = self._strict
+        if not strict:
+            from .strict import strict_parameters
 
-        try:
-            return strict_parameters(self.exact.name, self.exact.arguments.schema)
-        except ExportError as exc:
-            return exc
+            try:
+                strict.append(strict_parameters(self.exact.name, self.exact.arguments.schema))
+            except ExportError as exc:
+                strict.append(exc)
+        return strict[0]
 
     @classmethod
     def of(cls, export: Export) -> Pipeline:

@@ -77,7 +77,7 @@ class ToolProxy:
                 such as ``dict[str, T]``, or a nullable parameter whose default is not None);
                 the message names the tool and each parameter.
         """
-        found = self._pipeline.strict_parameters
+        found = self._pipeline.strict_parameters()
         if isinstance(found, ExportError):
             raise ExportError(found.problems)
         return json_copy(found)
