@@ -6,7 +6,7 @@ import inspect
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 import typing_extensions
@@ -14,11 +14,13 @@ import typing_extensions
 from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.types import docstrings
-from typed_toolsets.types.arguments import ArgumentsModel
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.description import Description
 from typed_toolsets.types.structs import Property, json_default
 from typed_toolsets.types.typespec import MISSING, Schema, TypeSpec, Unresolved, Unsupported
+
+if TYPE_CHECKING:
+    from typed_toolsets.types.arguments import ArgumentsModel
 
 __all__ = [
     "MethodInfo",
@@ -235,6 +237,9 @@ def read_method(
         raise SignatureProblems(problems)
     if unresolved is not None:
         raise unresolved
+    # Loaded by the first class that exports a method, not by `import typed_toolsets`.
+    from typed_toolsets.types.arguments import ArgumentsModel
+
     return MethodInfo(
         func=func,
         arguments=ArgumentsModel.build(func.__qualname__, params),
