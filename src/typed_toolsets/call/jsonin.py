@@ -2,7 +2,10 @@
 
 Accepted: a mapping, a JSON text (``str`` or ``bytes``), or None / empty text for "no arguments".
 Sizes and depths are measured before any work that scales with them, and without recursion, so
-a 100,000-deep input is a clean error rather than a RecursionError or a crash. Parsing is strict:
+a 100,000-deep input is a clean error rather than a RecursionError or a crash. Nesting deeper than
+`MAX_NESTING` is refused whatever ``Limits.max_depth`` allows: up to it, every later step (the
+parser, structuring, the checker) stays well within Python's default recursion limit, so the
+verdict on an input never depends on that limit. Parsing is strict:
 ``NaN``/``Infinity``, numbers that overflow a float, integer literals over 4,300 digits,
 duplicate keys and lone surrogates are invalid JSON.
 """
@@ -15,25 +18,33 @@ import math
 import re
 import typing
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from typed_toolsets.definition.limits import Limits
 
 __all__ = [
     "MAX_INT_DIGITS",
+    "MAX_NESTING",
     "ArgumentsInputError",
     "InvalidJSON",
+    "Link",
     "NotAnObject",
     "NotJSONValue",
     "LimitExceeded",
     "check_size",
+    "depth_limit",
     "load_arguments",
     "parse_strict",
+    "path_of",
     "text_depth",
 ]
 
 #: Integer literals longer than this are invalid JSON, whatever the interpreter's own limit.
 MAX_INT_DIGITS: Final = 4300
+#: The deepest nesting read, whatever ``Limits.max_depth`` allows (serde_json's default limit
+#: too). The call path recurses at most a few frames per level, so up to this depth it needs a
+#: few hundred frames, well within Python's default limit of 1,000.
+MAX_NESTING: Final = 128
 # Not `Final`: mypy before 2.0 crashed writing a Final int of 4,300 digits into its cache.
 _MAX_INT = 10**MAX_INT_DIGITS
 _SURROGATE_RE: Final = re.compile("[\ud800-\udfff]")
@@ -93,10 +104,20 @@ def check_size(size: int | None, limits: Limits, *, at_least: int | None = None)
         raise LimitExceeded(msg)
 
 
+def depth_limit(limits: Limits) -> int:
+    """The deepest nesting accepted: ``Limits.max_depth``, at most `MAX_NESTING`."""
+    return min(limits.max_depth, MAX_NESTING)
+
+
 def _depth_error(depth: int | None, limit: int) -> LimitExceeded:
     measured = f"more than {limit}" if depth is None else str(depth)
+    setting = (
+        "Limits.max_depth"
+        if limit < MAX_NESTING
+        else "the deepest nesting typed_toolsets reads, whatever Limits.max_depth allows"
+    )
     return LimitExceeded(
-        f"nested {measured} levels deep, over the limit of {limit} (Limits.max_depth); "
+        f"nested {measured} levels deep, over the limit of {limit} ({setting}); "
         "send a flatter structure"
     )
 
@@ -119,15 +140,17 @@ def text_depth(text: str) -> int:
         inside = True
         brackets = _NOT_BRACKET_RE.sub("", part)
         if brackets:
+            # In C, without a list of the levels (a megabyte of brackets would make one of
+            # tens of megabytes).
             steps = itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets), initial=depth)
-            levels = list(steps)
-            deepest = max(deepest, *levels)
-            depth = levels[-1]
+            deepest = max(deepest, max(steps))
+            opened = brackets.count("[") + brackets.count("{")
+            depth += opened - (len(brackets) - opened)
     return deepest
 
 
 def _check_text_depth(text: str, limits: Limits) -> None:
-    limit = limits.max_depth
+    limit = depth_limit(limits)
     # Cheap bound first: a text with fewer opening brackets than the limit cannot be too deep.
     if text.count("[") + text.count("{") <= limit:
         return
@@ -261,14 +284,29 @@ def _plain_number(value: float) -> tuple[float, str | None]:
     return plain, None if finite else f"{value!r} is not valid JSON (numbers must be finite)"
 
 
+#: A path while walking a value: None at the top, else (the parent's link, key or index). Written
+#: out (`path_of`) only for an error, so going one level deeper costs the same at any depth.
+Link: TypeAlias = "tuple[Link, str | int] | None"
+
+
+def path_of(link: Link) -> list[str | int]:
+    """The keys and indexes of *link*, from the top."""
+    keys: list[str | int] = []
+    while link is not None:
+        link, key = link
+        keys.append(key)
+    keys.reverse()
+    return keys
+
+
 def _copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
     """Copy a mapping into plain JSON values, checking types, depth and size without recursion."""
-    max_depth = limits.max_depth
+    max_depth = depth_limit(limits)
     max_size = limits.max_argument_bytes
     size = 0
     root: dict[str, object] = {}
     # Each entry: (source container, target container, depth, path).
-    stack: list[tuple[object, Any, int, list[str | int]]] = [(arguments, root, 1, [])]
+    stack: list[tuple[object, Any, int, Link]] = [(arguments, root, 1, None)]
     while stack:
         source, target, depth, path = stack.pop()
         items: list[tuple[str | int, object]]
@@ -278,7 +316,7 @@ def _copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
             for key in mapping:
                 if not isinstance(key, str):
                     msg = f"the key {_short(key)} is not a string (JSON object keys are strings)"
-                    raise NotJSONValue(msg, path)
+                    raise NotJSONValue(msg, path_of(path))
                 items.append((key, mapping[key]))
                 size += _json_string_size(key)
             size += 2 + max(len(items) - 1, 0) + len(items)  # braces, commas, colons
@@ -287,7 +325,7 @@ def _copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
             items = list(enumerate(sequence))
             size += 2 + max(len(items) - 1, 0)
         for key, value in items:
-            here = [*path, key]
+            here: Link = (path, key)
             if value is None or value is True or value is False:
                 size += 4 if value is not False else 5
                 element: object = value
@@ -295,13 +333,13 @@ def _copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
                 plain = str.__str__(value)
                 if not plain.isascii() and _SURROGATE_RE.search(plain):
                     msg = f"the string {_short(plain)} contains a lone surrogate"
-                    raise NotJSONValue(msg, here)
+                    raise NotJSONValue(msg, path_of(here))
                 size += _json_string_size(plain)
                 element = plain
             elif isinstance(value, (int, float)):
                 number, problem = _plain_number(value)
                 if problem is not None:
-                    raise NotJSONValue(problem, here)
+                    raise NotJSONValue(problem, path_of(here))
                 size += _int_size(number) if type(number) is int else len(repr(number))
                 element = number
             elif isinstance(value, (Mapping, list, tuple)):
@@ -314,7 +352,7 @@ def _copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
                     f"{_short(value)} (a {type(value).__name__}) is not a JSON value; send "
                     "strings, numbers, booleans, null, lists and string-keyed mappings"
                 )
-                raise NotJSONValue(msg, here)
+                raise NotJSONValue(msg, path_of(here))
             if isinstance(target, dict):
                 target[key] = element
             else:

@@ -5,8 +5,9 @@ A model's arguments take one path (`Pipeline.run`, or `Pipeline.arun` from async
 1. The fast path (`typed_toolsets.types.fastpath`) reads JSON text and structures it in one
    generated pass, once. What it cannot vouch for, it hands to the tool's `ExactPath`:
    `typed_toolsets.call.jsonin` parses strictly within the limits, the method's arguments model
-   structures the arguments, and when it refuses them jsonschema decides (it has the final word)
-   and `typed_toolsets.call.validation` explains every problem.
+   structures the arguments, and when it refuses them the schema decides (jsonschema's verdict,
+   found in linear time by `typed_toolsets.call.checker`) and `typed_toolsets.call.refusal`
+   reports every problem.
 2. The method runs: directly, in a worker thread when it has a deadline (or, from async code,
    when it is sync), or as a task (async methods). Sync and async differ only in this step.
 
@@ -19,12 +20,14 @@ the proxy turns it into a `ToolResult` (``invoke``) or the value or ``"Error: ..
 from __future__ import annotations
 
 import asyncio
+import builtins
 import concurrent.futures
-import contextlib
+import contextvars
 import threading
 import time
+import typing
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from typing import Any, Final
 
 import attrs
@@ -32,20 +35,32 @@ import attrs
 from typed_toolsets.definition.classes import Export
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
-from typed_toolsets.types.arguments import ArgumentsVariant, Unbuilt
+from typed_toolsets.types.arguments import ArgumentsVariant
 from typed_toolsets.types.fastpath import FastArguments
-from typed_toolsets.types.typespec import Path, Schema
+from typed_toolsets.types.typespec import Schema
 
-from .jsonin import InvalidJSON, LimitExceeded, NotAnObject, NotJSONValue, load_arguments
-from .result import ArgumentProblem, ToolError, ToolResult
+from .jsonin import (
+    InvalidJSON,
+    LimitExceeded,
+    NotAnObject,
+    NotJSONValue,
+    depth_limit,
+    load_arguments,
+)
+from .result import ToolError, ToolResult
 
 __all__ = [
+    "CANCEL_GRACE",
     "MAX_ABANDONED_THREADS",
+    "OFFLOAD_CHARS",
+    "OFFLOAD_VALUES",
+    "Deferred",
     "ExactPath",
     "Failed",
     "Pipeline",
     "Refused",
     "execution_error",
+    "propagates",
 ]
 
 #: At most this many timed-out sync calls may still be running in abandoned threads; past that,
@@ -108,34 +123,36 @@ def execution_error(tool: str, exc: BaseException) -> ToolError:
     return ToolError(tool, "execution", f"Tool {tool!r} failed: {_exception_text(exc)}")
 
 
-def _arguments_error(tool: str, problems: list[tuple[Path, str]], more: bool) -> ToolError:
-    from .validation import dotted_path, json_path
-
-    parts = [f"{dotted_path(path)}: {reason}" for path, reason in problems]
-    message = f"Invalid arguments for tool {tool!r}: " + "; ".join(parts)
-    if more:
-        message += "; (more problems not shown)"
-    details = tuple(ArgumentProblem(json_path(path), reason) for path, reason in problems)
-    return ToolError(tool, "arguments", message, details)
-
-
-def _type_name(annotation: object) -> str:
-    name = getattr(annotation, "__qualname__", None)
-    return name if isinstance(name, str) else repr(annotation)
-
-
-def _unbuilt_problem(unbuilt: Unbuilt) -> tuple[Path, str]:
-    cause = (
-        "it does not match the schema" if unbuilt.cause is None else _exception_text(unbuilt.cause)
-    )
-    return unbuilt.path, f"could not be converted to {_type_name(unbuilt.annotation)}: {cause}"
-
-
 # ------------------------------------------------------------------------------ running methods
+
+#: What a call lets through instead of reporting: the host is stopping (Ctrl-C, exit), or the
+#: caller's own task is being cancelled. Whatever else a tool raises (``GeneratorExit`` and the
+#: ``BaseException`` subclasses of trio, gevent or pytest included) is an ``"execution"`` error.
+_PROPAGATING: Final = (KeyboardInterrupt, SystemExit, asyncio.CancelledError)
+# Python 3.11's exception groups: one carrying an exception of `_PROPAGATING` goes on too.
+_GROUP: Final[type[BaseException] | tuple[()]] = getattr(builtins, "BaseExceptionGroup", ())
+
+#: After cancelling an async tool at its deadline, how long to wait for it to stop before leaving
+#: it behind (a task that catches `asyncio.CancelledError` and goes on would never end).
+CANCEL_GRACE: Final = 0.5
+# How much longer than its deadline and grace a sync caller waits for an async tool's own event
+# loop before leaving its thread behind (a tool that blocks that loop cannot be cancelled).
+_LOOP_MARGIN: Final = 0.5
+
+
+def propagates(exc: BaseException) -> bool:
+    """Whether *exc* goes on to the caller rather than becoming an ``"execution"`` error."""
+    if isinstance(exc, _PROPAGATING):
+        return True
+    if not isinstance(exc, _GROUP):
+        return False
+    # BaseExceptionGroup is Python 3.11+, and the package is typed for 3.10.
+    subgroup: Callable[[object], object] = getattr(exc, "subgroup")  # noqa: B009
+    return subgroup(_PROPAGATING) is not None
 
 
 class _Abandoned:
-    """Counts timed-out sync calls whose threads are still running."""
+    """Counts timed-out calls still running: sync calls' threads and async calls' tasks."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -146,8 +163,12 @@ _abandoned = _Abandoned()
 
 
 def _start_thread(
-    name: str, func: Callable[..., Any], kwargs: dict[str, object]
+    name: str,
+    func: Callable[..., Any],
+    kwargs: dict[str, object],
+    after: Callable[[], object] | None = None,
 ) -> tuple[concurrent.futures.Future[Any], dict[str, bool]]:
+    """Run ``func(**kwargs)`` in a new thread; its outcome goes to the future, then *after* runs."""
     future: concurrent.futures.Future[Any] = concurrent.futures.Future()
     state = {"abandoned": False}
 
@@ -159,9 +180,13 @@ def _start_thread(
         else:
             future.set_result(result)
         finally:
-            with _abandoned.lock:
-                if state["abandoned"]:
-                    _abandoned.count -= 1
+            try:
+                if after is not None:
+                    after()
+            finally:
+                with _abandoned.lock:
+                    if state["abandoned"]:
+                        _abandoned.count -= 1
 
     thread = threading.Thread(target=worker, name=f"typed_toolsets {name}", daemon=True)
     thread.start()
@@ -173,8 +198,8 @@ def _too_many_abandoned(name: str) -> Failed | None:
         if _abandoned.count >= MAX_ABANDONED_THREADS:
             message = (
                 f"Tool {name!r} was not started: {_abandoned.count} earlier calls that timed out "
-                f"are still running (the limit is {MAX_ABANDONED_THREADS} abandoned threads); "
-                "try again later"
+                f"are still running (the limit is {MAX_ABANDONED_THREADS} abandoned threads and "
+                "tasks); try again later"
             )
             return Failed(ToolError(name, "limit", message))
     return None
@@ -190,6 +215,32 @@ def _abandon(future: concurrent.futures.Future[Any], state: dict[str, bool]) -> 
         return True
 
 
+def _released(_task: object) -> None:
+    with _abandoned.lock:
+        _abandoned.count -= 1
+
+
+def _abandon_task(task: asyncio.Future[Any]) -> None:
+    """Count a task left running (it ignored its cancellation) until it ends."""
+    with _abandoned.lock:
+        if task.done():
+            return
+        _abandoned.count += 1
+    task.add_done_callback(_released)
+
+
+def _finish_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Run what an async tool left behind on its own loop to its end, then close the loop."""
+    try:
+        rest = asyncio.all_tasks(loop)
+        if rest:
+            loop.run_until_complete(asyncio.wait(rest))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.run_until_complete(loop.shutdown_default_executor())
+    finally:
+        loop.close()
+
+
 # ---------------------------------------------------------------------------------- exact path
 
 
@@ -198,8 +249,8 @@ class ExactPath:
     """The exact path of one tool: the verdict on the arguments the fast path does not vouch for.
 
     Strict parsing within the limits (`typed_toolsets.call.jsonin`), then the arguments model's
-    structurer; what that refuses, jsonschema explains (`typed_toolsets.call.validation`). Equal
-    paths (same tool name, limits and arguments) share one fast path.
+    structurer; what that refuses, the schema's checker explains (`typed_toolsets.call.refusal`).
+    Equal paths (same tool name, limits and arguments) share one fast path.
 
     Attributes:
         name: The exported tool name (every error names it).
@@ -220,8 +271,16 @@ class ExactPath:
                 validator once the text is parsed.
 
         Raises:
-            Refused: With the error to report (it raises nothing else).
+            Refused: With the error to report.
+            Deferred: The arguments are large and this thread runs an event loop: `Pipeline.arun`
+                checks them in a worker thread instead (`Deferred.settle`).
         """
+        if _heavy(arguments):
+            raise Deferred(self, arguments, refused)
+        return self.settle(arguments, refused)
+
+    def settle(self, arguments: object, refused: bool = False) -> dict[str, object]:
+        """`__call__` wherever it runs: the keyword arguments, or `Refused`."""
         try:
             checked = self._check(arguments, refused)
         except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
@@ -241,33 +300,85 @@ class ExactPath:
         except NotAnObject as exc:
             return ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}")
         except NotJSONValue as exc:
-            return _arguments_error(name, [(tuple(exc.path), str(exc))], more=False)
-        if refused:
-            return self._explain(args)
-        try:
-            return self.arguments.structure(args)
-        except Exception:  # noqa: BLE001 - whatever the refusal, the validator explains it
-            return self._explain(args)
+            from .refusal import arguments_error
 
-    def _explain(self, args: dict[str, object]) -> dict[str, object] | ToolError:
-        """Validate *args*: the problems jsonschema finds, or the arguments built one by one."""
-        from .validation import problems
+            return arguments_error(name, [(tuple(exc.path), str(exc))], more=False)
+        if not refused:
+            try:
+                return self.arguments.structure(args)
+            except Exception:  # noqa: BLE001, S110 - whatever the refusal, the checker explains it
+                pass
+        from .refusal import explain
 
-        try:
-            found, more = problems(self.arguments.validator(), args)
-        except RecursionError:
-            message = (
-                f"Arguments for tool {self.name!r} are nested too deeply to validate "
-                f"(Limits.max_depth={self.limits.max_depth}); send a flatter structure"
+        return explain(name, self.limits, self.arguments, args)
+
+
+#: From a thread running an event loop, arguments given as text of at least this many characters
+#: (or bytes) are checked in a worker thread: refusing them may take longer than a loop should
+#: wait (tens of milliseconds for 64 KiB; see `Deferred`).
+OFFLOAD_CHARS: Final = 64 * 1024
+#: Likewise for a mapping holding at least this many values, at any depth.
+OFFLOAD_VALUES: Final = 4096
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _few_values(arguments: object, budget: int) -> bool:
+    """Whether a mapping holds at most *budget* values (reading no more than that many)."""
+    stack: list[object] = [arguments]
+    seen = 0
+    try:
+        while stack:
+            item = stack.pop()
+            values: Iterable[object] = (
+                typing.cast("Mapping[object, object]", item).values()
+                if isinstance(item, Mapping)
+                else typing.cast("Iterable[object]", item)
             )
-            return ToolError(self.name, "limit", message)
-        if found:
-            return _arguments_error(self.name, found, more)
-        converted = self.arguments.convert(args)
-        if isinstance(converted, list):
-            failures = [_unbuilt_problem(unbuilt) for unbuilt in converted]
-            return _arguments_error(self.name, failures, more=False)
-        return converted
+            for value in values:
+                seen += 1
+                if seen > budget:
+                    return False
+                if isinstance(value, (Mapping, list, tuple)):
+                    stack.append(typing.cast(object, value))
+    except Exception:  # noqa: BLE001 - a mapping that cannot be read: the exact path says why
+        return False
+    return True
+
+
+def _heavy(arguments: object) -> bool:
+    """Whether *arguments* are large and met on an event loop (cheap for small ones)."""
+    if isinstance(arguments, (str, bytes, bytearray)):
+        return len(arguments) >= OFFLOAD_CHARS and _on_event_loop()
+    if isinstance(arguments, memoryview):
+        return arguments.nbytes >= OFFLOAD_CHARS and _on_event_loop()
+    if isinstance(arguments, Mapping) and arguments and _on_event_loop():
+        return not _few_values(typing.cast(object, arguments), OFFLOAD_VALUES)
+    return False
+
+
+class Deferred(Exception):  # noqa: N818 - a hand-over, raised through the generated fast path
+    """Large arguments met on an event loop: check them elsewhere, with `settle`.
+
+    Refusing arguments costs time linear in their size; on an event loop that time would stall
+    every other task, so `Pipeline.arun` runs `settle` in a worker thread.
+    """
+
+    def __init__(self, exact: ExactPath, arguments: object, refused: bool) -> None:
+        super().__init__(exact.name)
+        self.exact = exact
+        self.arguments = arguments
+        self.refused = refused
+
+    def settle(self) -> dict[str, object]:
+        """The keyword arguments; raises `Refused` with the error to report."""
+        return self.exact.settle(self.arguments, self.refused)
 
 
 # ------------------------------------------------------------------------------------ pipeline
@@ -334,7 +445,7 @@ class Pipeline:
         unbounded = limits.timeout is None
         return cls(
             exact=exact,
-            fast=variant.fast_path(limits.max_argument_bytes, limits.max_depth, exact),
+            fast=variant.fast_path(limits.max_argument_bytes, depth_limit(limits), exact),
             is_async=method.is_async,
             direct=unbounded and not method.is_async,
             adirect=unbounded and method.is_async,
@@ -351,64 +462,119 @@ class Pipeline:
         # Read from the slot first: calling ``self.fast(...)`` would look it up as a method.
         fast = self.fast
         try:
-            kwargs = fast(arguments)
+            try:
+                kwargs = fast(arguments)
+            except Deferred as deferred:
+                # Sync code on an event loop's thread: nowhere else to check them.
+                kwargs = deferred.settle()
             if self.direct:
                 return bound(**kwargs)
             return self._execute(bound, kwargs)
         except Refused as refused:
             return Failed(refused.error)
-        except Exception as exc:  # noqa: BLE001 - the tool's own failure, reported
+        except BaseException as exc:  # the tool's own failure, reported unless it `propagates`
+            if propagates(exc):
+                raise
             return Failed(execution_error(self.exact.name, exc))
 
     async def arun(self, bound: Callable[..., Any], arguments: object) -> Outcome:
-        """The whole call of *bound*, from async code: a sync method runs in a worker thread."""
+        """The whole call of *bound*, from async code: a sync method runs in a worker thread.
+
+        Large arguments are checked in a worker thread too (see `Deferred`), so the event loop is
+        never held for long by a refusal.
+        """
         fast = self.fast
         try:
-            kwargs = fast(arguments)
+            try:
+                kwargs = fast(arguments)
+            except Deferred as deferred:
+                kwargs = await asyncio.to_thread(deferred.settle)
             if self.adirect:
                 return await bound(**kwargs)
             return await self._aexecute(bound, kwargs)
         except Refused as refused:
             return Failed(refused.error)
-        except Exception as exc:  # noqa: BLE001 - the tool's own failure, reported
+        except BaseException as exc:  # the tool's own failure, reported unless it `propagates`
+            if propagates(exc):
+                raise
             return Failed(execution_error(self.exact.name, exc))
 
     def _execute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        name = self.exact.name
+        timeout = self.exact.limits.timeout
         if self.is_async:
             try:
                 asyncio.get_running_loop()
             except RuntimeError:
+                pass
+            else:
+                message = (
+                    f"Tool {name!r} is async and an event loop is running in this thread; "
+                    "use `await proxy.ainvoke(...)` or `await proxy.adynamic_call(...)` instead"
+                )
+                return Failed(ToolError(name, "execution", message))
+            if timeout is None:
                 return asyncio.run(self._await(bound(**kwargs)))
-            message = (
-                f"Tool {self.exact.name!r} is async and an event loop is running in this thread; "
-                "use `await proxy.ainvoke(...)` or `await proxy.adynamic_call(...)` instead"
-            )
-            return Failed(ToolError(self.exact.name, "execution", message))
+            return self._drive(bound(**kwargs), timeout)
         # A sync method with a deadline (`run` calls the others directly).
-        refused = _too_many_abandoned(self.exact.name)
+        refused = _too_many_abandoned(name)
         if refused is not None:
             return refused
         started = time.monotonic()
-        future, state = _start_thread(self.exact.name, bound, kwargs)
+        future, state = _start_thread(name, bound, kwargs)
+        return self._wait(future, state, started, timeout)
+
+    def _drive(self, coroutine: Coroutine[Any, Any, Any], timeout: float) -> Outcome:
+        """Run an async method with a deadline from sync code, on its own loop in a thread.
+
+        The loop's thread is what lets a task that ignores its cancellation be left behind: the
+        caller gets the timeout while the thread runs the task to its end (counted as abandoned).
+        """
+        refused = _too_many_abandoned(self.exact.name)
+        if refused is not None:
+            coroutine.close()
+            return refused
+        started = time.monotonic()
+        loop = asyncio.new_event_loop()
+        context = contextvars.copy_context()  # as asyncio.run would: the caller's context
+        future, state = _start_thread(
+            self.exact.name,
+            lambda: context.run(loop.run_until_complete, self._await(coroutine)),
+            {},
+            after=lambda: _finish_loop(loop),
+        )
+        return self._wait(future, state, started, timeout + CANCEL_GRACE + _LOOP_MARGIN)
+
+    def _wait(
+        self,
+        future: concurrent.futures.Future[Any],
+        state: dict[str, bool],
+        started: float,
+        timeout: float | None,
+    ) -> Outcome:
+        """The outcome of a worker thread, or a timeout after *timeout* seconds (it goes on)."""
         try:
-            return future.result(self.exact.limits.timeout)
+            return future.result(timeout)
         except concurrent.futures.TimeoutError:
             if _abandon(future, state):
-                return self._timed_out(started, sync=True)
+                return self._timed_out(started, "its thread may still be running")
             # It finished right at the deadline: take its outcome.
-        except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-            return Failed(execution_error(self.exact.name, exc))
-        return self._outcome(lambda: future.result(0))
+        except BaseException:
+            # Ctrl-C (or an exit) while waiting: the thread goes on, and is counted.
+            _abandon(future, state)
+            raise
+        return future.result(0)
 
     async def _aexecute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
-        if self.is_async:
-            return await self._await(bound(**kwargs))
         timeout = self.exact.limits.timeout
+        if self.is_async:
+            if timeout is not None:
+                refused = _too_many_abandoned(self.exact.name)
+                if refused is not None:
+                    return refused
+            return await self._await(bound(**kwargs))
         if timeout is None:
-            try:
-                return await asyncio.to_thread(bound, **kwargs)
-            except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-                return Failed(execution_error(self.exact.name, exc))
+            return await asyncio.to_thread(bound, **kwargs)
         refused = _too_many_abandoned(self.exact.name)
         if refused is not None:
             return refused
@@ -421,43 +587,42 @@ class Pipeline:
             _abandon(future, state)
             raise
         if not done and _abandon(future, state):
-            return self._timed_out(started, sync=True)
-        return self._outcome(lambda: future.result(0))
+            return self._timed_out(started, "its thread may still be running")
+        return future.result(0)
 
     async def _await(self, coroutine: Coroutine[Any, Any, Any]) -> Outcome:
-        """Await an async method's coroutine, cancelling it at the deadline."""
+        """Await an async method's coroutine, cancelling it at the deadline.
+
+        A task that does not stop within `CANCEL_GRACE` of its cancellation is left behind
+        (counted, as abandoned threads are) and the call reports its timeout.
+        """
         timeout = self.exact.limits.timeout
         if timeout is None:
-            try:
-                return await coroutine
-            except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-                return Failed(execution_error(self.exact.name, exc))
+            return await coroutine
         started = time.monotonic()
         task = asyncio.ensure_future(coroutine)
         try:
             done, _ = await asyncio.wait({task}, timeout=timeout)
-        except asyncio.CancelledError:
+            if done:
+                return task.result()
             task.cancel()
+            stopped, _ = await asyncio.wait({task}, timeout=CANCEL_GRACE)
+        except asyncio.CancelledError:  # the caller is cancelled: so is the tool
+            task.cancel()
+            _abandon_task(task)
             raise
-        if not done:
-            task.cancel()
-            with contextlib.suppress(BaseException):  # the cancellation we asked for
-                await task
-            return self._timed_out(started, sync=False)
-        return self._outcome(task.result)
+        if not stopped:
+            _abandon_task(task)
+            note = f"it was cancelled but did not stop within {CANCEL_GRACE} s, and is left running"
+            return self._timed_out(started, note)
+        if not task.cancelled():
+            task.exception()  # retrieved: what it raised after the deadline does not matter
+        return self._timed_out(started, "it was cancelled")
 
-    def _outcome(self, result: Callable[[], object]) -> Outcome:
-        """What *result* returns, or the execution error for what it raises."""
-        try:
-            return result()
-        except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-            return Failed(execution_error(self.exact.name, exc))
-
-    def _timed_out(self, started: float, *, sync: bool) -> Failed:
+    def _timed_out(self, started: float, note: str) -> Failed:
         waited = time.monotonic() - started
-        note = "; its thread may still be running" if sync else "; it was cancelled"
         message = (
             f"Tool {self.exact.name!r} timed out: no result after {waited:.2f} s "
-            f"(Limits.timeout={self.exact.limits.timeout}){note}"
+            f"(Limits.timeout={self.exact.limits.timeout}); {note}"
         )
         return Failed(ToolError(self.exact.name, "timeout", message))
