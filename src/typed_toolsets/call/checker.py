@@ -164,6 +164,17 @@ _TYPE_EXPRESSIONS: Final = {
     "array": "isinstance({v}, list)",
     "object": "isinstance({v}, dict)",
 }
+#: The Python types whose values are exactly the valid values of a JSON type, as the parser
+#: makes them (an integral float is an integer too: it is checked one by one).
+_EXACT_TYPES: Final[dict[str, frozenset[type]]] = {
+    "string": frozenset({str}),
+    "integer": frozenset({int}),
+    "number": frozenset({int, float}),
+    "boolean": frozenset({bool}),
+    "null": frozenset({type(None)}),
+    "array": frozenset({list}),
+    "object": frozenset({dict}),
+}
 #: What the length keywords (``minLength``, ``maxItems``, ...) measure, by their last word.
 _SIZED: Final[dict[str, type[Sized]]] = {"Length": str, "Items": list, "Properties": dict}
 
@@ -281,20 +292,24 @@ class _Scalar:
 
     Attributes:
         expression: For ``type``: the test as an expression over ``{v}``, for generated code.
+        exact: For ``type``: Python types whose values pass for sure (see `_EXACT_TYPES`).
         shallow: A failure means the value has not even the shape of the schema.
     """
 
-    __slots__ = ("expression", "keyword", "shallow", "test", "value")
+    __slots__ = ("exact", "expression", "keyword", "shallow", "test", "value")
 
     def __init__(self, keyword: str, value: object) -> None:
         self.keyword = keyword
         self.value = value
         self.shallow = keyword in SHALLOW_KEYWORDS
         self.expression: str | None = None
+        self.exact: frozenset[type] = frozenset()
         test: _Test | None
         if keyword == "type":
             self.expression = _type_expression(value)
             test = _expression_test(self.expression)
+            names = [value] if isinstance(value, str) else typing.cast("list[str]", value)
+            self.exact = frozenset[type]().union(*(_EXACT_TYPES[name] for name in names))
         elif keyword == "enum":
             if not isinstance(value, list):
                 raise _Unsupported
@@ -336,15 +351,18 @@ class _Node:
             checks such a child inline.
         quick: ``valid`` is cheap to ask again (a union's, remembered per value): generated code
             asks it before starting on the problems.
+        nested: A union or a reference is at or below this node (so unions above it remember
+            what their variants said: the same value may be asked about again).
         scalars: A leaf's keywords.
         schema: The schema it was compiled from.
     """
 
-    __slots__ = ("errors", "leaf", "quick", "scalars", "schema", "shallow", "valid")
+    __slots__ = ("errors", "leaf", "nested", "quick", "scalars", "schema", "shallow", "valid")
 
     def __init__(self, schema: object) -> None:
         self.schema = schema
         self.leaf = False
+        self.nested = False
         self.quick = False
         self.scalars: list[_Scalar] = []
         self.valid: _Valid = _accept
@@ -354,6 +372,7 @@ class _Node:
     def fill(self, other: _Node) -> None:
         """Behave as *other* (this node was referred to before it was compiled)."""
         self.leaf = other.leaf
+        self.nested = self.nested or other.nested
         self.quick = other.quick
         self.scalars = other.scalars
         self.valid = other.valid
@@ -426,6 +445,10 @@ class _Source:
 class _Keyword:
     """A keyword with subschemas (or a reference): the lines checking it, in generated code."""
 
+    def children(self) -> list[_Node]:
+        """The nodes of its subschemas."""
+        return []
+
     def valid_lines(self, src: _Source) -> list[str]:
         """Lines returning False when ``x`` fails the keyword."""
         raise NotImplementedError
@@ -438,6 +461,9 @@ class _Keyword:
 class _Properties(_Keyword):
     def __init__(self, named: list[tuple[str, _Node]]) -> None:
         self.named = named
+
+    def children(self) -> list[_Node]:
+        return [node for _, node in self.named]
 
     def valid_lines(self, src: _Source) -> list[str]:
         lines = ["if isinstance(x, dict):"]
@@ -501,6 +527,9 @@ class _Additional(_Keyword):
         self.declared = declared
         self.node = node
 
+    def children(self) -> list[_Node]:
+        return [self.node]
+
     def valid_lines(self, src: _Source) -> list[str]:
         return [
             "if isinstance(x, dict):",
@@ -526,24 +555,35 @@ class _Items(_Keyword):
     def __init__(self, start: int, node: _Node) -> None:
         self.start = start
         self.node = node
+        # Items of a plain JSON type: one pass in C over their Python types decides most arrays.
+        scalars = node.scalars if node.leaf else []
+        only_type = len(scalars) == 1 and scalars[0].keyword == "type" and start == 0
+        self.exact = scalars[0].exact if only_type else frozenset[type]()
 
-    def _loop(self) -> list[str]:
+    def children(self) -> list[_Node]:
+        return [self.node]
+
+    def _head(self, src: _Source) -> list[str]:
+        if self.exact:
+            head = (
+                f"if isinstance(x, list) and not {src.name(self.exact)}.issuperset(map(type, x)):"
+            )
+        else:
+            head = "if isinstance(x, list):"
         if self.start == 0:
-            return ["    for i, v in enumerate(x):"]
-        return [f"    for i in range({self.start}, len(x)):", "        v = x[i]"]
+            return [head, "    for i, v in enumerate(x):"]
+        return [head, f"    for i in range({self.start}, len(x)):", "        v = x[i]"]
 
     def valid_lines(self, src: _Source) -> list[str]:
         return [
-            "if isinstance(x, list):",
-            *self._loop(),
+            *self._head(src),
             f"        if not ({src.child_valid(self.node, 'v')}):",
             "            return False",
         ]
 
     def error_lines(self, src: _Source) -> list[str]:
         return [
-            "if isinstance(x, list):",
-            *self._loop(),
+            *self._head(src),
             *(f"        {line}" for line in src.child_errors(self.node, "v", "(link, i)")),
         ]
 
@@ -551,6 +591,9 @@ class _Items(_Keyword):
 class _Prefix(_Keyword):
     def __init__(self, nodes: list[_Node]) -> None:
         self.nodes = nodes
+
+    def children(self) -> list[_Node]:
+        return self.nodes
 
     def valid_lines(self, src: _Source) -> list[str]:
         lines = ["if isinstance(x, list):", "    n = len(x)"]
@@ -584,13 +627,15 @@ class _AnyOf(_Keyword):
         src = _Source()
         src.namespace["memo_any"] = self._memo_valid
         either = " or ".join(f"({src.child_valid(node, 'x')})" for node in nodes)
-        source = (
-            "def generated(x, memo):\n"
-            "    if isinstance(x, (list, dict)):\n"
-            "        return memo_any(x, memo)\n"
-            f"    return {either}\n"
-        )
-        self.valid: _Valid = compile_function(source, "checker", src.namespace)
+        lines = ["def generated(x, memo):"]
+        if any(node.nested for node in nodes):
+            # A value inside may be asked about again by a union below: remember the answers.
+            lines += ["    if isinstance(x, (list, dict)):", "        return memo_any(x, memo)"]
+        lines.append(f"    return {either}")
+        self.valid: _Valid = compile_function("\n".join(lines) + "\n", "checker", src.namespace)
+
+    def children(self) -> list[_Node]:
+        return self.nodes
 
     def _memo_valid(self, x: object, memo: Memo) -> bool:
         # Decided once per variant and value, however many enclosing unions ask.
@@ -659,6 +704,11 @@ def _leaf(schema: object, scalars: list[_Scalar]) -> _Node:
 
 def _generated(schema: object, checks: list[_Scalar | _Keyword]) -> _Node:
     node = _Node(schema)
+    node.nested = any(
+        isinstance(c, (_AnyOf, _Reference)) or any(n.nested for n in c.children())
+        for c in checks
+        if isinstance(c, _Keyword)
+    )
     if len(checks) == 1 and isinstance(checks[0], _AnyOf):
         node.valid, node.errors = checks[0].valid, checks[0].errors  # no wrapper: one frame less
         node.quick = True
@@ -819,6 +869,7 @@ class Checker:
             target = self._resolve(ref)
             # Registered before compiling, so a schema that refers to itself finds it.
             node = self._refs[ref] = _Node(target)
+            node.nested = True  # it may be recursive
             node.fill(self._compile(target))
         return node
 
