@@ -27,7 +27,7 @@ import threading
 import time
 import typing
 import weakref
-from collections.abc import Callable, Coroutine, Iterable, Mapping
+from collections.abc import Callable, Collection, Coroutine, Mapping
 from typing import Any, Final
 
 import attrs
@@ -54,7 +54,6 @@ __all__ = [
     "MAX_ABANDONED_THREADS",
     "OFFLOAD_CHARS",
     "OFFLOAD_VALUES",
-    "Deferred",
     "ExactPath",
     "Failed",
     "Pipeline",
@@ -271,16 +270,8 @@ class ExactPath:
                 validator once the text is parsed.
 
         Raises:
-            Refused: With the error to report.
-            Deferred: The arguments are large and this thread runs an event loop: `Pipeline.arun`
-                checks them in a worker thread instead (`Deferred.settle`).
+            Refused: With the error to report (it raises nothing else).
         """
-        if _heavy(arguments):
-            raise Deferred(self, arguments, refused)
-        return self.settle(arguments, refused)
-
-    def settle(self, arguments: object, refused: bool = False) -> dict[str, object]:
-        """`__call__` wherever it runs: the keyword arguments, or `Refused`."""
         try:
             checked = self._check(arguments, refused)
         except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
@@ -313,20 +304,12 @@ class ExactPath:
         return explain(name, self.limits, self.arguments, args)
 
 
-#: From a thread running an event loop, arguments given as text of at least this many characters
-#: (or bytes) are checked in a worker thread: refusing them may take longer than a loop should
-#: wait (tens of milliseconds for 64 KiB; see `Deferred`).
+#: From async code, arguments given as text of at least this many characters (or bytes) are read
+#: in a worker thread: reading them (and, when they are refused, finding their problems) may take
+#: longer than an event loop should be held, tens of milliseconds per 64 KiB at worst.
 OFFLOAD_CHARS: Final = 64 * 1024
 #: Likewise for a mapping holding at least this many values, at any depth.
 OFFLOAD_VALUES: Final = 4096
-
-
-def _on_event_loop() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
 
 
 def _few_values(arguments: object, budget: int) -> bool:
@@ -336,49 +319,27 @@ def _few_values(arguments: object, budget: int) -> bool:
     try:
         while stack:
             item = stack.pop()
-            values: Iterable[object] = (
+            values: Collection[object] = (
                 typing.cast("Mapping[object, object]", item).values()
                 if isinstance(item, Mapping)
-                else typing.cast("Iterable[object]", item)
+                else typing.cast("Collection[object]", item)
             )
-            for value in values:
-                seen += 1
-                if seen > budget:
-                    return False
-                if isinstance(value, (Mapping, list, tuple)):
-                    stack.append(typing.cast(object, value))
+            seen += len(values)
+            if seen > budget:
+                return False
+            stack += [v for v in values if isinstance(v, (Mapping, list, tuple))]
     except Exception:  # noqa: BLE001 - a mapping that cannot be read: the exact path says why
         return False
     return True
 
 
-def _heavy(arguments: object) -> bool:
-    """Whether *arguments* are large and met on an event loop (cheap for small ones)."""
+def _large(arguments: object) -> bool:
+    """Whether reading *arguments* may hold an event loop too long (cheap for small ones)."""
     if isinstance(arguments, (str, bytes, bytearray)):
-        return len(arguments) >= OFFLOAD_CHARS and _on_event_loop()
-    if isinstance(arguments, memoryview):
-        return arguments.nbytes >= OFFLOAD_CHARS and _on_event_loop()
-    if isinstance(arguments, Mapping) and arguments and _on_event_loop():
+        return len(arguments) >= OFFLOAD_CHARS
+    if isinstance(arguments, Mapping):
         return not _few_values(typing.cast(object, arguments), OFFLOAD_VALUES)
-    return False
-
-
-class Deferred(Exception):  # noqa: N818 - a hand-over, raised through the generated fast path
-    """Large arguments met on an event loop: check them elsewhere, with `settle`.
-
-    Refusing arguments costs time linear in their size; on an event loop that time would stall
-    every other task, so `Pipeline.arun` runs `settle` in a worker thread.
-    """
-
-    def __init__(self, exact: ExactPath, arguments: object, refused: bool) -> None:
-        super().__init__(exact.name)
-        self.exact = exact
-        self.arguments = arguments
-        self.refused = refused
-
-    def settle(self) -> dict[str, object]:
-        """The keyword arguments; raises `Refused` with the error to report."""
-        return self.exact.settle(self.arguments, self.refused)
+    return isinstance(arguments, memoryview) and arguments.nbytes >= OFFLOAD_CHARS
 
 
 # ------------------------------------------------------------------------------------ pipeline
@@ -462,11 +423,7 @@ class Pipeline:
         # Read from the slot first: calling ``self.fast(...)`` would look it up as a method.
         fast = self.fast
         try:
-            try:
-                kwargs = fast(arguments)
-            except Deferred as deferred:
-                # Sync code on an event loop's thread: nowhere else to check them.
-                kwargs = deferred.settle()
+            kwargs = fast(arguments)
             if self.direct:
                 return bound(**kwargs)
             return self._execute(bound, kwargs)
@@ -480,15 +437,18 @@ class Pipeline:
     async def arun(self, bound: Callable[..., Any], arguments: object) -> Outcome:
         """The whole call of *bound*, from async code: a sync method runs in a worker thread.
 
-        Large arguments are checked in a worker thread too (see `Deferred`), so the event loop is
-        never held for long by a refusal.
+        Large arguments are read in a worker thread too (see `OFFLOAD_CHARS`), so neither
+        accepting nor refusing them holds the event loop for long.
         """
         fast = self.fast
         try:
-            try:
+            if _large(arguments):
+                read = await self._in_thread(fast, arguments)
+                if type(read) is Failed:
+                    return read
+                kwargs = typing.cast("dict[str, object]", read)
+            else:
                 kwargs = fast(arguments)
-            except Deferred as deferred:
-                kwargs = await asyncio.to_thread(deferred.settle)
             if self.adirect:
                 return await bound(**kwargs)
             return await self._aexecute(bound, kwargs)
@@ -565,6 +525,27 @@ class Pipeline:
             raise
         return future.result(0)
 
+    async def _in_thread(
+        self, func: Callable[..., Any], *args: object, **kwargs: object
+    ) -> Outcome:
+        """``func(*args, **kwargs)`` in a worker thread: its value, or a `Failed`.
+
+        What it raises is reported here, in the thread: a ``GeneratorExit`` handed back through
+        the awaiting coroutines would close them instead of reaching their handlers.
+        """
+
+        def capture() -> Outcome:
+            try:
+                return func(*args, **kwargs)
+            except Refused as refused:
+                return Failed(refused.error)
+            except BaseException as exc:  # the tool's own failure, reported unless it `propagates`
+                if propagates(exc):
+                    raise
+                return Failed(execution_error(self.exact.name, exc))
+
+        return await asyncio.to_thread(capture)
+
     async def _aexecute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
         timeout = self.exact.limits.timeout
         if self.is_async:
@@ -574,7 +555,7 @@ class Pipeline:
                     return refused
             return await self._await(bound(**kwargs))
         if timeout is None:
-            return await asyncio.to_thread(bound, **kwargs)
+            return await self._in_thread(bound, **kwargs)
         refused = _too_many_abandoned(self.exact.name)
         if refused is not None:
             return refused
