@@ -65,7 +65,7 @@ def test_name_lists_and_suggestions() -> None:
 
 
 def test_values_are_checked_when_the_record_is_made() -> None:
-    with pytest.raises(ValueError, match="needs the values \\['name'\\]"):
+    with pytest.raises(ValueError, match="needs the values \\['name', 'reason'\\]"):
         problem("invalid-tool-name", "C", "m")
     with pytest.raises(ValueError, match="needs the values \\[\\]"):
         problem("api-name", "C", "m", extra="x")

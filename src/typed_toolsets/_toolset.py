@@ -8,12 +8,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, overload
 
 import attrs
 
-from .definition.classes import build_class, class_info, required_init_fields
+from .definition.classes import build_class, class_info, init_problem
 from .definition.declarations import ToolSpec
 from .definition.errors import ToolsetDefinitionError
 from .definition.limits import DEFAULT_LIMITS, Limits
 from .rules.names import class_display_name, default_toolset_name
-from .rules.problems import problem
 
 if TYPE_CHECKING:
     from .call.proxy import ToolProxy
@@ -105,10 +104,9 @@ def _class_to_tools(cls: object) -> list[ToolProxy]:
     if not isinstance(cls, type) or not issubclass(cls, Toolset):  # pragma: no cover - typing
         msg = f"to_tools() needs a Toolset class (got {cls!r})"
         raise TypeError(msg)
-    needed = required_init_fields(cls)
-    if needed:
-        class_name = class_display_name(cls.__qualname__)
-        raise ToolsetDefinitionError([problem("init", class_name, needed=needed)])
+    found = init_problem(cls)
+    if found is not None:
+        raise ToolsetDefinitionError([found])
     return _proxies(cls, cls())
 
 

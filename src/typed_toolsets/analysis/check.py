@@ -31,7 +31,7 @@ from typing import Final, Literal
 import attrs
 
 from typed_toolsets._toolset import Toolset
-from typed_toolsets.definition.classes import class_info, required_init_fields
+from typed_toolsets.definition.classes import class_info, init_problem
 from typed_toolsets.definition.errors import ToolsetDefinitionError
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem, problem
@@ -286,10 +286,9 @@ class _Checker:
                 continue
             if wanted is not None and value not in wanted:
                 continue
-            needed = required_init_fields(value)
-            if needed:
+            found = init_problem(value)
+            if found is not None:
                 # The same record as a call that ran while importing: `add` keeps one.
-                found = problem("init", class_display_name(value.__qualname__), needed=needed)
                 self.add(Finding(loaded.path, node.lineno, found))
 
 

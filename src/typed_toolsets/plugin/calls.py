@@ -1,4 +1,4 @@
-"""``Cls.to_tools()`` on a class whose constructor needs arguments (the ``init`` problem).
+"""``Cls.to_tools()`` on a class that cannot be built with no arguments (the ``init`` code).
 
 ``to_tools`` is a descriptor: accessed on the class, it builds ``Cls()`` with no arguments. A
 method hook on its ``__get__`` sees the class at every ``Cls.to_tools`` access and reports the
@@ -7,7 +7,7 @@ constructor's required arguments; ``instance.to_tools()`` binds the instance and
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_NAMED, ARG_POS
+from mypy.nodes import ARG_NAMED, ARG_POS, TypeInfo
 from mypy.plugin import MethodContext
 from mypy.typeops import type_object_type
 from mypy.types import (
@@ -30,7 +30,7 @@ __all__ = ["check_to_tools_access"]
 
 
 def check_to_tools_access(ctx: MethodContext) -> Type:
-    """``Cls.to_tools`` builds ``Cls()``: report classes whose constructor needs arguments."""
+    """``Cls.to_tools`` builds ``Cls()``: report abstract classes and required arguments."""
     if len(ctx.arg_types) < 2 or not ctx.arg_types[0] or not ctx.arg_types[1]:
         return ctx.default_return_type
     obj = get_proper_type(ctx.arg_types[0][0])
@@ -41,6 +41,11 @@ def check_to_tools_access(ctx: MethodContext) -> Type:
     if not isinstance(item, Instance):
         return ctx.default_return_type  # `type[T]` and friends: the class is not known here
     api = ctx.api
+    abstract = abstract_methods(item.type)
+    if abstract:
+        found = problem("abstract-class", display_name(item.type), methods=abstract)
+        report(api, found, ctx.context)
+        return ctx.default_return_type
 
     def named_type(name: str) -> Instance:
         return api.named_generic_type(name, [])
@@ -50,6 +55,18 @@ def check_to_tools_access(ctx: MethodContext) -> Type:
     if needed:
         report(api, problem("init", display_name(item.type), needed=needed), ctx.context)
     return ctx.default_return_type
+
+
+def abstract_methods(info: TypeInfo) -> list[str]:
+    """The abstract methods that keep *info* from being instantiated at run time.
+
+    mypy calls any class with abstract members abstract; Python refuses to build one only when
+    its metaclass is `abc.ABCMeta` (``abc.ABC`` as a base), so only then is it reported.
+    """
+    meta = info.metaclass_type
+    if not info.is_abstract or meta is None or not meta.type.has_base("abc.ABCMeta"):
+        return []
+    return sorted(name for name, _ in info.abstract_attributes)
 
 
 def _required_arguments(constructor: ProperType) -> list[str]:

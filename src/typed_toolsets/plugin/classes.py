@@ -33,7 +33,7 @@ from typed_toolsets.rules.names import (
     close_matches,
     default_toolset_name,
     final_tool_name,
-    is_valid_tool_name,
+    tool_name_problem,
 )
 from typed_toolsets.rules.problems import Problem, problem
 
@@ -228,9 +228,12 @@ class ClassCheck:
                     report(self.api, kind, where)
                 continue
             name = self.final_name(decl, toolset_name)
-            if name is not None and not is_valid_tool_name(name):
+            reason = tool_name_problem(name) if name is not None else None
+            if name is not None and reason is not None:
                 if not self.inherited_name(decl):
-                    found_problem = problem("invalid-tool-name", self.name, decl.method, name=name)
+                    found_problem = problem(
+                        "invalid-tool-name", self.name, decl.method, name=name, reason=reason
+                    )
                     report(self.api, found_problem, where)
                 continue
             if name is not None:

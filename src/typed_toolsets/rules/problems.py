@@ -80,6 +80,7 @@ Kind = Literal[
     "bad-annotation",
     "unresolved-name",
     "init",
+    "abstract-class",
     "ambiguous-union",
 ]
 
@@ -155,8 +156,9 @@ KINDS: Final[Mapping[Kind, Template]] = {
     # -- invalid-name
     "invalid-tool-name": Template(
         "invalid-name",
-        f"the tool name {{name!r}} is not valid for LLM APIs (it must match {_PATTERN}: letters, "
-        "digits, '_' and '-', at most 64 characters, not starting with a digit or '-')",
+        f"the tool name {{name!r}} is not valid for LLM APIs: {{reason}} (names must match "
+        f"{_PATTERN}: letters, digits, '_' and '-', at most 64 characters, not starting with a "
+        "digit or '-')",
     ),
     "toolset-name-type": Template("invalid-name", "`toolset_name` must be a str (got {got})"),
     "tool-name-type": Template("invalid-name", "`tool_name` must be a str or None (got {got})"),
@@ -205,6 +207,11 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "init",
         "{toolset}.to_tools() calls {toolset}() with no arguments, but the constructor needs "
         "{needed:names}; give each a default, or call to_tools() on an instance",
+    ),
+    "abstract-class": Template(
+        "init",
+        "{toolset}.to_tools() calls {toolset}(), but {toolset} is abstract (it does not "
+        "implement {methods:names}); implement them, or call to_tools() on a concrete subclass",
     ),
     # -- ambiguous-union (a warning of `check`)
     "ambiguous-union": Template(
