@@ -58,6 +58,7 @@ from typed_toolsets.plugin.codes import ERROR_CODES, TOOLSET_CODE
 from typed_toolsets.plugin.config import CONFIG_SECTION, read_registered_types, sources_digest
 from typed_toolsets.plugin.declarations import META, META_VERSION
 from typed_toolsets.plugin.declarations import record_class as _record_class
+from typed_toolsets.plugin.declarations import record_mixin_name as _record_mixin_name
 from typed_toolsets.plugin.fullnames import (
     INIT_SUBCLASS,
     TO_TOOLS_GET,
@@ -99,12 +100,19 @@ class TypedToolsetsPlugin(Plugin):
 
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         """Record the declarations of every class whose direct base is a Toolset (or Toolset)."""
+        registered = self._registered
         if fullname == TOOLSET:
-            return _record_class
+            return lambda ctx: _record_class(ctx, registered)
         sym = self.lookup_fully_qualified(fullname)
         if sym is not None and isinstance(sym.node, TypeInfo) and sym.node.has_base(TOOLSET):
-            return _record_class
+            return lambda ctx: _record_class(ctx, registered)
         return None
+
+    def get_customize_class_mro_hook(
+        self, fullname: str
+    ) -> Callable[[ClassDefContext], None] | None:
+        """Record the literal ``toolset_name`` of classes that are not Toolsets (mixins)."""
+        return _record_mixin_name
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         """Check a class once it is defined; check ``Cls.to_tools()`` call sites."""

@@ -10,6 +10,9 @@ change on either side shows up here:
   time, the annotation objects at run time); the rest of the message must still be equal;
 - `KNOWN`: problems only one side can report, and `KNOWN_WORDING`: problems both report, with
   the same code, class and method, in other words.
+
+The ``toolset-unchecked`` code is the plugin's alone (what it cannot read, the run time sees):
+those lines are left out, and `test_unchecked_code_is_the_plugins_alone` asserts it.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from typed_toolsets.analysis.check import Finding, run_check
-from typed_toolsets.rules.problems import Problem
+from typed_toolsets.rules.problems import CODE_PREFIX, STATIC_ONLY_CODES, Problem
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASES = sorted(CASES_DIR.glob("*.py"))
@@ -73,6 +76,7 @@ LOOSE: dict[str, tuple[frozenset[str], str]] = {
 Reported = tuple[str, int, str, str]
 
 _PLUGIN_RE = re.compile(r"^(?P<line>\d+): error: (?P<message>.*)  \[(?P<code>toolset-[a-z-]+)\]$")
+_STATIC_ONLY = {CODE_PREFIX + code for code in STATIC_ONLY_CODES}
 _WILDCARD = "\0"
 
 
@@ -83,7 +87,13 @@ def _plugin_problems(output: dict[Path, list[str]]) -> Iterator[Reported]:
             if match is None:
                 assert "[toolset" not in line, line
                 continue
-            yield path.name, int(match.group("line")), match.group("code"), match.group("message")
+            if match.group("code") not in _STATIC_ONLY:
+                yield (
+                    path.name,
+                    int(match.group("line")),
+                    match.group("code"),
+                    match.group("message"),
+                )
 
 
 def _reported(finding: Finding) -> Reported:
@@ -195,3 +205,11 @@ def test_runtime_honours_no_mypy_comments(runtime_findings: list[Finding]) -> No
     # `# mypy: disable-error-code=...` configures mypy only; the runtime check reports anyway.
     files = {Path(f.path).name for f in runtime_findings}
     assert files >= MYPY_CONFIGURED
+
+
+def test_unchecked_code_is_the_plugins_alone(
+    case_output: dict[Path, list[str]], runtime_findings: list[Finding]
+) -> None:
+    reported = [line for lines in case_output.values() for line in lines]
+    assert any(line.endswith("[toolset-unchecked]") for line in reported)
+    assert not any(f.code in _STATIC_ONLY for f in runtime_findings)

@@ -5,11 +5,12 @@ Shared by the schema check (`jsontypes`), the shapes (`shapes`) and the class ch
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 from mypy.messages import format_type_bare
-from mypy.nodes import TypeInfo, Var
+from mypy.nodes import Decorator, FuncDef, MypyFile, OverloadedFuncDef, SymbolNode, TypeInfo, Var
 from mypy.options import Options
+from mypy.plugin import CheckerPluginInterface
 from mypy.types import ProperType, Type, get_proper_type
 
 from typed_toolsets.rules.typenames import NUMERIC_NAMES, SCALAR_NAMES
@@ -18,6 +19,8 @@ __all__ = [
     "BYTES",
     "SCALARS",
     "attrs_field_names",
+    "checker_modules",
+    "function_of",
     "is_real_dataclass",
     "label",
     "member_value_type",
@@ -82,3 +85,27 @@ def member_value_type(info: TypeInfo, member: str) -> ProperType | None:
     if isinstance(node, Var) and node.type is not None:
         return get_proper_type(node.type)
     return None
+
+
+def function_of(node: SymbolNode | None) -> FuncDef | None:
+    """The function a method name stands for (the implementation of an overload)."""
+    if isinstance(node, FuncDef):
+        return node
+    if isinstance(node, Decorator):
+        return node.func
+    if isinstance(node, OverloadedFuncDef):
+        impl = node.impl
+        if isinstance(impl, Decorator):
+            return impl.func
+        if isinstance(impl, FuncDef):
+            return impl
+        first = node.items[0] if node.items else None
+        if node.is_property and isinstance(first, Decorator):
+            return first.func
+    return None
+
+
+def checker_modules(api: CheckerPluginInterface) -> dict[str, MypyFile]:
+    """Every module mypy has loaded, by name (the checker has them; its interface does not say)."""
+    modules = getattr(api, "modules", None)
+    return cast("dict[str, MypyFile]", modules) if isinstance(modules, dict) else {}

@@ -32,6 +32,7 @@ __all__ = [
     "CODE_PREFIX",
     "KINDS",
     "PROBLEM_CODES",
+    "STATIC_ONLY_CODES",
     "WARNING_CODES",
     "Kind",
     "Problem",
@@ -82,6 +83,12 @@ Kind = Literal[
     "init",
     "abstract-class",
     "ambiguous-union",
+    "unchecked-exports",
+    "unchecked-exports-name",
+    "unchecked-method-name",
+    "unchecked-tool-name",
+    "unchecked-toolset-name",
+    "unchecked-mixin-toolset-name",
 ]
 
 
@@ -100,6 +107,10 @@ class Template(NamedTuple):
 _ONLY: Final = "only plain instance methods (def or async def) can be exported"
 _ONLY_SHORT: Final = "only plain instance methods can be exported"
 _KEYWORDS: Final = "declare keyword parameters instead"
+_WRITE_EXPORTS: Final = (
+    "write the tool(...) calls in the class body, or in a Final tuple of this module (tuples "
+    "joined with `+`, repeated with `*` or unpacked with `*` are read too)"
+)
 _PATTERN: Final = TOOL_NAME_PATTERN.replace("{", "{{").replace("}", "}}")
 
 #: The code and the message template of every kind of problem.
@@ -178,7 +189,7 @@ KINDS: Final[Mapping[Kind, Template]] = {
     "none-default": Template(
         "signature",
         "parameter {parameter!r} defaults to None but its type {type} does not admit null; "
-        "annotate it as `{type} | None` (a None default does not make a parameter nullable)",
+        "add `| None` to its annotation (a None default does not make a parameter nullable)",
     ),
     "bad-default": Template(
         "signature",
@@ -199,8 +210,9 @@ KINDS: Final[Mapping[Kind, Template]] = {
     "bad-annotation": Template("param-type", "parameter {parameter!r}: {reason}"),
     "unresolved-name": Template(
         "param-type",
-        "an annotation names {name!r}, which is not defined; define or import it in the module "
-        "(names inside functions cannot be resolved)",
+        "an annotation names {name!r}, which Python cannot find when it resolves the "
+        "annotation; define or import it at the module's top level (an import under "
+        "`if TYPE_CHECKING:` or a name inside a function is not enough)",
     ),
     # -- init: `Cls.to_tools()` cannot build `Cls()`
     "init": Template(
@@ -219,6 +231,39 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "parameter {parameter!r} has the union {union}, and a JSON value can match both {first} "
         "and {second} (the first one in declared order wins)",
     ),
+    # -- unchecked: what the mypy plugin cannot read (only the plugin reports these)
+    "unchecked-exports": Template(
+        "unchecked",
+        "the exports in {expression} cannot be checked statically (mypy cannot tell which "
+        f"tool(...) calls it holds); {_WRITE_EXPORTS}",
+    ),
+    "unchecked-exports-name": Template(
+        "unchecked",
+        "the exports in {expression} cannot be checked statically (it is not a Final constant "
+        f"of this module); {_WRITE_EXPORTS}",
+    ),
+    "unchecked-method-name": Template(
+        "unchecked",
+        "the method name {expression} cannot be checked statically (it is not a string literal "
+        "or a Final constant); write the name as a literal, or declare the constant Final",
+    ),
+    "unchecked-tool-name": Template(
+        "unchecked",
+        "the tool name {expression} cannot be checked statically (it is not a string literal "
+        "or a Final constant); write the name as a literal, or declare the constant Final",
+    ),
+    "unchecked-toolset-name": Template(
+        "unchecked",
+        "`toolset_name = {expression}` cannot be checked statically, nor the tool names made "
+        "from it (it is not a string literal or a Final constant); write the name as a literal, "
+        "or declare the constant Final",
+    ),
+    "unchecked-mixin-toolset-name": Template(
+        "unchecked",
+        "`toolset_name` comes from {mixin}, which is not a Toolset and does not set it to a "
+        "string literal, so it cannot be checked statically, nor the tool names made from it; "
+        "write it as a string literal there, or set it in a Toolset class",
+    ),
 }
 
 #: The error codes, without `CODE_PREFIX`, shared by the runtime, ``check`` and the plugin.
@@ -226,6 +271,9 @@ PROBLEM_CODES: Final = frozenset(template.code for template in KINDS.values())
 
 #: Codes that ``check`` reports as warnings (the library still runs: the declared order decides).
 WARNING_CODES: Final = frozenset({"ambiguous-union"})
+
+#: Codes only the mypy plugin reports: what it cannot read statically, the run time sees.
+STATIC_ONLY_CODES: Final = frozenset({"unchecked"})
 
 
 class _Formatter(string.Formatter):

@@ -42,5 +42,5 @@ class LongPrefixToolsetWithAVeryLongClassNameThatGoesOnAndOnForeverAndEver(Tools
     def method(self) -> None: ...
 
 
-class RenamedRemote(RemoteBase):  # E: RenamedRemote.assign: the tool name 'not valid_assign' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
-    toolset_name = "not valid"
+class RenamedRemote(RemoteBase):  # N: RenamedRemote inherits the declaration of 'assign' from RemoteBase (line 9 of remote_base)
+    toolset_name = "not valid"  # E: RenamedRemote.assign: the tool name 'not valid_assign' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
