@@ -25,6 +25,8 @@ from typed_toolsets.rules.problems import problem
 
 from .classes import display_name
 from .codes import report
+from .deps import depend_on
+from .fullnames import TOOLSET
 
 __all__ = ["check_to_tools_access"]
 
@@ -41,6 +43,10 @@ def check_to_tools_access(ctx: MethodContext) -> Type:
     if not isinstance(item, Instance):
         return ctx.default_return_type  # `type[T]` and friends: the class is not known here
     api = ctx.api
+    # The verdict depends on every class of the MRO (a base's field losing its default, in
+    # another module): re-check this call when one changes.
+    ancestors = [c for c in item.type.mro if c.fullname not in (TOOLSET, "builtins.object")]
+    depend_on(api, (c.fullname for c in ancestors), (c.module_name for c in ancestors))
     abstract = abstract_methods(item.type)
     if abstract:
         found = problem("abstract-class", display_name(item.type), methods=abstract)
