@@ -282,9 +282,13 @@ STALE_FILES = {
             def store(self, *, outer: Outer) -> None: ...
         """,
     "pkg/base.py": """\
+        from __future__ import annotations
+
         import attrs
 
         from typed_toolsets import Toolset, tool
+
+        from pkg.models import Color
 
 
         @attrs.define
@@ -294,6 +298,12 @@ STALE_FILES = {
 
             def find(self, *, query: str) -> str:
                 return query
+
+            def legacy(self, key: str) -> str:
+                return key
+
+            def paint(self, *, color: Color) -> str:
+                return str(color.value)
         """,
     "pkg/sub.py": """\
         from pkg.base import Base
@@ -309,7 +319,7 @@ STALE_FILES = {
 
 
         class Leaf(Sub):
-            exports = (tool("lookup", tool_name="shared"),)
+            exports = (tool("lookup", tool_name="shared"), tool("legacy"), tool("paint"))
 
             def lookup(self, *, key: str) -> str:
                 return key
@@ -343,11 +353,16 @@ STALE_EDITS = [
         'RED = ("red", 1)',
         [
             (
+                "pkg/leaf.py:7: error: Leaf.paint: parameter 'color' has type Color, which has no "
+                "JSON Schema (enum 'Color' has the member 'RED', whose value is not a JSON string, "
+                "number, boolean or null)  [toolset-param-type]"
+            ),
+            (
                 "pkg/tools.py:8: error: Tools.store: parameter 'outer' has type Outer, which has no "
                 "JSON Schema (field Outer.inner: field Inner.color: enum 'Color' has the member "
                 "'RED', whose value is not a JSON string, number, boolean or null)  "
                 "[toolset-param-type]"
-            )
+            ),
         ],
     ),
     (
@@ -359,6 +374,32 @@ STALE_EDITS = [
                 "pkg/use.py:5: error: Sub: Sub.to_tools() calls Sub() with no arguments, but the "
                 "constructor needs 'db'; give each a default, or call to_tools() on an instance  "
                 "[toolset-init]"
+            )
+        ],
+    ),
+    (
+        # The name of a positional-only parameter is recorded with Base (mypy forgets it).
+        "pkg/base.py",
+        "key: str)",
+        "key: str, /)",
+        [
+            (
+                "pkg/leaf.py:7: error: Leaf.legacy: parameter 'key' is positional-only; tools are "
+                "called with keywords, remove the '/'  [toolset-signature]"
+            )
+        ],
+    ),
+    (
+        # Only what Python sees changes (the types are the same): the recorded facts do.
+        "pkg/base.py",
+        "from pkg.models import Color\n",
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from pkg.models import Color\n",
+        [
+            (
+                "pkg/leaf.py:7: error: Leaf.paint: an annotation names 'Color', which Python cannot "
+                "find when it resolves the annotation; define or import it at the module's top level "
+                "(an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  "
+                "[toolset-param-type]"
             )
         ],
     ),
