@@ -44,6 +44,7 @@ User documentation, including what the plugin cannot see: ``docs/mypy_plugin.md`
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from mypy.nodes import MypyFile, TypeInfo
@@ -112,6 +113,8 @@ class TypedToolsetsPlugin(Plugin):
         self, fullname: str
     ) -> Callable[[ClassDefContext], None] | None:
         """Record the literal ``toolset_name`` of classes that are not Toolsets (mixins)."""
+        if fullname.partition(".")[0] in sys.stdlib_module_names:
+            return None  # most classes mypy reads are typeshed's: none is a Toolset mixin
         return _record_mixin_name
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:

@@ -427,10 +427,12 @@ def record_mixin_name(ctx: ClassDefContext) -> None:
     A Toolset subclass combining the mixin takes its name from it, and the mixin's own body is
     gone once the mixin comes from mypy's cache.
     """
+    # Called for every class mypy analyses (typeshed's too): the cheapest test first.
+    assignments = list(_assignments(ctx.cls.defs.body, "toolset_name"))
     info = ctx.cls.info
-    if info.has_base(TOOLSET):
-        return  # `record_class` reads it
-    for stmt in _assignments(ctx.cls.defs.body, "toolset_name"):
+    if not assignments or info.has_base(TOOLSET):
+        return  # `record_class` reads a Toolset's
+    for stmt in assignments:
         value = stmt.rvalue
         name = value.value if isinstance(value, StrExpr) else None
         data: dict[str, object] = {"version": META_VERSION, "mixin_toolset_name": name}
