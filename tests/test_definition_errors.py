@@ -998,6 +998,15 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         "T: `limits` must be a Limits (got 'fast') [toolset-signature]",
     ),
     (
+        "class-option-type",
+        _class("T", requires_approval="yes"),
+        "class-option-type",
+        "T",
+        None,
+        None,
+        "T: `requires_approval` must be True or False (got 'yes') [toolset-signature]",
+    ),
+    (
         "tool-option-type",
         lambda: tool("op", description=b"x"),  # type: ignore[arg-type]
         "tool-option-type",

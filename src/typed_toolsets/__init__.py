@@ -21,8 +21,10 @@ if TYPE_CHECKING:
     from .call.result import ArgumentProblem as ArgumentProblem
     from .call.result import ToolError as ToolError
     from .call.result import ToolResult as ToolResult
+    from .definition.declarations import ToolAnnotations as ToolAnnotations
     from .definition.declarations import ToolSpec as ToolSpec
     from .definition.declarations import tool as tool
+    from .definition.errors import ExportError as ExportError
     from .definition.errors import ToolsetDefinitionError as ToolsetDefinitionError
     from .definition.errors import TypedToolsetsError as TypedToolsetsError
     from .definition.limits import Limits as Limits
@@ -33,8 +35,10 @@ if TYPE_CHECKING:
 __all__ = [
     "ArgumentProblem",
     "Description",
+    "ExportError",
     "Limits",
     "Problem",
+    "ToolAnnotations",
     "ToolError",
     "ToolProxy",
     "ToolResult",
@@ -50,10 +54,12 @@ __all__ = [
 _WHERE = {
     "ArgumentProblem": ".call.result",
     "Description": ".types.description",
+    "ExportError": ".definition.errors",
     "Limits": ".definition.limits",
     "Problem": ".rules.problems",
     "ToolError": ".call.result",
     "ToolProxy": ".call.proxy",
+    "ToolAnnotations": ".definition.declarations",
     "ToolResult": ".call.result",
     "ToolSpec": ".definition.declarations",
     "Toolset": "._toolset",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, overload
 import attrs
 
 from .definition.classes import build_class, class_info, init_problem
-from .definition.declarations import ToolSpec
+from .definition.declarations import ToolAnnotations, ToolSpec
 from .definition.errors import ToolsetDefinitionError
 from .definition.limits import DEFAULT_LIMITS, Limits
 from .rules.names import class_display_name, default_toolset_name
@@ -72,11 +72,17 @@ class Toolset:
             trailing ``Toolset``, lower-cased (``TextStatsToolset`` gives ``textstats``).
         exports: The declared exports, in order: ``(tool("method"), ...)``.
         limits: The `Limits` applied to this toolset's tools (a tool's own limits replace them).
+        tool_annotations: Hints for clients about every tool of the toolset (MCP tool
+            annotations); a tool's own ``tool(..., annotations=...)`` is laid over them.
+        requires_approval: Whether an agent may run this toolset's tools only after its approval
+            callback agrees (a tool's ``tool(..., requires_approval=...)`` overrides it).
     """
 
     toolset_name: ClassVar[str]
     exports: ClassVar[tuple[ToolSpec, ...]] = ()
     limits: ClassVar[Limits] = DEFAULT_LIMITS
+    tool_annotations: ClassVar[ToolAnnotations | None] = None
+    requires_approval: ClassVar[bool] = False
 
     if not TYPE_CHECKING:
         toolset_name = _DefaultToolsetName()

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Final, cast
 import attrs
 from annotated_types import Ge, Le, MaxLen
 
-from typed_toolsets import Toolset, tool
+from typed_toolsets import ToolAnnotations, Toolset, tool
 from typed_toolsets.definition.validators import positive_int, positive_seconds
 
 from .exceptions import (
@@ -307,6 +307,7 @@ class GitHubCLIToolset(Toolset):
     """
 
     toolset_name = "github"
+    tool_annotations = ToolAnnotations(read_only_hint=True, open_world_hint=True)
     exports = (
         tool("list_issues", description="List GitHub issues with optional filters"),
         tool("list_prs", description="List GitHub pull requests with optional filters"),

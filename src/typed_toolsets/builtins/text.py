@@ -7,7 +7,7 @@ from typing import Annotated, Final
 import attrs
 from annotated_types import Ge, Le, MaxLen
 
-from typed_toolsets import Toolset, tool
+from typed_toolsets import ToolAnnotations, Toolset, tool
 from typed_toolsets.definition.validators import positive_int, positive_seconds
 
 from . import regex, text_ops
@@ -87,6 +87,7 @@ class TextProcessingToolset(Toolset):
     """
 
     toolset_name = "text"
+    tool_annotations = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     exports = (
         tool("grep", description="Search for patterns in text using grep"),
         tool(

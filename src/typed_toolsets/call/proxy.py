@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import attrs
 
 from typed_toolsets.definition.classes import Export
+from typed_toolsets.definition.declarations import ToolAnnotations
+from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 
 from .fastpath import FastArguments
@@ -80,6 +82,48 @@ class ToolProxy:
     def schema(self) -> dict[str, Any]:
         """``{"name": ..., "description": ..., "parameters": ...}`` (a fresh, JSON-ready copy)."""
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
+
+    @property
+    def strict_parameters(self) -> dict[str, Any]:
+        """The strict variant of `parameters` (OpenAI and Anthropic ``strict: true``), a fresh copy.
+
+        Every property is required and every object closed (``additionalProperties: false``); a
+        parameter or field with a default is nullable, its description says what ``null`` means,
+        and ``typed_toolsets.export.dispatch(..., strict=True)`` maps ``null`` back to the default.
+        Keywords some provider's strict mode lacks are still here; each export dialect moves
+        them into descriptions.
+
+        Raises:
+            ExportError: A parameter has no lossless strict form (an object with free-form keys
+                such as ``dict[str, T]``, or a nullable parameter whose default is not None);
+                the message names the tool and each parameter.
+        """
+        method = self._export.method
+        if method is None:  # pragma: no cover - exports are resolved before proxies exist
+            return {}
+        key = ("strict-parameters", self.name)
+        found = method.cache.get(key)
+        if found is None:
+            from .strict import strict_parameters
+
+            try:
+                found = strict_parameters(self.name, method.parameters)
+            except ExportError as exc:
+                found = exc
+            method.cache[key] = found
+        if isinstance(found, ExportError):
+            raise ExportError(found.problems)
+        return _json_copy(found)  # type: ignore[no-any-return]
+
+    @property
+    def annotations(self) -> ToolAnnotations | None:
+        """Hints for clients (MCP tool annotations): the tool's own laid over its toolset's."""
+        return self._export.annotations
+
+    @property
+    def requires_approval(self) -> bool:
+        """Whether an agent may run this tool only after its approval callback agrees."""
+        return self._export.requires_approval
 
     @property
     def output_schema(self) -> dict[str, Any] | None:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
-from typing import Final, TextIO
+from typing import Any, Final, TextIO
 
 from typed_toolsets._version import __version__
 
-__all__ = ["build_parser", "main"]
+__all__ = ["SCHEMA_FORMATS", "STRICT_FORMATS", "build_parser", "main"]
 
 EXIT_OK: Final = 0
 EXIT_PROBLEMS: Final = 1
@@ -23,6 +24,14 @@ EXIT_USAGE: Final = 2
 _TARGET_HELP: Final = (
     "module:Class, module (every Toolset defined in it), path/to/file.py:Class or path/to/file.py"
 )
+_ONE_TARGET_HELP: Final = (
+    "the toolsets: module:Class, module (every Toolset it defines or lists in __all__) or "
+    "path/to/file.py:Class; each class is built with no constructor arguments"
+)
+_EXAMPLE_TARGET: Final = "typed_toolsets.text:TextProcessingToolset"
+#: ``schema --format`` choices, and those with a strict variant.
+SCHEMA_FORMATS: Final = ("json-schema", "openai", "openai-responses", "anthropic", "gemini", "mcp")
+STRICT_FORMATS: Final = ("json-schema", "openai", "openai-responses", "anthropic")
 
 Command = Callable[[argparse.Namespace, TextIO, TextIO], int]
 
@@ -56,14 +65,112 @@ def _demo(_args: argparse.Namespace, out: TextIO, _err: TextIO) -> int:
     return EXIT_OK
 
 
+def _tool_command(name: str) -> Command:
+    """The handler *name* of `typed_toolsets.cli.tools`, imported when the command runs."""
+
+    def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+        from . import tools
+
+        handler: Command = getattr(tools, name)
+        return handler(args, out, err)
+
+    return run
+
+
+def _paragraph(text: str) -> str:
+    # The tool commands format their help raw, for the examples; wrap the prose here.
+    return textwrap.fill(text, 79)
+
+
+def _add_tool_commands(commands: Any) -> None:
+    """``list``, ``schema`` and ``call``: what a toolset offers a model, and running it."""
+    formatter = argparse.RawDescriptionHelpFormatter
+    listing = commands.add_parser(
+        "list",
+        help="show a table of the tools: parameters (JSON types, defaults) and descriptions",
+        description=_paragraph(
+            "Print one row per tool: its exported name, its parameters as JSON types with their "
+            "defaults (what `call` and a model send), and the first line of its description."
+        ),
+        epilog=f"example:\n  typed-toolsets list {_EXAMPLE_TARGET}",
+        formatter_class=formatter,
+    )
+    listing.add_argument("target", metavar="TARGET", help=_ONE_TARGET_HELP)
+    listing.set_defaults(handler=_tool_command("list_command"))
+
+    schema = commands.add_parser(
+        "schema",
+        help="print the tool definitions as JSON, in a model API's format",
+        description=_paragraph(
+            "Print the tool definitions as a JSON array: the canonical JSON Schemas "
+            "(json-schema: name, description, parameters) or the tools of an OpenAI Chat, "
+            "OpenAI Responses, Anthropic, Gemini or MCP request. Exit status 1 when the tools "
+            "cannot be exported as asked (the reason names the tool and parameter)."
+        ),
+        epilog=(
+            "examples:\n"
+            f"  typed-toolsets schema {_EXAMPLE_TARGET}\n"
+            f"  typed-toolsets schema {_EXAMPLE_TARGET} --format openai --strict"
+        ),
+        formatter_class=formatter,
+    )
+    schema.add_argument("target", metavar="TARGET", help=_ONE_TARGET_HELP)
+    schema.add_argument(
+        "--format",
+        choices=SCHEMA_FORMATS,
+        default="json-schema",
+        help="the output format (default: json-schema)",
+    )
+    schema.add_argument(
+        "--strict",
+        action="store_true",
+        help=(
+            "the strict variant (every property required, null meaning the default); for "
+            + ", ".join(STRICT_FORMATS)
+        ),
+    )
+    schema.set_defaults(handler=_tool_command("schema_command"))
+
+    call = commands.add_parser(
+        "call",
+        help="run one tool with JSON arguments, as a model would",
+        description=_paragraph(
+            "Run TOOL with ARGUMENTS through the model-facing path (limits, JSON parsing, "
+            "validation, structuring). The result goes to stdout as JSON, or as plain text when "
+            "the tool returns a string (exit status 0); an error goes to stderr (exit status 1)."
+        ),
+        epilog=(
+            "examples:\n"
+            f'  typed-toolsets call {_EXAMPLE_TARGET} text_wc \'{{"text": "one two"}}\'\n'
+            f'  echo \'{{"text": "b\\na"}}\' | typed-toolsets call {_EXAMPLE_TARGET} '
+            "text_sort_lines -"
+        ),
+        formatter_class=formatter,
+    )
+    call.add_argument("target", metavar="TARGET", help=_ONE_TARGET_HELP)
+    call.add_argument("tool", metavar="TOOL", help="the exported tool name (see `list`)")
+    call.add_argument(
+        "arguments",
+        metavar="ARGUMENTS",
+        nargs="?",
+        default=None,
+        help="the arguments as a JSON object, or - to read them from stdin (default: {})",
+    )
+    call.set_defaults(handler=_tool_command("call_command"))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="typed-toolsets",
-        description="Inspect and check typed_toolsets Toolset classes.",
+        description=(
+            "Inspect, run and check typed_toolsets Toolset classes: list their tools, print "
+            "their schemas for a model API, call a tool, check definitions, or run the demo."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    _add_tool_commands(commands)
 
     check = commands.add_parser(
         "check",

@@ -26,7 +26,7 @@ from typed_toolsets.rules.names import (
 from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.types.typespec import MISSING, Unresolved
 
-from .declarations import ToolSpec, spec_of
+from .declarations import ToolAnnotations, ToolSpec, spec_of
 from .errors import ToolsetDefinitionError
 from .limits import DEFAULT_LIMITS, Limits
 from .methods import MethodInfo, SignatureProblems, UnresolvedParameter, read_method
@@ -37,7 +37,7 @@ __all__ = [
     "build_class",
     "class_info",
     "init_problem",
-    "required_init_arguments",
+    "required_init_fields",
 ]
 
 INFO_ATTRIBUTE: Final = "__typed_toolsets_class__"
@@ -55,6 +55,8 @@ class Export:
         owner: The class whose body defines the method.
         method: The method's signature and schemas; None while an annotation names something
             not defined yet (resolved when the tools are first built).
+        annotations: The tool's hints for clients (its own laid over the toolset's), or None.
+        requires_approval: Whether an agent must ask its approval callback before running it.
     """
 
     name: str
@@ -64,6 +66,8 @@ class Export:
     owner: type
     func: Callable[..., Any]
     method: MethodInfo | None
+    annotations: ToolAnnotations | None = None
+    requires_approval: bool = False
 
 
 class ClassInfo:
@@ -228,6 +232,36 @@ def _class_limits(cls: type, problems: list[Problem]) -> Limits:
     return limits
 
 
+def _class_policy(cls: type, problems: list[Problem]) -> tuple[ToolAnnotations | None, bool]:
+    """The toolset-wide ``tool_annotations`` and ``requires_approval`` of *cls*, checked."""
+    where = class_display_name(cls.__qualname__)
+    annotations = getattr(cls, "tool_annotations", None)
+    if annotations is not None and not isinstance(annotations, ToolAnnotations):
+        problems.append(
+            problem(
+                "class-option-type",
+                where,
+                option="tool_annotations",
+                expected="a ToolAnnotations or None",
+                got=repr(annotations),
+            )
+        )
+        annotations = None
+    approval = getattr(cls, "requires_approval", False)
+    if not isinstance(approval, bool):
+        problems.append(
+            problem(
+                "class-option-type",
+                where,
+                option="requires_approval",
+                expected="True or False",
+                got=repr(approval),
+            )
+        )
+        approval = False
+    return annotations, approval
+
+
 def build_class(cls: type, toolset_base: type) -> None:
     """Collect, check and store the exports of a new Toolset subclass.
 
@@ -242,6 +276,7 @@ def build_class(cls: type, toolset_base: type) -> None:
     own = _own_specs(cls, problems)
     toolset_name = _toolset_name(cls, problems)
     class_limits = _class_limits(cls, problems)
+    class_annotations, class_approval = _class_policy(cls, problems)
     class_name = class_display_name(cls.__qualname__)
     exports: list[Export] = []
     final_names: dict[str, str] = {}
@@ -297,6 +332,12 @@ def build_class(cls: type, toolset_base: type) -> None:
                 owner=owner,
                 func=func,
                 method=method,
+                annotations=spec.annotations.over(class_annotations)
+                if spec.annotations is not None
+                else class_annotations,
+                requires_approval=class_approval
+                if spec.requires_approval is None
+                else spec.requires_approval,
             )
         )
     if problems:
@@ -321,13 +362,13 @@ def init_problem(cls: type) -> Problem | None:
     abstract = sorted(getattr(cls, "__abstractmethods__", ()))
     if abstract:
         return problem("abstract-class", class_name, methods=abstract)
-    needed = required_init_arguments(cls)
+    needed = required_init_fields(cls)
     if needed:
         return problem("init", class_name, needed=needed)
     return None
 
 
-def required_init_arguments(cls: type) -> list[str]:
+def required_init_fields(cls: type) -> list[str]:
     """Names of the arguments ``cls()`` needs (fields without defaults, in call order)."""
     try:
         signature = inspect.signature(cls)

@@ -12,12 +12,75 @@ from typed_toolsets.rules.problems import Problem, problem
 from .errors import ToolsetDefinitionError
 from .limits import Limits
 
-__all__ = ["SPEC_ATTRIBUTE", "ToolSpec", "spec_of", "tool"]
+__all__ = ["SPEC_ATTRIBUTE", "ToolAnnotations", "ToolSpec", "spec_of", "tool"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 #: Name of the attribute under which the decorator form stores its `ToolSpec` on the function.
 SPEC_ATTRIBUTE: Final = "__typed_toolsets_spec__"
+
+
+_optional_bool = attrs.validators.optional(attrs.validators.instance_of(bool))
+
+
+@attrs.frozen(kw_only=True)
+class ToolAnnotations:
+    """Hints about what a tool does, for clients that decide how to run it (MCP tool annotations).
+
+    They are hints, not guarantees: the library does not enforce them, and a client should trust
+    them only as far as it trusts the toolset. Declare them per toolset
+    (``tool_annotations = ToolAnnotations(...)`` in the class body) and per tool
+    (``tool(..., annotations=ToolAnnotations(...))``); a tool's hints are laid over its
+    toolset's, field by field (a field left None keeps the toolset's value). The MCP export
+    (`typed_toolsets.export.mcp`) carries them as ``annotations``, in MCP's names.
+
+    Attributes:
+        title: A human-readable title for the tool (MCP ``title``).
+        read_only_hint: The tool does not change its environment (MCP ``readOnlyHint``).
+        destructive_hint: The tool may delete or overwrite things; meaningful when it is not
+            read-only (MCP ``destructiveHint``).
+        idempotent_hint: Calling it again with the same arguments has no further effect;
+            meaningful when it is not read-only (MCP ``idempotentHint``).
+        open_world_hint: The tool reaches outside systems, such as the web or a remote API,
+            rather than a closed domain (MCP ``openWorldHint``).
+    """
+
+    title: str | None = attrs.field(
+        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(str))
+    )
+    read_only_hint: bool | None = attrs.field(default=None, validator=_optional_bool)
+    destructive_hint: bool | None = attrs.field(default=None, validator=_optional_bool)
+    idempotent_hint: bool | None = attrs.field(default=None, validator=_optional_bool)
+    open_world_hint: bool | None = attrs.field(default=None, validator=_optional_bool)
+
+    def over(self, base: ToolAnnotations | None) -> ToolAnnotations:
+        """These hints laid over *base*: each field set here wins, the others come from *base*."""
+        if base is None:
+            return self
+        return ToolAnnotations(
+            **{
+                field.name: getattr(self, field.name)
+                if getattr(self, field.name) is not None
+                else getattr(base, field.name)
+                for field in attrs.fields(ToolAnnotations)
+            }
+        )
+
+    def to_dict(self) -> dict[str, str | bool]:
+        """The MCP ``annotations`` object: the fields that are set, in MCP's camelCase names."""
+        names = {
+            "title": "title",
+            "read_only_hint": "readOnlyHint",
+            "destructive_hint": "destructiveHint",
+            "idempotent_hint": "idempotentHint",
+            "open_world_hint": "openWorldHint",
+        }
+        found: dict[str, str | bool] = {}
+        for field, key in names.items():
+            value: str | bool | None = getattr(self, field)
+            if value is not None:
+                found[key] = value
+        return found
 
 
 @attrs.frozen
@@ -30,12 +93,17 @@ class ToolSpec:
         description: The description shown to the model; None means the first paragraph of the
             method's docstring, else ``"<Method name> operation"``.
         limits: Limits for this tool, replacing the toolset's; None means the toolset's.
+        annotations: Hints for clients, laid over the toolset's ``tool_annotations``.
+        requires_approval: Whether an agent may run the tool only after an approval callback
+            agrees; None means the toolset's ``requires_approval``.
     """
 
     method_name: str
     tool_name: str | None = None
     description: str | None = None
     limits: Limits | None = None
+    annotations: ToolAnnotations | None = None
+    requires_approval: bool | None = None
 
 
 def _unwrap(obj: object) -> object:
@@ -48,7 +116,12 @@ def _unwrap(obj: object) -> object:
 
 
 def _check_arguments(
-    method_name: object, tool_name: object, description: object, limits: object
+    method_name: object,
+    tool_name: object,
+    description: object,
+    limits: object,
+    annotations: object = None,
+    requires_approval: object = None,
 ) -> None:
     """Raise the problems of tool()'s arguments; *method_name* is None in the decorator form.
 
@@ -60,7 +133,13 @@ def _check_arguments(
         problems.append(problem("tool-method-name", None, got=repr(method_name)))
     if tool_name is not None and not isinstance(tool_name, str):
         problems.append(problem("tool-name-type", None, method, got=repr(tool_name)))
-    for option, value, expected in (("description", description, str), ("limits", limits, Limits)):
+    options: tuple[tuple[str, object, type], ...] = (
+        ("description", description, str),
+        ("limits", limits, Limits),
+        ("annotations", annotations, ToolAnnotations),
+        ("requires_approval", requires_approval, bool),
+    )
+    for option, value, expected in options:
         if value is not None and not isinstance(value, expected):
             problems.append(
                 problem(
@@ -98,6 +177,8 @@ def tool(
     tool_name: str | None = None,
     description: str | None = None,
     limits: Limits | None = None,
+    annotations: ToolAnnotations | None = None,
+    requires_approval: bool | None = None,
 ) -> ToolSpec: ...
 @overload
 def tool(method_name: _F) -> _F: ...
@@ -108,6 +189,8 @@ def tool(
     tool_name: str | None = None,
     description: str | None = None,
     limits: Limits | None = None,
+    annotations: ToolAnnotations | None = None,
+    requires_approval: bool | None = None,
 ) -> Callable[[_F], _F]: ...
 def tool(
     method_name: str | Callable[..., Any] | None = None,
@@ -115,6 +198,8 @@ def tool(
     tool_name: str | None = None,
     description: str | None = None,
     limits: Limits | None = None,
+    annotations: ToolAnnotations | None = None,
+    requires_approval: bool | None = None,
 ) -> ToolSpec | Callable[..., Any]:
     """Declare a method as a tool, by name in ``exports`` or as a decorator.
 
@@ -128,6 +213,10 @@ def tool(
         description: The description for the model. Default: the first paragraph of the
             method's docstring, else ``"<Method name> operation"``.
         limits: Limits for this tool, replacing the toolset's.
+        annotations: Hints for clients (MCP tool annotations), laid over the toolset's
+            ``tool_annotations`` field by field.
+        requires_approval: True: an agent runs this tool only after its approval callback
+            agrees; None: the toolset's ``requires_approval``.
 
     Returns:
         A `ToolSpec` in the ``exports`` form; the method itself, marked, in the decorator form.
@@ -141,23 +230,34 @@ def tool(
             _mark(
                 func,
                 lambda name: ToolSpec(
-                    method_name=name, tool_name=tool_name, description=description, limits=limits
+                    method_name=name,
+                    tool_name=tool_name,
+                    description=description,
+                    limits=limits,
+                    annotations=annotations,
+                    requires_approval=requires_approval,
                 ),
             )
             return func
 
-        _check_arguments(None, tool_name, description, limits)
+        _check_arguments(None, tool_name, description, limits, annotations, requires_approval)
         return decorate
     if not isinstance(method_name, str):
-        if tool_name is not None or description is not None or limits is not None:
+        options = (tool_name, description, limits, annotations, requires_approval)
+        if any(option is not None for option in options):
             name = getattr(method_name, "__name__", None)
             method = name if isinstance(name, str) else None
             raise ToolsetDefinitionError([problem("tool-options-form", None, method)])
         _mark(method_name, ToolSpec)
         return method_name
-    _check_arguments(method_name, tool_name, description, limits)
+    _check_arguments(method_name, tool_name, description, limits, annotations, requires_approval)
     return ToolSpec(
-        method_name=method_name, tool_name=tool_name, description=description, limits=limits
+        method_name=method_name,
+        tool_name=tool_name,
+        description=description,
+        limits=limits,
+        annotations=annotations,
+        requires_approval=requires_approval,
     )
 
 

@@ -3,7 +3,8 @@
 Hierarchy::
 
     TypedToolsetsError              root of everything this library raises
-    └── ToolsetDefinitionError      (also a TypeError) a Toolset class is declared wrongly
+    ├── ToolsetDefinitionError      (also a TypeError) a Toolset class is declared wrongly
+    └── ExportError                 (also a ValueError) tools cannot be exported as asked
 
 Errors met while *calling* a tool on a model's behalf are never raised: they are returned as
 `typed_toolsets.ToolError` values inside a `typed_toolsets.ToolResult`, or as ``"Error: ..."``
@@ -16,7 +17,7 @@ from collections.abc import Iterable
 
 from typed_toolsets.rules.problems import Problem
 
-__all__ = ["ToolsetDefinitionError", "TypedToolsetsError"]
+__all__ = ["ExportError", "ToolsetDefinitionError", "TypedToolsetsError"]
 
 
 class TypedToolsetsError(Exception):
@@ -45,4 +46,27 @@ class ToolsetDefinitionError(TypedToolsetsError, TypeError):
 
     def __reduce__(self) -> tuple[type[ToolsetDefinitionError], tuple[tuple[Problem, ...]]]:
         # The default rebuilds the exception from its message, which is not a list of records.
+        return type(self), (self.problems,)
+
+
+class ExportError(TypedToolsetsError, ValueError):
+    """Tools cannot be exported as asked, and the library refuses rather than lose information.
+
+    Raised by `ToolProxy.strict_parameters` and the ``strict=True`` exports of
+    `typed_toolsets.export` when a parameter has no lossless strict form, by the Gemini export
+    for recursive types, and when two tools in one list share an exported name. The message
+    lists every problem, one per line, each naming the tool and the parameter.
+
+    Attributes:
+        problems: The individual problems, in the order they were found.
+    """
+
+    problems: tuple[str, ...]
+
+    def __init__(self, problems: Iterable[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(self.problems))
+
+    def __reduce__(self) -> tuple[type[ExportError], tuple[tuple[str, ...]]]:
+        # The default rebuilds the exception from its message, which is not the list.
         return type(self), (self.problems,)

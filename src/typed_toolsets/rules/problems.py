@@ -75,6 +75,7 @@ Kind = Literal[
     "none-default",
     "bad-default",
     "limits-type",
+    "class-option-type",
     "tool-option-type",
     "tool-options-form",
     "unsupported-type",
@@ -196,6 +197,7 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "parameter {parameter!r} has the default {default}, which is not a valid {type} ({reason})",
     ),
     "limits-type": Template("signature", "`limits` must be a Limits (got {got})"),
+    "class-option-type": Template("signature", "`{option}` must be {expected} (got {got})"),
     "tool-option-type": Template(
         "signature", "`{option}` must be a {expected} or None (got {got})"
     ),

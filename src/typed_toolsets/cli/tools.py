@@ -1,0 +1,278 @@
+"""``typed-toolsets list``, ``schema`` and ``call``: a toolset's tools, seen and run from a shell.
+
+A TARGET names Toolset classes: ``module:Class``, ``module`` (every Toolset the module defines or
+lists in ``__all__``) or ``path/to/file.py:Class``. Each class is built with no constructor
+arguments, as ``Cls.to_tools()`` does. Exit statuses: 0 success, 1 the tool failed or the target
+has definition problems, 2 a usage error or a target that cannot be loaded (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, Final, TextIO
+
+from typed_toolsets._toolset import Toolset
+from typed_toolsets.call.proxy import ToolProxy
+from typed_toolsets.definition.classes import required_init_fields
+from typed_toolsets.definition.errors import ExportError, ToolsetDefinitionError
+
+from .main import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, STRICT_FORMATS
+
+__all__ = ["call_command", "list_command", "schema_command"]
+
+_PARAMETERS_WIDTH: Final = 60
+
+
+class _Stop(Exception):  # noqa: N818 - control flow: print the message, exit with the status
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+# -------------------------------------------------------------------------------- targets
+
+
+def _target_classes(target: str) -> list[type[Toolset]]:
+    """The Toolset classes a TARGET names, loaded as every command loads targets."""
+    from typed_toolsets.analysis.targets import (
+        TargetError,
+        load_module,
+        load_toolsets,
+        split_target,
+        toolset_classes,
+    )
+
+    module_text, class_name = split_target(target)
+    try:
+        if class_name is not None:
+            return load_toolsets(target)
+        loaded = load_module(module_text, recover=False)
+    except TargetError as exc:
+        raise _Stop(EXIT_USAGE, str(exc)) from None
+    except ToolsetDefinitionError as exc:
+        raise _Stop(EXIT_PROBLEMS, str(exc)) from None
+    module = loaded.module
+    classes = toolset_classes(module) if module is not None else []
+    # A facade module (typed_toolsets.text) defines nothing but lists its toolsets in __all__.
+    for name in getattr(module, "__all__", ()):
+        value = getattr(module, name, None)
+        if (
+            isinstance(value, type)
+            and issubclass(value, Toolset)
+            and value is not Toolset
+            and value not in classes
+        ):
+            classes.append(value)
+    if not classes:
+        raise _Stop(EXIT_USAGE, f"{target}: {loaded.name} defines no Toolset class")
+    return classes
+
+
+def _tools(target: str) -> list[ToolProxy]:
+    """Every tool of the TARGET's classes, each class built with no arguments."""
+    tools: list[ToolProxy] = []
+    for cls in _target_classes(target):
+        needed = required_init_fields(cls)
+        if needed:
+            names = ", ".join(repr(n) for n in needed)
+            raise _Stop(
+                EXIT_USAGE,
+                f"{cls.__qualname__} needs constructor arguments ({names}), but the command line "
+                f"builds it as {cls.__name__}(); give each a default, or name a subclass that does",
+            )
+        try:
+            tools.extend(cls.to_tools())
+        except ToolsetDefinitionError as exc:
+            raise _Stop(EXIT_PROBLEMS, str(exc)) from None
+    return tools
+
+
+def _run(command: str, err: TextIO, body: Callable[[], int]) -> int:
+    try:
+        return body()
+    except _Stop as stop:
+        err.write(f"typed-toolsets {command}: error: {stop.message}\n")
+        return stop.status
+    except ExportError as exc:
+        err.write(f"typed-toolsets {command}: error: {exc}\n")
+        return EXIT_PROBLEMS
+
+
+# ----------------------------------------------------------------------------------- list
+
+
+def _short_json(value: object, limit: int = 24) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _type_text(schema: Mapping[str, Any]) -> str:
+    """A compact, TypeScript-like reading of a parameter's schema."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        return ref.rpartition("/")[2]
+    if "const" in schema:
+        return _short_json(schema["const"])
+    enum = schema.get("enum")
+    if isinstance(enum, list):
+        values = [_short_json(v) for v in typing.cast("list[object]", enum)]
+        return " | ".join(values[:4] + (["..."] if len(values) > 4 else []))
+    branches = schema.get("anyOf")
+    if isinstance(branches, list):
+        variants = typing.cast("list[Mapping[str, Any]]", branches)
+        return " | ".join(_type_text(v) for v in variants)
+    kind = schema.get("type")
+    if kind == "array":
+        prefix = schema.get("prefixItems")
+        if isinstance(prefix, list):
+            items = typing.cast("list[Mapping[str, Any]]", prefix)
+            return "[" + ", ".join(_type_text(i) for i in items) + "]"
+        items_schema = schema.get("items")
+        inner = (
+            _type_text(typing.cast("Mapping[str, Any]", items_schema))
+            if isinstance(items_schema, Mapping)
+            else "any"
+        )
+        return f"({inner})[]" if " " in inner else f"{inner}[]"
+    if kind == "object":
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, Mapping):
+            return f"{{string: {_type_text(typing.cast('Mapping[str, Any]', extra))}}}"
+        return "object"
+    if kind == "string" and isinstance(schema.get("format"), str):
+        return str(schema["format"])
+    if isinstance(kind, list):
+        return " | ".join(str(k) for k in typing.cast("list[object]", kind))
+    return str(kind) if kind is not None else "any"
+
+
+def _parameters(parameters: Mapping[str, Any]) -> list[str]:
+    """``name: type = default`` for each parameter."""
+    properties = typing.cast("Mapping[str, Mapping[str, Any]]", parameters.get("properties", {}))
+    parts: list[str] = []
+    for name, prop in properties.items():
+        text = f"{name}: {_type_text(prop)}"
+        if "default" in prop:
+            text += f" = {_short_json(prop['default'])}"
+        parts.append(text)
+    return parts
+
+
+def _wrap(parts: list[str], width: int) -> list[str]:
+    """*parts* joined by commas into lines of about *width*, never splitting a part."""
+    lines: list[str] = []
+    current = ""
+    for index, part in enumerate(parts):
+        piece = part + ("," if index < len(parts) - 1 else "")
+        if current and len(current) + 1 + len(piece) > width:
+            lines.append(current)
+            current = piece
+        else:
+            current = f"{current} {piece}" if current else piece
+    lines.append(current or "-")
+    return lines
+
+
+def _first_line(description: str) -> str:
+    return description.strip().splitlines()[0] if description.strip() else ""
+
+
+def _table(rows: list[tuple[str, list[str], str]], out: TextIO) -> None:
+    header = ("TOOL", ["PARAMETERS"], "DESCRIPTION")
+    all_rows = [header, *rows]
+    name_width = max(len(r[0]) for r in all_rows)
+    wrapped = [(name, _wrap(parts, _PARAMETERS_WIDTH), text) for name, parts, text in all_rows]
+    width = max(len(line) for _, lines, _ in wrapped for line in lines)
+    for name, lines, description in wrapped:
+        out.write(f"{name:<{name_width}}  {lines[0]:<{width}}  {description}".rstrip() + "\n")
+        for line in lines[1:]:
+            out.write(f"{'':<{name_width}}  {line}".rstrip() + "\n")
+
+
+def list_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``typed-toolsets list TARGET``: one row per tool."""
+
+    def body() -> int:
+        tools = _tools(args.target)
+        rows = [(p.name, _parameters(p.parameters), _first_line(p.description)) for p in tools]
+        _table(rows, out)
+        return EXIT_OK
+
+    return _run("list", err, body)
+
+
+# --------------------------------------------------------------------------------- schema
+
+
+def _schemas(tools: list[ToolProxy], form: str, strict: bool) -> list[dict[str, Any]]:
+    from typed_toolsets import export
+    from typed_toolsets.export.dialects import json_schemas
+
+    if form == "json-schema":
+        return json_schemas(tools, strict=strict)
+    if form == "openai":
+        return export.openai_chat(tools, strict=strict)
+    if form == "openai-responses":
+        return export.openai_responses(tools, strict=strict)
+    if form == "anthropic":
+        return export.anthropic(tools, strict=strict)
+    if form == "gemini":
+        return export.gemini(tools)
+    return export.mcp(tools)
+
+
+def schema_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``typed-toolsets schema TARGET [--format F] [--strict]``: the definitions as JSON."""
+
+    def body() -> int:
+        if args.strict and args.format not in STRICT_FORMATS:
+            choices = ", ".join(STRICT_FORMATS)
+            raise _Stop(EXIT_USAGE, f"--strict applies to {choices}; {args.format} has none")
+        schemas = _schemas(_tools(args.target), args.format, args.strict)
+        out.write(json.dumps(schemas, indent=2, ensure_ascii=False) + "\n")
+        return EXIT_OK
+
+    return _run("schema", err, body)
+
+
+# ----------------------------------------------------------------------------------- call
+
+
+def _read_arguments(text: str | None, stdin: TextIO) -> str | None:
+    if text != "-":
+        return text
+    try:
+        return stdin.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _Stop(EXIT_USAGE, f"cannot read the arguments from stdin: {exc}") from None
+
+
+def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``typed-toolsets call TARGET TOOL [JSON | -]``: run one tool as a model would."""
+
+    def body() -> int:
+        from typed_toolsets.export.calls import result_text
+        from typed_toolsets.export.dialects import unique_tools
+
+        tools = unique_tools(_tools(args.target))
+        proxy = tools.get(args.tool)
+        if proxy is None:
+            available = ", ".join(tools) or "none"
+            raise _Stop(
+                EXIT_USAGE, f"{args.target} has no tool {args.tool!r}; available tools: {available}"
+            )
+        result = proxy.invoke(_read_arguments(args.arguments, sys.stdin))
+        if not result.ok:
+            message = result.error.message if result.error is not None else "the tool failed"
+            err.write(f"Error: {message}\n")
+            return EXIT_PROBLEMS
+        text = result_text(proxy, result.value, indent=2)
+        out.write(text if text.endswith("\n") else text + "\n")
+        return EXIT_OK
+
+    return _run("call", err, body)

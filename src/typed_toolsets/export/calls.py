@@ -1,0 +1,344 @@
+"""Running a model's tool calls: `dispatch`, `respond` (the function-calling glue) and MCP results.
+
+The model names a tool and sends arguments; these functions find the tool among the proxies by
+its exported name, apply the strict variant's ``null`` handling when asked, run the model-facing
+call, and write the outcome in the shape the provider expects back. None of them raises for
+anything the model sent: an unknown tool, bad arguments and a failing tool all come back as
+error results. They raise only for the caller's own mistakes (two tools with one name, something
+that is not a tool call).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import typing
+import weakref
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Final
+
+import attrs
+
+from typed_toolsets.call.proxy import Arguments, ToolProxy
+from typed_toolsets.call.result import ToolError, ToolResult
+from typed_toolsets.definition.methods import resolve_annotation
+
+from .dialects import mcp_structured_content, unique_tools
+from .strict_arguments import strict_arguments
+
+__all__ = [
+    "adispatch",
+    "amcp_call",
+    "arespond",
+    "dispatch",
+    "json_value",
+    "mcp_call",
+    "respond",
+    "result_text",
+]
+
+
+# ------------------------------------------------------------------------------- values
+
+
+_NO_HOOK: Final = object()
+_hooks: weakref.WeakKeyDictionary[type, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def _return_hook(proxy: ToolProxy) -> Callable[[Any], Any] | None:
+    """The unstructure function of the method's return annotation (None when it has none)."""
+    cls = type(proxy.toolset)
+    per_class = _hooks.setdefault(cls, {})
+    hook = per_class.get(proxy.method_name, _NO_HOOK)
+    if hook is _NO_HOOK:
+        hook = None
+        for klass in cls.__mro__:
+            func = vars(klass).get(proxy.method_name)
+            if inspect.isfunction(func):
+                hook = _hook_of(func, klass)
+                break
+        per_class[proxy.method_name] = hook
+    return typing.cast("Callable[[Any], Any] | None", hook)
+
+
+def _hook_of(func: Callable[..., Any], owner: type) -> Callable[[Any], Any] | None:
+    annotation = inspect.get_annotations(func).get("return")
+    if annotation is None:
+        return None
+    from typed_toolsets.types.catalog import registry
+
+    try:
+        namespace = dict(vars(owner))
+        resolved = resolve_annotation(annotation, getattr(func, "__globals__", {}), namespace)
+        return registry.spec(resolved).unstructure
+    except Exception:  # noqa: BLE001 - a return type without a schema: no hook
+        return None
+
+
+def json_value(proxy: ToolProxy, value: object) -> object:
+    """*value*, returned by *proxy*'s method, as a JSON value (by its return annotation)."""
+    from typed_toolsets.types.converter import converter
+
+    hook = _return_hook(proxy)
+    # When the method returned something other than its annotation says, its own type decides.
+    for unstructure in (hook, converter.unstructure):
+        if unstructure is not None:
+            try:
+                return unstructure(value)
+            except Exception:  # noqa: BLE001, S112 - try the next way, then give up
+                continue
+    return value
+
+
+def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -> str:
+    """A tool's return value as the text a model (or a person) reads: JSON, or the ``str`` itself.
+
+    Args:
+        proxy: The tool that returned it (its return annotation decides the JSON form).
+        value: What the method returned.
+        indent: JSON indentation (None: one line).
+    """
+    if type(value) is str:
+        return value
+    data = json_value(proxy, value)
+    try:
+        return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
+    except (TypeError, ValueError):
+        # Not JSON as it stands (NaN, an object with no JSON form): still valid JSON text, with
+        # such values written as strings.
+        return json.dumps(_jsonable(data), ensure_ascii=False, indent=indent, default=repr)
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, Mapping):
+        items = typing.cast("Mapping[object, object]", value).items()
+        return {str(k): _jsonable(v) for k, v in items}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in typing.cast("list[object]", value)]
+    return value
+
+
+def _error_text(error: ToolError) -> str:
+    return json.dumps(error.to_dict(), ensure_ascii=False)
+
+
+# ------------------------------------------------------------------------------ dispatch
+
+
+def _unknown(name: object, tools: Mapping[str, ToolProxy]) -> ToolError:
+    available = ", ".join(tools) if tools else "none"
+    return ToolError(str(name), "arguments", f"Unknown tool {name!r}; available tools: {available}")
+
+
+def _arguments(proxy: ToolProxy, arguments: Arguments, strict: bool) -> Arguments:
+    return strict_arguments(proxy, arguments) if strict else arguments
+
+
+def _lookup(tools: Iterable[ToolProxy], name: object) -> ToolProxy | ToolError:
+    """The tool exported as *name*, or the error that answers an unknown name."""
+    found = unique_tools(tools)
+    proxy = found.get(name) if isinstance(name, str) else None
+    return proxy if proxy is not None else _unknown(name, found)
+
+
+def dispatch(
+    tools: Iterable[ToolProxy], name: str, arguments: Arguments = None, *, strict: bool = False
+) -> Any:
+    """Run the tool a model named: `ToolProxy.dynamic_call` of the tool exported as *name*.
+
+    Args:
+        tools: The proxies the model was offered.
+        name: The tool name the model sent.
+        arguments: The arguments it sent (a mapping, JSON text, or None).
+        strict: The model was given the strict variant: ``null`` for a defaulted property
+            means its default (see `strict_arguments`).
+
+    Returns:
+        The method's value, or ``"Error: ..."`` (an unknown name gives ``"Error: Unknown tool
+        '<name>'; available tools: ..."``).
+
+    Raises:
+        ExportError: Two different tools in *tools* have the same exported name.
+    """
+    proxy = _lookup(tools, name)
+    if isinstance(proxy, ToolError):
+        return "Error: " + proxy.message
+    return proxy.dynamic_call(_arguments(proxy, arguments, strict))
+
+
+async def adispatch(
+    tools: Iterable[ToolProxy], name: str, arguments: Arguments = None, *, strict: bool = False
+) -> Any:
+    """The async form of `dispatch` (`ToolProxy.adynamic_call`)."""
+    proxy = _lookup(tools, name)
+    if isinstance(proxy, ToolError):
+        return "Error: " + proxy.message
+    return await proxy.adynamic_call(_arguments(proxy, arguments, strict))
+
+
+# ------------------------------------------------------------------------------- respond
+
+
+@attrs.frozen
+class _Call:
+    """A provider's tool call, read: which reply to build, for which id, tool and arguments."""
+
+    reply: Callable[[str, str, bool], dict[str, Any]]
+    call_id: object
+    name: object
+    arguments: Any
+
+
+def _field(obj: object, key: str) -> Any:
+    if isinstance(obj, Mapping):
+        return typing.cast("Mapping[str, Any]", obj).get(key)
+    return getattr(obj, key, None)
+
+
+def _chat_reply(call_id: str, content: str, _error: bool) -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
+
+
+def _responses_reply(call_id: str, content: str, _error: bool) -> dict[str, Any]:
+    return {"type": "function_call_output", "call_id": call_id, "output": content}
+
+
+def _anthropic_reply(call_id: str, content: str, error: bool) -> dict[str, Any]:
+    return {"type": "tool_result", "tool_use_id": call_id, "content": content, "is_error": error}
+
+
+def _read_call(tool_call: object) -> _Call:
+    kind = _field(tool_call, "type")
+    function = _field(tool_call, "function")
+    if kind == "function_call":  # an OpenAI Responses output item
+        call = _Call(
+            _responses_reply,
+            _field(tool_call, "call_id"),
+            _field(tool_call, "name"),
+            _field(tool_call, "arguments"),
+        )
+    elif kind == "tool_use":  # an Anthropic content block
+        call = _Call(
+            _anthropic_reply,
+            _field(tool_call, "id"),
+            _field(tool_call, "name"),
+            _field(tool_call, "input"),
+        )
+    elif function is not None:  # an OpenAI Chat Completions message's tool_calls[i]
+        call = _Call(
+            _chat_reply,
+            _field(tool_call, "id"),
+            _field(function, "name"),
+            _field(function, "arguments"),
+        )
+    else:
+        msg = (
+            "respond() takes an OpenAI Chat tool call (message.tool_calls[i]), an OpenAI "
+            "Responses function_call item or an Anthropic tool_use block, as a mapping or the "
+            f"SDK's object; got {type(tool_call).__name__} with type {kind!r}"
+        )
+        raise TypeError(msg)
+    if not isinstance(call.call_id, str):
+        msg = f"the tool call has no id to answer to (got {call.call_id!r})"
+        raise TypeError(msg)
+    return call
+
+
+def _reply(call: _Call, proxy: ToolProxy | None, result: ToolResult) -> dict[str, Any]:
+    content, error = _content(proxy, result)
+    return call.reply(typing.cast("str", call.call_id), content, error)
+
+
+def _content(proxy: ToolProxy | None, result: ToolResult) -> tuple[str, bool]:
+    if result.ok and proxy is not None:
+        return result_text(proxy, result.value), False
+    error = result.error or ToolError("?", "execution", "the tool failed")
+    return _error_text(error), True
+
+
+def respond(
+    tools: Iterable[ToolProxy], tool_call: object, *, strict: bool = False
+) -> dict[str, Any]:
+    """Run a provider's tool call and return the message that answers it.
+
+    This is the whole glue of a function-calling loop: pass each tool call the model made, as
+    the SDK hands it over, and append the returned message to the conversation.
+
+    - OpenAI Chat ``message.tool_calls[i]`` gives
+      ``{"role": "tool", "tool_call_id": ..., "content": ...}``;
+    - an OpenAI Responses ``function_call`` item gives
+      ``{"type": "function_call_output", "call_id": ..., "output": ...}``;
+    - an Anthropic ``tool_use`` block gives
+      ``{"type": "tool_result", "tool_use_id": ..., "content": ..., "is_error": ...}``.
+
+    The content is the return value as JSON text (a ``str`` as it is), or, when the call failed,
+    the error envelope ``{"error": {"kind", "tool", "message", "details"}}`` as JSON text.
+
+    Args:
+        tools: The proxies the model was offered.
+        tool_call: The call, as a mapping or as the SDK's own object (read by attribute).
+        strict: The tools were exported with ``strict=True`` (see `dispatch`).
+
+    Raises:
+        TypeError: *tool_call* is none of the three shapes, or has no id.
+        ExportError: Two different tools in *tools* have the same exported name.
+    """
+    call = _read_call(tool_call)
+    proxy = _lookup(tools, call.name)
+    if isinstance(proxy, ToolError):
+        return _reply(call, None, ToolResult.failure(proxy))
+    return _reply(call, proxy, proxy.invoke(_arguments(proxy, call.arguments, strict)))
+
+
+async def arespond(
+    tools: Iterable[ToolProxy], tool_call: object, *, strict: bool = False
+) -> dict[str, Any]:
+    """The async form of `respond` (`ToolProxy.ainvoke`)."""
+    call = _read_call(tool_call)
+    proxy = _lookup(tools, call.name)
+    if isinstance(proxy, ToolError):
+        return _reply(call, None, ToolResult.failure(proxy))
+    return _reply(call, proxy, await proxy.ainvoke(_arguments(proxy, call.arguments, strict)))
+
+
+# ----------------------------------------------------------------------------------- MCP
+
+
+def _mcp_result(proxy: ToolProxy | None, result: ToolResult) -> dict[str, Any]:
+    content, error = _content(proxy, result)
+    answer: dict[str, Any] = {"content": [{"type": "text", "text": content}]}
+    if not error and proxy is not None:
+        structured = mcp_structured_content(proxy, json_value(proxy, result.value))
+        if structured is not None:
+            answer["structuredContent"] = structured
+    answer["isError"] = error
+    return answer
+
+
+def mcp_call(tools: Iterable[ToolProxy], name: str, arguments: Arguments = None) -> dict[str, Any]:
+    """Run an MCP ``tools/call`` and return its result (a ``CallToolResult`` as a dict).
+
+    ``content`` holds one text block (the value as JSON text, a ``str`` as it is, or the error
+    envelope); ``structuredContent`` the value when the tool has an ``outputSchema``; ``isError``
+    says whether the call failed (bad arguments included, as MCP asks).
+
+    Raises:
+        ExportError: Two different tools in *tools* have the same exported name.
+    """
+    proxy = _lookup(tools, name)
+    if isinstance(proxy, ToolError):
+        return _mcp_result(None, ToolResult.failure(proxy))
+    return _mcp_result(proxy, proxy.invoke(arguments))
+
+
+async def amcp_call(
+    tools: Iterable[ToolProxy], name: str, arguments: Arguments = None
+) -> dict[str, Any]:
+    """The async form of `mcp_call` (`ToolProxy.ainvoke`)."""
+    proxy = _lookup(tools, name)
+    if isinstance(proxy, ToolError):
+        return _mcp_result(None, ToolResult.failure(proxy))
+    return _mcp_result(proxy, await proxy.ainvoke(arguments))

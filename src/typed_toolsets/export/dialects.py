@@ -1,0 +1,601 @@
+"""Tool definitions in each model API's own shape: OpenAI, Anthropic, Gemini and MCP.
+
+Each function takes the proxies (``Toolset.to_tools()``) and returns JSON-ready dicts; no SDK is
+imported. The canonical schema (`ToolProxy.parameters`) goes out unchanged wherever the API
+accepts full JSON Schema. The strict variants start from `ToolProxy.strict_parameters` and move
+the keywords a provider's strict mode does not support into the description; the Gemini dialect
+inlines ``$ref`` and moves what Gemini's schema subset lacks. Our own validation always checks
+the canonical schema, so a keyword moved into a description is still enforced.
+"""
+
+from __future__ import annotations
+
+import json
+import typing
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+import attrs
+
+from typed_toolsets.call.proxy import ToolProxy
+from typed_toolsets.call.strict import def_name
+from typed_toolsets.definition.errors import ExportError
+from typed_toolsets.rules.names import class_display_name
+from typed_toolsets.types.typespec import Schema
+
+__all__ = [
+    "anthropic",
+    "gemini",
+    "json_schemas",
+    "mcp",
+    "mcp_output_schema",
+    "mcp_structured_content",
+    "openai_chat",
+    "openai_responses",
+    "unique_tools",
+]
+
+
+# ------------------------------------------------------------------------------------ the list
+
+
+def _where(proxy: ToolProxy) -> str:
+    return f"{class_display_name(type(proxy.toolset).__qualname__)}.{proxy.method_name}"
+
+
+def unique_tools(tools: Iterable[ToolProxy]) -> dict[str, ToolProxy]:
+    """The tools by exported name, in order; the same proxy listed twice counts once.
+
+    Raises:
+        TypeError: An item is not a `ToolProxy`.
+        ExportError: Two different tools have the same exported name.
+    """
+    found: dict[str, ToolProxy] = {}
+    problems: list[str] = []
+    for proxy in tools:
+        if not isinstance(typing.cast(object, proxy), ToolProxy):  # callers without a checker
+            msg = (
+                f"expected the ToolProxy objects of Toolset.to_tools(), got {type(proxy).__name__}"
+            )
+            raise TypeError(msg)
+        other = found.get(proxy.name)
+        if other is None:
+            found[proxy.name] = proxy
+        elif other is not proxy:
+            same = " (two instances of one toolset)" if _where(other) == _where(proxy) else ""
+            problems.append(
+                f"Two tools are exported as {proxy.name!r}: {_where(other)} and "
+                f"{_where(proxy)}{same}; a model could not tell them apart. Rename one with "
+                "tool(..., tool_name=...) or a different toolset_name, or leave one out"
+            )
+    if problems:
+        raise ExportError(problems)
+    return found
+
+
+def _each(
+    tools: Iterable[ToolProxy], entry: typing.Callable[[ToolProxy], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """*entry* of every tool, gathering every tool's refusal into one `ExportError`."""
+    entries: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for proxy in unique_tools(tools).values():
+        try:
+            entries.append(entry(proxy))
+        except ExportError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise ExportError(problems)
+    return entries
+
+
+# ------------------------------------------------------------------------ keyword passes
+
+
+def _note(description: object, moved: Mapping[str, Any]) -> str:
+    """*description* with the keywords a dialect cannot carry appended as JSON."""
+    text = json.dumps(moved, ensure_ascii=False)
+    if isinstance(description, str) and description:
+        return f"{description}\n\nJSON Schema: {text}"
+    return f"JSON Schema: {text}"
+
+
+def _any_of(schemas: list[Schema]) -> Schema:
+    """One schema admitting each of *schemas* (the items of a tuple whose order moved out)."""
+    distinct: list[Schema] = []
+    for schema in schemas:
+        if schema not in distinct:
+            distinct.append(schema)
+    if len(distinct) == 1:
+        return dict(distinct[0])
+    return {"anyOf": distinct}
+
+
+@attrs.frozen
+class _StrictDialect:
+    """What one provider's strict mode accepts; every other keyword moves into the description.
+
+    Attributes:
+        provider: The provider's name, for messages.
+        keep: The keywords kept as they are.
+        formats: The string formats kept.
+        min_items: The ``minItems`` values kept (None: any).
+        literal_drops_type: Whether ``type`` goes when ``enum`` or ``const`` says it all.
+        recursion: Whether recursive schemas (``$ref`` into ``$defs``) are supported.
+    """
+
+    provider: str
+    keep: frozenset[str]
+    formats: frozenset[str]
+    min_items: frozenset[int] | None = None
+    literal_drops_type: bool = False
+    recursion: bool = True
+
+
+#: What every strict dialect takes: the structure, literals and references.
+_STRICT_CORE: Final = frozenset(
+    {"type", "description", "title", "properties", "required", "additionalProperties"}
+    | {"items", "anyOf", "enum", "const", "$ref", "$defs", "format", "minItems"}
+)
+#: The formats every strict dialect takes.
+_STRICT_FORMATS: Final = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
+_OPENAI: Final = _StrictDialect(
+    provider="OpenAI",
+    keep=_STRICT_CORE
+    | {"pattern", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"}
+    | {"maxItems"},
+    formats=_STRICT_FORMATS,
+)
+# As the Anthropic SDK's own transform (anthropic.lib._parse._transform.transform_schema).
+_ANTHROPIC: Final = _StrictDialect(
+    provider="Anthropic",
+    keep=_STRICT_CORE | {"allOf"},
+    formats=_STRICT_FORMATS | {"uri"},
+    min_items=frozenset({0, 1}),
+    literal_drops_type=True,
+    recursion=False,
+)
+
+
+def _allowed(key: str, value: object, dialect: _StrictDialect) -> bool:
+    """Whether the dialect takes this value of a keyword it supports."""
+    if key == "format":
+        return value in dialect.formats
+    if key == "minItems" and dialect.min_items is not None:
+        return value in dialect.min_items
+    return True
+
+
+def _strict_node(schema: Mapping[str, Any], dialect: _StrictDialect) -> Schema:
+    result: Schema = {}
+    moved: Schema = {}
+    for key, value in schema.items():
+        if key in ("properties", "$defs") and isinstance(value, Mapping):
+            children = typing.cast("Mapping[str, Mapping[str, Any]]", value)
+            result[key] = {name: _strict_node(child, dialect) for name, child in children.items()}
+        elif key == "items" and isinstance(value, Mapping):
+            result[key] = _strict_node(typing.cast("Mapping[str, Any]", value), dialect)
+        elif key in ("anyOf", "allOf", "prefixItems") and isinstance(value, list):
+            branches = typing.cast("list[Mapping[str, Any]]", value)
+            converted = [_strict_node(branch, dialect) for branch in branches]
+            (result if key in dialect.keep else moved)[key] = converted
+        elif key in dialect.keep and _allowed(key, value, dialect):
+            result[key] = value
+        else:
+            moved[key] = value
+    if "prefixItems" in moved and "items" not in result:
+        result["items"] = _any_of(moved["prefixItems"])
+    if dialect.literal_drops_type and ("enum" in result or "const" in result):
+        result.pop("type", None)
+    if moved:
+        result["description"] = _note(result.get("description"), moved)
+    return result
+
+
+def _refs(schema: object) -> list[str]:
+    """The ``$defs`` names *schema* refers to, in order of first use."""
+    found: list[str] = []
+    stack: list[object] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            mapping = typing.cast("Mapping[str, object]", node)
+            ref = mapping.get("$ref")
+            if isinstance(ref, str) and def_name(ref) not in found:
+                found.append(def_name(ref))
+            stack.extend(reversed(list(mapping.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(typing.cast("list[object]", node)))
+    return found
+
+
+def _strict_schema(proxy: ToolProxy, dialect: _StrictDialect) -> Schema:
+    schema = proxy.strict_parameters
+    if not dialect.recursion and "$defs" in schema:
+        problems: list[str] = []
+        properties = typing.cast("dict[str, Any]", schema.get("properties") or {})
+        for name, prop in properties.items():
+            recursive = _refs(prop)
+            if recursive:
+                problems.append(
+                    f"Tool {proxy.name!r} cannot be exported in {dialect.provider} strict mode: "
+                    f"parameter {name!r} has the recursive type {recursive[0]}, and "
+                    f"{dialect.provider}'s strict mode does not support recursive schemas; "
+                    "export it with strict=False, or use a type that does not refer to itself"
+                )
+        raise ExportError(problems)
+    return _strict_node(schema, dialect)
+
+
+# ------------------------------------------------------------------------------ canonical
+
+
+def json_schemas(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[str, Any]]:
+    """``{"name", "description", "parameters"}`` of each tool (`ToolProxy.schema`).
+
+    With *strict*, ``parameters`` is `ToolProxy.strict_parameters` (the provider-neutral strict
+    variant, every keyword kept).
+
+    Raises:
+        ExportError: Two tools share a name, or (strict) a parameter has no lossless strict
+            form.
+    """
+    return _each(
+        tools,
+        lambda p: (
+            {"name": p.name, "description": p.description, "parameters": p.strict_parameters}
+            if strict
+            else p.schema
+        ),
+    )
+
+
+# --------------------------------------------------------------------------------- OpenAI
+
+
+def _parameters(proxy: ToolProxy, strict: bool, dialect: _StrictDialect) -> Schema:
+    return _strict_schema(proxy, dialect) if strict else proxy.parameters
+
+
+def openai_chat(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[str, Any]]:
+    """The ``tools`` of an OpenAI Chat Completions request.
+
+    Each entry is ``{"type": "function", "function": {"name", "description", "parameters",
+    "strict"}}``.
+
+    Args:
+        tools: The proxies to export (``Toolset.to_tools()``; lists may be concatenated).
+        strict: Export the strict variant (``strict: true``; `ToolProxy.strict_parameters` with
+            the keywords OpenAI's strict mode lacks moved into descriptions). Call the tools
+            with ``dispatch(..., strict=True)`` / ``respond(..., strict=True)``.
+
+    Raises:
+        ExportError: Two tools share a name, or (strict) a parameter has no lossless strict
+            form; every problem of every tool is listed.
+    """
+    return _each(
+        tools,
+        lambda p: {
+            "type": "function",
+            "function": {
+                "name": p.name,
+                "description": p.description,
+                "parameters": _parameters(p, strict, _OPENAI),
+                "strict": strict,
+            },
+        },
+    )
+
+
+def openai_responses(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[str, Any]]:
+    """The ``tools`` of an OpenAI Responses request: ``{"type": "function", "name", ...}`` (flat).
+
+    Args and errors as `openai_chat`.
+    """
+    return _each(
+        tools,
+        lambda p: {
+            "type": "function",
+            "name": p.name,
+            "description": p.description,
+            "parameters": _parameters(p, strict, _OPENAI),
+            "strict": strict,
+        },
+    )
+
+
+# ------------------------------------------------------------------------------ Anthropic
+
+
+def anthropic(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[str, Any]]:
+    """The ``tools`` of an Anthropic Messages request: ``{"name", "description", "input_schema"}``.
+
+    Args:
+        tools: The proxies to export.
+        strict: Export the strict variant (``"strict": true``): `ToolProxy.strict_parameters`
+            with the keywords Anthropic's strict mode lacks (numeric and length bounds,
+            patterns, ...) moved into descriptions.
+
+    Raises:
+        ExportError: Two tools share a name, or (strict) a parameter has no lossless strict
+            form or a recursive type (which Anthropic's strict mode does not support).
+    """
+
+    def entry(proxy: ToolProxy) -> dict[str, Any]:
+        found: dict[str, Any] = {
+            "name": proxy.name,
+            "description": proxy.description,
+            "input_schema": _parameters(proxy, strict, _ANTHROPIC),
+        }
+        if strict:
+            found["strict"] = True
+        return found
+
+    return _each(tools, entry)
+
+
+# --------------------------------------------------------------------------------- Gemini
+
+_GEMINI_KEEP: Final = frozenset(
+    [
+        "type",
+        "format",
+        "description",
+        "nullable",
+        "enum",
+        "items",
+        "minItems",
+        "maxItems",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "anyOf",
+        "title",
+        "default",
+    ]
+)
+_GEMINI_FORMATS: Final = {
+    "string": frozenset({"date-time", "enum"}),
+    "integer": frozenset({"int32", "int64"}),
+    "number": frozenset({"float", "double"}),
+}
+_NULL: Final = {"type": "null"}
+
+
+class _Recursive(Exception):  # noqa: N818 - a verdict, caught below
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def _json_type(value: object) -> str | None:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return None
+
+
+class _Gemini:
+    """Gemini's OpenAPI-style schema subset from a canonical schema, references inlined."""
+
+    def __init__(self, defs: Mapping[str, Any]) -> None:
+        self.defs = defs
+
+    def node(self, schema: Mapping[str, Any], within: tuple[str, ...]) -> Schema:
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            name = def_name(ref)
+            if name in within:
+                raise _Recursive(name)
+            target = typing.cast("Mapping[str, Any]", self.defs.get(name) or {})
+            siblings = {k: v for k, v in schema.items() if k != "$ref"}
+            return self.node({**target, **siblings}, (*within, name))
+        result: Schema = {}
+        moved: Schema = {}
+        nullable = False
+        single: Schema | None = None
+        for key, value in schema.items():
+            if key == "$defs":
+                continue
+            if key == "properties" and isinstance(value, Mapping):
+                children = typing.cast("Mapping[str, Mapping[str, Any]]", value)
+                result[key] = {name: self.node(child, within) for name, child in children.items()}
+            elif key == "items" and isinstance(value, Mapping):
+                result[key] = self.node(typing.cast("Mapping[str, Any]", value), within)
+            elif key == "anyOf" and isinstance(value, list):
+                branches = typing.cast("list[Mapping[str, Any]]", value)
+                kept = [self.node(b, within) for b in branches if b != _NULL]
+                nullable = nullable or len(kept) < len(branches)
+                if len(kept) == 1:
+                    single = kept[0]
+                elif kept:
+                    result[key] = kept
+            elif key == "type":
+                nullable = self.type_keyword(value, result) or nullable
+            elif key == "const":
+                if isinstance(value, str):
+                    result["enum"] = [value]
+                else:
+                    moved[key] = value
+                kind = _json_type(value)
+                if kind is not None and "type" not in schema:
+                    result["type"] = kind
+            elif key == "enum" and isinstance(value, list):
+                values = typing.cast("list[object]", value)
+                if all(isinstance(v, str) for v in values):
+                    result[key] = values
+                else:
+                    moved[key] = values  # Gemini enumerates strings only
+            elif key == "additionalProperties":
+                if value is not False:  # closed objects are what Gemini assumes anyway
+                    moved[key] = (
+                        self.node(typing.cast("Mapping[str, Any]", value), within)
+                        if isinstance(value, Mapping)
+                        else value
+                    )
+            elif key == "prefixItems" and isinstance(value, list):
+                branches = typing.cast("list[Mapping[str, Any]]", value)
+                moved[key] = [self.node(b, within) for b in branches]
+            elif key == "format":
+                kind = schema.get("type")
+                allowed = _GEMINI_FORMATS.get(kind, frozenset()) if isinstance(kind, str) else ()
+                (result if value in allowed else moved)[key] = value
+            elif key == "default" and value is None:
+                continue  # google-genai reads a None default as none given; nullable says it
+            elif key in _GEMINI_KEEP:
+                result[key] = value
+            else:
+                moved[key] = value
+        if single is not None:
+            # One variant left once null is taken out: it is the schema, with the outer keywords
+            # (the parameter's description, its default) taking precedence.
+            result = {**single, **result}
+        if "prefixItems" in moved and "items" not in result:
+            result["items"] = _any_of(moved["prefixItems"])
+        if nullable:
+            result["nullable"] = True
+        if moved:
+            result["description"] = _note(result.get("description"), moved)
+        return result
+
+    @staticmethod
+    def type_keyword(value: object, result: Schema) -> bool:
+        """Copy ``type`` into *result* in Gemini's form; True when it admits null."""
+        if not isinstance(value, list):
+            if value != "null":
+                result["type"] = value
+            return value == "null"
+        types = [t for t in typing.cast("list[object]", value) if t != "null"]
+        if len(types) == 1:
+            result["type"] = types[0]
+        elif types:
+            result["anyOf"] = [{"type": t} for t in types]
+        return len(types) < len(typing.cast("list[object]", value))
+
+
+def _gemini_entry(proxy: ToolProxy) -> dict[str, Any]:
+    parameters = proxy.parameters
+    defs = typing.cast("Mapping[str, Any]", parameters.get("$defs") or {})
+    convert = _Gemini(defs)
+    properties: Schema = {}
+    problems: list[str] = []
+    for name, prop in typing.cast("dict[str, Any]", parameters["properties"]).items():
+        try:
+            properties[name] = convert.node(prop, ())
+        except _Recursive as exc:
+            problems.append(
+                f"Tool {proxy.name!r} cannot be exported to Gemini: parameter {name!r} has the "
+                f"recursive type {exc.name}, and Gemini accepts no $ref, so a type that refers "
+                "to itself cannot be written out; use a type that does not refer to itself, or "
+                "another provider"
+            )
+    if problems:
+        raise ExportError(problems)
+    entry: dict[str, Any] = {"name": proxy.name, "description": proxy.description}
+    if properties:
+        # Gemini refuses an object without properties: a tool without parameters has none.
+        entry["parameters"] = {
+            "type": "object",
+            "properties": properties,
+            "required": parameters["required"],
+        }
+    return entry
+
+
+def gemini(tools: Iterable[ToolProxy]) -> list[dict[str, Any]]:
+    """Gemini ``function_declarations``: ``{"name", "description", "parameters"}``.
+
+    ``parameters`` is Gemini's OpenAPI-style schema subset: ``$ref`` inlined (Gemini rejects
+    ``$defs``), ``null`` variants turned into ``nullable: true``, ``additionalProperties: false``
+    left out, and the keywords Gemini lacks (``const`` of a non-string, ``uniqueItems``,
+    ``prefixItems``, exclusive bounds, most formats, ...) moved into the description; our own
+    validation still enforces them. ``parameters`` is absent for a tool without parameters.
+
+    Raises:
+        ExportError: Two tools share a name, or a parameter has a recursive type (it cannot be
+            inlined).
+    """
+    return _each(tools, _gemini_entry)
+
+
+# ------------------------------------------------------------------------------------ MCP
+
+
+def _mcp_output(proxy: ToolProxy) -> tuple[Schema, bool] | None:
+    """The MCP ``outputSchema`` of *proxy* and whether it wraps the value, or None."""
+    output = proxy.output_schema
+    if output is None:
+        return None
+    if output.get("type") == "string" and set(output) <= {"type", "description"}:
+        return None
+    if output.get("type") == "object":
+        return output, False
+    defs = output.pop("$defs", None)
+    wrapped: Schema = {
+        "type": "object",
+        "properties": {"result": output},
+        "required": ["result"],
+        "additionalProperties": False,
+    }
+    if defs is not None:
+        wrapped["$defs"] = defs
+    return wrapped, True
+
+
+def mcp_output_schema(proxy: ToolProxy) -> Schema | None:
+    """The MCP ``outputSchema`` of *proxy*: its return schema when structured, else None.
+
+    A tool returning ``str`` (or nothing with a schema) answers in plain text and has none. An
+    object schema is used as it is; any other (a number, a list, ...) is wrapped as
+    ``{"result": ...}``, as the MCP Python SDK does, since MCP requires an object.
+    """
+    found = _mcp_output(proxy)
+    return None if found is None else found[0]
+
+
+def mcp_structured_content(proxy: ToolProxy, value: object) -> object:
+    """The MCP ``structuredContent`` for the JSON *value* a tool returned (None: no schema)."""
+    found = _mcp_output(proxy)
+    if found is None:
+        return None
+    return {"result": value} if found[1] else value
+
+
+def _mcp_entry(proxy: ToolProxy) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "name": proxy.name,
+        "description": proxy.description,
+        "inputSchema": proxy.parameters,
+    }
+    output = mcp_output_schema(proxy)
+    if output is not None:
+        entry["outputSchema"] = output
+    annotations = proxy.annotations.to_dict() if proxy.annotations is not None else {}
+    if annotations:
+        entry["annotations"] = annotations
+    return entry
+
+
+def mcp(tools: Iterable[ToolProxy]) -> list[dict[str, Any]]:
+    """MCP ``tools/list`` entries: ``{"name", "description", "inputSchema"}``.
+
+    ``outputSchema`` is added when the return type is structured (`mcp_output_schema`) and
+    ``annotations`` when the tool or its toolset declares `ToolAnnotations`.
+
+    Raises:
+        ExportError: Two tools share a name.
+    """
+    return _each(tools, _mcp_entry)

@@ -1,0 +1,342 @@
+"""``typed-toolsets list``, ``schema`` and ``call``, run as a user runs them: as a subprocess.
+
+Every target form (``module:Class``, ``module``, ``path/to/file.py:Class``), stdin, the output
+formats and the exit statuses (0 success, 1 a failed call or a definition problem, 2 a usage
+error or a target that cannot be loaded, with one line and never a traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from typed_toolsets.cli.main import main
+
+TEXT = "typed_toolsets.text:TextProcessingToolset"
+
+SHOP = """\
+import enum
+
+import attrs
+
+from typed_toolsets import Toolset, tool
+
+
+class Size(enum.Enum):
+    S = "s"
+    L = "l"
+
+
+@attrs.frozen
+class Line:
+    sku: str
+    size: Size = Size.S
+
+
+class ShopToolset(Toolset):
+    \"\"\"Shop things.\"\"\"
+
+    @tool
+    def order(self, *, lines: list[Line], note: str | None = None) -> list[Line]:
+        \"\"\"Order some lines.
+
+        More text that is not shown by list.
+        \"\"\"
+        return lines
+
+    @tool
+    def total(self, *, prices: dict[str, float]) -> float:
+        return sum(prices.values())
+
+
+class Clock(Toolset):
+    @tool
+    async def tick(self, *, n: int = 1) -> int:
+        return n + 1
+
+
+@attrs.define
+class NeedsDb(Toolset):
+    db_url: str
+
+    @tool
+    def query(self, *, sql: str) -> int:
+        return len(sql)
+"""
+
+
+def cli(
+    *args: str, cwd: Path | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m typed_toolsets ARGS`` (the same entry point as the console script)."""
+    return subprocess.run(
+        [sys.executable, "-m", "typed_toolsets", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def shop(tmp_path: Path) -> Path:
+    (tmp_path / "shop_tools.py").write_text(SHOP, encoding="utf-8")
+    return tmp_path
+
+
+# ---------------------------------------------------------------------------------- call
+
+
+@pytest.mark.slow
+def test_the_main_job_in_one_line() -> None:
+    done = cli("call", TEXT, "text_wc", '{"text": "one two\\nthree"}')
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "Lines: 2, Words: 3, Characters: 13\n",
+        "",
+    )
+
+
+@pytest.mark.slow
+def test_the_console_script_runs_too() -> None:
+    script = Path(sys.executable).with_name("typed-toolsets")
+    if not script.exists():
+        pytest.skip("the console script is not installed next to this interpreter")
+    done = subprocess.run(
+        [str(script), "call", TEXT, "text_sort_lines", '{"text": "b\\na"}'],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, "a\nb\n")
+
+
+@pytest.mark.slow
+def test_arguments_from_stdin(shop: Path) -> None:
+    arguments = json.dumps({"lines": [{"sku": "a1"}, {"sku": "b2", "size": "l"}]})
+    done = cli("call", "shop_tools:ShopToolset", "shop_order", "-", cwd=shop, stdin=arguments)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [{"sku": "a1", "size": "s"}, {"sku": "b2", "size": "l"}]
+    assert done.stdout.startswith("[\n  {\n")  # indented for people
+
+
+@pytest.mark.slow
+def test_a_failed_call_goes_to_stderr_with_status_1(shop: Path) -> None:
+    done = cli(
+        "call", "shop_tools.py:ShopToolset", "shop_total", '{"prices": {"a": "x"}}', cwd=shop
+    )
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "Error: Invalid arguments for tool 'shop_total': prices.a: 'x' is not of type 'number'\n"
+    )
+    done = cli("call", "shop_tools.py:ShopToolset", "shop_total", "{not json", cwd=shop)
+    assert done.returncode == 1
+    assert done.stderr.startswith("Error: Invalid JSON arguments for tool 'shop_total'")
+
+
+@pytest.mark.slow
+def test_no_arguments_means_an_empty_object_and_async_tools_run(shop: Path) -> None:
+    done = cli("call", "shop_tools:Clock", "clock_tick", cwd=shop)
+    assert (done.returncode, done.stdout) == (0, "2\n")
+    done = cli("call", str(shop / "shop_tools.py") + ":ShopToolset", "shop_order")
+    assert done.returncode == 1
+    assert "lines: missing required argument" in done.stderr
+
+
+@pytest.mark.slow
+def test_an_unknown_tool_is_a_usage_error_listing_the_tools(shop: Path) -> None:
+    done = cli("call", "shop_tools:ShopToolset", "shop_nope", "{}", cwd=shop)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "typed-toolsets call: error: shop_tools:ShopToolset has no tool 'shop_nope'; available "
+        "tools: shop_order, shop_total\n"
+    )
+
+
+# ---------------------------------------------------------------------------------- list
+
+
+@pytest.mark.slow
+def test_list_prints_a_table() -> None:
+    done = cli("list", TEXT)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["TOOL", "PARAMETERS", "DESCRIPTION"]
+    assert lines[1].startswith("text_grep ")
+    assert "text: string, pattern: string, ignore_case: boolean = true," in lines[1]
+    assert lines[1].endswith("Search for patterns in text using grep")
+    assert lines[2].strip() == "count_only: boolean = false"
+    names = [line.split()[0] for line in lines[1:] if not line.startswith(" ")]
+    assert names == [
+        "text_grep",
+        "text_wc",
+        "text_rg",
+        "text_extract_lines",
+        "text_filter_lines",
+        "text_unique_lines",
+        "text_sort_lines",
+        "text_summarize_text",
+    ]
+
+
+@pytest.mark.slow
+def test_list_a_module_a_facade_and_a_file(shop: Path) -> None:
+    facade = cli("list", "typed_toolsets.text")
+    assert facade.stdout == cli("list", TEXT).stdout
+    done = cli("list", str(shop / "shop_tools.py") + ":ShopToolset")
+    assert done.returncode == 0
+    assert done.stdout.splitlines() == [
+        "TOOL        PARAMETERS                                   DESCRIPTION",
+        "shop_order  lines: object[], note: string | null = null  Order some lines.",
+        "shop_total  prices: {string: number}                     Total operation",
+    ]
+    module = cli("list", "shop_tools", cwd=shop)
+    # The module holds a class that needs constructor arguments: a usage error naming it.
+    assert module.returncode == 2
+    assert module.stderr == (
+        "typed-toolsets list: error: NeedsDb needs constructor arguments ('db_url'), but the "
+        "command line builds it as NeedsDb(); give each a default, or name a subclass that "
+        "does\n"
+    )
+
+
+# -------------------------------------------------------------------------------- schema
+
+
+@pytest.mark.parametrize(
+    ("form", "name"),
+    [
+        ("json-schema", lambda e: e["name"]),
+        ("openai", lambda e: e["function"]["name"]),
+        ("openai-responses", lambda e: e["name"]),
+        ("anthropic", lambda e: e["name"]),
+        ("gemini", lambda e: e["name"]),
+        ("mcp", lambda e: e["name"]),
+    ],
+)
+def test_schema_in_every_format(
+    form: str, name: Callable[[dict[str, Any]], str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from typed_toolsets import export
+    from typed_toolsets.text import TextProcessingToolset
+
+    assert main(["schema", TEXT, "--format", form]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [name(e) for e in printed][:2] == ["text_grep", "text_wc"]
+    tools = TextProcessingToolset.to_tools()
+    expected = {
+        "json-schema": [t.schema for t in tools],
+        "openai": export.openai_chat(tools),
+        "openai-responses": export.openai_responses(tools),
+        "anthropic": export.anthropic(tools),
+        "gemini": export.gemini(tools),
+        "mcp": export.mcp(tools),
+    }[form]
+    assert printed == expected
+    if form in ("json-schema", "openai", "openai-responses", "anthropic"):
+        assert main(["schema", TEXT, "--format", form, "--strict"]) == 0
+        strict = json.loads(capsys.readouterr().out)
+        assert strict != printed
+        assert "null means the default" in json.dumps(strict)
+
+
+@pytest.mark.slow
+def test_schema_strict_and_its_refusals(shop: Path) -> None:
+    done = cli("schema", "shop_tools:Clock", "--strict", cwd=shop)
+    assert done.returncode == 0
+    (entry,) = json.loads(done.stdout)
+    assert entry["parameters"]["required"] == ["n"]
+    done = cli("schema", "shop_tools:ShopToolset", "--format", "openai", "--strict", cwd=shop)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith(
+        "typed-toolsets schema: error: Tool 'shop_total' has no lossless strict schema: "
+        "parameter 'prices' is an object with free-form keys"
+    )
+    done = cli("schema", TEXT, "--format", "gemini", "--strict")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "typed-toolsets schema: error: --strict applies to json-schema, openai, "
+        "openai-responses, anthropic; gemini has none\n"
+    )
+
+
+# ----------------------------------------------------------------------- target problems
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        (
+            "no_such_module_xyz",
+            "cannot import 'no_such_module_xyz': ModuleNotFoundError: No module",
+        ),
+        ("typed_toolsets.text:Nope", "typed_toolsets.text:Nope: typed_toolsets.text has no"),
+        ("missing.py:Cls", "missing.py: no such file"),
+        ("raising_mod", "cannot import 'raising_mod': RuntimeError: boom"),
+        ("empty_mod", "empty_mod: empty_mod defines no Toolset class"),
+    ],
+)
+def test_targets_that_cannot_be_loaded_are_one_line_usage_errors(
+    tmp_path: Path, target: str, expected: str
+) -> None:
+    (tmp_path / "raising_mod.py").write_text("raise RuntimeError('boom')\n")
+    (tmp_path / "empty_mod.py").write_text("X = 1\n")
+    done = cli("list", target, cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"typed-toolsets list: error: {expected}")
+    assert done.stderr.count("\n") == 1
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_a_definition_error_in_the_target_is_shown_with_status_1(tmp_path: Path) -> None:
+    (tmp_path / "broken_tools.py").write_text(
+        textwrap.dedent(
+            """\
+            from typed_toolsets import Toolset, tool
+
+            class Broken(Toolset):
+                exports = (tool("nope"),)
+            """
+        )
+    )
+    done = cli("call", "broken_tools:Broken", "broken_nope", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.startswith("typed-toolsets call: error: Broken.nope: Broken has no method")
+    assert "Traceback" not in done.stderr
+
+
+# ---------------------------------------------------------------------------------- help
+
+
+@pytest.mark.parametrize("command", ["list", "schema", "call"])
+def test_help_of_every_command_explains_it(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main([command, "--help"])
+    assert exited.value.code == 0
+    text = capsys.readouterr().out
+    assert f"usage: typed-toolsets {command}" in text
+    assert "module:Class" in text
+    assert TEXT in text  # an example to copy
+    assert len(text.splitlines()) > 10
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["call", TEXT], ["schema", TEXT, "--format", "xml"], ["list"]):
+        with pytest.raises(SystemExit) as exited:
+            main(argv)
+        assert exited.value.code == 2
+    assert "usage:" in capsys.readouterr().err

@@ -1,0 +1,305 @@
+"""`dispatch`, `respond` and `mcp_call`: a model's tool calls run and answered in each shape."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import enum
+import json
+import subprocess
+import sys
+import types
+from typing import Any
+
+import attrs
+import pytest
+
+from typed_toolsets import ExportError, Toolset, tool
+from typed_toolsets.export import (
+    adispatch,
+    amcp_call,
+    arespond,
+    dispatch,
+    mcp_call,
+    respond,
+)
+
+
+class Mood(enum.Enum):
+    HAPPY = "happy"
+    SAD = "sad"
+
+
+@attrs.frozen
+class Reading:
+    mood: Mood
+    at: datetime.date
+    tags: frozenset[str] = frozenset()
+
+
+class Diary(Toolset):
+    @tool
+    def read(self, *, day: datetime.date, loud: bool = False) -> Reading:
+        return Reading(Mood.SAD if loud else Mood.HAPPY, day, frozenset({"x"}))
+
+    @tool
+    def echo(self, *, text: str, times: int = 1) -> str:
+        return text * times
+
+    @tool
+    def count(self, *, items: list[int]) -> int:
+        return len(items)
+
+    @tool
+    def fail(self) -> str:
+        msg = "disk full"
+        raise OSError(msg)
+
+    @tool
+    async def later(self, *, n: int = 2) -> list[int]:
+        await asyncio.sleep(0)
+        return list(range(n))
+
+    @tool
+    def nothing(self) -> None:
+        return None
+
+
+TOOLS = Diary.to_tools()
+
+
+# ------------------------------------------------------------------------------- dispatch
+
+
+def test_dispatch_runs_the_named_tool() -> None:
+    assert dispatch(TOOLS, "diary_echo", {"text": "ab", "times": 2}) == "abab"
+    assert dispatch(TOOLS, "diary_count", '{"items": [1, 2, 3]}') == 3
+    assert dispatch(TOOLS, "diary_read", {"day": "2024-05-01"}) == Reading(
+        Mood.HAPPY, datetime.date(2024, 5, 1), frozenset({"x"})
+    )
+
+
+def test_dispatch_answers_an_unknown_name_with_the_available_names() -> None:
+    assert dispatch(TOOLS, "diary_write", {}) == (
+        "Error: Unknown tool 'diary_write'; available tools: diary_read, diary_echo, "
+        "diary_count, diary_fail, diary_later, diary_nothing"
+    )
+    assert dispatch([], "x") == "Error: Unknown tool 'x'; available tools: none"
+
+
+def test_dispatch_gives_errors_as_dynamic_call_does() -> None:
+    assert dispatch(TOOLS, "diary_count", {"items": "no"}) == TOOLS[2].dynamic_call({"items": "no"})
+    assert dispatch(TOOLS, "diary_fail") == "Error: Tool 'diary_fail' failed: OSError: disk full"
+
+
+def test_dispatch_refuses_two_tools_with_one_name() -> None:
+    with pytest.raises(ExportError, match="Two tools are exported as 'diary_echo'"):
+        dispatch([*TOOLS, *Diary.to_tools()], "diary_echo", {"text": "a"})
+
+
+def test_dispatch_runs_async_tools_too() -> None:
+    assert dispatch(TOOLS, "diary_later", {"n": 3}) == [0, 1, 2]
+    assert asyncio.run(adispatch(TOOLS, "diary_later", {"n": None}, strict=True)) == [0, 1]
+    assert asyncio.run(adispatch(TOOLS, "diary_echo", {"text": "z"})) == "z"
+    assert asyncio.run(adispatch(TOOLS, "nope")).startswith("Error: Unknown tool 'nope'")
+
+
+# -------------------------------------------------------------------------------- respond
+
+CHAT_CALL = {
+    "id": "call_1",
+    "type": "function",
+    "function": {"name": "diary_read", "arguments": '{"day": "2024-05-01", "loud": true}'},
+}
+RESPONSES_CALL = {
+    "type": "function_call",
+    "id": "fc_1",
+    "call_id": "call_2",
+    "name": "diary_echo",
+    "arguments": '{"text": "hi"}',
+}
+ANTHROPIC_CALL = {
+    "type": "tool_use",
+    "id": "toolu_1",
+    "name": "diary_count",
+    "input": {"items": [1, 2]},
+}
+
+
+def test_respond_to_an_openai_chat_tool_call() -> None:
+    reply = respond(TOOLS, CHAT_CALL)
+    assert reply == {
+        "role": "tool",
+        "tool_call_id": "call_1",
+        "content": '{"mood": "sad", "at": "2024-05-01", "tags": ["x"]}',
+    }
+
+
+def test_respond_to_a_responses_function_call_item() -> None:
+    assert respond(TOOLS, RESPONSES_CALL) == {
+        "type": "function_call_output",
+        "call_id": "call_2",
+        "output": "hi",
+    }
+
+
+def test_respond_to_an_anthropic_tool_use_block() -> None:
+    assert respond(TOOLS, ANTHROPIC_CALL) == {
+        "type": "tool_result",
+        "tool_use_id": "toolu_1",
+        "content": "2",
+        "is_error": False,
+    }
+
+
+def test_respond_reads_sdk_objects_by_attribute() -> None:
+    call = types.SimpleNamespace(
+        id="call_9",
+        type="function",
+        function=types.SimpleNamespace(name="diary_echo", arguments='{"text": "o"}'),
+    )
+    assert respond(TOOLS, call) == {"role": "tool", "tool_call_id": "call_9", "content": "o"}
+
+
+def test_errors_come_back_as_the_envelope_with_the_error_flag() -> None:
+    reply = respond(TOOLS, ANTHROPIC_CALL | {"input": {"items": ["a"]}})
+    assert reply["is_error"] is True
+    assert json.loads(reply["content"]) == {
+        "error": {
+            "kind": "arguments",
+            "tool": "diary_count",
+            "message": "Invalid arguments for tool 'diary_count': items[0]: 'a' is not of type "
+            "'integer'",
+            "details": [{"path": "$.items[0]", "message": "'a' is not of type 'integer'"}],
+        }
+    }
+    chat = respond(TOOLS, CHAT_CALL | {"function": {"name": "diary_fail", "arguments": ""}})
+    assert json.loads(chat["content"])["error"]["kind"] == "execution"
+    assert "is_error" not in chat
+
+
+def test_an_unknown_tool_is_an_error_result_not_an_exception() -> None:
+    reply = respond(TOOLS, RESPONSES_CALL | {"name": "diary_nope"})
+    error = json.loads(reply["output"])["error"]
+    assert error["tool"] == "diary_nope"
+    assert error["message"].startswith("Unknown tool 'diary_nope'; available tools: diary_read")
+    reply = respond(TOOLS, ANTHROPIC_CALL | {"name": None})
+    assert reply["is_error"] is True
+
+
+def test_respond_in_strict_mode_maps_null_to_the_default() -> None:
+    call = ANTHROPIC_CALL | {"name": "diary_echo", "input": {"text": "x", "times": None}}
+    assert respond(TOOLS, call, strict=True)["content"] == "x"
+    assert respond(TOOLS, call)["is_error"] is True
+
+
+def test_values_become_json_text_and_strings_stay_text() -> None:
+    def content(name: str, arguments: dict[str, Any]) -> str:
+        call = RESPONSES_CALL | {"name": name, "arguments": json.dumps(arguments)}
+        return str(respond(TOOLS, call)["output"])
+
+    assert content("diary_echo", {"text": '"quoted"'}) == '"quoted"'
+    assert content("diary_count", {"items": []}) == "0"
+    assert content("diary_later", {}) == "[0, 1]"
+    assert content("diary_nothing", {}) == "null"
+
+
+def test_respond_refuses_what_is_no_tool_call() -> None:
+    with pytest.raises(TypeError, match="respond\\(\\) takes an OpenAI Chat tool call"):
+        respond(TOOLS, {"type": "text", "text": "hello"})
+    with pytest.raises(TypeError, match="no id to answer to"):
+        respond(TOOLS, {"type": "tool_use", "name": "diary_echo", "input": {}})
+
+
+def test_arespond_awaits_async_tools() -> None:
+    call = RESPONSES_CALL | {"name": "diary_later", "arguments": '{"n": 1}'}
+    assert asyncio.run(arespond(TOOLS, call)) == {
+        "type": "function_call_output",
+        "call_id": "call_2",
+        "output": "[0]",
+    }
+    unknown = asyncio.run(arespond(TOOLS, ANTHROPIC_CALL | {"name": "x"}))
+    assert unknown["is_error"] is True
+
+
+# ------------------------------------------------------------------------------------ MCP
+
+
+def test_mcp_results_carry_structured_content_and_is_error() -> None:
+    assert mcp_call(TOOLS, "diary_echo", {"text": "a"}) == {
+        "content": [{"type": "text", "text": "a"}],
+        "isError": False,
+    }
+    assert mcp_call(TOOLS, "diary_count", {"items": [5]}) == {
+        "content": [{"type": "text", "text": "1"}],
+        "structuredContent": {"result": 1},
+        "isError": False,
+    }
+    read = mcp_call(TOOLS, "diary_read", {"day": "2024-01-02"})
+    assert read["structuredContent"] == {"mood": "happy", "at": "2024-01-02", "tags": ["x"]}
+    failed = mcp_call(TOOLS, "diary_count", {})
+    assert failed["isError"] is True
+    assert "structuredContent" not in failed
+    assert json.loads(failed["content"][0]["text"])["error"]["details"] == [
+        {"path": "$.items", "message": "missing required argument"}
+    ]
+    assert mcp_call(TOOLS, "missing")["isError"] is True
+
+
+def test_amcp_call_awaits() -> None:
+    assert asyncio.run(amcp_call(TOOLS, "diary_later", {"n": 2}))["structuredContent"] == {
+        "result": [0, 1]
+    }
+    assert asyncio.run(amcp_call(TOOLS, "nope"))["isError"] is True
+
+
+def test_a_value_that_does_not_match_its_annotation_still_becomes_json() -> None:
+    class Loose(Toolset):
+        @tool
+        def f(self) -> int:
+            return {"not": "an int"}  # type: ignore[return-value]
+
+        @tool
+        def g(self) -> object:
+            return Mood.SAD
+
+        @tool
+        def h(self) -> float:
+            return float("nan")
+
+    tools = Loose.to_tools()
+    assert respond(tools, CHAT_CALL | {"function": {"name": "loose_f"}})["content"] == (
+        '{"not": "an int"}'
+    )
+    assert respond(tools, CHAT_CALL | {"function": {"name": "loose_g"}})["content"] == '"sad"'
+    assert respond(tools, CHAT_CALL | {"function": {"name": "loose_h"}})["content"] == '"nan"'
+
+
+# ----------------------------------------------------------------------------- imports
+
+
+def test_the_export_module_imports_no_sdk_and_the_core_never_imports_it() -> None:
+    script = """
+import json, sys
+import typed_toolsets
+from typed_toolsets import Toolset, tool
+
+class T(Toolset):
+    @tool
+    def f(self, *, n: int = 1) -> int:
+        return n
+
+(proxy,) = T.to_tools()
+proxy.strict_parameters
+core = "typed_toolsets.export" in sys.modules
+from typed_toolsets import export
+export.openai_chat([proxy], strict=True), export.anthropic([proxy]), export.gemini([proxy])
+export.mcp([proxy]), export.respond([proxy], {"type": "tool_use", "id": "1", "name": "t_f",
+    "input": {"n": None}}, strict=True)
+loaded = [m for m in ("openai", "anthropic", "google.genai", "mcp", "jsonschema") if m in sys.modules]
+print(json.dumps({"core": core, "loaded": loaded}))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert json.loads(done.stdout) == {"core": False, "loaded": []}

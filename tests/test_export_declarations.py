@@ -1,0 +1,181 @@
+"""Tool annotations and ``requires_approval``: declared per tool or per toolset, carried on proxies."""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+import pytest
+
+from typed_toolsets import ToolAnnotations, Toolset, ToolsetDefinitionError, tool
+from typed_toolsets.github import GitHubCLIToolset
+from typed_toolsets.text import TextProcessingToolset
+
+
+def test_annotations_are_typed_hints_with_mcp_names() -> None:
+    hints = ToolAnnotations(title="Search", read_only_hint=True, open_world_hint=False)
+    assert hints.to_dict() == {"title": "Search", "readOnlyHint": True, "openWorldHint": False}
+    assert ToolAnnotations().to_dict() == {}
+    full = ToolAnnotations(
+        title="t",
+        read_only_hint=False,
+        destructive_hint=True,
+        idempotent_hint=False,
+        open_world_hint=True,
+    )
+    assert list(full.to_dict()) == [
+        "title",
+        "readOnlyHint",
+        "destructiveHint",
+        "idempotentHint",
+        "openWorldHint",
+    ]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"read_only_hint": 1}, {"destructive_hint": "yes"}, {"title": 3}, {"open_world_hint": None}],
+)
+def test_annotations_check_their_types(kwargs: dict[str, object]) -> None:
+    if kwargs == {"open_world_hint": None}:
+        assert ToolAnnotations(**kwargs).open_world_hint is None  # type: ignore[arg-type]
+        return
+    with pytest.raises(TypeError):
+        ToolAnnotations(**kwargs)  # type: ignore[arg-type]
+
+
+def test_annotations_are_keyword_only() -> None:
+    with pytest.raises(TypeError):
+        ToolAnnotations("title")  # type: ignore[misc]
+
+
+def test_tool_hints_are_laid_over_the_toolset_hints_field_by_field() -> None:
+    class Files(Toolset):
+        tool_annotations = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+        exports = (
+            tool("read"),
+            tool(
+                "delete",
+                annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True),
+                requires_approval=True,
+            ),
+        )
+
+        def read(self, *, path: str) -> str:
+            return path
+
+        def delete(self, *, path: str) -> None: ...
+
+        @tool(annotations=ToolAnnotations(title="Stat a file"))
+        def stat(self, *, path: str) -> int:
+            return len(path)
+
+    read, delete, stat = Files.to_tools()
+    assert read.annotations == ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    assert delete.annotations == ToolAnnotations(
+        read_only_hint=False, destructive_hint=True, open_world_hint=False
+    )
+    assert stat.annotations == ToolAnnotations(
+        title="Stat a file", read_only_hint=True, open_world_hint=False
+    )
+    assert [t.requires_approval for t in (read, delete, stat)] == [False, True, False]
+
+
+def test_a_toolset_may_require_approval_for_every_tool_and_a_tool_may_opt_out() -> None:
+    @attrs.define
+    class Shell(Toolset):
+        requires_approval = True
+        cwd: str = "/"
+
+        @tool
+        def run(self, *, argv: list[str]) -> str:
+            return " ".join(argv)
+
+        @tool(requires_approval=False)
+        def pwd(self) -> str:
+            return self.cwd
+
+    run, pwd = Shell.to_tools()
+    assert (run.requires_approval, pwd.requires_approval) == (True, False)
+    assert run.annotations is None
+
+
+def test_subclasses_inherit_the_toolset_policy_and_may_change_it() -> None:
+    class Base(Toolset):
+        tool_annotations = ToolAnnotations(read_only_hint=True)
+        requires_approval = True
+
+        @tool
+        def look(self) -> str:
+            return "ok"
+
+    class Relaxed(Base):
+        requires_approval = False
+
+    (look,) = Relaxed.to_tools()
+    assert look.name == "relaxed_look"
+    assert look.annotations == ToolAnnotations(read_only_hint=True)
+    assert not look.requires_approval
+    assert Base.to_tools()[0].requires_approval
+
+
+def test_without_declarations_nothing_is_set() -> None:
+    class Plain(Toolset):
+        @tool
+        def ping(self) -> str:
+            return "pong"
+
+    (ping,) = Plain.to_tools()
+    assert ping.annotations is None
+    assert ping.requires_approval is False
+
+
+def test_wrong_declarations_are_definition_errors() -> None:
+    with pytest.raises(ToolsetDefinitionError) as caught:
+
+        class Wrong(Toolset):
+            tool_annotations = ("readOnlyHint", True)  # type: ignore[assignment]
+            requires_approval = "yes"  # type: ignore[assignment]
+
+            @tool
+            def ping(self) -> str:
+                return "pong"
+
+    message = str(caught.value)
+    assert "Wrong: `tool_annotations` must be a ToolAnnotations or None" in message
+    assert "Wrong: `requires_approval` must be True or False (got 'yes')" in message
+    assert len(caught.value.problems) == 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        ({"annotations": {"readOnlyHint": True}}, "`annotations` must be a ToolAnnotations"),
+        ({"requires_approval": 1}, "`requires_approval` must be a bool or None (got 1)"),
+    ],
+)
+def test_tool_checks_the_new_options(kwargs: dict[str, object], expected: str) -> None:
+    with pytest.raises(ToolsetDefinitionError, match=re.escape(expected)):
+        tool("ping", **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(ToolsetDefinitionError, match=re.escape(expected)):
+        tool(**kwargs)  # type: ignore[call-overload]
+
+
+def test_the_bare_decorator_refuses_options_given_with_the_method() -> None:
+    def ping(self: object) -> str:
+        return "pong"
+
+    with pytest.raises(ToolsetDefinitionError, match=r"@tool\(description=...\)"):
+        tool(ping, requires_approval=True)  # type: ignore[call-overload]
+
+
+def test_the_built_in_toolsets_are_read_only() -> None:
+    for tools, open_world in (
+        (TextProcessingToolset.to_tools(), False),
+        (GitHubCLIToolset.to_tools(), True),
+    ):
+        for proxy in tools:
+            assert proxy.annotations == ToolAnnotations(
+                read_only_hint=True, open_world_hint=open_world
+            ), proxy.name
+            assert not proxy.requires_approval

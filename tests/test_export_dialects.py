@@ -1,0 +1,394 @@
+"""The export dialects: each provider's shape, keyword moves, refusals, and golden files for the
+built-in toolsets (``UPDATE_GOLDEN=1 pytest tests/test_export_dialects.py`` rewrites them)."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import enum
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import attrs
+import pytest
+from annotated_types import Gt, MaxLen, MinLen
+
+from typed_toolsets import ExportError, ToolAnnotations, ToolProxy, Toolset, tool
+from typed_toolsets.export import anthropic, gemini, mcp, openai_chat, openai_responses
+from typed_toolsets.github import GitHubCLIToolset
+from typed_toolsets.text import TextProcessingToolset
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+class Size(enum.IntEnum):
+    SMALL = 1
+    LARGE = 2
+
+
+@attrs.frozen
+class Item:
+    """A line of an order."""
+
+    sku: Annotated[str, MinLen(3)]
+    quantity: Annotated[int, Gt(0)] = 1
+
+
+@dataclasses.dataclass
+class Category:
+    name: str
+    parent: Category | None = None
+
+
+class Orders(Toolset):
+    tool_annotations = ToolAnnotations(open_world_hint=False)
+
+    @tool(annotations=ToolAnnotations(title="Place an order", destructive_hint=False))
+    def place(
+        self,
+        *,
+        items: Annotated[list[Item], MaxLen(5)],
+        size: Size = Size.SMALL,
+        mode: Literal["fast"] = "fast",
+        tags: frozenset[str] = frozenset(),
+        pair: tuple[int, str] = (1, "a"),
+        when: datetime.date | None = None,
+        ratio: float = 0.5,
+    ) -> Item:
+        """Place an order.
+
+        Args:
+            items: What to order.
+        """
+        return items[0]
+
+    @tool
+    def count(self) -> int:
+        return 3
+
+    @tool
+    def file(self, *, category: Category) -> str:
+        return category.name
+
+    @tool
+    def label(self, *, extra: dict[str, int] | None = None) -> list[str]:
+        return sorted(extra or {})
+
+
+def _by_name(entries: list[dict[str, Any]], key: str = "name") -> dict[str, dict[str, Any]]:
+    return {e[key]: e for e in entries}
+
+
+def _tools(*names: str) -> list[ToolProxy]:
+    tools = Orders.to_tools()
+    return [t for t in tools if t.method_name in names] if names else tools
+
+
+# --------------------------------------------------------------------------------- shapes
+
+
+def test_openai_chat_wraps_each_definition_with_its_strict_flag() -> None:
+    (entry,) = openai_chat(_tools("count"))
+    assert entry == {
+        "type": "function",
+        "function": {
+            "name": "orders_count",
+            "description": "Count operation",
+            "parameters": {
+                "type": "object",
+                "properties": {},
+                "required": [],
+                "additionalProperties": False,
+            },
+            "strict": False,
+        },
+    }
+    (strict,) = openai_chat(_tools("count"), strict=True)
+    assert strict["function"]["strict"] is True
+
+
+def test_openai_responses_is_flat() -> None:
+    (entry,) = openai_responses(_tools("count"))
+    assert list(entry) == ["type", "name", "description", "parameters", "strict"]
+    assert entry["type"] == "function"
+    assert entry["strict"] is False
+
+
+def test_anthropic_uses_input_schema_and_says_strict_only_when_strict() -> None:
+    (entry,) = anthropic(_tools("count"))
+    assert list(entry) == ["name", "description", "input_schema"]
+    (strict,) = anthropic(_tools("count"), strict=True)
+    assert strict["strict"] is True
+
+
+def test_non_strict_dialects_carry_the_canonical_schema_unchanged() -> None:
+    for proxy in _tools():
+        canonical = proxy.parameters
+        assert _by_name([e["function"] for e in openai_chat([proxy])])[proxy.name][
+            "parameters"
+        ] == (canonical)
+        assert openai_responses([proxy])[0]["parameters"] == canonical
+        assert anthropic([proxy])[0]["input_schema"] == canonical
+        assert mcp([proxy])[0]["inputSchema"] == canonical
+
+
+# ---------------------------------------------------------------------------------- strict
+
+
+def test_openai_strict_moves_only_what_openai_lacks() -> None:
+    (entry,) = openai_chat(_tools("place"), strict=True)
+    properties = entry["function"]["parameters"]["properties"]
+    # Required, so not nullable: bounds OpenAI supports stay, minLength moves.
+    assert properties["items"] == {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "description": "A line of an order.",
+            "properties": {
+                "sku": {"type": "string", "description": 'JSON Schema: {"minLength": 3}'},
+                "quantity": {
+                    "anyOf": [{"type": "integer", "exclusiveMinimum": 0}, {"type": "null"}],
+                    "description": "null means the default (1).",
+                },
+            },
+            "required": ["sku", "quantity"],
+            "additionalProperties": False,
+        },
+        "maxItems": 5,
+        "description": "What to order.",
+    }
+    assert properties["tags"]["anyOf"][0] == {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": 'JSON Schema: {"uniqueItems": true}',
+    }
+    # A fixed tuple keeps its length; its order moves into the description.
+    pair = properties["pair"]["anyOf"][0]
+    assert pair["items"] == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+    assert (pair["minItems"], pair["maxItems"]) == (2, 2)
+    assert json.loads(pair["description"].removeprefix("JSON Schema: ")) == {
+        "prefixItems": [{"type": "integer"}, {"type": "string"}]
+    }
+    assert properties["when"]["anyOf"][0] == {"type": "string", "format": "date"}
+
+
+def test_anthropic_strict_moves_bounds_and_drops_type_next_to_literals() -> None:
+    (entry,) = anthropic(_tools("place"), strict=True)
+    properties = entry["input_schema"]["properties"]
+    item = properties["items"]["items"]
+    assert item["properties"]["quantity"]["anyOf"][0] == {
+        "type": "integer",
+        "description": 'JSON Schema: {"exclusiveMinimum": 0}',
+    }
+    assert properties["items"]["description"] == 'What to order.\n\nJSON Schema: {"maxItems": 5}'
+    assert properties["size"]["anyOf"][0] == {"enum": [1, 2]}
+    assert properties["mode"]["anyOf"][0] == {"const": "fast"}
+
+
+def test_anthropic_strict_refuses_recursive_types() -> None:
+    with pytest.raises(ExportError) as caught:
+        anthropic(_tools("file"), strict=True)
+    assert caught.value.problems == (
+        (
+            "Tool 'orders_file' cannot be exported in Anthropic strict mode: parameter 'category' "
+            "has the recursive type Category, and Anthropic's strict mode does not support "
+            "recursive schemas; export it with strict=False, or use a type that does not refer to "
+            "itself"
+        ),
+    )
+    (openai,) = openai_chat(_tools("file"), strict=True)
+    assert "$defs" in openai["function"]["parameters"]
+
+
+def test_strict_exports_list_every_refusal_of_every_tool() -> None:
+    with pytest.raises(ExportError) as caught:
+        openai_chat([*_tools("label"), *GitHubCLIToolset.to_tools()], strict=True)
+    assert len(caught.value.problems) == 2
+    assert "'orders_label'" in caught.value.problems[0]
+    assert "'extra'" in caught.value.problems[0]
+    assert "'github_api_request'" in caught.value.problems[1]
+    assert "'fields'" in caught.value.problems[1]
+
+
+# --------------------------------------------------------------------------------- Gemini
+
+
+def test_gemini_inlines_moves_and_marks_nullable() -> None:
+    (entry,) = gemini(_tools("place"))
+    parameters = entry["parameters"]
+    assert list(parameters) == ["type", "properties", "required"]
+    properties = parameters["properties"]
+    assert properties["items"]["items"] == {
+        "type": "object",
+        "properties": {
+            "sku": {"type": "string", "minLength": 3},
+            "quantity": {
+                "type": "integer",
+                "default": 1,
+                "description": 'JSON Schema: {"exclusiveMinimum": 0}',
+            },
+        },
+        "required": ["sku"],
+        "description": "A line of an order.",
+    }
+    assert properties["size"] == {
+        "type": "integer",
+        "default": 1,
+        "description": 'JSON Schema: {"enum": [1, 2]}',
+    }
+    assert properties["mode"] == {"enum": ["fast"], "type": "string", "default": "fast"}
+    assert properties["when"] == {
+        "type": "string",
+        "nullable": True,
+        "description": 'JSON Schema: {"format": "date"}',
+    }
+    assert properties["ratio"] == {"type": "number", "default": 0.5}
+    assert properties["pair"]["items"] == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+
+
+def test_gemini_moves_a_free_form_object_into_the_description() -> None:
+    (entry,) = gemini(_tools("label"))
+    assert entry["parameters"]["properties"]["extra"] == {
+        "type": "object",
+        "nullable": True,
+        "description": 'JSON Schema: {"additionalProperties": {"type": "integer"}}',
+    }
+
+
+def test_gemini_leaves_out_parameters_of_a_tool_without_any() -> None:
+    assert gemini(_tools("count")) == [{"name": "orders_count", "description": "Count operation"}]
+
+
+def test_gemini_refuses_a_recursive_type_naming_tool_and_parameter() -> None:
+    with pytest.raises(ExportError) as caught:
+        gemini(_tools())
+    assert caught.value.problems == (
+        (
+            "Tool 'orders_file' cannot be exported to Gemini: parameter 'category' has the "
+            "recursive type Category, and Gemini accepts no $ref, so a type that refers to itself "
+            "cannot be written out; use a type that does not refer to itself, or another provider"
+        ),
+    )
+
+
+# ------------------------------------------------------------------------------------ MCP
+
+
+def test_mcp_carries_output_schema_and_annotations() -> None:
+    entries = _by_name(mcp(_tools()))
+    place = entries["orders_place"]
+    assert place["annotations"] == {
+        "title": "Place an order",
+        "destructiveHint": False,
+        "openWorldHint": False,
+    }
+    assert place["outputSchema"]["type"] == "object"
+    assert place["outputSchema"]["properties"]["sku"] == {"type": "string", "minLength": 3}
+    # Non-object results are wrapped, as the MCP SDK does; str results are plain text.
+    assert entries["orders_count"]["outputSchema"] == {
+        "type": "object",
+        "properties": {"result": {"type": "integer"}},
+        "required": ["result"],
+        "additionalProperties": False,
+    }
+    assert "outputSchema" not in entries["orders_file"]
+    assert entries["orders_label"]["outputSchema"]["properties"]["result"] == {
+        "type": "array",
+        "items": {"type": "string"},
+    }
+    assert entries["orders_count"]["annotations"] == {"openWorldHint": False}
+
+
+def test_mcp_wraps_a_recursive_result_with_its_defs_at_the_root() -> None:
+    class Tree(Toolset):
+        @tool
+        def root(self) -> Category | None:
+            return None
+
+    (entry,) = mcp(Tree.to_tools())
+    schema = entry["outputSchema"]
+    assert schema["properties"]["result"] == {
+        "anyOf": [{"$ref": "#/$defs/Category"}, {"type": "null"}]
+    }
+    assert list(schema["$defs"]) == ["Category"]
+
+
+# ------------------------------------------------------------------------------ the list
+
+
+def test_two_tools_with_one_name_are_refused_naming_both() -> None:
+    class Other(Toolset):
+        toolset_name = "orders"
+
+        @tool
+        def count(self) -> int:
+            return 4
+
+    for export in (openai_chat, openai_responses, anthropic, gemini, mcp):
+        with pytest.raises(ExportError) as caught:
+            export([*_tools("count"), *Other.to_tools()])
+        assert caught.value.problems == (
+            (
+                "Two tools are exported as 'orders_count': Orders.count and "
+                "Other.count; a model "
+                "could not tell them apart. Rename one with tool(..., tool_name=...) or a different "
+                "toolset_name, or leave one out"
+            ),
+        )
+
+
+def test_the_same_proxy_twice_is_listed_once() -> None:
+    tools = _tools("count")
+    assert len(openai_chat(tools + tools)) == 1
+
+
+def test_two_instances_of_one_toolset_are_refused() -> None:
+    with pytest.raises(ExportError, match=r"\(two instances of one toolset\)"):
+        mcp(_tools("count") + _tools("count"))
+
+
+def test_only_proxies_are_accepted() -> None:
+    with pytest.raises(TypeError, match=r"expected the ToolProxy objects .*got type"):
+        openai_chat([Orders])  # type: ignore[list-item]
+
+
+# ------------------------------------------------------------------------------- golden
+
+_DIALECTS: dict[str, Any] = {
+    "openai": openai_chat,
+    "openai-strict": lambda tools: openai_chat(tools, strict=True),
+    "openai-responses": openai_responses,
+    "anthropic": anthropic,
+    "anthropic-strict": lambda tools: anthropic(tools, strict=True),
+    "gemini": gemini,
+    "mcp": mcp,
+}
+_BUILTINS: dict[str, type[Toolset]] = {"text": TextProcessingToolset, "github": GitHubCLIToolset}
+
+
+@pytest.mark.parametrize("dialect", sorted(_DIALECTS))
+@pytest.mark.parametrize("toolset", sorted(_BUILTINS))
+def test_golden_files_of_the_built_in_toolsets(toolset: str, dialect: str) -> None:
+    path = GOLDEN / f"{toolset}.{dialect}.json"
+    tools = _BUILTINS[toolset].to_tools()
+    try:
+        produced: object = _DIALECTS[dialect](tools)
+    except ExportError as exc:
+        produced = {"refused": list(exc.problems)}
+    text = json.dumps(produced, indent=2, ensure_ascii=False) + "\n"
+    if os.environ.get("UPDATE_GOLDEN"):
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text, f"{path.name} changed"
+
+
+def test_the_error_pickles_with_its_problems() -> None:
+    import pickle
+
+    with pytest.raises(ExportError) as caught:
+        gemini(_tools("file"))
+    copy = pickle.loads(pickle.dumps(caught.value))  # noqa: S301 - our own object
+    assert copy.problems == caught.value.problems
+    assert str(copy) == str(caught.value)

@@ -1,0 +1,359 @@
+"""Every dialect checked against the providers' own SDK types: nothing refused, nothing lost.
+
+Each exported dict is built into the SDK's request/param/model type and written back; the result
+must equal what we exported (a key the SDK does not know would be dropped or refused). The strict
+variants must also be fixed points of each SDK's own strict-schema transform: the SDK would send
+them unchanged. The tool-call answers of `respond` and `mcp_call` are checked the same way, from
+the SDKs' own tool-call objects.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import datetime
+import enum
+import json
+import uuid
+from typing import Annotated, Any, Literal, NamedTuple
+
+import attrs
+import pytest
+from annotated_types import Ge, Le, MaxLen, MinLen
+from pydantic import BaseModel, TypeAdapter
+from typing_extensions import NotRequired, TypedDict
+
+from typed_toolsets import ToolAnnotations, ToolProxy, Toolset, tool
+from typed_toolsets.export import (
+    anthropic,
+    gemini,
+    mcp,
+    mcp_call,
+    openai_chat,
+    openai_responses,
+    respond,
+)
+from typed_toolsets.github import GitHubCLIToolset
+from typed_toolsets.text import TextProcessingToolset
+
+openai_types = pytest.importorskip("openai.types")
+anthropic_types = pytest.importorskip("anthropic.types")
+genai_types = pytest.importorskip("google.genai.types")
+mcp_types = pytest.importorskip("mcp.types")
+
+from anthropic.lib._parse._transform import transform_schema  # noqa: E402
+from anthropic.types import ToolParam, ToolResultBlockParam, ToolUseBlock  # noqa: E402
+from openai.lib._pydantic import _ensure_strict_json_schema  # noqa: E402
+from openai.types.chat import (  # noqa: E402
+    ChatCompletionFunctionTool,
+    ChatCompletionFunctionToolParam,
+    ChatCompletionMessageFunctionToolCall,
+    ChatCompletionToolMessageParam,
+)
+from openai.types.responses import (  # noqa: E402
+    FunctionTool,
+    FunctionToolParam,
+    ResponseFunctionToolCall,
+)
+from openai.types.responses.response_input_param import FunctionCallOutput  # noqa: E402
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+@attrs.frozen
+class Address:
+    """Where to deliver."""
+
+    street: Annotated[str, MinLen(1), MaxLen(80)]
+    number: Annotated[int, Ge(1)] = 1
+    notes: list[str] = attrs.Factory(list)
+
+
+class Contact(TypedDict):
+    email: str
+    phone: NotRequired[str]
+
+
+class Span(NamedTuple):
+    start: datetime.date
+    end: datetime.date | None = None
+
+
+@dataclasses.dataclass
+class Folder:
+    name: str
+    children: list[Folder] = dataclasses.field(default_factory=list)
+
+
+class Deliveries(Toolset):
+    """A rich toolset: every kind of type, flat (every dialect takes it)."""
+
+    tool_annotations = ToolAnnotations(read_only_hint=False, destructive_hint=False)
+
+    @tool(annotations=ToolAnnotations(title="Schedule a delivery", idempotent_hint=True))
+    def schedule(
+        self,
+        *,
+        address: Address,
+        contact: Contact | None = None,
+        span: Span = Span(datetime.date(2024, 1, 1)),  # noqa: B008 - immutable
+        level: Level = Level.LOW,
+        mode: Literal["air", "sea"] = "sea",
+        single: Literal["only"] = "only",
+        ids: frozenset[uuid.UUID] = frozenset(),
+        pair: tuple[int, str] = (0, ""),
+        weights: Annotated[list[Annotated[float, Ge(0), Le(100)]], MaxLen(3)] = [],  # noqa: B006
+        when: datetime.datetime | None = None,
+        either: int | str = 0,
+    ) -> Address:
+        """Schedule a delivery.
+
+        Args:
+            address: Where.
+            contact: Who to call.
+        """
+        return address
+
+    @tool
+    def cancel(self, *, ticket: str) -> bool:
+        return bool(ticket)
+
+
+class Folders(Toolset):
+    """A recursive type (OpenAI strict and MCP take it; Gemini and Anthropic strict refuse)."""
+
+    @tool
+    def make(self, *, root: Folder, meta: dict[str, int] | None = None) -> list[Folder]:
+        return [root]
+
+
+FLAT: list[ToolProxy] = [
+    *Deliveries.to_tools(),
+    *TextProcessingToolset.to_tools(),
+    *GitHubCLIToolset.to_tools(),
+]
+STRICT_OK: list[ToolProxy] = [*Deliveries.to_tools(), *TextProcessingToolset.to_tools()]
+ALL: list[ToolProxy] = [*FLAT, *Folders.to_tools()]
+
+
+def _no_extra(model: BaseModel) -> None:
+    """Fail when the SDK model kept keys it does not know (models that allow extras)."""
+    assert not model.model_extra, model.model_extra
+    for value in model.__dict__.values():
+        if isinstance(value, BaseModel):
+            _no_extra(value)
+
+
+# --------------------------------------------------------------------------------- OpenAI
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_openai_chat_entries_are_sdk_tools(strict: bool) -> None:
+    entries = openai_chat(STRICT_OK if strict else ALL, strict=strict)
+    params = TypeAdapter(ChatCompletionFunctionToolParam)
+    for entry in entries:
+        model = ChatCompletionFunctionTool.model_validate(entry)
+        _no_extra(model)
+        assert model.model_dump(mode="json", exclude_unset=True) == entry
+        assert params.validate_python(entry) == entry
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_openai_responses_entries_are_sdk_tools(strict: bool) -> None:
+    entries = openai_responses(STRICT_OK if strict else ALL, strict=strict)
+    params = TypeAdapter(FunctionToolParam)
+    for entry in entries:
+        model = FunctionTool.model_validate(entry)
+        _no_extra(model)
+        assert model.model_dump(mode="json", exclude_unset=True, by_alias=True) == entry
+        assert params.validate_python(entry) == entry
+
+
+def test_openai_strict_schemas_are_what_the_sdk_would_send() -> None:
+    for entry in openai_chat(STRICT_OK, strict=True):
+        parameters = entry["function"]["parameters"]
+        again = copy.deepcopy(parameters)
+        assert _ensure_strict_json_schema(again, path=(), root=again) == parameters
+
+
+def test_openai_strict_keeps_recursive_types_as_the_sdk_does() -> None:
+    class Tree(Toolset):
+        @tool
+        def plant(self, *, root: Folder) -> int:
+            return 1
+
+    (entry,) = openai_chat(Tree.to_tools(), strict=True)
+    parameters = entry["function"]["parameters"]
+    again = copy.deepcopy(parameters)
+    assert _ensure_strict_json_schema(again, path=(), root=again) == parameters
+    assert "$defs" in parameters
+
+
+# ------------------------------------------------------------------------------ Anthropic
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_anthropic_entries_are_sdk_tool_params(strict: bool) -> None:
+    entries = anthropic(STRICT_OK if strict else ALL, strict=strict)
+    params = TypeAdapter(ToolParam)
+    for entry in entries:
+        assert params.validate_python(entry) == entry
+        if strict:
+            # The SDK's own strict transform leaves our strict schema as it is.
+            assert transform_schema(entry["input_schema"]) == entry["input_schema"]
+
+
+# --------------------------------------------------------------------------------- Gemini
+
+
+def _sdk_form(schema: object) -> object:
+    """Our Gemini schema as the SDK writes it back (type names upper-cased)."""
+    if isinstance(schema, dict):
+        return {
+            k: (v.upper() if k == "type" and isinstance(v, str) else _sdk_form(v))
+            for k, v in schema.items()
+        }
+    if isinstance(schema, list):
+        return [_sdk_form(v) for v in schema]
+    return schema
+
+
+def test_gemini_entries_are_sdk_function_declarations() -> None:
+    for entry in gemini(FLAT):
+        # Every model of google-genai forbids unknown keys: a keyword Gemini lacks would fail.
+        declaration = genai_types.FunctionDeclaration.model_validate(entry)
+        written = declaration.model_dump(mode="json", by_alias=True, exclude_none=True)
+        assert written == _sdk_form(entry)
+        assert "$ref" not in json.dumps(entry)
+        assert "$defs" not in json.dumps(entry)
+
+
+def test_gemini_tool_lists_build() -> None:
+    tool_list = genai_types.Tool(function_declarations=gemini(FLAT))
+    assert [d.name for d in tool_list.function_declarations or []] == [t.name for t in FLAT]
+
+
+# ------------------------------------------------------------------------------------ MCP
+
+
+def test_mcp_entries_are_sdk_tools() -> None:
+    entries = mcp(ALL)
+    for entry in entries:
+        model = mcp_types.Tool.model_validate(entry)
+        assert model.model_dump(mode="json", by_alias=True, exclude_none=True) == entry
+    schedule = mcp_types.Tool.model_validate(entries[0])
+    assert schedule.annotations == mcp_types.ToolAnnotations(
+        title="Schedule a delivery",
+        read_only_hint=False,
+        destructive_hint=False,
+        idempotent_hint=True,
+    )
+    assert schedule.output_schema is not None
+    assert schedule.output_schema["type"] == "object"
+
+
+def test_mcp_call_results_are_sdk_results() -> None:
+    address = {"street": "Main", "number": 2, "notes": []}
+    results = [
+        mcp_call(FLAT, "deliveries_schedule", {"address": address}),
+        mcp_call(FLAT, "deliveries_cancel", {"ticket": "t"}),
+        mcp_call(FLAT, "text_wc", {"text": "a b"}),
+        mcp_call(FLAT, "deliveries_schedule", {"address": {}}),
+        mcp_call(FLAT, "nope", {}),
+    ]
+    for result in results:
+        model = mcp_types.CallToolResult.model_validate(result)
+        assert model.model_dump(mode="json", by_alias=True, exclude_unset=True) == result
+    assert results[0]["structuredContent"] == address
+    assert results[1]["structuredContent"] == {"result": True}
+    assert [r["isError"] for r in results] == [False, False, False, True, True]
+
+
+# -------------------------------------------------------------------- tool calls, answered
+
+
+def test_respond_takes_the_openai_chat_sdk_object() -> None:
+    call = ChatCompletionMessageFunctionToolCall.model_validate(
+        {
+            "id": "call_abc",
+            "type": "function",
+            "function": {"name": "text_wc", "arguments": '{"text": "one two\\nthree"}'},
+        }
+    )
+    reply = respond(FLAT, call)
+    assert TypeAdapter(ChatCompletionToolMessageParam).validate_python(reply) == reply
+    assert reply == {
+        "role": "tool",
+        "tool_call_id": "call_abc",
+        "content": "Lines: 2, Words: 3, Characters: 13",
+    }
+
+
+def test_respond_takes_the_responses_sdk_object() -> None:
+    call = ResponseFunctionToolCall.model_validate(
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_1",
+            "name": "deliveries_schedule",
+            "arguments": json.dumps({"address": {"street": "Elm", "number": None}}),
+            "status": "completed",
+        }
+    )
+    reply = respond(FLAT, call, strict=True)
+    assert TypeAdapter(FunctionCallOutput).validate_python(reply) == reply
+    assert json.loads(reply["output"]) == {"street": "Elm", "number": 1, "notes": []}
+    failed = respond(FLAT, call)  # not strict: null is not a number
+    assert json.loads(failed["output"])["error"]["details"][0]["path"] == "$.address.number"
+
+
+def test_respond_takes_the_anthropic_sdk_block() -> None:
+    block = ToolUseBlock(
+        id="toolu_1", name="deliveries_cancel", input={"ticket": ""}, type="tool_use"
+    )
+    reply = respond(FLAT, block)
+    assert TypeAdapter(ToolResultBlockParam).validate_python(reply) == reply
+    assert reply == {
+        "type": "tool_result",
+        "tool_use_id": "toolu_1",
+        "content": "false",
+        "is_error": False,
+    }
+    bad = respond(FLAT, ToolUseBlock(id="toolu_2", name="x", input={}, type="tool_use"))
+    assert TypeAdapter(ToolResultBlockParam).validate_python(bad) == bad
+    assert bad["is_error"] is True
+
+
+def test_the_strict_schema_admits_what_dispatch_accepts() -> None:
+    """A strict instance, checked by the SDK-shaped strict schema, runs as the canonical call."""
+    from jsonschema import Draft202012Validator
+
+    (entry,) = openai_chat(Deliveries.to_tools()[:1], strict=True)
+    strict_instance: dict[str, Any] = {
+        "address": {"street": "Oak", "number": None, "notes": None},
+        "contact": {"email": "a@b", "phone": None},
+        "span": {"start": "2024-02-03", "end": None},
+        "level": None,
+        "mode": "air",
+        "single": None,
+        "ids": None,
+        "pair": [1, "x"],
+        "weights": None,
+        "when": None,
+        "either": None,
+    }
+    Draft202012Validator(entry["function"]["parameters"]).validate(strict_instance)
+    call = {
+        "type": "function_call",
+        "call_id": "c",
+        "name": "deliveries_schedule",
+        "arguments": json.dumps(strict_instance),
+    }
+    assert json.loads(respond(FLAT, call, strict=True)["output"]) == {
+        "street": "Oak",
+        "number": 1,
+        "notes": [],
+    }
