@@ -43,6 +43,18 @@ KNOWN = [
         "plugin",
         "the runtime scan resolves names, not expressions",
     ),
+    (
+        "unchecked.py",
+        "options: re2.Options",
+        "runtime",
+        "mypy does not see the type (the plugin says it cannot check it)",
+    ),
+    (
+        "unchecked.py",
+        "data: bytes",
+        "runtime",
+        "mypy checks nothing of a class with a custom metaclass (the plugin says so)",
+    ),
 ]
 
 #: (file, text on the line, why the two sides word the same problem differently).

@@ -65,7 +65,13 @@ from .declarations import (
 from .deps import depend_on
 from .fullnames import TOOLSET
 from .signatures import SignatureCheck
-from .typeinfo import attrs_field_names, checker_modules, function_of
+from .typeinfo import (
+    attrs_field_names,
+    checker_modules,
+    class_span,
+    display_name,
+    function_of,
+)
 
 __all__ = ["ClassCheck", "check_class_hook", "class_span", "display_name", "is_plain_function"]
 
@@ -125,23 +131,6 @@ def _class_defs(statements: list[Statement]) -> Iterator[ClassDef]:
                 inner = getattr(item, "body", None)
                 if isinstance(inner, list):
                     yield from _class_defs(inner)  # pyright: ignore[reportUnknownArgumentType]
-
-
-def display_name(info: TypeInfo) -> str:
-    """The class's qualified name as Python shows it (``Outer.Inner``), without the module.
-
-    Classes defined in a function are known to mypy as ``Name@line``; show the plain name.
-    """
-    name = info.fullname
-    if name.startswith(info.module_name + "."):
-        name = name[len(info.module_name) + 1 :]
-    return name.split("@", 1)[0]
-
-
-def class_span(info: TypeInfo) -> Span:
-    """The ``class Name`` part of a class statement (not its whole body)."""
-    defn = info.defn
-    return defn.line, defn.column, defn.line, defn.column + len("class ") + len(defn.name)
 
 
 class _Found:

@@ -6,7 +6,7 @@ from typing import Final
 
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
-from mypy.plugin import CheckerPluginInterface
+from mypy.plugin import CheckerPluginInterface, SemanticAnalyzerPluginInterface
 
 from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem
 
@@ -50,7 +50,11 @@ def _context(where: Context | Span) -> Context:
     return context
 
 
-def report(api: CheckerPluginInterface, problem: Problem, where: Context | Span) -> None:
+def report(
+    api: CheckerPluginInterface | SemanticAnalyzerPluginInterface,
+    problem: Problem,
+    where: Context | Span,
+) -> None:
     """Report *problem* as an error at *where* (a node, or a `Span`).
 
     The message is the record's `Problem.message`: the runtime's line without its code, which

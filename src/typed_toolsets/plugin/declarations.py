@@ -52,12 +52,12 @@ from mypy.server.trigger import make_wildcard_trigger
 from mypy.subtypes import is_same_type
 from mypy.types import LiteralType, get_proper_type
 
-from typed_toolsets.rules.problems import KINDS, Kind
+from typed_toolsets.rules.problems import KINDS, Kind, problem
 
-from .codes import Span
+from .codes import Span, report
 from .fullnames import TOOL_FUNCTION, TOOL_SPEC, TOOLSET
 from .sources import method_facts
-from .typeinfo import function_of
+from .typeinfo import class_span, display_name, function_of
 
 __all__ = [
     "DIGEST",
@@ -91,6 +91,8 @@ MIXIN_META: Final = "typed_toolsets_mixin"
 #: digest makes a changed declaration, ``toolset_name`` or method fact one.
 DIGEST: Final = "__typed_toolsets__"
 
+#: The metaclasses with which mypy simulates ``__init_subclass__`` (``check_init_subclass``).
+_CHECKED_METACLASSES: Final = ("builtins.type", "abc.ABCMeta")
 #: How deep aliases and constants are followed (``a = b``, ``b = tool``).
 _MAX_DEPTH: Final = 8
 
@@ -417,6 +419,11 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     data["methods"] = _methods(ctx.api, ctx.cls.defs.body, registered)
     info.metadata[META] = data
     _add_digest(ctx, data)
+    meta = info.metaclass_type
+    if meta is not None and meta.type.fullname not in _CHECKED_METACLASSES:
+        # mypy skips the `__init_subclass__` simulation the checks run in: say so.
+        found = problem("unchecked-metaclass", display_name(info), metaclass=meta.type.name)
+        report(ctx.api, found, class_span(info))
     if exports_stmt is not None:
         _declare_exports_type(ctx, exports_stmt)
 

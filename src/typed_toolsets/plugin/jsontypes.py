@@ -67,6 +67,9 @@ class SchemaCheck:
         self.registered = registered
         #: The classes and aliases the verdicts so far depend on, with their modules.
         self.reached: dict[str, str] = {}
+        #: After `problem`: the first type it met that mypy does not see (an unfollowed
+        #: import), if any; its schema cannot be checked statically.
+        self.unseen: str | None = None
 
     def _reach(self, fullname: str, module: str) -> None:
         self.reached[fullname] = module
@@ -76,7 +79,12 @@ class SchemaCheck:
         return label(t, self.options)
 
     def problem(self, t: Type) -> str | None:
-        """Why *t* has no JSON Schema, or None when it has one (or cannot be known)."""
+        """Why *t* has no JSON Schema, or None when it has one (or cannot be known).
+
+        When it cannot be known because part of *t* comes from a module mypy does not analyse
+        (``ignore_missing_imports``), `unseen` names that part afterwards.
+        """
+        self.unseen = None
         return self._problem(t, set())
 
     def _problem(self, t: Type, seen: set[str]) -> str | None:
@@ -90,6 +98,13 @@ class SchemaCheck:
         if isinstance(proper, NoneType):
             return None
         if isinstance(proper, AnyType):
+            unseen = proper.missing_import_name
+            if (
+                proper.type_of_any == TypeOfAny.from_unimported_type
+                and self.unseen is None
+                and unseen not in self.registered
+            ):
+                self.unseen = unseen or "Any"
             return _any_problem(proper)
         if isinstance(proper, UninhabitedType):
             return "Never has no JSON Schema"

@@ -187,8 +187,13 @@ class SignatureCheck:
         return problem(kind, self.class_name, method, parameter)
 
     def type_problem(self, method: str, parameter: str, arg_type: Type) -> Problem | None:
-        """Check 6: a type with no JSON Schema."""
+        """Check 6: a type with no JSON Schema (or one that mypy cannot see)."""
         reason = self.types.problem(arg_type)
+        unseen = self.types.unseen
+        if reason is None and unseen is not None:
+            # mypy names the binding in the module that imports it (`pkg.tools.Thing`).
+            name = unseen.rpartition(".")[2]
+            return problem("unchecked-type", self.class_name, method, parameter, name=name)
         if reason is None:
             return None
         shown = self.types.show(arg_type)

@@ -15,11 +15,15 @@ from mypy.types import ProperType, Type, get_proper_type
 
 from typed_toolsets.rules.typenames import NUMERIC_NAMES, SCALAR_NAMES
 
+from .codes import Span
+
 __all__ = [
     "BYTES",
     "SCALARS",
     "attrs_field_names",
     "checker_modules",
+    "class_span",
+    "display_name",
     "function_of",
     "is_real_dataclass",
     "label",
@@ -109,3 +113,20 @@ def checker_modules(api: CheckerPluginInterface) -> dict[str, MypyFile]:
     """Every module mypy has loaded, by name (the checker has them; its interface does not say)."""
     modules = getattr(api, "modules", None)
     return cast("dict[str, MypyFile]", modules) if isinstance(modules, dict) else {}
+
+
+def display_name(info: TypeInfo) -> str:
+    """The class's qualified name as Python shows it (``Outer.Inner``), without the module.
+
+    Classes defined in a function are known to mypy as ``Name@line``; show the plain name.
+    """
+    name = info.fullname
+    if name.startswith(info.module_name + "."):
+        name = name[len(info.module_name) + 1 :]
+    return name.split("@", 1)[0]
+
+
+def class_span(info: TypeInfo) -> Span:
+    """The ``class Name`` part of a class statement (not its whole body)."""
+    defn = info.defn
+    return defn.line, defn.column, defn.line, defn.column + len("class ") + len(defn.name)

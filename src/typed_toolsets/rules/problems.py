@@ -90,6 +90,8 @@ Kind = Literal[
     "unchecked-tool-name",
     "unchecked-toolset-name",
     "unchecked-mixin-toolset-name",
+    "unchecked-type",
+    "unchecked-metaclass",
 ]
 
 
@@ -265,6 +267,18 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "`toolset_name` comes from {mixin}, which is not a Toolset and does not set it to a "
         "string literal, so it cannot be checked statically, nor the tool names made from it; "
         "write it as a string literal there, or set it in a Toolset class",
+    ),
+    "unchecked-type": Template(
+        "unchecked",
+        "parameter {parameter!r} uses {name}, which mypy cannot see (its module is not "
+        "analysed), so its JSON Schema cannot be checked statically; give mypy that module's "
+        "types (a stub package), or silence this code where the type is registered",
+    ),
+    "unchecked-metaclass": Template(
+        "unchecked",
+        "mypy does not check a class with the custom metaclass {metaclass} (it does not simulate "
+        "its __init_subclass__), so none of its declarations can be checked statically; remove "
+        "the metaclass, or check the class with `typed-toolsets check`",
     ),
 }
 

@@ -1,6 +1,8 @@
 # What the plugin cannot read is reported as such, with its own code, never skipped silently.
 from typing import Final
 
+import re2  # type: ignore[import-untyped]  # no types: mypy sees Any
+
 from typed_toolsets import Toolset, tool
 
 from remote_exports import SHARED, ComputedMixin, exported
@@ -70,3 +72,17 @@ class ComputedChild(Computed):
     # Reported once, on the Toolset that takes the name from the mixin.
     @tool
     def stop(self) -> None: ...
+
+
+class Unseen(Toolset):
+    @tool
+    def compile(self, *, options: re2.Options) -> None: ...  # E: Unseen.compile: parameter 'options' uses re2, which mypy cannot see (its module is not analysed), so its JSON Schema cannot be checked statically; give mypy that module's types (a stub package), or silence this code where the type is registered  [toolset-unchecked]
+
+
+class Meta(type):
+    pass
+
+
+class WithMetaclass(Toolset, metaclass=Meta):  # E: WithMetaclass: mypy does not check a class with the custom metaclass Meta (it does not simulate its __init_subclass__), so none of its declarations can be checked statically; remove the metaclass, or check the class with `typed-toolsets check`  [toolset-unchecked]
+    @tool
+    def run(self, *, data: bytes) -> None: ...
