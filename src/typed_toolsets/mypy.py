@@ -4,7 +4,8 @@ Enable it with ``plugins = typed_toolsets.mypy`` (``mypy.ini``/``setup.cfg``) or
 ``plugins = ["typed_toolsets.mypy"]`` under ``[tool.mypy]`` (``pyproject.toml``). It reports,
 on the line of the declaration, what `typed_toolsets.ToolsetDefinitionError` would raise when the
 module is imported, in the same words (the same `typed_toolsets.rules.problems.Problem` records),
-plus two problems the import cannot see:
+plus what the import cannot see (``Cls.to_tools()`` calls, ambiguous unions) and, with its own
+code, what the plugin cannot read statically:
 
 =============================  ==================================================================
 error code                     problem
@@ -14,9 +15,10 @@ error code                     problem
 ``toolset-duplicate-name``     two exports share a final name, or one method is declared twice
 ``toolset-invalid-name``       a final name does not match ``^[A-Za-z_][A-Za-z0-9_-]{0,63}$``
 ``toolset-signature``          positional-only, ``*args``, ``**kwargs`` or unannotated parameter
-``toolset-param-type``         a parameter type has no JSON Schema
-``toolset-init``               ``Cls.to_tools()`` on a class whose constructor needs arguments
+``toolset-param-type``         a parameter type has no JSON Schema, or Python cannot resolve it
+``toolset-init``               ``Cls.to_tools()`` where ``Cls()`` needs arguments or is abstract
 ``toolset-ambiguous-union``    a JSON value could match two variants of a union
+``toolset-unchecked``          a declaration the plugin cannot read, so cannot check (its own)
 =============================  ==================================================================
 
 All of them are sub-codes of ``toolset``: ``disable_error_code = toolset`` silences every one,
