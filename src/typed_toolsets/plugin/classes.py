@@ -134,27 +134,34 @@ def _class_defs(statements: list[Statement]) -> Iterator[ClassDef]:
 
 
 class _Found:
-    """An attribute found by name in a class's MRO: the class that defines it, and its node.
+    """An attribute found by name in a class's MRO: the class that has it, and its node.
 
-    For a method alias (``search = find``), ``node`` is the function it names and ``alias``
-    the attribute's own node.
+    For a method alias (``search = find``), ``node`` is the function it names, ``alias`` the
+    attribute's own node, and ``defined_in`` / ``module`` where that function is defined (no
+    class for a module-level function).
     """
 
     def __init__(
-        self, owner: TypeInfo, node: SymbolNode | None, alias: SymbolNode | None = None
+        self,
+        owner: TypeInfo,
+        node: SymbolNode | None,
+        alias: SymbolNode | None = None,
+        defined_in: tuple[TypeInfo | None, str] | None = None,
     ) -> None:
         self.owner = owner
         self.node = node
         self.alias = alias
+        self.defined_in, self.module = defined_in or (owner, owner.module_name)
 
 
 def _resolve(
     modules: dict[str, MypyFile], fullname: str
-) -> tuple[TypeInfo | None, SymbolNode | None]:
-    """The node *fullname* names, and the class that defines it (None for a module function)."""
+) -> tuple[TypeInfo | None, SymbolNode | None, str]:
+    """What *fullname* names: ``(class defining it or None, node, module)``."""
     parts = fullname.split(".")
     for cut in range(len(parts) - 1, 0, -1):
-        module = modules.get(".".join(parts[:cut]))
+        module_name = ".".join(parts[:cut])
+        module = modules.get(module_name)
         if module is None:
             continue
         owner: TypeInfo | None = None
@@ -166,9 +173,9 @@ def _resolve(
             if isinstance(node, TypeInfo):
                 owner, table = node, node.names
             elif part != parts[-1]:
-                return None, None
-        return (owner if owner is not node else None), node
-    return None, None
+                return None, None, module_name
+        return (owner if owner is not node else None), node, module_name
+    return None, None, ""
 
 
 def _lookup(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -> _Found | None:
@@ -178,9 +185,9 @@ def _lookup(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -> _Found |
             continue
         alias = alias_of(klass, name)
         if alias is not None and isinstance(sym.node, Var):
-            owner, target = _resolve(modules, alias[0])
+            owner, target, module = _resolve(modules, alias[0])
             if target is not None:
-                return _Found(owner or klass, target, sym.node)
+                return _Found(klass, target, sym.node, (owner, module))
         return _Found(klass, sym.node)
     return None
 
@@ -366,7 +373,7 @@ class ClassCheck:
                 final_names[name] = decl
             if not quiet:
                 for found_problem, at in self.signatures.check(
-                    decl.method, found.owner, found.node, self.where(decl)
+                    decl.method, found.defined_in, found.module, found.node, self.where(decl)
                 ):
                     self.report(found_problem, decl, at)
         reached = self.signatures.reached()

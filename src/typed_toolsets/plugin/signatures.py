@@ -77,14 +77,15 @@ class SignatureCheck:
         """The classes and aliases the verdicts so far depend on, with their modules."""
         return self.types.reached
 
-    def facts(self, owner: TypeInfo, name: str, func: FuncDef) -> dict[str, object] | None:
-        """What the source of *owner*'s method *name* shows (`typed_toolsets.plugin.sources`).
+    def facts(self, owner: TypeInfo | None, module: str, func: FuncDef) -> dict[str, object] | None:
+        """What the source of the method *func* shows (`typed_toolsets.plugin.sources`).
 
-        Recorded with a Toolset class's declarations; read now for a class of this module that
-        is not a Toolset (a mixin); unknown for a mixin of another module.
+        Recorded with a Toolset class's declarations; read now for a function of this module
+        that is not a Toolset's (a mixin's, a module function a class attribute names); unknown
+        for one of another module.
         """
-        recorded = method_facts_of(owner, name)
-        if recorded is not None or owner.module_name != self.info.module_name:
+        recorded = method_facts_of(owner, func.name) if owner is not None else None
+        if recorded is not None or module != self.info.module_name:
             return recorded
         if not _arguments(func):
             return None
@@ -98,22 +99,28 @@ class SignatureCheck:
                 return None
             return found if isinstance(found, SymbolTableNode) else None
 
-        module = checker_modules(self.api)[owner.module_name]
-        return method_facts(func, lookup, module, self.api.options, self.registered)
+        tree = checker_modules(self.api)[module]
+        return method_facts(func, lookup, tree, self.api.options, self.registered)
 
     def check(
-        self, method: str, owner: TypeInfo, node: SymbolNode | None, where: Span
+        self,
+        method: str,
+        owner: TypeInfo | None,
+        module: str,
+        node: SymbolNode | None,
+        where: Span,
     ) -> list[tuple[Problem, Span]]:
-        """The problems of the method *node* (defined by *owner*), exported as *method*.
+        """The problems of the method *node*, exported as *method*.
 
-        *where* is the declaration's place, used when the parameters' own are not known.
+        *owner* is the class that defines it (None for a module-level function), *module* its
+        module; *where* is the declaration's place, used when the parameters' own are not known.
         """
         func = function_of(node)
         if func is None:
             return []
         signature = _effective_signature(node, func)
-        arguments = _arguments(func) if owner.module_name == self.info.module_name else None
-        facts = self.facts(owner, func.name, func)
+        arguments = _arguments(func) if module == self.info.module_name else None
+        facts = self.facts(owner, module, func)
         kinds = func.arg_kinds if signature is None else signature.arg_kinds
         names = func.arg_names if signature is None else signature.arg_names
         own_signature = signature is None or signature is func.type

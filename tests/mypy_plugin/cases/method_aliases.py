@@ -2,6 +2,7 @@
 from typed_toolsets import Toolset, tool
 
 from remote_base import RemoteBase
+from remote_exports import measure
 
 
 def helper(self: object, *, data: bytes) -> int:  # E: Aliases.with_helper: parameter 'data' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
@@ -18,3 +19,10 @@ class Aliases(Toolset):
     with_helper = helper
     remote = RemoteBase.assign
     number = 3
+
+
+class RemoteFunction(Toolset):
+    # The function is in another module: reported on the declaration.
+    exports = (tool("size"),)  # E: RemoteFunction.size: parameter 'data' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
+
+    size = measure

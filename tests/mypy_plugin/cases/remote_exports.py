@@ -21,3 +21,8 @@ class NamedMixin:
 
 class ComputedMixin:
     toolset_name = PREFIX.upper()
+
+
+def measure(self: object, *, data: bytes) -> int:
+    """A function a class attribute names (`size = measure`): a method of that class."""
+    return len(data)
