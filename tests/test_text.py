@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.fixtures.wheel import install_wheel
 from typed_toolsets import ToolProxy
 from typed_toolsets.text import (
     InputTooLargeError,
@@ -665,20 +666,7 @@ def test_toolset_settings_are_validated() -> None:
 
 @pytest.mark.slow
 def test_works_from_an_installed_wheel_in_a_fresh_process(tmp_path: Path) -> None:
-    wheels = tmp_path / "wheels"
-    site = tmp_path / "site"
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    build = subprocess.run(
-        [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(ROOT)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if build.returncode != 0 and "hatchling" in build.stderr:
-        pytest.skip("hatchling (the build backend) is not installed in this environment")
-    assert build.returncode == 0, build.stderr
-    (wheel,) = wheels.glob("typed_toolsets-*.whl")
-    subprocess.run([*pip, "install", "--no-deps", "--target", str(site), str(wheel)], check=True)
+    site = install_wheel(tmp_path)
     code = (
         "from typed_toolsets.text import TextProcessingToolset\n"
         "import typed_toolsets, sys\n"

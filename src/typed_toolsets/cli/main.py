@@ -58,10 +58,10 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
-def _demo(_args: argparse.Namespace, out: TextIO, _err: TextIO) -> int:
+def _demo(args: argparse.Namespace, out: TextIO, _err: TextIO) -> int:
     from .demo import main as demo
 
-    demo(out)
+    demo(out, as_json=args.json)
     return EXIT_OK
 
 
@@ -198,8 +198,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = commands.add_parser(
         "demo",
-        help="run the built-in example: two toolsets, a schema and a few model-style calls",
-        description="Declare two small toolsets, print a tool schema and show calls and errors.",
+        help="run the built-in example: a scripted model drives the text toolset as an agent",
+        description=(
+            "A scripted model drives the built-in text toolset through the ReAct loop "
+            "(typed_toolsets.agent) on an embedded log: real tool calls, one argument error "
+            "sent back to the model and corrected, then the final answer. Each step is printed."
+        ),
+    )
+    demo.add_argument(
+        "--json", action="store_true", help="print the run (task, steps, answer) as JSON"
     )
     demo.set_defaults(handler=_demo)
     return parser

@@ -11,7 +11,7 @@ import re
 import threading
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeAlias
 
 import attrs
 
@@ -25,12 +25,15 @@ __all__ = [
     "Describer",
     "Rule",
     "ShapeFunction",
+    "StrategyLike",
+    "StrategySource",
     "TypeRegistry",
     "cache_key",
     "register_type",
     "registry",
     "schema_shape",
     "unknown_shape",
+    "user_strategies",
 ]
 
 Predicate = Callable[[object], bool]
@@ -362,12 +365,68 @@ def _describe_unsupported(annotation: object) -> str:
 registry: Final = TypeRegistry()
 
 
+class StrategyLike(Protocol):
+    """What `register_type` accepts as ``strategy``: a Hypothesis ``SearchStrategy``.
+
+    A protocol rather than Hypothesis's own class, so that the core never imports Hypothesis,
+    not even for type checkers (an optional dependency would leave the signature partly unknown
+    to pyright in projects that do not install it).
+    """
+
+    def example(self) -> Any: ...  # noqa: D102 - the method that identifies a strategy
+
+
+#: A strategy, or a function of no arguments that makes it on first use.
+StrategySource: TypeAlias = "StrategyLike | Callable[[], StrategyLike]"
+
+
+class _UserStrategies:
+    """The strategies given to `register_type`, by type, and who wants to hear of new ones.
+
+    `typed_toolsets.testing` reads them; its Hypothesis plugin watches them to register each
+    one for ``st.from_type`` too.
+    """
+
+    def __init__(self) -> None:
+        self._by_type: dict[type, StrategySource] = {}
+        self._watchers: list[Callable[[type, StrategySource], None]] = []
+        self._lock = threading.Lock()
+
+    def get(self, tp: type) -> StrategySource | None:
+        """The strategy (or the function making it) registered for exactly *tp*, if any."""
+        return self._by_type.get(tp)
+
+    def set(self, tp: type, strategy: StrategySource | None) -> None:
+        """Record *tp*'s strategy (None forgets it) and tell the watchers of a new one."""
+        with self._lock:
+            if strategy is None:
+                self._by_type.pop(tp, None)
+                return
+            self._by_type[tp] = strategy
+            watchers = list(self._watchers)
+        for watcher in watchers:
+            watcher(tp, strategy)
+
+    def watch(self, watcher: Callable[[type, StrategySource], None]) -> None:
+        """Call *watcher* for every strategy registered so far and for every later one."""
+        with self._lock:
+            self._watchers.append(watcher)
+            known = list(self._by_type.items())
+        for tp, strategy in known:
+            watcher(tp, strategy)
+
+
+#: The strategies of user-registered types (see `register_type`).
+user_strategies: Final = _UserStrategies()
+
+
 def register_type(
     tp: type,
     *,
     schema: Mapping[str, Any],
     structure: Callable[[Any], Any],
     unstructure: Callable[[Any], Any],
+    strategy: StrategySource | None = None,
 ) -> None:
     r"""Teach typed_toolsets a type of your own: its JSON Schema and how to (un)structure it.
 
@@ -390,6 +449,10 @@ def register_type(
         schema: Its JSON Schema (a JSON-ready mapping; it is copied).
         structure: Builds a *tp* from a JSON value that matches *schema*.
         unstructure: Turns a *tp* into a JSON value that matches *schema*.
+        strategy: For `typed_toolsets.testing` (optional): a Hypothesis strategy of *tp* values,
+            or a function of no arguments returning one (so the module registering the type
+            need not import Hypothesis). Without it, ``values()`` of *tp* raises an error
+            naming the type.
 
     Raises:
         TypeError: An argument has the wrong type.
@@ -405,6 +468,12 @@ def register_type(
         typing.cast(object, unstructure)
     ):
         msg = "`structure` and `unstructure` must be callables."
+        raise TypeError(msg)
+    if strategy is not None and not callable(strategy) and not hasattr(strategy, "example"):
+        msg = (
+            "`strategy` must be a Hypothesis strategy or a function returning one "
+            f"(got {strategy!r})."
+        )
         raise TypeError(msg)
     frozen_schema: Schema = _json_copy(schema)
     checker = _SchemaCheck(frozen_schema)
@@ -432,6 +501,7 @@ def register_type(
             factory=factory,
         )
     )
+    user_strategies.set(tp, strategy)
 
 
 class _SchemaCheck:

@@ -1,0 +1,370 @@
+"""Models over the providers' SDK clients, with native tool calls: OpenAI Chat and Anthropic.
+
+`openai_chat_model(client, model=...)` and `anthropic_model(client, model=...)` return a model
+for `ReAct`. It sends the tools in the provider's own format (`typed_toolsets.export`), turns
+each tool call of the reply into one step of the loop, and writes the loop's observations back
+as the provider's tool results. The loop still runs every call: approvals, the deadline, the
+observation cap and the iteration bound apply as with any model.
+
+The client is the user's own (``openai.OpenAI()`` / ``AsyncOpenAI()``, ``anthropic.Anthropic()``
+/ ``AsyncAnthropic()``, or anything with the same method), used by duck typing: no SDK is
+imported here. Responses are read by attribute or by key, so SDK objects and plain dicts both
+work.
+
+Parallel tool calls: when a reply calls several tools, each call is one step (and one
+iteration) of the loop, in the reply's order; the provider is asked again once every call of
+its reply has its observation. The provider's message and call ids travel in each step's
+``"native"`` key, so the model keeps no state between turns: one model object can serve any
+number of runs.
+"""
+
+from __future__ import annotations
+
+import abc
+import inspect
+import typing
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from typed_toolsets import ToolProxy
+from typed_toolsets.export import anthropic, openai_chat, strict_arguments
+
+from .prompt import Transcript, Turn
+from .steps import FINISH
+
+__all__ = ["AnthropicModel", "OpenAIChatModel", "anthropic_model", "openai_chat_model"]
+
+_OPENAI: Final = "openai_chat"
+_ANTHROPIC: Final = "anthropic"
+
+
+def _get(obj: object, key: str) -> Any:
+    """A field of an SDK object or of a plain mapping (None when absent)."""
+    if isinstance(obj, Mapping):
+        return typing.cast("Mapping[str, Any]", obj).get(key)
+    return getattr(obj, key, None)
+
+
+def _items(obj: object, key: str) -> list[object]:
+    """A list field of an SDK object or a mapping (empty when absent or null)."""
+    value = _get(obj, key)
+    return list(typing.cast("list[object]", value)) if isinstance(value, (list, tuple)) else []
+
+
+@attrs.frozen
+class _Read:
+    """A provider's reply, read: the assistant message to send back, and its tool calls.
+
+    Attributes:
+        message: The assistant message, JSON-ready, as the next request must repeat it.
+        thought: Text the model wrote beside its tool calls.
+        calls: ``{"id", "name", "arguments"}`` for each tool call, in order.
+        text: The whole text of the reply (the final answer when there are no calls).
+    """
+
+    message: dict[str, Any]
+    thought: str
+    calls: list[dict[str, Any]]
+    text: str
+
+
+def _native(turn: Turn, provider: str) -> Mapping[str, Any] | None:
+    """The provider data a native step carries, when the turn's reply came from *provider*."""
+    reply = turn.reply
+    if not isinstance(reply, Mapping):
+        return None
+    native = typing.cast("Mapping[str, Any]", reply).get("native")
+    if not isinstance(native, Mapping):
+        return None
+    found = typing.cast("Mapping[str, Any]", native)
+    return found if found.get("provider") == provider else None
+
+
+@attrs.frozen
+class _NativeModel(abc.ABC):
+    """What both adapters share: pending calls, the request cycle, sync and async clients."""
+
+    client: Any
+    model: str
+    strict: bool
+    instructions: str | None
+    options: Mapping[str, Any]
+
+    provider: typing.ClassVar[str]
+
+    def __call__(self, transcript: Transcript) -> dict[str, Any] | Awaitable[dict[str, Any]]:
+        """The next step: a pending call of the last reply, or what the provider says now."""
+        pending = self._pending(transcript)
+        if pending is not None:
+            return pending
+        response = self._send(transcript)
+        if inspect.isawaitable(response):
+            return self._later(typing.cast("Awaitable[object]", response), transcript)
+        return self._step(response, transcript)
+
+    async def _later(self, response: Awaitable[object], transcript: Transcript) -> dict[str, Any]:
+        return self._step(await response, transcript)
+
+    def _pending(self, transcript: Transcript) -> dict[str, Any] | None:
+        if not transcript.turns:
+            return None
+        native = _native(transcript.turns[-1], self.provider)
+        if native is None:
+            return None
+        index = int(native["index"]) + 1
+        if index >= len(native["calls"]):
+            return None
+        return self._call_step(native, index, transcript.tools)
+
+    def _step(self, response: object, transcript: Transcript) -> dict[str, Any]:
+        read = self._read(response)
+        if not read.calls:
+            return {"thought": "", "action": FINISH, "final_answer": read.text}
+        native = {
+            "provider": self.provider,
+            "message": read.message,
+            "thought": read.thought,
+            "calls": read.calls,
+            "index": 0,
+        }
+        return self._call_step(native, 0, transcript.tools)
+
+    def _call_step(
+        self, native: Mapping[str, Any], index: int, tools: Sequence[ToolProxy]
+    ) -> dict[str, Any]:
+        call = native["calls"][index]
+        arguments = call["arguments"]
+        if self.strict:
+            proxy = next((p for p in tools if p.name == call["name"]), None)
+            if proxy is not None:
+                # The strict schema's null means "the default"; the loop calls with defaults.
+                arguments = strict_arguments(proxy, arguments)
+        return {
+            "thought": native["thought"] if index == 0 else "",
+            "action": call["name"],
+            "action_input": arguments,
+            "native": {**native, "index": index},
+        }
+
+    def _conversation(
+        self, transcript: Transcript, messages: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """*messages* (the opening), then each reply and the observations that answer it."""
+        for turn in transcript.turns:
+            native = _native(turn, self.provider)
+            if native is None:  # a step from some other model: as the text format has it
+                messages.extend(turn.text_messages())
+                continue
+            index = int(native["index"])
+            if index == 0:
+                self._open(messages, native["message"])
+            self._answer(messages, native["calls"][index]["id"], turn)
+        return messages
+
+    # Each provider: the request, its reply, and how a tool call is answered.
+
+    @abc.abstractmethod
+    def _open(self, messages: list[dict[str, Any]], reply: dict[str, Any]) -> None:
+        """Append the provider's reply (and whatever its answers go into) to *messages*."""
+
+    @abc.abstractmethod
+    def _answer(self, messages: list[dict[str, Any]], call_id: object, turn: Turn) -> None:
+        """Append the answer to the tool call *call_id*: the turn's observation."""
+
+    @abc.abstractmethod
+    def _send(self, transcript: Transcript) -> object:
+        """Ask the provider (its reply, or an awaitable of it for an async client)."""
+
+    @abc.abstractmethod
+    def _read(self, response: object) -> _Read:
+        """Read the provider's reply."""
+
+
+@attrs.frozen
+class OpenAIChatModel(_NativeModel):
+    """A model over ``client.chat.completions.create`` (see `openai_chat_model`)."""
+
+    provider: typing.ClassVar[str] = _OPENAI
+
+    def messages(self, transcript: Transcript) -> list[dict[str, Any]]:
+        """The Chat Completions ``messages`` for the transcript."""
+        opening: list[dict[str, Any]] = []
+        if self.instructions is not None:
+            opening.append({"role": "system", "content": self.instructions})
+        opening.append({"role": "user", "content": transcript.task})
+        return self._conversation(transcript, opening)
+
+    def _open(self, messages: list[dict[str, Any]], reply: dict[str, Any]) -> None:
+        messages.append(reply)
+
+    def _answer(self, messages: list[dict[str, Any]], call_id: object, turn: Turn) -> None:
+        messages.append({"role": "tool", "tool_call_id": call_id, "content": turn.observation})
+
+    def _send(self, transcript: Transcript) -> object:
+        request: dict[str, Any] = {
+            "model": self.model,
+            "messages": self.messages(transcript),
+            **self.options,
+        }
+        tools = openai_chat(transcript.tools, strict=self.strict)
+        if tools:  # the API refuses an empty list
+            request["tools"] = tools
+        create: Callable[..., object] = self.client.chat.completions.create
+        return create(**request)
+
+    def _read(self, response: object) -> _Read:
+        choices = _items(response, "choices")
+        message = _get(choices[0], "message") if choices else None
+        content = _get(message, "content")
+        text = content if isinstance(content, str) else ""
+        refusal = _get(message, "refusal")
+        calls: list[dict[str, Any]] = []
+        sent: list[dict[str, Any]] = []
+        for call in _items(message, "tool_calls"):
+            function = _get(call, "function")
+            name, arguments = _get(function, "name"), _get(function, "arguments")
+            calls.append({"id": _get(call, "id"), "name": name, "arguments": arguments})
+            sent.append(
+                {
+                    "id": _get(call, "id"),
+                    "type": "function",
+                    "function": {"name": name, "arguments": arguments},
+                }
+            )
+        assistant: dict[str, Any] = {"role": "assistant"}
+        if content is not None:
+            assistant["content"] = content
+        if sent:
+            assistant["tool_calls"] = sent
+        if not text and not calls and isinstance(refusal, str):
+            text = refusal  # the model declined: its refusal is its answer
+        return _Read(assistant, text, calls, text)
+
+
+@attrs.frozen
+class AnthropicModel(_NativeModel):
+    """A model over ``client.messages.create`` (see `anthropic_model`)."""
+
+    max_tokens: int = 4096
+
+    provider: typing.ClassVar[str] = _ANTHROPIC
+
+    def messages(self, transcript: Transcript) -> list[dict[str, Any]]:
+        """The Messages API ``messages`` for the transcript."""
+        return self._conversation(transcript, [{"role": "user", "content": transcript.task}])
+
+    def _open(self, messages: list[dict[str, Any]], reply: dict[str, Any]) -> None:
+        # Every tool_use of one reply is answered in one user message, in order.
+        messages.append(reply)
+        messages.append({"role": "user", "content": []})
+
+    def _answer(self, messages: list[dict[str, Any]], call_id: object, turn: Turn) -> None:
+        messages[-1]["content"].append(
+            {
+                "type": "tool_result",
+                "tool_use_id": call_id,
+                "content": turn.observation,
+                "is_error": not turn.step.ok,
+            }
+        )
+
+    def _send(self, transcript: Transcript) -> object:
+        request: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "messages": self.messages(transcript),
+            **self.options,
+        }
+        if self.instructions is not None:
+            request["system"] = self.instructions
+        tools = anthropic(transcript.tools, strict=self.strict)
+        if tools:
+            request["tools"] = tools
+        create: Callable[..., object] = self.client.messages.create
+        return create(**request)
+
+    def _read(self, response: object) -> _Read:
+        blocks: list[dict[str, Any]] = []
+        texts: list[str] = []
+        calls: list[dict[str, Any]] = []
+        for block in _items(response, "content"):
+            kind = _get(block, "type")
+            if kind == "text":
+                text = _get(block, "text") or ""
+                texts.append(text)
+                blocks.append({"type": "text", "text": text})
+            elif kind == "tool_use":
+                call = {"id": _get(block, "id"), "name": _get(block, "name")}
+                calls.append({**call, "arguments": _get(block, "input")})
+                blocks.append({"type": "tool_use", **call, "input": _get(block, "input")})
+            else:  # thinking and the like: sent back exactly as received
+                blocks.append(_as_dict(block))
+        text = "".join(texts)
+        return _Read({"role": "assistant", "content": blocks}, text, calls, text)
+
+
+def _as_dict(block: object) -> dict[str, Any]:
+    if isinstance(block, Mapping):
+        return dict(typing.cast("Mapping[str, Any]", block))
+    dump = getattr(block, "model_dump", None)
+    if callable(dump):
+        return typing.cast("dict[str, Any]", dump(mode="json", exclude_none=True))
+    return {"type": _get(block, "type")}
+
+
+def openai_chat_model(
+    client: Any,
+    *,
+    model: str,
+    strict: bool = False,
+    instructions: str | None = None,
+    **options: Any,
+) -> OpenAIChatModel:
+    """A `ReAct` model over an OpenAI Chat Completions client, with native tool calls.
+
+    Each turn sends the task, the tools (`typed_toolsets.export.openai_chat`) and the
+    conversation so far (the model's tool calls and, as ``"tool"`` messages, the loop's
+    observations) to ``client.chat.completions.create``. A reply with tool calls gives one step
+    per call; a reply without them is the final answer (its text, or its refusal).
+
+    Args:
+        client: ``openai.OpenAI()`` or ``openai.AsyncOpenAI()`` (anything with
+            ``chat.completions.create``); with an async client, use ``await agent.arun(...)``.
+        model: The model name, e.g. ``"gpt-4.1"``.
+        strict: Send the strict tool schemas (``strict: true``); the model's ``null`` for a
+            defaulted parameter is mapped back to the default before the call.
+        instructions: A system message put first, if given.
+        **options: More request parameters (``temperature``, ``parallel_tool_calls``, ...).
+    """
+    return OpenAIChatModel(client, model, strict, instructions, options)
+
+
+def anthropic_model(
+    client: Any,
+    *,
+    model: str,
+    max_tokens: int = 4096,
+    strict: bool = False,
+    instructions: str | None = None,
+    **options: Any,
+) -> AnthropicModel:
+    """A `ReAct` model over an Anthropic Messages client, with native tool use.
+
+    Each turn sends the task, the tools (`typed_toolsets.export.anthropic`) and the
+    conversation so far (the model's ``tool_use`` blocks and, as ``tool_result`` blocks with
+    ``is_error``, the loop's observations) to ``client.messages.create``. A reply with
+    ``tool_use`` blocks gives one step per block (its text is the thought); a reply without
+    them is the final answer (its text).
+
+    Args:
+        client: ``anthropic.Anthropic()`` or ``anthropic.AsyncAnthropic()`` (anything with
+            ``messages.create``); with an async client, use ``await agent.arun(...)``.
+        model: The model name, e.g. ``"claude-sonnet-4-5"``.
+        max_tokens: The reply's token limit (the API requires one).
+        strict: Send the strict tool schemas; ``null`` means the default, as for OpenAI.
+        instructions: The ``system`` prompt, if given.
+        **options: More request parameters (``temperature``, ``tool_choice``, ...).
+    """
+    return AnthropicModel(client, model, strict, instructions, options, max_tokens)

@@ -1,0 +1,277 @@
+"""What a run records (`Step`, `AgentResult`) and how the model's reply is read.
+
+The model answers each turn with one step, as JSON text or a mapping::
+
+    {"thought": "...", "action": "<tool name>", "action_input": {...}}
+    {"thought": "...", "action": "finish", "final_answer": ...}
+
+`read_reply` turns that into a `Reply`, or into the ``"Error: ..."`` observation that tells the
+model what to fix: a reply that is not JSON, not an object, without an ``action``, or with a
+field of the wrong type is a malformed step, never an exception.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import typing
+from collections.abc import Mapping
+from typing import Any, Final
+
+import attrs
+
+from typed_toolsets import ToolResult
+from typed_toolsets.types.typespec import json_type_of
+
+__all__ = [
+    "FINISH",
+    "STEP_FORMAT",
+    "AgentResult",
+    "Reply",
+    "Step",
+    "is_finish",
+    "parse_json",
+    "read_reply",
+]
+
+#: The action that ends the run (matched case-insensitively; no tool may be named so).
+FINISH: Final = "finish"
+
+#: The shape of a step, as the prompt and the malformed-step observations show it.
+STEP_FORMAT: Final = (
+    '{"thought": "<your reasoning>", "action": "<a tool name>", "action_input": {<its arguments>}}'
+    ', or {"thought": "<your reasoning>", "action": "finish", "final_answer": "<your answer>"}'
+)
+
+_EMPTY: Final[Mapping[str, Any]] = {}
+
+# A reply wrapped in one Markdown code fence, as models often send JSON.
+_FENCED: Final = re.compile(r"\A```[A-Za-z0-9_-]*[ \t]*\r?\n(.*)\r?\n```\Z", re.S)
+
+
+@attrs.frozen
+class Step:
+    """One step of a run: what the model chose, and what it observed.
+
+    Attributes:
+        thought: The model's reasoning (``""`` when it gave none).
+        action: The tool it called, ``"finish"``, or None when the step could not be read.
+        arguments: The arguments it sent (``{}`` for ``finish`` and unreadable steps).
+        observation: What the call gave, in full, as the model reads it: the tool's value as
+            text (a ``str`` as it is, anything else as JSON), or an ``"Error: ..."`` text for a
+            failed call, a refusal, an unknown action or a malformed step. None for ``finish``.
+            The model may have been shown a truncated copy (``max_observation_chars``).
+        duration: Seconds the step took: the model's reply, the approval and the tool call.
+        ok: False when the observation is an error (the tool failed, the call was refused, the
+            action was unknown or the step malformed).
+        result: The tool's `ToolResult` (its Python value, or its structured `ToolError`) when
+            the tool was called; None otherwise.
+    """
+
+    thought: str
+    action: str | None
+    arguments: Mapping[str, Any]
+    observation: str | None
+    duration: float
+    ok: bool = True
+    result: ToolResult | None = attrs.field(default=None, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The step as a JSON-ready dict (without ``result``, whose value may not be JSON)."""
+        return {
+            "thought": self.thought,
+            "action": self.action,
+            "arguments": dict(self.arguments),
+            "observation": self.observation,
+            "duration": self.duration,
+            "ok": self.ok,
+        }
+
+
+@attrs.frozen
+class AgentResult:
+    """The outcome of `ReAct.run`: the final answer and every step that led to it.
+
+    Attributes:
+        final_answer: What the model gave as ``final_answer`` (any JSON value; usually text).
+        steps: Every step, in order; the last is the ``finish`` step.
+        iterations: How many steps the model took (``len(steps)``).
+    """
+
+    final_answer: object
+    steps: tuple[Step, ...]
+    iterations: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as a JSON-ready dict: ``final_answer``, ``iterations`` and ``steps``."""
+        return {
+            "final_answer": self.final_answer,
+            "iterations": self.iterations,
+            "steps": [step.to_dict() for step in self.steps],
+        }
+
+
+@attrs.frozen
+class Reply:
+    """A model's step, read.
+
+    Attributes:
+        thought: The reasoning (``""`` when none was given).
+        action: The action as sent (a tool name or ``finish``); None when missing or not text.
+        arguments: The tool's arguments as a JSON object.
+        final_answer: The final answer (only for ``finish``).
+        problem: Why the step cannot be carried out, as the observation the model reads
+            (``"Error: ..."``), or None.
+    """
+
+    thought: str
+    action: str | None
+    arguments: dict[str, Any]
+    final_answer: object = None
+    problem: str | None = None
+
+    @property
+    def finishes(self) -> bool:
+        """Whether this is a well-formed ``finish`` step."""
+        return self.problem is None and is_finish(self.action)
+
+
+def is_finish(action: str | None) -> bool:
+    """Whether *action* names the finish action (in any case)."""
+    return action is not None and action.lower() == FINISH
+
+
+def _reject_constant(name: str) -> object:
+    msg = f"{name} is not valid JSON"
+    raise ValueError(msg)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            msg = f"duplicate key {key!r}"
+            raise ValueError(msg)
+        found[key] = value
+    return found
+
+
+def parse_json(text: str | bytes | bytearray) -> object:
+    """Parse strict JSON (no ``NaN``/``Infinity``, no duplicate keys).
+
+    Raises:
+        ValueError: The text is not strict JSON (the message says where and why).
+    """
+    return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
+
+
+def _unfence(text: str) -> str:
+    text = text.strip()
+    fenced = _FENCED.match(text)
+    return fenced.group(1) if fenced else text
+
+
+def _malformed(problems: list[str]) -> str:
+    return (
+        f"Error: Malformed step: {'; '.join(problems)}. Reply with one JSON object: {STEP_FORMAT}"
+    )
+
+
+def read_reply(reply: object, tools: Mapping[str, object]) -> Reply:
+    """Read the model's step.
+
+    Args:
+        reply: What the model returned: JSON text (``str`` or ``bytes``, optionally in one
+            Markdown code fence) or a mapping.
+        tools: The tools on offer, by exported name (to tell an unknown action).
+
+    Returns:
+        The step; its ``problem`` is the observation for a malformed step or an unknown action.
+    """
+    data: object = reply
+    if isinstance(reply, (str, bytes, bytearray)):
+        text = reply.decode("utf-8", "replace") if not isinstance(reply, str) else reply
+        try:
+            data = parse_json(_unfence(text))
+        except ValueError as exc:
+            return Reply("", None, {}, problem=_malformed([f"the reply is not valid JSON ({exc})"]))
+    if not isinstance(data, Mapping):
+        problem = _malformed([f"the reply must be a JSON object, not {json_type_of(data)}"])
+        return Reply("", None, {}, problem=problem)
+    step = typing.cast("Mapping[str, Any]", data)
+    problems: list[str] = []
+
+    thought = step.get("thought")
+    if thought is None:
+        thought = ""
+    elif not isinstance(thought, str):
+        problems.append(f'"thought" must be a string, not {json_type_of(thought)}')
+        thought = ""
+
+    action = step.get("action")
+    if action is None:
+        problems.append('"action" is missing (a tool name, or "finish")')
+    elif not isinstance(action, str):
+        problems.append(
+            f'"action" must be a string (a tool name, or "finish"), not {json_type_of(action)}'
+        )
+        action = None
+
+    arguments, argument_problem, unreadable = _arguments(step, action)
+    final_answer = step.get("final_answer")
+    if is_finish(action) and final_answer is None:
+        problems.append('"finish" needs a "final_answer"')
+
+    if problems:
+        if argument_problem is not None:
+            problems.append(argument_problem)
+        return Reply(thought, action, arguments, problem=_malformed(problems))
+    if action is not None and not is_finish(action) and action not in tools:
+        available = ", ".join(tools) if tools else "none"
+        problem = (
+            f"Error: Unknown tool {action!r}; available tools: {available} "
+            f'(or "finish" with a "final_answer")'
+        )
+        return Reply(thought, action, arguments, problem=problem)
+    if unreadable is not None:
+        # Arguments sent as JSON text (native function calling) that cannot be read: said in
+        # the words of a tool call, which is all a function-calling model knows.
+        problem = f"Error: The arguments for tool {action!r} {unreadable}; send a JSON object"
+        return Reply(thought, action, arguments, problem=problem)
+    if argument_problem is not None:
+        return Reply(thought, action, arguments, problem=_malformed([argument_problem]))
+    return Reply(thought, action, arguments, final_answer=final_answer)
+
+
+def _arguments(
+    step: Mapping[str, Any], action: str | None
+) -> tuple[dict[str, Any], str | None, str | None]:
+    """The tool arguments of a step (``action_input``, or its synonym ``tool_input``).
+
+    Returns:
+        The arguments, the problem with them (None when fine) and, for JSON text that is not a
+        JSON object, what is wrong with the text (None otherwise).
+    """
+    if "action_input" in step and "tool_input" in step:
+        return {}, 'give the arguments as "action_input" or "tool_input", not both', None
+    key = "tool_input" if "tool_input" in step else "action_input"
+    value = step.get(key)
+    if value is None or is_finish(action):
+        return {}, None, None
+    if isinstance(value, (str, bytes, bytearray)):
+        # Native function calling sends arguments as JSON text (OpenAI's function.arguments).
+        try:
+            value = parse_json(value) if value.strip() else _EMPTY
+        except ValueError as exc:
+            return {}, f'"{key}" is not valid JSON ({exc})', f"are not valid JSON ({exc})"
+        if not isinstance(value, Mapping):
+            what = f"must be a JSON object, not {json_type_of(value)}"
+            return {}, f'"{key}" {what}', what
+    if not isinstance(value, Mapping):
+        return (
+            {},
+            f'"{key}" must be a JSON object of the tool\'s arguments, not {json_type_of(value)}',
+            None,
+        )
+    return copy.deepcopy(dict(typing.cast("Mapping[str, Any]", value))), None, None

@@ -1,0 +1,77 @@
+"""Hypothesis strategies and checks for users' own suites: ``pip install typed-toolsets[testing]``.
+
+In three lines of a pytest suite, a toolset gets the guarantees the library's own property suite
+proves for every type::
+
+    from typed_toolsets.testing import check_toolset
+
+    def test_my_tools() -> None:
+        check_toolset(MyToolset)
+
+- `values` (Python values of an annotation), `arguments` (argument mappings a tool's schema
+  admits) and `invalid_arguments` (near misses, each with the JSON path its error must name) are
+  strategies for tests of your own;
+- `check_toolset` checks, for every tool, that values survive the trip through JSON, that the
+  schema's arguments are accepted and its near misses refused at the right path, and that the
+  fast and exact call paths agree. It never calls the methods unless ``call=True``.
+
+Only this package imports Hypothesis; ``import typed_toolsets`` never does. The names load on
+first use, so that Hypothesis's plugin entry point (`typed_toolsets.testing._plugin`) stays light.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._check import ToolsetCheckError as ToolsetCheckError
+    from ._check import check_toolset as check_toolset
+    from ._nearmiss import NearMiss as NearMiss
+    from ._nearmiss import invalid_arguments as invalid_arguments
+    from ._strategies import NoStrategyError as NoStrategyError
+    from ._strategies import arguments as arguments
+    from ._strategies import values as values
+
+__all__ = [
+    "NearMiss",
+    "NoStrategyError",
+    "ToolsetCheckError",
+    "arguments",
+    "check_toolset",
+    "invalid_arguments",
+    "values",
+]
+
+_WHERE = {
+    "NearMiss": "._nearmiss",
+    "NoStrategyError": "._strategies",
+    "ToolsetCheckError": "._check",
+    "arguments": "._strategies",
+    "check_toolset": "._check",
+    "invalid_arguments": "._nearmiss",
+    "values": "._strategies",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        msg = f"module 'typed_toolsets.testing' has no attribute {name!r}"
+        raise AttributeError(msg)
+    try:
+        value = getattr(importlib.import_module(module, __name__), name)
+    except ModuleNotFoundError as exc:
+        if exc.name != "hypothesis" and not str(exc.name).startswith("hypothesis."):
+            raise
+        msg = (
+            "typed_toolsets.testing needs Hypothesis; install it with "
+            "`pip install 'typed-toolsets[testing]'`"
+        )
+        raise ImportError(msg) from exc
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

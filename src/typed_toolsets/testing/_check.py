@@ -1,0 +1,387 @@
+"""`check_toolset`: the guarantees of the library's own property suite, for a user's toolset."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+from collections.abc import Callable, Mapping
+from datetime import datetime, time
+from typing import Any, Final, NoReturn, TypeVar
+
+import attrs
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import FailedHealthCheck, Unsatisfiable
+
+from typed_toolsets._toolset import Toolset
+from typed_toolsets.call.proxy import ToolProxy
+from typed_toolsets.call.result import ToolError
+
+from . import _seams
+from ._nearmiss import NearMiss, invalid_arguments
+from ._strategies import NoStrategyError, arguments, values
+
+__all__ = ["ToolsetCheckError", "check_toolset"]
+
+_T = TypeVar("_T")
+_ABSENT: Final = object()
+_PARAMETER_RE: Final = re.compile(r"\$\.([A-Za-z_]\w*)")
+#: Longest ``repr`` of an example in a message; the whole example is on the exception.
+_SHOWN: Final = 2000
+
+
+class ToolsetCheckError(AssertionError):
+    """A guarantee checked by `check_toolset` does not hold.
+
+    The message names the toolset, the tool, the parameter (when one is to blame), what went
+    wrong and the example, shrunk by Hypothesis to a minimal one.
+
+    Attributes:
+        toolset: The toolset class's name.
+        tool: The exported tool name.
+        parameter: The parameter concerned, or None.
+        problem: What went wrong.
+        example: The failing example: the Python values drawn for the round trip, the argument
+            mapping otherwise.
+    """
+
+    def __init__(
+        self, toolset: str, tool: str, parameter: str | None, problem: str, example: object
+    ) -> None:
+        self.toolset = toolset
+        self.tool = tool
+        self.parameter = parameter
+        self.problem = problem
+        self.example = example
+        where = f"{toolset}: tool {tool!r}"
+        if parameter is not None:
+            where += f", parameter {parameter!r}"
+        shown = repr(example)
+        if len(shown) > _SHOWN:
+            shown = shown[: _SHOWN - 3] + "..."
+        super().__init__(f"{where}: {problem}\n  example: {shown}")
+
+
+def same(left: object, right: object) -> bool:
+    """Whether two values are equal and of the same types, all the way down.
+
+    ``==`` is not enough: ``"red" == Color.RED`` for a ``str`` enum, ``1 == True``, and two aware
+    datetimes are equal at the same instant whatever their offsets.
+    """
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, (list, tuple)):
+        items: list[Any] | tuple[Any, ...] = left  # pyright: ignore[reportUnknownVariableType]
+        others: list[Any] | tuple[Any, ...] = right  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+        return len(items) == len(others) and all(map(same, items, others))
+    if isinstance(left, (set, frozenset)):
+        members: set[Any] | frozenset[Any] = left  # pyright: ignore[reportUnknownVariableType]
+        matches: set[Any] | frozenset[Any] = right  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+        return len(members) == len(matches) and all(
+            any(same(a, b) for b in matches) for a in members
+        )
+    if isinstance(left, dict):
+        mapping: dict[Any, Any] = left  # pyright: ignore[reportUnknownVariableType]
+        other: dict[Any, Any] = right  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+        return mapping.keys() == other.keys() and all(same(mapping[k], other[k]) for k in mapping)
+    if attrs.has(type(left)):
+        names = [f.name for f in attrs.fields(typing.cast("type[Any]", type(left))) if f.eq]
+        return all(same(getattr(left, n), getattr(right, n)) for n in names)
+    if dataclasses.is_dataclass(left):
+        names = [f.name for f in dataclasses.fields(left) if f.compare]
+        return all(same(getattr(left, n), getattr(right, n)) for n in names)
+    if isinstance(left, (datetime, time)):
+        moment = typing.cast("datetime | time", right)
+        return left == moment and left.utcoffset() == moment.utcoffset()
+    return bool(left == right)
+
+
+def _parameter_of(path: str) -> str | None:
+    found = _PARAMETER_RE.match(path)
+    return found.group(1) if found else None
+
+
+def _kinds(value: object) -> str:
+    return type(value).__qualname__
+
+
+class _ToolCheck:
+    """The three properties of one tool; each raises `ToolsetCheckError` on its first failure."""
+
+    def __init__(self, toolset: str, proxy: ToolProxy, *, call: bool) -> None:
+        self.toolset = toolset
+        self.proxy = proxy
+        self.call = call
+        self.params = _seams.parameters(proxy)
+        self.annotations = {p.name: p.annotation for p in self.params}
+        self.schema_problems = _seams.schema_checker(proxy.parameters)
+        self.strict_problems: Callable[[object], list[tuple[Any, str]]] | None = None
+
+    def fail(self, parameter: str | None, problem: str, example: object) -> NoReturn:
+        raise ToolsetCheckError(self.toolset, self.proxy.name, parameter, problem, example)
+
+    # ------------------------------------------------------------------------------ helpers
+
+    def _refused(self, error: ToolError, what: str, example: object) -> NoReturn:
+        paths = [d.path for d in error.details]
+        parameter = next((p for p in map(_parameter_of, paths) if p is not None), None)
+        self.fail(parameter, f"{what} ({error.kind} error: {error.message})", example)
+
+    def _agree(
+        self,
+        first: tuple[str, Mapping[str, object]],
+        second: tuple[str, Mapping[str, object]],
+        example: object,
+    ) -> None:
+        """Both keyword-argument mappings hold the same values, of the same types."""
+        (one, mine), (other, theirs) = first, second
+        for name in sorted(set(mine) | set(theirs)):
+            left, right = mine.get(name, _ABSENT), theirs.get(name, _ABSENT)
+            if not same(left, right):
+                self.fail(
+                    name,
+                    f"{one} structured it as {left!r} ({_kinds(left)}), {other} as {right!r} "
+                    f"({_kinds(right)})",
+                    example,
+                )
+
+    def _invoked(self, arguments: Mapping[str, object] | str, example: object) -> None:
+        result = self.proxy.invoke(arguments)
+        if result.error is not None and result.error.kind in ("arguments", "limit"):
+            self._refused(result.error, "invoke() refused valid arguments", example)
+
+    # ---------------------------------------------------------------------------- properties
+
+    def round_trip(self, drawn: dict[str, Any]) -> None:
+        """A value goes to JSON text, validates, and comes back the same, of the same type."""
+        forms: dict[str, object] = {}
+        for name, value in drawn.items():
+            try:
+                forms[name] = _seams.unstructurer(self.annotations[name])(value)
+            except Exception as exc:  # noqa: BLE001 - reported, with the value
+                self.fail(
+                    name, f"unstructuring {value!r} raised {type(exc).__name__}: {exc}", drawn
+                )
+            try:
+                _seams.parse_json(_seams.json_text(forms[name]))
+            except (TypeError, ValueError) as exc:
+                self.fail(
+                    name,
+                    f"{value!r} unstructures to {forms[name]!r}, which is not JSON ({exc})",
+                    drawn,
+                )
+        text = _seams.json_text(forms)
+        parsed = _seams.parse_json(text)
+        # Values too large for the tool's Limits are refused before anything else: they test the
+        # limits, not the round trip.
+        assume(_seams.within_limits(self.proxy, text))
+        for path, message in self.schema_problems(parsed):
+            parameter = str(path[0]) if path else None
+            shown = _seams.json_text(
+                forms.get(parameter, forms) if parameter is not None else forms
+            )
+            self.fail(
+                parameter,
+                f"its JSON form {shown} does not validate against the tool's schema "
+                f"({_seams.json_path(path)}: {message}): the schema is stricter than the "
+                "converter",
+                drawn,
+            )
+        exact = _seams.exact_path(self.proxy, text)
+        if isinstance(exact, ToolError):
+            self._refused(exact, f"the JSON form {text} validates, but the tool refused it", drawn)
+        for name in sorted(set(drawn) | set(exact)):
+            value, back = drawn.get(name, _ABSENT), exact.get(name, _ABSENT)
+            if same(value, back):
+                continue
+            sent = _seams.json_text(forms.get(name))
+            problem = (
+                f"{value!r} ({_kinds(value)}) went to JSON as {sent} and came back as {back!r} "
+                f"({_kinds(back)})"
+            )
+            why = _seams.ambiguity(self.annotations[name]) if name in self.annotations else None
+            if why is None and type(value) is type(back):
+                why = (
+                    "the converter loses information (structure is not the inverse of unstructure)"
+                )
+            self.fail(name, f"{problem}: {why}" if why else problem, drawn)
+        fast = _seams.fast_path(self.proxy, text)
+        if fast is not None:
+            self._agree(("the fast path", fast), ("the exact path", exact), drawn)
+        if self.call:
+            self._invoked(text, drawn)
+
+    def accepted(self, mapping: dict[str, Any]) -> None:
+        """Arguments generated from the schema validate, and both call paths accept them alike."""
+        for path, message in self.schema_problems(mapping):
+            parameter = str(path[0]) if path else None
+            self.fail(
+                parameter,
+                f"arguments generated for its schema do not validate against it "
+                f"({_seams.json_path(path)}: {message}); a type added with register_type must "
+                "have a strategy and an unstructure hook that give JSON its schema admits",
+                mapping,
+            )
+        text = _seams.json_text(mapping)
+        exact = _seams.exact_path(self.proxy, text)
+        if isinstance(exact, ToolError):
+            self._refused(exact, "arguments its schema admits were refused", mapping)
+        as_mapping = _seams.exact_path(self.proxy, mapping)
+        if isinstance(as_mapping, ToolError):
+            self._refused(
+                as_mapping, "arguments its schema admits were refused as a mapping", mapping
+            )
+        self._agree(("the mapping", as_mapping), ("its JSON text", exact), mapping)
+        fast = _seams.fast_path(self.proxy, text)
+        if fast is not None:
+            self._agree(("the fast path", fast), ("the exact path", exact), mapping)
+        if self.call:
+            self._invoked(mapping, mapping)
+
+    def accepted_strict(self, mapping: dict[str, Any]) -> None:
+        """Arguments of the strict variant validate against it and are accepted once mapped."""
+        if self.strict_problems is None:
+            self.strict_problems = _seams.schema_checker(_seams.strict_parameters(self.proxy))
+        for path, message in self.strict_problems(mapping):
+            self.fail(
+                str(path[0]) if path else None,
+                f"arguments generated for its strict schema do not validate against it "
+                f"({_seams.json_path(path)}: {message})",
+                mapping,
+            )
+        canonical = _seams.from_strict(self.proxy, mapping)
+        exact = _seams.exact_path(self.proxy, _seams.json_text(canonical))
+        if isinstance(exact, ToolError):
+            self._refused(exact, "arguments its strict schema admits were refused", mapping)
+
+    def refused(self, near: NearMiss) -> None:
+        """A near miss is refused, with an error naming its path, by both call paths."""
+        mapping, path = near
+        parameter = _parameter_of(path)
+        text = _seams.json_text(mapping)
+        results: list[tuple[str, object]] = [
+            ("the exact path", _seams.exact_path(self.proxy, text))
+        ]
+        if self.call:
+            invoked = self.proxy.invoke(mapping)
+            results.append(("invoke()", invoked.error if invoked.error is not None else invoked))
+        for who, outcome in results:
+            if not isinstance(outcome, ToolError):
+                self.fail(parameter, f"{who} accepted arguments that are wrong at {path}", mapping)
+            named = [d.path for d in outcome.details]
+            if outcome.kind != "arguments" or path not in named:
+                self.fail(
+                    parameter,
+                    f"{who} refused arguments that are wrong at {path}, but its error does not "
+                    f"name {path} ({outcome.kind} error: {outcome.message})",
+                    mapping,
+                )
+        if _seams.fast_path(self.proxy, text) is not None:
+            self.fail(
+                parameter, f"the fast path accepted arguments that are wrong at {path}", mapping
+            )
+
+
+def _has_strict_variant(proxy: ToolProxy) -> bool:
+    # Tools without a lossless strict variant are simply not exported with strict=True.
+    try:
+        _seams.strict_parameters(proxy)
+    except ValueError:
+        return False
+    return True
+
+
+def _settings(max_examples: int | None) -> settings:
+    current = settings()  # the active profile: users' derandomisation and sizes carry over
+    return settings(
+        current,
+        max_examples=current.max_examples if max_examples is None else max_examples,
+        deadline=None,
+        database=None,
+        report_multiple_bugs=False,
+        suppress_health_check=[*current.suppress_health_check, HealthCheck.too_slow],
+    )
+
+
+def _run(config: settings, strategy: st.SearchStrategy[_T], check: Callable[[_T], None]) -> None:
+    @config
+    @given(strategy)
+    def holds(example: _T) -> None:
+        check(example)
+
+    holds()
+
+
+def _drawn(tool: str, params: tuple[_seams.Parameter, ...]) -> st.SearchStrategy[dict[str, Any]]:
+    each: dict[str, st.SearchStrategy[Any]] = {}
+    for param in params:
+        try:
+            each[param.name] = values(param.annotation)
+        except NoStrategyError as exc:
+            msg = f"tool {tool!r}, parameter {param.name!r}: {exc}"
+            raise NoStrategyError(msg) from None
+    required = {p.name: each[p.name] for p in params if p.required}
+    optional = {p.name: each[p.name] for p in params if not p.required}
+    return st.fixed_dictionaries(required, optional=optional)
+
+
+def check_toolset(
+    cls_or_instance: type[Toolset] | Toolset, *, max_examples: int | None = None, call: bool = False
+) -> None:
+    """Check, for every tool of a toolset, the guarantees the library's own suite proves.
+
+    For each tool, with Hypothesis:
+
+    1. Round trip: Python values of each parameter's type (`values`) go to JSON with the
+       project's converter, are written as JSON text, validate against the tool's exported
+       schema, and come back through the tool's call path equal and of the same types
+       (``str | SomeStrEnum`` fails here: the enum comes back as a ``str``).
+    2. Accepted: argument mappings generated from the schema (`arguments`) validate, and the call
+       path accepts them (an attrs validator or a registered ``structure`` hook stricter than
+       the schema fails here), as text and as a mapping; for a tool with a strict variant, its
+       arguments (``null`` for a default) too, once mapped back to the defaults.
+    3. Refused: near misses (`invalid_arguments`) are refused with an ``"arguments"`` error that
+       names the broken path.
+
+    Throughout, the fast path (orjson and generated code) and the exact path (strict parsing and
+    jsonschema) must agree. Methods are never called unless *call* is true: tools have side
+    effects. Call it from a plain test function (not from inside ``@given``).
+
+    Args:
+        cls_or_instance: A Toolset class (built with ``Cls()``, as ``to_tools()`` does) or a
+            configured instance.
+        max_examples: Examples per property and tool; by default the active Hypothesis
+            profile's ``max_examples``.
+        call: Also run the tools through ``invoke`` with the generated arguments, and require
+            that none is refused with an ``"arguments"`` or ``"limit"`` error.
+
+    Raises:
+        ToolsetCheckError: A guarantee does not hold; the message names the tool, the parameter
+            and the (shrunk) example.
+        NoStrategyError: A parameter's type has no strategy (a type registered without
+            ``strategy=``).
+    """
+    # Checked at run time too: callers without a type checker pass anything.
+    given_object = typing.cast(object, cls_or_instance)
+    if isinstance(given_object, Toolset):
+        name = type(given_object).__qualname__
+    elif isinstance(given_object, type) and issubclass(given_object, Toolset):
+        name = given_object.__qualname__
+    else:
+        msg = f"check_toolset() needs a Toolset class or instance (got {given_object!r})"
+        raise TypeError(msg)
+    config = _settings(max_examples)
+    for proxy in cls_or_instance.to_tools():
+        check = _ToolCheck(name, proxy, call=call)
+        try:
+            _run(config, _drawn(proxy.name, check.params), check.round_trip)
+        except (FailedHealthCheck, Unsatisfiable):
+            # `values` drops the draws a class refuses; when it refuses nearly all of them, the
+            # schema's arguments show which (and raise the precise error).
+            _run(config, arguments(proxy), check.accepted)
+            raise
+        _run(config, arguments(proxy), check.accepted)
+        if _has_strict_variant(proxy):
+            _run(config, arguments(proxy, strict=True), check.accepted_strict)
+        _run(config, invalid_arguments(proxy), check.refused)

@@ -1,0 +1,65 @@
+"""The Hypothesis plugin: ``st.from_type`` learns the strategies given to ``register_type``.
+
+Hypothesis runs the functions of its ``hypothesis`` entry-point group when it is imported; this
+package declares `_hypothesis_setup_hook` there. Only types registered with ``strategy=`` are
+handed to ``st.register_type_strategy``, and only those Hypothesis does not already know (the
+standard library's, and any that a project or another plugin registered first): giving a
+strategy to ``register_type`` is the opt-in, and nothing Hypothesis already resolves changes
+behind a test suite's back. See docs/testing.md.
+"""
+
+from __future__ import annotations
+
+import sys
+import typing
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+from . import _seams
+from ._seams import StrategySource
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+__all__ = ["_hypothesis_setup_hook"]
+
+#: The types this plugin registered, so that a later ``register_type`` of one replaces ours.
+_ours: set[type] = set()
+
+
+def _known_to_hypothesis(tp: type) -> bool:
+    module = tp.__module__.partition(".")[0]
+    if module == "builtins" or module in sys.stdlib_module_names:
+        return True
+    try:
+        # Hypothesis has no public way to ask whether a type has a registered strategy.
+        from hypothesis.strategies._internal.types import (
+            _global_type_lookup,  # pyright: ignore[reportPrivateUsage]
+        )
+    except ImportError:  # pragma: no cover - a Hypothesis that moved its table
+        return False
+    return tp in _global_type_lookup
+
+
+def _register(tp: type, source: StrategySource) -> None:
+    from hypothesis import strategies as st
+
+    if tp not in _ours and _known_to_hypothesis(tp):
+        return
+    strategy: object = source
+    if callable(source):
+        make = typing.cast("typing.Callable[[], st.SearchStrategy[Any]]", source)
+        strategy = st.deferred(make)
+    if _is_strategy(strategy):
+        st.register_type_strategy(tp, strategy)
+        _ours.add(tp)
+
+
+def _is_strategy(value: object) -> TypeGuard[SearchStrategy[Any]]:
+    from hypothesis.strategies import SearchStrategy
+
+    return isinstance(value, SearchStrategy)
+
+
+def _hypothesis_setup_hook() -> None:
+    """Register, now and whenever ``register_type`` is given one later, each type's strategy."""
+    _seams.watch_strategies(_register)

@@ -1,0 +1,421 @@
+"""The seam between `typed_toolsets.testing` and the core: every internal it uses, in one place.
+
+The strategies and checks reach the type registry, the proxies and the two call paths only
+through the functions below, so that when the core changes inside (the arguments model, the
+strict variant, rule shapes) this module alone is re-pointed. Everything here is plain data and
+functions: nothing in this module imports Hypothesis.
+
+Only `typed_toolsets.types.registry` is imported with the module: the Hypothesis plugin imports
+it while Hypothesis itself is being imported, so the rest of the core is imported by the
+functions that need it.
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+
+from typed_toolsets.types.registry import StrategySource, user_strategies
+
+if TYPE_CHECKING:
+    from typed_toolsets.call.proxy import ToolProxy
+    from typed_toolsets.call.result import ToolError
+    from typed_toolsets.types.typespec import TypeSpec
+
+__all__ = [
+    "Field",
+    "Form",
+    "Parameter",
+    "StrategySource",
+    "UnsupportedAnnotation",
+    "ambiguity",
+    "describe",
+    "exact_path",
+    "fast_path",
+    "from_strict",
+    "json_key",
+    "json_path",
+    "json_text",
+    "label",
+    "parameters",
+    "parse_json",
+    "registered_strategy",
+    "schema_checker",
+    "strict_parameters",
+    "unstructurer",
+    "violates",
+    "watch_strategies",
+    "within_limits",
+]
+
+_NoneType: Final = type(None)
+Path = tuple["str | int", ...]
+
+
+class UnsupportedAnnotation(Exception):  # noqa: N818 - a verdict on an annotation
+    """The annotation has no JSON Schema mapping; the message is the registry's reason."""
+
+
+@attrs.frozen
+class Field:
+    """One property of a closed object: an attrs class, dataclass, TypedDict or NamedTuple field.
+
+    Attributes:
+        name: The JSON property name, which is also the constructor keyword.
+        annotation: Its type.
+        required: Whether the JSON object must contain it (no default).
+    """
+
+    name: str
+    annotation: object
+    required: bool
+
+
+@attrs.frozen
+class Form:
+    """What the strategies need to know about one annotation, as the registry sees it.
+
+    Attributes:
+        kind: One of ``registered`` (a `register_type` type), ``str``, ``int``, ``float``,
+            ``bool``, ``null``, ``number`` (``int | float``, ``numbers.Real``), ``format`` (a
+            string format type: `python_type` says which), ``constants`` (enums, literals),
+            ``annotated``, ``union``, ``list`` (also sequences), ``tuple`` (``tuple[T, ...]``),
+            ``set``, ``frozenset``, ``fixed`` (``tuple[A, B]``), ``mapping`` (``dict[str, T]``)
+            and ``object`` (attrs classes, dataclasses, TypedDicts, NamedTuples).
+        annotation: The annotation described.
+        json_types: The JSON types its valid instances have (``integer`` and ``number`` as the
+            registry counts them).
+        python_type: The class, for ``registered``, ``format`` and ``object``.
+        args: The nested annotations: the base of ``annotated``, the variants of ``union`` (None
+            included), the item of arrays, the items of ``fixed``, the value of ``mapping``.
+        constants: For ``constants``: the Python values, in declaration order.
+        json_constants: For ``constants``: their JSON values, in the same order.
+        constraints: For ``annotated``: ``(JSON Schema keyword, limit)`` pairs (``minimum``,
+            ``maxLength``, ...), as the schema carries them.
+        fields: For ``object``: its fields.
+        make: For ``object``: the constructor taking the fields as keywords (None for a
+            TypedDict, whose values are plain dicts).
+    """
+
+    kind: str
+    annotation: object
+    json_types: frozenset[str]
+    python_type: type | None = None
+    args: tuple[object, ...] = ()
+    constants: tuple[object, ...] = ()
+    json_constants: tuple[object, ...] = ()
+    constraints: tuple[tuple[str, int | float], ...] = ()
+    fields: tuple[Field, ...] = ()
+    make: Callable[..., object] | None = None
+
+
+# ------------------------------------------------------------------------------- the registry
+
+
+def _spec(annotation: object) -> TypeSpec:
+    from typed_toolsets.types.catalog import registry
+    from typed_toolsets.types.typespec import Unresolved, Unsupported
+
+    try:
+        return registry.spec(annotation)
+    except Unsupported as exc:
+        raise UnsupportedAnnotation(str(exc)) from None
+    except Unresolved as exc:
+        msg = f"the annotation names {exc.name!r}, which is not defined"
+        raise UnsupportedAnnotation(msg) from None
+
+
+def _rule_of(annotation: object) -> str:
+    """The name of the registry rule that builds *annotation* (users' rules come first)."""
+    from typed_toolsets.types.catalog import registry
+
+    for rule in registry.rules():
+        if rule.predicate(annotation):
+            return rule.name
+    return "unsupported"  # pragma: no cover - the catalog's last rule matches everything
+
+
+_SCALAR_KINDS: Final[dict[object, str]] = {
+    str: "str",
+    int: "int",
+    float: "float",
+    bool: "bool",
+    None: "null",
+    _NoneType: "null",
+    numbers.Real: "number",
+}
+_ARRAY_KINDS: Final = {"sequence": "list", "set": "set"}
+
+
+def describe(annotation: object) -> Form:
+    """Describe *annotation* by the registry rule that supports it.
+
+    Raises:
+        UnsupportedAnnotation: It has no JSON Schema mapping (the message says why).
+    """
+    spec = _spec(annotation)
+    rule = _rule_of(annotation)
+    json_types = spec.json_types
+    args = typing.get_args(annotation)
+    if rule.startswith("user:"):
+        return Form("registered", annotation, json_types, python_type=typing.cast(type, annotation))
+    if rule == "newtype":
+        return describe(getattr(annotation, "__supertype__"))  # noqa: B009 - NewType's attribute
+    if rule == "annotated":
+        return Form(
+            "annotated",
+            annotation,
+            json_types,
+            args=(args[0],),
+            constraints=_constraints(args[0], args[1:]),
+        )
+    if rule == "scalar":
+        return Form(_SCALAR_KINDS[annotation], annotation, json_types)
+    if rule == "format":
+        return Form("format", annotation, json_types, python_type=typing.cast(type, annotation))
+    if rule in ("enum", "literal"):
+        members: tuple[object, ...] = (
+            tuple(typing.cast("Iterable[object]", annotation)) if rule == "enum" else args
+        )
+        return Form(
+            "constants",
+            annotation,
+            json_types,
+            constants=members,
+            json_constants=spec.constants or (),
+        )
+    if rule == "union":
+        return Form("union", annotation, json_types, args=args)
+    if rule in _ARRAY_KINDS:
+        kind = _ARRAY_KINDS[rule]
+        if kind == "set" and typing.get_origin(annotation) is frozenset:
+            kind = "frozenset"
+        return Form(kind, annotation, json_types, args=args)
+    if rule == "tuple":
+        if len(args) == 2 and args[1] is Ellipsis:
+            return Form("tuple", annotation, json_types, args=args[:1])
+        return Form("fixed", annotation, json_types, args=() if args == ((),) else args)
+    if rule == "mapping":
+        return Form("mapping", annotation, json_types, args=args[1:])
+    cls = typing.cast(type, annotation)
+    fields = tuple(Field(f.json_name, f.annotation, f.required) for f in _struct_fields(rule)(cls))
+    make = None if rule == "typeddict" else cls
+    return Form("object", annotation, json_types, python_type=cls, fields=fields, make=make)
+
+
+def _struct_fields(rule: str) -> Callable[[type], list[Any]]:
+    # The field readers of the registry's struct rules: the schema's own names and requiredness.
+    from typed_toolsets.types import structs
+
+    readers: dict[str, Callable[[type], list[Any]]] = {
+        "attrs": structs._attrs_fields,  # pyright: ignore[reportPrivateUsage]
+        "dataclass": structs._dataclass_fields,  # pyright: ignore[reportPrivateUsage]
+        "typeddict": structs._typeddict_fields,  # pyright: ignore[reportPrivateUsage]
+        "namedtuple": structs._namedtuple_fields,  # pyright: ignore[reportPrivateUsage]
+    }
+    return readers[rule]
+
+
+def _constraints(base: object, metadata: tuple[object, ...]) -> tuple[tuple[str, int | float], ...]:
+    """The JSON Schema keywords ``Annotated[base, *metadata]`` adds, as the registry adds them."""
+    from typed_toolsets.types import annotated
+
+    found = annotated._constraints(metadata)  # pyright: ignore[reportPrivateUsage]
+    keywords = annotated._keywords(found, _spec(base), base)  # pyright: ignore[reportPrivateUsage]
+    return tuple(keywords.items())
+
+
+def violates(constraints: tuple[tuple[str, int | float], ...], value: object) -> bool:
+    """Whether the JSON *value* breaks one of *constraints* (jsonschema's verdict)."""
+    from typed_toolsets.types import annotated
+
+    return any(
+        annotated._violation(keyword, limit)(value)  # pyright: ignore[reportPrivateUsage]
+        for keyword, limit in constraints
+    )
+
+
+def unstructurer(annotation: object) -> Callable[[Any], Any]:
+    """The project converter's function turning a value of *annotation* into JSON."""
+    from typed_toolsets.types.converter import unstructure_hook
+
+    return unstructure_hook(annotation)
+
+
+def json_key(value: object) -> object:
+    """A key equal for two JSON values exactly when ``uniqueItems`` counts them as the same."""
+    from typed_toolsets.types import containers
+
+    return containers._json_key(value)  # pyright: ignore[reportPrivateUsage]
+
+
+def registered_strategy(tp: type) -> StrategySource | None:
+    """The strategy given to `register_type` for *tp*, if any."""
+    return user_strategies.get(tp)
+
+
+def watch_strategies(watcher: Callable[[type, StrategySource], None]) -> None:
+    """Call *watcher* for every strategy given to `register_type`, now and later."""
+    user_strategies.watch(watcher)
+
+
+def label(annotation: object) -> str:
+    """A short readable name for *annotation* (``str | Color``, ``list[int]``)."""
+    from typed_toolsets.analysis.ambiguity import label as write
+
+    return write(annotation)
+
+
+def ambiguity(annotation: object) -> str | None:
+    """Why *annotation* holds an ambiguous union (as ``typed-toolsets check`` says), if it does."""
+    from typed_toolsets.analysis.ambiguity import find_ambiguity
+
+    found = find_ambiguity(annotation)
+    if found is None:
+        return None
+    return (
+        f"the union {found.union} is ambiguous: a JSON value of {found.second} also matches "
+        f"{found.first}, which comes first and wins"
+    )
+
+
+# ------------------------------------------------------------------------------------ proxies
+
+
+@attrs.frozen
+class Parameter:
+    """One parameter of a tool.
+
+    Attributes:
+        name: The argument name.
+        annotation: Its type.
+        required: Whether it has no default.
+    """
+
+    name: str
+    annotation: object
+    required: bool
+
+
+def parameters(proxy: ToolProxy) -> tuple[Parameter, ...]:
+    """The parameters of *proxy*'s method, in order."""
+    method = proxy._export.method  # pyright: ignore[reportPrivateUsage]
+    if method is None:  # pragma: no cover - proxies are built from resolved exports
+        return ()
+    return tuple(Parameter(p.name, p.annotation, p.required) for p in method.params)
+
+
+def exact_path(proxy: ToolProxy, arguments: object) -> dict[str, object] | ToolError:
+    """Check and structure *arguments* the exact way (strict parsing, hooks, then jsonschema).
+
+    Returns the keyword arguments the method would receive, or the `ToolError` explaining why
+    not. The method is not called.
+    """
+    from typed_toolsets.call.pipeline import prepare
+
+    return prepare(proxy._export, arguments)  # pyright: ignore[reportPrivateUsage]
+
+
+def fast_path(proxy: ToolProxy, text: str) -> dict[str, object] | None:
+    """The keyword arguments the fast path gives for the JSON *text*, or None when it passes.
+
+    None means it leaves the call to the exact path (as it must for anything it cannot vouch
+    for), or that this installation has no fast path (orjson missing). The method is not called.
+    """
+    from typed_toolsets.call.pipeline import MISS
+
+    fast = proxy._fast  # pyright: ignore[reportPrivateUsage]
+    if fast is None:
+        return None
+    result = fast(text)
+    return None if result is MISS else typing.cast("dict[str, object]", result)
+
+
+def json_text(value: object) -> str:
+    """Compact JSON text, the encoding whose size the call path measures for a mapping.
+
+    Raises:
+        TypeError: *value* holds something with no JSON form.
+        ValueError: It holds a NaN or an infinity.
+    """
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def within_limits(proxy: ToolProxy, arguments: Mapping[str, object] | str) -> bool:
+    """Whether *arguments* fit the tool's size and depth limits, as a mapping and as JSON text.
+
+    Both forms are measured: the call path measures a mapping's empty arrays and objects as no
+    bytes at all (``{"a": [[], []]}`` counts 9 bytes, its text 13), so near the limit the same
+    arguments can fit as a mapping and not as text.
+    """
+    from typed_toolsets.call.jsonin import ArgumentsInputError, LimitExceeded, load_arguments
+
+    forms: list[object] = [arguments]
+    if not isinstance(arguments, str):
+        forms.append(json_text(arguments))
+    for form in forms:
+        try:
+            load_arguments(form, proxy.limits)
+        except LimitExceeded:
+            return False
+        except ArgumentsInputError:
+            pass  # not a question of limits; the caller's checks report it
+    return True
+
+
+def parse_json(text: str) -> object:
+    """Parse JSON text as strictly as the call path does (no NaN, no duplicate keys, ...).
+
+    Raises:
+        ValueError: *text* is not valid JSON by the call path's rules.
+    """
+    from typed_toolsets.call.jsonin import InvalidJSON, parse_strict
+
+    try:
+        return parse_strict(text)
+    except InvalidJSON as exc:
+        raise ValueError(str(exc)) from None
+
+
+def json_path(path: Path) -> str:
+    """A path as the call path writes it in errors (``$.owner.age``, ``$.tags[3]``)."""
+    from typed_toolsets.call.validation import json_path as write
+
+    return write(path)
+
+
+def schema_checker(schema: Mapping[str, Any]) -> Callable[[object], list[tuple[Path, str]]]:
+    """A function listing what jsonschema (with the library's format checks) finds wrong."""
+    from typed_toolsets.call.validation import make_validator, problems
+
+    validator = make_validator(dict(schema))
+
+    def check(instance: object) -> list[tuple[Path, str]]:
+        return problems(validator, instance)[0]
+
+    return check
+
+
+# ------------------------------------------------------------------------- the strict variant
+
+
+def strict_parameters(proxy: ToolProxy) -> dict[str, Any]:
+    """The strict variant of the tool's schema (OpenAI ``strict: true``), per SPEC section 8.
+
+    Raises:
+        ValueError: The tool has no lossless strict variant (an ``ExportError``, naming the
+            parameter).
+    """
+    return proxy.strict_parameters
+
+
+def from_strict(proxy: ToolProxy, arguments: Mapping[str, object]) -> Mapping[str, object]:
+    """Strict-variant arguments as the call path takes them: ``null`` for a default, mapped back."""
+    from typed_toolsets.export import strict_arguments
+
+    return typing.cast("Mapping[str, object]", strict_arguments(proxy, arguments))

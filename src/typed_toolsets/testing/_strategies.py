@@ -1,0 +1,489 @@
+"""Strategies: Python values of an annotation, and argument mappings a tool's schema admits.
+
+One walk over the registry's description of an annotation (`_seams.describe`) builds either kind:
+``values`` gives the Python values a method receives (what must survive the trip through JSON),
+``arguments`` gives JSON straight from the schema's point of view, in every spelling the schema
+admits (``1.0`` for an integer, ``Z`` for a UTC offset), so that a class or hook stricter than its
+schema is caught.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import typing
+import uuid
+from collections.abc import Callable
+from datetime import date, datetime, time, timedelta, timezone
+from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
+
+from hypothesis import strategies as st
+from hypothesis.errors import ResolutionFailed
+
+from . import _seams
+
+if TYPE_CHECKING:
+    from typed_toolsets.call.proxy import ToolProxy
+
+__all__ = ["NoStrategyError", "arguments", "values"]
+
+_T = TypeVar("_T")
+Constraints = tuple[tuple[str, "int | float"], ...]
+
+#: How many times one class may nest inside itself in a generated value.
+_RECURSION_LIMIT: Final = 3
+#: A collection without ``maxItems`` gets at most this many items more than its minimum, which
+#: keeps nested and recursive values small enough to shrink.
+_EXTRA_ITEMS: Final = 4
+#: Integers beyond this size have no exact float form.
+_SAFE_INTEGER: Final = 2**53
+
+
+class NoStrategyError(ResolutionFailed):
+    """No strategy is known for an annotation (a `ResolutionFailed`, hence a `TypeError`).
+
+    Raised for a type registered with ``register_type`` without ``strategy=``, and for an
+    annotation that has no JSON Schema mapping at all. The message names the type.
+    """
+
+
+# ------------------------------------------------------------------------------------- leaves
+
+#: The strategy with no values (typed: Hypothesis's own is generic in nothing).
+_NOTHING: st.SearchStrategy[Any] = st.nothing()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+
+#: RFC 3339 offsets are whole minutes, less than a day; UTC is the most common of them.
+_offsets = st.just(timezone.utc) | st.integers(-(23 * 60 + 59), 23 * 60 + 59).map(
+    lambda minutes: timezone(timedelta(minutes=minutes))
+)
+_FORMAT_VALUES: Final[dict[type, st.SearchStrategy[Any]]] = {
+    datetime: st.datetimes(timezones=_offsets),
+    date: st.dates(),
+    time: st.times(timezones=_offsets),
+    uuid.UUID: st.uuids(),
+}
+
+
+def _text(min_size: int = 0, max_size: int | None = None) -> st.SearchStrategy[str]:
+    # Lone surrogates have no UTF-8 form, so they cannot be JSON text. The `.map(str)` changes no
+    # value: with Hypothesis 6.170, shrinking `one_of(text(), <str enum members>)` (a
+    # `str | StrEnum` union) fails with FlakyStrategyDefinition unless text() is wrapped.
+    strings = st.text(st.characters(codec="utf-8"), min_size=min_size, max_size=max_size)
+    return strings.map(str)
+
+
+def _spellings(text: str, kind: type) -> st.SearchStrategy[str]:
+    """*text* (a format's canonical JSON form) or another spelling its format admits."""
+    found = [text]
+    if kind is uuid.UUID:
+        found.append(text.upper())
+    else:
+        if text.endswith("+00:00"):
+            found += [text[:-6] + "Z", text[:-6] + "z"]
+        if "T" in text:
+            found.append(text.replace("T", "t"))
+    return st.sampled_from(found)
+
+
+def _limits(constraints: Constraints, *keywords: str) -> list[int | float]:
+    return [limit for keyword, limit in constraints if keyword in keywords]
+
+
+def _integer_bounds(constraints: Constraints) -> tuple[int | None, int | None]:
+    lows = [math.ceil(v) for v in _limits(constraints, "minimum")]
+    lows += [math.floor(v) + 1 for v in _limits(constraints, "exclusiveMinimum")]
+    highs = [math.floor(v) for v in _limits(constraints, "maximum")]
+    highs += [math.ceil(v) - 1 for v in _limits(constraints, "exclusiveMaximum")]
+    return (max(lows) if lows else None), (min(highs) if highs else None)
+
+
+def _integers(
+    constraints: Constraints, low: int | None = None, high: int | None = None
+) -> st.SearchStrategy[int]:
+    """Integers within the numeric constraints (and within *low*..*high* when given)."""
+    bottom, top = _integer_bounds(constraints)
+    if low is not None:
+        bottom = low if bottom is None else max(bottom, low)
+    if high is not None:
+        top = high if top is None else min(top, high)
+    if bottom is not None and top is not None and bottom > top:
+        return _NOTHING
+    steps = _limits(constraints, "multipleOf")
+    if steps and float(steps[0]).is_integer():
+        step = int(steps[0])
+        first = None if bottom is None else -(-bottom // step)
+        last = None if top is None else top // step
+        if first is not None and last is not None and first > last:
+            return _NOTHING
+        return st.integers(first, last).map(lambda k: k * step)
+    return st.integers(bottom, top)
+
+
+def _tightest(
+    constraints: Constraints, inclusive: str, exclusive: str, *, lower: bool
+) -> tuple[float, bool] | None:
+    """The tightest of the bounds named *inclusive* / *exclusive*, and whether it is exclusive."""
+    bounds = [(float(v), False) for v in _limits(constraints, inclusive)]
+    bounds += [(float(v), True) for v in _limits(constraints, exclusive)]
+    if not bounds:
+        return None
+    # At equal values the exclusive bound is the tighter one.
+    if lower:
+        return max(bounds)
+    return min(bounds, key=lambda bound: (bound[0], not bound[1]))
+
+
+def _empty_range(low: tuple[float, bool] | None, high: tuple[float, bool] | None) -> bool:
+    if low is None or high is None:
+        return False
+    return low[0] > high[0] or (low[0] == high[0] and (low[1] or high[1]))
+
+
+def _floats(constraints: Constraints) -> st.SearchStrategy[float]:
+    """Finite floats within the numeric constraints."""
+    low = _tightest(constraints, "minimum", "exclusiveMinimum", lower=True)
+    high = _tightest(constraints, "maximum", "exclusiveMaximum", lower=False)
+    steps = _limits(constraints, "multipleOf")
+    if steps:
+        # Multiples of the step; values at the edges are settled by the caller's final check.
+        step = steps[0]
+        first = None if low is None else math.ceil(low[0] / step)
+        last = None if high is None else math.floor(high[0] / step)
+        if first is not None and last is not None and first > last:
+            return _NOTHING
+        return st.integers(first, last).map(lambda k: float(k * step))
+    if _empty_range(low, high):
+        return _NOTHING
+    return st.floats(
+        min_value=None if low is None else low[0],
+        max_value=None if high is None else high[0],
+        exclude_min=low is not None and low[1],
+        exclude_max=high is not None and high[1],
+        allow_nan=False,
+        allow_infinity=False,
+    )
+
+
+def _sizes(constraints: Constraints, low: str, high: str) -> tuple[int, int] | None:
+    """The size bounds for a string, array or object (None when none can be met)."""
+    minimum = max([0, *(math.ceil(v) for v in _limits(constraints, low))])
+    maxima = [math.floor(v) for v in _limits(constraints, high)]
+    maximum = min(maxima) if maxima else minimum + _EXTRA_ITEMS
+    return None if minimum > maximum else (minimum, maximum)
+
+
+def _lists(item: st.SearchStrategy[Any], low: int, high: int) -> st.SearchStrategy[Any]:
+    return st.lists(item, min_size=low, max_size=high)
+
+
+def _tuples(item: st.SearchStrategy[Any], low: int, high: int) -> st.SearchStrategy[Any]:
+    return st.lists(item, min_size=low, max_size=high).map(tuple)
+
+
+def _unique_lists(item: st.SearchStrategy[Any], low: int, high: int) -> st.SearchStrategy[Any]:
+    return st.lists(item, min_size=low, max_size=high, unique_by=_seams.json_key)
+
+
+def _sets(item: st.SearchStrategy[Any], low: int, high: int) -> st.SearchStrategy[Any]:
+    return st.sets(item, min_size=low, max_size=high)
+
+
+def _frozensets(item: st.SearchStrategy[Any], low: int, high: int) -> st.SearchStrategy[Any]:
+    return st.frozensets(item, min_size=low, max_size=high)
+
+
+def _dicts(item: st.SearchStrategy[Any], low: int, high: int) -> st.SearchStrategy[Any]:
+    return st.dictionaries(_text(), item, min_size=low, max_size=high)
+
+
+_REFUSED: Final = object()
+
+
+def _build(make: Callable[..., object], kwargs: dict[str, Any]) -> object:
+    # A class may refuse values its fields' types admit (an attrs validator, __post_init__):
+    # those draws are dropped, so values() yields only what the class itself accepts.
+    try:
+        return make(**kwargs)
+    except Exception:  # noqa: BLE001 - any refusal by the class
+        return _REFUSED
+
+
+def _is_built(value: object) -> bool:
+    return value is not _REFUSED
+
+
+def _unstructure_drawn(name: str, unstructure: Callable[[Any], Any], value: object) -> object:
+    try:
+        return unstructure(value)
+    except Exception as exc:
+        msg = (
+            f"the unstructure hook registered for {name} raised {type(exc).__name__}: {exc} on "
+            f"{value!r}, a value drawn from its registered strategy"
+        )
+        raise ValueError(msg) from exc
+
+
+def _satisfies(
+    constraints: Constraints, to_json: Callable[[Any], Any] | None, value: object
+) -> bool:
+    if to_json is not None:
+        try:
+            value = to_json(value)
+        except Exception:  # noqa: BLE001 - the round trip check reports values without JSON
+            return True
+    return not _seams.violates(constraints, value)
+
+
+# -------------------------------------------------------------------------------------- the walk
+
+
+class _Walk:
+    """Builds the strategy of an annotation: Python values, or (``json=True``) valid JSON.
+
+    Args:
+        json: Build JSON instances of the schema instead of Python values.
+        strict: With ``json``: the strict variant's instances (every property present, ``null``
+            standing for a default).
+    """
+
+    def __init__(self, *, json: bool, strict: bool = False) -> None:
+        self.json = json
+        self.strict = strict
+        self._nesting: list[type] = []
+
+    def of(self, annotation: object, constraints: Constraints = ()) -> st.SearchStrategy[Any]:
+        """The strategy of *annotation*, using *constraints* (at its position) as hints.
+
+        Raises:
+            NoStrategyError: No strategy is known for it (or a type nested in it).
+        """
+        try:
+            form = _seams.describe(annotation)
+        except _seams.UnsupportedAnnotation as exc:
+            msg = f"no strategy for {_seams.label(annotation)}: {exc}"
+            raise NoStrategyError(msg) from None
+        build: Callable[[_seams.Form, Constraints], st.SearchStrategy[Any]] = getattr(
+            self, f"_{form.kind}"
+        )
+        return build(form, constraints)
+
+    # scalars -----------------------------------------------------------------------------
+
+    def _str(self, _form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
+        sizes = _sizes(constraints, "minLength", "maxLength")
+        if sizes is None:
+            return _NOTHING
+        # Strings are leaves: without maxLength they keep Hypothesis's own sizes.
+        bounded = bool(_limits(constraints, "maxLength"))
+        return _text(sizes[0], sizes[1] if bounded else None)
+
+    def _bool(self, _form: _seams.Form, _constraints: Constraints) -> st.SearchStrategy[Any]:
+        return st.booleans()
+
+    def _null(self, _form: _seams.Form, _constraints: Constraints) -> st.SearchStrategy[Any]:
+        return st.none()
+
+    def _int(self, _form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
+        integers = _integers(constraints)
+        if not self.json:
+            return integers
+        # The schema's "integer" admits integral floats too: 3.0 must be accepted as 3.
+        as_floats = _integers(constraints, -_SAFE_INTEGER, _SAFE_INTEGER).map(float)
+        return integers | as_floats
+
+    def _float(self, _form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
+        floats = _floats(constraints)
+        if not self.json:
+            return floats
+        # JSON integers are numbers; beyond 2**53 they need not fit a float (a documented error).
+        return floats | _integers(constraints, -_SAFE_INTEGER, _SAFE_INTEGER)
+
+    def _number(self, _form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
+        return _integers(constraints) | _floats(constraints)
+
+    def _format(self, form: _seams.Form, _constraints: Constraints) -> st.SearchStrategy[Any]:
+        kind = typing.cast(type, form.python_type)
+        found = _FORMAT_VALUES.get(kind)
+        if found is None:
+            msg = f"no strategy for the format type {kind.__qualname__} in typed_toolsets.testing"
+            raise NoStrategyError(msg)
+        if not self.json:
+            return found
+        unstructure = _seams.unstructurer(form.annotation)
+        return found.map(unstructure).flatmap(lambda text: _spellings(text, kind))
+
+    def _constants(self, form: _seams.Form, _constraints: Constraints) -> st.SearchStrategy[Any]:
+        return st.sampled_from(form.json_constants if self.json else form.constants)
+
+    def _registered(self, form: _seams.Form, _constraints: Constraints) -> st.SearchStrategy[Any]:
+        tp = typing.cast(type, form.python_type)
+        name = tp.__qualname__
+        source = _seams.registered_strategy(tp)
+        if source is None:
+            msg = (
+                f"no strategy for {name}: it was registered with register_type() without one; "
+                f"pass strategy=<a Hypothesis strategy of {name} values> to register_type"
+            )
+            raise NoStrategyError(msg)
+        strategy = source() if callable(source) else source
+        if not isinstance(strategy, st.SearchStrategy):
+            msg = f"the strategy registered for {name} is {strategy!r}, not a Hypothesis strategy"
+            raise NoStrategyError(msg)
+        found: st.SearchStrategy[Any] = strategy  # pyright: ignore[reportUnknownVariableType]
+        if not self.json:
+            return found
+        unstructure = _seams.unstructurer(form.annotation)
+        return found.map(functools.partial(_unstructure_drawn, name, unstructure))
+
+    # combinations --------------------------------------------------------------------------
+
+    def _annotated(self, form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
+        inner = self.of(form.args[0], (*constraints, *form.constraints))
+        if not form.constraints:
+            return inner
+        # The bounds above are hints; this is the verdict, exactly as jsonschema gives it.
+        to_json = None if self.json else _seams.unstructurer(form.annotation)
+        return inner.filter(functools.partial(_satisfies, form.constraints, to_json))
+
+    def _union(self, form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
+        # Constraints reach every variant; each applies those of its own JSON type, as in JSON
+        # Schema.
+        return st.one_of([self.of(arg, constraints) for arg in form.args])
+
+    def _sized(
+        self,
+        form: _seams.Form,
+        constraints: Constraints,
+        keywords: tuple[str, str],
+        empty: type,
+        build: Callable[[st.SearchStrategy[Any], int, int], st.SearchStrategy[Any]],
+    ) -> st.SearchStrategy[Any]:
+        """A collection of *form*'s items (or values), sized by the two *keywords*."""
+        sizes = _sizes(constraints, *keywords)
+        if sizes is None:
+            return _NOTHING
+        item = self.of(form.args[-1])
+        if item.is_empty:
+            # No item can be drawn (a recursion cut off here): only the empty collection.
+            return _NOTHING if sizes[0] else st.builds(empty)
+        return build(item, *sizes)
+
+    def _list(self, form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
+        return self._sized(form, constraints, ("minItems", "maxItems"), list, _lists)
+
+    def _tuple(self, form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
+        if self.json:
+            return self._list(form, constraints)
+        return self._sized(form, constraints, ("minItems", "maxItems"), tuple, _tuples)
+
+    def _set(self, form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
+        if self.json:
+            # Unique as JSON Schema's uniqueItems counts (1 and 1.0 alike, true and 1 not).
+            return self._sized(form, constraints, ("minItems", "maxItems"), list, _unique_lists)
+        if form.kind == "frozenset":
+            return self._sized(form, constraints, ("minItems", "maxItems"), frozenset, _frozensets)
+        return self._sized(form, constraints, ("minItems", "maxItems"), set, _sets)
+
+    _frozenset = _set
+
+    def _fixed(self, form: _seams.Form, _constraints: Constraints) -> st.SearchStrategy[Any]:
+        items = st.tuples(*(self.of(arg) for arg in form.args))
+        return items.map(list) if self.json else items
+
+    def _mapping(self, form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
+        return self._sized(form, constraints, ("minProperties", "maxProperties"), dict, _dicts)
+
+    def _object(self, form: _seams.Form, _constraints: Constraints) -> st.SearchStrategy[Any]:
+        cls = typing.cast(type, form.python_type)
+        if self._nesting.count(cls) >= _RECURSION_LIMIT:
+            # Deep enough: optional and nullable references end here, and a class that always
+            # contains itself has no finite value at all.
+            return _NOTHING
+        self._nesting.append(cls)
+        try:
+            each = {field.name: self.of(field.annotation) for field in form.fields}
+        finally:
+            self._nesting.pop()
+        required = {f.name: each[f.name] for f in form.fields if f.required}
+        optional = {
+            f.name: each[f.name]
+            for f in form.fields
+            if not f.required and not each[f.name].is_empty
+        }
+        if self.json and self.strict:
+            nullable = {name: st.none() | strategy for name, strategy in optional.items()}
+            empty = {
+                f.name: st.none() for f in form.fields if not f.required and f.name not in optional
+            }
+            return st.fixed_dictionaries({**required, **nullable, **empty})
+        mappings = st.fixed_dictionaries(required, optional=optional)
+        if self.json or form.make is None:
+            return mappings
+        return mappings.map(functools.partial(_build, form.make)).filter(_is_built)
+
+
+# ------------------------------------------------------------------------------------ public
+
+
+@overload
+def values(annotation: type[_T]) -> st.SearchStrategy[_T]: ...
+@overload
+def values(annotation: object) -> st.SearchStrategy[Any]: ...
+def values(annotation: object) -> st.SearchStrategy[Any]:
+    """A strategy of Python values of *annotation*, as a tool's method would receive them.
+
+    Every annotation the library supports has one: scalars, enums and ``Literal``, attrs classes
+    and dataclasses (fields with defaults sometimes omitted), ``TypedDict`` (``NotRequired`` keys
+    sometimes absent), ``NamedTuple``, lists, tuples, sets and ``dict[str, T]``, unions, aware
+    datetimes (whole-minute offsets, as RFC 3339 writes them), dates, times and UUIDs, and
+    ``Annotated`` constraints (``Ge``, ``MaxLen``, ...). Recursive classes nest at most a few
+    levels deep. A type added with ``register_type`` uses the ``strategy=`` given there.
+
+    Values are what survives the trip through JSON: finite floats, strings without lone
+    surrogates; a class whose constructor refuses a draw (an attrs validator) is drawn again.
+
+    Raises:
+        NoStrategyError: *annotation* (or a type inside it) was registered without a strategy,
+            or has no JSON Schema mapping; the message names it.
+    """
+    return _Walk(json=False).of(annotation)
+
+
+def arguments(proxy: ToolProxy, *, strict: bool = False) -> st.SearchStrategy[dict[str, Any]]:
+    """A strategy of argument mappings for *proxy* that its exported schema admits.
+
+    The mappings are JSON-ready (dicts, lists, strings, numbers, booleans, None) and fit the
+    tool's `Limits`. They come from the schema's point of view, in every spelling it admits:
+    ``3.0`` for an integer, ``Z`` or ``+00:00`` for UTC, an upper-case UUID. Arguments with a
+    default are sometimes omitted.
+
+    Args:
+        proxy: The tool.
+        strict: Generate for the strict variant of the schema (OpenAI ``strict: true``): every
+            key present at every level, ``null`` sometimes standing for a default.
+
+    Raises:
+        NoStrategyError: A parameter's type has no strategy; the message names the tool, the
+            parameter and the type.
+        ValueError: ``strict=True`` and the tool has no lossless strict variant.
+    """
+    if strict:
+        _seams.strict_parameters(proxy)
+    walk = _Walk(json=True, strict=strict)
+    each: dict[str, st.SearchStrategy[Any]] = {}
+    params = _seams.parameters(proxy)
+    for param in params:
+        try:
+            each[param.name] = walk.of(param.annotation)
+        except NoStrategyError as exc:
+            msg = f"tool {proxy.name!r}, parameter {param.name!r}: {exc}"
+            raise NoStrategyError(msg) from None
+    required = {p.name: each[p.name] for p in params if p.required}
+    optional = {p.name: each[p.name] for p in params if not p.required}
+    mappings: st.SearchStrategy[dict[str, Any]]
+    if strict:
+        nullable = {name: st.none() | strategy for name, strategy in optional.items()}
+        mappings = st.fixed_dictionaries({**required, **nullable})
+    else:
+        mappings = st.fixed_dictionaries(required, optional=optional)
+    return mappings.filter(functools.partial(_seams.within_limits, proxy))

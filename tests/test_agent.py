@@ -1,0 +1,859 @@
+"""`typed_toolsets.agent.ReAct`: finishing, observations, malformed steps, bounds, approvals."""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import json
+import pickle
+import time
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+import pytest
+
+from typed_toolsets import ExportError, Toolset, TypedToolsetsError, tool
+from typed_toolsets.agent import (
+    AgentError,
+    AgentResult,
+    DeadlineExceededError,
+    MaxIterationsError,
+    ReAct,
+    ScriptedModel,
+    Step,
+    Transcript,
+)
+
+
+class Color(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+@attrs.frozen
+class Paint:
+    color: Color
+    coats: int = 1
+
+
+@attrs.define
+class Workshop(Toolset):
+    """A toolset that records what ran, so tests can tell which methods were called."""
+
+    toolset_name = "shop"
+    ran: list[str] = attrs.Factory(list)
+
+    @tool
+    def add(self, *, a: int, b: int) -> int:
+        """Add two integers."""
+        self.ran.append("add")
+        return a + b
+
+    @tool
+    def echo(self, *, text: str) -> str:
+        """Return the text."""
+        self.ran.append("echo")
+        return text
+
+    @tool
+    def mix(self, *, color: Color, coats: int = 1) -> Paint:
+        """Mix a paint."""
+        self.ran.append("mix")
+        return Paint(color, coats)
+
+    @tool
+    def divide(self, *, a: int, b: int) -> float:
+        """Divide a by b."""
+        self.ran.append("divide")
+        return a / b
+
+    @tool(requires_approval=True)
+    def delete(self, *, path: str) -> str:
+        """Delete a file."""
+        self.ran.append(f"delete {path}")
+        return f"deleted {path}"
+
+    @tool
+    def nap(self, *, seconds: float) -> str:
+        """Sleep (a sync tool)."""
+        time.sleep(seconds)
+        self.ran.append("nap")
+        return "rested"
+
+    @tool
+    async def wait(self, *, seconds: float) -> str:
+        """Sleep (an async tool)."""
+        await asyncio.sleep(seconds)
+        self.ran.append("wait")
+        return "waited"
+
+
+def _shop() -> tuple[Workshop, dict[str, Any]]:
+    shop = Workshop()
+    return shop, {t.name: t for t in shop.to_tools()}
+
+
+def _agent(
+    steps: list[Any], *names: str, max_iterations: int = 10, **options: Any
+) -> tuple[ReAct, Workshop]:
+    shop, tools = _shop()
+    chosen = [tools[n] for n in names] if names else list(tools.values())
+    return ReAct(ScriptedModel(steps), chosen, max_iterations=max_iterations, **options), shop
+
+
+FINISH = {"thought": "Done.", "action": "finish", "final_answer": "the answer"}
+
+
+def _done(transcript: Transcript) -> dict[str, Any]:
+    return FINISH
+
+
+def _call(action: str, **arguments: Any) -> dict[str, Any]:
+    return {"thought": f"call {action}", "action": action, "action_input": arguments}
+
+
+def _run(agent: ReAct, runner: str, task: str = "Go.") -> AgentResult:
+    """Run *agent* with `ReAct.run` or `ReAct.arun`."""
+    return agent.run(task) if runner == "run" else asyncio.run(agent.arun(task))
+
+
+class Recorder:
+    """A model that replays steps and keeps every transcript it was shown."""
+
+    def __init__(self, steps: list[Any]) -> None:
+        self.script = ScriptedModel(steps)
+        self.seen: list[Transcript] = []
+
+    def __call__(self, transcript: Transcript) -> Any:
+        self.seen.append(transcript)
+        return self.script(transcript)
+
+
+# ------------------------------------------------------------------------------ finishing
+
+
+def test_a_run_calls_tools_then_finishes() -> None:
+    agent, shop = _agent([_call("shop_add", a=2, b=3), FINISH])
+    result = agent.run("What is 2 + 3?")
+    assert isinstance(result, AgentResult)
+    assert result.final_answer == "the answer"
+    assert result.iterations == 2 == len(result.steps)
+    first, last = result.steps
+    assert (first.thought, first.action, dict(first.arguments)) == (
+        "call shop_add",
+        "shop_add",
+        {"a": 2, "b": 3},
+    )
+    assert first.observation == "5"  # an int is shown as JSON text
+    assert first.ok
+    assert first.result is not None
+    assert first.result.value == 5
+    assert first.duration >= 0
+    assert (last.action, last.observation, last.thought) == ("finish", None, "Done.")
+    assert shop.ran == ["add"]
+
+
+def test_finishing_at_once_calls_no_tool() -> None:
+    agent, shop = _agent([{"action": "FINISH", "final_answer": 42}])
+    result = agent.run("Answer.")
+    assert result.final_answer == 42  # any JSON value; "finish" in any case
+    assert result.steps == (Step("", "finish", {}, None, result.steps[0].duration),)
+    assert shop.ran == []
+
+
+def test_structured_values_are_observed_as_json_and_kept_as_values() -> None:
+    agent, _ = _agent([_call("shop_mix", color="blue", coats=2), FINISH])
+    (step, _finish) = agent.run("Mix blue paint.").steps
+    assert json.loads(step.observation or "") == {"color": "blue", "coats": 2}
+    assert step.result is not None
+    assert step.result.value == Paint(Color.BLUE, 2)
+
+
+def test_the_model_sees_every_step_and_observation() -> None:
+    model = Recorder([_call("shop_echo", text="hi"), _call("shop_add", a=1, b=1), FINISH])
+    shop, tools = _shop()
+    ReAct(model, [tools["shop_echo"], tools["shop_add"]], max_iterations=5).run("Go.")
+    assert [len(t.turns) for t in model.seen] == [0, 1, 2]
+    last = model.seen[-1]
+    assert last.task == "Go."
+    assert [t.name for t in last.tools] == ["shop_echo", "shop_add"]
+    assert [turn.observation for turn in last.turns] == ["hi", "2"]
+    assert last.turns[0].reply == _call("shop_echo", text="hi")
+    assert shop.ran == ["echo", "add"]
+
+
+def test_the_same_agent_runs_again_with_the_same_result() -> None:
+    agent, shop = _agent([_call("shop_add", a=1, b=2), FINISH])
+    first, second = agent.run("Add."), agent.run("Add.")
+    assert [s.observation for s in first.steps] == [s.observation for s in second.steps]
+    assert shop.ran == ["add", "add"]
+
+
+# ------------------------------------------------------------------- errors as observations
+
+
+def test_a_tool_error_is_an_observation_and_the_model_corrects_itself() -> None:
+    model = Recorder([_call("shop_add", a="2", b=3), _call("shop_add", a=2, b=3), FINISH])
+    shop, tools = _shop()
+    result = ReAct(model, [tools["shop_add"]], max_iterations=5).run("Add.")
+    failed, fixed, _ = result.steps
+    assert failed.observation == (
+        "Error: Invalid arguments for tool 'shop_add': a: '2' is not of type 'integer'"
+    )
+    assert not failed.ok
+    assert failed.result is not None
+    assert failed.result.error is not None
+    assert failed.result.error.kind == "arguments"
+    assert fixed.observation == "5"
+    assert fixed.ok
+    assert model.seen[1].turns[0].observation == failed.observation
+    assert shop.ran == ["add"]  # the bad call never reached the method
+
+
+def test_an_exception_in_the_tool_is_an_observation() -> None:
+    agent, _ = _agent([_call("shop_divide", a=1, b=0), FINISH])
+    step = agent.run("Divide.").steps[0]
+    assert step.observation == (
+        "Error: Tool 'shop_divide' failed: ZeroDivisionError: division by zero"
+    )
+    assert not step.ok
+
+
+def test_an_unknown_action_lists_the_tools_and_calls_nothing() -> None:
+    # The toolset has shop_delete, but the agent was not given it.
+    agent, shop = _agent([_call("shop_delete", path="/etc"), FINISH], "shop_add", "shop_echo")
+    step = agent.run("Delete.").steps[0]
+    assert step.observation == (
+        "Error: Unknown tool 'shop_delete'; available tools: shop_add, shop_echo "
+        '(or "finish" with a "final_answer")'
+    )
+    assert (step.action, step.ok, step.result) == ("shop_delete", False, None)
+    assert shop.ran == []
+
+
+MALFORMED = [
+    pytest.param("not json", "the reply is not valid JSON (Expecting value", id="bad-json"),
+    pytest.param('{"action": "finish", "action": "x"}', "duplicate key 'action'", id="dup-key"),
+    pytest.param('{"action": NaN}', "NaN is not valid JSON", id="nan"),
+    pytest.param("[1, 2]", "the reply must be a JSON object, not array", id="array"),
+    pytest.param({"thought": "hm"}, '"action" is missing', id="no-action"),
+    pytest.param({"action": 3}, '"action" must be a string', id="action-number"),
+    pytest.param(
+        {"action": "shop_add", "thought": ["x"], "action_input": {"a": 1, "b": 2}},
+        '"thought" must be a string, not array',
+        id="thought-array",
+    ),
+    pytest.param(
+        {"action": "shop_add", "action_input": [1, 2]},
+        '"action_input" must be a JSON object of the tool\'s arguments, not array',
+        id="input-array",
+    ),
+    pytest.param(
+        {"action": "shop_add", "tool_input": 7},
+        '"tool_input" must be a JSON object of the tool\'s arguments, not integer',
+        id="tool-input-number",
+    ),
+    pytest.param(
+        {"action": "shop_add", "action_input": {}, "tool_input": {}},
+        'give the arguments as "action_input" or "tool_input", not both',
+        id="both-inputs",
+    ),
+    pytest.param({"action": "finish"}, '"finish" needs a "final_answer"', id="finish-no-answer"),
+    pytest.param(
+        {"action": "finish", "final_answer": None}, '"finish" needs', id="finish-null-answer"
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "problem"), MALFORMED)
+def test_a_malformed_step_is_an_observation_saying_what_to_fix(reply: Any, problem: str) -> None:
+    model = Recorder([reply, FINISH])
+    shop, tools = _shop()
+    result = ReAct(model, [tools["shop_add"]], max_iterations=3).run("Add.")
+    step = result.steps[0]
+    assert step.observation is not None
+    assert step.observation.startswith("Error: Malformed step: ")
+    assert problem in step.observation
+    assert step.observation.endswith(
+        'Reply with one JSON object: {"thought": "<your reasoning>", "action": "<a tool name>", '
+        '"action_input": {<its arguments>}}, or {"thought": "<your reasoning>", "action": '
+        '"finish", "final_answer": "<your answer>"}'
+    )
+    assert not step.ok
+    assert step.result is None
+    assert model.seen[1].turns[0].observation == step.observation
+    assert result.final_answer == "the answer"
+    assert shop.ran == []
+
+
+def test_every_problem_of_a_step_is_reported_at_once() -> None:
+    agent, _ = _agent([{"thought": 1, "action": None}, FINISH])
+    observation = agent.run("Go.").steps[0].observation or ""
+    assert '"thought" must be a string, not integer; "action" is missing' in observation
+
+
+def test_arguments_as_json_text_are_read_and_bad_json_text_is_explained() -> None:
+    agent, _ = _agent(
+        [
+            {"action": "shop_add", "action_input": '{"a": 1, "b": 2}'},
+            {"action": "shop_add", "action_input": '{"a": 1,'},
+            {"action": "shop_add", "action_input": "[1]"},
+            {"action": "shop_echo", "action_input": ""},
+            FINISH,
+        ],
+        "shop_add",
+        "shop_echo",
+    )
+    ok, bad, array, empty, _ = agent.run("Add.").steps
+    assert (ok.observation, dict(ok.arguments)) == ("3", {"a": 1, "b": 2})
+    assert bad.observation is not None
+    assert bad.observation.startswith("Error: The arguments for tool 'shop_add' are not valid JSON")
+    assert bad.observation.endswith("; send a JSON object")
+    assert array.observation == (
+        "Error: The arguments for tool 'shop_add' must be a JSON object, not array; "
+        "send a JSON object"
+    )
+    # No arguments at all is {}: the tool itself says what is missing.
+    assert empty.observation == (
+        "Error: Invalid arguments for tool 'shop_echo': text: missing required argument"
+    )
+
+
+def test_tool_input_is_a_synonym_and_replies_may_be_text_bytes_or_fenced() -> None:
+    agent, shop = _agent(
+        [
+            {"thought": "t", "action": "shop_echo", "tool_input": {"text": "one"}},
+            json.dumps(_call("shop_echo", text="two")),
+            json.dumps(_call("shop_echo", text="three")).encode(),
+            "```json\n" + json.dumps(_call("shop_echo", text="four")) + "\n```",
+            FINISH,
+        ],
+        "shop_echo",
+    )
+    steps = agent.run("Echo.").steps
+    assert [s.observation for s in steps[:4]] == ["one", "two", "three", "four"]
+    assert shop.ran == ["echo"] * 4
+
+
+# --------------------------------------------------------------------------------- bounds
+
+
+def test_running_out_of_iterations_raises_with_the_steps() -> None:
+    agent, shop = _agent([_call("shop_add", a=1, b=1)] * 5, max_iterations=3)
+    with pytest.raises(MaxIterationsError) as caught:
+        agent.run("Loop.")
+    error = caught.value
+    assert isinstance(error, AgentError)
+    assert isinstance(error, TypedToolsetsError)
+    assert error.max_iterations == 3 == error.iterations == len(error.steps)
+    assert [s.observation for s in error.steps] == ["2", "2", "2"]
+    assert str(error) == (
+        "The agent took max_iterations=3 steps without a final answer (tools called: "
+        "shop_add); raise max_iterations, or give the model a task it can finish in fewer steps"
+    )
+    assert shop.ran == ["add"] * 3
+    again = pickle.loads(pickle.dumps(error))  # noqa: S301 - our own object
+    assert (type(again), str(again), again.steps) == (MaxIterationsError, str(error), error.steps)
+
+
+def test_a_finish_on_the_last_allowed_step_counts() -> None:
+    agent, _ = _agent([_call("shop_add", a=1, b=1), FINISH], max_iterations=2)
+    assert agent.run("Go.").iterations == 2
+
+
+def test_the_deadline_stops_the_run_after_a_slow_sync_tool() -> None:
+    agent, shop = _agent(
+        [_call("shop_nap", seconds=0.3), _call("shop_add", a=1, b=1), FINISH], deadline=0.1
+    )
+    with pytest.raises(DeadlineExceededError) as caught:
+        agent.run("Nap.")
+    error = caught.value
+    assert isinstance(error, TimeoutError)
+    assert isinstance(error, AgentError)
+    assert [s.observation for s in error.steps] == ["rested"]  # a sync tool cannot be stopped
+    assert error.deadline == 0.1
+    assert error.waiting_for == "the model"
+    assert str(error).startswith("The agent's deadline of 0.1 s passed after 1 step, at the model")
+    assert shop.ran == ["nap"]
+    again = pickle.loads(pickle.dumps(error))  # noqa: S301 - our own object
+    assert (again.deadline, again.waiting_for, again.steps) == (0.1, "the model", error.steps)
+
+
+def test_the_deadline_is_checked_before_a_tool_runs() -> None:
+    shop, tools = _shop()
+
+    def slow_model(transcript: Transcript) -> dict[str, Any]:
+        time.sleep(0.2)
+        return _call("shop_add", a=1, b=1)
+
+    agent = ReAct(slow_model, [tools["shop_add"]], max_iterations=3, deadline=0.05)
+    with pytest.raises(DeadlineExceededError) as caught:
+        agent.run("Go.")
+    assert caught.value.waiting_for == "tool 'shop_add'"
+    assert caught.value.steps == ()
+    assert shop.ran == []
+
+
+def test_a_final_answer_that_arrives_late_is_still_returned() -> None:
+    def slow_model(transcript: Transcript) -> dict[str, Any]:
+        time.sleep(0.2)  # a sync model cannot be interrupted
+        return FINISH
+
+    result = ReAct(slow_model, [], max_iterations=1, deadline=0.05).run("Go.")
+    assert result.final_answer == "the answer"
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_the_deadline_stops_an_async_tool(runner: str) -> None:
+    agent, shop = _agent([_call("shop_wait", seconds=30), FINISH], deadline=0.2)
+    started = time.monotonic()
+    with pytest.raises(DeadlineExceededError) as caught:
+        _run(agent, runner)
+    assert time.monotonic() - started < 5
+    (step,) = caught.value.steps
+    assert step.observation == (
+        "Error: Tool 'shop_wait' was stopped: the run's deadline of 0.2 s passed during the call."
+    )
+    assert not step.ok
+    assert caught.value.waiting_for == "tool 'shop_wait'"
+    assert shop.ran == []
+
+
+def test_the_deadline_stops_waiting_for_a_sync_tool_in_arun() -> None:
+    agent, _ = _agent([_call("shop_nap", seconds=1.0), FINISH], deadline=0.1)
+
+    async def main() -> float:
+        started = time.monotonic()
+        with pytest.raises(DeadlineExceededError):
+            await agent.arun("Nap.")
+        return time.monotonic() - started
+
+    # (asyncio.run itself then waits for the worker thread to end, on shutdown.)
+    assert asyncio.run(main()) < 0.9
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_the_deadline_stops_an_async_model(runner: str) -> None:
+    _, tools = _shop()
+
+    async def hanging(transcript: Transcript) -> dict[str, Any]:
+        await asyncio.sleep(30)
+        raise AssertionError  # pragma: no cover
+
+    agent = ReAct(hanging, [tools["shop_add"]], max_iterations=3, deadline=0.1)
+    started = time.monotonic()
+    with pytest.raises(DeadlineExceededError) as caught:
+        _run(agent, runner)
+    assert time.monotonic() - started < 5
+    assert (caught.value.steps, caught.value.waiting_for) == ((), "the model")
+
+
+def test_a_timeout_of_the_model_s_own_is_not_the_deadline() -> None:
+    async def flaky(transcript: Transcript) -> dict[str, Any]:
+        raise asyncio.TimeoutError
+
+    agent = ReAct(flaky, [], max_iterations=2, deadline=10)
+    with pytest.raises(asyncio.TimeoutError) as caught:
+        asyncio.run(agent.arun("Go."))
+    assert not isinstance(caught.value, DeadlineExceededError)
+
+
+def test_a_long_observation_is_cut_for_the_model_and_kept_whole_in_the_step() -> None:
+    text = "x" * 50
+    model = Recorder([_call("shop_echo", text=text), _call("shop_echo", text="short"), FINISH])
+    _, tools = _shop()
+    agent = ReAct(model, [tools["shop_echo"]], max_iterations=5, max_observation_chars=20)
+    result = agent.run("Echo.")
+    assert result.steps[0].observation == text
+    shown = model.seen[-1].turns
+    assert shown[0].observation == (
+        "x" * 20 + "\n[Observation truncated: showing the first 20 of 50 characters.]"
+    )
+    assert shown[0].step.observation == text
+    assert shown[1].observation == "short"
+    assert model.seen[-1].messages()[3]["content"].startswith("Observation: " + "x" * 20 + "\n[")
+
+
+# ---------------------------------------------------------------------------- async models
+
+
+def test_an_async_model_runs_in_arun_and_in_run() -> None:
+    shop, tools = _shop()
+    script = ScriptedModel([_call("shop_add", a=2, b=2), FINISH])
+
+    async def model(transcript: Transcript) -> Mapping[str, Any] | str | bytes:
+        await asyncio.sleep(0)
+        return script(transcript)
+
+    agent = ReAct(model, [tools["shop_add"]], max_iterations=3)
+    assert asyncio.run(agent.arun("Add.")).steps[0].observation == "4"
+    assert agent.run("Add.").steps[0].observation == "4"
+    assert shop.ran == ["add", "add"]
+
+
+def test_an_object_with_an_async_call_is_an_async_model() -> None:
+    class Model:
+        async def __call__(self, transcript: Transcript) -> dict[str, Any]:
+            return FINISH
+
+    result = asyncio.run(ReAct(Model(), [], max_iterations=1).arun("Go."))
+    assert result.final_answer == "the answer"
+
+
+def test_a_sync_model_in_arun_runs_off_the_event_loop() -> None:
+    threads: list[bool] = []
+
+    def model(transcript: Transcript) -> dict[str, Any]:
+        try:
+            asyncio.get_running_loop()
+            threads.append(False)
+        except RuntimeError:
+            threads.append(True)
+        return FINISH
+
+    asyncio.run(ReAct(model, [], max_iterations=1).arun("Go."))
+    assert threads == [True]
+
+
+def test_async_and_sync_tools_run_in_both_forms() -> None:
+    for runner in ("run", "arun"):
+        agent, shop = _agent(
+            [_call("shop_wait", seconds=0), _call("shop_nap", seconds=0), FINISH],
+            "shop_wait",
+            "shop_nap",
+        )
+        result = _run(agent, runner)
+        assert [s.observation for s in result.steps[:2]] == ["waited", "rested"]
+        assert shop.ran == ["wait", "nap"]
+
+
+def test_run_inside_an_event_loop_refuses_an_awaitable_and_points_to_arun() -> None:
+    async def model(transcript: Transcript) -> dict[str, Any]:
+        return FINISH  # pragma: no cover - never awaited
+
+    agent = ReAct(model, [], max_iterations=1)
+
+    async def main() -> None:
+        agent.run("Go.")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the coroutine is closed, not left un-awaited
+        with pytest.raises(RuntimeError, match=r"use `await agent\.arun\(task\)`"):
+            asyncio.run(main())
+
+
+def test_a_sync_agent_runs_inside_an_event_loop() -> None:
+    agent, _ = _agent([_call("shop_add", a=1, b=1), FINISH], "shop_add")
+
+    async def main() -> AgentResult:
+        return agent.run("Add.")
+
+    assert asyncio.run(main()).steps[0].observation == "2"
+
+
+# ------------------------------------------------------------------------------ approvals
+
+
+def test_an_approved_call_runs_and_the_callback_sees_name_and_arguments() -> None:
+    asked: list[tuple[str, dict[str, Any]]] = []
+
+    def approve(name: str, arguments: Mapping[str, Any]) -> bool:
+        asked.append((name, dict(arguments)))
+        return True
+
+    agent, shop = _agent([_call("shop_delete", path="/tmp/x"), FINISH], approve=approve)
+    step = agent.run("Delete.").steps[0]
+    assert (step.observation, step.ok) == ("deleted /tmp/x", True)
+    assert asked == [("shop_delete", {"path": "/tmp/x"})]
+    assert shop.ran == ["delete /tmp/x"]
+
+
+def test_a_refused_call_is_an_observation_and_the_tool_does_not_run() -> None:
+    agent, shop = _agent(
+        [_call("shop_delete", path="/"), FINISH], approve=lambda name, arguments: False
+    )
+    step = agent.run("Delete.").steps[0]
+    assert step.observation == (
+        "Error: The call of tool 'shop_delete' was not approved. Choose another action, or finish."
+    )
+    assert (step.ok, step.result) == (False, None)
+    assert shop.ran == []
+
+
+def test_without_a_callback_a_tool_that_needs_approval_is_refused() -> None:
+    agent, shop = _agent([_call("shop_delete", path="/"), _call("shop_add", a=1, b=1), FINISH])
+    delete, add, _ = agent.run("Delete.").steps
+    assert delete.observation == (
+        "Error: Tool 'shop_delete' runs only when approved, and nobody can approve it in this "
+        "run: the call was not made. Choose another action, or finish."
+    )
+    assert add.observation == "2"  # tools without the mark need no approval
+    assert shop.ran == ["add"]
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_an_async_callback_decides(runner: str) -> None:
+    async def approve(name: str, arguments: Mapping[str, Any]) -> bool:
+        await asyncio.sleep(0)
+        return arguments["path"].startswith("/tmp/")
+
+    agent, shop = _agent(
+        [_call("shop_delete", path="/tmp/a"), _call("shop_delete", path="/etc"), FINISH],
+        approve=approve,
+    )
+    result = agent.run("Go.") if runner == "run" else asyncio.run(agent.arun("Go."))
+    assert [s.ok for s in result.steps] == [True, False, True]
+    assert shop.ran == ["delete /tmp/a"]
+
+
+def test_the_callback_cannot_change_the_arguments_of_the_call() -> None:
+    def approve(name: str, arguments: Mapping[str, Any]) -> bool:
+        arguments["path"] = "/"  # type: ignore[index]  # a callback that misbehaves
+        return True
+
+    agent, shop = _agent([_call("shop_delete", path="/tmp/a"), FINISH], approve=approve)
+    agent.run("Go.")
+    assert shop.ran == ["delete /tmp/a"]
+
+
+def test_the_deadline_stops_waiting_for_an_approval() -> None:
+    async def undecided(name: str, arguments: Mapping[str, Any]) -> bool:
+        await asyncio.sleep(30)
+        raise AssertionError  # pragma: no cover
+
+    agent, shop = _agent(
+        [_call("shop_add", a=1, b=1), _call("shop_delete", path="/"), FINISH],
+        approve=undecided,
+        deadline=0.3,
+    )
+    with pytest.raises(DeadlineExceededError) as caught:
+        asyncio.run(agent.arun("Go."))
+    assert caught.value.waiting_for == "the approval of 'shop_delete'"
+    assert [s.action for s in caught.value.steps] == ["shop_add"]
+    assert shop.ran == ["add"]
+
+
+def test_a_callback_that_returns_no_bool_is_a_programming_error() -> None:
+    agent, shop = _agent(
+        [_call("shop_delete", path="/tmp/a"), FINISH],
+        approve=lambda name, arguments: "yes",  # type: ignore[arg-type,return-value]
+    )
+    with pytest.raises(TypeError, match=r"approve\('shop_delete', \.\.\.\) must return True"):
+        agent.run("Go.")
+    assert shop.ran == []
+
+
+def test_approval_declared_on_the_toolset_applies_to_its_tools() -> None:
+    class Guarded(Toolset):
+        requires_approval = True
+
+        @tool
+        def ping(self) -> str:
+            return "pong"
+
+    asked: list[str] = []
+
+    def approve(name: str, arguments: Mapping[str, Any]) -> bool:
+        asked.append(name)
+        return True
+
+    agent = ReAct(
+        ScriptedModel([_call("guarded_ping"), FINISH]),
+        Guarded.to_tools(),
+        max_iterations=3,
+        approve=approve,
+    )
+    assert agent.run("Ping.").steps[0].observation == "pong"
+    assert asked == ["guarded_ping"]
+
+
+def test_the_prompt_marks_tools_that_need_approval() -> None:
+    _, tools = _shop()
+    agent = ReAct(_done, [tools["shop_delete"], tools["shop_add"]], max_iterations=1)
+    assert "- shop_delete: Delete a file. (runs only when approved)\n" in agent.system_prompt
+    assert "- shop_add: Add two integers.\n" in agent.system_prompt
+
+
+# ------------------------------------------------------------------------ the prompt format
+
+
+def test_the_transcript_as_chat_messages() -> None:
+    model = Recorder([_call("shop_add", a=1, b=2), "oops", FINISH])
+    _, tools = _shop()
+    agent = ReAct(model, [tools["shop_add"]], max_iterations=5)
+    agent.run("Add one and two.")
+    transcript = model.seen[-1]
+    messages = transcript.messages()
+    assert [m["role"] for m in messages] == [
+        "system",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "user",
+    ]
+    assert messages[0]["content"] == transcript.system_prompt == agent.system_prompt
+    assert messages[1]["content"] == "Task: Add one and two."
+    assert json.loads(messages[2]["content"]) == _call("shop_add", a=1, b=2)
+    assert messages[3]["content"] == "Observation: 3"
+    assert messages[4]["content"] == "oops"  # a text reply as the model sent it
+    assert messages[5]["content"].startswith("Observation: Error: Malformed step: ")
+    assert transcript.messages(system=False) == messages[1:]
+
+
+def test_the_system_prompt_presents_each_tool_with_its_schema() -> None:
+    _, tools = _shop()
+    prompt = ReAct(_done, [tools["shop_add"], tools["shop_mix"]], max_iterations=1)
+    lines = prompt.system_prompt.splitlines()
+    assert lines[0] == "You complete a task by calling tools, one step at a time."
+    start = lines.index("Tools (name: description, then the JSON Schema of its parameters):")
+    assert lines[start + 1] == "- shop_add: Add two integers."
+    assert (
+        json.loads(lines[start + 2].removeprefix("  parameters: ")) == tools["shop_add"].parameters
+    )
+    assert lines[start + 3] == "- shop_mix: Mix a paint."
+    assert (
+        json.loads(lines[start + 4].removeprefix("  parameters: ")) == tools["shop_mix"].parameters
+    )
+    assert '"action": "finish", "final_answer"' in prompt.system_prompt
+
+
+def test_a_text_model_adapter_is_a_few_lines() -> None:
+    """What docs/agent.md shows: a chat API behind ``transcript.messages()``."""
+    replies = iter(
+        [
+            '{"thought": "Add.", "action": "shop_add", "action_input": {"a": 20, "b": 22}}',
+            '{"thought": "Got it.", "action": "finish", "final_answer": "42"}',
+        ]
+    )
+    sent: list[list[dict[str, Any]]] = []
+
+    def chat(messages: list[dict[str, Any]]) -> str:  # stands in for an LLM API call
+        sent.append(messages)
+        return next(replies)
+
+    def model(transcript: Transcript) -> str:
+        return chat(transcript.messages())
+
+    _, tools = _shop()
+    result = ReAct(model, [tools["shop_add"]], max_iterations=4).run("20 + 22?")
+    assert result.final_answer == "42"
+    assert sent[1][-1] == {"role": "user", "content": "Observation: 42"}
+
+
+# ------------------------------------------------------------------------- ScriptedModel
+
+
+def test_scripted_model_replays_by_position_and_is_reusable() -> None:
+    script = ScriptedModel([_call("shop_add", a=1, b=1), FINISH])
+    assert len(script) == 2
+    _, tools = _shop()
+    agent = ReAct(script, [tools["shop_add"]], max_iterations=5)
+    assert agent.run("a").final_answer == agent.run("b").final_answer == "the answer"
+
+
+def test_scripted_model_runs_out_loudly() -> None:
+    agent, _ = _agent([_call("shop_add", a=1, b=1)])
+    with pytest.raises(
+        RuntimeError, match="ScriptedModel has 1 steps, and the run asked for step 2"
+    ):
+        agent.run("Go.")
+
+
+def test_scripted_model_takes_only_what_a_model_returns() -> None:
+    with pytest.raises(TypeError, match="step 1 must be a mapping or JSON text"):
+        ScriptedModel([FINISH, 3])  # type: ignore[list-item]
+
+
+def test_scripted_steps_are_copies() -> None:
+    step = _call("shop_echo", text="a")
+    script = ScriptedModel([step, FINISH])
+    step["action_input"]["text"] = "changed"
+    _, tools = _shop()
+    assert (
+        ReAct(script, [tools["shop_echo"]], max_iterations=3).run("x").steps[0].observation == "a"
+    )
+
+
+# -------------------------------------------------------------------------- construction
+
+
+def test_max_iterations_is_required_and_checked() -> None:
+    with pytest.raises(TypeError, match="max_iterations"):
+        ReAct(_done, [])  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match="max_iterations must be at least 1, got 0"):
+        ReAct(_done, [], max_iterations=0)
+    with pytest.raises(TypeError, match="max_iterations must be an int, got bool"):
+        ReAct(_done, [], max_iterations=True)
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"deadline": 0}, ValueError, "deadline must be a positive, finite number"),
+        ({"deadline": float("inf")}, ValueError, "deadline must be a positive, finite number"),
+        ({"deadline": "5"}, TypeError, "deadline must be a number of seconds, got str"),
+        ({"max_observation_chars": 0}, ValueError, "max_observation_chars must be at least 1"),
+        ({"max_observation_chars": 2.5}, TypeError, "max_observation_chars must be an int"),
+        ({"approve": "yes"}, TypeError, "approve must be callable or None, got str"),
+    ],
+)
+def test_options_are_checked(options: dict[str, Any], error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        ReAct(_done, [], max_iterations=1, **options)
+
+
+def test_the_tools_must_be_proxies_with_distinct_names() -> None:
+    shop, tools = _shop()
+    with pytest.raises(TypeError, match=r"pass tools=MyToolset\.to_tools\(\)"):
+        ReAct(_done, shop, max_iterations=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"pass tools=MyToolset\.to_tools\(\)"):
+        ReAct(_done, Workshop, max_iterations=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="got one ToolProxy"):
+        ReAct(_done, tools["shop_add"], max_iterations=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="model must be callable"):
+        ReAct("gpt", [], max_iterations=1)  # type: ignore[arg-type]
+    with pytest.raises(ExportError, match="Two tools are exported as 'shop_add'"):
+        ReAct(_done, [tools["shop_add"], Workshop().to_tools()[0]], max_iterations=1)
+    # The same proxy twice is one tool.
+    agent = ReAct(_done, [tools["shop_add"], tools["shop_add"]], max_iterations=1)
+    assert [t.name for t in agent.tools] == ["shop_add"]
+
+
+def test_a_tool_named_finish_is_refused() -> None:
+    class Odd(Toolset):
+        @tool(tool_name="Finish")
+        def done(self) -> str:
+            return ""
+
+    with pytest.raises(ExportError, match="A tool is exported as 'Finish', which the agent"):
+        ReAct(_done, Odd.to_tools(), max_iterations=1)
+
+
+def test_the_task_must_be_text() -> None:
+    agent = ReAct(_done, [], max_iterations=1)
+    with pytest.raises(TypeError, match="the task must be a str, got int"):
+        agent.run(3)  # type: ignore[arg-type]
+
+
+def test_model_exceptions_propagate() -> None:
+    def broken(transcript: Transcript) -> dict[str, Any]:
+        raise ConnectionError("the API is down")
+
+    with pytest.raises(ConnectionError, match="the API is down"):
+        ReAct(broken, [], max_iterations=1).run("Go.")
+
+
+def test_the_agent_module_does_not_import_an_sdk() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, typed_toolsets.agent\n"
+        "print(sorted(m for m in ('openai', 'anthropic', 'google.genai', 'mcp') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -1,0 +1,460 @@
+"""`openai_chat_model` and `anthropic_model`: the loop driven by native tool calls.
+
+Stand-in clients replay responses written in each API's response format (not captured from the
+live APIs; no network): a tool call, parallel tool calls, then the final text. Every request
+they receive is checked against the SDK's own request types, and every response is built with
+the SDK's own response model, so the adapters read exactly what the SDKs hand over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import types
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from pydantic import TypeAdapter
+
+from typed_toolsets import Toolset, tool
+from typed_toolsets.agent import ReAct, Transcript, anthropic_model, openai_chat_model
+from typed_toolsets.export import anthropic as anthropic_tools
+from typed_toolsets.export import openai_chat
+from typed_toolsets.text import TextProcessingToolset
+
+openai_types = pytest.importorskip("openai.types.chat")
+anthropic_types = pytest.importorskip("anthropic.types")
+
+# Built once: a TypeAdapter of the SDKs' request unions takes a while to build.
+OPENAI_MESSAGE = TypeAdapter(openai_types.ChatCompletionMessageParam)
+OPENAI_TOOL = TypeAdapter(openai_types.ChatCompletionFunctionToolParam)
+ANTHROPIC_MESSAGE = TypeAdapter(anthropic_types.MessageParam)
+ANTHROPIC_TOOL = TypeAdapter(anthropic_types.ToolParam)
+
+TASK = "How many words are in 'one two three'? Also sort 'b\\na' and dedupe 'a\\na'."
+TOOLS = [
+    t
+    for t in TextProcessingToolset.to_tools()
+    if t.name in {"text_wc", "text_sort_lines", "text_unique_lines"}
+]
+ANSWER = "There are 3 words; sorted: a, b; unique: a."
+
+
+class Replayer:
+    """Answers with recorded replies, by position in the conversation (so runs may interleave).
+
+    Every request is checked against the SDK's request types first, and each reply is built
+    with the SDK's response model (or handed over as a plain dict, ``as_sdk=False``).
+    """
+
+    def __init__(
+        self, replies: list[dict[str, Any]], sdk: tuple[Any, Any, Any], *, as_sdk: bool
+    ) -> None:
+        self.replies = replies
+        self.message_type, self.tool_type, self.response_type = sdk
+        self.as_sdk = as_sdk
+        self.requests: list[dict[str, Any]] = []
+
+    def create(self, **request: Any) -> Any:
+        for message in request["messages"]:
+            self.message_type.validate_python(message)
+        for entry in request.get("tools", []):
+            assert self.tool_type.validate_python(entry) == entry
+        self.requests.append(copy.deepcopy(request))
+        answered = sum(1 for m in request["messages"] if m["role"] == "assistant")
+        reply = self.replies[answered]
+        return self.response_type.model_validate(reply) if self.as_sdk else reply
+
+    async def acreate(self, **request: Any) -> Any:
+        await asyncio.sleep(0)
+        return self.create(**request)
+
+
+def fake_openai(
+    replies: list[dict[str, Any]], *, as_sdk: bool = True, is_async: bool = False
+) -> tuple[Any, Replayer]:
+    """A stand-in for ``openai.OpenAI()`` (``AsyncOpenAI()`` with *is_async*), and its log."""
+    sdk = (OPENAI_MESSAGE, OPENAI_TOOL, openai_types.ChatCompletion)
+    log = Replayer(replies, sdk, as_sdk=as_sdk)
+    create = log.acreate if is_async else log.create
+    return types.SimpleNamespace(chat=types.SimpleNamespace(completions=_with(create))), log
+
+
+def fake_anthropic(
+    replies: list[dict[str, Any]], *, as_sdk: bool = True, is_async: bool = False
+) -> tuple[Any, Replayer]:
+    """A stand-in for ``anthropic.Anthropic()`` (``AsyncAnthropic()`` with *is_async*)."""
+    log = Replayer(
+        replies, (ANTHROPIC_MESSAGE, ANTHROPIC_TOOL, anthropic_types.Message), as_sdk=as_sdk
+    )
+    return types.SimpleNamespace(messages=_with(log.acreate if is_async else log.create)), log
+
+
+def _with(create: Any) -> types.SimpleNamespace:
+    return types.SimpleNamespace(create=create)
+
+
+# ---------------------------------------------------------------------------------- OpenAI
+
+
+def completion(number: int, message: dict[str, Any], finish_reason: str) -> dict[str, Any]:
+    return {
+        "id": f"chatcmpl-{number}",
+        "object": "chat.completion",
+        "created": 1767225600 + number,
+        "model": "gpt-4.1-2025-04-14",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": finish_reason,
+                "logprobs": None,
+                "message": {"role": "assistant", "refusal": None, "annotations": [], **message},
+            }
+        ],
+        "usage": {"prompt_tokens": 900, "completion_tokens": 30, "total_tokens": 930},
+    }
+
+
+def _openai_call(call_id: str, name: str, arguments: dict[str, Any] | str) -> dict[str, Any]:
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}
+
+
+OPENAI_REPLIES: list[dict[str, Any]] = [
+    completion(
+        1,
+        {
+            "content": None,
+            "tool_calls": [
+                _openai_call("call_wc", "text_wc", {"text": "one two three", "words_only": True})
+            ],
+        },
+        "tool_calls",
+    ),
+    completion(
+        2,
+        {
+            "content": None,
+            "tool_calls": [
+                _openai_call("call_sort", "text_sort_lines", {"text": "b\na"}),
+                _openai_call("call_uniq", "text_unique_lines", {"text": "a\na"}),
+            ],
+        },
+        "tool_calls",
+    ),
+    completion(3, {"content": ANSWER}, "stop"),
+]
+
+
+def _check_steps(result: Any) -> None:
+    """The run both providers' recorded replies give: one call, two parallel calls, the answer."""
+    assert result.final_answer == ANSWER
+    assert [s.action for s in result.steps] == [
+        "text_wc",
+        "text_sort_lines",
+        "text_unique_lines",
+        "finish",
+    ]
+    assert [s.observation for s in result.steps] == ["Words: 3", "a\nb\n", "a\n", None]
+    assert result.iterations == 4  # two parallel calls are two steps
+
+
+def _check_openai_run(log: Replayer, result: Any) -> None:
+    _check_steps(result)
+    first, second, third = log.requests  # the provider was asked three times
+    assert first["model"] == "gpt-4.1"
+    assert first["tools"] == openai_chat(TOOLS)
+    assert first["messages"] == [{"role": "user", "content": TASK}]
+    assert second["messages"][1:] == [
+        {
+            "role": "assistant",
+            "tool_calls": [OPENAI_REPLIES[0]["choices"][0]["message"]["tool_calls"][0]],
+        },
+        {"role": "tool", "tool_call_id": "call_wc", "content": "Words: 3"},
+    ]
+    assert third["messages"][3:] == [
+        {
+            "role": "assistant",
+            "tool_calls": OPENAI_REPLIES[1]["choices"][0]["message"]["tool_calls"],
+        },
+        {"role": "tool", "tool_call_id": "call_sort", "content": "a\nb\n"},
+        {"role": "tool", "tool_call_id": "call_uniq", "content": "a\n"},
+    ]
+
+
+@pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
+def test_openai_tool_call_parallel_calls_and_final_text(as_sdk: bool) -> None:
+    client, log = fake_openai(OPENAI_REPLIES, as_sdk=as_sdk)
+    agent = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=6)
+    _check_openai_run(log, agent.run(TASK))
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_openai_async_client(runner: str) -> None:
+    client, log = fake_openai(OPENAI_REPLIES, is_async=True)
+    agent = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=6)
+    result = agent.run(TASK) if runner == "run" else asyncio.run(agent.arun(TASK))
+    _check_openai_run(log, result)
+
+
+def test_openai_options_instructions_and_no_tools() -> None:
+    client, log = fake_openai([OPENAI_REPLIES[-1]])
+    model = openai_chat_model(client, model="gpt-4.1", instructions="Be brief.", temperature=0)
+    assert ReAct(model, [], max_iterations=1).run("Hi.").final_answer == ANSWER
+    (request,) = log.requests
+    assert "tools" not in request  # the API refuses an empty list
+    assert request["temperature"] == 0
+    assert request["messages"] == [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Hi."},
+    ]
+
+
+def test_openai_errors_go_back_as_tool_messages() -> None:
+    replies = [
+        completion(
+            1,
+            {
+                "content": "Let me try.",
+                "tool_calls": [
+                    _openai_call("call_1", "text_wc", {"txt": "a"}),
+                    _openai_call("call_2", "text_grep", {"text": "a", "pattern": "a"}),
+                    _openai_call("call_3", "text_wc", '{"text": '),
+                ],
+            },
+            "tool_calls",
+        ),
+        completion(2, {"content": "I could not."}, "stop"),
+    ]
+    client, log = fake_openai(replies)
+    result = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=5).run("x")
+    assert [s.ok for s in result.steps] == [False, False, False, True]
+    assert result.steps[0].thought == "Let me try."
+    tool_messages = log.requests[-1]["messages"][-3:]
+    assert [m["tool_call_id"] for m in tool_messages] == ["call_1", "call_2", "call_3"]
+    assert tool_messages[0]["content"].startswith("Error: Invalid arguments for tool 'text_wc': ")
+    assert tool_messages[1]["content"].startswith("Error: Unknown tool 'text_grep'")  # not given
+    assert tool_messages[2]["content"].startswith(
+        "Error: The arguments for tool 'text_wc' are not valid JSON"
+    )
+
+
+def test_openai_strict_null_means_the_default() -> None:
+    arguments = {"text": "one two", "lines_only": None, "words_only": None, "chars_only": None}
+    replies = [
+        completion(
+            1,
+            {"content": None, "tool_calls": [_openai_call("c", "text_wc", arguments)]},
+            "tool_calls",
+        ),
+        completion(2, {"content": "Done."}, "stop"),
+    ]
+    client, log = fake_openai(replies)
+    model = openai_chat_model(client, model="gpt-4.1", strict=True)
+    result = ReAct(model, TOOLS, max_iterations=3).run("Count.")
+    assert result.steps[0].observation == "Lines: 1, Words: 2, Characters: 7"
+    assert log.requests[0]["tools"] == openai_chat(TOOLS, strict=True)
+    # Without strict, null is not a boolean: the model is told so.
+    plain, _ = fake_openai(replies)
+    result = ReAct(openai_chat_model(plain, model="gpt-4.1"), TOOLS, max_iterations=3).run("x")
+    assert (result.steps[0].observation or "").startswith("Error: Invalid arguments")
+
+
+def test_openai_refusal_is_the_final_answer() -> None:
+    reply = completion(1, {"content": None, "refusal": "I can't help with that."}, "stop")
+    client, _ = fake_openai([reply])
+    result = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=1).run("x")
+    assert result.final_answer == "I can't help with that."
+
+
+# ------------------------------------------------------------------------------- Anthropic
+
+
+def _message(number: int, content: list[dict[str, Any]], stop_reason: str) -> dict[str, Any]:
+    return {
+        "id": f"msg_0{number}",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5-20250929",
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1200, "output_tokens": 60},
+    }
+
+
+def _use(use_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "tool_use", "id": use_id, "name": name, "input": arguments}
+
+
+ANTHROPIC_REPLIES: list[dict[str, Any]] = [
+    _message(
+        1,
+        [
+            {"type": "text", "text": "I'll count the words first."},
+            _use("toolu_wc", "text_wc", {"text": "one two three", "words_only": True}),
+        ],
+        "tool_use",
+    ),
+    _message(
+        2,
+        [
+            {"type": "text", "text": "Now both line tasks at once."},
+            _use("toolu_sort", "text_sort_lines", {"text": "b\na"}),
+            _use("toolu_uniq", "text_unique_lines", {"text": "a\na"}),
+        ],
+        "tool_use",
+    ),
+    _message(3, [{"type": "text", "text": ANSWER}], "end_turn"),
+]
+
+
+def _check_anthropic_run(log: Replayer, result: Any) -> None:
+    _check_steps(result)
+    assert [s.thought for s in result.steps] == [
+        "I'll count the words first.",
+        "Now both line tasks at once.",
+        "",  # the second call of one reply
+        "",
+    ]
+    first, second, third = log.requests
+    assert (first["model"], first["max_tokens"]) == ("claude-sonnet-4-5", 1024)
+    assert first["tools"] == anthropic_tools(TOOLS)
+    assert first["messages"] == [{"role": "user", "content": TASK}]
+    assert second["messages"][1:] == [
+        {"role": "assistant", "content": ANTHROPIC_REPLIES[0]["content"]},
+        {"role": "user", "content": [_result("toolu_wc", "Words: 3")]},
+    ]
+    # Both results of the parallel calls answer in one user message, in order.
+    assert third["messages"][3:] == [
+        {"role": "assistant", "content": ANTHROPIC_REPLIES[1]["content"]},
+        {
+            "role": "user",
+            "content": [_result("toolu_sort", "a\nb\n"), _result("toolu_uniq", "a\n")],
+        },
+    ]
+
+
+def _result(use_id: str, content: str, *, is_error: bool = False) -> dict[str, Any]:
+    return {"type": "tool_result", "tool_use_id": use_id, "content": content, "is_error": is_error}
+
+
+@pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
+def test_anthropic_tool_use_parallel_calls_and_final_text(as_sdk: bool) -> None:
+    client, log = fake_anthropic(ANTHROPIC_REPLIES, as_sdk=as_sdk)
+    model = anthropic_model(client, model="claude-sonnet-4-5", max_tokens=1024)
+    _check_anthropic_run(log, ReAct(model, TOOLS, max_iterations=6).run(TASK))
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_anthropic_async_client(runner: str) -> None:
+    client, log = fake_anthropic(ANTHROPIC_REPLIES, is_async=True)
+    model = anthropic_model(client, model="claude-sonnet-4-5", max_tokens=1024)
+    agent = ReAct(model, TOOLS, max_iterations=6)
+    result = agent.run(TASK) if runner == "run" else asyncio.run(agent.arun(TASK))
+    _check_anthropic_run(log, result)
+
+
+class Files(Toolset):
+    """A toolset with a destructive tool, to run only when approved."""
+
+    @tool(requires_approval=True)
+    def remove(self, *, path: str) -> str:
+        """Remove a file."""
+        return f"removed {path}"
+
+
+def test_anthropic_refusals_and_errors_are_flagged_tool_results() -> None:
+    replies = [
+        _message(
+            1,
+            [
+                _use("toolu_1", "files_remove", {"path": "/etc/passwd"}),
+                _use("toolu_2", "files_remove", {"path": "/tmp/scratch"}),
+                _use("toolu_3", "files_remove", {"path": "/tmp/b", "force": True}),
+            ],
+            "tool_use",
+        ),
+        _message(2, [{"type": "text", "text": "Removed what I was allowed to."}], "end_turn"),
+    ]
+    client, log = fake_anthropic(replies)
+    asked: list[tuple[str, dict[str, Any]]] = []
+
+    def approve(name: str, arguments: Mapping[str, Any]) -> bool:
+        asked.append((name, dict(arguments)))
+        return str(arguments.get("path", "")).startswith("/tmp/")
+
+    model = anthropic_model(client, model="claude-sonnet-4-5", instructions="Be careful.")
+    result = ReAct(model, Files.to_tools(), max_iterations=5, approve=approve).run("Clean up.")
+    assert [s.ok for s in result.steps] == [False, True, False, True]
+    request = log.requests[-1]
+    assert request["system"] == "Be careful."
+    results = request["messages"][-1]["content"]
+    assert [(r["tool_use_id"], r["is_error"]) for r in results] == [
+        ("toolu_1", True),
+        ("toolu_2", False),
+        ("toolu_3", True),
+    ]
+    assert results[0]["content"] == (
+        "Error: The call of tool 'files_remove' was not approved. Choose another action, or finish."
+    )
+    assert results[1]["content"] == "removed /tmp/scratch"
+    # Approved, then refused by the schema: approval is not validation.
+    assert results[2]["content"] == (
+        "Error: Invalid arguments for tool 'files_remove': force: unexpected argument; "
+        "expected only: path"
+    )
+    assert asked == [
+        ("files_remove", {"path": "/etc/passwd"}),
+        ("files_remove", {"path": "/tmp/scratch"}),
+        ("files_remove", {"path": "/tmp/b", "force": True}),
+    ]
+
+
+def test_anthropic_thinking_blocks_go_back_unchanged() -> None:
+    thinking = {"type": "thinking", "thinking": "Count first.", "signature": "EqQBCkYIBxgCKkA"}
+    replies = [
+        _message(1, [thinking, _use("toolu_1", "text_wc", {"text": "a b"})], "tool_use"),
+        _message(2, [{"type": "text", "text": "2 words."}], "end_turn"),
+    ]
+    client, log = fake_anthropic(replies)
+    model = anthropic_model(client, model="claude-sonnet-4-5")
+    assert ReAct(model, TOOLS, max_iterations=3).run("Count.").final_answer == "2 words."
+    assistant = log.requests[-1]["messages"][1]
+    assert assistant["content"][0] == thinking
+
+
+def test_one_model_object_serves_runs_side_by_side() -> None:
+    """The adapters keep no state between turns: the transcript carries it."""
+    client, log = fake_openai(OPENAI_REPLIES)
+    model = openai_chat_model(client, model="gpt-4.1")
+    one, two = ReAct(model, TOOLS, max_iterations=6), ReAct(model, TOOLS, max_iterations=6)
+
+    async def both() -> list[Any]:
+        return list(await asyncio.gather(one.arun(TASK), two.arun(TASK)))
+
+    for result in asyncio.run(both()):
+        _check_steps(result)
+    assert len(log.requests) == 6
+
+
+def test_steps_of_another_model_are_sent_in_the_text_format() -> None:
+    """A model that mixes a scripted first step with a native one still sends valid requests."""
+    # The stand-in answers by the number of replies so far: the first was the scripted one.
+    done = completion(2, {"content": "Done."}, "stop")
+    client, log = fake_openai([OPENAI_REPLIES[0], done])
+    native = openai_chat_model(client, model="gpt-4.1")
+    first = {"thought": "Warm up.", "action": "text_wc", "action_input": {"text": "a b"}}
+
+    def model(transcript: Transcript) -> Any:
+        return first if not transcript.turns else native(transcript)
+
+    result = ReAct(model, TOOLS, max_iterations=3).run("Go.")
+    assert result.final_answer == "Done."
+    (request,) = log.requests
+    assert request["messages"][1:] == [
+        {"role": "assistant", "content": json.dumps(first)},
+        {"role": "user", "content": "Observation: Lines: 1, Words: 2, Characters: 3"},
+    ]

@@ -1,0 +1,478 @@
+"""`check_toolset`: it passes on good toolsets and names the tool, parameter and shrunk example
+of every kind of broken round trip."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import decimal
+import enum
+import inspect
+import uuid
+from typing import Annotated, Any, Literal
+
+import attrs
+import pytest
+import typing_extensions
+from annotated_types import Ge, Le, MaxLen
+from hypothesis import given, note
+from hypothesis import strategies as st
+
+from tests.strategies.annotations import Color
+from tests.strategies.toolsets import make_echo_toolset, toolsets
+from typed_toolsets import Limits, Toolset, register_type, tool
+from typed_toolsets.github import GitHubCLIToolset
+from typed_toolsets.testing import (
+    NoStrategyError,
+    ToolsetCheckError,
+    _seams,
+    arguments,
+    check_toolset,
+    invalid_arguments,
+)
+from typed_toolsets.testing._check import _drawn, _ToolCheck, same
+from typed_toolsets.text import TextProcessingToolset
+
+# ------------------------------------------------------------------------------ good toolsets
+
+
+@attrs.define
+class Address:
+    street: str
+    number: Annotated[int, Ge(1)] = 1
+
+
+@attrs.frozen
+class Person:
+    name: str
+    born: datetime.date
+    address: Address | None = None
+    tags: frozenset[str] = frozenset()
+
+
+@dataclasses.dataclass
+class Window:
+    start: datetime.datetime
+    end: datetime.datetime | None = None
+
+
+class Query(typing_extensions.TypedDict):
+    text: str
+    limit: typing_extensions.NotRequired[Annotated[int, Ge(1), Le(100)]]
+
+
+@attrs.frozen
+class Node:
+    value: int
+    children: list[Node] = attrs.Factory(list)
+
+
+@attrs.frozen
+class Cents:
+    """An amount in cents, registered with a strategy."""
+
+    cents: int
+
+
+register_type(
+    Cents,
+    schema={"type": "string", "pattern": "^-?[0-9]+[.][0-9]{2}$"},
+    structure=lambda text: Cents(int(text.replace(".", ""))),
+    unstructure=lambda c: (
+        f"{'-' if c.cents < 0 else ''}{abs(c.cents) // 100}.{abs(c.cents) % 100:02d}"
+    ),
+    strategy=st.integers(-(10**6), 10**6).map(Cents),
+)
+
+
+class GoodToolset(Toolset):
+    """Every kind of type the library supports, in one toolset."""
+
+    toolset_name = "good"
+
+    @tool
+    def people(
+        self, *, person: Person, friends: tuple[Person, ...] = (), color: Color | None = None
+    ) -> str:
+        return person.name
+
+    @tool
+    def search(
+        self, *, query: Query, window: Window | None = None, mode: Literal["fast", "exact"] = "fast"
+    ) -> int:
+        return 0
+
+    @tool
+    def numbers(
+        self,
+        *,
+        count: int,
+        ratio: float = 0.5,
+        amount: int | float = 0,
+        price: Cents | None = None,
+        ids: set[uuid.UUID] = set(),  # noqa: B006 - never mutated
+        pair: tuple[int, str] = (0, ""),
+        scores: dict[str, float] | None = None,
+    ) -> int:
+        return count
+
+    @tool
+    async def tree(self, *, root: Node, labels: Annotated[tuple[str, ...], MaxLen(3)] = ()) -> int:
+        return root.value
+
+
+def test_passes_on_a_toolset_using_every_kind_of_type() -> None:
+    check_toolset(GoodToolset, max_examples=40)
+
+
+def test_passes_on_an_instance() -> None:
+    @attrs.define
+    class Configured(Toolset):
+        prefix: str
+
+        @tool
+        def greet(self, *, name: str) -> str:
+            return self.prefix + name
+
+    check_toolset(Configured(prefix="hi "), max_examples=20)
+
+
+def test_passes_on_tools_with_small_limits() -> None:
+    class Small(Toolset):
+        limits = Limits(max_argument_bytes=64, max_depth=3)
+
+        @tool
+        def note(self, *, text: str, tags: list[list[str]] = ()) -> str:  # type: ignore[assignment]  # a tuple default on purpose
+            return text
+
+    check_toolset(Small, max_examples=40)
+
+
+@pytest.mark.parametrize("toolset", [TextProcessingToolset, GitHubCLIToolset])
+def test_passes_on_the_builtin_toolsets(toolset: type[Toolset]) -> None:
+    check_toolset(toolset, max_examples=25)
+
+
+@given(toolsets(), st.data())
+def test_the_checks_hold_on_generated_toolsets(generated: Any, data: st.DataObject) -> None:
+    """The three properties, on generated toolsets, drawn here (check_toolset runs Hypothesis
+    itself, and Hypothesis does not nest)."""
+    cls, params = generated
+    proxy = cls.to_tools()[0]
+    check = _ToolCheck(cls.__name__, proxy, call=False)
+    note(repr(proxy.parameters))
+    if all(case.exact for _, case, _ in params):  # ambiguous unions fail the round trip
+        check.round_trip(data.draw(_drawn(proxy.name, check.params), label="values"))
+    check.accepted(data.draw(arguments(proxy), label="arguments"))
+    check.refused(data.draw(invalid_arguments(proxy), label="near miss"))
+
+
+# ---------------------------------------------------------------------------- broken toolsets
+
+
+def failure(toolset: type[Toolset], **options: Any) -> ToolsetCheckError:
+    with pytest.raises(ToolsetCheckError) as caught:
+        check_toolset(toolset, max_examples=options.pop("max_examples", 100), **options)
+    return caught.value
+
+
+class StrColor(str, enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class AmbiguousToolset(Toolset):
+    @tool
+    def paint(self, *, wall: int, color: str | StrColor = "red") -> str:
+        return f"{wall}: {color}"
+
+
+def test_an_ambiguous_union_is_caught() -> None:
+    error = failure(AmbiguousToolset)
+    assert (error.toolset, error.tool, error.parameter) == (
+        "AmbiguousToolset",
+        "ambiguous_paint",
+        "color",
+    )
+    message = str(error)
+    assert message.startswith("AmbiguousToolset: tool 'ambiguous_paint', parameter 'color': ")
+    assert (
+        """<StrColor.RED: 'red'> (StrColor) went to JSON as "red" and came back as 'red' (str)"""
+        in message
+    )
+    assert "the union str | StrColor is ambiguous" in message
+    # Shrunk: the first member, and the other argument at its simplest.
+    assert error.example == {"wall": 0, "color": StrColor.RED}
+
+
+@attrs.frozen
+class Celsius:
+    degrees: float
+
+
+# The schema says a string; the hooks write and read a number.
+register_type(
+    Celsius,
+    schema={"type": "string"},
+    structure=lambda value: Celsius(float(value)),
+    unstructure=lambda value: value.degrees,
+    strategy=st.floats(-100, 100).map(Celsius),
+)
+
+
+class MismatchedToolset(Toolset):
+    @tool
+    def heat(self, *, to: Celsius) -> str:
+        return "ok"
+
+
+def test_a_registered_type_whose_schema_and_hooks_disagree_is_caught() -> None:
+    error = failure(MismatchedToolset)
+    assert error.parameter == "to"
+    assert "its JSON form 0.0 does not validate against the tool's schema" in str(error)
+    assert "($.to: 0.0 is not of type 'string')" in str(error)
+    assert error.example == {"to": Celsius(0.0)}
+
+
+@attrs.frozen
+class Code:
+    text: str
+
+
+# The validator (the schema's pattern) is stricter than what the converter writes.
+register_type(
+    Code,
+    schema={"type": "string", "pattern": "^[A-Z]{3}$"},
+    structure=Code,
+    unstructure=lambda code: code.text,
+    strategy=st.text(alphabet="ABC", min_size=1, max_size=4).map(Code),
+)
+
+
+class StrictSchemaToolset(Toolset):
+    @tool
+    def lookup(self, *, code: Code) -> str:
+        return code.text
+
+
+def test_a_validator_stricter_than_the_converter_is_caught() -> None:
+    error = failure(StrictSchemaToolset)
+    assert error.parameter == "code"
+    assert "does not validate against the tool's schema" in str(error)
+    assert "the schema is stricter than the converter" in str(error)
+    assert error.example == {"code": Code("A")}
+
+
+@attrs.frozen
+class Order:
+    quantity: int = attrs.field(validator=attrs.validators.ge(1))
+
+
+class StrictClassToolset(Toolset):
+    @tool
+    def place(self, *, order: Order) -> str:
+        return "placed"
+
+
+def test_a_class_validator_stricter_than_the_schema_is_caught() -> None:
+    error = failure(StrictClassToolset)
+    assert error.parameter == "order"
+    assert "arguments its schema admits were refused" in str(error)
+    assert "must be >= 1: 0" in str(error)
+    assert error.example == {"order": {"quantity": 0}}
+
+
+@attrs.frozen
+class Shade:
+    # Refuses nearly every string: values() cannot draw it, the schema's arguments say why.
+    name: str = attrs.field(validator=attrs.validators.in_(["umber"]))
+
+
+class PickyToolset(Toolset):
+    @tool
+    def paint(self, *, shade: Shade) -> str:
+        return shade.name
+
+
+def test_a_class_that_refuses_nearly_everything_is_explained() -> None:
+    error = failure(PickyToolset)
+    assert error.parameter == "shade"
+    assert "arguments its schema admits were refused" in str(error)
+    assert error.example == {"shade": {"name": ""}}
+
+
+@attrs.frozen
+class Limited:
+    # A default that breaks the field's own constraint: what the class holds cannot be sent.
+    level: Annotated[int, Ge(1)] = 0
+
+
+class BadDefaultToolset(Toolset):
+    @tool
+    def run(self, *, limited: Limited) -> str:
+        return "ran"
+
+
+def test_a_default_its_schema_refuses_is_caught() -> None:
+    error = failure(BadDefaultToolset)
+    assert error.parameter == "limited"
+    assert "($.limited.level: 0 is less than the minimum of 1)" in str(error)
+    assert error.example == {"limited": Limited()}
+
+
+@attrs.frozen
+class Amount:
+    """A decimal amount."""
+
+    value: decimal.Decimal
+
+
+# A converter that loses information: amounts are written with two decimal places.
+register_type(
+    Amount,
+    schema={"type": "string"},
+    structure=lambda text: Amount(decimal.Decimal(text)),
+    unstructure=lambda amount: f"{amount.value:.2f}",
+    strategy=st.decimals(places=3, min_value=0, max_value=10).map(Amount),
+)
+
+
+class LossyToolset(Toolset):
+    @tool
+    def pay(self, *, amount: Amount) -> str:
+        return repr(amount)
+
+
+def test_a_converter_that_loses_information_is_caught() -> None:
+    error = failure(LossyToolset)
+    assert error.parameter == "amount"
+    message = str(error)
+    assert (
+        """Amount(value=Decimal('0.001')) (Amount) went to JSON as "0.00" and came back as """
+        """Amount(value=Decimal('0.00'))""" in message
+    )
+    assert "the converter loses information" in message
+    assert error.example == {"amount": Amount(decimal.Decimal("0.001"))}
+
+
+def test_a_disagreement_between_the_call_paths_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    exact_fast_path = _seams.fast_path
+
+    def off_by_one(proxy: Any, text: str) -> dict[str, object] | None:
+        found = exact_fast_path(proxy, text)
+        return None if found is None else {**found, "count": int(str(found["count"])) + 1}
+
+    monkeypatch.setattr(_seams, "fast_path", off_by_one)
+
+    class Counter(Toolset):
+        @tool
+        def add(self, *, count: int) -> int:
+            return count
+
+    error = failure(Counter, max_examples=20)
+    assert error.parameter == "count"
+    assert "the fast path structured it as 1 (int), the exact path as 0 (int)" in str(error)
+
+
+def test_a_near_miss_that_is_accepted_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_seams, "exact_path", lambda proxy, arguments: {})
+
+    class Anything(Toolset):
+        @tool
+        def take(self) -> int:
+            return 0
+
+    error = failure(Anything, max_examples=20)
+    assert "the exact path accepted arguments that are wrong at $.unexpected" in str(error)
+    assert error.example == {"unexpected": None}
+
+
+def test_the_strict_variant_is_checked_when_the_tool_has_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Counter(Toolset):
+        @tool
+        def add(self, *, count: int = 3) -> int:
+            return count
+
+    check_toolset(Counter, max_examples=20)
+    # Without the mapping of null back to the default, strict arguments would be refused.
+    monkeypatch.setattr(_seams, "from_strict", lambda proxy, arguments: arguments)
+    error = failure(Counter, max_examples=20)
+    assert error.parameter == "count"
+    assert "arguments its strict schema admits were refused" in str(error)
+    assert error.example == {"count": None}
+
+
+# ---------------------------------------------------------------------------- calling or not
+
+
+@attrs.define
+class Recorder(Toolset):
+    calls: list[str] = attrs.Factory(list)
+
+    @tool
+    def write(self, *, line: str, times: int = 1) -> str:
+        self.calls.append(line)
+        if times < 0:
+            msg = "negative"
+            raise ValueError(msg)
+        return line
+
+
+def test_methods_are_never_called_unless_asked() -> None:
+    recorder = Recorder()
+    check_toolset(recorder, max_examples=20)
+    assert recorder.calls == []
+
+
+def test_call_runs_the_tools_and_tolerates_their_own_errors() -> None:
+    recorder = Recorder()
+    check_toolset(recorder, max_examples=20, call=True)
+    assert recorder.calls
+
+
+def test_a_type_without_strategy_names_the_tool_and_parameter() -> None:
+    class Bare:
+        pass
+
+    register_type(
+        Bare, schema={"type": "null"}, structure=lambda _: Bare(), unstructure=lambda _: None
+    )
+    cls = make_echo_toolset([("thing", Bare, inspect.Parameter.empty)], toolset_name="bare")
+    with pytest.raises(
+        NoStrategyError, match=r"tool 'bare_echo', parameter 'thing': no strategy for .*Bare"
+    ):
+        check_toolset(cls)
+
+
+def test_only_toolsets_are_checked() -> None:
+    with pytest.raises(TypeError, match="needs a Toolset class or instance"):
+        check_toolset(int)  # type: ignore[arg-type]  # wrong on purpose
+
+
+# ---------------------------------------------------------------------------------- equality
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "expected"),
+    [
+        (1, True, False),
+        ("red", StrColor.RED, False),
+        ([1, 2], (1, 2), False),
+        ({1, 2}, {2, 1}, True),
+        ({"a": [1.0]}, {"a": [1]}, False),
+        (
+            datetime.datetime(2024, 1, 1, 12, tzinfo=datetime.timezone.utc),
+            datetime.datetime(
+                2024, 1, 1, 13, tzinfo=datetime.timezone(datetime.timedelta(hours=1))
+            ),
+            False,
+        ),
+        (Address("x", 2), Address("x", 2), True),
+        (Address("x", 2), Address("x", number=True), False),
+        (Window(datetime.datetime(2024, 1, 1)), Window(datetime.datetime(2024, 1, 1)), True),
+    ],
+)
+def test_same_compares_types_all_the_way_down(left: object, right: object, expected: bool) -> None:
+    assert same(left, right) is expected
