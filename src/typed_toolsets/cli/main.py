@@ -165,7 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="typed-toolsets",
         description=(
             "Inspect, run and check typed_toolsets Toolset classes: list their tools, print "
-            "their schemas for a model API, call a tool, check definitions, or run the demo."
+            "their schemas for a model API, call a tool, check definitions, serve the tools "
+            "over MCP, or run the demo."
         ),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -209,6 +210,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help="print the run (task, steps, answer) as JSON"
     )
     demo.set_defaults(handler=_demo)
+
+    from .serve import add_parser as add_serve
+
+    add_serve(commands)
     return parser
 
 

@@ -22,7 +22,14 @@ from typed_toolsets.definition.errors import ExportError, ToolsetDefinitionError
 
 from .main import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, STRICT_FORMATS
 
-__all__ = ["call_command", "list_command", "schema_command"]
+__all__ = [
+    "CommandError",
+    "call_command",
+    "list_command",
+    "run_command",
+    "schema_command",
+    "tools_of",
+]
 
 _PARAMETERS_WIDTH: Final = 60
 
@@ -101,6 +108,14 @@ def _run(command: str, err: TextIO, body: Callable[[], int]) -> int:
     except ExportError as exc:
         err.write(f"typed-toolsets {command}: error: {exc}\n")
         return EXIT_PROBLEMS
+
+
+#: For ``serve`` (`typed_toolsets.cli.serve`), which loads its targets the same way: the error
+#: that ends a command with a status and one line, loading a TARGET's tools, and running a
+#: command body that may raise it.
+CommandError = _Stop
+tools_of = _tools
+run_command = _run
 
 
 # ----------------------------------------------------------------------------------- list

@@ -1,0 +1,298 @@
+"""``typed-toolsets serve TARGET...``: the targets' tools as one MCP server, over stdio or HTTP.
+
+Loads its targets as ``list``/``schema``/``call`` do (`typed_toolsets.cli.tools`), merges them
+(two tools with one name is a usage error naming both), keeps only ``--tools`` when given, and
+runs `typed_toolsets.server`. With ``--workers N`` (HTTP), uvicorn starts N processes that each
+build the same app from the settings this process leaves in its environment (`worker_app`); a
+token is read from its variable by each worker, so it never appears on a command line.
+
+This module is light: the MCP SDK is imported only when the command runs, and its absence is a
+usage error (exit status 2) with the remedy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import textwrap
+from typing import TYPE_CHECKING, Any, Final, TextIO
+
+import attrs
+
+from .main import EXIT_OK, EXIT_USAGE
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+    from typed_toolsets import ToolProxy
+
+__all__ = ["SETTINGS_VARIABLE", "add_parser", "serve_command", "worker_app"]
+
+#: The environment variable through which `serve_command` hands its settings to its workers.
+SETTINGS_VARIABLE: Final = "TYPED_TOOLSETS_SERVE_SETTINGS"
+
+_DEFAULT_HOST: Final = "127.0.0.1"
+_DEFAULT_PORT: Final = 8000
+_EXIT_INTERRUPTED: Final = 130
+_EXAMPLE: Final = "typed_toolsets.text:TextProcessingToolset"
+
+
+@attrs.frozen
+class _Settings:
+    """What every worker process needs to build the same app."""
+
+    targets: tuple[str, ...]
+    tools: tuple[str, ...] | None
+    token_env: str | None
+    log_arguments: bool
+
+    def to_json(self) -> str:
+        return json.dumps(attrs.asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> _Settings:
+        data: dict[str, Any] = json.loads(text)
+        tools = data["tools"]
+        return cls(
+            targets=tuple(data["targets"]),
+            tools=tuple(tools) if tools is not None else None,
+            token_env=data["token_env"],
+            log_arguments=bool(data["log_arguments"]),
+        )
+
+
+def add_parser(commands: Any) -> None:
+    """Add the ``serve`` subcommand to *commands* (the subparsers of `build_parser`)."""
+    serve = commands.add_parser(
+        "serve",
+        help="run the tools as an MCP server, over stdio or Streamable HTTP",
+        description=textwrap.fill(
+            "Serve the tools of every TARGET as one MCP server (the official MCP SDK; install "
+            "typed-toolsets[mcp]). Over stdio (the default) for the client that starts it; "
+            "over stateless Streamable HTTP at /mcp, where any number of processes behind a "
+            "load balancer serve one client. HTTP binds to 127.0.0.1 unless told otherwise; "
+            "any other address needs a bearer token (--token-env). Each call writes one line "
+            "to stderr: the tool, its outcome and its duration.",
+            79,
+        ),
+        epilog=(
+            "examples:\n"
+            f"  typed-toolsets serve {_EXAMPLE}\n"
+            f"  typed-toolsets serve {_EXAMPLE} --tools text_wc,text_grep\n"
+            f"  typed-toolsets serve {_EXAMPLE} --transport http --port 8000 --workers 2\n"
+            f"  MCP_TOKEN=... typed-toolsets serve {_EXAMPLE} --transport http \\\n"
+            "      --host 0.0.0.0 --token-env MCP_TOKEN"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.add_argument(
+        "targets",
+        nargs="+",
+        metavar="TARGET",
+        help=(
+            "the toolsets: module:Class, module or path/to/file.py:Class, each built with no "
+            "constructor arguments; several merge into one server"
+        ),
+    )
+    serve.add_argument(
+        "--transport", choices=("stdio", "http"), default="stdio", help="(default: stdio)"
+    )
+    serve.add_argument(
+        "--host",
+        help=f"(http) the address to bind (default: {_DEFAULT_HOST}); "
+        "anything but loopback needs --token-env",
+    )
+    serve.add_argument(
+        "--port", type=int, help=f"(http) the port (default: {_DEFAULT_PORT}; 0 picks a free one)"
+    )
+    serve.add_argument(
+        "--tools",
+        action="append",
+        metavar="NAME,...",
+        help="expose only these tools (comma-separated, or repeat the option)",
+    )
+    serve.add_argument(
+        "--token-env",
+        metavar="NAME",
+        help="(http) require Authorization: Bearer <token>, the token being the value of the "
+        "environment variable NAME",
+    )
+    serve.add_argument("--workers", type=int, help="(http) how many worker processes (default: 1)")
+    serve.add_argument(
+        "--log-arguments",
+        action="store_true",
+        help="log the arguments' values too (by default only the tool, outcome and duration)",
+    )
+    serve.set_defaults(handler=serve_command)
+
+
+def _tool_names(option: list[str] | None) -> tuple[str, ...] | None:
+    if option is None:
+        return None
+    names = tuple(name.strip() for value in option for name in value.split(",") if name.strip())
+    if not names:
+        from .tools import CommandError
+
+        raise CommandError(EXIT_USAGE, "--tools names no tool")
+    return names
+
+
+def _load(settings: _Settings) -> list[ToolProxy]:
+    """The targets' tools, merged, restricted to ``--tools``; every tool name unique.
+
+    Raises:
+        CommandError: A target cannot be loaded, a name is unknown, or two tools share one.
+    """
+    from typed_toolsets.definition.errors import ExportError
+    from typed_toolsets.export.dialects import unique_tools
+
+    from .tools import CommandError, tools_of
+
+    tools = [proxy for target in settings.targets for proxy in tools_of(target)]
+    if settings.tools is not None:
+        known = {proxy.name for proxy in tools}
+        unknown = [name for name in settings.tools if name not in known]
+        if unknown:
+            names = ", ".join(repr(name) for name in unknown)
+            available = ", ".join(dict.fromkeys(proxy.name for proxy in tools)) or "none"
+            msg = f"--tools: no tool {names} in the targets; available tools: {available}"
+            raise CommandError(EXIT_USAGE, msg)
+        wanted = set(settings.tools)
+        tools = [proxy for proxy in tools if proxy.name in wanted]
+    try:
+        chosen = list(unique_tools(tools).values())
+    except ExportError as exc:
+        raise CommandError(EXIT_USAGE, " ".join(str(exc).split())) from None
+    if not chosen:
+        raise CommandError(EXIT_USAGE, "the targets export no tools; there is nothing to serve")
+    return chosen
+
+
+def _token(settings: _Settings) -> str | None:
+    if settings.token_env is None:
+        return None
+    token = os.environ.get(settings.token_env, "")
+    if not token:
+        from .tools import CommandError
+
+        msg = (
+            f"--token-env {settings.token_env}: the environment variable {settings.token_env} "
+            "is not set or empty; put the bearer token there"
+        )
+        raise CommandError(EXIT_USAGE, msg)
+    return token
+
+
+def _http_only(args: argparse.Namespace) -> None:
+    """Refuse the HTTP options with stdio: the user meant HTTP and would get a silent stdio."""
+    from .tools import CommandError
+
+    given = [
+        option
+        for option, value in (
+            ("--host", args.host),
+            ("--port", args.port),
+            ("--token-env", args.token_env),
+            ("--workers", args.workers),
+        )
+        if value is not None
+    ]
+    if given:
+        msg = f"{', '.join(given)} applies to --transport http; add it, or leave the option out"
+        raise CommandError(EXIT_USAGE, msg)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .tools import CommandError
+
+    try:
+        from typed_toolsets import server
+    except ImportError as exc:
+        raise CommandError(EXIT_USAGE, str(exc)) from None
+    settings = _Settings(
+        targets=tuple(args.targets),
+        tools=_tool_names(args.tools),
+        token_env=args.token_env,
+        log_arguments=args.log_arguments,
+    )
+    if args.transport == "stdio":
+        _http_only(args)
+        tools = _load(settings)
+        server.serve(tools, transport="stdio", log_arguments=settings.log_arguments)
+        return EXIT_OK
+    host = args.host if args.host is not None else _DEFAULT_HOST
+    port = args.port if args.port is not None else _DEFAULT_PORT
+    workers = args.workers if args.workers is not None else 1
+    if workers < 1 or not 0 <= port <= 65535:
+        raise CommandError(EXIT_USAGE, "--workers must be at least 1 and --port within 0-65535")
+    token = _token(settings)
+    try:
+        server.check_bind(host, token)
+    except ValueError as exc:
+        raise CommandError(EXIT_USAGE, str(exc)) from None
+    tools = _load(settings)
+    try:
+        if workers == 1:
+            server.serve(
+                tools,
+                transport="http",
+                host=host,
+                port=port,
+                token=token,
+                log_arguments=settings.log_arguments,
+            )
+        else:
+            from typed_toolsets.server.http import run
+            from typed_toolsets.server.protocol import tools_text
+
+            os.environ[SETTINGS_VARIABLE] = settings.to_json()
+            server.configure_logging()
+            run(
+                f"{__name__}:worker_app",
+                host=host,
+                port=port,
+                workers=workers,
+                what=tools_text(tools),
+            )
+    except OSError as exc:
+        raise CommandError(EXIT_USAGE, f"cannot serve on {host}:{port}: {exc}") from None
+    return EXIT_OK
+
+
+def serve_command(args: argparse.Namespace, _out: TextIO, err: TextIO) -> int:
+    """``typed-toolsets serve TARGET... [--transport stdio|http] [...]``."""
+    from .tools import run_command
+
+    try:
+        return run_command("serve", err, lambda: _serve(args))
+    except KeyboardInterrupt:
+        return _EXIT_INTERRUPTED
+
+
+def worker_app() -> Starlette:
+    """The app of one ``serve --workers N`` worker process, built from the parent's settings.
+
+    Raises:
+        RuntimeError: The settings are missing (not started by ``serve``) or the targets no
+            longer load as they did in the parent.
+    """
+    from typed_toolsets import server
+
+    from .tools import CommandError
+
+    text = os.environ.get(SETTINGS_VARIABLE)
+    if text is None:
+        msg = (
+            "worker_app() builds the app of `typed-toolsets serve --workers N`, which sets "
+            f"{SETTINGS_VARIABLE}"
+        )
+        raise RuntimeError(msg)
+    settings = _Settings.from_json(text)
+    server.configure_logging()
+    try:
+        tools = _load(settings)
+        token = _token(settings)
+    except CommandError as exc:
+        raise RuntimeError(exc.message) from None
+    return server.asgi_app(tools, token=token, log_arguments=settings.log_arguments)

@@ -1,0 +1,382 @@
+"""Streamable HTTP: the ASGI app (stateless, JSON responses, at ``/mcp``), its guard and runner.
+
+Stateless means every request is served on its own: no session id, no affinity, no
+``initialize`` needed first, so any number of processes behind any load balancer serve one
+client. The app is a Starlette application: run it under uvicorn or gunicorn (several workers
+are several such processes), or mount it in a Starlette or FastAPI app.
+
+Who may call it:
+
+- With a bearer token, every request must carry ``Authorization: Bearer <token>`` (compared in
+  constant time); any other gets 401 before anything else runs.
+- Without one, the server is for this machine only: `check_bind` refuses to bind anywhere but
+  loopback, and the app answers only requests whose ``Host`` (and ``Origin``, when sent) is a
+  loopback name, so a web page cannot reach it through DNS rebinding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import ipaddress
+import socket
+from collections.abc import AsyncGenerator, Iterable, Sequence
+from typing import Any, Final
+
+import anyio
+from mcp.server import Server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from typed_toolsets import ToolProxy
+
+from .protocol import DEFAULT_NAME, logger, mcp_server
+from .threads import DEFAULT_THREADS, DaemonThreads
+
+__all__ = [
+    "DEFAULT_PATH",
+    "LOOPBACK_HOSTS",
+    "BearerAuth",
+    "asgi_app",
+    "check_bind",
+    "is_loopback",
+    "run",
+]
+
+#: Where the MCP endpoint is (the SDK's default path).
+DEFAULT_PATH: Final = "/mcp"
+
+_BACKLOG: Final = 2048  # uvicorn's default
+
+#: The ``Host`` values a server without a token answers (any port): loopback names only.
+LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether binding to *host* keeps the server on this machine (``localhost``, 127/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, token: str | None) -> None:
+    """Refuse to serve beyond loopback without a bearer token.
+
+    Raises:
+        ValueError: *host* is not a loopback address and there is no token; or the token is
+            empty.
+    """
+    if token is not None and not token:
+        msg = "the bearer token is empty; set it to a long random string"
+        raise ValueError(msg)
+    if token is None and not is_loopback(host):
+        msg = (
+            f"binding to {host} would let anyone who can reach it run the tools; serve on "
+            "127.0.0.1 (the default), or require a bearer token (--token-env NAME, with the "
+            "token in that environment variable)"
+        )
+        raise ValueError(msg)
+
+
+# ------------------------------------------------------------------------------- bearer token
+
+
+class BearerAuth:
+    """ASGI middleware: only requests with ``Authorization: Bearer <token>`` get through.
+
+    The token is compared in constant time; a request without it gets 401 (with
+    ``WWW-Authenticate: Bearer``) before the app sees it. Lifespan events pass.
+    """
+
+    def __init__(self, app: ASGIApp, *, token: str) -> None:
+        if not token:
+            msg = "BearerAuth needs a non-empty token"
+            raise ValueError(msg)
+        self._app = app
+        self._token = token.encode()
+
+    def _refusal(self, scope: Scope) -> tuple[str, str] | None:
+        """None when the request carries the token, else why not and the challenge to send."""
+        values = [v for k, v in scope.get("headers", ()) if k == b"authorization"]
+        if not values:
+            return "this server requires an Authorization: Bearer <token> header", "Bearer"
+        scheme, _, credentials = values[0].partition(b" ")
+        if len(values) > 1 or scheme.lower() != b"bearer":
+            return "send exactly one Authorization header, of the form Bearer <token>", "Bearer"
+        if not hmac.compare_digest(credentials.strip(), self._token):
+            reason = "the bearer token is not the one this server was started with"
+            return reason, 'Bearer error="invalid_token"'
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on when it carries the token, else answer 401."""
+        refusal = self._refusal(scope) if scope["type"] in ("http", "websocket") else None
+        if refusal is None:
+            await self._app(scope, receive, send)
+            return
+        reason, challenge = refusal
+        response = JSONResponse(
+            {"error": "invalid_token", "error_description": reason},
+            status_code=401,
+            headers={"WWW-Authenticate": challenge},
+        )
+        await response(scope, receive, send)
+
+
+# ---------------------------------------------------------------------------------- the app
+
+
+def _security(
+    token: str | None, allowed_hosts: Sequence[str] | None
+) -> TransportSecuritySettings | None:
+    """Host/Origin checks: loopback names without a token, *allowed_hosts* when given."""
+    if allowed_hosts is None and token is not None:
+        return None  # the token is the guard; a rebinding page cannot send it
+    hosts = list(LOOPBACK_HOSTS if allowed_hosts is None else allowed_hosts)
+    with_ports = [h for host in hosts for h in (host, f"{host}:*")]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=with_ports,
+        allowed_origins=[f"{scheme}://{h}" for h in with_ports for scheme in ("http", "https")],
+    )
+
+
+class _Endpoint:
+    """The ``/mcp`` endpoint: the SDK's stateless session manager, started once per process.
+
+    The app's lifespan starts it, and makes the loop's default executor a `DaemonThreads` pool.
+    A host app that mounts this one without running its lifespan (Starlette's ``Mount`` does
+    not) gets it started on the first request instead, in a task that lives as long as the
+    event loop; the loop is the host's then, so its executor is left alone.
+    """
+
+    def __init__(self, manager: StreamableHTTPSessionManager, threads: int | None) -> None:
+        self._manager = manager
+        self._threads = threads
+        self._running = False
+        self._starting: asyncio.Lock | None = None
+        self._background: asyncio.Task[None] | None = None
+
+    @contextlib.asynccontextmanager
+    async def running(self, *, own_loop: bool) -> AsyncGenerator[None, None]:
+        if own_loop and self._threads is not None:
+            asyncio.get_running_loop().set_default_executor(DaemonThreads(self._threads))
+        async with self._manager.run():
+            self._running = True
+            try:
+                yield
+            finally:
+                self._running = False
+
+    async def _start_in_background(self) -> None:
+        self._starting = self._starting or asyncio.Lock()
+        async with self._starting:
+            if self._running:
+                return
+            ready = asyncio.Event()
+
+            async def keep_running() -> None:
+                try:
+                    async with self.running(own_loop=False):
+                        ready.set()
+                        await asyncio.Event().wait()  # until the loop cancels it at shutdown
+                finally:
+                    ready.set()
+
+            self._background = asyncio.get_running_loop().create_task(keep_running())
+            await ready.wait()
+            if not self._running:
+                await self._background  # it failed to start: raise its error here
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not self._running:
+            await self._start_in_background()
+        await _unless_disconnected(self._manager.handle_request, scope, receive, send)
+
+
+async def _unless_disconnected(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+    """Run *app* for one request, cancelled if the client disconnects before the answer.
+
+    In stateless mode a client cannot cancel a call with ``notifications/cancelled`` (that
+    arrives as another request, perhaps at another process); it cancels by closing the
+    connection, and the SDK watches for that only when it answers with an event stream, never
+    with JSON. Once *app* has read the whole body it does not read again before it answers
+    JSON, so the watch takes over ``receive`` from there.
+    """
+    body_read = anyio.Event()
+
+    async def receiving() -> Message:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            body_read.set()
+        return message
+
+    async with anyio.create_task_group() as group:
+
+        async def watch() -> None:
+            await body_read.wait()
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            group.cancel_scope.cancel()
+
+        group.start_soon(watch)
+        await app(scope, receiving, send)
+        group.cancel_scope.cancel()
+
+
+def _app(
+    server: Server[Any],
+    *,
+    token: str | None,
+    path: str,
+    allowed_hosts: Sequence[str] | None,
+    threads: int | None,
+) -> Starlette:
+    manager = StreamableHTTPSessionManager(
+        app=server,
+        json_response=True,
+        stateless=True,
+        security_settings=_security(token, allowed_hosts),
+    )
+    endpoint = _Endpoint(manager, threads)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncGenerator[None, None]:
+        async with endpoint.running(own_loop=True):
+            yield
+
+    middleware = [Middleware(BearerAuth, token=token)] if token is not None else []
+    return Starlette(routes=[Route(path, endpoint)], middleware=middleware, lifespan=lifespan)
+
+
+def asgi_app(
+    tools: Iterable[ToolProxy],
+    *,
+    token: str | None = None,
+    path: str = DEFAULT_PATH,
+    allowed_hosts: Sequence[str] | None = None,
+    threads: int | None = DEFAULT_THREADS,
+    name: str = DEFAULT_NAME,
+    log_arguments: bool = False,
+) -> Starlette:
+    """An ASGI app serving *tools* over stateless Streamable HTTP (JSON responses) at *path*.
+
+    Run it with uvicorn or gunicorn (``gunicorn -w 4 -k uvicorn_worker.UvicornWorker
+    'myapp:app'``): each worker is an independent server, and since no request depends on
+    another, a load balancer may send any request to any of them. Or mount it:
+    ``Starlette(routes=[Mount("/tools", app)])`` serves it at ``/tools/mcp``.
+
+    Args:
+        tools: The proxies to offer.
+        token: When given, every request must carry ``Authorization: Bearer <token>``
+            (compared in constant time); others get 401 before any tool is touched.
+        path: The endpoint's path (default ``/mcp``).
+        allowed_hosts: ``Host`` header values to answer (``name`` or ``name:port``, ``*`` for
+            any port), against DNS rebinding. Default: loopback names without a token, any
+            host with one.
+        threads: When the app's lifespan runs, make the event loop's default executor a pool
+            of this many daemon threads (`DaemonThreads`) for sync tools; None leaves it as it
+            is. A host app that mounts this one without running its lifespan keeps its own.
+        name: The server name clients see.
+        log_arguments: Log each call's argument values too.
+
+    Raises:
+        ExportError: Two tools have the same exported name.
+        ValueError: *token* is empty.
+    """
+    if token is not None and not token:
+        msg = "the bearer token is empty; set it to a long random string"
+        raise ValueError(msg)
+    server = mcp_server(tools, name=name, log_arguments=log_arguments)
+    return _app(server, token=token, path=path, allowed_hosts=allowed_hosts, threads=threads)
+
+
+# ---------------------------------------------------------------------------------- running
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on *host*:*port* (port 0 picks a free one).
+
+    It listens at once, so a client that connects before the server has started waits in the
+    backlog instead of being refused.
+    """
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(_BACKLOG)
+    except BaseException:
+        sock.close()
+        raise
+    sock.set_inheritable(True)  # uvicorn's worker processes inherit it
+    return sock
+
+
+def url_of(sock: socket.socket, path: str = DEFAULT_PATH) -> str:
+    """The ``http://host:port/path`` URL a bound socket serves."""
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}{path}"
+
+
+def run(
+    app: ASGIApp | str,
+    *,
+    host: str,
+    port: int,
+    path: str = DEFAULT_PATH,
+    workers: int = 1,
+    what: str = "tools",
+) -> None:
+    """Serve *app* with uvicorn on *host*:*port* until SIGINT or SIGTERM.
+
+    Args:
+        app: The ASGI app, or (for several workers, each of which builds its own) the import
+            path of a function returning it, ``"module:function"``.
+        host: Where to bind.
+        port: The port; 0 picks a free one (the log line says which).
+        path: The endpoint's path, for the log line.
+        workers: How many worker processes.
+        what: What is served, for the log line.
+
+    Raises:
+        OSError: The address cannot be bound.
+    """
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    sock = _bind(host, port)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=sock.getsockname()[1],
+        factory=isinstance(app, str),
+        workers=workers,
+        lifespan="on",
+        # Our own line per call replaces the access log; uvicorn's own messages go to the
+        # logging configuration in place (stderr from `serve`).
+        log_config=None,
+        access_log=False,
+        timeout_graceful_shutdown=5,
+    )
+    plural = "s" if workers != 1 else ""
+    logger.info("serving %s at %s (%d worker%s)", what, url_of(sock, path), workers, plural)
+    try:
+        if workers > 1:
+            Multiprocess(config, sockets=[sock]).run()
+        else:
+            uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()

@@ -1,0 +1,154 @@
+"""The MCP server itself: ``tools/list`` and ``tools/call`` over a list of proxies.
+
+Built on the official SDK's low-level ``Server``: the list is our MCP export
+(`typed_toolsets.export.mcp`: input schemas, output schemas for structured returns, tool
+annotations), computed once; each call goes through `typed_toolsets.export.amcp_call`, that is
+`ToolProxy.ainvoke`: async tools run on the server's event loop, sync tools in worker threads
+under their own deadline, and a cancelled request cancels an async tool. Failures, bad arguments
+included, are results with ``isError: true`` and our error envelope (as MCP asks), never
+protocol errors. Each call writes one log line: the tool, its outcome and its duration, and the
+arguments' values only when asked.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+import anyio
+import mcp_types as types
+from mcp.server import Server, ServerRequestContext
+
+from typed_toolsets import ToolProxy
+from typed_toolsets._version import __version__
+from typed_toolsets.export import amcp_call, mcp
+
+__all__ = ["DEFAULT_NAME", "logger", "mcp_server", "tools_text"]
+
+#: The server name reported to clients (``serverInfo.name``) unless another is given.
+DEFAULT_NAME: Final = "typed-toolsets"
+
+#: One INFO record per call: ``tool=<name> outcome=<ok|error:<kind>|cancelled> duration=<s>``.
+logger = logging.getLogger("typed_toolsets.server")
+
+
+def tools_text(tools: Iterable[ToolProxy]) -> str:
+    """``"1 tool"``, ``"8 tools"``: how many distinct tools *tools* offers, for log lines."""
+    count = len({proxy.name for proxy in tools})
+    return f"{count} tool{'' if count == 1 else 's'}"
+
+
+def _outcome(answer: Mapping[str, Any]) -> str:
+    """``ok``, or ``error:<kind>`` read from the error envelope of a failed call."""
+    if not answer.get("isError"):
+        return "ok"
+    try:
+        kind = json.loads(answer["content"][0]["text"])["error"]["kind"]
+    except (
+        LookupError,
+        TypeError,
+        ValueError,
+    ):  # pragma: no cover - every failure has the envelope
+        kind = "unknown"
+    return f"error:{kind}"
+
+
+class _Tools:
+    """The proxies a server offers, by exported name, with their ``tools/list`` answer."""
+
+    def __init__(self, tools: Iterable[ToolProxy], *, log_arguments: bool) -> None:
+        proxies = list(tools)
+        entries = mcp(proxies)  # raises ExportError naming both tools of a clash
+        self._tools = proxies
+        self._by_name = {proxy.name: proxy for proxy in proxies}
+        self._schemas = {entry["name"]: entry["inputSchema"] for entry in entries}
+        self._listing = types.ListToolsResult(
+            tools=[types.Tool.model_validate(entry) for entry in entries]
+        )
+        self._log_arguments = log_arguments
+
+    async def list_tools(
+        self, _ctx: ServerRequestContext[Any], _params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return self._listing
+
+    def input_schema(self, name: str) -> Mapping[str, Any] | None:
+        return self._schemas.get(name)
+
+    async def call_tool(
+        self, _ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        name, arguments = params.name, params.arguments
+        proxy = self._by_name.get(name)
+        # A known name calls its proxy directly; an unknown one gets the export's answer, which
+        # lists the available tools.
+        tools = (proxy,) if proxy is not None else self._tools
+        started = time.perf_counter()
+        outcome = "error:internal"
+        try:
+            answer = await amcp_call(tools, name, arguments)
+            outcome = _outcome(answer)
+            return types.CallToolResult.model_validate(answer)
+        except anyio.get_cancelled_exc_class():
+            outcome = "cancelled"
+            raise
+        finally:
+            self._log(name, proxy is not None, outcome, time.perf_counter() - started, arguments)
+
+    def _log(
+        self,
+        name: str,
+        known: bool,
+        outcome: str,
+        duration: float,
+        arguments: Mapping[str, Any] | None,
+    ) -> None:
+        if not logger.isEnabledFor(logging.INFO):
+            return
+        # A name the client made up is quoted, so it cannot forge a log line.
+        shown = name if known else json.dumps(name[:100])
+        line = f"tool={shown} outcome={outcome} duration={duration:.3f}s"
+        if self._log_arguments:
+            text = json.dumps(arguments or {}, ensure_ascii=True, default=repr)
+            line += f" arguments={text}"
+        logger.info(line)
+
+
+def mcp_server(
+    tools: Iterable[ToolProxy],
+    *,
+    name: str = DEFAULT_NAME,
+    instructions: str | None = None,
+    log_arguments: bool = False,
+) -> Server[Any]:
+    """The MCP SDK's low-level ``Server`` offering *tools*.
+
+    Run it over any transport the SDK has (`serve` and `asgi_app` do that for stdio and
+    Streamable HTTP). ``tools/list`` answers with `typed_toolsets.export.mcp` of the tools;
+    ``tools/call`` runs `ToolProxy.ainvoke` and answers with a text block (the value as JSON
+    text, a ``str`` as it is), ``structuredContent`` when the tool has an ``outputSchema``, or
+    ``isError: true`` and the error envelope ``{"error": {"kind", "tool", "message",
+    "details"}}``. An unknown tool is such an error too.
+
+    Args:
+        tools: The proxies to offer (`Toolset.to_tools` of one or more toolsets).
+        name: The server name clients see (``serverInfo.name``).
+        instructions: Text for the client on how to use the server, if any.
+        log_arguments: Also log each call's arguments (their values); off by default, since
+            arguments can hold anything a user typed.
+
+    Raises:
+        ExportError: Two tools have the same exported name (the message names both).
+    """
+    table = _Tools(tools, log_arguments=log_arguments)
+    return Server(
+        name,
+        version=__version__,
+        instructions=instructions,
+        on_list_tools=table.list_tools,
+        on_call_tool=table.call_tool,
+        get_tool_input_schema=table.input_schema,
+    )

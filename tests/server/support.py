@@ -1,0 +1,142 @@
+"""What the server tests share: starting ``typed-toolsets serve``, watching processes, results.
+
+Every wait is bounded, every server is stopped by its PID, and the HTTP servers bind to
+loopback with port 0 (the log line names the port the system chose).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+SAMPLE = f"{Path(__file__).with_name('sample.py')}:SampleToolset"
+OTHER = f"{Path(__file__).with_name('sample.py')}:OtherToolset"
+TEXT = "typed_toolsets.text:TextProcessingToolset"
+
+#: How long a server may take to start: it imports the MCP SDK, and the machine may be busy.
+START_TIMEOUT = 60.0
+STOP_TIMEOUT = 20.0
+
+_URL = re.compile(r"at (http://\S+/mcp) ")
+
+
+def serve_argv(*args: str) -> list[str]:
+    """The command line of ``typed-toolsets serve ARGS``, as a client would start it."""
+    return [sys.executable, "-m", "typed_toolsets", "serve", *args]
+
+
+def wait_until(condition: object, timeout: float, what: str) -> None:
+    """Poll *condition* (a callable) until it is true; fail after *timeout* seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.05)
+
+
+def alive(pid: int) -> bool:
+    """Whether *pid* is a live process (a zombie counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+def children_of(pid: int) -> set[int]:
+    """The live children of *pid*."""
+    found: set[int] = set()
+    with contextlib.suppress(FileNotFoundError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(FileNotFoundError):
+                text = Path(f"/proc/{pid}/task/{task}/children").read_text()
+                found.update(int(child) for child in text.split())
+    return {child for child in found if alive(child)}
+
+
+def processes_with(tag: str) -> set[int]:
+    """Live processes whose command line contains *tag*."""
+    found: set[int] = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+                if tag.encode() in argv and alive(int(entry)):
+                    found.add(int(entry))
+    return found
+
+
+class HttpServer:
+    """A ``typed-toolsets serve --transport http --port 0`` subprocess, stderr in a file.
+
+    Started at once; `wait_started` waits for its listening line (several may start together).
+    """
+
+    def __init__(self, args: Sequence[str], log: Path, env: dict[str, str] | None = None) -> None:
+        self.log_path = log
+        self.url = ""
+        with log.open("wb") as stderr:
+            self.process = subprocess.Popen(
+                serve_argv(*args, "--transport", "http", "--port", "0"),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                env=env,
+            )
+        self.pid = self.process.pid
+
+    def wait_started(self) -> HttpServer:
+        """Wait for the listening line; `url` is then the endpoint."""
+        wait_until(
+            lambda: _URL.search(self.log()) or self.process.poll() is not None,
+            START_TIMEOUT,
+            "the server's listening line",
+        )
+        found = _URL.search(self.log())
+        assert found is not None, f"the server did not start:\n{self.log()}"
+        self.url = found.group(1)
+        return self
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1].split("/")[0])
+
+    def log(self) -> str:
+        """What the server wrote to stderr so far."""
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self) -> int | None:
+        """Stop it with SIGTERM (its workers too), SIGKILL if it hangs; its exit status."""
+        if self.process.poll() is None:
+            os.kill(self.pid, signal.SIGTERM)
+            try:
+                self.process.wait(STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                os.kill(self.pid, signal.SIGKILL)
+                self.process.wait(STOP_TIMEOUT)
+        return self.process.returncode
+
+
+def text_of(result: Any) -> str:
+    """The one text block of an MCP tool result."""
+    (block,) = result.content
+    assert block.type == "text"
+    return str(block.text)
+
+
+def flatten(exc: BaseException) -> Iterator[BaseException]:
+    """The leaves of an exception group (the SDK's clients raise them), or *exc* itself."""
+    inner = getattr(exc, "exceptions", None)
+    if inner is None:
+        yield exc
+    else:
+        for each in inner:
+            yield from flatten(each)

@@ -1,0 +1,321 @@
+"""`typed_toolsets.server` in process: the MCP server, the ASGI app, its guards, its threads.
+
+The SDK's own clients talk to the server in memory (``Client(server)``) or to the ASGI app over
+an in-process HTTP transport (no socket), which also shows the app working when mounted in a
+host app that never runs its lifespan.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from starlette.applications import Starlette
+from starlette.routing import Mount
+
+from tests.server.sample import OtherToolset, SampleToolset
+from typed_toolsets import ExportError, export
+from typed_toolsets.server import (
+    DaemonThreads,
+    asgi_app,
+    check_bind,
+    configure_logging,
+    is_loopback,
+    logger,
+    mcp_server,
+)
+
+pytestmark = pytest.mark.anyio
+BOUND = 60.0
+TOKEN = "s3cret-token"
+CALL = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "tools/call",
+    "params": {"name": "sample_add", "arguments": {"a": 1, "b": 2}},
+}
+ACCEPT = {"Accept": "application/json, text/event-stream"}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+# ---------------------------------------------------------------------------- the server
+
+
+def test_the_public_names_are_sorted_and_all_there() -> None:
+    import typed_toolsets.server as server
+
+    assert server.__all__ == sorted(server.__all__)
+    assert all(getattr(server, name) is not None for name in server.__all__)
+
+
+async def test_the_server_lists_the_export_and_calls_through_ainvoke() -> None:
+    tools = SampleToolset.to_tools()
+    with anyio.fail_after(BOUND):
+        async with Client(mcp_server(tools), mode="legacy") as client:
+            listed = await client.list_tools()
+            point = await client.call_tool("sample_point", {"x": 1, "y": 2})
+            failed = await client.call_tool("sample_fail", {"message": "no"})
+            info = client.server_info
+    wire = [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in listed.tools]
+    assert wire == export.mcp(tools)
+    assert point.structured_content == {"x": 1.0, "y": 2.0}
+    assert failed.is_error is True
+    assert info is not None
+    assert info.name == "typed-toolsets"
+
+
+def test_a_name_clash_is_refused_naming_both_tools() -> None:
+    with pytest.raises(ExportError) as raised:
+        mcp_server(SampleToolset.to_tools() + OtherToolset.to_tools())
+    message = str(raised.value)
+    assert "'sample_add'" in message
+    assert "SampleToolset.add" in message
+    assert "OtherToolset.plus" in message
+
+
+async def test_each_call_logs_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger.name)
+    with anyio.fail_after(BOUND):
+        async with Client(mcp_server(SampleToolset.to_tools()), mode="legacy") as client:
+            await client.call_tool("sample_add", {"a": 1, "b": 2})
+            await client.call_tool("sample_add", {"a": "x", "b": 2})
+            await client.call_tool("forged\ntool=x outcome=ok", {})
+    lines = [record.getMessage() for record in caplog.records if record.name == logger.name]
+    assert len(lines) == 3
+    assert lines[0].startswith("tool=sample_add outcome=ok duration=")
+    assert lines[1].startswith("tool=sample_add outcome=error:arguments duration=")
+    # A made-up name is quoted: it cannot start a line of its own.
+    assert lines[2].startswith('tool="forged\\ntool=x outcome=ok" outcome=error:arguments')
+    assert all("arguments=" not in line and "\n" not in line for line in lines)
+
+
+async def test_argument_values_are_logged_only_when_asked(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger.name)
+    server = mcp_server(SampleToolset.to_tools(), log_arguments=True)
+    with anyio.fail_after(BOUND):
+        async with Client(server, mode="legacy") as client:
+            await client.call_tool("sample_echo", {"text": "hi\nthere"})
+    (line,) = [r.getMessage() for r in caplog.records if r.name == logger.name]
+    assert line.endswith(' arguments={"text": "hi\\nthere"}')
+
+
+def test_configure_logging_leaves_a_configured_application_alone() -> None:
+    root = logging.getLogger()
+    saved = (list(logger.handlers), logger.level, logger.propagate)
+    try:
+        logger.handlers.clear()
+        if root.handlers:  # pytest's own capture handlers, for instance
+            configure_logging()
+            assert logger.handlers == []
+        probe = logging.Handler()
+        root.addHandler(probe)
+        configure_logging()
+        assert logger.handlers == []
+        root.removeHandler(probe)
+    finally:
+        logger.handlers[:], logger.level, logger.propagate = saved
+
+
+# ------------------------------------------------------------------------------- the app
+
+
+def transport(app: Any) -> httpx2.ASGITransport:
+    return httpx2.ASGITransport(app=app)
+
+
+async def post(
+    app: Any, headers: dict[str, str], *, path: str = "/mcp", host: str = "127.0.0.1:8000"
+) -> httpx2.Response:
+    async with httpx2.AsyncClient(transport=transport(app), base_url=f"http://{host}") as client:
+        return await client.post(path, json=CALL, headers={**ACCEPT, **headers})
+
+
+async def test_the_app_answers_a_call_without_initialize_as_json() -> None:
+    app = asgi_app(SampleToolset.to_tools())
+    with anyio.fail_after(BOUND):
+        response = await post(app, {})
+    assert response.status_code == 200
+    assert response.json()["result"]["structuredContent"] == {"result": 3}
+
+
+async def test_arguments_the_sdk_parsed_loosely_are_still_judged_by_the_call_path() -> None:
+    # The SDK parses the request (its JSON parser takes NaN); our call path still refuses a
+    # value with no JSON form, at its path, as an "arguments" error the model can act on.
+    body = (
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", '
+        '"params": {"name": "sample_point", "arguments": {"x": NaN, "y": 1}}}'
+    )
+    app = asgi_app(SampleToolset.to_tools())
+    async with httpx2.AsyncClient(transport=transport(app), base_url="http://127.0.0.1") as client:
+        with anyio.fail_after(BOUND):
+            response = await client.post(
+                "/mcp", content=body, headers={**ACCEPT, "Content-Type": "application/json"}
+            )
+    result = response.json()["result"]
+    assert result["isError"] is True
+    error = json.loads(result["content"][0]["text"])["error"]
+    assert (error["kind"], error["details"][0]["path"]) == ("arguments", "$.x")
+
+
+async def test_with_a_token_every_request_needs_it() -> None:
+    app = asgi_app(SampleToolset.to_tools(), token=TOKEN)
+    with anyio.fail_after(BOUND):
+        missing = await post(app, {})
+        wrong = await post(app, {"Authorization": "Bearer s3cret-tokeN"})
+        longer = await post(app, {"Authorization": f"Bearer {TOKEN}x"})
+        scheme = await post(app, {"Authorization": f"Token {TOKEN}"})
+        right = await post(app, {"Authorization": f"bearer {TOKEN}"})
+    assert [r.status_code for r in (missing, wrong, longer, scheme)] == [401] * 4
+    assert missing.json() == {
+        "error": "invalid_token",
+        "error_description": "this server requires an Authorization: Bearer <token> header",
+    }
+    assert wrong.headers["www-authenticate"] == 'Bearer error="invalid_token"'
+    assert right.status_code == 200
+
+
+async def test_without_a_token_only_loopback_hosts_are_answered() -> None:
+    app = asgi_app(SampleToolset.to_tools())
+    with anyio.fail_after(BOUND):
+        rebound = await post(app, {}, host="attacker.example:8000")
+        origin = await post(app, {"Origin": "http://attacker.example"})
+        local = await post(app, {"Origin": "http://localhost:3000"}, host="localhost:8000")
+    assert (rebound.status_code, origin.status_code, local.status_code) == (421, 403, 200)
+    # With a token the token is the guard, whatever the Host; allowed_hosts narrows it again.
+    with_token = asgi_app(SampleToolset.to_tools(), token=TOKEN)
+    named = asgi_app(SampleToolset.to_tools(), token=TOKEN, allowed_hosts=["mcp.internal"])
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    with anyio.fail_after(BOUND):
+        assert (await post(with_token, auth, host="mcp.example.com")).status_code == 200
+        assert (await post(named, auth, host="mcp.internal:443")).status_code == 200
+        assert (await post(named, auth, host="other.internal")).status_code == 421
+
+
+async def test_mounted_without_its_lifespan_it_starts_on_the_first_request() -> None:
+    host = Starlette(routes=[Mount("/tools", asgi_app(SampleToolset.to_tools()))])
+    with anyio.fail_after(BOUND):
+        async with (
+            httpx2.AsyncClient(transport=transport(host)) as http,
+            Client(
+                streamable_http_client("http://127.0.0.1:8000/tools/mcp", http_client=http)
+            ) as client,
+        ):
+            result = await client.call_tool("sample_add", {"a": 2, "b": 2})
+            results = await asyncio.gather(
+                *(client.call_tool("sample_add", {"a": i, "b": 0}) for i in range(10))
+            )
+    assert result.structured_content == {"result": 4}
+    assert [r.structured_content for r in results] == [{"result": i} for i in range(10)]
+    # The host's loop keeps its own executor: only the app's own lifespan changes it.
+    executor = asyncio.get_running_loop()._default_executor  # type: ignore[attr-defined]
+    assert not isinstance(executor, DaemonThreads)
+
+
+async def test_its_lifespan_starts_it_and_installs_the_thread_pool() -> None:
+    app = asgi_app(SampleToolset.to_tools(), threads=3)
+    loop = asyncio.get_running_loop()
+    with anyio.fail_after(BOUND):
+        async with app.router.lifespan_context(app):
+            response = await post(app, {})
+            executor = loop._default_executor  # type: ignore[attr-defined]  # what to_thread uses
+    assert response.status_code == 200
+    assert isinstance(executor, DaemonThreads)
+    executor.shutdown()
+
+
+# -------------------------------------------------------------------------------- binding
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.8.9.10", True),
+        ("localhost", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("0.0.0.0", False),  # noqa: S104 - the address we refuse
+        ("::", False),
+        ("192.168.1.5", False),
+        ("example.com", False),
+        ("localhost.example.com", False),
+    ],
+)
+def test_loopback(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+
+
+def test_binding_beyond_loopback_needs_a_token() -> None:
+    check_bind("127.0.0.1", None)
+    check_bind("0.0.0.0", "token")  # noqa: S104
+    with pytest.raises(ValueError, match=r"binding to 0\.0\.0\.0 would let anyone"):
+        check_bind("0.0.0.0", None)  # noqa: S104
+    with pytest.raises(ValueError, match="token is empty"):
+        check_bind("127.0.0.1", "")
+    with pytest.raises(ValueError, match="token is empty"):
+        asgi_app(SampleToolset.to_tools(), token="")
+
+
+# -------------------------------------------------------------------------------- threads
+
+
+@pytest.fixture
+def pool() -> Iterator[DaemonThreads]:
+    threads = DaemonThreads(4)
+    yield threads
+    threads.shutdown(cancel_futures=True)
+
+
+def test_daemon_threads_run_calls_in_daemon_threads(pool: DaemonThreads) -> None:
+    seen = pool.submit(lambda: (threading.current_thread().daemon, threading.get_ident()))
+    daemon, ident = seen.result(BOUND)
+    assert daemon is True
+    assert ident != threading.get_ident()
+    failing = pool.submit(int, "x")
+    with pytest.raises(ValueError, match="invalid literal"):
+        failing.result(BOUND)
+
+
+def test_daemon_threads_grow_to_their_limit_and_are_reused(pool: DaemonThreads) -> None:
+    release = threading.Event()
+    blocked = [pool.submit(release.wait, BOUND) for _ in range(6)]
+    time.sleep(0.2)
+    assert pool.started == 4  # never more than the limit: the other two wait their turn
+    assert sum(f.running() for f in blocked) == 4
+    release.set()
+    assert all(f.result(BOUND) for f in blocked)
+    for _ in range(10):
+        pool.submit(time.sleep, 0).result(BOUND)
+    assert pool.started == 4  # idle threads took the later calls
+
+
+def test_shutting_down_never_waits_for_a_running_call() -> None:
+    threads = DaemonThreads(1)
+    release = threading.Event()
+    running = threads.submit(release.wait, BOUND)
+    queued = threads.submit(time.sleep, 0)
+    time.sleep(0.1)
+    started = time.monotonic()
+    threads.shutdown(wait=True, cancel_futures=True)
+    assert time.monotonic() - started < 1.0
+    assert queued.cancelled()
+    with pytest.raises(RuntimeError, match="shut down"):
+        threads.submit(time.sleep, 0)
+    release.set()
+    assert running.result(BOUND) is True
+    with pytest.raises(ValueError, match="at least 1"):
+        DaemonThreads(0)

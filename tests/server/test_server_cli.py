@@ -1,0 +1,169 @@
+"""``typed-toolsets serve``: its usage errors (exit status 2, one line, before anything is served).
+
+The runs that serve are in test_server_stdio.py and test_server_http.py; these stop before.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from starlette.applications import Starlette
+
+from tests.server.support import OTHER, SAMPLE, TEXT
+from typed_toolsets.cli.main import build_parser, main
+from typed_toolsets.cli.serve import SETTINGS_VARIABLE, worker_app
+
+
+def serve(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    status = main(["serve", *args])
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    return status, captured.err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            (SAMPLE, "--port", "8000"),
+            "--port applies to --transport http; add it, or leave the option out",
+        ),
+        (
+            (SAMPLE, "--host", "127.0.0.1", "--token-env", "X"),
+            "--host, --token-env applies to --transport http",
+        ),
+        (
+            (SAMPLE, "--transport", "http", "--host", "0.0.0.0"),  # noqa: S104 - refused
+            "binding to 0.0.0.0 would let anyone who can reach it run the tools; serve on",
+        ),
+        (
+            (SAMPLE, "--transport", "http", "--token-env", "TYPED_TOOLSETS_UNSET_VARIABLE"),
+            "the environment variable TYPED_TOOLSETS_UNSET_VARIABLE is not set or empty",
+        ),
+        ((SAMPLE, "--transport", "http", "--workers", "0"), "--workers must be at least 1"),
+        ((SAMPLE, "--transport", "http", "--port", "70000"), "--port within 0-65535"),
+        (
+            (SAMPLE, "--tools", "sample_add,sample_nope"),
+            "--tools: no tool 'sample_nope' in the targets; available tools: sample_add,",
+        ),
+        ((SAMPLE, "--tools", " , "), "--tools names no tool"),
+        (
+            ("no_such_module_xyz:Thing",),
+            "cannot import 'no_such_module_xyz': ModuleNotFoundError",
+        ),
+        (
+            (SAMPLE, TEXT, OTHER),
+            "Two tools are exported as 'sample_add': SampleToolset.add and OtherToolset.plus",
+        ),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_status_2(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    status, err = serve(capsys, *args)
+    assert status == 2
+    assert err.startswith("typed-toolsets serve: error: ")
+    assert message in err
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+def test_a_definition_error_in_a_target_is_exit_status_1(
+    capsys: pytest.CaptureFixture[str], workdir: Path
+) -> None:
+    broken = workdir / "broken_tools.py"
+    broken.write_text(
+        "from typed_toolsets import Toolset, tool\n\n\n"
+        "class BrokenToolset(Toolset):\n"
+        "    exports = (tool('nope'),)\n"
+    )
+    status, err = serve(capsys, f"{broken}:BrokenToolset")
+    assert status == 1
+    assert err.startswith("typed-toolsets serve: error: ")
+    assert "BrokenToolset has no method 'nope' to export" in err
+
+
+def test_a_clash_outside_the_chosen_tools_does_not_matter(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # --tools picks other_hello only, so the sample_add clash is not served and not an error:
+    # the run gets as far as binding, to a port already taken (so it serves nothing).
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        status, err = serve(
+            capsys, SAMPLE, OTHER, "--tools", "other_hello", "--transport", "http", "--port", port
+        )
+    assert status == 2
+    assert err.startswith(f"typed-toolsets serve: error: cannot serve on 127.0.0.1:{port}: ")
+    assert "Address already in use" in err
+
+
+def test_the_subcommand_is_listed_and_its_parser_loads_no_sdk() -> None:
+    assert "serve" in build_parser().format_help()
+    script = (
+        "import json, sys\n"
+        "from typed_toolsets.cli.main import build_parser\n"
+        "build_parser().parse_args(['serve', 'x', '--transport', 'http'])\n"
+        "print(json.dumps([m in sys.modules for m in ('mcp', 'typed_toolsets.server', "
+        "'starlette', 'uvicorn')]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert json.loads(done.stdout) == [False, False, False, False]
+
+
+@pytest.mark.slow
+def test_without_the_extra_the_remedy_is_printed() -> None:
+    script = (
+        "import sys\n"
+        "sys.modules['mcp'] = None  # as if the mcp extra were not installed\n"
+        "from typed_toolsets.cli.main import main\n"
+        "status = main(['serve', 'typed_toolsets.text:TextProcessingToolset'])\n"
+        "try:\n"
+        "    import typed_toolsets.server\n"
+        "except ImportError as exc:\n"
+        "    print(exc.name, exc)\n"
+        "raise SystemExit(status)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
+        timeout=120,
+    )
+    remedy = (
+        "the MCP server needs the official MCP SDK, an optional extra: "
+        "pip install 'typed-toolsets[mcp]'"
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"typed-toolsets serve: error: {remedy} (")
+    assert done.stderr.count("\n") == 1
+    assert done.stdout.startswith(f"mcp {remedy} (")
+
+
+def test_a_worker_builds_its_app_from_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(SETTINGS_VARIABLE, raising=False)
+    with pytest.raises(RuntimeError, match=SETTINGS_VARIABLE):
+        worker_app()
+    settings = {
+        "targets": [SAMPLE],
+        "tools": ["sample_add"],
+        "token_env": "TYPED_TOOLSETS_TEST_TOKEN",
+        "log_arguments": False,
+    }
+    monkeypatch.setenv(SETTINGS_VARIABLE, json.dumps(settings))
+    monkeypatch.setenv("TYPED_TOOLSETS_TEST_TOKEN", "t")
+    assert isinstance(worker_app(), Starlette)
+    monkeypatch.delenv("TYPED_TOOLSETS_TEST_TOKEN")
+    with pytest.raises(RuntimeError, match="TYPED_TOOLSETS_TEST_TOKEN is not set"):
+        worker_app()

@@ -1,0 +1,350 @@
+"""``typed-toolsets serve`` over stdio, driven end to end by the MCP SDK's own stdio client.
+
+One server process (the sample toolset and the built-in text toolset) answers most tests; the
+disconnect and import-failure tests start their own. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp.client.stdio
+import pytest
+from mcp import Client, ClientSession, MCPError, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from tests.server.sample import SampleToolset
+from tests.server.support import (
+    SAMPLE,
+    TEXT,
+    alive,
+    flatten,
+    processes_with,
+    serve_argv,
+    text_of,
+    wait_until,
+)
+from typed_toolsets import ToolProxy, export
+from typed_toolsets.export.calls import result_text
+from typed_toolsets.text import TextProcessingToolset
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+
+#: Bound on any one exchange with a server (it starts by importing the SDK on a busy machine).
+BOUND = 90.0
+
+
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def parameters(*args: str) -> StdioServerParameters:
+    argv = serve_argv(*args)
+    return StdioServerParameters(command=argv[0], args=argv[1:])
+
+
+class Served:
+    """A connected client and the stderr of the server it started."""
+
+    def __init__(self, client: Client, log: Path) -> None:
+        self.client = client
+        self.log_path = log
+
+    def log(self) -> str:
+        return self.log_path.read_text()
+
+    async def call(self, name: str, arguments: dict[str, Any] | None = None) -> Any:
+        with anyio.fail_after(BOUND):
+            return await self.client.call_tool(name, arguments or {})
+
+
+@pytest.fixture(scope="module")
+def log_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("stdio")
+
+
+@pytest.fixture(scope="module")
+async def served(log_dir: Path) -> AsyncIterator[Served]:
+    log = log_dir / "server.log"
+    with log.open("w") as errlog:
+        transport = stdio_client(parameters(SAMPLE, TEXT), errlog=errlog)
+        async with Client(transport, read_timeout_seconds=BOUND) as client:
+            yield Served(client, log)
+
+
+def tools() -> list[ToolProxy]:
+    return SampleToolset.to_tools() + TextProcessingToolset.to_tools()
+
+
+def envelope(result: Any) -> dict[str, Any]:
+    assert result.is_error is True
+    assert result.structured_content is None
+    data: dict[str, Any] = json.loads(text_of(result))
+    return data
+
+
+# ------------------------------------------------------------------------------------ list
+
+
+async def test_the_list_is_our_mcp_export(served: Served) -> None:
+    with anyio.fail_after(BOUND):
+        listed = await served.client.list_tools()
+    wire = [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in listed.tools]
+    assert wire == export.mcp(tools())
+    by_name = {entry["name"]: entry for entry in wire}
+    assert by_name["sample_point"]["outputSchema"]["type"] == "object"
+    assert "outputSchema" not in by_name["sample_echo"]
+    assert by_name["sample_add"]["annotations"] == {"readOnlyHint": True}
+
+
+# ---------------------------------------------------------------------------------- calls
+
+
+async def test_structured_results_come_with_a_text_block(served: Served) -> None:
+    added = await served.call("sample_add", {"a": 2, "b": 3})
+    assert (added.is_error, text_of(added), added.structured_content) == (
+        False,
+        "5",
+        {"result": 5},
+    )
+    point = await served.call("sample_point", {"x": 1, "y": 2.5})
+    assert point.structured_content == {"x": 1.0, "y": 2.5}
+    assert json.loads(text_of(point)) == {"x": 1.0, "y": 2.5}
+    echoed = await served.call("sample_echo", {"text": "héllo\nworld"})
+    assert (text_of(echoed), echoed.structured_content) == ("héllo\nworld", None)
+
+
+async def test_bad_arguments_are_an_error_result_with_our_envelope(served: Served) -> None:
+    arguments = {"a": "two", "c": 1}
+    result = await served.call("sample_add", arguments)
+    (proxy,) = (p for p in SampleToolset.to_tools() if p.name == "sample_add")
+    expected = proxy.invoke(arguments).error
+    assert expected is not None
+    assert envelope(result) == expected.to_dict()
+    details = envelope(result)["error"]["details"]
+    assert {d["path"] for d in details} == {"$.a", "$.b", "$.c"}
+
+
+async def test_an_unknown_tool_is_an_error_result_naming_the_tools(served: Served) -> None:
+    error = envelope(await served.call("sample_nope"))["error"]
+    assert error["kind"] == "arguments"
+    assert error["message"].startswith("Unknown tool 'sample_nope'; available tools: sample_add")
+
+
+async def test_a_failing_tool_is_an_execution_error(served: Served) -> None:
+    error = envelope(await served.call("sample_fail", {"message": "boom"}))["error"]
+    assert error == {
+        "kind": "execution",
+        "tool": "sample_fail",
+        "message": "Tool 'sample_fail' failed: ValueError: boom",
+        "details": [],
+    }
+
+
+async def test_a_sync_tool_past_its_deadline_is_a_timeout(served: Served) -> None:
+    started = time.monotonic()
+    error = envelope(await served.call("sample_deadline", {"seconds": 30}))["error"]
+    assert time.monotonic() - started < 15
+    assert error["kind"] == "timeout"
+    assert "Limits.timeout=0.5" in error["message"]
+
+
+async def test_twenty_concurrent_calls(served: Served) -> None:
+    results: dict[int, Any] = {}
+
+    async def one(i: int) -> None:
+        name, arguments = ("sample_add", {"a": i, "b": 1000})
+        if i % 2:
+            name, arguments = ("text_wc", {"text": "w " * i, "words_only": True})
+        results[i] = await served.call(name, arguments)
+
+    async with anyio.create_task_group() as group:
+        for i in range(20):
+            group.start_soon(one, i)
+    for i, result in results.items():
+        expected = f"Words: {i}" if i % 2 else str(i + 1000)
+        assert (result.is_error, text_of(result)) == (False, expected)
+    assert len(results) == 20
+
+
+async def test_slow_calls_do_not_hold_up_others(served: Served) -> None:
+    # More slow sync calls than asyncio's default executor has threads on a small machine,
+    # and a slow async one: a quick call still answers before any of them.
+    finished: list[str] = []
+
+    async def slow(name: str, seconds: float) -> None:
+        await served.call(name, {"seconds": seconds})
+        finished.append(name)
+
+    async with anyio.create_task_group() as group:
+        for _ in range(8):
+            group.start_soon(slow, "sample_sleep", 4)
+        group.start_soon(slow, "sample_asleep", 4)
+        await anyio.sleep(0.5)
+        quick = await served.call("sample_add", {"a": 1, "b": 1})
+        finished.append("quick")
+    assert text_of(quick) == "2"
+    assert finished[0] == "quick", finished
+    assert finished.count("sample_sleep") == 8
+
+
+async def test_a_cancelled_request_cancels_the_async_tool(served: Served, log_dir: Path) -> None:
+    marker = log_dir / f"cancel-{uuid.uuid4().hex}"
+    async with anyio.create_task_group() as group:
+        group.start_soon(served.call, "sample_asleep", {"seconds": 60, "marker": str(marker)})
+        with anyio.fail_after(BOUND):
+            while not marker.exists():
+                await anyio.sleep(0.05)
+        group.cancel_scope.cancel()  # the SDK client sends notifications/cancelled
+    with anyio.fail_after(BOUND):
+        while marker.read_text() != "cancelled":
+            await anyio.sleep(0.05)
+    with anyio.fail_after(BOUND):
+        while "tool=sample_asleep outcome=cancelled" not in served.log():
+            await anyio.sleep(0.05)
+    # The server goes on serving.
+    assert text_of(await served.call("sample_add", {"a": 1, "b": 2})) == "3"
+
+
+# ------------------------------------------------------------------- the built-in text tools
+
+TEXT_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("text_grep", {"text": "ERROR one\nok\nWARN two", "pattern": "ERROR|WARN"}),
+    ("text_grep", {"text": "a\nb", "pattern": "z", "count_only": True}),
+    ("text_grep", {"text": "a", "pattern": "("}),
+    ("text_wc", {"text": "one two\nthree"}),
+    ("text_wc", {"text": "one two\nthree", "chars_only": True}),
+    ("text_rg", {"text": "x1\ny\nx22", "pattern": r"x\d+", "context": 1}),
+    ("text_extract_lines", {"text": "a\nb\nc\nd", "start_line": 2, "end_line": 3}),
+    ("text_filter_lines", {"text": "Apple\nbanana\napricot", "pattern": "^a", "invert": True}),
+    ("text_unique_lines", {"text": "b\na\nb\nc\na", "preserve_order": True}),
+    ("text_sort_lines", {"text": "10\n9\n100", "numeric": True, "reverse": True}),
+    ("text_summarize_text", {"text": "The cat sat.\nThe cat ran far away.\n"}),
+    ("text_wc", {"text": 7}),
+    ("text_extract_lines", {"text": "a", "start_line": "1"}),
+]
+
+
+async def test_the_text_toolset_answers_exactly_what_invoke_returns(served: Served) -> None:
+    proxies = {proxy.name: proxy for proxy in TextProcessingToolset.to_tools()}
+    for name, arguments in TEXT_CALLS:
+        expected = proxies[name].invoke(arguments)
+        result = await served.call(name, arguments)
+        if expected.ok:
+            assert (result.is_error, text_of(result)) == (
+                False,
+                result_text(proxies[name], expected.value),
+            ), name
+        else:
+            assert expected.error is not None
+            assert envelope(result) == expected.error.to_dict(), name
+
+
+async def test_one_log_line_per_call_without_argument_values(served: Served) -> None:
+    secret = f"secret-{uuid.uuid4().hex}"
+    await served.call("sample_echo", {"text": secret})
+    await served.call("sample_fail", {"message": secret})
+    with anyio.fail_after(BOUND):
+        while "tool=sample_fail" not in served.log():
+            await anyio.sleep(0.05)
+    log = served.log()
+    assert f"serving {len(tools())} tools over stdio" in log
+    assert "tool=sample_echo outcome=ok duration=" in log
+    assert "tool=sample_fail outcome=error:execution duration=" in log
+    assert 'tool="sample_nope" outcome=error:arguments' in log
+    assert "tool=sample_add outcome=error:arguments" in log
+    assert "tool=sample_deadline outcome=error:timeout" in log
+    assert secret not in log
+    assert "Traceback" not in log
+
+
+async def test_a_handshake_client_works_too(log_dir: Path) -> None:
+    # The classic initialize handshake (protocol 2025-11-25), through ClientSession itself.
+    with (log_dir / "handshake.log").open("w") as errlog, anyio.fail_after(BOUND):
+        transport = stdio_client(parameters(SAMPLE, "--tools", "sample_add"), errlog=errlog)
+        async with transport as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            listed = await session.list_tools()
+            assert [tool.name for tool in listed.tools] == ["sample_add"]
+            result = await session.call_tool("sample_add", {"a": 40, "b": 2})
+    assert result.structured_content == {"result": 42}
+
+
+# ----------------------------------------------------------------------- leaving mid-call
+
+
+async def test_a_client_leaving_mid_call_ends_the_server_and_its_work(log_dir: Path) -> None:
+    tag = f"typed-toolsets-test-{uuid.uuid4().hex}"
+    log = log_dir / "leaving.log"
+    args = ("--tools", "sample_pid,sample_child,sample_sleep", "--log-arguments")
+    with log.open("w") as errlog:
+        transport = stdio_client(parameters(SAMPLE, *args), errlog=errlog)
+        async with Client(transport, read_timeout_seconds=BOUND) as client:
+            listed = await client.list_tools()
+            names = [tool.name for tool in listed.tools]
+            assert names == ["sample_sleep", "sample_child", "sample_pid"]
+            pid = int(text_of(await client.call_tool("sample_pid", {})))
+            async with anyio.create_task_group() as group:
+                # A sync tool asleep in its thread, and an async tool waiting for a child process.
+                group.start_soon(client.call_tool, "sample_sleep", {"seconds": 120})
+                group.start_soon(client.call_tool, "sample_child", {"tag": tag, "seconds": 120})
+                with anyio.fail_after(BOUND):
+                    while not processes_with(tag):
+                        await anyio.sleep(0.05)
+                group.cancel_scope.cancel()
+            started = time.monotonic()
+        # Leaving the block closed the server's stdin and waited for the server to exit.
+        leaving = time.monotonic() - started
+    # The server exited by itself within the client's grace period (after which the SDK
+    # client would have killed its process group): no thread or child process held it.
+    assert leaving < mcp.client.stdio.PROCESS_TERMINATION_TIMEOUT, log.read_text()
+    wait_until(lambda: not alive(pid), 10, "the server to exit")
+    wait_until(lambda: not processes_with(tag), 10, "the tool's child process to end")
+    text = log.read_text()
+    assert "stdin closed; stopping" in text
+    assert "tool=sample_child outcome=cancelled duration=" in text
+    assert f'"tag": "{tag}"' in text  # --log-arguments
+    assert "Traceback" not in text
+
+
+# ------------------------------------------------------------------------------ failures
+
+
+async def test_a_target_that_does_not_import_ends_the_server_with_one_line(log_dir: Path) -> None:
+    log = log_dir / "unimportable.log"
+
+    async def connect() -> None:
+        with log.open("w") as errlog:
+            transport = stdio_client(parameters("no_such_module_xyz:Thing"), errlog=errlog)
+            async with Client(transport, read_timeout_seconds=BOUND):
+                pass
+
+    with pytest.raises(BaseException) as raised:
+        await connect()
+    assert any(isinstance(e, MCPError) for e in flatten(raised.value)), raised.value
+    assert log.read_text() == (
+        "typed-toolsets serve: error: cannot import 'no_such_module_xyz': "
+        "ModuleNotFoundError: No module named 'no_such_module_xyz'\n"
+    )
+
+
+def test_a_target_that_does_not_import_is_exit_status_2() -> None:
+    done = subprocess.run(
+        serve_argv("no_such_module_xyz:Thing"),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=BOUND,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("typed-toolsets serve: error: cannot import")
+    assert done.stderr.count("\n") == 1
