@@ -4,6 +4,7 @@ and cause; all problems of a class are listed at once, one per line.
 
 from __future__ import annotations
 
+import inspect
 import pickle
 import sys
 import types
@@ -667,6 +668,18 @@ def _unreadable() -> Callable[..., Any]:
     return op
 
 
+_UNREADABLE = _unreadable()
+
+
+def _python_says(action: Callable[[], object]) -> str:
+    """The message of the error *action* raises: its wording changes between Python versions."""
+    try:
+        action()
+    except (AttributeError, TypeError, ValueError) as exc:
+        return str(exc)
+    raise AssertionError("expected an error")
+
+
 def _forward_reference_to_nothing() -> object:
     # The class is created (the name may be defined later); building its tools reports it.
     cls = type("T", (Toolset,), {"exports": (tool("op"),), "op": _function(FORWARD)})
@@ -851,8 +864,9 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         "len",
         None,
         (
-            "tool(): @tool cannot mark <built-in function len>: 'builtin_function_or_method' object "
-            "has no attribute '__typed_toolsets_spec__' [toolset-not-a-method]"
+            "tool(): @tool cannot mark <built-in function len>: "
+            + _python_says(lambda: setattr(len, "__typed_toolsets_spec__", None))
+            + " [toolset-not-a-method]"
         ),
     ),
     (
@@ -911,14 +925,15 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
     ),
     (
         "unreadable-signature",
-        _class("T", exports=(tool("op"),), op=_unreadable()),
+        _class("T", exports=(tool("op"),), op=_UNREADABLE),
         "unreadable-signature",
         "T",
         "op",
         None,
         (
-            "T.op: its signature cannot be read (unexpected object 'not a signature' in "
-            "__signature__ attribute) [toolset-signature]"
+            "T.op: its signature cannot be read ("
+            + _python_says(lambda: inspect.signature(_UNREADABLE))
+            + ") [toolset-signature]"
         ),
     ),
     (

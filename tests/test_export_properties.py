@@ -29,7 +29,6 @@ from tests.strategies.annotations import SCALAR_CASES, identifiers
 from tests.strategies.toolsets import make_echo_toolset, toolsets
 from tests.test_properties import fast_verdict, schema_instances
 from typed_toolsets import ExportError, ToolProxy, ToolResult, Toolset
-from typed_toolsets.call.validation import make_validator
 from typed_toolsets.export import (
     anthropic,
     dispatch,
@@ -39,6 +38,7 @@ from typed_toolsets.export import (
     openai_responses,
 )
 from typed_toolsets.types.catalog import registry
+from typed_toolsets.types.validator import make_validator
 
 _MISSING = object()
 

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import pickle
+import pickletools
 import subprocess
 import sys
 import textwrap
+import typing
+from collections.abc import Mapping
+from pathlib import Path
 
+import attrs
 import pytest
 
 import typed_toolsets
@@ -90,3 +96,144 @@ assert T.to_tools()[0].dynamic_call({"n": "x"}).startswith("Error: ")
 """
     )
     assert loaded["jsonschema"]
+
+
+PUBLIC_CLASSES = [
+    "ArgumentProblem",
+    "Description",
+    "ExportError",
+    "Limits",
+    "ToolAnnotations",
+    "ToolError",
+    "ToolProxy",
+    "ToolResult",
+    "ToolSpec",
+    "Toolset",
+    "ToolsetDefinitionError",
+    "TypedToolsetsError",
+]
+
+
+@pytest.mark.parametrize("name", PUBLIC_CLASSES)
+def test_public_classes_name_the_package(name: str) -> None:
+    cls = getattr(typed_toolsets, name)
+    assert cls.__module__ == "typed_toolsets"
+    assert repr(cls) == f"<class 'typed_toolsets.{name}'>"
+
+
+def test_every_public_class_is_listed() -> None:
+    classes = {n for n in typed_toolsets.__all__ if isinstance(getattr(typed_toolsets, n), type)}
+    # `Problem` lives in the rules layer, which the mypy plugin loads on its own: it imports
+    # nothing else of the package, so the record keeps the module it is defined in.
+    assert classes - {"Problem"} == set(PUBLIC_CLASSES)
+
+
+@pytest.mark.parametrize("name", PUBLIC_CLASSES)
+def test_annotations_of_public_classes_still_resolve(name: str) -> None:
+    cls = getattr(typed_toolsets, name)
+    hints = typing.get_type_hints(cls, include_extras=True)
+    assert all(not isinstance(h, (str, typing.ForwardRef)) for h in hints.values()), hints
+    if attrs.has(cls):
+        attrs.resolve_types(cls)
+        assert all(not isinstance(f.type, str) for f in attrs.fields(cls))
+
+
+def test_annotations_resolve_before_anything_else_is_loaded() -> None:
+    # ToolProxy's `toolset: Toolset` names a class the package loads lazily.
+    loaded = _modules_after(
+        """
+import typing
+from typed_toolsets import ToolProxy, ToolResult
+assert "typed_toolsets._toolset" not in sys.modules
+hints = typing.get_type_hints(ToolProxy)
+assert hints["toolset"].__name__ == "Toolset", hints
+assert typing.get_type_hints(ToolResult)["error"] is not None
+"""
+    )
+    assert loaded["typed_toolsets._toolset"]
+
+
+def test_a_subclass_in_a_module_with_string_annotations(tmp_path: Path) -> None:
+    (tmp_path / "user_toolsets.py").write_text(
+        textwrap.dedent(
+            """
+            from __future__ import annotations
+
+            import attrs
+            from typed_toolsets import Limits, Toolset, tool
+
+            @attrs.define
+            class Configured(Toolset):
+                prefix: str = "p"
+                limits = Limits()
+
+                @tool
+                def echo(self, *, text: str) -> str:
+                    return self.prefix + text
+            """
+        )
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import user_toolsets  # type: ignore[import-not-found]  # written just above
+    finally:
+        sys.path.remove(str(tmp_path))
+    hints = typing.get_type_hints(user_toolsets.Configured)
+    assert hints["prefix"] is str
+    assert hints["limits"] == typing.ClassVar[typed_toolsets.Limits]
+    attrs.resolve_types(user_toolsets.Configured)
+    assert attrs.fields(user_toolsets.Configured).prefix.type is str
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        typed_toolsets.ToolResult.success([1, "a"]),
+        typed_toolsets.ToolResult.failure(
+            typed_toolsets.ToolError(
+                "t", "arguments", "m", (typed_toolsets.ArgumentProblem("$.a", "bad"),)
+            )
+        ),
+        typed_toolsets.Limits(max_depth=3, timeout=1.5),
+        typed_toolsets.tool("f", tool_name="g", description="d"),
+        typed_toolsets.Description("text"),
+    ],
+)
+def test_public_values_pickle_by_their_public_name(value: object) -> None:
+    data = pickle.dumps(value)
+    strings = {arg for _, arg, _ in pickletools.genops(data) if isinstance(arg, str)}
+    assert {"typed_toolsets", type(value).__name__} <= strings
+    assert not any(s.startswith("typed_toolsets.") for s in strings)
+    assert pickle.loads(data) == value  # noqa: S301 - the bytes pickled just above
+
+
+def test_public_exceptions_pickle() -> None:
+    data = pickle.dumps(typed_toolsets.TypedToolsetsError("boom"))
+    error = pickle.loads(data)  # noqa: S301 - the bytes pickled just above
+    assert type(error) is typed_toolsets.TypedToolsetsError
+    assert error.args == ("boom",)
+    with pytest.raises(typed_toolsets.ToolsetDefinitionError) as raised:
+
+        class Broken(typed_toolsets.Toolset):
+            exports = (typed_toolsets.tool("missing"),)
+
+    data = pickle.dumps(raised.value)
+    definition = pickle.loads(data)  # noqa: S301 - the bytes pickled just above
+    assert type(definition) is typed_toolsets.ToolsetDefinitionError
+    assert definition.problems == raised.value.problems
+    assert str(definition) == str(raised.value)
+
+
+def test_error_kind_and_arguments_are_public() -> None:
+    assert typing.get_args(typed_toolsets.ErrorKind) == (
+        "arguments",
+        "execution",
+        "timeout",
+        "limit",
+    )
+    assert set(typing.get_args(typed_toolsets.Arguments)) == {
+        Mapping[str, object],
+        str,
+        bytes,
+        type(None),
+    }

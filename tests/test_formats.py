@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 
 from tests.strategies.toolsets import make_echo_toolset
 from typed_toolsets.analysis.ambiguity import find_ambiguity, shape_of
-from typed_toolsets.call.validation import make_validator
 from typed_toolsets.rules import formats
 from typed_toolsets.rules.formats import BY_CLASS, BY_FORMAT, BY_FULLNAME, FORMAT_TYPES, FormatType
 from typed_toolsets.rules.shapes import Shape, overlaps
 from typed_toolsets.rules.typenames import FORMAT_NAMES, SCALAR_NAMES, scalar_kinds
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.typespec import Reject
+from typed_toolsets.types.validator import make_validator
 
 rows = pytest.mark.parametrize("row", FORMAT_TYPES, ids=lambda row: row.format_name)
 

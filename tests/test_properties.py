@@ -25,10 +25,10 @@ from jsonschema import Draft202012Validator
 from tests.strategies.annotations import Case, cases, json_values, text
 from tests.strategies.toolsets import echo_tool, toolsets
 from typed_toolsets.call.jsonin import parse_strict
-from typed_toolsets.call.validation import make_validator
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.converter import converter, structure_hook
 from typed_toolsets.types.typespec import Reject, Schema
+from typed_toolsets.types.validator import make_validator
 
 _FORMATS = {
     "uuid": st.uuids().map(str),

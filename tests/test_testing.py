@@ -22,7 +22,6 @@ from tests.strategies.annotations import Case, Color, cases
 from tests.strategies.annotations import Level as Size
 from tests.strategies.toolsets import echo_tool, make_echo_toolset
 from typed_toolsets import ToolProxy, Toolset, register_type, tool
-from typed_toolsets.call.validation import make_validator
 from typed_toolsets.export import dispatch
 from typed_toolsets.github import GitHubCLIToolset
 from typed_toolsets.testing import (
@@ -37,6 +36,7 @@ from typed_toolsets.testing._check import same
 from typed_toolsets.text import TextProcessingToolset
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.converter import converter
+from typed_toolsets.types.validator import make_validator
 
 BUILTIN_TOOLS = [*TextProcessingToolset.to_tools(), *GitHubCLIToolset.to_tools()]
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Annotated, Any
 
 import attrs
+import pytest
+from annotated_types import Ge, Gt, Le, Lt, MaxLen, MinLen, MultipleOf
 
-from typed_toolsets import Toolset, tool
+from tests.strategies.toolsets import echo_tool
+from typed_toolsets import ArgumentProblem, Toolset, tool
 from typed_toolsets.call.validation import MAX_PROBLEMS, dotted_path, json_path
 
 
@@ -128,3 +131,26 @@ def test_path_writers() -> None:
     assert dotted_path(["owner", "age"]) == "owner.age"
     assert dotted_path(["tags", 3]) == "tags[3]"
     assert dotted_path([]) == "$"
+
+
+@pytest.mark.parametrize(
+    ("annotation", "value", "message"),
+    [
+        (Annotated[int, Ge(0)], -1, "-1 is less than the minimum of 0"),
+        (Annotated[int, Gt(0)], 0, "0 must be greater than 0"),
+        (Annotated[int, Le(3)], 4, "4 is greater than the maximum of 3"),
+        (Annotated[int, Lt(3)], 3, "3 must be less than 3"),
+        (Annotated[float, MultipleOf(0.5)], 1.2, "1.2 is not a multiple of 0.5"),
+        (Annotated[str, MinLen(2)], "a", "'a' is shorter than 2 characters"),
+        (Annotated[str, MaxLen(2)], "abc", "'abc' is longer than 2 characters"),
+        (Annotated[list[int], MinLen(2)], [1], "has 1 items, fewer than the minimum of 2"),
+        (Annotated[list[int], MaxLen(1)], [1, 2], "has 2 items, more than the maximum of 1"),
+        (frozenset[int], [1, 1], "has duplicate items; every item must be different"),
+        (Annotated[dict[str, int], MinLen(1)], {}, "has fewer than 1 entries"),
+        (Annotated[dict[str, int], MaxLen(1)], {"a": 1, "b": 2}, "has more than 1 entries"),
+    ],
+)
+def test_every_constraint_is_explained(annotation: object, value: object, message: str) -> None:
+    result = echo_tool(annotation).invoke({"value": value})
+    assert result.error is not None
+    assert result.error.details == (ArgumentProblem("$.value", message),)

@@ -6,6 +6,8 @@ validated (jsonschema) and structured (cattrs) into the annotated types before t
 
 The public API is re-exported here; implementation lives in private modules, loaded on first
 use so that ``import typed_toolsets`` stays light (the mypy plugin imports this package too).
+Public classes name this package as their module (``typed_toolsets.ToolError``), wherever they
+are defined (see `typed_toolsets._public`).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from ._version import __version__
 
 if TYPE_CHECKING:
     from ._toolset import Toolset as Toolset
+    from .call.proxy import Arguments as Arguments
     from .call.proxy import ToolProxy as ToolProxy
     from .call.result import ArgumentProblem as ArgumentProblem
+    from .call.result import ErrorKind as ErrorKind
     from .call.result import ToolError as ToolError
     from .call.result import ToolResult as ToolResult
     from .definition.declarations import ToolAnnotations as ToolAnnotations
@@ -34,7 +38,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ArgumentProblem",
+    "Arguments",
     "Description",
+    "ErrorKind",
     "ExportError",
     "Limits",
     "Problem",
@@ -53,7 +59,9 @@ __all__ = [
 
 _WHERE = {
     "ArgumentProblem": ".call.result",
+    "Arguments": ".call.proxy",
     "Description": ".types.description",
+    "ErrorKind": ".call.result",
     "ExportError": ".definition.errors",
     "Limits": ".definition.limits",
     "Problem": ".rules.problems",

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, overload
 
 import attrs
 
+from ._public import public
 from .definition.classes import build_class, class_info, init_problem
 from .definition.declarations import ToolAnnotations, ToolSpec
 from .definition.errors import ToolsetDefinitionError
@@ -47,6 +48,7 @@ class _ToTools:
 
 # Not slotted: on Python 3.10 two plain subclasses of a slotted base cannot be combined
 # (`class C(A, B)`: "multiple bases have instance lay-out conflict").
+@public
 @attrs.define(slots=False)
 class Toolset:
     """Base class of toolsets: groups related methods and exports the declared ones as tools.

@@ -10,6 +10,8 @@ from typing_extensions import assert_type
 
 from typed_toolsets import (
     ArgumentProblem,
+    Arguments,
+    ErrorKind,
     Limits,
     Problem,
     ToolError,
@@ -101,8 +103,18 @@ def results(result: ToolResult) -> None:
     assert_type(result.error, ToolError | None)
     if result.error is not None:
         assert_type(result.error.tool, str)
+        assert_type(result.error.kind, ErrorKind)
         assert_type(result.error.message, str)
         assert_type(result.error.details, tuple[ArgumentProblem, ...])
+    kinds: list[ErrorKind] = ["arguments", "execution", "timeout", "limit"]
+    assert_type(kinds, list[ErrorKind])
+
+
+def forward(proxy: ToolProxy, arguments: Arguments) -> ToolResult:
+    """A wrapper passes the model's arguments on as they came: the alias types them."""
+    if isinstance(arguments, bytes):
+        arguments = arguments.decode()
+    return proxy.invoke(arguments)
 
 
 def errors(exc: ToolsetDefinitionError) -> None:

@@ -1,6 +1,10 @@
-"""The call path: a model's arguments -> limits -> JSON -> validation -> structuring -> the method.
+"""The call path: a model's arguments -> a value or a `ToolError` (see `.pipeline`).
 
-May import: `typed_toolsets.rules`, `typed_toolsets.types`, `typed_toolsets.definition` and the
-standard library (plus orjson and jsonschema). Never the built-in toolsets or the integrations.
-Internal: the public names are re-exported by `typed_toolsets`.
+The fast path reads JSON text in one pass; otherwise limits, strict JSON, structuring and, for
+refused arguments, jsonschema's validation; then the method runs.
+
+May import: `typed_toolsets.rules`, `typed_toolsets.types`, `typed_toolsets.definition`,
+`typed_toolsets._public` and the standard library (plus jsonschema); the package itself only to
+name `Toolset` in an annotation, which it loads lazily. Never the built-in toolsets or the
+integrations. Internal: the public names are re-exported by `typed_toolsets`.
 """

@@ -41,7 +41,7 @@ _NOT_BRACKET_RE: Final = re.compile(r"[^\[\]{}]+")
 _BRACKET_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
-class LimitExceeded(Exception):  # noqa: N818
+class LimitExceeded(Exception):  # noqa: N818 - named for the verdict, as the limit messages read
     """The input is over a size or depth limit. ``str()`` is the message (without the tool)."""
 
 
@@ -49,15 +49,15 @@ class ArgumentsInputError(Exception):
     """The input is not a JSON object; subclasses say how. ``str()`` is the reason."""
 
 
-class InvalidJSON(ArgumentsInputError):  # noqa: N818
+class InvalidJSON(ArgumentsInputError):  # noqa: N818 - a kind of ArgumentsInputError
     """The text is not valid JSON (strictly parsed)."""
 
 
-class NotAnObject(ArgumentsInputError):  # noqa: N818
+class NotAnObject(ArgumentsInputError):  # noqa: N818 - a kind of ArgumentsInputError
     """The input is valid JSON (or a Python value) but not an object."""
 
 
-class NotJSONValue(ArgumentsInputError):  # noqa: N818
+class NotJSONValue(ArgumentsInputError):  # noqa: N818 - a kind of ArgumentsInputError
     """A mapping holds something that has no JSON form.
 
     Attributes:
@@ -194,12 +194,11 @@ def _check_strings(value: object) -> None:
                 msg = f"the string {_short(item)} contains a lone surrogate (U+{code:04X})"
                 raise ValueError(msg)
         elif isinstance(item, dict):
-            mapping: dict[str, object] = item  # pyright: ignore[reportUnknownVariableType]
+            mapping = typing.cast("dict[str, object]", item)
             stack.extend(mapping.keys())
             stack.extend(mapping.values())
         elif isinstance(item, list):
-            items: list[object] = item  # pyright: ignore[reportUnknownVariableType]
-            stack.extend(items)
+            stack.extend(typing.cast("list[object]", item))
 
 
 def parse_strict(text: str) -> object:
@@ -251,7 +250,18 @@ def _json_string_size(text: str) -> int:
     return len(json.dumps(text, ensure_ascii=False).encode("utf-8"))
 
 
-def _copy_mapping(arguments: Mapping[Any, Any], limits: Limits) -> dict[str, object]:
+def _plain_number(value: float) -> tuple[float, str | None]:
+    """A number as a plain int or float, and why it has no JSON form (None when it has one)."""
+    if isinstance(value, int):
+        number = int(value)
+        too_long = abs(number) >= _MAX_INT
+        return number, f"the integer has more than {MAX_INT_DIGITS:,} digits" if too_long else None
+    plain = float(value)
+    finite = math.isfinite(plain)
+    return plain, None if finite else f"{value!r} is not valid JSON (numbers must be finite)"
+
+
+def _copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
     """Copy a mapping into plain JSON values, checking types, depth and size without recursion."""
     max_depth = limits.max_depth
     max_size = limits.max_argument_bytes
@@ -288,20 +298,12 @@ def _copy_mapping(arguments: Mapping[Any, Any], limits: Limits) -> dict[str, obj
                     raise NotJSONValue(msg, here)
                 size += _json_string_size(plain)
                 element = plain
-            elif isinstance(value, int):
-                number = int(value)
-                if abs(number) >= _MAX_INT:
-                    msg = f"the integer has more than {MAX_INT_DIGITS:,} digits"
-                    raise NotJSONValue(msg, here)
-                size += _int_size(number)
+            elif isinstance(value, (int, float)):
+                number, problem = _plain_number(value)
+                if problem is not None:
+                    raise NotJSONValue(problem, here)
+                size += _int_size(number) if type(number) is int else len(repr(number))
                 element = number
-            elif isinstance(value, float):
-                number_f = float(value)
-                if not math.isfinite(number_f):
-                    msg = f"{value!r} is not valid JSON (numbers must be finite)"
-                    raise NotJSONValue(msg, here)
-                size += len(repr(number_f))
-                element = number_f
             elif isinstance(value, (Mapping, list, tuple)):
                 if depth + 1 > max_depth:
                     raise _depth_error(None, max_depth)
@@ -359,7 +361,7 @@ def load_arguments(arguments: object, limits: Limits) -> dict[str, object]:
             msg = f"the bytes are not valid UTF-8 ({exc.reason} at byte {exc.start})"
             raise InvalidJSON(msg) from None
     elif isinstance(arguments, Mapping):
-        return _copy_mapping(arguments, limits)  # pyright: ignore[reportUnknownArgumentType]
+        return _copy_mapping(typing.cast(object, arguments), limits)
     else:
         msg = f"must be a JSON object (a mapping or JSON text), not {type(arguments).__name__}"
         raise NotAnObject(msg)
@@ -368,7 +370,7 @@ def load_arguments(arguments: object, limits: Limits) -> dict[str, object]:
     if not isinstance(value, dict):
         msg = f"must be a JSON object, not {_json_kind(value)}"
         raise NotAnObject(msg)
-    return value  # pyright: ignore[reportUnknownVariableType]
+    return typing.cast("dict[str, object]", value)
 
 
 def _json_kind(value: object) -> str:

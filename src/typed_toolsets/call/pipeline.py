@@ -1,10 +1,19 @@
-"""The model-facing call: limits, parsing, validation, structuring, execution and deadlines.
+"""The model-facing call: one pipeline behind `invoke`, `dynamic_call` and their async forms.
 
-The common case goes through a fast path: generated code that checks and structures the arguments
-in one pass, with hooks from the project's cattrs converter. When it refuses the arguments,
-jsonschema decides (it has the final word) and explains every problem. Nothing here raises an
-`Exception` to the caller; `KeyboardInterrupt`, `SystemExit` and `asyncio.CancelledError`
-propagate.
+A model's arguments take one path (`Pipeline.run`, or `Pipeline.arun` from async code):
+
+1. The fast path (`typed_toolsets.types.fastpath`) reads JSON text and structures it in one
+   generated pass, once. What it cannot vouch for, it hands to the tool's `ExactPath`:
+   `typed_toolsets.call.jsonin` parses strictly within the limits, the method's arguments model
+   structures the arguments, and when it refuses them jsonschema decides (it has the final word)
+   and `typed_toolsets.call.validation` explains every problem.
+2. The method runs: directly, in a worker thread when it has a deadline (or, from async code,
+   when it is sync), or as a task (async methods). Sync and async differ only in this step.
+
+The outcome is the method's return value or a `Failed` carrying the `ToolResult` of the failure;
+the proxy turns it into a `ToolResult` (``invoke``) or the value or ``"Error: ..."`` text
+(``dynamic_call``). Nothing here raises an `Exception` to the caller; `KeyboardInterrupt`,
+`SystemExit` and `asyncio.CancelledError` propagate.
 """
 
 from __future__ import annotations
@@ -14,30 +23,29 @@ import concurrent.futures
 import contextlib
 import threading
 import time
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 import attrs
 
 from typed_toolsets.definition.classes import Export
-from typed_toolsets.definition.methods import MethodInfo
-from typed_toolsets.types.structs import KeyHook, generate_object_structure
-from typed_toolsets.types.typespec import Reject, TypeSpec
+from typed_toolsets.definition.errors import ExportError
+from typed_toolsets.definition.limits import Limits
+from typed_toolsets.types.arguments import ArgumentsVariant, Unbuilt
+from typed_toolsets.types.fastpath import FastArguments
+from typed_toolsets.types.typespec import Path, Schema
 
-from .fastpath import MISS, FastArguments, make_fast_arguments
 from .jsonin import InvalidJSON, LimitExceeded, NotAnObject, NotJSONValue, load_arguments
-from .result import ArgumentProblem, ToolError
+from .result import ArgumentProblem, ToolError, ToolResult
 
 __all__ = [
     "MAX_ABANDONED_THREADS",
-    "MISS",
+    "ExactPath",
     "Failed",
-    "call_async",
-    "call_sync",
-    "execute_async",
-    "execute_sync",
-    "fast_arguments",
-    "prepare",
+    "Pipeline",
+    "Refused",
+    "execution_error",
 ]
 
 #: At most this many timed-out sync calls may still be running in abandoned threads; past that,
@@ -47,80 +55,28 @@ _MAX_MESSAGE: Final = 2000
 
 
 class Failed:
-    """The `ToolError` of a failed call, wrapped.
+    """A failed call's `ToolResult`, wrapped.
 
     Wrapping keeps a tool's own return value from ever being mistaken for a failure: the class is
     private, so no tool returns one.
     """
 
-    __slots__ = ("error",)
+    __slots__ = ("result",)
 
     def __init__(self, error: ToolError) -> None:
+        self.result = ToolResult.failure(error)
+
+
+#: The tool's return value, or a `Failed`.
+Outcome = object
+
+
+class Refused(Exception):  # noqa: N818 - a verdict, raised through the generated fast path
+    """The exact path refuses the arguments; ``error`` says why."""
+
+    def __init__(self, error: ToolError) -> None:
+        super().__init__(error.message)
         self.error = error
-
-
-Outcome = object  # the tool's return value, or a `Failed`
-
-
-@attrs.frozen(eq=False)
-class _Runtime:
-    structure: Callable[[dict[str, object]], dict[str, object]]
-    keys: list[KeyHook]
-    hooks: dict[str, Callable[[Any], Any]]
-    specs: dict[str, TypeSpec]
-    lock: threading.Lock = attrs.field(factory=threading.Lock)
-    validator: list[Any] = attrs.field(factory=list)
-
-
-_runtime_lock = threading.Lock()
-
-
-def _runtime(method: MethodInfo) -> _Runtime:
-    runtime = method.cache.get("runtime")
-    if runtime is not None:
-        return runtime  # type: ignore[no-any-return]
-    with _runtime_lock:
-        runtime = method.cache.get("runtime")
-        if runtime is None:
-            from typed_toolsets.types.converter import structure_hook
-
-            hooks = {p.name: structure_hook(p.annotation) for p in method.params}
-            keys = [
-                KeyHook.for_spec(p.name, p.required, p.spec, hooks[p.name]) for p in method.params
-            ]
-            structure = generate_object_structure(
-                f"arguments of {method.func.__qualname__}", keys, None
-            )
-            runtime = _Runtime(
-                structure=structure,
-                keys=keys,
-                hooks=hooks,
-                specs={p.name: p.spec for p in method.params},
-            )
-            method.cache["runtime"] = runtime
-        return runtime
-
-
-def fast_arguments(export: Export) -> FastArguments | None:
-    """The fast path for *export*'s JSON text arguments (None without orjson), built once."""
-    method = export.method
-    if method is None:  # pragma: no cover - exports are resolved before proxies exist
-        return None
-    key = ("fast", export.limits)
-    if key not in method.cache:
-        method.cache[key] = make_fast_arguments(method, _runtime(method).keys, export.limits)
-    found: FastArguments | None = method.cache[key]
-    return found
-
-
-def _validator(method: MethodInfo, runtime: _Runtime) -> Any:
-    if not runtime.validator:
-        with runtime.lock:
-            if not runtime.validator:
-                from .validation import make_validator
-
-                runtime.validator.append(make_validator(method.parameters))
-    return runtime.validator[0]
 
 
 # ------------------------------------------------------------------------------------ messages
@@ -152,9 +108,7 @@ def execution_error(tool: str, exc: BaseException) -> ToolError:
     return ToolError(tool, "execution", f"Tool {tool!r} failed: {_exception_text(exc)}")
 
 
-def _arguments_error(
-    tool: str, problems: list[tuple[tuple[str | int, ...], str]], more: bool
-) -> ToolError:
+def _arguments_error(tool: str, problems: list[tuple[Path, str]], more: bool) -> ToolError:
     from .validation import dotted_path, json_path
 
     parts = [f"{dotted_path(path)}: {reason}" for path, reason in problems]
@@ -165,100 +119,19 @@ def _arguments_error(
     return ToolError(tool, "arguments", message, details)
 
 
-# --------------------------------------------------------------------------------- preparation
-
-
-def _locate(spec: TypeSpec, value: object) -> tuple[tuple[str | int, ...], BaseException | None]:
-    """Find the innermost part of a schema-valid *value* that fails to structure, and why."""
-    path: list[str | int] = []
-    current_spec, current = spec, value
-    while True:
-        for segment, child, child_value in current_spec.children(current):
-            try:
-                child.structure(child_value)
-            except Exception:  # noqa: BLE001
-                path.append(segment)
-                current_spec, current = child, child_value
-                break
-        else:
-            break
-    try:
-        current_spec.structure(current)
-    except Exception as exc:  # noqa: BLE001
-        return tuple(path), exc
-    return tuple(path), None  # pragma: no cover - structuring failed above, so it fails here
-
-
 def _type_name(annotation: object) -> str:
     name = getattr(annotation, "__qualname__", None)
     return name if isinstance(name, str) else repr(annotation)
 
 
-def _slow_path(
-    export: Export, method: MethodInfo, runtime: _Runtime, args: dict[str, object]
-) -> dict[str, object] | ToolError:
-    from .validation import problems as validation_problems
-
-    try:
-        found, more = validation_problems(_validator(method, runtime), args)
-    except RecursionError:
-        message = (
-            f"Arguments for tool {export.name!r} are nested too deeply to validate "
-            f"(Limits.max_depth={export.limits.max_depth}); send a flatter structure"
-        )
-        return ToolError(export.name, "limit", message)
-    if found:
-        return _arguments_error(export.name, found, more)
-    # jsonschema accepts the arguments: structure each one, reporting what cannot be built.
-    kwargs: dict[str, object] = {}
-    failures: list[tuple[tuple[str | int, ...], str]] = []
-    for param in method.params:
-        if param.name not in args:
-            continue
-        try:
-            kwargs[param.name] = runtime.hooks[param.name](args[param.name])
-        except Exception:  # noqa: BLE001
-            inner, exc = _locate(param.spec, args[param.name])
-            cause = (
-                "it does not match the schema"
-                if isinstance(exc, Reject) or exc is None
-                else _exception_text(exc)
-            )
-            failures.append(
-                (
-                    (param.name, *inner),
-                    f"could not be converted to {_type_name(param.annotation)}: {cause}",
-                )
-            )
-    if failures:
-        return _arguments_error(export.name, failures, more=False)
-    return kwargs
+def _unbuilt_problem(unbuilt: Unbuilt) -> tuple[Path, str]:
+    cause = (
+        "it does not match the schema" if unbuilt.cause is None else _exception_text(unbuilt.cause)
+    )
+    return unbuilt.path, f"could not be converted to {_type_name(unbuilt.annotation)}: {cause}"
 
 
-def prepare(export: Export, arguments: object) -> dict[str, object] | ToolError:
-    """Check and structure *arguments* for *export*: the keyword arguments, or why not."""
-    name = export.name
-    try:
-        args = load_arguments(arguments, export.limits)
-    except LimitExceeded as exc:
-        return ToolError(name, "limit", f"Arguments for tool {name!r} are {exc}")
-    except InvalidJSON as exc:
-        return ToolError(name, "arguments", f"Invalid JSON arguments for tool {name!r}: {exc}")
-    except NotAnObject as exc:
-        return ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}")
-    except NotJSONValue as exc:
-        return _arguments_error(name, [(tuple(exc.path), str(exc))], more=False)
-    method = export.method
-    if method is None:  # pragma: no cover - exports are resolved before proxies exist
-        return ToolError(name, "arguments", f"Tool {name!r} is not ready")
-    runtime = _runtime(method)
-    try:
-        return runtime.structure(args)
-    except Exception:  # noqa: BLE001 - any refusal is explained by the slow path below
-        return _slow_path(export, method, runtime, args)
-
-
-# ----------------------------------------------------------------------------------- execution
+# ------------------------------------------------------------------------------ running methods
 
 
 class _Abandoned:
@@ -295,7 +168,7 @@ def _start_thread(
     return future, state
 
 
-def _too_many_abandoned(name: str) -> ToolError | None:
+def _too_many_abandoned(name: str) -> Failed | None:
     with _abandoned.lock:
         if _abandoned.count >= MAX_ABANDONED_THREADS:
             message = (
@@ -303,7 +176,7 @@ def _too_many_abandoned(name: str) -> ToolError | None:
                 f"are still running (the limit is {MAX_ABANDONED_THREADS} abandoned threads); "
                 "try again later"
             )
-            return ToolError(name, "limit", message)
+            return Failed(ToolError(name, "limit", message))
     return None
 
 
@@ -317,160 +190,274 @@ def _abandon(future: concurrent.futures.Future[Any], state: dict[str, bool]) -> 
         return True
 
 
-def _timeout_error(export: Export, waited: float, *, sync: bool) -> ToolError:
-    timeout = export.limits.timeout
-    note = "; its thread may still be running" if sync else "; it was cancelled"
-    message = (
-        f"Tool {export.name!r} timed out: no result after {waited:.2f} s "
-        f"(Limits.timeout={timeout}){note}"
-    )
-    return ToolError(export.name, "timeout", message)
+# ---------------------------------------------------------------------------------- exact path
 
 
-def _run_sync_with_timeout(
-    export: Export, bound: Callable[..., Any], kwargs: dict[str, object], timeout: float
-) -> Outcome:
-    refused = _too_many_abandoned(export.name)
-    if refused is not None:
-        return Failed(refused)
-    started = time.monotonic()
-    future, state = _start_thread(export.name, bound, kwargs)
-    try:
-        return future.result(timeout)
-    except concurrent.futures.TimeoutError:
-        if _abandon(future, state):
-            return Failed(_timeout_error(export, time.monotonic() - started, sync=True))
-        # It finished right at the deadline: take its outcome.
-    except Exception as exc:  # noqa: BLE001
-        return Failed(execution_error(export.name, exc))
-    try:
-        return future.result(0)
-    except Exception as exc:  # noqa: BLE001
-        return Failed(execution_error(export.name, exc))
+@attrs.frozen
+class ExactPath:
+    """The exact path of one tool: the verdict on the arguments the fast path does not vouch for.
 
+    Strict parsing within the limits (`typed_toolsets.call.jsonin`), then the arguments model's
+    structurer; what that refuses, jsonschema explains (`typed_toolsets.call.validation`). Equal
+    paths (same tool name, limits and arguments) share one fast path.
 
-async def _await_with_timeout(export: Export, coroutine: Coroutine[Any, Any, Any]) -> Outcome:
-    timeout = export.limits.timeout
-    if timeout is None:
-        try:
-            return await coroutine
-        except Exception as exc:  # noqa: BLE001
-            return Failed(execution_error(export.name, exc))
-    started = time.monotonic()
-    task = asyncio.ensure_future(coroutine)
-    try:
-        done, _ = await asyncio.wait({task}, timeout=timeout)
-    except asyncio.CancelledError:
-        task.cancel()
-        raise
-    if not done:
-        task.cancel()
-        with contextlib.suppress(BaseException):  # the cancellation we asked for
-            await task
-        return Failed(_timeout_error(export, time.monotonic() - started, sync=False))
-    try:
-        return task.result()
-    except Exception as exc:  # noqa: BLE001
-        return Failed(execution_error(export.name, exc))
-
-
-def _async_in_sync(export: Export, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(_await_with_timeout(export, bound(**kwargs)))
-    message = (
-        f"Tool {export.name!r} is async and an event loop is running in this thread; use "
-        "`await proxy.ainvoke(...)` or `await proxy.adynamic_call(...)` instead"
-    )
-    return Failed(ToolError(export.name, "execution", message))
-
-
-def execute_sync(export: Export, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
-    """Run the tool with checked arguments.
-
-    A sync tool runs directly, or in a thread when it has a deadline; an async tool runs to
-    completion when no event loop runs in this thread.
+    Attributes:
+        name: The exported tool name (every error names it).
+        limits: The limits that apply.
+        arguments: The form of the method's arguments read.
     """
-    method = export.method
-    if method is not None and method.is_async:
-        return _async_in_sync(export, bound, kwargs)
-    timeout = export.limits.timeout
-    if timeout is not None:
-        return _run_sync_with_timeout(export, bound, kwargs, timeout)
-    try:
-        return bound(**kwargs)
-    except Exception as exc:  # noqa: BLE001
-        return Failed(execution_error(export.name, exc))
 
+    name: str
+    limits: Limits
+    arguments: ArgumentsVariant
 
-def _checked(
-    export: Export, arguments: object, fast: FastArguments | None
-) -> dict[str, object] | Failed:
-    """The keyword arguments, by the fast path when it vouches for them, else the exact path."""
-    try:
-        kwargs = fast(arguments) if fast is not None else MISS
-        prepared = prepare(export, arguments) if kwargs is MISS else kwargs
-    except Exception as exc:  # noqa: BLE001 - a bug here must still not escape
-        return Failed(_internal_error(export.name, exc))
-    if isinstance(prepared, ToolError):
-        return Failed(prepared)
-    return prepared  # type: ignore[return-value]  # pyright: ignore[reportReturnType]
+    def __call__(self, arguments: object, refused: bool = False) -> dict[str, object]:
+        """The keyword arguments, checked exactly.
 
+        Args:
+            arguments: What the caller passed.
+            refused: The fast path already failed to structure this text: go straight to the
+                validator once the text is parsed.
 
-def call_sync(
-    export: Export,
-    bound: Callable[..., Any],
-    arguments: object,
-    fast: FastArguments | None = None,
-) -> Outcome:
-    """Run the whole model-facing call synchronously; never raises an `Exception`."""
-    kwargs = _checked(export, arguments, fast)
-    if isinstance(kwargs, Failed):
-        return kwargs
-    return execute_sync(export, bound, kwargs)
-
-
-async def call_async(
-    export: Export,
-    bound: Callable[..., Any],
-    arguments: object,
-    fast: FastArguments | None = None,
-) -> Outcome:
-    """Run the whole model-facing call from async code; sync tools run in a worker thread."""
-    kwargs = _checked(export, arguments, fast)
-    if isinstance(kwargs, Failed):
-        return kwargs
-    return await execute_async(export, bound, kwargs)
-
-
-async def execute_async(
-    export: Export, bound: Callable[..., Any], kwargs: dict[str, object]
-) -> Outcome:
-    """Run the tool with checked arguments from async code (a sync tool in a worker thread)."""
-    method = export.method
-    if method is not None and method.is_async:
-        return await _await_with_timeout(export, bound(**kwargs))
-    timeout = export.limits.timeout
-    if timeout is None:
+        Raises:
+            Refused: With the error to report (it raises nothing else).
+        """
         try:
-            return await asyncio.to_thread(bound, **kwargs)
-        except Exception as exc:  # noqa: BLE001
-            return Failed(execution_error(export.name, exc))
-    refused = _too_many_abandoned(export.name)
-    if refused is not None:
-        return Failed(refused)
-    started = time.monotonic()
-    future, state = _start_thread(export.name, bound, kwargs)
-    wrapped = asyncio.wrap_future(future)
-    try:
-        done, _ = await asyncio.wait({wrapped}, timeout=timeout)
-    except asyncio.CancelledError:
-        _abandon(future, state)
-        raise
-    if not done and _abandon(future, state):
-        return Failed(_timeout_error(export, time.monotonic() - started, sync=True))
-    try:
-        return future.result(0)
-    except Exception as exc:  # noqa: BLE001
-        return Failed(execution_error(export.name, exc))
+            checked = self._check(arguments, refused)
+        except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
+            checked = _internal_error(self.name, exc)
+        if isinstance(checked, ToolError):
+            raise Refused(checked)
+        return checked
+
+    def _check(self, arguments: object, refused: bool) -> dict[str, object] | ToolError:
+        name = self.name
+        try:
+            args = load_arguments(arguments, self.limits)
+        except LimitExceeded as exc:
+            return ToolError(name, "limit", f"Arguments for tool {name!r} are {exc}")
+        except InvalidJSON as exc:
+            return ToolError(name, "arguments", f"Invalid JSON arguments for tool {name!r}: {exc}")
+        except NotAnObject as exc:
+            return ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}")
+        except NotJSONValue as exc:
+            return _arguments_error(name, [(tuple(exc.path), str(exc))], more=False)
+        if refused:
+            return self._explain(args)
+        try:
+            return self.arguments.structure(args)
+        except Exception:  # noqa: BLE001 - whatever the refusal, the validator explains it
+            return self._explain(args)
+
+    def _explain(self, args: dict[str, object]) -> dict[str, object] | ToolError:
+        """Validate *args*: the problems jsonschema finds, or the arguments built one by one."""
+        from .validation import problems
+
+        try:
+            found, more = problems(self.arguments.validator(), args)
+        except RecursionError:
+            message = (
+                f"Arguments for tool {self.name!r} are nested too deeply to validate "
+                f"(Limits.max_depth={self.limits.max_depth}); send a flatter structure"
+            )
+            return ToolError(self.name, "limit", message)
+        if found:
+            return _arguments_error(self.name, found, more)
+        converted = self.arguments.convert(args)
+        if isinstance(converted, list):
+            failures = [_unbuilt_problem(unbuilt) for unbuilt in converted]
+            return _arguments_error(self.name, failures, more=False)
+        return converted
+
+
+# ------------------------------------------------------------------------------------ pipeline
+
+#: The pipeline of each export, kept as long as the export (its class) lives.
+_pipelines: weakref.WeakKeyDictionary[Export, Pipeline] = weakref.WeakKeyDictionary()
+
+
+@attrs.frozen(eq=False)
+class Pipeline:
+    """The model-facing call of one exported tool; every instance's proxy of it shares one.
+
+    Attributes:
+        exact: The exact path.
+        fast: The keyword arguments, by the fast path for JSON text when it can vouch for them,
+            else by `exact` (which raises `Refused` with the error to report).
+        is_async: Whether the method is an ``async def``.
+        direct: `run` calls the (sync) method right there: no deadline to watch.
+        adirect: `arun` awaits the (async) method right there: no deadline to watch.
+    """
+
+    exact: ExactPath
+    fast: FastArguments[dict[str, object]]
+    is_async: bool
+    direct: bool
+    adirect: bool
+
+    # Built on first use (a plain holder: a cached_property would give the class a __getattr__,
+    # which makes every attribute read on the hot path slower).
+    _strict: list[Schema | ExportError] = attrs.field(init=False, factory=list, repr=False)
+
+    def strict_parameters(self) -> Schema | ExportError:
+        """The strict variant of the arguments schema, or why the tool has none; built once.
+
+        See `typed_toolsets.call.strict`.
+        """
+        strict = self._strict
+        if not strict:
+            from .strict import strict_parameters
+
+            try:
+                strict.append(strict_parameters(self.exact.name, self.exact.arguments.schema))
+            except ExportError as exc:
+                strict.append(exc)
+        return strict[0]
+
+    @classmethod
+    def of(cls, export: Export) -> Pipeline:
+        """The pipeline of *export* (its method is resolved), built once per export."""
+        found = _pipelines.get(export)
+        if found is None:
+            found = _pipelines[export] = cls._build(export)
+        return found
+
+    @classmethod
+    def _build(cls, export: Export) -> Pipeline:
+        method = export.method
+        if method is None:  # pragma: no cover - exports are resolved before proxies exist
+            msg = f"the tool {export.name!r} has an unresolved annotation"
+            raise RuntimeError(msg)
+        variant = method.arguments.standard
+        limits = export.limits
+        exact = ExactPath(export.name, limits, variant)
+        unbounded = limits.timeout is None
+        return cls(
+            exact=exact,
+            fast=variant.fast_path(limits.max_argument_bytes, limits.max_depth, exact),
+            is_async=method.is_async,
+            direct=unbounded and not method.is_async,
+            adirect=unbounded and method.is_async,
+        )
+
+    # -------------------------------------------------------------------------------- running
+
+    def run(self, bound: Callable[..., Any], arguments: object) -> Outcome:
+        """The whole call of *bound* (the method), from sync code: its value, or a `Failed`.
+
+        A sync method runs here (in a worker thread when it has a deadline); an async one runs
+        to completion when no event loop is running in this thread. Never raises an `Exception`.
+        """
+        # Read from the slot first: calling ``self.fast(...)`` would look it up as a method.
+        fast = self.fast
+        try:
+            kwargs = fast(arguments)
+            if self.direct:
+                return bound(**kwargs)
+            return self._execute(bound, kwargs)
+        except Refused as refused:
+            return Failed(refused.error)
+        except Exception as exc:  # noqa: BLE001 - the tool's own failure, reported
+            return Failed(execution_error(self.exact.name, exc))
+
+    async def arun(self, bound: Callable[..., Any], arguments: object) -> Outcome:
+        """The whole call of *bound*, from async code: a sync method runs in a worker thread."""
+        fast = self.fast
+        try:
+            kwargs = fast(arguments)
+            if self.adirect:
+                return await bound(**kwargs)
+            return await self._aexecute(bound, kwargs)
+        except Refused as refused:
+            return Failed(refused.error)
+        except Exception as exc:  # noqa: BLE001 - the tool's own failure, reported
+            return Failed(execution_error(self.exact.name, exc))
+
+    def _execute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        if self.is_async:
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:
+                return asyncio.run(self._await(bound(**kwargs)))
+            message = (
+                f"Tool {self.exact.name!r} is async and an event loop is running in this thread; "
+                "use `await proxy.ainvoke(...)` or `await proxy.adynamic_call(...)` instead"
+            )
+            return Failed(ToolError(self.exact.name, "execution", message))
+        # A sync method with a deadline (`run` calls the others directly).
+        refused = _too_many_abandoned(self.exact.name)
+        if refused is not None:
+            return refused
+        started = time.monotonic()
+        future, state = _start_thread(self.exact.name, bound, kwargs)
+        try:
+            return future.result(self.exact.limits.timeout)
+        except concurrent.futures.TimeoutError:
+            if _abandon(future, state):
+                return self._timed_out(started, sync=True)
+            # It finished right at the deadline: take its outcome.
+        except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
+            return Failed(execution_error(self.exact.name, exc))
+        return self._outcome(lambda: future.result(0))
+
+    async def _aexecute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        if self.is_async:
+            return await self._await(bound(**kwargs))
+        timeout = self.exact.limits.timeout
+        if timeout is None:
+            try:
+                return await asyncio.to_thread(bound, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
+                return Failed(execution_error(self.exact.name, exc))
+        refused = _too_many_abandoned(self.exact.name)
+        if refused is not None:
+            return refused
+        started = time.monotonic()
+        future, state = _start_thread(self.exact.name, bound, kwargs)
+        wrapped = asyncio.wrap_future(future)
+        try:
+            done, _ = await asyncio.wait({wrapped}, timeout=timeout)
+        except asyncio.CancelledError:
+            _abandon(future, state)
+            raise
+        if not done and _abandon(future, state):
+            return self._timed_out(started, sync=True)
+        return self._outcome(lambda: future.result(0))
+
+    async def _await(self, coroutine: Coroutine[Any, Any, Any]) -> Outcome:
+        """Await an async method's coroutine, cancelling it at the deadline."""
+        timeout = self.exact.limits.timeout
+        if timeout is None:
+            try:
+                return await coroutine
+            except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
+                return Failed(execution_error(self.exact.name, exc))
+        started = time.monotonic()
+        task = asyncio.ensure_future(coroutine)
+        try:
+            done, _ = await asyncio.wait({task}, timeout=timeout)
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+        if not done:
+            task.cancel()
+            with contextlib.suppress(BaseException):  # the cancellation we asked for
+                await task
+            return self._timed_out(started, sync=False)
+        return self._outcome(task.result)
+
+    def _outcome(self, result: Callable[[], object]) -> Outcome:
+        """What *result* returns, or the execution error for what it raises."""
+        try:
+            return result()
+        except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
+            return Failed(execution_error(self.exact.name, exc))
+
+    def _timed_out(self, started: float, *, sync: bool) -> Failed:
+        waited = time.monotonic() - started
+        note = "; its thread may still be running" if sync else "; it was cancelled"
+        message = (
+            f"Tool {self.exact.name!r} timed out: no result after {waited:.2f} s "
+            f"(Limits.timeout={self.exact.limits.timeout}){note}"
+        )
+        return Failed(ToolError(self.exact.name, "timeout", message))

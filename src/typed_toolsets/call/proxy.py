@@ -4,48 +4,30 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 import attrs
 
+# The package itself, for the `Toolset` annotation: `Toolset` is defined above this layer, and
+# the package loads it lazily when the annotation is evaluated (`typing.get_type_hints`).
+import typed_toolsets
+from typed_toolsets._public import public
 from typed_toolsets.definition.classes import Export
 from typed_toolsets.definition.declarations import ToolAnnotations
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
+from typed_toolsets.types.typespec import json_copy
 
-from .fastpath import FastArguments
-from .pipeline import (
-    MISS,
-    Failed,
-    call_async,
-    call_sync,
-    execution_error,
-    fast_arguments,
-)
-from .result import ToolError, ToolResult
-
-if TYPE_CHECKING:
-    from typed_toolsets._toolset import Toolset
+from .pipeline import Failed, Pipeline
+from .result import ToolResult
 
 __all__ = ["Arguments", "ToolProxy", "make_proxies"]
 
 #: What the model-facing calls accept: a mapping, a JSON text, or None / empty for no arguments.
-Arguments: TypeAlias = "Mapping[str, object] | str | bytes | None"
+Arguments: TypeAlias = Mapping[str, object] | str | bytes | None
 
 
-def _json_copy(value: Any) -> Any:
-    # Schemas are plain JSON (dicts, lists, scalars); copying them this way is cheap and deep.
-    if isinstance(value, dict):
-        return {k: _json_copy(v) for k, v in value.items()}  # pyright: ignore[reportUnknownVariableType]
-    if isinstance(value, list):
-        return [_json_copy(v) for v in value]  # pyright: ignore[reportUnknownVariableType]
-    return value
-
-
-def _last_resort(name: str, exc: BaseException) -> ToolError:
-    return ToolError(name, "execution", f"Tool {name!r} failed: {type(exc).__name__}")
-
-
+@public
 @attrs.frozen(eq=False)
 class ToolProxy:
     """One exported method bound to a toolset instance: what an agent calls.
@@ -64,19 +46,16 @@ class ToolProxy:
     name: str
     description: str
     method_name: str
-    toolset: Toolset
+    toolset: typed_toolsets.Toolset
     _export: Export = attrs.field(repr=False, alias="export")
+    _pipeline: Pipeline = attrs.field(repr=False, alias="pipeline")
     _bound: Callable[..., Any] = attrs.field(repr=False, alias="bound")
-    _fast: FastArguments | None = attrs.field(repr=False, alias="fast", default=None)
-    # A tool without a timeout can be called right here, with no further dispatch.
-    _direct: bool = attrs.field(repr=False, alias="direct", default=False)
-    _direct_async: bool = attrs.field(repr=False, alias="direct_async", default=False)
 
     @property
     def parameters(self) -> dict[str, Any]:
         """The JSON Schema of the arguments object (a fresh, JSON-ready copy)."""
         method = self._export.method
-        return _json_copy(method.parameters) if method is not None else {}
+        return json_copy(method.parameters) if method is not None else {}
 
     @property
     def schema(self) -> dict[str, Any]:
@@ -98,22 +77,10 @@ class ToolProxy:
                 such as ``dict[str, T]``, or a nullable parameter whose default is not None);
                 the message names the tool and each parameter.
         """
-        method = self._export.method
-        if method is None:  # pragma: no cover - exports are resolved before proxies exist
-            return {}
-        key = ("strict-parameters", self.name)
-        found = method.cache.get(key)
-        if found is None:
-            from .strict import strict_parameters
-
-            try:
-                found = strict_parameters(self.name, method.parameters)
-            except ExportError as exc:
-                found = exc
-            method.cache[key] = found
+        found = self._pipeline.strict_parameters()
         if isinstance(found, ExportError):
             raise ExportError(found.problems)
-        return _json_copy(found)  # type: ignore[no-any-return]
+        return json_copy(found)
 
     @property
     def annotations(self) -> ToolAnnotations | None:
@@ -131,7 +98,7 @@ class ToolProxy:
         method = self._export.method
         if method is None or method.output_schema is None:
             return None
-        return _json_copy(method.output_schema)  # type: ignore[no-any-return]
+        return json_copy(method.output_schema)
 
     @property
     def is_async(self) -> bool:
@@ -165,39 +132,18 @@ class ToolProxy:
             ``ToolResult(ok=True, value=...)``, or ``ok=False`` with a `ToolError` saying what to
             change. Never raises an `Exception`.
         """
-        try:
-            outcome = call_sync(self._export, self._bound, arguments, self._fast)
-        except Exception as exc:  # noqa: BLE001 - the contract: never raise
-            return ToolResult.failure(_last_resort(self.name, exc))
-        if type(outcome) is Failed:
-            return ToolResult.failure(outcome.error)
-        return ToolResult.success(outcome)
+        outcome = self._pipeline.run(self._bound, arguments)
+        return outcome.result if type(outcome) is Failed else ToolResult.success(outcome)
 
     def dynamic_call(self, arguments: Arguments = None) -> Any:
         """Run the model-facing call: the method's return value, or ``"Error: <message>"``.
 
-        Exactly ``r.value if r.ok else "Error: " + r.error.message`` for ``r = invoke(arguments)``.
-        Never raises an `Exception`; `KeyboardInterrupt`, `SystemExit` and cancellation propagate.
+        Exactly ``invoke(arguments).dynamic()``: ``r.value if r.ok else "Error: " +
+        r.error.message``. Never raises an `Exception`; `KeyboardInterrupt`, `SystemExit` and
+        cancellation propagate.
         """
-        fast = self._fast
-        if fast is not None and self._direct:
-            # The common case, kept flat: JSON text, checked and structured, then the call.
-            try:
-                kwargs = fast(arguments)
-            except Exception:  # noqa: BLE001  # pragma: no cover - fast() never raises
-                kwargs = MISS
-            if kwargs is not MISS:
-                try:
-                    return self._bound(**kwargs)  # type: ignore[arg-type]  # pyright: ignore[reportCallIssue,reportUnknownVariableType]
-                except Exception as exc:  # noqa: BLE001
-                    return "Error: " + execution_error(self.name, exc).message
-        try:
-            outcome = call_sync(self._export, self._bound, arguments, fast)
-        except Exception as exc:  # noqa: BLE001 - the contract: never raise
-            return "Error: " + _last_resort(self.name, exc).message
-        if type(outcome) is Failed:
-            return "Error: " + outcome.error.message
-        return outcome
+        outcome = self._pipeline.run(self._bound, arguments)
+        return outcome.result.dynamic() if type(outcome) is Failed else outcome
 
     async def acall(self, **kwargs: Any) -> Any:
         """Call the method directly from async code (a sync method runs in a worker thread)."""
@@ -207,37 +153,16 @@ class ToolProxy:
 
     async def ainvoke(self, arguments: Arguments = None) -> ToolResult:
         """The async form of `invoke`; a sync method runs in a worker thread."""
-        try:
-            outcome = await call_async(self._export, self._bound, arguments, self._fast)
-        except Exception as exc:  # noqa: BLE001
-            return ToolResult.failure(_last_resort(self.name, exc))
-        if type(outcome) is Failed:
-            return ToolResult.failure(outcome.error)
-        return ToolResult.success(outcome)
+        outcome = await self._pipeline.arun(self._bound, arguments)
+        return outcome.result if type(outcome) is Failed else ToolResult.success(outcome)
 
     async def adynamic_call(self, arguments: Arguments = None) -> Any:
-        """The async form of `dynamic_call`."""
-        fast = self._fast
-        if fast is not None and self._direct_async:
-            try:
-                kwargs = fast(arguments)
-            except Exception:  # noqa: BLE001  # pragma: no cover - fast() never raises
-                kwargs = MISS
-            if kwargs is not MISS:
-                try:
-                    return await self._bound(**kwargs)  # type: ignore[arg-type]  # pyright: ignore[reportCallIssue,reportUnknownVariableType]
-                except Exception as exc:  # noqa: BLE001
-                    return "Error: " + execution_error(self.name, exc).message
-        try:
-            outcome = await call_async(self._export, self._bound, arguments, self._fast)
-        except Exception as exc:  # noqa: BLE001
-            return "Error: " + _last_resort(self.name, exc).message
-        if type(outcome) is Failed:
-            return "Error: " + outcome.error.message
-        return outcome
+        """The async form of `dynamic_call`: exactly ``(await ainvoke(arguments)).dynamic()``."""
+        outcome = await self._pipeline.arun(self._bound, arguments)
+        return outcome.result.dynamic() if type(outcome) is Failed else outcome
 
 
-def make_proxies(exports: list[Export], instance: Toolset) -> list[ToolProxy]:
+def make_proxies(exports: list[Export], instance: typed_toolsets.Toolset) -> list[ToolProxy]:
     """Bind each export to *instance*."""
     return [
         ToolProxy(
@@ -246,14 +171,8 @@ def make_proxies(exports: list[Export], instance: Toolset) -> list[ToolProxy]:
             method_name=export.method_name,
             toolset=instance,
             export=export,
+            pipeline=Pipeline.of(export),
             bound=getattr(instance, export.method_name),
-            fast=fast_arguments(export),
-            direct=export.limits.timeout is None
-            and export.method is not None
-            and not export.method.is_async,
-            direct_async=export.limits.timeout is None
-            and export.method is not None
-            and export.method.is_async,
         )
         for export in exports
     ]

@@ -6,12 +6,15 @@ from typing import Any, Literal, TypeAlias
 
 import attrs
 
+from typed_toolsets._public import public
+
 __all__ = ["ArgumentProblem", "ErrorKind", "ToolError", "ToolResult"]
 
 #: What went wrong: the arguments, the tool itself, its deadline, or a size/depth/thread limit.
 ErrorKind: TypeAlias = Literal["arguments", "execution", "timeout", "limit"]
 
 
+@public
 @attrs.frozen
 class ArgumentProblem:
     """One problem with the arguments.
@@ -30,6 +33,7 @@ class ArgumentProblem:
         return {"path": self.path, "message": self.message}
 
 
+@public
 @attrs.frozen
 class ToolError:
     """Why a call failed.
@@ -63,6 +67,7 @@ class ToolError:
         }
 
 
+@public
 @attrs.frozen
 class ToolResult:
     """The result of `ToolProxy.invoke`: a value, or an error.

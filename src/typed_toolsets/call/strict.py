@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from typed_toolsets.definition.errors import ExportError
-from typed_toolsets.types.typespec import Schema
+from typed_toolsets.types.typespec import Schema, json_copy
 
 __all__ = ["admits_null", "def_name", "null_sentence", "strict_parameters"]
 
@@ -161,7 +161,7 @@ class _Builder:
             elif key in ("properties", "required", "additionalProperties"):
                 continue  # rebuilt below, in this order, for objects
             else:
-                result[key] = _json_copy(value)
+                result[key] = json_copy(value)
         if _is_object(schema):
             self.object_keys(schema, path, result)
         return result
@@ -223,14 +223,6 @@ def _path_text(path: tuple[str | int, ...]) -> str:
     for segment in path:
         text += "[*]" if segment == "*" else json_path([segment])[1:]
     return text
-
-
-def _json_copy(value: object) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _json_copy(v) for k, v in typing.cast("Mapping[str, object]", value).items()}
-    if isinstance(value, list):
-        return [_json_copy(v) for v in typing.cast("list[object]", value)]
-    return value
 
 
 def strict_parameters(tool: str, parameters: Mapping[str, Any]) -> Schema:

@@ -13,15 +13,15 @@ import typing
 from collections.abc import Iterable, Iterator, Sequence, Sized
 from typing import TYPE_CHECKING, Any, Final
 
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft202012Validator
 
-from typed_toolsets.rules.formats import BY_FORMAT, FORMAT_TYPES
-from typed_toolsets.types.typespec import Schema
+from typed_toolsets.rules.formats import BY_FORMAT
+from typed_toolsets.types.typespec import Path
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
-__all__ = ["MAX_PROBLEMS", "Problem", "format_checker", "json_path", "make_validator", "problems"]
+__all__ = ["MAX_PROBLEMS", "Problem", "dotted_path", "json_path", "problems", "short"]
 
 #: At most this many problems are reported for one call.
 MAX_PROBLEMS: Final = 20
@@ -36,30 +36,24 @@ _TYPE_PHRASES: Final = {
     "object": "an object",
 }
 
-Path = tuple["str | int", ...]
+#: How a keyword's failure is said when the schema's value is all it needs: ``shown`` is the
+#: instance (shortened), ``value`` the keyword's value, ``size`` the instance's length (arrays).
+_REASONS: Final = {
+    "minimum": "{shown} is less than the minimum of {value}",
+    "exclusiveMinimum": "{shown} must be greater than {value}",
+    "maximum": "{shown} is greater than the maximum of {value}",
+    "exclusiveMaximum": "{shown} must be less than {value}",
+    "multipleOf": "{shown} is not a multiple of {value}",
+    "minLength": "{shown} is shorter than {value} characters",
+    "maxLength": "{shown} is longer than {value} characters",
+    "minItems": "has {size} items, fewer than the minimum of {value}",
+    "maxItems": "has {size} items, more than the maximum of {value}",
+    "uniqueItems": "has duplicate items; every item must be different",
+    "minProperties": "has fewer than {value} entries",
+    "maxProperties": "has more than {value} entries",
+}
+
 Problem = tuple[Path, str]
-
-
-def _format_check(parse: Any) -> Any:
-    def check(instance: object) -> bool:
-        if isinstance(instance, str):
-            parse(instance)
-        return True
-
-    return check
-
-
-def format_checker() -> FormatChecker:
-    """A format checker enforcing exactly the library's formats (the rows of `FORMAT_TYPES`)."""
-    checker = FormatChecker(formats=())
-    for row in FORMAT_TYPES:
-        checker.checks(row.format_name, raises=ValueError)(_format_check(row.parse))
-    return checker
-
-
-def make_validator(schema: Schema) -> Draft202012Validator:
-    """Build a Draft 2020-12 validator for *schema* with the library's format checks."""
-    return Draft202012Validator(schema, format_checker=format_checker())
 
 
 def json_path(path: Iterable[str | int]) -> str:
@@ -143,31 +137,10 @@ def _reason(error: ValidationError) -> str:
     if keyword == "format":
         row = BY_FORMAT.get(value)
         return f"{shown} is not {row.hint if row is not None else f'a valid {value}'}"
-    if keyword == "minimum":
-        return f"{shown} is less than the minimum of {value}"
-    if keyword == "exclusiveMinimum":
-        return f"{shown} must be greater than {value}"
-    if keyword == "maximum":
-        return f"{shown} is greater than the maximum of {value}"
-    if keyword == "exclusiveMaximum":
-        return f"{shown} must be less than {value}"
-    if keyword == "multipleOf":
-        return f"{shown} is not a multiple of {value}"
-    if keyword == "minLength":
-        return f"{shown} is shorter than {value} characters"
-    if keyword == "maxLength":
-        return f"{shown} is longer than {value} characters"
-    if keyword in ("minItems", "maxItems"):
+    template = _REASONS.get(str(keyword))
+    if template is not None:
         size = len(typing.cast("Sized", instance)) if isinstance(instance, list) else 0
-        if keyword == "minItems":
-            return f"has {size} items, fewer than the minimum of {value}"
-        return f"has {size} items, more than the maximum of {value}"
-    if keyword == "uniqueItems":
-        return "has duplicate items; every item must be different"
-    if keyword == "minProperties":
-        return f"has fewer than {value} entries"
-    if keyword == "maxProperties":
-        return f"has more than {value} entries"
+        return template.format(shown=shown, value=value, size=size)
     return error.message if len(error.message) <= 200 else short(error.message, 200)
 
 
@@ -234,6 +207,7 @@ def problems(validator: Draft202012Validator, instance: object) -> tuple[list[Pr
     found: list[Problem] = []
     seen: set[Problem] = set()
     more = False
+    # types-jsonschema leaves part of iter_errors' signature unknown.
     errors: Iterator[ValidationError] = validator.iter_errors(typing.cast(Any, instance))  # pyright: ignore[reportUnknownMemberType]
     stream = itertools.chain.from_iterable(_expand(error, root=True) for error in errors)
     for problem in stream:

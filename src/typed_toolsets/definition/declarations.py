@@ -7,6 +7,7 @@ from typing import Any, Final, TypeVar, overload
 
 import attrs
 
+from typed_toolsets._public import public
 from typed_toolsets.rules.problems import Problem, problem
 
 from .errors import ToolsetDefinitionError
@@ -23,6 +24,7 @@ SPEC_ATTRIBUTE: Final = "__typed_toolsets_spec__"
 _optional_bool = attrs.validators.optional(attrs.validators.instance_of(bool))
 
 
+@public
 @attrs.frozen(kw_only=True)
 class ToolAnnotations:
     """Hints about what a tool does, for clients that decide how to run it (MCP tool annotations).
@@ -83,6 +85,7 @@ class ToolAnnotations:
         return found
 
 
+@public
 @attrs.frozen
 class ToolSpec:
     """One export declaration, as made by `tool`.

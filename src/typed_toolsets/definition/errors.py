@@ -15,15 +15,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from typed_toolsets._public import public
 from typed_toolsets.rules.problems import Problem
 
 __all__ = ["ExportError", "ToolsetDefinitionError", "TypedToolsetsError"]
 
 
+@public
 class TypedToolsetsError(Exception):
     """Base class of every exception raised by typed_toolsets."""
 
 
+@public
 class ToolsetDefinitionError(TypedToolsetsError, TypeError):
     """A Toolset class or one of its tool declarations is invalid.
 
@@ -49,6 +52,7 @@ class ToolsetDefinitionError(TypedToolsetsError, TypeError):
         return type(self), (self.problems,)
 
 
+@public
 class ExportError(TypedToolsetsError, ValueError):
     """Tools cannot be exported as asked, and the library refuses rather than lose information.
 

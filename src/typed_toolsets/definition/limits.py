@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import attrs
 
+from typed_toolsets._public import public
+
 from .validators import optional_positive_seconds, positive_int
 
 __all__ = ["DEFAULT_LIMITS", "Limits"]
 
 
+@public
 @attrs.frozen
 class Limits:
     """Bounds for one tool call, checked before any work scales with the input.

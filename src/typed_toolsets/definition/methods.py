@@ -6,7 +6,7 @@ import inspect
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 import typing_extensions
@@ -16,7 +16,11 @@ from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.types import docstrings
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.description import Description
-from typed_toolsets.types.typespec import MISSING, Reject, Schema, TypeSpec, Unresolved, Unsupported
+from typed_toolsets.types.structs import Property, json_default
+from typed_toolsets.types.typespec import MISSING, Schema, TypeSpec, Unresolved, Unsupported
+
+if TYPE_CHECKING:
+    from typed_toolsets.types.arguments import ArgumentsModel
 
 __all__ = [
     "MethodInfo",
@@ -50,25 +54,8 @@ class UnresolvedParameter(Unresolved):
         self.parameter = parameter
 
 
-@attrs.frozen
-class Param:
-    """One parameter of an exported method.
-
-    Attributes:
-        name: The keyword the method takes (and the JSON property name).
-        annotation: The resolved annotation.
-        spec: Its type spec.
-        required: True when the parameter has no default.
-        default: The Python default, or MISSING.
-        description: Its description, from ``Annotated`` metadata or the docstring.
-    """
-
-    name: str
-    annotation: object
-    spec: TypeSpec
-    required: bool
-    default: object
-    description: str | None
+#: One parameter of an exported method: a property of the method's arguments object.
+Param: TypeAlias = Property
 
 
 @attrs.frozen(eq=False)
@@ -77,21 +64,28 @@ class MethodInfo:
 
     Attributes:
         func: The function as defined.
-        params: Its parameters, in order.
+        arguments: Its keyword parameters as one closed JSON object: schema, structurer, fast
+            path, validator and error locating (built once, shared by every call).
         is_async: Whether it is an ``async def``.
-        parameters: The JSON Schema of its arguments (never mutated; copied when handed out).
         output_schema: The JSON Schema of its return annotation, or None.
         summary: The first paragraph of its docstring, or None.
-        cache: Call machinery built on first use (see `typed_toolsets.call.pipeline`).
     """
 
     func: Callable[..., Any]
-    params: tuple[Param, ...]
+    arguments: ArgumentsModel
     is_async: bool
-    parameters: Schema
     output_schema: Schema | None
     summary: str | None
-    cache: dict[object, Any] = attrs.field(factory=dict, repr=False)
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        """Its parameters, in order."""
+        return self.arguments.params
+
+    @property
+    def parameters(self) -> Schema:
+        """The JSON Schema of its arguments (never mutated; copied when handed out)."""
+        return self.arguments.standard.schema
 
 
 def _shim_hints(annotation: object, globalns: dict[str, Any], localns: dict[str, Any]) -> object:
@@ -135,28 +129,6 @@ def _annotated_description(annotation: object) -> str | None:
         elif isinstance(item, Description):
             found = item.text
     return found
-
-
-def json_default(default: object, spec: TypeSpec) -> object:
-    """Return the JSON form of *default*, checked against *spec*.
-
-    Raises:
-        ValueError: The default has no JSON form the schema admits.
-    """
-    try:
-        value = spec.unstructure(default)
-    except Exception as exc:  # noqa: BLE001
-        msg = f"{type(exc).__name__}: {exc}"
-        raise ValueError(msg) from None
-    try:
-        spec.structure(value)
-    except Reject:
-        msg = "its JSON form does not match the annotation's schema"
-        raise ValueError(msg) from None
-    except Exception as exc:  # noqa: BLE001
-        msg = f"{type(exc).__name__}: {exc}"
-        raise ValueError(msg) from None
-    return value
 
 
 _KIND_PROBLEMS: Final[Mapping[object, Kind]] = {
@@ -251,8 +223,9 @@ def read_method(
                 problems.append(default_problem)
                 continue
         params.append(
-            Param(
+            Property(
                 name=parameter.name,
+                attr_name=parameter.name,
                 annotation=annotation,
                 spec=spec,
                 required=default is _EMPTY,
@@ -264,11 +237,13 @@ def read_method(
         raise SignatureProblems(problems)
     if unresolved is not None:
         raise unresolved
+    # Loaded by the first class that exports a method, not by `import typed_toolsets`.
+    from typed_toolsets.types.arguments import ArgumentsModel
+
     return MethodInfo(
         func=func,
-        params=tuple(params),
+        arguments=ArgumentsModel.build(func.__qualname__, params),
         is_async=inspect.iscoroutinefunction(func),
-        parameters=parameters_schema(params),
         output_schema=_output_schema(signature.return_annotation, globalns, localns),
         summary=docstrings.summary(func.__doc__),
     )
@@ -334,27 +309,6 @@ def _default_problem(
             reason=str(exc),
         )
     return None
-
-
-def parameters_schema(params: list[Param]) -> Schema:
-    """Assemble the arguments object schema of a method, with root ``$defs`` when needed."""
-    properties: Schema = {}
-    refs: set[type] = set()
-    for param in params:
-        prop = dict(param.spec.schema)
-        if param.description:
-            prop["description"] = param.description
-        if param.default is not MISSING:
-            prop["default"] = json_default(param.default, param.spec)
-        properties[param.name] = prop
-        refs |= param.spec.refs
-    schema: Schema = {
-        "type": "object",
-        "properties": properties,
-        "required": [p.name for p in params if p.required],
-        "additionalProperties": False,
-    }
-    return registry.document(schema, refs)
 
 
 def _output_schema(

@@ -173,7 +173,7 @@ class _Compiler:
         def accepts(index: int, value: object) -> bool:
             validator: Any = validators.get(index)
             if validator is None:
-                from typed_toolsets.call.validation import make_validator
+                from typed_toolsets.types.validator import make_validator
 
                 variant = dict(variants[index])
                 if defs:

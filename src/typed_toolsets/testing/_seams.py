@@ -203,7 +203,7 @@ def describe(annotation: object) -> Form:
     if rule == "mapping":
         return Form("mapping", annotation, json_types, args=args[1:])
     cls = typing.cast(type, annotation)
-    fields = tuple(Field(f.json_name, f.annotation, f.required) for f in _struct_fields(rule)(cls))
+    fields = tuple(Field(f.name, f.annotation, f.required) for f in _struct_fields(rule)(cls))
     make = None if rule == "typeddict" else cls
     return Form("object", annotation, json_types, python_type=cls, fields=fields, make=make)
 
@@ -316,9 +316,12 @@ def exact_path(proxy: ToolProxy, arguments: object) -> dict[str, object] | ToolE
     Returns the keyword arguments the method would receive, or the `ToolError` explaining why
     not. The method is not called.
     """
-    from typed_toolsets.call.pipeline import prepare
+    from typed_toolsets.call.pipeline import Refused
 
-    return prepare(proxy._export, arguments)  # pyright: ignore[reportPrivateUsage]
+    try:
+        return proxy._pipeline.exact(arguments)  # pyright: ignore[reportPrivateUsage]
+    except Refused as refusal:
+        return refusal.error
 
 
 def fast_path(proxy: ToolProxy, text: str) -> dict[str, object] | None:
@@ -327,13 +330,15 @@ def fast_path(proxy: ToolProxy, text: str) -> dict[str, object] | None:
     None means it leaves the call to the exact path (as it must for anything it cannot vouch
     for), or that this installation has no fast path (orjson missing). The method is not called.
     """
-    from typed_toolsets.call.pipeline import MISS
+    exact = proxy._pipeline.exact  # pyright: ignore[reportPrivateUsage]
+    limits = exact.limits
+    # The tool's own fast path, built to hand over to `_passes` instead of the exact path.
+    fast = exact.arguments.fast_path(limits.max_argument_bytes, limits.max_depth, _passes)
+    return fast(text)
 
-    fast = proxy._fast  # pyright: ignore[reportPrivateUsage]
-    if fast is None:
-        return None
-    result = fast(text)
-    return None if result is MISS else typing.cast("dict[str, object]", result)
+
+def _passes(arguments: object, refused: bool) -> None:
+    """Where `fast_path` hands over what the fast path does not vouch for: nothing."""
 
 
 def json_text(value: object) -> str:
@@ -391,7 +396,8 @@ def json_path(path: Path) -> str:
 
 def schema_checker(schema: Mapping[str, Any]) -> Callable[[object], list[tuple[Path, str]]]:
     """A function listing what jsonschema (with the library's format checks) finds wrong."""
-    from typed_toolsets.call.validation import make_validator, problems
+    from typed_toolsets.call.validation import problems
+    from typed_toolsets.types.validator import make_validator
 
     validator = make_validator(dict(schema))
 

@@ -1,6 +1,10 @@
 """The type layer: annotation -> JSON Schema + structure and unstructure hooks, from one registry.
 
-May import: `typed_toolsets.rules`, the standard library, attrs, cattrs, typing_extensions,
-annotated_types and (lazily) jsonschema. Never the definition, call or integration layers.
-Internal: the public names are re-exported by `typed_toolsets`.
+Also a method's arguments as one closed object (`arguments`), the code generator (`gen`) and the
+fast path that reads JSON text (`fastpath`).
+
+May import: `typed_toolsets.rules`, `typed_toolsets._public`, the standard library, attrs,
+cattrs, typing_extensions, annotated_types and, lazily, jsonschema and (optional) orjson. Never
+the definition, call or integration layers. Internal: the public names are re-exported by
+`typed_toolsets`.
 """

@@ -6,11 +6,22 @@ import typing
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
+import attrs
+
 from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
 
 from .registry import Builder, Describer, Rule
-from .typespec import ChildrenFn, Reject, Schema, StructureHook, TypeSpec, Unsupported
+from .typespec import (
+    ChildrenFn,
+    Reject,
+    Schema,
+    StructureHook,
+    TypeSpec,
+    Unsupported,
+    container_spec,
+    instance_of,
+)
 
 __all__ = ["CONTAINER_RULES", "fullname", "is_bare_generic"]
 
@@ -120,21 +131,21 @@ def _list_like(annotation: object, item: TypeSpec, *, as_tuple: bool) -> TypeSpe
         items: list[Any] | tuple[Any, ...] = value  # pyright: ignore[reportUnknownVariableType]
         return [unstructure_item(element) for element in items]
 
-    python_type: type = tuple if as_tuple else list
-    return TypeSpec(
-        annotation=annotation,
+    return attrs.evolve(
+        container_spec(
+            annotation,
+            "array",
+            [item],
+            {"type": "array", "items": item.schema},
+            _list_structure(item, as_tuple),
+            unstructure,
+            instance_of(tuple if as_tuple else list),
+            _indexed_children(item),
+        ),
         list_of=item.exact_type if not as_tuple else None,
         members=_each(item.members),
-        schema={"type": "array", "items": item.schema},
-        structure=_list_structure(item, as_tuple),
-        unstructure=unstructure,
-        json_types=frozenset({"array"}),
-        depth=None if item.depth is None else item.depth + 1,
         identity=not as_tuple and item.identity,
         hashable=as_tuple and item.hashable,
-        refs=item.refs,
-        instance_check=lambda v: isinstance(v, python_type),
-        children=_indexed_children(item),
     )
 
 
@@ -195,20 +206,19 @@ def _tuple_rule(annotation: object, builder: Builder) -> TypeSpec:
         schema["prefixItems"] = [s.schema for s in specs]
         schema["minItems"] = count
     schema["maxItems"] = count
-    depths = [s.depth for s in specs]
-    known = [d for d in depths if d is not None]
-    return TypeSpec(
-        annotation=annotation,
-        schema=schema,
-        structure=structure,
-        unstructure=unstructure,
-        json_types=frozenset({"array"}),
-        depth=None if len(known) != len(depths) else 1 + max([0, *known]),
+    return attrs.evolve(
+        container_spec(
+            annotation,
+            "array",
+            specs,
+            schema,
+            structure,
+            unstructure,
+            lambda v: isinstance(v, tuple) and len(v) == count,  # pyright: ignore[reportUnknownArgumentType]
+            children,
+        ),
         hashable=all(s.hashable for s in specs),
         members=members if counters else None,
-        refs=frozenset[type]().union(*(s.refs for s in specs)),
-        instance_check=lambda v: isinstance(v, tuple) and len(v) == count,  # pyright: ignore[reportUnknownArgumentType]
-        children=children,
     )
 
 
@@ -277,17 +287,15 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
         except TypeError:
             return items
 
-    python_type: type = frozenset if frozen else set
-    return TypeSpec(
-        annotation=annotation,
-        schema={"type": "array", "items": item.schema, "uniqueItems": True},
-        structure=structure,
-        unstructure=unstructure,
-        json_types=frozenset({"array"}),
-        depth=None if item.depth is None else item.depth + 1,
-        refs=item.refs,
-        instance_check=lambda v: isinstance(v, python_type),
-        children=_indexed_children(item),
+    return container_spec(
+        annotation,
+        "array",
+        [item],
+        {"type": "array", "items": item.schema, "uniqueItems": True},
+        structure,
+        unstructure,
+        instance_of(frozenset if frozen else set),
+        _indexed_children(item),
     )
 
 
@@ -346,18 +354,19 @@ def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
         mapping: dict[str, Any] = value
         return len(mapping) + (per_item(mapping.values()) if per_item is not None else 0)
 
-    return TypeSpec(
-        annotation=annotation,
+    return attrs.evolve(
+        container_spec(
+            annotation,
+            "object",
+            [item],
+            {"type": "object", "additionalProperties": item.schema},
+            structure_exact if exact is not None else structure_each,
+            unstructure,
+            instance_of(Mapping),
+            children,
+        ),
         members=len if per_item is None else members,
-        schema={"type": "object", "additionalProperties": item.schema},
-        structure=structure_exact if exact is not None else structure_each,
-        unstructure=unstructure,
-        json_types=frozenset({"object"}),
-        depth=None if item.depth is None else item.depth + 1,
         identity=exact is not None,
-        refs=item.refs,
-        instance_check=lambda v: isinstance(v, Mapping),
-        children=children,
     )
 
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import attrs
 
+from typed_toolsets._public import public
+
 __all__ = ["Description"]
 
 
+@public
 @attrs.frozen
 class Description:
     """Describe a parameter or field to the model: ``Annotated[str, Description("A city name")]``.

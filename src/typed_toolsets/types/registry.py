@@ -18,7 +18,7 @@ import attrs
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.rules.shapes import Shape
 
-from .typespec import Reject, Schema, TypeSpec, Unsupported, count_members
+from .typespec import Reject, Schema, TypeSpec, Unsupported, count_members, json_copy
 
 __all__ = [
     "Builder",
@@ -475,7 +475,7 @@ def register_type(
             f"(got {strategy!r})."
         )
         raise TypeError(msg)
-    frozen_schema: Schema = _json_copy(schema)
+    frozen_schema = json_copy(schema)
     checker = _SchemaCheck(frozen_schema)
 
     def structure_checked(value: Any) -> object:
@@ -513,7 +513,7 @@ class _SchemaCheck:
 
     def check(self, value: object) -> None:
         if self._validator is None:
-            from typed_toolsets.call.validation import make_validator
+            from .validator import make_validator
 
             self._validator = make_validator(self._schema)
         if not self._validator.is_valid(value):
@@ -527,13 +527,3 @@ def _schema_json_types(schema: Schema) -> frozenset[str]:
     if isinstance(declared, list) and all(isinstance(t, str) for t in declared):  # pyright: ignore[reportUnknownVariableType]
         return frozenset(declared)  # pyright: ignore[reportUnknownArgumentType]
     return frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
-
-
-def _json_copy(value: object) -> Any:
-    if isinstance(value, Mapping):
-        mapping = typing.cast("Mapping[object, object]", value)
-        return {str(k): _json_copy(v) for k, v in mapping.items()}
-    if isinstance(value, (list, tuple)):
-        items = typing.cast("list[object] | tuple[object, ...]", value)
-        return [_json_copy(v) for v in items]
-    return value

@@ -13,6 +13,7 @@ import typing
 from collections.abc import Callable
 from typing import Any, Final, Literal
 
+import attrs
 import typing_extensions
 
 from typed_toolsets.rules.shapes import Shape
@@ -21,7 +22,7 @@ from typed_toolsets.rules.typenames import scalar_kinds
 from . import docstrings
 from .containers import fullname
 from .registry import Builder, Describer, Rule, unknown_shape
-from .typespec import Reject, Schema, TypeSpec, Unsupported, ambiguous_float
+from .typespec import Reject, Schema, TypeSpec, Unsupported, ambiguous_float, instance_of
 
 __all__ = ["SCALAR_RULES", "class_description", "numeric_spec", "scalar_spec"]
 
@@ -58,28 +59,23 @@ def _structure_none(value: Any) -> Any:
 
 
 def _structure_int(value: Any) -> Any:
-    kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
-    if kind is int:
+    if type(value) is int:
         return value
-    if kind is float and value.is_integer() and not ambiguous_float(value):
+    if type(value) is float and value.is_integer() and not ambiguous_float(value):
         return int(value)
     raise Reject
 
 
 def _structure_float(value: Any) -> Any:
-    kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
-    if kind is float:
+    if type(value) is float:
         return value
-    if kind is int:
+    if type(value) is int:
         return float(value)
     raise Reject
 
 
 def _structure_number(value: Any) -> Any:
-    kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
-    if kind is int:
-        return value
-    if kind is float and not ambiguous_float(value):
+    if type(value) is int or (type(value) is float and not ambiguous_float(value)):
         return value
     raise Reject
 
@@ -107,64 +103,58 @@ def _unstructure_exact(kind: type, what: str) -> Callable[[Any], Any]:
     return unstructure
 
 
+def _scalar(
+    annotation: object,
+    json_type: str,
+    structure: Callable[[Any], Any],
+    unstructure: Callable[[Any], Any],
+    instance_check: Callable[[Any], bool],
+) -> TypeSpec:
+    """The spec of a JSON scalar: hashable values of one JSON type."""
+    return TypeSpec(
+        annotation=annotation,
+        schema={"type": json_type},
+        structure=structure,
+        unstructure=unstructure,
+        json_types=frozenset({json_type}),
+        hashable=True,
+        instance_check=instance_check,
+    )
+
+
+def _kept(
+    annotation: object,
+    kind: type,
+    json_type: str,
+    structure: Callable[[Any], Any],
+    unstructure: Callable[[Any], Any],
+) -> TypeSpec:
+    """The spec of a scalar whose valid JSON values are exactly the Python values, kept as is."""
+    return attrs.evolve(
+        _scalar(annotation, json_type, structure, unstructure, instance_of(kind)),
+        exact_type=kind,
+        passthrough=(kind,),
+        identity=True,
+    )
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and type(value) is not bool
+
+
 def _make_scalars() -> dict[object, TypeSpec]:
     return {
-        str: TypeSpec(
-            annotation=str,
-            schema={"type": "string"},
-            structure=_structure_str,
-            unstructure=_unstructure_exact(str, "a str"),
-            json_types=frozenset({"string"}),
-            exact_type=str,
-            passthrough=(str,),
-            identity=True,
-            hashable=True,
-            instance_check=lambda v: isinstance(v, str),
-        ),
-        bool: TypeSpec(
-            annotation=bool,
-            schema={"type": "boolean"},
-            structure=_structure_bool,
-            unstructure=_unstructure_exact(bool, "a bool"),
-            json_types=frozenset({"boolean"}),
-            exact_type=bool,
-            passthrough=(bool,),
-            identity=True,
-            hashable=True,
-            instance_check=lambda v: type(v) is bool,
-        ),
-        int: TypeSpec(
-            annotation=int,
-            schema={"type": "integer"},
-            structure=_structure_int,
-            unstructure=_unstructure_exact(int, "an int"),
-            json_types=frozenset({"integer"}),
+        str: _kept(str, str, "string", _structure_str, _unstructure_exact(str, "a str")),
+        bool: _kept(bool, bool, "boolean", _structure_bool, _unstructure_exact(bool, "a bool")),
+        int: attrs.evolve(
+            _scalar(int, "integer", _structure_int, _unstructure_exact(int, "an int"), _is_int),
             shortcut=int,
-            hashable=True,
-            instance_check=lambda v: isinstance(v, int) and type(v) is not bool,
         ),
-        float: TypeSpec(
-            annotation=float,
-            schema={"type": "number"},
-            structure=_structure_float,
-            unstructure=_unstructure_number,
-            json_types=frozenset({"number"}),
+        float: attrs.evolve(
+            _scalar(float, "number", _structure_float, _unstructure_number, instance_of(float)),
             shortcut=float,
-            hashable=True,
-            instance_check=lambda v: isinstance(v, float),
         ),
-        _NoneType: TypeSpec(
-            annotation=None,
-            schema={"type": "null"},
-            structure=_structure_none,
-            unstructure=_identity,
-            json_types=frozenset({"null"}),
-            exact_type=_NoneType,
-            passthrough=(_NoneType,),
-            identity=True,
-            hashable=True,
-            instance_check=lambda v: v is None,
-        ),
+        _NoneType: _kept(None, _NoneType, "null", _structure_none, _identity),
     }
 
 
@@ -178,15 +168,15 @@ def scalar_spec(kind: object) -> TypeSpec:
 
 def numeric_spec(annotation: object) -> TypeSpec:
     """``numbers.Real`` and ``int | float``: any JSON number, kept as parsed (2 stays int)."""
-    return TypeSpec(
-        annotation=annotation,
-        schema={"type": "number"},
-        structure=_structure_number,
-        unstructure=_unstructure_number,
-        json_types=frozenset({"number"}),
+    return attrs.evolve(
+        _scalar(
+            annotation,
+            "number",
+            _structure_number,
+            _unstructure_number,
+            lambda v: isinstance(v, (int, float)) and type(v) is not bool,
+        ),
         identity=True,
-        hashable=True,
-        instance_check=lambda v: isinstance(v, (int, float)) and type(v) is not bool,
     )
 
 

@@ -1,18 +1,18 @@
 """Object types: attrs classes, dataclasses, TypedDicts and NamedTuples.
 
 Each becomes a closed JSON object (``additionalProperties: false``) whose ``required`` lists the
-fields without a default. Structuring code is generated once per class, so the per-call cost is a
-handful of dictionary lookups; the generated source is registered with `linecache` so tracebacks
-show it.
+fields without a default. Its structuring and unstructuring code is generated once per class
+(`typed_toolsets.types.gen`). A method's keyword arguments are the same kind of closed object
+(`typed_toolsets.types.arguments`), built from the same `Property` records and helpers.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
-import linecache
 import typing
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, Final
 
 import attrs
@@ -21,17 +21,29 @@ import typing_extensions
 from typed_toolsets.rules.shapes import Shape
 
 from . import docstrings
+from .gen import KeyHook, UnstructureField, generate_object_structure, generate_unstructure
 from .registry import Builder, Describer, Rule, ShapeFunction, unknown_shape
 from .scalars import class_description
-from .typespec import MISSING, Reject, Schema, TypeSpec, Unresolved, Unsupported
+from .typespec import (
+    MISSING,
+    ChildrenFn,
+    Reject,
+    Schema,
+    TypeSpec,
+    Unresolved,
+    Unsupported,
+    container_spec,
+    instance_of,
+)
 
 __all__ = [
     "STRUCT_RULES",
     "FieldInfo",
-    "KeyHook",
-    "compile_function",
-    "generate_object_structure",
-    "object_body",
+    "Property",
+    "json_default",
+    "object_children",
+    "object_members",
+    "object_schema",
     "resolve_hints",
 ]
 
@@ -41,7 +53,7 @@ class FieldInfo:
     """One field of an object type.
 
     Attributes:
-        json_name: The JSON property name (and constructor keyword).
+        name: The JSON property name (and constructor keyword).
         attr_name: The attribute (or key) to read when unstructuring.
         annotation: The field's type.
         required: Whether the JSON object must contain it.
@@ -49,7 +61,7 @@ class FieldInfo:
         description: A description from field metadata or the class docstring.
     """
 
-    json_name: str
+    name: str
     attr_name: str
     annotation: object
     required: bool
@@ -96,6 +108,10 @@ def resolve_hints(cls: type, only: Collection[str] | None = None) -> dict[str, o
     return hints
 
 
+#: attrs' default factories: a class at run time, which attrs' stubs present as a function.
+_FACTORY: Final = typing.cast("type", attrs.Factory)
+
+
 def _metadata_description(metadata: typing.Mapping[Any, Any]) -> str | None:
     value = metadata.get("description")
     return value if isinstance(value, str) else None
@@ -117,12 +133,12 @@ def _attrs_fields(cls: type) -> list[FieldInfo]:
             raise Unsupported(msg)
         default = field.default
         required = default is attrs.NOTHING
-        if required or isinstance(default, attrs.Factory):  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+        if required or isinstance(default, _FACTORY):
             default = MISSING
         alias = getattr(field, "alias", None) or field.name.lstrip("_")
         fields.append(
             FieldInfo(
-                json_name=alias,
+                name=alias,
                 attr_name=field.name,
                 annotation=annotation,
                 required=required,
@@ -153,7 +169,7 @@ def _dataclass_fields(cls: type) -> list[FieldInfo]:
         has_factory = field.default_factory is not dataclasses.MISSING
         fields.append(
             FieldInfo(
-                json_name=field.name,
+                name=field.name,
                 attr_name=field.name,
                 annotation=hints.get(field.name, field.type),
                 required=not has_default and not has_factory,
@@ -195,7 +211,7 @@ def _typeddict_fields(cls: type) -> list[FieldInfo]:
         annotation, said = _unwrap_qualifiers(hint)
         fields.append(
             FieldInfo(
-                json_name=name,
+                name=name,
                 attr_name=name,
                 annotation=annotation,
                 required=name in required_keys if said is None else said,
@@ -217,7 +233,7 @@ def _namedtuple_fields(cls: type) -> list[FieldInfo]:
             raise Unsupported(msg)
         fields.append(
             FieldInfo(
-                json_name=name,
+                name=name,
                 attr_name=name,
                 annotation=hints[name],
                 required=name not in defaults,
@@ -228,287 +244,66 @@ def _namedtuple_fields(cls: type) -> list[FieldInfo]:
     return fields
 
 
-# ------------------------------------------------------------------------------- code generation
-
-_counter: list[int] = [0]
-
-
-def _compile(source: str, name: str, namespace: dict[str, Any]) -> Callable[[Any], Any]:
-    _counter[0] += 1
-    filename = f"<typed_toolsets generated {name} #{_counter[0]}>"
-    code = compile(source, filename, "exec")
-    exec(code, namespace)  # noqa: S102 - our own generated source, built from field names
-    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
-    return namespace["generated"]  # type: ignore[no-any-return]
-
-
 @attrs.frozen
-class KeyHook:
-    """How generated structuring code handles one key of an object.
+class Property(FieldInfo):
+    """One property of a closed JSON object, with its type's spec.
+
+    A struct's field, or a method's parameter (whose ``attr_name`` is its ``name``).
 
     Attributes:
-        key: The JSON property name; also the keyword passed to the constructor.
-        required: Whether the key must be present.
-        hook: Structures the value (raising `Reject` when it does not match).
-        passthrough: When set, the value must be exactly of one of these types and is kept as is
-            (the hook is not called).
-        default: For an optional key of a class: the value to pass when the key is absent, or
-            MISSING to leave the keyword out (a factory default, or a plain dict result).
-        shortcut: A type whose values are kept as is without calling the hook (other values
-            still go through it).
-        list_of: When set, the value is a list whose items are exactly of this type, kept as is.
-        lookup: When set, the value is a str found in this table, which gives the result.
+        spec: The spec of ``annotation``.
     """
 
-    key: str
-    required: bool
-    hook: Callable[[Any], Any]
-    passthrough: tuple[type, ...] = ()
-    default: object = MISSING
-    shortcut: type | None = None
-    list_of: type | None = None
-    lookup: Mapping[str, object] | None = None
-
-    @classmethod
-    def for_spec(
-        cls, key: str, required: bool, spec: TypeSpec, hook: Callable[[Any], Any] | None = None
-    ) -> KeyHook:
-        """The key hook of a value of *spec*.
-
-        A *hook* other than the spec's own function (one registered on the converter by hand) is
-        always called: the spec's shortcuts would bypass it.
-        """
-        if hook is not None and hook is not spec.structure:
-            return cls(key=key, required=required, hook=hook)
-        return cls(
-            key=key,
-            required=required,
-            hook=spec.structure if hook is None else hook,
-            passthrough=spec.passthrough,
-            shortcut=spec.shortcut,
-            list_of=spec.list_of,
-            lookup=spec.lookup,
-        )
+    spec: TypeSpec = attrs.field(kw_only=True)
 
 
-def _positional_count(make: Callable[..., Any], names: list[str]) -> int:
-    """How many of *names*, in order, *make* takes as its leading positional parameters.
+def json_default(default: object, spec: TypeSpec) -> object:
+    """Return the JSON form of *default*, checked against *spec*.
 
-    Keyword arguments cost a CPython call far more than positional ones (the names are matched
-    one by one), and the constructor runs once per structured object.
+    Raises:
+        ValueError: The default has no JSON form the schema admits; the message says why.
     """
     try:
-        parameters = list(inspect.signature(make).parameters.values())
-    except (TypeError, ValueError):  # pragma: no cover - classes always have a signature
-        return 0
-    count = 0
-    for parameter, name in zip(parameters, names, strict=False):
-        if parameter.kind is not parameter.POSITIONAL_OR_KEYWORD or parameter.name != name:
-            break
-        count += 1
-    return count
+        value = spec.unstructure(default)
+    except Exception as exc:  # noqa: BLE001 - any failure means "no JSON form"
+        msg = f"{type(exc).__name__}: {exc}"
+        raise ValueError(msg) from None
+    try:
+        spec.structure(value)
+    except Reject:
+        msg = "its JSON form does not match the annotation's schema"
+        raise ValueError(msg) from None
+    except Exception as exc:  # noqa: BLE001 - any failure means "no JSON form"
+        msg = f"{type(exc).__name__}: {exc}"
+        raise ValueError(msg) from None
+    return value
 
 
-def object_body(
-    keys: list[KeyHook], make: Callable[..., Any] | None, namespace: dict[str, Any], indent: str
-) -> tuple[list[str], str]:
-    """Source lines checking and structuring the JSON object ``v`` with exactly *keys*.
-
-    The lines raise ``Reject`` when ``v`` does not match. Returns them with the expression of the
-    result: a call of *make* with the values, or, when *make* is None, the name of the dict of the
-    values present (absent optional keys are left out, so a method's own defaults apply).
-    """
-    namespace.update({"Reject": Reject, "M": MISSING, "make": make})
-    # Every required key is counted up front: the lines raise before the count is compared when
-    # one is missing.
-    required = sum(1 for k in keys if k.required)
-    lines = ["if type(v) is not dict:", "    raise Reject", f"n = {required}"]
-    keywords: list[str] = []
-    uses_kw = any(not k.required and (make is None or k.default is MISSING) for k in keys)
-    if uses_kw:
-        lines.append("kw = {}")
-    for index, item in enumerate(keys):
-        key = repr(item.key)
-        namespace[f"s{index}"] = item.hook
-        value = "x"
-        # Whether the check itself rejects the missing marker (it is of no JSON type).
-        rejects_missing = True
-        if len(item.passthrough) == 1:
-            namespace[f"t{index}"] = item.passthrough[0]
-            check = [f"if type(x) is not t{index}:", "    raise Reject"]
-        elif item.passthrough:
-            namespace[f"t{index}"] = item.passthrough
-            check = [f"if type(x) not in t{index}:", "    raise Reject"]
-        elif item.list_of is not None:
-            # One C-level pass over the items: the set of their types must be {list_of}.
-            namespace[f"t{index}"] = {item.list_of}
-            check = [f"if type(x) is not list or (x and set(map(type, x)) != t{index}):"]
-            check.append("    raise Reject")
-        elif item.lookup is not None:
-            namespace[f"t{index}"] = item.lookup
-            check = [
-                f"x = t{index}.get(x, M) if type(x) is str else M",
-                "if x is M:",
-                "    raise Reject",
-            ]
-        elif item.shortcut is not None:
-            namespace[f"t{index}"] = item.shortcut
-            check = [f"if type(x) is not t{index}:", f"    x = s{index}(x)"]
-            rejects_missing = False
-        else:
-            check = []
-            value = f"s{index}(x)"
-            rejects_missing = False
-        lines.append(f"x = v.get({key}, M)")
-        if item.required:
-            if not rejects_missing:
-                lines.extend(["if x is M:", "    raise Reject"])
-            lines.extend([*check, f"a{index} = {value}"])
-            keywords.append(f"a{index}")
-        elif make is not None and item.default is not MISSING:
-            # Passing the class's own default when the key is absent is the same as omitting it.
-            namespace[f"d{index}"] = item.default
-            lines.extend(["if x is M:", f"    a{index} = d{index}", "else:"])
-            lines.extend(f"    {line}" for line in check)
-            lines.extend([f"    a{index} = {value}", "    n += 1"])
-            keywords.append(f"a{index}")
-        else:
-            lines.append("if x is not M:")
-            lines.extend(f"    {line}" for line in check)
-            lines.extend([f"    kw[{key}] = {value}", "    n += 1"])
-            keywords.append("")
-    lines.extend(["if n != len(v):", "    raise Reject"])
-    named = [(item.key, local) for item, local in zip(keys, keywords, strict=True) if local]
-    if make is None:
-        lines.append("r = {" + ", ".join(f"{key!r}: {local}" for key, local in named) + "}")
-        if uses_kw:
-            lines.append("r.update(kw)")
-        result = "r"
-    else:
-        positional = _positional_count(make, [key for key, _ in named])
-        call = [local for _, local in named[:positional]]
-        call += [f"{key}={local}" for key, local in named[positional:]]
-        if uses_kw:
-            call.append("**kw")
-        result = f"make({', '.join(call)})"
-    return [f"{indent}{line}" for line in lines], result
-
-
-def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Callable[..., Any]:
-    """Compile generated source defining ``generated`` and register it with linecache."""
-    return _compile(source, name, namespace)
-
-
-def generate_object_structure(
-    name: str, keys: list[KeyHook], make: Callable[..., Any] | None
-) -> Callable[[Any], Any]:
-    """Generate a function structuring a JSON object with exactly *keys* (unknown keys rejected).
-
-    It returns ``make(key=value, ...)``, or, when *make* is None, the dict of the values present
-    (absent optional keys are left out, so a method's own defaults apply).
-    """
-    namespace: dict[str, Any] = {}
-    body, result = object_body(keys, make, namespace, "    ")
-    source = "\n".join(["def generated(v):", *body, f"    return {result}"]) + "\n"
-    return _compile(source, f"structure {name}", namespace)
-
-
-def _generate_unstructure(
-    cls: type, fields: list[FieldInfo], specs: list[TypeSpec], kind: str
-) -> Callable[[Any], Any]:
-    namespace: dict[str, Any] = {"cls": cls, "M": MISSING}
-    lines = ["def generated(v):"]
-    if kind == "dict":
-        lines.extend(
-            ["    if not isinstance(v, dict):", "        raise ValueError(f'{v!r} is not a dict')"]
-        )
-    else:
-        lines.extend(
-            [
-                "    if not isinstance(v, cls):",
-                "        raise ValueError(f'{v!r} is not a ' + cls.__qualname__)",
-            ]
-        )
-    lines.append("    r = {}")
-    for index, (field, spec) in enumerate(zip(fields, specs, strict=True)):
-        namespace[f"u{index}"] = spec.unstructure
-        key = repr(field.json_name)
-        if kind == "dict":
-            attr = repr(field.attr_name)
-            lines.append(f"    x = v.get({attr}, M)")
-            lines.append("    if x is not M:")
-            lines.append(f"        r[{key}] = u{index}(x)")
-            if field.required:
-                lines.append("    else:")
-                lines.append(f"        raise ValueError('missing required key ' + {key})")
-        else:
-            lines.append(f"    r[{key}] = u{index}(v.{field.attr_name})")
-    lines.append("    return r")
-    source = "\n".join(lines) + "\n"
-    return _compile(source, f"unstructure {cls.__module__}.{cls.__qualname__}", namespace)
-
-
-def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder) -> TypeSpec:
-    for field in fields:
-        if not field.json_name.isidentifier() and kind != "dict":
-            msg = f"field {cls.__qualname__}.{field.attr_name} has no keyword-usable name"
-            raise Unsupported(msg)
-    specs: list[TypeSpec] = []
-    for field in fields:
-        try:
-            specs.append(builder.spec(field.annotation))
-        except Unsupported as exc:
-            msg = f"field {cls.__qualname__}.{field.json_name}: {exc}"
-            raise Unsupported(msg) from None
-    properties: Schema = {}
-    for field, spec in zip(fields, specs, strict=True):
-        prop = dict(spec.schema)
-        if field.description:
-            prop["description"] = field.description
-        if field.default is not MISSING:
-            json_default = _json_default(field.default, spec)
-            if json_default is not MISSING:
-                prop["default"] = json_default
-        properties[field.json_name] = prop
-    required = [f.json_name for f in fields if f.required]
-    schema: Schema = {
+def object_schema(properties: Sequence[Property]) -> Schema:
+    """The schema of a closed object with exactly *properties* (defaults shown when JSON-ready)."""
+    schema_properties: Schema = {}
+    for prop in properties:
+        entry = dict(prop.spec.schema)
+        if prop.description:
+            entry["description"] = prop.description
+        if prop.default is not MISSING:
+            # A default without a JSON form the schema admits is simply not shown.
+            with contextlib.suppress(ValueError):
+                entry["default"] = json_default(prop.default, prop.spec)
+        schema_properties[prop.name] = entry
+    return {
         "type": "object",
-        "properties": properties,
-        "required": required,
+        "properties": schema_properties,
+        "required": [p.name for p in properties if p.required],
         "additionalProperties": False,
     }
-    generated_doc = None
-    if kind == "dataclass":
-        generated_doc = cls.__name__ + str(inspect.signature(cls)).replace(" -> None", "")
-    elif kind == "namedtuple":
-        generated_doc = f"{cls.__name__}({', '.join(f.json_name for f in fields)})"
-    description = class_description(cls, generated_doc)
-    if description:
-        schema["description"] = description
-    structure = generate_object_structure(
-        f"{cls.__module__}.{cls.__qualname__}",
-        [
-            attrs.evolve(KeyHook.for_spec(f.json_name, f.required, s), default=f.default)
-            for f, s in zip(fields, specs, strict=True)
-        ],
-        None if kind == "dict" else cls,
-    )
-    unstructure = _generate_unstructure(cls, fields, specs, "dict" if kind == "dict" else "attr")
-    by_name = dict(zip((f.json_name for f in fields), specs, strict=True))
 
-    def children(value: Any) -> Iterator[tuple[str | int, TypeSpec, object]]:
-        if type(value) is dict:
-            for key, element in value.items():  # pyright: ignore[reportUnknownVariableType]
-                spec = by_name.get(key)  # pyright: ignore[reportUnknownArgumentType]
-                if spec is not None:
-                    yield key, spec, element
 
-    depths = [s.depth for s in specs]
-    nested = [
-        (f.json_name, s.members)
-        for f, s in zip(fields, specs, strict=True)
-        if s.members is not None
-    ]
+def object_members(properties: Sequence[Property]) -> Callable[[Any], int]:
+    """Count the members of a closed object's JSON value and of every object nested in it."""
+    nested = [(p.name, p.spec.members) for p in properties if p.spec.members is not None]
+    if not nested:
+        return len
 
     def members(value: Any) -> int:
         mapping: dict[str, Any] = value
@@ -518,35 +313,72 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
                 total += count(mapping[key])
         return total
 
-    instance_check: Callable[[object], bool]
-    if kind == "dict":
-        instance_check = lambda v: isinstance(v, dict)  # noqa: E731
-    else:
-        instance_check = lambda v: isinstance(v, cls)  # noqa: E731
-    return TypeSpec(
-        annotation=cls,
-        schema=schema,
-        structure=structure,
-        unstructure=unstructure,
-        json_types=frozenset({"object"}),
-        depth=None if None in depths else 1 + max([0, *[d for d in depths if d is not None]]),
-        required_keys=frozenset(required),
-        property_keys=frozenset(by_name),
-        refs=frozenset[type]().union(*(s.refs for s in specs)),
-        instance_check=instance_check,
-        children=children,
-        members=members if nested else len,
+    return members
+
+
+def object_children(properties: Sequence[Property]) -> ChildrenFn:
+    """Yield ``(key, spec, value)`` for the known properties of a closed object's JSON value."""
+    by_name = {p.name: p.spec for p in properties}
+
+    def children(value: Any) -> Iterator[tuple[str | int, TypeSpec, object]]:
+        if type(value) is dict:
+            for key, element in typing.cast("dict[str, object]", value).items():
+                spec = by_name.get(key)
+                if spec is not None:
+                    yield key, spec, element
+
+    return children
+
+
+def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder) -> TypeSpec:
+    for field in fields:
+        if not field.name.isidentifier() and kind != "dict":
+            msg = f"field {cls.__qualname__}.{field.attr_name} has no keyword-usable name"
+            raise Unsupported(msg)
+    properties: list[Property] = []
+    for field in fields:
+        try:
+            spec = builder.spec(field.annotation)
+        except Unsupported as exc:
+            msg = f"field {cls.__qualname__}.{field.name}: {exc}"
+            raise Unsupported(msg) from None
+        properties.append(Property(**attrs.asdict(field, recurse=False), spec=spec))
+    schema = object_schema(properties)
+    generated_doc = None
+    if kind == "dataclass":
+        generated_doc = cls.__name__ + str(inspect.signature(cls)).replace(" -> None", "")
+    elif kind == "namedtuple":
+        generated_doc = f"{cls.__name__}({', '.join(f.name for f in fields)})"
+    description = class_description(cls, generated_doc)
+    if description:
+        schema["description"] = description
+    name = f"{cls.__module__}.{cls.__qualname__}"
+    structure = generate_object_structure(
+        name,
+        [KeyHook.for_spec(p.name, p.required, p.spec, default=p.default) for p in properties],
+        None if kind == "dict" else cls,
     )
-
-
-def _json_default(default: object, spec: TypeSpec) -> object:
-    """The JSON form of a field default, or MISSING when it has none that the schema admits."""
-    try:
-        value = spec.unstructure(default)
-        spec.structure(value)
-    except Exception:  # noqa: BLE001 - a default without a JSON form simply is not shown
-        return MISSING
-    return value
+    unstructure = generate_unstructure(
+        name,
+        cls,
+        [UnstructureField(p.name, p.attr_name, p.required, p.spec.unstructure) for p in properties],
+        from_dict=kind == "dict",
+    )
+    return attrs.evolve(
+        container_spec(
+            cls,
+            "object",
+            [p.spec for p in properties],
+            schema,
+            structure,
+            unstructure,
+            instance_of(dict if kind == "dict" else cls),
+            object_children(properties),
+        ),
+        required_keys=frozenset(p.name for p in properties if p.required),
+        property_keys=frozenset(p.name for p in properties),
+        members=object_members(properties),
+    )
 
 
 def _rule(
@@ -583,7 +415,7 @@ def _shape(fields_of: Callable[[type], list[FieldInfo]]) -> ShapeFunction:
     def shape(annotation: object, describer: Describer) -> Shape:
         cls = typing.cast("type", annotation)
         return describer.closed_object(
-            cls, lambda: [(f.json_name, f.annotation, f.required) for f in fields_of(cls)]
+            cls, lambda: [(f.name, f.annotation, f.required) for f in fields_of(cls)]
         )
 
     return shape

@@ -8,7 +8,8 @@ same factory, a type cannot be supported by the schema but not by the converter.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping
+import typing
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, TypeAlias
 
 import attrs
@@ -16,6 +17,7 @@ import attrs
 __all__ = [
     "MISSING",
     "JSONValue",
+    "Path",
     "Reject",
     "Schema",
     "ChildrenFn",
@@ -25,21 +27,27 @@ __all__ = [
     "UNSAFE_FLOAT",
     "Unsupported",
     "ambiguous_float",
+    "container_spec",
     "count_members",
-    "number_mode",
+    "instance_of",
+    "json_copy",
     "json_type_of",
-    "schema_with",
+    "nested_depth",
+    "number_mode",
+    "union_refs",
 ]
 
 #: A JSON Schema, or a fragment of one.
 Schema: TypeAlias = dict[str, Any]
 #: A value as the JSON parser produces it (dict, list, str, int, float, bool or None).
 JSONValue: TypeAlias = object
+#: Where a value sits inside a JSON value: object keys and array indexes, from the outside in.
+Path: TypeAlias = tuple["str | int", ...]
 StructureHook: TypeAlias = Callable[[Any], Any]
 ChildrenFn: TypeAlias = Callable[[Any], Iterator[tuple["str | int", "TypeSpec", Any]]]
 
 
-class Reject(Exception):  # noqa: N818 (a verdict, not an error)
+class Reject(Exception):  # noqa: N818 - a verdict, not an error
     """Raised by a structuring hook when the JSON value does not match the type's schema.
 
     It carries no message: the fast path only needs the verdict, and the detailed messages come
@@ -49,11 +57,11 @@ class Reject(Exception):  # noqa: N818 (a verdict, not an error)
     __slots__ = ()
 
 
-class Unsupported(Exception):  # noqa: N818
+class Unsupported(Exception):  # noqa: N818 - a verdict on an annotation, not an error
     """An annotation has no JSON Schema mapping. The message says why."""
 
 
-class Unresolved(Exception):  # noqa: N818
+class Unresolved(Exception):  # noqa: N818 - a verdict on an annotation, not an error
     """An annotation names something that is not defined (yet).
 
     Attributes:
@@ -165,11 +173,11 @@ def count_members(value: object) -> int:
         item = stack.pop()
         kind = type(item)
         if kind is dict:
-            mapping: dict[str, object] = item  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+            mapping = typing.cast("dict[str, object]", item)
             total += len(mapping)
             stack.extend(v for v in mapping.values() if type(v) in (dict, list))
         elif kind is list:
-            items: list[object] = item  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+            items = typing.cast("list[object]", item)
             stack.extend(v for v in items if type(v) in (dict, list))
     return total
 
@@ -193,8 +201,64 @@ def ambiguous_float(value: float) -> bool:
     return not number_mode.exact and (value >= UNSAFE_FLOAT or value <= -UNSAFE_FLOAT)
 
 
-def schema_with(schema: Schema, extra: Mapping[str, Any]) -> Schema:
-    """Return a copy of *schema* with *extra* keys added after its own."""
-    result = dict(schema)
-    result.update(extra)
-    return result
+def container_spec(
+    annotation: object,
+    json_type: str,
+    parts: Sequence[TypeSpec],
+    schema: Schema,
+    structure: StructureHook,
+    unstructure: Callable[[Any], Any],
+    instance_check: Callable[[Any], bool],
+    children: ChildrenFn,
+) -> TypeSpec:
+    """The spec of a JSON array or object holding values of *parts*.
+
+    Its depth and ``$defs`` references come from theirs; the other fields keep their defaults
+    (set them with `attrs.evolve`).
+    """
+    return TypeSpec(
+        annotation=annotation,
+        schema=schema,
+        structure=structure,
+        unstructure=unstructure,
+        json_types=frozenset({json_type}),
+        depth=nested_depth(parts),
+        refs=union_refs(parts),
+        instance_check=instance_check,
+        children=children,
+    )
+
+
+def instance_of(python_type: type) -> Callable[[Any], bool]:
+    """An ``instance_check`` for the instances of *python_type*."""
+    return lambda value: isinstance(value, python_type)
+
+
+@typing.overload
+def json_copy(value: Mapping[str, Any]) -> Schema: ...
+@typing.overload
+def json_copy(value: object) -> Any: ...
+def json_copy(value: object) -> Any:
+    """A deep copy of a JSON-ready value (a schema), as plain dicts and lists."""
+    if isinstance(value, Mapping):
+        mapping = typing.cast("Mapping[object, object]", value)
+        return {str(k): json_copy(v) for k, v in mapping.items()}
+    if isinstance(value, (list, tuple)):
+        items = typing.cast("list[object] | tuple[object, ...]", value)
+        return [json_copy(v) for v in items]
+    return value
+
+
+def nested_depth(specs: Iterable[TypeSpec]) -> int | None:
+    """The depth of a container whose items or members have *specs* (None when unbounded)."""
+    deepest = 0
+    for spec in specs:
+        if spec.depth is None:
+            return None
+        deepest = max(deepest, spec.depth)
+    return 1 + deepest
+
+
+def union_refs(specs: Iterable[TypeSpec]) -> frozenset[type]:
+    """Every recursive class the schemas of *specs* refer to."""
+    return frozenset[type]().union(*(spec.refs for spec in specs))

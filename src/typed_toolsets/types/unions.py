@@ -12,7 +12,7 @@ from typed_toolsets.rules.shapes import Shape
 
 from .registry import Builder, Describer, Rule
 from .scalars import scalar_spec
-from .typespec import Reject, TypeSpec, count_members
+from .typespec import Reject, TypeSpec, count_members, union_refs
 
 __all__ = ["UNION_RULES", "is_union"]
 
@@ -127,7 +127,7 @@ def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
         json_types=json_types,
         depth=max(known) if len(known) == len(depths) else None,
         hashable=all(v.hashable for v in variants),
-        refs=frozenset[type]().union(*(v.refs for v in variants)),
+        refs=union_refs(variants),
         instance_check=instance_check,
         children=children,
         members=members,

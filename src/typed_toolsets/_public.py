@@ -1,0 +1,43 @@
+"""Public classes carry the package's name: ``typed_toolsets.ToolError``, as httpx does.
+
+A class defined in an internal module and re-exported by `typed_toolsets` gets
+``__module__ = "typed_toolsets"``, so reprs, tracebacks and pickles name it where users import it
+from (pickle finds it again through the package's lazy attributes).
+
+Its annotations keep being read where they were written. `typing.get_type_hints` (and
+`attrs.resolve_types`, which calls it) evaluates a string annotation in the namespace of the
+class's ``__module__``: the package's, which loads names lazily and holds none of them. So each
+string annotation becomes a `typing.ForwardRef` bound to the defining module, which typing
+evaluates there instead.
+
+Standard library only; every layer may use it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from typing import Final, TypeVar
+
+__all__ = ["PACKAGE", "public"]
+
+#: The module public classes name.
+PACKAGE: Final = "typed_toolsets"
+
+_C = TypeVar("_C", bound=type)
+
+
+def public(cls: _C) -> _C:
+    """Give *cls* its public module, keeping its annotations resolvable (a class decorator).
+
+    Apply it outermost, after ``attrs.define`` and friends: they read the annotations as written.
+    """
+    module = cls.__module__
+    cls.__annotations__ = {
+        name: typing.ForwardRef(value, is_argument=False, module=module, is_class=True)
+        if isinstance(value, str)
+        else value
+        for name, value in inspect.get_annotations(cls).items()
+    }
+    cls.__module__ = PACKAGE
+    return cls

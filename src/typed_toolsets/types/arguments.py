@@ -1,0 +1,242 @@
+"""A method's arguments as one closed JSON object: the model the call path reads.
+
+A method's keyword parameters are the properties of one struct, described by the same `Property`
+records and helpers as the fields of an attrs class (`typed_toolsets.types.structs`). An
+`ArgumentsModel` is built once per method, at class creation, with its JSON Schema (root
+``$defs`` included when a recursive type needs them). What reading arguments takes is built on
+first use and kept, each exactly once even when threads race, because it loads heavier modules:
+
+- the structurer, generated with the hooks of the project's cattrs converter;
+- the fast path for JSON text, one per size and depth limit and exact path to hand over to
+  (`typed_toolsets.types.fastpath`);
+- the jsonschema validator, which has the final word and explains refusals;
+- `ArgumentsVariant.convert`: structuring argument by argument, locating the innermost part of
+  a value that validates but cannot be built.
+
+A model holds its JSON forms as `ArgumentsVariant`s: ``standard`` is the schema a tool exports
+and validates. Another form of the same parameters (OpenAI's strict mode, where every property
+is required and ``null`` stands for the default) is another variant with its own schema and
+properties, read by the same code.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import attrs
+
+from .catalog import registry
+from .gen import KeyHook, generate_object_structure
+from .structs import Property, object_schema
+from .typespec import Path, Reject, Schema, TypeSpec, union_refs
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+
+    from .fastpath import ExactPath, FastArguments
+
+__all__ = ["ArgumentsModel", "ArgumentsVariant", "Unbuilt", "locate"]
+
+_T = TypeVar("_T")
+
+
+class _Once(Generic[_T]):
+    """A value built on first use, exactly once, also when threads ask for it together."""
+
+    __slots__ = ("_build", "_built", "_lock")
+
+    def __init__(self, build: Callable[[], _T]) -> None:
+        self._build = build
+        self._built: list[_T] = []
+        self._lock = threading.Lock()
+
+    def get(self) -> _T:
+        built = self._built
+        if not built:
+            with self._lock:
+                if not built:
+                    built.append(self._build())
+        return built[0]
+
+
+@attrs.frozen
+class Unbuilt:
+    """An argument that matches the schema but could not be turned into its Python value.
+
+    Attributes:
+        path: Where, from the arguments object: the parameter's name, then keys and indexes.
+        annotation: The parameter's annotation.
+        cause: The exception that stopped it, or None when the value matches no structure.
+    """
+
+    path: Path
+    annotation: object
+    cause: BaseException | None
+
+
+def locate(spec: TypeSpec, value: object) -> tuple[Path, BaseException | None]:
+    """Find the innermost part of *value* that fails to structure as *spec*, and why.
+
+    Returns:
+        Its path below *value*, and the exception (None when it is a `Reject` or nothing fails).
+    """
+    path: list[str | int] = []
+    current_spec, current = spec, value
+    while True:
+        for segment, child, child_value in current_spec.children(current):
+            try:
+                child.structure(child_value)
+            except Exception:  # noqa: BLE001 - any failure: look inside this child
+                path.append(segment)
+                current_spec, current = child, child_value
+                break
+        else:
+            break
+    try:
+        current_spec.structure(current)
+    except Reject:
+        return tuple(path), None
+    except Exception as exc:  # noqa: BLE001 - the cause, reported to the caller
+        return tuple(path), exc
+    return tuple(path), None
+
+
+@attrs.frozen(eq=False)
+class _Reader:
+    """The structuring code of a variant: one key hook per property, and the generated function."""
+
+    hooks: dict[str, Callable[[Any], Any]]
+    keys: tuple[KeyHook, ...]
+    structure: Callable[[dict[str, object]], dict[str, object]]
+
+
+@attrs.frozen(eq=False)
+class ArgumentsVariant:
+    """One JSON form of a method's arguments: the schema a model is shown, and the code reading it.
+
+    Attributes:
+        name: Whose arguments these are (``Class.method``), for generated code and tracebacks.
+        properties: The arguments, in the method's order.
+        schema: The JSON Schema document (never mutated; copy it before handing it out).
+    """
+
+    name: str
+    properties: tuple[Property, ...]
+    schema: Schema
+    _reader: _Once[_Reader] = attrs.field(
+        init=False,
+        repr=False,
+        default=attrs.Factory(lambda self: _Once(self._build_reader), takes_self=True),
+    )
+    _validator: _Once[Draft202012Validator] = attrs.field(
+        init=False,
+        repr=False,
+        default=attrs.Factory(lambda self: _Once(self._build_validator), takes_self=True),
+    )
+    _fast: dict[tuple[int, int, object], FastArguments[Any]] = attrs.field(
+        init=False, repr=False, factory=dict
+    )
+    _fast_lock: threading.Lock = attrs.field(init=False, repr=False, factory=threading.Lock)
+
+    def _build_reader(self) -> _Reader:
+        from .converter import structure_hook  # cattrs: loaded by the first call
+
+        hooks = {p.name: structure_hook(p.annotation) for p in self.properties}
+        keys = tuple(
+            KeyHook.for_spec(p.name, p.required, p.spec, hooks[p.name]) for p in self.properties
+        )
+        structure = generate_object_structure(f"arguments of {self.name}", keys, None)
+        return _Reader(hooks=hooks, keys=keys, structure=structure)
+
+    def _build_validator(self) -> Draft202012Validator:
+        from .validator import make_validator  # jsonschema: loaded by the first refusal
+
+        return make_validator(self.schema)
+
+    def structure(self, arguments: dict[str, object]) -> dict[str, object]:
+        """Check and structure parsed *arguments* into keyword arguments, in one pass.
+
+        Raises:
+            Exception: They do not match (`Reject`), or a hook failed; `validator` and `convert`
+                say why.
+        """
+        return self._reader.get().structure(arguments)
+
+    def validator(self) -> Draft202012Validator:
+        """The jsonschema validator of ``schema``, with the library's format checks."""
+        return self._validator.get()
+
+    def fast_path(self, max_bytes: int, max_depth: int, exact: ExactPath[_T]) -> FastArguments[_T]:
+        """The fast path for JSON text within these limits, handing over to *exact*; built once.
+
+        Args:
+            max_bytes: ``Limits.max_argument_bytes``.
+            max_depth: ``Limits.max_depth``.
+            exact: The exact path (hashable: equal exact paths share one fast path).
+        """
+        key = (max_bytes, max_depth, exact)
+        fast = self._fast
+        found = fast.get(key)
+        if found is None:
+            from .fastpath import make_fast_arguments  # orjson: loaded by the first proxy
+
+            with self._fast_lock:
+                found = fast.get(key)
+                if found is None:
+                    found = make_fast_arguments(
+                        f"arguments of {self.name}",
+                        self._reader.get().keys,
+                        [p.spec for p in self.properties],
+                        self.schema,
+                        max_bytes,
+                        max_depth,
+                        exact,
+                    )
+                    fast[key] = found
+        return found
+
+    def convert(self, arguments: dict[str, object]) -> dict[str, object] | list[Unbuilt]:
+        """Structure schema-valid *arguments* one by one: the keyword arguments, or what failed.
+
+        Meant for arguments the validator accepts (so no key is unknown or missing): each one
+        that cannot be built is located down to its innermost failing part.
+        """
+        hooks = self._reader.get().hooks
+        kwargs: dict[str, object] = {}
+        failures: list[Unbuilt] = []
+        for prop in self.properties:
+            if prop.name not in arguments:
+                continue
+            value = arguments[prop.name]
+            try:
+                kwargs[prop.name] = hooks[prop.name](value)
+            except Exception:  # noqa: BLE001 - located and reported below
+                inner, cause = locate(prop.spec, value)
+                failures.append(Unbuilt((prop.name, *inner), prop.annotation, cause))
+        return failures or kwargs
+
+
+@attrs.frozen(eq=False)
+class ArgumentsModel:
+    """A method's keyword parameters as one closed JSON object, in each of its JSON forms.
+
+    Attributes:
+        params: The parameters, in order.
+        standard: The form the tool exports: optional parameters may be left out.
+    """
+
+    params: tuple[Property, ...]
+    standard: ArgumentsVariant
+
+    @classmethod
+    def build(cls, name: str, params: Sequence[Property]) -> ArgumentsModel:
+        """The model of *params*, with its schema; the code reading it is built on first use.
+
+        Args:
+            name: Whose arguments these are (``Class.method``).
+            params: The parameters, in order; their defaults must have a JSON form.
+        """
+        schema = registry.document(object_schema(params), union_refs(p.spec for p in params))
+        return cls(params=tuple(params), standard=ArgumentsVariant(name, tuple(params), schema))

@@ -1,0 +1,231 @@
+"""The fast path of the model-facing call, for arguments given as JSON text.
+
+orjson parses the text; the generated structuring code then checks and builds the arguments in
+one pass. Whatever this path cannot vouch for, it leaves to the exact path (stdlib parsing with
+strict hooks, then jsonschema), which gives the verdict and the messages. So the fast path only
+ever says "here are the arguments" or hands the call to the exact path it was built with (saying
+whether orjson parsed the arguments but they did not structure), and it must say the first
+exactly when the exact path would accept the same input with the same result:
+
+- orjson merges duplicate keys silently; the total number of object members the arguments hold
+  must therefore equal the number of ``:`` in the text (a colon outside a string separates a key
+  from its value, so a duplicate key, or a colon inside a string, sends the call on);
+- orjson turns integer literals beyond 64 bits into floats; while the fast path structures, number
+  hooks refuse floats of 2**63 or more (see `typed_toolsets.types.typespec.ambiguous_float`);
+- size is the UTF-8 length, checked before parsing (a text of at most a quarter of the limit in
+  code points is within it whatever it holds); orjson itself refuses nesting past 1,024, and
+  nesting past ``Limits.max_depth`` is checked before the arguments are accepted (statically when
+  the parameter types bound it);
+- NaN, Infinity, numbers overflowing a float, lone surrogates and invalid UTF-8 make orjson fail.
+
+The "refused" flag is only a shortcut: the exact path still parses the text strictly (and reports
+what that refuses), then lets jsonschema decide; it merely skips structuring the arguments a
+second time when the first attempt already failed. Handing over from inside the generated code
+keeps "fast path once, then exact path" in one place, at the cost of one call.
+
+Without orjson (an optional speed-up), the exact path handles every call.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+from .gen import KeyHook, compile_function, object_body
+from .typespec import Schema, TypeSpec, nested_depth, number_mode
+
+__all__ = ["ExactPath", "FastArguments", "make_fast_arguments", "orjson_available"]
+
+_loads: Callable[[bytes | str], Any] | None
+try:  # pragma: no cover - which branch runs depends on the environment
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover
+    _loads = None
+
+_R = TypeVar("_R")
+
+#: The exact path the fast path hands a call to: ``exact(arguments, refused)``.
+ExactPath = Callable[[object, bool], _R]
+#: JSON text (or anything) in; the keyword arguments, or what the exact path returns, out.
+FastArguments = Callable[[object], "dict[str, object] | _R"]
+
+
+def orjson_available() -> bool:
+    """Whether the fast path can run (orjson is importable)."""
+    return _loads is not None
+
+
+def _parsed_depth(value: object) -> int:
+    """The container nesting of a parsed JSON value (the value itself is level 1), iteratively."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if level > deepest:
+            deepest = level
+        children: Iterable[object]
+        if type(item) is dict:
+            children = typing.cast("dict[str, object]", item).values()
+        elif type(item) is list:
+            children = typing.cast("list[object]", item)
+        else:
+            continue
+        stack.extend((child, level + 1) for child in children if type(child) in (dict, list))
+    return deepest
+
+
+def _subschemas(schema: dict[str, Any]) -> list[object]:
+    found: list[object] = []
+    for keyword in ("properties", "$defs"):
+        found.extend(dict(schema.get(keyword) or {}).values())
+    found.extend(
+        schema[keyword]
+        for keyword in ("items", "additionalProperties")
+        if isinstance(schema.get(keyword), dict)
+    )
+    for keyword in ("prefixItems", "anyOf"):
+        found.extend(list(schema.get(keyword) or ()))
+    return found
+
+
+def _has_numbers(schema: object) -> bool:
+    """Whether a schema admits JSON numbers anywhere (types, enums or constants)."""
+    stack: list[object] = [schema]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        mapping = typing.cast("dict[str, Any]", node)
+        declared = mapping.get("type")
+        if declared in ("integer", "number"):
+            return True
+        constants = [mapping["const"]] if "const" in mapping else list(mapping.get("enum") or ())
+        if any(isinstance(c, (int, float)) and not isinstance(c, bool) for c in constants):
+            return True
+        if declared is None and not mapping.keys() & {"anyOf", "$ref", "enum", "const"}:
+            return True  # an open schema (a registered type's, say) may admit numbers
+        stack.extend(_subschemas(mapping))
+    return False
+
+
+def make_fast_arguments(
+    name: str,
+    keys: Sequence[KeyHook],
+    specs: Sequence[TypeSpec],
+    schema: Schema,
+    max_bytes: int,
+    max_depth: int,
+    exact: ExactPath[_R],
+) -> FastArguments[_R]:
+    """Build the fast path of one arguments object: JSON text in, keyword arguments out.
+
+    The generated function parses, checks and structures in one frame; see the module docstring
+    for what it must leave to the exact path.
+
+    Args:
+        name: What the arguments belong to (for tracebacks).
+        keys: How to structure each argument.
+        specs: Each argument's spec, in the order of *keys*.
+        schema: The arguments' JSON Schema.
+        max_bytes: ``Limits.max_argument_bytes``.
+        max_depth: ``Limits.max_depth``.
+        exact: The exact path, called with the arguments and whether they parsed but did not
+            structure.
+
+    Returns:
+        The function; without orjson, one that hands every call to *exact*.
+    """
+    if _loads is None:
+
+        def exact_only(arguments: object) -> _R:
+            return exact(arguments, False)  # noqa: FBT003 - the exact path's positional flag
+
+        return exact_only
+    static_depth = nested_depth(specs)
+    check_depth = static_depth is None or static_depth > max_depth
+    # Only arguments that can hold numbers need the guard against orjson's integer-as-float.
+    guard_numbers = _has_numbers(schema)
+    namespace: dict[str, Any] = {
+        "loads": _loads,
+        "exact": exact,
+        "mode": number_mode,
+        "parsed_depth": _parsed_depth,
+        "max_bytes": max_bytes,
+        # Up to this many code points, a text is within the limit whatever its UTF-8 length.
+        "small": max_bytes // 4,
+        "max_depth": max_depth,
+    }
+    miss = "return exact(arguments, False)"
+    refused = "return exact(arguments, True)"
+    body, result = object_body(keys, None, namespace, "        ", known_dict=True)
+    lines = [
+        "def generated(arguments):",
+        "    kind = type(arguments)",
+        "    if kind is str:",
+        "        if len(arguments) > small:",
+        "            if len(arguments) > max_bytes:",
+        f"                {miss}",
+        "            try:",
+        "                if len(arguments.encode()) > max_bytes:",
+        f"                    {miss}",
+        "            except UnicodeEncodeError:",
+        f"                {miss}",
+        '        colon = ":"',
+        "    elif kind is bytes:",
+        "        if len(arguments) > max_bytes:",
+        f"            {miss}",
+        '        colon = b":"',
+        "    else:",
+        f"        {miss}",
+        "    try:",
+        "        v = loads(arguments)",
+        "    except Exception:",
+        f"        {miss}",
+        "    if type(v) is not dict:",
+        f"        {miss}",
+    ]
+    if check_depth:
+        lines += [
+            "    if kind is str:",
+            '        opened = arguments.count("[") + arguments.count("{")',
+            "    else:",
+            '        opened = arguments.count(b"[") + arguments.count(b"{")',
+            "    if opened > max_depth and parsed_depth(v) > max_depth:",
+            f"        {miss}",
+        ]
+    if guard_numbers:
+        # The exact path runs in exact number mode: leave the guarded block before calling it.
+        lines += [
+            "    mode.exact = False",
+            "    try:",
+            *body,
+            "    except Exception:",
+            "        refused = True",
+            "    else:",
+            "        refused = False",
+            "    finally:",
+            "        mode.exact = True",
+            "    if refused:",
+            f"        {refused}",
+        ]
+    else:
+        lines += [
+            "    try:",
+            *body,
+            "    except Exception:",
+            "        return exact(arguments, True)",
+        ]
+    lines.append("    members = len(v)")
+    for index, (key, spec) in enumerate(zip(keys, specs, strict=True)):
+        if spec.members is not None:
+            namespace[f"c{index}"] = spec.members
+            lines += [f"    if {key.key!r} in v:", f"        members += c{index}(v[{key.key!r}])"]
+    lines += [
+        "    if arguments.count(colon) != members:",
+        f"        {miss}",
+        f"    return {result}",
+    ]
+    source = "\n".join(lines) + "\n"
+    generated: FastArguments[_R] = compile_function(source, f"fast path of {name}", namespace)
+    return generated

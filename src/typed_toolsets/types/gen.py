@@ -1,0 +1,312 @@
+"""Code generation: the structuring and unstructuring functions of object types.
+
+Each object type (an attrs class, a dataclass, a TypedDict, a NamedTuple, or a method's
+arguments) gets one function that checks a JSON object and builds the value in a single pass,
+generated once, so the per-call cost is a handful of dictionary lookups. The generated source is
+registered with `linecache`, so tracebacks show it (``<typed_toolsets generated ...>``), as
+cattrs' ``gen`` package does.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import linecache
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from .typespec import MISSING, Reject, TypeSpec
+
+__all__ = [
+    "KeyHook",
+    "UnstructureField",
+    "compile_function",
+    "generate_object_structure",
+    "generate_unstructure",
+    "object_body",
+]
+
+_numbers: Final = itertools.count(1)
+
+
+def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Callable[..., Any]:
+    """Compile generated source defining ``generated``, register it with linecache, return it.
+
+    Args:
+        source: The source of a module defining one function named ``generated``.
+        name: What the function does, for its file name in tracebacks.
+        namespace: Its globals (the values the source refers to by name).
+    """
+    filename = f"<typed_toolsets generated {name} #{next(_numbers)}>"
+    code = compile(source, filename, "exec")
+    exec(code, namespace)  # noqa: S102 - our own generated source, built from field names
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    generated: Callable[..., Any] = namespace["generated"]
+    return generated
+
+
+@attrs.frozen
+class KeyHook:
+    """How generated structuring code handles one key of an object.
+
+    Attributes:
+        key: The JSON property name; also the keyword passed to the constructor.
+        required: Whether the key must be present.
+        hook: Structures the value (raising `Reject` when it does not match).
+        passthrough: When set, the value must be exactly of one of these types and is kept as is
+            (the hook is not called).
+        default: For an optional key of a class: the value to pass when the key is absent, or
+            MISSING to leave the keyword out (a factory default, or a plain dict result).
+        shortcut: A type whose values are kept as is without calling the hook (other values
+            still go through it).
+        list_of: When set, the value is a list whose items are exactly of this type, kept as is.
+        lookup: When set, the value is a str found in this table, which gives the result.
+    """
+
+    key: str
+    required: bool
+    hook: Callable[[Any], Any]
+    passthrough: tuple[type, ...] = ()
+    default: object = MISSING
+    shortcut: type | None = None
+    list_of: type | None = None
+    lookup: Mapping[str, object] | None = None
+
+    @classmethod
+    def for_spec(
+        cls,
+        key: str,
+        required: bool,
+        spec: TypeSpec,
+        hook: Callable[[Any], Any] | None = None,
+        default: object = MISSING,
+    ) -> KeyHook:
+        """The key hook of a value of *spec*.
+
+        A *hook* other than the spec's own function (one registered on the converter by hand) is
+        always called: the spec's shortcuts would bypass it.
+        """
+        if hook is not None and hook is not spec.structure:
+            return cls(key=key, required=required, hook=hook, default=default)
+        return cls(
+            key=key,
+            required=required,
+            hook=spec.structure,
+            passthrough=spec.passthrough,
+            default=default,
+            shortcut=spec.shortcut,
+            list_of=spec.list_of,
+            lookup=spec.lookup,
+        )
+
+
+def _positional_count(make: Callable[..., Any], names: list[str]) -> int:
+    """How many of *names*, in order, *make* takes as its leading positional parameters.
+
+    Keyword arguments cost a CPython call far more than positional ones (the names are matched
+    one by one), and the constructor runs once per structured object.
+    """
+    try:
+        parameters = list(inspect.signature(make).parameters.values())
+    except (TypeError, ValueError):  # pragma: no cover - classes always have a signature
+        return 0
+    count = 0
+    for parameter, name in zip(parameters, names, strict=False):
+        if parameter.kind is not parameter.POSITIONAL_OR_KEYWORD or parameter.name != name:
+            break
+        count += 1
+    return count
+
+
+def _value_check(item: KeyHook, index: int, namespace: dict[str, Any]) -> tuple[list[str], str]:
+    """The lines checking ``x`` for one key, and the expression of its structured value.
+
+    The lines raise ``Reject`` when ``x`` does not match; whether they also reject the missing
+    marker is said by the caller's own check (`_rejects_missing`).
+    """
+    if len(item.passthrough) == 1:
+        namespace[f"t{index}"] = item.passthrough[0]
+        return [f"if type(x) is not t{index}:", "    raise Reject"], "x"
+    if item.passthrough:
+        namespace[f"t{index}"] = item.passthrough
+        return [f"if type(x) not in t{index}:", "    raise Reject"], "x"
+    if item.list_of is not None:
+        # One C-level pass over the items: the set of their types must be {list_of}.
+        namespace[f"t{index}"] = {item.list_of}
+        return [
+            f"if type(x) is not list or (x and set(map(type, x)) != t{index}):",
+            "    raise Reject",
+        ], "x"
+    if item.lookup is not None:
+        namespace[f"t{index}"] = item.lookup
+        return [
+            f"x = t{index}.get(x, M) if type(x) is str else M",
+            "if x is M:",
+            "    raise Reject",
+        ], "x"
+    if item.shortcut is not None:
+        namespace[f"t{index}"] = item.shortcut
+        return [f"if type(x) is not t{index}:", f"    x = s{index}(x)"], "x"
+    return [], f"s{index}(x)"
+
+
+def _keeps_value(item: KeyHook) -> bool:
+    """Whether the structured value of the key is always the JSON value itself."""
+    return bool(item.passthrough) or item.list_of is not None
+
+
+def _rejects_missing(item: KeyHook) -> bool:
+    """Whether the key's check itself refuses the missing marker (it is of no JSON type)."""
+    return bool(item.passthrough) or item.list_of is not None or item.lookup is not None
+
+
+def object_body(
+    keys: Sequence[KeyHook],
+    make: Callable[..., Any] | None,
+    namespace: dict[str, Any],
+    indent: str,
+    *,
+    known_dict: bool = False,
+) -> tuple[list[str], str]:
+    """Source lines checking and structuring the JSON object ``v`` with exactly *keys*.
+
+    The lines raise ``Reject`` when ``v`` does not match. Returns them with the expression of the
+    result: a call of *make* with the values, or, when *make* is None, the name of the dict of the
+    values present (absent optional keys are left out, so a method's own defaults apply).
+
+    Args:
+        keys: The object's keys, in order.
+        make: The constructor, or None for a plain dict of the values present.
+        namespace: The generated function's globals; the hooks and tables are added to it.
+        indent: Put before every line.
+        known_dict: The caller has checked already that ``v`` is a dict.
+    """
+    namespace.update({"Reject": Reject, "M": MISSING, "make": make})
+    lines = [] if known_dict else ["if type(v) is not dict:", "    raise Reject"]
+    optional = any(not k.required for k in keys)
+    # A dict result whose values are all kept as they are is the checked object itself.
+    same = make is None and all(_keeps_value(k) for k in keys)
+    if optional:
+        # Every required key is counted up front: the lines raise before the count is compared
+        # when one is missing.
+        lines.append(f"n = {sum(1 for k in keys if k.required)}")
+    keywords: list[str] = []
+    uses_kw = not same and any(
+        not k.required and (make is None or k.default is MISSING) for k in keys
+    )
+    if uses_kw:
+        lines.append("kw = {}")
+    for index, item in enumerate(keys):
+        key = repr(item.key)
+        namespace[f"s{index}"] = item.hook
+        check, value = _value_check(item, index, namespace)
+        lines.append(f"x = v.get({key}, M)")
+        if item.required:
+            if not _rejects_missing(item):
+                lines.extend(["if x is M:", "    raise Reject"])
+            lines.extend(check)
+            if not same:
+                lines.append(f"a{index} = {value}")
+            keywords.append(f"a{index}")
+        elif make is not None and item.default is not MISSING:
+            # Passing the class's own default when the key is absent is the same as omitting it.
+            namespace[f"d{index}"] = item.default
+            lines.extend(["if x is M:", f"    a{index} = d{index}", "else:"])
+            lines.extend(f"    {line}" for line in check)
+            lines.extend([f"    a{index} = {value}", "    n += 1"])
+            keywords.append(f"a{index}")
+        else:
+            lines.append("if x is not M:")
+            lines.extend(f"    {line}" for line in check)
+            if not same:
+                lines.append(f"    kw[{key}] = {value}")
+            lines.append("    n += 1")
+            keywords.append("")
+    if optional:
+        lines.extend(["if n != len(v):", "    raise Reject"])
+    else:
+        lines.extend([f"if len(v) != {len(keys)}:", "    raise Reject"])
+    if same:
+        return [f"{indent}{line}" for line in lines], "v"
+    named = [(item.key, local) for item, local in zip(keys, keywords, strict=True) if local]
+    if make is None:
+        lines.append("r = {" + ", ".join(f"{key!r}: {local}" for key, local in named) + "}")
+        if uses_kw:
+            lines.append("r.update(kw)")
+        result = "r"
+    else:
+        positional = _positional_count(make, [key for key, _ in named])
+        call = [local for _, local in named[:positional]]
+        call += [f"{key}={local}" for key, local in named[positional:]]
+        if uses_kw:
+            call.append("**kw")
+        result = f"make({', '.join(call)})"
+    return [f"{indent}{line}" for line in lines], result
+
+
+def generate_object_structure(
+    name: str, keys: Sequence[KeyHook], make: Callable[..., Any] | None
+) -> Callable[[Any], Any]:
+    """Generate a function structuring a JSON object with exactly *keys* (unknown keys rejected).
+
+    It returns ``make(key=value, ...)``, or, when *make* is None, the dict of the values present
+    (absent optional keys are left out, so a method's own defaults apply).
+    """
+    namespace: dict[str, Any] = {}
+    body, result = object_body(keys, make, namespace, "    ")
+    source = "\n".join(["def generated(v):", *body, f"    return {result}"]) + "\n"
+    return compile_function(source, f"structure {name}", namespace)
+
+
+@attrs.frozen
+class UnstructureField:
+    """One field as the unstructuring code reads it.
+
+    Attributes:
+        json_name: The JSON property name written.
+        attr_name: The attribute (or, for a dict, the key) read.
+        required: For a dict: whether the key must be present.
+        unstructure: Turns the field's value into a JSON value.
+    """
+
+    json_name: str
+    attr_name: str
+    required: bool
+    unstructure: Callable[[Any], Any]
+
+
+def generate_unstructure(
+    name: str, cls: type, fields: Sequence[UnstructureField], *, from_dict: bool
+) -> Callable[[Any], Any]:
+    """Generate a function turning an instance of *cls* (or, *from_dict*, a dict) into JSON."""
+    namespace: dict[str, Any] = {"cls": cls, "M": MISSING}
+    lines = ["def generated(v):"]
+    if from_dict:
+        lines.extend(
+            ["    if not isinstance(v, dict):", "        raise ValueError(f'{v!r} is not a dict')"]
+        )
+    else:
+        lines.extend(
+            [
+                "    if not isinstance(v, cls):",
+                "        raise ValueError(f'{v!r} is not a ' + cls.__qualname__)",
+            ]
+        )
+    lines.append("    r = {}")
+    for index, field in enumerate(fields):
+        namespace[f"u{index}"] = field.unstructure
+        key = repr(field.json_name)
+        if from_dict:
+            lines.append(f"    x = v.get({field.attr_name!r}, M)")
+            lines.append("    if x is not M:")
+            lines.append(f"        r[{key}] = u{index}(x)")
+            if field.required:
+                lines.append("    else:")
+                lines.append(f"        raise ValueError('missing required key ' + {key})")
+        else:
+            lines.append(f"    r[{key}] = u{index}(v.{field.attr_name})")
+    lines.append("    return r")
+    source = "\n".join(lines) + "\n"
+    return compile_function(source, f"unstructure {name}", namespace)
