@@ -697,6 +697,8 @@ class _NeedsDb(Toolset):
     def query(self, *, sql: str) -> str:
         return sql
 
+    def helper(self) -> None: ...
+
 
 #: (id, what raises, kind, toolset, method, parameter, the line it renders)
 RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str | None, str]] = [
@@ -1091,6 +1093,19 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         (
             "T: T.to_tools() calls T(), but T is abstract (it does not implement 'connect'); "
             "implement them, or call to_tools() on a concrete subclass [toolset-init]"
+        ),
+    ),
+    (
+        "not-exported",
+        lambda: Toolset.proxy(_NeedsDb(db_url="x").helper),
+        "not-exported",
+        "_NeedsDb",
+        "helper",
+        None,
+        (
+            "_NeedsDb.helper: 'helper' is not exported as a tool; declare it with tool('helper') "
+            "in `exports` or with @tool, or hold a method that is exported "
+            "[toolset-unknown-method]"
         ),
     ),
     (

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from typing import Final
 
 from mypy.nodes import MypyFile, TypeInfo
 from mypy.options import Options
@@ -55,6 +56,7 @@ from mypy.plugin import ClassDefContext, MethodContext, Plugin, ReportConfigCont
 from mypy.types import Type
 
 from typed_toolsets._version import __version__
+from typed_toolsets.plugin.calls import check_proxy_call as _check_proxy_call
 from typed_toolsets.plugin.calls import check_to_tools_access as _check_to_tools_access
 from typed_toolsets.plugin.classes import check_class_hook as _check_class_hook
 from typed_toolsets.plugin.codes import ERROR_CODES, TOOLSET_CODE
@@ -64,17 +66,22 @@ from typed_toolsets.plugin.declarations import record_class as _record_class
 from typed_toolsets.plugin.declarations import record_mixin_name as _record_mixin_name
 from typed_toolsets.plugin.fullnames import (
     INIT_SUBCLASS,
+    PROXY,
     TO_TOOLS_GET,
     TOOL_FUNCTION,
     TOOL_SPEC,
     TOOLSET,
 )
 
+#: How `Toolset.proxy`'s fullname ends, for any Toolset class it is read from.
+_PROXY_SUFFIX: Final = PROXY[PROXY.rindex(".") :]
+
 __all__ = [
     "CONFIG_SECTION",
     "ERROR_CODES",
     "META",
     "META_VERSION",
+    "PROXY",
     "TOOLSET",
     "TOOLSET_CODE",
     "TOOL_FUNCTION",
@@ -123,6 +130,11 @@ class TypedToolsetsPlugin(Plugin):
         """Check a class once it is defined; check ``Cls.to_tools()`` call sites."""
         if fullname == TO_TOOLS_GET:
             return _check_to_tools_access
+        if fullname.endswith(_PROXY_SUFFIX):
+            # `Toolset.proxy(...)`, or `Sub.proxy(...)`: keyed by the class it is read from.
+            sym = self.lookup_fully_qualified(fullname[: -len(_PROXY_SUFFIX)])
+            if sym is not None and isinstance(sym.node, TypeInfo) and sym.node.has_base(TOOLSET):
+                return _check_proxy_call
         if fullname.endswith(INIT_SUBCLASS) and fullname != "builtins.object.__init_subclass__":
             # mypy simulates `Base.__init_subclass__(**class keywords)` after each class body
             # (TypeChecker.check_init_subclass), with the first base in the MRO that defines it:

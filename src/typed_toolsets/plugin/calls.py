@@ -7,7 +7,7 @@ constructor's required arguments; ``instance.to_tools()`` binds the instance and
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_NAMED, ARG_POS, TypeInfo
+from mypy.nodes import ARG_NAMED, ARG_POS, MemberExpr, TypeInfo
 from mypy.plugin import MethodContext
 from mypy.typeops import type_object_type
 from mypy.types import (
@@ -23,12 +23,13 @@ from mypy.types import (
 
 from typed_toolsets.rules.problems import problem
 
-from .classes import display_name
+from .classes import display_name, exported_function
 from .codes import report
 from .deps import depend_on
 from .fullnames import TOOLSET
+from .typeinfo import checker_modules, function_of
 
-__all__ = ["check_to_tools_access"]
+__all__ = ["abstract_methods", "check_proxy_call", "check_to_tools_access"]
 
 
 def check_to_tools_access(ctx: MethodContext) -> Type:
@@ -95,3 +96,36 @@ def _required_arguments(constructor: ProperType) -> list[str]:
         if best is None or len(needed) < len(best):
             best = needed
     return best or []
+
+
+def check_proxy_call(ctx: MethodContext) -> Type:
+    """``Toolset.proxy(instance.method)``: the method must be one the class exports.
+
+    The run time raises the same ``not-exported`` problem when the proxy is made.
+    """
+    if not ctx.args or not ctx.args[0]:
+        return ctx.default_return_type
+    argument = ctx.args[0][0]
+    if not isinstance(argument, MemberExpr):
+        return ctx.default_return_type  # a method held in a variable: not known here
+    lookup_type = getattr(ctx.api, "lookup_type_or_none", None)
+    receiver = lookup_type(argument.expr) if callable(lookup_type) else None
+    receiver = get_proper_type(receiver) if isinstance(receiver, Type) else None
+    if not isinstance(receiver, Instance) or not receiver.type.has_base(TOOLSET):
+        return ctx.default_return_type
+    info = receiver.type
+    modules = checker_modules(ctx.api)
+    ancestors = [c for c in info.mro if c.fullname not in (TOOLSET, "builtins.object")]
+    depend_on(ctx.api, (c.fullname for c in ancestors), (c.module_name for c in ancestors))
+    if exported_function(info, argument.name, modules) is False:
+        found = problem("not-exported", display_name(info), _function_name(info, argument.name))
+        report(ctx.api, found, argument)
+    return ctx.default_return_type
+
+
+def _function_name(info: TypeInfo, name: str) -> str:
+    """The name the run time gives the method: its function's own (``find`` for an alias)."""
+    sym = info.get(name)
+    node = sym.node if sym is not None else None
+    func = function_of(node)
+    return func.name if func is not None else name

@@ -73,8 +73,20 @@ from .typeinfo import (
     function_of,
 )
 
-__all__ = ["ClassCheck", "check_class_hook", "class_span", "display_name", "is_plain_function"]
+__all__ = [
+    "ClassCheck",
+    "check_class_hook",
+    "class_span",
+    "display_name",
+    "exported_function",
+    "is_plain_function",
+    "merge",
+]
 
+#: Unchecked kinds after which a class may export any method.
+_UNREADABLE_EXPORTS: Final = frozenset(
+    {"unchecked-exports", "unchecked-exports-name", "unchecked-method-name"}
+)
 #: Modules whose definitions never change between runs (mypy does not track them either).
 _STABLE: Final = ("builtins", "typing", "typing_extensions", "collections", "types", "abc")
 
@@ -192,6 +204,55 @@ def _lookup(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -> _Found |
     return None
 
 
+def merge(info: TypeInfo) -> tuple[list[Declaration], list[Declaration]]:
+    """The declarations *info* has, merged along its MRO as `build_class` merges them.
+
+    Returns:
+        Bases' declarations first (re-declarations keep their place), then the class's own;
+        and the own declarations of a method the class declares twice.
+    """
+    merged: dict[str, Declaration] = {}
+    for klass in reversed(info.mro[1:]):
+        for decl in declarations_of(klass):
+            merged[decl.method] = decl
+    seen: set[str] = set()
+    twice: list[Declaration] = []
+    for decl in declarations_of(info):
+        if decl.method in seen:
+            twice.append(decl)
+        seen.add(decl.method)
+        inherited = merged.get(decl.method)
+        if (
+            decl.copied_from is not None
+            and inherited is not None
+            and inherited.declared_by.fullname == decl.copied_from
+        ):
+            continue  # `Base.exports` repeats Base's own: it keeps meaning what it meant
+        merged[decl.method] = decl
+    return list(merged.values()), twice
+
+
+def exported_function(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -> bool | None:
+    """Whether ``instance.<name>`` of a *info* instance is a method *info* exports.
+
+    True when *name* is declared, or names the same function as a declared name (an alias);
+    None when some declaration of the class cannot be read (it might be any method).
+    """
+    if any(item.kind in _UNREADABLE_EXPORTS for klass in info.mro for item in unchecked_of(klass)):
+        return None
+    declarations, _ = merge(info)
+    if any(decl.method == name for decl in declarations):
+        return True
+    found = _lookup(info, name, modules)
+    if found is None or found.node is None:
+        return None  # not a method at all: mypy reports the attribute
+    for decl in declarations:
+        other = _lookup(info, decl.method, modules)
+        if other is not None and other.node is found.node:
+            return True
+    return False
+
+
 class ClassCheck:
     """Runs checks 1 to 6 and 8 on one class definition, mirroring `build_class`."""
 
@@ -283,24 +344,10 @@ class ClassCheck:
 
     def merged(self) -> list[Declaration]:
         """Bases' declarations first (re-declarations keep their place), then the class's own."""
-        merged: dict[str, Declaration] = {}
-        for klass in reversed(self.info.mro[1:]):
-            for decl in declarations_of(klass):
-                merged[decl.method] = decl
-        seen: set[str] = set()
-        for decl in declarations_of(self.info):
-            if decl.method in seen:
-                report(self.api, problem("declared-twice", self.name, decl.method), decl.span)
-            seen.add(decl.method)
-            inherited = merged.get(decl.method)
-            if (
-                decl.copied_from is not None
-                and inherited is not None
-                and inherited.declared_by.fullname == decl.copied_from
-            ):
-                continue  # `Base.exports` repeats Base's own: it keeps meaning what it meant
-            merged[decl.method] = decl
-        return list(merged.values())
+        declarations, twice = merge(self.info)
+        for decl in twice:
+            report(self.api, problem("declared-twice", self.name, decl.method), decl.span)
+        return declarations
 
     def inherited_method(self, decl: Declaration, found: _Found | None) -> bool:
         """Whether an inherited declaration still resolves to what it did in its own class.

@@ -29,7 +29,17 @@ MAX_TOOL_NAME: Final = 64
 _NAME_CHARACTER_RE: Final = re.compile(r"[A-Za-z0-9_-]")
 
 #: Attributes of `Toolset` itself that can never be exported.
-API_NAMES: Final = frozenset({"to_tools", "toolset_name", "exports", "limits"})
+API_NAMES: Final = frozenset(
+    {
+        "to_tools",
+        "proxy",
+        "toolset_name",
+        "exports",
+        "limits",
+        "tool_annotations",
+        "requires_approval",
+    }
+)
 
 
 def is_valid_tool_name(name: str) -> bool:

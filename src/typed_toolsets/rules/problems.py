@@ -52,6 +52,7 @@ Kind = Literal[
     "exports-item",
     "exports-method",
     "tool-method-name",
+    "not-exported",
     "annotated-attribute",
     "attribute",
     "attrs-field",
@@ -135,6 +136,11 @@ KINDS: Final[Mapping[Kind, Template]] = {
     ),
     "tool-method-name": Template(
         "unknown-method", "the method name must be a non-empty str (got {got})"
+    ),
+    "not-exported": Template(
+        "unknown-method",
+        "{method!r} is not exported as a tool; declare it with tool({method!r}) in `exports` "
+        "or with @tool, or hold a method that is exported",
     ),
     # -- not-a-method: the name is something other than a plain `def` / `async def`
     "annotated-attribute": Template(
