@@ -53,6 +53,10 @@ def unordered_somewhere(schema: object) -> bool:
 def agree(schema: dict[str, Any], instance: object) -> None:
     # jsonschema 4 misses some duplicates (arrays mixing true and 1); the checker does not.
     assume(all(uniq(a) == (len({json_key(i) for i in a}) == len(a)) for a in arrays(instance)))
+    same_problems(schema, instance)
+
+
+def same_problems(schema: dict[str, Any], instance: object) -> None:
     expected = reference(schema, instance)
     found, more = Checker(schema).problems(instance, EVERYTHING)
     assert not more
@@ -92,3 +96,23 @@ def test_keywords_match_jsonschema() -> None:
     from jsonschema import Draft202012Validator
 
     assert set(Draft202012Validator.VALIDATORS) == ASSERTING
+
+
+@pytest.mark.parametrize(
+    ("annotation", "value"),
+    [
+        (list[int], [1, True, 2.0, 2.5, "3", None, 4, [5], {"6": 6}]),
+        (list[float], [1, 1.5, False, "x", 2]),
+        (list[str], ["a", "b", *([1] * 30)]),  # more problems than the cap
+        (set[int], [1, 2, 1.0]),
+        (set[int], [1, 2, "1", 3, 2]),
+        (set[str | None], ["a", None, "b", None]),
+        (set[bool | int], [True, False, 2, 3, 2]),
+        (set[bool | int], [True, 2, True]),
+    ],
+)
+def test_arrays_read_by_the_types_of_their_items_agree(annotation: object, value: object) -> None:
+    """Items are first sorted by their Python types, in C: the problems stay jsonschema's."""
+    proxy = echo_tool(annotation)
+    same_problems(proxy.parameters, {"value": value})
+    assert Checker(proxy.parameters).problems({"value": value})[0]

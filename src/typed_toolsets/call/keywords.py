@@ -73,7 +73,16 @@ def json_key(value: object) -> object:
     return value
 
 
+#: Python types among whose values Python's equality is JSON's (no ``True == 1``, no arrays):
+#: items of these types only are compared as they are, by one set built in C.
+_PLAIN_NUMBERS: Final = frozenset({str, int, float, type(None)})
+_PLAIN_BOOLEANS: Final = frozenset({str, bool, type(None)})
+
+
 def _unique(items: list[object]) -> bool:
+    kinds = set(map(type, items))
+    if kinds <= _PLAIN_NUMBERS or kinds <= _PLAIN_BOOLEANS:
+        return len(set(items)) == len(items)
     seen: set[object] = set()
     for item in items:
         key = json_key(item)

@@ -9,6 +9,8 @@ written out only for the problems reported.
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeAlias
 
@@ -111,6 +113,13 @@ def _closed_problems(x: dict[str, object], link: Link, allowed: list[str]) -> It
             yield path, unexpected(path, allowed)
 
 
+def _inexact(items: list[object], exact: frozenset[type]) -> Iterator[int]:
+    """The indexes of the *items* whose Python type is not one of *exact*, in order, in C."""
+    return itertools.compress(
+        itertools.count(), map(operator.not_, map(exact.__contains__, map(type, items)))
+    )
+
+
 class _Source:
     """The source of generated functions, and the values it refers to by name."""
 
@@ -120,6 +129,7 @@ class _Source:
             "P": _path,
             "missing": missing,
             "closed": _closed_problems,
+            "inexact": _inexact,
         }
         self._names: dict[int, str] = {}
 
@@ -303,6 +313,9 @@ class Items(Keyword):
             )
         else:
             head = "if isinstance(x, list):"
+        if self.exact:
+            # Only the items of another Python type can fail: their indexes are found in C.
+            return [head, f"    for i in inexact(x, {src.name(self.exact)}):", "        v = x[i]"]
         if self.start == 0:
             return [head, "    for i, v in enumerate(x):"]
         return [head, f"    for i in range({self.start}, len(x)):", "        v = x[i]"]
