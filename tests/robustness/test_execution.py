@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 
 from typed_toolsets import Limits, ToolProxy, Toolset, tool
-from typed_toolsets.call import pipeline
+from typed_toolsets.call import execution
 
 TIMEOUT = 0.2
 #: The deadline, the grace after cancelling, and room for a busy machine.
-BOUND = TIMEOUT + pipeline.CANCEL_GRACE + 1.5
+BOUND = TIMEOUT + execution.CANCEL_GRACE + 1.5
 
 
 class ForeignExit(BaseException):  # as trio's Cancelled or gevent's GreenletExit
@@ -82,16 +82,16 @@ def stubborn() -> dict[str, ToolProxy]:
 def settle(expected: int, within: float = 5.0) -> None:
     """Wait until the count of abandoned calls is *expected*."""
     deadline = time.monotonic() + within
-    while pipeline._abandoned.count != expected and time.monotonic() < deadline:
+    while execution.abandoned.count != expected and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert pipeline._abandoned.count == expected
+    assert execution.abandoned.count == expected
 
 
 @pytest.fixture
 def released() -> Iterator[None]:
     """Let every stubborn tool end after the test, and wait until none is counted."""
     _release.clear()
-    before = pipeline._abandoned.count
+    before = execution.abandoned.count
     yield
     _release.set()
     settle(before)
@@ -103,14 +103,14 @@ def released() -> Iterator[None]:
 
 def test_async_tool_that_swallows_cancellation_times_out(released: None) -> None:
     retry = stubborn()["retry"]
-    before = pipeline._abandoned.count
+    before = execution.abandoned.count
 
     async def main() -> tuple[float, Any]:
         started = time.monotonic()
         result = await retry.ainvoke(None)
         elapsed = time.monotonic() - started
         # The task is left running on this loop, counted until it ends.
-        assert pipeline._abandoned.count == before + 1
+        assert execution.abandoned.count == before + 1
         _release.set()
         await asyncio.sleep(0.1)
         return elapsed, result
@@ -125,13 +125,13 @@ def test_async_tool_that_swallows_cancellation_times_out(released: None) -> None
 
 def test_the_same_through_the_sync_form(released: None) -> None:
     retry = stubborn()["retry"]
-    before = pipeline._abandoned.count
+    before = execution.abandoned.count
     started = time.monotonic()
     result = retry.invoke(None)
     assert time.monotonic() - started < BOUND
     assert result.error is not None
     assert result.error.kind == "timeout"
-    assert pipeline._abandoned.count == before + 1
+    assert execution.abandoned.count == before + 1
     _release.set()
     settle(before)
 
@@ -139,7 +139,7 @@ def test_the_same_through_the_sync_form(released: None) -> None:
 def test_abandoned_tasks_count_towards_the_cap(
     released: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pipeline, "MAX_ABANDONED_THREADS", pipeline._abandoned.count + 1)
+    monkeypatch.setattr(execution, "MAX_ABANDONED_THREADS", execution.abandoned.count + 1)
     tools = stubborn()
     assert tools["retry"].invoke(None).error.kind == "timeout"  # type: ignore[union-attr]
     refused = tools["retry"].invoke(None)
@@ -199,12 +199,12 @@ def _interrupt_after(seconds: float) -> threading.Thread:
 )
 def test_ctrl_c_while_waiting_counts_the_worker_thread(released: None) -> None:
     wait: Callable[..., Any] = stubborn()["wait"].invoke
-    before = pipeline._abandoned.count
+    before = execution.abandoned.count
     interrupter = _interrupt_after(0.05)
     with pytest.raises(KeyboardInterrupt):
         wait(None)
     interrupter.join()
     # The worker goes on after the caller stopped waiting: it counts towards the cap.
-    assert pipeline._abandoned.count == before + 1
+    assert execution.abandoned.count == before + 1
     _release.set()
     settle(before)

@@ -9,7 +9,8 @@ A model's arguments take one path (`Pipeline.run`, or `Pipeline.arun` from async
    found in linear time by `typed_toolsets.call.checker`) and `typed_toolsets.call.refusal`
    reports every problem.
 2. The method runs: directly, in a worker thread when it has a deadline (or, from async code,
-   when it is sync), or as a task (async methods). Sync and async differ only in this step.
+   when it is sync), or as a task (async methods). Sync and async differ only in this step;
+   `typed_toolsets.call.execution` counts what is left running at a deadline and words failures.
 
 The outcome is the method's return value or a `Failed` carrying the `ToolResult` of the failure;
 the proxy turns it into a `ToolResult` (``invoke``) or the value or ``"Error: ..."`` text
@@ -20,10 +21,8 @@ the proxy turns it into a `ToolResult` (``invoke``) or the value or ``"Error: ..
 from __future__ import annotations
 
 import asyncio
-import builtins
 import concurrent.futures
 import contextvars
-import threading
 import time
 import typing
 import weakref
@@ -39,6 +38,8 @@ from typed_toolsets.types.arguments import ArgumentsVariant
 from typed_toolsets.types.fastpath import FastArguments
 from typed_toolsets.types.typespec import Schema
 
+from . import execution
+from .execution import CANCEL_GRACE, execution_error, internal_error, propagates
 from .jsonin import (
     InvalidJSON,
     LimitExceeded,
@@ -49,23 +50,11 @@ from .jsonin import (
 )
 from .result import ToolError, ToolResult
 
-__all__ = [
-    "CANCEL_GRACE",
-    "MAX_ABANDONED_THREADS",
-    "OFFLOAD_CHARS",
-    "OFFLOAD_VALUES",
-    "ExactPath",
-    "Failed",
-    "Pipeline",
-    "Refused",
-    "execution_error",
-    "propagates",
-]
+__all__ = ["OFFLOAD_CHARS", "OFFLOAD_VALUES", "ExactPath", "Failed", "Pipeline", "Refused"]
 
-#: At most this many timed-out sync calls may still be running in abandoned threads; past that,
-#: calls with a timeout are refused with a ``"limit"`` error until some finish.
-MAX_ABANDONED_THREADS: Final = 32
-_MAX_MESSAGE: Final = 2000
+# How much longer than its deadline and grace a sync caller waits for an async tool's own event
+# loop before leaving its thread behind (a tool that blocks that loop cannot be cancelled).
+_LOOP_MARGIN: Final = 0.5
 
 
 class Failed:
@@ -93,151 +82,10 @@ class Refused(Exception):  # noqa: N818 - a verdict, raised through the generate
         self.error = error
 
 
-# ------------------------------------------------------------------------------------ messages
-
-
-def _exception_text(exc: BaseException) -> str:
-    try:
-        text = str(exc)
-    except Exception:  # noqa: BLE001 - a broken __str__ must not break the error path
-        text = ""
-    name = type(exc).__name__
-    if not text:
-        return name
-    if len(text) > _MAX_MESSAGE:
-        text = text[: _MAX_MESSAGE - 3] + "..."
-    return f"{name}: {text}"
-
-
-def _internal_error(tool: str, exc: BaseException) -> ToolError:
-    # Only a bug in this library gets here; the call still ends in an error, never an exception.
-    message = (
-        f"Invalid arguments for tool {tool!r}: they could not be processed ({_exception_text(exc)})"
-    )
-    return ToolError(tool, "arguments", message)
-
-
-def execution_error(tool: str, exc: BaseException) -> ToolError:
-    """The error for an exception raised by the tool itself."""
-    return ToolError(tool, "execution", f"Tool {tool!r} failed: {_exception_text(exc)}")
-
-
-# ------------------------------------------------------------------------------ running methods
-
-#: What a call lets through instead of reporting: the host is stopping (Ctrl-C, exit), or the
-#: caller's own task is being cancelled. Whatever else a tool raises (``GeneratorExit`` and the
-#: ``BaseException`` subclasses of trio, gevent or pytest included) is an ``"execution"`` error.
-_PROPAGATING: Final = (KeyboardInterrupt, SystemExit, asyncio.CancelledError)
-# Python 3.11's exception groups: one carrying an exception of `_PROPAGATING` goes on too.
-_GROUP: Final[type[BaseException] | tuple[()]] = getattr(builtins, "BaseExceptionGroup", ())
-
-#: After cancelling an async tool at its deadline, how long to wait for it to stop before leaving
-#: it behind (a task that catches `asyncio.CancelledError` and goes on would never end).
-CANCEL_GRACE: Final = 0.5
-# How much longer than its deadline and grace a sync caller waits for an async tool's own event
-# loop before leaving its thread behind (a tool that blocks that loop cannot be cancelled).
-_LOOP_MARGIN: Final = 0.5
-
-
-def propagates(exc: BaseException) -> bool:
-    """Whether *exc* goes on to the caller rather than becoming an ``"execution"`` error."""
-    if isinstance(exc, _PROPAGATING):
-        return True
-    if not isinstance(exc, _GROUP):
-        return False
-    # BaseExceptionGroup is Python 3.11+, and the package is typed for 3.10.
-    subgroup: Callable[[object], object] = getattr(exc, "subgroup")  # noqa: B009
-    return subgroup(_PROPAGATING) is not None
-
-
-class _Abandoned:
-    """Counts timed-out calls still running: sync calls' threads and async calls' tasks."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.lock = threading.Lock()
-
-
-_abandoned = _Abandoned()
-
-
-def _start_thread(
-    name: str,
-    func: Callable[..., Any],
-    kwargs: dict[str, object],
-    after: Callable[[], object] | None = None,
-) -> tuple[concurrent.futures.Future[Any], dict[str, bool]]:
-    """Run ``func(**kwargs)`` in a new thread; its outcome goes to the future, then *after* runs."""
-    future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-    state = {"abandoned": False}
-
-    def worker() -> None:
-        try:
-            result = func(**kwargs)
-        except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
-            future.set_exception(exc)
-        else:
-            future.set_result(result)
-        finally:
-            try:
-                if after is not None:
-                    after()
-            finally:
-                with _abandoned.lock:
-                    if state["abandoned"]:
-                        _abandoned.count -= 1
-
-    thread = threading.Thread(target=worker, name=f"typed_toolsets {name}", daemon=True)
-    thread.start()
-    return future, state
-
-
-def _too_many_abandoned(name: str) -> Failed | None:
-    with _abandoned.lock:
-        if _abandoned.count >= MAX_ABANDONED_THREADS:
-            message = (
-                f"Tool {name!r} was not started: {_abandoned.count} earlier calls that timed out "
-                f"are still running (the limit is {MAX_ABANDONED_THREADS} abandoned threads and "
-                "tasks); try again later"
-            )
-            return Failed(ToolError(name, "limit", message))
-    return None
-
-
-def _abandon(future: concurrent.futures.Future[Any], state: dict[str, bool]) -> bool:
-    """Mark a timed-out call abandoned; False if it finished in the meantime."""
-    with _abandoned.lock:
-        if future.done():
-            return False
-        state["abandoned"] = True
-        _abandoned.count += 1
-        return True
-
-
-def _released(_task: object) -> None:
-    with _abandoned.lock:
-        _abandoned.count -= 1
-
-
-def _abandon_task(task: asyncio.Future[Any]) -> None:
-    """Count a task left running (it ignored its cancellation) until it ends."""
-    with _abandoned.lock:
-        if task.done():
-            return
-        _abandoned.count += 1
-    task.add_done_callback(_released)
-
-
-def _finish_loop(loop: asyncio.AbstractEventLoop) -> None:
-    """Run what an async tool left behind on its own loop to its end, then close the loop."""
-    try:
-        rest = asyncio.all_tasks(loop)
-        if rest:
-            loop.run_until_complete(asyncio.wait(rest))
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.run_until_complete(loop.shutdown_default_executor())
-    finally:
-        loop.close()
+def _not_started(name: str) -> Failed | None:
+    """The failure of a call with a deadline while too many abandoned calls still run."""
+    error = execution.too_many_abandoned(name)
+    return None if error is None else Failed(error)
 
 
 # ---------------------------------------------------------------------------------- exact path
@@ -275,7 +123,7 @@ class ExactPath:
         try:
             checked = self._check(arguments, refused)
         except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
-            checked = _internal_error(self.name, exc)
+            checked = internal_error(self.name, exc)
         if isinstance(checked, ToolError):
             raise Refused(checked)
         return checked
@@ -477,11 +325,11 @@ class Pipeline:
                 return asyncio.run(self._await(bound(**kwargs)))
             return self._drive(bound(**kwargs), timeout)
         # A sync method with a deadline (`run` calls the others directly).
-        refused = _too_many_abandoned(name)
+        refused = _not_started(name)
         if refused is not None:
             return refused
         started = time.monotonic()
-        future, state = _start_thread(name, bound, kwargs)
+        future, state = execution.start_thread(name, bound, kwargs)
         return self._wait(future, state, started, timeout)
 
     def _drive(self, coroutine: Coroutine[Any, Any, Any], timeout: float) -> Outcome:
@@ -490,18 +338,18 @@ class Pipeline:
         The loop's thread is what lets a task that ignores its cancellation be left behind: the
         caller gets the timeout while the thread runs the task to its end (counted as abandoned).
         """
-        refused = _too_many_abandoned(self.exact.name)
+        refused = _not_started(self.exact.name)
         if refused is not None:
             coroutine.close()
             return refused
         started = time.monotonic()
         loop = asyncio.new_event_loop()
         context = contextvars.copy_context()  # as asyncio.run would: the caller's context
-        future, state = _start_thread(
+        future, state = execution.start_thread(
             self.exact.name,
             lambda: context.run(loop.run_until_complete, self._await(coroutine)),
             {},
-            after=lambda: _finish_loop(loop),
+            after=lambda: execution.finish_loop(loop),
         )
         return self._wait(future, state, started, timeout + CANCEL_GRACE + _LOOP_MARGIN)
 
@@ -516,12 +364,12 @@ class Pipeline:
         try:
             return future.result(timeout)
         except concurrent.futures.TimeoutError:
-            if _abandon(future, state):
+            if execution.abandon(future, state):
                 return self._timed_out(started, "its thread may still be running")
             # It finished right at the deadline: take its outcome.
         except BaseException:
             # Ctrl-C (or an exit) while waiting: the thread goes on, and is counted.
-            _abandon(future, state)
+            execution.abandon(future, state)
             raise
         return future.result(0)
 
@@ -550,24 +398,24 @@ class Pipeline:
         timeout = self.exact.limits.timeout
         if self.is_async:
             if timeout is not None:
-                refused = _too_many_abandoned(self.exact.name)
+                refused = _not_started(self.exact.name)
                 if refused is not None:
                     return refused
             return await self._await(bound(**kwargs))
         if timeout is None:
             return await self._in_thread(bound, **kwargs)
-        refused = _too_many_abandoned(self.exact.name)
+        refused = _not_started(self.exact.name)
         if refused is not None:
             return refused
         started = time.monotonic()
-        future, state = _start_thread(self.exact.name, bound, kwargs)
+        future, state = execution.start_thread(self.exact.name, bound, kwargs)
         wrapped = asyncio.wrap_future(future)
         try:
             done, _ = await asyncio.wait({wrapped}, timeout=timeout)
         except asyncio.CancelledError:
-            _abandon(future, state)
+            execution.abandon(future, state)
             raise
-        if not done and _abandon(future, state):
+        if not done and execution.abandon(future, state):
             return self._timed_out(started, "its thread may still be running")
         return future.result(0)
 
@@ -590,10 +438,10 @@ class Pipeline:
             stopped, _ = await asyncio.wait({task}, timeout=CANCEL_GRACE)
         except asyncio.CancelledError:  # the caller is cancelled: so is the tool
             task.cancel()
-            _abandon_task(task)
+            execution.abandon_task(task)
             raise
         if not stopped:
-            _abandon_task(task)
+            execution.abandon_task(task)
             note = f"it was cancelled but did not stop within {CANCEL_GRACE} s, and is left running"
             return self._timed_out(started, note)
         if not task.cancelled():
