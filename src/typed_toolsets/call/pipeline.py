@@ -275,12 +275,8 @@ class Pipeline:
             if self.direct:
                 return bound(**kwargs)
             return self._execute(bound, kwargs)
-        except Refused as refused:
-            return Failed(refused.error)
-        except BaseException as exc:  # the tool's own failure, reported unless it `propagates`
-            if propagates(exc):
-                raise
-            return Failed(execution_error(self.exact.name, exc))
+        except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
+            return self._failure(exc)
 
     async def arun(self, bound: Callable[..., Any], arguments: object) -> Outcome:
         """The whole call of *bound*, from async code: a sync method runs in a worker thread.
@@ -300,12 +296,20 @@ class Pipeline:
             if self.adirect:
                 return await bound(**kwargs)
             return await self._aexecute(bound, kwargs)
-        except Refused as refused:
-            return Failed(refused.error)
-        except BaseException as exc:  # the tool's own failure, reported unless it `propagates`
-            if propagates(exc):
-                raise
-            return Failed(execution_error(self.exact.name, exc))
+        except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
+            return self._failure(exc)
+
+    def _failure(self, exc: BaseException) -> Failed:
+        """The outcome of a call that raised *exc*: refused arguments or the tool's own failure.
+
+        Raises:
+            BaseException: *exc* itself when it `propagates` (the host is stopping).
+        """
+        if isinstance(exc, Refused):
+            return Failed(exc.error)
+        if propagates(exc):
+            raise exc
+        return Failed(execution_error(self.exact.name, exc))
 
     def _execute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
         name = self.exact.name
@@ -385,12 +389,8 @@ class Pipeline:
         def capture() -> Outcome:
             try:
                 return func(*args, **kwargs)
-            except Refused as refused:
-                return Failed(refused.error)
-            except BaseException as exc:  # the tool's own failure, reported unless it `propagates`
-                if propagates(exc):
-                    raise
-                return Failed(execution_error(self.exact.name, exc))
+            except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
+                return self._failure(exc)
 
         return await asyncio.to_thread(capture)
 
