@@ -240,6 +240,18 @@ def _long_numbers(text: str) -> bool:
     return b"0e" in shape and _BIG_EXPONENT_RE.search(data) is not None
 
 
+# Built once: json.loads would build a decoder (and its scanner) on every call.
+_DECODER: Final = json.JSONDecoder(
+    parse_constant=_reject_constant, object_pairs_hook=_no_duplicates
+)
+_NUMBERS_DECODER: Final = json.JSONDecoder(
+    parse_constant=_reject_constant,
+    parse_float=_finite_float,
+    parse_int=_bounded_int,
+    object_pairs_hook=_no_duplicates,
+)
+
+
 def parse_strict(text: str) -> object:
     """Parse JSON text strictly (the caller has bounded its size and depth).
 
@@ -247,21 +259,14 @@ def parse_strict(text: str) -> object:
         ArgumentsInputError: With reason ``"json"`` and the parser's message.
     """
     try:
-        if _long_numbers(text):
-            value = json.loads(
-                text,
-                parse_constant=_reject_constant,
-                parse_float=_finite_float,
-                parse_int=_bounded_int,
-                object_pairs_hook=_no_duplicates,
-            )
-        else:
-            # Without a long number no literal can overflow a float or pass an interpreter's
-            # digit limit: the parser's own (C) number reading is exact, and a Python call per
-            # number (a tenth of the time for numeric arrays) is saved.
-            value = json.loads(
-                text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates
-            )
+        if text.startswith("\ufeff"):  # as json.loads says it
+            msg = "Unexpected UTF-8 BOM (decode using utf-8-sig)"
+            raise json.JSONDecodeError(msg, text, 0)
+        # Without a long number no literal can overflow a float or pass an interpreter's digit
+        # limit: the parser's own (C) number reading is exact, and a Python call per number (a
+        # tenth of the time for numeric arrays) is saved.
+        decoder = _NUMBERS_DECODER if _long_numbers(text) else _DECODER
+        value = decoder.decode(text)
         # A lone surrogate comes from an escape or sits in the text itself: with neither, no
         # string needs looking at.
         if _SURROGATE_ESCAPE_RE.search(text) or (not text.isascii() and _SURROGATE_RE.search(text)):
