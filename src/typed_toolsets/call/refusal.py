@@ -20,7 +20,7 @@ from typed_toolsets.types.typespec import Path
 
 from .checker import Checker
 from .result import ArgumentProblem, ToolError
-from .validation import Problem, dotted_path, json_path, unbuilt_reason
+from .validation import Problem, dotted, json_path, unbuilt_reason
 
 __all__ = ["arguments_error", "checker_of", "explain"]
 
@@ -41,11 +41,11 @@ def checker_of(variant: ArgumentsVariant) -> Checker:
 
 def arguments_error(tool: str, problems: list[Problem], more: bool) -> ToolError:
     """The ``"arguments"`` error listing *problems* (and saying when more were not shown)."""
-    parts = [f"{dotted_path(path)}: {reason}" for path, reason in problems]
+    details = tuple(ArgumentProblem(json_path(path), reason) for path, reason in problems)
+    parts = [f"{dotted(detail.path)}: {detail.message}" for detail in details]
     message = f"Invalid arguments for tool {tool!r}: " + "; ".join(parts)
     if more:
         message += "; (more problems not shown)"
-    details = tuple(ArgumentProblem(json_path(path), reason) for path, reason in problems)
     return ToolError(tool, "arguments", message, details)
 
 

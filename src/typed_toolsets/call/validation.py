@@ -30,6 +30,7 @@ __all__ = [
     "SHALLOW_KEYWORDS",
     "Problem",
     "collect",
+    "dotted",
     "dotted_path",
     "expand",
     "expectation",
@@ -99,7 +100,11 @@ def json_path(path: Iterable[str | int]) -> str:
 
 def dotted_path(path: Iterable[str | int]) -> str:
     """Write a path for a message: ``owner.age``, ``tags[3]``; the root itself is ``$``."""
-    text = json_path(path)
+    return dotted(json_path(path))
+
+
+def dotted(text: str) -> str:
+    """The message form of a JSON path (see `dotted_path`)."""
     if text == "$":
         return "$"
     return text[2:] if text.startswith("$.") else text[1:]
