@@ -536,8 +536,10 @@ def test_a_class_validator_failure_is_an_argument_problem_at_its_path() -> None:
     assert result.error is not None
     assert result.error.kind == "arguments"
     assert [d.path for d in result.error.details] == ["$.value[1]"]
-    # The class's own words, about the value the model sent; no Python exception names.
-    assert result.error.details[0].message == "{'n': -1} is not accepted: 'n' must be >= 0: -1"
+    # The class's own words (with their type, as for a failing tool), about the value sent.
+    assert result.error.details[0].message == (
+        "{'n': -1} is not accepted: ValueError: 'n' must be >= 0: -1"
+    )
 
 
 def test_datetime_formats_are_enforced_by_the_library() -> None:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from .result import ToolError
+from .validation import exception_text
 
 __all__ = [
     "CANCEL_GRACE",
@@ -42,16 +43,7 @@ _MAX_MESSAGE: Final = 2000
 
 
 def _exception_text(exc: BaseException) -> str:
-    try:
-        text = str(exc)
-    except Exception:  # noqa: BLE001 - a broken __str__ must not break the error path
-        text = ""
-    name = type(exc).__name__
-    if not text:
-        return name
-    if len(text) > _MAX_MESSAGE:
-        text = text[: _MAX_MESSAGE - 3] + "..."
-    return f"{name}: {text}"
+    return exception_text(exc, _MAX_MESSAGE)
 
 
 def internal_error(tool: str, exc: BaseException) -> ToolError:

@@ -32,6 +32,7 @@ __all__ = [
     "collect",
     "dotted",
     "dotted_path",
+    "exception_text",
     "expand",
     "expectation",
     "json_path",
@@ -415,15 +416,20 @@ def unbuilt_reason(value: object, cause: BaseException | None) -> str:
         return f"{shown} is too large for a float; send a number between -{_FLOAT} and {_FLOAT}"
     if cause is None:
         return f"{shown} does not match the expected structure"
-    try:
-        text = str(cause)
-    except Exception:  # noqa: BLE001 - a broken __str__ must not break the message
-        text = ""
-    if not text:
-        return f"{shown} is not accepted"
-    return f"{shown} is not accepted: {short_text(text)}"
+    # The type and message of what the tool author's own code raised, as for a failing tool.
+    return f"{shown} is not accepted: {exception_text(cause, 200)}"
 
 
 def short_text(text: str, limit: int = 200) -> str:
     """*text* cut to *limit* characters."""
     return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def exception_text(exc: BaseException, limit: int) -> str:
+    """``<Type>: <message>`` of *exc* (its type alone without a message), the message cut."""
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - a broken __str__ must not break the error path
+        text = ""
+    name = type(exc).__name__
+    return f"{name}: {short_text(text, limit)}" if text else name
