@@ -287,6 +287,8 @@ class Pipeline:
         is_async: Whether the method is an ``async def``.
         direct: `run` calls the (sync) method right there: no deadline to watch.
         adirect: `arun` awaits the (async) method right there: no deadline to watch.
+        ainline: `arun` calls the (sync) method right there, on the event loop's thread: it is
+            declared ``tool(..., inline=True)`` (which refuses a deadline).
     """
 
     exact: ExactPath
@@ -294,6 +296,7 @@ class Pipeline:
     is_async: bool
     direct: bool
     adirect: bool
+    ainline: bool = False
 
     # Built on first use (a plain holder: a cached_property would give the class a __getattr__,
     # which makes every attribute read on the hot path slower).
@@ -338,6 +341,7 @@ class Pipeline:
             is_async=method.is_async,
             direct=unbounded and not method.is_async,
             adirect=unbounded and method.is_async,
+            ainline=export.inline and unbounded and not method.is_async,
         )
 
     # -------------------------------------------------------------------------------- running
@@ -361,12 +365,17 @@ class Pipeline:
             return Failed(execution_error(self.exact.name, exc))
 
     async def arun(self, bound: Callable[..., Any], arguments: object) -> Outcome:
-        """The whole call of *bound*, from async code: a sync method runs in a worker thread."""
+        """The whole call of *bound*, from async code: a sync method runs in a worker thread.
+
+        An inline sync method (``tool(..., inline=True)``) runs right here, on the loop's thread.
+        """
         fast = self.fast
         try:
             kwargs = fast(arguments)
             if self.adirect:
                 return await bound(**kwargs)
+            if self.ainline:
+                return bound(**kwargs)
             return await self._aexecute(bound, kwargs)
         except Refused as refused:
             return Failed(refused.error)
