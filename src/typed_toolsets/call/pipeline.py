@@ -18,14 +18,11 @@ the proxy turns it into a `ToolResult` (``invoke``) or the value or ``"Error: ..
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import contextlib
 import threading
 import time
 import weakref
 from collections.abc import Callable, Coroutine
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
@@ -38,6 +35,11 @@ from typed_toolsets.types.typespec import Path, Schema
 
 from .jsonin import InvalidJSON, LimitExceeded, NotAnObject, NotJSONValue, load_arguments
 from .result import ArgumentProblem, ToolError, ToolResult
+
+if TYPE_CHECKING:
+    # Imported where used: the first call of a sync tool without a deadline needs neither
+    # (asyncio and concurrent.futures cost more than the rest of a first call together).
+    import concurrent.futures
 
 __all__ = [
     "MAX_ABANDONED_THREADS",
@@ -148,6 +150,8 @@ _abandoned = _Abandoned()
 def _start_thread(
     name: str, func: Callable[..., Any], kwargs: dict[str, object]
 ) -> tuple[concurrent.futures.Future[Any], dict[str, bool]]:
+    import concurrent.futures
+
     future: concurrent.futures.Future[Any] = concurrent.futures.Future()
     state = {"abandoned": False}
 
@@ -383,6 +387,9 @@ class Pipeline:
             return Failed(execution_error(self.exact.name, exc))
 
     def _execute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        import asyncio
+        import concurrent.futures
+
         if self.is_async:
             try:
                 asyncio.get_running_loop()
@@ -410,6 +417,8 @@ class Pipeline:
         return self._outcome(lambda: future.result(0))
 
     async def _aexecute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        import asyncio
+
         if self.is_async:
             return await self._await(bound(**kwargs))
         timeout = self.exact.limits.timeout
@@ -435,6 +444,9 @@ class Pipeline:
 
     async def _await(self, coroutine: Coroutine[Any, Any, Any]) -> Outcome:
         """Await an async method's coroutine, cancelling it at the deadline."""
+        import asyncio
+        import contextlib
+
         timeout = self.exact.limits.timeout
         if timeout is None:
             try:

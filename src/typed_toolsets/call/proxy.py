@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, Generic, TypeAlias, cast, overload
 
@@ -190,6 +189,8 @@ class ToolProxy(Generic[_P, _R_co]):
             return await cast("Awaitable[Any]", self._bound(*args, **kwargs))
         if self._export.inline:
             return self._bound(*args, **kwargs)
+        import asyncio  # a running loop loaded it; the module does not need it before
+
         return await asyncio.to_thread(self._bound, *args, **kwargs)
 
     @overload

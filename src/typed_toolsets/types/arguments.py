@@ -141,7 +141,7 @@ class ArgumentsVariant:
     _fast_lock: threading.Lock = attrs.field(init=False, repr=False, factory=threading.Lock)
 
     def _build_reader(self) -> _Reader:
-        from .converter import structure_hook  # cattrs: loaded by the first call
+        from .hooks import structure_hook  # the converter's, once cattrs is loaded
 
         hooks = {p.name: structure_hook(p.annotation) for p in self.properties}
         keys = tuple(
