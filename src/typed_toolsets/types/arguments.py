@@ -105,11 +105,10 @@ def locate(spec: TypeSpec, value: object) -> tuple[Path, BaseException | None]:
 
 @attrs.frozen(eq=False)
 class _Reader:
-    """The structuring code of a variant: one key hook per property, and the generated function."""
+    """How a variant's properties are read: one key hook per property."""
 
     hooks: dict[str, Callable[[Any], Any]]
     keys: tuple[KeyHook, ...]
-    structure: Callable[[dict[str, object]], dict[str, object]]
 
 
 @attrs.frozen(eq=False)
@@ -130,6 +129,13 @@ class ArgumentsVariant:
         repr=False,
         default=attrs.Factory(lambda self: _Once(self._build_reader), takes_self=True),
     )
+    # The generated function of the exact path, built when that path first structures: the fast
+    # path embeds its own, so a tool called only with JSON text never needs this one's memory.
+    _structure: _Once[Callable[[dict[str, object]], dict[str, object]]] = attrs.field(
+        init=False,
+        repr=False,
+        default=attrs.Factory(lambda self: _Once(self._build_structure), takes_self=True),
+    )
     _validator: _Once[Draft202012Validator] = attrs.field(
         init=False,
         repr=False,
@@ -147,8 +153,11 @@ class ArgumentsVariant:
         keys = tuple(
             KeyHook.for_spec(p.name, p.required, p.spec, hooks[p.name]) for p in self.properties
         )
-        structure = generate_object_structure(f"arguments of {self.name}", keys, None)
-        return _Reader(hooks=hooks, keys=keys, structure=structure)
+        return _Reader(hooks=hooks, keys=keys)
+
+    def _build_structure(self) -> Callable[[dict[str, object]], dict[str, object]]:
+        keys = self._reader.get().keys
+        return generate_object_structure(f"arguments of {self.name}", keys, None)
 
     def _build_validator(self) -> Draft202012Validator:
         from .validator import make_validator  # jsonschema: loaded by the first refusal
@@ -162,7 +171,7 @@ class ArgumentsVariant:
             Exception: They do not match (`Reject`), or a hook failed; `validator` and `convert`
                 say why.
         """
-        return self._reader.get().structure(arguments)
+        return self._structure.get()(arguments)
 
     def validator(self) -> Draft202012Validator:
         """The jsonschema validator of ``schema``, with the library's format checks."""

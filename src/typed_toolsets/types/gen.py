@@ -12,6 +12,8 @@ from __future__ import annotations
 import inspect
 import itertools
 import linecache
+import sys
+import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
@@ -29,20 +31,33 @@ __all__ = [
 ]
 
 _numbers: Final = itertools.count(1)
+#: The compiled code of each distinct generated source, by its (interned) lines. Kept for the
+#: life of the process, as linecache keeps the source: there is one per shape of arguments.
+_codes: dict[tuple[str, ...], types.CodeType] = {}
 
 
 def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Callable[..., Any]:
     """Compile generated source defining ``generated``, register it with linecache, return it.
+
+    Identical sources share one compiled code (tools with the same parameters generate the same
+    source; only the namespace, with the hooks and defaults, differs), so the file name in
+    tracebacks names the first function compiled from it. Each call still runs the module code
+    in *namespace*, so default values and the like are this namespace's.
 
     Args:
         source: The source of a module defining one function named ``generated``.
         name: What the function does, for its file name in tracebacks.
         namespace: Its globals (the values the source refers to by name).
     """
-    filename = f"<typed_toolsets generated {name} #{next(_numbers)}>"
-    code = compile(source, filename, "exec")
+    # Most generated lines recur across tools ("    if x is M:"): interned, each is stored once
+    # (what linecache keeps is otherwise the largest part of a tool's memory).
+    lines = tuple(sys.intern(line) for line in source.splitlines(keepends=True))
+    code = _codes.get(lines)
+    if code is None:
+        filename = f"<typed_toolsets generated {name} #{next(_numbers)}>"
+        code = _codes.setdefault(lines, compile(source, filename, "exec"))
+        linecache.cache[code.co_filename] = (len(source), None, list(lines), code.co_filename)
     exec(code, namespace)  # noqa: S102 - our own generated source, built from field names
-    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
     generated: Callable[..., Any] = namespace["generated"]
     return generated
 
