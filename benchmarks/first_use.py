@@ -148,11 +148,23 @@ _ARGUMENTS: Final = {
 }
 
 
+#: Give every tool parameter names of its own (set in the measuring interpreter).
+unique_names = False
+
+
 def _signature(index: int) -> list[tuple[str, str, str | None]]:
-    """The parameters of tool *index*: one to four, drawn so that shapes vary across tools."""
+    """The parameters of tool *index*: one to four, drawn so that shapes vary across tools.
+
+    From the pool, 1,000 tools have 48 distinct signatures, as real tools reuse ``query``,
+    ``limit`` or ``path``; with `unique_names`, every tool's names are its own (the worst case
+    for anything shared between tools).
+    """
     count = 1 + index % 4
     start = (index * 7) % len(_PARAMETERS)
-    return [_PARAMETERS[(start + k) % len(_PARAMETERS)] for k in range(count)]
+    drawn = [_PARAMETERS[(start + k) % len(_PARAMETERS)] for k in range(count)]
+    if unique_names:
+        return [(f"{name}_{index}", kind, default) for name, kind, default in drawn]
+    return drawn
 
 
 def _call_text(signature: list[tuple[str, str, str | None]]) -> str:
@@ -205,6 +217,7 @@ import gc, json, sys, tracemalloc
 sys.path.insert(0, {here!r})
 import first_use as bench
 
+bench.unique_names = {unique!r}
 CLASSES = {classes}
 calls = [bench._call_text(bench._signature(i)) for i in range(CLASSES * 5)]
 
@@ -244,29 +257,50 @@ if {ours!r}:
 else:
     import pydantic
     BASE = {{}}
-    exec(bench._typeddicts_source(1), {{}})  # warm-up: what any first adapter loads
 
-    def adapt(namespace):
+    def adapt(namespace, count=CLASSES * 5):
         kept = []
-        for index in range(CLASSES * 5):
+        for index in range(count):
+            function = namespace[f"f{{index}}"]
+            if {pydantic_mode!r} == "validate_call":
+                checked = pydantic.validate_call(function)
+                assert checked(**json.loads(calls[index])) == 1
+                kept.append(checked)
+                continue
             adapter = pydantic.TypeAdapter(namespace[f"A{{index}}"])
             adapter.json_schema()
-            function = namespace[f"f{{index}}"]
             assert function(**adapter.validate_json(calls[index])) == 1
             kept.append((adapter, function))
         return kept
 
+    warm = {{}}  # what any first adapter loads
+    exec(bench._functions_source(1) + bench._typeddicts_source(1), warm)
+    adapt(warm, 1)
     functions = bench._functions_source(CLASSES)
     plain, _ = measure(functions, lambda ns: None)
-    used, kept = measure(functions + bench._typeddicts_source(CLASSES), adapt)
+    if {pydantic_mode!r} == "TypeAdapter":
+        functions += bench._typeddicts_source(CLASSES)
+    used, kept = measure(functions, adapt)
 print(json.dumps({{"per tool": (used - plain) / (CLASSES * 5)}}))
 """
 
 
-def memory_per_tool(classes: int, *, ours: bool) -> float:
-    """Bytes each tool keeps, measured in a fresh interpreter."""
+def memory_per_tool(
+    classes: int, *, ours: bool, unique: bool = False, pydantic_mode: str = "TypeAdapter"
+) -> float:
+    """Bytes each tool keeps, measured in a fresh interpreter.
+
+    Args:
+        classes: How many classes of 5 tools (or 5 times as many functions).
+        ours: typed_toolsets, else pydantic.
+        unique: Give every tool its own parameter names (see `unique_names`).
+        pydantic_mode: ``"TypeAdapter"`` (with the JSON Schema a model is shown) or
+            ``"validate_call"`` (validation only, no schema).
+    """
     here = os.path.dirname(os.path.abspath(__file__))
-    code = _MEMORY.format(here=here, classes=classes, ours=ours)
+    code = _MEMORY.format(
+        here=here, classes=classes, ours=ours, unique=unique, pydantic_mode=pydantic_mode
+    )
     with tempfile.TemporaryDirectory() as cache:
         return _run_json(code, _fresh_env(cache))["per tool"]
 
@@ -373,10 +407,20 @@ def main() -> int:
 
     classes = 40 if options.quick else 200
     print(f"\nmemory per tool, KiB ({classes} classes of 5 tools, after to_tools() and a call)")
+    print(f"{'':<38}{'names reused':>14}{'names unique':>14}")
     ours_memory = memory_per_tool(classes, ours=True) / 1024
-    print(f"{'typed_toolsets':<16}{ours_memory:8.1f}")
+    ours_unique = memory_per_tool(classes, ours=True, unique=True) / 1024
+    print(f"{'typed_toolsets':<38}{ours_memory:14.1f}{ours_unique:14.1f}")
     if pydantic:
-        print(f"{'pydantic':<16}{memory_per_tool(classes, ours=False) / 1024:8.1f}")
+        for mode, label in (
+            ("TypeAdapter", "pydantic TypeAdapter + json_schema()"),
+            ("validate_call", "pydantic validate_call (no schema)"),
+        ):
+            theirs = [
+                memory_per_tool(classes, ours=False, unique=u, pydantic_mode=mode) / 1024
+                for u in (False, True)
+            ]
+            print(f"{label:<38}{theirs[0]:14.1f}{theirs[1]:14.1f}")
     if ours_memory > MEMORY_GOAL_KIB:
         missed.append(f"memory per tool {ours_memory:.1f} KiB > {MEMORY_GOAL_KIB} KiB")
 
