@@ -72,6 +72,6 @@ def test_the_exact_paths_function_is_built_only_when_that_path_structures() -> N
     variant = _variant(first)
     proxy = first.to_tools()[0]
     assert proxy.dynamic_call('{"query": "q"}') == "first q 10"  # the fast path
-    assert not variant._structure._built
+    assert not variant._structure.built
     assert variant.structure({"query": "q"}) == {"query": "q"}  # what the exact path calls
-    assert variant._structure._built
+    assert variant._structure.built

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import attrs
 
@@ -42,23 +42,43 @@ __all__ = ["ArgumentsModel", "ArgumentsVariant", "Unbuilt", "locate"]
 _T = TypeVar("_T")
 
 
-class _Once(Generic[_T]):
-    """A value built on first use, exactly once, also when threads ask for it together."""
+_UNBUILT: Any = object()
 
-    __slots__ = ("_build", "_built", "_lock")
+
+class _Once(Generic[_T]):
+    """A value built on first use, exactly once, also when threads ask for it together.
+
+    Once built, it keeps only the value: the build function (a bound method, which would keep
+    a reference cycle) and the lock are let go, as every tool holds a few of these.
+    """
+
+    __slots__ = ("_build", "_lock", "_value")
 
     def __init__(self, build: Callable[[], _T]) -> None:
-        self._build = build
-        self._built: list[_T] = []
-        self._lock = threading.Lock()
+        self._build: Callable[[], _T] | None = build
+        self._lock: threading.Lock | None = threading.Lock()
+        self._value: _T = _UNBUILT
+
+    @property
+    def built(self) -> bool:
+        """Whether the value has been built."""
+        return self._value is not _UNBUILT
 
     def get(self) -> _T:
-        built = self._built
-        if not built:
-            with self._lock:
-                if not built:
-                    built.append(self._build())
-        return built[0]
+        value = self._value
+        if value is _UNBUILT:
+            lock = self._lock
+            if lock is None:  # built by another thread since the read above
+                return self._value
+            with lock:
+                value = self._value
+                if value is _UNBUILT:
+                    # Set until the value is (this thread holds the lock that clears it).
+                    build = cast("Callable[[], _T]", self._build)
+                    value = self._value = build()
+                    self._build = None
+                    self._lock = None
+        return value
 
 
 @attrs.frozen
