@@ -75,3 +75,12 @@ def test_the_exact_paths_function_is_built_only_when_that_path_structures() -> N
     assert not variant._structure.built
     assert variant.structure({"query": "q"}) == {"query": "q"}  # what the exact path calls
     assert variant._structure.built
+
+
+def test_shared_code_keeps_its_source_for_tracebacks_after_linecache_is_cleared() -> None:
+    source = "def generated(v):\n    return 1 // v\n"
+    first = compile_function(source, "test cleared", {})
+    linecache.clearcache()
+    second = compile_function(source, "test cleared again", {})
+    assert second.__code__ is first.__code__
+    assert linecache.getline(second.__code__.co_filename, 2) == "    return 1 // v\n"

@@ -57,6 +57,8 @@ def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Calla
     compiled = _codes.setdefault(hash(source), [])
     for known, code, is_function in compiled:
         if known == lines:
+            if code.co_filename not in linecache.cache:  # cleared since (linecache.clearcache)
+                linecache.cache[code.co_filename] = (len(source), None, known, code.co_filename)
             if is_function:
                 namespace["generated"] = types.FunctionType(code, namespace)
             else:
