@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Any, TypeAlias
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Generic, TypeAlias, cast, overload
 
 import attrs
+from typing_extensions import ParamSpec, TypeVar
 
 # The package itself, for the `Toolset` annotation: `Toolset` is defined above this layer, and
 # the package loads it lazily when the annotation is evaluated (`typing.get_type_hints`).
@@ -24,6 +25,12 @@ from .strict import JSONArguments, StrictArguments
 
 __all__ = ["Arguments", "ToolProxy", "make_proxies"]
 
+#: The method's parameters and return type; a bare ``ToolProxy`` is ``ToolProxy[..., Any]``.
+_P = ParamSpec("_P", default=...)
+_R_co = TypeVar("_R_co", covariant=True, default=Any)
+_Q = ParamSpec("_Q")
+_T = TypeVar("_T")
+
 #: What the model-facing calls accept: a mapping, a JSON text, or None / empty for no arguments;
 #: or such arguments written for the strict schema, as `StrictArguments`.
 Arguments: TypeAlias = JSONArguments | StrictArguments
@@ -31,12 +38,17 @@ Arguments: TypeAlias = JSONArguments | StrictArguments
 
 @public
 @attrs.frozen(eq=False)
-class ToolProxy:
+class ToolProxy(Generic[_P, _R_co]):
     """One exported method bound to a toolset instance: what an agent calls.
 
     Proxies are immutable and safe to share across threads. ``parameters``, ``schema`` and
     ``output_schema`` return fresh copies, so changing what you received never changes how calls
     are validated.
+
+    Generic in the method's parameters and return type: ``ToolProxy[P, R]``, from
+    `typed_toolsets.Toolset.proxy`, has a `call` with the method's own signature and an `invoke`
+    returning ``ToolResult[R]`` (the awaited value's type for an async method). A bare
+    ``ToolProxy``, as `to_tools` lists them, takes any arguments and returns ``Any``.
 
     Attributes:
         name: The exported tool name (``<toolset_name>_<method>`` unless overridden).
@@ -51,7 +63,7 @@ class ToolProxy:
     toolset: typed_toolsets.Toolset
     _export: Export = attrs.field(repr=False, alias="export")
     _pipeline: Pipeline = attrs.field(repr=False, alias="pipeline")
-    _bound: Callable[..., Any] = attrs.field(repr=False, alias="bound")
+    _bound: Callable[_P, _R_co] = attrs.field(repr=False, alias="bound")
 
     @property
     def parameters(self) -> dict[str, Any]:
@@ -115,18 +127,26 @@ class ToolProxy:
         """The `Limits` that apply to this tool."""
         return self._export.limits
 
-    def call(self, **kwargs: Any) -> Any:
+    def call(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co:
         """Call the method directly: no conversion, exceptions propagate, its result is returned.
 
-        For an async method this returns the coroutine; await it, or use `acall`.
+        For an async method this returns the coroutine; await it, or use `acall`. Typed with
+        the method's own signature for a proxy from `typed_toolsets.Toolset.proxy`.
         """
-        return self._bound(**kwargs)
+        return self._bound(*args, **kwargs)
 
-    def __call__(self, **kwargs: Any) -> Any:
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co:
         """Same as `call`."""
-        return self._bound(**kwargs)
+        return self._bound(*args, **kwargs)
 
-    def invoke(self, arguments: Arguments = None) -> ToolResult:
+    # An async method's model-facing result is what its coroutine returns.
+    @overload
+    def invoke(
+        self: ToolProxy[_Q, Coroutine[Any, Any, _T]], arguments: Arguments = None
+    ) -> ToolResult[_T]: ...
+    @overload
+    def invoke(self: ToolProxy[_Q, _T], arguments: Arguments = None) -> ToolResult[_T]: ...
+    def invoke(self, arguments: Arguments = None) -> ToolResult[Any]:
         """Run the model-facing call and return a `ToolResult`.
 
         Args:
@@ -150,13 +170,26 @@ class ToolProxy:
         outcome = self._pipeline.run(self._bound, arguments)
         return outcome.result.dynamic() if type(outcome) is Failed else outcome
 
-    async def acall(self, **kwargs: Any) -> Any:
+    @overload
+    async def acall(
+        self: ToolProxy[_Q, Coroutine[Any, Any, _T]], *args: _Q.args, **kwargs: _Q.kwargs
+    ) -> _T: ...
+    @overload
+    async def acall(self: ToolProxy[_Q, _T], *args: _Q.args, **kwargs: _Q.kwargs) -> _T: ...
+    async def acall(self, *args: Any, **kwargs: Any) -> Any:
         """Call the method directly from async code (a sync method runs in a worker thread)."""
         if self.is_async:
-            return await self._bound(**kwargs)
-        return await asyncio.to_thread(self._bound, **kwargs)
+            # An `async def`: calling it made a coroutine.
+            return await cast("Awaitable[Any]", self._bound(*args, **kwargs))
+        return await asyncio.to_thread(self._bound, *args, **kwargs)
 
-    async def ainvoke(self, arguments: Arguments = None) -> ToolResult:
+    @overload
+    async def ainvoke(
+        self: ToolProxy[_Q, Coroutine[Any, Any, _T]], arguments: Arguments = None
+    ) -> ToolResult[_T]: ...
+    @overload
+    async def ainvoke(self: ToolProxy[_Q, _T], arguments: Arguments = None) -> ToolResult[_T]: ...
+    async def ainvoke(self, arguments: Arguments = None) -> ToolResult[Any]:
         """The async form of `invoke`; a sync method runs in a worker thread."""
         outcome = await self._pipeline.arun(self._bound, arguments)
         return outcome.result if type(outcome) is Failed else ToolResult.success(outcome)

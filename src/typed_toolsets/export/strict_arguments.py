@@ -12,7 +12,7 @@ from typed_toolsets.call.strict import StrictArguments
 __all__ = ["strict_arguments"]
 
 
-def strict_arguments(proxy: ToolProxy, arguments: Arguments) -> Arguments:
+def strict_arguments(proxy: ToolProxy, arguments: Arguments) -> StrictArguments:
     """Mark *arguments* as written for *proxy*'s strict schema: ``StrictArguments(arguments)``.
 
     ``proxy.invoke(strict_arguments(proxy, arguments))`` (or ``dynamic_call``, or the async
@@ -25,7 +25,8 @@ def strict_arguments(proxy: ToolProxy, arguments: Arguments) -> Arguments:
         arguments: What the model sent: a mapping, JSON text, or None / ``""``.
 
     Returns:
-        Arguments for ``proxy.invoke`` / ``proxy.dynamic_call``.
+        Arguments for ``proxy.invoke`` / ``proxy.dynamic_call`` (no longer a rewritten mapping:
+        the tool reads ``null`` itself).
     """
     del proxy  # the strict form is the tool's own: nothing to look up here
     if isinstance(arguments, StrictArguments):
