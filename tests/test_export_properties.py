@@ -214,7 +214,9 @@ def _check_strict_instance(cls: type[Toolset], data: st.DataObject, as_text: boo
     try:
         expected_args = expected_arguments(cls, instance)
     except Inexpressible:
-        reject()  # tested on its own in test_export_strict
+        # Tested on its own: test_export_strict's
+        # test_null_reaches_the_union_variant_the_strict_schema_gives_it.
+        reject()
     note(f"expected arguments: {expected_args!r}")
     expected = proxy.invoke(expected_args)
     if not expected.ok and _overflow(expected):

@@ -547,3 +547,32 @@ def test_a_defaulted_recursive_parameter_keeps_its_reference() -> None:
         "description": 'null means the default ({"value": 0, "children": [], "label": "node"}).',
     }
     assert dispatch([proxy], "garden_grow", {"tree": None}, strict=True) == Node(0)
+
+
+@attrs.frozen
+class Exact:
+    x: int
+
+
+@attrs.frozen
+class Loose:
+    x: int = 0
+
+
+def test_null_reaches_the_union_variant_the_strict_schema_gives_it() -> None:
+    # {"x": null} is valid only against Loose's strict schema; its standard form with the default
+    # filled in ({"x": 0}) would be taken by Exact, so the strict form must not rewrite first.
+    class Either(Toolset):
+        @tool
+        def f(self, *, v: Exact | Loose) -> Exact | Loose:
+            return v
+
+    (proxy,) = Either.to_tools()
+    assert not Draft202012Validator(
+        proxy.strict_parameters["properties"]["v"]["anyOf"][0]
+    ).is_valid({"x": None})
+    text = '{"v": {"x": null}}'
+    assert _seams.fast_path(proxy, text, strict=True) == {"v": Loose(0)}
+    assert _seams.exact_path(proxy, json.loads(text), strict=True) == {"v": Loose(0)}
+    assert dispatch([proxy], "either_f", text, strict=True) == Loose(0)
+    assert dispatch([proxy], "either_f", {"v": {"x": 0}}, strict=True) == Exact(0)
