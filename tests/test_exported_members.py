@@ -147,6 +147,7 @@ PUBLIC_CLASSES = [
     "Description",
     "ExportError",
     "Limits",
+    "StrictArguments",
     "ToolAnnotations",
     "ToolError",
     "ToolProxy",
@@ -280,4 +281,5 @@ def test_error_kind_and_arguments_are_public() -> None:
         str,
         bytes,
         type(None),
+        typed_toolsets.StrictArguments,
     }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Generic, TypeAlias, cast, overload
 
 import attrs
@@ -20,6 +20,7 @@ from typed_toolsets.types.typespec import json_copy
 
 from .pipeline import Failed, Pipeline
 from .result import ToolResult
+from .strict import JSONArguments, StrictArguments
 
 __all__ = ["Arguments", "ToolProxy", "make_proxies"]
 
@@ -29,8 +30,9 @@ _R_co = TypeVar("_R_co", covariant=True, default=Any)
 _Q = ParamSpec("_Q")
 _T = TypeVar("_T")
 
-#: What the model-facing calls accept: a mapping, a JSON text, or None / empty for no arguments.
-Arguments: TypeAlias = Mapping[str, object] | str | bytes | None
+#: What the model-facing calls accept: a mapping, a JSON text, or None / empty for no arguments;
+#: or such arguments written for the strict schema, as `StrictArguments`.
+Arguments: TypeAlias = JSONArguments | StrictArguments
 
 
 @public
@@ -78,8 +80,10 @@ class ToolProxy(Generic[_P, _R_co]):
         """The strict variant of `parameters` (OpenAI and Anthropic ``strict: true``), a fresh copy.
 
         Every property is required and every object closed (``additionalProperties: false``); a
-        parameter or field with a default is nullable, its description says what ``null`` means,
-        and ``typed_toolsets.export.dispatch(..., strict=True)`` maps ``null`` back to the default.
+        parameter or field with a default is nullable and its description says what ``null``
+        means. Call the tool with what a model wrote for it as `StrictArguments` (as
+        ``typed_toolsets.export.dispatch(..., strict=True)`` does): ``null`` then stands for the
+        default.
         Keywords some provider's strict mode lacks are still here; each export dialect moves
         them into descriptions.
 
@@ -154,7 +158,8 @@ class ToolProxy(Generic[_P, _R_co]):
         """Run the model-facing call and return a `ToolResult`.
 
         Args:
-            arguments: A mapping, a JSON text, or None / ``""`` for no arguments.
+            arguments: A mapping, a JSON text, or None / ``""`` for no arguments; wrapped in
+                `StrictArguments` when written for `strict_parameters`.
 
         Returns:
             ``ToolResult(ok=True, value=...)``, or ``ok=False`` with a `ToolError` saying what to
