@@ -18,14 +18,11 @@ the proxy turns it into a `ToolResult` (``invoke``) or the value or ``"Error: ..
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import contextlib
 import threading
 import time
 import weakref
 from collections.abc import Callable, Coroutine
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
@@ -39,6 +36,11 @@ from typed_toolsets.types.typespec import Path, Schema
 from .jsonin import InvalidJSON, LimitExceeded, NotAnObject, NotJSONValue, load_arguments
 from .result import ArgumentProblem, ToolError, ToolResult
 from .strict import StrictArguments
+
+if TYPE_CHECKING:
+    # Imported where used: the first call of a sync tool without a deadline needs neither
+    # (asyncio and concurrent.futures cost more than the rest of a first call together).
+    import concurrent.futures
 
 __all__ = [
     "MAX_ABANDONED_THREADS",
@@ -149,6 +151,8 @@ _abandoned = _Abandoned()
 def _start_thread(
     name: str, func: Callable[..., Any], kwargs: dict[str, object]
 ) -> tuple[concurrent.futures.Future[Any], dict[str, bool]]:
+    import concurrent.futures
+
     future: concurrent.futures.Future[Any] = concurrent.futures.Future()
     state = {"abandoned": False}
 
@@ -312,6 +316,8 @@ class Pipeline:
         is_async: Whether the method is an ``async def``.
         direct: `run` calls the (sync) method right there: no deadline to watch.
         adirect: `arun` awaits the (async) method right there: no deadline to watch.
+        ainline: `arun` calls the (sync) method right there, on the event loop's thread: it is
+            declared ``tool(..., inline=True)`` (which refuses a deadline).
     """
 
     exact: ExactPath
@@ -319,6 +325,7 @@ class Pipeline:
     is_async: bool
     direct: bool
     adirect: bool
+    ainline: bool = False
 
     # Built on first use (a plain holder: a cached_property would give the class a __getattr__,
     # which makes every attribute read on the hot path slower).
@@ -363,6 +370,7 @@ class Pipeline:
             is_async=method.is_async,
             direct=unbounded and not method.is_async,
             adirect=unbounded and method.is_async,
+            ainline=export.inline and unbounded and not method.is_async,
         )
 
     # -------------------------------------------------------------------------------- running
@@ -386,12 +394,17 @@ class Pipeline:
             return Failed(execution_error(self.exact.name, exc))
 
     async def arun(self, bound: Callable[..., Any], arguments: object) -> Outcome:
-        """The whole call of *bound*, from async code: a sync method runs in a worker thread."""
+        """The whole call of *bound*, from async code: a sync method runs in a worker thread.
+
+        An inline sync method (``tool(..., inline=True)``) runs right here, on the loop's thread.
+        """
         fast = self.fast
         try:
             kwargs = fast(arguments)
             if self.adirect:
                 return await bound(**kwargs)
+            if self.ainline:
+                return bound(**kwargs)
             return await self._aexecute(bound, kwargs)
         except Refused as refused:
             return Failed(refused.error)
@@ -399,6 +412,9 @@ class Pipeline:
             return Failed(execution_error(self.exact.name, exc))
 
     def _execute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        import asyncio
+        import concurrent.futures
+
         if self.is_async:
             try:
                 asyncio.get_running_loop()
@@ -426,6 +442,8 @@ class Pipeline:
         return self._outcome(lambda: future.result(0))
 
     async def _aexecute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        import asyncio
+
         if self.is_async:
             return await self._await(bound(**kwargs))
         timeout = self.exact.limits.timeout
@@ -451,6 +469,9 @@ class Pipeline:
 
     async def _await(self, coroutine: Coroutine[Any, Any, Any]) -> Outcome:
         """Await an async method's coroutine, cancelling it at the deadline."""
+        import asyncio
+        import contextlib
+
         timeout = self.exact.limits.timeout
         if timeout is None:
             try:

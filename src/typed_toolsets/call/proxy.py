@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Generic, TypeAlias, cast, overload
 
@@ -123,6 +122,15 @@ class ToolProxy(Generic[_P, _R_co]):
         return method is not None and method.is_async
 
     @property
+    def inline(self) -> bool:
+        """Whether the async forms run this sync method on the event loop's own thread.
+
+        Declared with ``tool(..., inline=True)``; otherwise a sync method called from async code
+        runs in a worker thread.
+        """
+        return self._export.inline
+
+    @property
     def limits(self) -> Limits:
         """The `Limits` that apply to this tool."""
         return self._export.limits
@@ -177,10 +185,17 @@ class ToolProxy(Generic[_P, _R_co]):
     @overload
     async def acall(self: ToolProxy[_Q, _T], *args: _Q.args, **kwargs: _Q.kwargs) -> _T: ...
     async def acall(self, *args: Any, **kwargs: Any) -> Any:
-        """Call the method directly from async code (a sync method runs in a worker thread)."""
+        """Call the method directly from async code.
+
+        A sync method runs in a worker thread, or on the loop's thread when it is `inline`.
+        """
         if self.is_async:
             # An `async def`: calling it made a coroutine.
             return await cast("Awaitable[Any]", self._bound(*args, **kwargs))
+        if self._export.inline:
+            return self._bound(*args, **kwargs)
+        import asyncio  # a running loop loaded it; the module does not need it before
+
         return await asyncio.to_thread(self._bound, *args, **kwargs)
 
     @overload
@@ -190,7 +205,7 @@ class ToolProxy(Generic[_P, _R_co]):
     @overload
     async def ainvoke(self: ToolProxy[_Q, _T], arguments: Arguments = None) -> ToolResult[_T]: ...
     async def ainvoke(self, arguments: Arguments = None) -> ToolResult[Any]:
-        """The async form of `invoke`; a sync method runs in a worker thread."""
+        """The async form of `invoke`; a sync method runs in a worker thread unless `inline`."""
         outcome = await self._pipeline.arun(self._bound, arguments)
         return outcome.result if type(outcome) is Failed else ToolResult.success(outcome)
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import attrs
 
@@ -52,23 +52,43 @@ __all__ = ["ArgumentsModel", "ArgumentsVariant", "Unbuilt", "locate"]
 _T = TypeVar("_T")
 
 
-class _Once(Generic[_T]):
-    """A value built on first use, exactly once, also when threads ask for it together."""
+_UNBUILT: Any = object()
 
-    __slots__ = ("_build", "_built", "_lock")
+
+class _Once(Generic[_T]):
+    """A value built on first use, exactly once, also when threads ask for it together.
+
+    Once built, it keeps only the value: the build function (a bound method, which would keep
+    a reference cycle) and the lock are let go, as every tool holds a few of these.
+    """
+
+    __slots__ = ("_build", "_lock", "_value")
 
     def __init__(self, build: Callable[[], _T]) -> None:
-        self._build = build
-        self._built: list[_T] = []
-        self._lock = threading.Lock()
+        self._build: Callable[[], _T] | None = build
+        self._lock: threading.Lock | None = threading.Lock()
+        self._value: _T = _UNBUILT
+
+    @property
+    def built(self) -> bool:
+        """Whether the value has been built."""
+        return self._value is not _UNBUILT
 
     def get(self) -> _T:
-        built = self._built
-        if not built:
-            with self._lock:
-                if not built:
-                    built.append(self._build())
-        return built[0]
+        value = self._value
+        if value is _UNBUILT:
+            lock = self._lock
+            if lock is None:  # built by another thread since the read above
+                return self._value
+            with lock:
+                value = self._value
+                if value is _UNBUILT:
+                    # Set until the value is (this thread holds the lock that clears it).
+                    build = cast("Callable[[], _T]", self._build)
+                    value = self._value = build()
+                    self._build = None
+                    self._lock = None
+        return value
 
 
 @attrs.frozen
@@ -115,11 +135,10 @@ def locate(spec: TypeSpec, value: object) -> tuple[Path, BaseException | None]:
 
 @attrs.frozen(eq=False)
 class _Reader:
-    """The structuring code of a variant: one key hook per property, and the generated function."""
+    """How a variant's properties are read: one key hook per property."""
 
     hooks: dict[str, Callable[[Any], Any]]
     keys: tuple[KeyHook, ...]
-    structure: Callable[[dict[str, object]], dict[str, object]]
 
 
 @attrs.frozen(eq=False)
@@ -143,6 +162,13 @@ class ArgumentsVariant:
         repr=False,
         default=attrs.Factory(lambda self: _Once(self._build_reader), takes_self=True),
     )
+    # The generated function of the exact path, built when that path first structures: the fast
+    # path embeds its own, so a tool called only with JSON text never needs this one's memory.
+    _structure: _Once[Callable[[dict[str, object]], dict[str, object]]] = attrs.field(
+        init=False,
+        repr=False,
+        default=attrs.Factory(lambda self: _Once(self._build_structure), takes_self=True),
+    )
     _validator: _Once[Draft202012Validator] = attrs.field(
         init=False,
         repr=False,
@@ -162,15 +188,18 @@ class ArgumentsVariant:
         return self if build is None else build()
 
     def _build_reader(self) -> _Reader:
-        from .converter import structure_hook  # cattrs: loaded by the first call
+        from .hooks import structure_hook  # the converter's, once cattrs is loaded
 
         hooks = {p.name: structure_hook(p.annotation, p.spec) for p in self.properties}
         keys = tuple(
             KeyHook.for_spec(p.name, p.required, p.spec, hooks[p.name], null_default=p.null_default)
             for p in self.properties
         )
-        structure = generate_object_structure(f"arguments of {self.name}", keys, None)
-        return _Reader(hooks=hooks, keys=keys, structure=structure)
+        return _Reader(hooks=hooks, keys=keys)
+
+    def _build_structure(self) -> Callable[[dict[str, object]], dict[str, object]]:
+        keys = self._reader.get().keys
+        return generate_object_structure(f"arguments of {self.name}", keys, None)
 
     def _build_validator(self) -> Draft202012Validator:
         from .validator import make_validator  # jsonschema: loaded by the first refusal
@@ -184,7 +213,7 @@ class ArgumentsVariant:
             Exception: They do not match (`Reject`), or a hook failed; `validator` and `convert`
                 say why.
         """
-        return self._reader.get().structure(arguments)
+        return self._structure.get()(arguments)
 
     def validator(self) -> Draft202012Validator:
         """The jsonschema validator of ``schema``, with the library's format checks."""

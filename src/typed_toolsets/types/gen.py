@@ -12,6 +12,8 @@ from __future__ import annotations
 import inspect
 import itertools
 import linecache
+import sys
+import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
@@ -29,21 +31,53 @@ __all__ = [
 ]
 
 _numbers: Final = itertools.count(1)
+#: Generated code compiled so far, by the hash of its source: (the source's lines, as linecache
+#: holds them; the function's code, or the module's when the function has defaults or a
+#: closure; whether it is the function's). Kept for the life of the process, as linecache keeps
+#: the source: there is one per shape of arguments, not one per tool.
+_codes: dict[int, list[tuple[list[str], types.CodeType, bool]]] = {}
 
 
 def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Callable[..., Any]:
     """Compile generated source defining ``generated``, register it with linecache, return it.
+
+    Identical sources share one compiled code (tools with the same parameters generate the same
+    source; only the namespace, with the hooks and defaults, differs), so the file name in
+    tracebacks names the first function compiled from it. The function's globals are always
+    *namespace*.
 
     Args:
         source: The source of a module defining one function named ``generated``.
         name: What the function does, for its file name in tracebacks.
         namespace: Its globals (the values the source refers to by name).
     """
+    # Most generated lines recur across tools ("    if x is M:"): interned, each is stored once
+    # (what linecache keeps is otherwise the largest part of a tool's memory).
+    lines = [sys.intern(line) for line in source.splitlines(keepends=True)]
+    compiled = _codes.setdefault(hash(source), [])
+    for known, code, is_function in compiled:
+        if known == lines:
+            if code.co_filename not in linecache.cache:  # cleared since (linecache.clearcache)
+                linecache.cache[code.co_filename] = (len(source), None, known, code.co_filename)
+            if is_function:
+                namespace["generated"] = types.FunctionType(code, namespace)
+            else:
+                exec(code, namespace)  # noqa: S102 - our own generated source, as below
+            generated: Callable[..., Any] = namespace["generated"]
+            return generated
     filename = f"<typed_toolsets generated {name} #{next(_numbers)}>"
-    code = compile(source, filename, "exec")
-    exec(code, namespace)  # noqa: S102 - our own generated source, built from field names
-    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
-    generated: Callable[..., Any] = namespace["generated"]
+    module = compile(source, filename, "exec")
+    exec(module, namespace)  # noqa: S102 - our own generated source, built from field names
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    generated = namespace["generated"]
+    # A function without defaults or a closure is rebuilt from its own code alone; otherwise
+    # the module code runs again, so that its defaults are evaluated in the new namespace.
+    plain = (generated.__defaults__, generated.__kwdefaults__, generated.__closure__) == (
+        None,
+        None,
+        None,
+    )
+    compiled.append((lines, generated.__code__ if plain else module, plain))
     return generated
 
 
