@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 import pytest
 
-from typed_toolsets import Toolset, ToolsetDefinitionError, TypedToolsetsError, tool
+from typed_toolsets import Limits, Toolset, ToolsetDefinitionError, TypedToolsetsError, tool
 from typed_toolsets.rules.problems import KINDS, STATIC_ONLY_CODES, Problem
 
 
@@ -652,6 +652,10 @@ class T(Base):
 # ------------------------------------------------------------------ the records, kind by kind
 
 
+async def _async_method(self: object) -> None:
+    return None
+
+
 def _class(name: str, **namespace: object) -> Callable[[], object]:
     return lambda: type(name, (Toolset,), dict(namespace))
 
@@ -1106,6 +1110,37 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
             "_NeedsDb.helper: 'helper' is not exported as a tool; declare it with tool('helper') "
             "in `exports` or with @tool, or hold a method that is exported "
             "[toolset-unknown-method]"
+        ),
+    ),
+    (
+        "inline-async",
+        _class("T", exports=(tool("fetch", inline=True),), fetch=_async_method),
+        "inline-async",
+        "T",
+        "fetch",
+        None,
+        (
+            "T.fetch: 'fetch' is an async def, which always runs on the event loop; inline=True "
+            "is only for sync methods, remove it [toolset-inline]"
+        ),
+    ),
+    (
+        "inline-timeout",
+        _class(
+            "T",
+            limits=Limits(timeout=3),
+            exports=(tool("quick", inline=True),),
+            quick=lambda self: None,
+        ),
+        "inline-timeout",
+        "T",
+        "quick",
+        None,
+        (
+            "T.quick: inline=True runs 'quick' on the event loop, where it cannot be stopped at a "
+            "deadline, but its limits set timeout=3; remove inline=True (it then runs in a "
+            "worker thread), or give the tool limits without one "
+            "(tool(..., limits=attrs.evolve(T.limits, timeout=None))) [toolset-inline]"
         ),
     ),
     (

@@ -31,6 +31,8 @@ def test_unknown_attribute() -> None:
 
 
 WATCHED = [
+    "asyncio",
+    "concurrent.futures",
     "attrs",
     "cattrs",
     "jsonschema",
@@ -76,12 +78,54 @@ assert tools[0].dynamic_call({"n": 1}) == 1
     )
     assert loaded["attrs"]
     assert loaded["typed_toolsets._toolset"]
-    assert loaded["cattrs"]
-    assert loaded["typed_toolsets.types.converter"]
+    # The first call of a sync tool needs neither the converter (no hook can have been
+    # registered on it before it is loaded) nor asyncio or threads (no deadline).
+    assert not loaded["cattrs"]
+    assert not loaded["typed_toolsets.types.converter"]
+    assert not loaded["asyncio"]
+    assert not loaded["concurrent.futures"]
     assert not loaded["jsonschema"], "jsonschema only loads to explain invalid arguments"
     assert not loaded["typed_toolsets.text"]
     assert not loaded["typed_toolsets.github"]
     assert not loaded["typed_toolsets.mypy"]
+
+
+def test_a_hook_registered_on_the_converter_is_honoured() -> None:
+    # In a fresh process: the converter is global, and the hook below would change every test.
+    script = """
+from typed_toolsets import Toolset, tool
+from typed_toolsets.types.converter import converter
+converter.register_structure_hook(int, lambda value, _: value * 10)
+class T(Toolset):
+    @tool
+    def f(self, *, n: int) -> int:
+        return n
+print(T.to_tools()[0].dynamic_call({"n": 2}))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "20"
+
+
+def test_a_deadline_or_the_async_forms_load_what_they_need() -> None:
+    loaded = _modules_after(
+        """
+import asyncio
+from typed_toolsets import Limits, Toolset, tool
+class T(Toolset):
+    @tool(limits=Limits(timeout=5))
+    def f(self, *, n: int) -> int:
+        return n
+    @tool
+    def g(self, *, n: int) -> int:
+        return n
+bounded, free = T.to_tools()
+assert bounded.dynamic_call({"n": 1}) == 1
+assert asyncio.run(free.adynamic_call({"n": 1})) == 1
+"""
+    )
+    assert loaded["concurrent.futures"]
 
 
 def test_a_failing_call_loads_its_messages_but_not_jsonschema() -> None:
@@ -105,6 +149,7 @@ PUBLIC_CLASSES = [
     "Description",
     "ExportError",
     "Limits",
+    "StrictArguments",
     "ToolAnnotations",
     "ToolError",
     "ToolProxy",
@@ -238,4 +283,5 @@ def test_error_kind_and_arguments_are_public() -> None:
         str,
         bytes,
         type(None),
+        typed_toolsets.StrictArguments,
     }

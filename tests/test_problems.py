@@ -25,7 +25,7 @@ def test_the_kind_literal_and_the_template_table_agree() -> None:
     assert PublicProblem is Problem
 
 
-def test_codes_are_the_nine_stable_codes() -> None:
+def test_codes_are_the_ten_stable_codes() -> None:
     assert {
         "unknown-method",
         "not-a-method",
@@ -36,6 +36,7 @@ def test_codes_are_the_nine_stable_codes() -> None:
         "init",
         "ambiguous-union",
         "unchecked",
+        "inline",
     } == PROBLEM_CODES
     assert WARNING_CODES <= PROBLEM_CODES
     # The plugin's own: what it cannot read statically, the run time and `check` see.

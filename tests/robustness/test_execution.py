@@ -89,12 +89,18 @@ def settle(expected: int, within: float = 5.0) -> None:
 
 @pytest.fixture
 def released() -> Iterator[None]:
-    """Let every stubborn tool end after the test, and wait until none is counted."""
+    """Run a test with no abandoned call counted before or after it.
+
+    Earlier tests' abandoned calls may still be ending: wait for them first. After the test,
+    every stubborn tool is let go, and none may be counted any more.
+    """
+    settle(0, within=30.0)
     _release.clear()
-    before = execution.abandoned.count
-    yield
-    _release.set()
-    settle(before)
+    try:
+        yield
+    finally:
+        _release.set()
+    settle(0)
     _release.clear()
 
 
@@ -105,17 +111,20 @@ def test_async_tool_that_swallows_cancellation_times_out(released: None) -> None
     retry = stubborn()["retry"]
     before = execution.abandoned.count
 
-    async def main() -> tuple[float, Any]:
+    async def main() -> tuple[float, Any, int]:
         started = time.monotonic()
-        result = await retry.ainvoke(None)
-        elapsed = time.monotonic() - started
-        # The task is left running on this loop, counted until it ends.
-        assert execution.abandoned.count == before + 1
-        _release.set()
+        try:
+            result = await retry.ainvoke(None)
+            elapsed = time.monotonic() - started
+            # The task is left running on this loop, counted until it ends.
+            counted = execution.abandoned.count
+        finally:
+            _release.set()  # else asyncio.run would wait for the task forever
         await asyncio.sleep(0.1)
-        return elapsed, result
+        return elapsed, result, counted
 
-    elapsed, result = asyncio.run(main())
+    elapsed, result, counted = asyncio.run(main())
+    assert counted == before + 1
     assert elapsed < BOUND
     assert result.error.kind == "timeout"
     assert "did not stop" in result.error.message

@@ -53,6 +53,20 @@ class ReadOnlyToolset(TaskToolset):
     exports: ClassVar[tuple[ToolSpec, ...]] = (tool("search"),)
 
 
+class ConvertToolset(TaskToolset):
+    """Inline tools: sync, and without a timeout (the toolset's limits set none)."""
+
+    toolset_name = "convert"
+    exports = (tool("to_celsius", inline=True, limits=Limits(timeout=None)),)
+
+    def to_celsius(self, *, fahrenheit: float) -> float:
+        return (fahrenheit - 32) * 5 / 9
+
+    @tool(inline=True)
+    def to_fahrenheit(self, *, celsius: float) -> float:
+        return celsius * 9 / 5 + 32
+
+
 @attrs.frozen
 class Item:
     """Used above before its definition."""
@@ -62,4 +76,8 @@ class Item:
 
 
 def build() -> int:
-    return len(CatalogToolset.to_tools()) + len(ReadOnlyToolset.to_tools())
+    return (
+        len(CatalogToolset.to_tools())
+        + len(ReadOnlyToolset.to_tools())
+        + sum(proxy.inline for proxy in ConvertToolset.to_tools())
+    )

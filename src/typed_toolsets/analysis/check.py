@@ -52,7 +52,7 @@ __all__ = ["CheckResult", "Finding", "TargetError", "run_check"]
 #: Problems of a declaration itself, reported on the declaration's line.
 _DECLARATION_CODES: Final = frozenset(
     CODE_PREFIX + code
-    for code in ("unknown-method", "not-a-method", "duplicate-name", "invalid-name")
+    for code in ("unknown-method", "not-a-method", "duplicate-name", "invalid-name", "inline")
 )
 _INIT: Final = CODE_PREFIX + "init"
 _NAME_CODES: Final = frozenset(CODE_PREFIX + code for code in ("duplicate-name", "invalid-name"))

@@ -9,15 +9,19 @@ keeps the count and says what a failure looks like.
 
 from __future__ import annotations
 
-import asyncio
 import builtins
-import concurrent.futures
+import sys
 import threading
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .result import ToolError
 from .validation import exception_text
+
+if TYPE_CHECKING:
+    # Imported where used: a first call without a deadline needs neither.
+    import asyncio
+    import concurrent.futures
 
 __all__ = [
     "CANCEL_GRACE",
@@ -65,8 +69,8 @@ def execution_error(tool: str, exc: BaseException) -> ToolError:
 #: What a call lets through instead of reporting: the host is stopping (Ctrl-C, exit), or the
 #: caller's own task is being cancelled. Whatever else a tool raises (``GeneratorExit`` and the
 #: ``BaseException`` subclasses of trio, gevent or pytest included) is an ``"execution"`` error.
-_PROPAGATING: Final = (KeyboardInterrupt, SystemExit, asyncio.CancelledError)
-# Python 3.11's exception groups: one carrying an exception of `_PROPAGATING` goes on too.
+_STOPPING: Final = (KeyboardInterrupt, SystemExit)
+# Python 3.11's exception groups: one carrying an exception that propagates goes on too.
 _GROUP: Final[type[BaseException] | tuple[()]] = getattr(builtins, "BaseExceptionGroup", ())
 
 #: After cancelling an async tool at its deadline, how long to wait for it to stop before leaving
@@ -74,15 +78,22 @@ _GROUP: Final[type[BaseException] | tuple[()]] = getattr(builtins, "BaseExceptio
 CANCEL_GRACE: Final = 0.5
 
 
+def _propagating() -> tuple[type[BaseException], ...]:
+    # No asyncio.CancelledError can have been raised before asyncio was imported.
+    asyncio = sys.modules.get("asyncio")
+    return _STOPPING if asyncio is None else (*_STOPPING, asyncio.CancelledError)
+
+
 def propagates(exc: BaseException) -> bool:
     """Whether *exc* goes on to the caller rather than becoming an ``"execution"`` error."""
-    if isinstance(exc, _PROPAGATING):
+    propagating = _propagating()
+    if isinstance(exc, propagating):
         return True
     if not isinstance(exc, _GROUP):
         return False
     # BaseExceptionGroup is Python 3.11+, and the package is typed for 3.10.
     subgroup: Callable[[object], object] = getattr(exc, "subgroup")  # noqa: B009
-    return subgroup(_PROPAGATING) is not None
+    return subgroup(propagating) is not None
 
 
 class _Abandoned:
@@ -103,6 +114,8 @@ def start_thread(
     after: Callable[[], object] | None = None,
 ) -> tuple[concurrent.futures.Future[Any], dict[str, bool]]:
     """Run ``func(**kwargs)`` in a new thread; its outcome goes to the future, then *after* runs."""
+    import concurrent.futures
+
     future: concurrent.futures.Future[Any] = concurrent.futures.Future()
     state = {"abandoned": False}
 
@@ -166,6 +179,8 @@ def abandon_task(task: asyncio.Future[Any]) -> None:
 
 def finish_loop(loop: asyncio.AbstractEventLoop) -> None:
     """Run what an async tool left behind on its own loop to its end, then close the loop."""
+    import asyncio
+
     try:
         rest = asyncio.all_tasks(loop)
         if rest:

@@ -20,14 +20,11 @@ the proxy turns it into a `ToolResult` (``invoke``) or the value or ``"Error: ..
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import contextvars
 import time
 import typing
 import weakref
 from collections.abc import Callable, Collection, Coroutine, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
@@ -49,6 +46,12 @@ from .jsonin import (
     load_arguments,
 )
 from .result import ToolError, ToolResult
+from .strict import StrictArguments
+
+if TYPE_CHECKING:
+    # Imported where used: the first call of a sync tool without a deadline needs neither
+    # (asyncio and concurrent.futures cost more than the rest of a first call together).
+    import concurrent.futures
 
 __all__ = ["OFFLOAD_CHARS", "OFFLOAD_VALUES", "ExactPath", "Failed", "Pipeline", "Refused"]
 
@@ -108,18 +111,29 @@ class ExactPath:
     name: str
     limits: Limits
     arguments: ArgumentsVariant
+    # The fast path of the strict form, built on first use (a plain holder, as `Pipeline`'s).
+    _strict: list[FastArguments[dict[str, object]]] = attrs.field(
+        init=False, factory=list, eq=False, repr=False
+    )
 
     def __call__(self, arguments: object, refused: bool = False) -> dict[str, object]:
         """The keyword arguments, checked exactly.
 
         Args:
-            arguments: What the caller passed.
+            arguments: What the caller passed. `StrictArguments` (never JSON text, so the fast
+                path always hands them here) go to the strict form's own fast path.
             refused: The fast path already failed to structure this text: go straight to the
                 validator once the text is parsed.
 
         Raises:
             Refused: With the error to report (it raises nothing else).
         """
+        if type(arguments) is StrictArguments:
+            try:
+                strict = self.strict()
+            except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
+                raise Refused(internal_error(self.name, exc)) from None
+            return strict(arguments.arguments)
         try:
             checked = self._check(arguments, refused)
         except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
@@ -127,6 +141,19 @@ class ExactPath:
         if isinstance(checked, ToolError):
             raise Refused(checked)
         return checked
+
+    def strict(self) -> FastArguments[dict[str, object]]:
+        """The fast path of the strict form of these arguments, built once.
+
+        It hands over to the strict form's own exact path, and raises `Refused` as this one does.
+        """
+        found = self._strict
+        if not found:
+            variant = self.arguments.strict_form()
+            exact = ExactPath(self.name, self.limits, variant)
+            limits = self.limits
+            found.append(variant.fast_path(limits.max_argument_bytes, depth_limit(limits), exact))
+        return found[0]
 
     def _check(self, arguments: object, refused: bool) -> dict[str, object] | ToolError:
         name = self.name
@@ -207,6 +234,8 @@ class Pipeline:
         is_async: Whether the method is an ``async def``.
         direct: `run` calls the (sync) method right there: no deadline to watch.
         adirect: `arun` awaits the (async) method right there: no deadline to watch.
+        ainline: `arun` calls the (sync) method right there, on the event loop's thread: it is
+            declared ``tool(..., inline=True)`` (which refuses a deadline).
     """
 
     exact: ExactPath
@@ -214,6 +243,7 @@ class Pipeline:
     is_async: bool
     direct: bool
     adirect: bool
+    ainline: bool = False
 
     # Built on first use (a plain holder: a cached_property would give the class a __getattr__,
     # which makes every attribute read on the hot path slower).
@@ -258,6 +288,7 @@ class Pipeline:
             is_async=method.is_async,
             direct=unbounded and not method.is_async,
             adirect=unbounded and method.is_async,
+            ainline=export.inline and unbounded and not method.is_async,
         )
 
     # -------------------------------------------------------------------------------- running
@@ -295,6 +326,8 @@ class Pipeline:
                 kwargs = fast(arguments)
             if self.adirect:
                 return await bound(**kwargs)
+            if self.ainline:
+                return bound(**kwargs)
             return await self._aexecute(bound, kwargs)
         except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
             return self._failure(exc)
@@ -312,6 +345,8 @@ class Pipeline:
         return Failed(execution_error(self.exact.name, exc))
 
     def _execute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        import asyncio
+
         name = self.exact.name
         timeout = self.exact.limits.timeout
         if self.is_async:
@@ -342,6 +377,9 @@ class Pipeline:
         The loop's thread is what lets a task that ignores its cancellation be left behind: the
         caller gets the timeout while the thread runs the task to its end (counted as abandoned).
         """
+        import asyncio
+        import contextvars
+
         refused = _not_started(self.exact.name)
         if refused is not None:
             coroutine.close()
@@ -365,6 +403,8 @@ class Pipeline:
         timeout: float | None,
     ) -> Outcome:
         """The outcome of a worker thread, or a timeout after *timeout* seconds (it goes on)."""
+        import concurrent.futures
+
         try:
             return future.result(timeout)
         except concurrent.futures.TimeoutError:
@@ -385,6 +425,7 @@ class Pipeline:
         What it raises is reported here, in the thread: a ``GeneratorExit`` handed back through
         the awaiting coroutines would close them instead of reaching their handlers.
         """
+        import asyncio
 
         def capture() -> Outcome:
             try:
@@ -395,6 +436,8 @@ class Pipeline:
         return await asyncio.to_thread(capture)
 
     async def _aexecute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        import asyncio
+
         timeout = self.exact.limits.timeout
         if self.is_async:
             if timeout is not None:
@@ -425,6 +468,8 @@ class Pipeline:
         A task that does not stop within `CANCEL_GRACE` of its cancellation is left behind
         (counted, as abandoned threads are) and the call reports its timeout.
         """
+        import asyncio
+
         timeout = self.exact.limits.timeout
         if timeout is None:
             return await coroutine

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Generic, TypeAlias, cast, overload
 
 import attrs
@@ -21,6 +20,7 @@ from typed_toolsets.types.typespec import json_copy
 
 from .pipeline import Failed, Pipeline
 from .result import ToolResult
+from .strict import JSONArguments, StrictArguments
 
 __all__ = ["Arguments", "ToolProxy", "make_proxies"]
 
@@ -30,8 +30,9 @@ _R_co = TypeVar("_R_co", covariant=True, default=Any)
 _Q = ParamSpec("_Q")
 _T = TypeVar("_T")
 
-#: What the model-facing calls accept: a mapping, a JSON text, or None / empty for no arguments.
-Arguments: TypeAlias = Mapping[str, object] | str | bytes | None
+#: What the model-facing calls accept: a mapping, a JSON text, or None / empty for no arguments;
+#: or such arguments written for the strict schema, as `StrictArguments`.
+Arguments: TypeAlias = JSONArguments | StrictArguments
 
 
 @public
@@ -79,8 +80,10 @@ class ToolProxy(Generic[_P, _R_co]):
         """The strict variant of `parameters` (OpenAI and Anthropic ``strict: true``), a fresh copy.
 
         Every property is required and every object closed (``additionalProperties: false``); a
-        parameter or field with a default is nullable, its description says what ``null`` means,
-        and ``typed_toolsets.export.dispatch(..., strict=True)`` maps ``null`` back to the default.
+        parameter or field with a default is nullable and its description says what ``null``
+        means. Call the tool with what a model wrote for it as `StrictArguments` (as
+        ``typed_toolsets.export.dispatch(..., strict=True)`` does): ``null`` then stands for the
+        default.
         Keywords some provider's strict mode lacks are still here; each export dialect moves
         them into descriptions.
 
@@ -119,6 +122,15 @@ class ToolProxy(Generic[_P, _R_co]):
         return method is not None and method.is_async
 
     @property
+    def inline(self) -> bool:
+        """Whether the async forms run this sync method on the event loop's own thread.
+
+        Declared with ``tool(..., inline=True)``; otherwise a sync method called from async code
+        runs in a worker thread.
+        """
+        return self._export.inline
+
+    @property
     def limits(self) -> Limits:
         """The `Limits` that apply to this tool."""
         return self._export.limits
@@ -146,7 +158,8 @@ class ToolProxy(Generic[_P, _R_co]):
         """Run the model-facing call and return a `ToolResult`.
 
         Args:
-            arguments: A mapping, a JSON text, or None / ``""`` for no arguments.
+            arguments: A mapping, a JSON text, or None / ``""`` for no arguments; wrapped in
+                `StrictArguments` when written for `strict_parameters`.
 
         Returns:
             ``ToolResult(ok=True, value=...)``, or ``ok=False`` with a `ToolError` saying what to
@@ -172,10 +185,17 @@ class ToolProxy(Generic[_P, _R_co]):
     @overload
     async def acall(self: ToolProxy[_Q, _T], *args: _Q.args, **kwargs: _Q.kwargs) -> _T: ...
     async def acall(self, *args: Any, **kwargs: Any) -> Any:
-        """Call the method directly from async code (a sync method runs in a worker thread)."""
+        """Call the method directly from async code.
+
+        A sync method runs in a worker thread, or on the loop's thread when it is `inline`.
+        """
         if self.is_async:
             # An `async def`: calling it made a coroutine.
             return await cast("Awaitable[Any]", self._bound(*args, **kwargs))
+        if self._export.inline:
+            return self._bound(*args, **kwargs)
+        import asyncio  # a running loop loaded it; the module does not need it before
+
         return await asyncio.to_thread(self._bound, *args, **kwargs)
 
     @overload
@@ -185,7 +205,7 @@ class ToolProxy(Generic[_P, _R_co]):
     @overload
     async def ainvoke(self: ToolProxy[_Q, _T], arguments: Arguments = None) -> ToolResult[_T]: ...
     async def ainvoke(self, arguments: Arguments = None) -> ToolResult[Any]:
-        """The async form of `invoke`; a sync method runs in a worker thread."""
+        """The async form of `invoke`; a sync method runs in a worker thread unless `inline`."""
         outcome = await self._pipeline.arun(self._bound, arguments)
         return outcome.result if type(outcome) is Failed else ToolResult.success(outcome)
 

@@ -57,6 +57,7 @@ class Export:
             not defined yet (resolved when the tools are first built).
         annotations: The tool's hints for clients (its own laid over the toolset's), or None.
         requires_approval: Whether an agent must ask its approval callback before running it.
+        inline: Whether the async call forms run the (sync) method on the event loop's thread.
     """
 
     name: str
@@ -68,6 +69,7 @@ class Export:
     method: MethodInfo | None
     annotations: ToolAnnotations | None = None
     requires_approval: bool = False
+    inline: bool = False
 
 
 class ClassInfo:
@@ -318,6 +320,12 @@ def build_class(cls: type, toolset_base: type) -> None:
             continue
         except Unresolved:
             method = None  # a forward reference: resolved when the tools are first built
+        limits = spec.limits if spec.limits is not None else class_limits
+        if spec.inline:
+            inline_problem = _inline_problem(class_name, method_name, func, limits)
+            if inline_problem is not None:
+                problems.append(inline_problem)
+                continue
         description = spec.description
         if description is None:
             description = (method.summary if method is not None else None) or _summary(func)
@@ -328,7 +336,7 @@ def build_class(cls: type, toolset_base: type) -> None:
                 name=name,
                 method_name=method_name,
                 description=description,
-                limits=spec.limits if spec.limits is not None else class_limits,
+                limits=limits,
                 owner=owner,
                 func=func,
                 method=method,
@@ -338,11 +346,27 @@ def build_class(cls: type, toolset_base: type) -> None:
                 requires_approval=class_approval
                 if spec.requires_approval is None
                 else spec.requires_approval,
+                inline=spec.inline,
             )
         )
     if problems:
         raise ToolsetDefinitionError(problems)
     type.__setattr__(cls, INFO_ATTRIBUTE, ClassInfo(cls, own, exports))
+
+
+def _inline_problem(
+    class_name: str, method_name: str, func: Callable[..., Any], limits: Limits
+) -> Problem | None:
+    """Why *func* cannot run inline on the event loop, if it cannot.
+
+    An ``async def`` runs on the loop anyway. A deadline needs a thread to walk away from: code
+    running on the loop's own thread cannot be stopped, so a timeout would silently not hold.
+    """
+    if inspect.iscoroutinefunction(func):
+        return problem("inline-async", class_name, method_name)
+    if limits.timeout is not None:
+        return problem("inline-timeout", class_name, method_name, timeout=repr(limits.timeout))
+    return None
 
 
 def _summary(func: Callable[..., Any]) -> str | None:

@@ -99,6 +99,8 @@ class ToolSpec:
         annotations: Hints for clients, laid over the toolset's ``tool_annotations``.
         requires_approval: Whether an agent may run the tool only after an approval callback
             agrees; None means the toolset's ``requires_approval``.
+        inline: Whether the async call forms run this sync method on the event loop's own
+            thread instead of a worker thread (see `tool`).
     """
 
     method_name: str
@@ -107,6 +109,7 @@ class ToolSpec:
     limits: Limits | None = None
     annotations: ToolAnnotations | None = None
     requires_approval: bool | None = None
+    inline: bool = False
 
 
 def _unwrap(obj: object) -> object:
@@ -125,6 +128,7 @@ def _check_arguments(
     limits: object,
     annotations: object = None,
     requires_approval: object = None,
+    inline: object = False,
 ) -> None:
     """Raise the problems of tool()'s arguments; *method_name* is None in the decorator form.
 
@@ -154,6 +158,17 @@ def _check_arguments(
                     got=repr(value),
                 )
             )
+    if not isinstance(inline, bool):
+        problems.append(
+            problem(
+                "class-option-type",
+                None,
+                method,
+                option="inline",
+                expected="True or False",
+                got=repr(inline),
+            )
+        )
     if problems:
         raise ToolsetDefinitionError(problems)
 
@@ -182,6 +197,7 @@ def tool(
     limits: Limits | None = None,
     annotations: ToolAnnotations | None = None,
     requires_approval: bool | None = None,
+    inline: bool = False,
 ) -> ToolSpec: ...
 @overload
 def tool(method_name: _F) -> _F: ...
@@ -194,6 +210,7 @@ def tool(
     limits: Limits | None = None,
     annotations: ToolAnnotations | None = None,
     requires_approval: bool | None = None,
+    inline: bool = False,
 ) -> Callable[[_F], _F]: ...
 def tool(
     method_name: str | Callable[..., Any] | None = None,
@@ -203,6 +220,7 @@ def tool(
     limits: Limits | None = None,
     annotations: ToolAnnotations | None = None,
     requires_approval: bool | None = None,
+    inline: bool = False,
 ) -> ToolSpec | Callable[..., Any]:
     """Declare a method as a tool, by name in ``exports`` or as a decorator.
 
@@ -220,6 +238,13 @@ def tool(
             ``tool_annotations`` field by field.
         requires_approval: True: an agent runs this tool only after its approval callback
             agrees; None: the toolset's ``requires_approval``.
+        inline: True: the async call forms (``ainvoke``, ``adynamic_call``, ``acall``) run this
+            sync method directly on the event loop's thread, for fast work that never blocks
+            (no I/O, no sleeping, no heavy computing). Default False: a sync method called from
+            async code runs in a worker thread, so a slow one cannot stall the loop. The sync
+            forms are unchanged. An inline tool cannot have a timeout (nothing can stop code
+            running on the loop) and an ``async def`` already runs on the loop: both are
+            definition errors.
 
     Returns:
         A `ToolSpec` in the ``exports`` form; the method itself, marked, in the decorator form.
@@ -239,21 +264,26 @@ def tool(
                     limits=limits,
                     annotations=annotations,
                     requires_approval=requires_approval,
+                    inline=inline,
                 ),
             )
             return func
 
-        _check_arguments(None, tool_name, description, limits, annotations, requires_approval)
+        _check_arguments(
+            None, tool_name, description, limits, annotations, requires_approval, inline
+        )
         return decorate
     if not isinstance(method_name, str):
         options = (tool_name, description, limits, annotations, requires_approval)
-        if any(option is not None for option in options):
+        if any(option is not None for option in options) or inline is not False:
             name = getattr(method_name, "__name__", None)
             method = name if isinstance(name, str) else None
             raise ToolsetDefinitionError([problem("tool-options-form", None, method)])
         _mark(method_name, ToolSpec)
         return method_name
-    _check_arguments(method_name, tool_name, description, limits, annotations, requires_approval)
+    _check_arguments(
+        method_name, tool_name, description, limits, annotations, requires_approval, inline
+    )
     return ToolSpec(
         method_name=method_name,
         tool_name=tool_name,
@@ -261,6 +291,7 @@ def tool(
         limits=limits,
         annotations=annotations,
         requires_approval=requires_approval,
+        inline=inline,
     )
 
 

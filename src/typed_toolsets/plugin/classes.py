@@ -64,6 +64,7 @@ from .declarations import (
 )
 from .deps import depend_on
 from .fullnames import TOOLSET
+from .inline import inline_problem
 from .signatures import SignatureCheck
 from .typeinfo import (
     attrs_field_names,
@@ -418,6 +419,8 @@ class ClassCheck:
                         self.report(found_problem, decl, self.name_span(decl))
                     continue
                 final_names[name] = decl
+            if decl.inline:
+                self.check_inline(decl, found)
             if not quiet:
                 for found_problem, at in self.signatures.check(
                     decl.method, found.defined_in, found.module, found.node, self.where(decl)
@@ -429,6 +432,36 @@ class ClassCheck:
             (name for name, module in reached.items() if not module.startswith(_STABLE)),
             (module for module in reached.values() if not module.startswith(_STABLE)),
         )
+
+    def check_inline(self, decl: Declaration, found: _Found) -> None:
+        """``inline=True`` on an async method, or with a timeout (`plugin.inline`).
+
+        An inherited declaration's problem is reported again only when this class causes it
+        (its ``limits`` or its override of the method).
+        """
+
+        def verdict(info: TypeInfo, node: SymbolNode | None) -> Problem | None:
+            return inline_problem(
+                display_name(info),
+                info,
+                decl.method,
+                declared=(decl.limits_set, decl.timeout),
+                function=function_of(node),
+                metadata=metadata,
+            )
+
+        found_problem = verdict(self.info, found.node)
+        if found_problem is None:
+            return
+        if not self.own(decl):
+            there = self.lookup(decl.declared_by, decl.method)
+            before = verdict(decl.declared_by, there.node if there is not None else None)
+            if before is not None and (before.kind, before.values) == (
+                found_problem.kind,
+                found_problem.values,
+            ):
+                return  # reported on the class that declares it
+        self.report(found_problem, decl)
 
     def override_span(self, found: _Found, decl: Declaration) -> Span | None:
         """The attribute of this class that replaces an inherited declaration's method."""

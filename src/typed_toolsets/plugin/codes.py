@@ -24,6 +24,7 @@ _DESCRIPTIONS: Final = {
     "duplicate-name": "two exports share a final tool name",
     "invalid-name": "an exported tool name is not valid for LLM APIs",
     "signature": "an exported method's parameters cannot be called with JSON keywords",
+    "inline": "tool(..., inline=True) on an async method, or on a tool with a timeout",
     "param-type": "a parameter type of an exported method has no JSON Schema",
     "init": "Cls.to_tools() on a Toolset whose constructor needs arguments",
     "ambiguous-union": "a JSON value could match two variants of a union parameter",

@@ -42,6 +42,7 @@ from mypy.nodes import (
     Statement,
     StrExpr,
     SymbolTableNode,
+    TempNode,
     TupleExpr,
     TypeInfo,
     Var,
@@ -56,6 +57,7 @@ from typed_toolsets.rules.problems import KINDS, Kind, problem
 
 from .codes import Span, report
 from .fullnames import TOOL_FUNCTION, TOOL_SPEC, TOOLSET
+from .inline import read_inline, record_limits
 from .sources import method_facts
 from .typeinfo import class_span, display_name, function_of
 
@@ -83,7 +85,7 @@ __all__ = [
 #: Key of the recorded declarations in ``TypeInfo.metadata`` (JSON, stored in mypy's cache).
 META: Final = "typed_toolsets"
 #: Bumped when the shape of the recorded metadata changes.
-META_VERSION: Final = 2
+META_VERSION: Final = 3
 #: Key of a mixin's recorded ``toolset_name`` (a class that is not a Toolset).
 MIXIN_META: Final = "typed_toolsets_mixin"
 #: A class attribute whose literal type is a digest of the metadata. mypy's daemon re-checks the
@@ -210,7 +212,11 @@ class _Reader:
         return self.with_tool_name(_decl(method, None, call, form), call)
 
     def with_tool_name(self, decl: dict[str, object], call: CallExpr) -> dict[str, object]:
-        """*decl* with the ``tool_name=`` of *call*, or marked unknown when it is not a literal."""
+        """*decl* with the ``tool_name=`` of *call*, or marked unknown when it is not a literal.
+
+        Its ``inline=`` (and an inline tool's ``limits=``) are read too (`read_inline`).
+        """
+        read_inline(decl, call, self.skip, describe)
         for name, arg in zip(call.arg_names, call.args, strict=True):
             if name != "tool_name":
                 continue
@@ -405,6 +411,8 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
                 exports_stmt = stmt
             elif name == "toolset_name":
                 _record_toolset_name(reader, stmt, data)
+            elif name == "limits" and not isinstance(stmt.rvalue, TempNode):
+                record_limits(stmt, data, describe, span(stmt))
             elif name is not None:
                 alias = alias_target(stmt.rvalue)
                 if alias is not None:
@@ -583,6 +591,9 @@ class Declaration:
         declared_by: The class whose body declares it.
         copied_from: For a declaration made by ``exports = Base.exports + ...``, the class whose
             ``exports`` it repeats.
+        inline: Whether it says ``inline=True`` (`typed_toolsets.plugin.inline`).
+        limits_set: Whether an inline declaration says ``limits=``.
+        timeout: The timeout its own ``limits=`` sets, as the run time shows it (None: none).
     """
 
     def __init__(self, data: dict[str, object], declared_by: TypeInfo) -> None:
@@ -598,6 +609,10 @@ class Declaration:
         self.end_column = _position(data, "end_column")
         self.declared_by = declared_by
         self.copied_from = copied if isinstance(copied, str) else None
+        timeout = data.get("timeout")
+        self.inline = data.get("inline") is True
+        self.limits_set = data.get("limits_set") is True
+        self.timeout = timeout if isinstance(timeout, str) else None
 
     @property
     def span(self) -> tuple[int, int, int, int]:

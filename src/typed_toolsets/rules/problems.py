@@ -79,6 +79,8 @@ Kind = Literal[
     "class-option-type",
     "tool-option-type",
     "tool-options-form",
+    "inline-async",
+    "inline-timeout",
     "unsupported-type",
     "bad-annotation",
     "unresolved-name",
@@ -93,6 +95,7 @@ Kind = Literal[
     "unchecked-mixin-toolset-name",
     "unchecked-type",
     "unchecked-metaclass",
+    "unchecked-inline",
 ]
 
 
@@ -212,6 +215,19 @@ KINDS: Final[Mapping[Kind, Template]] = {
     "tool-options-form": Template(
         "signature", "pass options as @tool(description=...), not @tool(method, ...)"
     ),
+    # -- inline: ``tool(..., inline=True)`` where running on the event loop cannot be what it says
+    "inline-async": Template(
+        "inline",
+        "{method!r} is an async def, which always runs on the event loop; inline=True is only "
+        "for sync methods, remove it",
+    ),
+    "inline-timeout": Template(
+        "inline",
+        "inline=True runs {method!r} on the event loop, where it cannot be stopped at a "
+        "deadline, but its limits set timeout={timeout}; remove inline=True (it then runs in a "
+        "worker thread), or give the tool limits without one "
+        "(tool(..., limits=attrs.evolve({toolset}.limits, timeout=None)))",
+    ),
     # -- param-type: an annotation with no JSON Schema
     "unsupported-type": Template(
         "param-type",
@@ -273,6 +289,12 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "`toolset_name` comes from {mixin}, which is not a Toolset and does not set it to a "
         "string literal, so it cannot be checked statically, nor the tool names made from it; "
         "write it as a string literal there, or set it in a Toolset class",
+    ),
+    "unchecked-inline": Template(
+        "unchecked",
+        "whether {method!r} may run inline cannot be checked statically ({expression} is not "
+        "True or False, nor Limits(...) with a literal timeout); write literals there, or check "
+        "the class with `typed-toolsets check`",
     ),
     "unchecked-type": Template(
         "unchecked",

@@ -3,11 +3,11 @@
 Built on the official SDK's low-level ``Server``: the list is our MCP export
 (`typed_toolsets.export.mcp`: input schemas, output schemas for structured returns, tool
 annotations), computed once; each call goes through `typed_toolsets.export.amcp_call`, that is
-`ToolProxy.ainvoke`: async tools run on the server's event loop, sync tools in worker threads
-under their own deadline, and a cancelled request cancels an async tool. Failures, bad arguments
-included, are results with ``isError: true`` and our error envelope (as MCP asks), never
-protocol errors. Each call writes one log line: the tool, its outcome and its duration, and the
-arguments' values only when asked.
+`ToolProxy.ainvoke`: async tools (and sync ones declared ``inline``) run on the server's event
+loop, other sync tools in worker threads under their own deadline, and a cancelled request
+cancels an async tool. Failures, bad arguments included, are results with ``isError: true`` and
+our error envelope (as MCP asks), never protocol errors. Each call writes one log line: the
+tool, its outcome and its duration, and the arguments' values only when asked.
 """
 
 from __future__ import annotations

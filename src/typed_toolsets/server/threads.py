@@ -1,7 +1,8 @@
 """The threads sync tools run in while a server runs: a larger pool of daemon threads.
 
 `ToolProxy.ainvoke` runs a sync tool without a deadline in the event loop's default executor
-(``asyncio.to_thread``); a tool with a deadline gets a daemon thread of its own from the call
+(``asyncio.to_thread``), unless it is declared ``inline`` (then it runs on the loop); a tool
+with a deadline gets a daemon thread of its own from the call
 path. The standard default executor does not suit a server on two counts: it has
 ``min(32, CPUs + 4)`` threads, so on a small machine a handful of slow calls would hold up every
 other sync call, and its threads are joined when the interpreter exits, so a call that never

@@ -13,22 +13,32 @@ first use and kept, each exactly once even when threads race, because it loads h
 - `ArgumentsVariant.convert`: structuring argument by argument, locating the innermost part of
   a value that validates but cannot be built.
 
-A model holds its JSON forms as `ArgumentsVariant`s: ``standard`` is the schema a tool exports
-and validates. Another form of the same parameters (OpenAI's strict mode, where every property
-is required and ``null`` stands for the default) is another variant with its own schema and
-properties, read by the same code.
+A model holds its JSON forms as `ArgumentsVariant`s, read by the same code:
+
+- ``standard``: the schema a tool exports and validates; a parameter with a default may be left
+  out;
+- ``strict``: the form a model writes under OpenAI's and Anthropic's strict mode
+  (`typed_toolsets.types.strict`), built on first use: ``null`` for a parameter or field with a
+  default (whose type does not admit null itself) stands for that default, at every depth, and
+  is read as the key left out, so the method's (or the class's) own default applies. A key left
+  out still means its default too, as in the standard form, so the strict form reads everything
+  the strict schema admits and everything the standard one does. Its properties and nested types
+  come from the strict form of the type registry; the schema it validates says all that (the
+  schema a tool exports for strict mode, where every property is required, is written from the
+  standard schema by `typed_toolsets.call.strict`).
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import attrs
 
 from .catalog import registry
 from .gen import KeyHook, generate_object_structure
+from .strict import means_default
 from .structs import Property, object_schema
 from .typespec import Path, Reject, Schema, TypeSpec, union_refs
 
@@ -42,23 +52,43 @@ __all__ = ["ArgumentsModel", "ArgumentsVariant", "Unbuilt", "locate"]
 _T = TypeVar("_T")
 
 
-class _Once(Generic[_T]):
-    """A value built on first use, exactly once, also when threads ask for it together."""
+_UNBUILT: Any = object()
 
-    __slots__ = ("_build", "_built", "_lock")
+
+class _Once(Generic[_T]):
+    """A value built on first use, exactly once, also when threads ask for it together.
+
+    Once built, it keeps only the value: the build function (a bound method, which would keep
+    a reference cycle) and the lock are let go, as every tool holds a few of these.
+    """
+
+    __slots__ = ("_build", "_lock", "_value")
 
     def __init__(self, build: Callable[[], _T]) -> None:
-        self._build = build
-        self._built: list[_T] = []
-        self._lock = threading.Lock()
+        self._build: Callable[[], _T] | None = build
+        self._lock: threading.Lock | None = threading.Lock()
+        self._value: _T = _UNBUILT
+
+    @property
+    def built(self) -> bool:
+        """Whether the value has been built."""
+        return self._value is not _UNBUILT
 
     def get(self) -> _T:
-        built = self._built
-        if not built:
-            with self._lock:
-                if not built:
-                    built.append(self._build())
-        return built[0]
+        value = self._value
+        if value is _UNBUILT:
+            lock = self._lock
+            if lock is None:  # built by another thread since the read above
+                return self._value
+            with lock:
+                value = self._value
+                if value is _UNBUILT:
+                    # Set until the value is (this thread holds the lock that clears it).
+                    build = cast("Callable[[], _T]", self._build)
+                    value = self._value = build()
+                    self._build = None
+                    self._lock = None
+        return value
 
 
 @attrs.frozen
@@ -105,11 +135,10 @@ def locate(spec: TypeSpec, value: object) -> tuple[Path, BaseException | None]:
 
 @attrs.frozen(eq=False)
 class _Reader:
-    """The structuring code of a variant: one key hook per property, and the generated function."""
+    """How a variant's properties are read: one key hook per property."""
 
     hooks: dict[str, Callable[[Any], Any]]
     keys: tuple[KeyHook, ...]
-    structure: Callable[[dict[str, object]], dict[str, object]]
 
 
 @attrs.frozen(eq=False)
@@ -125,10 +154,20 @@ class ArgumentsVariant:
     name: str
     properties: tuple[Property, ...]
     schema: Schema
+    _strict_form: Callable[[], ArgumentsVariant] | None = attrs.field(
+        default=None, repr=False, alias="strict_form"
+    )
     _reader: _Once[_Reader] = attrs.field(
         init=False,
         repr=False,
         default=attrs.Factory(lambda self: _Once(self._build_reader), takes_self=True),
+    )
+    # The generated function of the exact path, built when that path first structures: the fast
+    # path embeds its own, so a tool called only with JSON text never needs this one's memory.
+    _structure: _Once[Callable[[dict[str, object]], dict[str, object]]] = attrs.field(
+        init=False,
+        repr=False,
+        default=attrs.Factory(lambda self: _Once(self._build_structure), takes_self=True),
     )
     _validator: _Once[Draft202012Validator] = attrs.field(
         init=False,
@@ -140,15 +179,27 @@ class ArgumentsVariant:
     )
     _fast_lock: threading.Lock = attrs.field(init=False, repr=False, factory=threading.Lock)
 
-    def _build_reader(self) -> _Reader:
-        from .converter import structure_hook  # cattrs: loaded by the first call
+    def strict_form(self) -> ArgumentsVariant:
+        """The strict form of these arguments (see the module docstring).
 
-        hooks = {p.name: structure_hook(p.annotation) for p in self.properties}
+        This variant when it is that form, else the model's ``strict`` one, built on first use.
+        """
+        build = self._strict_form
+        return self if build is None else build()
+
+    def _build_reader(self) -> _Reader:
+        from .hooks import structure_hook  # the converter's, once cattrs is loaded
+
+        hooks = {p.name: structure_hook(p.annotation, p.spec) for p in self.properties}
         keys = tuple(
-            KeyHook.for_spec(p.name, p.required, p.spec, hooks[p.name]) for p in self.properties
+            KeyHook.for_spec(p.name, p.required, p.spec, hooks[p.name], null_default=p.null_default)
+            for p in self.properties
         )
-        structure = generate_object_structure(f"arguments of {self.name}", keys, None)
-        return _Reader(hooks=hooks, keys=keys, structure=structure)
+        return _Reader(hooks=hooks, keys=keys)
+
+    def _build_structure(self) -> Callable[[dict[str, object]], dict[str, object]]:
+        keys = self._reader.get().keys
+        return generate_object_structure(f"arguments of {self.name}", keys, None)
 
     def _build_validator(self) -> Draft202012Validator:
         from .validator import make_validator  # jsonschema: loaded by the first refusal
@@ -162,7 +213,7 @@ class ArgumentsVariant:
             Exception: They do not match (`Reject`), or a hook failed; `validator` and `convert`
                 say why.
         """
-        return self._reader.get().structure(arguments)
+        return self._structure.get()(arguments)
 
     def validator(self) -> Draft202012Validator:
         """The jsonschema validator of ``schema``, with the library's format checks."""
@@ -188,7 +239,7 @@ class ArgumentsVariant:
                     found = make_fast_arguments(
                         f"arguments of {self.name}",
                         self._reader.get().keys,
-                        [p.spec for p in self.properties],
+                        [_counted_spec(p) for p in self.properties],
                         self.schema,
                         max_bytes,
                         max_depth,
@@ -210,12 +261,38 @@ class ArgumentsVariant:
             if prop.name not in arguments:
                 continue
             value = arguments[prop.name]
+            if value is None and prop.null_default:
+                continue  # the default applies, as for a key left out
             try:
                 kwargs[prop.name] = hooks[prop.name](value)
             except Exception:  # noqa: BLE001 - located and reported below
                 inner, cause = locate(prop.spec, value)
                 failures.append(Unbuilt((prop.name, *inner), prop.annotation, cause))
         return failures or kwargs
+
+
+def _counted_spec(prop: Property) -> TypeSpec:
+    """The spec the fast path counts a property's object members with (null counts none)."""
+    count = prop.spec.members
+    if not prop.null_default or count is None:
+        return prop.spec
+
+    def members(value: Any) -> int:
+        return 0 if value is None else count(value)
+
+    return attrs.evolve(prop.spec, members=members)
+
+
+def _strict_variant(name: str, params: Sequence[Property]) -> ArgumentsVariant:
+    """The strict form of the arguments *params* (see the module docstring)."""
+    strict = registry.strict_form()
+    properties: list[Property] = []
+    for param in params:
+        spec = strict.spec(param.annotation)
+        null_default = means_default(param.required, spec.schema)
+        properties.append(attrs.evolve(param, spec=spec, null_default=null_default))
+    schema = strict.document(object_schema(properties), union_refs(p.spec for p in properties))
+    return ArgumentsVariant(f"{name} (strict form)", tuple(properties), schema)
 
 
 @attrs.frozen(eq=False)
@@ -229,6 +306,15 @@ class ArgumentsModel:
 
     params: tuple[Property, ...]
     standard: ArgumentsVariant
+    _strict: _Once[ArgumentsVariant] = attrs.field(repr=False, alias="strict")
+
+    @property
+    def strict(self) -> ArgumentsVariant:
+        """The strict form: ``null`` for a parameter or field with a default means the default.
+
+        Built on first use (its types are built again in their strict form).
+        """
+        return self._strict.get()
 
     @classmethod
     def build(cls, name: str, params: Sequence[Property]) -> ArgumentsModel:
@@ -238,5 +324,8 @@ class ArgumentsModel:
             name: Whose arguments these are (``Class.method``).
             params: The parameters, in order; their defaults must have a JSON form.
         """
-        schema = registry.document(object_schema(params), union_refs(p.spec for p in params))
-        return cls(params=tuple(params), standard=ArgumentsVariant(name, tuple(params), schema))
+        properties = tuple(params)
+        schema = registry.document(object_schema(properties), union_refs(p.spec for p in params))
+        strict = _Once(lambda: _strict_variant(name, properties))
+        standard = ArgumentsVariant(name, properties, schema, strict_form=strict.get)
+        return cls(params=properties, standard=standard, strict=strict)

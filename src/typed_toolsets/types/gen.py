@@ -12,6 +12,8 @@ from __future__ import annotations
 import inspect
 import itertools
 import linecache
+import sys
+import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
@@ -29,21 +31,53 @@ __all__ = [
 ]
 
 _numbers: Final = itertools.count(1)
+#: Generated code compiled so far, by the hash of its source: (the source's lines, as linecache
+#: holds them; the function's code, or the module's when the function has defaults or a
+#: closure; whether it is the function's). Kept for the life of the process, as linecache keeps
+#: the source: there is one per shape of arguments, not one per tool.
+_codes: dict[int, list[tuple[list[str], types.CodeType, bool]]] = {}
 
 
 def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Callable[..., Any]:
     """Compile generated source defining ``generated``, register it with linecache, return it.
+
+    Identical sources share one compiled code (tools with the same parameters generate the same
+    source; only the namespace, with the hooks and defaults, differs), so the file name in
+    tracebacks names the first function compiled from it. The function's globals are always
+    *namespace*.
 
     Args:
         source: The source of a module defining one function named ``generated``.
         name: What the function does, for its file name in tracebacks.
         namespace: Its globals (the values the source refers to by name).
     """
+    # Most generated lines recur across tools ("    if x is M:"): interned, each is stored once
+    # (what linecache keeps is otherwise the largest part of a tool's memory).
+    lines = [sys.intern(line) for line in source.splitlines(keepends=True)]
+    compiled = _codes.setdefault(hash(source), [])
+    for known, code, is_function in compiled:
+        if known == lines:
+            if code.co_filename not in linecache.cache:  # cleared since (linecache.clearcache)
+                linecache.cache[code.co_filename] = (len(source), None, known, code.co_filename)
+            if is_function:
+                namespace["generated"] = types.FunctionType(code, namespace)
+            else:
+                exec(code, namespace)  # noqa: S102 - our own generated source, as below
+            generated: Callable[..., Any] = namespace["generated"]
+            return generated
     filename = f"<typed_toolsets generated {name} #{next(_numbers)}>"
-    code = compile(source, filename, "exec")
-    exec(code, namespace)  # noqa: S102 - our own generated source, built from field names
-    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
-    generated: Callable[..., Any] = namespace["generated"]
+    module = compile(source, filename, "exec")
+    exec(module, namespace)  # noqa: S102 - our own generated source, built from field names
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    generated = namespace["generated"]
+    # A function without defaults or a closure is rebuilt from its own code alone; otherwise
+    # the module code runs again, so that its defaults are evaluated in the new namespace.
+    plain = (generated.__defaults__, generated.__kwdefaults__, generated.__closure__) == (
+        None,
+        None,
+        None,
+    )
+    compiled.append((lines, generated.__code__ if plain else module, plain))
     return generated
 
 
@@ -63,6 +97,8 @@ class KeyHook:
             still go through it).
         list_of: When set, the value is a list whose items are exactly of this type, kept as is.
         lookup: When set, the value is a str found in this table, which gives the result.
+        null_default: For an optional key: ``null`` is read as the key left out, so the default
+            applies (the strict form, `typed_toolsets.types.strict`).
     """
 
     key: str
@@ -73,6 +109,7 @@ class KeyHook:
     shortcut: type | None = None
     list_of: type | None = None
     lookup: Mapping[str, object] | None = None
+    null_default: bool = False
 
     @classmethod
     def for_spec(
@@ -82,6 +119,8 @@ class KeyHook:
         spec: TypeSpec,
         hook: Callable[[Any], Any] | None = None,
         default: object = MISSING,
+        *,
+        null_default: bool = False,
     ) -> KeyHook:
         """The key hook of a value of *spec*.
 
@@ -89,7 +128,9 @@ class KeyHook:
         always called: the spec's shortcuts would bypass it.
         """
         if hook is not None and hook is not spec.structure:
-            return cls(key=key, required=required, hook=hook, default=default)
+            return cls(
+                key=key, required=required, hook=hook, default=default, null_default=null_default
+            )
         return cls(
             key=key,
             required=required,
@@ -99,6 +140,7 @@ class KeyHook:
             shortcut=spec.shortcut,
             list_of=spec.list_of,
             lookup=spec.lookup,
+            null_default=null_default,
         )
 
 
@@ -186,8 +228,9 @@ def object_body(
     namespace.update({"Reject": Reject, "M": MISSING, "make": make})
     lines = [] if known_dict else ["if type(v) is not dict:", "    raise Reject"]
     optional = any(not k.required for k in keys)
-    # A dict result whose values are all kept as they are is the checked object itself.
-    same = make is None and all(_keeps_value(k) for k in keys)
+    # A dict result whose values are all kept as they are is the checked object itself (unless
+    # a null standing for a default must be left out of it).
+    same = make is None and all(_keeps_value(k) and not k.null_default for k in keys)
     if optional:
         # Every required key is counted up front: the lines raise before the count is compared
         # when one is missing.
@@ -203,6 +246,9 @@ def object_body(
         namespace[f"s{index}"] = item.hook
         check, value = _value_check(item, index, namespace)
         lines.append(f"x = v.get({key}, M)")
+        if item.null_default and not item.required:
+            # The strict form: a null present stands for the key left out (still counted).
+            lines.extend(["if x is None:", "    x = M", "    n += 1"])
         if item.required:
             if not _rejects_missing(item):
                 lines.extend(["if x is M:", "    raise Reject"])

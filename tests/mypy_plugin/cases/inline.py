@@ -1,0 +1,54 @@
+# mypy: disable-error-code="empty-body"
+from typing import Final
+
+import attrs
+
+from typed_toolsets import Limits, Toolset, tool
+
+SLOW: Final = 2.5
+FAST: Final = True
+
+
+class Inline(Toolset):
+    limits = Limits(max_depth=8)
+    exports = (
+        tool("lookup", inline=True),
+        tool("waits", inline=True, limits=Limits(timeout=SLOW)),  # E: Inline.waits: inline=True runs 'waits' on the event loop, where it cannot be stopped at a deadline, but its limits set timeout=2.5; remove inline=True (it then runs in a worker thread), or give the tool limits without one (tool(..., limits=attrs.evolve(Inline.limits, timeout=None)))  [toolset-inline]
+        tool("unbounded", inline=FAST, limits=Limits(1000, 8, None)),
+        tool("threaded", inline=False, limits=Limits(timeout=3)),
+        tool("evolved", inline=True, limits=attrs.evolve(Toolset.limits)),  # E: Inline.evolved: whether 'evolved' may run inline cannot be checked statically (attrs.evolve(...) is not True or False, nor Limits(...) with a literal timeout); write literals there, or check the class with `typed-toolsets check`  [toolset-unchecked]
+    )
+
+    def lookup(self, *, key: str) -> str:
+        return key
+
+    def waits(self) -> None: ...
+    def unbounded(self) -> None: ...
+    def threaded(self) -> None: ...
+    def evolved(self) -> None: ...
+
+    @tool(inline=True)  # E: Inline.fetch: 'fetch' is an async def, which always runs on the event loop; inline=True is only for sync methods, remove it  [toolset-inline]
+    async def fetch(self, *, url: str) -> str:
+        return url
+
+
+class Bounded(Toolset):
+    limits = Limits(timeout=5)
+
+    @tool(inline=True)  # E: Bounded.quick: inline=True runs 'quick' on the event loop, where it cannot be stopped at a deadline, but its limits set timeout=5; remove inline=True (it then runs in a worker thread), or give the tool limits without one (tool(..., limits=attrs.evolve(Bounded.limits, timeout=None)))  [toolset-inline]
+    def quick(self) -> int:
+        return 1
+
+    @tool(inline=True, limits=Limits(timeout=None))
+    def freed(self) -> int:
+        return 1
+
+
+class Base(Toolset):
+    @tool(inline=True)
+    def quick(self) -> int:
+        return 1
+
+
+class Slow(Base):  # E: Slow.quick: inline=True runs 'quick' on the event loop, where it cannot be stopped at a deadline, but its limits set timeout=1; remove inline=True (it then runs in a worker thread), or give the tool limits without one (tool(..., limits=attrs.evolve(Slow.limits, timeout=None)))  [toolset-inline]  # N: Slow inherits the declaration of 'quick' from Base (line 48 of inline)
+    limits = Limits(timeout=1)
