@@ -1,4 +1,4 @@
-"""The fast path of the model-facing call, for arguments given as JSON text.
+r"""The fast path of the model-facing call, for arguments given as JSON text or as a dict.
 
 orjson parses the text; the generated structuring code then checks and builds the arguments in
 one pass. Whatever this path cannot vouch for, it leaves to the exact path (stdlib parsing with
@@ -7,16 +7,32 @@ ever says "here are the arguments" or hands the call to the exact path it was bu
 whether orjson parsed the arguments but they did not structure), and it must say the first
 exactly when the exact path would accept the same input with the same result:
 
-- orjson merges duplicate keys silently; the total number of object members the arguments hold
-  must therefore equal the number of ``:`` in the text (a colon outside a string separates a key
-  from its value, so a duplicate key, or a colon inside a string, sends the call on);
-- orjson turns integer literals beyond 64 bits into floats; while the fast path structures, number
-  hooks refuse floats of 2**63 or more (see `typed_toolsets.types.typespec.ambiguous_float`);
+- orjson merges duplicate keys silently. The total number of object members the arguments hold
+  is compared with the number of ``:`` in the text: a colon outside a string separates a key
+  from its value. When they differ (a colon inside a string, or a duplicate key), the parsed
+  value is written back with orjson and its colons counted: without an escaped colon
+  (``\u003a``, which sends the call on) the text has exactly as many colons as that writing
+  when no member was dropped, and more when one was (each dropped member takes its own colon
+  with it, and nothing adds one);
+- orjson turns integer literals beyond 64 bits into floats. While the fast path structures, the
+  number mode (`typed_toolsets.types.typespec.exact_numbers`) is off, and a hook that would read
+  a float of 2**63 or more differently from the integer literal it may stand for raises
+  `AmbiguousNumber`, which leaves the fast path (it is no refusal: a union must not go on to a
+  later variant). The mode is a context variable, set and reset with a token, so a call made
+  while structuring leaves the outer call's mode as it was;
 - size is the UTF-8 length, checked before parsing (a text of at most a quarter of the limit in
   code points is within it whatever it holds); orjson itself refuses nesting past 1,024, and
   nesting past ``Limits.max_depth`` is checked before the arguments are accepted (statically when
   the parameter types bound it);
-- NaN, Infinity, numbers overflowing a float, lone surrogates and invalid UTF-8 make orjson fail.
+- NaN, Infinity, numbers overflowing a float, lone surrogates, a byte order mark and invalid UTF-8
+  make orjson fail.
+
+A dict is written with orjson (which refuses what has no JSON form, subclasses of ``str``,
+``int``, ``dict`` and ``list`` included) and read back: the copy is used only when it equals the
+dict (a tuple, an enum, a UUID or a NaN makes it differ), so the values are the plain JSON values
+the exact path's own copy would hold. Its size is that of the compact text, as the exact path
+measures it with Python's ``json`` (orjson writes a float in exponent form at most one byte
+shorter, so a text within one byte per ``e`` of the limit is left to the exact path).
 
 The "refused" flag is only a shortcut: the exact path still parses the text strictly (and reports
 what that refuses), then lets jsonschema decide; it merely skips structuring the arguments a
@@ -33,21 +49,33 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from .gen import KeyHook, compile_function, object_body
-from .typespec import Schema, TypeSpec, nested_depth, number_mode
+from .typespec import AmbiguousNumber, Schema, TypeSpec, exact_numbers, nested_depth
 
 __all__ = ["ExactPath", "FastArguments", "make_fast_arguments", "orjson_available"]
 
 _loads: Callable[[bytes | str], Any] | None
+_dumps: Callable[..., bytes]
 try:  # pragma: no cover - which branch runs depends on the environment
+    from orjson import (
+        OPT_PASSTHROUGH_DATACLASS,
+        OPT_PASSTHROUGH_DATETIME,
+        OPT_PASSTHROUGH_SUBCLASS,
+    )
+    from orjson import dumps as _dumps
     from orjson import loads as _loads
+
+    # What orjson would write in a form of its own (a date, a dataclass, a subclass of a JSON
+    # type) it refuses instead, so the exact path names it or copies it.
+    _plain_only = OPT_PASSTHROUGH_DATACLASS | OPT_PASSTHROUGH_DATETIME | OPT_PASSTHROUGH_SUBCLASS
 except ImportError:  # pragma: no cover
     _loads = None
+    _plain_only = 0
 
 _R = TypeVar("_R")
 
 #: The exact path the fast path hands a call to: ``exact(arguments, refused)``.
 ExactPath = Callable[[object, bool], _R]
-#: JSON text (or anything) in; the keyword arguments, or what the exact path returns, out.
+#: JSON text, a dict (or anything) in; the keyword arguments, or what the exact path returns, out.
 FastArguments = Callable[[object], "dict[str, object] | _R"]
 
 
@@ -73,6 +101,20 @@ def _parsed_depth(value: object) -> int:
             continue
         stack.extend((child, level + 1) for child in children if type(child) in (dict, list))
     return deepest
+
+
+def _dropped_members(text: str | bytes, colons: int, parsed: dict[str, object]) -> bool:
+    """Whether parsing *text* (with *colons* colons) may have dropped a duplicate member.
+
+    True when the text holds more colons than the parsed value written back out, or an escaped
+    colon, which the counts cannot see.
+    """
+    if isinstance(text, str):
+        if "\\u003" in text and ("\\u003a" in text or "\\u003A" in text):
+            return True
+    elif b"\\u003" in text and (b"\\u003a" in text or b"\\u003A" in text):
+        return True
+    return colons != _dumps(parsed).count(b":")
 
 
 def _subschemas(schema: dict[str, Any]) -> list[object]:
@@ -118,7 +160,7 @@ def make_fast_arguments(
     max_depth: int,
     exact: ExactPath[_R],
 ) -> FastArguments[_R]:
-    """Build the fast path of one arguments object: JSON text in, keyword arguments out.
+    """Build the fast path of one arguments object: JSON text or a dict in, keyword arguments out.
 
     The generated function parses, checks and structures in one frame; see the module docstring
     for what it must leave to the exact path.
@@ -148,16 +190,22 @@ def make_fast_arguments(
     guard_numbers = _has_numbers(schema)
     namespace: dict[str, Any] = {
         "loads": _loads,
+        "dumps": _dumps,
+        "plain_only": _plain_only,
         "exact": exact,
-        "mode": number_mode,
+        "mode": exact_numbers,
+        "Ambiguous": AmbiguousNumber,
+        "dropped": _dropped_members,
         "parsed_depth": _parsed_depth,
         "max_bytes": max_bytes,
         # Up to this many code points, a text is within the limit whatever its UTF-8 length.
         "small": max_bytes // 4,
+        # Up to this many bytes, orjson's text of a dict is within the limit however Python's
+        # json would write its floats (at most one byte longer per float, in exponent form).
+        "sure": max_bytes // 2,
         "max_depth": max_depth,
     }
     miss = "return exact(arguments, False)"
-    refused = "return exact(arguments, True)"
     body, result = object_body(keys, None, namespace, "        ", known_dict=True)
     lines = [
         "def generated(arguments):",
@@ -171,43 +219,60 @@ def make_fast_arguments(
         f"                    {miss}",
         "            except UnicodeEncodeError:",
         f"                {miss}",
-        '        colon = ":"',
+        "        text = arguments",
+        "    elif kind is dict:",
+        "        try:",
+        "            text = dumps(arguments, None, plain_only)",
+        "        except Exception:",
+        f"            {miss}",
+        "        size = len(text)",
+        '        if size > sure and size + text.count(b"e") > max_bytes:',
+        f"            {miss}",
         "    elif kind is bytes:",
         "        if len(arguments) > max_bytes:",
         f"            {miss}",
-        '        colon = b":"',
+        "        text = arguments",
         "    else:",
         f"        {miss}",
         "    try:",
-        "        v = loads(arguments)",
+        "        v = loads(text)",
         "    except Exception:",
         f"        {miss}",
         "    if type(v) is not dict:",
         f"        {miss}",
+        "    if kind is dict:",
+        "        try:",
+        "            if v != arguments:",
+        f"                {miss}",
+        "        except Exception:",
+        f"            {miss}",
     ]
     if check_depth:
         lines += [
             "    if kind is str:",
-            '        opened = arguments.count("[") + arguments.count("{")',
+            '        opened = text.count("[") + text.count("{")',
             "    else:",
-            '        opened = arguments.count(b"[") + arguments.count(b"{")',
+            '        opened = text.count(b"[") + text.count(b"{")',
             "    if opened > max_depth and parsed_depth(v) > max_depth:",
             f"        {miss}",
         ]
     if guard_numbers:
-        # The exact path runs in exact number mode: leave the guarded block before calling it.
+        # Numbers read by orjson may be integer literals in disguise: structure in fast mode,
+        # and leave it (to what it was) before calling the exact path or returning.
         lines += [
-            "    mode.exact = False",
+            "    token = mode.set(False)",
             "    try:",
             *body,
+            "    except Ambiguous:",
+            "        refused = None",
             "    except Exception:",
             "        refused = True",
             "    else:",
             "        refused = False",
             "    finally:",
-            "        mode.exact = True",
-            "    if refused:",
-            f"        {refused}",
+            "        mode.reset(token)",
+            "    if refused is not False:",
+            "        return exact(arguments, refused is True)",
         ]
     else:
         lines += [
@@ -216,13 +281,18 @@ def make_fast_arguments(
             "    except Exception:",
             "        return exact(arguments, True)",
         ]
-    lines.append("    members = len(v)")
+    lines += [
+        "    if kind is dict:",
+        f"        return {result}",
+        "    members = len(v)",
+    ]
     for index, (key, spec) in enumerate(zip(keys, specs, strict=True)):
         if spec.members is not None:
             namespace[f"c{index}"] = spec.members
             lines += [f"    if {key.key!r} in v:", f"        members += c{index}(v[{key.key!r}])"]
     lines += [
-        "    if arguments.count(colon) != members:",
+        '    colons = text.count(":" if kind is str else b":")',
+        "    if colons != members and dropped(text, colons, v):",
         f"        {miss}",
         f"    return {result}",
     ]
