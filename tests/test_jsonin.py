@@ -21,7 +21,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.strategies.annotations import json_values, text
-
 from typed_toolsets import Limits, Toolset, tool
 from typed_toolsets.call import jsonin
 
@@ -228,7 +227,7 @@ class TestMappingSize:
         [
             {"a": [[], []]},
             {"a": {}, "b": [{}], "c": [[[]]]},
-            {"é": "ü\n\"\\\u0001\u007f\u2028", "n": [-0.0, 1e16, 1e-07, 2.5e-05, -12, 10**30]},
+            {"é": 'ü\n"\\\u0001\u007f\u2028', "n": [-0.0, 1e16, 1e-07, 2.5e-05, -12, 10**30]},
             {"s": "x" * 50, "t": (1, (2, 3)), "u": None, "v": True, "w": False},
         ],
     )
