@@ -195,6 +195,48 @@ class TestLeavesToTheExactPath:
         assert "over the limit of 6" in proxy.dynamic_call(deep)
 
 
+def _long(note: str, *, dense: str = "", at_end: bool = False) -> str:
+    """Arguments whose text is past the length from which colons are found with ``find``."""
+    filler = (dense or "lorem ipsum ") * (6000 // len(dense or "lorem ipsum "))
+    body = filler + note if at_end else note + filler
+    return json.dumps({"note": body})[:-1] + ', "count": 1}'
+
+
+class TestLongTexts:
+    """From 4,096 characters the colon and escape checks use ``find``: the same verdicts."""
+
+    @pytest.mark.parametrize("dense", ["", "3", ":", "3:", "a\\u0030 "])
+    @pytest.mark.parametrize("at_end", [False, True])
+    def test_a_duplicate_or_an_escaped_colon_is_seen(self, dense: str, at_end: bool) -> None:
+        plain = _long("a: b", dense=dense, at_end=at_end)
+        assert len(plain) > _fastpath._LONG
+        fast, exact_result = both(plain)
+        assert type(fast) is dict
+        assert fast == exact_result
+        # A duplicate key in a long text.
+        assert both(plain[:-1] + ', "count": 2}')[0] == MISS
+        # An escaped colon (lower or upper case), anywhere, beside a dropped member.
+        for escape in ("\\u003a", "\\u003A"):
+            escaped = _long("a: b @", dense=dense, at_end=at_end).replace("@", escape)
+            assert both(escaped)[0] == MISS
+            assert both(escaped[:-1] + ', "count": 2}')[0] == MISS
+
+    @pytest.mark.parametrize("length", [0, 5, 4095, 4096, 4097, 20_000])
+    @pytest.mark.parametrize("every", [1, 3, 31, 1000])
+    def test_counts_and_escapes_match_the_plain_scans(self, length: int, every: int) -> None:
+        text = "".join(":" if i % every == 0 else "x" for i in range(length))
+        assert _fastpath._count(text, ":") == text.count(":")
+        assert _fastpath._count(text.encode(), b":") == text.count(":")
+        threes = "".join("3" if i % every == 0 else "x" for i in range(length))
+        for position in (4, length // 2, length - 6):
+            if position < 4 or position + 6 > length:
+                continue
+            escaped = threes[:position] + "\\u003a" + threes[position + 6 :]
+            assert _fastpath._escaped_colon(escaped, "3", ("\\u003a", "\\u003A"))
+            assert _fastpath._escaped_colon(escaped.encode(), b"3", (b"\\u003a", b"\\u003A"))
+        assert not _fastpath._escaped_colon(threes, "3", ("\\u003a", "\\u003A"))
+
+
 class NumbersToolset(Toolset):
     toolset_name = "numbers"
 

@@ -124,9 +124,15 @@ _UUID_RE: Final = re.compile(
 _C_PARSERS: Final = sys.version_info >= (3, 11)
 _SIGNS: Final = frozenset({"+:", "-:"})
 # Every third character from the first hyphen (a date-time) or colon (a time): the common
-# spellings, ending in Z (20 and 9 characters long) or in +HH:MM (25 and 14).
-_DATETIME_LAYOUTS: Final = frozenset({"--T::Z", "--T::+:", "--T::-:"})
-_TIME_LAYOUTS: Final = frozenset({"::Z", "::+:", "::-:"})
+# spellings, ending in Z (20 and 9 characters long) or in +HH:MM (25 and 14). Compared with ==
+# (no hashing of the slice): these run once per value.
+_DATETIME_Z: Final = "--T::Z"
+_DATETIME_OFFSETS: Final = ("--T::+:", "--T::-:")
+_TIME_Z: Final = "::Z"
+_TIME_OFFSETS: Final = ("::+:", "::-:")
+_datetime_from_iso: Final = datetime.fromisoformat
+_time_from_iso: Final = time.fromisoformat
+_date_from_iso: Final = date.fromisoformat
 _UUID_SHAPE: Final = "----"  # the hyphens at 8, 13, 18 and 23
 _UNKNOWN_SAFETY: Final = uuid.SafeUUID.unknown
 
@@ -176,7 +182,7 @@ def parse_date(text: str) -> date:
     """
     if _C_PARSERS and len(text) == 10 and text[4:8:3] == "--":
         try:
-            return date.fromisoformat(text)
+            return _date_from_iso(text)
         except ValueError:
             pass  # the grammar below says why
     match = _DATE_RE.fullmatch(text)
@@ -193,12 +199,14 @@ def parse_time(text: str) -> time:
     Raises:
         ValueError: *text* is not a valid time with an offset.
     """
+    size = len(text)
     if _C_PARSERS and (
-        (text[2:12:3] in _TIME_LAYOUTS and (len(text) == 9 or (len(text) == 14 and text[12] < "6")))
-        or (text[2:6:3] == "::" and _iso_offset(text[8:]))
+        (size == 9 and text[2:9:3] == _TIME_Z)
+        or (size == 14 and text[2:12:3] in _TIME_OFFSETS and text[12] < "6")
+        or (size > 9 and text[2:6:3] == "::" and _iso_offset(text[8:]))
     ):
         try:
-            return time.fromisoformat(text)
+            return _time_from_iso(text)
         except ValueError:
             pass  # the grammar below says why
     match = _TIME_RE.fullmatch(text)
@@ -215,15 +223,14 @@ def parse_datetime(text: str) -> datetime:
     Raises:
         ValueError: *text* is not a valid date-time with an offset.
     """
+    size = len(text)
     if _C_PARSERS and (
-        (
-            text[4:23:3] in _DATETIME_LAYOUTS
-            and (len(text) == 20 or (len(text) == 25 and text[23] < "6"))
-        )
-        or (text[4:17:3] == "--T::" and _iso_offset(text[19:]))
+        (size == 20 and text[4:20:3] == _DATETIME_Z)
+        or (size == 25 and text[4:23:3] in _DATETIME_OFFSETS and text[23] < "6")
+        or (size > 20 and text[4:17:3] == "--T::" and _iso_offset(text[19:]))
     ):
         try:
-            return datetime.fromisoformat(text)
+            return _datetime_from_iso(text)
         except ValueError:
             pass  # the grammar below says why
     match = _DATETIME_RE.fullmatch(text)

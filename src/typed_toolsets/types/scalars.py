@@ -181,6 +181,7 @@ def numeric_spec(annotation: object) -> TypeSpec:
             lambda v: isinstance(v, (int, float)) and type(v) is not bool,
         ),
         identity=True,
+        shortcut=int,  # an int is never ambiguous: kept as parsed
     )
 
 
