@@ -203,7 +203,7 @@ def _long(note: str, *, dense: str = "", at_end: bool = False) -> str:
 
 
 class TestLongTexts:
-    """From 4,096 characters the colon and escape checks use ``find``: the same verdicts."""
+    """Long texts: the colon and escape checks use ``find``; the same verdicts."""
 
     @pytest.mark.parametrize("dense", ["", "3", ":", "3:", "a\\u0030 "])
     @pytest.mark.parametrize("at_end", [False, True])
@@ -221,7 +221,7 @@ class TestLongTexts:
             assert both(escaped)[0] == MISS
             assert both(escaped[:-1] + ', "count": 2}')[0] == MISS
 
-    @pytest.mark.parametrize("length", [0, 5, 4095, 4096, 4097, 20_000])
+    @pytest.mark.parametrize("length", [0, 5, 4095, 4096, 4097, 20_000, 100_000])
     @pytest.mark.parametrize("every", [1, 3, 31, 1000])
     def test_counts_and_escapes_match_the_plain_scans(self, length: int, every: int) -> None:
         text = "".join(":" if i % every == 0 else "x" for i in range(length))
@@ -232,9 +232,15 @@ class TestLongTexts:
             if position < 4 or position + 6 > length:
                 continue
             escaped = threes[:position] + "\\u003a" + threes[position + 6 :]
-            assert _fastpath._escaped_colon(escaped, "3", ("\\u003a", "\\u003A"))
-            assert _fastpath._escaped_colon(escaped.encode(), b"3", (b"\\u003a", b"\\u003A"))
-        assert not _fastpath._escaped_colon(threes, "3", ("\\u003a", "\\u003A"))
+            assert _fastpath._escaped_colon(escaped, _fastpath._MARKS, _fastpath._ESCAPES)
+            assert _fastpath._escaped_colon("\\n" + escaped, _fastpath._MARKS, _fastpath._ESCAPES)
+            upper = "\\n" + escaped.replace("\\u003a", "\\u003A")
+            assert _fastpath._escaped_colon(upper, _fastpath._MARKS, _fastpath._ESCAPES)
+            assert _fastpath._escaped_colon(
+                escaped.encode(), _fastpath._BYTE_MARKS, _fastpath._BYTE_ESCAPES
+            )
+        assert not _fastpath._escaped_colon(threes, _fastpath._MARKS, _fastpath._ESCAPES)
+        assert not _fastpath._escaped_colon("\\" + threes, _fastpath._MARKS, _fastpath._ESCAPES)
 
 
 class NumbersToolset(Toolset):

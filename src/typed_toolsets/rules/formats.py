@@ -135,6 +135,14 @@ _time_from_iso: Final = time.fromisoformat
 _date_from_iso: Final = date.fromisoformat
 _UUID_SHAPE: Final = "----"  # the hyphens at 8, 13, 18 and 23
 _UNKNOWN_SAFETY: Final = uuid.SafeUUID.unknown
+# Bound once: a UUID is built as uuid.UUID builds it, its two slots set through their descriptors.
+_from_hex: Final = bytes.fromhex
+_from_bytes: Final = int.from_bytes
+_new_object: Final = object.__new__
+_set_uuid_int: Final[Callable[[uuid.UUID, int], None]] = vars(uuid.UUID)["int"].__set__
+_set_uuid_safety: Final[Callable[[uuid.UUID, uuid.SafeUUID], None]] = vars(uuid.UUID)[
+    "is_safe"
+].__set__
 
 
 def _iso_offset(tail: str) -> bool:
@@ -262,15 +270,15 @@ def parse_uuid(text: str) -> uuid.UUID:
     if len(text) == 36 and text[8:24:5] == _UUID_SHAPE:
         try:
             # Hexadecimal digits only (fromhex also skips spaces: then fewer than 16 bytes).
-            raw = bytes.fromhex(text.replace("-", ""))
+            raw = _from_hex(text.replace("-", ""))
         except ValueError:
             pass  # the grammar below says why
         else:
             if len(raw) == 16:
                 # What uuid.UUID(text) builds, without reading the text once more.
-                value = object.__new__(uuid.UUID)
-                object.__setattr__(value, "int", int.from_bytes(raw, "big"))
-                object.__setattr__(value, "is_safe", _UNKNOWN_SAFETY)
+                value = _new_object(uuid.UUID)
+                _set_uuid_int(value, _from_bytes(raw, "big"))
+                _set_uuid_safety(value, _UNKNOWN_SAFETY)
                 return value
     if _UUID_RE.fullmatch(text) is None:
         msg = f"{text!r} is not a UUID (8-4-4-4-12 hexadecimal digits)"

@@ -103,12 +103,17 @@ def _parsed_depth(value: object) -> int:
     return deepest
 
 
-# From this length on, a text's colons (and escaped colons) are looked for with ``find``, which
-# skips to the next candidate at memchr speed, rather than by ``count`` and ``in``, which compare
-# character by character (about 30 times slower per byte). Past `_FEW` candidates the text is
-# dense in them and the rest is counted in one pass, so the cost stays within twice ``count``'s.
+# From this length on, a text's colons are found one by one with ``find``, which skips to the
+# next at memchr speed, rather than counted by ``count``, which looks at every character (about
+# 30 times slower per byte, but a ``find`` call costs as much as ``count`` over ~200 characters).
+# Once more than `_FEW` plus one per 256 characters have been found, the text is dense in them
+# and the rest is counted in one pass: the cost stays within about twice ``count``'s.
 _LONG: Final = 4096
-_FEW: Final = 32
+_FEW: Final = 16
+_MARKS: Final = ("\\", "3", "\\u003")
+_ESCAPES: Final = ("\\u003a", "\\u003A")
+_BYTE_MARKS: Final = (b"\\", b"3", b"\\u003")
+_BYTE_ESCAPES: Final = (b"\\u003a", b"\\u003A")
 
 
 def _count(text: AnyStr, char: AnyStr) -> int:
@@ -119,26 +124,46 @@ def _count(text: AnyStr, char: AnyStr) -> int:
     at = text.find(char)
     while at >= 0:
         found += 1
-        if found == _FEW:
+        if found > _FEW + (at >> 8):
             return found + text.count(char, at + 1)
         at = text.find(char, at + 1)
     return found
 
 
-def _escaped_colon(text: AnyStr, three: AnyStr, escapes: tuple[AnyStr, AnyStr]) -> bool:
-    r"""Whether *text* holds ``\u003a`` or ``\u003A`` (*escapes*; *three* is ``"3"``)."""
-    if len(text) < _LONG:
-        return escapes[0][:-1] in text and (escapes[0] in text or escapes[1] in text)
-    seen = 0
-    at = text.find(three)
+def _escaped_colon(
+    text: AnyStr, marks: tuple[AnyStr, AnyStr, AnyStr], escapes: tuple[AnyStr, AnyStr]
+) -> bool:
+    r"""Whether *text* holds ``\u003a`` or ``\u003A`` (*escapes*).
+
+    *marks* are a backslash, a ``3`` and ``\u003`` (of the text's type).
+
+    Most texts have no backslash at all, which one ``find`` shows. In a long text, each ``3``
+    after the first backslash is looked at while they are few (as `_count` finds colons);
+    otherwise the text is searched for ``\u003`` in one pass.
+    """
+    backslash, three, prefix = marks
+    at = text.find(backslash)
+    if at < 0:
+        return False
+    start = at
+    if len(text) >= _LONG:
+        seen = 0
+        at = text.find(three, at + 4)  # an escape's 3 comes four characters after its backslash
+        while at >= 0:
+            if text[at - 4 : at + 2] in escapes:
+                return True
+            seen += 1
+            if seen > _FEW + (at >> 8):
+                break
+            at = text.find(three, at + 1)
+        else:
+            return False
+        start = at - 3
+    at = text.find(prefix, start)
     while at >= 0:
-        if text[at - 4 : at + 2] in escapes:
+        if text[at : at + 6] in escapes:
             return True
-        seen += 1
-        if seen == _FEW:  # many threes: search the rest for the escapes themselves
-            start = at - 3
-            return text.find(escapes[0], start) >= 0 or text.find(escapes[1], start) >= 0
-        at = text.find(three, at + 1)
+        at = text.find(prefix, at + 1)
     return False
 
 
@@ -149,9 +174,9 @@ def _dropped_members(text: str | bytes, colons: int, parsed: dict[str, object]) 
     colon, which the counts cannot see.
     """
     if isinstance(text, str):
-        if _escaped_colon(text, "3", ("\\u003a", "\\u003A")):
+        if _escaped_colon(text, _MARKS, _ESCAPES):
             return True
-    elif _escaped_colon(text, b"3", (b"\\u003a", b"\\u003A")):
+    elif _escaped_colon(text, _BYTE_MARKS, _BYTE_ESCAPES):
         return True
     return colons != _count(_dumps(parsed), b":")
 
