@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 import pytest
 
-from typed_toolsets import ExportError, Toolset, TypedToolsetsError, tool
+from typed_toolsets import ExportError, StrictArguments, Toolset, TypedToolsetsError, tool
 from typed_toolsets.agent import (
     AgentError,
     AgentResult,
@@ -606,6 +606,25 @@ def test_an_async_callback_decides(runner: str) -> None:
     result = agent.run("Go.") if runner == "run" else asyncio.run(agent.arun("Go."))
     assert [s.ok for s in result.steps] == [True, False, True]
     assert shop.ran == ["delete /tmp/a"]
+
+
+def test_arguments_written_for_the_strict_schema_are_called_so() -> None:
+    def strict(color: str, text: bool = False) -> dict[str, Any]:
+        arguments = {"color": color, "coats": None}
+        sent = StrictArguments(json.dumps(arguments) if text else arguments)
+        return {"thought": "mix", "action": "shop_mix", "action_input": sent}
+
+    standard = _call("shop_mix", color="red", coats=None)
+    agent, _ = _agent([strict("red"), strict("blue", text=True), standard, FINISH])
+    first, second, third, _ = agent.run("Mix.").steps
+    assert first.result is not None
+    assert first.result.value == Paint(Color.RED)
+    assert second.result is not None
+    assert second.result.value == Paint(Color.BLUE)
+    # Recorded as the model sent them; null is the default only in the strict form.
+    assert first.arguments == {"color": "red", "coats": None}
+    assert second.arguments == {"color": "blue", "coats": None}
+    assert (third.ok, third.arguments) == (False, {"color": "red", "coats": None})
 
 
 def test_the_callback_cannot_change_the_arguments_of_the_call() -> None:

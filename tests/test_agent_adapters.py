@@ -255,11 +255,32 @@ def test_openai_strict_null_means_the_default() -> None:
     model = openai_chat_model(client, model="gpt-4.1", strict=True)
     result = ReAct(model, TOOLS, max_iterations=3).run("Count.")
     assert result.steps[0].observation == "Lines: 1, Words: 2, Characters: 7"
+    assert result.steps[0].arguments == arguments  # as the model sent them
     assert log.requests[0]["tools"] == openai_chat(TOOLS, strict=True)
     # Without strict, null is not a boolean: the model is told so.
     plain, _ = fake_openai(replies)
     result = ReAct(openai_chat_model(plain, model="gpt-4.1"), TOOLS, max_iterations=3).run("x")
     assert (result.steps[0].observation or "").startswith("Error: Invalid arguments")
+
+
+def test_a_strict_step_is_sent_in_the_text_format_as_its_json() -> None:
+    arguments = {"text": "a b", "lines_only": None, "words_only": True, "chars_only": None}
+    call = completion(
+        1, {"content": None, "tool_calls": [_openai_call("c", "text_wc", arguments)]}, "tool_calls"
+    )
+    client, _ = fake_openai([call])
+    native = openai_chat_model(client, model="gpt-4.1", strict=True)
+    seen: list[list[dict[str, str]]] = []
+
+    def model(transcript: Transcript) -> Any:
+        if not transcript.turns:
+            return native(transcript)
+        seen.append(transcript.messages())
+        return {"thought": "", "action": "finish", "final_answer": "2"}
+
+    assert ReAct(model, TOOLS, max_iterations=3).run("Count.").steps[0].observation == "Words: 2"
+    sent = json.loads(seen[0][-2]["content"])
+    assert json.loads(sent["action_input"]) == arguments
 
 
 def test_openai_refusal_is_the_final_answer() -> None:

@@ -42,6 +42,24 @@ class Owner:
     score: float = 0.0
 
 
+class Fragile:
+    """A registered type that cannot be built from a negative number."""
+
+    def __init__(self, value: int) -> None:
+        if value < 0:
+            raise ValueError(value)
+        self.value = value
+
+
+register_type(Fragile, schema={"type": "integer"}, structure=Fragile, unstructure=lambda f: f.value)
+
+
+@attrs.frozen
+class Holder:
+    score: float = 0.0
+    fragile: Fragile = attrs.field(factory=lambda: Fragile(0))
+
+
 class ModelToolset(Toolset):
     toolset_name = "model"
 
@@ -59,6 +77,10 @@ class ModelToolset(Toolset):
     @tool
     def count(self, *, counted: Counted, n: int = 0, text: str = "") -> int:
         return counted.value + n
+
+    @tool
+    def hold(self, *, holder: Holder, n: int = 0) -> int:
+        return n
 
     @tool
     async def later(self, *, n: int) -> int:
@@ -305,3 +327,65 @@ def test_property_defaults_are_missing_when_required() -> None:
     (title, *_) = model_of("plan").params
     assert title.required
     assert title.default is MISSING
+
+
+class TestTheStrictForm:
+    """The model's second variant: ``null`` for a default is read as the key left out."""
+
+    def test_it_is_built_once_on_first_use_from_the_strict_form_of_the_types(self) -> None:
+        model = model_of("plan")
+        strict = model.strict
+        assert strict is model.strict
+        assert model.standard.strict_form() is strict
+        assert strict.strict_form() is strict
+        assert [p.name for p in strict.properties] == [p.name for p in model.params]
+        assert [p.null_default for p in strict.properties] == [False, False, True, False]
+        owner = strict.properties[1].spec
+        assert owner is registry.strict_form().spec(Owner)
+        assert owner is not registry.spec(Owner)
+
+    def test_its_schema_admits_null_where_it_means_the_default(self) -> None:
+        schema = model_of("plan").strict.schema
+        assert schema["required"] == ["title", "owner"]  # keys left out still mean the default
+        assert schema["properties"]["steps"] == {
+            "anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}],
+            "description": "null means the default ([]).",
+        }
+        # None is the default of a nullable parameter already: nothing to add.
+        assert (
+            schema["properties"]["note"] == model_of("plan").standard.schema["properties"]["note"]
+        )
+        score = schema["properties"]["owner"]["properties"]["score"]
+        assert score["anyOf"] == [{"type": "number"}, {"type": "null"}]
+
+    def test_the_structurer_leaves_the_key_out(self) -> None:
+        strict = model_of("plan").strict
+        given = {"title": "t", "owner": {"name": "a", "score": None}, "steps": None, "note": None}
+        assert strict.structure(given) == {"title": "t", "owner": Owner("a"), "note": None}
+        with pytest.raises(Reject):
+            model_of("plan").standard.structure(given)
+        assert strict.validator().is_valid(given)
+        assert strict.convert(given) == strict.structure(given)
+
+    def test_the_locator_looks_past_a_null_that_stands_for_a_default(self) -> None:
+        strict = model_of("hold").strict
+        # The fragile value validates but cannot be built; the nulls before it are defaults.
+        given = {"holder": {"score": None, "fragile": -1}, "n": None}
+        assert strict.validator().is_valid(given)
+        found = strict.convert(given)
+        assert isinstance(found, list)
+        assert [(u.path, type(u.cause)) for u in found] == [(("holder", "fragile"), ValueError)]
+
+    def test_user_rules_reach_the_strict_form_too(self) -> None:
+        class Later:
+            def __init__(self, value: str) -> None:
+                self.value = value
+
+        strict = registry.strict_form()
+        register_type(Later, schema={"type": "string"}, structure=Later, unstructure=str)
+        assert strict.spec(Later).schema == {"type": "string"}
+        register_type(
+            Later, schema={"type": "string", "minLength": 1}, structure=Later, unstructure=str
+        )
+        assert strict.spec(Later).schema == {"type": "string", "minLength": 1}
+        assert strict.strict_form() is strict

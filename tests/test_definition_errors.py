@@ -4,6 +4,7 @@ and cause; all problems of a class are listed at once, one per line.
 
 from __future__ import annotations
 
+import inspect
 import pickle
 import sys
 import types
@@ -14,7 +15,7 @@ import attrs
 import pytest
 
 from typed_toolsets import Toolset, ToolsetDefinitionError, TypedToolsetsError, tool
-from typed_toolsets.rules.problems import KINDS, Problem
+from typed_toolsets.rules.problems import KINDS, STATIC_ONLY_CODES, Problem
 
 
 def records_of(build: Callable[[], object]) -> list[Problem]:
@@ -220,27 +221,20 @@ def test_method_declared_twice_in_one_class() -> None:
 
 
 @pytest.mark.parametrize(
-    ("toolset_name", "tool_name"),
+    ("toolset_name", "tool_name", "reason"),
     [
-        ("has space", None),
-        ("x", "9starts_with_digit"),
-        ("x", "-dash-first"),
-        ("x", "dotted.name"),
-        ("x", "trailing_newline\n"),
-        ("x", "a" * 65),
-        ("x", ""),
-        ("ünï", None),
+        ("has space", None, "it contains ' '"),
+        ("x", "9starts_with_digit", "it starts with '9'"),
+        ("x", "-dash-first", "it starts with '-'"),
+        ("x", "dotted.name", "it contains '.'"),
+        ("x", "trailing_newline\n", "it contains '\\n'"),
+        ("x", "a" * 65, "it is too long (65 > 64 characters)"),
+        ("x", "", "it is empty"),
+        ("ünï", None, "it starts with 'ü' and it contains 'ï'"),
+        ("x", "a b" * 30, "it is too long (90 > 64 characters) and it contains ' '"),
     ],
 )
-def test_invalid_final_names(toolset_name: str, tool_name: str | None) -> None:
-    def build() -> None:
-        class NameToolset(Toolset):
-            exports = (tool("op", tool_name=tool_name),)
-
-            def op(self) -> None: ...
-
-        NameToolset.toolset_name = toolset_name  # type: ignore[misc]
-
+def test_invalid_final_names(toolset_name: str, tool_name: str | None, reason: str) -> None:
     def build_with_name() -> None:
         type(
             "NameToolset",
@@ -254,7 +248,7 @@ def test_invalid_final_names(toolset_name: str, tool_name: str | None) -> None:
 
     problem = single(build_with_name)
     assert problem.startswith("NameToolset.op: ")
-    assert "not valid for LLM APIs" in problem
+    assert f"is not valid for LLM APIs: {reason} (names must match" in problem
     assert problem.endswith("[toolset-invalid-name]")
 
 
@@ -330,8 +324,29 @@ def test_none_default_does_not_make_a_parameter_nullable() -> None:
 
     problem = single(build)
     assert "NoneToolset.op" in problem
-    assert "defaults to None" in problem
-    assert "int | None" in problem
+    assert "defaults to None but its type int does not admit null" in problem
+    assert "add `| None` to its annotation" in problem
+
+
+def test_none_default_on_an_annotated_alias_names_no_other_type() -> None:
+    # The advice is to add `| None` to the annotation as written: `Count | None` keeps the
+    # constraint, which `int | None` (the type under Annotated) would lose.
+    source = """
+from typing import Annotated
+from annotated_types import Ge
+from typed_toolsets import Toolset, tool
+
+Count = Annotated[int, Ge(0)]
+
+class T(Toolset):
+    @tool
+    def op(self, *, n: Count = None) -> None: ...
+"""
+    problem = single(lambda: _module(source))
+    assert "parameter 'n' defaults to None but its type int does not admit null" in problem
+    assert "add `| None` to its annotation" in problem
+    assert "Annotated" not in problem
+    assert "int | None" not in problem
 
 
 def test_default_that_does_not_match_the_type() -> None:
@@ -476,6 +491,164 @@ class Later:
     assert problem.startswith("MixedToolset.f: parameter 'bad'")
 
 
+def _module_named(name: str, source: str) -> types.ModuleType:
+    """Run *source* as the module *name*, kept in sys.modules (the caller removes it)."""
+    module = types.ModuleType(name)
+    sys.modules[name] = module
+    exec(compile(source, f"<{name}>", "exec"), module.__dict__)  # noqa: S102
+    return module
+
+
+DECORATOR_MODULE = """
+import enum
+import functools
+
+def logged(func):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(*args, **kwargs)
+    return wrapper
+"""
+OTHER_STATUS = """
+class Status(enum.Enum):  # not the Status of the toolset's module
+    UP = 1
+"""
+
+
+@pytest.mark.parametrize("decorator_module_has_status", [True, False])
+def test_wrapped_methods_resolve_names_in_their_own_module(
+    decorator_module_has_status: bool,
+) -> None:
+    # functools.wraps copies the string annotations (PEP 563) onto the wrapper, whose globals
+    # are the decorator module's: the names belong to the wrapped function's module.
+    source = DECORATOR_MODULE + (OTHER_STATUS if decorator_module_has_status else "")
+    _module_named("wrapped_decorators", source)
+    try:
+        toolsets = _module_named(
+            "wrapped_toolsets",
+            """
+from __future__ import annotations
+import enum
+from typed_toolsets import Toolset, tool
+from wrapped_decorators import logged
+
+class Status(enum.Enum):
+    OPEN = "open"
+    CLOSED = "closed"
+
+class Tasks(Toolset):
+    @tool
+    @logged
+    def set_status(self, *, status: Status) -> str:
+        return status.value
+""",
+        )
+        (proxy,) = toolsets.Tasks.to_tools()
+        assert proxy.parameters["properties"]["status"]["enum"] == ["open", "closed"]
+        assert proxy.dynamic_call({"status": "closed"}) == "closed"
+    finally:
+        for name in ("wrapped_decorators", "wrapped_toolsets"):
+            sys.modules.pop(name, None)
+
+
+def _build(source: str) -> Callable[[], object]:
+    def build() -> object:
+        namespace = _module(source)
+        return namespace["T"].to_tools()
+
+    return build
+
+
+@pytest.mark.parametrize(
+    ("source", "kind", "cause"),
+    [
+        (
+            """
+class T(Toolset):
+    def __init__(self, db: str, *, retries: int, verbose: bool = False) -> None:
+        self.db = db
+""",
+            "init",
+            "the constructor needs 'db', 'retries';",
+        ),
+        (
+            """
+@dataclasses.dataclass
+class T(Toolset):
+    db: str
+    timeout: float = 1.0
+""",
+            "init",
+            "the constructor needs 'db';",
+        ),
+        (
+            """
+@attrs.define
+class Base(Toolset):
+    db: str = "sqlite://"
+
+class T(Base):
+    def __init__(self, db: str) -> None:
+        super().__init__(db)
+""",
+            "init",
+            "the constructor needs 'db';",
+        ),
+        (
+            """
+@attrs.define
+class T(Toolset):
+    _secret: str
+""",
+            "init",
+            "the constructor needs 'secret';",
+        ),
+        (
+            """
+class T(Toolset, abc.ABC):
+    @abc.abstractmethod
+    def connect(self) -> None: ...
+
+    @property
+    @abc.abstractmethod
+    def url(self) -> str: ...
+""",
+            "abstract-class",
+            "but T is abstract (it does not implement 'connect', 'url');",
+        ),
+    ],
+    ids=["hand-written-init", "dataclass", "init-over-attrs", "attrs-private-alias", "abstract"],
+)
+def test_to_tools_on_a_class_that_cannot_be_built(source: str, kind: str, cause: str) -> None:
+    # Never the raw TypeError of `cls()`: the definition error naming what to change.
+    header = "import abc, dataclasses, attrs\nfrom typed_toolsets import Toolset, tool\n"
+    body = source + "\n    @tool\n    def go(self, *, x: int) -> int:\n        return x\n"
+    (record,) = records_of(_build(header + body))
+    assert (record.kind, record.code, record.toolset) == (kind, "toolset-init", "T")
+    assert cause in str(record)
+
+
+def test_to_tools_on_a_concrete_subclass_of_an_abstract_toolset() -> None:
+    source = """
+import abc
+from typed_toolsets import Toolset, tool
+
+class Base(Toolset, abc.ABC):
+    @abc.abstractmethod
+    def connect(self) -> str: ...
+
+    @tool
+    def ping(self) -> str:
+        return self.connect()
+
+class T(Base):
+    def connect(self) -> str:
+        return "pong"
+"""
+    (proxy,) = _module(source)["T"].to_tools()
+    assert proxy.dynamic_call({}) == "pong"
+
+
 # ------------------------------------------------------------------ the records, kind by kind
 
 
@@ -495,6 +668,18 @@ def _unreadable() -> Callable[..., Any]:
     return op
 
 
+_UNREADABLE = _unreadable()
+
+
+def _python_says(action: Callable[[], object]) -> str:
+    """The message of the error *action* raises: its wording changes between Python versions."""
+    try:
+        action()
+    except (AttributeError, TypeError, ValueError) as exc:
+        return str(exc)
+    raise AssertionError("expected an error")
+
+
 def _forward_reference_to_nothing() -> object:
     # The class is created (the name may be defined later); building its tools reports it.
     cls = type("T", (Toolset,), {"exports": (tool("op"),), "op": _function(FORWARD)})
@@ -511,6 +696,8 @@ class _NeedsDb(Toolset):
     @tool
     def query(self, *, sql: str) -> str:
         return sql
+
+    def helper(self) -> None: ...
 
 
 #: (id, what raises, kind, toolset, method, parameter, the line it renders)
@@ -679,8 +866,9 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         "len",
         None,
         (
-            "tool(): @tool cannot mark <built-in function len>: 'builtin_function_or_method' object "
-            "has no attribute '__typed_toolsets_spec__' [toolset-not-a-method]"
+            "tool(): @tool cannot mark <built-in function len>: "
+            + _python_says(lambda: setattr(len, "__typed_toolsets_spec__", None))
+            + " [toolset-not-a-method]"
         ),
     ),
     (
@@ -714,9 +902,9 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         "a",
         None,
         (
-            "T.a: the tool name 'a b' is not valid for LLM APIs (it must match "
-            "^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, "
-            "not starting with a digit or '-') [toolset-invalid-name]"
+            "T.a: the tool name 'a b' is not valid for LLM APIs: it contains ' ' (names must "
+            "match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 "
+            "characters, not starting with a digit or '-') [toolset-invalid-name]"
         ),
     ),
     (
@@ -739,14 +927,15 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
     ),
     (
         "unreadable-signature",
-        _class("T", exports=(tool("op"),), op=_unreadable()),
+        _class("T", exports=(tool("op"),), op=_UNREADABLE),
         "unreadable-signature",
         "T",
         "op",
         None,
         (
-            "T.op: its signature cannot be read (unexpected object 'not a signature' in "
-            "__signature__ attribute) [toolset-signature]"
+            "T.op: its signature cannot be read ("
+            + _python_says(lambda: inspect.signature(_UNREADABLE))
+            + ") [toolset-signature]"
         ),
     ),
     (
@@ -799,8 +988,9 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         "op",
         "a",
         (
-            "T.op: parameter 'a' defaults to None but its type int does not admit null; annotate it "
-            "as `int | None` (a None default does not make a parameter nullable) [toolset-signature]"
+            "T.op: parameter 'a' defaults to None but its type int does not admit null; add "
+            "`| None` to its annotation (a None default does not make a parameter nullable) "
+            "[toolset-signature]"
         ),
     ),
     (
@@ -883,8 +1073,39 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         "op",
         "a",
         (
-            "T.op: an annotation names 'Later', which is not defined; define or import it in the "
-            "module (names inside functions cannot be resolved) [toolset-param-type]"
+            "T.op: an annotation names 'Later', which Python cannot find when it resolves the "
+            "annotation; define or import it at the module's top level (an import under "
+            "`if TYPE_CHECKING:` or a name inside a function is not enough) [toolset-param-type]"
+        ),
+    ),
+    (
+        "abstract-class",
+        _build(
+            "import abc\nfrom typed_toolsets import Toolset\n"
+            "class T(Toolset, abc.ABC):\n"
+            "    @abc.abstractmethod\n"
+            "    def connect(self) -> None: ...\n"
+        ),
+        "abstract-class",
+        "T",
+        None,
+        None,
+        (
+            "T: T.to_tools() calls T(), but T is abstract (it does not implement 'connect'); "
+            "implement them, or call to_tools() on a concrete subclass [toolset-init]"
+        ),
+    ),
+    (
+        "not-exported",
+        lambda: Toolset.proxy(_NeedsDb(db_url="x").helper),
+        "not-exported",
+        "_NeedsDb",
+        "helper",
+        None,
+        (
+            "_NeedsDb.helper: 'helper' is not exported as a tool; declare it with tool('helper') "
+            "in `exports` or with @tool, or hold a method that is exported "
+            "[toolset-unknown-method]"
         ),
     ),
     (
@@ -901,8 +1122,11 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
     ),
 ]
 
-#: Kinds that only `typed-toolsets check` and the plugin report (the runtime decides by order).
-NOT_RAISED = {"ambiguous-union"}
+#: Kinds that only `typed-toolsets check` and the plugin report (the runtime decides by order),
+#: and those only the plugin reports (what it cannot read statically, the run time sees).
+NOT_RAISED = {"ambiguous-union"} | {
+    kind for kind, template in KINDS.items() if template.code in STATIC_ONLY_CODES
+}
 
 
 @pytest.mark.parametrize(

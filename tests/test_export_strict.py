@@ -1,10 +1,12 @@
-"""The strict variant: its schema (`ToolProxy.strict_parameters`), its refusals, and ``null``
-mapped back to defaults by `strict_arguments` / ``dispatch(..., strict=True)``."""
+"""The strict variant: its schema (`ToolProxy.strict_parameters`), its refusals, and the strict
+form of the arguments (`StrictArguments`, ``dispatch(..., strict=True)``), where ``null`` for a
+defaulted property stands for the default."""
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
 import json
 from typing import Annotated, Any, Literal, NamedTuple
 
@@ -14,8 +16,10 @@ from annotated_types import Ge, MaxLen
 from jsonschema import Draft202012Validator
 from typing_extensions import NotRequired, TypedDict
 
-from typed_toolsets import ExportError, Limits, Toolset, tool
+from tests.strategies.toolsets import make_echo_toolset
+from typed_toolsets import ExportError, Limits, StrictArguments, ToolError, Toolset, tool
 from typed_toolsets.export import dispatch, strict_arguments
+from typed_toolsets.testing import _seams
 
 
 class Color(enum.Enum):
@@ -356,54 +360,179 @@ def test_the_non_strict_call_refuses_what_strict_mode_maps() -> None:
     assert result.startswith("Error: Invalid arguments for tool 'shop_order': count:")
 
 
-def test_arguments_without_a_null_to_map_are_passed_through_unchanged() -> None:
+def test_strict_arguments_marks_them_for_the_strict_form() -> None:
     proxy = _tool("order")
-    text = '{"item": "pen"}'
-    assert strict_arguments(proxy, text) is text
-    assert strict_arguments(proxy, text.encode()) == text.encode()
-    with_null = '{"item": "pen", "note": null}'  # null is the default: nothing to change
-    assert strict_arguments(proxy, with_null) is with_null
-    mapping = {"item": "pen", "owner": {"name": "x"}}
-    assert strict_arguments(proxy, mapping) is mapping
-    assert strict_arguments(proxy, None) is None
-    assert strict_arguments(proxy, "") == ""
+    text = '{"item": "pen", "count": null}'
+    marked = strict_arguments(proxy, text)
+    assert marked == StrictArguments(text)
+    assert strict_arguments(proxy, marked) is marked
+    for form in (text, text.encode(), json.loads(text)):
+        result = proxy.invoke(strict_arguments(proxy, form))
+        assert result.ok, result.error
+        assert result.value["count"] == 1
+    # No arguments at all: every required parameter is missing, as in the standard form.
+    for empty in (None, ""):
+        refused = proxy.invoke(StrictArguments(empty))
+        assert refused.error is not None
+        assert refused.error.message.startswith(
+            "Invalid arguments for tool 'shop_order': item: missing required argument"
+        )
 
 
-def test_unreadable_arguments_are_left_for_the_call_path_to_explain() -> None:
-    proxy = _tool("order")
-    for bad in ('{"item": null', "[null]", '{"item": NaN, "count": null}', 42):
-        assert strict_arguments(proxy, bad) is bad  # type: ignore[arg-type]
-    assert dispatch(Shop.to_tools(), "shop_order", '{"count": null', strict=True).startswith(
-        "Error: Invalid JSON arguments for tool 'shop_order'"
+def test_unreadable_arguments_are_explained_as_in_the_standard_form() -> None:
+    tools = Shop.to_tools()
+    for bad, message in (
+        ('{"count": null', "Invalid JSON arguments for tool 'shop_order'"),
+        ("[null]", "Arguments for tool 'shop_order' must be a JSON object, not array"),
+        ('{"item": NaN, "count": null}', "Invalid JSON arguments for tool 'shop_order'"),
+        (42, "Arguments for tool 'shop_order' must be a JSON object"),
+    ):
+        assert dispatch(tools, "shop_order", bad, strict=True).startswith("Error: " + message)
+
+
+def test_refusals_say_that_null_is_an_answer() -> None:
+    tools = Shop.to_tools()
+    assert dispatch(tools, "shop_order", {"item": "pen", "count": "x"}, strict=True) == (
+        "Error: Invalid arguments for tool 'shop_order': count: 'x' is not valid here; expected "
+        "an integer or null"
+    )
+    nested = dispatch(
+        tools, "shop_order", {"item": "pen", "owner": {"name": "a", "age": "old"}}, strict=True
+    )
+    assert nested.endswith("owner.age: 'old' is not valid here; expected an integer or null")
+    # null for a parameter without a default is still no answer.
+    assert dispatch(tools, "shop_order", {"item": None}, strict=True).startswith(
+        "Error: Invalid arguments for tool 'shop_order': item:"
     )
 
 
-def test_limits_are_checked_before_anything_is_mapped() -> None:
+def test_limits_are_checked_before_anything_is_read() -> None:
     class Tiny(Toolset):
-        limits = Limits(max_argument_bytes=40)
+        limits = Limits(max_argument_bytes=40, max_depth=2)
 
         @tool
-        def f(self, *, n: int = 1) -> int:
+        def f(self, *, n: int = 1, xs: list[list[int]] | None = None) -> int:
             return n
 
-    big = json.dumps({"n": None, "pad": "x" * 100})
     (proxy,) = Tiny.to_tools()
-    assert strict_arguments(proxy, big) is big
-    assert dispatch([proxy], "tiny_f", big, strict=True).startswith(
-        "Error: Arguments for tool 'tiny_f' are"
-    )
+    big = json.dumps({"n": None, "pad": "x" * 100})
+    result = proxy.invoke(StrictArguments(big))
+    assert result.error is not None
+    assert result.error.kind == "limit"
+    assert result.error.message.startswith("Arguments for tool 'tiny_f' are")
+    deep = proxy.invoke(StrictArguments({"n": None, "xs": [[1]]}))
+    assert deep.error is not None
+    assert deep.error.kind == "limit"
+    assert dispatch([proxy], "tiny_f", '{"n": null}', strict=True) == 1
 
 
-def test_mapped_values_are_fresh_copies_of_the_defaults() -> None:
+_OWN_LIST = [1, 2]
+
+
+def test_null_gives_the_method_its_own_default_object() -> None:
     class Lists(Toolset):
         @tool
-        def f(self, *, xs: list[int] = [1, 2]) -> list[int]:  # noqa: B006 - it is never mutated
-            xs.append(3)
-            return xs
+        def f(self, *, xs: list[int] = _OWN_LIST, ratio: float = 1) -> tuple[list[int], float]:
+            return xs, ratio
 
     (proxy,) = Lists.to_tools()
-    assert dispatch([proxy], "lists_f", {"xs": None}, strict=True) == [1, 2, 3]
-    assert dispatch([proxy], "lists_f", {"xs": None}, strict=True) == [1, 2, 3]
+    for sent in ({"xs": None, "ratio": None}, '{"xs": null, "ratio": null}'):
+        xs, ratio = dispatch([proxy], "lists_f", sent, strict=True)
+        assert xs is _OWN_LIST  # the method's own default, not a copy of its JSON form
+        assert ratio == 1
+        assert type(ratio) is int  # the default as written, not 1.0 from its JSON form
+    # The same as the standard call that leaves them out.
+    assert proxy.invoke({}).value == (_OWN_LIST, 1)
+
+
+_DEFAULT_OWNER = Owner("default owner")
+
+
+@attrs.frozen
+class Settings:
+    ratio: float = 1
+    owner: Owner = _DEFAULT_OWNER
+    when: tuple[int, int] = (0, 0)
+
+
+def test_null_gives_a_class_its_own_field_defaults_at_every_depth() -> None:
+    class Configured(Toolset):
+        @tool
+        def f(self, *, settings: list[Settings]) -> list[Settings]:
+            return settings
+
+    (proxy,) = Configured.to_tools()
+    sent = {"settings": [{"ratio": None, "owner": None, "when": None}, {"owner": {"name": "o"}}]}
+    first, second = dispatch([proxy], "configured_f", sent, strict=True)
+    assert type(first.ratio) is int
+    assert first.owner is _DEFAULT_OWNER
+    assert first.when is attrs.fields(Settings).when.default
+    assert second.owner == Owner("o", 3, [])
+
+
+def test_none_stays_none_where_the_type_admits_it() -> None:
+    cls = make_echo_toolset(
+        [
+            ("note", str | None, None),
+            ("count", int, 1),
+            ("size", int | None, 10),  # no lossless strict schema, but dispatch still reads it
+            ("labels", dict[str, int], inspect.Parameter.empty),
+        ]
+    )
+    (proxy,) = cls.to_tools()
+    sent = {"note": None, "count": None, "size": None, "labels": {"a": 1}}
+    assert proxy.invoke(StrictArguments(sent)).value == {
+        "note": None,
+        "size": None,
+        "labels": {"a": 1},
+    }
+    # The standard form reads the same nulls for the same parameters, and refuses the other.
+    refused = proxy.invoke(sent).error
+    assert refused is not None
+    assert [d.path for d in refused.details] == ["$.count"]
+
+
+def test_the_strict_form_also_reads_keys_left_out() -> None:
+    assert _received({"item": "pen"}) == _tool("order").invoke({"item": "pen"}).value
+    assert _received({"item": "pen", "owner": {"name": "x"}})["owner"] == Owner("x", 3, [])
+
+
+STRICT_TEXTS = [
+    (
+        '{"item": "pen", "count": null, "color": null, "owner": null, "pet": null, "extra": null,'
+        ' "at": null, "note": null}'
+    ),
+    (
+        '{"item": "pen", "count": 2, "color": "green", "owner": {"name": "a", "age": null,'
+        ' "tags": null}, "pet": {"kind": "dog", "good": null}, "extra": {"a": 1, "b": null},'
+        ' "at": {"x": 1, "y": null}, "note": "n"}'
+    ),
+    '{"item": "pen", "pet": {"kind": "cat", "lives": null}, "at": {"x": 1, "y": 2}}',
+]
+
+
+@pytest.mark.parametrize("text", STRICT_TEXTS)
+def test_the_fast_path_reads_strict_text_as_the_exact_path_does(text: str) -> None:
+    proxy = _tool("order")
+    fast = _seams.fast_path(proxy, text, strict=True)
+    exact = _seams.exact_path(proxy, text, strict=True)
+    assert fast is not None  # one pass: the fast path vouches for it
+    assert fast == exact
+    assert fast == _seams.exact_path(proxy, json.loads(text), strict=True)
+    # The standard form refuses the nulls the strict form reads as defaults.
+    if "null" in text.replace('"note": null', "").replace('"owner": null', ""):
+        assert _seams.fast_path(proxy, text) is None
+
+
+def test_the_fast_path_hands_over_what_it_cannot_vouch_for() -> None:
+    proxy = _tool("order")
+    duplicate = '{"item": "pen", "count": null, "count": 2}'
+    assert _seams.fast_path(proxy, duplicate, strict=True) is None
+    refused = _seams.exact_path(proxy, duplicate, strict=True)
+    assert isinstance(refused, ToolError)
+    assert refused.message.endswith("the key 'count' appears more than once in an object")
+    wrong = '{"item": "pen", "owner": {"name": "a", "age": "x"}}'
+    assert _seams.fast_path(proxy, wrong, strict=True) is None
 
 
 def test_a_defaulted_recursive_parameter_keeps_its_reference() -> None:
@@ -418,3 +547,32 @@ def test_a_defaulted_recursive_parameter_keeps_its_reference() -> None:
         "description": 'null means the default ({"value": 0, "children": [], "label": "node"}).',
     }
     assert dispatch([proxy], "garden_grow", {"tree": None}, strict=True) == Node(0)
+
+
+@attrs.frozen
+class Exact:
+    x: int
+
+
+@attrs.frozen
+class Loose:
+    x: int = 0
+
+
+def test_null_reaches_the_union_variant_the_strict_schema_gives_it() -> None:
+    # {"x": null} is valid only against Loose's strict schema; its standard form with the default
+    # filled in ({"x": 0}) would be taken by Exact, so the strict form must not rewrite first.
+    class Either(Toolset):
+        @tool
+        def f(self, *, v: Exact | Loose) -> Exact | Loose:
+            return v
+
+    (proxy,) = Either.to_tools()
+    assert not Draft202012Validator(
+        proxy.strict_parameters["properties"]["v"]["anyOf"][0]
+    ).is_valid({"x": None})
+    text = '{"v": {"x": null}}'
+    assert _seams.fast_path(proxy, text, strict=True) == {"v": Loose(0)}
+    assert _seams.exact_path(proxy, json.loads(text), strict=True) == {"v": Loose(0)}
+    assert dispatch([proxy], "either_f", text, strict=True) == Loose(0)
+    assert dispatch([proxy], "either_f", {"v": {"x": 0}}, strict=True) == Exact(0)

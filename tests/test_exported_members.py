@@ -103,6 +103,7 @@ PUBLIC_CLASSES = [
     "Description",
     "ExportError",
     "Limits",
+    "StrictArguments",
     "ToolAnnotations",
     "ToolError",
     "ToolProxy",
@@ -236,4 +237,5 @@ def test_error_kind_and_arguments_are_public() -> None:
         str,
         bytes,
         type(None),
+        typed_toolsets.StrictArguments,
     }

@@ -12,6 +12,7 @@ from typed_toolsets.rules.problems import (
     CODE_PREFIX,
     KINDS,
     PROBLEM_CODES,
+    STATIC_ONLY_CODES,
     WARNING_CODES,
     Kind,
     Problem,
@@ -24,7 +25,7 @@ def test_the_kind_literal_and_the_template_table_agree() -> None:
     assert PublicProblem is Problem
 
 
-def test_codes_are_the_eight_stable_codes() -> None:
+def test_codes_are_the_nine_stable_codes() -> None:
     assert {
         "unknown-method",
         "not-a-method",
@@ -34,8 +35,11 @@ def test_codes_are_the_eight_stable_codes() -> None:
         "param-type",
         "init",
         "ambiguous-union",
+        "unchecked",
     } == PROBLEM_CODES
     assert WARNING_CODES <= PROBLEM_CODES
+    # The plugin's own: what it cannot read statically, the run time and `check` see.
+    assert {"unchecked"} == STATIC_ONLY_CODES
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
@@ -65,7 +69,7 @@ def test_name_lists_and_suggestions() -> None:
 
 
 def test_values_are_checked_when_the_record_is_made() -> None:
-    with pytest.raises(ValueError, match="needs the values \\['name'\\]"):
+    with pytest.raises(ValueError, match="needs the values \\['name', 'reason'\\]"):
         problem("invalid-tool-name", "C", "m")
     with pytest.raises(ValueError, match="needs the values \\[\\]"):
         problem("api-name", "C", "m", extra="x")

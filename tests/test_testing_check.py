@@ -375,7 +375,7 @@ def test_a_disagreement_between_the_call_paths_is_caught(monkeypatch: pytest.Mon
 
 
 def test_a_near_miss_that_is_accepted_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_seams, "exact_path", lambda proxy, arguments: {})
+    monkeypatch.setattr(_seams, "exact_path", lambda proxy, arguments, strict=False: {})
 
     class Anything(Toolset):
         @tool
@@ -396,12 +396,33 @@ def test_the_strict_variant_is_checked_when_the_tool_has_one(
             return count
 
     check_toolset(Counter, max_examples=20)
-    # Without the mapping of null back to the default, strict arguments would be refused.
-    monkeypatch.setattr(_seams, "from_strict", lambda proxy, arguments: arguments)
+    # Read the standard way, null for the default would be refused.
+    standard = _seams.exact_path
+    monkeypatch.setattr(
+        _seams, "exact_path", lambda proxy, arguments, strict=False: standard(proxy, arguments)
+    )
     error = failure(Counter, max_examples=20)
     assert error.parameter == "count"
     assert "arguments its strict schema admits were refused" in str(error)
     assert error.example == {"count": None}
+
+
+def test_the_strict_fast_and_exact_paths_must_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Counter(Toolset):
+        @tool
+        def add(self, *, count: int = 3) -> int:
+            return count
+
+    fast = _seams.fast_path
+
+    def wrong_when_strict(proxy: Any, text: str, *, strict: bool = False) -> Any:
+        found = fast(proxy, text, strict=strict)
+        return {"count": -1} if strict and found is not None else found
+
+    monkeypatch.setattr(_seams, "fast_path", wrong_when_strict)
+    error = failure(Counter, max_examples=20)
+    assert error.parameter == "count"
+    assert "the strict fast path structured it as -1 (int), the strict exact path as" in str(error)
 
 
 # ---------------------------------------------------------------------------- calling or not

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .call.result import ErrorKind as ErrorKind
     from .call.result import ToolError as ToolError
     from .call.result import ToolResult as ToolResult
+    from .call.strict import StrictArguments as StrictArguments
     from .definition.declarations import ToolAnnotations as ToolAnnotations
     from .definition.declarations import ToolSpec as ToolSpec
     from .definition.declarations import tool as tool
@@ -44,6 +45,7 @@ __all__ = [
     "ExportError",
     "Limits",
     "Problem",
+    "StrictArguments",
     "ToolAnnotations",
     "ToolError",
     "ToolProxy",
@@ -65,6 +67,7 @@ _WHERE = {
     "ExportError": ".definition.errors",
     "Limits": ".definition.limits",
     "Problem": ".rules.problems",
+    "StrictArguments": ".call.strict",
     "ToolError": ".call.result",
     "ToolProxy": ".call.proxy",
     "ToolAnnotations": ".definition.declarations",

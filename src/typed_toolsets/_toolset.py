@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, TypeVar, cast, overload
 
 import attrs
 
 from ._public import public
-from .definition.classes import build_class, class_info, required_init_fields
+from .definition.classes import build_class, class_info, init_problem
 from .definition.declarations import ToolAnnotations, ToolSpec
 from .definition.errors import ToolsetDefinitionError
 from .definition.limits import DEFAULT_LIMITS, Limits
@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from .call.proxy import ToolProxy
 
 __all__ = ["Toolset"]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 class _DefaultToolsetName:
@@ -99,6 +102,30 @@ class Toolset:
         super().__init_subclass__(**kwargs)
         build_class(cls, Toolset)
 
+    @staticmethod
+    def proxy(method: Callable[_P, _R]) -> ToolProxy[_P, _R]:
+        """The tool of one exported method of a toolset instance, statically typed.
+
+        ``Toolset.proxy(tasks.search)`` is the `ToolProxy` ``tasks.to_tools()`` lists for
+        ``search``, bound to ``tasks``, as a ``ToolProxy[P, R]``: its `ToolProxy.call` has the
+        method's own signature and returns ``R``, its `ToolProxy.invoke` returns
+        ``ToolResult[R]`` (for an ``async def``, ``R`` is what the coroutine returns), so strict
+        type checkers see no ``Any``. The dynamic methods (`ToolProxy.dynamic_call`) are there
+        too. Call it on `Toolset` itself.
+
+        Example::
+
+            search = Toolset.proxy(CatalogToolset().search)
+            items = search.call(query="lamp")  # list[str], checked like the method
+            result = search.invoke({"query": "lamp"})  # ToolResult[list[str]]
+
+        Raises:
+            TypeError: *method* is not a method of a toolset instance.
+            ToolsetDefinitionError: The method is not exported (or the class's tools cannot be
+                built).
+        """
+        return cast("ToolProxy[_P, _R]", _proxy_of(method))
+
 
 def _proxies(cls: type[Toolset], instance: Toolset) -> list[ToolProxy]:
     from .call.proxy import make_proxies
@@ -113,12 +140,35 @@ def _class_to_tools(cls: object) -> list[ToolProxy]:
     if not isinstance(cls, type) or not issubclass(cls, Toolset):  # pragma: no cover - typing
         msg = f"to_tools() needs a Toolset class (got {cls!r})"
         raise TypeError(msg)
-    needed = required_init_fields(cls)
-    if needed:
-        class_name = class_display_name(cls.__qualname__)
-        raise ToolsetDefinitionError([problem("init", class_name, needed=needed)])
+    found = init_problem(cls)
+    if found is not None:
+        raise ToolsetDefinitionError([found])
     return _proxies(cls, cls())
 
 
 def _instance_to_tools(instance: Toolset) -> list[ToolProxy]:
     return _proxies(type(instance), instance)
+
+
+def _proxy_of(method: Callable[..., object]) -> ToolProxy:
+    """The proxy `Toolset.proxy` returns (see there)."""
+    from .call.proxy import make_proxies
+
+    instance = getattr(method, "__self__", None)
+    func = getattr(method, "__func__", None)
+    if not isinstance(instance, Toolset) or func is None:
+        msg = (
+            "Toolset.proxy() takes a method of a toolset instance, as in "
+            f"Toolset.proxy(tasks.search) (got {method!r})"
+        )
+        raise TypeError(msg)
+    cls = type(instance)
+    class_name = class_display_name(cls.__qualname__)
+    info = class_info(cls)
+    exports = info.resolved_exports(class_name) if info is not None else []
+    # The method may be exported under an alias too (`search = find`): its own name first.
+    name = getattr(func, "__name__", "")
+    found = sorted((e for e in exports if e.func is func), key=lambda e: e.method_name != name)
+    if not found:
+        raise ToolsetDefinitionError([problem("not-exported", class_name, name)])
+    return make_proxies(found[:1], instance)[0]

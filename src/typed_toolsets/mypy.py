@@ -4,7 +4,8 @@ Enable it with ``plugins = typed_toolsets.mypy`` (``mypy.ini``/``setup.cfg``) or
 ``plugins = ["typed_toolsets.mypy"]`` under ``[tool.mypy]`` (``pyproject.toml``). It reports,
 on the line of the declaration, what `typed_toolsets.ToolsetDefinitionError` would raise when the
 module is imported, in the same words (the same `typed_toolsets.rules.problems.Problem` records),
-plus two problems the import cannot see:
+plus what the import cannot see (``Cls.to_tools()`` calls, ambiguous unions) and, with its own
+code, what the plugin cannot read statically:
 
 =============================  ==================================================================
 error code                     problem
@@ -14,9 +15,10 @@ error code                     problem
 ``toolset-duplicate-name``     two exports share a final name, or one method is declared twice
 ``toolset-invalid-name``       a final name does not match ``^[A-Za-z_][A-Za-z0-9_-]{0,63}$``
 ``toolset-signature``          positional-only, ``*args``, ``**kwargs`` or unannotated parameter
-``toolset-param-type``         a parameter type has no JSON Schema
-``toolset-init``               ``Cls.to_tools()`` on a class whose constructor needs arguments
+``toolset-param-type``         a parameter type has no JSON Schema, or Python cannot resolve it
+``toolset-init``               ``Cls.to_tools()`` where ``Cls()`` needs arguments or is abstract
 ``toolset-ambiguous-union``    a JSON value could match two variants of a union
+``toolset-unchecked``          a declaration the plugin cannot read, so cannot check (its own)
 =============================  ==================================================================
 
 All of them are sub-codes of ``toolset``: ``disable_error_code = toolset`` silences every one,
@@ -44,7 +46,9 @@ User documentation, including what the plugin cannot see: ``docs/mypy_plugin.md`
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
+from typing import Final
 
 from mypy.nodes import MypyFile, TypeInfo
 from mypy.options import Options
@@ -52,25 +56,32 @@ from mypy.plugin import ClassDefContext, MethodContext, Plugin, ReportConfigCont
 from mypy.types import Type
 
 from typed_toolsets._version import __version__
+from typed_toolsets.plugin.calls import check_proxy_call as _check_proxy_call
 from typed_toolsets.plugin.calls import check_to_tools_access as _check_to_tools_access
 from typed_toolsets.plugin.classes import check_class_hook as _check_class_hook
 from typed_toolsets.plugin.codes import ERROR_CODES, TOOLSET_CODE
 from typed_toolsets.plugin.config import CONFIG_SECTION, read_registered_types, sources_digest
 from typed_toolsets.plugin.declarations import META, META_VERSION
 from typed_toolsets.plugin.declarations import record_class as _record_class
+from typed_toolsets.plugin.declarations import record_mixin_name as _record_mixin_name
 from typed_toolsets.plugin.fullnames import (
     INIT_SUBCLASS,
+    PROXY,
     TO_TOOLS_GET,
     TOOL_FUNCTION,
     TOOL_SPEC,
     TOOLSET,
 )
 
+#: How `Toolset.proxy`'s fullname ends, for any Toolset class it is read from.
+_PROXY_SUFFIX: Final = PROXY[PROXY.rindex(".") :]
+
 __all__ = [
     "CONFIG_SECTION",
     "ERROR_CODES",
     "META",
     "META_VERSION",
+    "PROXY",
     "TOOLSET",
     "TOOLSET_CODE",
     "TOOL_FUNCTION",
@@ -99,17 +110,31 @@ class TypedToolsetsPlugin(Plugin):
 
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         """Record the declarations of every class whose direct base is a Toolset (or Toolset)."""
+        registered = self._registered
         if fullname == TOOLSET:
-            return _record_class
+            return lambda ctx: _record_class(ctx, registered)
         sym = self.lookup_fully_qualified(fullname)
         if sym is not None and isinstance(sym.node, TypeInfo) and sym.node.has_base(TOOLSET):
-            return _record_class
+            return lambda ctx: _record_class(ctx, registered)
         return None
+
+    def get_customize_class_mro_hook(
+        self, fullname: str
+    ) -> Callable[[ClassDefContext], None] | None:
+        """Record the literal ``toolset_name`` of classes that are not Toolsets (mixins)."""
+        if fullname.partition(".")[0] in sys.stdlib_module_names:
+            return None  # most classes mypy reads are typeshed's: none is a Toolset mixin
+        return _record_mixin_name
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         """Check a class once it is defined; check ``Cls.to_tools()`` call sites."""
         if fullname == TO_TOOLS_GET:
             return _check_to_tools_access
+        if fullname.endswith(_PROXY_SUFFIX):
+            # `Toolset.proxy(...)`, or `Sub.proxy(...)`: keyed by the class it is read from.
+            sym = self.lookup_fully_qualified(fullname[: -len(_PROXY_SUFFIX)])
+            if sym is not None and isinstance(sym.node, TypeInfo) and sym.node.has_base(TOOLSET):
+                return _check_proxy_call
         if fullname.endswith(INIT_SUBCLASS) and fullname != "builtins.object.__init_subclass__":
             # mypy simulates `Base.__init_subclass__(**class keywords)` after each class body
             # (TypeChecker.check_init_subclass), with the first base in the MRO that defines it:

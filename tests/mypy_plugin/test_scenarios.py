@@ -129,13 +129,14 @@ def test_incremental_run_sees_a_renamed_grandparent_method(project: Path) -> Non
 
 def test_leaf_only_edit_reads_the_base_from_the_cache(project: Path) -> None:
     # Only leaf.py changes, so Base.legacy comes from the cache without its parsed parameters:
-    # the problem is reported on the declaration instead of the parameter, without crashing.
+    # the problem is reported on the declaration instead of the parameter, without crashing,
+    # and the positional-only parameter is named (its name is recorded with Base).
     assert _errors(_mypy("-p", "pkg", cwd=project)) == []
     _write(project / "pkg" / "leaf.py", LEAF.replace('tool("assign")', 'tool("legacy")'))
     assert _errors(_mypy("-p", "pkg", cwd=project)) == [
         (
-            "pkg/leaf.py:7: error: Leaf.legacy: parameter '#1' is positional-only; tools are "
-            "called with keywords, remove the '/'  [toolset-signature]"
+            "pkg/leaf.py:7: error: Leaf.legacy: parameter 'task_id' is positional-only; tools "
+            "are called with keywords, remove the '/'  [toolset-signature]"
         )
     ]
 
@@ -233,3 +234,254 @@ def test_a_plugin_version_change_invalidates_the_cache(project: Path) -> None:
         env=env,
     )
     assert _errors(new) == [UNKNOWN]
+
+
+# --------------------------------------------------------------------------- never stale
+#
+# Verdicts that depend on definitions mypy's own dependencies do not connect to the Toolset:
+# a struct field two modules away, an enum's values, a base's constructor seen from a
+# `Sub.to_tools()` call in a third module, a base's declarations seen from a grandchild. After
+# every edit (and after undoing it), a warm incremental run, `-n 2` and the daemon must report
+# exactly what a cold run reports.
+
+STALE_FILES = {
+    "pkg/__init__.py": "",
+    "pkg/models.py": """\
+        import enum
+
+        import attrs
+
+
+        class Color(enum.Enum):
+            RED = "red"
+
+
+        @attrs.define
+        class Inner:
+            data: str
+            color: Color = Color.RED
+        """,
+    "pkg/wrap.py": """\
+        import attrs
+
+        from pkg.models import Inner
+
+
+        @attrs.define
+        class Outer:
+            inner: Inner
+        """,
+    "pkg/tools.py": """\
+        from typed_toolsets import Toolset, tool
+
+        from pkg.wrap import Outer
+
+
+        class Tools(Toolset):
+            @tool
+            def store(self, *, outer: Outer) -> None: ...
+        """,
+    "pkg/base.py": """\
+        from __future__ import annotations
+
+        import attrs
+
+        from typed_toolsets import Toolset, tool
+
+        from pkg.models import Color
+
+
+        @attrs.define
+        class Base(Toolset):
+            db: str = "sqlite://"
+            exports = (tool("find", tool_name="base_find"),)
+
+            def find(self, *, query: str) -> str:
+                return query
+
+            def legacy(self, key: str) -> str:
+                return key
+
+            def paint(self, *, color: Color) -> str:
+                return str(color.value)
+        """,
+    "pkg/sub.py": """\
+        from pkg.base import Base
+
+
+        class Sub(Base):
+            pass
+        """,
+    "pkg/leaf.py": """\
+        from typed_toolsets import tool
+
+        from pkg.sub import Sub
+
+
+        class Leaf(Sub):
+            exports = (tool("lookup", tool_name="shared"), tool("legacy"), tool("paint"))
+
+            def lookup(self, *, key: str) -> str:
+                return key
+        """,
+    "pkg/use.py": """\
+        from pkg.sub import Sub
+
+
+        def build() -> int:
+            return len(Sub.to_tools())
+        """,
+}
+
+#: (file, text replaced, replacement, the errors a cold run reports after the edit)
+STALE_EDITS = [
+    (
+        "pkg/models.py",
+        "data: str",
+        "data: bytes",
+        [
+            (
+                "pkg/tools.py:8: error: Tools.store: parameter 'outer' has type Outer, which has no "
+                "JSON Schema (field Outer.inner: field Inner.data: bytes cannot be sent as JSON; use "
+                "str (for example base64 text))  [toolset-param-type]"
+            )
+        ],
+    ),
+    (
+        "pkg/models.py",
+        'RED = "red"',
+        'RED = ("red", 1)',
+        [
+            (
+                "pkg/leaf.py:7: error: Leaf.paint: parameter 'color' has type Color, which has no "
+                "JSON Schema (enum 'Color' has the member 'RED', whose value is not a JSON string, "
+                "number, boolean or null)  [toolset-param-type]"
+            ),
+            (
+                "pkg/tools.py:8: error: Tools.store: parameter 'outer' has type Outer, which has no "
+                "JSON Schema (field Outer.inner: field Inner.color: enum 'Color' has the member "
+                "'RED', whose value is not a JSON string, number, boolean or null)  "
+                "[toolset-param-type]"
+            ),
+        ],
+    ),
+    (
+        "pkg/base.py",
+        'db: str = "sqlite://"',
+        "db: str",
+        [
+            (
+                "pkg/use.py:5: error: Sub: Sub.to_tools() calls Sub() with no arguments, but the "
+                "constructor needs 'db'; give each a default, or call to_tools() on an instance  "
+                "[toolset-init]"
+            )
+        ],
+    ),
+    (
+        # The name of a positional-only parameter is recorded with Base (mypy forgets it).
+        "pkg/base.py",
+        "key: str)",
+        "key: str, /)",
+        [
+            (
+                "pkg/leaf.py:7: error: Leaf.legacy: parameter 'key' is positional-only; tools are "
+                "called with keywords, remove the '/'  [toolset-signature]"
+            )
+        ],
+    ),
+    (
+        # Only what Python sees changes (the types are the same): the recorded facts do.
+        "pkg/base.py",
+        "from pkg.models import Color\n",
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from pkg.models import Color\n",
+        [
+            (
+                "pkg/leaf.py:7: error: Leaf.paint: an annotation names 'Color', which Python cannot "
+                "find when it resolves the annotation; define or import it at the module's top level "
+                "(an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  "
+                "[toolset-param-type]"
+            )
+        ],
+    ),
+    (
+        "pkg/base.py",
+        'tool_name="base_find"',
+        'tool_name="shared"',
+        [
+            (
+                "pkg/leaf.py:7: error: Leaf.lookup: the tool name 'shared' is already exported by "
+                "the method 'find'  [toolset-duplicate-name]"
+            )
+        ],
+    ),
+]
+
+
+class _Modes:
+    """One project checked the four ways: cold, warm, ``-n 2`` (warm) and the daemon."""
+
+    def __init__(self, root: Path, warm_cache: Path) -> None:
+        self.root = root
+        self.warm_cache = warm_cache
+        self.runs = 0
+        status = root / "dmypy.json"
+        self.dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status)]
+        for cache in ("cache", "parallel"):
+            shutil.copytree(warm_cache, root / cache)
+
+    def daemon(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*self.dmypy, *args],
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+
+    def cold(self) -> list[str]:
+        # A fresh copy of the library's cache: only the project is analysed from scratch.
+        self.runs += 1
+        cold = self.root / f"cold{self.runs}"
+        shutil.copytree(self.warm_cache, cold)
+        try:
+            return _errors(_mypy("-p", "pkg", "--cache-dir", str(cold), cwd=self.root))
+        finally:
+            shutil.rmtree(cold)
+
+    def others(self) -> dict[str, list[str]]:
+        found = {"warm": _errors(_mypy("-p", "pkg", cwd=self.root))}
+        if MYPY_VERSION >= (2, 0):
+            parallel = _mypy("-n", "2", "-p", "pkg", "--cache-dir", "parallel", cwd=self.root)
+            found["-n 2"] = _errors(parallel)
+        found["dmypy"] = _errors(self.daemon("check", "pkg"))
+        return found
+
+
+def test_every_mode_reports_what_a_cold_run_reports(tmp_path: Path, warm_cache: Path) -> None:
+    for name, text in STALE_FILES.items():
+        _write(tmp_path / name, text)
+    (tmp_path / "mypy.ini").write_text(
+        CONFIG.format(plugins="typed_toolsets.mypy", cache=tmp_path / "cache"), encoding="utf-8"
+    )
+    modes = _Modes(tmp_path, warm_cache)
+    started = modes.daemon("start", "--", "--config-file", "mypy.ini")
+    assert started.returncode == 0, started.stdout + started.stderr
+    try:
+        assert modes.cold() == []
+        found = modes.others()
+        assert found == {key: [] for key in found}
+        for file, old, new, expected in STALE_EDITS:
+            original = textwrap.dedent(STALE_FILES[file])
+            assert old in original, (file, old)
+            for step, text, errors in (
+                (f"{file}: {new}", original.replace(old, new), expected),
+                (f"{file}: back to {old}", original, []),
+            ):
+                _write(tmp_path / file, text)
+                assert modes.cold() == errors, step
+                found = modes.others()
+                assert found == dict.fromkeys(found, errors), step
+    finally:
+        stopped = modes.daemon("stop")
+        assert stopped.returncode == 0, stopped.stdout + stopped.stderr

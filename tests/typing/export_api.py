@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from typing_extensions import assert_type
 
-from typed_toolsets import ExportError, ToolAnnotations, ToolProxy, Toolset, tool
+from typed_toolsets import ExportError, StrictArguments, ToolAnnotations, ToolProxy, Toolset, tool
 from typed_toolsets.export import (
     adispatch,
     anthropic,
@@ -64,7 +63,8 @@ async def calls(tools: list[ToolProxy], call: object) -> None:
     assert_type(await arespond(tools, call, strict=True), dict[str, Any])
     assert_type(mcp_call(tools, "notes_add", None), dict[str, Any])
     arguments = strict_arguments(tools[0], '{"pinned": null}')
-    assert_type(arguments, Mapping[str, object] | str | bytes | None)
+    assert_type(arguments, StrictArguments)
+    assert_type(dispatch(tools, "notes_add", arguments), Any)
 
 
 def errors(exc: ExportError) -> None:

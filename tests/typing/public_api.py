@@ -92,14 +92,19 @@ def proxies(proxy: ToolProxy) -> None:
     assert_type(proxy.parameters, dict[str, Any])
     assert_type(proxy.schema, dict[str, Any])
     assert_type(proxy.output_schema, dict[str, Any] | None)
-    assert_type(proxy.invoke({"text": "a"}), ToolResult)
-    assert_type(proxy.invoke('{"text": "a"}'), ToolResult)
+    # A bare ToolProxy (what to_tools() lists) is dynamic: any arguments, Any back.
+    assert_type(proxy.invoke({"text": "a"}), ToolResult[Any])
+    assert_type(proxy.invoke('{"text": "a"}'), ToolResult[Any])
     assert_type(proxy.call(text="a"), Any)
+    assert_type(proxy.dynamic_call({"text": "a"}), Any)
+    # ...and what it returns fits a bare ToolResult, whose value is an object.
+    kept: ToolResult = proxy.invoke(None)
+    assert_type(kept.value, object | None)
 
 
 def results(result: ToolResult) -> None:
     assert_type(result.ok, bool)
-    assert_type(result.value, object)
+    assert_type(result.value, object | None)
     assert_type(result.error, ToolError | None)
     if result.error is not None:
         assert_type(result.error.tool, str)

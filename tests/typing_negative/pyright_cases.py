@@ -39,3 +39,11 @@ def misuse(result: ToolResult, db: NeedsDb) -> None:
     tool(42)  # expect: reportCallIssue, reportArgumentType
     tool("go", tool_name=7)  # expect: reportCallIssue, reportArgumentType
     result.value + 1  # expect: reportOperatorIssue, reportUnusedExpression
+
+
+def typed_proxy_misuse(db: NeedsDb) -> None:
+    query = Toolset.proxy(db.query)
+    query.call(sql=3)  # expect: reportArgumentType
+    query.call(statement="x")  # expect: reportCallIssue
+    rows: str = query.invoke({"sql": "x"}).value  # expect: reportAssignmentType
+    del rows

@@ -23,13 +23,13 @@ from __future__ import annotations
 import abc
 import inspect
 import typing
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
 
 import attrs
 
-from typed_toolsets import ToolProxy
-from typed_toolsets.export import anthropic, openai_chat, strict_arguments
+from typed_toolsets import StrictArguments
+from typed_toolsets.export import anthropic, openai_chat
 
 from .prompt import Transcript, Turn
 from .steps import FINISH
@@ -101,11 +101,11 @@ class _NativeModel(abc.ABC):
             return pending
         response = self._send(transcript)
         if inspect.isawaitable(response):
-            return self._later(typing.cast("Awaitable[object]", response), transcript)
-        return self._step(response, transcript)
+            return self._later(typing.cast("Awaitable[object]", response))
+        return self._step(response)
 
-    async def _later(self, response: Awaitable[object], transcript: Transcript) -> dict[str, Any]:
-        return self._step(await response, transcript)
+    async def _later(self, response: Awaitable[object]) -> dict[str, Any]:
+        return self._step(await response)
 
     def _pending(self, transcript: Transcript) -> dict[str, Any] | None:
         if not transcript.turns:
@@ -116,9 +116,9 @@ class _NativeModel(abc.ABC):
         index = int(native["index"]) + 1
         if index >= len(native["calls"]):
             return None
-        return self._call_step(native, index, transcript.tools)
+        return self._call_step(native, index)
 
-    def _step(self, response: object, transcript: Transcript) -> dict[str, Any]:
+    def _step(self, response: object) -> dict[str, Any]:
         read = self._read(response)
         if not read.calls:
             return {"thought": "", "action": FINISH, "final_answer": read.text}
@@ -129,18 +129,14 @@ class _NativeModel(abc.ABC):
             "calls": read.calls,
             "index": 0,
         }
-        return self._call_step(native, 0, transcript.tools)
+        return self._call_step(native, 0)
 
-    def _call_step(
-        self, native: Mapping[str, Any], index: int, tools: Sequence[ToolProxy]
-    ) -> dict[str, Any]:
+    def _call_step(self, native: Mapping[str, Any], index: int) -> dict[str, Any]:
         call = native["calls"][index]
         arguments = call["arguments"]
         if self.strict:
-            proxy = next((p for p in tools if p.name == call["name"]), None)
-            if proxy is not None:
-                # The strict schema's null means "the default"; the loop calls with defaults.
-                arguments = strict_arguments(proxy, arguments)
+            # Written for the strict schemas: null for a defaulted property means its default.
+            arguments = StrictArguments(arguments)
         return {
             "thought": native["thought"] if index == 0 else "",
             "action": call["name"],
@@ -333,8 +329,9 @@ def openai_chat_model(
         client: ``openai.OpenAI()`` or ``openai.AsyncOpenAI()`` (anything with
             ``chat.completions.create``); with an async client, use ``await agent.arun(...)``.
         model: The model name, e.g. ``"gpt-4.1"``.
-        strict: Send the strict tool schemas (``strict: true``); the model's ``null`` for a
-            defaulted parameter is mapped back to the default before the call.
+        strict: Send the strict tool schemas (``strict: true``); the tools are called with the
+            model's arguments as `typed_toolsets.StrictArguments` (its ``null`` for a defaulted
+            parameter or field means the default).
         instructions: A system message put first, if given.
         **options: More request parameters (``temperature``, ``parallel_tool_calls``, ...).
     """

@@ -19,7 +19,7 @@ from typing import Any, Final, TypeAlias
 
 import attrs
 
-from typed_toolsets import ExportError, ToolProxy, ToolResult, Toolset
+from typed_toolsets import Arguments, ExportError, StrictArguments, ToolProxy, ToolResult, Toolset
 from typed_toolsets.export.calls import result_text
 from typed_toolsets.export.dialects import unique_tools
 
@@ -56,7 +56,7 @@ class _AskApproval:
 @attrs.frozen
 class _RunTool:
     proxy: ToolProxy
-    arguments: dict[str, Any]
+    arguments: Arguments
     timeout: float | None
 
 
@@ -474,7 +474,8 @@ class ReAct:
                 )
         if clock.expired():
             raise clock.passed(steps, f"tool {proxy.name!r}")
-        result = yield _RunTool(proxy, read.arguments, clock.remaining())
+        arguments: Arguments = StrictArguments(read.arguments) if read.strict else read.arguments
+        result = yield _RunTool(proxy, arguments, clock.remaining())
         if result is _TIMED_OUT:
             return _Outcome(
                 f"Error: Tool {proxy.name!r} was stopped: the run's deadline of "

@@ -28,7 +28,7 @@ from typing import Final
 
 import attrs
 
-from typed_toolsets import ToolProxy
+from typed_toolsets import StrictArguments, ToolProxy
 
 from .steps import STEP_FORMAT, Step
 
@@ -67,6 +67,11 @@ def system_prompt(tools: Iterable[ToolProxy]) -> str:
     return "\n".join(lines)
 
 
+def _json_form(value: object) -> object:
+    """What a reply holds that JSON has no form for: strict arguments as sent, others' repr."""
+    return value.arguments if isinstance(value, StrictArguments) else repr(value)
+
+
 @attrs.frozen
 class Turn:
     """One step so far, as the model sees it.
@@ -96,7 +101,7 @@ class Turn:
             return self.reply
         if isinstance(self.reply, (bytes, bytearray)):
             return bytes(self.reply).decode("utf-8", "replace")
-        return json.dumps(self.reply, ensure_ascii=False, default=repr)
+        return json.dumps(self.reply, ensure_ascii=False, default=_json_form)
 
 
 @attrs.frozen

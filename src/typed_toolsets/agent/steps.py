@@ -5,6 +5,9 @@ The model answers each turn with one step, as JSON text or a mapping::
     {"thought": "...", "action": "<tool name>", "action_input": {...}}
     {"thought": "...", "action": "finish", "final_answer": ...}
 
+In a mapping, ``action_input`` may also be `typed_toolsets.StrictArguments`: arguments written
+for the tool's strict schema (a native adapter's with ``strict=True``), called so.
+
 `read_reply` turns that into a `Reply`, or into the ``"Error: ..."`` observation that tells the
 model what to fix: a reply that is not JSON, not an object, without an ``action``, or with a
 field of the wrong type is a malformed step, never an exception.
@@ -21,7 +24,7 @@ from typing import Any, Final
 
 import attrs
 
-from typed_toolsets import ToolResult
+from typed_toolsets import StrictArguments, ToolResult
 from typed_toolsets.types.typespec import json_type_of
 
 __all__ = [
@@ -123,6 +126,8 @@ class Reply:
         final_answer: The final answer (only for ``finish``).
         problem: Why the step cannot be carried out, as the observation the model reads
             (``"Error: ..."``), or None.
+        strict: The arguments came as `typed_toolsets.StrictArguments` (written for the strict
+            schema: ``null`` for a defaulted property means its default); the tool is called so.
     """
 
     thought: str
@@ -130,6 +135,7 @@ class Reply:
     arguments: dict[str, Any]
     final_answer: object = None
     problem: str | None = None
+    strict: bool = False
 
     @property
     def finishes(self) -> bool:
@@ -241,7 +247,12 @@ def read_reply(reply: object, tools: Mapping[str, object]) -> Reply:
         return Reply(thought, action, arguments, problem=problem)
     if argument_problem is not None:
         return Reply(thought, action, arguments, problem=_malformed([argument_problem]))
-    return Reply(thought, action, arguments, final_answer=final_answer)
+    strict = isinstance(step.get(_arguments_key(step)), StrictArguments)
+    return Reply(thought, action, arguments, final_answer=final_answer, strict=strict)
+
+
+def _arguments_key(step: Mapping[str, Any]) -> str:
+    return "tool_input" if "tool_input" in step else "action_input"
 
 
 def _arguments(
@@ -255,8 +266,10 @@ def _arguments(
     """
     if "action_input" in step and "tool_input" in step:
         return {}, 'give the arguments as "action_input" or "tool_input", not both', None
-    key = "tool_input" if "tool_input" in step else "action_input"
+    key = _arguments_key(step)
     value = step.get(key)
+    if isinstance(value, StrictArguments):  # a native adapter's, in strict mode
+        value = value.arguments
     if value is None or is_finish(action):
         return {}, None, None
     if isinstance(value, (str, bytes, bytearray)):

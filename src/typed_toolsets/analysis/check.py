@@ -31,13 +31,13 @@ from typing import Final, Literal
 import attrs
 
 from typed_toolsets._toolset import Toolset
-from typed_toolsets.definition.classes import class_info, required_init_fields
+from typed_toolsets.definition.classes import class_info, init_problem
 from typed_toolsets.definition.errors import ToolsetDefinitionError
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem, problem
 
 from .ambiguity import find_ambiguity
-from .sources import SourceIndex, attribute_accesses, resolve, root_name
+from .sources import ClassSource, SourceIndex, attribute_accesses, resolve, root_name
 from .targets import (
     LoadedModule,
     TargetError,
@@ -55,6 +55,8 @@ _DECLARATION_CODES: Final = frozenset(
     for code in ("unknown-method", "not-a-method", "duplicate-name", "invalid-name")
 )
 _INIT: Final = CODE_PREFIX + "init"
+_NAME_CODES: Final = frozenset(CODE_PREFIX + code for code in ("duplicate-name", "invalid-name"))
+_NOT_A_METHOD: Final = CODE_PREFIX + "not-a-method"
 
 
 @attrs.frozen
@@ -172,17 +174,41 @@ class _Checker:
             return source.line
         own = [line for name, line in source.decls if name == method]
         decl_line = (own[min(repeat, len(own) - 1)] if repeat else own[-1]) if own else None
-        if found.code in _DECLARATION_CODES:
-            return decl_line or source.line
         owner = _lookup_owner(cls, method)
-        if owner is not None and owner.__module__ == cls.__module__:
-            owner_source = index.classes.get(owner.__qualname__)
-            function = owner_source.functions.get(method) if owner_source else None
+        if found.code in _DECLARATION_CODES:
+            return decl_line or self.cause_line(cls, source, found, owner)
+
+        value = vars(owner).get(method) if owner is not None else None
+        qualname = getattr(value, "__qualname__", None)
+        if getattr(value, "__module__", None) == cls.__module__ and isinstance(qualname, str):
+            # The function's own name: a method alias (`search = find`) is reported on `find`.
+            function = index.function(qualname)
             if function is not None:
                 if found.parameter is not None and found.parameter in function.params:
                     return function.params[found.parameter]
                 return function.line
         return decl_line or source.line
+
+    @staticmethod
+    def cause_line(toolset: type, source: ClassSource, found: Problem, owner: type | None) -> int:
+        """The line of *cls* that makes an inherited declaration a problem, else the class line.
+
+        A name made from this class's ``toolset_name``, or a method replaced by an attribute
+        of this class (the plugin reports them there too, with a note on the class).
+        """
+        method = found.method or ""
+        if found.code in _NAME_CODES and "toolset_name" in source.assigned:
+            declaring = _declaring_class(toolset, method)
+            info = class_info(declaring) if declaring is not None else None
+            specs = info.own_specs if info is not None else ()
+            if any(s.method_name == method and s.tool_name is None for s in specs):
+                return source.assigned["toolset_name"]
+        if found.code == _NOT_A_METHOD and owner is toolset:
+            function = source.functions.get(method)
+            if function is not None:
+                return function.line
+            return source.assigned.get(method, source.line)
+        return source.line
 
     def keep_only(self, qualname: str, findings_from: int, classes_from: int) -> None:
         """Drop what was found since the given counts about classes other than *qualname*."""
@@ -286,10 +312,9 @@ class _Checker:
                 continue
             if wanted is not None and value not in wanted:
                 continue
-            needed = required_init_fields(value)
-            if needed:
+            found = init_problem(value)
+            if found is not None:
                 # The same record as a call that ran while importing: `add` keeps one.
-                found = problem("init", class_display_name(value.__qualname__), needed=needed)
                 self.add(Finding(loaded.path, node.lineno, found))
 
 

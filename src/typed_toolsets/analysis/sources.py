@@ -8,12 +8,13 @@ parameter. `attribute_accesses` and `resolve` find ``X.to_tools`` call sites and
 from __future__ import annotations
 
 import ast
+import typing
 from collections.abc import Callable, Iterator
 from typing import Final
 
 import attrs
 
-from typed_toolsets.definition.declarations import tool
+from typed_toolsets.definition.declarations import ToolSpec, tool
 
 __all__ = [
     "UNRESOLVED",
@@ -42,11 +43,14 @@ class ClassSource:
         line: The ``class`` line (also for a decorated class, as Python and mypy report it).
         decls: ``(method name, line)`` of each declaration in the class body, in order.
         functions: The methods defined in the class body, by name.
+        assigned: The names the class body assigns (``toolset_name = ...``, ``find = 3``), with
+            the line of the last assignment.
     """
 
     line: int
     decls: list[tuple[str, int]] = attrs.Factory(list[tuple[str, int]])
     functions: dict[str, FunctionSource] = attrs.Factory(dict[str, FunctionSource])
+    assigned: dict[str, int] = attrs.Factory(dict[str, int])
 
 
 def _is_overload(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -69,6 +73,8 @@ class SourceIndex:
     def __init__(self, path: str, source: str, namespace: dict[str, object]) -> None:
         self.path = path
         self.classes: dict[str, ClassSource] = {}
+        #: Functions outside classes, by qualified name (a method alias may name one).
+        self.functions: dict[str, FunctionSource] = {}
         self._namespace = namespace
         self._is_tool = _tool_matcher(namespace)
         try:
@@ -84,6 +90,7 @@ class SourceIndex:
                 self.classes[qualname] = self._class(node)
                 self._walk(node.body, f"{qualname}.")
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.functions[f"{prefix}{node.name}"] = _function_source(node)
                 self._walk(node.body, f"{prefix}{node.name}.<locals>.")
             else:
                 for field in ("body", "orelse", "finalbody", "handlers"):
@@ -95,6 +102,14 @@ class SourceIndex:
                                 statements.extend(handler.body)
                         self._walk(statements, prefix)
 
+    def function(self, qualname: str) -> FunctionSource | None:
+        """The function or method *qualname* (``Class.method``, ``helper``), if in this file."""
+        owner, _, name = qualname.rpartition(".")
+        if not owner:
+            return self.functions.get(name)
+        source = self.classes.get(owner)
+        return source.functions.get(name) if source is not None else self.functions.get(qualname)
+
     def _class(self, node: ast.ClassDef) -> ClassSource:
         # `@attrs.define class X` reports on the `class` line in Python >= 3.8 and in mypy.
         source = ClassSource(line=node.lineno)
@@ -102,6 +117,8 @@ class SourceIndex:
         decorated: dict[str, tuple[str, int] | None] = {}
         for stmt in node.body:
             value: ast.expr | None = None
+            for assigned in _assigned_names(stmt):
+                source.assigned[assigned] = stmt.lineno
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 target = stmt.targets[0]
                 if isinstance(target, ast.Name) and target.id == "exports":
@@ -122,35 +139,50 @@ class SourceIndex:
                 previous = decorated.get(stmt.name)
                 # A property's setter keeps the getter's mark; a redefinition replaces it.
                 decorated[stmt.name] = (stmt.name, mark) if mark is not None else previous
-                params = {
-                    a.arg: a.lineno
-                    for a in (
-                        *stmt.args.posonlyargs,
-                        *stmt.args.args,
-                        *stmt.args.kwonlyargs,
-                        *(x for x in (stmt.args.vararg, stmt.args.kwarg) if x is not None),
-                    )
-                }
                 if stmt.name not in source.functions or mark is not None or not previous:
-                    source.functions[stmt.name] = FunctionSource(stmt.lineno, params)
+                    source.functions[stmt.name] = _function_source(stmt)
         source.decls = exports + [d for d in decorated.values() if d is not None]
         return source
 
-    def _exports(self, value: ast.expr) -> Iterator[tuple[str, int]]:
+    def _exports(self, value: ast.expr, at: int | None = None) -> Iterator[tuple[str, int]]:
+        """``(method, line)`` of each declaration an ``exports`` value makes, read like the plugin.
+
+        Declarations reached through a name are reported where the name is (*at*).
+        """
         if isinstance(value, (ast.Tuple, ast.List)):
             for item in value.elts:
-                if isinstance(item, ast.Call) and self._is_tool(item.func) and item.args:
-                    first = item.args[0]
-                    name = (
-                        first.value
-                        if isinstance(first, ast.Constant)
-                        else resolve(first, self._namespace)
-                    )
-                    if isinstance(name, str):  # a literal, or a module constant (`Final`)
-                        yield name, item.lineno
+                yield from self._exports(item, at)
+        elif isinstance(value, ast.Starred):
+            yield from self._exports(value.value, at or value.lineno)
+        elif isinstance(value, ast.Call) and self._is_tool(value.func):
+            name = self._method_name(value)
+            if isinstance(name, str):  # a literal, or a module constant (`Final`)
+                yield name, at or value.lineno
         elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
-            yield from self._exports(value.left)
-            yield from self._exports(value.right)
+            yield from self._exports(value.left, at)
+            yield from self._exports(value.right, at)
+        elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+            count, items = value.right, value.left
+            if not isinstance(count, ast.Constant):
+                count, items = value.left, value.right
+            if isinstance(count, ast.Constant) and type(count.value) is int:
+                yield from list(self._exports(items, at)) * max(count.value, 0)
+        elif isinstance(value, (ast.Name, ast.Attribute)):
+            found = resolve(value, self._namespace)
+            if isinstance(found, (tuple, list)):
+                specs = typing.cast("tuple[object, ...] | list[object]", found)
+                for spec in specs:
+                    if isinstance(spec, ToolSpec):
+                        yield spec.method_name, at or value.lineno
+
+    def _method_name(self, call: ast.Call) -> object:
+        first: ast.expr | None = call.args[0] if call.args else None
+        for keyword in call.keywords:
+            if keyword.arg == "method_name":
+                first = keyword.value
+        if first is None:
+            return None
+        return first.value if isinstance(first, ast.Constant) else resolve(first, self._namespace)
 
     def _decorator_line(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> int | None:
         for dec in node.decorator_list:
@@ -159,6 +191,29 @@ class SourceIndex:
             if isinstance(dec, ast.Call) and self._is_tool(dec.func) and not dec.args:
                 return dec.lineno
         return None
+
+
+def _function_source(node: ast.FunctionDef | ast.AsyncFunctionDef) -> FunctionSource:
+    args = node.args
+    every = (
+        *args.posonlyargs,
+        *args.args,
+        *args.kwonlyargs,
+        *(x for x in (args.vararg, args.kwarg) if x is not None),
+    )
+    return FunctionSource(node.lineno, {a.arg: a.lineno for a in every})
+
+
+def _assigned_names(stmt: ast.stmt) -> Iterator[str]:
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+        targets = [stmt.target]
+    else:
+        return
+    for target in targets:
+        if isinstance(target, ast.Name):
+            yield target.id
 
 
 def _tool_matcher(namespace: dict[str, object]) -> Callable[[ast.expr], bool]:

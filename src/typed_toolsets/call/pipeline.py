@@ -38,6 +38,7 @@ from typed_toolsets.types.typespec import Path, Schema, exact_numbers
 
 from .jsonin import InvalidJSON, LimitExceeded, NotAnObject, NotJSONValue, load_arguments
 from .result import ArgumentProblem, ToolError, ToolResult
+from .strict import StrictArguments
 
 __all__ = [
     "MAX_ABANDONED_THREADS",
@@ -210,18 +211,29 @@ class ExactPath:
     name: str
     limits: Limits
     arguments: ArgumentsVariant
+    # The fast path of the strict form, built on first use (a plain holder, as `Pipeline`'s).
+    _strict: list[FastArguments[dict[str, object]]] = attrs.field(
+        init=False, factory=list, eq=False, repr=False
+    )
 
     def __call__(self, arguments: object, refused: bool = False) -> dict[str, object]:
         """The keyword arguments, checked exactly.
 
         Args:
-            arguments: What the caller passed.
+            arguments: What the caller passed. `StrictArguments` (never JSON text, so the fast
+                path always hands them here) go to the strict form's own fast path.
             refused: The fast path already failed to structure this text: go straight to the
                 validator once the text is parsed.
 
         Raises:
             Refused: With the error to report (it raises nothing else).
         """
+        if type(arguments) is StrictArguments:
+            try:
+                strict = self.strict()
+            except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
+                raise Refused(_internal_error(self.name, exc)) from None
+            return strict(arguments.arguments)
         # Numbers are read as written here, also when this call is made while another call's
         # fast path is structuring (its mode is restored afterwards).
         token = exact_numbers.set(True)
@@ -234,6 +246,19 @@ class ExactPath:
         if isinstance(checked, ToolError):
             raise Refused(checked)
         return checked
+
+    def strict(self) -> FastArguments[dict[str, object]]:
+        """The fast path of the strict form of these arguments, built once.
+
+        It hands over to the strict form's own exact path, and raises `Refused` as this one does.
+        """
+        found = self._strict
+        if not found:
+            variant = self.arguments.strict_form()
+            exact = ExactPath(self.name, self.limits, variant)
+            limits = self.limits
+            found.append(variant.fast_path(limits.max_argument_bytes, limits.max_depth, exact))
+        return found[0]
 
     def _check(self, arguments: object, refused: bool) -> dict[str, object] | ToolError:
         name = self.name

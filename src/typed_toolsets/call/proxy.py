@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
-from typing import Any, TypeAlias
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Generic, TypeAlias, cast, overload
 
 import attrs
+from typing_extensions import ParamSpec, TypeVar
 
 # The package itself, for the `Toolset` annotation: `Toolset` is defined above this layer, and
 # the package loads it lazily when the annotation is evaluated (`typing.get_type_hints`).
@@ -20,21 +21,34 @@ from typed_toolsets.types.typespec import json_copy
 
 from .pipeline import Failed, Pipeline
 from .result import ToolResult
+from .strict import JSONArguments, StrictArguments
 
 __all__ = ["Arguments", "ToolProxy", "make_proxies"]
 
-#: What the model-facing calls accept: a mapping, a JSON text, or None / empty for no arguments.
-Arguments: TypeAlias = Mapping[str, object] | str | bytes | None
+#: The method's parameters and return type; a bare ``ToolProxy`` is ``ToolProxy[..., Any]``.
+_P = ParamSpec("_P", default=...)
+_R_co = TypeVar("_R_co", covariant=True, default=Any)
+_Q = ParamSpec("_Q")
+_T = TypeVar("_T")
+
+#: What the model-facing calls accept: a mapping, a JSON text, or None / empty for no arguments;
+#: or such arguments written for the strict schema, as `StrictArguments`.
+Arguments: TypeAlias = JSONArguments | StrictArguments
 
 
 @public
 @attrs.frozen(eq=False)
-class ToolProxy:
+class ToolProxy(Generic[_P, _R_co]):
     """One exported method bound to a toolset instance: what an agent calls.
 
     Proxies are immutable and safe to share across threads. ``parameters``, ``schema`` and
     ``output_schema`` return fresh copies, so changing what you received never changes how calls
     are validated.
+
+    Generic in the method's parameters and return type: ``ToolProxy[P, R]``, from
+    `typed_toolsets.Toolset.proxy`, has a `call` with the method's own signature and an `invoke`
+    returning ``ToolResult[R]`` (the awaited value's type for an async method). A bare
+    ``ToolProxy``, as `to_tools` lists them, takes any arguments and returns ``Any``.
 
     Attributes:
         name: The exported tool name (``<toolset_name>_<method>`` unless overridden).
@@ -49,7 +63,7 @@ class ToolProxy:
     toolset: typed_toolsets.Toolset
     _export: Export = attrs.field(repr=False, alias="export")
     _pipeline: Pipeline = attrs.field(repr=False, alias="pipeline")
-    _bound: Callable[..., Any] = attrs.field(repr=False, alias="bound")
+    _bound: Callable[_P, _R_co] = attrs.field(repr=False, alias="bound")
 
     @property
     def parameters(self) -> dict[str, Any]:
@@ -67,8 +81,10 @@ class ToolProxy:
         """The strict variant of `parameters` (OpenAI and Anthropic ``strict: true``), a fresh copy.
 
         Every property is required and every object closed (``additionalProperties: false``); a
-        parameter or field with a default is nullable, its description says what ``null`` means,
-        and ``typed_toolsets.export.dispatch(..., strict=True)`` maps ``null`` back to the default.
+        parameter or field with a default is nullable and its description says what ``null``
+        means. Call the tool with what a model wrote for it as `StrictArguments` (as
+        ``typed_toolsets.export.dispatch(..., strict=True)`` does): ``null`` then stands for the
+        default.
         Keywords some provider's strict mode lacks are still here; each export dialect moves
         them into descriptions.
 
@@ -111,22 +127,31 @@ class ToolProxy:
         """The `Limits` that apply to this tool."""
         return self._export.limits
 
-    def call(self, **kwargs: Any) -> Any:
+    def call(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co:
         """Call the method directly: no conversion, exceptions propagate, its result is returned.
 
-        For an async method this returns the coroutine; await it, or use `acall`.
+        For an async method this returns the coroutine; await it, or use `acall`. Typed with
+        the method's own signature for a proxy from `typed_toolsets.Toolset.proxy`.
         """
-        return self._bound(**kwargs)
+        return self._bound(*args, **kwargs)
 
-    def __call__(self, **kwargs: Any) -> Any:
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co:
         """Same as `call`."""
-        return self._bound(**kwargs)
+        return self._bound(*args, **kwargs)
 
-    def invoke(self, arguments: Arguments = None) -> ToolResult:
+    # An async method's model-facing result is what its coroutine returns.
+    @overload
+    def invoke(
+        self: ToolProxy[_Q, Coroutine[Any, Any, _T]], arguments: Arguments = None
+    ) -> ToolResult[_T]: ...
+    @overload
+    def invoke(self: ToolProxy[_Q, _T], arguments: Arguments = None) -> ToolResult[_T]: ...
+    def invoke(self, arguments: Arguments = None) -> ToolResult[Any]:
         """Run the model-facing call and return a `ToolResult`.
 
         Args:
-            arguments: A mapping, a JSON text, or None / ``""`` for no arguments.
+            arguments: A mapping, a JSON text, or None / ``""`` for no arguments; wrapped in
+                `StrictArguments` when written for `strict_parameters`.
 
         Returns:
             ``ToolResult(ok=True, value=...)``, or ``ok=False`` with a `ToolError` saying what to
@@ -145,13 +170,26 @@ class ToolProxy:
         outcome = self._pipeline.run(self._bound, arguments)
         return outcome.result.dynamic() if type(outcome) is Failed else outcome
 
-    async def acall(self, **kwargs: Any) -> Any:
+    @overload
+    async def acall(
+        self: ToolProxy[_Q, Coroutine[Any, Any, _T]], *args: _Q.args, **kwargs: _Q.kwargs
+    ) -> _T: ...
+    @overload
+    async def acall(self: ToolProxy[_Q, _T], *args: _Q.args, **kwargs: _Q.kwargs) -> _T: ...
+    async def acall(self, *args: Any, **kwargs: Any) -> Any:
         """Call the method directly from async code (a sync method runs in a worker thread)."""
         if self.is_async:
-            return await self._bound(**kwargs)
-        return await asyncio.to_thread(self._bound, **kwargs)
+            # An `async def`: calling it made a coroutine.
+            return await cast("Awaitable[Any]", self._bound(*args, **kwargs))
+        return await asyncio.to_thread(self._bound, *args, **kwargs)
 
-    async def ainvoke(self, arguments: Arguments = None) -> ToolResult:
+    @overload
+    async def ainvoke(
+        self: ToolProxy[_Q, Coroutine[Any, Any, _T]], arguments: Arguments = None
+    ) -> ToolResult[_T]: ...
+    @overload
+    async def ainvoke(self: ToolProxy[_Q, _T], arguments: Arguments = None) -> ToolResult[_T]: ...
+    async def ainvoke(self, arguments: Arguments = None) -> ToolResult[Any]:
         """The async form of `invoke`; a sync method runs in a worker thread."""
         outcome = await self._pipeline.arun(self._bound, arguments)
         return outcome.result if type(outcome) is Failed else ToolResult.success(outcome)

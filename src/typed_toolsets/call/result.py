@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeAlias
+from typing import Any, Generic, Literal, TypeAlias
 
 import attrs
+from typing_extensions import Never, TypeVar
 
 from typed_toolsets._public import public
 
 __all__ = ["ArgumentProblem", "ErrorKind", "ToolError", "ToolResult"]
+
+#: The type of a result's value (`object` for a bare ``ToolResult``).
+_R_co = TypeVar("_R_co", covariant=True, default=object)
+_T = TypeVar("_T")
 
 #: What went wrong: the arguments, the tool itself, its deadline, or a size/depth/thread limit.
 ErrorKind: TypeAlias = Literal["arguments", "execution", "timeout", "limit"]
@@ -69,8 +74,11 @@ class ToolError:
 
 @public
 @attrs.frozen
-class ToolResult:
+class ToolResult(Generic[_R_co]):
     """The result of `ToolProxy.invoke`: a value, or an error.
+
+    Generic in the type of the value: ``ToolResult[int]`` from a tool whose method returns
+    ``int`` (see `typed_toolsets.Toolset.proxy`); a bare ``ToolResult`` holds an ``object``.
 
     Attributes:
         ok: True when the tool ran and returned.
@@ -79,18 +87,18 @@ class ToolResult:
     """
 
     ok: bool
-    value: object = None
+    value: _R_co | None = None
     error: ToolError | None = None
 
     @classmethod
-    def success(cls, value: object) -> ToolResult:
+    def success(cls, value: _T) -> ToolResult[_T]:
         """A successful result carrying *value*."""
-        return cls(ok=True, value=value, error=None)
+        return ToolResult(ok=True, value=value, error=None)
 
     @classmethod
-    def failure(cls, error: ToolError) -> ToolResult:
-        """A failed result carrying *error*."""
-        return cls(ok=False, value=None, error=error)
+    def failure(cls, error: ToolError) -> ToolResult[Never]:
+        """A failed result carrying *error* (a result of any value type)."""
+        return ToolResult(ok=False, value=None, error=error)
 
     def dynamic(self) -> object:
         """The `ToolProxy.dynamic_call` form: the value, or ``"Error: " + message``."""

@@ -1,12 +1,14 @@
-"""The strict variant of a tool's arguments schema (OpenAI and Anthropic ``strict: true``).
+"""Strict mode on the call side (OpenAI and Anthropic ``strict: true``): the schema, and the calls.
 
 Strict mode constrains the model's output to the schema, but only for a subset of JSON Schema:
 every property must be listed in ``required`` and every object must have
-``additionalProperties: false``. The variant built here is lossless:
+``additionalProperties: false``. The schema `strict_parameters` writes from a tool's standard
+schema is lossless:
 
 - a property with a default becomes nullable (``anyOf: [..., {"type": "null"}]``), its
-  ``default`` is removed and its description says what ``null`` means; the call path maps
-  ``null`` back to the default, so the model can still "leave it out";
+  ``default`` is removed and its description says what ``null`` means
+  (`typed_toolsets.types.strict`, whose rules the call path reads ``null`` by), so the model can
+  still "leave it out";
 - a ``$ref`` never has sibling keywords (strict dialects ignore them): it is inlined once instead;
 - what cannot be made lossless is refused with an `ExportError` naming the tool and the parameter,
   never narrowed: an object with free-form keys (``dict[str, T]``), whose strict form would admit
@@ -15,6 +17,11 @@ every property must be listed in ``required`` and every object must have
 
 Keywords that a provider's strict mode does not support are still here; the export dialects move
 them into descriptions (our own validation, against the canonical schema, still enforces them).
+
+Arguments a model wrote for that schema are called as `StrictArguments`: the tool's exact path
+hands them to the strict form of its arguments model (`typed_toolsets.types.arguments`), which
+reads ``null`` for a defaulted property as that property left out, in the same single pass as
+any call.
 """
 
 from __future__ import annotations
@@ -22,94 +29,38 @@ from __future__ import annotations
 import json
 import typing
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, TypeAlias
 
+import attrs
+
+from typed_toolsets._public import public
 from typed_toolsets.definition.errors import ExportError
+from typed_toolsets.types.strict import admits_null, def_name, null_sentence, nullable
 from typed_toolsets.types.typespec import Schema, json_copy
 
-__all__ = ["admits_null", "def_name", "null_sentence", "strict_parameters"]
+__all__ = ["JSONArguments", "StrictArguments", "strict_parameters"]
 
-#: Longest default shown in the "null means the default" sentence; longer ones are not shown.
-_MAX_SHOWN_DEFAULT: Final = 120
-_DEFS_PREFIX: Final = "#/$defs/"
-
-
-def def_name(ref: str) -> str:
-    """The ``$defs`` entry a local ``$ref`` points to (``#/$defs/Node`` gives ``Node``)."""
-    return ref.removeprefix(_DEFS_PREFIX)
+#: Arguments as a model sends them: a mapping, a JSON text, or None / empty for no arguments.
+JSONArguments: TypeAlias = Mapping[str, object] | str | bytes | None
 
 
-def admits_null(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> bool:
-    """Whether ``null`` may be valid against *schema* (True when the schema does not say).
+@public
+@attrs.frozen
+class StrictArguments:
+    """Arguments a model wrote for a tool's strict schema (``proxy.strict_parameters``).
 
-    Every keyword this understands must admit null for the answer to be True; a schema it cannot
-    judge (``{}``, ``not``, a user's own keywords) counts as admitting it, which errs towards
-    refusing a strict export rather than changing what ``null`` means.
+    Pass them to any model-facing call (``proxy.invoke(StrictArguments(arguments))``, also
+    ``dynamic_call`` and the async forms): ``null`` for a parameter or field with a default whose
+    type does not admit null stands for that default, at every depth, and the method (or class)
+    gets its own default, as if the key were left out. Everything the standard schema admits is
+    read as usual. `typed_toolsets.export.dispatch` and ``respond`` with ``strict=True`` wrap
+    what the model sent in this.
+
+    Attributes:
+        arguments: What the model sent: a mapping, JSON text, or None / ``""``.
     """
-    return _admits_null(schema, defs, set())
 
-
-def _admits_null(schema: Mapping[str, Any], defs: Mapping[str, Any], seen: set[str]) -> bool:
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        name = def_name(ref)
-        target = defs.get(name)
-        if name in seen or not isinstance(target, Mapping):
-            return False  # a cycle: a recursive class is an object, never null
-        if not _admits_null(typing.cast("Mapping[str, Any]", target), defs, {*seen, name}):
-            return False
-    declared = schema.get("type")
-    if isinstance(declared, str) and declared != "null":
-        return False
-    if isinstance(declared, list) and "null" not in declared:
-        return False
-    if "const" in schema and schema["const"] is not None:
-        return False
-    enum = schema.get("enum")
-    if isinstance(enum, list) and None not in enum:
-        return False
-    for keyword in ("anyOf", "oneOf"):
-        branches = schema.get(keyword)
-        if isinstance(branches, list) and not any(
-            isinstance(b, Mapping) and _admits_null(typing.cast("Mapping[str, Any]", b), defs, seen)
-            for b in typing.cast("list[object]", branches)
-        ):
-            return False
-    branches = schema.get("allOf")
-    return not isinstance(branches, list) or all(
-        isinstance(b, Mapping) and _admits_null(typing.cast("Mapping[str, Any]", b), defs, seen)
-        for b in typing.cast("list[object]", branches)
-    )
-
-
-def null_sentence(schema: Mapping[str, Any]) -> str:
-    """What ``null`` means for an optional property whose canonical schema is *schema*."""
-    if "default" not in schema:
-        return "null means it is not given."
-    shown = json.dumps(schema["default"], ensure_ascii=False)
-    if len(shown) > _MAX_SHOWN_DEFAULT:
-        return "null means the default."
-    return f"null means the default ({shown})."
-
-
-def _with_sentence(description: object, sentence: str) -> str:
-    if isinstance(description, str) and description.strip():
-        text = description.rstrip()
-        separator = " " if text.endswith((".", "!", "?", ":")) else ". "
-        return text + separator + sentence
-    return sentence
-
-
-def _nullable(strict: Schema, sentence: str) -> Schema:
-    """*strict* or null, with the meaning of null added to its description."""
-    inner = dict(strict)
-    description = inner.pop("description", None)
-    branches: list[Any] = (
-        [*inner["anyOf"], {"type": "null"}]
-        if set(inner) == {"anyOf"}
-        else [inner, {"type": "null"}]
-    )
-    return {"anyOf": branches, "description": _with_sentence(description, sentence)}
+    arguments: JSONArguments
 
 
 class _Builder:
@@ -194,7 +145,7 @@ class _Builder:
     ) -> Schema:
         """The strict form of a property the model may leave out."""
         if not admits_null(canonical, self.defs):
-            return _nullable(strict, null_sentence(canonical))
+            return nullable(strict, null_sentence(canonical))
         if "default" in canonical and canonical["default"] is None:
             return strict  # null is the default: nothing to map
         if "default" in canonical:

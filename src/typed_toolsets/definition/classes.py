@@ -21,7 +21,7 @@ from typed_toolsets.rules.names import (
     default_description,
     default_toolset_name,
     final_tool_name,
-    is_valid_tool_name,
+    tool_name_problem,
 )
 from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.types.typespec import MISSING, Unresolved
@@ -31,7 +31,14 @@ from .errors import ToolsetDefinitionError
 from .limits import DEFAULT_LIMITS, Limits
 from .methods import MethodInfo, SignatureProblems, UnresolvedParameter, read_method
 
-__all__ = ["ClassInfo", "Export", "build_class", "class_info", "required_init_fields"]
+__all__ = [
+    "ClassInfo",
+    "Export",
+    "build_class",
+    "class_info",
+    "init_problem",
+    "required_init_fields",
+]
 
 INFO_ATTRIBUTE: Final = "__typed_toolsets_class__"
 
@@ -289,8 +296,11 @@ def build_class(cls: type, toolset_base: type) -> None:
             problems.append(kind_problem)
             continue
         name = final_tool_name(toolset_name, method_name, spec.tool_name)
-        if not is_valid_tool_name(name):
-            problems.append(problem("invalid-tool-name", class_name, method_name, name=name))
+        reason = tool_name_problem(name)
+        if reason is not None:
+            problems.append(
+                problem("invalid-tool-name", class_name, method_name, name=name, reason=reason)
+            )
             continue
         if name in final_names:
             other = final_names[name]
@@ -341,17 +351,28 @@ def _summary(func: Callable[..., Any]) -> str | None:
     return summary(func.__doc__)
 
 
+def init_problem(cls: type) -> Problem | None:
+    """Why ``cls()`` cannot be called with no arguments (what ``Cls.to_tools()`` does), if so.
+
+    The constructor is read as Python calls it: an attrs- or dataclass-generated ``__init__``,
+    a hand-written one, or ``__new__``. An abstract class (``abc.ABC`` with unimplemented
+    abstract methods) cannot be built at all.
+    """
+    class_name = class_display_name(cls.__qualname__)
+    abstract = sorted(getattr(cls, "__abstractmethods__", ()))
+    if abstract:
+        return problem("abstract-class", class_name, methods=abstract)
+    needed = required_init_fields(cls)
+    if needed:
+        return problem("init", class_name, needed=needed)
+    return None
+
+
 def required_init_fields(cls: type) -> list[str]:
-    """Names of the constructor arguments *cls* needs (attrs fields without defaults)."""
-    if attrs.has(cls):
-        return [
-            getattr(a, "alias", None) or a.name
-            for a in attrs.fields(cls)
-            if a.init and a.default is attrs.NOTHING
-        ]
+    """Names of the arguments ``cls()`` needs (fields without defaults, in call order)."""
     try:
         signature = inspect.signature(cls)
-    except (TypeError, ValueError):  # pragma: no cover - builtins without signatures
+    except (TypeError, ValueError):  # pragma: no cover - a class Python shows no signature for
         return []
     return [
         p.name

@@ -178,7 +178,7 @@ def read_method(
     if problems:
         raise SignatureProblems(problems)
 
-    globalns: dict[str, Any] = getattr(func, "__globals__", {})
+    globalns = _annotation_globals(func)
     localns = dict(vars(owner))
     docs = docstrings.parameter_descriptions(func.__doc__)
     params: list[Param] = []
@@ -247,6 +247,20 @@ def read_method(
         output_schema=_output_schema(signature.return_annotation, globalns, localns),
         summary=docstrings.summary(func.__doc__),
     )
+
+
+def _annotation_globals(func: Callable[..., Any]) -> dict[str, Any]:
+    """The globals that resolve *func*'s annotations: those of the function that wrote them.
+
+    `inspect.signature` follows ``__wrapped__`` (set by `functools.wraps`) to the decorated
+    function, so its string annotations name things of that function's module, not of the
+    decorator's.
+    """
+    written = inspect.unwrap(func, stop=lambda f: hasattr(f, "__signature__"))
+    found: dict[str, Any] = getattr(written, "__globals__", None) or getattr(
+        func, "__globals__", {}
+    )
+    return found
 
 
 def resolve_annotation_for(

@@ -17,14 +17,16 @@ Errors reach the model as the envelope of `ToolError.to_dict`, with the provider
 where it has one (Anthropic ``is_error``, MCP ``isError``).
 
 Strict mode (``strict=True``) is lossless: every property is required, a defaulted one is
-nullable and ``null`` means its default, which the ``strict=True`` call functions map back;
-what cannot be made lossless is refused with an `ExportError` naming the tool and parameter.
+nullable and ``null`` means its default, which the ``strict=True`` call functions read so (the
+arguments as `StrictArguments`); what cannot be made lossless is refused with an `ExportError`
+naming the tool and parameter.
 
 May import every core layer; nothing in the core imports it.
 """
 
 from __future__ import annotations
 
+from typed_toolsets.call.strict import StrictArguments
 from typed_toolsets.definition.errors import ExportError
 
 from .calls import adispatch, amcp_call, arespond, dispatch, mcp_call, respond
@@ -33,6 +35,7 @@ from .strict_arguments import strict_arguments
 
 __all__ = [
     "ExportError",
+    "StrictArguments",
     "adispatch",
     "amcp_call",
     "anthropic",

@@ -1,11 +1,11 @@
 """Running a model's tool calls: `dispatch`, `respond` (the function-calling glue) and MCP results.
 
 The model names a tool and sends arguments; these functions find the tool among the proxies by
-its exported name, apply the strict variant's ``null`` handling when asked, run the model-facing
-call, and write the outcome in the shape the provider expects back. None of them raises for
-anything the model sent: an unknown tool, bad arguments and a failing tool all come back as
-error results. They raise only for the caller's own mistakes (two tools with one name, something
-that is not a tool call).
+its exported name, run the model-facing call (reading the arguments' strict form when asked:
+`typed_toolsets.StrictArguments`), and write the outcome in the shape the provider expects back.
+None of them raises for anything the model sent: an unknown tool, bad arguments and a failing
+tool all come back as error results. They raise only for the caller's own mistakes (two tools
+with one name, something that is not a tool call).
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ def dispatch(
         name: The tool name the model sent.
         arguments: The arguments it sent (a mapping, JSON text, or None).
         strict: The model was given the strict variant: ``null`` for a defaulted property
-            means its default (see `strict_arguments`).
+            means its default (the arguments are read as `typed_toolsets.StrictArguments`).
 
     Returns:
         The method's value, or ``"Error: ..."`` (an unknown name gives ``"Error: Unknown tool

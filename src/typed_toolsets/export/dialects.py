@@ -18,9 +18,9 @@ from typing import Any, Final
 import attrs
 
 from typed_toolsets.call.proxy import ToolProxy
-from typed_toolsets.call.strict import def_name
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.rules.names import class_display_name
+from typed_toolsets.types.strict import def_name
 from typed_toolsets.types.typespec import Schema
 
 __all__ = [

@@ -9,10 +9,13 @@ and report the same `typed_toolsets.rules.problems.Problem` records.
 - `codes`: the error codes and how a record is reported to mypy;
 - `config`: the plugin's configuration and the digest of the rules (mypy's cache key);
 - `declarations`: reading ``tool()`` declarations during semantic analysis, and their metadata;
+- `sources`: what a method's source shows (parameter names, None defaults as written, names
+  Python cannot resolve), recorded with the declarations;
 - `classes`: the checks of a class once it is defined (names, kinds, duplicates);
 - `signatures`: the checks of an exported method's parameters;
 - `jsontypes`: which types have a JSON Schema (the runtime's type table, on mypy's types);
 - `shapes`: the JSON values a type admits, for the ambiguity analysis;
 - `typeinfo`: reading attrs classes, dataclasses and enums from mypy's symbol table;
-- `calls`: ``Cls.to_tools()`` on a class whose constructor needs arguments.
+- `calls`: ``Cls.to_tools()`` on a class that cannot be built with no arguments;
+- `deps`: what a verdict depends on in other modules (incremental mode, ``-n``, the daemon).
 """

@@ -1,4 +1,4 @@
-"""``Cls.to_tools()`` on a class whose constructor needs arguments (the ``init`` problem).
+"""``Cls.to_tools()`` on a class that cannot be built with no arguments (the ``init`` code).
 
 ``to_tools`` is a descriptor: accessed on the class, it builds ``Cls()`` with no arguments. A
 method hook on its ``__get__`` sees the class at every ``Cls.to_tools`` access and reports the
@@ -7,7 +7,7 @@ constructor's required arguments; ``instance.to_tools()`` binds the instance and
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_NAMED, ARG_POS
+from mypy.nodes import ARG_NAMED, ARG_POS, MemberExpr, TypeInfo
 from mypy.plugin import MethodContext
 from mypy.typeops import type_object_type
 from mypy.types import (
@@ -23,14 +23,17 @@ from mypy.types import (
 
 from typed_toolsets.rules.problems import problem
 
-from .classes import display_name
+from .classes import display_name, exported_function
 from .codes import report
+from .deps import depend_on
+from .fullnames import TOOLSET
+from .typeinfo import checker_modules, function_of
 
-__all__ = ["check_to_tools_access"]
+__all__ = ["abstract_methods", "check_proxy_call", "check_to_tools_access"]
 
 
 def check_to_tools_access(ctx: MethodContext) -> Type:
-    """``Cls.to_tools`` builds ``Cls()``: report classes whose constructor needs arguments."""
+    """``Cls.to_tools`` builds ``Cls()``: report abstract classes and required arguments."""
     if len(ctx.arg_types) < 2 or not ctx.arg_types[0] or not ctx.arg_types[1]:
         return ctx.default_return_type
     obj = get_proper_type(ctx.arg_types[0][0])
@@ -41,6 +44,15 @@ def check_to_tools_access(ctx: MethodContext) -> Type:
     if not isinstance(item, Instance):
         return ctx.default_return_type  # `type[T]` and friends: the class is not known here
     api = ctx.api
+    # The verdict depends on every class of the MRO (a base's field losing its default, in
+    # another module): re-check this call when one changes.
+    ancestors = [c for c in item.type.mro if c.fullname not in (TOOLSET, "builtins.object")]
+    depend_on(api, (c.fullname for c in ancestors), (c.module_name for c in ancestors))
+    abstract = abstract_methods(item.type)
+    if abstract:
+        found = problem("abstract-class", display_name(item.type), methods=abstract)
+        report(api, found, ctx.context)
+        return ctx.default_return_type
 
     def named_type(name: str) -> Instance:
         return api.named_generic_type(name, [])
@@ -50,6 +62,18 @@ def check_to_tools_access(ctx: MethodContext) -> Type:
     if needed:
         report(api, problem("init", display_name(item.type), needed=needed), ctx.context)
     return ctx.default_return_type
+
+
+def abstract_methods(info: TypeInfo) -> list[str]:
+    """The abstract methods that keep *info* from being instantiated at run time.
+
+    mypy calls any class with abstract members abstract; Python refuses to build one only when
+    its metaclass is `abc.ABCMeta` (``abc.ABC`` as a base), so only then is it reported.
+    """
+    meta = info.metaclass_type
+    if not info.is_abstract or meta is None or not meta.type.has_base("abc.ABCMeta"):
+        return []
+    return sorted(name for name, _ in info.abstract_attributes)
 
 
 def _required_arguments(constructor: ProperType) -> list[str]:
@@ -72,3 +96,36 @@ def _required_arguments(constructor: ProperType) -> list[str]:
         if best is None or len(needed) < len(best):
             best = needed
     return best or []
+
+
+def check_proxy_call(ctx: MethodContext) -> Type:
+    """``Toolset.proxy(instance.method)``: the method must be one the class exports.
+
+    The run time raises the same ``not-exported`` problem when the proxy is made.
+    """
+    if not ctx.args or not ctx.args[0]:
+        return ctx.default_return_type
+    argument = ctx.args[0][0]
+    if not isinstance(argument, MemberExpr):
+        return ctx.default_return_type  # a method held in a variable: not known here
+    lookup_type = getattr(ctx.api, "lookup_type_or_none", None)
+    receiver = lookup_type(argument.expr) if callable(lookup_type) else None
+    receiver = get_proper_type(receiver) if isinstance(receiver, Type) else None
+    if not isinstance(receiver, Instance) or not receiver.type.has_base(TOOLSET):
+        return ctx.default_return_type
+    info = receiver.type
+    modules = checker_modules(ctx.api)
+    ancestors = [c for c in info.mro if c.fullname not in (TOOLSET, "builtins.object")]
+    depend_on(ctx.api, (c.fullname for c in ancestors), (c.module_name for c in ancestors))
+    if exported_function(info, argument.name, modules) is False:
+        found = problem("not-exported", display_name(info), _function_name(info, argument.name))
+        report(ctx.api, found, argument)
+    return ctx.default_return_type
+
+
+def _function_name(info: TypeInfo, name: str) -> str:
+    """The name the run time gives the method: its function's own (``find`` for an alias)."""
+    sym = info.get(name)
+    node = sym.node if sym is not None else None
+    func = function_of(node)
+    return func.name if func is not None else name

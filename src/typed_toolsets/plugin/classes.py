@@ -5,6 +5,11 @@ on it (`check_class_hook`) runs every check once the whole class, its bases and 
 attrs-generated ``__init__`` are known. The declarations come from the metadata recorded during
 semantic analysis (`typed_toolsets.plugin.declarations`); each problem is a
 `typed_toolsets.rules.problems.Problem`, reported with the runtime's words.
+
+Where a problem is reported: an own declaration's problems on the declaration; a parameter's on
+the parameter when the method is in this file. A problem of an *inherited* declaration that this
+class causes is reported on the line that causes it (its ``toolset_name``, the overriding
+method), or on the ``class`` line, with a note there naming the class that declares it.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from mypy.nodes import (
     Decorator,
     FuncDef,
     MemberExpr,
+    MypyFile,
     NameExpr,
     OverloadedFuncDef,
     Statement,
@@ -26,24 +32,63 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import CheckerPluginInterface, MethodContext
-from mypy.types import AnyType, CallableType, Overloaded, Type, get_proper_type
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    Overloaded,
+    Type,
+    get_proper_type,
+)
 
 from typed_toolsets.rules.names import (
     API_NAMES,
     close_matches,
     default_toolset_name,
     final_tool_name,
-    is_valid_tool_name,
+    tool_name_problem,
 )
 from typed_toolsets.rules.problems import Problem, problem
 
-from .codes import report
-from .declarations import META, Declaration, declarations_of, metadata
+from .codes import Span, note, report
+from .declarations import (
+    META,
+    Declaration,
+    alias_of,
+    class_metadata,
+    declarations_of,
+    metadata,
+    mixin_toolset_name,
+    stored_span,
+    unchecked_of,
+)
+from .deps import depend_on
 from .fullnames import TOOLSET
-from .signatures import SignatureCheck, function_of
-from .typeinfo import attrs_field_names
+from .signatures import SignatureCheck
+from .typeinfo import (
+    attrs_field_names,
+    checker_modules,
+    class_span,
+    display_name,
+    function_of,
+)
 
-__all__ = ["ClassCheck", "check_class_hook", "display_name", "is_plain_function"]
+__all__ = [
+    "ClassCheck",
+    "check_class_hook",
+    "class_span",
+    "display_name",
+    "exported_function",
+    "is_plain_function",
+    "merge",
+]
+
+#: Unchecked kinds after which a class may export any method.
+_UNREADABLE_EXPORTS: Final = frozenset(
+    {"unchecked-exports", "unchecked-exports-name", "unchecked-method-name"}
+)
+#: Modules whose definitions never change between runs (mypy does not track them either).
+_STABLE: Final = ("builtins", "typing", "typing_extensions", "collections", "types", "abc")
 
 
 def check_class_hook(ctx: MethodContext, registered: frozenset[str]) -> Type:
@@ -100,31 +145,112 @@ def _class_defs(statements: list[Statement]) -> Iterator[ClassDef]:
                     yield from _class_defs(inner)  # pyright: ignore[reportUnknownArgumentType]
 
 
-def display_name(info: TypeInfo) -> str:
-    """The class's qualified name as Python shows it (``Outer.Inner``), without the module.
-
-    Classes defined in a function are known to mypy as ``Name@line``; show the plain name.
-    """
-    name = info.fullname
-    if name.startswith(info.module_name + "."):
-        name = name[len(info.module_name) + 1 :]
-    return name.split("@", 1)[0]
-
-
 class _Found:
-    """An attribute found by name in a class's MRO: the class that defines it, and its node."""
+    """An attribute found by name in a class's MRO: the class that has it, and its node.
 
-    def __init__(self, owner: TypeInfo, node: SymbolNode | None) -> None:
+    For a method alias (``search = find``), ``node`` is the function it names, ``alias`` the
+    attribute's own node, and ``defined_in`` / ``module`` where that function is defined (no
+    class for a module-level function).
+    """
+
+    def __init__(
+        self,
+        owner: TypeInfo,
+        node: SymbolNode | None,
+        alias: SymbolNode | None = None,
+        defined_in: tuple[TypeInfo | None, str] | None = None,
+    ) -> None:
         self.owner = owner
         self.node = node
+        self.alias = alias
+        self.defined_in, self.module = defined_in or (owner, owner.module_name)
 
 
-def _lookup(info: TypeInfo, name: str) -> _Found | None:
+def _resolve(
+    modules: dict[str, MypyFile], fullname: str
+) -> tuple[TypeInfo | None, SymbolNode | None, str]:
+    """What *fullname* names: ``(class defining it or None, node, module)``."""
+    parts = fullname.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module_name = ".".join(parts[:cut])
+        module = modules.get(module_name)
+        if module is None:
+            continue
+        owner: TypeInfo | None = None
+        table = module.names
+        node: SymbolNode | None = None
+        for part in parts[cut:]:
+            sym = table.get(part)
+            node = sym.node if sym is not None else None
+            if isinstance(node, TypeInfo):
+                owner, table = node, node.names
+            elif part != parts[-1]:
+                return None, None, module_name
+        return (owner if owner is not node else None), node, module_name
+    return None, None, ""
+
+
+def _lookup(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -> _Found | None:
     for klass in info.mro:
         sym = klass.names.get(name)
-        if sym is not None:
-            return _Found(klass, sym.node)
+        if sym is None:
+            continue
+        alias = alias_of(klass, name)
+        if alias is not None and isinstance(sym.node, Var):
+            owner, target, module = _resolve(modules, alias[0])
+            if target is not None:
+                return _Found(klass, target, sym.node, (owner, module))
+        return _Found(klass, sym.node)
     return None
+
+
+def merge(info: TypeInfo) -> tuple[list[Declaration], list[Declaration]]:
+    """The declarations *info* has, merged along its MRO as `build_class` merges them.
+
+    Returns:
+        Bases' declarations first (re-declarations keep their place), then the class's own;
+        and the own declarations of a method the class declares twice.
+    """
+    merged: dict[str, Declaration] = {}
+    for klass in reversed(info.mro[1:]):
+        for decl in declarations_of(klass):
+            merged[decl.method] = decl
+    seen: set[str] = set()
+    twice: list[Declaration] = []
+    for decl in declarations_of(info):
+        if decl.method in seen:
+            twice.append(decl)
+        seen.add(decl.method)
+        inherited = merged.get(decl.method)
+        if (
+            decl.copied_from is not None
+            and inherited is not None
+            and inherited.declared_by.fullname == decl.copied_from
+        ):
+            continue  # `Base.exports` repeats Base's own: it keeps meaning what it meant
+        merged[decl.method] = decl
+    return list(merged.values()), twice
+
+
+def exported_function(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -> bool | None:
+    """Whether ``instance.<name>`` of a *info* instance is a method *info* exports.
+
+    True when *name* is declared, or names the same function as a declared name (an alias);
+    None when some declaration of the class cannot be read (it might be any method).
+    """
+    if any(item.kind in _UNREADABLE_EXPORTS for klass in info.mro for item in unchecked_of(klass)):
+        return None
+    declarations, _ = merge(info)
+    if any(decl.method == name for decl in declarations):
+        return True
+    found = _lookup(info, name, modules)
+    if found is None or found.node is None:
+        return None  # not a method at all: mypy reports the attribute
+    for decl in declarations:
+        other = _lookup(info, decl.method, modules)
+        if other is not None and other.node is found.node:
+            return True
+    return False
 
 
 class ClassCheck:
@@ -137,35 +263,65 @@ class ClassCheck:
         self.info = info
         self.name = display_name(info)
         self.signatures = SignatureCheck(api, info, self.name, registered)
+        self.noted: set[str] = set()
 
-    def where(self, decl: Declaration) -> tuple[int, int]:
+    def lookup(self, info: TypeInfo, name: str) -> _Found | None:
+        """*name* in *info*'s MRO (a method alias stands for the function it names)."""
+        return _lookup(info, name, checker_modules(self.api))
+
+    def where(self, decl: Declaration) -> Span:
         """Own declarations are reported where they are written, inherited ones on the class."""
-        if decl.declared_by is self.info and decl.line > 0:
-            return decl.line, decl.column
-        return self.info.defn.line, self.info.defn.column
+        if self.own(decl) and decl.line > 0:
+            return decl.span
+        return class_span(self.info)
+
+    def own(self, decl: Declaration) -> bool:
+        """Whether *decl* is written in this class's body (``Base.exports`` copies included)."""
+        return decl.declared_by is self.info
+
+    def report(self, found: Problem, decl: Declaration, at: Span | None = None) -> None:
+        """Report a problem of *decl* at *at* (default: `where`), with a note if it is inherited."""
+        report(self.api, found, at or self.where(decl))
+        if not self.own(decl) and decl.method not in self.noted:
+            self.noted.add(decl.method)
+            note(self.api, self.inherited_note(decl), class_span(self.info))
+
+    def inherited_note(self, decl: Declaration) -> str:
+        """The note naming the class that declares an inherited declaration, and where."""
+        owner = decl.declared_by
+        return (
+            f"{self.name} inherits the declaration of {decl.method!r} from {display_name(owner)} "
+            f"(line {decl.line} of {owner.module_name})"
+        )
 
     # -- names
 
-    def toolset_name(self, info: TypeInfo) -> str | None:
-        """The ``toolset_name`` *info* has at run time, or None when it is not a literal."""
+    def toolset_name_origin(self, info: TypeInfo) -> tuple[TypeInfo, str | None]:
+        """The class that gives *info* its ``toolset_name``, and the name (None if unknown)."""
         for klass in info.mro:
             if klass.fullname == TOOLSET:
-                return default_toolset_name(info.name)
+                return klass, default_toolset_name(info.name)
             data = metadata(klass)
-            if data is not None:
-                if data.get("dynamic_toolset_name"):
-                    return None
+            if data is not None and data.get("toolset_name_set"):
                 name = data.get("toolset_name")
-                if isinstance(name, str):
-                    return name
-            elif "toolset_name" in klass.names:
-                return None  # set by a mixin: its value is not recorded
-        return None
+                return klass, name if isinstance(name, str) else None
+            sym = klass.names.get("toolset_name")
+            if data is None and sym is not None:
+                # A mixin that is not a Toolset: a string literal (or Final) can be known.
+                node = sym.node
+                value = node.final_value if isinstance(node, Var) else None
+                if not isinstance(value, str):
+                    value = mixin_toolset_name(klass)
+                return klass, value
+        return info, None
 
-    @staticmethod
-    def final_name(decl: Declaration, toolset_name: str | None) -> str | None:
+    def toolset_name(self, info: TypeInfo) -> str | None:
+        """The ``toolset_name`` *info* has at run time, or None when it is not known."""
+        return self.toolset_name_origin(info)[1]
+
+    def final_name(self, decl: Declaration, toolset_name: str | None) -> str | None:
         """The exported name of *decl*, or None when it is not known statically."""
-        if decl.dynamic_name:
+        if not decl.tool_name_known:
             return None
         if decl.tool_name is not None:
             return decl.tool_name
@@ -173,23 +329,25 @@ class ClassCheck:
             return None
         return final_tool_name(toolset_name, decl.method, None)
 
+    def name_span(self, decl: Declaration) -> Span:
+        """Where a name problem of *decl* is caused.
+
+        For an inherited declaration whose name is made from this class's ``toolset_name``,
+        the ``toolset_name`` assignment; else `where`.
+        """
+        at = stored_span(class_metadata(self.info).get("toolset_name_at"))
+        if not self.own(decl) and decl.tool_name is None and at is not None:
+            return at
+        return self.where(decl)
+
     # -- the checks
 
     def merged(self) -> list[Declaration]:
         """Bases' declarations first (re-declarations keep their place), then the class's own."""
-        merged: dict[str, Declaration] = {}
-        for klass in reversed(self.info.mro[1:]):
-            for decl in declarations_of(klass):
-                merged[decl.method] = decl
-        seen: set[str] = set()
-        for decl in declarations_of(self.info):
-            if decl.method in seen:
-                report(
-                    self.api, problem("declared-twice", self.name, decl.method), self.where(decl)
-                )
-            seen.add(decl.method)
-            merged[decl.method] = decl
-        return list(merged.values())
+        declarations, twice = merge(self.info)
+        for decl in twice:
+            report(self.api, problem("declared-twice", self.name, decl.method), decl.span)
+        return declarations
 
     def inherited_method(self, decl: Declaration, found: _Found | None) -> bool:
         """Whether an inherited declaration still resolves to what it did in its own class.
@@ -197,41 +355,47 @@ class ClassCheck:
         Problems of the method itself were then reported on that class already; repeating
         them on every subclass would only add noise.
         """
-        if decl.declared_by is self.info:
+        if self.own(decl):
             return False
-        there = _lookup(decl.declared_by, decl.method)
+        there = self.lookup(decl.declared_by, decl.method)
         if found is None or there is None:
             return found is None and there is None
-        return found.owner is there.owner
+        return found.owner is there.owner and found.node is there.node
 
     def inherited_name(self, decl: Declaration) -> bool:
         """Whether an inherited declaration keeps the final name it had in its own class."""
-        return decl.declared_by is not self.info and self.final_name(
+        return not self.own(decl) and self.final_name(
             decl, self.toolset_name(self.info)
         ) == self.final_name(decl, self.toolset_name(decl.declared_by))
 
     def run(self) -> None:
         """Check every declaration the class has, its own and inherited."""
-        toolset_name = self.toolset_name(self.info)
+        self.report_unchecked()
+        origin, toolset_name = self.toolset_name_origin(self.info)
         final_names: dict[str, Declaration] = {}
-        for decl in self.merged():
-            found = _lookup(self.info, decl.method)
+        declarations = self.merged()
+        if toolset_name is None and any(d.tool_name is None for d in declarations):
+            self.report_mixin_name(origin)
+        for decl in declarations:
+            found = self.lookup(self.info, decl.method)
             quiet = self.inherited_method(decl, found)
-            where = self.where(decl)
             if found is None:
                 if not quiet:
-                    report(self.api, self.unknown(decl), where)
+                    self.report(self.unknown(decl), decl)
                 continue
             kind = self.kind_problem(decl.method, found)
             if kind is not None:
                 if not quiet:
-                    report(self.api, kind, where)
+                    self.report(kind, decl, self.override_span(found, decl))
                 continue
             name = self.final_name(decl, toolset_name)
-            if name is not None and not is_valid_tool_name(name):
+            reason = tool_name_problem(name) if name is not None else None
+            if name is not None and reason is not None:
                 if not self.inherited_name(decl):
-                    found_problem = problem("invalid-tool-name", self.name, decl.method, name=name)
-                    report(self.api, found_problem, where)
+                    found_problem = problem(
+                        "invalid-tool-name", self.name, decl.method, name=name, reason=reason
+                    )
+                    self.report(found_problem, decl, self.name_span(decl))
                 continue
             if name is not None:
                 earlier = final_names.get(name)
@@ -251,11 +415,44 @@ class ClassCheck:
                             name=name,
                             other=earlier.method,
                         )
-                        report(self.api, found_problem, where)
+                        self.report(found_problem, decl, self.name_span(decl))
                     continue
                 final_names[name] = decl
             if not quiet:
-                self.signatures.check(decl.method, found.owner, found.node, where)
+                for found_problem, at in self.signatures.check(
+                    decl.method, found.defined_in, found.module, found.node, self.where(decl)
+                ):
+                    self.report(found_problem, decl, at)
+        reached = self.signatures.reached()
+        depend_on(
+            self.api,
+            (name for name, module in reached.items() if not module.startswith(_STABLE)),
+            (module for module in reached.values() if not module.startswith(_STABLE)),
+        )
+
+    def override_span(self, found: _Found, decl: Declaration) -> Span | None:
+        """The attribute of this class that replaces an inherited declaration's method."""
+        node = found.alias or found.node
+        if self.own(decl) or found.owner is not self.info or node is None or node.line <= 0:
+            return None
+        return node.line, node.column, node.line, node.column + len(decl.method)
+
+    def report_unchecked(self) -> None:
+        """What this class's body declares in a way the plugin cannot read."""
+        for item in unchecked_of(self.info):
+            method = item.values.get("method")
+            values = {k: v for k, v in item.values.items() if k != "method"}
+            report(self.api, problem(item.kind, self.name, method, **values), item.span)
+
+    def report_mixin_name(self, origin: TypeInfo) -> None:
+        """A ``toolset_name`` from a class that is not a Toolset, when this class combines it."""
+        if origin is self.info or metadata(origin) is not None:
+            return  # set in a Toolset class: reported there as unchecked, if so
+        for base in self.info.bases:
+            if metadata(base.type) is not None and origin in base.type.mro:
+                return  # a Toolset base already has it: reported on that base
+        found = problem("unchecked-mixin-toolset-name", self.name, mixin=display_name(origin))
+        report(self.api, found, class_span(self.info))
 
     def unknown(self, decl: Declaration) -> Problem:
         """The problem of a declaration naming no method, with close names as suggestions."""
@@ -319,6 +516,15 @@ def is_plain_function(node: SymbolNode | None) -> bool:
             return False
         decorated = get_proper_type(node.var.type) if node.var.type is not None else None
         # A decorator returning a callable object (functools.cache) leaves an attribute that is
-        # not a function at run time; one typed as returning a callable keeps a function.
-        return decorated is None or isinstance(decorated, (CallableType, Overloaded, AnyType))
+        # not a function at run time; one typed as returning a callable, or a callable
+        # Protocol (how decorators that add attributes are typed), keeps a function.
+        return (
+            decorated is None
+            or isinstance(decorated, (CallableType, Overloaded, AnyType))
+            or (isinstance(decorated, Instance) and _is_callable_protocol(decorated.type))
+        )
     return False
+
+
+def _is_callable_protocol(info: TypeInfo) -> bool:
+    return info.is_protocol and info.get("__call__") is not None

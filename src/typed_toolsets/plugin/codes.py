@@ -6,11 +6,14 @@ from typing import Final
 
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
-from mypy.plugin import CheckerPluginInterface
+from mypy.plugin import CheckerPluginInterface, SemanticAnalyzerPluginInterface
 
 from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem
 
-__all__ = ["ERROR_CODES", "TOOLSET_CODE", "report"]
+__all__ = ["ERROR_CODES", "TOOLSET_CODE", "Span", "note", "report"]
+
+#: Where a problem is: ``(line, column, end_line, end_column)``, as mypy's nodes give them.
+Span = tuple[int, int, int, int]
 
 TOOLSET_CODE: Final = ErrorCode(
     "toolset", "typed_toolsets: Toolset declaration problems", "General"
@@ -24,6 +27,7 @@ _DESCRIPTIONS: Final = {
     "param-type": "a parameter type of an exported method has no JSON Schema",
     "init": "Cls.to_tools() on a Toolset whose constructor needs arguments",
     "ambiguous-union": "a JSON value could match two variants of a union parameter",
+    "unchecked": "an export the plugin cannot read, so cannot check statically",
 }
 #: One error code per problem code (keyed without the ``toolset-`` prefix), under `TOOLSET_CODE`.
 ERROR_CODES: Final = {
@@ -35,14 +39,30 @@ ERROR_CODES: Final = {
 _BY_NAME: Final = {error_code.code: error_code for error_code in ERROR_CODES.values()}
 
 
+def _context(where: Context | Span) -> Context:
+    if not isinstance(where, tuple):
+        return where
+    line, column, end_line, end_column = where
+    context = Context(line, column)
+    # Editors underline from the column to the end (mypy's --show-error-end shows them too).
+    context.end_line = end_line if end_line >= line else line
+    context.end_column = end_column if end_line > line or end_column > column else None
+    return context
+
+
 def report(
-    api: CheckerPluginInterface, problem: Problem, context: Context | tuple[int, int]
+    api: CheckerPluginInterface | SemanticAnalyzerPluginInterface,
+    problem: Problem,
+    where: Context | Span,
 ) -> None:
-    """Report *problem* as an error at *context* (a node, or a ``(line, column)`` pair).
+    """Report *problem* as an error at *where* (a node, or a `Span`).
 
     The message is the record's `Problem.message`: the runtime's line without its code, which
     mypy prints after it.
     """
-    if isinstance(context, tuple):
-        context = Context(*context)
-    api.fail(problem.message, context, code=_BY_NAME[problem.code])
+    api.fail(problem.message, _context(where), code=_BY_NAME[problem.code])
+
+
+def note(api: CheckerPluginInterface, text: str, where: Context | Span) -> None:
+    """Add a note at *where* (after an error that it explains)."""
+    api.msg.note(text, _context(where))

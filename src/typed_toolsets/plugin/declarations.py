@@ -1,14 +1,24 @@
 """Reading ``tool()`` declarations during semantic analysis, and the metadata they are kept in.
 
 A base-class hook runs on every Toolset subclass: it records the class's own declarations (both
-forms, ``exports = (tool("name"), ...)`` and ``@tool`` / ``@tool(...)`` on a method) as JSON
-metadata on the class, so that they reach other modules through mypy's cache, and registers the
-dependencies that incremental mode and the daemon need. The class checks read them back with
-`declarations_of` once the class is defined.
+forms, ``exports = (tool("name"), ...)`` and ``@tool`` / ``@tool(...)`` on a method), its
+``toolset_name``, its method aliases (``search = find``) and the facts about its methods that
+only their source shows (`typed_toolsets.plugin.sources`) as JSON metadata on the class, so that
+they reach other modules through mypy's cache, and registers the dependencies that incremental
+mode and the daemon need. The class checks read them back with `declarations_of` once the class
+is defined.
+
+What mypy can know is read: literals and ``Final`` constants (of any module for names, of this
+module for tuples of declarations), ``method_name=`` by keyword, tuples built with ``+``, ``*``
+and unpacking, ``Base.exports``, and aliases of `tool`. Anything else is recorded as *unchecked*
+and reported with its own code (``toolset-unchecked``), never skipped without a word.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable, Iterator
 from typing import Final, cast
 
 from mypy.constant_fold import constant_fold_expr
@@ -16,30 +26,75 @@ from mypy.nodes import (
     ARG_POS,
     AssignmentStmt,
     CallExpr,
+    Context,
     Decorator,
     Expression,
+    FuncDef,
+    GeneratorExpr,
+    ListComprehension,
     ListExpr,
     MemberExpr,
     NameExpr,
     OpExpr,
     OverloadedFuncDef,
     RefExpr,
+    StarExpr,
     Statement,
+    StrExpr,
+    SymbolTableNode,
     TupleExpr,
     TypeInfo,
     Var,
 )
-from mypy.plugin import ClassDefContext
+from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
+from mypy.plugins.common import add_attribute_to_class
 from mypy.server.trigger import make_wildcard_trigger
+from mypy.subtypes import is_same_type
+from mypy.types import LiteralType, get_proper_type
 
+from typed_toolsets.rules.problems import KINDS, Kind, problem
+
+from .codes import Span, report
 from .fullnames import TOOL_FUNCTION, TOOL_SPEC, TOOLSET
+from .sources import method_facts
+from .typeinfo import class_span, display_name, function_of
 
-__all__ = ["META", "META_VERSION", "Declaration", "declarations_of", "metadata", "record_class"]
+__all__ = [
+    "DIGEST",
+    "META",
+    "META_VERSION",
+    "MIXIN_META",
+    "Declaration",
+    "Unchecked",
+    "alias_of",
+    "class_metadata",
+    "declarations_of",
+    "describe",
+    "metadata",
+    "method_facts_of",
+    "mixin_toolset_name",
+    "record_class",
+    "record_mixin_name",
+    "span",
+    "stored_span",
+    "unchecked_of",
+]
 
 #: Key of the recorded declarations in ``TypeInfo.metadata`` (JSON, stored in mypy's cache).
 META: Final = "typed_toolsets"
 #: Bumped when the shape of the recorded metadata changes.
-META_VERSION: Final = 1
+META_VERSION: Final = 2
+#: Key of a mixin's recorded ``toolset_name`` (a class that is not a Toolset).
+MIXIN_META: Final = "typed_toolsets_mixin"
+#: A class attribute whose literal type is a digest of the metadata. mypy's daemon re-checks the
+#: subclasses of a class when a member of the class changes, and metadata is not a member: the
+#: digest makes a changed declaration, ``toolset_name`` or method fact one.
+DIGEST: Final = "__typed_toolsets__"
+
+#: The metaclasses with which mypy simulates ``__init_subclass__`` (``check_init_subclass``).
+_CHECKED_METACLASSES: Final = ("builtins.type", "abc.ABCMeta")
+#: How deep aliases and constants are followed (``a = b``, ``b = tool``).
+_MAX_DEPTH: Final = 8
 
 
 class _Dynamic:
@@ -49,82 +104,276 @@ class _Dynamic:
 _DYNAMIC: Final = _Dynamic()
 
 
-def _literal_str(expr: Expression, module: str) -> str | _Dynamic | None:
-    """The value of a constant string expression or ``None``; else `_DYNAMIC`.
-
-    Literals, ``Final`` names (of any module) and constant expressions of this module
-    (``"x" * 3``, ``PREFIX + "_find"``) are read, as ``tool()`` would receive them.
-    """
-    if isinstance(expr, NameExpr) and expr.fullname == "builtins.None":
-        return None
-    if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
-        value = expr.node.final_value
-        if isinstance(value, str):
-            return value
-    folded = constant_fold_expr(expr, module)
-    return folded if isinstance(folded, str) else _DYNAMIC
-
-
-def _is_tool(expr: Expression) -> bool:
-    return isinstance(expr, RefExpr) and expr.fullname == TOOL_FUNCTION
-
-
-def _decl(
-    method: str, tool_name: str | _Dynamic | None, expr: Expression, form: str
-) -> dict[str, object]:
+def span(node: Context) -> dict[str, int]:
+    """Where *node* is: its line and column, and where it ends (for editors to underline)."""
+    end_line = node.end_line if node.end_line is not None else node.line
+    end_column = node.end_column if node.end_column is not None else node.column
     return {
-        "method": method,
-        "tool_name": None if isinstance(tool_name, _Dynamic) else tool_name,
-        "dynamic_name": isinstance(tool_name, _Dynamic),
-        "line": expr.line,
-        "column": expr.column,
-        "form": form,
+        "line": node.line,
+        "column": node.column,
+        "end_line": end_line,
+        "end_column": end_column,
     }
 
 
-def _tool_name_argument(call: CallExpr, module: str) -> str | _Dynamic | None:
-    for name, arg in zip(call.arg_names, call.args, strict=True):
-        if name == "tool_name":
-            return _literal_str(arg, module)
-    return None
+def describe(expr: Expression) -> str:
+    """A short text for *expr* in messages: ``NAMES``, ``helpers.EXPORTS``, ``make(...)``."""
+    if isinstance(expr, NameExpr):
+        return expr.name
+    if isinstance(expr, MemberExpr):
+        return f"{describe(expr.expr)}.{expr.name}"
+    if isinstance(expr, CallExpr):
+        return f"{describe(expr.callee)}(...)"
+    if isinstance(expr, (ListComprehension, GeneratorExpr)):
+        return "a comprehension"
+    if isinstance(expr, OpExpr):
+        return f"{describe(expr.left)} {expr.op} {describe(expr.right)}"
+    return "an expression"
 
 
-def _exports_decls(expr: Expression, decls: list[dict[str, object]], module: str) -> bool:
-    """Collect ``tool(...)`` calls from an ``exports`` value; False if some cannot be read."""
-    if isinstance(expr, (TupleExpr, ListExpr)):
-        complete = True
-        for item in expr.items:
-            if not (isinstance(item, CallExpr) and _is_tool(item.callee)):
-                complete = False  # not a declaration: mypy's own type check reports it
+class _Reader:
+    """Reads the declarations of one class body (semantic analysis, so expressions are bound)."""
+
+    def __init__(self, api: SemanticAnalyzerPluginInterface, info: TypeInfo) -> None:
+        self.api = api
+        self.info = info
+        self.module = api.cur_mod_id
+        self.unchecked: list[dict[str, object]] = []
+        tool = api.lookup_fully_qualified_or_none(TOOL_FUNCTION)
+        node = tool.node if tool is not None else None
+        self.tool_type = node.type if isinstance(node, (FuncDef, OverloadedFuncDef)) else None
+
+    def skip(self, kind: str, node: Context, **values: str) -> None:
+        """Record something that cannot be checked statically, to report it."""
+        self.unchecked.append({"kind": kind, **span(node), "values": values})
+
+    # -- values
+
+    def constant(self, expr: Expression, depth: int = 0) -> Expression | None:
+        """The value of a name bound once in this module or class body, else None."""
+        if not isinstance(expr, RefExpr) or not isinstance(expr.node, Var) or depth > _MAX_DEPTH:
+            return None
+        var = expr.node
+        if var.info is self.info:
+            body = self.info.defn.defs.body
+        elif var.fullname == f"{self.module}.{var.name}":
+            body = self.api.modules[self.module].defs
+        else:
+            return None
+        values = [stmt.rvalue for stmt in _assignments(body, var.name)]
+        return values[0] if len(values) == 1 else None
+
+    def literal_str(self, expr: Expression) -> str | _Dynamic | None:
+        """The value of a constant string expression or ``None``; else `_DYNAMIC`.
+
+        Literals, ``Final`` names (of any module) and constant expressions of this module
+        (``"x" * 3``, ``PREFIX + "_find"``) are read, as ``tool()`` would receive them.
+        """
+        if isinstance(expr, NameExpr) and expr.fullname == "builtins.None":
+            return None
+        if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
+            value = expr.node.final_value
+            if isinstance(value, str):
+                return value
+        folded = constant_fold_expr(expr, self.module)
+        return folded if isinstance(folded, str) else _DYNAMIC
+
+    def is_tool(self, expr: Expression, depth: int = 0) -> bool:
+        """Whether *expr* is `tool`, or an alias of it (``expose = tool``, in any module)."""
+        if not isinstance(expr, RefExpr) or depth > _MAX_DEPTH:
+            return False
+        if expr.fullname == TOOL_FUNCTION:
+            return True
+        var = expr.node
+        if not isinstance(var, Var):
+            return False
+        if var.type is not None and self.tool_type is not None:
+            # Another module's alias, already type checked: it has `tool`'s own type.
+            return is_same_type(get_proper_type(var.type), self.tool_type)
+        value = self.constant(expr, depth)
+        return value is not None and self.is_tool(value, depth + 1)
+
+    # -- the two forms
+
+    def tool_call(self, call: CallExpr, form: str) -> dict[str, object] | None:
+        """The declaration a ``tool(...)`` call makes (None when its method name is unknown)."""
+        method_expr: Expression | None = None
+        for name, arg, kind in zip(call.arg_names, call.args, call.arg_kinds, strict=True):
+            if (name is None and kind == ARG_POS and method_expr is None) or name == "method_name":
+                method_expr = arg
+        if method_expr is None:
+            return None  # `tool()` in exports: mypy reports the missing argument
+        method = self.literal_str(method_expr)
+        if not isinstance(method, str):
+            self.skip("unchecked-method-name", method_expr, expression=describe(method_expr))
+            return None
+        return self.with_tool_name(_decl(method, None, call, form), call)
+
+    def with_tool_name(self, decl: dict[str, object], call: CallExpr) -> dict[str, object]:
+        """*decl* with the ``tool_name=`` of *call*, or marked unknown when it is not a literal."""
+        for name, arg in zip(call.arg_names, call.args, strict=True):
+            if name != "tool_name":
                 continue
-            first = item.args[0] if item.args and item.arg_names[0] is None else None
-            method = _literal_str(first, module) if first is not None else None
-            if not isinstance(method, str):
-                complete = False  # a computed method name: nothing to check statically
-                continue
-            decls.append(_decl(method, _tool_name_argument(item, module), item, "exports"))
-        return complete
-    if isinstance(expr, OpExpr) and expr.op == "+":
-        left = _exports_decls(expr.left, decls, module)
-        return _exports_decls(expr.right, decls, module) and left
-    # `exports = Base.exports + (...)`: the inherited part is already recorded on the base.
-    return isinstance(expr, (NameExpr, MemberExpr)) and expr.name == "exports"
+            tool_name = self.literal_str(arg)
+            if isinstance(tool_name, _Dynamic):
+                decl["tool_name_known"] = False
+                self.skip(
+                    "unchecked-tool-name", arg, method=str(decl["method"]), expression=describe(arg)
+                )
+            else:
+                decl["tool_name"] = tool_name
+        return decl
+
+    def exports(self, expr: Expression, out: list[dict[str, object]], depth: int = 0) -> None:
+        """Collect the declarations of an ``exports`` value; record what cannot be read."""
+        if depth > _MAX_DEPTH:
+            self.skip("unchecked-exports", expr, expression=describe(expr))
+            return
+        if isinstance(expr, (TupleExpr, ListExpr)):
+            for item in expr.items:
+                self.exports_item(item, out, depth)
+        elif isinstance(expr, OpExpr) and expr.op == "+":
+            self.exports(expr.left, out, depth + 1)
+            self.exports(expr.right, out, depth + 1)
+        elif isinstance(expr, OpExpr) and expr.op == "*":
+            self.repeated(expr, out, depth)
+        elif isinstance(expr, MemberExpr) and expr.name == "exports":
+            self.copied(expr, out)
+        elif isinstance(expr, CallExpr) and self.is_tool(expr.callee):
+            return  # a single tool(...) instead of a tuple: mypy reports the type
+        else:
+            if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
+                self.through(expr, out, depth, self.exports)
+                return
+            self.skip("unchecked-exports", expr, expression=describe(expr))
+
+    def exports_item(self, item: Expression, out: list[dict[str, object]], depth: int) -> None:
+        if isinstance(item, StarExpr):
+            self.exports(item.expr, out, depth + 1)
+        elif isinstance(item, CallExpr) and self.is_tool(item.callee):
+            decl = self.tool_call(item, "exports")
+            if decl is not None:
+                out.append(decl)
+        elif isinstance(item, CallExpr):
+            self.skip("unchecked-exports", item, expression=describe(item))
+        elif isinstance(item, RefExpr) and isinstance(item.node, Var):
+            self.through(item, out, depth, self.exports_item)
+        # Anything else (a string, a method, a literal) is not a ToolSpec: mypy reports its type.
+
+    def through(
+        self,
+        ref: RefExpr,
+        out: list[dict[str, object]],
+        depth: int,
+        read: Callable[[Expression, list[dict[str, object]], int], None],
+    ) -> None:
+        """Read the value of the Final constant *ref* names, as if written where *ref* is."""
+        value = self.constant(ref)
+        if value is None or not (isinstance(ref.node, Var) and ref.node.is_final):
+            self.skip("unchecked-exports-name", ref, expression=describe(ref))
+            return
+        found: list[dict[str, object]] = []
+        before = len(self.unchecked)
+        read(value, found, depth + 1)
+        # Reported in the class body: the constant may serve several classes.
+        for record in (*found, *self.unchecked[before:]):
+            record.update(span(ref))
+        out.extend(found)
+
+    def repeated(self, expr: OpExpr, out: list[dict[str, object]], depth: int) -> None:
+        count = constant_fold_expr(expr.right, self.module)
+        items = expr.left
+        if not isinstance(count, int):
+            count, items = constant_fold_expr(expr.left, self.module), expr.right
+        if not isinstance(count, int) or isinstance(count, bool):
+            self.skip("unchecked-exports", expr, expression=describe(expr))
+            return
+        once: list[dict[str, object]] = []
+        self.exports(items, once, depth + 1)
+        out.extend(once * max(count, 0))
+
+    def copied(self, expr: MemberExpr, out: list[dict[str, object]]) -> None:
+        """``Base.exports``: the declarations of Base's ``exports``, made here again."""
+        owner = expr.expr.node if isinstance(expr.expr, RefExpr) else None
+        if not isinstance(owner, TypeInfo):
+            self.skip("unchecked-exports", expr, expression=describe(expr))
+            return
+        for klass in owner.mro:
+            if klass.fullname == TOOLSET:
+                return
+            data = metadata(klass)
+            if data is not None and data.get("exports_set"):
+                out.extend(
+                    {**decl, **span(expr), "copied_from": klass.fullname}
+                    for decl in _dicts(data.get("exports"))
+                )
+                if data.get("exports_unchecked"):
+                    self.skip("unchecked-exports", expr, expression=describe(expr))
+                return
+            if "exports" in klass.names:
+                break  # a class that is not a Toolset (or not recorded) sets it
+        self.skip("unchecked-exports", expr, expression=describe(expr))
+
+    def decorator(self, name: str, decorators: list[Expression]) -> dict[str, object] | None:
+        for dec in decorators:
+            if self.is_tool(dec):
+                return _decl(name, None, dec, "decorator")
+            # `@tool(...)` with options only; a positional argument is the exports form misused.
+            if (
+                isinstance(dec, CallExpr)
+                and self.is_tool(dec.callee)
+                and ARG_POS not in dec.arg_kinds
+            ):
+                return self.with_tool_name(_decl(name, None, dec, "decorator"), dec)
+        return None
 
 
-def _decorator_decl(
-    name: str, decorators: list[Expression], module: str
-) -> dict[str, object] | None:
-    for dec in decorators:
-        if _is_tool(dec):
-            return _decl(name, None, dec, "decorator")
-        # `@tool(...)` with options only; a positional argument is the exports form misused.
-        if isinstance(dec, CallExpr) and _is_tool(dec.callee) and ARG_POS not in dec.arg_kinds:
-            return _decl(name, _tool_name_argument(dec, module), dec, "decorator")
-    return None
+def _dicts(value: object) -> list[dict[str, object]]:
+    if not isinstance(value, list):
+        return []
+    # The metadata is the JSON `record_class` wrote: lists of objects with string keys.
+    return [
+        cast("dict[str, object]", d) for d in cast("list[object]", value) if isinstance(d, dict)
+    ]
 
 
-def record_class(ctx: ClassDefContext) -> None:
-    """Store the class's own declarations as metadata (idempotent: may run several times)."""
+def _assignments(body: list[Statement], name: str) -> Iterator[AssignmentStmt]:
+    for stmt in body:
+        if isinstance(stmt, AssignmentStmt) and any(
+            isinstance(lvalue, NameExpr) and lvalue.name == name for lvalue in stmt.lvalues
+        ):
+            yield stmt
+
+
+def _decl(method: str, tool_name: str | None, node: Context, form: str) -> dict[str, object]:
+    return {"method": method, "tool_name": tool_name, **span(node), "form": form}
+
+
+def _methods(
+    api: SemanticAnalyzerPluginInterface, body: list[Statement], registered: frozenset[str]
+) -> dict[str, dict[str, object]]:
+    """The facts about each method of a class body (`typed_toolsets.plugin.sources`)."""
+    module = api.modules[api.cur_mod_id]
+    facts: dict[str, dict[str, object]] = {}
+    for stmt in body:
+        if not isinstance(stmt, (FuncDef, Decorator, OverloadedFuncDef)):
+            continue
+        func = function_of(stmt)
+        if func is None:
+            continue
+
+        def lookup(name: str, func: FuncDef = func) -> SymbolTableNode | None:
+            return api.lookup_qualified(name, func, suppress_errors=True)
+
+        facts[stmt.name] = method_facts(func, lookup, module, api.options, registered)
+    return facts
+
+
+def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
+    """Store the class's own declarations as metadata (idempotent: may run several times).
+
+    *registered* names the types registered at run time (from the plugin's config).
+    """
     info = ctx.cls.info
     if not info.has_base(TOOLSET) or info.fullname == TOOLSET:
         return
@@ -137,39 +386,110 @@ def record_class(ctx: ClassDefContext) -> None:
     if isinstance(refs, set):  # coarse incremental mode on mypy 1.19 to 2.3
         refs.update(b.module_name for b in ancestors if b.module_name != ctx.api.cur_mod_id)  # pyright: ignore[reportUnknownMemberType]
 
+    reader = _Reader(ctx.api, info)
+    data: dict[str, object] = {"version": META_VERSION}
     exports: list[dict[str, object]] = []
     decorated: list[dict[str, object]] = []
-    complete = True
-    toolset_name: str | _Dynamic | None = None
+    aliases: dict[str, dict[str, object]] = {}
     exports_stmt: AssignmentStmt | None = None
     for stmt in ctx.cls.defs.body:
         if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1:
             target = stmt.lvalues[0]
-            if isinstance(target, NameExpr) and target.name == "exports":
+            name = target.name if isinstance(target, NameExpr) else None
+            if name == "exports":
                 exports = []
-                complete = _exports_decls(stmt.rvalue, exports, ctx.api.cur_mod_id)
+                before = len(reader.unchecked)
+                reader.exports(stmt.rvalue, exports)
+                data["exports_set"] = True
+                data["exports_unchecked"] = len(reader.unchecked) > before
                 exports_stmt = stmt
-            elif isinstance(target, NameExpr) and target.name == "toolset_name":
-                toolset_name = _literal_str(stmt.rvalue, ctx.api.cur_mod_id)
-                if toolset_name is None:
-                    toolset_name = _DYNAMIC
-        decl = _statement_decorator_decl(stmt, ctx.api.cur_mod_id)
+            elif name == "toolset_name":
+                _record_toolset_name(reader, stmt, data)
+            elif name is not None:
+                alias = alias_target(stmt.rvalue)
+                if alias is not None:
+                    aliases[name] = {**alias, **span(stmt)}
+        decl = _statement_decorator_decl(reader, stmt)
         if decl is not None:
             decorated.append(decl)
-    info.metadata[META] = {
-        "version": META_VERSION,
-        "decls": exports + decorated,
-        "complete": complete,
-        "toolset_name": toolset_name if isinstance(toolset_name, str) else None,
-        "dynamic_toolset_name": isinstance(toolset_name, _Dynamic),
-    }
+    data["exports"] = exports
+    data["decorated"] = decorated
+    data["unchecked"] = reader.unchecked
+    data["aliases"] = aliases
+    data["methods"] = _methods(ctx.api, ctx.cls.defs.body, registered)
+    info.metadata[META] = data
+    _add_digest(ctx, data)
+    meta = info.metaclass_type
+    if meta is not None and meta.type.fullname not in _CHECKED_METACLASSES:
+        # mypy skips the `__init_subclass__` simulation the checks run in: say so.
+        found = problem("unchecked-metaclass", display_name(info), metaclass=meta.type.name)
+        report(ctx.api, found, class_span(info))
     if exports_stmt is not None:
         _declare_exports_type(ctx, exports_stmt)
 
 
-def _statement_decorator_decl(stmt: Statement, module: str) -> dict[str, object] | None:
+def record_mixin_name(ctx: ClassDefContext) -> None:
+    """Record a class's literal ``toolset_name`` when the class is not a Toolset (a mixin).
+
+    A Toolset subclass combining the mixin takes its name from it, and the mixin's own body is
+    gone once the mixin comes from mypy's cache.
+    """
+    # Called for every class mypy analyses (typeshed's too): the cheapest test first.
+    assignments = list(_assignments(ctx.cls.defs.body, "toolset_name"))
+    info = ctx.cls.info
+    if not assignments or info.has_base(TOOLSET):
+        return  # `record_class` reads a Toolset's
+    for stmt in assignments:
+        value = stmt.rvalue
+        name = value.value if isinstance(value, StrExpr) else None
+        data: dict[str, object] = {"version": META_VERSION, "mixin_toolset_name": name}
+        info.metadata[MIXIN_META] = data
+        _add_digest(ctx, data)
+
+
+def mixin_toolset_name(info: TypeInfo) -> str | None:
+    """The literal ``toolset_name`` `record_mixin_name` recorded on *info*, if any."""
+    data = info.metadata.get(MIXIN_META)
+    if isinstance(data, dict) and data.get("version") == META_VERSION:
+        name = cast("dict[str, object]", data).get("mixin_toolset_name")
+        return name if isinstance(name, str) else None
+    return None
+
+
+def _record_toolset_name(reader: _Reader, stmt: AssignmentStmt, data: dict[str, object]) -> None:
+    value = reader.literal_str(stmt.rvalue)
+    data["toolset_name_set"] = True
+    data["toolset_name_at"] = span(stmt)
+    if isinstance(value, str):
+        data["toolset_name"] = value
+    else:
+        reader.skip("unchecked-toolset-name", stmt.rvalue, expression=describe(stmt.rvalue))
+
+
+def alias_target(expr: Expression) -> dict[str, object] | None:
+    """``search = find``: what a class attribute assigned a function refers to, if it does.
+
+    The class then holds the same function under another name, a plain method at run time.
+    """
+    if not isinstance(expr, RefExpr):
+        return None
+    node = expr.node
+    if isinstance(expr, MemberExpr) and isinstance(expr.expr, RefExpr):
+        owner = expr.expr.node  # `Base.method`: semantic analysis leaves class members unbound
+        sym = owner.get(expr.name) if isinstance(owner, TypeInfo) else None
+        node = sym.node if sym is not None else node
+    if isinstance(node, Decorator):
+        node = node.func
+    if isinstance(node, OverloadedFuncDef):
+        return {"target": node.fullname, "name": node.name}
+    if isinstance(node, FuncDef) and not (node.is_static or node.is_class or node.is_property):
+        return {"target": node.fullname, "name": node.name}
+    return None
+
+
+def _statement_decorator_decl(reader: _Reader, stmt: Statement) -> dict[str, object] | None:
     if isinstance(stmt, Decorator):
-        return _decorator_decl(stmt.name, stmt.original_decorators, module)
+        return reader.decorator(stmt.name, stmt.original_decorators)
     if isinstance(stmt, OverloadedFuncDef):
         # At run time the class holds the implementation (or, for a property with a setter,
         # the getter), so that is where a @tool counts.
@@ -178,10 +498,31 @@ def _statement_decorator_decl(stmt: Statement, module: str) -> dict[str, object]
             candidates.append(stmt.items[0])
         for item in candidates:
             if isinstance(item, Decorator):
-                decl = _decorator_decl(stmt.name, item.original_decorators, module)
+                decl = reader.decorator(stmt.name, item.original_decorators)
                 if decl is not None:
                     return decl
     return None
+
+
+def _add_digest(ctx: ClassDefContext, data: dict[str, object]) -> None:
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    current = ctx.cls.info.names.get(DIGEST)
+    node = current.node if current is not None else None
+    if isinstance(node, Var):
+        proper = get_proper_type(node.type) if node.type is not None else None
+        if isinstance(proper, LiteralType) and proper.value == digest:
+            return
+    literal = LiteralType(digest, ctx.api.named_type("builtins.str"))
+    add_attribute_to_class(
+        ctx.api,
+        ctx.cls,
+        DIGEST,
+        literal,
+        is_classvar=True,
+        override_allow_incompatible=True,
+        overwrite_existing=True,
+    )
 
 
 def _declare_exports_type(ctx: ClassDefContext, stmt: AssignmentStmt) -> None:
@@ -214,8 +555,18 @@ def metadata(info: TypeInfo) -> dict[str, object] | None:
     """What `record_class` stored on *info*, if it is of this plugin version."""
     data = info.metadata.get(META)
     if isinstance(data, dict) and data.get("version") == META_VERSION:
-        return data
+        return cast("dict[str, object]", data)
     return None
+
+
+def class_metadata(info: TypeInfo) -> dict[str, object]:
+    """`metadata`, or an empty record for a class the plugin did not record."""
+    return metadata(info) or {}
+
+
+def _position(data: dict[str, object], key: str) -> int:
+    value = data.get(key)
+    return value if isinstance(value, int) else -1
 
 
 class Declaration:
@@ -224,29 +575,104 @@ class Declaration:
     Attributes:
         method: The declared method's name.
         tool_name: The literal ``tool_name=``, or None.
-        dynamic_name: Whether ``tool_name=`` is not a literal (the final name is unknown).
+        tool_name_known: False when ``tool_name=`` is not a literal (the final name is unknown).
         line: The line of the ``tool(...)`` call or ``@tool`` decorator (-1 when unknown).
         column: Its column.
+        end_line: The line where it ends.
+        end_column: The column where it ends.
         declared_by: The class whose body declares it.
+        copied_from: For a declaration made by ``exports = Base.exports + ...``, the class whose
+            ``exports`` it repeats.
     """
 
     def __init__(self, data: dict[str, object], declared_by: TypeInfo) -> None:
         method = data.get("method")
         tool_name = data.get("tool_name")
-        line, column = data.get("line"), data.get("column")
+        copied = data.get("copied_from")
         self.method = method if isinstance(method, str) else ""
         self.tool_name = tool_name if isinstance(tool_name, str) else None
-        self.dynamic_name = bool(data.get("dynamic_name"))
-        self.line = line if isinstance(line, int) else -1
-        self.column = column if isinstance(column, int) else -1
+        self.tool_name_known = data.get("tool_name_known", True) is not False
+        self.line = _position(data, "line")
+        self.column = _position(data, "column")
+        self.end_line = _position(data, "end_line")
+        self.end_column = _position(data, "end_column")
         self.declared_by = declared_by
+        self.copied_from = copied if isinstance(copied, str) else None
+
+    @property
+    def span(self) -> tuple[int, int, int, int]:
+        """``(line, column, end_line, end_column)`` of the declaration."""
+        return self.line, self.column, self.end_line, self.end_column
 
 
 def declarations_of(info: TypeInfo) -> list[Declaration]:
-    """The declarations *info*'s own body makes, in order."""
-    data = metadata(info)
-    decls = data.get("decls") if data is not None else None
-    if not isinstance(decls, list):
-        return []
-    # The metadata is the JSON `record_class` wrote: a list of objects with string keys.
-    return [Declaration(cast("dict[str, object]", d), info) for d in cast("list[object]", decls)]
+    """The declarations *info*'s own body makes, in order (``exports``, then decorators)."""
+    data = class_metadata(info)
+    return [
+        Declaration(d, info) for d in _dicts(data.get("exports")) + _dicts(data.get("decorated"))
+    ]
+
+
+class Unchecked:
+    """Something in a class body the plugin cannot check statically (reported as such).
+
+    Attributes:
+        kind: The kind of problem (``unchecked-exports``, ``unchecked-tool-name``, ...).
+        span: ``(line, column, end_line, end_column)``.
+        values: The values of its message.
+    """
+
+    def __init__(self, kind: Kind, span: Span, values: dict[str, str]) -> None:
+        self.kind: Kind = kind
+        self.span = span
+        self.values = values
+
+
+def stored_span(data: object) -> Span | None:
+    """A `span` read back from the metadata, if it is one."""
+    if not isinstance(data, dict):
+        return None
+    stored = cast("dict[str, object]", data)
+    line, column, end_line, end_column = (
+        stored.get(key) for key in ("line", "column", "end_line", "end_column")
+    )
+    if (
+        isinstance(line, int)
+        and isinstance(column, int)
+        and isinstance(end_line, int)
+        and isinstance(end_column, int)
+    ):
+        return line, column, end_line, end_column
+    return None
+
+
+def unchecked_of(info: TypeInfo) -> list[Unchecked]:
+    """What *info*'s own body has that cannot be checked statically."""
+    found: list[Unchecked] = []
+    for data in _dicts(class_metadata(info).get("unchecked")):
+        kind, at, values = data.get("kind"), stored_span(data), data.get("values")
+        if kind not in KINDS or at is None or not isinstance(values, dict):
+            continue  # not written by this version (the version check makes it unlikely)
+        texts = {k: v for k, v in cast("dict[str, object]", values).items() if isinstance(v, str)}
+        found.append(Unchecked(cast("Kind", kind), at, texts))
+    return found
+
+
+def alias_of(info: TypeInfo, name: str) -> tuple[str, str] | None:
+    """``(target fullname, target name)`` when *info*'s body binds *name* to a function."""
+    aliases = class_metadata(info).get("aliases")
+    entry = cast("dict[str, object]", aliases).get(name) if isinstance(aliases, dict) else None
+    if not isinstance(entry, dict):
+        return None
+    data = cast("dict[str, object]", entry)
+    target, target_name = data.get("target"), data.get("name")
+    if isinstance(target, str) and isinstance(target_name, str):
+        return target, target_name
+    return None
+
+
+def method_facts_of(info: TypeInfo, name: str) -> dict[str, object] | None:
+    """The recorded facts about *info*'s own method *name* (see `sources.method_facts`)."""
+    methods = class_metadata(info).get("methods")
+    entry = cast("dict[str, object]", methods).get(name) if isinstance(methods, dict) else None
+    return cast("dict[str, object]", entry) if isinstance(entry, dict) else None

@@ -65,17 +65,31 @@ class SchemaCheck:
     def __init__(self, options: Options, registered: frozenset[str]) -> None:
         self.options = options
         self.registered = registered
+        #: The classes and aliases the verdicts so far depend on, with their modules.
+        self.reached: dict[str, str] = {}
+        #: After `problem`: the first type it met that mypy does not see (an unfollowed
+        #: import), if any; its schema cannot be checked statically.
+        self.unseen: str | None = None
+
+    def _reach(self, fullname: str, module: str) -> None:
+        self.reached[fullname] = module
 
     def show(self, t: Type) -> str:
         """How *t* is named in problems."""
         return label(t, self.options)
 
     def problem(self, t: Type) -> str | None:
-        """Why *t* has no JSON Schema, or None when it has one (or cannot be known)."""
+        """Why *t* has no JSON Schema, or None when it has one (or cannot be known).
+
+        When it cannot be known because part of *t* comes from a module mypy does not analyse
+        (``ignore_missing_imports``), `unseen` names that part afterwards.
+        """
+        self.unseen = None
         return self._problem(t, set())
 
     def _problem(self, t: Type, seen: set[str]) -> str | None:
         if isinstance(t, TypeAliasType) and t.alias is not None:
+            self._reach(t.alias.fullname, t.alias.module)
             if t.is_recursive:
                 return "recursive type aliases are not supported; use a recursive attrs class"
             if getattr(t.alias, "python_3_12_type_alias", False):
@@ -84,6 +98,13 @@ class SchemaCheck:
         if isinstance(proper, NoneType):
             return None
         if isinstance(proper, AnyType):
+            unseen = proper.missing_import_name
+            if (
+                proper.type_of_any == TypeOfAny.from_unimported_type
+                and self.unseen is None
+                and unseen not in self.registered
+            ):
+                self.unseen = unseen or "Any"
             return _any_problem(proper)
         if isinstance(proper, UninhabitedType):
             return "Never has no JSON Schema"
@@ -97,6 +118,7 @@ class SchemaCheck:
                 return self._namedtuple_problem(fallback, proper, seen)
             return self._first_problem(proper.items, seen)
         if isinstance(proper, TypedDictType):
+            self._reach(proper.fallback.type.fullname, proper.fallback.type.module_name)
             return self._first_problem(list(proper.items.values()), seen)
         if isinstance(proper, (CallableType, Overloaded)):
             return "callables have no JSON Schema"
@@ -116,6 +138,7 @@ class SchemaCheck:
         return None
 
     def _literal_problem(self, literal: LiteralType) -> str | None:
+        self._reach(literal.fallback.type.fullname, literal.fallback.type.module_name)
         if literal.fallback.type.is_enum:
             return self._enum_problem(literal.fallback.type)
         if literal.fallback.type.fullname in BYTES:
@@ -127,6 +150,7 @@ class SchemaCheck:
     def _instance_problem(self, instance: Instance, seen: set[str]) -> str | None:
         info = instance.type
         fullname = info.fullname
+        self._reach(fullname, info.module_name)
         if fullname in self.registered or fullname in SCALARS:
             return None
         if info.is_newtype and info.bases:
@@ -171,6 +195,7 @@ class SchemaCheck:
     def _namedtuple_problem(
         self, info: TypeInfo, tuple_type: TupleType, seen: set[str]
     ) -> str | None:
+        self._reach(info.fullname, info.module_name)
         if info.fullname in seen:
             return None
         seen.add(info.fullname)

@@ -93,7 +93,13 @@ class ShapeBuilder:
         def number_kind(item: ProperType) -> str | None:
             return names.get(item.type.fullname) if isinstance(item, Instance) else None
 
-        items = [get_proper_type(i) for i in _flatten(union)]
+        items: list[ProperType] = []
+        for item in map(get_proper_type, _flatten(union)):
+            # Python's Union drops repeats (`Optional[Maybe]` with `Maybe = int | None`).
+            if item not in items:
+                items.append(item)
+        if len(items) == 1:
+            return self.shape(items[0])
         return Shape.union_of(text, items, number_kind, self.shape)
 
     def _instance_shape(self, instance: Instance, text: str) -> Shape:

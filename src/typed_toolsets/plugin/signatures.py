@@ -4,33 +4,49 @@ Check 5: parameter kinds and annotations; check 6: types with no JSON Schema, an
 on a type without null; check 8: ambiguous unions.
 
 Problems of a parameter are reported on the parameter when the method is defined in the module
-being checked, else on the declaration (functions loaded from mypy's cache keep no parameters).
+being checked, else on the declaration (functions loaded from mypy's cache keep no parameters;
+what the checks need from them, their names for one, is recorded with the class's declarations:
+`typed_toolsets.plugin.sources`).
 """
 
 from __future__ import annotations
+
+from typing import cast
 
 from mypy.nodes import (
     ARG_STAR,
     ARG_STAR2,
     Argument,
+    Context,
     Decorator,
     FuncDef,
-    NameExpr,
     OverloadedFuncDef,
     SymbolNode,
+    SymbolTableNode,
     TypeInfo,
 )
 from mypy.plugin import CheckerPluginInterface
-from mypy.types import AnyType, CallableType, Type, TypeOfAny, get_proper_type
+from mypy.types import (
+    AnyType,
+    CallableType,
+    NoneType,
+    Type,
+    TypeOfAny,
+    UnionType,
+    get_proper_type,
+)
 
 from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.rules.shapes import find_ambiguity
 
-from .codes import report
+from .codes import Span
+from .declarations import method_facts_of
 from .jsontypes import SchemaCheck
 from .shapes import ShapeBuilder
+from .sources import method_facts
+from .typeinfo import checker_modules, function_of
 
-__all__ = ["SignatureCheck", "function_of"]
+__all__ = ["SignatureCheck"]
 
 
 class SignatureCheck:
@@ -51,78 +67,140 @@ class SignatureCheck:
         registered: frozenset[str],
     ) -> None:
         self.api = api
+        self.registered = registered
         self.info = info
         self.class_name = class_name
         self.types = SchemaCheck(api.options, registered)
         self.shapes = ShapeBuilder(api.options, registered)
 
-    def check(
-        self, method: str, owner: TypeInfo, node: SymbolNode | None, where: tuple[int, int]
-    ) -> None:
-        """Check the method *node* (defined by *owner*), exported as *method*.
+    def reached(self) -> dict[str, str]:
+        """The classes and aliases the verdicts so far depend on, with their modules."""
+        return self.types.reached
 
-        *where* is the declaration's place, used when the parameters' own are not known.
+    def facts(self, owner: TypeInfo | None, module: str, func: FuncDef) -> dict[str, object] | None:
+        """What the source of the method *func* shows (`typed_toolsets.plugin.sources`).
+
+        Recorded with a Toolset class's declarations; read now for a function of this module
+        that is not a Toolset's (a mixin's, a module function a class attribute names); unknown
+        for one of another module.
+        """
+        recorded = method_facts_of(owner, func.name) if owner is not None else None
+        if recorded is not None or module != self.info.module_name:
+            return recorded
+        if not _arguments(func):
+            return None
+        checker: object = self.api
+
+        def lookup(text: str) -> SymbolTableNode | None:
+            find = getattr(checker, "lookup_qualified", None)
+            try:
+                found: object = find(text) if callable(find) else None
+            except (KeyError, AssertionError):  # mypy's checker raises for unknown names
+                return None
+            return found if isinstance(found, SymbolTableNode) else None
+
+        tree = checker_modules(self.api)[module]
+        return method_facts(func, lookup, tree, self.api.options, self.registered)
+
+    def check(
+        self,
+        method: str,
+        owner: TypeInfo | None,
+        module: str,
+        node: SymbolNode | None,
+        where: Span,
+    ) -> list[tuple[Problem, Span]]:
+        """The problems of the method *node*, exported as *method*.
+
+        *owner* is the class that defines it (None for a module-level function), *module* its
+        module; *where* is the declaration's place, used when the parameters' own are not known.
         """
         func = function_of(node)
         if func is None:
-            return
+            return []
         signature = _effective_signature(node, func)
-        arguments = _arguments(func)
-        here = owner.module_name == self.info.module_name and arguments is not None
+        arguments = _arguments(func) if module == self.info.module_name else None
+        facts = self.facts(owner, module, func)
         kinds = func.arg_kinds if signature is None else signature.arg_kinds
         names = func.arg_names if signature is None else signature.arg_names
+        own_signature = signature is None or signature is func.type
+        params = _strings(facts.get("params")) if facts is not None and own_signature else []
 
-        def place(index: int) -> tuple[int, int]:
-            if here and arguments is not None:
+        def place(index: int) -> Span:
+            if arguments:
                 name = names[index] if index < len(names) else None
                 for argument in arguments:
                     if name is not None and argument.variable.name == name:
-                        return argument.line, argument.column
-                if index < len(arguments) and signature is func.type:
-                    return arguments[index].line, arguments[index].column
-                return func.line, func.column
+                        return _span(argument)
+                if index < len(arguments) and own_signature:
+                    return _span(arguments[index])
+                return _span(func)
             return where
 
         def source_name(index: int) -> str | None:
-            if here and arguments is not None and index < len(arguments):
-                return str(arguments[index].variable.name)
-            return None
+            return params[index] if index < len(params) else None
 
         def shown(index: int) -> str:
             return names[index] or source_name(index) or f"#{index}"
 
-        problems: list[tuple[int, Problem]] = []
+        problems: list[tuple[Problem, Span]] = []
         for index in range(1, len(kinds)):
             kind, name = kinds[index], names[index]
+            found: Problem | None = None
             if kind == ARG_STAR:
-                problems.append((index, self.problem("var-positional", method, shown(index))))
+                found = self.problem("var-positional", method, shown(index))
             elif kind == ARG_STAR2:
-                problems.append((index, self.problem("var-keyword", method, shown(index))))
+                found = self.problem("var-keyword", method, shown(index))
             elif name is None and not _dunder_convention(source_name(index)):
-                problems.append((index, self.problem("positional-only", method, shown(index))))
+                found = self.problem("positional-only", method, shown(index))
             elif signature is None or _unannotated(signature.arg_types[index]):
-                problems.append((index, self.problem("unannotated", method, shown(index))))
-        for index, found in problems:
-            report(self.api, found, place(index))
+                found = self.problem("unannotated", method, shown(index))
+            if found is not None:
+                problems.append((found, place(index)))
         if problems or signature is None:
-            return
+            return problems
+        none_defaults = _strings(facts.get("none_defaults")) if facts is not None else []
+        unresolved = _pairs(facts.get("unresolved")) if facts is not None else {}
+        first_unresolved: tuple[Problem, Span] | None = None
         for index in range(1, len(kinds)):
+            parameter = shown(index)
+            if parameter in unresolved:
+                # Python cannot resolve this annotation: the run time reports that instead.
+                if first_unresolved is None:
+                    found = problem(
+                        "unresolved-name",
+                        self.class_name,
+                        method,
+                        parameter,
+                        name=unresolved[parameter],
+                    )
+                    first_unresolved = (found, place(index))
+                continue
             arg_type = signature.arg_types[index]
-            reported = self.type_problem(method, shown(index), arg_type)
-            if reported is None and here and arguments is not None and index < len(arguments):
-                reported = self.default_problem(method, shown(index), arg_type, arguments[index])
+            reported = self.type_problem(method, parameter, arg_type)
+            if reported is None and parameter in none_defaults:
+                reported = self.default_problem(method, parameter, arg_type)
             if reported is None:
-                reported = self.ambiguity_problem(method, shown(index), arg_type)
+                reported = self.ambiguity_problem(method, parameter, arg_type)
             if reported is not None:
-                report(self.api, reported, place(index))
+                problems.append((reported, place(index)))
+        if first_unresolved is not None and all(p.kind == "ambiguous-union" for p, _ in problems):
+            # Python stops at the annotation it cannot resolve (as `check` does).
+            return [first_unresolved]
+        return problems
 
     def problem(self, kind: Kind, method: str, parameter: str) -> Problem:
         """A problem of one parameter that needs no other value (the signature kinds)."""
         return problem(kind, self.class_name, method, parameter)
 
     def type_problem(self, method: str, parameter: str, arg_type: Type) -> Problem | None:
-        """Check 6: a type with no JSON Schema."""
+        """Check 6: a type with no JSON Schema (or one that mypy cannot see)."""
         reason = self.types.problem(arg_type)
+        unseen = self.types.unseen
+        if reason is None and unseen is not None:
+            # mypy names the binding in the module that imports it (`pkg.tools.Thing`).
+            name = unseen.rpartition(".")[2]
+            return problem("unchecked-type", self.class_name, method, parameter, name=name)
         if reason is None:
             return None
         shown = self.types.show(arg_type)
@@ -145,37 +223,39 @@ class SignatureCheck:
             second=ambiguity.second,
         )
 
-    def default_problem(
-        self, method: str, parameter: str, arg_type: Type, argument: Argument
-    ) -> Problem | None:
-        """A None default on a type that does not admit null (only with the source at hand)."""
-        initializer = argument.initializer
-        if (
-            isinstance(initializer, NameExpr)
-            and initializer.fullname == "builtins.None"
-            and not self.types.admits_null(arg_type)
-        ):
-            shown = self.types.show(arg_type)
-            return problem("none-default", self.class_name, method, parameter, type=shown)
-        return None
+    def default_problem(self, method: str, parameter: str, arg_type: Type) -> Problem:
+        """A None default on a type that, as written, does not admit null.
+
+        With ``implicit_optional`` mypy adds ``None`` to the type; it is not shown.
+        """
+        proper = get_proper_type(arg_type)
+        if isinstance(proper, UnionType):
+            items = [i for i in proper.items if not isinstance(get_proper_type(i), NoneType)]
+            arg_type = UnionType.make_union(items) if items else arg_type
+        shown = self.types.show(arg_type)
+        return problem("none-default", self.class_name, method, parameter, type=shown)
 
 
-def function_of(node: SymbolNode | None) -> FuncDef | None:
-    """The function a method name stands for (the implementation of an overload)."""
-    if isinstance(node, FuncDef):
-        return node
-    if isinstance(node, Decorator):
-        return node.func
-    if isinstance(node, OverloadedFuncDef):
-        impl = node.impl
-        if isinstance(impl, Decorator):
-            return impl.func
-        if isinstance(impl, FuncDef):
-            return impl
-        first = node.items[0] if node.items else None
-        if node.is_property and isinstance(first, Decorator):
-            return first.func
-    return None
+def _span(node: Context) -> Span:
+    end_line = node.end_line if node.end_line is not None else node.line
+    end_column = node.end_column if node.end_column is not None else node.column
+    return node.line, node.column, end_line, end_column
+
+
+def _strings(value: object) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return [str(item) for item in cast("list[object]", value)]
+
+
+def _pairs(value: object) -> dict[str, str]:
+    """``[[parameter, name], ...]`` (recorded JSON) as a mapping."""
+    pairs: dict[str, str] = {}
+    for item in cast("list[object]", value) if isinstance(value, list) else []:
+        if isinstance(item, list) and len(cast("list[object]", item)) == 2:
+            key, name = cast("list[object]", item)
+            pairs[str(key)] = str(name)
+    return pairs
 
 
 def _arguments(func: FuncDef) -> list[Argument] | None:

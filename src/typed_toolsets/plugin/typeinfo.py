@@ -5,19 +5,26 @@ Shared by the schema check (`jsontypes`), the shapes (`shapes`) and the class ch
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 from mypy.messages import format_type_bare
-from mypy.nodes import TypeInfo, Var
+from mypy.nodes import Decorator, FuncDef, MypyFile, OverloadedFuncDef, SymbolNode, TypeInfo, Var
 from mypy.options import Options
+from mypy.plugin import CheckerPluginInterface
 from mypy.types import ProperType, Type, get_proper_type
 
 from typed_toolsets.rules.typenames import NUMERIC_NAMES, SCALAR_NAMES
+
+from .codes import Span
 
 __all__ = [
     "BYTES",
     "SCALARS",
     "attrs_field_names",
+    "checker_modules",
+    "class_span",
+    "display_name",
+    "function_of",
     "is_real_dataclass",
     "label",
     "member_value_type",
@@ -82,3 +89,44 @@ def member_value_type(info: TypeInfo, member: str) -> ProperType | None:
     if isinstance(node, Var) and node.type is not None:
         return get_proper_type(node.type)
     return None
+
+
+def function_of(node: SymbolNode | None) -> FuncDef | None:
+    """The function a method name stands for (the implementation of an overload)."""
+    if isinstance(node, FuncDef):
+        return node
+    if isinstance(node, Decorator):
+        return node.func
+    if isinstance(node, OverloadedFuncDef):
+        impl = node.impl
+        if isinstance(impl, Decorator):
+            return impl.func
+        if isinstance(impl, FuncDef):
+            return impl
+        first = node.items[0] if node.items else None
+        if node.is_property and isinstance(first, Decorator):
+            return first.func
+    return None
+
+
+def checker_modules(api: CheckerPluginInterface) -> dict[str, MypyFile]:
+    """Every module mypy has loaded, by name (the checker has them; its interface does not say)."""
+    modules = getattr(api, "modules", None)
+    return cast("dict[str, MypyFile]", modules) if isinstance(modules, dict) else {}
+
+
+def display_name(info: TypeInfo) -> str:
+    """The class's qualified name as Python shows it (``Outer.Inner``), without the module.
+
+    Classes defined in a function are known to mypy as ``Name@line``; show the plain name.
+    """
+    name = info.fullname
+    if name.startswith(info.module_name + "."):
+        name = name[len(info.module_name) + 1 :]
+    return name.split("@", 1)[0]
+
+
+def class_span(info: TypeInfo) -> Span:
+    """The ``class Name`` part of a class statement (not its whole body)."""
+    defn = info.defn
+    return defn.line, defn.column, defn.line, defn.column + len("class ") + len(defn.name)

@@ -17,20 +17,55 @@ __all__ = [
     "default_toolset_name",
     "final_tool_name",
     "is_valid_tool_name",
+    "tool_name_problem",
 ]
 
 #: Exported tool names must match this (the intersection of the OpenAI, Anthropic, Gemini and
 #: MCP rules). It is checked with a full match, so a trailing newline is invalid.
 TOOL_NAME_PATTERN: Final = r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$"
 _TOOL_NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
+#: The longest valid tool name.
+MAX_TOOL_NAME: Final = 64
+_NAME_CHARACTER_RE: Final = re.compile(r"[A-Za-z0-9_-]")
 
 #: Attributes of `Toolset` itself that can never be exported.
-API_NAMES: Final = frozenset({"to_tools", "toolset_name", "exports", "limits"})
+API_NAMES: Final = frozenset(
+    {
+        "to_tools",
+        "proxy",
+        "toolset_name",
+        "exports",
+        "limits",
+        "tool_annotations",
+        "requires_approval",
+    }
+)
 
 
 def is_valid_tool_name(name: str) -> bool:
     """Return whether *name* is acceptable as an exported tool name."""
     return _TOOL_NAME_RE.fullmatch(name) is not None
+
+
+def tool_name_problem(name: str) -> str | None:
+    """What is wrong with *name* as an exported tool name, in words; None when it is valid.
+
+    ``"it is too long (70 > 64 characters)"``, ``"it starts with '1'"``, ``"it contains ' '"``,
+    joined with "and" when several apply.
+    """
+    if is_valid_tool_name(name):
+        return None
+    if not name:
+        return "it is empty"
+    reasons: list[str] = []
+    if len(name) > MAX_TOOL_NAME:
+        reasons.append(f"it is too long ({len(name)} > {MAX_TOOL_NAME} characters)")
+    if not (name[0].isascii() and (name[0].isalpha() or name[0] == "_")):
+        reasons.append(f"it starts with {name[0]!r}")
+    bad = sorted({c for c in name[1:] if not _NAME_CHARACTER_RE.fullmatch(c)}, key=name.index)
+    if bad:
+        reasons.append(f"it contains {', '.join(repr(c) for c in bad)}")
+    return " and ".join(reasons)
 
 
 def default_toolset_name(class_name: str) -> str:

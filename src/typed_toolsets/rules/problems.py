@@ -32,6 +32,7 @@ __all__ = [
     "CODE_PREFIX",
     "KINDS",
     "PROBLEM_CODES",
+    "STATIC_ONLY_CODES",
     "WARNING_CODES",
     "Kind",
     "Problem",
@@ -51,6 +52,7 @@ Kind = Literal[
     "exports-item",
     "exports-method",
     "tool-method-name",
+    "not-exported",
     "annotated-attribute",
     "attribute",
     "attrs-field",
@@ -81,7 +83,16 @@ Kind = Literal[
     "bad-annotation",
     "unresolved-name",
     "init",
+    "abstract-class",
     "ambiguous-union",
+    "unchecked-exports",
+    "unchecked-exports-name",
+    "unchecked-method-name",
+    "unchecked-tool-name",
+    "unchecked-toolset-name",
+    "unchecked-mixin-toolset-name",
+    "unchecked-type",
+    "unchecked-metaclass",
 ]
 
 
@@ -100,6 +111,10 @@ class Template(NamedTuple):
 _ONLY: Final = "only plain instance methods (def or async def) can be exported"
 _ONLY_SHORT: Final = "only plain instance methods can be exported"
 _KEYWORDS: Final = "declare keyword parameters instead"
+_WRITE_EXPORTS: Final = (
+    "write the tool(...) calls in the class body, or in a Final tuple of this module (tuples "
+    "joined with `+`, repeated with `*` or unpacked with `*` are read too)"
+)
 _PATTERN: Final = TOOL_NAME_PATTERN.replace("{", "{{").replace("}", "}}")
 
 #: The code and the message template of every kind of problem.
@@ -121,6 +136,11 @@ KINDS: Final[Mapping[Kind, Template]] = {
     ),
     "tool-method-name": Template(
         "unknown-method", "the method name must be a non-empty str (got {got})"
+    ),
+    "not-exported": Template(
+        "unknown-method",
+        "{method!r} is not exported as a tool; declare it with tool({method!r}) in `exports` "
+        "or with @tool, or hold a method that is exported",
     ),
     # -- not-a-method: the name is something other than a plain `def` / `async def`
     "annotated-attribute": Template(
@@ -156,8 +176,9 @@ KINDS: Final[Mapping[Kind, Template]] = {
     # -- invalid-name
     "invalid-tool-name": Template(
         "invalid-name",
-        f"the tool name {{name!r}} is not valid for LLM APIs (it must match {_PATTERN}: letters, "
-        "digits, '_' and '-', at most 64 characters, not starting with a digit or '-')",
+        f"the tool name {{name!r}} is not valid for LLM APIs: {{reason}} (names must match "
+        f"{_PATTERN}: letters, digits, '_' and '-', at most 64 characters, not starting with a "
+        "digit or '-')",
     ),
     "toolset-name-type": Template("invalid-name", "`toolset_name` must be a str (got {got})"),
     "tool-name-type": Template("invalid-name", "`tool_name` must be a str or None (got {got})"),
@@ -177,7 +198,7 @@ KINDS: Final[Mapping[Kind, Template]] = {
     "none-default": Template(
         "signature",
         "parameter {parameter!r} defaults to None but its type {type} does not admit null; "
-        "annotate it as `{type} | None` (a None default does not make a parameter nullable)",
+        "add `| None` to its annotation (a None default does not make a parameter nullable)",
     ),
     "bad-default": Template(
         "signature",
@@ -199,8 +220,9 @@ KINDS: Final[Mapping[Kind, Template]] = {
     "bad-annotation": Template("param-type", "parameter {parameter!r}: {reason}"),
     "unresolved-name": Template(
         "param-type",
-        "an annotation names {name!r}, which is not defined; define or import it in the module "
-        "(names inside functions cannot be resolved)",
+        "an annotation names {name!r}, which Python cannot find when it resolves the "
+        "annotation; define or import it at the module's top level (an import under "
+        "`if TYPE_CHECKING:` or a name inside a function is not enough)",
     ),
     # -- init: `Cls.to_tools()` cannot build `Cls()`
     "init": Template(
@@ -208,11 +230,61 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "{toolset}.to_tools() calls {toolset}() with no arguments, but the constructor needs "
         "{needed:names}; give each a default, or call to_tools() on an instance",
     ),
+    "abstract-class": Template(
+        "init",
+        "{toolset}.to_tools() calls {toolset}(), but {toolset} is abstract (it does not "
+        "implement {methods:names}); implement them, or call to_tools() on a concrete subclass",
+    ),
     # -- ambiguous-union (a warning of `check`)
     "ambiguous-union": Template(
         "ambiguous-union",
         "parameter {parameter!r} has the union {union}, and a JSON value can match both {first} "
         "and {second} (the first one in declared order wins)",
+    ),
+    # -- unchecked: what the mypy plugin cannot read (only the plugin reports these)
+    "unchecked-exports": Template(
+        "unchecked",
+        "the exports in {expression} cannot be checked statically (mypy cannot tell which "
+        f"tool(...) calls it holds); {_WRITE_EXPORTS}",
+    ),
+    "unchecked-exports-name": Template(
+        "unchecked",
+        "the exports in {expression} cannot be checked statically (it is not a Final constant "
+        f"of this module); {_WRITE_EXPORTS}",
+    ),
+    "unchecked-method-name": Template(
+        "unchecked",
+        "the method name {expression} cannot be checked statically (it is not a string literal "
+        "or a Final constant); write the name as a literal, or declare the constant Final",
+    ),
+    "unchecked-tool-name": Template(
+        "unchecked",
+        "the tool name {expression} cannot be checked statically (it is not a string literal "
+        "or a Final constant); write the name as a literal, or declare the constant Final",
+    ),
+    "unchecked-toolset-name": Template(
+        "unchecked",
+        "`toolset_name = {expression}` cannot be checked statically, nor the tool names made "
+        "from it (it is not a string literal or a Final constant); write the name as a literal, "
+        "or declare the constant Final",
+    ),
+    "unchecked-mixin-toolset-name": Template(
+        "unchecked",
+        "`toolset_name` comes from {mixin}, which is not a Toolset and does not set it to a "
+        "string literal, so it cannot be checked statically, nor the tool names made from it; "
+        "write it as a string literal there, or set it in a Toolset class",
+    ),
+    "unchecked-type": Template(
+        "unchecked",
+        "parameter {parameter!r} uses {name}, which mypy cannot see (its module is not "
+        "analysed), so its JSON Schema cannot be checked statically; give mypy that module's "
+        "types (a stub package), or silence this code where the type is registered",
+    ),
+    "unchecked-metaclass": Template(
+        "unchecked",
+        "mypy does not check a class with the custom metaclass {metaclass} (it does not simulate "
+        "its __init_subclass__), so none of its declarations can be checked statically; remove "
+        "the metaclass, or check the class with `typed-toolsets check`",
     ),
 }
 
@@ -221,6 +293,9 @@ PROBLEM_CODES: Final = frozenset(template.code for template in KINDS.values())
 
 #: Codes that ``check`` reports as warnings (the library still runs: the declared order decides).
 WARNING_CODES: Final = frozenset({"ambiguous-union"})
+
+#: Codes only the mypy plugin reports: what it cannot read statically, the run time sees.
+STATIC_ONLY_CODES: Final = frozenset({"unchecked"})
 
 
 class _Formatter(string.Formatter):

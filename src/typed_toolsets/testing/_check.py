@@ -240,7 +240,7 @@ class _ToolCheck:
             self._invoked(mapping, mapping)
 
     def accepted_strict(self, mapping: dict[str, Any]) -> None:
-        """Arguments of the strict variant validate against it and are accepted once mapped."""
+        """Arguments of the strict variant validate against it and are accepted, read so."""
         if self.strict_problems is None:
             self.strict_problems = _seams.schema_checker(_seams.strict_parameters(self.proxy))
         for path, message in self.strict_problems(mapping):
@@ -250,10 +250,13 @@ class _ToolCheck:
                 f"({_seams.json_path(path)}: {message})",
                 mapping,
             )
-        canonical = _seams.from_strict(self.proxy, mapping)
-        exact = _seams.exact_path(self.proxy, _seams.json_text(canonical))
+        text = _seams.json_text(mapping)
+        exact = _seams.exact_path(self.proxy, text, strict=True)
         if isinstance(exact, ToolError):
             self._refused(exact, "arguments its strict schema admits were refused", mapping)
+        fast = _seams.fast_path(self.proxy, text, strict=True)
+        if fast is not None:
+            self._agree(("the strict fast path", fast), ("the strict exact path", exact), mapping)
 
     def refused(self, near: NearMiss) -> None:
         """A near miss is refused, with an error naming its path, by both call paths."""

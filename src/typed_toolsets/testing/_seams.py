@@ -23,6 +23,7 @@ import attrs
 from typed_toolsets.types.registry import StrategySource, user_strategies
 
 if TYPE_CHECKING:
+    from typed_toolsets.call.pipeline import ExactPath
     from typed_toolsets.call.proxy import ToolProxy
     from typed_toolsets.call.result import ToolError
     from typed_toolsets.types.typespec import TypeSpec
@@ -37,7 +38,6 @@ __all__ = [
     "describe",
     "exact_path",
     "fast_path",
-    "from_strict",
     "json_key",
     "json_path",
     "json_text",
@@ -310,27 +310,45 @@ def parameters(proxy: ToolProxy) -> tuple[Parameter, ...]:
     return tuple(Parameter(p.name, p.annotation, p.required) for p in method.params)
 
 
-def exact_path(proxy: ToolProxy, arguments: object) -> dict[str, object] | ToolError:
+def _exact(proxy: ToolProxy, strict: bool) -> ExactPath:
+    """The tool's exact path: of its standard arguments, or of their strict form."""
+    from typed_toolsets.call.pipeline import ExactPath
+
+    exact = proxy._pipeline.exact  # pyright: ignore[reportPrivateUsage]
+    if not strict:
+        return exact
+    return ExactPath(exact.name, exact.limits, exact.arguments.strict_form())
+
+
+def exact_path(
+    proxy: ToolProxy, arguments: object, *, strict: bool = False
+) -> dict[str, object] | ToolError:
     """Check and structure *arguments* the exact way (strict parsing, hooks, then jsonschema).
 
     Returns the keyword arguments the method would receive, or the `ToolError` explaining why
     not. The method is not called.
+
+    Args:
+        proxy: The tool.
+        arguments: What a model sent.
+        strict: Read them as written for the strict schema (``null`` for a default).
     """
     from typed_toolsets.call.pipeline import Refused
 
     try:
-        return proxy._pipeline.exact(arguments)  # pyright: ignore[reportPrivateUsage]
+        return _exact(proxy, strict)(arguments)
     except Refused as refusal:
         return refusal.error
 
 
-def fast_path(proxy: ToolProxy, text: str) -> dict[str, object] | None:
+def fast_path(proxy: ToolProxy, text: str, *, strict: bool = False) -> dict[str, object] | None:
     """The keyword arguments the fast path gives for the JSON *text*, or None when it passes.
 
     None means it leaves the call to the exact path (as it must for anything it cannot vouch
     for), or that this installation has no fast path (orjson missing). The method is not called.
+    With *strict*, the fast path of the strict form of the arguments.
     """
-    exact = proxy._pipeline.exact  # pyright: ignore[reportPrivateUsage]
+    exact = _exact(proxy, strict)
     limits = exact.limits
     # The tool's own fast path, built to hand over to `_passes` instead of the exact path.
     fast = exact.arguments.fast_path(limits.max_argument_bytes, limits.max_depth, _passes)
@@ -418,10 +436,3 @@ def strict_parameters(proxy: ToolProxy) -> dict[str, Any]:
             parameter).
     """
     return proxy.strict_parameters
-
-
-def from_strict(proxy: ToolProxy, arguments: Mapping[str, object]) -> Mapping[str, object]:
-    """Strict-variant arguments as the call path takes them: ``null`` for a default, mapped back."""
-    from typed_toolsets.export import strict_arguments
-
-    return typing.cast("Mapping[str, object]", strict_arguments(proxy, arguments))

@@ -13,10 +13,19 @@ first use and kept, each exactly once even when threads race, because it loads h
 - `ArgumentsVariant.convert`: structuring argument by argument, locating the innermost part of
   a value that validates but cannot be built.
 
-A model holds its JSON forms as `ArgumentsVariant`s: ``standard`` is the schema a tool exports
-and validates. Another form of the same parameters (OpenAI's strict mode, where every property
-is required and ``null`` stands for the default) is another variant with its own schema and
-properties, read by the same code.
+A model holds its JSON forms as `ArgumentsVariant`s, read by the same code:
+
+- ``standard``: the schema a tool exports and validates; a parameter with a default may be left
+  out;
+- ``strict``: the form a model writes under OpenAI's and Anthropic's strict mode
+  (`typed_toolsets.types.strict`), built on first use: ``null`` for a parameter or field with a
+  default (whose type does not admit null itself) stands for that default, at every depth, and
+  is read as the key left out, so the method's (or the class's) own default applies. A key left
+  out still means its default too, as in the standard form, so the strict form reads everything
+  the strict schema admits and everything the standard one does. Its properties and nested types
+  come from the strict form of the type registry; the schema it validates says all that (the
+  schema a tool exports for strict mode, where every property is required, is written from the
+  standard schema by `typed_toolsets.call.strict`).
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import attrs
 
 from .catalog import registry
 from .gen import KeyHook, generate_object_structure
+from .strict import means_default
 from .structs import Property, object_schema
 from .typespec import Path, Reject, Schema, TypeSpec, union_refs
 
@@ -125,6 +135,9 @@ class ArgumentsVariant:
     name: str
     properties: tuple[Property, ...]
     schema: Schema
+    _strict_form: Callable[[], ArgumentsVariant] | None = attrs.field(
+        default=None, repr=False, alias="strict_form"
+    )
     _reader: _Once[_Reader] = attrs.field(
         init=False,
         repr=False,
@@ -140,12 +153,21 @@ class ArgumentsVariant:
     )
     _fast_lock: threading.Lock = attrs.field(init=False, repr=False, factory=threading.Lock)
 
+    def strict_form(self) -> ArgumentsVariant:
+        """The strict form of these arguments (see the module docstring).
+
+        This variant when it is that form, else the model's ``strict`` one, built on first use.
+        """
+        build = self._strict_form
+        return self if build is None else build()
+
     def _build_reader(self) -> _Reader:
         from .converter import structure_hook  # cattrs: loaded by the first call
 
-        hooks = {p.name: structure_hook(p.annotation) for p in self.properties}
+        hooks = {p.name: structure_hook(p.annotation, p.spec) for p in self.properties}
         keys = tuple(
-            KeyHook.for_spec(p.name, p.required, p.spec, hooks[p.name]) for p in self.properties
+            KeyHook.for_spec(p.name, p.required, p.spec, hooks[p.name], null_default=p.null_default)
+            for p in self.properties
         )
         structure = generate_object_structure(f"arguments of {self.name}", keys, None)
         return _Reader(hooks=hooks, keys=keys, structure=structure)
@@ -188,7 +210,7 @@ class ArgumentsVariant:
                     found = make_fast_arguments(
                         f"arguments of {self.name}",
                         self._reader.get().keys,
-                        [p.spec for p in self.properties],
+                        [_counted_spec(p) for p in self.properties],
                         self.schema,
                         max_bytes,
                         max_depth,
@@ -210,12 +232,38 @@ class ArgumentsVariant:
             if prop.name not in arguments:
                 continue
             value = arguments[prop.name]
+            if value is None and prop.null_default:
+                continue  # the default applies, as for a key left out
             try:
                 kwargs[prop.name] = hooks[prop.name](value)
             except Exception:  # noqa: BLE001 - located and reported below
                 inner, cause = locate(prop.spec, value)
                 failures.append(Unbuilt((prop.name, *inner), prop.annotation, cause))
         return failures or kwargs
+
+
+def _counted_spec(prop: Property) -> TypeSpec:
+    """The spec the fast path counts a property's object members with (null counts none)."""
+    count = prop.spec.members
+    if not prop.null_default or count is None:
+        return prop.spec
+
+    def members(value: Any) -> int:
+        return 0 if value is None else count(value)
+
+    return attrs.evolve(prop.spec, members=members)
+
+
+def _strict_variant(name: str, params: Sequence[Property]) -> ArgumentsVariant:
+    """The strict form of the arguments *params* (see the module docstring)."""
+    strict = registry.strict_form()
+    properties: list[Property] = []
+    for param in params:
+        spec = strict.spec(param.annotation)
+        null_default = means_default(param.required, spec.schema)
+        properties.append(attrs.evolve(param, spec=spec, null_default=null_default))
+    schema = strict.document(object_schema(properties), union_refs(p.spec for p in properties))
+    return ArgumentsVariant(f"{name} (strict form)", tuple(properties), schema)
 
 
 @attrs.frozen(eq=False)
@@ -229,6 +277,15 @@ class ArgumentsModel:
 
     params: tuple[Property, ...]
     standard: ArgumentsVariant
+    _strict: _Once[ArgumentsVariant] = attrs.field(repr=False, alias="strict")
+
+    @property
+    def strict(self) -> ArgumentsVariant:
+        """The strict form: ``null`` for a parameter or field with a default means the default.
+
+        Built on first use (its types are built again in their strict form).
+        """
+        return self._strict.get()
 
     @classmethod
     def build(cls, name: str, params: Sequence[Property]) -> ArgumentsModel:
@@ -238,5 +295,8 @@ class ArgumentsModel:
             name: Whose arguments these are (``Class.method``).
             params: The parameters, in order; their defaults must have a JSON form.
         """
-        schema = registry.document(object_schema(params), union_refs(p.spec for p in params))
-        return cls(params=tuple(params), standard=ArgumentsVariant(name, tuple(params), schema))
+        properties = tuple(params)
+        schema = registry.document(object_schema(properties), union_refs(p.spec for p in params))
+        strict = _Once(lambda: _strict_variant(name, properties))
+        standard = ArgumentsVariant(name, properties, schema, strict_form=strict.get)
+        return cls(params=properties, standard=standard, strict=strict)

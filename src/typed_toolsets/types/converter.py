@@ -14,7 +14,7 @@ from typing import Any, Final
 import cattrs
 
 from .catalog import registry
-from .typespec import Unresolved, Unsupported
+from .typespec import TypeSpec, Unresolved, Unsupported
 
 __all__ = ["converter", "structure_hook", "unstructure_hook"]
 
@@ -64,15 +64,16 @@ for _scalar in (str, int, float, bool):
     converter.register_unstructure_hook(_scalar, registry.spec(_scalar).unstructure)
 
 
-def structure_hook(annotation: object) -> Callable[[Any], Any]:
+def structure_hook(annotation: object, spec: TypeSpec | None = None) -> Callable[[Any], Any]:
     """The one-argument structuring function the converter uses for *annotation*.
 
-    When the converter's hook is the registry's (the default), that is the spec's own function;
-    a hook registered on the converter by hand is honoured.
+    When the converter's hook is the registry's (the default), that is the spec's own function
+    (*spec*'s when given: the strict form's); a hook registered on the converter by hand is
+    honoured.
     """
     hook = converter.get_structure_hook(annotation)
     if getattr(hook, _MARK, False):
-        return registry.spec(annotation).structure
+        return (registry.spec(annotation) if spec is None else spec).structure
 
     def structure(value: Any) -> Any:
         return hook(value, annotation)

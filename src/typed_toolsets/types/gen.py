@@ -63,6 +63,8 @@ class KeyHook:
             still go through it).
         list_of: When set, the value is a list whose items are exactly of this type, kept as is.
         lookup: When set, the value is a str found in this table, which gives the result.
+        null_default: For an optional key: ``null`` is read as the key left out, so the default
+            applies (the strict form, `typed_toolsets.types.strict`).
     """
 
     key: str
@@ -73,6 +75,7 @@ class KeyHook:
     shortcut: type | None = None
     list_of: type | None = None
     lookup: Mapping[str, object] | None = None
+    null_default: bool = False
 
     @classmethod
     def for_spec(
@@ -82,6 +85,8 @@ class KeyHook:
         spec: TypeSpec,
         hook: Callable[[Any], Any] | None = None,
         default: object = MISSING,
+        *,
+        null_default: bool = False,
     ) -> KeyHook:
         """The key hook of a value of *spec*.
 
@@ -89,7 +94,9 @@ class KeyHook:
         always called: the spec's shortcuts would bypass it.
         """
         if hook is not None and hook is not spec.structure:
-            return cls(key=key, required=required, hook=hook, default=default)
+            return cls(
+                key=key, required=required, hook=hook, default=default, null_default=null_default
+            )
         return cls(
             key=key,
             required=required,
@@ -99,6 +106,7 @@ class KeyHook:
             shortcut=spec.shortcut,
             list_of=spec.list_of,
             lookup=spec.lookup,
+            null_default=null_default,
         )
 
 
@@ -186,8 +194,9 @@ def object_body(
     namespace.update({"Reject": Reject, "M": MISSING, "make": make})
     lines = [] if known_dict else ["if type(v) is not dict:", "    raise Reject"]
     optional = any(not k.required for k in keys)
-    # A dict result whose values are all kept as they are is the checked object itself.
-    same = make is None and all(_keeps_value(k) for k in keys)
+    # A dict result whose values are all kept as they are is the checked object itself (unless
+    # a null standing for a default must be left out of it).
+    same = make is None and all(_keeps_value(k) and not k.null_default for k in keys)
     if optional:
         # Every required key is counted up front: the lines raise before the count is compared
         # when one is missing.
@@ -203,6 +212,9 @@ def object_body(
         namespace[f"s{index}"] = item.hook
         check, value = _value_check(item, index, namespace)
         lines.append(f"x = v.get({key}, M)")
+        if item.null_default and not item.required:
+            # The strict form: a null present stands for the key left out (still counted).
+            lines.extend(["if x is None:", "    x = M", "    n += 1"])
         if item.required:
             if not _rejects_missing(item):
                 lines.extend(["if x is M:", "    raise Reject"])

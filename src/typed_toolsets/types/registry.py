@@ -209,9 +209,15 @@ class Builder:
 
 
 class TypeRegistry:
-    """Ordered rules plus the caches of built specs and ``$defs`` entries. Thread-safe."""
+    """Ordered rules plus the caches of built specs and ``$defs`` entries. Thread-safe.
 
-    def __init__(self, rules: Iterable[Rule] = ()) -> None:
+    Attributes:
+        strict: This registry builds the strict form of each type (see `strict_form`).
+    """
+
+    def __init__(
+        self, rules: Iterable[Rule] = (), *, strict_of: TypeRegistry | None = None
+    ) -> None:
         self._builtin: list[Rule] = list(rules)
         self._user: list[Rule] = []
         self._cache: dict[object, TypeSpec] = {}
@@ -219,10 +225,15 @@ class TypeRegistry:
         self._def_refs: dict[type, TypeSpec] = {}
         self._names: dict[type, str] = {}
         self._lock = threading.RLock()
+        # The strict form reads its rules from the registry it is the strict form of.
+        self._rules_of = self if strict_of is None else strict_of
+        self.strict = strict_of is not None
+        self._strict_form: TypeRegistry | None = None
 
     def rules(self) -> list[Rule]:
         """The rules in dispatch order: users' first, then the built-in ones."""
-        return [*self._user, *self._builtin]
+        source = self._rules_of
+        return [*source._user, *source._builtin]
 
     def add_builtin(self, rule: Rule) -> None:
         """Append a built-in rule (used while the package initialises)."""
@@ -233,6 +244,25 @@ class TypeRegistry:
         with self._lock:
             self._user.insert(0, rule)
             self._cache.clear()
+            strict = self._strict_form
+        if strict is not None:
+            with strict._lock:
+                strict._cache.clear()
+
+    def strict_form(self) -> TypeRegistry:
+        """The registry of the strict form of the same types (OpenAI ``strict: true``), built once.
+
+        It has the same rules; the object types it builds also read ``null`` for a property
+        with a default (whose type does not admit null itself) as that property left out, so
+        the default applies, and their schemas say so (`typed_toolsets.types.strict`). Every
+        type holding an object type is built around that form of it, at any depth.
+        """
+        if self.strict:
+            return self
+        with self._lock:
+            if self._strict_form is None:
+                self._strict_form = TypeRegistry(strict_of=self)
+            return self._strict_form
 
     def cached(self, annotation: object) -> TypeSpec | None:
         """Return the spec already built for *annotation*, if any."""

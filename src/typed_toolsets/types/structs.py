@@ -24,6 +24,7 @@ from . import docstrings
 from .gen import KeyHook, UnstructureField, generate_object_structure, generate_unstructure
 from .registry import Builder, Describer, Rule, ShapeFunction, unknown_shape
 from .scalars import class_description
+from .strict import means_default, null_sentence, nullable
 from .typespec import (
     MISSING,
     ChildrenFn,
@@ -252,9 +253,12 @@ class Property(FieldInfo):
 
     Attributes:
         spec: The spec of ``annotation``.
+        null_default: In the strict form (`typed_toolsets.types.strict`): ``null`` stands for
+            the default, read as the property left out.
     """
 
     spec: TypeSpec = attrs.field(kw_only=True)
+    null_default: bool = attrs.field(default=False, kw_only=True)
 
 
 def json_default(default: object, spec: TypeSpec) -> object:
@@ -280,7 +284,10 @@ def json_default(default: object, spec: TypeSpec) -> object:
 
 
 def object_schema(properties: Sequence[Property]) -> Schema:
-    """The schema of a closed object with exactly *properties* (defaults shown when JSON-ready)."""
+    """The schema of a closed object with exactly *properties* (defaults shown when JSON-ready).
+
+    A property whose ``null`` stands for its default admits null, and its description says so.
+    """
     schema_properties: Schema = {}
     for prop in properties:
         entry = dict(prop.spec.schema)
@@ -290,6 +297,8 @@ def object_schema(properties: Sequence[Property]) -> Schema:
             # A default without a JSON form the schema admits is simply not shown.
             with contextlib.suppress(ValueError):
                 entry["default"] = json_default(prop.default, prop.spec)
+        if prop.null_default:
+            entry = nullable(entry, null_sentence(entry))
         schema_properties[prop.name] = entry
     return {
         "type": "object",
@@ -309,22 +318,27 @@ def object_members(properties: Sequence[Property]) -> Callable[[Any], int]:
         mapping: dict[str, Any] = value
         total = len(mapping)
         for key, count in nested:
-            if key in mapping:
-                total += count(mapping[key])
+            item = mapping.get(key)
+            if item is not None:  # null holds no members (and may stand for a default)
+                total += count(item)
         return total
 
     return members
 
 
 def object_children(properties: Sequence[Property]) -> ChildrenFn:
-    """Yield ``(key, spec, value)`` for the known properties of a closed object's JSON value."""
+    """Yield ``(key, spec, value)`` for the known properties of a closed object's JSON value.
+
+    A ``null`` that stands for a default is no value to look into.
+    """
     by_name = {p.name: p.spec for p in properties}
+    defaulted_by_null = {p.name for p in properties if p.null_default}
 
     def children(value: Any) -> Iterator[tuple[str | int, TypeSpec, object]]:
         if type(value) is dict:
             for key, element in typing.cast("dict[str, object]", value).items():
                 spec = by_name.get(key)
-                if spec is not None:
+                if spec is not None and (element is not None or key not in defaulted_by_null):
                     yield key, spec, element
 
     return children
@@ -336,13 +350,20 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
             msg = f"field {cls.__qualname__}.{field.attr_name} has no keyword-usable name"
             raise Unsupported(msg)
     properties: list[Property] = []
+    strict = builder.registry.strict
     for field in fields:
         try:
             spec = builder.spec(field.annotation)
         except Unsupported as exc:
             msg = f"field {cls.__qualname__}.{field.name}: {exc}"
             raise Unsupported(msg) from None
-        properties.append(Property(**attrs.asdict(field, recurse=False), spec=spec))
+        properties.append(
+            Property(
+                **attrs.asdict(field, recurse=False),
+                spec=spec,
+                null_default=strict and means_default(field.required, spec.schema),
+            )
+        )
     schema = object_schema(properties)
     generated_doc = None
     if kind == "dataclass":
@@ -355,7 +376,12 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
     name = f"{cls.__module__}.{cls.__qualname__}"
     structure = generate_object_structure(
         name,
-        [KeyHook.for_spec(p.name, p.required, p.spec, default=p.default) for p in properties],
+        [
+            KeyHook.for_spec(
+                p.name, p.required, p.spec, default=p.default, null_default=p.null_default
+            )
+            for p in properties
+        ],
         None if kind == "dict" else cls,
     )
     unstructure = generate_unstructure(

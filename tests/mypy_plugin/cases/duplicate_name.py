@@ -66,5 +66,5 @@ class Right(Toolset):
     def right(self) -> None: ...
 
 
-class BothParents(Left, Right):  # E: BothParents.left: the tool name 'shared' is already exported by the method 'right'  [toolset-duplicate-name]
+class BothParents(Left, Right):  # E: BothParents.left: the tool name 'shared' is already exported by the method 'right'  [toolset-duplicate-name]  # N: BothParents inherits the declaration of 'left' from Left (line 60 of duplicate_name)
     pass

@@ -1,3 +1,6 @@
+import abc
+import dataclasses
+
 import attrs
 
 from typed_toolsets import Toolset, tool
@@ -34,6 +37,54 @@ class Private(Toolset):
     _key: str
 
 
+class HandWritten(Toolset):
+    def __init__(self, db_url: str, *, retries: int, verbose: bool = False) -> None:
+        self.db_url = db_url
+
+    @tool
+    def ping(self) -> str:
+        return "pong"
+
+
+class OverAttrs(HasDefaults):
+    def __init__(self, db_url: str) -> None:
+        super().__init__(db_url)
+
+
+@dataclasses.dataclass
+class Data(Toolset):
+    db_url: str
+    timeout: float = 1.0
+
+    @tool
+    def ping(self) -> str:
+        return "pong"
+
+
+class Abstract(Toolset, abc.ABC):
+    @abc.abstractmethod
+    def connect(self) -> str: ...
+
+    @tool
+    def ping(self) -> str:
+        return self.connect()
+
+
+class Concrete(Abstract):
+    def connect(self) -> str:
+        return "pong"
+
+
+class AbstractWithoutABC(Toolset):
+    # Without ABCMeta, Python builds it anyway: nothing to report.
+    @abc.abstractmethod
+    def connect(self) -> str: ...
+
+    @tool
+    def ping(self) -> str:
+        return "pong"
+
+
 class Stateless(Toolset):
     @tool
     def ping(self) -> str:
@@ -47,6 +98,12 @@ StillNeedsDb.to_tools()  # E: StillNeedsDb: StillNeedsDb.to_tools() calls StillN
 Private.to_tools()  # E: Private: Private.to_tools() calls Private() with no arguments, but the constructor needs 'key'; give each a default, or call to_tools() on an instance  [toolset-init]
 Stateless.to_tools()
 Stateless().to_tools()
+HandWritten.to_tools()  # E: HandWritten: HandWritten.to_tools() calls HandWritten() with no arguments, but the constructor needs 'db_url', 'retries'; give each a default, or call to_tools() on an instance  [toolset-init]
+OverAttrs.to_tools()  # E: OverAttrs: OverAttrs.to_tools() calls OverAttrs() with no arguments, but the constructor needs 'db_url'; give each a default, or call to_tools() on an instance  [toolset-init]
+Data.to_tools()  # E: Data: Data.to_tools() calls Data() with no arguments, but the constructor needs 'db_url'; give each a default, or call to_tools() on an instance  [toolset-init]
+Abstract.to_tools()  # E: Abstract: Abstract.to_tools() calls Abstract(), but Abstract is abstract (it does not implement 'connect'); implement them, or call to_tools() on a concrete subclass  [toolset-init]
+Concrete.to_tools()
+AbstractWithoutABC.to_tools()
 RemoteNeedsDb.to_tools()  # E: RemoteNeedsDb: RemoteNeedsDb.to_tools() calls RemoteNeedsDb() with no arguments, but the constructor needs 'db_url'; give each a default, or call to_tools() on an instance  [toolset-init]
 build = NeedsDb.to_tools  # E: NeedsDb: NeedsDb.to_tools() calls NeedsDb() with no arguments, but the constructor needs 'db_url'; give each a default, or call to_tools() on an instance  [toolset-init]
 

@@ -9,12 +9,12 @@ SPACED: Final = "find things"
 
 class Bad(Toolset):
     exports = (
-        tool("a", tool_name="find things"),  # E: Bad.a: the tool name 'find things' is not valid for LLM APIs (it must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
-        tool("b", tool_name=SPACED),  # E: Bad.b: the tool name 'find things' is not valid for LLM APIs (it must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
-        tool("c", tool_name="9lives"),  # E: Bad.c: the tool name '9lives' is not valid for LLM APIs (it must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+        tool("a", tool_name="find things"),  # E: Bad.a: the tool name 'find things' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+        tool("b", tool_name=SPACED),  # E: Bad.b: the tool name 'find things' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+        tool("c", tool_name="9lives"),  # E: Bad.c: the tool name '9lives' is not valid for LLM APIs: it starts with '9' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
         tool("d", tool_name="x" * 3),
-        tool("e", tool_name="y" * 65),  # E: Bad.e: the tool name 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy' is not valid for LLM APIs (it must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
-        tool("f", tool_name="-dash"),  # E: Bad.f: the tool name '-dash' is not valid for LLM APIs (it must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+        tool("e", tool_name="y" * 65),  # E: Bad.e: the tool name 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy' is not valid for LLM APIs: it is too long (65 > 64 characters) (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+        tool("f", tool_name="-dash"),  # E: Bad.f: the tool name '-dash' is not valid for LLM APIs: it starts with '-' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
         tool("g", tool_name="ok-name_1"),
     )
 
@@ -30,7 +30,7 @@ class Bad(Toolset):
 class Spaced(Toolset):
     toolset_name = "my tools"
 
-    @tool  # E: Spaced.run: the tool name 'my tools_run' is not valid for LLM APIs (it must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+    @tool  # E: Spaced.run: the tool name 'my tools_run' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
     def run(self) -> None: ...
 
     @tool(tool_name="explicit")
@@ -38,9 +38,9 @@ class Spaced(Toolset):
 
 
 class LongPrefixToolsetWithAVeryLongClassNameThatGoesOnAndOnForeverAndEver(Toolset):
-    @tool  # E: LongPrefixToolsetWithAVeryLongClassNameThatGoesOnAndOnForeverAndEver.method: the tool name 'longprefixtoolsetwithaverylongclassnamethatgoesonandonforeverandever_method' is not valid for LLM APIs (it must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+    @tool  # E: LongPrefixToolsetWithAVeryLongClassNameThatGoesOnAndOnForeverAndEver.method: the tool name 'longprefixtoolsetwithaverylongclassnamethatgoesonandonforeverandever_method' is not valid for LLM APIs: it is too long (75 > 64 characters) (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
     def method(self) -> None: ...
 
 
-class RenamedRemote(RemoteBase):  # E: RenamedRemote.assign: the tool name 'not valid_assign' is not valid for LLM APIs (it must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
-    toolset_name = "not valid"
+class RenamedRemote(RemoteBase):  # N: RenamedRemote inherits the declaration of 'assign' from RemoteBase (line 9 of remote_base)
+    toolset_name = "not valid"  # E: RenamedRemote.assign: the tool name 'not valid_assign' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]

@@ -14,6 +14,6 @@ def build(flag: bool) -> None:
 
 class Outer:
     class Inner(Toolset):
-        exports = (tool("go", tool_name="bad name"),)  # E: Outer.Inner.go: the tool name 'bad name' is not valid for LLM APIs (it must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+        exports = (tool("go", tool_name="bad name"),)  # E: Outer.Inner.go: the tool name 'bad name' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
 
         def go(self) -> None: ...

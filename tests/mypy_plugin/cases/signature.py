@@ -23,7 +23,7 @@ class Params(Toolset):
     def unannotated(self, *, a, b: int) -> None: ...  # E: Params.unannotated: parameter 'a' has no type annotation; annotate it so it gets a JSON Schema  [toolset-signature]
     def untyped(self, a, b=3):  # E: Params.untyped: parameter 'a' has no type annotation; annotate it so it gets a JSON Schema  [toolset-signature]  # E: Params.untyped: parameter 'b' has no type annotation; annotate it so it gets a JSON Schema  [toolset-signature]
         pass
-    def none_default(self, *, limit: int = None, ok: int | None = None) -> None: ...  # E: Params.none_default: parameter 'limit' defaults to None but its type int does not admit null; annotate it as `int | None` (a None default does not make a parameter nullable)  [toolset-signature]
+    def none_default(self, *, limit: int = None, ok: int | None = None) -> None: ...  # E: Params.none_default: parameter 'limit' defaults to None but its type int does not admit null; add `| None` to its annotation (a None default does not make a parameter nullable)  [toolset-signature]
 
     def multi_line(
         self,
@@ -38,7 +38,7 @@ class Params(Toolset):
     def mangled(self, __secret: int) -> None: ...
 
 
-class Overrides(RemoteBase):
+class Overrides(RemoteBase):  # N: Overrides inherits the declaration of 'assign' from RemoteBase (line 9 of remote_base)
     # The inherited declaration now resolves to this class's method: its problems are new.
     def assign(self, task_id: str, /) -> str:  # E: Overrides.assign: parameter 'task_id' is positional-only; tools are called with keywords, remove the '/'  [toolset-signature]
         return task_id

@@ -1,0 +1,215 @@
+"""Facts about a method that only its source shows, recorded during semantic analysis.
+
+A function loaded from mypy's cache keeps its signature but not its parameters as written, so
+what the checks need from them is recorded with the class's declarations
+(`typed_toolsets.plugin.declarations`) and travels through the cache:
+
+- ``params``: the parameter names (mypy forgets the names of positional-only ones);
+- ``none_defaults``: parameters with a ``None`` default whose annotation, *as written*, does not
+  admit ``None`` (``implicit_optional`` makes mypy widen the type; the library never does);
+- ``unresolved``: ``[parameter, name]`` for an annotation naming something Python cannot find
+  when it resolves the annotation: a name imported only under ``if TYPE_CHECKING:``, or, for a
+  string annotation (PEP 563), a name local to the function the class is defined in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Final
+
+from mypy.nodes import (
+    GDEF,
+    LDEF,
+    AssignmentStmt,
+    Block,
+    ClassDef,
+    Decorator,
+    Expression,
+    ForStmt,
+    FuncDef,
+    IfStmt,
+    Import,
+    ImportFrom,
+    MypyFile,
+    NameExpr,
+    OverloadedFuncDef,
+    PlaceholderNode,
+    Statement,
+    SymbolTableNode,
+    TryStmt,
+    TupleExpr,
+    TypeAlias,
+    TypeInfo,
+    WhileStmt,
+    WithStmt,
+)
+from mypy.options import Options
+from mypy.reachability import MYPY_TRUE, infer_condition_value
+from mypy.types import AnyType, Instance, Type, TypeList, TypeOfAny, UnboundType, UnionType
+
+from .jsontypes import SchemaCheck
+
+__all__ = ["admits_null", "method_facts", "type_checking_names"]
+
+_OPTIONAL: Final = frozenset({"typing.Optional", "typing_extensions.Optional"})
+_UNION: Final = frozenset({"typing.Union", "typing_extensions.Union"})
+_ANNOTATED: Final = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
+_NONE_TYPES: Final = frozenset({"types.NoneType", "_typeshed.NoneType", "builtins.NoneType"})
+
+Lookup = Callable[[str], SymbolTableNode | None]
+
+
+def method_facts(
+    func: FuncDef,
+    lookup: Lookup,
+    module: MypyFile,
+    options: Options,
+    registered: frozenset[str],
+) -> dict[str, object]:
+    """The facts about the method *func* (see the module docstring).
+
+    Args:
+        func: The method, as parsed (with its parameters).
+        lookup: Finds a name where the method is defined.
+        module: The module that defines it.
+        options: mypy's options for that module.
+        registered: The types registered at run time (their schema may admit null).
+    """
+    strings = module.is_future_flag_set("annotations")
+    hidden: frozenset[str] | None = None
+    analysed = SchemaCheck(options, registered).admits_null
+    params: list[str] = []
+    none_defaults: list[str] = []
+    unresolved: list[list[str]] = []
+    for index, argument in enumerate(func.arguments):
+        name = argument.variable.name
+        params.append(name)
+        annotation = argument.type_annotation
+        if index == 0 or annotation is None:
+            continue
+        if _is_none(argument.initializer) and not admits_null(annotation, lookup, analysed):
+            none_defaults.append(name)
+        for found, in_string in _names(annotation, strings):
+            sym = lookup(found)
+            if sym is None:
+                continue
+            if sym.kind == LDEF:
+                if in_string:  # resolved later, in the module's globals and the class's names
+                    unresolved.append([name, found])
+                    break
+                continue
+            if hidden is None:
+                hidden = type_checking_names(module, options)
+            if found in hidden and sym.kind == GDEF:
+                unresolved.append([name, found])
+                break
+    return {"params": params, "none_defaults": none_defaults, "unresolved": unresolved}
+
+
+def _is_none(expr: Expression | None) -> bool:
+    return isinstance(expr, NameExpr) and expr.name == "None"
+
+
+def _names(t: Type, in_string: bool) -> Iterator[tuple[str, bool]]:
+    """The names an annotation uses, in the order Python evaluates them (roots of dotted ones)."""
+    if isinstance(t, UnboundType):
+        in_string = in_string or t.original_str_expr is not None
+        yield t.name.split(".", 1)[0], in_string
+        for arg in t.args:
+            yield from _names(arg, in_string)
+    elif isinstance(t, UnionType):
+        in_string = in_string or t.original_str_expr is not None
+        for item in t.items:
+            yield from _names(item, in_string)
+    elif isinstance(t, TypeList):
+        for item in t.items:
+            yield from _names(item, in_string)
+
+
+def admits_null(t: Type, lookup: Lookup, analysed: Callable[[Type], bool]) -> bool:
+    """Whether an annotation as written admits ``None`` (True when it cannot be told).
+
+    *t* is the annotation before mypy analyses it (and before ``implicit_optional`` adds
+    ``None`` for a ``None`` default); names are resolved with *lookup*, and the types they stand
+    for judged by *analysed*.
+    """
+    if isinstance(t, UnionType):
+        return any(admits_null(item, lookup, analysed) for item in t.items)
+    if not isinstance(t, UnboundType):
+        return analysed(t)
+    if t.name == "None":
+        return True
+    sym = lookup(t.name)
+    node = sym.node if sym is not None else None
+    if node is None or isinstance(node, PlaceholderNode):
+        return True
+    fullname = node.fullname
+    if fullname in _OPTIONAL:
+        return True
+    if fullname in _UNION:
+        return any(admits_null(arg, lookup, analysed) for arg in t.args)
+    if fullname in _ANNOTATED:
+        return not t.args or admits_null(t.args[0], lookup, analysed)
+    if isinstance(node, TypeAlias):
+        return analysed(node.target)
+    if isinstance(node, TypeInfo):
+        args: list[Type] = [AnyType(TypeOfAny.special_form)] * len(node.type_vars)
+        return fullname in _NONE_TYPES or analysed(Instance(node, args))
+    return True  # a type variable, Any, a special form: not this check's business
+
+
+def type_checking_names(module: MypyFile, options: Options) -> frozenset[str]:
+    """The module-level names bound only under ``if TYPE_CHECKING:`` (absent at run time)."""
+    if not any(imp.is_mypy_only for imp in module.imports):
+        return frozenset()
+    typing_only: set[str] = set()
+    runtime: set[str] = set()
+    _bind(module.defs, runtime, typing_only, options)
+    return frozenset(typing_only - runtime)
+
+
+def _bind(body: list[Statement], names: set[str], typing_only: set[str], options: Options) -> None:
+    for stmt in body:
+        if isinstance(stmt, Import):
+            names.update(alias or module.split(".", 1)[0] for module, alias in stmt.ids)
+        elif isinstance(stmt, ImportFrom):
+            names.update(alias or name for name, alias in stmt.names)
+        elif isinstance(stmt, (ClassDef, FuncDef, Decorator, OverloadedFuncDef)):
+            names.add(stmt.name)
+        elif isinstance(stmt, AssignmentStmt):
+            for lvalue in stmt.lvalues:
+                names.update(_targets(lvalue))
+        elif isinstance(stmt, IfStmt):
+            for condition, block in zip(stmt.expr, stmt.body, strict=True):
+                if infer_condition_value(condition, options) == MYPY_TRUE:
+                    _bind(block.body, typing_only, typing_only, options)
+                else:
+                    _bind(block.body, names, typing_only, options)
+            if stmt.else_body is not None:
+                # mypy skips the `else` of `if TYPE_CHECKING:`; Python runs it.
+                _bind(stmt.else_body.body, names, typing_only, options)
+        else:
+            for block in _blocks(stmt):
+                _bind(block.body, names, typing_only, options)
+
+
+def _targets(lvalue: Expression) -> Iterator[str]:
+    if isinstance(lvalue, NameExpr):
+        yield lvalue.name
+    elif isinstance(lvalue, TupleExpr):
+        for item in lvalue.items:
+            yield from _targets(item)
+
+
+def _blocks(stmt: Statement) -> Iterator[Block]:
+    if isinstance(stmt, (WithStmt, ForStmt, WhileStmt)):
+        yield stmt.body
+        else_body = getattr(stmt, "else_body", None)
+        if isinstance(else_body, Block):
+            yield else_body
+    elif isinstance(stmt, TryStmt):
+        yield stmt.body
+        yield from stmt.handlers
+        for block in (stmt.else_body, stmt.finally_body):
+            if block is not None:
+                yield block

@@ -1,0 +1,117 @@
+"""The strict form of JSON objects (OpenAI and Anthropic ``strict: true``): null for a default.
+
+In strict mode every property is required, so a model says "use the default" by sending ``null``
+for a property that has one. That meaning is given to a property exactly when it may be left out
+and its own schema does not admit ``null`` already (`means_default`); such a property's schema
+becomes `nullable`, with a description saying what ``null`` stands for (`null_sentence`).
+
+The type layer builds the strict form of every type from these rules (a registry whose object
+types read ``null`` so: `typed_toolsets.types.registry.TypeRegistry.strict_form`), and the call
+layer writes the strict schema a tool exports with the same ones
+(`typed_toolsets.call.strict`). Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import typing
+from collections.abc import Mapping
+from typing import Any, Final
+
+__all__ = ["admits_null", "def_name", "means_default", "null_sentence", "nullable"]
+
+#: Longest default shown in the "null means the default" sentence; longer ones are not shown.
+_MAX_SHOWN_DEFAULT: Final = 120
+_DEFS_PREFIX: Final = "#/$defs/"
+
+
+def def_name(ref: str) -> str:
+    """The ``$defs`` entry a local ``$ref`` points to (``#/$defs/Node`` gives ``Node``)."""
+    return ref.removeprefix(_DEFS_PREFIX)
+
+
+def admits_null(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> bool:
+    """Whether ``null`` may be valid against *schema* (True when the schema does not say).
+
+    Every keyword this understands must admit null for the answer to be True; a schema it cannot
+    judge (``{}``, ``not``, a user's own keywords) counts as admitting it, which errs towards
+    refusing a strict export rather than changing what ``null`` means. A ``$ref`` whose target is
+    not in *defs* is a recursive class (an object, never null).
+    """
+    return _admits_null(schema, defs, set())
+
+
+def _admits_null(schema: Mapping[str, Any], defs: Mapping[str, Any], seen: set[str]) -> bool:
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        name = def_name(ref)
+        target = defs.get(name)
+        if name in seen or not isinstance(target, Mapping):
+            return False  # a cycle: a recursive class is an object, never null
+        if not _admits_null(typing.cast("Mapping[str, Any]", target), defs, {*seen, name}):
+            return False
+    declared = schema.get("type")
+    if isinstance(declared, str) and declared != "null":
+        return False
+    if isinstance(declared, list) and "null" not in declared:
+        return False
+    if "const" in schema and schema["const"] is not None:
+        return False
+    enum = schema.get("enum")
+    if isinstance(enum, list) and None not in enum:
+        return False
+    for keyword in ("anyOf", "oneOf"):
+        branches = schema.get(keyword)
+        if isinstance(branches, list) and not any(
+            isinstance(b, Mapping) and _admits_null(typing.cast("Mapping[str, Any]", b), defs, seen)
+            for b in typing.cast("list[object]", branches)
+        ):
+            return False
+    branches = schema.get("allOf")
+    return not isinstance(branches, list) or all(
+        isinstance(b, Mapping) and _admits_null(typing.cast("Mapping[str, Any]", b), defs, seen)
+        for b in typing.cast("list[object]", branches)
+    )
+
+
+def means_default(required: bool, schema: Mapping[str, Any]) -> bool:
+    """Whether ``null`` for a property stands for its default in the strict form.
+
+    Args:
+        required: Whether the property must be present (then it has no default).
+        schema: The schema of the property's type (``$ref``s to recursive classes are objects).
+    """
+    return not required and not admits_null(schema, {})
+
+
+def null_sentence(schema: Mapping[str, Any]) -> str:
+    """What ``null`` means for an optional property whose canonical schema is *schema*."""
+    if "default" not in schema:
+        return "null means it is not given."
+    shown = json.dumps(schema["default"], ensure_ascii=False)
+    if len(shown) > _MAX_SHOWN_DEFAULT:
+        return "null means the default."
+    return f"null means the default ({shown})."
+
+
+def _with_sentence(description: object, sentence: str) -> str:
+    if isinstance(description, str) and description.strip():
+        text = description.rstrip()
+        separator = " " if text.endswith((".", "!", "?", ":")) else ". "
+        return text + separator + sentence
+    return sentence
+
+
+def nullable(schema: Mapping[str, Any], sentence: str) -> dict[str, Any]:
+    """*schema* or null, with *sentence* (what null means) added to its description.
+
+    A ``default`` keyword is dropped: strict dialects take none, and ``null`` now says it.
+    """
+    inner = {k: v for k, v in schema.items() if k != "default"}
+    description = inner.pop("description", None)
+    branches: list[Any] = (
+        [*inner["anyOf"], {"type": "null"}]
+        if set(inner) == {"anyOf"}
+        else [inner, {"type": "null"}]
+    )
+    return {"anyOf": branches, "description": _with_sentence(description, sentence)}

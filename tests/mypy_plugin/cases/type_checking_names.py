@@ -1,0 +1,35 @@
+# Names imported only under `if TYPE_CHECKING:` do not exist when Python resolves the
+# annotations (PEP 563 strings, resolved when the tools are built): to_tools() would fail.
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from typed_toolsets import Toolset, tool
+
+if TYPE_CHECKING:
+    import remote_models
+    from remote_models import Item, Priority
+else:
+    from remote_models import Item
+
+
+class Tasks(Toolset):
+    @tool
+    def prioritise(self, *, note: str, priority: Priority, other: Priority) -> str:  # E: Tasks.prioritise: an annotation names 'Priority', which Python cannot find when it resolves the annotation; define or import it at the module's top level (an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  [toolset-param-type]
+        return note
+
+    @tool
+    def items(self, *, items: list[remote_models.Item]) -> int:  # E: Tasks.items: an annotation names 'remote_models', which Python cannot find when it resolves the annotation; define or import it at the module's top level (an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  [toolset-param-type]
+        return len(items)
+
+    @tool
+    def imported_at_run_time(self, *, item: Item) -> str:
+        return item.name
+
+
+
+class Broken(Toolset):
+    # The run time reports the other problems first (the class is not created): so does mypy.
+    @tool
+    def other_problems_first(self, *, priority: Priority, data: bytes) -> int:  # E: Broken.other_problems_first: parameter 'data' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
+        return len(data)

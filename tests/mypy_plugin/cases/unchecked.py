@@ -1,0 +1,88 @@
+# What the plugin cannot read is reported as such, with its own code, never skipped silently.
+from typing import Final
+
+import re2  # type: ignore[import-untyped]  # no types: mypy sees Any
+
+from typed_toolsets import Toolset, tool
+
+from remote_exports import SHARED, ComputedMixin, exported
+
+LOOKUP = "lookup"  # not Final: it could change before the class is created
+NOT_FINAL = (tool("search"),)
+NAMES: Final = ("search", "lookup")
+
+
+class Helper(Toolset):
+    exports = (
+        tool("search"),
+        exported("lookup"),  # E: Helper: the exports in exported(...) cannot be checked statically (mypy cannot tell which tool(...) calls it holds); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
+    )
+
+    def search(self, *, query: str) -> str:
+        return query
+
+    def lookup(self, *, key: int) -> int:
+        return key
+
+
+class NotFinal(Toolset):
+    exports = NOT_FINAL  # E: NotFinal: the exports in NOT_FINAL cannot be checked statically (it is not a Final constant of this module); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
+
+    def search(self, *, query: str) -> str:
+        return query
+
+
+class OtherModule(Toolset):
+    exports = SHARED  # E: OtherModule: the exports in SHARED cannot be checked statically (it is not a Final constant of this module); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
+
+    def search(self, *, query: str) -> str:
+        return query
+
+
+class Comprehension(Toolset):
+    exports = tuple(tool(name) for name in NAMES)  # E: Comprehension: the exports in tuple(...) cannot be checked statically (mypy cannot tell which tool(...) calls it holds); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
+
+    def search(self, *, query: str) -> str:
+        return query
+
+    def lookup(self, *, key: int) -> int:
+        return key
+
+
+class Names(Toolset):
+    toolset_name = LOOKUP.upper()  # E: Names: `toolset_name = LOOKUP.upper(...)` cannot be checked statically, nor the tool names made from it (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    exports = (
+        tool(LOOKUP),  # E: Names: the method name LOOKUP cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+        tool("search", tool_name=LOOKUP),  # E: Names.search: the tool name LOOKUP cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    )
+
+    def search(self, *, query: str) -> str:
+        return query
+
+    def lookup(self, *, key: int) -> int:
+        return key
+
+
+class Computed(ComputedMixin, Toolset):  # E: Computed: `toolset_name` comes from ComputedMixin, which is not a Toolset and does not set it to a string literal, so it cannot be checked statically, nor the tool names made from it; write it as a string literal there, or set it in a Toolset class  [toolset-unchecked]
+    @tool
+    def go(self) -> None: ...
+
+
+class ComputedChild(Computed):
+    # Reported once, on the Toolset that takes the name from the mixin.
+    @tool
+    def stop(self) -> None: ...
+
+
+class Unseen(Toolset):
+    @tool
+    def compile(self, *, options: re2.Options) -> None: ...  # E: Unseen.compile: parameter 'options' uses re2, which mypy cannot see (its module is not analysed), so its JSON Schema cannot be checked statically; give mypy that module's types (a stub package), or silence this code where the type is registered  [toolset-unchecked]
+
+
+class Meta(type):
+    pass
+
+
+class WithMetaclass(Toolset, metaclass=Meta):  # E: WithMetaclass: mypy does not check a class with the custom metaclass Meta (it does not simulate its __init_subclass__), so none of its declarations can be checked statically; remove the metaclass, or check the class with `typed-toolsets check`  [toolset-unchecked]
+    @tool
+    def run(self, *, data: bytes) -> None: ...
