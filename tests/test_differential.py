@@ -33,6 +33,8 @@ from hypothesis import strategies as st
 from tests.strategies.annotations import Case, cases, text
 from tests.strategies.annotations import identifiers as names
 from tests.strategies.toolsets import make_echo_toolset
+from tests.test_fastpath import REFUSED
+from tests.test_fastpath import fast_of as fast_alone
 from typed_toolsets import Limits, ToolError
 from typed_toolsets.call.pipeline import Refused
 from typed_toolsets.call.proxy import ToolProxy
@@ -41,8 +43,6 @@ from typed_toolsets.types.converter import converter
 #: Three times the profile's examples per test: these are the tests that hold the fast path.
 MANY = settings(max_examples=3 * settings.default.max_examples)
 
-MISS = "miss"
-REFUSED = "refused"
 
 # ------------------------------------------------------------------------------------- outcomes
 
@@ -96,18 +96,6 @@ def agree(proxy: ToolProxy, arguments: object) -> object:
     else:
         assert same(through, alone)
     return alone
-
-
-def markers(arguments: object, refused: bool) -> str:
-    """An exact path that only says why the fast path handed the call over."""
-    return REFUSED if refused else MISS
-
-
-def fast_alone(proxy: ToolProxy) -> Callable[[object], object]:
-    """The proxy's fast path, handing over to `markers` instead of the exact path."""
-    exact_path = proxy._pipeline.exact
-    limits = exact_path.limits
-    return exact_path.arguments.fast_path(limits.max_argument_bytes, limits.max_depth, markers)
 
 
 # ---------------------------------------------------------------------------------- the tools

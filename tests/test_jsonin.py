@@ -287,6 +287,29 @@ class TestMappingSize:
             "2,000 bytes (Limits.max_argument_bytes); send less data"
         )
 
+    @pytest.mark.parametrize(
+        "arguments",
+        [
+            {"data": [[1] * 2_000_000]},
+            {"data": [[1]] * 2_000_000},
+            {"data": ((1,),) * 2_000_000},
+            {"data": [[1] * 600, [2] * 600, [3] * 600, [4] * 600]},
+        ],
+    )
+    def test_the_fast_path_writes_no_huge_dict_before_refusing(self, arguments: object) -> None:
+        proxy = shallow()
+        proxy.invoke({"data": []})  # first use: the hooks and the fast path are built
+        tracemalloc.start()
+        try:
+            result = proxy.invoke(arguments)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert result.error is not None
+        assert result.error.kind == "limit"
+        # Writing the dict as JSON first took tens of MiB (and the time to write it).
+        assert peak < 1_000_000
+
 
 class TestDepthLimit:
     def test_json_2_depth_over_the_limit(self) -> None:
