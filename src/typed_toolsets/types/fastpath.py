@@ -45,7 +45,7 @@ Without orjson (an optional speed-up), the exact path handles every call.
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable, Iterable, Sequence, Sized
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, AnyStr, Final, TypeVar
 
 from .gen import KeyHook, compile_function, object_body
@@ -181,31 +181,6 @@ def _dropped_members(text: str | bytes, colons: int, parsed: dict[str, object]) 
     return colons != _count(_dumps(parsed), b":")
 
 
-_CONTAINERS: Final = (dict, list, tuple)
-
-
-def _over_items(arguments: dict[str, object], limit: int) -> bool:
-    """Whether *arguments* hold more than *limit* items and members in all, its own included.
-
-    Every item and member takes at least one byte of the JSON text, so past the byte limit it is
-    over the limit: the exact path says by how much, counting as it walks. Lengths are read
-    before anything is iterated, so a huge list costs nothing here (and orjson never writes it).
-    """
-    total = 0
-    stack: list[object] = [arguments]
-    while stack:
-        container = stack.pop()
-        if type(container) is dict:
-            values: Iterable[object] = typing.cast("dict[str, object]", container).values()
-        else:
-            values = typing.cast("list[object] | tuple[object, ...]", container)
-        total += len(typing.cast("Sized", values))
-        if total > limit:
-            return True
-        stack.extend(value for value in values if type(value) in _CONTAINERS)
-    return False
-
-
 def _subschemas(schema: dict[str, Any]) -> list[object]:
     found: list[object] = []
     for keyword in ("properties", "$defs"):
@@ -286,7 +261,6 @@ def make_fast_arguments(
         "Ambiguous": AmbiguousNumber,
         "dropped": _dropped_members,
         "count": _count,
-        "over_items": _over_items,
         "long": _LONG,
         "parsed_depth": _parsed_depth,
         "max_bytes": max_bytes,
@@ -313,8 +287,6 @@ def make_fast_arguments(
         f"                {miss}",
         "        text = arguments",
         "    elif kind is dict:",
-        "        if over_items(arguments, max_bytes):",
-        f"            {miss}",
         "        try:",
         "            text = dumps(arguments, None, plain_only)",
         "        except Exception:",
