@@ -31,7 +31,7 @@ from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant, Unbuilt
 from typed_toolsets.types.fastpath import FastArguments
-from typed_toolsets.types.typespec import Path, Schema
+from typed_toolsets.types.typespec import Path, Schema, exact_numbers
 
 from .jsonin import InvalidJSON, LimitExceeded, NotAnObject, NotJSONValue, load_arguments
 from .result import ArgumentProblem, ToolError, ToolResult
@@ -238,10 +238,15 @@ class ExactPath:
             except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
                 raise Refused(_internal_error(self.name, exc)) from None
             return strict(arguments.arguments)
+        # Numbers are read as written here, also when this call is made while another call's
+        # fast path is structuring (its mode is restored afterwards).
+        token = exact_numbers.set(True)
         try:
             checked = self._check(arguments, refused)
         except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
             checked = _internal_error(self.name, exc)
+        finally:
+            exact_numbers.reset(token)
         if isinstance(checked, ToolError):
             raise Refused(checked)
         return checked
