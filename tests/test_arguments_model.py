@@ -224,12 +224,18 @@ class TestOnePipeline:
         )
         assert Counted.calls == 1  # the fast path's single attempt; the validator decides
 
-    def test_a_text_the_fast_path_cannot_vouch_for_is_structured_once_more(self) -> None:
-        # A colon inside a string: orjson's parse is fine, but only the exact path can tell.
+    def test_a_colon_inside_a_string_is_structured_once(self) -> None:
         assert proxies()["count"].dynamic_call('{"counted": 1, "n": 2, "text": "a: b"}') == 3
+        assert Counted.calls == 1
+
+    def test_a_text_the_fast_path_cannot_vouch_for_is_structured_once_more(self) -> None:
+        # A colon and an escaped one: orjson's parse is fine, but only the exact path can tell
+        # whether a duplicate key was dropped.
+        text = '{"counted": 1, "n": 2, "text": "a\\u003a b: c"}'
+        assert proxies()["count"].dynamic_call(text) == 3
         assert Counted.calls == 2
 
-    def test_a_mapping_goes_straight_to_the_exact_path(self) -> None:
+    def test_a_mapping_is_structured_once(self) -> None:
         assert proxies()["count"].dynamic_call({"counted": 1, "n": 2}) == 3
         assert Counted.calls == 1
 

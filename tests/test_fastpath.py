@@ -1,30 +1,26 @@
-"""The fast path for JSON text: it accepts exactly what the exact path accepts, with the same
-result, or leaves the call to it; and it does take the common valid calls. When it refuses the
-values, going straight to the validator gives the exact path's own outcome.
+"""The fast path for JSON text and dicts: it accepts exactly what the exact path accepts, with
+the same result, or leaves the call to it; and it does take the common valid calls. When it
+refuses the values, going straight to the validator gives the exact path's own outcome.
+
+The generated differential test is tests/test_differential.py; here are the named cases.
 """
 
 from __future__ import annotations
 
 import enum
 import json
-import re
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 import attrs
 import pytest
-from hypothesis import given, note
-from hypothesis import strategies as st
+from annotated_types import Ge
 
-from tests.strategies.annotations import json_values, text
-from tests.strategies.toolsets import toolsets
-from typed_toolsets import Limits, ToolError, Toolset, tool
-from typed_toolsets.call.jsonin import parse_strict
+from typed_toolsets import Limits, Toolset, tool
 from typed_toolsets.call.pipeline import Refused
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.types import fastpath as _fastpath
-from typed_toolsets.types.converter import converter
-from typed_toolsets.types.validator import make_validator
+from typed_toolsets.types.typespec import exact_numbers
 
 
 class Level(enum.IntEnum):
@@ -117,9 +113,26 @@ class TestTakesTheCommonCase:
             b'{"ratio": 2, "number": 2.5, "level": 1}',
             '{"items": [{"name": "a", "tags": {"x": 1}}, {"name": "b"}], "note": "caf\\u00e9 \\u00e9"}',
             '{"tree": {"label": "r", "kids": [{"label": "a"}]}}',
+            # Colons inside strings, keys included: written back, the parse has as many.
+            '{"note": "see https://example.com/a?b=c:d at 12:30", "count": 1}',
+            b'{"items": [{"name": "Note: a", "tags": {"k:1": 1, "::": 2}}]}',
         ],
     )
     def test_valid_text_is_taken_with_the_exact_result(self, arguments: str | bytes) -> None:
+        fast, exact_result = both(arguments)  # type: ignore[arg-type]
+        assert type(fast) is dict
+        assert fast == exact_result
+
+    @pytest.mark.parametrize(
+        "arguments",
+        [
+            {},
+            {"count": 3, "note": "a: b"},
+            {"ratio": 2, "number": 2.5, "level": 1, "items": [{"name": "a", "tags": {"x": 1}}]},
+            {"tree": {"label": "r", "kids": [{"label": "a"}]}},
+        ],
+    )
+    def test_a_plain_dict_is_taken_with_the_exact_result(self, arguments: dict[str, Any]) -> None:
         fast, exact_result = both(arguments)  # type: ignore[arg-type]
         assert type(fast) is dict
         assert fast == exact_result
@@ -131,7 +144,14 @@ class TestLeavesToTheExactPath:
         [
             '{"count": 1, "count": 2}',  # duplicate keys: orjson keeps the last silently
             '{"items": [{"name": "a", "name": "b"}]}',
-            '{"note": "a: b"}',  # a colon inside a string: counts cannot tell
+            '{"note": "a\\u003a b: c"}',  # an escaped colon: the counts cannot see it
+            '{"note": "a: b", "count": 1, "count": 2}',  # a duplicate beside a colon in a string
+            '\ufeff{"count": 1}',  # a byte order mark is no JSON
+            # Beyond 64 bits orjson gives a float, which may be an integer literal: only the
+            # exact path can read it.
+            '{"count": 123456789012345678901234567890}',
+            '{"number": 123456789012345678901234567890}',
+            '{"level": 1180591620717411303425}',
             '{"count": NaN}',
             '{"note": "\\ud800"}',
             '{"tree": {"label": "a", "kids": [{"label": "b", "kids": [{"label": "c", "kids": [{"label": "d"}]}]}]}}',
@@ -147,10 +167,6 @@ class TestLeavesToTheExactPath:
         "arguments",
         [
             '{"count": "3"}',  # parsed, but not an integer
-            # Beyond 64 bits orjson gives a float, which the number hooks refuse.
-            '{"count": 123456789012345678901234567890}',
-            '{"number": 123456789012345678901234567890}',
-            '{"level": 1180591620717411303425}',  # 2**70 + 1, not a member
             '{"items": [{"name": "a", "tags": {"x": 1.5}}]}',
         ],
     )
@@ -179,6 +195,136 @@ class TestLeavesToTheExactPath:
         assert "over the limit of 6" in proxy.dynamic_call(deep)
 
 
+def _long(note: str, *, dense: str = "", at_end: bool = False) -> str:
+    """Arguments whose text is past the length from which colons are found with ``find``."""
+    filler = (dense or "lorem ipsum ") * (6000 // len(dense or "lorem ipsum "))
+    body = filler + note if at_end else note + filler
+    return json.dumps({"note": body})[:-1] + ', "count": 1}'
+
+
+class TestLongTexts:
+    """Long texts: the colon and escape checks use ``find``; the same verdicts."""
+
+    @pytest.mark.parametrize("dense", ["", "3", ":", "3:", "a\\u0030 "])
+    @pytest.mark.parametrize("at_end", [False, True])
+    def test_a_duplicate_or_an_escaped_colon_is_seen(self, dense: str, at_end: bool) -> None:
+        plain = _long("a: b", dense=dense, at_end=at_end)
+        assert len(plain) > _fastpath._LONG
+        fast, exact_result = both(plain)
+        assert type(fast) is dict
+        assert fast == exact_result
+        # A duplicate key in a long text.
+        assert both(plain[:-1] + ', "count": 2}')[0] == MISS
+        # An escaped colon (lower or upper case), anywhere, beside a dropped member.
+        for escape in ("\\u003a", "\\u003A"):
+            escaped = _long("a: b @", dense=dense, at_end=at_end).replace("@", escape)
+            assert both(escaped)[0] == MISS
+            assert both(escaped[:-1] + ', "count": 2}')[0] == MISS
+
+    @pytest.mark.parametrize("length", [0, 5, 4095, 4096, 4097, 20_000, 100_000])
+    @pytest.mark.parametrize("every", [1, 3, 31, 1000])
+    def test_counts_and_escapes_match_the_plain_scans(self, length: int, every: int) -> None:
+        text = "".join(":" if i % every == 0 else "x" for i in range(length))
+        assert _fastpath._count(text, ":") == text.count(":")
+        assert _fastpath._count(text.encode(), b":") == text.count(":")
+        threes = "".join("3" if i % every == 0 else "x" for i in range(length))
+        for position in (4, length // 2, length - 6):
+            if position < 4 or position + 6 > length:
+                continue
+            escaped = threes[:position] + "\\u003a" + threes[position + 6 :]
+            assert _fastpath._escaped_colon(escaped, _fastpath._MARKS, _fastpath._ESCAPES)
+            assert _fastpath._escaped_colon("\\n" + escaped, _fastpath._MARKS, _fastpath._ESCAPES)
+            upper = "\\n" + escaped.replace("\\u003a", "\\u003A")
+            assert _fastpath._escaped_colon(upper, _fastpath._MARKS, _fastpath._ESCAPES)
+            assert _fastpath._escaped_colon(
+                escaped.encode(), _fastpath._BYTE_MARKS, _fastpath._BYTE_ESCAPES
+            )
+        assert not _fastpath._escaped_colon(threes, _fastpath._MARKS, _fastpath._ESCAPES)
+        assert not _fastpath._escaped_colon("\\" + threes, _fastpath._MARKS, _fastpath._ESCAPES)
+
+
+class NumbersToolset(Toolset):
+    toolset_name = "numbers"
+
+    @tool
+    def first(self, *, x: Annotated[int, Ge(0)] | float) -> object:
+        return x
+
+    @tool
+    def lists(self, *, x: list[int] | list[float]) -> object:
+        return x
+
+    @tool
+    def maps(self, *, x: dict[str, int] | dict[str, float]) -> object:
+        return x
+
+
+class TestNumbersBeyond64Bits:
+    """orjson reads an integer literal beyond 64 bits as a float: the exact path reads it."""
+
+    @pytest.mark.parametrize(
+        ("method", "literal", "expected"),
+        [
+            ("first", "18446744073709551617", 18446744073709551617),
+            ("first", "1e21", 10**21),  # an integral number: the int variant comes first
+            ("first", "-18446744073709551617", -18446744073709551617.0),  # not >= 0
+            ("first", "2.5", 2.5),
+            ("lists", "[1, 18446744073709551617]", [1, 18446744073709551617]),
+            ("lists", "[1, 1e21]", [1, 10**21]),
+            ("lists", "[1, 2.5]", [1.0, 2.5]),
+            ("maps", '{"k": 18446744073709551617}', {"k": 18446744073709551617}),
+            ("maps", '{"k": 1e21, "l": 2.5}', {"k": 1e21, "l": 2.5}),
+        ],
+    )
+    def test_the_first_matching_variant_wins_on_every_input_form(
+        self, method: str, literal: str, expected: object
+    ) -> None:
+        proxy = {t.method_name: t for t in NumbersToolset.to_tools()}[method]
+        text = f'{{"x": {literal}}}'
+        forms = [text, text.encode(), {"x": json.loads(literal)}]
+        for form in forms:
+            value = proxy.dynamic_call(form)
+            assert value == expected
+            assert repr(value) == repr(expected), form
+
+    def test_a_call_made_while_structuring_leaves_the_outer_mode_as_it_was(self) -> None:
+        inner_values.clear()
+        outer = OuterToolset.to_tools()[0]
+        value = outer.dynamic_call('{"checked": {"label": "a"}, "n": 18446744073709551617}')
+        assert value == 18446744073709551617
+        assert inner_values[:3] == [1, 18446744073709551617, 18446744073709551617]
+        assert exact_numbers.get() is True
+
+
+class EchoToolset(Toolset):
+    @tool
+    def echo(self, *, n: int) -> int:
+        return n
+
+
+inner_values: list[object] = []
+
+
+def _call_inside(instance: object, attribute: object, value: object) -> None:
+    # A model-facing call from inside structuring: its fast and exact paths, then back.
+    inner = EchoToolset.to_tools()[0]
+    inner_values.append(inner.dynamic_call('{"n": 1}'))
+    inner_values.append(inner.dynamic_call({"n": 18446744073709551617}))
+    inner_values.append(inner.dynamic_call('{"n": 18446744073709551617}'))
+
+
+@attrs.frozen
+class Checked:
+    label: str = attrs.field(validator=_call_inside)
+
+
+class OuterToolset(Toolset):
+    # `checked` comes first: `n` is structured after the inner calls.
+    @tool
+    def take(self, *, checked: Checked, n: int) -> int:
+        return n
+
+
 class TestWithoutOrjson:
     def test_every_call_takes_the_exact_path(self, no_orjson: None) -> None:
         class LateToolset(Toolset):
@@ -190,63 +336,6 @@ class TestWithoutOrjson:
         assert fast_of(echo)('{"n": 2}') == MISS
         assert echo.dynamic_call('{"n": 2, "note": "a: b"}') == [2, "a: b"]
         assert echo.dynamic_call('{"n": 2, "n": 3}').startswith("Error: Invalid JSON arguments")
-
-
-def _arguments_texts(valid: dict[str, object]) -> st.SearchStrategy[str]:
-    body = json.dumps(valid)
-
-    def with_duplicate(key: str) -> str:
-        return (
-            body[:-1]
-            + (", " if valid else "")
-            + json.dumps(key)
-            + ": "
-            + json.dumps(valid.get(key))
-            + "}"
-        )
-
-    keys = sorted(valid)
-    variants: list[st.SearchStrategy[str]] = [st.just(body), json_values.map(json.dumps)]
-    if keys:
-        variants.append(st.sampled_from(keys).map(with_duplicate))
-    variants.append(
-        text.map(lambda t: body[:-1] + (", " if valid else "") + json.dumps("k:" + t) + ": 1}")
-    )
-    variants.append(st.integers(2**63, 2**200).map(lambda n: body.replace(": 1", f": {n}", 1)))
-    return st.one_of(*variants)
-
-
-@given(toolsets(), st.data())
-def test_fast_path_accepts_only_what_the_exact_path_accepts(
-    generated: Any, data: st.DataObject
-) -> None:
-    cls, params = generated
-    proxy = cls.to_tools()[0]
-    fast = fast_of(proxy)
-    valid = {
-        name: converter.unstructure(data.draw(case.values), unstructure_as=case.annotation)
-        for name, case, defaulted in params
-        if not defaulted or data.draw(st.booleans())
-    }
-    arguments = data.draw(_arguments_texts(valid), label="arguments")
-    note(arguments)
-    taken = fast(arguments)
-    exact_result = exact(proxy, arguments)
-    if type(taken) is dict:
-        assert not isinstance(exact_result, ToolError), exact_result
-        assert taken == exact_result
-        assert make_validator(proxy.parameters).is_valid(parse_strict(arguments))
-    else:
-        assert taken in (MISS, REFUSED)
-    if taken == REFUSED:
-        assert exact(proxy, arguments, refused=True) == exact_result
-    plain = arguments == json.dumps(valid)
-    no_colons = ":" not in json.dumps(list(valid.values())) + "".join(valid)
-    small_ints = re.search(r"[0-9]{19}", arguments) is None  # beyond 64 bits orjson gives floats
-    if plain and no_colons and small_ints and not isinstance(exact_result, ToolError):
-        # Plain valid arguments with no colon in any string: the fast path must take them (the
-        # exact path may still refuse a value that validates but cannot be built).
-        assert type(taken) is dict
 
 
 @pytest.mark.parametrize(

@@ -5,15 +5,22 @@ Covers requirements JSON-1 to JSON-7 and the hostile JSON documents of security.
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
 import textwrap
+import time
+import tracemalloc
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from tests.strategies.annotations import json_values, text
 from typed_toolsets import Limits, Toolset, tool
 from typed_toolsets.call import jsonin
 
@@ -210,6 +217,96 @@ class TestSizeLimit:
         assert message.startswith(
             "Error: Arguments for tool 'shallow_take' are more than 2,000 bytes"
         )
+
+
+class TestMappingSize:
+    """A mapping's size is that of its compact JSON text, counted while walking it."""
+
+    @pytest.mark.parametrize(
+        "arguments",
+        [
+            {"a": [[], []]},
+            {"a": {}, "b": [{}], "c": [[[]]]},
+            {"é": 'ü\n"\\\u0001\u007f\u2028', "n": [-0.0, 1e16, 1e-07, 2.5e-05, -12, 10**30]},
+            {"s": "x" * 50, "t": (1, (2, 3)), "u": None, "v": True, "w": False},
+        ],
+    )
+    def test_the_size_is_exactly_that_of_the_compact_text(self, arguments: dict[str, Any]) -> None:
+        size = len(json.dumps(arguments, ensure_ascii=False, separators=(",", ":")).encode())
+        jsonin.load_arguments(arguments, Limits(max_argument_bytes=size))
+        with pytest.raises(jsonin.LimitExceeded, match=f"more than {size - 1:,} bytes"):
+            jsonin.load_arguments(arguments, Limits(max_argument_bytes=size - 1))
+
+    @given(st.dictionaries(text, json_values, max_size=4))
+    def test_generated_mappings_are_measured_as_their_text(self, arguments: dict[str, Any]) -> None:
+        size = len(json.dumps(arguments, ensure_ascii=False, separators=(",", ":")).encode())
+        assert jsonin.load_arguments(arguments, Limits(max_argument_bytes=size)) == arguments
+        with pytest.raises(jsonin.LimitExceeded):
+            jsonin.load_arguments(arguments, Limits(max_argument_bytes=size - 1))
+
+    def test_an_endless_mapping_is_refused_at_the_limit(self) -> None:
+        class Endless(Mapping[str, int]):
+            reads = 0
+
+            def __getitem__(self, key: str) -> int:
+                self.reads += 1
+                return 1
+
+            def __iter__(self) -> Iterator[str]:
+                return (f"k{i}" for i in itertools.count())
+
+            def __len__(self) -> int:
+                raise AssertionError("the walk never asks for the length")
+
+        endless = Endless()
+        with pytest.raises(jsonin.LimitExceeded, match="more than 1,000 bytes"):
+            jsonin.load_arguments({"items": endless}, Limits(max_argument_bytes=1_000))
+        assert endless.reads <= 1_000 // 6  # each member is at least `"kN":1,`
+
+    def test_a_huge_list_is_refused_at_the_limit_without_copying_it(self) -> None:
+        huge = {"items": [0] * 2_000_000}
+        tracemalloc.start()
+        started = time.perf_counter()
+        try:
+            with pytest.raises(jsonin.LimitExceeded, match="more than 1,000 bytes"):
+                jsonin.load_arguments(huge, Limits(max_argument_bytes=1_000))
+            elapsed = time.perf_counter() - started
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        # Copying the list first took seconds and hundreds of MiB; the walk stops after ~500 items.
+        assert elapsed < 0.5
+        assert peak < 1_000_000
+
+    def test_through_a_tool_a_huge_list_is_a_limit_error(self) -> None:
+        result = shallow().invoke({"data": [[1] * 5_000_000]})
+        assert result.error is not None
+        assert result.error.kind == "limit"
+        assert result.error.message == (
+            "Arguments for tool 'shallow_take' are more than 2,000 bytes, over the limit of "
+            "2,000 bytes (Limits.max_argument_bytes); send less data"
+        )
+
+    @pytest.mark.parametrize(
+        "arguments",
+        [
+            {"data": [[1] * 2_000_000]},
+            {"data": [[1]] * 2_000_000},
+            {"data": ((1,),) * 2_000_000},
+            {"data": [[1] * 600, [2] * 600, [3] * 600, [4] * 600]},
+        ],
+    )
+    def test_huge_dicts_are_limit_errors_on_every_path(self, arguments: object) -> None:
+        proxy = shallow()
+        proxy.invoke({"data": []})  # first use: the hooks and the fast path are built
+        started = time.perf_counter()
+        result = proxy.invoke(arguments)
+        elapsed = time.perf_counter() - started
+        assert result.error is not None
+        assert result.error.kind == "limit"
+        # The fast path writes a dict with orjson (C, about 2 bytes per item) before comparing
+        # its size; the exact path stops at the limit. Copying the list first took seconds.
+        assert elapsed < 1.0
 
 
 class TestDepthLimit:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import inspect
+import json
 import numbers
 import uuid
 from collections.abc import Mapping, Sequence
@@ -502,6 +503,34 @@ def test_union_picks_the_first_matching_variant() -> None:
     proxy = echo(Union[Color, str])  # noqa: UP007
     assert proxy.dynamic_call({"value": "red"}) == {"value": Color.RED}
     assert proxy.dynamic_call({"value": "blue"}) == {"value": "blue"}
+
+
+@pytest.mark.parametrize(
+    ("annotation", "value", "expected"),
+    [
+        # The first candidate keeps the value as is: taken without calling a hook.
+        (str | int | float | bool | None, "a", "a"),
+        (str | int | float | bool | None, 2, 2),
+        (str | int | float | bool | None, 2.5, 2.5),
+        (str | int | float | bool | None, True, True),
+        (str | int | float | bool | None, None, None),
+        (list[int | str] | None, [1, "a", 2], [1, "a", 2]),
+        # The first candidate has more to check: the later ones still get their turn, in order.
+        (Literal["a"] | str, "a", "a"),
+        (Literal["a"] | str, "b", "b"),
+        (Annotated[int, Ge(0)] | float, -1, -1.0),
+        (Annotated[int, Ge(0)] | float, 3, 3),
+        (int | str, 2.0, 2),
+        (Color | str, "red", Color.RED),
+    ],
+)
+def test_union_values_kept_as_is_are_those_of_the_first_matching_variant(
+    annotation: Any, value: object, expected: object
+) -> None:
+    for arguments in ({"value": value}, json.dumps({"value": value})):
+        result = echo(annotation).dynamic_call(arguments)["value"]
+        assert result == expected
+        assert type(result) is type(expected)
 
 
 def test_generated_docstrings_are_not_descriptions() -> None:

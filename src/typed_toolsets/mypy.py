@@ -61,7 +61,6 @@ from typed_toolsets.plugin.calls import check_to_tools_access as _check_to_tools
 from typed_toolsets.plugin.classes import check_class_hook as _check_class_hook
 from typed_toolsets.plugin.codes import ERROR_CODES, TOOLSET_CODE
 from typed_toolsets.plugin.config import CONFIG_SECTION, read_registered_types, sources_digest
-from typed_toolsets.plugin.declarations import META, META_VERSION
 from typed_toolsets.plugin.declarations import record_class as _record_class
 from typed_toolsets.plugin.declarations import record_mixin_name as _record_mixin_name
 from typed_toolsets.plugin.fullnames import (
@@ -72,6 +71,7 @@ from typed_toolsets.plugin.fullnames import (
     TOOL_SPEC,
     TOOLSET,
 )
+from typed_toolsets.plugin.metadata import META, META_VERSION
 
 #: How `Toolset.proxy`'s fullname ends, for any Toolset class it is read from.
 _PROXY_SUFFIX: Final = PROXY[PROXY.rindex(".") :]

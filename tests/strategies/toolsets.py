@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tests.strategies.annotations import Case, cases
 from tests.strategies.annotations import identifiers as _identifiers
-from typed_toolsets import ToolProxy, Toolset, tool
+from typed_toolsets import Limits, ToolProxy, Toolset, tool
 
 __all__ = ["echo_tool", "make_echo_toolset", "toolsets"]
 
@@ -18,13 +18,17 @@ _names = (f"Generated{i}Toolset" for i in itertools.count())
 
 
 def make_echo_toolset(
-    params: list[tuple[str, object, object]], toolset_name: str | None = None
+    params: list[tuple[str, object, object]],
+    toolset_name: str | None = None,
+    limits: Limits | None = None,
 ) -> type[Toolset]:
     """A toolset whose one tool, ``echo``, returns the keyword arguments it received.
 
     Args:
         params: ``(name, annotation, default)`` triples; a default of ``inspect.Parameter.empty``
             makes the parameter required.
+        toolset_name: The toolset's name, if not the class's.
+        limits: The toolset's limits, if not the default ones.
     """
 
     def echo(self: object, **kwargs: Any) -> dict[str, Any]:
@@ -41,6 +45,8 @@ def make_echo_toolset(
     namespace: dict[str, Any] = {"exports": (tool("echo"),), "echo": echo, "__module__": __name__}
     if toolset_name is not None:
         namespace["toolset_name"] = toolset_name
+    if limits is not None:
+        namespace["limits"] = limits
     return type(next(_names), (Toolset,), namespace)
 
 

@@ -17,7 +17,8 @@ import json
 import math
 import re
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from json.encoder import encode_basestring
 from typing import Any, Final, TypeAlias
 
 from typed_toolsets.definition.limits import Limits
@@ -47,6 +48,8 @@ MAX_INT_DIGITS: Final = 4300
 MAX_NESTING: Final = 128
 # Not `Final`: mypy before 2.0 crashed writing a Final int of 4,300 digits into its cache.
 _MAX_INT = 10**MAX_INT_DIGITS
+#: Ints below this magnitude are measured with str() (whatever the interpreter's digit limit).
+_SMALL_INT: Final = 10**600
 _SURROGATE_RE: Final = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE_RE: Final = re.compile(r"\\u[dD][89a-fA-F]")
 # Digits as "0", "e" and "E" as "e", everything else as " ": a run of digits becomes a run of "0"
@@ -59,6 +62,8 @@ _ESCAPE_RE: Final = re.compile(r"\\.", re.DOTALL)
 # Every byte but the four brackets, for deleting them all in one C pass.
 _NOT_BRACKETS: Final = bytes(byte for byte in range(256) if byte not in b"[]{}")
 _BRACKET_STEP: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+#: A string quoted and escaped as ``json.dumps(ensure_ascii=False)`` writes it (C, when built).
+_quote: Final[Callable[[str], str]] = encode_basestring
 
 
 class LimitExceeded(Exception):  # noqa: N818 - named for the verdict, as the limit messages read
@@ -289,20 +294,22 @@ def _short(value: object, limit: int = 40) -> str:
 
 def _int_size(number: int) -> int:
     """The length of an int's JSON literal (str() can refuse long ints, so it is not used)."""
+    if -_SMALL_INT < number < _SMALL_INT:
+        return len(str(number))
     magnitude = abs(number)
-    digits = 1
-    if magnitude >= 10:
-        digits = int(math.log10(magnitude)) + 1
-        # log10 can be off by one next to a power of ten.
-        if magnitude >= 10**digits:
-            digits += 1
-        elif magnitude < 10 ** (digits - 1):
-            digits -= 1
+    digits = int(math.log10(magnitude)) + 1
+    # log10 can be off by one next to a power of ten.
+    if magnitude >= 10**digits:
+        digits += 1
+    elif magnitude < 10 ** (digits - 1):
+        digits -= 1
     return digits + (number < 0)
 
 
 def _json_string_size(text: str) -> int:
-    return len(json.dumps(text, ensure_ascii=False).encode("utf-8"))
+    """The UTF-8 length of *text* as compact JSON writes it (quoted, escaped, not ASCII-only)."""
+    quoted = _quote(text)
+    return len(quoted) if quoted.isascii() else len(quoted.encode("utf-8"))
 
 
 def _plain_number(value: float) -> tuple[float, str | None]:
@@ -331,66 +338,122 @@ def path_of(link: Link) -> list[str | int]:
     return keys
 
 
+def _plain_string(value: str) -> str:
+    """*value* as a plain str.
+
+    Raises:
+        NotJSONValue: It holds a lone surrogate (no UTF-8 form); the caller sets the path.
+    """
+    plain = str.__str__(value)
+    if not plain.isascii() and _SURROGATE_RE.search(plain):
+        msg = f"the string {_short(plain)} contains a lone surrogate"
+        raise NotJSONValue(msg, [])
+    return plain
+
+
+def _scalar_copy(value: object) -> tuple[object, int]:
+    """A JSON scalar as a plain value, with the length of its compact JSON text.
+
+    Raises:
+        NotJSONValue: *value* is no JSON scalar (containers are the caller's); the caller sets
+            the path.
+    """
+    if value is None or value is True:
+        return value, 4
+    if value is False:
+        return value, 5
+    if isinstance(value, str):
+        plain = _plain_string(value)
+        return plain, _json_string_size(plain)
+    if isinstance(value, (int, float)):
+        number, problem = _plain_number(value)
+        if problem is not None:
+            raise NotJSONValue(problem, [])
+        return number, _int_size(number) if type(number) is int else len(repr(number))
+    msg = (
+        f"{_short(value)} (a {type(value).__name__}) is not a JSON value; send strings, "
+        "numbers, booleans, null, lists and string-keyed mappings"
+    )
+    raise NotJSONValue(msg, [])
+
+
+def _members(value: object) -> Iterator[tuple[Any, Any]]:
+    """A mapping's members, read one at a time (a mapping may be lazy, or endless)."""
+    mapping = typing.cast("Mapping[Any, Any]", value)
+    if type(value) is dict:
+        return iter(mapping.items())
+    return ((key, mapping[key]) for key in mapping)
+
+
 def _copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
-    """Copy a mapping into plain JSON values, checking types, depth and size without recursion."""
+    """Copy a mapping into plain JSON values, checking types, depth and size as it goes.
+
+    The size is counted while walking, the way compact JSON text would be written, and the walk
+    stops as soon as it passes the limit: a huge list (or an endless lazy mapping) costs no more
+    than the limit allows. No recursion: one iterator per open container.
+    """
     max_depth = depth_limit(limits)
     max_size = limits.max_argument_bytes
-    size = 0
     root: dict[str, object] = {}
-    # Each entry: (source container, target container, depth, path).
-    stack: list[tuple[object, Any, int, Link]] = [(arguments, root, 1, None)]
-    while stack:
-        source, target, depth, path = stack.pop()
-        items: list[tuple[str | int, object]]
-        if isinstance(target, dict):
-            mapping = typing.cast("Mapping[Any, Any]", source)
-            items = []
-            for key in mapping:
+    size = 2  # the braces
+    check_size(size, limits)
+    # Per open container: its members or items, still to read, and the copy being filled; the
+    # path holds the key (or index) of each open container inside its parent.
+    iterators: list[Iterator[tuple[Any, Any]]] = [_members(arguments)]
+    targets: list[dict[str, object] | list[object]] = [root]
+    path: list[str | int] = []
+    while iterators:
+        iterator = iterators[-1]
+        target = targets[-1]
+        opened = False
+        for key, value in iterator:
+            if target:
+                size += 1  # the comma before this member or item
+            if isinstance(target, dict):
                 if not isinstance(key, str):
                     msg = f"the key {_short(key)} is not a string (JSON object keys are strings)"
-                    raise NotJSONValue(msg, path_of(path))
-                items.append((key, mapping[key]))
-                size += _json_string_size(key)
-            size += 2 + max(len(items) - 1, 0) + len(items)  # braces, commas, colons
-        else:
-            sequence = typing.cast("list[object] | tuple[object, ...]", source)
-            items = list(enumerate(sequence))
-            size += 2 + max(len(items) - 1, 0)
-        for key, value in items:
-            here: Link = (path, key)
-            if value is None or value is True or value is False:
-                size += 4 if value is not False else 5
-                element: object = value
-            elif isinstance(value, str):
-                plain = str.__str__(value)
-                if not plain.isascii() and _SURROGATE_RE.search(plain):
-                    msg = f"the string {_short(plain)} contains a lone surrogate"
-                    raise NotJSONValue(msg, path_of(here))
-                size += _json_string_size(plain)
-                element = plain
-            elif isinstance(value, (int, float)):
-                number, problem = _plain_number(value)
-                if problem is not None:
-                    raise NotJSONValue(problem, path_of(here))
-                size += _int_size(number) if type(number) is int else len(repr(number))
-                element = number
-            elif isinstance(value, (Mapping, list, tuple)):
-                if depth + 1 > max_depth:
+                    raise NotJSONValue(msg, list(path))
+                try:
+                    key = _plain_string(key)
+                except NotJSONValue as exc:
+                    exc.path = list(path)
+                    raise
+                size += _json_string_size(key) + 1  # the key and its colon
+            if isinstance(value, (Mapping, list, tuple)):
+                if len(iterators) >= max_depth:
                     raise _depth_error(None, max_depth)
-                element = {} if isinstance(value, Mapping) else []
-                stack.append((typing.cast(object, value), element, depth + 1, here))
+                element: Any
+                if isinstance(value, Mapping):
+                    element = {}
+                    iterators.append(_members(typing.cast(object, value)))
+                else:
+                    element = []
+                    items = typing.cast("list[object] | tuple[object, ...]", value)
+                    iterators.append(enumerate(items))
+                size += 2  # the brackets
+                opened = True
             else:
-                msg = (
-                    f"{_short(value)} (a {type(value).__name__}) is not a JSON value; send "
-                    "strings, numbers, booleans, null, lists and string-keyed mappings"
-                )
-                raise NotJSONValue(msg, path_of(here))
+                try:
+                    element, length = _scalar_copy(value)
+                except NotJSONValue as exc:
+                    exc.path = [*path, key]
+                    raise
+                size += length
             if isinstance(target, dict):
                 target[key] = element
             else:
                 target.append(element)
             if size > max_size:
                 check_size(None, limits)
+            if opened:
+                targets.append(element)
+                path.append(key)
+                break
+        if not opened:
+            iterators.pop()
+            targets.pop()
+            if path:
+                path.pop()
     return root
 
 

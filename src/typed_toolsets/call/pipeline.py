@@ -33,7 +33,7 @@ from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant
 from typed_toolsets.types.fastpath import FastArguments
-from typed_toolsets.types.typespec import Schema
+from typed_toolsets.types.typespec import Schema, exact_numbers
 
 from . import execution
 from .execution import CANCEL_GRACE, execution_error, internal_error, propagates
@@ -134,10 +134,15 @@ class ExactPath:
             except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
                 raise Refused(internal_error(self.name, exc)) from None
             return strict(arguments.arguments)
+        # Numbers are read as written here, also when this call is made while another call's
+        # fast path is structuring (its mode is restored afterwards).
+        token = exact_numbers.set(True)
         try:
             checked = self._check(arguments, refused)
         except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
             checked = internal_error(self.name, exc)
+        finally:
+            exact_numbers.reset(token)
         if isinstance(checked, ToolError):
             raise Refused(checked)
         return checked

@@ -51,7 +51,10 @@ from typed_toolsets.rules.names import (
 from typed_toolsets.rules.problems import Problem, problem
 
 from .codes import Span, note, report
-from .declarations import (
+from .deps import depend_on
+from .fullnames import TOOLSET
+from .inline import inline_problem
+from .metadata import (
     META,
     Declaration,
     alias_of,
@@ -62,9 +65,6 @@ from .declarations import (
     stored_span,
     unchecked_of,
 )
-from .deps import depend_on
-from .fullnames import TOOLSET
-from .inline import inline_problem
 from .signatures import SignatureCheck
 from .typeinfo import (
     attrs_field_names,

@@ -1,12 +1,12 @@
-"""Reading ``tool()`` declarations during semantic analysis, and the metadata they are kept in.
+"""Reading ``tool()`` declarations during semantic analysis into the class's metadata.
 
 A base-class hook runs on every Toolset subclass: it records the class's own declarations (both
 forms, ``exports = (tool("name"), ...)`` and ``@tool`` / ``@tool(...)`` on a method), its
 ``toolset_name``, its method aliases (``search = find``) and the facts about its methods that
 only their source shows (`typed_toolsets.plugin.sources`) as JSON metadata on the class, so that
 they reach other modules through mypy's cache, and registers the dependencies that incremental
-mode and the daemon need. The class checks read them back with `declarations_of` once the class
-is defined.
+mode and the daemon need. The class checks read them back through `typed_toolsets.plugin.metadata`
+once the class is defined.
 
 What mypy can know is read: literals and ``Final`` constants (of any module for names, of this
 module for tuples of declarations), ``method_name=`` by keyword, tuples built with ``+``, ``*``
@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator
-from typing import Final, cast
+from typing import Final
 
 from mypy.constant_fold import constant_fold_expr
 from mypy.nodes import (
@@ -53,45 +53,21 @@ from mypy.server.trigger import make_wildcard_trigger
 from mypy.subtypes import is_same_type
 from mypy.types import LiteralType, get_proper_type
 
-from typed_toolsets.rules.problems import KINDS, Kind, problem
+from typed_toolsets.rules.problems import problem
 
-from .codes import Span, report
+from .codes import report
 from .fullnames import TOOL_FUNCTION, TOOL_SPEC, TOOLSET
 from .inline import read_inline, record_limits
+from .metadata import DIGEST, META, META_VERSION, MIXIN_META, metadata, records
 from .sources import method_facts
 from .typeinfo import class_span, display_name, function_of
 
 __all__ = [
-    "DIGEST",
-    "META",
-    "META_VERSION",
-    "MIXIN_META",
-    "Declaration",
-    "Unchecked",
-    "alias_of",
-    "class_metadata",
-    "declarations_of",
     "describe",
-    "metadata",
-    "method_facts_of",
-    "mixin_toolset_name",
     "record_class",
     "record_mixin_name",
     "span",
-    "stored_span",
-    "unchecked_of",
 ]
-
-#: Key of the recorded declarations in ``TypeInfo.metadata`` (JSON, stored in mypy's cache).
-META: Final = "typed_toolsets"
-#: Bumped when the shape of the recorded metadata changes.
-META_VERSION: Final = 3
-#: Key of a mixin's recorded ``toolset_name`` (a class that is not a Toolset).
-MIXIN_META: Final = "typed_toolsets_mixin"
-#: A class attribute whose literal type is a digest of the metadata. mypy's daemon re-checks the
-#: subclasses of a class when a member of the class changes, and metadata is not a member: the
-#: digest makes a changed declaration, ``toolset_name`` or method fact one.
-DIGEST: Final = "__typed_toolsets__"
 
 #: The metaclasses with which mypy simulates ``__init_subclass__`` (``check_init_subclass``).
 _CHECKED_METACLASSES: Final = ("builtins.type", "abc.ABCMeta")
@@ -311,7 +287,7 @@ class _Reader:
             if data is not None and data.get("exports_set"):
                 out.extend(
                     {**decl, **span(expr), "copied_from": klass.fullname}
-                    for decl in _dicts(data.get("exports"))
+                    for decl in records(data.get("exports"))
                 )
                 if data.get("exports_unchecked"):
                     self.skip("unchecked-exports", expr, expression=describe(expr))
@@ -332,15 +308,6 @@ class _Reader:
             ):
                 return self.with_tool_name(_decl(name, None, dec, "decorator"), dec)
         return None
-
-
-def _dicts(value: object) -> list[dict[str, object]]:
-    if not isinstance(value, list):
-        return []
-    # The metadata is the JSON `record_class` wrote: lists of objects with string keys.
-    return [
-        cast("dict[str, object]", d) for d in cast("list[object]", value) if isinstance(d, dict)
-    ]
 
 
 def _assignments(body: list[Statement], name: str) -> Iterator[AssignmentStmt]:
@@ -455,15 +422,6 @@ def record_mixin_name(ctx: ClassDefContext) -> None:
         _add_digest(ctx, data)
 
 
-def mixin_toolset_name(info: TypeInfo) -> str | None:
-    """The literal ``toolset_name`` `record_mixin_name` recorded on *info*, if any."""
-    data = info.metadata.get(MIXIN_META)
-    if isinstance(data, dict) and data.get("version") == META_VERSION:
-        name = cast("dict[str, object]", data).get("mixin_toolset_name")
-        return name if isinstance(name, str) else None
-    return None
-
-
 def _record_toolset_name(reader: _Reader, stmt: AssignmentStmt, data: dict[str, object]) -> None:
     value = reader.literal_str(stmt.rvalue)
     data["toolset_name_set"] = True
@@ -554,140 +512,3 @@ def _declare_exports_type(ctx: ClassDefContext, stmt: AssignmentStmt) -> None:
     var.is_inferred = False
     var.is_classvar = True  # as declared on Toolset; an instance variable would clash
     target.is_inferred_def = False
-
-
-# ---------------------------------------------------------------------- reading them back
-
-
-def metadata(info: TypeInfo) -> dict[str, object] | None:
-    """What `record_class` stored on *info*, if it is of this plugin version."""
-    data = info.metadata.get(META)
-    if isinstance(data, dict) and data.get("version") == META_VERSION:
-        return cast("dict[str, object]", data)
-    return None
-
-
-def class_metadata(info: TypeInfo) -> dict[str, object]:
-    """`metadata`, or an empty record for a class the plugin did not record."""
-    return metadata(info) or {}
-
-
-def _position(data: dict[str, object], key: str) -> int:
-    value = data.get(key)
-    return value if isinstance(value, int) else -1
-
-
-class Declaration:
-    """One recorded declaration, as a checked class sees it after merging along the MRO.
-
-    Attributes:
-        method: The declared method's name.
-        tool_name: The literal ``tool_name=``, or None.
-        tool_name_known: False when ``tool_name=`` is not a literal (the final name is unknown).
-        line: The line of the ``tool(...)`` call or ``@tool`` decorator (-1 when unknown).
-        column: Its column.
-        end_line: The line where it ends.
-        end_column: The column where it ends.
-        declared_by: The class whose body declares it.
-        copied_from: For a declaration made by ``exports = Base.exports + ...``, the class whose
-            ``exports`` it repeats.
-        inline: Whether it says ``inline=True`` (`typed_toolsets.plugin.inline`).
-        limits_set: Whether an inline declaration says ``limits=``.
-        timeout: The timeout its own ``limits=`` sets, as the run time shows it (None: none).
-    """
-
-    def __init__(self, data: dict[str, object], declared_by: TypeInfo) -> None:
-        method = data.get("method")
-        tool_name = data.get("tool_name")
-        copied = data.get("copied_from")
-        self.method = method if isinstance(method, str) else ""
-        self.tool_name = tool_name if isinstance(tool_name, str) else None
-        self.tool_name_known = data.get("tool_name_known", True) is not False
-        self.line = _position(data, "line")
-        self.column = _position(data, "column")
-        self.end_line = _position(data, "end_line")
-        self.end_column = _position(data, "end_column")
-        self.declared_by = declared_by
-        self.copied_from = copied if isinstance(copied, str) else None
-        timeout = data.get("timeout")
-        self.inline = data.get("inline") is True
-        self.limits_set = data.get("limits_set") is True
-        self.timeout = timeout if isinstance(timeout, str) else None
-
-    @property
-    def span(self) -> tuple[int, int, int, int]:
-        """``(line, column, end_line, end_column)`` of the declaration."""
-        return self.line, self.column, self.end_line, self.end_column
-
-
-def declarations_of(info: TypeInfo) -> list[Declaration]:
-    """The declarations *info*'s own body makes, in order (``exports``, then decorators)."""
-    data = class_metadata(info)
-    return [
-        Declaration(d, info) for d in _dicts(data.get("exports")) + _dicts(data.get("decorated"))
-    ]
-
-
-class Unchecked:
-    """Something in a class body the plugin cannot check statically (reported as such).
-
-    Attributes:
-        kind: The kind of problem (``unchecked-exports``, ``unchecked-tool-name``, ...).
-        span: ``(line, column, end_line, end_column)``.
-        values: The values of its message.
-    """
-
-    def __init__(self, kind: Kind, span: Span, values: dict[str, str]) -> None:
-        self.kind: Kind = kind
-        self.span = span
-        self.values = values
-
-
-def stored_span(data: object) -> Span | None:
-    """A `span` read back from the metadata, if it is one."""
-    if not isinstance(data, dict):
-        return None
-    stored = cast("dict[str, object]", data)
-    line, column, end_line, end_column = (
-        stored.get(key) for key in ("line", "column", "end_line", "end_column")
-    )
-    if (
-        isinstance(line, int)
-        and isinstance(column, int)
-        and isinstance(end_line, int)
-        and isinstance(end_column, int)
-    ):
-        return line, column, end_line, end_column
-    return None
-
-
-def unchecked_of(info: TypeInfo) -> list[Unchecked]:
-    """What *info*'s own body has that cannot be checked statically."""
-    found: list[Unchecked] = []
-    for data in _dicts(class_metadata(info).get("unchecked")):
-        kind, at, values = data.get("kind"), stored_span(data), data.get("values")
-        if kind not in KINDS or at is None or not isinstance(values, dict):
-            continue  # not written by this version (the version check makes it unlikely)
-        texts = {k: v for k, v in cast("dict[str, object]", values).items() if isinstance(v, str)}
-        found.append(Unchecked(cast("Kind", kind), at, texts))
-    return found
-
-
-def alias_of(info: TypeInfo, name: str) -> tuple[str, str] | None:
-    """``(target fullname, target name)`` when *info*'s body binds *name* to a function."""
-    aliases = class_metadata(info).get("aliases")
-    entry = cast("dict[str, object]", aliases).get(name) if isinstance(aliases, dict) else None
-    if not isinstance(entry, dict):
-        return None
-    data = cast("dict[str, object]", entry)
-    target, target_name = data.get("target"), data.get("name")
-    if isinstance(target, str) and isinstance(target_name, str):
-        return target, target_name
-    return None
-
-
-def method_facts_of(info: TypeInfo, name: str) -> dict[str, object] | None:
-    """The recorded facts about *info*'s own method *name* (see `sources.method_facts`)."""
-    methods = class_metadata(info).get("methods")
-    entry = cast("dict[str, object]", methods).get(name) if isinstance(methods, dict) else None
-    return cast("dict[str, object]", entry) if isinstance(entry, dict) else None

@@ -40,8 +40,8 @@ from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.rules.shapes import find_ambiguity
 
 from .codes import Span
-from .declarations import method_facts_of
 from .jsontypes import SchemaCheck
+from .metadata import method_facts_of
 from .shapes import ShapeBuilder
 from .sources import method_facts
 from .typeinfo import checker_modules, function_of

@@ -21,6 +21,7 @@ Standard library only: the mypy plugin imports this module (through `typenames`)
 from __future__ import annotations
 
 import re
+import sys
 import uuid
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
@@ -149,6 +150,56 @@ def _micro_of(second: str, fraction: str | None) -> int:
     return 999_999 if second == "60" else _micro(fraction)
 
 
+# The C parsers (``fromisoformat``) read far more than RFC 3339 (basic formats, week dates, any
+# separator, a missing offset, ...) and, from Python 3.11, everything RFC 3339 allows but the
+# lower-case ``t`` and ``z``. A text whose layout is RFC 3339's, fixed characters checked at fixed
+# places and the free parts read as digits by the C parser, is read by it; anything else (and
+# anything it refuses, for the message) by the grammar below, which defines the format.
+_C_PARSERS: Final = sys.version_info >= (3, 11)
+_SIGNS: Final = frozenset({"+:", "-:"})
+# Every third character from the first hyphen (a date-time) or colon (a time): the common
+# spellings, ending in Z (20 and 9 characters long) or in +HH:MM (25 and 14). Compared with ==
+# (no hashing of the slice): these run once per value.
+_DATETIME_Z: Final = "--T::Z"
+_DATETIME_OFFSETS: Final = ("--T::+:", "--T::-:")
+_TIME_Z: Final = "::Z"
+_TIME_OFFSETS: Final = ("::+:", "::-:")
+_datetime_from_iso: Final = datetime.fromisoformat
+_time_from_iso: Final = time.fromisoformat
+_date_from_iso: Final = date.fromisoformat
+_UUID_SHAPE: Final = "----"  # the hyphens at 8, 13, 18 and 23
+_UNKNOWN_SAFETY: Final = uuid.SafeUUID.unknown
+# Bound once: a UUID is built as uuid.UUID builds it, its two slots set through their descriptors.
+_from_hex: Final = bytes.fromhex
+_from_bytes: Final = int.from_bytes
+_new_object: Final = object.__new__
+_set_uuid_int: Final[Callable[[uuid.UUID, int], None]] = vars(uuid.UUID)["int"].__set__
+_set_uuid_safety: Final[Callable[[uuid.UUID, uuid.SafeUUID], None]] = vars(uuid.UUID)[
+    "is_safe"
+].__set__
+
+
+def _iso_offset(tail: str) -> bool:
+    """Whether *tail* (what follows the seconds) is ``Z``, ``+HH:MM`` or a fraction and one.
+
+    The C parser checks that the hour, the minutes and the fraction are digits; minutes of 60 or
+    more it would carry into the hour, so they are refused here.
+    """
+    if tail == "Z":
+        return True
+    if len(tail) == 6:
+        return tail[0:4:3] in _SIGNS and tail[4] < "6"
+    if tail[:1] != ".":
+        return False
+    if tail[-1] == "Z":
+        fraction = tail[1:-1]
+    elif tail[-6:-2:3] in _SIGNS and tail[-2] < "6":
+        fraction = tail[1:-6]
+    else:
+        return False
+    return fraction.isdigit()
+
+
 def _offset(text: str) -> tzinfo:
     if text in ("Z", "z", "-00:00", "+00:00"):
         return timezone.utc
@@ -171,6 +222,11 @@ def parse_date(text: str) -> date:
     Raises:
         ValueError: *text* is not a valid date.
     """
+    if _C_PARSERS and len(text) == 10 and text[4:8:3] == "--":
+        try:
+            return _date_from_iso(text)
+        except ValueError:
+            pass  # the grammar below says why
     match = _DATE_RE.fullmatch(text)
     if match is None:
         msg = f"{text!r} is not an RFC 3339 date (YYYY-MM-DD)"
@@ -187,6 +243,16 @@ def parse_time(text: str) -> time:
     Raises:
         ValueError: *text* is not a valid time with an offset.
     """
+    size = len(text)
+    if _C_PARSERS and (
+        (size == 9 and text[2:9:3] == _TIME_Z)
+        or (size == 14 and text[2:12:3] in _TIME_OFFSETS and text[12] < "6")
+        or (size > 9 and text[2:6:3] == "::" and _iso_offset(text[8:]))
+    ):
+        try:
+            return _time_from_iso(text)
+        except ValueError:
+            pass  # the grammar below says why
     match = _TIME_RE.fullmatch(text)
     if match is None:
         msg = f"{text!r} is not an RFC 3339 time (HH:MM:SS[.fraction] followed by Z or +HH:MM)"
@@ -210,6 +276,16 @@ def parse_datetime(text: str) -> datetime:
     Raises:
         ValueError: *text* is not a valid date-time with an offset.
     """
+    size = len(text)
+    if _C_PARSERS and (
+        (size == 20 and text[4:20:3] == _DATETIME_Z)
+        or (size == 25 and text[4:23:3] in _DATETIME_OFFSETS and text[23] < "6")
+        or (size > 20 and text[4:17:3] == "--T::" and _iso_offset(text[19:]))
+    ):
+        try:
+            return _datetime_from_iso(text)
+        except ValueError:
+            pass  # the grammar below says why
     match = _DATETIME_RE.fullmatch(text)
     if match is None:
         msg = (
@@ -237,6 +313,19 @@ def parse_uuid(text: str) -> uuid.UUID:
     Raises:
         ValueError: *text* is not a UUID in that form.
     """
+    if len(text) == 36 and text[8:24:5] == _UUID_SHAPE:
+        try:
+            # Hexadecimal digits only (fromhex also skips spaces: then fewer than 16 bytes).
+            raw = _from_hex(text.replace("-", ""))
+        except ValueError:
+            pass  # the grammar below says why
+        else:
+            if len(raw) == 16:
+                # What uuid.UUID(text) builds, without reading the text once more.
+                value = _new_object(uuid.UUID)
+                _set_uuid_int(value, _from_bytes(raw, "big"))
+                _set_uuid_safety(value, _UNKNOWN_SAFETY)
+                return value
     if _UUID_RE.fullmatch(text) is None:
         msg = f"{text!r} is not a UUID (8-4-4-4-12 hexadecimal digits)"
         raise ValueError(msg)

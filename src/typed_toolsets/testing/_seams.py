@@ -370,24 +370,18 @@ def json_text(value: object) -> str:
 
 
 def within_limits(proxy: ToolProxy, arguments: Mapping[str, object] | str) -> bool:
-    """Whether *arguments* fit the tool's size and depth limits, as a mapping and as JSON text.
+    """Whether *arguments* fit the tool's size and depth limits.
 
-    Both forms are measured: the call path measures a mapping's empty arrays and objects as no
-    bytes at all (``{"a": [[], []]}`` counts 9 bytes, its text 13), so near the limit the same
-    arguments can fit as a mapping and not as text.
+    A mapping is measured as its compact JSON text, so the answer is the same for either form.
     """
     from typed_toolsets.call.jsonin import ArgumentsInputError, LimitExceeded, load_arguments
 
-    forms: list[object] = [arguments]
-    if not isinstance(arguments, str):
-        forms.append(json_text(arguments))
-    for form in forms:
-        try:
-            load_arguments(form, proxy.limits)
-        except LimitExceeded:
-            return False
-        except ArgumentsInputError:
-            pass  # not a question of limits; the caller's checks report it
+    try:
+        load_arguments(arguments, proxy.limits)
+    except LimitExceeded:
+        return False
+    except ArgumentsInputError:
+        pass  # not a question of limits; the caller's checks report it
     return True
 
 

@@ -13,7 +13,7 @@ from typed_toolsets.rules.shapes import Shape
 
 from .description import Description
 from .registry import Builder, Describer, Rule
-from .typespec import Reject, Schema, TypeSpec, Unsupported, ambiguous_float
+from .typespec import Reject, Schema, TypeSpec, Unsupported, check_float
 from .unions import is_union
 
 __all__ = ["ANNOTATED_RULES", "annotated_description", "not_multiple"]
@@ -158,9 +158,10 @@ def _violation(keyword: str, limit: int | float) -> Callable[[Any], bool]:
 
         def number_violation(value: Any) -> bool:
             kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
-            if kind is float and ambiguous_float(value):
-                return True  # may stand for an integer literal: the exact path decides
-            return (kind is int or kind is float) and failed(value)
+            if kind is float:
+                check_float(value)  # it may stand for an integer literal: the exact path decides
+                return failed(value)
+            return kind is int and failed(value)
 
         return number_violation
     kind: type = next(_LENGTH_TYPES[k] for k, pair in _LENGTH_KEYWORDS.items() if keyword in pair)

@@ -1,4 +1,4 @@
-"""The fast path of the model-facing call, for arguments given as JSON text.
+r"""The fast path of the model-facing call, for arguments given as JSON text or as a dict.
 
 orjson parses the text; the generated structuring code then checks and builds the arguments in
 one pass. Whatever this path cannot vouch for, it leaves to the exact path (stdlib parsing with
@@ -7,16 +7,32 @@ ever says "here are the arguments" or hands the call to the exact path it was bu
 whether orjson parsed the arguments but they did not structure), and it must say the first
 exactly when the exact path would accept the same input with the same result:
 
-- orjson merges duplicate keys silently; the total number of object members the arguments hold
-  must therefore equal the number of ``:`` in the text (a colon outside a string separates a key
-  from its value, so a duplicate key, or a colon inside a string, sends the call on);
-- orjson turns integer literals beyond 64 bits into floats; while the fast path structures, number
-  hooks refuse floats of 2**63 or more (see `typed_toolsets.types.typespec.ambiguous_float`);
+- orjson merges duplicate keys silently. The total number of object members the arguments hold
+  is compared with the number of ``:`` in the text: a colon outside a string separates a key
+  from its value. When they differ (a colon inside a string, or a duplicate key), the parsed
+  value is written back with orjson and its colons counted: without an escaped colon
+  (``\u003a``, which sends the call on) the text has exactly as many colons as that writing
+  when no member was dropped, and more when one was (each dropped member takes its own colon
+  with it, and nothing adds one);
+- orjson turns integer literals beyond 64 bits into floats. While the fast path structures, the
+  number mode (`typed_toolsets.types.typespec.exact_numbers`) is off, and a hook that would read
+  a float of 2**63 or more differently from the integer literal it may stand for raises
+  `AmbiguousNumber`, which leaves the fast path (it is no refusal: a union must not go on to a
+  later variant). The mode is a context variable, set and reset with a token, so a call made
+  while structuring leaves the outer call's mode as it was;
 - size is the UTF-8 length, checked before parsing (a text of at most a quarter of the limit in
   code points is within it whatever it holds); orjson itself refuses nesting past 1,024, and
   nesting past ``Limits.max_depth`` is checked before the arguments are accepted (statically when
   the parameter types bound it);
-- NaN, Infinity, numbers overflowing a float, lone surrogates and invalid UTF-8 make orjson fail.
+- NaN, Infinity, numbers overflowing a float, lone surrogates, a byte order mark and invalid UTF-8
+  make orjson fail.
+
+A dict is written with orjson (which refuses what has no JSON form, subclasses of ``str``,
+``int``, ``dict`` and ``list`` included) and read back: the copy is used only when it equals the
+dict (a tuple, an enum, a UUID or a NaN makes it differ), so the values are the plain JSON values
+the exact path's own copy would hold. Its size is that of the compact text, as the exact path
+measures it with Python's ``json`` (orjson writes a float in exponent form at most one byte
+shorter, so a text within one byte per ``e`` of the limit is left to the exact path).
 
 The "refused" flag is only a shortcut: the exact path still parses the text strictly (and reports
 what that refuses), then lets jsonschema decide; it merely skips structuring the arguments a
@@ -30,24 +46,36 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any, AnyStr, Final, TypeVar
 
 from .gen import KeyHook, compile_function, object_body
-from .typespec import Schema, TypeSpec, nested_depth, number_mode
+from .typespec import AmbiguousNumber, Schema, TypeSpec, exact_numbers, nested_depth
 
 __all__ = ["ExactPath", "FastArguments", "make_fast_arguments", "orjson_available"]
 
 _loads: Callable[[bytes | str], Any] | None
+_dumps: Callable[..., bytes]
 try:  # pragma: no cover - which branch runs depends on the environment
+    from orjson import (
+        OPT_PASSTHROUGH_DATACLASS,
+        OPT_PASSTHROUGH_DATETIME,
+        OPT_PASSTHROUGH_SUBCLASS,
+    )
+    from orjson import dumps as _dumps
     from orjson import loads as _loads
+
+    # What orjson would write in a form of its own (a date, a dataclass, a subclass of a JSON
+    # type) it refuses instead, so the exact path names it or copies it.
+    _plain_only = OPT_PASSTHROUGH_DATACLASS | OPT_PASSTHROUGH_DATETIME | OPT_PASSTHROUGH_SUBCLASS
 except ImportError:  # pragma: no cover
     _loads = None
+    _plain_only = 0
 
 _R = TypeVar("_R")
 
 #: The exact path the fast path hands a call to: ``exact(arguments, refused)``.
 ExactPath = Callable[[object, bool], _R]
-#: JSON text (or anything) in; the keyword arguments, or what the exact path returns, out.
+#: JSON text, a dict (or anything) in; the keyword arguments, or what the exact path returns, out.
 FastArguments = Callable[[object], "dict[str, object] | _R"]
 
 
@@ -73,6 +101,84 @@ def _parsed_depth(value: object) -> int:
             continue
         stack.extend((child, level + 1) for child in children if type(child) in (dict, list))
     return deepest
+
+
+# From this length on, a text's colons are found one by one with ``find``, which skips to the
+# next at memchr speed, rather than counted by ``count``, which looks at every character (about
+# 30 times slower per byte, but a ``find`` call costs as much as ``count`` over ~200 characters).
+# Once more than `_FEW` plus one per 256 characters have been found, the text is dense in them
+# and the rest is counted in one pass: the cost stays within about twice ``count``'s.
+_LONG: Final = 4096
+_FEW: Final = 16
+_MARKS: Final = ("\\", "3", "\\u003")
+_ESCAPES: Final = ("\\u003a", "\\u003A")
+_BYTE_MARKS: Final = (b"\\", b"3", b"\\u003")
+_BYTE_ESCAPES: Final = (b"\\u003a", b"\\u003A")
+
+
+def _count(text: AnyStr, char: AnyStr) -> int:
+    """How many times *char* (one character) occurs in *text*."""
+    if len(text) < _LONG:
+        return text.count(char)
+    found = 0
+    at = text.find(char)
+    while at >= 0:
+        found += 1
+        if found > _FEW + (at >> 8):
+            return found + text.count(char, at + 1)
+        at = text.find(char, at + 1)
+    return found
+
+
+def _escaped_colon(
+    text: AnyStr, marks: tuple[AnyStr, AnyStr, AnyStr], escapes: tuple[AnyStr, AnyStr]
+) -> bool:
+    r"""Whether *text* holds ``\u003a`` or ``\u003A`` (*escapes*).
+
+    *marks* are a backslash, a ``3`` and ``\u003`` (of the text's type).
+
+    Most texts have no backslash at all, which one ``find`` shows. In a long text, each ``3``
+    after the first backslash is looked at while they are few (as `_count` finds colons);
+    otherwise the text is searched for ``\u003`` in one pass.
+    """
+    backslash, three, prefix = marks
+    at = text.find(backslash)
+    if at < 0:
+        return False
+    start = at
+    if len(text) >= _LONG:
+        seen = 0
+        at = text.find(three, at + 4)  # an escape's 3 comes four characters after its backslash
+        while at >= 0:
+            if text[at - 4 : at + 2] in escapes:
+                return True
+            seen += 1
+            if seen > _FEW + (at >> 8):
+                break
+            at = text.find(three, at + 1)
+        else:
+            return False
+        start = at - 3
+    at = text.find(prefix, start)
+    while at >= 0:
+        if text[at : at + 6] in escapes:
+            return True
+        at = text.find(prefix, at + 1)
+    return False
+
+
+def _dropped_members(text: str | bytes, colons: int, parsed: dict[str, object]) -> bool:
+    """Whether parsing *text* (with *colons* colons) may have dropped a duplicate member.
+
+    True when the text holds more colons than the parsed value written back out, or an escaped
+    colon, which the counts cannot see.
+    """
+    if isinstance(text, str):
+        if _escaped_colon(text, _MARKS, _ESCAPES):
+            return True
+    elif _escaped_colon(text, _BYTE_MARKS, _BYTE_ESCAPES):
+        return True
+    return colons != _count(_dumps(parsed), b":")
 
 
 def _subschemas(schema: dict[str, Any]) -> list[object]:
@@ -118,7 +224,7 @@ def make_fast_arguments(
     max_depth: int,
     exact: ExactPath[_R],
 ) -> FastArguments[_R]:
-    """Build the fast path of one arguments object: JSON text in, keyword arguments out.
+    """Build the fast path of one arguments object: JSON text or a dict in, keyword arguments out.
 
     The generated function parses, checks and structures in one frame; see the module docstring
     for what it must leave to the exact path.
@@ -148,39 +254,63 @@ def make_fast_arguments(
     guard_numbers = _has_numbers(schema)
     namespace: dict[str, Any] = {
         "loads": _loads,
+        "dumps": _dumps,
+        "plain_only": _plain_only,
         "exact": exact,
-        "mode": number_mode,
+        "mode": exact_numbers,
+        "Ambiguous": AmbiguousNumber,
+        "dropped": _dropped_members,
+        "count": _count,
+        "long": _LONG,
         "parsed_depth": _parsed_depth,
         "max_bytes": max_bytes,
         # Up to this many code points, a text is within the limit whatever its UTF-8 length.
         "small": max_bytes // 4,
+        # Up to this many bytes, orjson's text of a dict is within the limit however Python's
+        # json would write its floats (at most one byte longer per float, in exponent form).
+        "sure": max_bytes // 2,
         "max_depth": max_depth,
     }
     miss = "return exact(arguments, False)"
-    refused = "return exact(arguments, True)"
     body, result = object_body(keys, None, namespace, "        ", known_dict=True)
     lines = [
         "def generated(arguments):",
         "    kind = type(arguments)",
         "    if kind is str:",
-        "        if len(arguments) > small:",
-        "            if len(arguments) > max_bytes:",
+        "        size = len(arguments)",
+        "        if size > small:",
+        "            if size > max_bytes:",
         f"                {miss}",
         "            try:",
         "                if len(arguments.encode()) > max_bytes:",
         f"                    {miss}",
         "            except UnicodeEncodeError:",
         f"                {miss}",
-        '        colon = ":"',
+        "        text = arguments",
+        "        try:",
+        "            v = loads(text)",
+        "        except Exception:",
+        f"            {miss}",
+        "    elif kind is dict:",
+        "        try:",
+        "            text = dumps(arguments, None, plain_only)",
+        "            size = len(text)",
+        '            if size > sure and size + text.count(b"e") > max_bytes:',
+        f"                {miss}",
+        "            v = loads(text)",
+        "            if v != arguments:",
+        f"                {miss}",
+        "        except Exception:",
+        f"            {miss}",
         "    elif kind is bytes:",
         "        if len(arguments) > max_bytes:",
         f"            {miss}",
-        '        colon = b":"',
+        "        text = arguments",
+        "        try:",
+        "            v = loads(text)",
+        "        except Exception:",
+        f"            {miss}",
         "    else:",
-        f"        {miss}",
-        "    try:",
-        "        v = loads(arguments)",
-        "    except Exception:",
         f"        {miss}",
         "    if type(v) is not dict:",
         f"        {miss}",
@@ -188,26 +318,29 @@ def make_fast_arguments(
     if check_depth:
         lines += [
             "    if kind is str:",
-            '        opened = arguments.count("[") + arguments.count("{")',
+            '        opened = text.count("[") + text.count("{")',
             "    else:",
-            '        opened = arguments.count(b"[") + arguments.count(b"{")',
+            '        opened = text.count(b"[") + text.count(b"{")',
             "    if opened > max_depth and parsed_depth(v) > max_depth:",
             f"        {miss}",
         ]
     if guard_numbers:
-        # The exact path runs in exact number mode: leave the guarded block before calling it.
+        # Numbers read by orjson may be integer literals in disguise: structure in fast mode,
+        # and leave it (to what it was) before calling the exact path or returning.
         lines += [
-            "    mode.exact = False",
+            "    token = mode.set(False)",
             "    try:",
             *body,
+            "    except Ambiguous:",
+            "        refused = None",
             "    except Exception:",
             "        refused = True",
             "    else:",
             "        refused = False",
             "    finally:",
-            "        mode.exact = True",
-            "    if refused:",
-            f"        {refused}",
+            "        mode.reset(token)",
+            "    if refused is not False:",
+            "        return exact(arguments, refused is True)",
         ]
     else:
         lines += [
@@ -216,13 +349,21 @@ def make_fast_arguments(
             "    except Exception:",
             "        return exact(arguments, True)",
         ]
-    lines.append("    members = len(v)")
+    lines += [
+        "    if kind is str:",
+        '        colons = text.count(":") if size < long else count(text, ":")',
+        "    elif kind is dict:",
+        f"        return {result}",
+        "    else:",
+        '        colons = count(text, b":")',
+        "    members = len(v)",
+    ]
     for index, (key, spec) in enumerate(zip(keys, specs, strict=True)):
         if spec.members is not None:
             namespace[f"c{index}"] = spec.members
             lines += [f"    if {key.key!r} in v:", f"        members += c{index}(v[{key.key!r}])"]
     lines += [
-        "    if arguments.count(colon) != members:",
+        "    if colons != members and dropped(text, colons, v):",
         f"        {miss}",
         f"    return {result}",
     ]

@@ -18,7 +18,17 @@ import attrs
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.rules.shapes import Shape
 
-from .typespec import Reject, Schema, TypeSpec, Unsupported, count_members, json_copy
+from .typespec import (
+    AmbiguousNumber,
+    Reject,
+    Schema,
+    TypeSpec,
+    Unsupported,
+    count_members,
+    exact_numbers,
+    has_unsafe_float,
+    json_copy,
+)
 
 __all__ = [
     "Builder",
@@ -509,6 +519,10 @@ def register_type(
     checker = _SchemaCheck(frozen_schema)
 
     def structure_checked(value: Any) -> object:
+        # The schema and the user's function may read a float differently from the integer
+        # literal it can stand for on the fast path; the exact path decides those.
+        if not exact_numbers.get() and has_unsafe_float(value):
+            raise AmbiguousNumber
         checker.check(value)
         return structure(value)
 

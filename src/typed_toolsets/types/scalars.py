@@ -22,7 +22,7 @@ from typed_toolsets.rules.typenames import scalar_kinds
 from . import docstrings
 from .containers import fullname
 from .registry import Builder, Describer, Rule, unknown_shape
-from .typespec import Reject, Schema, TypeSpec, Unsupported, ambiguous_float, instance_of
+from .typespec import Reject, Schema, TypeSpec, Unsupported, check_float, instance_of
 
 __all__ = ["SCALAR_RULES", "class_description", "numeric_spec", "scalar_spec"]
 
@@ -61,7 +61,8 @@ def _structure_none(value: Any) -> Any:
 def _structure_int(value: Any) -> Any:
     if type(value) is int:
         return value
-    if type(value) is float and value.is_integer() and not ambiguous_float(value):
+    if type(value) is float and value.is_integer():
+        check_float(value)
         return int(value)
     raise Reject
 
@@ -75,7 +76,10 @@ def _structure_float(value: Any) -> Any:
 
 
 def _structure_number(value: Any) -> Any:
-    if type(value) is int or (type(value) is float and not ambiguous_float(value)):
+    if type(value) is int:
+        return value
+    if type(value) is float:
+        check_float(value)
         return value
     raise Reject
 
@@ -177,6 +181,7 @@ def numeric_spec(annotation: object) -> TypeSpec:
             lambda v: isinstance(v, (int, float)) and type(v) is not bool,
         ),
         identity=True,
+        shortcut=int,  # an int is never ambiguous: kept as parsed
     )
 
 
@@ -258,8 +263,8 @@ def _constants_spec(
         kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
         if kind not in accepted:
             raise Reject
-        if kind is float and ambiguous_float(value):
-            raise Reject
+        if kind is float:
+            check_float(value)
         table = by_bool if kind is bool else by_other
         try:
             return table[value]

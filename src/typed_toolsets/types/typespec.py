@@ -7,7 +7,7 @@ same factory, a type cannot be supported by the schema but not by the converter.
 
 from __future__ import annotations
 
-import threading
+import contextvars
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, TypeAlias
@@ -26,14 +26,16 @@ __all__ = [
     "Unresolved",
     "UNSAFE_FLOAT",
     "Unsupported",
-    "ambiguous_float",
+    "AmbiguousNumber",
+    "check_float",
     "container_spec",
     "count_members",
     "instance_of",
     "json_copy",
     "json_type_of",
+    "exact_numbers",
+    "has_unsafe_float",
     "nested_depth",
-    "number_mode",
     "union_refs",
 ]
 
@@ -182,23 +184,53 @@ def count_members(value: object) -> int:
     return total
 
 
-class _NumberMode(threading.local):
-    exact = True
-
-
-#: Whether the numbers being structured are exactly as the input wrote them (the default). The
-#: fast path parses with orjson, which turns integer literals beyond 64 bits into floats, and
-#: switches this off while it structures: a float of 2**63 or more may then stand for an integer
-#: literal, so number hooks refuse it and the exact path decides.
-number_mode: Final = _NumberMode()
+#: Whether the numbers being structured are exactly as the input wrote them: true (the default)
+#: everywhere but inside the fast path. The fast path parses with orjson, which turns integer
+#: literals beyond 64 bits into floats, and sets this false while it structures: a float of 2**63
+#: or more may then stand for an integer literal, so the hooks that would read it differently
+#: from the literal give up with `AmbiguousNumber` and the exact path decides. A context variable
+#: set with a token and reset to what it was, so a call made while structuring (from an attrs
+#: validator, say) leaves the outer call's mode as it found it.
+exact_numbers: Final = contextvars.ContextVar("typed_toolsets_exact_numbers", default=True)
 
 #: Floats at least this large may be integer literals that orjson turned into floats.
 UNSAFE_FLOAT: Final = 2.0**63
 
 
-def ambiguous_float(value: float) -> bool:
-    """Whether *value* may be an integer literal in disguise (never in exact mode)."""
-    return not number_mode.exact and (value >= UNSAFE_FLOAT or value <= -UNSAFE_FLOAT)
+class AmbiguousNumber(Exception):  # noqa: N818 - a verdict, not an error
+    """A hook met a float that may stand for an integer literal (only while the fast path runs).
+
+    Not a `Reject`: a union must not try its next variant, since the literal may match an
+    earlier one. It leaves the whole fast path, which hands the call to the exact path.
+    """
+
+    __slots__ = ()
+
+
+def check_float(value: float) -> None:
+    """Raise `AmbiguousNumber` when *value* may be an integer literal in disguise.
+
+    Never in exact mode; the cheap comparison comes first, so small floats cost no lookup.
+    """
+    if (value >= UNSAFE_FLOAT or value <= -UNSAFE_FLOAT) and not exact_numbers.get():
+        raise AmbiguousNumber
+
+
+def has_unsafe_float(value: object) -> bool:
+    """Whether a JSON value holds a float of 2**63 or more anywhere (iteratively)."""
+    stack: list[object] = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is float:
+            number = typing.cast(float, item)
+            if number >= UNSAFE_FLOAT or number <= -UNSAFE_FLOAT:
+                return True
+        elif kind is dict:
+            stack.extend(typing.cast("dict[str, object]", item).values())
+        elif kind is list:
+            stack.extend(typing.cast("list[object]", item))
+    return False
 
 
 def container_spec(

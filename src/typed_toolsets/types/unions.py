@@ -61,9 +61,18 @@ def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
         for py_type, wanted in _PY_JSON_TYPES.items()
     }
 
+    # The Python types whose first candidate keeps every value of the type as is (``str`` for a
+    # ``str`` variant, ``int`` for ``int`` or ``int | float``): that variant matches first, so
+    # such a value is the union's value without calling any hook.
+    kept = frozenset(
+        py_type
+        for py_type, found in candidates.items()
+        if found and (py_type in found[0].passthrough or found[0].shortcut is py_type)
+    ) | ({_NoneType} if nullable else set[type]())
+
     def structure(value: Any) -> Any:
-        if value is None and nullable:
-            return None
+        if type(value) in kept:
+            return value
         for variant in candidates.get(type(value), ()):  # pyright: ignore[reportUnknownArgumentType]
             try:
                 return variant.structure(value)
@@ -127,6 +136,7 @@ def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
         json_types=json_types,
         depth=max(known) if len(known) == len(depths) else None,
         hashable=all(v.hashable for v in variants),
+        identity=all(v.identity for v in variants),
         refs=union_refs(variants),
         instance_check=instance_check,
         children=children,

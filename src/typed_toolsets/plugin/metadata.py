@@ -1,0 +1,198 @@
+"""The metadata the plugin keeps on a Toolset class in mypy's cache, and reading it back.
+
+`typed_toolsets.plugin.declarations` writes it during semantic analysis; the class checks
+(`typed_toolsets.plugin.classes`) and the signature checks read it here once the class is
+defined. It is JSON, so it survives mypy's cache and reaches other modules and the daemon.
+"""
+
+from __future__ import annotations
+
+from typing import Final, cast
+
+from mypy.nodes import TypeInfo
+
+from typed_toolsets.rules.problems import KINDS, Kind
+
+from .codes import Span
+
+__all__ = [
+    "DIGEST",
+    "META",
+    "META_VERSION",
+    "MIXIN_META",
+    "Declaration",
+    "Unchecked",
+    "alias_of",
+    "class_metadata",
+    "declarations_of",
+    "metadata",
+    "method_facts_of",
+    "mixin_toolset_name",
+    "records",
+    "stored_span",
+    "unchecked_of",
+]
+
+#: Key of the recorded declarations in ``TypeInfo.metadata`` (JSON, stored in mypy's cache).
+META: Final = "typed_toolsets"
+#: Bumped when the shape of the recorded metadata changes.
+META_VERSION: Final = 3
+#: Key of a mixin's recorded ``toolset_name`` (a class that is not a Toolset).
+MIXIN_META: Final = "typed_toolsets_mixin"
+#: A class attribute whose literal type is a digest of the metadata. mypy's daemon re-checks the
+#: subclasses of a class when a member of the class changes, and metadata is not a member: the
+#: digest makes a changed declaration, ``toolset_name`` or method fact one.
+DIGEST: Final = "__typed_toolsets__"
+
+
+def records(value: object) -> list[dict[str, object]]:
+    """The objects of a list stored in the metadata (anything else is skipped)."""
+    if not isinstance(value, list):
+        return []
+    # The metadata is the JSON `record_class` wrote: lists of objects with string keys.
+    return [
+        cast("dict[str, object]", d) for d in cast("list[object]", value) if isinstance(d, dict)
+    ]
+
+
+def metadata(info: TypeInfo) -> dict[str, object] | None:
+    """What `record_class` stored on *info*, if it is of this plugin version."""
+    data = info.metadata.get(META)
+    if isinstance(data, dict) and data.get("version") == META_VERSION:
+        return cast("dict[str, object]", data)
+    return None
+
+
+def class_metadata(info: TypeInfo) -> dict[str, object]:
+    """`metadata`, or an empty record for a class the plugin did not record."""
+    return metadata(info) or {}
+
+
+def _position(data: dict[str, object], key: str) -> int:
+    value = data.get(key)
+    return value if isinstance(value, int) else -1
+
+
+class Declaration:
+    """One recorded declaration, as a checked class sees it after merging along the MRO.
+
+    Attributes:
+        method: The declared method's name.
+        tool_name: The literal ``tool_name=``, or None.
+        tool_name_known: False when ``tool_name=`` is not a literal (the final name is unknown).
+        line: The line of the ``tool(...)`` call or ``@tool`` decorator (-1 when unknown).
+        column: Its column.
+        end_line: The line where it ends.
+        end_column: The column where it ends.
+        declared_by: The class whose body declares it.
+        copied_from: For a declaration made by ``exports = Base.exports + ...``, the class whose
+            ``exports`` it repeats.
+        inline: Whether it says ``inline=True`` (`typed_toolsets.plugin.inline`).
+        limits_set: Whether an inline declaration says ``limits=``.
+        timeout: The timeout its own ``limits=`` sets, as the run time shows it (None: none).
+    """
+
+    def __init__(self, data: dict[str, object], declared_by: TypeInfo) -> None:
+        method = data.get("method")
+        tool_name = data.get("tool_name")
+        copied = data.get("copied_from")
+        self.method = method if isinstance(method, str) else ""
+        self.tool_name = tool_name if isinstance(tool_name, str) else None
+        self.tool_name_known = data.get("tool_name_known", True) is not False
+        self.line = _position(data, "line")
+        self.column = _position(data, "column")
+        self.end_line = _position(data, "end_line")
+        self.end_column = _position(data, "end_column")
+        self.declared_by = declared_by
+        self.copied_from = copied if isinstance(copied, str) else None
+        timeout = data.get("timeout")
+        self.inline = data.get("inline") is True
+        self.limits_set = data.get("limits_set") is True
+        self.timeout = timeout if isinstance(timeout, str) else None
+
+    @property
+    def span(self) -> tuple[int, int, int, int]:
+        """``(line, column, end_line, end_column)`` of the declaration."""
+        return self.line, self.column, self.end_line, self.end_column
+
+
+def declarations_of(info: TypeInfo) -> list[Declaration]:
+    """The declarations *info*'s own body makes, in order (``exports``, then decorators)."""
+    data = class_metadata(info)
+    return [
+        Declaration(d, info) for d in records(data.get("exports")) + records(data.get("decorated"))
+    ]
+
+
+class Unchecked:
+    """Something in a class body the plugin cannot check statically (reported as such).
+
+    Attributes:
+        kind: The kind of problem (``unchecked-exports``, ``unchecked-tool-name``, ...).
+        span: ``(line, column, end_line, end_column)``.
+        values: The values of its message.
+    """
+
+    def __init__(self, kind: Kind, span: Span, values: dict[str, str]) -> None:
+        self.kind: Kind = kind
+        self.span = span
+        self.values = values
+
+
+def stored_span(data: object) -> Span | None:
+    """A `span` read back from the metadata, if it is one."""
+    if not isinstance(data, dict):
+        return None
+    stored = cast("dict[str, object]", data)
+    line, column, end_line, end_column = (
+        stored.get(key) for key in ("line", "column", "end_line", "end_column")
+    )
+    if (
+        isinstance(line, int)
+        and isinstance(column, int)
+        and isinstance(end_line, int)
+        and isinstance(end_column, int)
+    ):
+        return line, column, end_line, end_column
+    return None
+
+
+def unchecked_of(info: TypeInfo) -> list[Unchecked]:
+    """What *info*'s own body has that cannot be checked statically."""
+    found: list[Unchecked] = []
+    for data in records(class_metadata(info).get("unchecked")):
+        kind, at, values = data.get("kind"), stored_span(data), data.get("values")
+        if kind not in KINDS or at is None or not isinstance(values, dict):
+            continue  # not written by this version (the version check makes it unlikely)
+        texts = {k: v for k, v in cast("dict[str, object]", values).items() if isinstance(v, str)}
+        found.append(Unchecked(cast("Kind", kind), at, texts))
+    return found
+
+
+def alias_of(info: TypeInfo, name: str) -> tuple[str, str] | None:
+    """``(target fullname, target name)`` when *info*'s body binds *name* to a function."""
+    aliases = class_metadata(info).get("aliases")
+    entry = cast("dict[str, object]", aliases).get(name) if isinstance(aliases, dict) else None
+    if not isinstance(entry, dict):
+        return None
+    data = cast("dict[str, object]", entry)
+    target, target_name = data.get("target"), data.get("name")
+    if isinstance(target, str) and isinstance(target_name, str):
+        return target, target_name
+    return None
+
+
+def method_facts_of(info: TypeInfo, name: str) -> dict[str, object] | None:
+    """The recorded facts about *info*'s own method *name* (see `sources.method_facts`)."""
+    methods = class_metadata(info).get("methods")
+    entry = cast("dict[str, object]", methods).get(name) if isinstance(methods, dict) else None
+    return cast("dict[str, object]", entry) if isinstance(entry, dict) else None
+
+
+def mixin_toolset_name(info: TypeInfo) -> str | None:
+    """The literal ``toolset_name`` `declarations.record_mixin_name` recorded on *info*, if any."""
+    data = info.metadata.get(MIXIN_META)
+    if isinstance(data, dict) and data.get("version") == META_VERSION:
+        name = cast("dict[str, object]", data).get("mixin_toolset_name")
+        return name if isinstance(name, str) else None
+    return None

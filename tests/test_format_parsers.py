@@ -1,0 +1,189 @@
+"""The format parsers' shortcut through the C parsers (``fromisoformat``, ``int(..., 16)``) reads
+exactly what the RFC 3339 and UUID grammars read, to the same values, and leaves everything else
+(with its message) to the grammar.
+
+Texts are generated valid and then bent at one place (a character replaced, inserted or
+removed, from characters that the C parsers treat specially: signs, spaces, commas, lower-case
+``t`` and ``z``, non-ASCII digits, underscores, letters beyond ``f``).
+"""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from collections.abc import Callable
+from datetime import date, datetime, time, timedelta, timezone
+from unittest import mock
+
+import pytest
+from hypothesis import given, note
+from hypothesis import strategies as st
+
+from typed_toolsets.rules import formats
+
+pytestmark = pytest.mark.skipif(
+    sys.version_info < (3, 11), reason="before 3.11 the grammar reads every text"
+)
+
+_offsets = st.one_of(
+    st.sampled_from(["Z", "z", "+00:00", "-00:00", "+23:59", "-23:59", "+24:00", "+02:60"]),
+    st.builds(
+        lambda sign, hours, minutes: f"{sign}{hours:02d}:{minutes:02d}",
+        st.sampled_from("+-"),
+        st.integers(0, 25),
+        st.integers(0, 99),
+    ),
+)
+_fractions = st.one_of(
+    st.just(""), st.text("0123456789", min_size=0, max_size=12).map(lambda d: "." + d)
+)
+
+
+@st.composite
+def _datetimes(draw: st.DrawFn) -> str:
+    moment = draw(st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31)))
+    separator = draw(st.sampled_from("Tt"))
+    return moment.strftime("%Y-%m-%d") + separator + _clock(draw, moment)
+
+
+def _clock(draw: st.DrawFn, moment: datetime) -> str:
+    seconds = draw(st.sampled_from([f"{moment.second:02d}"] * 4 + ["60", "61"]))
+    return f"{moment.hour:02d}:{moment.minute:02d}:{seconds}" + draw(_fractions) + draw(_offsets)
+
+
+@st.composite
+def _times(draw: st.DrawFn) -> str:
+    return _clock(draw, draw(st.datetimes()))
+
+
+_dates = st.one_of(
+    st.dates().map(date.isoformat),
+    st.builds(
+        lambda y, m, d: f"{y:04d}-{m:02d}-{d:02d}",
+        st.integers(0, 9999),
+        st.integers(0, 13),
+        st.integers(0, 32),
+    ),
+)
+_uuids = st.uuids().map(str) | st.uuids().map(lambda u: str(u).upper())
+
+_SPECIAL = [*"+-  ,.:Tt Zz0169_afgAFG", "\u0660", "\u00b2", "\uff11", "\n"]
+
+
+@st.composite
+def _bent(draw: st.DrawFn, valid: st.SearchStrategy[str]) -> str:
+    text = draw(valid)
+    how = draw(st.sampled_from(["as is", "as is", "as is", "replace", "insert", "remove"]))
+    if how == "as is" or not text:
+        return text
+    where = draw(st.integers(0, len(text) - 1))
+    char = draw(st.sampled_from(_SPECIAL))
+    if how == "replace":
+        return text[:where] + char + text[where + 1 :]
+    if how == "insert":
+        return text[:where] + char + text[where:]
+    return text[:where] + text[where + 1 :]
+
+
+def _outcome(parse: Callable[[str], object], text: str) -> object:
+    try:
+        value = parse(text)
+    except ValueError as exc:
+        return ("refused", str(exc))
+    tz = getattr(value, "tzinfo", None)
+    return (type(value), value, None if tz is None else tz.utcoffset(None))
+
+
+def _grammar_only(parse: Callable[[str], object], text: str) -> object:
+    """What the grammar alone reads (the shortcut switched off)."""
+    with mock.patch.object(formats, "_C_PARSERS", new=False):
+        return _outcome(parse, text)
+
+
+_CASES: dict[str, tuple[Callable[[str], object], st.SearchStrategy[str]]] = {
+    "date-time": (formats.parse_datetime, _datetimes()),
+    "time": (formats.parse_time, _times()),
+    "date": (formats.parse_date, _dates),
+    "uuid": (formats.parse_uuid, _uuids),
+}
+
+
+@pytest.mark.parametrize("kind", list(_CASES))
+@given(data=st.data())
+def test_the_shortcut_reads_what_the_grammar_reads(kind: str, data: st.DataObject) -> None:
+    parse, valid = _CASES[kind]
+    text = data.draw(_bent(valid), label="text")
+    note(repr(text))
+    assert _outcome(parse, text) == _grammar_only(parse, text)
+
+
+@pytest.mark.parametrize(
+    ("parse", "text"),
+    [
+        # What fromisoformat reads and RFC 3339 does not (or reads otherwise).
+        (formats.parse_datetime, "2024-01-01T00:00:00+02:60"),
+        (formats.parse_datetime, "2024-01-01T00:00:00+02:99"),
+        (formats.parse_datetime, "2024-01-01T00:00:00.+02:00"),
+        (formats.parse_datetime, "2024-01-01T00:00:00.Z"),
+        (formats.parse_datetime, "2024-01-01T00:00:00,5Z"),
+        (formats.parse_datetime, "2024-01-01T00:00:00 +02:00"),
+        (formats.parse_datetime, "2024-01-01T00:00:00+02:00:00"),
+        (formats.parse_datetime, "2024-01-01T00:00:00.1+02"),
+        (formats.parse_datetime, "2024-01-01T00:00:00+0200"),
+        (formats.parse_datetime, "2024-01-01 00:00:00+00:00"),
+        (formats.parse_datetime, "2024-01-01T00:00:00"),
+        (formats.parse_datetime, "2024-01-01T00:00:00.5\u00b2Z"),
+        (formats.parse_datetime, "2024-01-01t00:00:00z"),
+        (formats.parse_datetime, "2024-01-01T00:00:60Z"),
+        (formats.parse_time, "10:00Z"),
+        (formats.parse_time, "T10:00:00Z"),
+        (formats.parse_time, "10:00:00+02:60"),
+        (formats.parse_time, "10:00:00.+02:00"),
+        (formats.parse_date, "20240101"),
+        (formats.parse_date, "2024-W01-1"),
+        (formats.parse_date, "2024-01-0\u0661"),
+        (formats.parse_uuid, "123e4567-e89b-12d3-a456-4266141740_0"),
+        (formats.parse_uuid, "123e4567-e89b-12d3-a456-42661417400g"),
+        (formats.parse_uuid, "123e4567-e89b-12d3-a456-42661417400\uff11"),
+        (formats.parse_uuid, "+23e4567-e89b-12d3-a456-426614174000"),
+        (formats.parse_uuid, " 23e4567-e89b-12d3-a456-426614174000"),
+        (formats.parse_uuid, "123e4567-e89b-12d3-a456-4266 4174 00"),
+    ],
+)
+def test_near_misses_read_as_the_grammar_reads_them(
+    parse: Callable[[str], object], text: str
+) -> None:
+    assert _outcome(parse, text) == _grammar_only(parse, text)
+
+
+@pytest.mark.parametrize(
+    ("parse", "text"),
+    [
+        (formats.parse_datetime, "2024-02-29T12:30:00Z"),
+        (formats.parse_datetime, "2024-02-29T12:30:00.123456789+05:30"),
+        (formats.parse_datetime, "2024-02-29T12:30:00-00:00"),
+        (formats.parse_time, "23:59:59.5+01:00"),
+        (formats.parse_date, "2024-02-29"),
+        (formats.parse_uuid, "123E4567-e89b-12d3-A456-426614174000"),
+    ],
+)
+def test_common_spellings_take_the_shortcut(
+    parse: Callable[[str], object], text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = parse(text)
+    # Without the grammar, the common spellings still parse: the C parser read them.
+    for pattern in ("_DATETIME_RE", "_TIME_RE", "_DATE_RE", "_UUID_RE"):
+        monkeypatch.setattr(formats, pattern, None)
+    assert parse(text) == expected
+
+
+def test_the_values_are_those_of_the_grammar() -> None:
+    value = formats.parse_datetime("2024-02-29T12:30:00.5+02:00")
+    assert value == datetime(2024, 2, 29, 12, 30, 0, 500000, timezone(timedelta(hours=2)))
+    assert formats.parse_datetime("2024-02-29T12:30:00Z").tzinfo is timezone.utc
+    assert formats.parse_time("10:00:00-00:00") == time(10, tzinfo=timezone.utc)
+    parsed = formats.parse_uuid("123e4567-e89b-12d3-a456-426614174000")
+    assert type(parsed) is uuid.UUID
+    assert parsed == uuid.UUID("123e4567-e89b-12d3-a456-426614174000")
+    assert parsed.is_safe is uuid.SafeUUID.unknown
+    assert hash(parsed) == hash(uuid.UUID(int=parsed.int))
