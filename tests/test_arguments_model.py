@@ -297,7 +297,7 @@ class TestOnePipeline:
         def broken(*args: object, **kwargs: object) -> object:
             raise RuntimeError("can't start new thread")
 
-        monkeypatch.setattr("typed_toolsets.call.pipeline._start_thread", broken)
+        monkeypatch.setattr("typed_toolsets.call.execution.start_thread", broken)
         (wait,) = SlowToolset.to_tools()
         result = wait.invoke({"seconds": 0})
         assert result.error is not None

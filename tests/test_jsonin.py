@@ -167,7 +167,7 @@ class TestStrictParsing:
             "only: start, pattern, items"
         )
         assert take().dynamic_call('{"start": true}') == (
-            "Error: Invalid arguments for tool 'input_take': start: True is not of type 'integer'"
+            "Error: Invalid arguments for tool 'input_take': start: true is not of type 'integer'"
         )
 
     def test_parser_message_is_passed_on(self) -> None:

@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from typed_toolsets import Limits, Toolset, tool
-from typed_toolsets.call import pipeline as call_module
+from typed_toolsets.call import execution as call_module
 
 _release = threading.Event()
 
@@ -130,10 +130,10 @@ class TestSyncDeadline:
         finally:
             _release.set()
         deadline = time.monotonic() + 5
-        while call_module._abandoned.count and time.monotonic() < deadline:
+        while call_module.abandoned.count and time.monotonic() < deadline:
             time.sleep(0.01)
         _release.clear()
-        assert call_module._abandoned.count == 0
+        assert call_module.abandoned.count == 0
         assert wait.dynamic_call({"seconds": 0}) == "done"
 
 

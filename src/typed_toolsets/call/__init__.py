@@ -1,7 +1,8 @@
 """The call path: a model's arguments -> a value or a `ToolError` (see `.pipeline`).
 
 The fast path reads JSON text in one pass; otherwise limits, strict JSON, structuring and, for
-refused arguments, jsonschema's validation; then the method runs.
+refused arguments, the schema's compiled checker (`.checker`: jsonschema's verdict, in linear
+time); then the method runs.
 
 May import: `typed_toolsets.rules`, `typed_toolsets.types`, `typed_toolsets.definition`,
 `typed_toolsets._public` and the standard library (plus jsonschema); the package itself only to

@@ -2,7 +2,10 @@
 
 Accepted: a mapping, a JSON text (``str`` or ``bytes``), or None / empty text for "no arguments".
 Sizes and depths are measured before any work that scales with them, and without recursion, so
-a 100,000-deep input is a clean error rather than a RecursionError or a crash. Parsing is strict:
+a 100,000-deep input is a clean error rather than a RecursionError or a crash. Nesting deeper than
+`MAX_NESTING` is refused whatever ``Limits.max_depth`` allows: up to it, every later step (the
+parser, structuring, the checker) stays well within Python's default recursion limit, so the
+verdict on an input never depends on that limit. Parsing is strict:
 ``NaN``/``Infinity``, numbers that overflow a float, integer literals over 4,300 digits,
 duplicate keys and lone surrogates are invalid JSON.
 """
@@ -16,34 +19,51 @@ import re
 import typing
 from collections.abc import Callable, Iterator, Mapping
 from json.encoder import encode_basestring
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from typed_toolsets.definition.limits import Limits
 
 __all__ = [
     "MAX_INT_DIGITS",
+    "MAX_NESTING",
     "ArgumentsInputError",
     "InvalidJSON",
+    "Link",
     "NotAnObject",
     "NotJSONValue",
     "LimitExceeded",
     "check_size",
+    "depth_limit",
     "load_arguments",
     "parse_strict",
+    "path_of",
     "text_depth",
 ]
 
 #: Integer literals longer than this are invalid JSON, whatever the interpreter's own limit.
 MAX_INT_DIGITS: Final = 4300
+#: The deepest nesting read, whatever ``Limits.max_depth`` allows (serde_json's default limit
+#: too). The call path recurses at most a few frames per level, so up to this depth it needs a
+#: few hundred frames, well within Python's default limit of 1,000.
+MAX_NESTING: Final = 128
 # Not `Final`: mypy before 2.0 crashed writing a Final int of 4,300 digits into its cache.
 _MAX_INT = 10**MAX_INT_DIGITS
 #: Ints below this magnitude are measured with str() (whatever the interpreter's digit limit).
 _SMALL_INT: Final = 10**600
 _SURROGATE_RE: Final = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE_RE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+# Digits as "0", "e" and "E" as "e", everything else as " ": a run of digits becomes a run of "0"
+# bytes, and an exponent follows a digit as "0e".
+_DIGITS: Final = bytes(
+    48 if 48 <= byte <= 57 else 101 if byte in b"eE" else 32 for byte in range(256)
+)
+_BIG_EXPONENT_RE: Final = re.compile(rb"[eE]\+?0*[1-9][0-9]{2}")
+_ESCAPE_RE: Final = re.compile(r"\\.", re.DOTALL)
+# Every byte but the four brackets, for deleting them all in one C pass.
+_NOT_BRACKETS: Final = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_BRACKET_STEP: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 #: A string quoted and escaped as ``json.dumps(ensure_ascii=False)`` writes it (C, when built).
 _quote: Final[Callable[[str], str]] = encode_basestring
-_NOT_BRACKET_RE: Final = re.compile(r"[^\[\]{}]+")
-_BRACKET_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 class LimitExceeded(Exception):  # noqa: N818 - named for the verdict, as the limit messages read
@@ -98,10 +118,20 @@ def check_size(size: int | None, limits: Limits, *, at_least: int | None = None)
         raise LimitExceeded(msg)
 
 
+def depth_limit(limits: Limits) -> int:
+    """The deepest nesting accepted: ``Limits.max_depth``, at most `MAX_NESTING`."""
+    return min(limits.max_depth, MAX_NESTING)
+
+
 def _depth_error(depth: int | None, limit: int) -> LimitExceeded:
     measured = f"more than {limit}" if depth is None else str(depth)
+    setting = (
+        "Limits.max_depth"
+        if limit < MAX_NESTING
+        else "the deepest nesting typed_toolsets reads, whatever Limits.max_depth allows"
+    )
     return LimitExceeded(
-        f"nested {measured} levels deep, over the limit of {limit} (Limits.max_depth); "
+        f"nested {measured} levels deep, over the limit of {limit} ({setting}); "
         "send a flatter structure"
     )
 
@@ -109,30 +139,24 @@ def _depth_error(depth: int | None, limit: int) -> LimitExceeded:
 def text_depth(text: str) -> int:
     """Measure the deepest nesting of ``[``/``{`` outside strings, without recursion or parsing.
 
-    Malformed text gives some number; the parser rejects it afterwards.
+    Passes in C, linear whatever the text: escapes are dropped first (outside strings they are
+    invalid JSON anyway), so every quote left delimits a string; splitting at the quotes leaves
+    the text outside strings at the even places; every byte of it but the brackets is deleted,
+    and the brackets left are summed up. Malformed text gives some number; the parser rejects it
+    afterwards.
     """
-    depth = 0
-    deepest = 0
-    inside = False
-    # Splitting on quotes alternates between text outside and inside strings; a quote preceded
-    # by an odd run of backslashes is escaped and does not end the string.
-    for part in text.split('"'):
-        if inside:
-            if (len(part) - len(part.rstrip("\\"))) % 2 == 0:
-                inside = False
-            continue
-        inside = True
-        brackets = _NOT_BRACKET_RE.sub("", part)
-        if brackets:
-            steps = itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets), initial=depth)
-            levels = list(steps)
-            deepest = max(deepest, *levels)
-            depth = levels[-1]
-    return deepest
+    if "\\" in text:
+        text = _ESCAPE_RE.sub("", text)
+    outside = "".join(text.split('"')[::2]).encode("utf-8", "surrogatepass")
+    brackets = outside.translate(None, _NOT_BRACKETS)
+    if not brackets:
+        return 0
+    # No list of the levels: a megabyte of brackets would make one of tens of megabytes.
+    return max(0, max(itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets))))
 
 
 def _check_text_depth(text: str, limits: Limits) -> None:
-    limit = limits.max_depth
+    limit = depth_limit(limits)
     # Cheap bound first: a text with fewer opening brackets than the limit cannot be too deep.
     if text.count("[") + text.count("{") <= limit:
         return
@@ -206,6 +230,33 @@ def _check_strings(value: object) -> None:
             stack.extend(typing.cast("list[object]", item))
 
 
+def _long_numbers(text: str) -> bool:
+    """Whether *text* may hold a number of 200 digits or more, or an exponent of 100 or more.
+
+    Below both, a number literal is under 1e300 (no float overflows) and has fewer than 640
+    digits (the lowest digit limit an interpreter accepts). Linear, in C: no regular expression
+    over digit runs (which backtracks within each run).
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    shape = data.translate(_DIGITS)
+    if b"0" * 200 in shape:
+        return True
+    # The expression only where a digit is followed by an exponent (not at every "e" of a word).
+    return b"0e" in shape and _BIG_EXPONENT_RE.search(data) is not None
+
+
+# Built once: json.loads would build a decoder (and its scanner) on every call.
+_DECODER: Final = json.JSONDecoder(
+    parse_constant=_reject_constant, object_pairs_hook=_no_duplicates
+)
+_NUMBERS_DECODER: Final = json.JSONDecoder(
+    parse_constant=_reject_constant,
+    parse_float=_finite_float,
+    parse_int=_bounded_int,
+    object_pairs_hook=_no_duplicates,
+)
+
+
 def parse_strict(text: str) -> object:
     """Parse JSON text strictly (the caller has bounded its size and depth).
 
@@ -213,14 +264,18 @@ def parse_strict(text: str) -> object:
         ArgumentsInputError: With reason ``"json"`` and the parser's message.
     """
     try:
-        value = json.loads(
-            text,
-            parse_constant=_reject_constant,
-            parse_float=_finite_float,
-            parse_int=_bounded_int,
-            object_pairs_hook=_no_duplicates,
-        )
-        _check_strings(value)
+        if text.startswith("\ufeff"):  # as json.loads says it
+            msg = "Unexpected UTF-8 BOM (decode using utf-8-sig)"
+            raise json.JSONDecodeError(msg, text, 0)
+        # Without a long number no literal can overflow a float or pass an interpreter's digit
+        # limit: the parser's own (C) number reading is exact, and a Python call per number (a
+        # tenth of the time for numeric arrays) is saved.
+        decoder = _NUMBERS_DECODER if _long_numbers(text) else _DECODER
+        value = decoder.decode(text)
+        # A lone surrogate comes from an escape or sits in the text itself: with neither, no
+        # string needs looking at.
+        if _SURROGATE_ESCAPE_RE.search(text) or (not text.isascii() and _SURROGATE_RE.search(text)):
+            _check_strings(value)
     except (ValueError, RecursionError) as exc:
         raise InvalidJSON(str(exc) or type(exc).__name__) from None
     return value
@@ -266,6 +321,21 @@ def _plain_number(value: float) -> tuple[float, str | None]:
     plain = float(value)
     finite = math.isfinite(plain)
     return plain, None if finite else f"{value!r} is not valid JSON (numbers must be finite)"
+
+
+#: A path while walking a value: None at the top, else (the parent's link, key or index). Written
+#: out (`path_of`) only for an error, so going one level deeper costs the same at any depth.
+Link: TypeAlias = "tuple[Link, str | int] | None"
+
+
+def path_of(link: Link) -> list[str | int]:
+    """The keys and indexes of *link*, from the top."""
+    keys: list[str | int] = []
+    while link is not None:
+        link, key = link
+        keys.append(key)
+    keys.reverse()
+    return keys
 
 
 def _plain_string(value: str) -> str:
@@ -322,7 +392,7 @@ def _copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
     stops as soon as it passes the limit: a huge list (or an endless lazy mapping) costs no more
     than the limit allows. No recursion: one iterator per open container.
     """
-    max_depth = limits.max_depth
+    max_depth = depth_limit(limits)
     max_size = limits.max_argument_bytes
     root: dict[str, object] = {}
     size = 2  # the braces

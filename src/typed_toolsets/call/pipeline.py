@@ -5,10 +5,12 @@ A model's arguments take one path (`Pipeline.run`, or `Pipeline.arun` from async
 1. The fast path (`typed_toolsets.types.fastpath`) reads JSON text and structures it in one
    generated pass, once. What it cannot vouch for, it hands to the tool's `ExactPath`:
    `typed_toolsets.call.jsonin` parses strictly within the limits, the method's arguments model
-   structures the arguments, and when it refuses them jsonschema decides (it has the final word)
-   and `typed_toolsets.call.validation` explains every problem.
+   structures the arguments, and when it refuses them the schema decides (jsonschema's verdict,
+   found in linear time by `typed_toolsets.call.checker`) and `typed_toolsets.call.refusal`
+   reports every problem.
 2. The method runs: directly, in a worker thread when it has a deadline (or, from async code,
-   when it is sync), or as a task (async methods). Sync and async differ only in this step.
+   when it is sync), or as a task (async methods). Sync and async differ only in this step;
+   `typed_toolsets.call.execution` counts what is left running at a deadline and words failures.
 
 The outcome is the method's return value or a `Failed` carrying the `ToolResult` of the failure;
 the proxy turns it into a `ToolResult` (``invoke``) or the value or ``"Error: ..."`` text
@@ -18,10 +20,10 @@ the proxy turns it into a `ToolResult` (``invoke``) or the value or ``"Error: ..
 
 from __future__ import annotations
 
-import threading
 import time
+import typing
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
@@ -29,12 +31,21 @@ import attrs
 from typed_toolsets.definition.classes import Export
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
-from typed_toolsets.types.arguments import ArgumentsVariant, Unbuilt
+from typed_toolsets.types.arguments import ArgumentsVariant
 from typed_toolsets.types.fastpath import FastArguments
-from typed_toolsets.types.typespec import Path, Schema, exact_numbers
+from typed_toolsets.types.typespec import Schema, exact_numbers
 
-from .jsonin import InvalidJSON, LimitExceeded, NotAnObject, NotJSONValue, load_arguments
-from .result import ArgumentProblem, ToolError, ToolResult
+from . import execution
+from .execution import CANCEL_GRACE, execution_error, internal_error, propagates
+from .jsonin import (
+    InvalidJSON,
+    LimitExceeded,
+    NotAnObject,
+    NotJSONValue,
+    depth_limit,
+    load_arguments,
+)
+from .result import ToolError, ToolResult
 from .strict import StrictArguments
 
 if TYPE_CHECKING:
@@ -42,19 +53,11 @@ if TYPE_CHECKING:
     # (asyncio and concurrent.futures cost more than the rest of a first call together).
     import concurrent.futures
 
-__all__ = [
-    "MAX_ABANDONED_THREADS",
-    "ExactPath",
-    "Failed",
-    "Pipeline",
-    "Refused",
-    "execution_error",
-]
+__all__ = ["OFFLOAD_CHARS", "OFFLOAD_VALUES", "ExactPath", "Failed", "Pipeline", "Refused"]
 
-#: At most this many timed-out sync calls may still be running in abandoned threads; past that,
-#: calls with a timeout are refused with a ``"limit"`` error until some finish.
-MAX_ABANDONED_THREADS: Final = 32
-_MAX_MESSAGE: Final = 2000
+# How much longer than its deadline and grace a sync caller waits for an async tool's own event
+# loop before leaving its thread behind (a tool that blocks that loop cannot be cancelled).
+_LOOP_MARGIN: Final = 0.5
 
 
 class Failed:
@@ -82,117 +85,10 @@ class Refused(Exception):  # noqa: N818 - a verdict, raised through the generate
         self.error = error
 
 
-# ------------------------------------------------------------------------------------ messages
-
-
-def _exception_text(exc: BaseException) -> str:
-    try:
-        text = str(exc)
-    except Exception:  # noqa: BLE001 - a broken __str__ must not break the error path
-        text = ""
-    name = type(exc).__name__
-    if not text:
-        return name
-    if len(text) > _MAX_MESSAGE:
-        text = text[: _MAX_MESSAGE - 3] + "..."
-    return f"{name}: {text}"
-
-
-def _internal_error(tool: str, exc: BaseException) -> ToolError:
-    # Only a bug in this library gets here; the call still ends in an error, never an exception.
-    message = (
-        f"Invalid arguments for tool {tool!r}: they could not be processed ({_exception_text(exc)})"
-    )
-    return ToolError(tool, "arguments", message)
-
-
-def execution_error(tool: str, exc: BaseException) -> ToolError:
-    """The error for an exception raised by the tool itself."""
-    return ToolError(tool, "execution", f"Tool {tool!r} failed: {_exception_text(exc)}")
-
-
-def _arguments_error(tool: str, problems: list[tuple[Path, str]], more: bool) -> ToolError:
-    from .validation import dotted_path, json_path
-
-    parts = [f"{dotted_path(path)}: {reason}" for path, reason in problems]
-    message = f"Invalid arguments for tool {tool!r}: " + "; ".join(parts)
-    if more:
-        message += "; (more problems not shown)"
-    details = tuple(ArgumentProblem(json_path(path), reason) for path, reason in problems)
-    return ToolError(tool, "arguments", message, details)
-
-
-def _type_name(annotation: object) -> str:
-    name = getattr(annotation, "__qualname__", None)
-    return name if isinstance(name, str) else repr(annotation)
-
-
-def _unbuilt_problem(unbuilt: Unbuilt) -> tuple[Path, str]:
-    cause = (
-        "it does not match the schema" if unbuilt.cause is None else _exception_text(unbuilt.cause)
-    )
-    return unbuilt.path, f"could not be converted to {_type_name(unbuilt.annotation)}: {cause}"
-
-
-# ------------------------------------------------------------------------------ running methods
-
-
-class _Abandoned:
-    """Counts timed-out sync calls whose threads are still running."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.lock = threading.Lock()
-
-
-_abandoned = _Abandoned()
-
-
-def _start_thread(
-    name: str, func: Callable[..., Any], kwargs: dict[str, object]
-) -> tuple[concurrent.futures.Future[Any], dict[str, bool]]:
-    import concurrent.futures
-
-    future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-    state = {"abandoned": False}
-
-    def worker() -> None:
-        try:
-            result = func(**kwargs)
-        except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
-            future.set_exception(exc)
-        else:
-            future.set_result(result)
-        finally:
-            with _abandoned.lock:
-                if state["abandoned"]:
-                    _abandoned.count -= 1
-
-    thread = threading.Thread(target=worker, name=f"typed_toolsets {name}", daemon=True)
-    thread.start()
-    return future, state
-
-
-def _too_many_abandoned(name: str) -> Failed | None:
-    with _abandoned.lock:
-        if _abandoned.count >= MAX_ABANDONED_THREADS:
-            message = (
-                f"Tool {name!r} was not started: {_abandoned.count} earlier calls that timed out "
-                f"are still running (the limit is {MAX_ABANDONED_THREADS} abandoned threads); "
-                "try again later"
-            )
-            return Failed(ToolError(name, "limit", message))
-    return None
-
-
-def _abandon(future: concurrent.futures.Future[Any], state: dict[str, bool]) -> bool:
-    """Mark a timed-out call abandoned; False if it finished in the meantime."""
-    with _abandoned.lock:
-        if future.done():
-            return False
-        state["abandoned"] = True
-        _abandoned.count += 1
-        return True
+def _not_started(name: str) -> Failed | None:
+    """The failure of a call with a deadline while too many abandoned calls still run."""
+    error = execution.too_many_abandoned(name)
+    return None if error is None else Failed(error)
 
 
 # ---------------------------------------------------------------------------------- exact path
@@ -203,8 +99,8 @@ class ExactPath:
     """The exact path of one tool: the verdict on the arguments the fast path does not vouch for.
 
     Strict parsing within the limits (`typed_toolsets.call.jsonin`), then the arguments model's
-    structurer; what that refuses, jsonschema explains (`typed_toolsets.call.validation`). Equal
-    paths (same tool name, limits and arguments) share one fast path.
+    structurer; what that refuses, the schema's checker explains (`typed_toolsets.call.refusal`).
+    Equal paths (same tool name, limits and arguments) share one fast path.
 
     Attributes:
         name: The exported tool name (every error names it).
@@ -236,7 +132,7 @@ class ExactPath:
             try:
                 strict = self.strict()
             except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
-                raise Refused(_internal_error(self.name, exc)) from None
+                raise Refused(internal_error(self.name, exc)) from None
             return strict(arguments.arguments)
         # Numbers are read as written here, also when this call is made while another call's
         # fast path is structuring (its mode is restored afterwards).
@@ -244,7 +140,7 @@ class ExactPath:
         try:
             checked = self._check(arguments, refused)
         except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
-            checked = _internal_error(self.name, exc)
+            checked = internal_error(self.name, exc)
         finally:
             exact_numbers.reset(token)
         if isinstance(checked, ToolError):
@@ -261,7 +157,7 @@ class ExactPath:
             variant = self.arguments.strict_form()
             exact = ExactPath(self.name, self.limits, variant)
             limits = self.limits
-            found.append(variant.fast_path(limits.max_argument_bytes, limits.max_depth, exact))
+            found.append(variant.fast_path(limits.max_argument_bytes, depth_limit(limits), exact))
         return found[0]
 
     def _check(self, arguments: object, refused: bool) -> dict[str, object] | ToolError:
@@ -275,33 +171,55 @@ class ExactPath:
         except NotAnObject as exc:
             return ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}")
         except NotJSONValue as exc:
-            return _arguments_error(name, [(tuple(exc.path), str(exc))], more=False)
-        if refused:
-            return self._explain(args)
-        try:
-            return self.arguments.structure(args)
-        except Exception:  # noqa: BLE001 - whatever the refusal, the validator explains it
-            return self._explain(args)
+            from .refusal import arguments_error
 
-    def _explain(self, args: dict[str, object]) -> dict[str, object] | ToolError:
-        """Validate *args*: the problems jsonschema finds, or the arguments built one by one."""
-        from .validation import problems
+            return arguments_error(name, [(tuple(exc.path), str(exc))], more=False)
+        if not refused:
+            try:
+                return self.arguments.structure(args)
+            except Exception:  # noqa: BLE001, S110 - whatever the refusal, the checker explains it
+                pass
+        from .refusal import explain
 
-        try:
-            found, more = problems(self.arguments.validator(), args)
-        except RecursionError:
-            message = (
-                f"Arguments for tool {self.name!r} are nested too deeply to validate "
-                f"(Limits.max_depth={self.limits.max_depth}); send a flatter structure"
+        return explain(name, self.limits, self.arguments, args)
+
+
+#: From async code, arguments given as text of at least this many characters (or bytes) are read
+#: in a worker thread: reading them (and, when they are refused, finding their problems) may take
+#: longer than an event loop should be held, tens of milliseconds per 64 KiB at worst.
+OFFLOAD_CHARS: Final = 64 * 1024
+#: Likewise for a mapping holding at least this many values, at any depth.
+OFFLOAD_VALUES: Final = 4096
+
+
+def _few_values(arguments: object, budget: int) -> bool:
+    """Whether a mapping holds at most *budget* values (reading no more than that many)."""
+    stack: list[object] = [arguments]
+    seen = 0
+    try:
+        while stack:
+            item = stack.pop()
+            values: Collection[object] = (
+                typing.cast("Mapping[object, object]", item).values()
+                if isinstance(item, Mapping)
+                else typing.cast("Collection[object]", item)
             )
-            return ToolError(self.name, "limit", message)
-        if found:
-            return _arguments_error(self.name, found, more)
-        converted = self.arguments.convert(args)
-        if isinstance(converted, list):
-            failures = [_unbuilt_problem(unbuilt) for unbuilt in converted]
-            return _arguments_error(self.name, failures, more=False)
-        return converted
+            seen += len(values)
+            if seen > budget:
+                return False
+            stack += [v for v in values if isinstance(v, (Mapping, list, tuple))]
+    except Exception:  # noqa: BLE001 - a mapping that cannot be read: the exact path says why
+        return False
+    return True
+
+
+def _large(arguments: object) -> bool:
+    """Whether reading *arguments* may hold an event loop too long (cheap for small ones)."""
+    if isinstance(arguments, (str, bytes, bytearray)):
+        return len(arguments) >= OFFLOAD_CHARS
+    if isinstance(arguments, Mapping):
+        return not _few_values(typing.cast(object, arguments), OFFLOAD_VALUES)
+    return isinstance(arguments, memoryview) and arguments.nbytes >= OFFLOAD_CHARS
 
 
 # ------------------------------------------------------------------------------------ pipeline
@@ -371,7 +289,7 @@ class Pipeline:
         unbounded = limits.timeout is None
         return cls(
             exact=exact,
-            fast=variant.fast_path(limits.max_argument_bytes, limits.max_depth, exact),
+            fast=variant.fast_path(limits.max_argument_bytes, depth_limit(limits), exact),
             is_async=method.is_async,
             direct=unbounded and not method.is_async,
             adirect=unbounded and method.is_async,
@@ -393,122 +311,197 @@ class Pipeline:
             if self.direct:
                 return bound(**kwargs)
             return self._execute(bound, kwargs)
-        except Refused as refused:
-            return Failed(refused.error)
-        except Exception as exc:  # noqa: BLE001 - the tool's own failure, reported
-            return Failed(execution_error(self.exact.name, exc))
+        except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
+            return self._failure(exc)
 
     async def arun(self, bound: Callable[..., Any], arguments: object) -> Outcome:
         """The whole call of *bound*, from async code: a sync method runs in a worker thread.
 
-        An inline sync method (``tool(..., inline=True)``) runs right here, on the loop's thread.
+        Large arguments are read in a worker thread too (see `OFFLOAD_CHARS`), so neither
+        accepting nor refusing them holds the event loop for long.
         """
         fast = self.fast
         try:
-            kwargs = fast(arguments)
+            if _large(arguments):
+                read = await self._in_thread(fast, arguments)
+                if type(read) is Failed:
+                    return read
+                kwargs = typing.cast("dict[str, object]", read)
+            else:
+                kwargs = fast(arguments)
             if self.adirect:
                 return await bound(**kwargs)
             if self.ainline:
                 return bound(**kwargs)
             return await self._aexecute(bound, kwargs)
-        except Refused as refused:
-            return Failed(refused.error)
-        except Exception as exc:  # noqa: BLE001 - the tool's own failure, reported
-            return Failed(execution_error(self.exact.name, exc))
+        except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
+            return self._failure(exc)
+
+    def _failure(self, exc: BaseException) -> Failed:
+        """The outcome of a call that raised *exc*: refused arguments or the tool's own failure.
+
+        Raises:
+            BaseException: *exc* itself when it `propagates` (the host is stopping).
+        """
+        if isinstance(exc, Refused):
+            return Failed(exc.error)
+        if propagates(exc):
+            raise exc
+        return Failed(execution_error(self.exact.name, exc))
 
     def _execute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
         import asyncio
-        import concurrent.futures
 
+        name = self.exact.name
+        timeout = self.exact.limits.timeout
         if self.is_async:
             try:
                 asyncio.get_running_loop()
             except RuntimeError:
+                pass
+            else:
+                message = (
+                    f"Tool {name!r} is async and an event loop is running in this thread; "
+                    "use `await proxy.ainvoke(...)` or `await proxy.adynamic_call(...)` instead"
+                )
+                return Failed(ToolError(name, "execution", message))
+            if timeout is None:
                 return asyncio.run(self._await(bound(**kwargs)))
-            message = (
-                f"Tool {self.exact.name!r} is async and an event loop is running in this thread; "
-                "use `await proxy.ainvoke(...)` or `await proxy.adynamic_call(...)` instead"
-            )
-            return Failed(ToolError(self.exact.name, "execution", message))
+            return self._drive(bound(**kwargs), timeout)
         # A sync method with a deadline (`run` calls the others directly).
-        refused = _too_many_abandoned(self.exact.name)
+        refused = _not_started(name)
         if refused is not None:
             return refused
         started = time.monotonic()
-        future, state = _start_thread(self.exact.name, bound, kwargs)
+        future, state = execution.start_thread(name, bound, kwargs)
+        return self._wait(future, state, started, timeout)
+
+    def _drive(self, coroutine: Coroutine[Any, Any, Any], timeout: float) -> Outcome:
+        """Run an async method with a deadline from sync code, on its own loop in a thread.
+
+        The loop's thread is what lets a task that ignores its cancellation be left behind: the
+        caller gets the timeout while the thread runs the task to its end (counted as abandoned).
+        """
+        import asyncio
+        import contextvars
+
+        refused = _not_started(self.exact.name)
+        if refused is not None:
+            coroutine.close()
+            return refused
+        started = time.monotonic()
+        loop = asyncio.new_event_loop()
+        context = contextvars.copy_context()  # as asyncio.run would: the caller's context
+        future, state = execution.start_thread(
+            self.exact.name,
+            lambda: context.run(loop.run_until_complete, self._await(coroutine)),
+            {},
+            after=lambda: execution.finish_loop(loop),
+        )
+        return self._wait(future, state, started, timeout + CANCEL_GRACE + _LOOP_MARGIN)
+
+    def _wait(
+        self,
+        future: concurrent.futures.Future[Any],
+        state: dict[str, bool],
+        started: float,
+        timeout: float | None,
+    ) -> Outcome:
+        """The outcome of a worker thread, or a timeout after *timeout* seconds (it goes on)."""
+        import concurrent.futures
+
         try:
-            return future.result(self.exact.limits.timeout)
+            return future.result(timeout)
         except concurrent.futures.TimeoutError:
-            if _abandon(future, state):
-                return self._timed_out(started, sync=True)
+            if execution.abandon(future, state):
+                return self._timed_out(started, "its thread may still be running")
             # It finished right at the deadline: take its outcome.
-        except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-            return Failed(execution_error(self.exact.name, exc))
-        return self._outcome(lambda: future.result(0))
+        except BaseException:
+            # Ctrl-C (or an exit) while waiting: the thread goes on, and is counted.
+            execution.abandon(future, state)
+            raise
+        return future.result(0)
+
+    async def _in_thread(
+        self, func: Callable[..., Any], *args: object, **kwargs: object
+    ) -> Outcome:
+        """``func(*args, **kwargs)`` in a worker thread: its value, or a `Failed`.
+
+        What it raises is reported here, in the thread: a ``GeneratorExit`` handed back through
+        the awaiting coroutines would close them instead of reaching their handlers.
+        """
+        import asyncio
+
+        def capture() -> Outcome:
+            try:
+                return func(*args, **kwargs)
+            except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
+                return self._failure(exc)
+
+        return await asyncio.to_thread(capture)
 
     async def _aexecute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
         import asyncio
 
-        if self.is_async:
-            return await self._await(bound(**kwargs))
         timeout = self.exact.limits.timeout
+        if self.is_async:
+            if timeout is not None:
+                refused = _not_started(self.exact.name)
+                if refused is not None:
+                    return refused
+            return await self._await(bound(**kwargs))
         if timeout is None:
-            try:
-                return await asyncio.to_thread(bound, **kwargs)
-            except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-                return Failed(execution_error(self.exact.name, exc))
-        refused = _too_many_abandoned(self.exact.name)
+            return await self._in_thread(bound, **kwargs)
+        refused = _not_started(self.exact.name)
         if refused is not None:
             return refused
         started = time.monotonic()
-        future, state = _start_thread(self.exact.name, bound, kwargs)
+        future, state = execution.start_thread(self.exact.name, bound, kwargs)
         wrapped = asyncio.wrap_future(future)
         try:
             done, _ = await asyncio.wait({wrapped}, timeout=timeout)
         except asyncio.CancelledError:
-            _abandon(future, state)
+            execution.abandon(future, state)
             raise
-        if not done and _abandon(future, state):
-            return self._timed_out(started, sync=True)
-        return self._outcome(lambda: future.result(0))
+        if not done and execution.abandon(future, state):
+            return self._timed_out(started, "its thread may still be running")
+        return future.result(0)
 
     async def _await(self, coroutine: Coroutine[Any, Any, Any]) -> Outcome:
-        """Await an async method's coroutine, cancelling it at the deadline."""
+        """Await an async method's coroutine, cancelling it at the deadline.
+
+        A task that does not stop within `CANCEL_GRACE` of its cancellation is left behind
+        (counted, as abandoned threads are) and the call reports its timeout.
+        """
         import asyncio
-        import contextlib
 
         timeout = self.exact.limits.timeout
         if timeout is None:
-            try:
-                return await coroutine
-            except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-                return Failed(execution_error(self.exact.name, exc))
+            return await coroutine
         started = time.monotonic()
         task = asyncio.ensure_future(coroutine)
         try:
             done, _ = await asyncio.wait({task}, timeout=timeout)
-        except asyncio.CancelledError:
+            if done:
+                return task.result()
             task.cancel()
+            stopped, _ = await asyncio.wait({task}, timeout=CANCEL_GRACE)
+        except asyncio.CancelledError:  # the caller is cancelled: so is the tool
+            task.cancel()
+            execution.abandon_task(task)
             raise
-        if not done:
-            task.cancel()
-            with contextlib.suppress(BaseException):  # the cancellation we asked for
-                await task
-            return self._timed_out(started, sync=False)
-        return self._outcome(task.result)
+        if not stopped:
+            execution.abandon_task(task)
+            note = f"it was cancelled but did not stop within {CANCEL_GRACE} s, and is left running"
+            return self._timed_out(started, note)
+        if not task.cancelled():
+            task.exception()  # retrieved: what it raised after the deadline does not matter
+        return self._timed_out(started, "it was cancelled")
 
-    def _outcome(self, result: Callable[[], object]) -> Outcome:
-        """What *result* returns, or the execution error for what it raises."""
-        try:
-            return result()
-        except Exception as exc:  # noqa: BLE001 - the tool's failure, reported
-            return Failed(execution_error(self.exact.name, exc))
-
-    def _timed_out(self, started: float, *, sync: bool) -> Failed:
+    def _timed_out(self, started: float, note: str) -> Failed:
         waited = time.monotonic() - started
-        note = "; its thread may still be running" if sync else "; it was cancelled"
         message = (
             f"Tool {self.exact.name!r} timed out: no result after {waited:.2f} s "
-            f"(Limits.timeout={self.exact.limits.timeout}){note}"
+            f"(Limits.timeout={self.exact.limits.timeout}); {note}"
         )
         return Failed(ToolError(self.exact.name, "timeout", message))

@@ -1,30 +1,57 @@
-"""jsonschema validation (Draft 2020-12) and the messages built from its errors.
+"""The words of argument problems: ``<path>: <reason>``, written for a model to correct its call.
 
-The validator checks exactly the schema the model sees, with the library's own format checks
-(`typed_toolsets.rules.formats`). Messages are ``<path>: <reason>``, written for a model to
-correct its call: which argument, what was wrong, and what to send instead. This module imports
-jsonschema, which the core loads only when arguments fail the fast path.
+Each problem says which argument, what was wrong and what to send instead, in JSON terms: values
+are shown as the model wrote them (``true``, ``null``; strings and keys quoted as every message
+has always quoted them, ``'x'``), cut to a few dozen characters however large the value is.
+
+`typed_toolsets.call.checker` finds the problems; this module only words them, so the reasons
+are the same whichever engine found a problem. For a schema the checker does not compile itself
+(a registered type using keywords the library never writes), jsonschema's errors are turned into
+the same problems by `expand`; jsonschema is imported only then.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import typing
-from collections.abc import Iterable, Iterator, Sequence, Sized
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from typing import TYPE_CHECKING, Any, Final
 
-from jsonschema import Draft202012Validator
-
-from typed_toolsets.rules.formats import BY_FORMAT
+from typed_toolsets.rules.formats import BY_FORMAT, LEAP_SECOND_RULE, MisplacedLeapSecondError
 from typed_toolsets.types.typespec import Path
 
 if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
-__all__ = ["MAX_PROBLEMS", "Problem", "dotted_path", "json_path", "problems", "short"]
+__all__ = [
+    "MAX_PROBLEMS",
+    "SHALLOW_KEYWORDS",
+    "Problem",
+    "collect",
+    "dotted",
+    "dotted_path",
+    "exception_text",
+    "expand",
+    "expectation",
+    "json_path",
+    "keyword_reason",
+    "missing",
+    "problems",
+    "short",
+    "short_text",
+    "unbuilt_reason",
+    "unexpected",
+    "union_mismatch",
+]
 
 #: At most this many problems are reported for one call.
 MAX_PROBLEMS: Final = 20
+
+#: The keywords whose failure says a value does not even have a union variant's shape: a variant
+#: failing none of them at the value's own path "got somewhere", and its problems are reported.
+SHALLOW_KEYWORDS: Final = frozenset({"type", "enum", "const", "format"})
 
 _TYPE_PHRASES: Final = {
     "string": "a string",
@@ -56,6 +83,9 @@ _REASONS: Final = {
 Problem = tuple[Path, str]
 
 
+# ------------------------------------------------------------------------------------- paths
+
+
 def json_path(path: Iterable[str | int]) -> str:
     """Write a path as a JSON path: ``$.owner.age``, ``$.tags[3]``, ``$['odd key']``."""
     parts = ["$"]
@@ -71,19 +101,127 @@ def json_path(path: Iterable[str | int]) -> str:
 
 def dotted_path(path: Iterable[str | int]) -> str:
     """Write a path for a message: ``owner.age``, ``tags[3]``; the root itself is ``$``."""
-    text = json_path(path)
+    return dotted(json_path(path))
+
+
+def dotted(text: str) -> str:
+    """The message form of a JSON path (see `dotted_path`)."""
     if text == "$":
         return "$"
     return text[2:] if text.startswith("$.") else text[1:]
 
 
-def short(value: object, limit: int = 60) -> str:
-    """A ``repr`` of *value*, cut to *limit* characters."""
+# ------------------------------------------------------------------------------------ values
+
+
+def _quote_char(text: str) -> str:
+    # The quote Python's repr picks: a double quote only for text with ' and no ".
+    return '"' if "'" in text and '"' not in text else "'"
+
+
+def _quoted(text: str, cut: int) -> str:
+    """*text* quoted as repr quotes it; past *cut* characters only its beginning (unclosed)."""
+    quote = _quote_char(text)
+    # repr of the beginning plus the other quote character picks the quote the whole text gets
+    # (and escapes the same characters); the added character and its quote are cut off again.
+    other = '"' if quote == "'" else "'"
+    body = repr(text[:cut] + other)[1:-2]
+    return quote + body + (quote if len(text) <= cut else "")
+
+
+def _int_text(number: int) -> str:
     try:
+        return repr(number)
+    except ValueError:  # over the interpreter's digit limit (sys.set_int_max_str_digits)
+        return f"<an integer of about {int(number.bit_length() * math.log10(2)) + 1} digits>"
+
+
+def _pieces(value: object, cut: int) -> Iterator[str]:
+    """The text of *value*, piece by piece (the caller stops reading once it has enough)."""
+    if value is None:
+        yield "null"
+    elif value is True:
+        yield "true"
+    elif value is False:
+        yield "false"
+    elif isinstance(value, str):
+        yield _quoted(value, cut)
+    elif isinstance(value, int):
+        yield _int_text(value)
+    elif isinstance(value, float):
+        yield repr(value)
+    elif isinstance(value, (list, tuple)):
+        items = typing.cast("Sequence[object]", value)
+        yield "["
+        for index, item in enumerate(items):
+            if index:
+                yield ", "
+            yield from _pieces(item, cut)
+        yield "]"
+    elif isinstance(value, dict):
+        mapping = typing.cast("dict[object, object]", value)
+        yield "{"
+        for index, (key, item) in enumerate(mapping.items()):
+            if index:
+                yield ", "
+            yield from _pieces(key, cut)
+            yield ": "
+            yield from _pieces(item, cut)
+        yield "}"
+    else:
+        yield _repr(value)
+
+
+def _repr(value: object) -> str:
+    try:
+        return repr(value)
+    except Exception:  # noqa: BLE001 - a repr that fails must not break the message
+        return f"<{type(value).__name__}>"
+
+
+def _last_char(value: object) -> str:
+    """The last character of *value*'s whole text, without writing it."""
+    if value is None:
+        return "l"
+    if value is True or value is False:
+        return "e"
+    if isinstance(value, str):
+        return _quote_char(value)
+    if isinstance(value, int):
+        return str(abs(value) % 10)
+    if isinstance(value, (list, tuple)):
+        return "]"
+    if isinstance(value, dict):
+        return "}"
+    return _repr(value)[-1:]
+
+
+def short(value: object, limit: int = 60) -> str:
+    """*value* as a message shows it, cut to *limit* characters (keeping the last one).
+
+    JSON's own words are used (``true``, ``false``, ``null``); strings and keys are quoted as
+    Python quotes them (``'x'``). Writing stops as soon as the text is known to be too long, so
+    showing part of a megabyte costs no more than showing a short value, and a value nested
+    thousands of levels deep needs no more than *limit* levels of recursion.
+    """
+    if type(value) is str and len(value) <= limit:  # the usual case, in one step
         text = repr(value)
-    except Exception:  # noqa: BLE001 - e.g. an int over the interpreter's digit limit
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else f"{text[: limit - 4]}...{text[-1]}"
+        if len(text) <= limit:
+            return text
+    parts: list[str] = []
+    size = 0
+    for piece in _pieces(value, limit + 1):
+        parts.append(piece)
+        size += len(piece)
+        if size > limit:
+            break
+    text = "".join(parts)
+    if size <= limit:
+        return text
+    return f"{text[: limit - 4]}...{_last_char(value)}"
+
+
+# ----------------------------------------------------------------------------------- reasons
 
 
 def _as_dict(value: object) -> dict[str, Any]:
@@ -91,7 +229,7 @@ def _as_dict(value: object) -> dict[str, Any]:
     return typing.cast("dict[str, Any]", value) if isinstance(value, dict) else {}
 
 
-def _expectation(given: object) -> str:
+def expectation(given: object) -> str:
     """Describe in a few words what a (sub)schema accepts."""
     schema = _as_dict(given)
     if not schema:
@@ -111,7 +249,7 @@ def _expectation(given: object) -> str:
         return phrase
     options: list[object] = schema.get("anyOf", [])
     if options:
-        return _join([_expectation(s) for s in options])
+        return _join([expectation(s) for s in options])
     return "a valid value"
 
 
@@ -122,100 +260,176 @@ def _join(phrases: Sequence[str]) -> str:
     return ", ".join(unique[:-1]) + " or " + unique[-1]
 
 
-def _reason(error: ValidationError) -> str:
-    keyword = error.validator
-    value: Any = typing.cast(Any, error.validator_value)
-    instance = error.instance
+def keyword_reason(keyword: str, value: object, instance: object) -> str | None:
+    """What to say when *instance* fails the schema keyword *keyword* of value *value*.
+
+    Returns:
+        The reason, or None for a keyword without its own words (jsonschema's message is used).
+    """
     shown = short(instance)
     if keyword == "type":
-        expected = [value] if isinstance(value, str) else list(value)
+        expected = [value] if isinstance(value, str) else list(typing.cast("list[str]", value))
         return f"{shown} is not of type {_join([repr(t) for t in expected])}"
     if keyword == "enum":
         return f"{shown} is not one of {short(value, 200)}"
     if keyword == "const":
         return f"{shown} is not {short(value)}, the only accepted value"
     if keyword == "format":
-        row = BY_FORMAT.get(value)
-        return f"{shown} is not {row.hint if row is not None else f'a valid {value}'}"
-    template = _REASONS.get(str(keyword))
+        row = BY_FORMAT.get(str(value))
+        if row is None:
+            return f"{shown} is not a valid {value}"
+        return f"{shown} is not {row.hint}{_format_detail(row.parse, instance)}"
+    template = _REASONS.get(keyword)
     if template is not None:
         size = len(typing.cast("Sized", instance)) if isinstance(instance, list) else 0
         return template.format(shown=shown, value=value, size=size)
-    return error.message if len(error.message) <= 200 else short(error.message, 200)
+    return None
+
+
+def _format_detail(parse: Callable[[str], object], instance: object) -> str:
+    """Why a string with the format's grammar is still not a valid value, when that is not plain."""
+    if isinstance(instance, str):
+        try:
+            parse(instance)
+        except MisplacedLeapSecondError:
+            return f"; {LEAP_SECOND_RULE}"
+        except ValueError:
+            pass
+    return ""
+
+
+def missing(path: Path) -> str:
+    """The reason for a required property absent at *path* (an argument at the top level)."""
+    return f"missing required {'argument' if len(path) == 1 else 'field'}"
+
+
+def unexpected(path: Path, allowed: Sequence[str]) -> str:
+    """The reason for a property at *path* that its object does not declare."""
+    noun = "argument" if len(path) == 1 else "field"
+    return f"unexpected {noun}; expected only: {', '.join(allowed) if allowed else 'nothing'}"
+
+
+def union_mismatch(instance: object, options: Sequence[object]) -> str:
+    """The reason for a value that has the shape of none of a union's variants."""
+    expected = _join([expectation(option) for option in options])
+    return f"{short(instance)} is not valid here; expected {expected}"
+
+
+def collect(stream: Iterable[Problem], cap: int = MAX_PROBLEMS) -> tuple[list[Problem], bool]:
+    """The first *cap* different problems of *stream*, and whether it holds more.
+
+    Reads the stream only as far as it needs: one problem past the cap at most.
+    """
+    found: list[Problem] = []
+    seen: set[Problem] = set()
+    for problem in stream:
+        if problem in seen:
+            continue
+        if len(found) == cap:
+            return found, True
+        seen.add(problem)
+        found.append(problem)
+    return found, False
+
+
+# ------------------------------------------------------------------------ jsonschema's errors
 
 
 def _property_names(schema: object) -> list[str]:
     return list(_as_dict(_as_dict(schema).get("properties")))
 
 
-def _expand(error: ValidationError, root: bool) -> Iterator[Problem]:
-    """The problems one jsonschema error stands for."""
-    path: Path = tuple(error.absolute_path)
-    keyword = error.validator
-    at_root = root and not path
+def expand(error: ValidationError, prefix: Path = ()) -> Iterator[Problem]:
+    """The problems one jsonschema error stands for; its path is below *prefix*."""
+    path: Path = (*prefix, *error.absolute_path)
+    keyword = str(error.validator)
     if keyword == "required":
         instance = _as_dict(error.instance)
-        noun = "argument" if at_root else "field"
         names: list[str] = typing.cast(Any, error.validator_value)
         for name in names:
             if name not in instance:
-                yield (*path, name), f"missing required {noun}"
+                yield (*path, name), missing((*path, name))
         return
     if keyword == "additionalProperties" and error.validator_value is False:
         allowed = _property_names(error.schema)
-        instance = _as_dict(error.instance)
-        noun = "argument" if at_root else "field"
-        expected = ", ".join(allowed) if allowed else "nothing"
-        for name in instance:
+        for name in _as_dict(error.instance):
             if name not in allowed:
-                yield (*path, name), f"unexpected {noun}; expected only: {expected}"
+                yield (*path, name), unexpected((*path, name), allowed)
         return
     if keyword in ("anyOf", "oneOf"):
-        yield from _union_problems(error, root)
+        yield from _union_problems(error, path, prefix)
         return
-    yield path, _reason(error)
+    reason = keyword_reason(keyword, error.validator_value, error.instance)
+    if reason is None:
+        reason = short_text(error.message)
+    yield path, reason
 
 
-def _union_problems(error: ValidationError, root: bool) -> Iterator[Problem]:
-    path: Path = tuple(error.absolute_path)
+def _union_problems(error: ValidationError, path: Path, prefix: Path) -> Iterator[Problem]:
     branches: dict[int, list[ValidationError]] = {}
     for sub in error.context or ():
         branches.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
-    # A branch "got somewhere" when the value had its shape: its errors are not about the value's
-    # type, enum or constant at this very path.
-    shallow = {"type", "enum", "const", "format"}
+    # A branch "got somewhere" when the value had its shape: none of its errors is about the
+    # value's type, enum, constant or format at this very path.
     progressed = [
         errors
         for _, errors in sorted(branches.items())
-        if not any(tuple(e.absolute_path) == path and e.validator in shallow for e in errors)
+        if not any(
+            (*prefix, *e.absolute_path) == path and e.validator in SHALLOW_KEYWORDS for e in errors
+        )
     ]
     if progressed:
         for sub in progressed[0]:
-            yield from _expand(sub, root)
+            yield from expand(sub, prefix)
         return
-    options: list[Any] = typing.cast(Any, error.validator_value)
-    expected = _join([_expectation(option) for option in options])
-    yield path, f"{short(error.instance)} is not valid here; expected {expected}"
+    yield path, union_mismatch(error.instance, typing.cast("list[object]", error.validator_value))
 
 
 def problems(validator: Draft202012Validator, instance: object) -> tuple[list[Problem], bool]:
-    """Validate *instance*; return up to `MAX_PROBLEMS` problems and whether more were found.
+    """What jsonschema finds wrong with *instance*: up to `MAX_PROBLEMS` problems, and if more.
 
-    Problems come in jsonschema's order (the schema's keyword order, then the instance's), with
-    duplicates removed, so the same input always gives the same message.
+    The call path finds problems with `typed_toolsets.call.checker` (linear in the input, and it
+    stops at the cap); this is the same wording over jsonschema's own errors, for schemas of any
+    kind, and the reference the checker is tested against.
     """
-    found: list[Problem] = []
-    seen: set[Problem] = set()
-    more = False
     # types-jsonschema leaves part of iter_errors' signature unknown.
     errors: Iterator[ValidationError] = validator.iter_errors(typing.cast(Any, instance))  # pyright: ignore[reportUnknownMemberType]
-    stream = itertools.chain.from_iterable(_expand(error, root=True) for error in errors)
-    for problem in stream:
-        if problem in seen:
-            continue
-        if len(found) == MAX_PROBLEMS:
-            more = True
-            break
-        seen.add(problem)
-        found.append(problem)
-    return found, more
+    return collect(itertools.chain.from_iterable(expand(error) for error in errors))
+
+
+# ------------------------------------------------------------------- values that do not build
+
+#: The largest finite float, as a message says it.
+_FLOAT: Final = "1.8e308"
+
+
+def unbuilt_reason(value: object, cause: BaseException | None) -> str:
+    """The reason for a value the schema accepts but the type cannot be built from.
+
+    Args:
+        value: The innermost part that failed.
+        cause: What stopped it: an exception from a hook or a class's own validator (its message
+            is meant for the caller), or None when it matched no structure.
+    """
+    shown = short(value)
+    if isinstance(cause, OverflowError) and isinstance(value, int) and not isinstance(value, bool):
+        return f"{shown} is too large for a float; send a number between -{_FLOAT} and {_FLOAT}"
+    if cause is None:
+        return f"{shown} does not match the expected structure"
+    # The type and message of what the tool author's own code raised, as for a failing tool.
+    return f"{shown} is not accepted: {exception_text(cause, 200)}"
+
+
+def short_text(text: str, limit: int = 200) -> str:
+    """*text* cut to *limit* characters."""
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def exception_text(exc: BaseException, limit: int) -> str:
+    """``<Type>: <message>`` of *exc* (its type alone without a message), the message cut."""
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - a broken __str__ must not break the error path
+        text = ""
+    name = type(exc).__name__
+    return f"{name}: {short_text(text, limit)}" if text else name

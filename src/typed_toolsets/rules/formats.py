@@ -10,6 +10,11 @@ The library parses the formats itself, so a string passes validation exactly whe
 turned into the Python value, on every supported Python and without jsonschema's optional
 format extras.
 
+Leap seconds: RFC 3339 allows a second of 60 in the last minute of a UTC day (``23:59:60Z``, or
+``15:59:60-08:00``). Python's date-times have no 61st second, so such a value is read as the last
+representable instant of that minute, ``:59.999999``; a second of 60 at any other minute is not
+a valid time (`MisplacedLeapSecondError` says why).
+
 Standard library only: the mypy plugin imports this module (through `typenames`) on every run.
 """
 
@@ -23,11 +28,13 @@ from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from typing import Any, Final, Generic, Literal, TypeVar
 
 __all__ = [
+    "LEAP_SECOND_RULE",
     "BY_CLASS",
     "BY_FORMAT",
     "BY_FULLNAME",
     "FORMAT_TYPES",
     "FormatType",
+    "MisplacedLeapSecondError",
     "format_date",
     "format_datetime",
     "format_time",
@@ -114,6 +121,33 @@ _DATETIME_RE: Final = re.compile(f"{_DATE}[Tt]{_TIME}")
 _UUID_RE: Final = re.compile(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 )
+
+
+#: Where a leap second may fall, as an error message says it.
+LEAP_SECOND_RULE: Final = "a leap second (:60) is only valid at 23:59:60 UTC"
+
+
+class MisplacedLeapSecondError(ValueError):
+    """A time with a second of 60 outside the last minute of a UTC day (``str()`` says so)."""
+
+
+def _second(text: str, hour: str, minute: str, second: str, offset: str) -> int:
+    """The second (0 to 59) of a matched time; a leap second is checked, then read as 59."""
+    if second != "60":
+        return int(second)
+    minutes = int(hour) * 60 + int(minute)
+    if offset not in ("Z", "z"):
+        sign = -1 if offset[0] == "-" else 1
+        minutes -= sign * (int(offset[1:3]) * 60 + int(offset[4:6]))
+    if minutes % (24 * 60) != 23 * 60 + 59:
+        msg = f"{text!r} has a second of 60 at {hour}:{minute}{offset}; {LEAP_SECOND_RULE}"
+        raise MisplacedLeapSecondError(msg)
+    return 59
+
+
+def _micro_of(second: str, fraction: str | None) -> int:
+    # A leap second is read as the last microsecond of its minute.
+    return 999_999 if second == "60" else _micro(fraction)
 
 
 # The C parsers (``fromisoformat``) read far more than RFC 3339 (basic formats, week dates, any
@@ -204,6 +238,8 @@ def parse_date(text: str) -> date:
 def parse_time(text: str) -> time:
     """Parse an RFC 3339 ``full-time`` (``12:30:00Z``, ``12:30:00.5+02:00``), offset required.
 
+    A leap second (``23:59:60Z``) is read as ``23:59:59.999999``.
+
     Raises:
         ValueError: *text* is not a valid time with an offset.
     """
@@ -222,11 +258,20 @@ def parse_time(text: str) -> time:
         msg = f"{text!r} is not an RFC 3339 time (HH:MM:SS[.fraction] followed by Z or +HH:MM)"
         raise ValueError(msg)
     hour, minute, second, fraction, offset = match.groups()
-    return time(int(hour), int(minute), int(second), _micro(fraction), _offset(offset))
+    zone = _offset(offset)
+    return time(
+        int(hour),
+        int(minute),
+        _second(text, hour, minute, second, offset),
+        _micro_of(second, fraction),
+        zone,
+    )
 
 
 def parse_datetime(text: str) -> datetime:
     """Parse an RFC 3339 ``date-time`` (``2024-02-29T12:30:00Z``); the offset is required.
+
+    A leap second (``2016-12-31T23:59:60Z``) is read as ``23:59:59.999999`` of that day.
 
     Raises:
         ValueError: *text* is not a valid date-time with an offset.
@@ -249,15 +294,16 @@ def parse_datetime(text: str) -> datetime:
         )
         raise ValueError(msg)
     year, month, day, hour, minute, second, fraction, offset = match.groups()
+    zone = _offset(offset)
     return datetime(
         int(year),
         int(month),
         int(day),
         int(hour),
         int(minute),
-        int(second),
-        _micro(fraction),
-        _offset(offset),
+        _second(text, hour, minute, second, offset),
+        _micro_of(second, fraction),
+        zone,
     )
 
 

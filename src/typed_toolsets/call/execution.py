@@ -1,0 +1,191 @@
+"""How a tool's call ends: the error texts, what propagates, and the threads and tasks left behind.
+
+A call with a deadline runs its method in a worker thread (sync) or as a task (async). At the
+deadline the caller gets a ``"timeout"`` error; what cannot be stopped (a thread, or a task that
+ignores its cancellation) is left running and counted in `abandoned` until it ends, so that at
+most `MAX_ABANDONED_THREADS` pile up. `typed_toolsets.call.pipeline` decides when; this module
+keeps the count and says what a failure looks like.
+"""
+
+from __future__ import annotations
+
+import builtins
+import sys
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
+
+from .result import ToolError
+from .validation import exception_text
+
+if TYPE_CHECKING:
+    # Imported where used: a first call without a deadline needs neither.
+    import asyncio
+    import concurrent.futures
+
+__all__ = [
+    "CANCEL_GRACE",
+    "MAX_ABANDONED_THREADS",
+    "abandon",
+    "abandon_task",
+    "abandoned",
+    "execution_error",
+    "finish_loop",
+    "internal_error",
+    "propagates",
+    "start_thread",
+    "too_many_abandoned",
+]
+
+#: At most this many timed-out sync calls may still be running in abandoned threads; past that,
+#: calls with a timeout are refused with a ``"limit"`` error until some finish.
+MAX_ABANDONED_THREADS: Final = 32
+_MAX_MESSAGE: Final = 2000
+
+
+# ------------------------------------------------------------------------------------ messages
+
+
+def _exception_text(exc: BaseException) -> str:
+    return exception_text(exc, _MAX_MESSAGE)
+
+
+def internal_error(tool: str, exc: BaseException) -> ToolError:
+    """The error for a bug in this library met while reading arguments."""
+    # Only a bug in this library gets here; the call still ends in an error, never an exception.
+    message = (
+        f"Invalid arguments for tool {tool!r}: they could not be processed ({_exception_text(exc)})"
+    )
+    return ToolError(tool, "arguments", message)
+
+
+def execution_error(tool: str, exc: BaseException) -> ToolError:
+    """The error for an exception raised by the tool itself."""
+    return ToolError(tool, "execution", f"Tool {tool!r} failed: {_exception_text(exc)}")
+
+
+# ------------------------------------------------------------------------------ running methods
+
+#: What a call lets through instead of reporting: the host is stopping (Ctrl-C, exit), or the
+#: caller's own task is being cancelled. Whatever else a tool raises (``GeneratorExit`` and the
+#: ``BaseException`` subclasses of trio, gevent or pytest included) is an ``"execution"`` error.
+_STOPPING: Final = (KeyboardInterrupt, SystemExit)
+# Python 3.11's exception groups: one carrying an exception that propagates goes on too.
+_GROUP: Final[type[BaseException] | tuple[()]] = getattr(builtins, "BaseExceptionGroup", ())
+
+#: After cancelling an async tool at its deadline, how long to wait for it to stop before leaving
+#: it behind (a task that catches `asyncio.CancelledError` and goes on would never end).
+CANCEL_GRACE: Final = 0.5
+
+
+def _propagating() -> tuple[type[BaseException], ...]:
+    # No asyncio.CancelledError can have been raised before asyncio was imported.
+    asyncio = sys.modules.get("asyncio")
+    return _STOPPING if asyncio is None else (*_STOPPING, asyncio.CancelledError)
+
+
+def propagates(exc: BaseException) -> bool:
+    """Whether *exc* goes on to the caller rather than becoming an ``"execution"`` error."""
+    propagating = _propagating()
+    if isinstance(exc, propagating):
+        return True
+    if not isinstance(exc, _GROUP):
+        return False
+    # BaseExceptionGroup is Python 3.11+, and the package is typed for 3.10.
+    subgroup: Callable[[object], object] = getattr(exc, "subgroup")  # noqa: B009
+    return subgroup(propagating) is not None
+
+
+class _Abandoned:
+    """Counts timed-out calls still running: sync calls' threads and async calls' tasks."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+
+
+abandoned = _Abandoned()
+
+
+def start_thread(
+    name: str,
+    func: Callable[..., Any],
+    kwargs: dict[str, object],
+    after: Callable[[], object] | None = None,
+) -> tuple[concurrent.futures.Future[Any], dict[str, bool]]:
+    """Run ``func(**kwargs)`` in a new thread; its outcome goes to the future, then *after* runs."""
+    import concurrent.futures
+
+    future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    state = {"abandoned": False}
+
+    def worker() -> None:
+        try:
+            result = func(**kwargs)
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
+            future.set_exception(exc)
+        else:
+            future.set_result(result)
+        finally:
+            try:
+                if after is not None:
+                    after()
+            finally:
+                with abandoned.lock:
+                    if state["abandoned"]:
+                        abandoned.count -= 1
+
+    thread = threading.Thread(target=worker, name=f"typed_toolsets {name}", daemon=True)
+    thread.start()
+    return future, state
+
+
+def too_many_abandoned(name: str) -> ToolError | None:
+    """The ``"limit"`` error when too many abandoned calls still run, else None."""
+    with abandoned.lock:
+        if abandoned.count >= MAX_ABANDONED_THREADS:
+            message = (
+                f"Tool {name!r} was not started: {abandoned.count} earlier calls that timed out "
+                f"are still running (the limit is {MAX_ABANDONED_THREADS} abandoned threads and "
+                "tasks); try again later"
+            )
+            return ToolError(name, "limit", message)
+    return None
+
+
+def abandon(future: concurrent.futures.Future[Any], state: dict[str, bool]) -> bool:
+    """Mark a timed-out call abandoned; False if it finished in the meantime."""
+    with abandoned.lock:
+        if future.done():
+            return False
+        state["abandoned"] = True
+        abandoned.count += 1
+        return True
+
+
+def _released(_task: object) -> None:
+    with abandoned.lock:
+        abandoned.count -= 1
+
+
+def abandon_task(task: asyncio.Future[Any]) -> None:
+    """Count a task left running (it ignored its cancellation) until it ends."""
+    with abandoned.lock:
+        if task.done():
+            return
+        abandoned.count += 1
+    task.add_done_callback(_released)
+
+
+def finish_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Run what an async tool left behind on its own loop to its end, then close the loop."""
+    import asyncio
+
+    try:
+        rest = asyncio.all_tasks(loop)
+        if rest:
+            loop.run_until_complete(asyncio.wait(rest))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.run_until_complete(loop.shutdown_default_executor())
+    finally:
+        loop.close()

@@ -1,0 +1,281 @@
+"""The schema keywords that look only at the value itself, for `typed_toolsets.call.checker`.
+
+Each keyword (``type``, ``enum``, ``format``, ``minimum``, ``uniqueItems``, ...) becomes a test
+(or, for ``type``, an expression that generated code inlines) and the reason a failing value is
+given, worded by `typed_toolsets.call.validation` as for jsonschema's errors.
+
+Equality follows JSON (``true`` is not ``1``, ``1`` is ``1.0``, arrays compare item by item), and
+``uniqueItems`` compares items by a hashable key (`json_key`), not pairwise: linear, where
+jsonschema's comparison of a refused array is quadratic. One deliberate difference: jsonschema 4
+misses a duplicate when arrays that hold ``true`` and ``1`` sort between the two copies; here
+duplicates are always found.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Sized
+from fractions import Fraction
+from typing import Any, Final
+
+from typed_toolsets.rules.formats import BY_FORMAT
+from typed_toolsets.types.annotated import not_multiple
+from typed_toolsets.types.gen import compile_function
+
+from .validation import SHALLOW_KEYWORDS, keyword_reason
+
+__all__ = ["SCALAR_KEYWORDS", "Scalar", "Test", "Unsupported", "json_key"]
+
+#: Keywords that only look at the value itself (no subschema); checked inline.
+SCALAR_KEYWORDS: Final = frozenset(
+    [
+        "type",
+        "enum",
+        "const",
+        "format",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minProperties",
+        "maxProperties",
+    ]
+)
+
+Test = Callable[[Any], bool]
+
+
+# ---------------------------------------------------------------------------------- equality
+
+_BOOL: Final = 0
+_ARRAY: Final = 1
+_OBJECT: Final = 2
+
+
+def json_key(value: object) -> object:
+    """A hashable key, equal for two JSON values exactly when JSON says they are equal."""
+    if value is True or value is False:
+        return (_BOOL, value)
+    if isinstance(value, list):
+        keys: list[object] = []
+        for item in typing.cast("list[object]", value):  # a loop: one frame per level
+            keys.append(json_key(item))  # noqa: PERF401
+        return (_ARRAY, tuple(keys))
+    if isinstance(value, dict):
+        mapping = typing.cast("dict[str, object]", value)
+        return (_OBJECT, frozenset([(k, json_key(v)) for k, v in mapping.items()]))
+    return value
+
+
+#: Python types among whose values Python's equality is JSON's (no ``True == 1``, no arrays):
+#: items of these types only are compared as they are, by one set built in C.
+_PLAIN_NUMBERS: Final = frozenset({str, int, float, type(None)})
+_PLAIN_BOOLEANS: Final = frozenset({str, bool, type(None)})
+
+
+def _unique(items: list[object]) -> bool:
+    kinds = set(map(type, items))
+    if kinds <= _PLAIN_NUMBERS or kinds <= _PLAIN_BOOLEANS:
+        return len(set(items)) == len(items)
+    seen: set[object] = set()
+    for item in items:
+        key = json_key(item)
+        if key in seen:
+            return False
+        seen.add(key)
+    return True
+
+
+# -------------------------------------------------------------------------- scalar keywords
+
+#: The JSON types as expressions over a value ``{v}``, with jsonschema's meaning (an integral
+#: float is an integer; a boolean is neither an integer nor a number).
+_TYPE_EXPRESSIONS: Final = {
+    "string": "isinstance({v}, str)",
+    "integer": (
+        "(isinstance({v}, int) and not isinstance({v}, bool)"
+        " or isinstance({v}, float) and {v}.is_integer())"
+    ),
+    "number": "(isinstance({v}, (int, float)) and not isinstance({v}, bool))",
+    "boolean": "isinstance({v}, bool)",
+    "null": "{v} is None",
+    "array": "isinstance({v}, list)",
+    "object": "isinstance({v}, dict)",
+}
+#: The Python types whose values are exactly the valid values of a JSON type, as the parser
+#: makes them (an integral float is an integer too: it is checked one by one).
+_EXACT_TYPES: Final[dict[str, frozenset[type]]] = {
+    "string": frozenset({str}),
+    "integer": frozenset({int}),
+    "number": frozenset({int, float}),
+    "boolean": frozenset({bool}),
+    "null": frozenset({type(None)}),
+    "array": frozenset({list}),
+    "object": frozenset({dict}),
+}
+#: What the length keywords (``minLength``, ``maxItems``, ...) measure, by their last word.
+_SIZED: Final[dict[str, type[Sized]]] = {"Length": str, "Items": list, "Properties": dict}
+
+
+class Unsupported(Exception):  # noqa: N818 - a verdict: leave this schema to jsonschema
+    """A keyword or value the checker does not compile: jsonschema checks that schema."""
+
+
+def _expression_test(expression: str) -> Test:
+    source = f"def generated(v):\n    return {expression.format(v='v')}\n"
+    test: Test = compile_function(source, "checker type test", {})
+    return test
+
+
+def _type_expression(value: object) -> str:
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not names:
+        raise Unsupported
+    parts: list[str] = []
+    for name in typing.cast("list[object]", names):
+        part = _TYPE_EXPRESSIONS.get(name) if isinstance(name, str) else None
+        if part is None:
+            raise Unsupported
+        parts.append(part)
+    return parts[0] if len(parts) == 1 else "(" + " or ".join(parts) + ")"
+
+
+def _is_number(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _multiple_test(divisor: object) -> Test:
+    if not _is_number(divisor) or typing.cast(float, divisor) <= 0:
+        raise Unsupported
+    by = typing.cast(float, divisor)
+
+    def test(x: object) -> bool:
+        if not _is_number(x):
+            return True
+        number = typing.cast(float, x)
+        try:
+            return not not_multiple(number, by)
+        except OverflowError:  # a huge integer over a float divisor: exactly, as a fraction
+            return (Fraction(number) / Fraction(by)).denominator == 1
+
+    return test
+
+
+def _bound_test(keyword: str, bound: object) -> Test:
+    if not _is_number(bound):
+        raise Unsupported
+    limit = typing.cast(float, bound)
+
+    def test(x: object) -> bool:
+        if not _is_number(x):
+            return True
+        number = typing.cast(float, x)
+        if keyword == "minimum":
+            return number >= limit
+        if keyword == "maximum":
+            return number <= limit
+        if keyword == "exclusiveMinimum":
+            return number > limit
+        return number < limit
+
+    return test
+
+
+def _size_test(keyword: str, bound: object) -> Test:
+    if not isinstance(bound, int) or isinstance(bound, bool):
+        raise Unsupported
+    kind = _SIZED[keyword[3:]]
+    if keyword.startswith("min"):
+        return lambda x: not isinstance(x, kind) or len(x) >= bound
+    return lambda x: not isinstance(x, kind) or len(x) <= bound
+
+
+def _constants_test(constants: list[object]) -> Test:
+    keys = {json_key(c) for c in constants}
+    # Most enums hold only scalars: then an array or object is refused without reading it.
+    scalars = not any(isinstance(c, (list, dict)) for c in constants)
+
+    def test(x: object) -> bool:
+        if scalars and isinstance(x, (list, dict)):
+            return False
+        return json_key(x) in keys
+
+    return test
+
+
+def _format_test(name: object) -> Test | None:
+    row = BY_FORMAT.get(name) if isinstance(name, str) else None
+    if row is None:
+        return None  # jsonschema checks only the library's formats: any other passes
+    parse = row.parse
+
+    def test(x: object) -> bool:
+        if not isinstance(x, str):
+            return True
+        try:
+            parse(x)
+        except ValueError:
+            return False
+        return True
+
+    return test
+
+
+def _unique_test(x: object) -> bool:
+    return not isinstance(x, list) or _unique(typing.cast("list[object]", x))
+
+
+class Scalar:
+    """One keyword that looks at the value itself: its test, and its reason when it fails.
+
+    Attributes:
+        expression: For ``type``: the test as an expression over ``{v}``, for generated code.
+        exact: For ``type``: Python types whose values pass for sure (see `_EXACT_TYPES`).
+        shallow: A failure means the value has not even the shape of the schema.
+    """
+
+    __slots__ = ("exact", "expression", "keyword", "shallow", "test", "value")
+
+    def __init__(self, keyword: str, value: object) -> None:
+        self.keyword = keyword
+        self.value = value
+        self.shallow = keyword in SHALLOW_KEYWORDS
+        self.expression: str | None = None
+        self.exact: frozenset[type] = frozenset()
+        test: Test | None
+        if keyword == "type":
+            self.expression = _type_expression(value)
+            test = _expression_test(self.expression)
+            names = [value] if isinstance(value, str) else typing.cast("list[str]", value)
+            self.exact = frozenset[type]().union(*(_EXACT_TYPES[name] for name in names))
+        elif keyword == "enum":
+            if not isinstance(value, list):
+                raise Unsupported
+            test = _constants_test(typing.cast("list[object]", value))
+        elif keyword == "const":
+            test = _constants_test([value])
+        elif keyword == "format":
+            test = _format_test(value)
+        elif keyword == "multipleOf":
+            test = _multiple_test(value)
+        elif keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+            test = _bound_test(keyword, value)
+        elif keyword == "uniqueItems":
+            test = _unique_test if value else None
+        else:
+            test = _size_test(keyword, value)
+        self.test: Test | None = test
+
+    def reason(self, x: object) -> str:
+        """Why *x* fails this keyword."""
+        reason = keyword_reason(self.keyword, self.value, x)
+        if reason is None:  # pragma: no cover - every scalar keyword has its words
+            msg = f"no reason for {self.keyword!r}"
+            raise AssertionError(msg)
+        return reason

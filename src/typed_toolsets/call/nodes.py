@@ -1,0 +1,524 @@
+"""Compiled schema nodes for `typed_toolsets.call.checker`: generated checks and lazy problems.
+
+A `Node` is one (sub)schema as two Python functions generated for it: ``valid`` (stops at the
+first problem) and ``errors`` (yields the problems, lazily, so that reading stops at the cap).
+Children that only look at the value itself are checked inline; a union decides once per variant
+and value whether the variant accepts it (`Memo`), however many enclosing unions ask; paths are
+written out only for the problems reported.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeAlias
+
+from typing_extensions import override
+
+from typed_toolsets.types.gen import compile_function
+from typed_toolsets.types.typespec import MISSING, Path
+
+from .jsonin import Link, path_of
+from .keywords import Scalar, Test
+from .validation import Problem, missing, unexpected, union_mismatch
+
+__all__ = [
+    "AnyOf",
+    "Additional",
+    "Closed",
+    "Items",
+    "Keyword",
+    "Memo",
+    "Node",
+    "Prefix",
+    "Properties",
+    "Reference",
+    "Required",
+    "generated_node",
+    "leaf_node",
+    "with_shallow",
+]
+
+#: Per check: (variant id, value id) -> whether the variant accepts the value.
+Memo: TypeAlias = dict[tuple[int, int], bool]
+_Valid = Callable[[Any, Memo], bool]
+_Errors = Callable[[Any, Link, Memo], Iterable[Problem]]
+
+
+def _path(link: Link) -> Path:
+    return tuple(path_of(link))
+
+
+# -------------------------------------------------------------------------------------- nodes
+
+
+class Node:
+    """A compiled schema.
+
+    Attributes:
+        valid: Whether a value matches (stops at its first problem).
+        errors: The problems of a value at a path, lazily.
+        shallow: Whether the value fails a type, enum, const or format keyword at its own
+            path (following references): it has not even the shape of this schema.
+        leaf: The schema only looks at the value itself, with ``scalars``; generated code
+            checks such a child inline.
+        quick: ``valid`` is cheap to ask again (a union's, remembered per value): generated code
+            asks it before starting on the problems.
+        nested: A union or a reference is at or below this node (so unions above it remember
+            what their variants said: the same value may be asked about again).
+        scalars: A leaf's keywords.
+        schema: The schema it was compiled from.
+    """
+
+    __slots__ = ("errors", "leaf", "nested", "quick", "scalars", "schema", "shallow", "valid")
+
+    def __init__(self, schema: object) -> None:
+        self.schema = schema
+        self.leaf = False
+        self.nested = False
+        self.quick = False
+        self.scalars: list[Scalar] = []
+        self.valid: _Valid = _accept
+        self.errors: _Errors = _no_errors
+        self.shallow: Test = _never
+
+    def fill(self, other: Node) -> None:
+        """Behave as *other* (this node was referred to before it was compiled)."""
+        self.leaf = other.leaf
+        self.nested = self.nested or other.nested
+        self.quick = other.quick
+        self.scalars = other.scalars
+        self.valid = other.valid
+        self.errors = other.errors
+        self.shallow = other.shallow
+
+
+def _accept(_x: object, _memo: Memo) -> bool:
+    return True
+
+
+def _no_errors(_x: object, _link: Link, _memo: Memo) -> Iterable[Problem]:
+    return ()
+
+
+def _never(_x: object) -> bool:
+    return False
+
+
+def _closed_problems(x: dict[str, object], link: Link, allowed: list[str]) -> Iterator[Problem]:
+    for name in x:
+        if name not in allowed:
+            path = (*_path(link), name)
+            yield path, unexpected(path, allowed)
+
+
+def _inexact(items: list[object], exact: frozenset[type]) -> Iterable[int]:
+    """The indexes of the *items* whose Python type is not one of *exact*, in order.
+
+    The types are read in C passes; Python steps only from one such item to the next.
+    """
+    present = set(map(type, items))
+    if present <= exact:
+        return ()
+    types = list(map(type, items))
+    odd = [_indexes(types, kind) for kind in present - exact]
+    return odd[0] if len(odd) == 1 else heapq.merge(*odd)
+
+
+def _indexes(types: list[type], kind: type) -> Iterator[int]:
+    """The places of *kind* in *types*, in order (each found by a search in C)."""
+    index = -1
+    while True:
+        try:
+            index = types.index(kind, index + 1)
+        except ValueError:
+            return
+        yield index
+
+
+class _Source:
+    """The source of generated functions, and the values it refers to by name."""
+
+    def __init__(self) -> None:
+        self.namespace: dict[str, Any] = {
+            "M": MISSING,
+            "P": _path,
+            "missing": missing,
+            "closed": _closed_problems,
+            "inexact": _inexact,
+        }
+        self._names: dict[int, str] = {}
+
+    def name(self, value: object) -> str:
+        """The name *value* has in the generated code."""
+        found = self._names.get(id(value))
+        if found is None:
+            found = self._names[id(value)] = f"k{len(self._names)}"
+            self.namespace[found] = value
+        return found
+
+    def inline(self, scalars: list[Scalar], var: str) -> str:
+        """An expression over *var*: whether it passes every one of *scalars*."""
+        parts = [
+            c.expression.format(v=var)
+            if c.expression is not None
+            else f"{self.name(c.test)}({var})"
+            for c in scalars
+            if c.test is not None
+        ]
+        return " and ".join(parts) if parts else "True"
+
+    def child_valid(self, node: Node, var: str) -> str:
+        if node.leaf:
+            return self.inline(node.scalars, var)
+        return f"{self.name(node)}.valid({var}, memo)"
+
+    def child_errors(self, node: Node, var: str, link: str) -> list[str]:
+        errors = f"yield from {self.name(node)}.errors({var}, {link}, memo)"
+        if node.leaf or node.quick:
+            return [f"if not ({self.child_valid(node, var)}):", f"    {errors}"]
+        return [errors]
+
+
+class Keyword:
+    """A keyword with subschemas (or a reference): the lines checking it, in generated code."""
+
+    def children(self) -> list[Node]:
+        """The nodes of its subschemas."""
+        return []
+
+    def valid_lines(self, src: _Source) -> list[str]:
+        """Lines returning False when ``x`` fails the keyword."""
+        raise NotImplementedError
+
+    def error_lines(self, src: _Source) -> list[str]:
+        """Lines yielding the problems of ``x`` (at ``link``) for the keyword."""
+        raise NotImplementedError
+
+
+class Properties(Keyword):
+    """``properties``: each declared property present is checked against its schema."""
+
+    def __init__(self, named: list[tuple[str, Node]]) -> None:
+        self.named = named
+
+    @override
+    def children(self) -> list[Node]:
+        return [node for _, node in self.named]
+
+    @override
+    def valid_lines(self, src: _Source) -> list[str]:
+        lines = ["if isinstance(x, dict):"]
+        for name, node in self.named:
+            lines += [
+                f"    v = x.get({name!r}, M)",
+                f"    if v is not M and not ({src.child_valid(node, 'v')}):",
+                "        return False",
+            ]
+        return lines
+
+    @override
+    def error_lines(self, src: _Source) -> list[str]:
+        lines = ["if isinstance(x, dict):"]
+        for name, node in self.named:
+            lines += [f"    v = x.get({name!r}, M)", "    if v is not M:"]
+            lines += [
+                f"        {line}" for line in src.child_errors(node, "v", f"(link, {name!r})")
+            ]
+        return lines
+
+
+class Required(Keyword):
+    """``required``: each name must be present (each missing one is a problem)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+
+    @override
+    def valid_lines(self, src: _Source) -> list[str]:
+        absent = " or ".join(f"{name!r} not in x" for name in self.names) or "False"
+        return [f"if isinstance(x, dict) and ({absent}):", "    return False"]
+
+    @override
+    def error_lines(self, src: _Source) -> list[str]:
+        lines = ["if isinstance(x, dict):"]
+        for name in self.names:
+            lines += [
+                f"    if {name!r} not in x:",
+                f"        p = (*P(link), {name!r})",
+                "        yield p, missing(p)",
+            ]
+        return lines
+
+
+class Closed(Keyword):
+    """``additionalProperties: false``: no property besides the declared ones."""
+
+    def __init__(self, allowed: list[str]) -> None:
+        self.allowed = allowed
+        self.known = frozenset(allowed)
+
+    @override
+    def valid_lines(self, src: _Source) -> list[str]:
+        return [
+            f"if isinstance(x, dict) and not {src.name(self.known)}.issuperset(x):",
+            "    return False",
+        ]
+
+    @override
+    def error_lines(self, src: _Source) -> list[str]:
+        return [
+            f"if isinstance(x, dict) and not {src.name(self.known)}.issuperset(x):",
+            f"    yield from closed(x, link, {src.name(self.allowed)})",
+        ]
+
+
+class Additional(Keyword):
+    """``additionalProperties`` with a schema: every undeclared property is checked by it."""
+
+    def __init__(self, declared: frozenset[str], node: Node) -> None:
+        self.declared = declared
+        self.node = node
+
+    @override
+    def children(self) -> list[Node]:
+        return [self.node]
+
+    @override
+    def valid_lines(self, src: _Source) -> list[str]:
+        return [
+            "if isinstance(x, dict):",
+            "    for key, v in x.items():",
+            (
+                f"        if key not in {src.name(self.declared)} and not "
+                f"({src.child_valid(self.node, 'v')}):"
+            ),
+            "            return False",
+        ]
+
+    @override
+    def error_lines(self, src: _Source) -> list[str]:
+        # In the object's own order (jsonschema walks a set: an order that varies by run).
+        return [
+            "if isinstance(x, dict):",
+            "    for key, v in x.items():",
+            f"        if key not in {src.name(self.declared)}:",
+            *(f"            {line}" for line in src.child_errors(self.node, "v", "(link, key)")),
+        ]
+
+
+class Items(Keyword):
+    """``items``: every item from *start* on (past the ``prefixItems``) is checked."""
+
+    def __init__(self, start: int, node: Node) -> None:
+        self.start = start
+        self.node = node
+        # Items of a plain JSON type: one pass in C over their Python types decides most arrays.
+        scalars = node.scalars if node.leaf else []
+        only_type = len(scalars) == 1 and scalars[0].keyword == "type" and start == 0
+        self.exact = scalars[0].exact if only_type else frozenset[type]()
+
+    @override
+    def children(self) -> list[Node]:
+        return [self.node]
+
+    def _head(self, src: _Source) -> list[str]:
+        head = "if isinstance(x, list):"
+        if self.exact:
+            # Only the items of another Python type can fail: their indexes are found in C.
+            return [head, f"    for i in inexact(x, {src.name(self.exact)}):", "        v = x[i]"]
+        if self.start == 0:
+            return [head, "    for i, v in enumerate(x):"]
+        return [head, f"    for i in range({self.start}, len(x)):", "        v = x[i]"]
+
+    @override
+    def valid_lines(self, src: _Source) -> list[str]:
+        return [
+            *self._head(src),
+            f"        if not ({src.child_valid(self.node, 'v')}):",
+            "            return False",
+        ]
+
+    @override
+    def error_lines(self, src: _Source) -> list[str]:
+        return [
+            *self._head(src),
+            *(f"        {line}" for line in src.child_errors(self.node, "v", "(link, i)")),
+        ]
+
+
+class Prefix(Keyword):
+    """``prefixItems``: the first items are checked each by its own schema."""
+
+    def __init__(self, nodes: list[Node]) -> None:
+        self.nodes = nodes
+
+    @override
+    def children(self) -> list[Node]:
+        return self.nodes
+
+    @override
+    def valid_lines(self, src: _Source) -> list[str]:
+        lines = ["if isinstance(x, list):", "    n = len(x)"]
+        for index, node in enumerate(self.nodes):
+            lines += [
+                f"    if n > {index}:",
+                f"        v = x[{index}]",
+                f"        if not ({src.child_valid(node, 'v')}):",
+                "            return False",
+            ]
+        return lines
+
+    @override
+    def error_lines(self, src: _Source) -> list[str]:
+        lines = ["if isinstance(x, list):", "    n = len(x)"]
+        for index, node in enumerate(self.nodes):
+            lines += [f"    if n > {index}:", f"        v = x[{index}]"]
+            lines += [f"        {line}" for line in src.child_errors(node, "v", f"(link, {index})")]
+        return lines
+
+
+class AnyOf(Keyword):
+    """A union: accepted when a variant accepts it.
+
+    Otherwise its problems are those of the first variant the value has the shape of, or, when
+    it has none's, what to send.
+    """
+
+    def __init__(self, nodes: list[Node], options: list[object]) -> None:
+        self.nodes = nodes
+        self.options = options
+        src = _Source()
+        src.namespace["memo_any"] = self._memo_valid
+        either = " or ".join(f"({src.child_valid(node, 'x')})" for node in nodes)
+        lines = ["def generated(x, memo):"]
+        if any(node.nested for node in nodes):
+            # A value inside may be asked about again by a union below: remember the answers.
+            lines += ["    if isinstance(x, (list, dict)):", "        return memo_any(x, memo)"]
+        lines.append(f"    return {either}")
+        self.valid: _Valid = compile_function("\n".join(lines) + "\n", "checker", src.namespace)
+
+    @override
+    def children(self) -> list[Node]:
+        return self.nodes
+
+    def _memo_valid(self, x: object, memo: Memo) -> bool:
+        # Decided once per variant and value, however many enclosing unions ask.
+        for node in self.nodes:
+            key = (id(node), id(x))
+            known = memo.get(key)
+            if known is None:
+                known = memo[key] = node.valid(x, memo)
+            if known:
+                return True
+        return False
+
+    def errors(self, x: object, link: Link, memo: Memo) -> Iterator[Problem]:
+        """The problems of *x* at *link*: none when a variant accepts it."""
+        if self.valid(x, memo):
+            return
+        for node in self.nodes:
+            if not node.shallow(x):
+                yield from node.errors(x, link, memo)
+                return
+        yield _path(link), union_mismatch(x, self.options)
+
+    @override
+    def valid_lines(self, src: _Source) -> list[str]:
+        return [f"if not {src.name(self)}.valid(x, memo):", "    return False"]
+
+    @override
+    def error_lines(self, src: _Source) -> list[str]:
+        return [
+            f"if not {src.name(self)}.valid(x, memo):",
+            f"    yield from {src.name(self)}.errors(x, link, memo)",
+        ]
+
+
+class Reference(Keyword):
+    """``$ref``: the value is checked by the node of the schema referred to."""
+
+    def __init__(self, target: Node) -> None:
+        self.target = target
+
+    def shallow(self, x: object) -> bool:
+        """Whether *x* has not even the shape of the schema referred to."""
+        # Read at call time: a recursive schema's target is finished after this keyword.
+        return self.target.shallow(x)
+
+    @override
+    def valid_lines(self, src: _Source) -> list[str]:
+        return [f"if not {src.name(self.target)}.valid(x, memo):", "    return False"]
+
+    @override
+    def error_lines(self, src: _Source) -> list[str]:
+        return [f"yield from {src.name(self.target)}.errors(x, link, memo)"]
+
+
+def leaf_node(schema: object, scalars: list[Scalar]) -> Node:
+    """The node of a schema whose keywords all look only at the value itself."""
+    node = Node(schema)
+    node.leaf = True
+    node.scalars = scalars
+    src = _Source()
+    source = f"def generated(x, memo):\n    return {src.inline(scalars, 'x')}\n"
+    node.valid = compile_function(source, "checker", src.namespace)
+    tests = [(c, c.test) for c in scalars if c.test is not None]
+
+    def errors(x: Any, link: Link, _memo: Memo) -> list[Problem]:
+        reasons = [c.reason(x) for c, test in tests if not test(x)]
+        if not reasons:
+            return []
+        path = _path(link)
+        return [(path, reason) for reason in reasons]
+
+    node.errors = errors
+    return node
+
+
+def generated_node(schema: object, checks: list[Scalar | Keyword]) -> Node:
+    """The node of a schema with subschemas: its checks in two generated functions."""
+    node = Node(schema)
+    node.nested = any(
+        isinstance(c, (AnyOf, Reference)) or any(n.nested for n in c.children())
+        for c in checks
+        if isinstance(c, Keyword)
+    )
+    if len(checks) == 1 and isinstance(checks[0], AnyOf):
+        node.valid, node.errors = checks[0].valid, checks[0].errors  # no wrapper: one frame less
+        node.quick = True
+        return node
+    src = _Source()
+    valid = ["def generated(x, memo):"]
+    errors = ["def generated(x, link, memo):"]
+    for check in checks:
+        if isinstance(check, Scalar):
+            if check.test is None:
+                continue
+            test = src.inline([check], "x")
+            valid += [f"    if not ({test}):", "        return False"]
+            errors += [
+                f"    if not ({test}):",
+                f"        yield P(link), {src.name(check)}.reason(x)",
+            ]
+        else:
+            valid += [f"    {line}" for line in check.valid_lines(src)]
+            errors += [f"    {line}" for line in check.error_lines(src)]
+    valid.append("    return True")
+    errors += ["    return", "    yield  # a generator, whatever the checks"]
+    node.valid = compile_function("\n".join(valid) + "\n", "checker", src.namespace)
+    node.errors = compile_function("\n".join(errors) + "\n", "checker", src.namespace)
+    return node
+
+
+def with_shallow(node: Node, checks: list[Scalar | Keyword]) -> Node:
+    """*node*, told which of *checks* say a value has not even the schema's shape."""
+    tests = [c.test for c in checks if isinstance(c, Scalar) and c.shallow and c.test is not None]
+    followed = [c.shallow for c in checks if isinstance(c, Reference)]
+    if tests or followed:
+
+        def shallow(x: Any) -> bool:
+            return any(not test(x) for test in tests) or any(f(x) for f in followed)
+
+        node.shallow = shallow
+    return node

@@ -1,0 +1,118 @@
+"""The compiled checker gives jsonschema's verdict and the same problems, in the same order.
+
+jsonschema (with the library's wording over its errors, `call.validation.problems`) is the
+reference: for generated schemas and values (valid ones, near misses, and any JSON at all), the
+checker must find exactly the problems jsonschema's errors stand for.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from jsonschema._utils import uniq  # the reference's own uniqueness rule
+
+from tests.strategies.annotations import cases, json_values
+from tests.strategies.toolsets import echo_tool
+from typed_toolsets.call.checker import ASSERTING, Checker, json_key
+from typed_toolsets.call.validation import Problem, collect, expand
+from typed_toolsets.testing import arguments, invalid_arguments
+from typed_toolsets.types.validator import make_validator
+
+EVERYTHING = 10**9
+
+
+def reference(schema: dict[str, Any], instance: object) -> list[Problem]:
+    errors = make_validator(schema).iter_errors(instance)
+    return collect(itertools.chain.from_iterable(expand(e) for e in errors), EVERYTHING)[0]
+
+
+def arrays(value: object) -> list[list[Any]]:
+    found: list[list[Any]] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            found.append(item)
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return found
+
+
+def unordered_somewhere(schema: object) -> bool:
+    """jsonschema walks the keys of a free-form object (``dict[str, T]``) in set order."""
+    text = json.dumps(schema)
+    return '"additionalProperties": {' in text
+
+
+def agree(schema: dict[str, Any], instance: object) -> None:
+    # jsonschema 4 misses some duplicates (arrays mixing true and 1); the checker does not.
+    assume(all(uniq(a) == (len({json_key(i) for i in a}) == len(a)) for a in arrays(instance)))
+    same_problems(schema, instance)
+
+
+def same_problems(schema: dict[str, Any], instance: object) -> None:
+    expected = reference(schema, instance)
+    found, more = Checker(schema).problems(instance, EVERYTHING)
+    assert not more
+    if unordered_somewhere(schema):
+        assert sorted(found, key=repr) == sorted(expected, key=repr)
+    else:
+        assert found == expected
+    assert Checker(schema).is_valid(instance) == (not expected)
+
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+_settings = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+@_settings
+@given(st.data())
+def test_valid_arguments_have_no_problems(data: st.DataObject) -> None:
+    proxy = echo_tool(data.draw(cases()).annotation)
+    agree(proxy.parameters, data.draw(arguments(proxy)))
+
+
+@_settings
+@given(st.data())
+def test_near_misses_have_the_same_problems(data: st.DataObject) -> None:
+    proxy = echo_tool(data.draw(cases()).annotation)
+    agree(proxy.parameters, dict(data.draw(invalid_arguments(proxy)).arguments))
+
+
+@_settings
+@given(st.data())
+def test_any_json_has_the_same_problems(data: st.DataObject) -> None:
+    proxy = echo_tool(data.draw(cases()).annotation)
+    agree(proxy.parameters, {"value": data.draw(json_values)})
+
+
+def test_keywords_match_jsonschema() -> None:
+    from jsonschema import Draft202012Validator
+
+    assert set(Draft202012Validator.VALIDATORS) == ASSERTING
+
+
+@pytest.mark.parametrize(
+    ("annotation", "value"),
+    [
+        (list[int], [1, True, 2.0, 2.5, "3", None, 4, [5], {"6": 6}]),
+        (list[float], [1, 1.5, False, "x", 2]),
+        (list[str], ["a", "b", *([1] * 30)]),  # more problems than the cap
+        (set[int], [1, 2, 1.0]),
+        (set[int], [1, 2, "1", 3, 2]),
+        (set[str | None], ["a", None, "b", None]),
+        (set[bool | int], [True, False, 2, 3, 2]),
+        (set[bool | int], [True, 2, True]),
+    ],
+)
+def test_arrays_read_by_the_types_of_their_items_agree(annotation: object, value: object) -> None:
+    """Items are first sorted by their Python types, in C: the problems stay jsonschema's."""
+    proxy = echo_tool(annotation)
+    same_problems(proxy.parameters, {"value": value})
+    assert Checker(proxy.parameters).problems({"value": value})[0]

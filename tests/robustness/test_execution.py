@@ -1,0 +1,219 @@
+"""Issue 17, findings 4, 11 and 12: how a tool ends never escapes the call, nor hangs it.
+
+- 4: an async tool that swallows its cancellation: the call returns its timeout after a bounded
+  grace, and the task left running is counted (as abandoned threads are) until it ends;
+- 11: ``GeneratorExit`` and other libraries' ``BaseException`` subclasses are execution errors;
+  only ``KeyboardInterrupt``, ``SystemExit`` and ``asyncio.CancelledError`` go on;
+- 12: Ctrl-C while a sync call with a deadline waits: the worker thread goes on, and is counted.
+"""
+
+from __future__ import annotations
+
+import _thread
+import asyncio
+import contextlib
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from typed_toolsets import Limits, ToolProxy, Toolset, tool
+from typed_toolsets.call import execution
+
+TIMEOUT = 0.2
+#: The deadline, the grace after cancelling, and room for a busy machine.
+BOUND = TIMEOUT + execution.CANCEL_GRACE + 1.5
+
+
+class ForeignExit(BaseException):  # as trio's Cancelled or gevent's GreenletExit
+    """A library's own BaseException subclass."""
+
+
+_release = threading.Event()
+_raise: dict[str, BaseException] = {}
+
+
+def _throw() -> None:
+    raise _raise["now"]
+
+
+class Stubborn(Toolset):
+    toolset_name = "stubborn"
+    limits = Limits(timeout=TIMEOUT)
+
+    @tool
+    async def retry(self) -> str:
+        """A retry loop that catches everything, cancellation included."""
+        while not _release.is_set():
+            # The point: it swallows its cancellation.
+            with contextlib.suppress(BaseException):
+                await asyncio.sleep(0.01)
+        return "done"
+
+    @tool
+    def wait(self) -> str:
+        _release.wait(10)
+        return "done"
+
+    @tool(limits=Limits())
+    def throws(self) -> None:
+        _throw()
+
+    @tool(limits=Limits())
+    async def athrows(self) -> None:
+        _throw()
+
+    @tool
+    def throws_in_thread(self) -> None:
+        _throw()
+
+    @tool
+    async def athrows_with_deadline(self) -> None:
+        _throw()
+
+
+def stubborn() -> dict[str, ToolProxy]:
+    return {t.method_name: t for t in Stubborn.to_tools()}
+
+
+def settle(expected: int, within: float = 5.0) -> None:
+    """Wait until the count of abandoned calls is *expected*."""
+    deadline = time.monotonic() + within
+    while execution.abandoned.count != expected and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert execution.abandoned.count == expected
+
+
+@pytest.fixture
+def released() -> Iterator[None]:
+    """Run a test with no abandoned call counted before or after it.
+
+    Earlier tests' abandoned calls may still be ending: wait for them first. After the test,
+    every stubborn tool is let go, and none may be counted any more.
+    """
+    settle(0, within=30.0)
+    _release.clear()
+    try:
+        yield
+    finally:
+        _release.set()
+    settle(0)
+    _release.clear()
+
+
+# ------------------------------------------------------------------------------------ finding 4
+
+
+def test_async_tool_that_swallows_cancellation_times_out(released: None) -> None:
+    retry = stubborn()["retry"]
+    before = execution.abandoned.count
+
+    async def main() -> tuple[float, Any, int]:
+        started = time.monotonic()
+        try:
+            result = await retry.ainvoke(None)
+            elapsed = time.monotonic() - started
+            # The task is left running on this loop, counted until it ends.
+            counted = execution.abandoned.count
+        finally:
+            _release.set()  # else asyncio.run would wait for the task forever
+        await asyncio.sleep(0.1)
+        return elapsed, result, counted
+
+    elapsed, result, counted = asyncio.run(main())
+    assert counted == before + 1
+    assert elapsed < BOUND
+    assert result.error.kind == "timeout"
+    assert "did not stop" in result.error.message
+    assert "left running" in result.error.message
+    settle(before)
+
+
+def test_the_same_through_the_sync_form(released: None) -> None:
+    retry = stubborn()["retry"]
+    before = execution.abandoned.count
+    started = time.monotonic()
+    result = retry.invoke(None)
+    assert time.monotonic() - started < BOUND
+    assert result.error is not None
+    assert result.error.kind == "timeout"
+    assert execution.abandoned.count == before + 1
+    _release.set()
+    settle(before)
+
+
+def test_abandoned_tasks_count_towards_the_cap(
+    released: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(execution, "MAX_ABANDONED_THREADS", execution.abandoned.count + 1)
+    tools = stubborn()
+    assert tools["retry"].invoke(None).error.kind == "timeout"  # type: ignore[union-attr]
+    refused = tools["retry"].invoke(None)
+    assert refused.error is not None
+    assert refused.error.kind == "limit"
+    assert "abandoned threads and tasks" in refused.error.message
+
+
+# ----------------------------------------------------------------------------------- finding 11
+
+
+@pytest.mark.parametrize(
+    "exc", [GeneratorExit(), ForeignExit("stop")], ids=lambda e: type(e).__name__
+)
+@pytest.mark.parametrize("name", ["throws", "athrows", "throws_in_thread", "athrows_with_deadline"])
+def test_other_base_exceptions_are_execution_errors(name: str, exc: BaseException) -> None:
+    _raise["now"] = exc
+    proxy = stubborn()[name]
+    result = proxy.invoke(None)
+    assert result.error is not None
+    assert result.error.kind == "execution"
+    assert result.error.message.startswith(f"Tool 'stubborn_{name}' failed: {type(exc).__name__}")
+    assert proxy.dynamic_call(None).startswith("Error: Tool ")
+    result = asyncio.run(proxy.ainvoke(None))
+    assert result.error is not None
+    assert result.error.kind == "execution"
+
+
+_PROPAGATING: list[BaseException] = [KeyboardInterrupt(), SystemExit(3), asyncio.CancelledError()]
+if sys.version_info >= (3, 11):
+    _PROPAGATING.append(BaseExceptionGroup("group", [KeyboardInterrupt()]))  # noqa: F821
+
+
+@pytest.mark.parametrize("exc", _PROPAGATING, ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("name", ["throws", "athrows", "throws_in_thread"])
+def test_stopping_the_host_still_propagates(name: str, exc: BaseException) -> None:
+    _raise["now"] = exc
+    with pytest.raises(type(exc)):
+        stubborn()[name].invoke(None)
+
+
+# ----------------------------------------------------------------------------------- finding 12
+
+
+def _interrupt_after(seconds: float) -> threading.Thread:
+    def interrupt() -> None:
+        time.sleep(seconds)
+        _thread.interrupt_main()
+
+    thread = threading.Thread(target=interrupt)
+    thread.start()
+    return thread
+
+
+@pytest.mark.skipif(
+    threading.current_thread() is not threading.main_thread(), reason="needs the main thread"
+)
+def test_ctrl_c_while_waiting_counts_the_worker_thread(released: None) -> None:
+    wait: Callable[..., Any] = stubborn()["wait"].invoke
+    before = execution.abandoned.count
+    interrupter = _interrupt_after(0.05)
+    with pytest.raises(KeyboardInterrupt):
+        wait(None)
+    interrupter.join()
+    # The worker goes on after the caller stopped waiting: it counts towards the cap.
+    assert execution.abandoned.count == before + 1
+    _release.set()
+    settle(before)

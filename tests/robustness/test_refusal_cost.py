@@ -1,0 +1,171 @@
+"""Issue 17, findings 1 and 2, and issue 15's rejected arguments: refusing costs linear time.
+
+Each scenario is the one the review measured (seconds to minutes, and gigabytes, before), with
+time and memory bounds measured here; `tests.robustness.measure` says why they are generous.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pytest
+
+from tests.robustness.measure import assert_bounded, timed
+from typed_toolsets import Limits, ToolProxy, Toolset, tool
+from typed_toolsets.call.checker import Checker
+from typed_toolsets.call.validation import MAX_PROBLEMS
+
+MB = 1_000_000
+
+
+class Hostile(Toolset):
+    toolset_name = "hostile"
+    limits = Limits(max_argument_bytes=2 * MB)
+
+    @tool
+    def unique(self, *, x: set[int]) -> int:
+        return len(x)
+
+    @tool
+    def union(self, *, x: list[int] | list[float] | dict[str, int] | None) -> int:
+        return 0
+
+    @tool
+    def rows(self, *, x: list[list[int] | list[str] | None]) -> int:
+        return len(x)
+
+    @tool
+    def plain(self, *, x: list[int]) -> int:
+        return len(x)
+
+    @tool
+    async def later(self, *, x: set[int]) -> int:
+        return len(x)
+
+
+def tools() -> dict[str, ToolProxy]:
+    return {t.method_name: t for t in Hostile.to_tools()}
+
+
+def array(item: str, size: int, tail: str = "") -> str:
+    """``{"x": [item, item, ..., tail]}`` of about *size* bytes."""
+    count = max(1, (size - 10) // (len(item) + 2))
+    items = [item] * count + ([tail] if tail else [])
+    return '{"x": [' + ", ".join(items) + "]}"
+
+
+def distinct_then_string(size: int) -> str:
+    numbers: list[object] = []
+    length = 10
+    while length < size:
+        numbers.append(len(numbers))
+        length += len(str(len(numbers))) + 2
+    return json.dumps({"x": [*numbers, "a"]})
+
+
+def refused(proxy: ToolProxy, text: str) -> Any:
+    result = proxy.invoke(text)
+    assert result.error is not None, "expected a refusal"
+    assert result.error.kind == "arguments", result.error.message
+    return result.error
+
+
+# ------------------------------------------------------------------------------------ finding 1
+
+
+def test_unique_items_with_one_string_is_refused_in_linear_time() -> None:
+    unique = tools()["unique"]
+    # The review: 1,000 ints took 0.8 s, 2,000 took 3 s, 39 KB 50 s (pairwise comparison).
+    error = refused(unique, distinct_then_string(39_000))
+    assert error.details[-1].path.startswith("$.x[")
+    assert_bounded(lambda: unique.invoke(distinct_then_string(MB)), 1)
+
+
+def test_refusal_time_grows_linearly() -> None:
+    unique = tools()["unique"]
+    small, large = distinct_then_string(100_000), distinct_then_string(400_000)
+    small_seconds, _ = timed(lambda: unique.invoke(small))
+    large_seconds, _ = timed(lambda: unique.invoke(large))
+    # Four times the input: four times the time (quadratic would be sixteen).
+    assert large_seconds < 10 * small_seconds, (small_seconds, large_seconds)
+
+
+def test_refusing_on_an_event_loop_leaves_the_loop_free() -> None:
+    """Large arguments are read in a worker thread: other tasks keep running meanwhile."""
+    later = tools()["later"]
+    text = distinct_then_string(MB)
+
+    async def main() -> tuple[float, Any]:
+        gaps: list[float] = []
+        stop = asyncio.Event()
+
+        async def ticker() -> None:
+            last = time.perf_counter()
+            while not stop.is_set():
+                await asyncio.sleep(0.005)
+                now = time.perf_counter()
+                gaps.append(now - last)
+                last = now
+
+        ticking = asyncio.create_task(ticker())
+        await asyncio.sleep(0.02)
+        result = await later.ainvoke(text)
+        stop.set()
+        await ticking
+        return max(gaps), result
+
+    longest, result = asyncio.run(main())
+    assert result.error is not None
+    assert result.error.kind == "arguments"
+    # The goal is 50 ms at a time; generous for a busy machine, far below the refusal's cost.
+    assert longest < 0.25, f"the event loop was held for {longest:.3f} s"
+
+
+# ------------------------------------------------------------------------------------ finding 2
+
+
+@pytest.mark.parametrize(
+    ("name", "item"),
+    [
+        ("union", '"a"'),  # every branch of the union fails on every item
+        ("rows", '["a", 1]'),  # a union per row: 80,000 rows and more
+        ("plain", '"a"'),  # the reference: no union at all
+    ],
+)
+def test_wrong_items_stop_at_the_cap(name: str, item: str) -> None:
+    proxy = tools()[name]
+    text = array(item, 960_000)
+    error = refused(proxy, text)
+    assert len(error.details) == MAX_PROBLEMS
+    assert error.message.endswith("; (more problems not shown)")
+    assert_bounded(lambda: proxy.invoke(text), 1)
+
+
+def test_the_checker_reads_one_problem_past_the_cap() -> None:
+    """Finding the problems of 20,000 wrong items costs what finding those of 30 does."""
+    checker = Checker(tools()["rows"].parameters)
+    few = {"x": [["a", 1]] * 30}
+    many = {"x": [["a", 1]] * 20_000}
+    few_seconds, (found, more) = timed(lambda: checker.problems(few))
+    many_seconds, _ = timed(lambda: checker.problems(many))
+    assert len(found) == MAX_PROBLEMS
+    assert more
+    assert many_seconds < 20 * few_seconds + 0.005, (few_seconds, many_seconds)
+
+
+@pytest.mark.parametrize("name", ["rows", "unique"])
+def test_refusing_costs_a_few_times_accepting(name: str) -> None:
+    """A wrong last item: the call is read in full, then refused; compared with accepting."""
+    proxy = tools()[name]
+    good = array("[1, 2]" if name == "rows" else "1", 500_000)
+    if name == "unique":
+        good = distinct_then_string(500_000).replace(', "a"]', "]")
+    bad = good[:-2] + (', ["a", 1]]}' if name == "rows" else ', "a"]}')
+    assert proxy.invoke(good).ok
+    accept, _ = timed(lambda: proxy.invoke(good))
+    refuse, _ = timed(lambda: proxy.invoke(bad))
+    # The goal is 3x (the fast path's attempt, a strict parse and the check); generous here.
+    assert refuse < 8 * accept + 0.02, (accept, refuse)
