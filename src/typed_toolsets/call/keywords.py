@@ -21,6 +21,7 @@ from typing import Any, Final
 from typed_toolsets.rules.formats import BY_FORMAT
 from typed_toolsets.types.annotated import not_multiple
 from typed_toolsets.types.gen import compile_function
+from typed_toolsets.types.typespec import json_key
 
 from .validation import SHALLOW_KEYWORDS, keyword_reason
 
@@ -49,28 +50,6 @@ SCALAR_KEYWORDS: Final = frozenset(
 )
 
 Test = Callable[[Any], bool]
-
-
-# ---------------------------------------------------------------------------------- equality
-
-_BOOL: Final = 0
-_ARRAY: Final = 1
-_OBJECT: Final = 2
-
-
-def json_key(value: object) -> object:
-    """A hashable key, equal for two JSON values exactly when JSON says they are equal."""
-    if value is True or value is False:
-        return (_BOOL, value)
-    if isinstance(value, list):
-        keys: list[object] = []
-        for item in typing.cast("list[object]", value):  # a loop: one frame per level
-            keys.append(json_key(item))  # noqa: PERF401
-        return (_ARRAY, tuple(keys))
-    if isinstance(value, dict):
-        mapping = typing.cast("dict[str, object]", value)
-        return (_OBJECT, frozenset([(k, json_key(v)) for k, v in mapping.items()]))
-    return value
 
 
 #: Python types among whose values Python's equality is JSON's (no ``True == 1``, no arrays):

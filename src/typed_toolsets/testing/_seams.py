@@ -249,9 +249,9 @@ def unstructurer(annotation: object) -> Callable[[Any], Any]:
 
 def json_key(value: object) -> object:
     """A key equal for two JSON values exactly when ``uniqueItems`` counts them as the same."""
-    from typed_toolsets.types import containers
+    from typed_toolsets.types.typespec import json_key as key
 
-    return containers._json_key(value)  # pyright: ignore[reportPrivateUsage]
+    return key(value)
 
 
 def registered_strategy(tp: type) -> StrategySource | None:

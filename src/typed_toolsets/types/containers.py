@@ -21,6 +21,7 @@ from .typespec import (
     Unsupported,
     container_spec,
     instance_of,
+    json_key,
 )
 
 __all__ = ["CONTAINER_RULES", "fullname", "is_bare_generic"]
@@ -226,19 +227,6 @@ def _is_set(annotation: object) -> bool:
     return _origin_name(annotation) in SET_ORIGINS and bool(typing.get_args(annotation))
 
 
-def _json_key(value: object) -> object:
-    """A hashable key equal for two JSON values exactly when jsonschema's uniqueItems says so.
-
-    jsonschema tells `true` from `1` (Python does not) and compares arrays item by item.
-    """
-    if type(value) is bool:
-        return ("bool", value)
-    if type(value) is list:
-        items: list[object] = value  # pyright: ignore[reportUnknownVariableType]
-        return tuple([_json_key(item) for item in items])
-    return value
-
-
 def _sort_key(value: object) -> tuple[str, object]:
     return (type(value).__name__, value)
 
@@ -264,7 +252,7 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
         if type(value) is not list:
             raise Reject
         raw: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
-        keys = [_json_key(v) for v in raw] if needs_keys else raw
+        keys = [json_key(v) for v in raw] if needs_keys else raw
         try:
             unique = len(set(keys)) == len(raw)
         except TypeError:  # a list or object inside: not an item this schema admits

@@ -32,6 +32,7 @@ __all__ = [
     "count_members",
     "instance_of",
     "json_copy",
+    "json_key",
     "json_type_of",
     "exact_numbers",
     "has_unsafe_float",
@@ -264,6 +265,30 @@ def container_spec(
 def instance_of(python_type: type) -> Callable[[Any], bool]:
     """An ``instance_check`` for the instances of *python_type*."""
     return lambda value: isinstance(value, python_type)
+
+
+_BOOL: Final = 0
+_ARRAY: Final = 1
+_OBJECT: Final = 2
+
+
+def json_key(value: object) -> object:
+    """A hashable key, equal for two JSON values exactly when JSON says they are equal.
+
+    JSON tells ``true`` from ``1`` (Python does not), ``1`` equals ``1.0``, and arrays and objects
+    compare member by member: the key of a set item, of a ``uniqueItems`` check, of an ``enum``.
+    """
+    if value is True or value is False:
+        return (_BOOL, value)
+    if isinstance(value, list):
+        keys: list[object] = []
+        for item in typing.cast("list[object]", value):  # a loop: one frame per level
+            keys.append(json_key(item))  # noqa: PERF401
+        return (_ARRAY, tuple(keys))
+    if isinstance(value, dict):
+        mapping = typing.cast("dict[str, object]", value)
+        return (_OBJECT, frozenset([(k, json_key(v)) for k, v in mapping.items()]))
+    return value
 
 
 @typing.overload
