@@ -27,7 +27,9 @@ __all__ = [
     "compile_function",
     "generate_object_structure",
     "generate_unstructure",
+    "items_hook",
     "object_body",
+    "with_items_hook",
 ]
 
 _numbers: Final = itertools.count(1)
@@ -79,6 +81,29 @@ def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Calla
     )
     compiled.append((lines, generated.__code__ if plain else module, plain))
     return generated
+
+
+# The attribute of a structuring hook holding the function that structures a whole list of its
+# values at once. Kept on the hook itself (not on its spec), so a spec whose hook is replaced (a
+# constrained Annotated, a hook registered by hand) cannot keep a list function that skips it.
+_ITEMS_HOOK: Final = "typed_toolsets_items"
+
+
+def with_items_hook(
+    hook: Callable[[Any], Any], items: Callable[[list[Any]], list[Any]]
+) -> Callable[[Any], Any]:
+    """Attach to *hook* the function *items* structuring a list of its values in one frame.
+
+    *items* returns what ``[hook(x) for x in values]`` returns and raises what it raises.
+    """
+    setattr(hook, _ITEMS_HOOK, items)
+    return hook
+
+
+def items_hook(hook: Callable[[Any], Any]) -> Callable[[list[Any]], list[Any]] | None:
+    """The list function attached to *hook* with `with_items_hook`, if any."""
+    items: Callable[[list[Any]], list[Any]] | None = getattr(hook, _ITEMS_HOOK, None)
+    return items
 
 
 @attrs.frozen
