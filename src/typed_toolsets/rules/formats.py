@@ -176,20 +176,20 @@ LAYOUT_NAMES: Final[dict[str, object]] = {"iso_offset": _iso_offset}
 # The layouts the C parsers read as the grammar does (`FormatType.layout`): every third character
 # from the first hyphen (a date-time) or colon (a time), the common spellings first: ending in Z
 # (20 and 9 characters long) or in +HH:MM (25 and 14), then a fraction. Constants are written in
-# the expressions, so generated code loads them as constants; ``n`` (the length, measured once)
+# the expressions, so generated code loads them as constants; ``x_len`` (the length, measured once)
 # is theirs to bind.
 _DATE_LAYOUT: Final = 'len(x) == 10 and x[4:8:3] == "--"' if _C_PARSERS else "False"
 _TIME_LAYOUT: Final = (
-    '((n := len(x)) == 9 and x[2:9:3] == "::Z")'
-    ' or (n == 14 and x[2:12:3] in ("::+:", "::-:") and x[12] < "6")'
-    ' or (n > 9 and x[2:6:3] == "::" and iso_offset(x[8:]))'
+    '((x_len := len(x)) == 9 and x[2:9:3] == "::Z")'
+    ' or (x_len == 14 and x[2:12:3] in ("::+:", "::-:") and x[12] < "6")'
+    ' or (x_len > 9 and x[2:6:3] == "::" and iso_offset(x[8:]))'
     if _C_PARSERS
     else "False"
 )
 _DATETIME_LAYOUT: Final = (
-    '((n := len(x)) == 20 and x[4:20:3] == "--T::Z")'
-    ' or (n == 25 and x[4:23:3] in ("--T::+:", "--T::-:") and x[23] < "6")'
-    ' or (n > 20 and x[4:17:3] == "--T::" and iso_offset(x[19:]))'
+    '((x_len := len(x)) == 20 and x[4:20:3] == "--T::Z")'
+    ' or (x_len == 25 and x[4:23:3] in ("--T::+:", "--T::-:") and x[23] < "6")'
+    ' or (x_len > 20 and x[4:17:3] == "--T::" and iso_offset(x[19:]))'
     if _C_PARSERS
     else "False"
 )

@@ -6,7 +6,7 @@ format check says) and the unstructuring hook (its writer).
 
 The structuring hook is generated with the row's layout check written inline, so a value of the
 common spellings costs one Python frame around the C reader; a list of them costs none per item
-(the list function attached to the hook, `typed_toolsets.types.gen.with_items_hook`). Whatever
+(the hook's `typed_toolsets.types.gen.InlineForm`, which object structuring inlines too). Whatever
 the reader refuses, and every other text, goes to the parser, which says what the grammar says.
 """
 
@@ -18,7 +18,7 @@ from typing import Any, Final
 from typed_toolsets.rules.formats import BY_CLASS, LAYOUT_NAMES, FormatType
 from typed_toolsets.rules.shapes import Shape
 
-from .gen import compile_function, with_items_hook
+from .gen import InlineForm, compile_function, with_inline_form
 from .registry import Builder, Describer, Rule
 from .typespec import Reject, TypeSpec
 
@@ -65,9 +65,8 @@ def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
             "",
         ]
     )
-    return with_items_hook(
-        structure, compile_function(items, f"structure {row.format_name} items", namespace)
-    )
+    each = compile_function(items, f"structure {row.format_name} items", namespace)
+    return with_inline_form(structure, InlineForm(layout, row.read, LAYOUT_NAMES, each))
 
 
 def format_spec(row: FormatType[Any]) -> TypeSpec:
