@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import datetime
 import enum
 import inspect
 import json
 import math
 import types
+import uuid
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -35,6 +37,7 @@ from tests.strategies.annotations import identifiers as names
 from tests.strategies.toolsets import make_echo_toolset
 from tests.test_fastpath import REFUSED
 from tests.test_fastpath import fast_of as fast_alone
+from tests.test_format_parsers import FORMAT_STRATEGIES, bent
 from typed_toolsets import Limits, ToolError
 from typed_toolsets.call.pipeline import Refused
 from typed_toolsets.call.proxy import ToolProxy
@@ -139,6 +142,51 @@ NUMBER_CASES: tuple[Case, ...] = (
 )
 
 
+#: Format types, alone, in lists, in unions and in a class: texts of the formats bent at one
+#: place (what the inlined layout checks and C readers must read exactly as the grammar does),
+#: now and then a value of another JSON type.
+_FORMAT_TEXTS = {
+    kind: bent(valid) | st.sampled_from([None, 20240101, ["2024-01-01"]])
+    for kind, (_, valid) in FORMAT_STRATEGIES.items()
+}
+
+
+@attrs.frozen
+class Meeting:
+    start: datetime.datetime
+    day: datetime.date | None = None
+    ids: list[uuid.UUID] = attrs.Factory(list)
+
+
+FORMAT_CASES: tuple[Case, ...] = (
+    Case(datetime.datetime, _FORMAT_TEXTS["date-time"], frozenset({"string"})),
+    Case(
+        list[datetime.datetime],
+        st.lists(_FORMAT_TEXTS["date-time"], max_size=4),
+        frozenset({"array"}),
+    ),
+    Case(datetime.time, _FORMAT_TEXTS["time"], frozenset({"string"})),
+    Case(list[datetime.time], st.lists(_FORMAT_TEXTS["time"], max_size=4), frozenset({"array"})),
+    Case(datetime.date | None, _FORMAT_TEXTS["date"], frozenset({"string", "null"})),
+    Case(
+        tuple[datetime.date, ...], st.lists(_FORMAT_TEXTS["date"], max_size=4), frozenset({"array"})
+    ),
+    Case(uuid.UUID, _FORMAT_TEXTS["uuid"], frozenset({"string"})),
+    Case(list[uuid.UUID], st.lists(_FORMAT_TEXTS["uuid"], max_size=4), frozenset({"array"})),
+    Case(
+        Meeting,
+        st.fixed_dictionaries(
+            {"start": _FORMAT_TEXTS["date-time"]},
+            optional={
+                "day": _FORMAT_TEXTS["date"],
+                "ids": st.lists(_FORMAT_TEXTS["uuid"], max_size=3),
+            },
+        ),
+        frozenset({"object"}),
+    ),
+)
+
+
 @st.composite
 def tools(
     draw: st.DrawFn, cases: st.SearchStrategy[Case]
@@ -160,7 +208,8 @@ def tools(
 
 
 def _is_number_case(case: Case) -> bool:
-    return any(case is number_case for number_case in NUMBER_CASES)
+    """Whether *case* draws JSON values itself (a number or a format case)."""
+    return any(case is json_case for json_case in (*NUMBER_CASES, *FORMAT_CASES))
 
 
 def _default(case: Case, draw: st.DrawFn) -> object:
@@ -170,7 +219,7 @@ def _default(case: Case, draw: st.DrawFn) -> object:
 
 
 def _json(case: Case, value: object) -> object:
-    """The JSON form of a drawn value (number cases draw JSON values already)."""
+    """The JSON form of a drawn value (number and format cases draw JSON values already)."""
     if _is_number_case(case):
         return value
     return converter.unstructure(value, unstructure_as=case.annotation)
@@ -436,6 +485,12 @@ def test_texts_of_unions_of_integer_and_float_variants(data: st.DataObject) -> N
     _check_text(data, st.sampled_from(NUMBER_CASES))
 
 
+@MANY
+@given(st.data())
+def test_texts_of_format_types_bent_at_one_place(data: st.DataObject) -> None:
+    _check_text(data, st.sampled_from(FORMAT_CASES))
+
+
 def _check_mapping(data: st.DataObject, case_strategy: st.SearchStrategy[Case]) -> None:
     params, valid = data.draw(tools(case_strategy), label="tool")
     value, unbent = data.draw(near_misses(valid))
@@ -472,3 +527,9 @@ def test_mappings_of_generated_tools(data: st.DataObject) -> None:
 @given(st.data())
 def test_mappings_of_unions_of_integer_and_float_variants(data: st.DataObject) -> None:
     _check_mapping(data, st.sampled_from(NUMBER_CASES))
+
+
+@MANY
+@given(st.data())
+def test_mappings_of_format_types_bent_at_one_place(data: st.DataObject) -> None:
+    _check_mapping(data, st.sampled_from(FORMAT_CASES))

@@ -20,6 +20,9 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from typed_toolsets.rules import formats
+from typed_toolsets.types.formats import format_spec
+from typed_toolsets.types.gen import items_hook
+from typed_toolsets.types.typespec import Reject
 
 pytestmark = pytest.mark.skipif(
     sys.version_info < (3, 11), reason="before 3.11 the grammar reads every text"
@@ -71,7 +74,7 @@ _SPECIAL = [*"+-  ,.:Tt Zz0169_afgAFG", "\u0660", "\u00b2", "\uff11", "\n"]
 
 
 @st.composite
-def _bent(draw: st.DrawFn, valid: st.SearchStrategy[str]) -> str:
+def bent(draw: st.DrawFn, valid: st.SearchStrategy[str]) -> str:
     text = draw(valid)
     how = draw(st.sampled_from(["as is", "as is", "as is", "replace", "insert", "remove"]))
     if how == "as is" or not text:
@@ -100,7 +103,8 @@ def _grammar_only(parse: Callable[[str], object], text: str) -> object:
         return _outcome(parse, text)
 
 
-_CASES: dict[str, tuple[Callable[[str], object], st.SearchStrategy[str]]] = {
+#: Each format's parser and its valid texts (the differential test bends them too).
+FORMAT_STRATEGIES: dict[str, tuple[Callable[[str], object], st.SearchStrategy[str]]] = {
     "date-time": (formats.parse_datetime, _datetimes()),
     "time": (formats.parse_time, _times()),
     "date": (formats.parse_date, _dates),
@@ -108,11 +112,11 @@ _CASES: dict[str, tuple[Callable[[str], object], st.SearchStrategy[str]]] = {
 }
 
 
-@pytest.mark.parametrize("kind", list(_CASES))
+@pytest.mark.parametrize("kind", list(FORMAT_STRATEGIES))
 @given(data=st.data())
 def test_the_shortcut_reads_what_the_grammar_reads(kind: str, data: st.DataObject) -> None:
-    parse, valid = _CASES[kind]
-    text = data.draw(_bent(valid), label="text")
+    parse, valid = FORMAT_STRATEGIES[kind]
+    text = data.draw(bent(valid), label="text")
     note(repr(text))
     assert _outcome(parse, text) == _grammar_only(parse, text)
 
@@ -154,6 +158,14 @@ def test_near_misses_read_as_the_grammar_reads_them(
     parse: Callable[[str], object], text: str
 ) -> None:
     assert _outcome(parse, text) == _grammar_only(parse, text)
+    # The generated hook and its list function, which inline the layout check, too.
+    row = next(row for row in formats.FORMAT_TYPES if row.parse is parse)
+    structure = format_spec(row).structure
+    each = items_hook(structure)
+    assert each is not None
+    expected = _parsed(parse, text)
+    assert _hooked(structure, text) == expected
+    assert _hooked(lambda value: each([value])[0], text) == expected
 
 
 @pytest.mark.parametrize(
@@ -187,3 +199,55 @@ def test_the_values_are_those_of_the_grammar() -> None:
     assert parsed == uuid.UUID("123e4567-e89b-12d3-a456-426614174000")
     assert parsed.is_safe is uuid.SafeUUID.unknown
     assert hash(parsed) == hash(uuid.UUID(int=parsed.int))
+
+
+def _hooked(structure: Callable[[object], object], value: object) -> object:
+    try:
+        parsed = structure(value)
+    except Reject:
+        return "rejected"
+    return _described(parsed)
+
+
+def _described(parsed: object) -> object:
+    tz = getattr(parsed, "tzinfo", None)
+    return (type(parsed), parsed, None if tz is None else tz.utcoffset(None))
+
+
+def _parsed(parse: Callable[[str], object], value: object) -> object:
+    if type(value) is not str:
+        return "rejected"
+    outcome = _grammar_only(parse, value)
+    return "rejected" if type(outcome) is tuple and outcome[0] == "refused" else outcome
+
+
+_ROWS = {"date-time": datetime, "time": time, "date": date, "uuid": uuid.UUID}
+
+
+@pytest.mark.parametrize("kind", list(FORMAT_STRATEGIES))
+@given(data=st.data())
+def test_the_generated_hooks_read_what_the_grammar_reads(kind: str, data: st.DataObject) -> None:
+    # The spec's hook and its list function inline the layout check: one value, then a list
+    # (bent texts, and now and then a value of another JSON type), agree with the grammar.
+    parse, valid = FORMAT_STRATEGIES[kind]
+    structure = format_spec(formats.BY_CLASS[_ROWS[kind]]).structure
+    each = items_hook(structure)
+    assert each is not None
+    values = data.draw(
+        st.lists(bent(valid) | st.sampled_from([None, 1, ["x"]]), max_size=5), label="values"
+    )
+    expected = [_parsed(parse, value) for value in values]
+    assert [_hooked(structure, value) for value in values] == expected
+    try:
+        listed: object = [_described(value) for value in each(values)]
+    except Reject:
+        listed = "rejected"
+    # The list is refused exactly when one of its values is, and otherwise holds their values.
+    assert listed == ("rejected" if "rejected" in expected else expected)
+
+
+def test_a_list_of_a_constrained_format_keeps_its_constraint() -> None:
+    # The list function belongs to the hook: a spec whose hook is replaced does not keep it.
+    spec = format_spec(formats.BY_CLASS[datetime])
+    assert items_hook(spec.structure) is not None
+    assert items_hook(lambda value: spec.structure(value)) is None

@@ -33,6 +33,7 @@ __all__ = [
     "BY_FORMAT",
     "BY_FULLNAME",
     "FORMAT_TYPES",
+    "LAYOUT_NAMES",
     "FormatType",
     "MisplacedLeapSecondError",
     "format_date",
@@ -63,6 +64,11 @@ class FormatType(Generic[_T]):
         what: The model-facing name of the format, with its article (``a date``).
         example: A valid value, shown to the model after *what* in error messages.
         parse: Reads the text; raises `ValueError` when it is not a valid value.
+        layout: A Python expression over a str ``x``: when true, ``read(x)`` reads *x* exactly
+            as *parse* does (the value, or a `ValueError` where *parse* refuses it). Generated
+            structuring code inlines it (with the names of `LAYOUT_NAMES`), so the common
+            spellings cost no Python frame per value; ``"False"`` when there is no shortcut.
+        read: The quick reader, for texts of the layout (a C parser where there is one).
         write: Writes a value; raises `ValueError` when it cannot be written in the format.
         json_kind: The JSON type of the value: a string, since the format is read from text.
     """
@@ -73,8 +79,10 @@ class FormatType(Generic[_T]):
         "format_name",
         "fullname",
         "json_kind",
+        "layout",
         "parse",
         "pattern",
+        "read",
         "what",
         "write",
     )
@@ -89,6 +97,8 @@ class FormatType(Generic[_T]):
         what: str,
         example: str,
         parse: Callable[[str], _T],
+        layout: str,
+        read: Callable[[str], _T],
         write: Callable[[_T], str],
         json_kind: Literal["string"] = "string",
     ) -> None:
@@ -99,6 +109,8 @@ class FormatType(Generic[_T]):
         self.what: Final = what
         self.example: Final = example
         self.parse: Final = parse
+        self.layout: Final = layout
+        self.read: Final = read
         self.write: Final = write
         self.json_kind: Final = json_kind
 
@@ -157,17 +169,9 @@ def _micro_of(second: str, fraction: str | None) -> int:
 # anything it refuses, for the message) by the grammar below, which defines the format.
 _C_PARSERS: Final = sys.version_info >= (3, 11)
 _SIGNS: Final = frozenset({"+:", "-:"})
-# Every third character from the first hyphen (a date-time) or colon (a time): the common
-# spellings, ending in Z (20 and 9 characters long) or in +HH:MM (25 and 14). Compared with ==
-# (no hashing of the slice): these run once per value.
-_DATETIME_Z: Final = "--T::Z"
-_DATETIME_OFFSETS: Final = ("--T::+:", "--T::-:")
-_TIME_Z: Final = "::Z"
-_TIME_OFFSETS: Final = ("::+:", "::-:")
 _datetime_from_iso: Final = datetime.fromisoformat
 _time_from_iso: Final = time.fromisoformat
 _date_from_iso: Final = date.fromisoformat
-_UUID_SHAPE: Final = "----"  # the hyphens at 8, 13, 18 and 23
 _UNKNOWN_SAFETY: Final = uuid.SafeUUID.unknown
 # Bound once: a UUID is built as uuid.UUID builds it, its two slots set through their descriptors.
 _from_hex: Final = bytes.fromhex
@@ -200,6 +204,46 @@ def _iso_offset(tail: str) -> bool:
     return fraction.isdigit()
 
 
+#: The names the layout expressions use besides ``x`` and builtins.
+LAYOUT_NAMES: Final[dict[str, object]] = {"iso_offset": _iso_offset}
+
+# The layouts the C parsers read as the grammar does (`FormatType.layout`): every third character
+# from the first hyphen (a date-time) or colon (a time), the common spellings first: ending in Z
+# (20 and 9 characters long) or in +HH:MM (25 and 14), then a fraction. Constants are written in
+# the expressions, so generated code loads them as constants; ``x_len`` (the length, measured once)
+# is theirs to bind.
+_DATE_LAYOUT: Final = 'len(x) == 10 and x[4:8:3] == "--"' if _C_PARSERS else "False"
+_TIME_LAYOUT: Final = (
+    '((x_len := len(x)) == 9 and x[2:9:3] == "::Z")'
+    ' or (x_len == 14 and x[2:12:3] in ("::+:", "::-:") and x[12] < "6")'
+    ' or (x_len > 9 and x[2:6:3] == "::" and iso_offset(x[8:]))'
+    if _C_PARSERS
+    else "False"
+)
+_DATETIME_LAYOUT: Final = (
+    '((x_len := len(x)) == 20 and x[4:20:3] == "--T::Z")'
+    ' or (x_len == 25 and x[4:23:3] in ("--T::+:", "--T::-:") and x[23] < "6")'
+    ' or (x_len > 20 and x[4:17:3] == "--T::" and iso_offset(x[19:]))'
+    if _C_PARSERS
+    else "False"
+)
+_UUID_LAYOUT: Final = 'len(x) == 36 and x[8:24:5] == "----"'  # the hyphens at 8, 13, 18, 23
+
+
+def _layout_check(expression: str) -> Callable[[str], bool]:
+    """The layout *expression* as a function of ``x``."""
+    check: Callable[[str], bool] = eval(  # noqa: S307 - one of the constant expressions above
+        f"lambda x: {expression}", dict(LAYOUT_NAMES)
+    )
+    return check
+
+
+_is_date_layout: Final = _layout_check(_DATE_LAYOUT)
+_is_time_layout: Final = _layout_check(_TIME_LAYOUT)
+_is_datetime_layout: Final = _layout_check(_DATETIME_LAYOUT)
+_is_uuid_layout: Final = _layout_check(_UUID_LAYOUT)
+
+
 def _offset(text: str) -> tzinfo:
     if text in ("Z", "z", "-00:00", "+00:00"):
         return timezone.utc
@@ -222,7 +266,7 @@ def parse_date(text: str) -> date:
     Raises:
         ValueError: *text* is not a valid date.
     """
-    if _C_PARSERS and len(text) == 10 and text[4:8:3] == "--":
+    if _C_PARSERS and _is_date_layout(text):
         try:
             return _date_from_iso(text)
         except ValueError:
@@ -243,12 +287,7 @@ def parse_time(text: str) -> time:
     Raises:
         ValueError: *text* is not a valid time with an offset.
     """
-    size = len(text)
-    if _C_PARSERS and (
-        (size == 9 and text[2:9:3] == _TIME_Z)
-        or (size == 14 and text[2:12:3] in _TIME_OFFSETS and text[12] < "6")
-        or (size > 9 and text[2:6:3] == "::" and _iso_offset(text[8:]))
-    ):
+    if _C_PARSERS and _is_time_layout(text):
         try:
             return _time_from_iso(text)
         except ValueError:
@@ -276,12 +315,7 @@ def parse_datetime(text: str) -> datetime:
     Raises:
         ValueError: *text* is not a valid date-time with an offset.
     """
-    size = len(text)
-    if _C_PARSERS and (
-        (size == 20 and text[4:20:3] == _DATETIME_Z)
-        or (size == 25 and text[4:23:3] in _DATETIME_OFFSETS and text[23] < "6")
-        or (size > 20 and text[4:17:3] == "--T::" and _iso_offset(text[19:]))
-    ):
+    if _C_PARSERS and _is_datetime_layout(text):
         try:
             return _datetime_from_iso(text)
         except ValueError:
@@ -307,25 +341,34 @@ def parse_datetime(text: str) -> datetime:
     )
 
 
+def _read_uuid(text: str) -> uuid.UUID:
+    """Read a UUID of the hyphenated layout as uuid.UUID would, without reading it twice.
+
+    Raises:
+        ValueError: the digits are not 32 hexadecimal ones.
+    """
+    # Hexadecimal digits only (fromhex also skips spaces: then fewer than 16 bytes).
+    raw = _from_hex(text.replace("-", ""))
+    if len(raw) != 16:
+        msg = f"{text!r} has spaces among its digits"
+        raise ValueError(msg)
+    value = _new_object(uuid.UUID)
+    _set_uuid_int(value, _from_bytes(raw, "big"))
+    _set_uuid_safety(value, _UNKNOWN_SAFETY)
+    return value
+
+
 def parse_uuid(text: str) -> uuid.UUID:
     """Parse a UUID in its hyphenated 8-4-4-4-12 hexadecimal form.
 
     Raises:
         ValueError: *text* is not a UUID in that form.
     """
-    if len(text) == 36 and text[8:24:5] == _UUID_SHAPE:
+    if _is_uuid_layout(text):
         try:
-            # Hexadecimal digits only (fromhex also skips spaces: then fewer than 16 bytes).
-            raw = _from_hex(text.replace("-", ""))
+            return _read_uuid(text)
         except ValueError:
             pass  # the grammar below says why
-        else:
-            if len(raw) == 16:
-                # What uuid.UUID(text) builds, without reading the text once more.
-                value = _new_object(uuid.UUID)
-                _set_uuid_int(value, _from_bytes(raw, "big"))
-                _set_uuid_safety(value, _UNKNOWN_SAFETY)
-                return value
     if _UUID_RE.fullmatch(text) is None:
         msg = f"{text!r} is not a UUID (8-4-4-4-12 hexadecimal digits)"
         raise ValueError(msg)
@@ -382,6 +425,8 @@ FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
         what="an RFC 3339 date-time",
         example="2024-05-01T12:30:00Z",
         parse=parse_datetime,
+        layout=_DATETIME_LAYOUT,
+        read=_datetime_from_iso,
         write=format_datetime,
     ),
     FormatType(
@@ -392,6 +437,8 @@ FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
         what="a date",
         example="2024-05-01",
         parse=parse_date,
+        layout=_DATE_LAYOUT,
+        read=_date_from_iso,
         write=format_date,
     ),
     FormatType(
@@ -402,6 +449,8 @@ FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
         what="a time with an offset",
         example="12:30:00Z",
         parse=parse_time,
+        layout=_TIME_LAYOUT,
+        read=_time_from_iso,
         write=format_time,
     ),
     FormatType(
@@ -412,6 +461,8 @@ FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
         what="a UUID",
         example="123e4567-e89b-12d3-a456-426614174000",
         parse=parse_uuid,
+        layout=_UUID_LAYOUT,
+        read=_read_uuid,
         write=format_uuid,
     ),
 )

@@ -11,6 +11,7 @@ import attrs
 from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
 
+from .gen import items_hook
 from .registry import Builder, Describer, Rule
 from .typespec import (
     ChildrenFn,
@@ -91,6 +92,16 @@ def _list_structure(item: TypeSpec, as_tuple: bool) -> StructureHook:
             return items
 
         return structure_checked
+    each = items_hook(structure_item)
+    if each is not None:
+        structure_each = each
+
+        def structure_at_once(value: Any) -> Any:
+            if type(value) is not list:
+                raise Reject
+            return structure_each(value)  # pyright: ignore[reportUnknownArgumentType]
+
+        return structure_at_once
 
     def structure_list(value: Any) -> Any:
         if type(value) is not list:

@@ -22,12 +22,16 @@ import attrs
 from .typespec import MISSING, Reject, TypeSpec
 
 __all__ = [
+    "InlineForm",
     "KeyHook",
     "UnstructureField",
     "compile_function",
     "generate_object_structure",
     "generate_unstructure",
+    "inline_form",
+    "items_hook",
     "object_body",
+    "with_inline_form",
 ]
 
 _numbers: Final = itertools.count(1)
@@ -79,6 +83,49 @@ def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Calla
     )
     compiled.append((lines, generated.__code__ if plain else module, plain))
     return generated
+
+
+# The attribute of a structuring hook holding its `InlineForm`. Kept on the hook itself (not on
+# its spec), so a spec whose hook is replaced (a constrained Annotated, a hook registered by
+# hand) cannot keep a form that skips it.
+_INLINE_FORM: Final = "typed_toolsets_inline_form"
+
+
+@attrs.frozen
+class InlineForm:
+    """A structuring hook's common case, written out for generated code to inline.
+
+    Attributes:
+        layout: A Python expression over a str ``x`` (it may bind ``x_len``): when true,
+            ``read(x)`` is the hook's value, or raises `ValueError`, after which the hook decides.
+        read: The reader of texts of the layout.
+        names: The names *layout* uses besides ``x`` and builtins.
+        items: The hook over a whole list: what ``[hook(x) for x in values]`` returns or raises,
+            in one frame.
+    """
+
+    layout: str
+    read: Callable[[str], Any]
+    names: Mapping[str, object]
+    items: Callable[[list[Any]], list[Any]]
+
+
+def with_inline_form(hook: Callable[[Any], Any], form: InlineForm) -> Callable[[Any], Any]:
+    """Attach *form* to *hook* (a function of our own, generated)."""
+    setattr(hook, _INLINE_FORM, form)
+    return hook
+
+
+def inline_form(hook: Callable[[Any], Any]) -> InlineForm | None:
+    """The form attached to *hook* with `with_inline_form`, if any."""
+    form: InlineForm | None = getattr(hook, _INLINE_FORM, None)
+    return form
+
+
+def items_hook(hook: Callable[[Any], Any]) -> Callable[[list[Any]], list[Any]] | None:
+    """The list function of *hook*'s inline form, if it has one."""
+    form = inline_form(hook)
+    return None if form is None else form.items
 
 
 @attrs.frozen
@@ -191,6 +238,21 @@ def _value_check(item: KeyHook, index: int, namespace: dict[str, Any]) -> tuple[
     if item.shortcut is not None:
         namespace[f"t{index}"] = item.shortcut
         return [f"if type(x) is not t{index}:", f"    x = s{index}(x)"], "x"
+    form = inline_form(item.hook)
+    if form is not None:
+        # The common spellings are read here, without a call of the hook; the hook decides the
+        # rest (and whatever the reader refuses).
+        namespace.update(form.names)
+        namespace[f"r{index}"] = form.read
+        return [
+            f"if type(x) is str and ({form.layout}):",
+            "    try:",
+            f"        x = r{index}(x)",
+            "    except ValueError:",
+            f"        x = s{index}(x)",
+            "else:",
+            f"    x = s{index}(x)",
+        ], "x"
     return [], f"s{index}(x)"
 
 
