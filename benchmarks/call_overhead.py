@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 import attrs
+from goals import check, status
 
 Call = Callable[[str], Any]
 AsyncCall = Callable[[str], Awaitable[Any]]
@@ -644,12 +645,12 @@ def report_scaling(
         spread = max(own.values()) / min(own.values())
         ok = spread <= 1.3
         shown = ", ".join(f"{n:,}: {v:.0f} ns" for n, v in own.items())
-        print(
-            f"  [{'ok' if ok else 'MISSED'}] linear in {kind}: own cost {shown} per element"
-            f" (spread {spread:.2f} <= 1.30)"
+        check(
+            failures,
+            ok,
+            f"linear in {kind}: own cost {shown} per element (spread {spread:.2f} <= 1.30)",
+            f"per-element cost in {kind} spreads {spread:.2f} x",
         )
-        if not ok:
-            failures.append(f"per-element cost in {kind} spreads {spread:.2f} x")
 
 
 def main() -> int:
@@ -710,9 +711,8 @@ def main() -> int:
                 continue
             ratio = table[name][ours] / table[name][PYDANTIC]
             ok = ratio <= 2.0
-            print(f"  [{'ok' if ok else 'MISSED'}] {name} {ours}: {ratio:.2f} x pydantic (<= 2.0)")
-            if not ok:
-                failures.append(f"{name} {ours} is {ratio:.2f} x pydantic")
+            shown = f"{name} {ours}: {ratio:.2f} x pydantic (<= 2.0)"
+            check(failures, ok, shown, f"{name} {ours} is {ratio:.2f} x pydantic")
     for name in ("W1", "W2"):
         for contender in CONTENDERS:
             if not contender.framework:
@@ -722,35 +722,31 @@ def main() -> int:
                 continue
             speedup = table[name][contender.name] / table[name][TT_SYNC]
             ok = speedup >= 20
-            print(
-                f"  [{'ok' if ok else 'MISSED'}] {name} {speedup:.0f} x faster than {contender.name} (>= 20)"
+            check(
+                failures,
+                ok,
+                f"{name} {speedup:.0f} x faster than {contender.name} (>= 20)",
+                f"{name} only {speedup:.1f} x faster than {contender.name}",
             )
-            if not ok:
-                failures.append(f"{name} only {speedup:.1f} x faster than {contender.name}")
 
     rounds = 5 if options.quick else 10
     report_scaling(scaling(rounds, 2 if options.quick else 3), failures)
 
     to_tools = to_tools_us(2_000 if not options.quick else 500)
     ok = to_tools < 50
-    print(
-        f"  [{'ok' if ok else 'MISSED'}] to_tools() on a built class (3 tools): {to_tools:.1f} us (< 50)"
+    check(
+        failures,
+        ok,
+        f"to_tools() on a built class (3 tools): {to_tools:.1f} us (< 50)",
+        f"to_tools() takes {to_tools:.1f} us",
     )
-    if not ok:
-        failures.append(f"to_tools() takes {to_tools:.1f} us")
 
     imported = import_time_ms(5 if options.quick else 15)
     for what, milliseconds in imported.items():
         ok = milliseconds < 100
-        print(f"  [{'ok' if ok else 'MISSED'}] {what}: {milliseconds:.1f} ms (< 100)")
-        if not ok:
-            failures.append(f"{what} takes {milliseconds:.1f} ms")
-
-    if failures:
-        print("\nMISSED: " + "; ".join(failures))
-        return 1
-    print("\nAll goals met.")
-    return 0
+        shown = f"{what}: {milliseconds:.1f} ms (< 100)"
+        check(failures, ok, shown, f"{what} takes {milliseconds:.1f} ms")
+    return status(failures)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+from goals import status
+
 FIRST_USE_GOAL_MS: Final = 40.0
 MEMORY_GOAL_KIB: Final = 8.0
 
@@ -429,9 +431,7 @@ def main() -> int:
     for name, us in async_per_call_us(batches, calls, pydantic=pydantic).items():
         print(f"  {name:<40}{us:8.1f}")
 
-    for goal in missed:
-        print(f"MISSED: {goal}")
-    return 1 if missed else 0
+    return status(missed)
 
 
 if __name__ == "__main__":

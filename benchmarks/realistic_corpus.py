@@ -53,6 +53,7 @@ from datetime import time as dtime
 from typing import Any, Literal
 
 import attrs
+from goals import check, status
 
 Call = Callable[[Any], Any]
 #: The second argument of `Contender.make`: the call reads JSON text (else an already-parsed dict).
@@ -895,21 +896,17 @@ def main() -> int:
     print("\nGoals")
     for what, ratio, limit in goals:
         ok = ratio <= limit
-        print(f"  [{'ok' if ok else 'MISSED'}] {what}: {ratio:.2f} x pydantic (<= {limit})")
-        if not ok:
-            failures.append(f"{what} is {ratio:.2f} x pydantic")
+        shown = f"{what}: {ratio:.2f} x pydantic (<= {limit})"
+        check(failures, ok, shown, f"{what} is {ratio:.2f} x pydantic")
     linear = per_byte[900_000] / per_byte[108_000]
     ok = linear <= 1.3
-    print(
-        f"  [{'ok' if ok else 'MISSED'}] large strings linear: 900 KB / 108 KB per byte {linear:.2f} (<= 1.30)"
+    check(
+        failures,
+        ok,
+        f"large strings linear: 900 KB / 108 KB per byte {linear:.2f} (<= 1.30)",
+        f"large strings not linear ({linear:.2f})",
     )
-    if not ok:
-        failures.append(f"large strings not linear ({linear:.2f})")
-    if failures:
-        print("\nMISSED: " + "; ".join(failures))
-        return 1
-    print("\nAll goals met.")
-    return 0
+    return status(failures)
 
 
 if __name__ == "__main__":

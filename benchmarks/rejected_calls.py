@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from call_overhead import Priority, Runner, measure
+from goals import status
 
 #: The goals, as ratios.
 MAX_VS_PYDANTIC: Final = 3.0
@@ -313,9 +314,7 @@ def main() -> int:
     total_ours = sum(r["typed_toolsets"] for _, _, r in rows)
     total_theirs = sum(r["pydantic"] for _, _, r in rows)
     print(f"\nall rejected calls: {total_ours / total_theirs:.1f}x pydantic (sum of the medians)")
-    for line in missed:
-        print(f"MISSED {line}")
-    return 1 if missed else 0
+    return status(missed)
 
 
 if __name__ == "__main__":
