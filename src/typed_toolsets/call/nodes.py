@@ -9,6 +9,7 @@ written out only for the problems reported.
 
 from __future__ import annotations
 
+import abc
 import heapq
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeAlias
@@ -180,20 +181,20 @@ class _Source:
         return [errors]
 
 
-class Keyword:
+class Keyword(abc.ABC):
     """A keyword with subschemas (or a reference): the lines checking it, in generated code."""
 
     def children(self) -> list[Node]:
         """The nodes of its subschemas."""
         return []
 
+    @abc.abstractmethod
     def valid_lines(self, src: _Source) -> list[str]:
         """Lines returning False when ``x`` fails the keyword."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def error_lines(self, src: _Source) -> list[str]:
         """Lines yielding the problems of ``x`` (at ``link``) for the keyword."""
-        raise NotImplementedError
 
 
 class Properties(Keyword):
