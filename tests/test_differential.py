@@ -466,7 +466,7 @@ def _check_text(data: st.DataObject, case_strategy: st.SearchStrategy[Case]) -> 
     taken = fast_alone(proxy)(written)
     if taken == REFUSED:
         # Straight to the validator: the same outcome as structuring the strict parse first.
-        refused = outcome(lambda a: proxy._pipeline.exact(a, refused=True), written)
+        refused = outcome(lambda a: proxy._pipeline.exact(a, handover=True), written)
         assert refused == result or same(refused, result)
     if unbent and plain and not holds_big_number(value) and not isinstance(result, ToolError):
         # Plain valid arguments, colons in strings or not: the fast path takes them itself.

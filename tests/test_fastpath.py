@@ -75,9 +75,9 @@ MISS = "miss"
 REFUSED = "refused"
 
 
-def markers(arguments: object, refused: bool) -> str:
+def markers(arguments: object, handover: object) -> str:
     """An exact path that only says why the fast path handed the call over."""
-    return REFUSED if refused else MISS
+    return MISS if handover is False else REFUSED
 
 
 def fast_of(proxy: ToolProxy) -> Callable[[object], object]:
@@ -87,10 +87,10 @@ def fast_of(proxy: ToolProxy) -> Callable[[object], object]:
     return exact_path.arguments.fast_path(limits.max_argument_bytes, limits.max_depth, markers)
 
 
-def exact(proxy: ToolProxy, arguments: str, *, refused: bool = False) -> object:
+def exact(proxy: ToolProxy, arguments: str, *, handover: bool = False) -> object:
     """The exact path's keyword arguments, or its `ToolError`."""
     try:
-        return proxy._pipeline.exact(arguments, refused)
+        return proxy._pipeline.exact(arguments, handover)
     except Refused as refusal:
         return refusal.error
 
@@ -174,7 +174,7 @@ class TestLeavesToTheExactPath:
         proxy = take()
         assert fast_of(proxy)(arguments) == REFUSED
         # Straight to the validator: the same outcome as structuring the strict parse first.
-        assert exact(proxy, arguments, refused=True) == exact(proxy, arguments)
+        assert exact(proxy, arguments, handover=True) == exact(proxy, arguments)
 
     def test_results_agree_with_the_exact_path(self) -> None:
         proxy = take()
@@ -372,3 +372,60 @@ def test_number_guard_is_needed_only_where_numbers_can_appear(
     schema: dict[str, Any], expected: bool
 ) -> None:
     assert _fastpath._has_numbers(schema) is expected
+
+
+# ----------------------------------------------------------------------- what is handed over
+
+
+@pytest.mark.parametrize(
+    ("text", "same"),
+    [
+        ('{"note": 5, "count": "x"}', True),
+        ('{"note": "a: b", "count": "x"}', True),  # a colon in a string: no member dropped
+        ('{"note": 1, "note": 2}', False),  # orjson dropped a member
+        ('{"note": "a\\u003a", "note": 2}', False),  # an escaped colon hides the count
+        ('{"count": 18446744073709551617}', False),  # read by orjson as a float
+        ('{"count": -9223372036854775809}', False),
+        ('{"note": "1234567890123456789"}', False),  # 19 digits anywhere: not looked into
+        ('{"tree": [[[[[[[[1]]]]]]]]}', False),  # deeper than the limit: the exact path says so
+    ],
+)
+@pytest.mark.parametrize("kind", [str, bytes])
+def test_strict_reading_hands_over_what_strict_parsing_gives(
+    text: str, same: bool, kind: type
+) -> None:
+    raw: str | bytes = text if kind is str else text.encode()
+    read = _fastpath.strict_reading(kind, raw, _loads(text), 6)
+    if same:
+        assert read == json.loads(text)
+    else:
+        assert read is True
+
+
+def test_strict_reading_of_a_dict_is_its_copy_unless_too_deep() -> None:
+    value = {"note": 5}
+    assert _fastpath.strict_reading(dict, json.dumps(value).encode(), value, 6) is value
+    deep: dict[str, object] = {"tree": [[[[[[[1]]]]]]]}
+    assert _fastpath.strict_reading(dict, json.dumps(deep).encode(), deep, 6) is True
+
+
+def _loads(text: str) -> dict[str, object]:
+    import orjson
+
+    loaded: dict[str, object] = orjson.loads(text)
+    return loaded
+
+
+def test_refused_text_is_explained_from_the_fast_reading() -> None:
+    # The refusal is the exact path's, and strict parsing is skipped (it would name the key).
+    text = '{"count": "x", "note": 5}'
+    handed: list[object] = []
+    path = take()._pipeline.exact
+    fast = path.arguments.fast_path(path.limits.max_argument_bytes, 6, lambda _, h: handed.append(h))
+    fast(text)
+    assert handed == [json.loads(text)]
+    with pytest.raises(Refused) as alone:
+        path(text)
+    with pytest.raises(Refused) as handed_over:
+        path(text, json.loads(text))
+    assert handed_over.value.error == alone.value.error

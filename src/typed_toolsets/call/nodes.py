@@ -10,13 +10,13 @@ written out only for the problems reported.
 from __future__ import annotations
 
 import abc
-import heapq
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeAlias
 
 from typing_extensions import override
 
 from typed_toolsets.types.gen import compile_function
+from typed_toolsets.types.items import inexact
 from typed_toolsets.types.typespec import MISSING, Path
 
 from .jsonin import Link, path_of
@@ -113,30 +113,6 @@ def _closed_problems(x: dict[str, object], link: Link, allowed: list[str]) -> It
             yield path, unexpected(path, allowed)
 
 
-def _inexact(items: list[object], exact: frozenset[type]) -> Iterable[int]:
-    """The indexes of the *items* whose Python type is not one of *exact*, in order.
-
-    The types are read in C passes; Python steps only from one such item to the next.
-    """
-    present = set(map(type, items))
-    if present <= exact:
-        return ()
-    types = list(map(type, items))
-    odd = [_indexes(types, kind) for kind in present - exact]
-    return odd[0] if len(odd) == 1 else heapq.merge(*odd)
-
-
-def _indexes(types: list[type], kind: type) -> Iterator[int]:
-    """The places of *kind* in *types*, in order (each found by a search in C)."""
-    index = -1
-    while True:
-        try:
-            index = types.index(kind, index + 1)
-        except ValueError:
-            return
-        yield index
-
-
 class _Source:
     """The source of generated functions, and the values it refers to by name."""
 
@@ -146,7 +122,7 @@ class _Source:
             "P": _path,
             "missing": missing,
             "closed": _closed_problems,
-            "inexact": _inexact,
+            "inexact": inexact,
         }
         self._names: dict[int, str] = {}
 

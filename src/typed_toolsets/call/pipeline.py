@@ -32,7 +32,7 @@ from typed_toolsets.definition.classes import Export
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant
-from typed_toolsets.types.fastpath import FastArguments
+from typed_toolsets.types.fastpath import FastArguments, Handover
 from typed_toolsets.types.typespec import Schema, exact_numbers
 
 from . import execution
@@ -115,15 +115,21 @@ class ExactPath:
     _strict: list[FastArguments[dict[str, object]]] = attrs.field(
         init=False, factory=list, eq=False, repr=False
     )
+    # What explains refused arguments (`typed_toolsets.call.refusal`), built on the first one.
+    _explain: list[Callable[[dict[str, object]], dict[str, object] | ToolError]] = attrs.field(
+        init=False, factory=list, eq=False, repr=False
+    )
 
-    def __call__(self, arguments: object, refused: bool = False) -> dict[str, object]:
+    def __call__(self, arguments: object, handover: Handover = False) -> dict[str, object]:
         """The keyword arguments, checked exactly.
 
         Args:
             arguments: What the caller passed. `StrictArguments` (never JSON text, so the fast
                 path always hands them here) go to the strict form's own fast path.
-            refused: The fast path already failed to structure this text: go straight to the
-                validator once the text is parsed.
+            handover: What the fast path found (see `typed_toolsets.types.fastpath`): True when
+                it read the arguments but could not structure them (they go straight to the
+                checker once parsed), or that reading itself when it is the strict one (it is
+                not parsed again).
 
         Raises:
             Refused: With the error to report (it raises nothing else).
@@ -138,7 +144,7 @@ class ExactPath:
         # fast path is structuring (its mode is restored afterwards).
         token = exact_numbers.set(True)
         try:
-            checked = self._check(arguments, refused)
+            checked = self._check(arguments, handover)
         except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
             checked = internal_error(self.name, exc)
         finally:
@@ -160,8 +166,10 @@ class ExactPath:
             found.append(variant.fast_path(limits.max_argument_bytes, depth_limit(limits), exact))
         return found[0]
 
-    def _check(self, arguments: object, refused: bool) -> dict[str, object] | ToolError:
+    def _check(self, arguments: object, handover: Handover) -> dict[str, object] | ToolError:
         name = self.name
+        if type(handover) is dict:
+            return self.explain(handover)
         try:
             args = load_arguments(arguments, self.limits)
         except LimitExceeded as exc:
@@ -174,14 +182,24 @@ class ExactPath:
             from .refusal import arguments_error
 
             return arguments_error(name, [(tuple(exc.path), str(exc))], more=False)
-        if not refused:
+        if not handover:
             try:
                 return self.arguments.structure(args)
             except Exception:  # noqa: BLE001, S110 - whatever the refusal, the checker explains it
                 pass
-        from .refusal import explain
+        return self.explain(args)
 
-        return explain(name, self.limits, self.arguments, args)
+    def explain(self, arguments: dict[str, object]) -> dict[str, object] | ToolError:
+        """Check *arguments* (parsed, within the limits) against the schema.
+
+        See `typed_toolsets.call.refusal`.
+        """
+        explain = self._explain
+        if not explain:
+            from .refusal import explainer
+
+            explain.append(explainer(self.name, self.limits, self.arguments))
+        return explain[0](arguments)
 
 
 #: From async code, arguments given as text of at least this many characters (or bytes) are read

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import typing
 import weakref
+from collections.abc import Callable
 from typing import Any, Final
 
 from typed_toolsets.definition.limits import Limits
@@ -22,7 +23,7 @@ from .checker import Checker
 from .result import ArgumentProblem, ToolError
 from .validation import Problem, dotted, json_path, unbuilt_reason
 
-__all__ = ["arguments_error", "checker_of", "explain"]
+__all__ = ["arguments_error", "checker_of", "explainer"]
 
 _checkers: Final[weakref.WeakKeyDictionary[ArgumentsVariant, Checker]] = weakref.WeakKeyDictionary()
 _lock: Final = threading.Lock()
@@ -60,28 +61,33 @@ def _unbuilt_problem(arguments: dict[str, object], unbuilt: Unbuilt) -> Problem:
     return unbuilt.path, unbuilt_reason(_at(arguments, unbuilt.path), unbuilt.cause)
 
 
-def explain(
-    tool: str, limits: Limits, variant: ArgumentsVariant, arguments: dict[str, object]
-) -> dict[str, object] | ToolError:
-    """Check *arguments* (parsed, within the limits) against the schema of *variant*.
+def explainer(
+    tool: str, limits: Limits, variant: ArgumentsVariant
+) -> Callable[[dict[str, object]], dict[str, object] | ToolError]:
+    """The function checking arguments (parsed, within the limits) against *variant*'s schema.
 
-    Returns:
-        The error naming every problem (up to the cap); or, when the schema accepts them, the
-        keyword arguments, or the error naming each part that could not be built.
+    It returns the error naming every problem (up to the cap); or, when the schema accepts the
+    arguments, the keyword arguments, or the error naming each part that could not be built.
     """
-    try:
-        found, more = checker_of(variant).problems(arguments)
-    except RecursionError:
-        # Only jsonschema, for a registered type's schema, recurses this deep.
-        message = (
-            f"Arguments for tool {tool!r} are nested too deeply to validate "
-            f"(Limits.max_depth={limits.max_depth}); send a flatter structure"
-        )
-        return ToolError(tool, "limit", message)
-    if found:
-        return arguments_error(tool, found, more)
-    converted = variant.convert(arguments)
-    if isinstance(converted, list):
-        failures = [_unbuilt_problem(arguments, unbuilt) for unbuilt in converted]
-        return arguments_error(tool, failures, more=False)
-    return converted
+    problems = checker_of(variant).problems
+    convert = variant.convert
+
+    def explain(arguments: dict[str, object]) -> dict[str, object] | ToolError:
+        try:
+            found, more = problems(arguments)
+        except RecursionError:
+            # Only jsonschema, for a registered type's schema, recurses this deep.
+            message = (
+                f"Arguments for tool {tool!r} are nested too deeply to validate "
+                f"(Limits.max_depth={limits.max_depth}); send a flatter structure"
+            )
+            return ToolError(tool, "limit", message)
+        if found:
+            return arguments_error(tool, found, more)
+        converted = convert(arguments)
+        if isinstance(converted, list):
+            failures = [_unbuilt_problem(arguments, unbuilt) for unbuilt in converted]
+            return arguments_error(tool, failures, more=False)
+        return converted
+
+    return explain

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from typed_toolsets.call.pipeline import ExactPath
     from typed_toolsets.call.proxy import ToolProxy
     from typed_toolsets.call.result import ToolError
+    from typed_toolsets.types.fastpath import Handover
     from typed_toolsets.types.typespec import TypeSpec
 
 __all__ = [
@@ -355,7 +356,7 @@ def fast_path(proxy: ToolProxy, text: str, *, strict: bool = False) -> dict[str,
     return fast(text)
 
 
-def _passes(arguments: object, refused: bool) -> None:
+def _passes(arguments: object, handover: Handover) -> None:
     """Where `fast_path` hands over what the fast path does not vouch for: nothing."""
 
 

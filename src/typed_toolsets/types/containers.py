@@ -12,6 +12,7 @@ from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
 
 from .gen import items_hook
+from .items import SHORT, kept_items
 from .registry import Builder, Describer, Rule
 from .typespec import (
     ChildrenFn,
@@ -61,6 +62,21 @@ def _all_exact(items: list[Any], kind: type) -> bool:
 def _list_structure(item: TypeSpec, as_tuple: bool) -> StructureHook:
     structure_item = item.structure
     exact = item.exact_type
+    if item.shortcut is not None:
+        # Items of the shortcut type are kept as they are: only the others cost a call.
+        kinds = frozenset({item.shortcut})
+
+        def structure_kept(value: Any) -> Any:
+            if type(value) is not list:
+                raise Reject
+            items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+            if len(items) < SHORT:
+                kept = [structure_item(element) for element in items]
+            else:
+                kept = kept_items(items, kinds, structure_item)
+            return tuple(kept) if as_tuple else kept
+
+        return structure_kept
     if as_tuple:
 
         def structure_tuple(value: Any) -> Any:
@@ -253,6 +269,7 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
         raise Unsupported(msg)
     frozen = typing.get_origin(annotation) is frozenset
     structure_item = item.structure
+    kinds = frozenset[type]() if item.shortcut is None else frozenset({item.shortcut})
     # Plain set() membership gives jsonschema's verdict unless booleans can meet numbers or
     # items are arrays; then compare normalised keys.
     needs_keys = "array" in item.json_types or (
@@ -270,7 +287,9 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
             raise Reject from None
         if not unique:
             raise Reject
-        built = [structure_item(v) for v in raw]
+        built = (
+            kept_items(raw, kinds, structure_item) if kinds else [structure_item(v) for v in raw]
+        )
         return frozenset(built) if frozen else set(built)
 
     unstructure_item = item.unstructure

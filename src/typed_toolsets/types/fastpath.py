@@ -34,10 +34,14 @@ the exact path's own copy would hold. Its size is that of the compact text, as t
 measures it with Python's ``json`` (orjson writes a float in exponent form at most one byte
 shorter, so a text within one byte per ``e`` of the limit is left to the exact path).
 
-The "refused" flag is only a shortcut: the exact path still parses the text strictly (and reports
-what that refuses), then lets jsonschema decide; it merely skips structuring the arguments a
-second time when the first attempt already failed. Handing over from inside the generated code
-keeps "fast path once, then exact path" in one place, at the cost of one call.
+Arguments that orjson read but that did not structure are handed over with what the exact path
+needs to know, so that it does no work twice: it skips structuring them again, and it skips its
+own strict parsing too when orjson's reading is the one it would make (`strict_reading`: a dict's
+copy always is; a text's is when no member was dropped, by the colon count above, and no number
+literal has 19 digits or more, so none can have become a float). Otherwise the exact path parses
+the text strictly (and reports what that refuses), then lets its checker decide. Handing over
+from inside the generated code keeps "fast path once, then exact path" in one place, at the cost
+of one call.
 
 Without orjson (an optional speed-up), the exact path handles every call.
 """
@@ -46,12 +50,19 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, AnyStr, Final, TypeVar
+from typing import Any, AnyStr, Final, TypeAlias, TypeVar
 
 from .gen import KeyHook, compile_function, object_body
 from .typespec import AmbiguousNumber, Schema, TypeSpec, exact_numbers, nested_depth
 
-__all__ = ["ExactPath", "FastArguments", "make_fast_arguments", "orjson_available"]
+__all__ = [
+    "ExactPath",
+    "FastArguments",
+    "Handover",
+    "make_fast_arguments",
+    "orjson_available",
+    "strict_reading",
+]
 
 _loads: Callable[[bytes | str], Any] | None
 _dumps: Callable[..., bytes]
@@ -73,8 +84,11 @@ except ImportError:  # pragma: no cover
 
 _R = TypeVar("_R")
 
-#: The exact path the fast path hands a call to: ``exact(arguments, refused)``.
-ExactPath = Callable[[object, bool], _R]
+#: What the fast path tells the exact path about arguments: nothing (False), that they parsed but
+#: did not structure (True), or also their reading, the same as strict parsing gives (a dict).
+Handover: TypeAlias = bool | dict[str, object]
+#: The exact path the fast path hands a call to: ``exact(arguments, handover)``.
+ExactPath = Callable[[object, Handover], _R]
 #: JSON text, a dict (or anything) in; the keyword arguments, or what the exact path returns, out.
 FastArguments = Callable[[object], "dict[str, object] | _R"]
 
@@ -167,6 +181,55 @@ def _escaped_colon(
     return False
 
 
+# Digits as "0", everything else as " ": a run of digits becomes a run of "0" bytes.
+_DIGITS: Final = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
+# orjson reads an integer literal beyond 64 bits as a float; every one has 19 digits or more.
+_LONG_DIGITS: Final = b"0" * 19
+
+
+def strict_reading(
+    kind: type, text: str | bytes, value: dict[str, object], max_depth: int
+) -> Handover:
+    """What the exact path is told about arguments that orjson read but that did not structure.
+
+    Args:
+        kind: The type of the arguments: ``str``, ``bytes`` or ``dict``.
+        text: Their JSON text (for a dict, orjson's writing of it).
+        value: orjson's reading of *text*.
+        max_depth: The deepest nesting accepted (arguments the types cannot nest deeper are
+            not measured before structuring, but refused ones can be anything).
+
+    Returns:
+        *value*, when the exact path's own reading would be equal (see the module docstring),
+        else True (they did not structure; the exact path reads them itself).
+    """
+    try:
+        opened = (
+            text.count("[") + text.count("{")
+            if isinstance(text, str)
+            else text.count(b"[") + text.count(b"{")
+        )
+        if opened > max_depth and _parsed_depth(value) > max_depth:
+            return True  # the exact path says how deep
+        if kind is dict:
+            return value  # equal to the dict, which the fast path checked
+        if isinstance(text, str):
+            if "\\" in text and _escaped_colon(text, _MARKS, _ESCAPES):
+                return True
+            data = text.encode()
+        else:
+            if b"\\" in text and _escaped_colon(text, _BYTE_MARKS, _BYTE_ESCAPES):
+                return True
+            data = text
+        if _count(data, b":") != _count(_dumps(value), b":"):
+            return True  # a member was dropped
+        if _LONG_DIGITS in data.translate(_DIGITS):
+            return True
+    except Exception:  # noqa: BLE001 - whatever it was, the exact path reads the text itself
+        return True
+    return value
+
+
 def _subschemas(schema: dict[str, Any]) -> list[object]:
     found: list[object] = []
     for keyword in ("properties", "$defs"):
@@ -222,8 +285,8 @@ def make_fast_arguments(
         schema: The arguments' JSON Schema.
         max_bytes: ``Limits.max_argument_bytes``.
         max_depth: ``Limits.max_depth``.
-        exact: The exact path, called with the arguments and whether they parsed but did not
-            structure.
+        exact: The exact path, called with the arguments and what the fast path found out
+            about them (a `Handover`).
 
     Returns:
         The function; without orjson, one that hands every call to *exact*.
@@ -253,6 +316,7 @@ def make_fast_arguments(
         "count": _count,
         "long": _LONG,
         "parsed_depth": _parsed_depth,
+        "reading": strict_reading,
         "max_bytes": max_bytes,
         # Up to this many code points, a text is within the limit whatever its UTF-8 length.
         "small": max_bytes // 4,
@@ -330,14 +394,15 @@ def make_fast_arguments(
             "    finally:",
             "        mode.reset(token)",
             "    if refused is not False:",
-            "        return exact(arguments, refused is True)",
+            "        refused = refused is True and reading(kind, text, v, max_depth)",
+            "        return exact(arguments, refused)",
         ]
     else:
         lines += [
             "    try:",
             *body,
             "    except Exception:",
-            "        return exact(arguments, True)",
+            "        return exact(arguments, reading(kind, text, v, max_depth))",
         ]
     lines += [
         "    if kind is str:",

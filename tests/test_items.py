@@ -1,0 +1,52 @@
+"""The items of a list not of given Python types: found in C, in order, kept or replaced."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from typed_toolsets.types.items import inexact, kept_items
+
+_values = st.lists(
+    st.one_of(st.integers(), st.floats(allow_nan=False), st.text(max_size=3), st.booleans()),
+    max_size=40,
+)
+_kinds = st.sampled_from([frozenset({int}), frozenset({str}), frozenset({int, float})])
+
+
+@given(_values, _kinds)
+def test_inexact_lists_the_other_items_in_order(items: list[Any], exact: frozenset[type]) -> None:
+    assert list(inexact(items, exact)) == [
+        index for index, item in enumerate(items) if type(item) not in exact
+    ]
+
+
+@given(_values)
+def test_kept_items_calls_the_hook_only_for_the_others(items: list[Any]) -> None:
+    called: list[object] = []
+
+    def hook(value: object) -> object:
+        called.append(value)
+        return value if type(value) is int else ("hooked", value)
+
+    kept = kept_items(items, frozenset({int}), hook)
+    assert kept == [item if type(item) is int else ("hooked", item) for item in items]
+    assert called == [item for item in items if type(item) is not int]
+    assert (kept is items) == (not called)
+
+
+def test_a_hook_that_raises_leaves_the_items_as_they_were() -> None:
+    items: list[object] = [1, 2.0, "x"]
+
+    def hook(value: object) -> object:
+        if isinstance(value, str):
+            raise ValueError(value)
+        return int(value)  # type: ignore[call-overload]
+
+    with pytest.raises(ValueError, match="x"):
+        kept_items(items, frozenset({int}), hook)
+    assert items == [1, 2.0, "x"]
+    assert type(items[1]) is float
