@@ -251,3 +251,48 @@ def test_a_list_of_a_constrained_format_keeps_its_constraint() -> None:
     spec = format_spec(formats.BY_CLASS[datetime])
     assert items_hook(spec.structure) is not None
     assert items_hook(lambda value: spec.structure(value)) is None
+
+
+_COLUMN_ROWS = [row for row in formats.FORMAT_TYPES if row.columns]
+
+
+@pytest.mark.parametrize("row", _COLUMN_ROWS, ids=lambda row: row.format_name)
+@given(data=st.data())
+def test_texts_the_columns_allow_have_the_layout(
+    row: formats.FormatType[object], data: st.DataObject
+) -> None:
+    length = data.draw(st.sampled_from(sorted(row.columns)), label="length")
+    chars = data.draw(st.lists(st.sampled_from(_SPECIAL), min_size=length, max_size=length))
+    for place, allowed in row.columns[length]:
+        chars[place] = data.draw(st.sampled_from(allowed))
+    text = "".join(chars)
+    note(repr(text))
+    layout = eval(f"lambda x: {row.layout}", dict(formats.LAYOUT_NAMES))  # noqa: S307
+    assert layout(text)
+
+
+@pytest.mark.parametrize(
+    ("kind", "values"),
+    [
+        ("date-time", ["2024-02-29T12:30:00Z", "2024-03-01T00:00:00+05:30"] * 40),
+        ("time", ["12:30:00Z", "23:59:59-08:00", "00:00:00+00:00"] * 30),
+        ("date", ["2024-02-29", "1999-12-31"] * 40),
+        ("uuid", ["123E4567-e89b-12d3-A456-426614174000"] * 70),
+    ],
+)
+def test_lists_of_common_spellings_are_read_column_by_column(kind: str, values: list[str]) -> None:
+    from typed_toolsets.types.formats import (
+        _column_reader,  # pyright: ignore[reportPrivateUsage]
+    )
+
+    parse = FORMAT_STRATEGIES[kind][0]
+    read_all = _column_reader(formats.BY_FORMAT[kind])
+    assert read_all is not None
+    read = read_all(values)
+    assert read is not None
+    assert [_described(value) for value in read] == [_parsed(parse, value) for value in values]
+    # One text of another layout, or one the reader refuses: the list goes one by one.
+    assert read_all([*values, "2024-02-29T12:30:00.5Z"[: len(values[0])] + "!"]) is None
+    assert read_all([*values, 5]) is None
+    if kind in ("date-time", "time"):
+        assert read_all([*values, values[0].replace(":00", ":60", 1)]) is None

@@ -50,3 +50,13 @@ def test_a_hook_that_raises_leaves_the_items_as_they_were() -> None:
         kept_items(items, frozenset({int}), hook)
     assert items == [1, 2.0, "x"]
     assert type(items[1]) is float
+
+
+@given(st.integers(0, 300), st.sets(st.integers(0, 299), max_size=12))
+def test_inexact_finds_a_few_odd_items_in_a_long_list(size: int, places: set[int]) -> None:
+    items: list[object] = list(range(size))
+    for place in places:
+        if place < size:
+            items[place] = str(place)
+    assert list(inexact(items, frozenset({int}))) == sorted(p for p in places if p < size)
+    assert list(inexact(items, frozenset({int, float}))) == sorted(p for p in places if p < size)

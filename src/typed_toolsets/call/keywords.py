@@ -23,7 +23,7 @@ from typed_toolsets.types.annotated import not_multiple
 from typed_toolsets.types.gen import compile_function
 from typed_toolsets.types.typespec import json_key
 
-from .validation import SHALLOW_KEYWORDS, keyword_reason
+from .validation import SHALLOW_KEYWORDS, reason_of
 
 __all__ = ["SCALAR_KEYWORDS", "Scalar", "Test", "Unsupported", "json_key"]
 
@@ -59,7 +59,9 @@ _PLAIN_BOOLEANS: Final = frozenset({str, bool, type(None)})
 
 
 def _unique(items: list[object]) -> bool:
-    kinds = set(map(type, items))
+    types = list(map(type, items))
+    # Counting the first type is a pointer comparison per item: all alike is decided in C.
+    kinds = {types[0]} if types and types.count(types[0]) == len(types) else set(types)
     if kinds <= _PLAIN_NUMBERS or kinds <= _PLAIN_BOOLEANS:
         return len(set(items)) == len(items)
     seen: set[object] = set()
@@ -217,9 +219,10 @@ class Scalar:
         expression: For ``type``: the test as an expression over ``{v}``, for generated code.
         exact: For ``type``: Python types whose values pass for sure (see `_EXACT_TYPES`).
         shallow: A failure means the value has not even the shape of the schema.
+        reason: Why a value fails this keyword (see `typed_toolsets.call.validation.reason_of`).
     """
 
-    __slots__ = ("exact", "expression", "keyword", "shallow", "test", "value")
+    __slots__ = ("exact", "expression", "keyword", "reason", "shallow", "test", "value")
 
     def __init__(self, keyword: str, value: object) -> None:
         self.keyword = keyword
@@ -250,11 +253,8 @@ class Scalar:
         else:
             test = _size_test(keyword, value)
         self.test: Test | None = test
-
-    def reason(self, x: object) -> str:
-        """Why *x* fails this keyword."""
-        reason = keyword_reason(self.keyword, self.value, x)
+        reason = reason_of(keyword, self.value)
         if reason is None:  # pragma: no cover - every scalar keyword has its words
-            msg = f"no reason for {self.keyword!r}"
+            msg = f"no reason for {keyword!r}"
             raise AssertionError(msg)
-        return reason
+        self.reason: Callable[[object], str] = reason

@@ -440,10 +440,19 @@ def leaf_node(schema: object, scalars: list[Scalar]) -> Node:
     src = _Source()
     source = f"def generated(x, memo):\n    return {src.inline(scalars, 'x')}\n"
     node.valid = compile_function(source, "checker", src.namespace)
-    tests = [(c, c.test) for c in scalars if c.test is not None]
+    tests = [(c.test, c.reason) for c in scalars if c.test is not None]
+    if len(tests) == 1:
+        # Most leaves have one keyword (their type): no list of reasons to gather.
+        ((test, reason),) = tests
+
+        def error(x: Any, link: Link, _memo: Memo) -> list[Problem]:
+            return [] if test(x) else [(_path(link), reason(x))]
+
+        node.errors = error
+        return node
 
     def errors(x: Any, link: Link, _memo: Memo) -> list[Problem]:
-        reasons = [c.reason(x) for c, test in tests if not test(x)]
+        reasons = [reason(x) for test, reason in tests if not test(x)]
         if not reasons:
             return []
         path = _path(link)

@@ -42,12 +42,16 @@ def checker_of(variant: ArgumentsVariant) -> Checker:
 
 def arguments_error(tool: str, problems: list[Problem], more: bool) -> ToolError:
     """The ``"arguments"`` error listing *problems* (and saying when more were not shown)."""
-    details = tuple(ArgumentProblem(json_path(path), reason) for path, reason in problems)
-    parts = [f"{dotted(detail.path)}: {detail.message}" for detail in details]
+    details: list[ArgumentProblem] = []
+    parts: list[str] = []
+    for path, reason in problems:
+        where = json_path(path)
+        details.append(ArgumentProblem(where, reason))
+        parts.append(f"{dotted(where)}: {reason}")
     message = f"Invalid arguments for tool {tool!r}: " + "; ".join(parts)
     if more:
         message += "; (more problems not shown)"
-    return ToolError(tool, "arguments", message, details)
+    return ToolError(tool, "arguments", message, tuple(details))
 
 
 def _at(value: object, path: Path) -> object:

@@ -39,6 +39,7 @@ __all__ = [
     "keyword_reason",
     "missing",
     "problems",
+    "reason_of",
     "short",
     "short_text",
     "unbuilt_reason",
@@ -204,10 +205,20 @@ def short(value: object, limit: int = 60) -> str:
     showing part of a megabyte costs no more than showing a short value, and a value nested
     thousands of levels deep needs no more than *limit* levels of recursion.
     """
-    if type(value) is str and len(value) <= limit:  # the usual case, in one step
-        text = repr(value)
+    # The usual cases, in one step.
+    kind = type(value)
+    plain: Any = value  # a str or an int, once its type is known
+    if kind is str:
+        if len(plain) <= limit:
+            text = repr(plain)
+            if len(text) <= limit:
+                return text
+    elif kind is int:
+        text = _int_text(plain)
         if len(text) <= limit:
             return text
+    elif value is None or kind is bool:
+        return "null" if value is None else "true" if value else "false"
     parts: list[str] = []
     size = 0
     for piece in _pieces(value, limit + 1):
@@ -260,30 +271,54 @@ def _join(phrases: Sequence[str]) -> str:
     return ", ".join(unique[:-1]) + " or " + unique[-1]
 
 
+def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
+    """How a failure of the schema keyword *keyword* of value *value* is said, given the instance.
+
+    The words that depend only on the keyword are written here, once per keyword of a schema.
+
+    Returns:
+        The function writing the reason for an instance, or None for a keyword without words of
+        its own (jsonschema's message is used).
+    """
+    if keyword == "type":
+        expected = [value] if isinstance(value, str) else list(typing.cast("list[str]", value))
+        return _suffixed(f" is not of type {_join([repr(t) for t in expected])}")
+    if keyword == "enum":
+        return _suffixed(f" is not one of {short(value, 200)}")
+    if keyword == "const":
+        return _suffixed(f" is not {short(value)}, the only accepted value")
+    if keyword == "format":
+        row = BY_FORMAT.get(str(value))
+        if row is None:
+            return _suffixed(f" is not a valid {value}")
+        hint = f" is not {row.hint}"
+        parse = row.parse
+        return lambda instance: short(instance) + hint + _format_detail(parse, instance)
+    template = _REASONS.get(keyword)
+    if template is None:
+        return None
+
+    def reason(instance: object) -> str:
+        shown = short(instance)
+        size = len(typing.cast("Sized", instance)) if isinstance(instance, list) else 0
+        return template.format(shown=shown, value=value, size=size)
+
+    return reason
+
+
+def _suffixed(tail: str) -> Callable[[object], str]:
+    """The reason: the instance (shortened), then *tail*."""
+    return lambda instance: short(instance) + tail
+
+
 def keyword_reason(keyword: str, value: object, instance: object) -> str | None:
     """What to say when *instance* fails the schema keyword *keyword* of value *value*.
 
     Returns:
         The reason, or None for a keyword without its own words (jsonschema's message is used).
     """
-    shown = short(instance)
-    if keyword == "type":
-        expected = [value] if isinstance(value, str) else list(typing.cast("list[str]", value))
-        return f"{shown} is not of type {_join([repr(t) for t in expected])}"
-    if keyword == "enum":
-        return f"{shown} is not one of {short(value, 200)}"
-    if keyword == "const":
-        return f"{shown} is not {short(value)}, the only accepted value"
-    if keyword == "format":
-        row = BY_FORMAT.get(str(value))
-        if row is None:
-            return f"{shown} is not a valid {value}"
-        return f"{shown} is not {row.hint}{_format_detail(row.parse, instance)}"
-    template = _REASONS.get(keyword)
-    if template is not None:
-        size = len(typing.cast("Sized", instance)) if isinstance(instance, list) else 0
-        return template.format(shown=shown, value=value, size=size)
-    return None
+    reason = reason_of(keyword, value)
+    return None if reason is None else reason(instance)
 
 
 def _format_detail(parse: Callable[[str], object], instance: object) -> str:

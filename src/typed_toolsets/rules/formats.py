@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 import sys
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
-from typing import Any, Final, Generic, Literal, TypeVar
+from typing import Any, Final, Generic, Literal, TypeAlias, TypeVar
 
 __all__ = [
     "LEAP_SECOND_RULE",
@@ -33,6 +33,7 @@ __all__ = [
     "BY_FORMAT",
     "BY_FULLNAME",
     "FORMAT_TYPES",
+    "Columns",
     "LAYOUT_NAMES",
     "FormatType",
     "MisplacedLeapSecondError",
@@ -47,6 +48,9 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+
+#: Per text length, the places with a fixed character and the characters allowed there.
+Columns: TypeAlias = Mapping[int, tuple[tuple[int, str], ...]]
 
 
 class FormatType(Generic[_T]):
@@ -69,12 +73,17 @@ class FormatType(Generic[_T]):
             structuring code inlines it (with the names of `LAYOUT_NAMES`), so the common
             spellings cost no Python frame per value; ``"False"`` when there is no shortcut.
         read: The quick reader, for texts of the layout (a C parser where there is one).
+        columns: The layout's common spellings as columns, by text length: for a text of that
+            length, the places whose character is fixed and the characters allowed there. A
+            text they allow has the layout; a list of texts of one length is checked a column
+            at a time (every text's character at one place, sliced out of the texts joined).
         write: Writes a value; raises `ValueError` when it cannot be written in the format.
         json_kind: The JSON type of the value: a string, since the format is read from text.
     """
 
     __slots__ = (
         "cls",
+        "columns",
         "example",
         "format_name",
         "fullname",
@@ -99,6 +108,7 @@ class FormatType(Generic[_T]):
         parse: Callable[[str], _T],
         layout: str,
         read: Callable[[str], _T],
+        columns: Columns,
         write: Callable[[_T], str],
         json_kind: Literal["string"] = "string",
     ) -> None:
@@ -111,6 +121,7 @@ class FormatType(Generic[_T]):
         self.parse: Final = parse
         self.layout: Final = layout
         self.read: Final = read
+        self.columns: Final = columns
         self.write: Final = write
         self.json_kind: Final = json_kind
 
@@ -228,6 +239,29 @@ _DATETIME_LAYOUT: Final = (
     else "False"
 )
 _UUID_LAYOUT: Final = 'len(x) == 36 and x[8:24:5] == "----"'  # the hyphens at 8, 13, 18, 23
+_MINUTE_TENS: Final = "012345"
+# The layouts' first spellings above, column by column (the same places, the same characters).
+_DATE_COLUMNS: Final[Columns] = {10: ((4, "-"), (7, "-"))} if _C_PARSERS else {}
+_TIME_COLUMNS: Final[Columns] = (
+    {
+        9: ((2, ":"), (5, ":"), (8, "Z")),
+        14: ((2, ":"), (5, ":"), (8, "+-"), (11, ":"), (12, _MINUTE_TENS)),
+    }
+    if _C_PARSERS
+    else {}
+)
+_DATETIME_COLUMNS: Final[Columns] = (
+    {
+        20: ((4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")),
+        25: (
+            *((4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")),
+            *((19, "+-"), (22, ":"), (23, _MINUTE_TENS)),
+        ),
+    }
+    if _C_PARSERS
+    else {}
+)
+_UUID_COLUMNS: Final[Columns] = {36: ((8, "-"), (13, "-"), (18, "-"), (23, "-"))}
 
 
 def _layout_check(expression: str) -> Callable[[str], bool]:
@@ -427,6 +461,7 @@ FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
         parse=parse_datetime,
         layout=_DATETIME_LAYOUT,
         read=_datetime_from_iso,
+        columns=_DATETIME_COLUMNS,
         write=format_datetime,
     ),
     FormatType(
@@ -439,6 +474,7 @@ FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
         parse=parse_date,
         layout=_DATE_LAYOUT,
         read=_date_from_iso,
+        columns=_DATE_COLUMNS,
         write=format_date,
     ),
     FormatType(
@@ -451,6 +487,7 @@ FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
         parse=parse_time,
         layout=_TIME_LAYOUT,
         read=_time_from_iso,
+        columns=_TIME_COLUMNS,
         write=format_time,
     ),
     FormatType(
@@ -463,6 +500,7 @@ FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
         parse=parse_uuid,
         layout=_UUID_LAYOUT,
         read=_read_uuid,
+        columns=_UUID_COLUMNS,
         write=format_uuid,
     ),
 )

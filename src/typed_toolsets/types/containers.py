@@ -282,14 +282,17 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
         raw: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
         keys = [json_key(v) for v in raw] if needs_keys else raw
         try:
-            unique = len(set(keys)) == len(raw)
+            unique = set(keys)
         except TypeError:  # a list or object inside: not an item this schema admits
             raise Reject from None
-        if not unique:
+        if len(unique) != len(raw):
             raise Reject
-        built = (
-            kept_items(raw, kinds, structure_item) if kinds else [structure_item(v) for v in raw]
-        )
+        if not kinds:
+            built = [structure_item(v) for v in raw]
+        else:
+            built = kept_items(raw, kinds, structure_item)
+            if built is raw and not needs_keys:
+                return frozenset(unique) if frozen else unique  # the items themselves
         return frozenset(built) if frozen else set(built)
 
     unstructure_item = item.unstructure

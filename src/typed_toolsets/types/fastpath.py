@@ -221,7 +221,12 @@ def strict_reading(
             if b"\\" in text and _escaped_colon(text, _BYTE_MARKS, _BYTE_ESCAPES):
                 return True
             data = text
-        if _count(data, b":") != _count(_dumps(value), b":"):
+        written = _dumps(value)
+        if len(data) < _LONG:
+            colons, written_colons = data.count(b":"), written.count(b":")
+        else:
+            colons, written_colons = _count(data, b":"), _count(written, b":")
+        if colons != written_colons:
             return True  # a member was dropped
         if _LONG_DIGITS in data.translate(_DIGITS):
             return True

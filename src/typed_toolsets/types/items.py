@@ -15,24 +15,55 @@ __all__ = ["SHORT", "inexact", "kept_items"]
 
 #: Below this many items, calling a hook on each costs less than listing their types.
 SHORT: Final = 4
+# With at most one odd item in this many, they are found by halving (else in one pass).
+_SPARSE: Final = 64
 
 
 def inexact(items: list[Any], exact: frozenset[type]) -> Iterable[int]:
     """The indexes of the *items* whose Python type is not one of *exact*, in order.
 
-    The types are listed and counted in C (counting is a pointer comparison per item when they
-    match), and the others are picked out in C too: no Python step per item.
+    The types are listed and counted in C: counting is a pointer comparison per item when they
+    match, so a list holding only *exact* types costs two passes. The others are found by
+    halving: a part whose count says it holds none is not looked into, so a few odd items in a
+    long list cost a few dozen counts over shrinking slices; when they are many, one pass in C
+    picks them all.
     """
     types = list(map(type, items))
     size = len(types)
-    if sum(map(types.count, exact)) == size:
+    odd = size - _count(types, exact)
+    if not odd:
         return ()
+    if odd * _SPARSE > size:
+        if len(exact) == 1:
+            (kind,) = exact
+            flags: Iterable[bool] = map(operator.is_not, types, itertools.repeat(kind))
+        else:
+            flags = map(operator.not_, map(exact.__contains__, types))
+        return itertools.compress(range(size), flags)
+    found: list[int] = []
+    # (start, end, how many odd items between): the right half is pushed first, so the left
+    # one is split first and the indexes come out in order.
+    parts = [(0, size, odd)]
+    while parts:
+        start, end, inside = parts.pop()
+        if inside == end - start:
+            found.extend(range(start, end))
+            continue
+        middle = (start + end) // 2
+        left = middle - start - _count(types[start:middle], exact)
+        if inside > left:
+            parts.append((middle, end, inside - left))
+        if left:
+            parts.append((start, middle, left))
+    return found
+
+
+def _count(types: list[type], exact: frozenset[type]) -> int:
+    """How many of *types* are in *exact*."""
     if len(exact) == 1:
         (kind,) = exact
-        odd: Iterable[bool] = map(operator.is_not, types, itertools.repeat(kind))
-    else:
-        odd = map(operator.not_, map(exact.__contains__, types))
-    return itertools.compress(range(size), odd)
+        return types.count(kind)
+    return sum(map(types.count, exact))
 
 
 def kept_items(items: list[Any], kind: frozenset[type], hook: Callable[[Any], Any]) -> list[Any]:
