@@ -264,7 +264,7 @@ def test_texts_the_columns_allow_have_the_layout(
     length = data.draw(st.sampled_from(sorted(row.columns)), label="length")
     chars = data.draw(st.lists(st.sampled_from(_SPECIAL), min_size=length, max_size=length))
     for place, allowed in row.columns[length]:
-        chars[place] = data.draw(st.sampled_from(allowed))
+        chars[place] = chr(data.draw(st.sampled_from(allowed)))
     text = "".join(chars)
     note(repr(text))
     layout = eval(f"lambda x: {row.layout}", dict(formats.LAYOUT_NAMES))  # noqa: S307

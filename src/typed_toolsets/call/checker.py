@@ -239,7 +239,7 @@ class Checker:
             return ask(schema).is_valid(x)  # pyright: ignore[reportUnknownMemberType]
 
         def errors(x: Any, link: Link, _memo: Memo) -> Iterator[Problem]:
-            prefix = tuple(path_of(link))
+            prefix = path_of(link)
             for error in ask(schema).iter_errors(x):  # pyright: ignore[reportUnknownMemberType]
                 yield from expand(error, prefix)
 

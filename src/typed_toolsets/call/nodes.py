@@ -17,7 +17,7 @@ from typing_extensions import override
 
 from typed_toolsets.types.gen import compile_function
 from typed_toolsets.types.items import inexact
-from typed_toolsets.types.typespec import MISSING, Path
+from typed_toolsets.types.typespec import MISSING
 
 from .jsonin import Link, path_of
 from .keywords import Scalar, Test
@@ -44,10 +44,6 @@ __all__ = [
 Memo: TypeAlias = dict[tuple[int, int], bool]
 _Valid = Callable[[Any, Memo], bool]
 _Errors = Callable[[Any, Link, Memo], Iterable[Problem]]
-
-
-def _path(link: Link) -> Path:
-    return tuple(path_of(link))
 
 
 # -------------------------------------------------------------------------------------- nodes
@@ -109,7 +105,7 @@ def _never(_x: object) -> bool:
 def _closed_problems(x: dict[str, object], link: Link, allowed: list[str]) -> Iterator[Problem]:
     for name in x:
         if name not in allowed:
-            path = (*_path(link), name)
+            path = (*path_of(link), name)
             yield path, unexpected(path, allowed)
 
 
@@ -119,7 +115,7 @@ class _Source:
     def __init__(self) -> None:
         self.namespace: dict[str, Any] = {
             "M": MISSING,
-            "P": _path,
+            "P": path_of,
             "missing": missing,
             "closed": _closed_problems,
             "inexact": inexact,
@@ -398,7 +394,7 @@ class AnyOf(Keyword):
             if not node.shallow(x):
                 yield from node.errors(x, link, memo)
                 return
-        yield _path(link), union_mismatch(x, self.options)
+        yield path_of(link), union_mismatch(x, self.options)
 
     @override
     def valid_lines(self, src: _Source) -> list[str]:
@@ -446,7 +442,7 @@ def leaf_node(schema: object, scalars: list[Scalar]) -> Node:
         ((test, reason),) = tests
 
         def error(x: Any, link: Link, _memo: Memo) -> list[Problem]:
-            return [] if test(x) else [(_path(link), reason(x))]
+            return [] if test(x) else [(path_of(link), reason(x))]
 
         node.errors = error
         return node
@@ -455,7 +451,7 @@ def leaf_node(schema: object, scalars: list[Scalar]) -> Node:
         reasons = [reason(x) for test, reason in tests if not test(x)]
         if not reasons:
             return []
-        path = _path(link)
+        path = path_of(link)
         return [(path, reason) for reason in reasons]
 
     node.errors = errors

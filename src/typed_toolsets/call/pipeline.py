@@ -144,7 +144,10 @@ class ExactPath:
         # fast path is structuring (its mode is restored afterwards).
         token = exact_numbers.set(True)
         try:
-            checked = self._check(arguments, handover)
+            if isinstance(handover, dict):
+                checked = self.explain(handover)
+            else:
+                checked = self._check(arguments, handover)
         except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
             checked = internal_error(self.name, exc)
         finally:
@@ -166,10 +169,8 @@ class ExactPath:
             found.append(variant.fast_path(limits.max_argument_bytes, depth_limit(limits), exact))
         return found[0]
 
-    def _check(self, arguments: object, handover: Handover) -> dict[str, object] | ToolError:
+    def _check(self, arguments: object, handover: bool) -> dict[str, object] | ToolError:
         name = self.name
-        if type(handover) is dict:
-            return self.explain(handover)
         try:
             args = load_arguments(arguments, self.limits)
         except LimitExceeded as exc:

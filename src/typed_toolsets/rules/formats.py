@@ -49,8 +49,8 @@ __all__ = [
 
 _T = TypeVar("_T")
 
-#: Per text length, the places with a fixed character and the characters allowed there.
-Columns: TypeAlias = Mapping[int, tuple[tuple[int, str], ...]]
+#: Per text length, the places with a fixed character and the (ASCII) characters allowed there.
+Columns: TypeAlias = Mapping[int, tuple[tuple[int, bytes], ...]]
 
 
 class FormatType(Generic[_T]):
@@ -239,29 +239,29 @@ _DATETIME_LAYOUT: Final = (
     else "False"
 )
 _UUID_LAYOUT: Final = 'len(x) == 36 and x[8:24:5] == "----"'  # the hyphens at 8, 13, 18, 23
-_MINUTE_TENS: Final = "012345"
+_MINUTE_TENS: Final = b"012345"
 # The layouts' first spellings above, column by column (the same places, the same characters).
-_DATE_COLUMNS: Final[Columns] = {10: ((4, "-"), (7, "-"))} if _C_PARSERS else {}
+_DATE_COLUMNS: Final[Columns] = {10: ((4, b"-"), (7, b"-"))} if _C_PARSERS else {}
 _TIME_COLUMNS: Final[Columns] = (
     {
-        9: ((2, ":"), (5, ":"), (8, "Z")),
-        14: ((2, ":"), (5, ":"), (8, "+-"), (11, ":"), (12, _MINUTE_TENS)),
+        9: ((2, b":"), (5, b":"), (8, b"Z")),
+        14: ((2, b":"), (5, b":"), (8, b"+-"), (11, b":"), (12, _MINUTE_TENS)),
     }
     if _C_PARSERS
     else {}
 )
 _DATETIME_COLUMNS: Final[Columns] = (
     {
-        20: ((4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")),
+        20: ((4, b"-"), (7, b"-"), (10, b"T"), (13, b":"), (16, b":"), (19, b"Z")),
         25: (
-            *((4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")),
-            *((19, "+-"), (22, ":"), (23, _MINUTE_TENS)),
+            *((4, b"-"), (7, b"-"), (10, b"T"), (13, b":"), (16, b":")),
+            *((19, b"+-"), (22, b":"), (23, _MINUTE_TENS)),
         ),
     }
     if _C_PARSERS
     else {}
 )
-_UUID_COLUMNS: Final[Columns] = {36: ((8, "-"), (13, "-"), (18, "-"), (23, "-"))}
+_UUID_COLUMNS: Final[Columns] = {36: ((8, b"-"), (13, b"-"), (18, b"-"), (23, b"-"))}
 
 
 def _layout_check(expression: str) -> Callable[[str], bool]:

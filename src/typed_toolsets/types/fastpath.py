@@ -53,6 +53,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, AnyStr, Final, TypeAlias, TypeVar
 
 from .gen import KeyHook, compile_function, object_body
+from .jsontext import text_depth
 from .typespec import AmbiguousNumber, Schema, TypeSpec, exact_numbers, nested_depth
 
 __all__ = [
@@ -204,12 +205,13 @@ def strict_reading(
         else True (they did not structure; the exact path reads them itself).
     """
     try:
-        opened = (
-            text.count("[") + text.count("{")
-            if isinstance(text, str)
-            else text.count(b"[") + text.count(b"{")
-        )
-        if opened > max_depth and _parsed_depth(value) > max_depth:
+        # Fewer brackets than the limit cannot nest too deep: measured only past that.
+        if isinstance(text, str):
+            deep = text.count("[") + text.count("{") > max_depth and text_depth(text) > max_depth
+        else:
+            opened = text.count(b"[") + text.count(b"{")
+            deep = opened > max_depth and text_depth(text.decode()) > max_depth
+        if deep:
             return True  # the exact path says how deep
         if kind is dict:
             return value  # equal to the dict, which the fast path checked

@@ -82,7 +82,7 @@ def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | No
     """Read a whole list of *row*'s texts with its reader alone, checking its columns in C.
 
     The texts of each length are joined, and each fixed place is sliced out of the joined text
-    (every ``length``-th character) and checked at once; then the reader reads them all. No
+    (every ``length``-th byte of ASCII text) and checked at once; then the reader reads them all. No
     Python step per text: the function returns None (the list goes one text at a time) for a
     list holding anything else, a text of another layout, or a text the reader refuses.
     """
@@ -90,22 +90,30 @@ def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | No
     if not columns:
         return None
     read = row.read
+    known = columns.keys()
 
     def read_all(values: list[Any]) -> list[Any] | None:
+        try:
+            lengths = list(map(len, values))
+        except TypeError:  # a number, a boolean or null
+            return None
+        spellings = set(lengths)
+        if not spellings <= known:
+            return None  # the cheapest way out, first
         size = len(values)
         if list(map(type, values)).count(str) != size:
             return None
-        lengths = list(map(len, values))
-        for length in set(lengths):
-            places = columns.get(length)
-            if places is None:
-                return None
+        for length in spellings:
+            places = columns[length]
             group: Iterable[str] = values
             if lengths.count(length) != size:
                 group = itertools.compress(values, map(length.__eq__, lengths))
             joined = "".join(group)
+            if not joined.isascii():
+                return None  # one text at a time (bytes are sliced faster than code points)
+            data = joined.encode()
             for place, allowed in places:
-                if joined[place::length].strip(allowed):
+                if data[place::length].strip(allowed):
                     return None
         try:
             return list(map(read, values))
