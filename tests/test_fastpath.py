@@ -15,6 +15,8 @@ from typing import Annotated, Any
 import attrs
 import pytest
 from annotated_types import Ge
+from hypothesis import given
+from hypothesis import strategies as st
 
 from typed_toolsets import Limits, Toolset, tool
 from typed_toolsets.call.pipeline import Refused
@@ -431,3 +433,25 @@ def test_refused_text_is_explained_from_the_fast_reading() -> None:
     with pytest.raises(Refused) as handed_over:
         path(text, json.loads(text))
     assert handed_over.value.error == alone.value.error
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)  # pyright: ignore[reportUnknownArgumentType]
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)  # pyright: ignore[reportUnknownArgumentType]
+    return 0
+
+
+_json_values = st.recursive(
+    st.none() | st.integers() | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner),
+    max_leaves=12,
+)
+
+
+@given(
+    st.dictionaries(st.text(max_size=2), _json_values) | st.lists(_json_values), st.integers(0, 6)
+)
+def test_too_deep_measures_nesting_level_by_level(value: object, limit: int) -> None:
+    assert _fastpath._too_deep(value, limit) == (_depth(value) > limit)  # pyright: ignore[reportPrivateUsage]

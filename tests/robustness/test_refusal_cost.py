@@ -167,5 +167,5 @@ def test_refusing_costs_a_few_times_accepting(name: str) -> None:
     assert proxy.invoke(good).ok
     accept, _ = timed(lambda: proxy.invoke(good))
     refuse, _ = timed(lambda: proxy.invoke(bad))
-    # The goal is 3x (the fast path's attempt, a strict parse and the check); generous here.
+    # The goal is 3x (the fast path's attempt, then the check of its reading); generous here.
     assert refuse < 8 * accept + 0.02, (accept, refuse)

@@ -61,19 +61,34 @@ class Node:
             checks such a child inline.
         quick: ``valid`` is cheap to ask again (a union's, remembered per value): generated code
             asks it before starting on the problems.
+        small: The schema checks a fixed number of values (no array or mapping of its own
+            values, no reference, below it), so ``valid`` costs at most a fixed number of checks:
+            generated code asks it before starting on the problems too (an array of valid
+            objects then creates no generator per item).
         nested: A union or a reference is at or below this node (so unions above it remember
             what their variants said: the same value may be asked about again).
         scalars: A leaf's keywords.
         schema: The schema it was compiled from.
     """
 
-    __slots__ = ("errors", "leaf", "nested", "quick", "scalars", "schema", "shallow", "valid")
+    __slots__ = (
+        "errors",
+        "leaf",
+        "nested",
+        "quick",
+        "scalars",
+        "schema",
+        "shallow",
+        "small",
+        "valid",
+    )
 
     def __init__(self, schema: object) -> None:
         self.schema = schema
         self.leaf = False
         self.nested = False
         self.quick = False
+        self.small = False
         self.scalars: list[Scalar] = []
         self.valid: _Valid = _accept
         self.errors: _Errors = _no_errors
@@ -84,6 +99,7 @@ class Node:
         self.leaf = other.leaf
         self.nested = self.nested or other.nested
         self.quick = other.quick
+        self.small = other.small
         self.scalars = other.scalars
         self.valid = other.valid
         self.errors = other.errors
@@ -148,7 +164,7 @@ class _Source:
 
     def child_errors(self, node: Node, var: str, link: str) -> list[str]:
         errors = f"yield from {self.name(node)}.errors({var}, {link}, memo)"
-        if node.leaf or node.quick:
+        if node.leaf or node.quick or node.small:
             return [f"if not ({self.child_valid(node, var)}):", f"    {errors}"]
         return [errors]
 
@@ -465,6 +481,14 @@ def generated_node(schema: object, checks: list[Scalar | Keyword]) -> Node:
         isinstance(c, (AnyOf, Reference)) or any(n.nested for n in c.children())
         for c in checks
         if isinstance(c, Keyword)
+    )
+    node.small = all(
+        isinstance(c, Scalar)
+        or (
+            isinstance(c, (Properties, Required, Closed, Prefix, AnyOf))
+            and all(n.leaf or n.small for n in c.children())
+        )
+        for c in checks
     )
     if len(checks) == 1 and isinstance(checks[0], AnyOf):
         node.valid, node.errors = checks[0].valid, checks[0].errors  # no wrapper: one frame less

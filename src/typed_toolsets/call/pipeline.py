@@ -27,6 +27,7 @@ from collections.abc import Callable, Collection, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
+from typing_extensions import Never
 
 from typed_toolsets.definition.classes import Export
 from typed_toolsets.definition.errors import ExportError
@@ -61,16 +62,22 @@ _LOOP_MARGIN: Final = 0.5
 
 
 class Failed:
-    """A failed call's `ToolResult`, wrapped.
+    """A failed call's error, wrapped.
 
     Wrapping keeps a tool's own return value from ever being mistaken for a failure: the class is
-    private, so no tool returns one.
+    private, so no tool returns one. The `ToolResult` is built only when asked for
+    (``dynamic_call`` needs only the error's text).
     """
 
-    __slots__ = ("result",)
+    __slots__ = ("error",)
 
     def __init__(self, error: ToolError) -> None:
-        self.result = ToolResult.failure(error)
+        self.error = error
+
+    @property
+    def result(self) -> ToolResult[Never]:
+        """The failed `ToolResult`."""
+        return ToolResult.failure(self.error)
 
 
 #: The tool's return value, or a `Failed`.
@@ -81,8 +88,11 @@ class Refused(Exception):  # noqa: N818 - a verdict, raised through the generate
     """The exact path refuses the arguments; ``error`` says why."""
 
     def __init__(self, error: ToolError) -> None:
-        super().__init__(error.message)
+        # No Exception.__init__: its args (the error) are set already, and str() is below.
         self.error = error
+
+    def __str__(self) -> str:
+        return self.error.message
 
 
 def _not_started(name: str) -> Failed | None:

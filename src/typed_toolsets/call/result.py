@@ -9,7 +9,7 @@ from typing_extensions import Never, TypeVar
 
 from typed_toolsets._public import public
 
-__all__ = ["ArgumentProblem", "ErrorKind", "ToolError", "ToolResult"]
+__all__ = ["ArgumentProblem", "ErrorKind", "ToolError", "ToolResult", "error_text"]
 
 #: The type of a result's value (`object` for a bare ``ToolResult``).
 _R_co = TypeVar("_R_co", covariant=True, default=object)
@@ -104,4 +104,9 @@ class ToolResult(Generic[_R_co]):
         """The `ToolProxy.dynamic_call` form: the value, or ``"Error: " + message``."""
         if self.ok or self.error is None:
             return self.value
-        return "Error: " + self.error.message
+        return error_text(self.error)
+
+
+def error_text(error: ToolError) -> str:
+    """The `ToolProxy.dynamic_call` form of a failure: ``"Error: " + message``."""
+    return "Error: " + error.message

@@ -48,12 +48,13 @@ Without orjson (an optional speed-up), the exact path handles every call.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import typing
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, AnyStr, Final, TypeAlias, TypeVar
 
 from .gen import KeyHook, compile_function, object_body
-from .jsontext import text_depth
 from .typespec import AmbiguousNumber, Schema, TypeSpec, exact_numbers, nested_depth
 
 __all__ = [
@@ -84,6 +85,7 @@ except ImportError:  # pragma: no cover
     _plain_only = 0
 
 _R = TypeVar("_R")
+_C = TypeVar("_C")
 
 #: What the fast path tells the exact path about arguments: nothing (False), that they parsed but
 #: did not structure (True), or also their reading, the same as strict parsing gives (a dict).
@@ -99,23 +101,41 @@ def orjson_available() -> bool:
     return _loads is not None
 
 
-def _parsed_depth(value: object) -> int:
-    """The container nesting of a parsed JSON value (the value itself is level 1), iteratively."""
-    deepest = 0
-    stack: list[tuple[object, int]] = [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if level > deepest:
-            deepest = level
-        children: Iterable[object]
-        if type(item) is dict:
-            children = typing.cast("dict[str, object]", item).values()
-        elif type(item) is list:
-            children = typing.cast("list[object]", item)
-        else:
-            continue
-        stack.extend((child, level + 1) for child in children if type(child) in (dict, list))
-    return deepest
+# An object's values, as a function of the object (in C).
+_object_values: Final[Callable[[dict[str, object]], Iterable[object]]] = dict[str, object].values
+
+
+def _too_deep(value: object, max_depth: int) -> bool:
+    """Whether a parsed JSON value nests deeper than *max_depth* (the value itself is level 1).
+
+    Level by level, without recursion: each level's members are listed, and its objects and
+    arrays picked out, by C passes (a type's count is a pointer comparison per member of it).
+    """
+    objects: list[dict[str, object]] = []
+    arrays: list[list[object]] = []
+    if type(value) is dict:
+        objects.append(typing.cast("dict[str, object]", value))
+    else:
+        arrays.append(typing.cast("list[object]", value))
+    for _ in range(max_depth):
+        members: list[object] = [
+            *itertools.chain.from_iterable(map(_object_values, objects)),
+            *itertools.chain.from_iterable(arrays),
+        ]
+        types = list(map(type, members))
+        objects = _of_type(members, types, dict)
+        arrays = _of_type(members, types, list)
+        if not objects and not arrays:
+            return False
+    return True
+
+
+def _of_type(members: list[object], types: list[type], kind: type[_C]) -> list[_C]:
+    """The *members* whose type (in *types*, in the same order) is exactly *kind*."""
+    if not types.count(kind):
+        return []
+    chosen = itertools.compress(members, map(operator.is_, types, itertools.repeat(kind)))
+    return typing.cast("list[_C]", list(chosen))
 
 
 # From this length on, a text's colons are found one by one with ``find``, which skips to the
@@ -206,12 +226,12 @@ def strict_reading(
     """
     try:
         # Fewer brackets than the limit cannot nest too deep: measured only past that.
-        if isinstance(text, str):
-            deep = text.count("[") + text.count("{") > max_depth and text_depth(text) > max_depth
-        else:
-            opened = text.count(b"[") + text.count(b"{")
-            deep = opened > max_depth and text_depth(text.decode()) > max_depth
-        if deep:
+        opened = (
+            text.count("[") + text.count("{")
+            if isinstance(text, str)
+            else text.count(b"[") + text.count(b"{")
+        )
+        if opened > max_depth and _too_deep(value, max_depth):
             return True  # the exact path says how deep
         if kind is dict:
             return value  # equal to the dict, which the fast path checked
@@ -230,7 +250,7 @@ def strict_reading(
             colons, written_colons = _count(data, b":"), _count(written, b":")
         if colons != written_colons:
             return True  # a member was dropped
-        if _LONG_DIGITS in data.translate(_DIGITS):
+        if len(data) >= len(_LONG_DIGITS) and _LONG_DIGITS in data.translate(_DIGITS):
             return True
     except Exception:  # noqa: BLE001 - whatever it was, the exact path reads the text itself
         return True
@@ -322,7 +342,7 @@ def make_fast_arguments(
         "byte_escapes": _BYTE_ESCAPES,
         "count": _count,
         "long": _LONG,
-        "parsed_depth": _parsed_depth,
+        "too_deep": _too_deep,
         "reading": strict_reading,
         "max_bytes": max_bytes,
         # Up to this many code points, a text is within the limit whatever its UTF-8 length.
@@ -382,7 +402,7 @@ def make_fast_arguments(
             '        opened = text.count("[") + text.count("{")',
             "    else:",
             '        opened = text.count(b"[") + text.count(b"{")',
-            "    if opened > max_depth and parsed_depth(v) > max_depth:",
+            "    if opened > max_depth and too_deep(v, max_depth):",
             f"        {miss}",
         ]
     if guard_numbers:
