@@ -48,12 +48,23 @@ Without orjson (an optional speed-up), the exact path handles every call.
 
 from __future__ import annotations
 
+import builtins
 import typing
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, AnyStr, Final, TypeAlias, TypeVar
 
-from .gen import KeyHook, compile_function, object_body
-from .typespec import AmbiguousNumber, Schema, TypeSpec, exact_numbers, nested_depth
+from typed_toolsets.rules.formats import LAYOUT_NAMES
+
+from .gen import KeyHook, compile_bound, object_body
+from .typespec import (
+    MISSING,
+    AmbiguousNumber,
+    Reject,
+    Schema,
+    TypeSpec,
+    exact_numbers,
+    nested_depth,
+)
 
 __all__ = [
     "ExactPath",
@@ -78,9 +89,11 @@ try:  # pragma: no cover - which branch runs depends on the environment
     # What orjson would write in a form of its own (a date, a dataclass, a subclass of a JSON
     # type) it refuses instead, so the exact path names it or copies it.
     _plain_only = OPT_PASSTHROUGH_DATACLASS | OPT_PASSTHROUGH_DATETIME | OPT_PASSTHROUGH_SUBCLASS
+    _orjson_names: dict[str, object] = {"loads": _loads, "dumps": _dumps, "plain_only": _plain_only}
 except ImportError:  # pragma: no cover
     _loads = None
     _plain_only = 0
+    _orjson_names = {}  # no fast path is built
 
 _R = TypeVar("_R")
 
@@ -264,6 +277,27 @@ def _has_numbers(schema: object) -> bool:
     return False
 
 
+#: The globals of every fast path: what they all hold alike (the rest is each one's own).
+_SHARED: Final[dict[str, Any]] = {
+    "__builtins__": builtins,
+    **_orjson_names,
+    "mode": exact_numbers,
+    "Ambiguous": AmbiguousNumber,
+    "escaped": _escaped_colon,
+    "marks": _MARKS,
+    "escapes": _ESCAPES,
+    "byte_marks": _BYTE_MARKS,
+    "byte_escapes": _BYTE_ESCAPES,
+    "count": _count,
+    "long": _LONG,
+    "parsed_depth": _parsed_depth,
+    "reading": strict_reading,
+    "Reject": Reject,
+    "M": MISSING,
+    **LAYOUT_NAMES,  # what inlined format layouts read
+}
+
+
 def make_fast_arguments(
     name: str,
     keys: Sequence[KeyHook],
@@ -301,22 +335,9 @@ def make_fast_arguments(
     check_depth = static_depth is None or static_depth > max_depth
     # Only arguments that can hold numbers need the guard against orjson's integer-as-float.
     guard_numbers = _has_numbers(schema)
+    # What the function holds of its own (its parameters' defaults, see `compile_bound`).
     namespace: dict[str, Any] = {
-        "loads": _loads,
-        "dumps": _dumps,
-        "plain_only": _plain_only,
         "exact": exact,
-        "mode": exact_numbers,
-        "Ambiguous": AmbiguousNumber,
-        "escaped": _escaped_colon,
-        "marks": _MARKS,
-        "escapes": _ESCAPES,
-        "byte_marks": _BYTE_MARKS,
-        "byte_escapes": _BYTE_ESCAPES,
-        "count": _count,
-        "long": _LONG,
-        "parsed_depth": _parsed_depth,
-        "reading": strict_reading,
         "max_bytes": max_bytes,
         # Up to this many code points, a text is within the limit whatever its UTF-8 length.
         "small": max_bytes // 4,
@@ -328,7 +349,6 @@ def make_fast_arguments(
     miss = "return exact(arguments, False)"
     body, result = object_body(keys, None, namespace, "        ", known_dict=True)
     lines = [
-        "def generated(arguments):",
         "    kind = type(arguments)",
         "    if kind is str:",
         "        size = len(arguments)",
@@ -413,10 +433,10 @@ def make_fast_arguments(
         '        colons = count(text, b":")',
         "    members = len(v)",
     ]
-    for index, (key, spec) in enumerate(zip(keys, specs, strict=True)):
+    for index, spec in enumerate(specs):
         if spec.members is not None:
             namespace[f"c{index}"] = spec.members
-            lines += [f"    if {key.key!r} in v:", f"        members += c{index}(v[{key.key!r}])"]
+            lines += [f"    if K{index} in v:", f"        members += c{index}(v[K{index}])"]
     lines += [
         # They differ when a string holds a colon, or when a duplicate member was dropped: the
         # text then has more colons than the parsed value written back (see the module
@@ -436,6 +456,7 @@ def make_fast_arguments(
         f"            {miss}",
         f"    return {result}",
     ]
-    source = "\n".join(lines) + "\n"
-    generated: FastArguments[_R] = compile_function(source, f"fast path of {name}", namespace)
+    generated: FastArguments[_R] = compile_bound(
+        f"fast path of {name}", "arguments", lines, namespace, _SHARED
+    )
     return generated
