@@ -318,8 +318,8 @@ def object_body(
     Args:
         keys: The object's keys, in order.
         make: The constructor, or None for a plain dict of the values present.
-        namespace: The values the lines read by name (hooks, tables, and the keys themselves,
-            ``K0``, ``K1``, ...); they are added to it.
+        namespace: The values the lines read by name (hooks, tables and, for a dict, the keys
+            themselves, ``K0``, ``K1``, ...); they are added to it.
         indent: Put before every line.
         known_dict: The caller has checked already that ``v`` is a dict.
     """
@@ -342,10 +342,13 @@ def object_body(
     if uses_kw:
         lines.append("kw = {}")
     for index, item in enumerate(keys):
-        # The key is a name, not a literal: the source then depends on the object's shape
-        # alone, and objects of one shape share one code (see `compile_bound`).
-        key = f"K{index}"
-        namespace[key] = item.key
+        # For a dict (a method's arguments), the key is a name, not a literal: the source then
+        # depends on the object's shape alone, and every tool of one shape shares one code (see
+        # `compile_bound`). A class's source names its keys as keywords anyway.
+        key = repr(item.key)
+        if make is None:
+            key = f"K{index}"
+            namespace[key] = item.key
         namespace[f"s{index}"] = item.hook
         check, value = _value_check(item, index, namespace)
         lines.append(f"x = v.get({key}, M)")
