@@ -335,28 +335,26 @@ def make_fast_arguments(
     check_depth = static_depth is None or static_depth > max_depth
     # Only arguments that can hold numbers need the guard against orjson's integer-as-float.
     guard_numbers = _has_numbers(schema)
-    # What the function holds of its own (its parameters' defaults, see `compile_bound`).
-    namespace: dict[str, Any] = {
-        "exact": exact,
-        "max_bytes": max_bytes,
-        # Up to this many code points, a text is within the limit whatever its UTF-8 length.
-        "small": max_bytes // 4,
-        # Up to this many bytes, orjson's text of a dict is within the limit however Python's
-        # json would write its floats (at most one byte longer per float, in exponent form).
-        "sure": max_bytes // 2,
-        "max_depth": max_depth,
-    }
+    # What the function holds of its own (its parameters' defaults, see `compile_bound`). The
+    # limits are written in the source as numbers: a default costs each call a copy, and most
+    # tools have the same limits.
+    namespace: dict[str, Any] = {"exact": exact}
+    # Up to this many code points, a text is within the limit whatever its UTF-8 length.
+    small = max_bytes // 4
+    # Up to this many bytes, orjson's text of a dict is within the limit however Python's json
+    # would write its floats (at most one byte longer per float, in exponent form).
+    sure = max_bytes // 2
     miss = "return exact(arguments, False)"
     body, result = object_body(keys, None, namespace, "        ", known_dict=True)
     lines = [
         "    kind = type(arguments)",
         "    if kind is str:",
         "        size = len(arguments)",
-        "        if size > small:",
-        "            if size > max_bytes:",
+        f"        if size > {small}:  # a quarter of the limit",
+        f"            if size > {max_bytes}:  # the limit",
         f"                {miss}",
         "            try:",
-        "                if len(arguments.encode()) > max_bytes:",
+        f"                if len(arguments.encode()) > {max_bytes}:  # the limit",
         f"                    {miss}",
         "            except UnicodeEncodeError:",
         f"                {miss}",
@@ -369,7 +367,7 @@ def make_fast_arguments(
         "        try:",
         "            text = dumps(arguments, None, plain_only)",
         "            size = len(text)",
-        '            if size > sure and size + text.count(b"e") > max_bytes:',
+        f'            if size > {sure} and size + text.count(b"e") > {max_bytes}:',
         f"                {miss}",
         "            v = loads(text)",
         "            if v != arguments:",
@@ -377,7 +375,7 @@ def make_fast_arguments(
         "        except Exception:",
         f"            {miss}",
         "    elif kind is bytes:",
-        "        if len(arguments) > max_bytes:",
+        f"        if len(arguments) > {max_bytes}:  # the limit",
         f"            {miss}",
         "        text = arguments",
         "        try:",
@@ -395,7 +393,7 @@ def make_fast_arguments(
             '        opened = text.count("[") + text.count("{")',
             "    else:",
             '        opened = text.count(b"[") + text.count(b"{")',
-            "    if opened > max_depth and parsed_depth(v) > max_depth:",
+            f"    if opened > {max_depth} and parsed_depth(v) > {max_depth}:  # the depth limit",
             f"        {miss}",
         ]
     if guard_numbers:
@@ -414,7 +412,7 @@ def make_fast_arguments(
             "    finally:",
             "        mode.reset(token)",
             "    if refused is not False:",
-            "        refused = refused is True and reading(kind, text, v, max_depth)",
+            f"        refused = refused is True and reading(kind, text, v, {max_depth})",
             "        return exact(arguments, refused)",
         ]
     else:
@@ -422,7 +420,7 @@ def make_fast_arguments(
             "    try:",
             *body,
             "    except Exception:",
-            "        return exact(arguments, reading(kind, text, v, max_depth))",
+            f"        return exact(arguments, reading(kind, text, v, {max_depth}))",
         ]
     lines += [
         "    if kind is str:",

@@ -13,6 +13,7 @@ import builtins
 import inspect
 import itertools
 import linecache
+import re
 import sys
 import types
 from collections.abc import Callable, Mapping, Sequence
@@ -37,6 +38,7 @@ __all__ = [
 ]
 
 _numbers: Final = itertools.count(1)
+_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: Generated code compiled so far, by the hash of its source: (the source's lines, as linecache
 #: holds them; the function's code, or the module's when the function has defaults or a
 #: closure; whether it is the function's). Kept for the life of the process, as linecache keeps
@@ -108,11 +110,18 @@ def compile_bound(
         name: What the function does, for its file name in tracebacks (see `compile_function`).
         parameter: The name of its one argument.
         body: Its lines, indented, reading values by their names in *namespace* or *shared*.
-        namespace: The values it reads; those that are *shared*'s own are read from there.
+        namespace: The values it may read; those that are *shared*'s own are read from there.
         shared: Its globals: a dict kept for the life of the process, with ``__builtins__``.
     """
+    # Each parameter costs the call a copy of its default: only the names the body mentions are
+    # bound (a hook the lines do not call, as for a key kept as is, is left out).
+    mentioned = set(_NAME.findall("\n".join(body)))
     absent = object()
-    bound = {key: value for key, value in namespace.items() if shared.get(key, absent) is not value}
+    bound = {
+        key: value
+        for key, value in namespace.items()
+        if key in mentioned and shared.get(key, absent) is not value
+    }
     header = f"def generated({', '.join([parameter, *bound])}):"
     source = "\n".join([header, *body]) + "\n"
     # Compiled without defaults, the function is plain: its code alone is kept and shared.
