@@ -99,12 +99,13 @@ def compile_bound(
     """Compile a function of *parameter* whose own values are its parameters' defaults.
 
     The function's globals are *shared* (builtins and the values every such function holds
-    alike); each other value of *namespace* is a parameter after *parameter*, with the value as
-    its default (callers pass *parameter* alone). Two reasons: the source no longer depends on
-    which hooks or keys a function holds, only on its shape, so it shares its code with every
-    function of the same shape; and a code object run with different globals dicts misses the
-    interpreter's caches of global lookups on every switch (about 200 ns a call when tools of one
-    shape are called in turn), while one dict keeps them warm and a parameter is a local read.
+    alike); each other value of *namespace* that the body mentions is a parameter after
+    *parameter*, with the value as its default (callers pass *parameter* alone). Two reasons: the
+    source depends on the function's shape only, not on which hooks or keys it holds, so it
+    shares its code with every function of the same shape; and a code object run with different
+    globals dicts misses the interpreter's caches of global lookups on every switch (a quarter
+    more instructions a call when tools of one shape are called in turn), while one dict keeps
+    them warm.
 
     Args:
         name: What the function does, for its file name in tracebacks (see `compile_function`).
