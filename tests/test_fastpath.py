@@ -421,7 +421,9 @@ def test_refused_text_is_explained_from_the_fast_reading() -> None:
     text = '{"count": "x", "note": 5}'
     handed: list[object] = []
     path = take()._pipeline.exact
-    fast = path.arguments.fast_path(path.limits.max_argument_bytes, 6, lambda _, h: handed.append(h))
+    fast = path.arguments.fast_path(
+        path.limits.max_argument_bytes, 6, lambda _, h: handed.append(h)
+    )
     fast(text)
     assert handed == [json.loads(text)]
     with pytest.raises(Refused) as alone:
