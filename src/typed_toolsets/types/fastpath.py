@@ -48,14 +48,25 @@ Without orjson (an optional speed-up), the exact path handles every call.
 
 from __future__ import annotations
 
+import builtins
 import itertools
 import operator
 import typing
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, AnyStr, Final, TypeAlias, TypeVar
 
-from .gen import KeyHook, compile_function, object_body
-from .typespec import AmbiguousNumber, Schema, TypeSpec, exact_numbers, nested_depth
+from typed_toolsets.rules.formats import LAYOUT_NAMES
+
+from .gen import KeyHook, compile_bound, object_body
+from .typespec import (
+    MISSING,
+    AmbiguousNumber,
+    Reject,
+    Schema,
+    TypeSpec,
+    exact_numbers,
+    nested_depth,
+)
 
 __all__ = [
     "ExactPath",
@@ -80,9 +91,11 @@ try:  # pragma: no cover - which branch runs depends on the environment
     # What orjson would write in a form of its own (a date, a dataclass, a subclass of a JSON
     # type) it refuses instead, so the exact path names it or copies it.
     _plain_only = OPT_PASSTHROUGH_DATACLASS | OPT_PASSTHROUGH_DATETIME | OPT_PASSTHROUGH_SUBCLASS
+    _orjson_names: dict[str, object] = {"loads": _loads, "dumps": _dumps, "plain_only": _plain_only}
 except ImportError:  # pragma: no cover
     _loads = None
     _plain_only = 0
+    _orjson_names = {}  # no fast path is built
 
 _R = TypeVar("_R")
 _C = TypeVar("_C")
@@ -291,6 +304,27 @@ def _has_numbers(schema: object) -> bool:
     return False
 
 
+#: The globals of every fast path: what they all hold alike (the rest is each one's own).
+_SHARED: Final[dict[str, Any]] = {
+    "__builtins__": builtins,
+    **_orjson_names,
+    "mode": exact_numbers,
+    "Ambiguous": AmbiguousNumber,
+    "escaped": _escaped_colon,
+    "marks": _MARKS,
+    "escapes": _ESCAPES,
+    "byte_marks": _BYTE_MARKS,
+    "byte_escapes": _BYTE_ESCAPES,
+    "count": _count,
+    "long": _LONG,
+    "too_deep": _too_deep,
+    "reading": strict_reading,
+    "Reject": Reject,
+    "M": MISSING,
+    **LAYOUT_NAMES,  # what inlined format layouts read
+}
+
+
 def make_fast_arguments(
     name: str,
     keys: Sequence[KeyHook],
@@ -328,42 +362,26 @@ def make_fast_arguments(
     check_depth = static_depth is None or static_depth > max_depth
     # Only arguments that can hold numbers need the guard against orjson's integer-as-float.
     guard_numbers = _has_numbers(schema)
-    namespace: dict[str, Any] = {
-        "loads": _loads,
-        "dumps": _dumps,
-        "plain_only": _plain_only,
-        "exact": exact,
-        "mode": exact_numbers,
-        "Ambiguous": AmbiguousNumber,
-        "escaped": _escaped_colon,
-        "marks": _MARKS,
-        "escapes": _ESCAPES,
-        "byte_marks": _BYTE_MARKS,
-        "byte_escapes": _BYTE_ESCAPES,
-        "count": _count,
-        "long": _LONG,
-        "too_deep": _too_deep,
-        "reading": strict_reading,
-        "max_bytes": max_bytes,
-        # Up to this many code points, a text is within the limit whatever its UTF-8 length.
-        "small": max_bytes // 4,
-        # Up to this many bytes, orjson's text of a dict is within the limit however Python's
-        # json would write its floats (at most one byte longer per float, in exponent form).
-        "sure": max_bytes // 2,
-        "max_depth": max_depth,
-    }
+    # What the function holds of its own (its parameters' defaults, see `compile_bound`). The
+    # limits are written in the source as numbers: a default costs each call a copy, and most
+    # tools have the same limits.
+    namespace: dict[str, Any] = {"exact": exact}
+    # Up to this many code points, a text is within the limit whatever its UTF-8 length.
+    small = max_bytes // 4
+    # Up to this many bytes, orjson's text of a dict is within the limit however Python's json
+    # would write its floats (at most one byte longer per float, in exponent form).
+    sure = max_bytes // 2
     miss = "return exact(arguments, False)"
     body, result = object_body(keys, None, namespace, "        ", known_dict=True)
     lines = [
-        "def generated(arguments):",
         "    kind = type(arguments)",
         "    if kind is str:",
         "        size = len(arguments)",
-        "        if size > small:",
-        "            if size > max_bytes:",
+        f"        if size > {small}:  # a quarter of the limit",
+        f"            if size > {max_bytes}:  # the limit",
         f"                {miss}",
         "            try:",
-        "                if len(arguments.encode()) > max_bytes:",
+        f"                if len(arguments.encode()) > {max_bytes}:  # the limit",
         f"                    {miss}",
         "            except UnicodeEncodeError:",
         f"                {miss}",
@@ -376,7 +394,7 @@ def make_fast_arguments(
         "        try:",
         "            text = dumps(arguments, None, plain_only)",
         "            size = len(text)",
-        '            if size > sure and size + text.count(b"e") > max_bytes:',
+        f'            if size > {sure} and size + text.count(b"e") > {max_bytes}:',
         f"                {miss}",
         "            v = loads(text)",
         "            if v != arguments:",
@@ -384,7 +402,7 @@ def make_fast_arguments(
         "        except Exception:",
         f"            {miss}",
         "    elif kind is bytes:",
-        "        if len(arguments) > max_bytes:",
+        f"        if len(arguments) > {max_bytes}:  # the limit",
         f"            {miss}",
         "        text = arguments",
         "        try:",
@@ -402,7 +420,7 @@ def make_fast_arguments(
             '        opened = text.count("[") + text.count("{")',
             "    else:",
             '        opened = text.count(b"[") + text.count(b"{")',
-            "    if opened > max_depth and too_deep(v, max_depth):",
+            f"    if opened > {max_depth} and too_deep(v, {max_depth}):  # the depth limit",
             f"        {miss}",
         ]
     if guard_numbers:
@@ -421,7 +439,7 @@ def make_fast_arguments(
             "    finally:",
             "        mode.reset(token)",
             "    if refused is not False:",
-            "        refused = refused is True and reading(kind, text, v, max_depth)",
+            f"        refused = refused is True and reading(kind, text, v, {max_depth})",
             "        return exact(arguments, refused)",
         ]
     else:
@@ -429,7 +447,7 @@ def make_fast_arguments(
             "    try:",
             *body,
             "    except Exception:",
-            "        return exact(arguments, reading(kind, text, v, max_depth))",
+            f"        return exact(arguments, reading(kind, text, v, {max_depth}))",
         ]
     lines += [
         "    if kind is str:",
@@ -440,10 +458,10 @@ def make_fast_arguments(
         '        colons = count(text, b":")',
         "    members = len(v)",
     ]
-    for index, (key, spec) in enumerate(zip(keys, specs, strict=True)):
+    for index, spec in enumerate(specs):
         if spec.members is not None:
             namespace[f"c{index}"] = spec.members
-            lines += [f"    if {key.key!r} in v:", f"        members += c{index}(v[{key.key!r}])"]
+            lines += [f"    if K{index} in v:", f"        members += c{index}(v[K{index}])"]
     lines += [
         # They differ when a string holds a colon, or when a duplicate member was dropped: the
         # text then has more colons than the parsed value written back (see the module
@@ -463,6 +481,7 @@ def make_fast_arguments(
         f"            {miss}",
         f"    return {result}",
     ]
-    source = "\n".join(lines) + "\n"
-    generated: FastArguments[_R] = compile_function(source, f"fast path of {name}", namespace)
+    generated: FastArguments[_R] = compile_bound(
+        f"fast path of {name}", "arguments", lines, namespace, _SHARED
+    )
     return generated

@@ -9,9 +9,11 @@ cattrs' ``gen`` package does.
 
 from __future__ import annotations
 
+import builtins
 import inspect
 import itertools
 import linecache
+import re
 import sys
 import types
 from collections.abc import Callable, Mapping, Sequence
@@ -25,6 +27,7 @@ __all__ = [
     "InlineForm",
     "KeyHook",
     "UnstructureField",
+    "compile_bound",
     "compile_function",
     "generate_object_structure",
     "generate_unstructure",
@@ -35,6 +38,7 @@ __all__ = [
 ]
 
 _numbers: Final = itertools.count(1)
+_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: Generated code compiled so far, by the hash of its source: (the source's lines, as linecache
 #: holds them; the function's code, or the module's when the function has defaults or a
 #: closure; whether it is the function's). Kept for the life of the process, as linecache keeps
@@ -83,6 +87,47 @@ def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Calla
     )
     compiled.append((lines, generated.__code__ if plain else module, plain))
     return generated
+
+
+def compile_bound(
+    name: str,
+    parameter: str,
+    body: Sequence[str],
+    namespace: Mapping[str, object],
+    shared: dict[str, Any],
+) -> Callable[[Any], Any]:
+    """Compile a function of *parameter* whose own values are its parameters' defaults.
+
+    The function's globals are *shared* (builtins and the values every such function holds
+    alike); each other value of *namespace* that the body mentions is a parameter after
+    *parameter*, with the value as its default (callers pass *parameter* alone). Two reasons: the
+    source depends on the function's shape only, not on which hooks or keys it holds, so it
+    shares its code with every function of the same shape; and a code object run with different
+    globals dicts misses the interpreter's caches of global lookups on every switch (a quarter
+    more instructions a call when tools of one shape are called in turn), while one dict keeps
+    them warm.
+
+    Args:
+        name: What the function does, for its file name in tracebacks (see `compile_function`).
+        parameter: The name of its one argument.
+        body: Its lines, indented, reading values by their names in *namespace* or *shared*.
+        namespace: The values it may read; those that are *shared*'s own are read from there.
+        shared: Its globals: a dict kept for the life of the process, with ``__builtins__``.
+    """
+    # Each parameter costs the call a copy of its default: only the names the body mentions are
+    # bound (a hook the lines do not call, as for a key kept as is, is left out).
+    mentioned = set(_NAME.findall("\n".join(body)))
+    absent = object()
+    bound = {
+        key: value
+        for key, value in namespace.items()
+        if key in mentioned and shared.get(key, absent) is not value
+    }
+    header = f"def generated({', '.join([parameter, *bound])}):"
+    source = "\n".join([header, *body]) + "\n"
+    # Compiled without defaults, the function is plain: its code alone is kept and shared.
+    code = compile_function(source, name, {"__builtins__": builtins}).__code__
+    return types.FunctionType(code, shared, None, tuple(bound.values()))
 
 
 # The attribute of a structuring hook holding its `InlineForm`. Kept on the hook itself (not on
@@ -283,11 +328,14 @@ def object_body(
     Args:
         keys: The object's keys, in order.
         make: The constructor, or None for a plain dict of the values present.
-        namespace: The generated function's globals; the hooks and tables are added to it.
+        namespace: The values the lines read by name (hooks, tables and, for a dict, the keys
+            themselves, ``K0``, ``K1``, ...); they are added to it.
         indent: Put before every line.
         known_dict: The caller has checked already that ``v`` is a dict.
     """
-    namespace.update({"Reject": Reject, "M": MISSING, "make": make})
+    namespace.update({"Reject": Reject, "M": MISSING})
+    if make is not None:
+        namespace["make"] = make
     lines = [] if known_dict else ["if type(v) is not dict:", "    raise Reject"]
     optional = any(not k.required for k in keys)
     # A dict result whose values are all kept as they are is the checked object itself (unless
@@ -304,7 +352,13 @@ def object_body(
     if uses_kw:
         lines.append("kw = {}")
     for index, item in enumerate(keys):
+        # For a dict (a method's arguments), the key is a name, not a literal: the source then
+        # depends on the object's shape alone, and every tool of one shape shares one code (see
+        # `compile_bound`). A class's source names its keys as keywords anyway.
         key = repr(item.key)
+        if make is None:
+            key = f"K{index}"
+            namespace[key] = item.key
         namespace[f"s{index}"] = item.hook
         check, value = _value_check(item, index, namespace)
         lines.append(f"x = v.get({key}, M)")
@@ -338,16 +392,20 @@ def object_body(
         lines.extend([f"if len(v) != {len(keys)}:", "    raise Reject"])
     if same:
         return [f"{indent}{line}" for line in lines], "v"
-    named = [(item.key, local) for item, local in zip(keys, keywords, strict=True) if local]
+    named = [
+        (index, item.key, local)
+        for index, (item, local) in enumerate(zip(keys, keywords, strict=True))
+        if local
+    ]
     if make is None:
-        lines.append("r = {" + ", ".join(f"{key!r}: {local}" for key, local in named) + "}")
+        lines.append("r = {" + ", ".join(f"K{index}: {local}" for index, _, local in named) + "}")
         if uses_kw:
             lines.append("r.update(kw)")
         result = "r"
     else:
-        positional = _positional_count(make, [key for key, _ in named])
-        call = [local for _, local in named[:positional]]
-        call += [f"{key}={local}" for key, local in named[positional:]]
+        positional = _positional_count(make, [key for _, key, _ in named])
+        call = [local for _, _, local in named[:positional]]
+        call += [f"{key}={local}" for _, key, local in named[positional:]]
         if uses_kw:
             call.append("**kw")
         result = f"make({', '.join(call)})"
