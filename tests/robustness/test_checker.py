@@ -116,3 +116,19 @@ def test_arrays_read_by_the_types_of_their_items_agree(annotation: object, value
     proxy = echo_tool(annotation)
     same_problems(proxy.parameters, {"value": value})
     assert Checker(proxy.parameters).problems({"value": value})[0]
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["low", "urgent", "a{b}", "it's", 'say "hi"', 1, True, None, ["low"], {"low": 1}, "LOW"],
+)
+def test_enums_and_constants_of_strings_inlined_agree(value: object) -> None:
+    """Enums of a few strings are checked by an inlined set membership: jsonschema's verdict."""
+    strings = ["low", "high", "a{b}", "it's", 'say "hi"']
+    for schema in (
+        {"type": "object", "properties": {"value": {"enum": strings}}},
+        {"type": "object", "properties": {"value": {"const": "a{b}"}}},
+        {"type": "object", "properties": {"value": {"type": "array", "items": {"enum": strings}}}},
+    ):
+        same_problems(schema, {"value": value})
+        same_problems(schema, {"value": [value, value]})

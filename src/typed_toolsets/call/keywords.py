@@ -114,6 +114,25 @@ def _expression_test(expression: str) -> Test:
     return test
 
 
+#: Enums of up to this many strings are checked by an expression generated code inlines.
+_INLINE_STRINGS: Final = 64
+
+
+def _strings_expression(constants: list[object]) -> str | None:
+    """For constants that are all strings (a few): whether ``{v}`` is one, as an expression.
+
+    A set display of constants after ``in`` is compiled as one frozenset constant. A string is
+    only ever JSON-equal to an equal string, so plain membership is jsonschema's verdict.
+    """
+    if not constants or len(constants) > _INLINE_STRINGS:
+        return None
+    if not all(type(c) is str for c in constants):
+        return None
+    written = ", ".join(sorted(repr(c) for c in set(typing.cast("list[str]", constants))))
+    escaped = written.replace("{", "{{").replace("}", "}}")  # the expression is a format string
+    return f"(isinstance({{v}}, str) and {{v}} in {{{{{escaped},}}}})"
+
+
 def _type_expression(value: object) -> str:
     names = [value] if isinstance(value, str) else value
     if not isinstance(names, list) or not names:
@@ -216,7 +235,8 @@ class Scalar:
     """One keyword that looks at the value itself: its test, and its reason when it fails.
 
     Attributes:
-        expression: For ``type``: the test as an expression over ``{v}``, for generated code.
+        expression: For ``type`` (and enums of a few strings): the test as an expression over
+            ``{v}``, for generated code.
         exact: For ``type``: Python types whose values pass for sure (see `_EXACT_TYPES`).
         shallow: A failure means the value has not even the shape of the schema.
         reason: Why a value fails this keyword (see `typed_toolsets.call.validation.reason_of`).
@@ -236,12 +256,18 @@ class Scalar:
             test = _expression_test(self.expression)
             names = [value] if isinstance(value, str) else typing.cast("list[str]", value)
             self.exact = frozenset[type]().union(*(_EXACT_TYPES[name] for name in names))
-        elif keyword == "enum":
-            if not isinstance(value, list):
+        elif keyword in ("enum", "const"):
+            if keyword == "enum" and not isinstance(value, list):
                 raise Unsupported
-            test = _constants_test(typing.cast("list[object]", value))
-        elif keyword == "const":
-            test = _constants_test([value])
+            constants: list[object] = (
+                typing.cast("list[object]", value) if keyword == "enum" else [self.value]
+            )
+            self.expression = _strings_expression(constants)
+            test = (
+                _constants_test(constants)
+                if self.expression is None
+                else _expression_test(self.expression)
+            )
         elif keyword == "format":
             test = _format_test(value)
         elif keyword == "multipleOf":
