@@ -280,6 +280,9 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
         if type(value) is not list:
             raise Reject
         raw: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+        # Items of the shortcut type are kept in C passes, before any set is built: a wrong
+        # item is found first (the cheapest way to a refusal).
+        built = kept_items(raw, kinds, structure_item) if kinds else None
         keys = [json_key(v) for v in raw] if needs_keys else raw
         try:
             unique = set(keys)
@@ -287,12 +290,10 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
             raise Reject from None
         if len(unique) != len(raw):
             raise Reject
-        if not kinds:
+        if built is None:
             built = [structure_item(v) for v in raw]
-        else:
-            built = kept_items(raw, kinds, structure_item)
-            if built is raw and not needs_keys:
-                return frozenset(unique) if frozen else unique  # the items themselves
+        elif built is raw and not needs_keys:
+            return frozenset(unique) if frozen else unique  # the items themselves
         return frozenset(built) if frozen else set(built)
 
     unstructure_item = item.unstructure
