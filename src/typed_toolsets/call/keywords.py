@@ -59,6 +59,13 @@ _PLAIN_BOOLEANS: Final = frozenset({str, bool, type(None)})
 
 
 def _unique(items: list[object]) -> bool:
+    # Values JSON calls equal are equal in Python too: distinct in Python, they are distinct.
+    # Only a repeat Python sees (``true`` beside ``1``, say) needs JSON's own comparison.
+    try:
+        if len(set(items)) == len(items):
+            return True
+    except TypeError:  # an array or object among them
+        pass
     types = list(map(type, items))
     # Counting the first type is a pointer comparison per item: all alike is decided in C.
     kinds = {types[0]} if types and types.count(types[0]) == len(types) else set(types)
