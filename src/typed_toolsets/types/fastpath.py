@@ -36,9 +36,10 @@ shorter, so a text within one byte per ``e`` of the limit is left to the exact p
 
 Arguments that orjson read but that did not structure are handed over with what the exact path
 needs to know, so that it does no work twice: it skips structuring them again, and it skips its
-own strict parsing too when orjson's reading is the one it would make (`strict_reading`: a dict's
-copy always is; a text's is when no member was dropped, by the colon count above, and no number
-literal has 19 digits or more, so none can have become a float). Otherwise the exact path parses
+own strict parsing too when orjson's reading is the one it would make (`strict_reading`: when
+it nests no deeper than the limit, a dict's copy always is; a text's is when also no member was
+dropped, by the colon count above, and no number literal has 19 digits or more, so none can have
+become a float). Otherwise the exact path parses
 the text strictly (and reports what that refuses), then lets its checker decide. Handing over
 from inside the generated code keeps "fast path once, then exact path" in one place, at the cost
 of one call.
