@@ -60,3 +60,10 @@ def test_inexact_finds_a_few_odd_items_in_a_long_list(size: int, places: set[int
             items[place] = str(place)
     assert list(inexact(items, frozenset({int}))) == sorted(p for p in places if p < size)
     assert list(inexact(items, frozenset({int, float}))) == sorted(p for p in places if p < size)
+
+
+@given(_values)
+def test_all_of_is_every_item_of_exactly_that_type(items: list[Any]) -> None:
+    from typed_toolsets.types.items import all_of
+
+    assert all_of(items, int) == all(type(item) is int for item in items)

@@ -12,7 +12,7 @@ from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
 
 from .gen import items_hook
-from .items import SHORT, kept_items
+from .items import SHORT, all_of, kept_items
 from .registry import Builder, Describer, Rule
 from .typespec import (
     ChildrenFn,
@@ -54,11 +54,6 @@ def is_bare_generic(annotation: object) -> bool:
     return fullname(annotation) in names or annotation is tuple or annotation is typing.Tuple  # noqa: UP006
 
 
-def _all_exact(items: list[Any], kind: type) -> bool:
-    # One C-level pass: the set of element types must be exactly {kind}.
-    return not items or set(map(type, items)) == {kind}
-
-
 def _list_structure(item: TypeSpec, as_tuple: bool) -> StructureHook:
     structure_item = item.structure
     exact = item.exact_type
@@ -92,7 +87,7 @@ def _list_structure(item: TypeSpec, as_tuple: bool) -> StructureHook:
             if type(value) is not list:
                 raise Reject
             items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
-            if not _all_exact(items, exact):
+            if not all_of(items, exact):
                 raise Reject
             return items
 
@@ -339,7 +334,7 @@ def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
         if type(value) is not dict:
             raise Reject
         mapping: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
-        if not _all_exact(list(mapping.values()), exact_type):
+        if not all_of(list(mapping.values()), exact_type):
             raise Reject
         return mapping
 

@@ -20,6 +20,7 @@ from typed_toolsets.rules.formats import BY_CLASS, LAYOUT_NAMES, FormatType
 from typed_toolsets.rules.shapes import Shape
 
 from .gen import InlineForm, compile_function, with_inline_form
+from .items import all_of
 from .registry import Builder, Describer, Rule
 from .typespec import Reject, TypeSpec
 
@@ -100,9 +101,9 @@ def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | No
         spellings = set(lengths)
         if not spellings <= known:
             return None  # the cheapest way out, first
-        size = len(values)
-        if list(map(type, values)).count(str) != size:
+        if not all_of(values, str):
             return None
+        size = len(values)
         for length in spellings:
             places = columns[length]
             group: Iterable[str] = values
