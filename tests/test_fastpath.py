@@ -388,7 +388,13 @@ def test_number_guard_is_needed_only_where_numbers_can_appear(
         ('{"note": "a\\u003a", "note": 2}', False),  # an escaped colon hides the count
         ('{"count": 18446744073709551617}', False),  # read by orjson as a float
         ('{"count": -9223372036854775809}', False),
-        ('{"note": "1234567890123456789"}', False),  # 19 digits anywhere: not looked into
+        # 19 digits but no float in orjson's writing (no "+"): no integer became a float.
+        ('{"note": "1234567890123456789"}', True),
+        ('{"note": 1e300}', True),  # a float written with "e+": no literal of 19 digits
+        (
+            '{"note": "+", "count": 1234567890123456789}',
+            False,
+        ),  # "+" and 19 digits: not looked into
         ('{"tree": [[[[[[[[1]]]]]]]]}', False),  # deeper than the limit: the exact path says so
     ],
 )

@@ -68,6 +68,8 @@ class Node:
         nested: A union or a reference is at or below this node (so unions above it remember
             what their variants said: the same value may be asked about again).
         scalars: A leaf's keywords.
+        reason: A leaf with one keyword that tests the value: the reason it gives (generated
+            code yields that problem itself once its inline check fails).
         schema: The schema it was compiled from.
     """
 
@@ -76,6 +78,7 @@ class Node:
         "leaf",
         "nested",
         "quick",
+        "reason",
         "scalars",
         "schema",
         "shallow",
@@ -90,6 +93,7 @@ class Node:
         self.quick = False
         self.small = False
         self.scalars: list[Scalar] = []
+        self.reason: Callable[[Any], str] | None = None
         self.valid: _Valid = _accept
         self.errors: _Errors = _no_errors
         self.shallow: Test = _never
@@ -101,6 +105,7 @@ class Node:
         self.quick = other.quick
         self.small = other.small
         self.scalars = other.scalars
+        self.reason = other.reason
         self.valid = other.valid
         self.errors = other.errors
         self.shallow = other.shallow
@@ -163,6 +168,9 @@ class _Source:
         return f"{self.name(node)}.valid({var}, memo)"
 
     def child_errors(self, node: Node, var: str, link: str) -> list[str]:
+        if node.reason is not None:
+            problem = f"yield P({link}), {self.name(node.reason)}({var})"
+            return [f"if not ({self.child_valid(node, var)}):", f"    {problem}"]
         errors = f"yield from {self.name(node)}.errors({var}, {link}, memo)"
         if node.leaf or node.quick or node.small:
             return [f"if not ({self.child_valid(node, var)}):", f"    {errors}"]
@@ -456,6 +464,7 @@ def leaf_node(schema: object, scalars: list[Scalar]) -> Node:
     if len(tests) == 1:
         # Most leaves have one keyword (their type): no list of reasons to gather.
         ((test, reason),) = tests
+        node.reason = reason
 
         def error(x: Any, link: Link, _memo: Memo) -> list[Problem]:
             return [] if test(x) else [(path_of(link), reason(x))]

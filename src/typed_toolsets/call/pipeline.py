@@ -24,7 +24,7 @@ import time
 import typing
 import weakref
 from collections.abc import Callable, Collection, Coroutine, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 from typing_extensions import Never
@@ -34,7 +34,7 @@ from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant
 from typed_toolsets.types.fastpath import FastArguments, Handover
-from typed_toolsets.types.typespec import Schema, exact_numbers
+from typed_toolsets.types.typespec import Schema, exactly
 
 from . import execution
 from .execution import CANCEL_GRACE, execution_error, internal_error, propagates
@@ -54,6 +54,8 @@ if TYPE_CHECKING:
     # (asyncio and concurrent.futures cost more than the rest of a first call together).
     import concurrent.futures
 
+    from .refusal import ArgumentsRefusal
+
 __all__ = ["OFFLOAD_CHARS", "OFFLOAD_VALUES", "ExactPath", "Failed", "Pipeline", "Refused"]
 
 # How much longer than its deadline and grace a sync caller waits for an async tool's own event
@@ -65,34 +67,63 @@ class Failed:
     """A failed call's error, wrapped.
 
     Wrapping keeps a tool's own return value from ever being mistaken for a failure: the class is
-    private, so no tool returns one. The `ToolResult` is built only when asked for
-    (``dynamic_call`` needs only the error's text).
+    private, so no tool returns one. Refused arguments' `ToolError` (and the `ToolResult`) are
+    built only when asked for: ``dynamic_call`` needs only the message.
     """
 
-    __slots__ = ("error",)
+    __slots__ = ("_error", "message")
 
-    def __init__(self, error: ToolError) -> None:
-        self.error = error
+    def __init__(self, error: Verdict) -> None:
+        self._error = error
+        #: The error's message.
+        self.message: str = error.message
+
+    @property
+    def error(self) -> ToolError:
+        """The `ToolError`."""
+        return tool_error(self._error)
 
     @property
     def result(self) -> ToolResult[Never]:
         """The failed `ToolResult`."""
-        return ToolResult.failure(self.error)
+        return ToolResult.failure(tool_error(self._error))
 
 
 #: The tool's return value, or a `Failed`.
 Outcome = object
 
+#: Why a call failed: the error, or refused arguments whose error is built when asked for.
+Verdict: TypeAlias = "ToolError | ArgumentsRefusal"
+
+
+def tool_error(verdict: Verdict) -> ToolError:
+    """The `ToolError` of *verdict*."""
+    if type(verdict) is ToolError:
+        return verdict
+    return typing.cast("ArgumentsRefusal", verdict).error()
+
 
 class Refused(Exception):  # noqa: N818 - a verdict, raised through the generated fast path
-    """The exact path refuses the arguments; ``error`` says why."""
+    """The exact path refuses the arguments: ``Refused(verdict)``, the verdict saying why.
 
-    def __init__(self, error: ToolError) -> None:
-        # No Exception.__init__: its args (the error) are set already, and str() is below.
-        self.error = error
+    Raised rather than returned so that the accepted call, the usual one, checks nothing on
+    its way back from the fast path.
+    """
+
+    # No __init__ of its own: the verdict is the exception's only argument, kept by Python.
+
+    @property
+    def verdict(self) -> Verdict:
+        """Why the arguments are refused."""
+        return typing.cast("Verdict", self.args[0])
+
+    @property
+    def error(self) -> ToolError:
+        """The `ToolError` to report."""
+        return tool_error(self.verdict)
 
     def __str__(self) -> str:
-        return self.error.message
+        return self.verdict.message
 
 
 def _not_started(name: str) -> Failed | None:
@@ -126,7 +157,7 @@ class ExactPath:
         init=False, factory=list, eq=False, repr=False
     )
     # What explains refused arguments (`typed_toolsets.call.refusal`), built on the first one.
-    _explain: list[Callable[[dict[str, object]], dict[str, object] | ToolError]] = attrs.field(
+    _explain: list[Callable[[dict[str, object]], dict[str, object] | Verdict]] = attrs.field(
         init=False, factory=list, eq=False, repr=False
     )
 
@@ -142,7 +173,7 @@ class ExactPath:
                 not parsed again).
 
         Raises:
-            Refused: With the error to report (it raises nothing else).
+            Refused: With the verdict to report (it raises nothing else).
         """
         if type(arguments) is StrictArguments:
             try:
@@ -150,21 +181,18 @@ class ExactPath:
             except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
                 raise Refused(internal_error(self.name, exc)) from None
             return strict(arguments.arguments)
-        # Numbers are read as written here, also when this call is made while another call's
-        # fast path is structuring (its mode is restored afterwards).
-        token = exact_numbers.set(True)
+        checked: dict[str, object] | Verdict
         try:
             if isinstance(handover, dict):
-                checked = self.explain(handover)
+                explain = self._explain  # called here once built: one frame fewer per refusal
+                checked = explain[0](handover) if explain else self.explain(handover)
             else:
                 checked = self._check(arguments, handover)
         except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
             checked = internal_error(self.name, exc)
-        finally:
-            exact_numbers.reset(token)
-        if isinstance(checked, ToolError):
-            raise Refused(checked)
-        return checked
+        if isinstance(checked, dict):
+            return checked
+        raise Refused(checked)
 
     def strict(self) -> FastArguments[dict[str, object]]:
         """The fast path of the strict form of these arguments, built once.
@@ -179,7 +207,7 @@ class ExactPath:
             found.append(variant.fast_path(limits.max_argument_bytes, depth_limit(limits), exact))
         return found[0]
 
-    def _check(self, arguments: object, handover: bool) -> dict[str, object] | ToolError:
+    def _check(self, arguments: object, handover: bool) -> dict[str, object] | Verdict:
         name = self.name
         try:
             args = load_arguments(arguments, self.limits)
@@ -190,17 +218,17 @@ class ExactPath:
         except NotAnObject as exc:
             return ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}")
         except NotJSONValue as exc:
-            from .refusal import arguments_error
+            from .refusal import ArgumentsRefusal
 
-            return arguments_error(name, [(tuple(exc.path), str(exc))], more=False)
+            return ArgumentsRefusal(name, [(tuple(exc.path), str(exc))], more=False)
         if not handover:
             try:
-                return self.arguments.structure(args)
+                return exactly(self.arguments.structure, args)
             except Exception:  # noqa: BLE001, S110 - whatever the refusal, the checker explains it
                 pass
         return self.explain(args)
 
-    def explain(self, arguments: dict[str, object]) -> dict[str, object] | ToolError:
+    def explain(self, arguments: dict[str, object]) -> dict[str, object] | Verdict:
         """Check *arguments* (parsed, within the limits) against the schema.
 
         See `typed_toolsets.call.refusal`.
@@ -264,7 +292,7 @@ class Pipeline:
     Attributes:
         exact: The exact path.
         fast: The keyword arguments, by the fast path for JSON text when it can vouch for them,
-            else by `exact` (which raises `Refused` with the error to report).
+            else by `exact` (which raises `Refused` with the verdict to report).
         is_async: Whether the method is an ``async def``.
         direct: `run` calls the (sync) method right there: no deadline to watch.
         adirect: `arun` awaits the (async) method right there: no deadline to watch.
@@ -340,6 +368,8 @@ class Pipeline:
             if self.direct:
                 return bound(**kwargs)
             return self._execute(bound, kwargs)
+        except Refused as refused:
+            return Failed(refused.args[0])  # its verdict
         except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
             return self._failure(exc)
 
@@ -373,7 +403,7 @@ class Pipeline:
             BaseException: *exc* itself when it `propagates` (the host is stopping).
         """
         if isinstance(exc, Refused):
-            return Failed(exc.error)
+            return Failed(exc.args[0])  # its verdict
         if propagates(exc):
             raise exc
         return Failed(execution_error(self.exact.name, exc))

@@ -176,7 +176,7 @@ class ToolProxy(Generic[_P, _R_co]):
         cancellation propagate.
         """
         outcome = self._pipeline.run(self._bound, arguments)
-        return error_text(outcome.error) if type(outcome) is Failed else outcome
+        return error_text(outcome.message) if type(outcome) is Failed else outcome
 
     @overload
     async def acall(
@@ -212,7 +212,7 @@ class ToolProxy(Generic[_P, _R_co]):
     async def adynamic_call(self, arguments: Arguments = None) -> Any:
         """The async form of `dynamic_call`: exactly ``(await ainvoke(arguments)).dynamic()``."""
         outcome = await self._pipeline.arun(self._bound, arguments)
-        return error_text(outcome.error) if type(outcome) is Failed else outcome
+        return error_text(outcome.message) if type(outcome) is Failed else outcome
 
 
 def make_proxies(exports: list[Export], instance: typed_toolsets.Toolset) -> list[ToolProxy]:

@@ -17,13 +17,13 @@ from typing import Any, Final
 
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant, Unbuilt
-from typed_toolsets.types.typespec import Path
+from typed_toolsets.types.typespec import Path, exactly
 
 from .checker import Checker
 from .result import ArgumentProblem, ToolError
-from .validation import Problem, dotted, json_path, unbuilt_reason
+from .validation import Problem, dotted_path, json_path, unbuilt_reason
 
-__all__ = ["arguments_error", "checker_of", "explainer"]
+__all__ = ["ArgumentsRefusal", "checker_of", "explainer"]
 
 _checkers: Final[weakref.WeakKeyDictionary[ArgumentsVariant, Checker]] = weakref.WeakKeyDictionary()
 _lock: Final = threading.Lock()
@@ -40,18 +40,38 @@ def checker_of(variant: ArgumentsVariant) -> Checker:
     return found
 
 
-def arguments_error(tool: str, problems: list[Problem], more: bool) -> ToolError:
-    """The ``"arguments"`` error listing *problems* (and saying when more were not shown)."""
-    details: list[ArgumentProblem] = []
-    parts: list[str] = []
-    for path, reason in problems:
-        where = json_path(path)
-        details.append(ArgumentProblem(where, reason))
-        parts.append(f"{dotted(where)}: {reason}")
-    message = f"Invalid arguments for tool {tool!r}: " + "; ".join(parts)
-    if more:
-        message += "; (more problems not shown)"
-    return ToolError(tool, "arguments", message, tuple(details))
+class ArgumentsRefusal:
+    """Refused arguments: the error's message at once, the `ToolError` itself when asked.
+
+    ``dynamic_call`` needs only the message. The error's details (one `ArgumentProblem` per
+    problem, its path written as a JSON path) are built for a `ToolResult`, once.
+
+    Attributes:
+        tool: The exported tool name.
+        message: The error's message: every problem as ``<path>: <reason>``.
+    """
+
+    __slots__ = ("_error", "_problems", "message", "tool")
+
+    def __init__(self, tool: str, problems: list[Problem], more: bool) -> None:
+        self.tool = tool
+        self._problems = problems
+        self._error: ToolError | None = None
+        parts: list[str] = []
+        for path, reason in problems:
+            parts.append(f"{dotted_path(path)}: {reason}")
+        message = f"Invalid arguments for tool {tool!r}: " + "; ".join(parts)
+        self.message = message + "; (more problems not shown)" if more else message
+
+    def error(self) -> ToolError:
+        """The ``"arguments"`` error, with one `ArgumentProblem` per problem."""
+        error = self._error
+        if error is None:
+            details = tuple(
+                [ArgumentProblem(json_path(path), reason) for path, reason in self._problems]
+            )
+            error = self._error = ToolError(self.tool, "arguments", self.message, details)
+        return error
 
 
 def _at(value: object, path: Path) -> object:
@@ -67,7 +87,7 @@ def _unbuilt_problem(arguments: dict[str, object], unbuilt: Unbuilt) -> Problem:
 
 def explainer(
     tool: str, limits: Limits, variant: ArgumentsVariant
-) -> Callable[[dict[str, object]], dict[str, object] | ToolError]:
+) -> Callable[[dict[str, object]], dict[str, object] | ToolError | ArgumentsRefusal]:
     """The function checking arguments (parsed, within the limits) against *variant*'s schema.
 
     It returns the error naming every problem (up to the cap); or, when the schema accepts the
@@ -76,7 +96,7 @@ def explainer(
     problems = checker_of(variant).problems
     convert = variant.convert
 
-    def explain(arguments: dict[str, object]) -> dict[str, object] | ToolError:
+    def explain(arguments: dict[str, object]) -> dict[str, object] | ToolError | ArgumentsRefusal:
         try:
             found, more = problems(arguments)
         except RecursionError:
@@ -87,11 +107,11 @@ def explainer(
             )
             return ToolError(tool, "limit", message)
         if found:
-            return arguments_error(tool, found, more)
-        converted = convert(arguments)
+            return ArgumentsRefusal(tool, found, more)
+        converted = exactly(convert, arguments)
         if isinstance(converted, list):
             failures = [_unbuilt_problem(arguments, unbuilt) for unbuilt in converted]
-            return arguments_error(tool, failures, more=False)
+            return ArgumentsRefusal(tool, failures, more=False)
         return converted
 
     return explain

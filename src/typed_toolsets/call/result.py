@@ -104,9 +104,9 @@ class ToolResult(Generic[_R_co]):
         """The `ToolProxy.dynamic_call` form: the value, or ``"Error: " + message``."""
         if self.ok or self.error is None:
             return self.value
-        return error_text(self.error)
+        return error_text(self.error.message)
 
 
-def error_text(error: ToolError) -> str:
-    """The `ToolProxy.dynamic_call` form of a failure: ``"Error: " + message``."""
-    return "Error: " + error.message
+def error_text(message: str) -> str:
+    """The `ToolProxy.dynamic_call` form of a failure with *message*: ``"Error: " + message``."""
+    return "Error: " + message

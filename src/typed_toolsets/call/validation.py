@@ -30,7 +30,6 @@ __all__ = [
     "SHALLOW_KEYWORDS",
     "Problem",
     "collect",
-    "dotted",
     "dotted_path",
     "exception_text",
     "expand",
@@ -101,15 +100,19 @@ def json_path(path: Iterable[str | int]) -> str:
 
 
 def dotted_path(path: Iterable[str | int]) -> str:
-    """Write a path for a message: ``owner.age``, ``tags[3]``; the root itself is ``$``."""
-    return dotted(json_path(path))
+    """Write a path for a message: ``owner.age``, ``tags[3]``; the root itself is ``$``.
 
-
-def dotted(text: str) -> str:
-    """The message form of a JSON path (see `dotted_path`)."""
-    if text == "$":
-        return "$"
-    return text[2:] if text.startswith("$.") else text[1:]
+    It is the JSON path (`json_path`) without its leading ``$`` and the dot after it.
+    """
+    parts: list[str] = []
+    for item in path:
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif item.isidentifier():
+            parts.append(f".{item}" if parts else item)
+        else:
+            parts.append(f"[{item!r}]")
+    return "".join(parts) if parts else "$"
 
 
 # ------------------------------------------------------------------------------------ values
@@ -214,7 +217,10 @@ def short(value: object, limit: int = 60) -> str:
             if len(text) <= limit:
                 return text
     elif kind is int:
-        text = _int_text(plain)
+        try:
+            text = repr(plain)
+        except ValueError:  # past the digit limit: `_int_text` words it
+            text = _int_text(plain)
         if len(text) <= limit:
             return text
     elif value is None or kind is bool:

@@ -38,9 +38,10 @@ Arguments that orjson read but that did not structure are handed over with what 
 needs to know, so that it does no work twice: it skips structuring them again, and it skips its
 own strict parsing too when orjson's reading is the one it would make (`strict_reading`: when
 it nests no deeper than the limit, a dict's copy always is; a text's is when also no member was
-dropped, by the colon count above, and no number literal has 19 digits or more, so none can have
-become a float). Otherwise the exact path parses
-the text strictly (and reports what that refuses), then lets its checker decide. Handing over
+dropped, by the colon count above, and no integer became a float: orjson reads one past 64 bits
+as a float and writes that with an exponent of at least ``e+18``, so only when its writing holds
+a ``+`` are the text's literals checked, none having 19 digits or more). Otherwise the exact path
+parses the text strictly (and reports what that refuses), then lets its checker decide. Handing over
 from inside the generated code keeps "fast path once, then exact path" in one place, at the cost
 of one call.
 
@@ -220,6 +221,8 @@ def _escaped_colon(
 _DIGITS: Final = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
 # orjson reads an integer literal beyond 64 bits as a float; every one has 19 digits or more.
 _LONG_DIGITS: Final = b"0" * 19
+#: The byte "+", as ``in`` finds it quickest in bytes.
+_PLUS: Final = ord("+")
 
 
 def strict_reading(
@@ -240,32 +243,33 @@ def strict_reading(
     """
     try:
         # Fewer brackets than the limit cannot nest too deep: measured only past that.
-        opened = (
-            text.count("[") + text.count("{")
-            if isinstance(text, str)
-            else text.count(b"[") + text.count(b"{")
-        )
+        if isinstance(text, str):
+            opened = text.count("[") + text.count("{")
+        else:
+            opened = text.count(b"[") + text.count(b"{")
         if opened > max_depth and _too_deep(value, max_depth):
             return True  # the exact path says how deep
         if kind is dict:
             return value  # equal to the dict, which the fast path checked
+        # A colon is one byte in UTF-8 (no other character's bytes hold one): a text is counted
+        # as it is, without encoding it.
         if isinstance(text, str):
             if "\\" in text and _escaped_colon(text, _MARKS, _ESCAPES):
                 return True
-            data = text.encode()
+            colons = text.count(":") if len(text) < _LONG else _count(text, ":")
         else:
             if b"\\" in text and _escaped_colon(text, _BYTE_MARKS, _BYTE_ESCAPES):
                 return True
-            data = text
+            colons = text.count(b":") if len(text) < _LONG else _count(text, b":")
         written = _dumps(value)
-        if len(data) < _LONG:
-            colons, written_colons = data.count(b":"), written.count(b":")
-        else:
-            colons, written_colons = _count(data, b":"), _count(written, b":")
-        if colons != written_colons:
+        if colons != (written.count(b":") if len(written) < _LONG else _count(written, b":")):
             return True  # a member was dropped
-        if len(data) >= len(_LONG_DIGITS) and _LONG_DIGITS in data.translate(_DIGITS):
-            return True
+        # An integer orjson read as a float is past 64 bits, so orjson writes it with an
+        # exponent of at least ``e+18``: without a "+" in the writing, no literal needs counting.
+        if _PLUS in written:
+            data = text.encode() if isinstance(text, str) else text
+            if _LONG_DIGITS in data.translate(_DIGITS):
+                return True
     except Exception:  # noqa: BLE001 - whatever it was, the exact path reads the text itself
         return True
     return value

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextvars
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias, TypeVar
 
 import attrs
 
@@ -35,6 +35,7 @@ __all__ = [
     "json_key",
     "json_type_of",
     "exact_numbers",
+    "exactly",
     "has_unsafe_float",
     "nested_depth",
     "union_refs",
@@ -193,6 +194,22 @@ def count_members(value: object) -> int:
 #: set with a token and reset to what it was, so a call made while structuring (from an attrs
 #: validator, say) leaves the outer call's mode as it found it.
 exact_numbers: Final = contextvars.ContextVar("typed_toolsets_exact_numbers", default=True)
+
+_R = TypeVar("_R")
+
+
+def exactly(structure: Callable[[dict[str, object]], _R], arguments: dict[str, object]) -> _R:
+    """``structure(arguments)`` with numbers read as written, whatever the caller's mode.
+
+    The exact path structures this way, also when it is called while another call's fast path
+    is structuring (that call's mode is restored afterwards).
+    """
+    token = exact_numbers.set(True)
+    try:
+        return structure(arguments)
+    finally:
+        exact_numbers.reset(token)
+
 
 #: Floats at least this large may be integer literals that orjson turned into floats.
 UNSAFE_FLOAT: Final = 2.0**63
