@@ -11,7 +11,7 @@ from annotated_types import Ge, Gt, Le, Lt, MaxLen, MinLen, MultipleOf
 
 from tests.strategies.toolsets import echo_tool
 from typed_toolsets import ArgumentProblem, Toolset, tool
-from typed_toolsets.call.validation import MAX_PROBLEMS, dotted_path, json_path
+from typed_toolsets.call.validation import MAX_PROBLEMS, collect, dotted_path, json_path
 
 
 class Role(enum.Enum):
@@ -131,6 +131,24 @@ def test_path_writers() -> None:
     assert dotted_path(["owner", "age"]) == "owner.age"
     assert dotted_path(["tags", 3]) == "tags[3]"
     assert dotted_path([]) == "$"
+
+
+@pytest.mark.parametrize(
+    "path", [[], ["owner", "age"], ["tags", 3], [3, "a"], ["a b", 0, "c"], ["", "x"], ["1a"]]
+)
+def test_a_message_path_is_the_json_path_without_its_root(path: list[str | int]) -> None:
+    written = json_path(path)
+    expected = "$" if written == "$" else written[2:] if written.startswith("$.") else written[1:]
+    assert dotted_path(path) == expected
+
+
+def test_collect_keeps_the_first_of_each_problem_up_to_the_cap() -> None:
+    a, b, c = (("a",), "x"), (("b",), "y"), (("c",), "z")
+    assert collect([a, a, b, a, b]) == ([a, b], False)
+    assert collect([a, b, a, c], cap=2) == ([a, b], True)
+    assert collect([a, a, a], cap=1) == ([a], False)  # only repeats past the cap: no more
+    assert collect([a], cap=0) == ([], True)
+    assert collect([], cap=0) == ([], False)
 
 
 @pytest.mark.parametrize(

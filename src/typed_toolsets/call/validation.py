@@ -362,13 +362,18 @@ def collect(stream: Iterable[Problem], cap: int = MAX_PROBLEMS) -> tuple[list[Pr
     Reads the stream only as far as it needs: one problem past the cap at most.
     """
     found: list[Problem] = []
-    seen: set[Problem] = set()
+    seen: set[Problem] | None = None  # built at the second problem: most refusals have one
     for problem in stream:
-        if problem in seen:
-            continue
-        if len(found) == cap:
+        if found:
+            if seen is None:
+                seen = set(found)
+            if problem in seen:
+                continue
+            if len(found) == cap:
+                return found, True
+            seen.add(problem)
+        elif not cap:
             return found, True
-        seen.add(problem)
         found.append(problem)
     return found, False
 
