@@ -9,6 +9,7 @@ removed, from characters that the C parsers treat specially: signs, spaces, comm
 
 from __future__ import annotations
 
+import pickle
 import sys
 import uuid
 from collections.abc import Callable
@@ -296,3 +297,33 @@ def test_lists_of_common_spellings_are_read_column_by_column(kind: str, values: 
     assert read_all([*values, 5]) is None
     if kind in ("date-time", "time"):
         assert read_all([*values, values[0].replace(":00", ":60", 1)]) is None
+
+
+def test_a_list_of_uuids_read_at_once_holds_what_uuid_builds() -> None:
+    from typed_toolsets.types.formats import (
+        _column_reader,  # pyright: ignore[reportPrivateUsage]
+    )
+
+    texts = [str(uuid.UUID(int=n * 0x1234_5678_9ABC_DEF0_1234_5678_9ABC_DEF)) for n in range(70)]
+    texts[3] = texts[3].upper()
+    read_all = _column_reader(formats.BY_CLASS[uuid.UUID])
+    assert read_all is not None
+    read = read_all(texts)
+    assert read is not None
+    for value, text in zip(read, texts, strict=True):
+        expected = uuid.UUID(text)
+        assert type(value) is uuid.UUID
+        assert (value.int, value.is_safe, hash(value), str(value)) == (
+            expected.int,
+            expected.is_safe,
+            hash(expected),
+            str(expected),
+        )
+        assert value == expected
+        assert pickle.dumps(value) == pickle.dumps(expected)
+    # A digit that is not hexadecimal, or a space among them: the list goes one by one.
+    for bad in ("g", " "):
+        assert read_all([*texts[:5], texts[5][:-1] + bad]) is None
+    # Lengths that add up to one length's but hide a newline in a text are not one length.
+    glued = [texts[0] + "\n" + texts[1], "", texts[2][1:]]
+    assert read_all(glued) is None

@@ -23,8 +23,11 @@ from __future__ import annotations
 import re
 import sys
 import uuid
+from collections import deque
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from itertools import repeat
+from struct import unpack as _unpack
 from typing import Any, Final, Generic, Literal, TypeAlias, TypeVar
 
 __all__ = [
@@ -77,6 +80,10 @@ class FormatType(Generic[_T]):
             length, the places whose character is fixed and the characters allowed there. A
             text they allow has the layout; a list of texts of one length is checked a column
             at a time (every text's character at one place, sliced out of the texts joined).
+        read_joined: Reads a whole list of texts that the columns allow, all of one length, given
+            the texts and the same joined by newlines (ASCII bytes) in passes made in C, to the
+            values *read* gives them; raises `ValueError` when *read* would refuse one. None
+            when *read* over each text is the quickest there is.
         write: Writes a value; raises `ValueError` when it cannot be written in the format.
         json_kind: The JSON type of the value: a string, since the format is read from text.
     """
@@ -92,6 +99,7 @@ class FormatType(Generic[_T]):
         "parse",
         "pattern",
         "read",
+        "read_joined",
         "what",
         "write",
     )
@@ -110,6 +118,7 @@ class FormatType(Generic[_T]):
         read: Callable[[str], _T],
         columns: Columns,
         write: Callable[[_T], str],
+        read_joined: Callable[[list[str], bytes], list[_T]] | None = None,
         json_kind: Literal["string"] = "string",
     ) -> None:
         self.cls: Final = cls
@@ -122,6 +131,7 @@ class FormatType(Generic[_T]):
         self.layout: Final = layout
         self.read: Final = read
         self.columns: Final = columns
+        self.read_joined: Final = read_joined
         self.write: Final = write
         self.json_kind: Final = json_kind
 
@@ -392,6 +402,32 @@ def _read_uuid(text: str) -> uuid.UUID:
     return value
 
 
+def _read_uuids(texts: list[str], joined: bytes) -> list[uuid.UUID]:
+    """Read UUIDs of the hyphenated layout as `_read_uuid` reads each, in passes made in C.
+
+    *joined* is *texts* joined by newlines, as ASCII bytes. A Python frame per UUID costs more
+    than the rest of its reading: here one ``fromhex`` reads every digit (skipping the newlines),
+    and each pass over the list (the 16 bytes of each UUID, its int, the object, its two slots)
+    is a `map` run by a C loop.
+
+    Raises:
+        ValueError: a digit is not hexadecimal, or a space hides among them.
+    """
+    size = len(texts)
+    raw = _from_hex(joined.replace(b"-", b"").decode())
+    if len(raw) != 16 * size:
+        msg = "spaces among the digits"
+        raise ValueError(msg)
+    # The checkers read repeat("big") as an iterable of str, not of the literal from_bytes takes.
+    big: Any = repeat("big")
+    numbers = map(_from_bytes, _unpack("16s" * size, raw), big)
+    values = list(map(_new_object, repeat(uuid.UUID, size)))
+    # The slots' setters return None: the deque of no length only runs the passes.
+    deque(map(_set_uuid_int, values, numbers), 0)
+    deque(map(_set_uuid_safety, values, repeat(_UNKNOWN_SAFETY)), 0)
+    return values
+
+
 def parse_uuid(text: str) -> uuid.UUID:
     """Parse a UUID in its hyphenated 8-4-4-4-12 hexadecimal form.
 
@@ -501,6 +537,7 @@ FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
         layout=_UUID_LAYOUT,
         read=_read_uuid,
         columns=_UUID_COLUMNS,
+        read_joined=_read_uuids,
         write=format_uuid,
     ),
 )

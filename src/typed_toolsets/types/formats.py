@@ -13,7 +13,9 @@ the reader refuses, and every other text, goes to the parser, which says what th
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+import operator
+from collections.abc import Callable
+from itertools import repeat
 from typing import Any, Final
 
 from typed_toolsets.rules.formats import BY_CLASS, LAYOUT_NAMES, FormatType
@@ -82,46 +84,64 @@ def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
 def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | None] | None:
     """Read a whole list of *row*'s texts with its reader alone, checking its columns in C.
 
-    The texts of each length are joined, and each fixed place is sliced out of the joined text
-    (every ``length``-th byte of ASCII text) and checked at once; then the reader reads them all. No
-    Python step per text: the function returns None (the list goes one text at a time) for a
-    list holding anything else, a text of another layout, or a text the reader refuses.
+    The texts are joined by newlines, and each fixed place is sliced out of the joined text
+    (every ``length + 1``-th byte of ASCII text) and checked at once; then the reader reads them
+    all (the row's `FormatType.read_joined` when it has one). When all texts have one length, the
+    newlines say so (one at every ``length + 1``-th byte and no other), so no length is measured
+    text by text; a list mixing lengths is measured, and the texts of each length joined and
+    checked (every ``length``-th byte). No Python step per text: the function returns None (the
+    list goes one text at a time) for a list holding anything else, a text of another layout, or
+    a text the reader refuses.
     """
     columns = row.columns
     if not columns:
         return None
-    read = row.read
+    read, read_joined = row.read, row.read_joined
     known = columns.keys()
 
     def read_all(values: list[Any]) -> list[Any] | None:
+        size = len(values)
         try:
-            lengths = list(map(len, values))
+            joined = "\n".join(values)
         except TypeError:  # a number, a boolean or null
             return None
+        length, rest = divmod(len(joined) + 1, size or 1)
+        length -= 1
+        data = joined.encode() if not rest and length in known and joined.isascii() else b""
+        if data and _one_length(data, length, size):
+            if not all_of(values, str) or not _hold(data, length + 1, columns[length]):
+                return None  # a subclass of str, or a text of another layout
+            try:
+                return list(map(read, values)) if read_joined is None else read_joined(values, data)
+            except ValueError:
+                return None
+        lengths = list(map(len, values))
         spellings = set(lengths)
-        if not spellings <= known:
+        if len(spellings) < 2 or not spellings <= known or not all_of(values, str):
             return None  # the cheapest way out, first
-        if not all_of(values, str):
-            return None
-        size = len(values)
         for length in spellings:
-            places = columns[length]
-            group: Iterable[str] = values
-            if lengths.count(length) != size:
-                group = itertools.compress(values, map(length.__eq__, lengths))
-            joined = "".join(group)
-            if not joined.isascii():
-                return None  # one text at a time (bytes are sliced faster than code points)
-            data = joined.encode()
-            for place, allowed in places:
-                if data[place::length].strip(allowed):
-                    return None
+            joined = "".join(itertools.compress(values, map(operator.eq, lengths, repeat(length))))
+            if not joined.isascii() or not _hold(joined.encode(), length, columns[length]):
+                return None
         try:
             return list(map(read, values))
         except ValueError:
             return None
 
     return read_all
+
+
+def _one_length(data: bytes, length: int, count: int) -> bool:
+    """Whether *data*, *count* texts joined by newlines, holds texts of *length* and no newline.
+
+    Then its ``count - 1`` newlines sit at every ``length + 1``-th byte, and nowhere else.
+    """
+    return data.count(b"\n") == count - 1 and not data[length :: length + 1].strip(b"\n")
+
+
+def _hold(data: bytes, step: int, places: tuple[tuple[int, bytes], ...]) -> bool:
+    """Whether the texts in *data*, one every *step* bytes, hold only allowed bytes at *places*."""
+    return not any(data[place::step].strip(allowed) for place, allowed in places)
 
 
 def format_spec(row: FormatType[Any]) -> TypeSpec:
