@@ -295,7 +295,7 @@ class TestNumbersBeyond64Bits:
         value = outer.dynamic_call('{"checked": {"label": "a"}, "n": 18446744073709551617}')
         assert value == 18446744073709551617
         assert inner_values[:3] == [1, 18446744073709551617, 18446744073709551617]
-        assert exact_numbers.get() is True
+        assert exact_numbers() is True
 
 
 class EchoToolset(Toolset):

@@ -34,7 +34,7 @@ from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant
 from typed_toolsets.types.fastpath import FastArguments, Handover
-from typed_toolsets.types.typespec import Schema, exact_numbers
+from typed_toolsets.types.typespec import Schema, structures_numbers
 
 from . import execution
 from .execution import CANCEL_GRACE, execution_error, internal_error, propagates
@@ -150,9 +150,6 @@ class ExactPath:
             except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
                 raise Refused(internal_error(self.name, exc)) from None
             return strict(arguments.arguments)
-        # Numbers are read as written here, also when this call is made while another call's
-        # fast path is structuring (its mode is restored afterwards).
-        token = exact_numbers.set(True)
         try:
             if isinstance(handover, dict):
                 checked = self.explain(handover)
@@ -160,8 +157,6 @@ class ExactPath:
                 checked = self._check(arguments, handover)
         except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
             checked = internal_error(self.name, exc)
-        finally:
-            exact_numbers.reset(token)
         if isinstance(checked, ToolError):
             raise Refused(checked)
         return checked
@@ -211,6 +206,11 @@ class ExactPath:
 
             explain.append(explainer(self.name, self.limits, self.arguments))
         return explain[0](arguments)
+
+
+# Numbers are read as written here, also when this call is made while another call's fast path
+# is structuring (see `typed_toolsets.types.typespec.exact_numbers`).
+structures_numbers(ExactPath.__call__.__code__, exactly=True)
 
 
 #: From async code, arguments given as text of at least this many characters (or bytes) are read

@@ -7,7 +7,8 @@ same factory, a type cannot be supported by the schema but not by the converter.
 
 from __future__ import annotations
 
-import contextvars
+import inspect
+import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, TypeAlias
@@ -35,6 +36,7 @@ __all__ = [
     "json_key",
     "json_type_of",
     "exact_numbers",
+    "structures_numbers",
     "has_unsafe_float",
     "nested_depth",
     "union_refs",
@@ -185,14 +187,42 @@ def count_members(value: object) -> int:
     return total
 
 
-#: Whether the numbers being structured are exactly as the input wrote them: true (the default)
-#: everywhere but inside the fast path. The fast path parses with orjson, which turns integer
-#: literals beyond 64 bits into floats, and sets this false while it structures: a float of 2**63
-#: or more may then stand for an integer literal, so the hooks that would read it differently
-#: from the literal give up with `AmbiguousNumber` and the exact path decides. A context variable
-#: set with a token and reset to what it was, so a call made while structuring (from an attrs
-#: validator, say) leaves the outer call's mode as it found it.
-exact_numbers: Final = contextvars.ContextVar("typed_toolsets_exact_numbers", default=True)
+# Whether the numbers being structured are exactly as the input wrote them: true everywhere but
+# inside a fast path. The fast path parses with orjson, which turns integer literals beyond 64
+# bits into floats: while it structures, a float of 2**63 or more may stand for an integer
+# literal, so the hooks that would read it differently from the literal give up with
+# `AmbiguousNumber` and the exact path decides. The innermost of the registered functions on the
+# current thread's stack says which mode applies (none: exact), so a call made while structuring
+# (from an attrs validator, say) has its own mode and leaves the outer call's as it was. Asked
+# only for such a float: a fast path pays nothing per call for it (a context variable set and
+# reset cost each call about 2,500 instructions).
+_fast_codes: Final[set[types.CodeType]] = set()
+_exact_codes: Final[set[types.CodeType]] = set()
+
+
+def structures_numbers(code: types.CodeType, *, exactly: bool) -> None:
+    """Register *code* as a function that structures in exact mode or in the fast path's.
+
+    Args:
+        code: The code of a fast path (*exactly* false) or of the exact path's entry (true).
+        exactly: Which mode the functions it calls structure in, up to the next registered one.
+    """
+    (_exact_codes if exactly else _fast_codes).add(code)
+
+
+def exact_numbers() -> bool:
+    """Whether numbers are being structured as the input wrote them (not inside a fast path)."""
+    frame = inspect.currentframe()
+    fast, exact = _fast_codes, _exact_codes
+    while frame is not None:
+        code = frame.f_code
+        if code in fast:
+            return False
+        if code in exact:
+            return True
+        frame = frame.f_back
+    return True
+
 
 #: Floats at least this large may be integer literals that orjson turned into floats.
 UNSAFE_FLOAT: Final = 2.0**63
@@ -213,7 +243,7 @@ def check_float(value: float) -> None:
 
     Never in exact mode; the cheap comparison comes first, so small floats cost no lookup.
     """
-    if (value >= UNSAFE_FLOAT or value <= -UNSAFE_FLOAT) and not exact_numbers.get():
+    if (value >= UNSAFE_FLOAT or value <= -UNSAFE_FLOAT) and not exact_numbers():
         raise AmbiguousNumber
 
 
