@@ -332,6 +332,7 @@ class Pipeline:
 
         A sync method runs here (in a worker thread when it has a deadline); an async one runs
         to completion when no event loop is running in this thread. Never raises an `Exception`.
+        The proxy's ``invoke`` and ``dynamic_call`` make a `direct` call themselves, as here.
         """
         # Read from the slot first: calling ``self.fast(...)`` would look it up as a method.
         fast = self.fast
@@ -341,7 +342,7 @@ class Pipeline:
                 return bound(**kwargs)
             return self._execute(bound, kwargs)
         except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
-            return self._failure(exc)
+            return self.failure(exc)
 
     async def arun(self, bound: Callable[..., Any], arguments: object) -> Outcome:
         """The whole call of *bound*, from async code: a sync method runs in a worker thread.
@@ -364,9 +365,9 @@ class Pipeline:
                 return bound(**kwargs)
             return await self._aexecute(bound, kwargs)
         except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
-            return self._failure(exc)
+            return self.failure(exc)
 
-    def _failure(self, exc: BaseException) -> Failed:
+    def failure(self, exc: BaseException) -> Failed:
         """The outcome of a call that raised *exc*: refused arguments or the tool's own failure.
 
         Raises:
@@ -465,7 +466,7 @@ class Pipeline:
             try:
                 return func(*args, **kwargs)
             except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
-                return self._failure(exc)
+                return self.failure(exc)
 
         return await asyncio.to_thread(capture)
 
