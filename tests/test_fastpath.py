@@ -148,6 +148,9 @@ class TestLeavesToTheExactPath:
             '{"items": [{"name": "a", "name": "b"}]}',
             '{"note": "a\\u003a b: c"}',  # an escaped colon: the counts cannot see it
             '{"note": "a: b", "count": 1, "count": 2}',  # a duplicate beside a colon in a string
+            # Duplicates whose colons the argument's own strings do not account for.
+            '{"note": "a: b", "note": "c: d"}',
+            '{"note": "a: b", "items": [{"name": "x: y", "name": "z"}]}',
             '\ufeff{"count": 1}',  # a byte order mark is no JSON
             # Beyond 64 bits orjson gives a float, which may be an integer literal: only the
             # exact path can read it.

@@ -456,6 +456,20 @@ def make_fast_arguments(
         f"                {miss}",
         '        elif b"\\\\" in text and escaped(text, byte_marks, byte_escapes):',
         f"            {miss}",
+    ]
+    # The colons of the arguments' own strings (most of a text's are in them: URLs, times,
+    # code) are counted first; when those account for every colon of the text, it is the
+    # written count too (which lies between them and the text's own), without writing it.
+    text_keys = [i for i, spec in enumerate(specs) if "string" in spec.json_types]
+    for index in text_keys:
+        lines += [
+            f"        x = v.get(K{index})",
+            "        if type(x) is str:",
+            '            members += x.count(":") if len(x) < long else count(x, ":")',
+        ]
+    if text_keys:
+        lines += ["    if colons != members:"]
+    lines += [
         "        written = dumps(v)",
         "        if len(written) < long:",
         '            written_colons = written.count(b":")',
