@@ -18,7 +18,7 @@ from annotated_types import Ge
 from hypothesis import given
 from hypothesis import strategies as st
 
-from typed_toolsets import Limits, Toolset, tool
+from typed_toolsets import Limits, Toolset, register_type, tool
 from typed_toolsets.call.pipeline import Refused
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.types import fastpath as _fastpath
@@ -458,3 +458,31 @@ _json_values = st.recursive(
 )
 def test_too_deep_measures_nesting_level_by_level(value: object, limit: int) -> None:
     assert _fastpath._too_deep(value, limit) == (_depth(value) > limit)  # pyright: ignore[reportPrivateUsage]
+
+
+class Big:
+    """A registered type holding whatever integer its JSON value is."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
+register_type(Big, schema={"type": "integer"}, structure=Big, unstructure=lambda b: b.value)
+
+
+class BigToolset(Toolset):
+    @tool
+    def keep(self, *, big: Big) -> object:
+        return big.value
+
+
+def test_a_registered_type_reads_a_long_integer_as_written_on_every_form() -> None:
+    # orjson reads the literal as a float; the fast path's number mode hands the call over, and
+    # the registered structure gets the integer from the exact path.
+    proxy = BigToolset.to_tools()[0]
+    for form in ['{"big": 18446744073709551617}', b'{"big": 18446744073709551617}']:
+        value = proxy.dynamic_call(form)
+        assert type(value) is int
+        assert value == 18446744073709551617
+    assert proxy.dynamic_call({"big": 18446744073709551617}) == 18446744073709551617
+    assert exact_numbers() is True  # outside every path: exact

@@ -196,8 +196,9 @@ def count_members(value: object) -> int:
 # (from an attrs validator, say) has its own mode and leaves the outer call's as it was. Asked
 # only for such a float: a fast path pays nothing per call for it (a context variable set and
 # reset cost each call about 2,500 instructions).
-_fast_codes: Final[set[types.CodeType]] = set()
-_exact_codes: Final[set[types.CodeType]] = set()
+# By the id of each registered code, the code (held, so no other object takes its id) and
+# whether it structures exactly: an int is hashed at once, a code object's hash reads it all.
+_modes: Final[dict[int, tuple[types.CodeType, bool]]] = {}
 
 
 def structures_numbers(code: types.CodeType, *, exactly: bool) -> None:
@@ -207,19 +208,17 @@ def structures_numbers(code: types.CodeType, *, exactly: bool) -> None:
         code: The code of a fast path (*exactly* false) or of the exact path's entry (true).
         exactly: Which mode the functions it calls structure in, up to the next registered one.
     """
-    (_exact_codes if exactly else _fast_codes).add(code)
+    _modes[id(code)] = (code, exactly)
 
 
 def exact_numbers() -> bool:
     """Whether numbers are being structured as the input wrote them (not inside a fast path)."""
     frame = inspect.currentframe()
-    fast, exact = _fast_codes, _exact_codes
+    modes = _modes
     while frame is not None:
-        code = frame.f_code
-        if code in fast:
-            return False
-        if code in exact:
-            return True
+        found = modes.get(id(frame.f_code))
+        if found is not None:
+            return found[1]
         frame = frame.f_back
     return True
 
