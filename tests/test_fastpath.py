@@ -18,7 +18,7 @@ from annotated_types import Ge
 from hypothesis import given
 from hypothesis import strategies as st
 
-from typed_toolsets import Limits, Toolset, tool
+from typed_toolsets import Limits, Toolset, register_type, tool
 from typed_toolsets.call.pipeline import Refused
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.types import fastpath as _fastpath
@@ -148,6 +148,9 @@ class TestLeavesToTheExactPath:
             '{"items": [{"name": "a", "name": "b"}]}',
             '{"note": "a\\u003a b: c"}',  # an escaped colon: the counts cannot see it
             '{"note": "a: b", "count": 1, "count": 2}',  # a duplicate beside a colon in a string
+            # Duplicates whose colons the argument's own strings do not account for.
+            '{"note": "a: b", "note": "c: d"}',
+            '{"note": "a: b", "items": [{"name": "x: y", "name": "z"}]}',
             '\ufeff{"count": 1}',  # a byte order mark is no JSON
             # Beyond 64 bits orjson gives a float, which may be an integer literal: only the
             # exact path can read it.
@@ -295,7 +298,7 @@ class TestNumbersBeyond64Bits:
         value = outer.dynamic_call('{"checked": {"label": "a"}, "n": 18446744073709551617}')
         assert value == 18446744073709551617
         assert inner_values[:3] == [1, 18446744073709551617, 18446744073709551617]
-        assert exact_numbers.get() is True
+        assert exact_numbers() is True
 
 
 class EchoToolset(Toolset):
@@ -461,3 +464,31 @@ _json_values = st.recursive(
 )
 def test_too_deep_measures_nesting_level_by_level(value: object, limit: int) -> None:
     assert _fastpath._too_deep(value, limit) == (_depth(value) > limit)  # pyright: ignore[reportPrivateUsage]
+
+
+class Big:
+    """A registered type holding whatever integer its JSON value is."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
+register_type(Big, schema={"type": "integer"}, structure=Big, unstructure=lambda b: b.value)
+
+
+class BigToolset(Toolset):
+    @tool
+    def keep(self, *, big: Big) -> object:
+        return big.value
+
+
+def test_a_registered_type_reads_a_long_integer_as_written_on_every_form() -> None:
+    # orjson reads the literal as a float; the fast path's number mode hands the call over, and
+    # the registered structure gets the integer from the exact path.
+    proxy = BigToolset.to_tools()[0]
+    for form in ['{"big": 18446744073709551617}', b'{"big": 18446744073709551617}']:
+        value = proxy.dynamic_call(form)
+        assert type(value) is int
+        assert value == 18446744073709551617
+    assert proxy.dynamic_call({"big": 18446744073709551617}) == 18446744073709551617
+    assert exact_numbers() is True  # outside every path: exact

@@ -34,7 +34,7 @@ from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant
 from typed_toolsets.types.fastpath import FastArguments, Handover
-from typed_toolsets.types.typespec import Schema, exactly
+from typed_toolsets.types.typespec import Schema, structures_numbers
 
 from . import execution
 from .execution import CANCEL_GRACE, execution_error, internal_error, propagates
@@ -223,7 +223,7 @@ class ExactPath:
             return ArgumentsRefusal(name, [(tuple(exc.path), str(exc))], more=False)
         if not handover:
             try:
-                return exactly(self.arguments.structure, args)
+                return self.arguments.structure(args)
             except Exception:  # noqa: BLE001, S110 - whatever the refusal, the checker explains it
                 pass
         return self.explain(args)
@@ -239,6 +239,11 @@ class ExactPath:
 
             explain.append(explainer(self.name, self.limits, self.arguments))
         return explain[0](arguments)
+
+
+# Numbers are read as written here, also when this call is made while another call's fast path
+# is structuring (see `typed_toolsets.types.typespec.exact_numbers`).
+structures_numbers(ExactPath.__call__.__code__, exactly=True)
 
 
 #: From async code, arguments given as text of at least this many characters (or bytes) are read
@@ -362,6 +367,7 @@ class Pipeline:
 
         A sync method runs here (in a worker thread when it has a deadline); an async one runs
         to completion when no event loop is running in this thread. Never raises an `Exception`.
+        The proxy's ``invoke`` and ``dynamic_call`` make a `direct` call themselves, as here.
         """
         # Read from the slot first: calling ``self.fast(...)`` would look it up as a method.
         fast = self.fast
@@ -373,7 +379,7 @@ class Pipeline:
         except Refused as refused:
             return Failed(refused.args[0])  # its verdict
         except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
-            return self._failure(exc)
+            return self.failure(exc)
 
     async def arun(self, bound: Callable[..., Any], arguments: object) -> Outcome:
         """The whole call of *bound*, from async code: a sync method runs in a worker thread.
@@ -396,9 +402,9 @@ class Pipeline:
                 return bound(**kwargs)
             return await self._aexecute(bound, kwargs)
         except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
-            return self._failure(exc)
+            return self.failure(exc)
 
-    def _failure(self, exc: BaseException) -> Failed:
+    def failure(self, exc: BaseException) -> Failed:
         """The outcome of a call that raised *exc*: refused arguments or the tool's own failure.
 
         Raises:
@@ -497,7 +503,7 @@ class Pipeline:
             try:
                 return func(*args, **kwargs)
             except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
-                return self._failure(exc)
+                return self.failure(exc)
 
         return await asyncio.to_thread(capture)
 

@@ -165,7 +165,17 @@ class ToolProxy(Generic[_P, _R_co]):
             ``ToolResult(ok=True, value=...)``, or ``ok=False`` with a `ToolError` saying what to
             change. Never raises an `Exception`.
         """
-        outcome = self._pipeline.run(self._bound, arguments)
+        pipeline = self._pipeline
+        if pipeline.direct:
+            # `Pipeline.run` when it calls the method right there, without its frame.
+            fast = pipeline.fast
+            bound: Callable[..., Any] = self._bound
+            try:
+                value = bound(**fast(arguments))
+            except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
+                return pipeline.failure(exc).result
+            return ToolResult.success(value)
+        outcome = pipeline.run(self._bound, arguments)
         return outcome.result if type(outcome) is Failed else ToolResult.success(outcome)
 
     def dynamic_call(self, arguments: Arguments = None) -> Any:
@@ -175,7 +185,16 @@ class ToolProxy(Generic[_P, _R_co]):
         r.error.message``. Never raises an `Exception`; `KeyboardInterrupt`, `SystemExit` and
         cancellation propagate.
         """
-        outcome = self._pipeline.run(self._bound, arguments)
+        pipeline = self._pipeline
+        if pipeline.direct:
+            # `Pipeline.run` when it calls the method right there, without its frame.
+            fast = pipeline.fast
+            bound: Callable[..., Any] = self._bound
+            try:
+                return bound(**fast(arguments))
+            except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
+                return error_text(pipeline.failure(exc).message)
+        outcome = pipeline.run(self._bound, arguments)
         return error_text(outcome.message) if type(outcome) is Failed else outcome
 
     @overload

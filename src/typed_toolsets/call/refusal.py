@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant, Unbuilt
-from typed_toolsets.types.typespec import Path, exactly
+from typed_toolsets.types.typespec import Path
 
 from .checker import Checker
 from .result import ArgumentProblem, ToolError
@@ -108,7 +108,7 @@ def explainer(
             return ToolError(tool, "limit", message)
         if found:
             return ArgumentsRefusal(tool, found, more)
-        converted = exactly(convert, arguments)
+        converted = convert(arguments)
         if isinstance(converted, list):
             failures = [_unbuilt_problem(arguments, unbuilt) for unbuilt in converted]
             return ArgumentsRefusal(tool, failures, more=False)

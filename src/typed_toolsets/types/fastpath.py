@@ -18,8 +18,9 @@ exactly when the exact path would accept the same input with the same result:
   number mode (`typed_toolsets.types.typespec.exact_numbers`) is off, and a hook that would read
   a float of 2**63 or more differently from the integer literal it may stand for raises
   `AmbiguousNumber`, which leaves the fast path (it is no refusal: a union must not go on to a
-  later variant). The mode is a context variable, set and reset with a token, so a call made
-  while structuring leaves the outer call's mode as it was;
+  later variant). The mode is that of the innermost fast or exact path on the thread's stack
+  (nothing is set per call), so a call made while structuring has its own and leaves the outer
+  call's as it was;
 - size is the UTF-8 length, checked before parsing (a text of at most a quarter of the limit in
   code points is within it whatever it holds); orjson itself refuses nesting past 1,024, and
   nesting past ``Limits.max_depth`` is checked before the arguments are accepted (statically when
@@ -66,8 +67,8 @@ from .typespec import (
     Reject,
     Schema,
     TypeSpec,
-    exact_numbers,
     nested_depth,
+    structures_numbers,
 )
 
 __all__ = [
@@ -313,7 +314,6 @@ def _has_numbers(schema: object) -> bool:
 _SHARED: Final[dict[str, Any]] = {
     "__builtins__": builtins,
     **_orjson_names,
-    "mode": exact_numbers,
     "Ambiguous": AmbiguousNumber,
     "escaped": _escaped_colon,
     "marks": _MARKS,
@@ -428,32 +428,15 @@ def make_fast_arguments(
             f"    if opened > {max_depth} and too_deep(v, {max_depth}):  # the depth limit",
             f"        {miss}",
         ]
+    lines += ["    try:", *body]
     if guard_numbers:
-        # Numbers read by orjson may be integer literals in disguise: structure in fast mode,
-        # and leave it (to what it was) before calling the exact path or returning.
-        lines += [
-            "    token = mode.set(False)",
-            "    try:",
-            *body,
-            "    except Ambiguous:",
-            "        refused = None",
-            "    except Exception:",
-            "        refused = True",
-            "    else:",
-            "        refused = False",
-            "    finally:",
-            "        mode.reset(token)",
-            "    if refused is not False:",
-            f"        refused = refused is True and reading(kind, text, v, {max_depth})",
-            "        return exact(arguments, refused)",
-        ]
-    else:
-        lines += [
-            "    try:",
-            *body,
-            "    except Exception:",
-            f"        return exact(arguments, reading(kind, text, v, {max_depth}))",
-        ]
+        # A float that may be an integer literal in disguise (see `exact_numbers`): the exact
+        # path reads the text itself.
+        lines += ["    except Ambiguous:", f"        {miss}"]
+    lines += [
+        "    except Exception:",
+        f"        return exact(arguments, reading(kind, text, v, {max_depth}))",
+    ]
     lines += [
         "    if kind is str:",
         '        colons = text.count(":") if size < long else count(text, ":")',
@@ -477,6 +460,20 @@ def make_fast_arguments(
         f"                {miss}",
         '        elif b"\\\\" in text and escaped(text, byte_marks, byte_escapes):',
         f"            {miss}",
+    ]
+    # The colons of the arguments' own strings (most of a text's are in them: URLs, times,
+    # code) are counted first; when those account for every colon of the text, it is the
+    # written count too (which lies between them and the text's own), without writing it.
+    text_keys = [i for i, spec in enumerate(specs) if "string" in spec.json_types]
+    for index in text_keys:
+        lines += [
+            f"        x = v.get(K{index})",
+            "        if type(x) is str:",
+            '            members += x.count(":") if len(x) < long else count(x, ":")',
+        ]
+    if text_keys:
+        lines += ["    if colons != members:"]
+    lines += [
         "        written = dumps(v)",
         "        if len(written) < long:",
         '            written_colons = written.count(b":")',
@@ -489,4 +486,6 @@ def make_fast_arguments(
     generated: FastArguments[_R] = compile_bound(
         f"fast path of {name}", "arguments", lines, namespace, _SHARED
     )
+    # What it calls structures in the fast path's number mode (see `exact_numbers`).
+    structures_numbers(typing.cast("Any", generated).__code__, exactly=False)
     return generated

@@ -349,7 +349,13 @@ def object_body(
     uses_kw = not same and any(
         not k.required and (make is None or k.default is MISSING) for k in keys
     )
-    if uses_kw:
+    # A dict result with optional keys is filled as the keys are read: building it at the end
+    # from the required values and then merging a dict of the optional ones costs a dict and a
+    # call more.
+    fill = make is None and uses_kw
+    if fill:
+        lines.append("r = {}")
+    elif uses_kw:
         lines.append("kw = {}")
     for index, item in enumerate(keys):
         # For a dict (a method's arguments), the key is a name, not a literal: the source then
@@ -369,7 +375,9 @@ def object_body(
             if not _rejects_missing(item):
                 lines.extend(["if x is M:", "    raise Reject"])
             lines.extend(check)
-            if not same:
+            if fill:
+                lines.append(f"r[{key}] = {value}")
+            elif not same:
                 lines.append(f"a{index} = {value}")
             keywords.append(f"a{index}")
         elif make is not None and item.default is not MISSING:
@@ -382,7 +390,9 @@ def object_body(
         else:
             lines.append("if x is not M:")
             lines.extend(f"    {line}" for line in check)
-            if not same:
+            if fill:
+                lines.append(f"    r[{key}] = {value}")
+            elif not same:
                 lines.append(f"    kw[{key}] = {value}")
             lines.append("    n += 1")
             keywords.append("")
@@ -392,6 +402,8 @@ def object_body(
         lines.extend([f"if len(v) != {len(keys)}:", "    raise Reject"])
     if same:
         return [f"{indent}{line}" for line in lines], "v"
+    if fill:
+        return [f"{indent}{line}" for line in lines], "r"
     named = [
         (index, item.key, local)
         for index, (item, local) in enumerate(zip(keys, keywords, strict=True))
@@ -399,8 +411,6 @@ def object_body(
     ]
     if make is None:
         lines.append("r = {" + ", ".join(f"K{index}: {local}" for index, _, local in named) + "}")
-        if uses_kw:
-            lines.append("r.update(kw)")
         result = "r"
     else:
         positional = _positional_count(make, [key for _, key, _ in named])

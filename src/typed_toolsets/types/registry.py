@@ -521,7 +521,7 @@ def register_type(
     def structure_checked(value: Any) -> object:
         # The schema and the user's function may read a float differently from the integer
         # literal it can stand for on the fast path; the exact path decides those.
-        if not exact_numbers.get() and has_unsafe_float(value):
+        if has_unsafe_float(value) and not exact_numbers():
             raise AmbiguousNumber
         checker.check(value)
         return structure(value)
