@@ -18,7 +18,7 @@ from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.typespec import json_copy
 
-from .pipeline import Failed, Pipeline
+from .pipeline import Failed, Pipeline, Refused
 from .result import ToolResult, error_text
 from .strict import JSONArguments, StrictArguments
 
@@ -192,6 +192,8 @@ class ToolProxy(Generic[_P, _R_co]):
             bound: Callable[..., Any] = self._bound
             try:
                 return bound(**fast(arguments))
+            except Refused as refused:
+                return error_text(refused.args[0].message)  # its verdict's
             except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
                 return error_text(pipeline.failure(exc).message)
         outcome = pipeline.run(self._bound, arguments)
