@@ -413,6 +413,13 @@ def test_strict_reading_hands_over_what_strict_parsing_gives(
         assert read is True
 
 
+def test_strict_reading_measures_the_depth_of_a_text_just_long_enough_to_be_too_deep() -> None:
+    # Nesting 4 deep takes 8 brackets: with a limit of 3, the shortest such text is measured.
+    for text in ('{"a":[[[]]]}', '{"":[[{}]]}'):
+        assert _fastpath.strict_reading(str, text, _loads(text), 3) is True
+        assert _fastpath.strict_reading(str, text, _loads(text), 4) == json.loads(text)
+
+
 def test_strict_reading_of_a_dict_is_its_copy_unless_too_deep() -> None:
     value = {"note": 5}
     assert _fastpath.strict_reading(dict, json.dumps(value).encode(), value, 6) is value

@@ -243,13 +243,15 @@ def strict_reading(
         else True (they did not structure; the exact path reads them itself).
     """
     try:
-        # Fewer brackets than the limit cannot nest too deep: measured only past that.
-        if isinstance(text, str):
-            opened = text.count("[") + text.count("{")
-        else:
-            opened = text.count(b"[") + text.count(b"{")
-        if opened > max_depth and _too_deep(value, max_depth):
-            return True  # the exact path says how deep
+        # Fewer brackets than the limit cannot nest too deep: measured only past that (and a
+        # text too short to hold that many pairs of brackets is not counted at all).
+        if len(text) > 2 * max_depth:
+            if isinstance(text, str):
+                opened = text.count("[") + text.count("{")
+            else:
+                opened = text.count(b"[") + text.count(b"{")
+            if opened > max_depth and _too_deep(value, max_depth):
+                return True  # the exact path says how deep
         if kind is dict:
             return value  # equal to the dict, which the fast path checked
         # A colon is one byte in UTF-8 (no other character's bytes hold one): a text is counted
