@@ -5,6 +5,9 @@ schema by the tool's `typed_toolsets.call.checker.Checker` (built on the first r
 long as the arguments model): every problem up to the cap, in linear time. Arguments it accepts
 but that still cannot be built (a class's own validator refused them, a number too large for a
 float) are located down to their innermost part by the arguments model.
+
+The problems become one `ArgumentsRefusal`: its message is written at once, and the `ToolError`
+with one `ArgumentProblem` per problem only when a `ToolResult` asks for it.
 """
 
 from __future__ import annotations
