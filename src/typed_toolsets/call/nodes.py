@@ -473,11 +473,11 @@ def leaf_node(schema: object, scalars: list[Scalar]) -> Node:
         return node
 
     def errors(x: Any, link: Link, _memo: Memo) -> list[Problem]:
-        reasons = [reason(x) for test, reason in tests if not test(x)]
-        if not reasons:
-            return []
-        path = path_of(link)
-        return [(path, reason) for reason in reasons]
+        found: list[Problem] = []
+        for test, reason in tests:  # a loop, not comprehensions: no frame of their own
+            if not test(x):
+                found.append((path_of(link) if not found else found[0][0], reason(x)))
+        return found
 
     node.errors = errors
     return node
