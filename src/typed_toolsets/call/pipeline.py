@@ -24,7 +24,7 @@ import time
 import typing
 import weakref
 from collections.abc import Callable, Collection, Coroutine, Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 from typing_extensions import Never
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     # (asyncio and concurrent.futures cost more than the rest of a first call together).
     import concurrent.futures
 
-    from .refusal import ArgumentsRefusal
+    from .refusal import ArgumentsRefusal, Verdict
 
 __all__ = ["OFFLOAD_CHARS", "OFFLOAD_VALUES", "ExactPath", "Failed", "Pipeline", "Refused"]
 
@@ -91,9 +91,6 @@ class Failed:
 
 #: The tool's return value, or a `Failed`.
 Outcome = object
-
-#: Why a call failed: the error, or refused arguments whose error is built when asked for.
-Verdict: TypeAlias = "ToolError | ArgumentsRefusal"
 
 
 def tool_error(verdict: Verdict) -> ToolError:

@@ -16,7 +16,7 @@ import threading
 import typing
 import weakref
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant, Unbuilt
@@ -26,7 +26,7 @@ from .checker import Checker
 from .result import ArgumentProblem, ToolError
 from .validation import Problem, dotted_path, json_path, unbuilt_reason
 
-__all__ = ["ArgumentsRefusal", "checker_of", "explainer"]
+__all__ = ["ArgumentsRefusal", "Verdict", "checker_of", "explainer"]
 
 _checkers: Final[weakref.WeakKeyDictionary[ArgumentsVariant, Checker]] = weakref.WeakKeyDictionary()
 _lock: Final = threading.Lock()
@@ -77,6 +77,10 @@ class ArgumentsRefusal:
         return error
 
 
+#: Why a call failed: an error, or refused arguments whose error is built when asked for.
+Verdict: TypeAlias = "ToolError | ArgumentsRefusal"
+
+
 def _at(value: object, path: Path) -> object:
     found: Any = value  # the path was read from this very value
     for key in path:
@@ -90,7 +94,7 @@ def _unbuilt_problem(arguments: dict[str, object], unbuilt: Unbuilt) -> Problem:
 
 def explainer(
     tool: str, limits: Limits, variant: ArgumentsVariant
-) -> Callable[[dict[str, object]], dict[str, object] | ToolError | ArgumentsRefusal]:
+) -> Callable[[dict[str, object]], dict[str, object] | Verdict]:
     """The function checking arguments (parsed, within the limits) against *variant*'s schema.
 
     It returns the error naming every problem (up to the cap); or, when the schema accepts the
@@ -99,7 +103,7 @@ def explainer(
     problems = checker_of(variant).problems
     convert = variant.convert
 
-    def explain(arguments: dict[str, object]) -> dict[str, object] | ToolError | ArgumentsRefusal:
+    def explain(arguments: dict[str, object]) -> dict[str, object] | Verdict:
         try:
             found, more = problems(arguments)
         except RecursionError:

@@ -88,21 +88,17 @@ Problem = tuple[Path, str]
 
 def json_path(path: Iterable[str | int]) -> str:
     """Write a path as a JSON path: ``$.owner.age``, ``$.tags[3]``, ``$['odd key']``."""
-    parts = ["$"]
-    for item in path:
-        if isinstance(item, int):
-            parts.append(f"[{item}]")
-        elif item.isidentifier():
-            parts.append(f".{item}")
-        else:
-            parts.append(f"[{item!r}]")
-    return "".join(parts)
+    written = dotted_path(path)  # "$" only for the root: no key is written bare as "$"
+    if written == "$":
+        return written
+    return "$" + written if written.startswith("[") else "$." + written
 
 
 def dotted_path(path: Iterable[str | int]) -> str:
     """Write a path for a message: ``owner.age``, ``tags[3]``; the root itself is ``$``.
 
-    It is the JSON path (`json_path`) without its leading ``$`` and the dot after it.
+    It is the JSON path (`json_path`) without its leading ``$`` and the dot after it; a refusal's
+    message writes one per problem, its details (built when asked) the JSON paths.
     """
     parts: list[str] = []
     for item in path:
