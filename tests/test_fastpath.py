@@ -391,6 +391,9 @@ def test_number_guard_is_needed_only_where_numbers_can_appear(
         ('{"note": "a\\u003a", "note": 2}', False),  # an escaped colon hides the count
         ('{"count": 18446744073709551617}', False),  # read by orjson as a float
         ('{"count": -9223372036854775809}', False),
+        ('{"count": [18446744073709551617]}', False),  # as many colons as members, a long literal
+        ('{"note": {"a": 1, "a": 2}}', False),  # a member dropped below the top level
+        ('{"note": {}, "count": [1, 2]}', True),  # as many colons as members: none dropped
         # 19 digits but no float in orjson's writing (no "+"): no integer became a float.
         ('{"note": "1234567890123456789"}', True),
         ('{"note": 1e300}', True),  # a float written with "e+": no literal of 19 digits

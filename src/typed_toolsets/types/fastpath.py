@@ -264,6 +264,15 @@ def strict_reading(
             if b"\\" in text and _escaped_colon(text, _BYTE_MARKS, _BYTE_ESCAPES):
                 return True
             colons = text.count(b":") if len(text) < _LONG else _count(text, b":")
+        # Every member of the text, and every colon in its strings, takes one of its colons: as
+        # many as the top-level members leaves none for another member, so none was dropped.
+        # Then only a literal of 19 digits or more needs looking for, in the text itself.
+        if colons == len(value) and (
+            len(text) < len(_LONG_DIGITS)
+            or _LONG_DIGITS
+            not in (text.encode() if isinstance(text, str) else text).translate(_DIGITS)
+        ):
+            return value
         written = _dumps(value)
         if colons != (written.count(b":") if len(written) < _LONG else _count(written, b":")):
             return True  # a member was dropped
