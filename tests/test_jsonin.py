@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from tests.strategies.annotations import json_values, text
 from typed_toolsets import Limits, Toolset, tool
 from typed_toolsets.call import jsonin
+from typed_toolsets.call.jsonin import Link, path_of
 
 
 class InputToolset(Toolset):
@@ -437,3 +438,16 @@ class TestCorpus:
         assert result.error is not None
         assert result.error.kind in ("arguments", "limit")
         assert take().dynamic_call(document).startswith("Error: ")
+
+
+@pytest.mark.parametrize(
+    ("link", "path"),
+    [
+        (None, ()),
+        ((None, "text"), ("text",)),
+        (((None, "tags"), 3), ("tags", 3)),
+        ((((None, "team"), 0), "age"), ("team", 0, "age")),
+    ],
+)
+def test_a_link_is_written_out_from_the_top(link: Link, path: tuple[str | int, ...]) -> None:
+    assert path_of(link) == path

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import threading
 import typing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from typed_toolsets.types.typespec import Schema
@@ -133,10 +133,12 @@ class Checker:
         self._root = (
             self._fallback(schema) if _resolution_keywords(schema) else self._compile(schema)
         )
+        #: Every problem of an instance at a link (the top: None), each path's memo in a dict.
+        self.errors: Callable[[object, Link, Memo], Iterable[Problem]] = self._root.errors
 
     def problems(self, instance: object, cap: int = MAX_PROBLEMS) -> tuple[list[Problem], bool]:
         """Up to *cap* problems of *instance* (a parsed JSON value), and whether it has more."""
-        return collect(self._root.errors(instance, None, {}), cap)
+        return collect(self.errors(instance, None, {}), cap)
 
     def is_valid(self, instance: object) -> bool:
         """Whether *instance* matches the schema (jsonschema's verdict)."""

@@ -330,7 +330,12 @@ Link: TypeAlias = "tuple[Link, str | int] | None"
 
 def path_of(link: Link) -> tuple[str | int, ...]:
     """The keys and indexes of *link*, from the top."""
-    keys: list[str | int] = []
+    if link is None:
+        return ()
+    link, key = link
+    if link is None:  # an argument: most problems are at one
+        return (key,)
+    keys: list[str | int] = [key]
     while link is not None:
         link, key = link
         keys.append(key)

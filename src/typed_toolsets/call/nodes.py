@@ -167,9 +167,15 @@ class _Source:
             return self.inline(node.scalars, var)
         return f"{self.name(node)}.valid({var}, memo)"
 
-    def child_errors(self, node: Node, var: str, link: str) -> list[str]:
+    def child_errors(self, node: Node, var: str, link: str, top: str | None = None) -> list[str]:
+        """Lines yielding the problems of *var* (at *link*) against *node*.
+
+        *top* is the path written out when the parent is the top (``link`` is None), as a
+        constant: a problem there needs no path built.
+        """
         if node.reason is not None:
-            problem = f"yield P({link}), {self.name(node.reason)}({var})"
+            path = f"P({link})" if top is None else f"(P({link}) if link else {top})"
+            problem = f"yield {path}, {self.name(node.reason)}({var})"
             return [f"if not ({self.child_valid(node, var)}):", f"    {problem}"]
         errors = f"yield from {self.name(node)}.errors({var}, {link}, memo)"
         if node.leaf or node.quick or node.small:
@@ -219,9 +225,8 @@ class Properties(Keyword):
         lines = ["if isinstance(x, dict):"]
         for name, node in self.named:
             lines += [f"    v = x.get({name!r}, M)", "    if v is not M:"]
-            lines += [
-                f"        {line}" for line in src.child_errors(node, "v", f"(link, {name!r})")
-            ]
+            errors = src.child_errors(node, "v", f"(link, {name!r})", f"({name!r},)")
+            lines += [f"        {line}" for line in errors]
         return lines
 
 
@@ -242,7 +247,7 @@ class Required(Keyword):
         for name in self.names:
             lines += [
                 f"    if {name!r} not in x:",
-                f"        p = (*P(link), {name!r})",
+                f"        p = (*P(link), {name!r}) if link else ({name!r},)",
                 "        yield p, missing(p)",
             ]
         return lines

@@ -24,7 +24,7 @@ from typed_toolsets.types.typespec import Path
 
 from .checker import Checker
 from .result import ArgumentProblem, ToolError
-from .validation import Problem, dotted_path, json_path, unbuilt_reason
+from .validation import Problem, collect, dotted_path, json_path, unbuilt_reason
 
 __all__ = ["ArgumentsRefusal", "Verdict", "checker_of", "explainer"]
 
@@ -100,12 +100,13 @@ def explainer(
     It returns the error naming every problem (up to the cap); or, when the schema accepts the
     arguments, the keyword arguments, or the error naming each part that could not be built.
     """
-    problems = checker_of(variant).problems
+    # The checker's stream, collected here: `Checker.problems` without a frame of its own.
+    errors = checker_of(variant).errors
     convert = variant.convert
 
     def explain(arguments: dict[str, object]) -> dict[str, object] | Verdict:
         try:
-            found, more = problems(arguments)
+            found, more = collect(errors(arguments, None, {}))
         except RecursionError:
             # Only jsonschema, for a registered type's schema, recurses this deep.
             message = (

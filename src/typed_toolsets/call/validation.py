@@ -100,15 +100,15 @@ def dotted_path(path: Iterable[str | int]) -> str:
     It is the JSON path (`json_path`) without its leading ``$`` and the dot after it; a refusal's
     message writes one per problem, its details (built when asked) the JSON paths.
     """
-    parts: list[str] = []
+    written = ""  # most paths are a key or two: added to in place, without a list to join
     for item in path:
         if isinstance(item, int):
-            parts.append(f"[{item}]")
+            written += f"[{item}]"
         elif item.isidentifier():
-            parts.append(f".{item}" if parts else item)
+            written = f"{written}.{item}" if written else item
         else:
-            parts.append(f"[{item!r}]")
-    return "".join(parts) if parts else "$"
+            written += f"[{item!r}]"
+    return written or "$"
 
 
 # ------------------------------------------------------------------------------------ values
