@@ -454,6 +454,28 @@ def test_refused_text_is_explained_from_the_fast_reading() -> None:
     assert handed_over.value.error == alone.value.error
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"count": "x", "note": "n"}',  # refused by a check written in the fast path itself
+        '{"count": 1, "note": "n", "extra": 2}',  # refused by the member count
+        '{"count": 1, "note": 5}',  # refused inside the structuring
+    ],
+)
+def test_a_refusal_is_handed_over_once_and_passes_through_unhandled(text: str) -> None:
+    handed: list[object] = []
+
+    def refuse(_: object, handover: object) -> dict[str, object]:
+        handed.append(handover)
+        raise Refused("no")
+
+    path = take()._pipeline.exact
+    fast = path.arguments.fast_path(path.limits.max_argument_bytes, 6, refuse)
+    with pytest.raises(Refused):
+        fast(text)
+    assert handed == [json.loads(text)]
+
+
 def _depth(value: object) -> int:
     if isinstance(value, dict):
         return 1 + max(map(_depth, value.values()), default=0)  # pyright: ignore[reportUnknownArgumentType]

@@ -33,7 +33,7 @@ from typed_toolsets.definition.classes import Export
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant
-from typed_toolsets.types.fastpath import FastArguments, Handover
+from typed_toolsets.types.fastpath import ExactRefusal, FastArguments, Handover
 from typed_toolsets.types.typespec import Schema, structures_numbers
 
 from . import execution
@@ -100,7 +100,7 @@ def tool_error(verdict: Verdict) -> ToolError:
     return typing.cast("ArgumentsRefusal", verdict).error()
 
 
-class Refused(Exception):  # noqa: N818 - a verdict, raised through the generated fast path
+class Refused(ExactRefusal):
     """The exact path refuses the arguments: ``Refused(verdict)``, the verdict saying why.
 
     Raised rather than returned so that the accepted call, the usual one, checks nothing on

@@ -254,31 +254,33 @@ def _positional_count(make: Callable[..., Any], names: list[str]) -> int:
     return count
 
 
-def _value_check(item: KeyHook, index: int, namespace: dict[str, Any]) -> tuple[list[str], str]:
+def _value_check(
+    item: KeyHook, index: int, namespace: dict[str, Any], refuse: str
+) -> tuple[list[str], str]:
     """The lines checking ``x`` for one key, and the expression of its structured value.
 
-    The lines raise ``Reject`` when ``x`` does not match; whether they also reject the missing
+    The lines run *refuse* when ``x`` does not match; whether they also refuse the missing
     marker is said by the caller's own check (`_rejects_missing`).
     """
     if len(item.passthrough) == 1:
         namespace[f"t{index}"] = item.passthrough[0]
-        return [f"if type(x) is not t{index}:", "    raise Reject"], "x"
+        return [f"if type(x) is not t{index}:", f"    {refuse}"], "x"
     if item.passthrough:
         namespace[f"t{index}"] = item.passthrough
-        return [f"if type(x) not in t{index}:", "    raise Reject"], "x"
+        return [f"if type(x) not in t{index}:", f"    {refuse}"], "x"
     if item.list_of is not None:
         # One C-level pass over the items: the set of their types must be {list_of}.
         namespace[f"t{index}"] = {item.list_of}
         return [
             f"if type(x) is not list or (x and set(map(type, x)) != t{index}):",
-            "    raise Reject",
+            f"    {refuse}",
         ], "x"
     if item.lookup is not None:
         namespace[f"t{index}"] = item.lookup
         return [
             f"x = t{index}.get(x, M) if type(x) is str else M",
             "if x is M:",
-            "    raise Reject",
+            f"    {refuse}",
         ], "x"
     if item.shortcut is not None:
         namespace[f"t{index}"] = item.shortcut
@@ -318,10 +320,11 @@ def object_body(
     indent: str,
     *,
     known_dict: bool = False,
+    refuse: str = "raise Reject",
 ) -> tuple[list[str], str]:
     """Source lines checking and structuring the JSON object ``v`` with exactly *keys*.
 
-    The lines raise ``Reject`` when ``v`` does not match. Returns them with the expression of the
+    The lines run *refuse* when ``v`` does not match. Returns them with the expression of the
     result: a call of *make* with the values, or, when *make* is None, the name of the dict of the
     values present (absent optional keys are left out, so a method's own defaults apply).
 
@@ -332,11 +335,13 @@ def object_body(
             themselves, ``K0``, ``K1``, ...); they are added to it.
         indent: Put before every line.
         known_dict: The caller has checked already that ``v`` is a dict.
+        refuse: The statement refusing ``v`` (what the hooks they call raise goes on up):
+            ``raise Reject``, or what the caller does with a refusal, in its own frame.
     """
     namespace.update({"Reject": Reject, "M": MISSING})
     if make is not None:
         namespace["make"] = make
-    lines = [] if known_dict else ["if type(v) is not dict:", "    raise Reject"]
+    lines = [] if known_dict else ["if type(v) is not dict:", f"    {refuse}"]
     optional = any(not k.required for k in keys)
     # A dict result whose values are all kept as they are is the checked object itself (unless
     # a null standing for a default must be left out of it).
@@ -366,14 +371,14 @@ def object_body(
             key = f"K{index}"
             namespace[key] = item.key
         namespace[f"s{index}"] = item.hook
-        check, value = _value_check(item, index, namespace)
+        check, value = _value_check(item, index, namespace, refuse)
         lines.append(f"x = v.get({key}, M)")
         if item.null_default and not item.required:
             # The strict form: a null present stands for the key left out (still counted).
             lines.extend(["if x is None:", "    x = M", "    n += 1"])
         if item.required:
             if not _rejects_missing(item):
-                lines.extend(["if x is M:", "    raise Reject"])
+                lines.extend(["if x is M:", f"    {refuse}"])
             lines.extend(check)
             if fill:
                 lines.append(f"r[{key}] = {value}")
@@ -397,9 +402,9 @@ def object_body(
             lines.append("    n += 1")
             keywords.append("")
     if optional:
-        lines.extend(["if n != len(v):", "    raise Reject"])
+        lines.extend(["if n != len(v):", f"    {refuse}"])
     else:
-        lines.extend([f"if len(v) != {len(keys)}:", "    raise Reject"])
+        lines.extend([f"if len(v) != {len(keys)}:", f"    {refuse}"])
     if same:
         return [f"{indent}{line}" for line in lines], "v"
     if fill:
