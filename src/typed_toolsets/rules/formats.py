@@ -250,24 +250,34 @@ _DATETIME_LAYOUT: Final = (
 )
 _UUID_LAYOUT: Final = 'len(x) == 36 and x[8:24:5] == "----"'  # the hyphens at 8, 13, 18, 23
 _MINUTE_TENS: Final = b"012345"
-# The layouts' first spellings above, column by column (the same places, the same characters).
+_DIGIT_BYTES: Final = b"0123456789"
+
+
+def _time_columns(fixed: tuple[tuple[int, bytes], ...], end: int) -> Columns:
+    """The columns of a time's common spellings, by length, after the *fixed* places.
+
+    The seconds end at *end*; then no fraction or one of 3 or 6 digits (what JavaScript and
+    Python write), then ``Z`` or ``+HH:MM``: six lengths, none shared by two of them.
+    """
+    columns: dict[int, tuple[tuple[int, bytes], ...]] = {}
+    for digits in (0, 3, 6):
+        fraction = tuple((end + place, _DIGIT_BYTES) for place in range(1, digits + 1))
+        if digits:
+            fraction = ((end, b"."), *fraction)
+        zone = end + len(fraction)
+        columns[zone + 1] = (*fixed, *fraction, (zone, b"Z"))
+        columns[zone + 6] = (
+            *(*fixed, *fraction),
+            *((zone, b"+-"), (zone + 3, b":"), (zone + 4, _MINUTE_TENS)),
+        )
+    return columns
+
+
+# The layouts' spellings above, column by column (the same places, the same characters).
 _DATE_COLUMNS: Final[Columns] = {10: ((4, b"-"), (7, b"-"))} if _C_PARSERS else {}
-_TIME_COLUMNS: Final[Columns] = (
-    {
-        9: ((2, b":"), (5, b":"), (8, b"Z")),
-        14: ((2, b":"), (5, b":"), (8, b"+-"), (11, b":"), (12, _MINUTE_TENS)),
-    }
-    if _C_PARSERS
-    else {}
-)
+_TIME_COLUMNS: Final[Columns] = _time_columns(((2, b":"), (5, b":")), 8) if _C_PARSERS else {}
 _DATETIME_COLUMNS: Final[Columns] = (
-    {
-        20: ((4, b"-"), (7, b"-"), (10, b"T"), (13, b":"), (16, b":"), (19, b"Z")),
-        25: (
-            *((4, b"-"), (7, b"-"), (10, b"T"), (13, b":"), (16, b":")),
-            *((19, b"+-"), (22, b":"), (23, _MINUTE_TENS)),
-        ),
-    }
+    _time_columns(((4, b"-"), (7, b"-"), (10, b"T"), (13, b":"), (16, b":")), 19)
     if _C_PARSERS
     else {}
 )
