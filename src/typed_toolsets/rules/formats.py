@@ -81,7 +81,7 @@ class FormatType(Generic[_T]):
             text they allow has the layout; a list of texts of one length is checked a column
             at a time (every text's character at one place, sliced out of the texts joined).
         read_joined: Reads a whole list of texts that the columns allow, all of one length, given
-            the texts and the same joined by newlines (ASCII bytes) in passes made in C, to the
+            the texts and the same joined by newlines (ASCII) in passes made in C, to the
             values *read* gives them; raises `ValueError` when *read* would refuse one. None
             when *read* over each text is the quickest there is.
         write: Writes a value; raises `ValueError` when it cannot be written in the format.
@@ -118,7 +118,7 @@ class FormatType(Generic[_T]):
         read: Callable[[str], _T],
         columns: Columns,
         write: Callable[[_T], str],
-        read_joined: Callable[[list[str], bytes], list[_T]] | None = None,
+        read_joined: Callable[[list[str], str], list[_T]] | None = None,
         json_kind: Literal["string"] = "string",
     ) -> None:
         self.cls: Final = cls
@@ -412,19 +412,20 @@ def _read_uuid(text: str) -> uuid.UUID:
     return value
 
 
-def _read_uuids(texts: list[str], joined: bytes) -> list[uuid.UUID]:
+def _read_uuids(texts: list[str], joined: str) -> list[uuid.UUID]:
     """Read UUIDs of the hyphenated layout as `_read_uuid` reads each, in passes made in C.
 
-    *joined* is *texts* joined by newlines, as ASCII bytes. A Python frame per UUID costs more
-    than the rest of its reading: here one ``fromhex`` reads every digit (skipping the newlines),
-    and each pass over the list (the 16 bytes of each UUID, its int, the object, its two slots)
-    is a `map` run by a C loop.
+    *joined* is *texts* joined by newlines (ASCII). A Python frame per UUID costs more than the
+    rest of its reading: here one ``fromhex`` reads every digit, skipping the newlines and the
+    hyphens made spaces (it skips whitespace between two-digit bytes, and each group of digits
+    has an even length), and each pass over the list (the 16 bytes of each UUID, its int, the
+    object, its two slots) is a `map` run by a C loop.
 
     Raises:
         ValueError: a digit is not hexadecimal, or a space hides among them.
     """
     size = len(texts)
-    raw = _from_hex(joined.replace(b"-", b"").decode())
+    raw = _from_hex(joined.replace("-", " "))
     if len(raw) != 16 * size:
         msg = "spaces among the digits"
         raise ValueError(msg)

@@ -84,7 +84,7 @@ def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | No
 
     The texts' lengths are listed (after their types: a subclass of str may say anything) and
     the texts of each length, joined, are checked a fixed place at a time (every ``length``-th
-    byte of ASCII text, sliced out at once). When all have one length, the texts are joined by
+    character of ASCII text, sliced out at once). When all have one length, the texts are joined by
     newlines (as `FormatType.read_joined` takes them); in a list mixing lengths, each length's
     texts are picked out and joined. Then the reader reads them all.
     No Python step per text: the function returns None (the list goes one text at a time) for a
@@ -109,11 +109,12 @@ def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | No
             joined = "\n".join(values)
             if check is None or not joined.isascii():
                 return None
-            data = joined.encode()
-            if not check.holds(data, size, length + 1):
+            if not check.holds(joined, size, length + 1):
                 return None
             try:
-                return list(map(read, values)) if read_joined is None else read_joined(values, data)
+                return (
+                    list(map(read, values)) if read_joined is None else read_joined(values, joined)
+                )
             except ValueError:
                 return None
         spellings = set(lengths)
@@ -125,7 +126,7 @@ def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | No
         for length in spellings:
             joined = "".join(itertools.compress(values, marks.translate(choose[length])))
             count = marks.count(length)
-            if not joined.isascii() or not checks[length].holds(joined.encode(), count, length):
+            if not joined.isascii() or not checks[length].holds(joined, count, length):
                 return None
         try:
             return list(map(read, values))
@@ -145,10 +146,11 @@ class _Check:
     __slots__ = ("choices", "fixed")
 
     def __init__(self, places: Sequence[tuple[int, bytes]]) -> None:
-        self.fixed = tuple((place, allowed) for place, allowed in places if len(allowed) == 1)
-        self.choices = tuple((place, allowed) for place, allowed in places if len(allowed) > 1)
+        spelled = [(place, allowed.decode()) for place, allowed in places]
+        self.fixed = tuple((place, allowed) for place, allowed in spelled if len(allowed) == 1)
+        self.choices = tuple((place, allowed) for place, allowed in spelled if len(allowed) > 1)
 
-    def holds(self, data: bytes, count: int, step: int) -> bool:
+    def holds(self, data: str, count: int, step: int) -> bool:
         """Whether the *count* texts in *data*, one every *step* bytes, allow the places."""
         for place, allowed in self.fixed:
             if data[place::step] != allowed * count:
