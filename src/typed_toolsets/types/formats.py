@@ -139,24 +139,26 @@ def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | No
 class _Check:
     """The check of one length's columns (`FormatType.columns`), a C pass per place.
 
-    A place with one allowed byte is compared with that byte repeated (a memcmp), quicker than
-    stripping the allowed bytes, as the other places are.
+    A place with one allowed character is compared with that character repeated (a memcmp),
+    quicker than stripping the allowed ones; the other places are stripped as bytes, which
+    looks a byte up with memchr (a str looks a character up with a call each).
     """
 
     __slots__ = ("choices", "fixed")
 
     def __init__(self, places: Sequence[tuple[int, bytes]]) -> None:
-        spelled = [(place, allowed.decode()) for place, allowed in places]
-        self.fixed = tuple((place, allowed) for place, allowed in spelled if len(allowed) == 1)
-        self.choices = tuple((place, allowed) for place, allowed in spelled if len(allowed) > 1)
+        self.fixed = tuple(
+            (place, allowed.decode()) for place, allowed in places if len(allowed) == 1
+        )
+        self.choices = tuple((place, allowed) for place, allowed in places if len(allowed) > 1)
 
     def holds(self, data: str, count: int, step: int) -> bool:
-        """Whether the *count* texts in *data*, one every *step* bytes, allow the places."""
-        for place, allowed in self.fixed:
-            if data[place::step] != allowed * count:
+        """Whether the *count* texts in *data*, one every *step* characters, allow the places."""
+        for place, char in self.fixed:
+            if data[place::step] != char * count:
                 return False
         for place, allowed in self.choices:  # noqa: SIM110 - a loop: no generator frame
-            if data[place::step].strip(allowed):
+            if data[place::step].encode().strip(allowed):
                 return False
         return True
 
