@@ -392,3 +392,23 @@ def test_every_column_length_reads_what_the_grammar_reads_whatever_one_place_hol
             refused = any(v not in valid for v in values)
             assert listed == ("rejected" if refused else [expected[v] for v in values])
     assert read_any > 2 * len(spellings)
+
+
+@pytest.mark.parametrize(
+    "valid",
+    ["2024-02-29", "123e4567-e89b-12d3-a456-426614174000", "2024-02-29T12:30:00Z", "12:30:00Z"],
+)
+def test_a_newline_inside_a_text_is_never_read_as_a_separator(valid: str) -> None:
+    # The lengths, not the newlines, say where each text ends: a text of the list's length with
+    # a newline anywhere, or two texts whose lengths add up to two texts of it, is never read.
+    from typed_toolsets.types.formats import (
+        _column_reader,  # pyright: ignore[reportPrivateUsage]
+    )
+
+    kind = {10: "date", 36: "uuid", 20: "date-time", 9: "time"}[len(valid)]
+    read_all = _column_reader(formats.BY_FORMAT[kind])
+    assert read_all is not None
+    assert read_all([valid, valid]) is not None
+    for place in range(len(valid)):
+        assert read_all([valid, valid[:place] + "\n" + valid[place + 1 :], valid]) is None
+        assert read_all([valid + "\n" + valid[:place], valid[place:]]) is None
