@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Callable
+from datetime import datetime
 from typing import Annotated, Any
 
 import attrs
@@ -524,3 +525,60 @@ def test_a_registered_type_reads_a_long_integer_as_written_on_every_form() -> No
         assert value == 18446744073709551617
     assert proxy.dynamic_call({"big": 18446744073709551617}) == 18446744073709551617
     assert exact_numbers() is True  # outside every path: exact
+
+
+class ColonToolset(Toolset):
+    toolset_name = "colons"
+
+    @tool
+    def stamp(
+        self,
+        *,
+        stamps: list[datetime] | None = None,
+        words: list[list[str]] = [],  # noqa: B006 - a JSON default, copied per call
+        note: str = "",
+    ) -> dict[str, Any]:
+        return {"stamps": stamps, "words": words, "note": note}
+
+
+class TestCountsTheColonsOfStringsInArrays:
+    """The colons of strings in arrays (date-times, nested lists of strings) are counted from
+    the parsed strings, so the value is not written back to count them; a dropped duplicate
+    still leaves more colons in the text than the parse holds."""
+
+    @pytest.fixture
+    def no_writing(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        def refuse(*_: object) -> bytes:
+            raise AssertionError("written back")
+
+        monkeypatch.setitem(_fastpath._SHARED, "dumps", refuse)
+
+    @pytest.mark.parametrize(
+        "arguments",
+        [
+            '{"stamps": ["2024-01-01T12:30:00Z", "2024-01-01T12:30:00.123+02:00"]}',
+            '{"words": [["a:b", "c"], [], ["::", "d: e"]], "note": "f: g"}',
+            '{"stamps": null, "words": [["a:b"]]}',
+        ],
+    )
+    @pytest.mark.usefixtures("no_writing")
+    def test_taken_without_writing_the_value_back(self, arguments: str) -> None:
+        proxy = ColonToolset.to_tools()[0]
+        fast = fast_of(proxy)(arguments)
+        assert type(fast) is dict
+        assert fast == exact(proxy, arguments)
+
+    @pytest.mark.parametrize(
+        "arguments",
+        [
+            '{"stamps": ["2024-01-01T12:30:00Z"], "note": "x", "note": "y"}',
+            '{"stamps": ["12:30"], "stamps": ["2024-01-01T12:30:00Z"]}',
+            '{"words": [["a:b"]], "words": [["c:d"]]}',
+            '{"words": [["a:b"]], "note": "c: d", "note": "e"}',
+            '{"words": [["a\\u003a b:"]], "note": "x", "note": "y"}',
+        ],
+    )
+    def test_a_duplicate_beside_them_goes_to_the_exact_path(self, arguments: str) -> None:
+        proxy = ColonToolset.to_tools()[0]
+        assert fast_of(proxy)(arguments) == MISS
+        assert "appears more than once" in proxy.dynamic_call(arguments)

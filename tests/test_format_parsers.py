@@ -327,3 +327,88 @@ def test_a_list_of_uuids_read_at_once_holds_what_uuid_builds() -> None:
     # Lengths that add up to one length's but hide a newline in a text are not one length.
     glued = [texts[0] + "\n" + texts[1], "", texts[2][1:]]
     assert read_all(glued) is None
+
+
+# One text of each spelling the columns read (a fraction of 0, 3 or 6 digits, then Z or an
+# offset), by format: each column length has one.
+_SPELLINGS = {
+    kind: [
+        start + fraction + zone
+        for fraction in ("", ".123", ".123456")
+        for zone in ("Z", "+05:30", "-08:00")
+    ]
+    for kind, start in (("date-time", "2024-02-29T23:59:58"), ("time", "23:59:58"))
+}
+# Every ASCII character a place may be bent to, and a few others the C parsers read specially.
+_BENT_TO = [*map(chr, range(128)), "\u0660", "\uff11"]
+
+
+@pytest.mark.parametrize("kind", list(_SPELLINGS))
+def test_every_column_length_reads_what_the_grammar_reads_whatever_one_place_holds(
+    kind: str,
+) -> None:
+    # Each spelling with each place bent to each character, in a list of its length and in a
+    # list mixing lengths: the column reader reads the list to the grammar's values, or leaves
+    # it to the texts one by one (which the hook reads as the grammar does too).
+    from typed_toolsets.types.formats import (
+        _column_reader,  # pyright: ignore[reportPrivateUsage]
+    )
+
+    row = formats.BY_FORMAT[kind]
+    parse = FORMAT_STRATEGIES[kind][0]
+    read_all = _column_reader(row)
+    each = items_hook(format_spec(row).structure)
+    assert read_all is not None
+    assert each is not None
+    spellings = _SPELLINGS[kind]
+    assert {len(text) for text in spellings} == set(row.columns)
+    texts = [
+        text[:place] + char + text[place + 1 :]
+        for text in spellings
+        for place in range(len(text))
+        for char in _BENT_TO
+    ]
+    leap = [text.replace(":58", ":60") for text in spellings]  # only the grammar reads these
+    with mock.patch.object(formats, "_C_PARSERS", new=False):
+        expected = {text: _outcome(parse, text) for text in [*texts, *leap, *spellings]}
+    valid = {text for text, outcome in expected.items() if outcome[0] != "refused"}
+    assert valid >= {*spellings, leap[0], leap[3]}  # 23:59:60Z, 23:59:60.123Z
+    assert read_all(spellings) is not None
+    by_length = {len(text): index for index, text in enumerate(spellings)}
+    read_any = 0
+    for text in [*texts, *leap]:
+        index = by_length[len(text)]
+        same, other = spellings[index], spellings[(index + 1) % len(spellings)]
+        for values in ([text, same, text], [text, other]):
+            read = read_all(values)
+            if read is not None:
+                read_any += 1
+                assert all(value in valid for value in values)
+                assert [_described(value) for value in read] == [expected[v] for v in values]
+            try:
+                listed: object = [_described(value) for value in each(values)]
+            except Reject:
+                listed = "rejected"
+            refused = any(v not in valid for v in values)
+            assert listed == ("rejected" if refused else [expected[v] for v in values])
+    assert read_any > 2 * len(spellings)
+
+
+@pytest.mark.parametrize(
+    "valid",
+    ["2024-02-29", "123e4567-e89b-12d3-a456-426614174000", "2024-02-29T12:30:00Z", "12:30:00Z"],
+)
+def test_a_newline_inside_a_text_is_never_read_as_a_separator(valid: str) -> None:
+    # The lengths, not the newlines, say where each text ends: a text of the list's length with
+    # a newline anywhere, or two texts whose lengths add up to two texts of it, is never read.
+    from typed_toolsets.types.formats import (
+        _column_reader,  # pyright: ignore[reportPrivateUsage]
+    )
+
+    kind = {10: "date", 36: "uuid", 20: "date-time", 9: "time"}[len(valid)]
+    read_all = _column_reader(formats.BY_FORMAT[kind])
+    assert read_all is not None
+    assert read_all([valid, valid]) is not None
+    for place in range(len(valid)):
+        assert read_all([valid, valid[:place] + "\n" + valid[place + 1 :], valid]) is None
+        assert read_all([valid + "\n" + valid[:place], valid[place:]]) is None

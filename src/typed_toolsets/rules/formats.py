@@ -81,7 +81,7 @@ class FormatType(Generic[_T]):
             text they allow has the layout; a list of texts of one length is checked a column
             at a time (every text's character at one place, sliced out of the texts joined).
         read_joined: Reads a whole list of texts that the columns allow, all of one length, given
-            the texts and the same joined by newlines (ASCII bytes) in passes made in C, to the
+            the texts and the same joined by newlines (ASCII) in passes made in C, to the
             values *read* gives them; raises `ValueError` when *read* would refuse one. None
             when *read* over each text is the quickest there is.
         write: Writes a value; raises `ValueError` when it cannot be written in the format.
@@ -118,7 +118,7 @@ class FormatType(Generic[_T]):
         read: Callable[[str], _T],
         columns: Columns,
         write: Callable[[_T], str],
-        read_joined: Callable[[list[str], bytes], list[_T]] | None = None,
+        read_joined: Callable[[list[str], str], list[_T]] | None = None,
         json_kind: Literal["string"] = "string",
     ) -> None:
         self.cls: Final = cls
@@ -250,24 +250,34 @@ _DATETIME_LAYOUT: Final = (
 )
 _UUID_LAYOUT: Final = 'len(x) == 36 and x[8:24:5] == "----"'  # the hyphens at 8, 13, 18, 23
 _MINUTE_TENS: Final = b"012345"
-# The layouts' first spellings above, column by column (the same places, the same characters).
+_DIGIT_BYTES: Final = b"0123456789"
+
+
+def _time_columns(fixed: tuple[tuple[int, bytes], ...], end: int) -> Columns:
+    """The columns of a time's common spellings, by length, after the *fixed* places.
+
+    The seconds end at *end*; then no fraction or one of 3 or 6 digits (what JavaScript and
+    Python write), then ``Z`` or ``+HH:MM``: six lengths, none shared by two of them.
+    """
+    columns: dict[int, tuple[tuple[int, bytes], ...]] = {}
+    for digits in (0, 3, 6):
+        fraction = tuple((end + place, _DIGIT_BYTES) for place in range(1, digits + 1))
+        if digits:
+            fraction = ((end, b"."), *fraction)
+        zone = end + len(fraction)
+        columns[zone + 1] = (*fixed, *fraction, (zone, b"Z"))
+        columns[zone + 6] = (
+            *(*fixed, *fraction),
+            *((zone, b"+-"), (zone + 3, b":"), (zone + 4, _MINUTE_TENS)),
+        )
+    return columns
+
+
+# The layouts' spellings above, column by column (the same places, the same characters).
 _DATE_COLUMNS: Final[Columns] = {10: ((4, b"-"), (7, b"-"))} if _C_PARSERS else {}
-_TIME_COLUMNS: Final[Columns] = (
-    {
-        9: ((2, b":"), (5, b":"), (8, b"Z")),
-        14: ((2, b":"), (5, b":"), (8, b"+-"), (11, b":"), (12, _MINUTE_TENS)),
-    }
-    if _C_PARSERS
-    else {}
-)
+_TIME_COLUMNS: Final[Columns] = _time_columns(((2, b":"), (5, b":")), 8) if _C_PARSERS else {}
 _DATETIME_COLUMNS: Final[Columns] = (
-    {
-        20: ((4, b"-"), (7, b"-"), (10, b"T"), (13, b":"), (16, b":"), (19, b"Z")),
-        25: (
-            *((4, b"-"), (7, b"-"), (10, b"T"), (13, b":"), (16, b":")),
-            *((19, b"+-"), (22, b":"), (23, _MINUTE_TENS)),
-        ),
-    }
+    _time_columns(((4, b"-"), (7, b"-"), (10, b"T"), (13, b":"), (16, b":")), 19)
     if _C_PARSERS
     else {}
 )
@@ -402,19 +412,20 @@ def _read_uuid(text: str) -> uuid.UUID:
     return value
 
 
-def _read_uuids(texts: list[str], joined: bytes) -> list[uuid.UUID]:
+def _read_uuids(texts: list[str], joined: str) -> list[uuid.UUID]:
     """Read UUIDs of the hyphenated layout as `_read_uuid` reads each, in passes made in C.
 
-    *joined* is *texts* joined by newlines, as ASCII bytes. A Python frame per UUID costs more
-    than the rest of its reading: here one ``fromhex`` reads every digit (skipping the newlines),
-    and each pass over the list (the 16 bytes of each UUID, its int, the object, its two slots)
-    is a `map` run by a C loop.
+    *joined* is *texts* joined by newlines (ASCII). A Python frame per UUID costs more than the
+    rest of its reading: here one ``fromhex`` reads every digit, skipping the newlines and the
+    hyphens made spaces (it skips whitespace between two-digit bytes, and each group of digits
+    has an even length), and each pass over the list (the 16 bytes of each UUID, its int, the
+    object, its two slots) is a `map` run by a C loop.
 
     Raises:
         ValueError: a digit is not hexadecimal, or a space hides among them.
     """
     size = len(texts)
-    raw = _from_hex(joined.replace(b"-", b"").decode())
+    raw = _from_hex(joined.replace("-", " "))
     if len(raw) != 16 * size:
         msg = "spaces among the digits"
         raise ValueError(msg)

@@ -23,12 +23,14 @@ from .typespec import (
     Unsupported,
     container_spec,
     instance_of,
+    joined_colons,
     json_key,
 )
 
 __all__ = ["CONTAINER_RULES", "fullname", "is_bare_generic"]
 
 _NUMBER_TYPES: Final = frozenset({"integer", "number"})
+_STRING_TYPE: Final = frozenset({"string"})
 Children = Iterator[tuple["str | int", TypeSpec, Any]]
 
 
@@ -123,15 +125,20 @@ def _list_structure(item: TypeSpec, as_tuple: bool) -> StructureHook:
     return structure_list
 
 
-def _each(members: Callable[[Any], int] | None) -> Callable[[Any], int] | None:
-    """Count the object members inside every item of an array."""
-    if members is None:
+def _each(counter: Callable[[Any], int] | None) -> Callable[[Any], int] | None:
+    """Sum a count (object members, colons) over every item of an array."""
+    if counter is None:
         return None
 
     def count(value: Any) -> int:
-        return sum(map(members, value))
+        return sum(map(counter, value))
 
     return count
+
+
+def _colons(item: TypeSpec) -> Callable[[Any], int] | None:
+    """Count the colons inside the strings of an array of *item* (None: not counted)."""
+    return joined_colons if item.json_types == _STRING_TYPE else _each(item.colons)
 
 
 def _indexed_children(item: TypeSpec) -> ChildrenFn:
@@ -167,6 +174,7 @@ def _list_like(annotation: object, item: TypeSpec, *, as_tuple: bool) -> TypeSpe
         ),
         list_of=item.exact_type if not as_tuple else None,
         members=_each(item.members),
+        colons=_colons(item),
         identity=not as_tuple and item.identity,
         hashable=as_tuple and item.hashable,
     )

@@ -13,7 +13,10 @@ exactly when the exact path would accept the same input with the same result:
   value is written back with orjson and its colons counted: without an escaped colon
   (``\u003a``, which sends the call on) the text has exactly as many colons as that writing
   when no member was dropped, and more when one was (each dropped member takes its own colon
-  with it, and nothing adds one);
+  with it, and nothing adds one). The colons of the strings the arguments hold, or of some of
+  them (string arguments, arrays of strings: a spec's `TypeSpec.colons`), are counted first:
+  the writing's count lies between the members plus those and the text's own, so when those
+  account for every colon of the text, nothing is written;
 - orjson turns integer literals beyond 64 bits into floats. While the fast path structures, the
   number mode (`typed_toolsets.types.typespec.exact_numbers`) is off, and a hook that would read
   a float of 2**63 or more differently from the integer literal it may stand for raises
@@ -67,6 +70,7 @@ from .typespec import (
     Reject,
     Schema,
     TypeSpec,
+    joined_colons,
     nested_depth,
     structures_numbers,
 )
@@ -341,6 +345,7 @@ _SHARED: Final[dict[str, Any]] = {
     "byte_marks": _BYTE_MARKS,
     "byte_escapes": _BYTE_ESCAPES,
     "count": _count,
+    "joined_colons": joined_colons,
     "long": _LONG,
     "too_deep": _too_deep,
     "reading": strict_reading,
@@ -493,7 +498,19 @@ def make_fast_arguments(
             "        if type(x) is str:",
             '            members += x.count(":") if len(x) < long else count(x, ":")',
         ]
-    if text_keys:
+    # So are those of strings in arrays (date-times, URLs), by the spec's count.
+    array_keys = [i for i, spec in enumerate(specs) if spec.colons is not None]
+    for index in array_keys:
+        counter = f"n{index}"
+        if specs[index].colons is joined_colons:
+            counter = "joined_colons"  # a global of every fast path: no parameter to copy
+        namespace[counter] = specs[index].colons
+        lines += [
+            f"        x = v.get(K{index})",
+            "        if type(x) is list:",
+            f"            members += {counter}(x)",
+        ]
+    if text_keys or array_keys:
         lines += ["    if colons != members:"]
     lines += [
         "        written = dumps(v)",

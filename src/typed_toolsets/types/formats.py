@@ -13,9 +13,7 @@ the reader refuses, and every other text, goes to the parser, which says what th
 from __future__ import annotations
 
 import itertools
-import operator
-from collections.abc import Callable
-from itertools import repeat
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from typed_toolsets.rules.formats import BY_CLASS, LAYOUT_NAMES, FormatType
@@ -84,44 +82,51 @@ def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
 def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | None] | None:
     """Read a whole list of *row*'s texts with its reader alone, checking its columns in C.
 
-    The texts are joined by newlines, and each fixed place is sliced out of the joined text
-    (every ``length + 1``-th byte of ASCII text) and checked at once; then the reader reads them
-    all (the row's `FormatType.read_joined` when it has one). When all texts have one length, the
-    newlines say so (one at every ``length + 1``-th byte and no other), so no length is measured
-    text by text; a list mixing lengths is measured, and the texts of each length joined and
-    checked (every ``length``-th byte). No Python step per text: the function returns None (the
-    list goes one text at a time) for a list holding anything else, a text of another layout, or
-    a text the reader refuses.
+    The texts' lengths are listed (after their types: a subclass of str may say anything) and
+    the texts of each length, joined, are checked a fixed place at a time (every ``length``-th
+    character of ASCII text, sliced out at once). When all have one length, the texts are joined by
+    newlines (as `FormatType.read_joined` takes them); in a list mixing lengths, each length's
+    texts are picked out and joined. Then the reader reads them all.
+    No Python step per text: the function returns None (the list goes one text at a time) for a
+    list holding anything else, a text of another layout, or a text the reader refuses.
     """
-    columns = row.columns
-    if not columns:
+    if not row.columns:
         return None
     read, read_joined = row.read, row.read_joined
-    known = columns.keys()
+    checks = {length: _Check(places) for length, places in row.columns.items()}
+    known = checks.keys()
+    # By length, the translation of each text's length (a byte) to whether it is that length.
+    choose = {length: bytes(byte == length for byte in range(256)) for length in known}
 
     def read_all(values: list[Any]) -> list[Any] | None:
         size = len(values)
-        try:
+        if not size or not all_of(values, str):
+            return None  # a number, a boolean, null, or a subclass of str
+        lengths = list(map(len, values))
+        length = lengths[0]
+        if lengths.count(length) == size:  # one length (each count an identity check)
+            check = checks.get(length)
             joined = "\n".join(values)
-        except TypeError:  # a number, a boolean or null
-            return None
-        length, rest = divmod(len(joined) + 1, size or 1)
-        length -= 1
-        data = joined.encode() if not rest and length in known and joined.isascii() else b""
-        if data and _one_length(data, length, size):
-            if not all_of(values, str) or not _hold(data, length + 1, columns[length]):
-                return None  # a subclass of str, or a text of another layout
+            if check is None or not joined.isascii():
+                return None
+            if not check.holds(joined, size, length + 1):
+                return None
             try:
-                return list(map(read, values)) if read_joined is None else read_joined(values, data)
+                return (
+                    list(map(read, values)) if read_joined is None else read_joined(values, joined)
+                )
             except ValueError:
                 return None
-        lengths = list(map(len, values))
         spellings = set(lengths)
-        if len(spellings) < 2 or not spellings <= known or not all_of(values, str):
-            return None  # the cheapest way out, first
+        if not spellings <= known:
+            return None
+        # Each text's length as a byte (the known ones are below 256): each length's count, and
+        # which texts have it, are then C passes over a few bytes.
+        marks = bytes(lengths)
         for length in spellings:
-            joined = "".join(itertools.compress(values, map(operator.eq, lengths, repeat(length))))
-            if not joined.isascii() or not _hold(joined.encode(), length, columns[length]):
+            joined = "".join(itertools.compress(values, marks.translate(choose[length])))
+            count = marks.count(length)
+            if not joined.isascii() or not checks[length].holds(joined, count, length):
                 return None
         try:
             return list(map(read, values))
@@ -131,17 +136,31 @@ def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | No
     return read_all
 
 
-def _one_length(data: bytes, length: int, count: int) -> bool:
-    """Whether *data*, *count* texts joined by newlines, holds texts of *length* and no newline.
+class _Check:
+    """The check of one length's columns (`FormatType.columns`), a C pass per place.
 
-    Then its ``count - 1`` newlines sit at every ``length + 1``-th byte, and nowhere else.
+    A place with one allowed character is compared with that character repeated (a memcmp),
+    quicker than stripping the allowed ones; the other places are stripped as bytes, which
+    looks a byte up with memchr (a str looks a character up with a call each).
     """
-    return data.count(b"\n") == count - 1 and not data[length :: length + 1].strip(b"\n")
 
+    __slots__ = ("choices", "fixed")
 
-def _hold(data: bytes, step: int, places: tuple[tuple[int, bytes], ...]) -> bool:
-    """Whether the texts in *data*, one every *step* bytes, hold only allowed bytes at *places*."""
-    return not any(data[place::step].strip(allowed) for place, allowed in places)
+    def __init__(self, places: Sequence[tuple[int, bytes]]) -> None:
+        self.fixed = tuple(
+            (place, allowed.decode()) for place, allowed in places if len(allowed) == 1
+        )
+        self.choices = tuple((place, allowed) for place, allowed in places if len(allowed) > 1)
+
+    def holds(self, data: str, count: int, step: int) -> bool:
+        """Whether the *count* texts in *data*, one every *step* characters, allow the places."""
+        for place, char in self.fixed:
+            if data[place::step] != char * count:
+                return False
+        for place, allowed in self.choices:  # noqa: SIM110 - a loop: no generator frame
+            if data[place::step].encode().strip(allowed):
+                return False
+        return True
 
 
 def format_spec(row: FormatType[Any]) -> TypeSpec:

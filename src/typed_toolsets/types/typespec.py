@@ -31,6 +31,7 @@ __all__ = [
     "check_float",
     "container_spec",
     "count_members",
+    "joined_colons",
     "instance_of",
     "json_copy",
     "json_key",
@@ -140,6 +141,9 @@ class TypeSpec:
             instance itself when it is an object, and of nested objects); None when the type
             holds no objects. The fast path compares the total with the colons of the JSON text
             to detect duplicate keys, which its parser merges silently.
+        colons: Counts the colons inside the strings of a valid instance, never more than it
+            holds (the fast path adds them to *members* before writing the value back to count
+            them, see `typed_toolsets.types.fastpath`); None when the type does not count them.
         children: Yields ``(path segment, child spec, child value)`` for a JSON value, to locate
             the part of a valid value that failed to structure.
     """
@@ -164,10 +168,19 @@ class TypeSpec:
     instance_check: Callable[[Any], bool] = _never
     children: ChildrenFn = _no_children
     members: Callable[[Any], int] | None = None
+    colons: Callable[[Any], int] | None = None
 
 
 #: Shared marker for "no value" in generated code and lookups.
 MISSING: Final = object()
+
+
+def joined_colons(value: Any) -> int:
+    """The colons of an array of strings (a valid instance of one), counted at once in C."""
+    try:
+        return "".join(value).count(":")
+    except TypeError:  # not strings after all: none counted is never too many
+        return 0
 
 
 def count_members(value: object) -> int:

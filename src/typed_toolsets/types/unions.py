@@ -122,6 +122,14 @@ def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
         members = nullable_members
     elif counting:
         members = count_members  # which variant matched is not known here: count them all
+    colons: Callable[[Any], int] | None = None
+    if len(variants) == 1 and variants[0].colons is not None:
+        only_colons = variants[0].colons
+
+        def nullable_colons(value: Any) -> int:
+            return 0 if value is None else only_colons(value)
+
+        colons = nullable_colons
     passthrough: tuple[type, ...] = ()
     if all(v.passthrough for v in variants):
         passthrough = tuple(t for v in variants for t in v.passthrough)
@@ -141,6 +149,7 @@ def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
         instance_check=instance_check,
         children=children,
         members=members,
+        colons=colons,
     )
 
 
