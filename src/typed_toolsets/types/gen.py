@@ -318,6 +318,7 @@ def object_body(
     indent: str,
     *,
     known_dict: bool = False,
+    setters: Sequence[Callable[[Any, Any], object]] | None = None,
 ) -> tuple[list[str], str]:
     """Source lines checking and structuring the JSON object ``v`` with exactly *keys*.
 
@@ -332,6 +333,10 @@ def object_body(
             themselves, ``K0``, ``K1``, ...); they are added to it.
         indent: Put before every line.
         known_dict: The caller has checked already that ``v`` is a dict.
+        setters: With *make*, one per key: sets the key's value on an instance made with
+            ``object.__new__``, which is then the result instead of a call of *make* (for a class
+            whose ``__init__`` would set exactly these and do nothing more; see
+            `typed_toolsets.types.structs`).
     """
     namespace.update({"Reject": Reject, "M": MISSING})
     if make is not None:
@@ -412,6 +417,13 @@ def object_body(
     if make is None:
         lines.append("r = {" + ", ".join(f"K{index}: {local}" for index, _, local in named) + "}")
         result = "r"
+    elif setters is not None and not uses_kw and len(named) == len(setters):
+        namespace["new"] = object.__new__
+        lines.append("o = new(make)")
+        for index, _, local in named:
+            namespace[f"f{index}"] = setters[index]
+            lines.append(f"f{index}(o, {local})")
+        result = "o"
     else:
         positional = _positional_count(make, [key for _, key, _ in named])
         call = [local for _, _, local in named[:positional]]
@@ -423,15 +435,19 @@ def object_body(
 
 
 def generate_object_structure(
-    name: str, keys: Sequence[KeyHook], make: Callable[..., Any] | None
+    name: str,
+    keys: Sequence[KeyHook],
+    make: Callable[..., Any] | None,
+    setters: Sequence[Callable[[Any, Any], object]] | None = None,
 ) -> Callable[[Any], Any]:
     """Generate a function structuring a JSON object with exactly *keys* (unknown keys rejected).
 
-    It returns ``make(key=value, ...)``, or, when *make* is None, the dict of the values present
-    (absent optional keys are left out, so a method's own defaults apply).
+    It returns ``make(key=value, ...)`` (or the instance *setters* fill, see `object_body`), or,
+    when *make* is None, the dict of the values present (absent optional keys are left out, so a
+    method's own defaults apply).
     """
     namespace: dict[str, Any] = {}
-    body, result = object_body(keys, make, namespace, "    ")
+    body, result = object_body(keys, make, namespace, "    ", setters=setters)
     source = "\n".join(["def generated(v):", *body, f"    return {result}"]) + "\n"
     return compile_function(source, f"structure {name}", namespace)
 
