@@ -25,6 +25,7 @@ from .typespec import MISSING, Reject, TypeSpec
 
 __all__ = [
     "InlineForm",
+    "OptionalForm",
     "KeyHook",
     "UnstructureField",
     "compile_bound",
@@ -34,7 +35,9 @@ __all__ = [
     "inline_form",
     "items_hook",
     "object_body",
+    "optional_form",
     "with_inline_form",
+    "with_optional_form",
 ]
 
 _numbers: Final = itertools.count(1)
@@ -173,6 +176,39 @@ def items_hook(hook: Callable[[Any], Any]) -> Callable[[list[Any]], list[Any]] |
     return None if form is None else form.items
 
 
+# The attribute of a union's structuring hook holding its `OptionalForm` (on the hook, as above).
+_OPTIONAL_FORM: Final = "typed_toolsets_optional_form"
+
+
+@attrs.frozen
+class OptionalForm:
+    """What the structuring hook of ``T | None`` does, for generated code to inline.
+
+    The hook keeps ``None``; any other value of one of *types* is *variant*'s to structure, and
+    of any other type refused. Inlined, that costs no frame of the union's own, and *variant*'s
+    checks inline in turn.
+
+    Attributes:
+        types: The Python types of parsed JSON values that *variant*'s JSON types admit.
+        variant: The spec of ``T``.
+    """
+
+    types: frozenset[type]
+    variant: TypeSpec
+
+
+def with_optional_form(hook: Callable[[Any], Any], form: OptionalForm) -> Callable[[Any], Any]:
+    """Attach *form* to *hook* (a union's structuring function)."""
+    setattr(hook, _OPTIONAL_FORM, form)
+    return hook
+
+
+def optional_form(hook: Callable[[Any], Any]) -> OptionalForm | None:
+    """The form attached to *hook* with `with_optional_form`, if any."""
+    form: OptionalForm | None = getattr(hook, _OPTIONAL_FORM, None)
+    return form
+
+
 @attrs.frozen
 class KeyHook:
     """How generated structuring code handles one key of an object.
@@ -283,6 +319,19 @@ def _value_check(item: KeyHook, index: int, namespace: dict[str, Any]) -> tuple[
     if item.shortcut is not None:
         namespace[f"t{index}"] = item.shortcut
         return [f"if type(x) is not t{index}:", f"    x = s{index}(x)"], "x"
+    optional = optional_form(item.hook)
+    if optional is not None:
+        # The variant's own checks, behind the union's: None kept, other types refused. The
+        # variant's hook replaces the union's under this index (the lines call only it).
+        namespace[f"o{index}"] = optional.types
+        inner = KeyHook.for_spec(item.key, True, optional.variant)  # noqa: FBT003
+        namespace[f"s{index}"] = inner.hook
+        check, value = _value_check(inner, index, namespace)
+        lines = ["if x is not None:", f"    if type(x) not in o{index}:", "        raise Reject"]
+        lines.extend(f"    {line}" for line in check)
+        if value != "x":
+            lines.append(f"    x = {value}")
+        return lines, "x"
     form = inline_form(item.hook)
     if form is not None:
         # The common spellings are read here, without a call of the hook; the hook decides the
