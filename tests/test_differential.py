@@ -140,6 +140,12 @@ NUMBER_CASES: tuple[Case, ...] = (
         st.lists(numbers, max_size=3) | st.none() | numbers,
         frozenset({"array", "null"}),
     ),
+    # A list of a union keeps the items of the types the union keeps, found in one pass.
+    Case(
+        list[str | int | float | bool | None] | None,
+        st.lists(numbers | text | st.none() | st.booleans(), max_size=6) | st.none(),
+        frozenset({"array", "null"}),
+    ),
     Case(
         dict[str, float] | None,
         st.dictionaries(text, numbers, max_size=3) | st.none() | st.lists(numbers, max_size=2),
