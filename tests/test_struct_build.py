@@ -18,6 +18,7 @@ from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.structs import (
     _slot_setters,  # pyright: ignore[reportPrivateUsage]
 )
+from typed_toolsets.types.typespec import Reject
 
 PRE_INITS: list[str] = []
 
@@ -167,3 +168,21 @@ def test_a_validator_raises_as_when_the_class_is_called() -> None:
     with pytest.raises(ValueError, match="'size' must be > 0: -1") as built:
         registry.spec(Validated).structure({"size": -1})
     assert str(built.value) == str(by_class.value)
+
+
+@pytest.mark.parametrize("cls", [Plain, Validated, PostInit, DictClass])
+def test_a_list_of_objects_is_built_as_each_one_is(cls: type) -> None:
+    data = [dict(case[1]) for case in CASES if case[0] is cls]
+    built = registry.spec(list[cls]).structure(data)  # type: ignore[valid-type]
+    assert built == [registry.spec(cls).structure(item) for item in data]
+    assert all(type(item) is cls for item in built)
+
+
+def test_a_list_of_objects_refuses_and_raises_as_each_one_does() -> None:
+    hook = registry.spec(list[Plain]).structure
+    with pytest.raises(Reject):
+        hook([{"name": "a"}, {"name": 1}])
+    with pytest.raises(Reject):
+        hook([{"name": "a"}, {"name": "b", "other": 1}])
+    with pytest.raises(ValueError, match="'size' must be > 0: -1"):
+        registry.spec(list[Validated]).structure([{"size": 1}, {"size": -1}])

@@ -170,10 +170,22 @@ def inline_form(hook: Callable[[Any], Any]) -> InlineForm | None:
     return form
 
 
+# The attribute of an object type's structuring hook holding what compiles its list function.
+_ITEMS: Final = "typed_toolsets_items"
+
+
 def items_hook(hook: Callable[[Any], Any]) -> Callable[[list[Any]], list[Any]] | None:
-    """The list function of *hook*'s inline form, if it has one."""
+    """The list function of *hook*: its inline form's, or an object type's, if it has one.
+
+    It returns or raises what ``[hook(x) for x in values]`` does, in one frame.
+    """
     form = inline_form(hook)
-    return None if form is None else form.items
+    if form is not None:
+        return form.items
+    compile_items: Callable[[], Callable[[list[Any]], list[Any]]] | None = getattr(
+        hook, _ITEMS, None
+    )
+    return None if compile_items is None else compile_items()
 
 
 # The attribute of a union's structuring hook holding its `OptionalForm` (on the hook, as above).
@@ -498,7 +510,29 @@ def generate_object_structure(
     namespace: dict[str, Any] = {}
     body, result = object_body(keys, make, namespace, "    ", setters=setters)
     source = "\n".join(["def generated(v):", *body, f"    return {result}"]) + "\n"
-    return compile_function(source, f"structure {name}", namespace)
+    structure = compile_function(source, f"structure {name}", namespace)
+
+    def compile_items() -> Callable[[list[Any]], list[Any]]:
+        # The same lines in a loop: a list of such objects costs no frame per object. Compiled
+        # when a list of them is first built, and kept.
+        items_namespace: dict[str, Any] = {}
+        lines, value = object_body(keys, make, items_namespace, "        ", setters=setters)
+        items_source = "\n".join(
+            [
+                "def generated(values):",
+                "    out = []",
+                "    for v in values:",
+                *lines,
+                f"        out.append({value})",
+                "    return out",
+            ]
+        )
+        compiled = compile_function(items_source + "\n", f"structure {name} items", items_namespace)
+        setattr(structure, _ITEMS, lambda: compiled)
+        return compiled
+
+    setattr(structure, _ITEMS, compile_items)
+    return structure
 
 
 @attrs.frozen
