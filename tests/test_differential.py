@@ -134,6 +134,23 @@ NUMBER_CASES: tuple[Case, ...] = (
     Case(int | float, numbers, frozenset({"number"})),
     Case(int | str, numbers | text, frozenset({"number", "string"})),
     Case(float | None, numbers | st.none(), frozenset({"number", "null"})),
+    # `T | None` of one variant is inlined in generated code: the variant's checks behind None.
+    Case(
+        list[int] | None,
+        st.lists(numbers, max_size=3) | st.none() | numbers,
+        frozenset({"array", "null"}),
+    ),
+    # A list of a union keeps the items of the types the union keeps, found in one pass.
+    Case(
+        list[str | int | float | bool | None] | None,
+        st.lists(numbers | text | st.none() | st.booleans(), max_size=6) | st.none(),
+        frozenset({"array", "null"}),
+    ),
+    Case(
+        dict[str, float] | None,
+        st.dictionaries(text, numbers, max_size=3) | st.none() | st.lists(numbers, max_size=2),
+        frozenset({"object", "null"}),
+    ),
     Case(Annotated[float, Le(2.0**64)] | int, numbers, frozenset({"number"})),
     Case(Literal[1, 2**64, 2**70] | float, numbers, frozenset({"number"})),
     Case(Huge | float, numbers, frozenset({"number"})),
@@ -183,6 +200,13 @@ FORMAT_CASES: tuple[Case, ...] = (
             },
         ),
         frozenset({"object"}),
+    ),
+    Case(
+        Meeting | None,
+        st.fixed_dictionaries({"start": _FORMAT_TEXTS["date-time"]})
+        | st.none()
+        | st.sampled_from([[], "2024-01-01T00:00:00Z", 1]),
+        frozenset({"object", "null"}),
     ),
 )
 

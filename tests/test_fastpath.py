@@ -201,6 +201,62 @@ class TestLeavesToTheExactPath:
         assert "over the limit of 6" in proxy.dynamic_call(deep)
 
 
+class Word(str):
+    pass
+
+
+class FlatToolset(Toolset):
+    """Only strings, integers, booleans and nulls: a dict of them is copied, not read back."""
+
+    @tool
+    def put(
+        self, *, text: str, count: int = 0, flag: bool = False, note: str | None = None
+    ) -> None:
+        pass
+
+
+class TestFlatDicts:
+    @pytest.mark.parametrize(
+        "arguments",
+        [
+            {},
+            {"text": "a: b", "count": 2**64 - 1, "flag": True, "note": None},
+            {"text": "x"},
+        ],
+    )
+    def test_a_plain_flat_dict_is_taken_as_a_copy(self, arguments: dict[str, Any]) -> None:
+        proxy = FlatToolset.to_tools()[0]
+        fast = fast_of(proxy)(arguments)
+        if arguments:
+            assert type(fast) is dict
+            assert fast == exact(proxy, arguments)  # type: ignore[arg-type]
+            assert fast is not arguments
+        else:
+            assert fast == REFUSED  # `text` is required: handed over with the copy as reading
+
+    @pytest.mark.parametrize(
+        "arguments",
+        [
+            {"text": Word("a")},  # orjson refuses a subclass of str
+            {"text": "a", "count": 2**64},  # and an integer past 64 bits
+            {"text": "\ud800"},  # and a lone surrogate
+            {"text": "a", 1: 2},  # and a key that is no str
+            {Word("text"): "a"},  # or a subclass of str
+            {"text": "a", "count": float("nan")},  # a float is read back: NaN became null
+            {"text": "a", "count": (1,)},  # so is a tuple: it became a list
+        ],
+    )
+    def test_anything_else_is_left_to_the_exact_path(self, arguments: dict[Any, Any]) -> None:
+        proxy = FlatToolset.to_tools()[0]
+        assert fast_of(proxy)(arguments) == MISS
+
+    def test_values_that_do_not_structure_agree_with_the_exact_path(self) -> None:
+        proxy = FlatToolset.to_tools()[0]
+        arguments = {"text": "a", "count": True}
+        assert fast_of(proxy)(arguments) == REFUSED
+        assert exact(proxy, arguments, handover=True) == exact(proxy, arguments)  # type: ignore[arg-type]
+
+
 def _long(note: str, *, dense: str = "", at_end: bool = False) -> str:
     """Arguments whose text is past the length from which colons are found with ``find``."""
     filler = (dense or "lorem ipsum ") * (6000 // len(dense or "lorem ipsum "))

@@ -34,8 +34,12 @@ exactly when the exact path would accept the same input with the same result:
 A dict is written with orjson (which refuses what has no JSON form, subclasses of ``str``,
 ``int``, ``dict`` and ``list`` included) and read back: the copy is used only when it equals the
 dict (a tuple, an enum, a UUID or a NaN makes it differ), so the values are the plain JSON values
-the exact path's own copy would hold. Its size is that of the compact text, as the exact path
-measures it with Python's ``json`` (orjson writes a float in exponent form at most one byte
+the exact path's own copy would hold. For a tool whose parameters take only strings, integers,
+booleans and null, a dict whose values are exactly of those types is copied instead of read back:
+orjson wrote it, so it holds no subclass, lone surrogate, integer past 64 bits or key that is no
+``str``, and reading it back would give an equal dict of equal immutable values (a float is
+always read back: NaN is written as ``null``). Its size is that of the compact text, as the exact
+path measures it with Python's ``json`` (orjson writes a float in exponent form at most one byte
 shorter, so a text within one byte per ``e`` of the limit is left to the exact path).
 
 Arguments that orjson read but that did not structure are handed over with what the exact path
@@ -334,6 +338,11 @@ def _has_numbers(schema: object) -> bool:
     return False
 
 
+# The JSON types of a flat tool's values, and the Python types of such values orjson writes as
+# it reads them (a float may be NaN, which it writes as null).
+_FLAT_JSON_TYPES: Final = frozenset({"string", "integer", "boolean", "null"})
+_FLAT_TYPES: Final = frozenset({str, int, bool, type(None)})
+
 #: The globals of every fast path: what they all hold alike (the rest is each one's own).
 _SHARED: Final[dict[str, Any]] = {
     "__builtins__": builtins,
@@ -352,6 +361,7 @@ _SHARED: Final[dict[str, Any]] = {
     "Reject": Reject,
     "ExactRefusal": ExactRefusal,
     "M": MISSING,
+    "flat": _FLAT_TYPES,
     **LAYOUT_NAMES,  # what inlined format layouts read
 }
 
@@ -403,6 +413,9 @@ def make_fast_arguments(
     # would write its floats (at most one byte longer per float, in exponent form).
     sure = max_bytes // 2
     miss = "return exact(arguments, False)"
+    # Arguments whose valid values are all scalars other than numbers that may be floats: a dict
+    # of them is checked for such values and copied, not read back (see below).
+    flat = all(spec.json_types <= _FLAT_JSON_TYPES for spec in specs)
     # What the checks written in this frame do with arguments that do not structure: hand them
     # over at once (raising `Reject` to the handler below costs a refusal about 2,000 instructions).
     handover = f"return exact(arguments, reading(kind, text, v, {max_depth}))"
@@ -430,9 +443,25 @@ def make_fast_arguments(
         "            size = len(text)",
         f'            if size > {sure} and size + text.count(b"e") > {max_bytes}:',
         f"                {miss}",
-        "            v = loads(text)",
-        "            if v != arguments:",
-        f"                {miss}",
+        *(
+            [
+                # Only strings, integers, booleans and nulls, which orjson has written (so no
+                # subclass, surrogate or integer past 64 bits, and only str keys): its reading
+                # would equal the dict and hold equal immutable values; a copy of it is that.
+                "            if set(map(type, arguments.values())) <= flat:",
+                "                v = arguments.copy()",
+                "            else:",
+                "                v = loads(text)",
+                "                if v != arguments:",
+                f"                    {miss}",
+            ]
+            if flat
+            else [
+                "            v = loads(text)",
+                "            if v != arguments:",
+                f"                {miss}",
+            ]
+        ),
         "        except Exception:",
         f"            {miss}",
         "    elif kind is bytes:",

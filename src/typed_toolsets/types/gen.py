@@ -25,6 +25,7 @@ from .typespec import MISSING, Reject, TypeSpec
 
 __all__ = [
     "InlineForm",
+    "OptionalForm",
     "KeyHook",
     "UnstructureField",
     "compile_bound",
@@ -34,7 +35,9 @@ __all__ = [
     "inline_form",
     "items_hook",
     "object_body",
+    "optional_form",
     "with_inline_form",
+    "with_optional_form",
 ]
 
 _numbers: Final = itertools.count(1)
@@ -167,10 +170,55 @@ def inline_form(hook: Callable[[Any], Any]) -> InlineForm | None:
     return form
 
 
+# The attribute of an object type's structuring hook holding what compiles its list function.
+_ITEMS: Final = "typed_toolsets_items"
+
+
 def items_hook(hook: Callable[[Any], Any]) -> Callable[[list[Any]], list[Any]] | None:
-    """The list function of *hook*'s inline form, if it has one."""
+    """The list function of *hook*: its inline form's, or an object type's, if it has one.
+
+    It returns or raises what ``[hook(x) for x in values]`` does, in one frame.
+    """
     form = inline_form(hook)
-    return None if form is None else form.items
+    if form is not None:
+        return form.items
+    compile_items: Callable[[], Callable[[list[Any]], list[Any]]] | None = getattr(
+        hook, _ITEMS, None
+    )
+    return None if compile_items is None else compile_items()
+
+
+# The attribute of a union's structuring hook holding its `OptionalForm` (on the hook, as above).
+_OPTIONAL_FORM: Final = "typed_toolsets_optional_form"
+
+
+@attrs.frozen
+class OptionalForm:
+    """What the structuring hook of ``T | None`` does, for generated code to inline.
+
+    The hook keeps ``None``; any other value of one of *types* is *variant*'s to structure, and
+    of any other type refused. Inlined, that costs no frame of the union's own, and *variant*'s
+    checks inline in turn.
+
+    Attributes:
+        types: The Python types of parsed JSON values that *variant*'s JSON types admit.
+        variant: The spec of ``T``.
+    """
+
+    types: frozenset[type]
+    variant: TypeSpec
+
+
+def with_optional_form(hook: Callable[[Any], Any], form: OptionalForm) -> Callable[[Any], Any]:
+    """Attach *form* to *hook* (a union's structuring function)."""
+    setattr(hook, _OPTIONAL_FORM, form)
+    return hook
+
+
+def optional_form(hook: Callable[[Any], Any]) -> OptionalForm | None:
+    """The form attached to *hook* with `with_optional_form`, if any."""
+    form: OptionalForm | None = getattr(hook, _OPTIONAL_FORM, None)
+    return form
 
 
 @attrs.frozen
@@ -285,6 +333,19 @@ def _value_check(
     if item.shortcut is not None:
         namespace[f"t{index}"] = item.shortcut
         return [f"if type(x) is not t{index}:", f"    x = s{index}(x)"], "x"
+    optional = optional_form(item.hook)
+    if optional is not None:
+        # The variant's own checks, behind the union's: None kept, other types refused. The
+        # variant's hook replaces the union's under this index (the lines call only it).
+        namespace[f"o{index}"] = optional.types
+        inner = KeyHook.for_spec(item.key, True, optional.variant)  # noqa: FBT003
+        namespace[f"s{index}"] = inner.hook
+        check, value = _value_check(inner, index, namespace, refuse)
+        lines = ["if x is not None:", f"    if type(x) not in o{index}:", f"        {refuse}"]
+        lines.extend(f"    {line}" for line in check)
+        if value != "x":
+            lines.append(f"    x = {value}")
+        return lines, "x"
     form = inline_form(item.hook)
     if form is not None:
         # The common spellings are read here, without a call of the hook; the hook decides the
@@ -320,6 +381,7 @@ def object_body(
     indent: str,
     *,
     known_dict: bool = False,
+    setters: Sequence[Callable[[Any, Any], object]] | None = None,
     refuse: str = "raise Reject",
 ) -> tuple[list[str], str]:
     """Source lines checking and structuring the JSON object ``v`` with exactly *keys*.
@@ -335,6 +397,10 @@ def object_body(
             themselves, ``K0``, ``K1``, ...); they are added to it.
         indent: Put before every line.
         known_dict: The caller has checked already that ``v`` is a dict.
+        setters: With *make*, one per key: sets the key's value on an instance made with
+            ``object.__new__``, which is then the result instead of a call of *make* (for a class
+            whose ``__init__`` would set exactly these and do nothing more; see
+            `typed_toolsets.types.structs`).
         refuse: The statement refusing ``v`` (what the hooks they call raise goes on up):
             ``raise Reject``, or what the caller does with a refusal, in its own frame.
     """
@@ -417,6 +483,13 @@ def object_body(
     if make is None:
         lines.append("r = {" + ", ".join(f"K{index}: {local}" for index, _, local in named) + "}")
         result = "r"
+    elif setters is not None and not uses_kw and len(named) == len(setters):
+        namespace["new"] = object.__new__
+        lines.append("o = new(make)")
+        for index, _, local in named:
+            namespace[f"f{index}"] = setters[index]
+            lines.append(f"f{index}(o, {local})")
+        result = "o"
     else:
         positional = _positional_count(make, [key for _, key, _ in named])
         call = [local for _, _, local in named[:positional]]
@@ -428,17 +501,43 @@ def object_body(
 
 
 def generate_object_structure(
-    name: str, keys: Sequence[KeyHook], make: Callable[..., Any] | None
+    name: str,
+    keys: Sequence[KeyHook],
+    make: Callable[..., Any] | None,
+    setters: Sequence[Callable[[Any, Any], object]] | None = None,
 ) -> Callable[[Any], Any]:
     """Generate a function structuring a JSON object with exactly *keys* (unknown keys rejected).
 
-    It returns ``make(key=value, ...)``, or, when *make* is None, the dict of the values present
-    (absent optional keys are left out, so a method's own defaults apply).
+    It returns ``make(key=value, ...)`` (or the instance *setters* fill, see `object_body`), or,
+    when *make* is None, the dict of the values present (absent optional keys are left out, so a
+    method's own defaults apply).
     """
     namespace: dict[str, Any] = {}
-    body, result = object_body(keys, make, namespace, "    ")
+    body, result = object_body(keys, make, namespace, "    ", setters=setters)
     source = "\n".join(["def generated(v):", *body, f"    return {result}"]) + "\n"
-    return compile_function(source, f"structure {name}", namespace)
+    structure = compile_function(source, f"structure {name}", namespace)
+
+    def compile_items() -> Callable[[list[Any]], list[Any]]:
+        # The same lines in a loop: a list of such objects costs no frame per object. Compiled
+        # when a list of them is first built, and kept.
+        items_namespace: dict[str, Any] = {}
+        lines, value = object_body(keys, make, items_namespace, "        ", setters=setters)
+        items_source = "\n".join(
+            [
+                "def generated(values):",
+                "    out = []",
+                "    for v in values:",
+                *lines,
+                f"        out.append({value})",
+                "    return out",
+            ]
+        )
+        compiled = compile_function(items_source + "\n", f"structure {name} items", items_namespace)
+        setattr(structure, _ITEMS, lambda: compiled)
+        return compiled
+
+    setattr(structure, _ITEMS, compile_items)
+    return structure
 
 
 @attrs.frozen

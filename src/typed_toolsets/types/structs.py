@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import inspect
+import types
 import typing
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, Final
@@ -150,6 +151,60 @@ def _attrs_fields(cls: type) -> list[FieldInfo]:
             )
         )
     return fields
+
+
+def _slot_setters(cls: type) -> list[Callable[[Any, Any], object]] | None:
+    """The setters of a frozen attrs class's slots, when building it with them is the same.
+
+    One per field, in order; None when the class must be called.
+
+    A frozen class's ``__init__`` sets each slot through ``object.__setattr__``, and calling the
+    class costs a frame and that bound method besides (about a third of building it). Here the
+    instance is made with ``object.__new__`` and each slot set by its member descriptor: the same
+    slots hold the same values. Only when ``__init__`` would do nothing more: attrs wrote it (the
+    class's own), for a frozen slotted class that is no exception and caches no hash, whose fields
+    are all set from their arguments (no validator, converter, factory or ``init=False``), with no
+    ``__attrs_pre_init__`` or ``__attrs_post_init__``, no ``__new__`` of its own and ``type``
+    as metaclass; every slot the class adds is a field's (or ``__weakref__``). The class's
+    properties are read from ``__attrs_props__`` (attrs 25.4 or later; without it, the class is
+    called).
+    """
+    props = cls.__dict__.get("__attrs_props__")
+    plain_class = (
+        props is not None
+        and getattr(props, "added_init", False) is True
+        and getattr(props, "is_frozen", False) is True
+        and getattr(props, "is_slotted", False) is True
+        and getattr(props, "is_exception", True) is False
+        and getattr(getattr(props, "hashability", None), "value", None) != "hashable_cache"
+        and "__init__" in cls.__dict__
+        and getattr(cls, "__new__", None) is object.__new__
+        and type(cls) is type
+        and not hasattr(cls, "__attrs_pre_init__")
+        and not hasattr(cls, "__attrs_post_init__")
+    )
+    if not plain_class:
+        return None
+    fields = attrs.fields(cls)
+    own = {f.name for f in fields} | {"__weakref__"}
+    slots = cls.__dict__.get("__slots__", ())
+    if isinstance(slots, str) or not set(slots) <= own:
+        return None
+    setters: list[Callable[[Any, Any], object]] = []
+    for field in fields:
+        if (
+            not field.init
+            or field.validator is not None
+            or field.converter is not None
+            or isinstance(field.default, _FACTORY)
+        ):
+            return None
+        owner = next((c for c in cls.__mro__ if field.name in c.__dict__), None)
+        slot = None if owner is None else owner.__dict__[field.name]
+        if type(slot) is not types.MemberDescriptorType:
+            return None
+        setters.append(slot.__set__)
+    return setters
 
 
 def _dataclass_fields(cls: type) -> list[FieldInfo]:
@@ -383,6 +438,7 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
             for p in properties
         ],
         None if kind == "dict" else cls,
+        _slot_setters(cls) if kind == "attrs" else None,
     )
     unstructure = generate_unstructure(
         name,

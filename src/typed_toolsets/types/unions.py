@@ -10,6 +10,7 @@ from typing import Any, Final
 
 from typed_toolsets.rules.shapes import Shape
 
+from .gen import OptionalForm, with_optional_form
 from .registry import Builder, Describer, Rule
 from .scalars import scalar_spec
 from .typespec import Reject, TypeSpec, count_members, union_refs
@@ -79,6 +80,10 @@ def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
             except Reject:
                 continue
         raise Reject
+
+    if nullable and len(variants) == 1:
+        admitted = frozenset(py_type for py_type, found in candidates.items() if found)
+        with_optional_form(structure, OptionalForm(admitted - {_NoneType}, variants[0]))
 
     def unstructure(value: Any) -> Any:
         if value is None and nullable:
