@@ -273,6 +273,37 @@ def test_texts_the_columns_allow_have_the_layout(
 
 
 @pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        # A seventh fraction digit of another script: the C parser skips it, the grammar refuses.
+        ("time", "00:00:00.000000\u0660Z"),
+        ("date-time", "2020-01-01T00:00:00.000000\u0660Z"),
+        ("time", "00:00:00.12\u0663Z"),
+        # What an offset's columns allow, with a Z for the minutes' last digit.
+        ("time", "00:00:00.000+00:0Z"),
+        ("date-time", "2020-01-01T00:00:00.000+00:0Z"),
+    ],
+)
+def test_the_hooks_refuse_what_the_grammar_refuses_found_by_the_thorough_run(
+    kind: str, text: str
+) -> None:
+    parse, _ = FORMAT_STRATEGIES[kind]
+    structure = format_spec(formats.BY_CLASS[_ROWS[kind]]).structure
+    each = items_hook(structure)
+    assert each is not None
+    assert _parsed(parse, text) == "rejected"
+    assert _hooked(structure, text) == "rejected"
+    with pytest.raises(Reject):
+        each([text, text])
+
+
+def test_the_columns_of_an_offset_allow_what_the_layout_reads() -> None:
+    row = formats.BY_CLASS[datetime]
+    layout = eval(f"lambda x: {row.layout}", dict(formats.LAYOUT_NAMES))  # noqa: S307
+    assert layout("++++-++-++T++:++:++.000+++:0Z")
+
+
+@pytest.mark.parametrize(
     ("kind", "values"),
     [
         ("date-time", ["2024-02-29T12:30:00Z", "2024-03-01T00:00:00+05:30"] * 40),

@@ -207,8 +207,11 @@ _set_uuid_safety: Final[Callable[[uuid.UUID, uuid.SafeUUID], None]] = vars(uuid.
 def _iso_offset(tail: str) -> bool:
     """Whether *tail* (what follows the seconds) is ``Z``, ``+HH:MM`` or a fraction and one.
 
-    The C parser checks that the hour, the minutes and the fraction are digits; minutes of 60 or
-    more it would carry into the hour, so they are refused here.
+    The C parser checks that the hour and the minutes are digits; minutes of 60 or more it would
+    carry into the hour, so they are refused here. The fraction's digits are checked here: past
+    its sixth digit the C parser (3.11) also skips digits of other scripts, which RFC 3339 refuses.
+    An offset's shape is looked for before a final ``Z``, so that whatever the columns of an
+    offset allow (`_time_columns`) has the layout, and the C parser refuses a ``Z`` for a digit.
     """
     if tail == "Z":
         return True
@@ -216,13 +219,13 @@ def _iso_offset(tail: str) -> bool:
         return tail[0:4:3] in _SIGNS and tail[4] < "6"
     if tail[:1] != ".":
         return False
-    if tail[-1] == "Z":
-        fraction = tail[1:-1]
-    elif tail[-6:-2:3] in _SIGNS and tail[-2] < "6":
+    if tail[-6:-2:3] in _SIGNS and tail[-2] < "6":
         fraction = tail[1:-6]
+    elif tail[-1] == "Z":
+        fraction = tail[1:-1]
     else:
         return False
-    return fraction.isdigit()
+    return fraction.isascii() and fraction.isdigit()
 
 
 #: The names the layout expressions use besides ``x`` and builtins.
