@@ -104,6 +104,10 @@ def test_keywords_match_jsonschema() -> None:
         (list[int], [1, True, 2.0, 2.5, "3", None, 4, [5], {"6": 6}]),
         (list[float], [1, 1.5, False, "x", 2]),
         (list[str], ["a", "b", *([1] * 30)]),  # more problems than the cap
+        # Arrays up to 8 items are checked item by item, longer ones by their types first.
+        (list[int], [1, "2", 3, 4, 5, 6, 7, None]),
+        (list[int], [1, "2", 3, 4, 5, 6, 7, None, 9]),
+        (list[str], [1]),
         (set[int], [1, 2, 1.0]),
         (set[int], [1, 2, "1", 3, 2]),
         (set[str | None], ["a", None, "b", None]),

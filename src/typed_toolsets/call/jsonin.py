@@ -335,6 +335,9 @@ def path_of(link: Link) -> tuple[str | int, ...]:
     link, key = link
     if link is None:  # an argument: most problems are at one
         return (key,)
+    parent, inner = link
+    if parent is None:  # or just below one
+        return (inner, key)
     keys: list[str | int] = [key]
     while link is not None:
         link, key = link

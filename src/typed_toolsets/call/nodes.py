@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from typing_extensions import override
 
@@ -44,6 +44,8 @@ __all__ = [
 Memo: TypeAlias = dict[tuple[int, int], bool]
 _Valid = Callable[[Any, Memo], bool]
 _Errors = Callable[[Any, Link, Memo], Iterable[Problem]]
+#: Arrays of at most this many items of a plain type are checked item by item (see `Items`).
+_CHECKED_ONE_BY_ONE: Final = 8
 
 
 # -------------------------------------------------------------------------------------- nodes
@@ -239,7 +241,7 @@ class Required(Keyword):
     @override
     def valid_lines(self, src: _Source) -> list[str]:
         absent = " or ".join(f"{name!r} not in x" for name in self.names) or "False"
-        return [f"if isinstance(x, dict) and ({absent}):", "    return False"]
+        return ["if isinstance(x, dict):", f"    if {absent}:", "        return False"]
 
     @override
     def error_lines(self, src: _Source) -> list[str]:
@@ -263,15 +265,17 @@ class Closed(Keyword):
     @override
     def valid_lines(self, src: _Source) -> list[str]:
         return [
-            f"if isinstance(x, dict) and not {src.name(self.known)}.issuperset(x):",
-            "    return False",
+            "if isinstance(x, dict):",
+            f"    if not {src.name(self.known)}.issuperset(x):",
+            "        return False",
         ]
 
     @override
     def error_lines(self, src: _Source) -> list[str]:
         return [
-            f"if isinstance(x, dict) and not {src.name(self.known)}.issuperset(x):",
-            f"    yield from closed(x, link, {src.name(self.allowed)})",
+            "if isinstance(x, dict):",
+            f"    if not {src.name(self.known)}.issuperset(x):",
+            f"        yield from closed(x, link, {src.name(self.allowed)})",
         ]
 
 
@@ -327,8 +331,11 @@ class Items(Keyword):
     def _head(self, src: _Source) -> list[str]:
         head = "if isinstance(x, list):"
         if self.exact:
-            # Only the items of another Python type can fail: their indexes are found in C.
-            return [head, f"    for i in inexact(x, {src.name(self.exact)}):", "        v = x[i]"]
+            # Only the items of another Python type can fail: their indexes are found in C
+            # (a short array costs less checked item by item than its types listed and counted).
+            found = f"inexact(x, {src.name(self.exact)})"
+            items = f"({found} if len(x) > {_CHECKED_ONE_BY_ONE} else range(len(x)))"
+            return [head, f"    for i in {items}:", "        v = x[i]"]
         if self.start == 0:
             return [head, "    for i, v in enumerate(x):"]
         return [head, f"    for i in range({self.start}, len(x)):", "        v = x[i]"]
@@ -509,26 +516,63 @@ def generated_node(schema: object, checks: list[Scalar | Keyword]) -> Node:
         node.quick = True
         return node
     src = _Source()
-    valid = ["def generated(x, memo):"]
-    errors = ["def generated(x, link, memo):"]
+    valid: list[str] = []
+    errors: list[str] = []
     for check in checks:
         if isinstance(check, Scalar):
             if check.test is None:
                 continue
             test = src.inline([check], "x")
-            valid += [f"    if not ({test}):", "        return False"]
-            errors += [
-                f"    if not ({test}):",
-                f"        yield P(link), {src.name(check)}.reason(x)",
-            ]
+            valid += [f"if not ({test}):", "    return False"]
+            errors += [f"if not ({test}):", f"    yield P(link), {src.name(check)}.reason(x)"]
         else:
-            valid += [f"    {line}" for line in check.valid_lines(src)]
-            errors += [f"    {line}" for line in check.error_lines(src)]
-    valid.append("    return True")
-    errors += ["    return", "    yield  # a generator, whatever the checks"]
+            valid += check.valid_lines(src)
+            errors += check.error_lines(src)
+    valid = ["def generated(x, memo):", *_indented(_merged(valid)), "    return True"]
+    errors = [
+        "def generated(x, link, memo):",
+        *_indented(_merged(errors)),
+        "    return",
+        "    yield  # a generator, whatever the checks",
+    ]
     node.valid = compile_function("\n".join(valid) + "\n", "checker", src.namespace)
     node.errors = compile_function("\n".join(errors) + "\n", "checker", src.namespace)
     return node
+
+
+def _indented(lines: list[str]) -> list[str]:
+    return [f"    {line}" for line in lines]
+
+
+def _merged(lines: list[str]) -> list[str]:
+    """*lines*, with the blocks under the same type test in a row made one block.
+
+    Keywords check the value's type each in its own block (``if isinstance(x, dict):``); after
+    the type keyword's own test (``if not (isinstance(x, dict)):``) the next such block is its
+    ``else``. The checks run in the same order: only repeated tests go.
+    """
+    merged: list[str] = []
+    header = ""  # the type test whose block `merged` ends with ("" when it ends with another)
+    negated = ""  # the type test the last block is the failure of
+    for line in lines:
+        if line.startswith(" "):
+            merged.append(line)
+            continue
+        if line.startswith("if isinstance(x, ") and line.endswith("):") and " " not in line[17:]:
+            test = line[3:-1]
+            if test == header:
+                continue  # the same test: its lines join the block open above
+            if test == negated:
+                merged.append("else:")
+                header, negated = test, ""
+                continue
+            header, negated = test, ""
+        elif line.startswith("if not (isinstance(x, ") and line.endswith(")):"):
+            header, negated = "", line[8:-2]
+        else:
+            header = negated = ""
+        merged.append(line)
+    return merged
 
 
 def with_shallow(node: Node, checks: list[Scalar | Keyword]) -> Node:
