@@ -26,7 +26,7 @@ from .checker import Checker
 from .result import ArgumentProblem, ToolError
 from .validation import Problem, collect, dotted_path, json_path, unbuilt_reason
 
-__all__ = ["ArgumentsRefusal", "Verdict", "checker_of", "explainer"]
+__all__ = ["ArgumentsRefusal", "Verdict", "checker_of", "explainer", "message_prefix"]
 
 _checkers: Final[weakref.WeakKeyDictionary[ArgumentsVariant, Checker]] = weakref.WeakKeyDictionary()
 _lock: Final = threading.Lock()
@@ -43,6 +43,25 @@ def checker_of(variant: ArgumentsVariant) -> Checker:
     return found
 
 
+#: Paths already written for a message (`dotted_path`), by path: the same few recur.
+_written: Final[dict[Path, str]] = {}
+#: At most this many are kept, each at most `_WRITTEN_CHARS` long: keys come from the model.
+_WRITTEN_PATHS: Final = 4096
+_WRITTEN_CHARS: Final = 80
+
+
+def _write(path: Path) -> str:
+    written = dotted_path(path)
+    if len(written) <= _WRITTEN_CHARS and len(_written) < _WRITTEN_PATHS:
+        _written[path] = written
+    return written
+
+
+def message_prefix(tool: str) -> str:
+    """How the message of refused arguments for *tool* starts (each problem follows)."""
+    return f"Invalid arguments for tool {tool!r}: "
+
+
 class ArgumentsRefusal:
     """Refused arguments: the error's message at once, the `ToolError` itself when asked.
 
@@ -56,14 +75,31 @@ class ArgumentsRefusal:
 
     __slots__ = ("_error", "_problems", "message", "tool")
 
-    def __init__(self, tool: str, problems: list[Problem], more: bool) -> None:
+    def __init__(
+        self, tool: str, problems: list[Problem], more: bool, prefix: str | None = None
+    ) -> None:
+        """Word the refusal.
+
+        Args:
+            tool: The exported tool name.
+            problems: Each problem's path and reason (at least one).
+            more: Whether more problems were found than are reported.
+            prefix: ``message_prefix(tool)``, when the caller keeps it.
+        """
         self.tool = tool
         self._problems = problems
         self._error: ToolError | None = None
-        parts: list[str] = []
-        for path, reason in problems:
-            parts.append(f"{dotted_path(path)}: {reason}")
-        message = f"Invalid arguments for tool {tool!r}: " + "; ".join(parts)
+        if prefix is None:
+            prefix = message_prefix(tool)
+        written = _written
+        if len(problems) == 1:  # the usual refusal: no list to join
+            ((path, reason),) = problems
+            message = prefix + (written.get(path) or _write(path)) + ": " + reason
+        else:
+            parts: list[str] = []
+            for path, reason in problems:
+                parts.append((written.get(path) or _write(path)) + ": " + reason)
+            message = prefix + "; ".join(parts)
         self.message = message + "; (more problems not shown)" if more else message
 
     def error(self) -> ToolError:
@@ -103,6 +139,7 @@ def explainer(
     # The checker's stream, collected here: `Checker.problems` without a frame of its own.
     errors = checker_of(variant).errors
     convert = variant.convert
+    prefix = message_prefix(tool)
 
     def explain(arguments: dict[str, object]) -> dict[str, object] | Verdict:
         try:
@@ -115,11 +152,11 @@ def explainer(
             )
             return ToolError(tool, "limit", message)
         if found:
-            return ArgumentsRefusal(tool, found, more)
+            return ArgumentsRefusal(tool, found, more, prefix=prefix)
         converted = convert(arguments)
         if isinstance(converted, list):
             failures = [_unbuilt_problem(arguments, unbuilt) for unbuilt in converted]
-            return ArgumentsRefusal(tool, failures, more=False)
+            return ArgumentsRefusal(tool, failures, more=False, prefix=prefix)
         return converted
 
     return explain

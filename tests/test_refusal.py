@@ -1,0 +1,45 @@
+"""Refused arguments' message (`typed_toolsets.call.refusal`): one problem or many, paths kept."""
+
+from __future__ import annotations
+
+import json
+
+from tests.strategies.toolsets import echo_tool
+from typed_toolsets.call import refusal
+from typed_toolsets.call.refusal import ArgumentsRefusal, message_prefix
+
+
+def test_one_problem_and_several_are_worded_alike() -> None:
+    one = ArgumentsRefusal("t", [(("a",), "r1")], more=False)
+    several = ArgumentsRefusal("t", [(("a",), "r1"), (("b", 0, "odd key"), "r2")], more=True)
+    assert one.message == "Invalid arguments for tool 't': a: r1"
+    assert several.message == (
+        "Invalid arguments for tool 't': a: r1; b[0]['odd key']: r2; (more problems not shown)"
+    )
+    assert message_prefix("t") + "a: r1" == one.message
+    assert [p.path for p in several.error().details] == ["$.a", "$.b[0]['odd key']"]
+
+
+def test_a_path_written_once_is_written_the_same_again() -> None:
+    tool = echo_tool(dict[str, int])
+    first = tool.dynamic_call({"value": {"k": "x"}})
+    assert first == tool.dynamic_call({"value": {"k": "x"}})
+    expected = (
+        f"Error: Invalid arguments for tool {tool.name!r}: value.k: 'x' is not of type 'integer'"
+    )
+    assert first == expected
+
+
+def test_paths_kept_for_reuse_are_few_and_short() -> None:
+    # Keys come from the model: however many distinct ones it sends, and however long, what is
+    # kept for the next message stays bounded.
+    tool = echo_tool(dict[str, int])
+    for i in range(refusal._WRITTEN_PATHS + 50):  # pyright: ignore[reportPrivateUsage]
+        tool.dynamic_call(json.dumps({"value": {f"key{i}": "x"}}))
+    long_key = "k" * 1000
+    message = tool.dynamic_call({"value": {long_key: "x"}})
+    assert f"value.{long_key}: 'x'" in message
+    written = refusal._written  # pyright: ignore[reportPrivateUsage]
+    assert len(written) <= refusal._WRITTEN_PATHS  # pyright: ignore[reportPrivateUsage]
+    assert all(len(text) <= refusal._WRITTEN_CHARS for text in written.values())  # pyright: ignore[reportPrivateUsage]
+    assert ("value", long_key) not in written
