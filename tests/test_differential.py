@@ -39,7 +39,7 @@ from tests.test_fastpath import REFUSED
 from tests.test_fastpath import fast_of as fast_alone
 from tests.test_format_parsers import FORMAT_STRATEGIES, bent
 from typed_toolsets import Limits, ToolError
-from typed_toolsets.call.pipeline import Refused
+from typed_toolsets.call.pipeline import Failed
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.types.converter import converter
 
@@ -50,12 +50,10 @@ MANY = settings(max_examples=3 * settings.default.max_examples)
 # ------------------------------------------------------------------------------------- outcomes
 
 
-def outcome(call: Callable[[object], dict[str, object]], arguments: object) -> object:
+def outcome(call: Callable[[object], object], arguments: object) -> object:
     """The keyword arguments *call* gives, or the error it refuses the arguments with."""
-    try:
-        return call(arguments)
-    except Refused as refusal:
-        return refusal.error
+    checked = call(arguments)
+    return checked.error if type(checked) is Failed else checked
 
 
 def same(a: object, b: object) -> bool:

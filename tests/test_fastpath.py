@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from typed_toolsets import Limits, Toolset, register_type, tool
-from typed_toolsets.call.pipeline import Refused
+from typed_toolsets.call.pipeline import Failed
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.types import fastpath as _fastpath
 from typed_toolsets.types.typespec import exact_numbers
@@ -92,10 +92,8 @@ def fast_of(proxy: ToolProxy) -> Callable[[object], object]:
 
 def exact(proxy: ToolProxy, arguments: str, *, handover: bool = False) -> object:
     """The exact path's keyword arguments, or its `ToolError`."""
-    try:
-        return proxy._pipeline.exact(arguments, handover)
-    except Refused as refusal:
-        return refusal.error
+    checked = proxy._pipeline.exact(arguments, handover)
+    return checked.error if type(checked) is Failed else checked
 
 
 def both(arguments: str) -> tuple[object, object]:
@@ -504,11 +502,11 @@ def test_refused_text_is_explained_from_the_fast_reading() -> None:
     )
     fast(text)
     assert handed == [json.loads(text)]
-    with pytest.raises(Refused) as alone:
-        path(text)
-    with pytest.raises(Refused) as handed_over:
-        path(text, json.loads(text))
-    assert handed_over.value.error == alone.value.error
+    alone = path(text)
+    handed_over = path(text, json.loads(text))
+    assert type(alone) is Failed
+    assert type(handed_over) is Failed
+    assert handed_over.error == alone.error
 
 
 @pytest.mark.parametrize(
@@ -519,17 +517,17 @@ def test_refused_text_is_explained_from_the_fast_reading() -> None:
         '{"count": 1, "note": 5}',  # refused inside the structuring
     ],
 )
-def test_a_refusal_is_handed_over_once_and_passes_through_unhandled(text: str) -> None:
+def test_a_refusal_is_handed_over_once_and_returned_as_it_is(text: str) -> None:
     handed: list[object] = []
+    verdict = object()
 
-    def refuse(_: object, handover: object) -> dict[str, object]:
+    def refuse(_: object, handover: object) -> object:
         handed.append(handover)
-        raise Refused("no")
+        return verdict
 
     path = take()._pipeline.exact
     fast = path.arguments.fast_path(path.limits.max_argument_bytes, 6, refuse)
-    with pytest.raises(Refused):
-        fast(text)
+    assert fast(text) is verdict
     assert handed == [json.loads(text)]
 
 

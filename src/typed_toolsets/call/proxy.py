@@ -18,7 +18,7 @@ from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.typespec import json_copy
 
-from .pipeline import Failed, Pipeline, Refused
+from .pipeline import Failed, Pipeline
 from .result import ToolResult, error_text
 from .strict import JSONArguments, StrictArguments
 
@@ -171,7 +171,10 @@ class ToolProxy(Generic[_P, _R_co]):
             fast = pipeline.fast
             bound: Callable[..., Any] = self._bound
             try:
-                value = bound(**fast(arguments))
+                kwargs = fast(arguments)
+                if type(kwargs) is Failed:  # refused arguments
+                    return kwargs.result
+                value = bound(**kwargs)
             except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
                 return pipeline.failure(exc).result
             return ToolResult.success(value)
@@ -191,9 +194,10 @@ class ToolProxy(Generic[_P, _R_co]):
             fast = pipeline.fast
             bound: Callable[..., Any] = self._bound
             try:
-                return bound(**fast(arguments))
-            except Refused as refused:
-                return error_text(refused.args[0].message)  # its verdict's
+                kwargs = fast(arguments)
+                if type(kwargs) is Failed:  # refused arguments
+                    return error_text(kwargs.message)
+                return bound(**kwargs)
             except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
                 return error_text(pipeline.failure(exc).message)
         outcome = pipeline.run(self._bound, arguments)

@@ -334,12 +334,10 @@ def exact_path(
         arguments: What a model sent.
         strict: Read them as written for the strict schema (``null`` for a default).
     """
-    from typed_toolsets.call.pipeline import Refused
+    from typed_toolsets.call.pipeline import Failed
 
-    try:
-        return _exact(proxy, strict)(arguments)
-    except Refused as refusal:
-        return refusal.error
+    checked = _exact(proxy, strict)(arguments)
+    return checked.error if type(checked) is Failed else checked
 
 
 def fast_path(proxy: ToolProxy, text: str, *, strict: bool = False) -> dict[str, object] | None:

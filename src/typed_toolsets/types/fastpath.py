@@ -51,7 +51,8 @@ as a float and writes that with an exponent of at least ``e+18``, so only when i
 a ``+`` are the text's literals checked, none having 19 digits or more). Otherwise the exact path
 parses the text strictly (and reports what that refuses), then lets its checker decide. Handing over
 from inside the generated code keeps "fast path once, then exact path" in one place, at the cost
-of one call.
+of one call. The exact path returns its verdict on refused arguments rather than raising it (it
+raises no `Exception`), so a handover from inside the structuring ``try`` returns through it.
 
 Without orjson (an optional speed-up), the exact path handles every call.
 """
@@ -81,7 +82,6 @@ from .typespec import (
 
 __all__ = [
     "ExactPath",
-    "ExactRefusal",
     "FastArguments",
     "Handover",
     "make_fast_arguments",
@@ -235,14 +235,6 @@ _LONG_DIGITS: Final = b"0" * 19
 _PLUS: Final = ord("+")
 
 
-class ExactRefusal(Exception):  # noqa: N818 - a verdict, raised through the fast path
-    """What the exact path raises when it refuses arguments (the call layer's ``Refused``).
-
-    A fast path hands arguments over from inside its structuring ``try``; the refusal passes
-    through it unhandled, as if raised outside.
-    """
-
-
 def strict_reading(
     kind: type, text: str | bytes, value: dict[str, object], max_depth: int
 ) -> Handover:
@@ -359,7 +351,6 @@ _SHARED: Final[dict[str, Any]] = {
     "too_deep": _too_deep,
     "reading": strict_reading,
     "Reject": Reject,
-    "ExactRefusal": ExactRefusal,
     "M": MISSING,
     "flat": _FLAT_TYPES,
     **LAYOUT_NAMES,  # what inlined format layouts read
@@ -486,8 +477,7 @@ def make_fast_arguments(
             f"    if opened > {max_depth} and too_deep(v, {max_depth}):  # the depth limit",
             f"        {miss}",
         ]
-    # The exact path's refusal, raised from a handover in the body, goes on up as it is.
-    lines += ["    try:", *body, "    except ExactRefusal:", "        raise"]
+    lines += ["    try:", *body]
     if guard_numbers:
         # A float that may be an integer literal in disguise (see `exact_numbers`): the exact
         # path reads the text itself.
