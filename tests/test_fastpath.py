@@ -449,13 +449,14 @@ def test_number_guard_is_needed_only_where_numbers_can_appear(
         ('{"count": [18446744073709551617]}', False),  # as many colons as members, a long literal
         ('{"note": {"a": 1, "a": 2}}', False),  # a member dropped below the top level
         ('{"note": {}, "count": [1, 2]}', True),  # as many colons as members: none dropped
-        # 19 digits but no float in orjson's writing (no "+"): no integer became a float.
+        # 19 digits but no float in orjson's writing (no "e+"): no integer became a float.
         ('{"note": "1234567890123456789"}', True),
         ('{"note": 1e300}', True),  # a float written with "e+": no literal of 19 digits
-        (
-            '{"note": "+", "count": 1234567890123456789}',
-            False,
-        ),  # "+" and 19 digits: not looked into
+        # A "+" alone (code, prose) is not an exponent: 19 digits that orjson read as an int.
+        ('{"note": "a + b", "count": 1234567890123456789}', True),
+        ('{"note": "see+", "count": 1234567890123456789}', False),  # "e+": looked into
+        ('{"note": "a + b", "count": 123456789012345678901}', False),  # a float: e+20
+        ('{"note": "a: b + c", "count": -9223372036854775809}', False),  # e+18
         ('{"tree": [[[[[[[[1]]]]]]]]}', False),  # deeper than the limit: the exact path says so
     ],
 )

@@ -48,7 +48,7 @@ own strict parsing too when orjson's reading is the one it would make (`strict_r
 it nests no deeper than the limit, a dict's copy always is; a text's is when also no member was
 dropped, by the colon count above, and no integer became a float: orjson reads one past 64 bits
 as a float and writes that with an exponent of at least ``e+18``, so only when its writing holds
-a ``+`` are the text's literals checked, none having 19 digits or more). Otherwise the exact path
+an ``e+`` are the text's literals checked, none having 19 digits or more). Otherwise the exact path
 parses the text strictly (and reports what that refuses), then lets its checker decide. Handing over
 from inside the generated code keeps "fast path once, then exact path" in one place, at the cost
 of one call. The exact path returns its verdict on refused arguments rather than raising it (it
@@ -231,8 +231,8 @@ def _escaped_colon(
 _DIGITS: Final = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
 # orjson reads an integer literal beyond 64 bits as a float; every one has 19 digits or more.
 _LONG_DIGITS: Final = b"0" * 19
-#: The byte "+", as ``in`` finds it quickest in bytes.
-_PLUS: Final = ord("+")
+#: How orjson writes the exponent of every float of 1e16 or more.
+_EXPONENT: Final = b"e+"
 
 
 def strict_reading(
@@ -286,8 +286,9 @@ def strict_reading(
         if colons != (written.count(b":") if len(written) < _LONG else _count(written, b":")):
             return True  # a member was dropped
         # An integer orjson read as a float is past 64 bits, so orjson writes it with an
-        # exponent of at least ``e+18``: without a "+" in the writing, no literal needs counting.
-        if _PLUS in written:
+        # exponent of at least ``e+18``: without an "e+" in the writing (a "+" alone is common in
+        # code and prose), no literal needs counting.
+        if _EXPONENT in written:
             data = text.encode() if isinstance(text, str) else text
             if _LONG_DIGITS in data.translate(_DIGITS):
                 return True
