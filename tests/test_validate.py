@@ -11,7 +11,15 @@ from annotated_types import Ge, Gt, Le, Lt, MaxLen, MinLen, MultipleOf
 
 from tests.strategies.toolsets import echo_tool
 from typed_toolsets import ArgumentProblem, Toolset, tool
-from typed_toolsets.call.validation import MAX_PROBLEMS, collect, dotted_path, json_path
+from typed_toolsets.call.validation import (
+    MAX_PROBLEMS,
+    collect,
+    dotted_path,
+    json_path,
+    short,
+    union_expectation,
+    union_mismatch,
+)
 
 
 class Role(enum.Enum):
@@ -121,6 +129,29 @@ def test_long_values_are_cut_in_messages() -> None:
     assert result.error is not None
     assert len(result.error.message) < 300
     assert "..." in result.error.message
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ([], "[]"),
+        ({}, "{}"),
+        ([[]], "[[]]"),
+        ({"a": []}, "{'a': []}"),
+        (None, "null"),
+        (1.5, "1.5"),
+    ],
+)
+def test_values_are_shown_in_json_words(value: object, shown: str) -> None:
+    assert short(value) == shown
+
+
+def test_a_union_s_expectation_is_the_same_kept_or_not() -> None:
+    options: list[object] = [{"type": "string"}, {"type": "null"}]
+    kept = union_expectation(options)
+    assert kept == "a string or null"
+    assert union_mismatch(5, options) == union_mismatch(5, options, kept)
+    assert union_mismatch([], options) == "[] is not valid here; expected a string or null"
 
 
 def test_path_writers() -> None:

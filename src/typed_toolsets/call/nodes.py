@@ -21,7 +21,7 @@ from typed_toolsets.types.typespec import MISSING
 
 from .jsonin import Link, path_of
 from .keywords import Scalar, Test
-from .validation import Problem, missing, unexpected, union_mismatch
+from .validation import Problem, missing, unexpected, union_expectation, union_mismatch
 
 __all__ = [
     "AnyOf",
@@ -397,6 +397,8 @@ class AnyOf(Keyword):
     def __init__(self, nodes: list[Node], options: list[object]) -> None:
         self.nodes = nodes
         self.options = options
+        # What to send, said when a value has none of the variants' shapes: written once.
+        self.expected = union_expectation(options)
         src = _Source()
         src.namespace["memo_any"] = self._memo_valid
         either = " or ".join(f"({src.child_valid(node, 'x')})" for node in nodes)
@@ -430,7 +432,7 @@ class AnyOf(Keyword):
             if not node.shallow(x):
                 yield from node.errors(x, link, memo)
                 return
-        yield path_of(link), union_mismatch(x, self.options)
+        yield path_of(link), union_mismatch(x, self.options, self.expected)
 
     @override
     def valid_lines(self, src: _Source) -> list[str]:

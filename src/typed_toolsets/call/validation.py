@@ -43,6 +43,7 @@ __all__ = [
     "short_text",
     "unbuilt_reason",
     "unexpected",
+    "union_expectation",
     "union_mismatch",
 ]
 
@@ -221,6 +222,8 @@ def short(value: object, limit: int = 60) -> str:
             return text
     elif value is None or kind is bool:
         return "null" if value is None else "true" if value else "false"
+    elif not plain and (kind is list or kind is dict):
+        return "[]" if kind is list else "{}"
     parts: list[str] = []
     size = 0
     for piece in _pieces(value, limit + 1):
@@ -346,9 +349,21 @@ def unexpected(path: Path, allowed: Sequence[str]) -> str:
     return f"unexpected {noun}; expected only: {', '.join(allowed) if allowed else 'nothing'}"
 
 
-def union_mismatch(instance: object, options: Sequence[object]) -> str:
-    """The reason for a value that has the shape of none of a union's variants."""
-    expected = _join([expectation(option) for option in options])
+def union_expectation(options: Sequence[object]) -> str:
+    """What a union accepts, in a few words: each of its variants' `expectation`."""
+    return _join([expectation(option) for option in options])
+
+
+def union_mismatch(instance: object, options: Sequence[object], expected: str | None = None) -> str:
+    """The reason for a value that has the shape of none of a union's variants.
+
+    Args:
+        instance: The value.
+        options: The union's variants (schemas).
+        expected: ``union_expectation(options)``, when the caller keeps it.
+    """
+    if expected is None:
+        expected = union_expectation(options)
     return f"{short(instance)} is not valid here; expected {expected}"
 
 
