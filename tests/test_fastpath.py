@@ -437,6 +437,10 @@ def test_number_guard_is_needed_only_where_numbers_can_appear(
 # ----------------------------------------------------------------------- what is handed over
 
 
+#: A string long enough that a text holding it is looked at value by value.
+_PAD = "." * 300
+
+
 @pytest.mark.parametrize(
     ("text", "same"),
     [
@@ -454,10 +458,16 @@ def test_number_guard_is_needed_only_where_numbers_can_appear(
         ('{"note": 1e300}', True),  # a float written with "e+": no literal of 19 digits
         # A "+" alone (code, prose) is not an exponent: 19 digits that orjson read as an int.
         ('{"note": "a + b", "count": 1234567890123456789}', True),
-        ('{"note": "see+", "count": 1234567890123456789}', False),  # "e+": looked into
+        ('{"note": ["see+"], "count": 1234567890123456789}', False),  # "e+": looked into
         ('{"note": "a + b", "count": 123456789012345678901}', False),  # a float: e+20
         ('{"note": "a: b + c", "count": -9223372036854775809}', False),  # e+18
         ('{"tree": [[[[[[[[1]]]]]]]]}', False),  # deeper than the limit: the exact path says so
+        # Strings and integers only (a long text): the strings' colons account for the text's.
+        (f'{{"note": "a: b", "count": "x: y: z", "n": 12345678901234567890, "p": "{_PAD}"}}', True),
+        (f'{{"note": "a:b", "note": "c", "p": "{_PAD}"}}', False),  # dropped: a colon left over
+        (f'{{"a:b": "x", "count": 1, "p": "{_PAD}"}}', True),  # a key's colon: orjson's writing
+        (f'{{"note": "{"x: " * 200}", "tree": [[[[[[[[1]]]]]]]]}}', False),  # long and too deep
+        (f'{{"note": "{"x: " * 200}", "tree": [[[[[1]]]]]}}', True),
     ],
 )
 @pytest.mark.parametrize("kind", [str, bytes])

@@ -48,7 +48,9 @@ own strict parsing too when orjson's reading is the one it would make (`strict_r
 it nests no deeper than the limit, a dict's copy always is; a text's is when also no member was
 dropped, by the colon count above, and no integer became a float: orjson reads one past 64 bits
 as a float and writes that with an exponent of at least ``e+18``, so only when its writing holds
-an ``e+`` are the text's literals checked, none having 19 digits or more). Otherwise the exact path
+an ``e+`` are the text's literals checked, none having 19 digits or more; a long text whose
+values are only strings, integers, booleans and null holds no float, and its strings' colons are
+counted instead of its writing's). Otherwise the exact path
 parses the text strictly (and reports what that refuses), then lets its checker decide. Handing over
 from inside the generated code keeps "fast path once, then exact path" in one place, at the cost
 of one call. The exact path returns its verdict on refused arguments rather than raising it (it
@@ -231,6 +233,9 @@ def _escaped_colon(
 _DIGITS: Final = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
 # orjson reads an integer literal beyond 64 bits as a float; every one has 19 digits or more.
 _LONG_DIGITS: Final = b"0" * 19
+_LONG_DIGITS_SIZE: Final = len(_LONG_DIGITS)
+#: Texts up to this long are written back by orjson rather than looked at value by value.
+_WRITTEN_BACK: Final = 256
 #: How orjson writes the exponent of every float of 1e16 or more.
 _EXPONENT: Final = b"e+"
 
@@ -254,7 +259,8 @@ def strict_reading(
     try:
         # Fewer brackets than the limit cannot nest too deep: measured only past that (and a
         # text too short to hold that many pairs of brackets is not counted at all).
-        if len(text) > 2 * max_depth:
+        size = len(text)
+        if size > 2 * max_depth:
             if isinstance(text, str):
                 opened = text.count("[") + text.count("{")
             else:
@@ -276,9 +282,23 @@ def strict_reading(
         # Every member of the text, and every colon in its strings, takes one of its colons: as
         # many as the top-level members leaves none for another member, so none was dropped.
         # Then only a literal of 19 digits or more needs looking for, in the text itself.
-        if colons == len(value) and (
-            len(text) < len(_LONG_DIGITS)
-            or _LONG_DIGITS
+        if colons == len(value) and size < _LONG_DIGITS_SIZE:
+            return value
+        values = value.values()
+        if size > _WRITTEN_BACK and set(map(type, values)) <= _FLAT_TYPES:
+            # No float (so no literal became one) and no object below: the colons of the
+            # strings are all the text's colons besides the members' own (unless a key has one).
+            # Counted in the strings, rather than in orjson's writing of the value, a long text
+            # is passed over once less and not written at all.
+            members = len(value)
+            if colons != members:
+                for item in values:
+                    if type(item) is str:
+                        members += item.count(":") if len(item) < _LONG else _count(item, ":")
+            if colons == members:
+                return value
+        elif colons == len(value) and (
+            _LONG_DIGITS
             not in (text.encode() if isinstance(text, str) else text).translate(_DIGITS)
         ):
             return value
