@@ -43,18 +43,18 @@ path measures it with Python's ``json`` (orjson writes a float in exponent form 
 shorter, so a text within one byte per ``e`` of the limit is left to the exact path).
 
 Arguments that orjson read but that did not structure are handed over with what the exact path
-needs to know, so that it does no work twice: it skips structuring them again, and it skips its
-own strict parsing too when orjson's reading is the one it would make (`strict_reading`: when
-it nests no deeper than the limit, a dict's copy always is; a text's is when also no member was
-dropped, by the colon count above, and no integer became a float: orjson reads one past 64 bits
-as a float and writes that with an exponent of at least ``e+18``, so only when its writing holds
-an ``e+`` are the text's literals checked, none having 19 digits or more; a long text whose
-values are only strings, integers, booleans and null holds no float, and its strings' colons are
-counted instead of its writing's). Otherwise the exact path
-parses the text strictly (and reports what that refuses), then lets its checker decide. Handing over
-from inside the generated code keeps "fast path once, then exact path" in one place, at the cost
-of one call. The exact path returns its verdict on refused arguments rather than raising it (it
-raises no `Exception`), so a handover from inside the structuring ``try`` returns through it.
+needs to know, so that it does no work twice: it skips structuring them again, and it skips its own
+strict parsing too when orjson's reading is the one it would make (`strict_reading`: when it nests
+no deeper than the limit, a dict's copy always is; a text's is when also no member was dropped, by
+the colon count above, and no integer became a float: orjson reads one past 64 bits as a float and
+writes that with an exponent of at least ``e+18``, so only when its writing holds an ``e+`` are the
+text's literals checked, none having 19 digits or more; a long text whose values are only strings,
+integers, booleans and null holds no float, and its strings' colons are counted instead of its
+writing's). Otherwise the exact path parses the text strictly (and reports what that refuses), then
+lets its checker decide. Handing over from inside the generated code keeps "fast path once, then
+exact path" in one place, at the cost of one call. The exact path returns its verdict on refused
+arguments rather than raising it (it raises no `Exception`), so a handover from inside the
+structuring ``try`` returns through it.
 
 Without orjson (an optional speed-up), the exact path handles every call.
 """
