@@ -169,7 +169,7 @@ class ExactPath:
                 return Failed(internal_error(self.name, exc))
             return strict(arguments.arguments)
         try:
-            checked = self._check(arguments, bool(handover))
+            checked = self._check(arguments, handover)
         except Exception as exc:  # noqa: BLE001 - a bug here must still end in an error
             checked = internal_error(self.name, exc)
         return checked if isinstance(checked, dict) else Failed(checked)
