@@ -680,3 +680,30 @@ def test_struct_values_reach_the_right_constructor_parameters(
     assert result == {"value": expected}
     if isinstance(expected, OwnInitReversed):
         assert (result["value"].a, result["value"].b) == ("A", "B")
+
+
+class _Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 10
+
+
+class _Mode(str, enum.Enum):
+    READ = "r"
+
+
+@pytest.mark.parametrize(
+    ("annotation", "default", "written"),
+    [
+        (int | _Level, _Level.LOW, 1),  # found by the thorough differential run
+        (int, _Level.HIGH, 10),
+        (str, _Mode.READ, "r"),
+        (str | None, _Mode.READ, "r"),
+    ],
+)
+def test_an_enum_member_default_of_a_plain_type_has_its_plain_json_form(
+    annotation: object, default: object, written: object
+) -> None:
+    tool = make_echo_toolset([("value", annotation, default)]).to_tools()[0]
+    shown = tool.parameters["properties"]["value"]["default"]
+    assert shown == written
+    assert type(shown) is type(written)

@@ -98,11 +98,17 @@ def _unstructure_number(value: Any) -> Any:
 
 
 def _unstructure_exact(kind: type, what: str) -> Callable[[Any], Any]:
+    # A subclass's value as the plain kind: an IntEnum or str-mixin enum member (a default of an
+    # ``int`` or ``str`` parameter, or of a union variant) has the JSON form of its plain value.
+    plain: Callable[[Any], Any] = int.__int__ if kind is int else str.__str__  # (no bool subclass)
+
     def unstructure(value: Any) -> Any:
+        if type(value) is kind:
+            return value
         if not isinstance(value, kind) or (kind is int and type(value) is bool):
             msg = f"{value!r} is not {what}"
             raise ValueError(msg)
-        return value
+        return plain(value)
 
     return unstructure
 
