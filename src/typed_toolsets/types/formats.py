@@ -12,11 +12,12 @@ the reader refuses, and every other text, goes to the parser, which says what th
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Final
 
-from typed_toolsets.rules.formats import BY_CLASS, LAYOUT_NAMES, FormatType
+from typed_toolsets.rules.formats import BY_CLASS, LAYOUT_NAMES, Columns, FormatType
 from typed_toolsets.rules.shapes import Shape
 
 from .gen import InlineForm, compile_function, with_inline_form
@@ -25,6 +26,27 @@ from .registry import Builder, Describer, Rule
 from .typespec import Reject, TypeSpec
 
 __all__ = ["FORMAT_RULES", "format_spec"]
+
+
+def _write_plain(values: list[Any]) -> bytes:
+    """*values* as a JSON array of their texts unescaped, when all are exactly strs.
+
+    Without orjson: a text holding a quote or a backslash (which JSON escapes) or a byte past
+    ASCII gives bytes no shape allows, so the column reader refuses it all the same.
+    """
+    if not all_of(values, str):
+        raise TypeError
+    return ('["' + '","'.join(values) + '"]').encode()
+
+
+_write: Callable[[list[Any]], bytes]
+try:  # pragma: no cover - which branch runs depends on the environment
+    from orjson import OPT_PASSTHROUGH_SUBCLASS, dumps
+
+    # A subclass of str (which the hooks refuse) is refused too, not written as a str.
+    _write = functools.partial(dumps, option=OPT_PASSTHROUGH_SUBCLASS)
+except ImportError:  # pragma: no cover
+    _write = _write_plain
 
 
 def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
@@ -80,87 +102,160 @@ def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
 
 
 def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | None] | None:
-    """Read a whole list of *row*'s texts with its reader alone, checking its columns in C.
+    """Read a whole list of *row*'s texts with its reader alone, checking their shapes in C.
 
-    The texts' lengths are listed (after their types: a subclass of str may say anything) and
-    the texts of each length, joined, are checked a fixed place at a time (every ``length``-th
-    character of ASCII text, sliced out at once). When all have one length, the texts are joined by
-    newlines (as `FormatType.read_joined` takes them); in a list mixing lengths, each length's
-    texts are picked out and joined. Then the reader reads them all.
+    The list is written as JSON (`_write`: only exact strs, and anything that needs escaping
+    shows a backslash) and each byte of that is translated to its class (`_Shapes`): the list is
+    one of texts of the columns' spellings exactly when the translation is the JSON array of
+    those spellings' shapes. A list of one length is compared with its first text's shape
+    repeated (a memcmp); a list mixing lengths is split at its ``","`` (no text holds a quote)
+    and its shapes looked up as a set. Then the reader reads them all.
     No Python step per text: the function returns None (the list goes one text at a time) for a
     list holding anything else, a text of another layout, or a text the reader refuses.
     """
     if not row.columns:
         return None
     read, read_joined = row.read, row.read_joined
-    checks = {length: _Check(places) for length, places in row.columns.items()}
-    known = checks.keys()
-    # By length, the translation of each text's length (a byte) to whether it is that length.
-    choose = {length: bytes(byte == length for byte in range(256)) for length in known}
+    shapes = _Shapes(row.columns, row.free)
+    table, fine, of_length, narrow = shapes.table, shapes.fine, shapes.of_length, shapes.narrow
+    every, pairs = shapes.every, shapes.pairs
 
     def read_all(values: list[Any]) -> list[Any] | None:
         size = len(values)
-        if not size or not all_of(values, str):
-            return None  # a number, a boolean, null, or a subclass of str
-        lengths = list(map(len, values))
-        length = lengths[0]
-        if lengths.count(length) == size:  # one length (each count an identity check)
-            check = checks.get(length)
-            joined = "\n".join(values)
-            if check is None or not joined.isascii():
-                return None
-            if not check.holds(joined, size, length + 1):
-                return None
-            try:
-                return (
-                    list(map(read, values)) if read_joined is None else read_joined(values, joined)
-                )
-            except ValueError:
-                return None
-        spellings = set(lengths)
-        if not spellings <= known:
-            return None
-        # Each text's length as a byte (the known ones are below 256): each length's count, and
-        # which texts have it, are then C passes over a few bytes.
-        marks = bytes(lengths)
-        for length in spellings:
-            joined = "".join(itertools.compress(values, marks.translate(choose[length])))
-            count = marks.count(length)
-            if not joined.isascii() or not checks[length].holds(joined, count, length):
-                return None
         try:
-            return list(map(read, values))
-        except ValueError:
+            data = _write(values)
+            first = values[0]
+        except (TypeError, ValueError, IndexError):
+            return None  # not strs (or a subclass), a lone surrogate, or no text at all
+        length = len(first) if type(first) is str else -1
+        stride = length + 3  # the text, its quotes and a comma
+        found = of_length.get(length)
+        if found is not None and len(data) == size * stride + 1:
+            # As many bytes as texts of the first one's length, each quoted: the same shape
+            # throughout, the places narrower than their class's checked in the data itself.
+            coarse = data.translate(table)
+            unit = coarse[1 : stride + 1]  # the first text's shape, quoted, and a comma
+            if (
+                unit[1:-2] in found
+                and unit[0] == unit[-2] == _QUOTE
+                and coarse[:-1] == (b"[" + unit * size)[:-1]
+            ):
+                for place, allowed in narrow[length]:
+                    if data[place + 2 :: stride].strip(allowed):
+                        return None
+                return _read(read, read_joined, values, data)
+        # Mixed lengths (or signs): a high digit after a colon (a narrow place) leaves; then the
+        # digits are one class, and the texts (split at the quoted commas, which no shape
+        # holds) must all have a spelling's shape.
+        coarse = data.translate(fine)
+        if pairs:
+            for pair in pairs:
+                if pair in coarse:
+                    return None
+            coarse = coarse.replace(_HIGH, _FREE)
+        if coarse[:2] != b'["' or coarse[-2:] != b'"]':
             return None
+        if not every.issuperset(coarse[2:-2].split(b'","')):
+            return None
+        return _read(read, read_joined, values, data)
 
     return read_all
 
 
-class _Check:
-    """The check of one length's columns (`FormatType.columns`), a C pass per place.
+#: The classes of bytes in a shape (`_Shapes`): a free place's character (a narrow place's
+#: allowed ones, in the finer translation), a free character a narrow place does not allow, and
+#: a character no shape holds.
+_FREE: Final = b"0"
+_HIGH: Final = b"6"
+_OTHER: Final = b"?"
+#: The JSON array's own characters, which every translation keeps.
+_JSON_MARKS: Final = b'"[],'
+_QUOTE: Final = ord('"')
 
-    A place with one allowed character is compared with that character repeated (a memcmp),
-    quicker than stripping the allowed ones; the other places are stripped as bytes, which
-    looks a byte up with memchr (a str looks a character up with a call each).
+
+class _Shapes:
+    """The shapes of the columns' spellings: each place's class of bytes, and the translations.
+
+    A place the columns leave free holds one of the row's *free* characters (any other, the
+    reader would refuse anyway); so does a place whose allowed characters are some of them (a
+    narrow place: the minutes of an offset), which is checked on its own. The other characters
+    the columns allow, and the JSON array's marks, are their own classes; every other byte is
+    one class no shape holds.
+
+    Attributes:
+        table: The translation of a byte to its class.
+        fine: The same, with the free characters a narrow place does not allow as `_HIGH`.
+        of_length: By text length, the shapes of its spellings (one per choice of sign).
+        narrow: By text length, the narrow places and the characters they allow.
+        every: Every spelling's shape.
+        pairs: The fixed character before a narrow place, then `_HIGH`: in the finer
+            translation, a text holding one has a narrow place (or a place after that character
+            a grammar's range check refuses) the columns do not allow.
     """
 
-    __slots__ = ("choices", "fixed")
+    __slots__ = ("every", "fine", "narrow", "of_length", "pairs", "table")
 
-    def __init__(self, places: Sequence[tuple[int, bytes]]) -> None:
-        self.fixed = tuple(
-            (place, allowed.decode()) for place, allowed in places if len(allowed) == 1
+    def __init__(self, columns: Columns, free: bytes) -> None:
+        kept = set(_JSON_MARKS)
+        narrow: dict[int, tuple[tuple[int, bytes], ...]] = {}
+        of_length: dict[int, frozenset[bytes]] = {}
+        pairs: set[bytes] = set()
+        narrowed: set[int] = set()
+        for length, places in columns.items():
+            by_place = dict(places)
+            narrow[length] = tuple(
+                (place, allowed) for place, allowed in places if set(allowed) < set(free)
+            )
+            for place, allowed in narrow[length]:
+                before = by_place.get(place - 1, b"")
+                if len(before) != 1:
+                    msg = f"a narrow place {place} follows no fixed character"
+                    raise ValueError(msg)
+                pairs.add(before + _HIGH)
+                narrowed.update(allowed)
+            classes: list[list[bytes]] = []
+            for place in range(length):
+                allowed = by_place.get(place, free)
+                if set(allowed) <= set(free):
+                    classes.append([_FREE])
+                elif set(allowed).isdisjoint(free):
+                    kept.update(allowed)
+                    classes.append([bytes([char]) for char in allowed])
+                else:
+                    msg = f"place {place} allows some free characters and others"
+                    raise ValueError(msg)
+            of_length[length] = frozenset(map(b"".join, itertools.product(*classes)))
+        if kept & set(free) or kept & set(_FREE + _HIGH + _OTHER):
+            msg = "a kept character is also a class"
+            raise ValueError(msg)
+        self.table = bytes(
+            _FREE[0] if byte in free else byte if byte in kept else _OTHER[0] for byte in range(256)
         )
-        self.choices = tuple((place, allowed) for place, allowed in places if len(allowed) > 1)
+        self.fine = bytes(
+            (_FREE[0] if not narrowed or byte in narrowed else _HIGH[0])
+            if byte in free
+            else byte
+            if byte in kept
+            else _OTHER[0]
+            for byte in range(256)
+        )
+        self.of_length: Final = of_length
+        self.narrow: Final = narrow
+        self.every: Final = frozenset(itertools.chain.from_iterable(of_length.values()))
+        self.pairs: Final = tuple(sorted(pairs))
 
-    def holds(self, data: str, count: int, step: int) -> bool:
-        """Whether the *count* texts in *data*, one every *step* characters, allow the places."""
-        for place, char in self.fixed:
-            if data[place::step] != char * count:
-                return False
-        for place, allowed in self.choices:  # noqa: SIM110 - a loop: no generator frame
-            if data[place::step].encode().strip(allowed):
-                return False
-        return True
+
+def _read(
+    read: Callable[[str], Any],
+    read_joined: Callable[[list[str], bytes], list[Any]] | None,
+    values: list[str],
+    data: bytes,
+) -> list[Any] | None:
+    """The values of texts of the columns' spellings, or None when the reader refuses one."""
+    try:
+        return list(map(read, values)) if read_joined is None else read_joined(values, data)
+    except ValueError:
+        return None
 
 
 def format_spec(row: FormatType[Any]) -> TypeSpec:
