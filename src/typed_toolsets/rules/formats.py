@@ -259,8 +259,6 @@ _DATETIME_LAYOUT: Final = (
 )
 _UUID_LAYOUT: Final = 'len(x) == 36 and x[8:24:5] == "----"'  # the hyphens at 8, 13, 18, 23
 _MINUTE_TENS: Final = b"012345"
-# A UUID's hyphens and a JSON array's marks as spaces, which ``fromhex`` skips between bytes.
-_HEX_SPACES: Final = bytes.maketrans(b'-"[],', b"     ")
 _DIGIT_BYTES: Final = b"0123456789"
 
 
@@ -426,17 +424,19 @@ def _read_uuid(text: str) -> uuid.UUID:
 def _read_uuids(texts: list[str], data: bytes) -> list[uuid.UUID]:
     """Read UUIDs of the hyphenated layout as `_read_uuid` reads each, in passes made in C.
 
-    *data* is *texts* as a JSON array (ASCII, no escapes). A Python frame per UUID costs more
-    than the rest of its reading: here one ``fromhex`` reads every digit, skipping the array's
-    marks and the hyphens made spaces (it skips whitespace between two-digit bytes, and each
-    group of digits has an even length), and each pass over the list (the 16 bytes of each UUID,
-    its int, the object, its two slots) is a `map` run by a C loop.
+    *data* is *texts* as a JSON array (ASCII, no escapes); the texts joined by newlines are read
+    instead (translating the array's marks costs twice as much as joining and one replace). A
+    Python frame per UUID costs more than the rest of its reading: here one ``fromhex`` reads
+    every digit, skipping the newlines and the hyphens made spaces (it skips whitespace between
+    two-digit bytes, and each group of digits has an even length), and each pass over the list
+    (the 16 bytes of each UUID, its int, the object, its two slots) is a `map` run by a C loop.
 
     Raises:
         ValueError: a digit is not hexadecimal, or a space hides among them.
     """
+    del data
     size = len(texts)
-    raw = _from_hex(data.translate(_HEX_SPACES).decode())
+    raw = _from_hex("\n".join(texts).replace("-", " "))
     if len(raw) != 16 * size:
         msg = "spaces among the digits"
         raise ValueError(msg)
