@@ -499,3 +499,31 @@ def test_the_column_reader_reads_only_plain_texts_of_the_spellings_shapes(
     assert each is not None
     with pytest.raises(Reject):
         each([*valid, _Text(first)])
+
+
+@pytest.mark.parametrize("kind", list(_SPELLINGS))
+def test_the_colons_of_a_list_just_read_are_its_spellings(kind: str) -> None:
+    # The list's spec counts the colons of a list the columns read last from its spelling; any
+    # other list (another object, one read since, one the columns did not read) is counted.
+    from typed_toolsets.types.gen import inline_form
+
+    structure = format_spec(formats.BY_FORMAT[kind]).structure
+    form = inline_form(structure)
+    assert form is not None
+    assert form.colons is not None
+    each, colons = form.items, form.colons
+    for text in _SPELLINGS[kind]:
+        values = [text] * 5
+        each(values)
+        assert colons(values) == 5 * text.count(":")
+        assert colons(values) == 5 * text.count(":")  # counted, the second time
+        assert colons(list(values)) == 5 * text.count(":")
+    mixed = _SPELLINGS[kind][:4]
+    each(mixed)
+    assert colons(mixed) == "".join(mixed).count(":")
+    # A list read, then changed and read one by one (a leap second): counted as it is now.
+    values = [_SPELLINGS[kind][1]] * 3
+    each(values)
+    values[:] = [_SPELLINGS[kind][0].replace(":58", ":60")] * 3
+    each(values)
+    assert colons(values) == 3 * values[0].count(":")

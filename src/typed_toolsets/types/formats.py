@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -23,20 +24,19 @@ from typed_toolsets.rules.shapes import Shape
 from .gen import InlineForm, compile_function, with_inline_form
 from .items import all_of
 from .registry import Builder, Describer, Rule
-from .typespec import Reject, TypeSpec
+from .typespec import Reject, TypeSpec, joined_colons
 
 __all__ = ["FORMAT_RULES", "format_spec"]
 
 
 def _write_plain(values: list[Any]) -> bytes:
-    """*values* as a JSON array of their texts unescaped, when all are exactly strs.
+    """*values* as a compact JSON array (UTF-8), as orjson writes it, when all are exactly strs.
 
-    Without orjson: a text holding a quote or a backslash (which JSON escapes) or a byte past
-    ASCII gives bytes no shape allows, so the column reader refuses it all the same.
+    Without orjson: the standard library's writer takes a subclass of str for a str.
     """
     if not all_of(values, str):
         raise TypeError
-    return ('["' + '","'.join(values) + '"]').encode()
+    return json.dumps(values, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 _write: Callable[[list[Any]], bytes]
@@ -90,18 +90,37 @@ def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
         ]
     )
     each = compile_function(items, f"structure {row.format_name} items", namespace)
-    read_all = _column_reader(row)
-    if read_all is not None:
-        one_by_one = each
+    last: list[tuple[object, int]] = [_NOTHING_READ]
+    read_all = _column_reader(row, last)
+    if read_all is None:
+        return with_inline_form(structure, InlineForm(layout, row.read, LAYOUT_NAMES, each))
+    one_by_one = each
 
-        def each(values: list[Any]) -> list[Any]:
-            found = read_all(values)
-            return one_by_one(values) if found is None else found
+    def read_each(values: list[Any]) -> list[Any]:
+        found = read_all(values)
+        return one_by_one(values) if found is None else found
 
-    return with_inline_form(structure, InlineForm(layout, row.read, LAYOUT_NAMES, each))
+    def colons(values: list[Any]) -> int:
+        # The list the columns read last, unchanged since (only the fast path asks, about the
+        # list orjson made and the hook read just before): its colons are its spellings'.
+        seen, count = last[0]
+        if seen is values:
+            last[0] = _NOTHING_READ  # not kept alive longer than the call
+            return count
+        return joined_colons(values)
+
+    return with_inline_form(
+        structure, InlineForm(layout, row.read, LAYOUT_NAMES, read_each, colons)
+    )
 
 
-def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | None] | None:
+#: What the column reader of a format has read last, when nothing: no list is None.
+_NOTHING_READ: Final[tuple[object, int]] = (None, 0)
+
+
+def _column_reader(
+    row: FormatType[Any], last: list[tuple[object, int]] | None = None
+) -> Callable[[list[Any]], list[Any] | None] | None:
     """Read a whole list of *row*'s texts with its reader alone, checking their shapes in C.
 
     The list is written as JSON (`_write`: only exact strs, and anything that needs escaping
@@ -112,15 +131,22 @@ def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | No
     and its shapes looked up as a set. Then the reader reads them all.
     No Python step per text: the function returns None (the list goes one text at a time) for a
     list holding anything else, a text of another layout, or a text the reader refuses.
+
+    A list of one length read, its colons are its spelling's times its size: the function puts
+    the list and that in *last*'s one item (after the call, that item names no other list).
     """
     if not row.columns:
         return None
     read, read_joined = row.read, row.read_joined
     shapes = _Shapes(row.columns, row.free)
     table, fine, of_length, narrow = shapes.table, shapes.fine, shapes.of_length, shapes.narrow
-    every, pairs = shapes.every, shapes.pairs
+    every, pairs, colons = shapes.every, shapes.pairs, shapes.colons
+    if last is None:
+        last = [_NOTHING_READ]
+    seen = last
 
     def read_all(values: list[Any]) -> list[Any] | None:
+        seen[0] = _NOTHING_READ  # a list read before and changed since is counted anew
         size = len(values)
         try:
             data = _write(values)
@@ -143,7 +169,10 @@ def _column_reader(row: FormatType[Any]) -> Callable[[list[Any]], list[Any] | No
                 for place, allowed in narrow[length]:
                     if data[place + 2 :: stride].strip(allowed):
                         return None
-                return _read(read, read_joined, values, data)
+                found_values = _read(read, read_joined, values, data)
+                if found_values is not None:
+                    seen[0] = (values, size * colons[length])
+                return found_values
         # Mixed lengths (or signs): a high digit after a colon (a narrow place) leaves; then the
         # digits are one class, and the texts (split at the quoted commas, which no shape
         # holds) must all have a spelling's shape.
@@ -188,12 +217,13 @@ class _Shapes:
         of_length: By text length, the shapes of its spellings (one per choice of sign).
         narrow: By text length, the narrow places and the characters they allow.
         every: Every spelling's shape.
+        colons: By text length, the colons of its spellings.
         pairs: The fixed character before a narrow place, then `_HIGH`: in the finer
             translation, a text holding one has a narrow place (or a place after that character
             a grammar's range check refuses) the columns do not allow.
     """
 
-    __slots__ = ("every", "fine", "narrow", "of_length", "pairs", "table")
+    __slots__ = ("colons", "every", "fine", "narrow", "of_length", "pairs", "table")
 
     def __init__(self, columns: Columns, free: bytes) -> None:
         kept = set(_JSON_MARKS)
@@ -240,6 +270,10 @@ class _Shapes:
             for byte in range(256)
         )
         self.of_length: Final = of_length
+        self.colons: Final = {
+            length: sum(allowed == b":" for _, allowed in places)
+            for length, places in columns.items()
+        }
         self.narrow: Final = narrow
         self.every: Final = frozenset(itertools.chain.from_iterable(of_length.values()))
         self.pairs: Final = tuple(sorted(pairs))
