@@ -492,6 +492,9 @@ def test_the_column_reader_reads_only_plain_texts_of_the_spellings_shapes(
             [*valid, first[:-1] + "?"],
             [*valid, first + '","' + first],
             [*valid, first[:2] + '","' + first[5:]],
+            # Lengths adding up to the first one's, quoted texts of other lengths.
+            [first, first[:5], first[5:] + first],
+            [first, first + first[:4], first[4:], first],
         ]
         for values in odd:
             assert read_all(values) is None, values

@@ -139,8 +139,8 @@ def _column_reader(
         return None
     read, read_joined = row.read, row.read_joined
     shapes = _Shapes(row.columns, row.free)
-    table, fine, of_length, narrow = shapes.table, shapes.fine, shapes.of_length, shapes.narrow
-    every, pairs, colons = shapes.every, shapes.pairs, shapes.colons
+    fine, of_length, every, pairs = shapes.fine, shapes.of_length, shapes.every, shapes.pairs
+    colons = shapes.colons
     if last is None:
         last = [_NOTHING_READ]
     seen = last
@@ -155,24 +155,27 @@ def _column_reader(
             return None  # not strs (or a subclass), a lone surrogate, or no text at all
         length = len(first) if type(first) is str else -1
         stride = length + 3  # the text, its quotes and a comma
-        found = of_length.get(length)
-        if found is not None and len(data) == size * stride + 1:
-            # As many bytes as texts of the first one's length, each quoted: the same shape
-            # throughout, the places narrower than their class's checked in the data itself.
-            coarse = data.translate(table)
-            unit = coarse[1 : stride + 1]  # the first text's shape, quoted, and a comma
-            if (
-                unit[1:-2] in found
-                and unit[0] == unit[-2] == _QUOTE
-                and coarse[:-1] == (b"[" + unit * size)[:-1]
-            ):
-                for place, allowed in narrow[length]:
-                    if data[place + 2 :: stride].strip(allowed):
-                        return None
-                found_values = _read(read, read_joined, values, data)
-                if found_values is not None:
-                    seen[0] = (values, size * colons[length])
-                return found_values
+        places = of_length.get(length)
+        if (
+            places is not None
+            and len(data) == size * stride + 1
+            and data.isascii()
+            and b"\\" not in data
+        ):
+            # As many bytes as texts of the first one's length, each quoted. No quote is
+            # escaped, so the array's quotes are 2 a string and all 2 * size of them are in the
+            # columns of each text's two quotes: each text is one of these, a column at a time.
+            quotes = b'"' * size
+            if data[1::stride] == quotes and data[stride - 1 :: stride] == quotes:
+                for place, char, allowed in places:
+                    column = data[place::stride]
+                    if column != char * size if allowed is None else column.strip(allowed):
+                        break
+                else:
+                    found = _read(read, read_joined, values, data)
+                    if found is not None:
+                        seen[0] = (values, size * colons[length])
+                    return found
         # Mixed lengths (or signs): a high digit after a colon (a narrow place) leaves; then the
         # digits are one class, and the texts (split at the quoted commas, which no shape
         # holds) must all have a spelling's shape.
@@ -212,10 +215,11 @@ class _Shapes:
     one class no shape holds.
 
     Attributes:
-        table: The translation of a byte to its class.
-        fine: The same, with the free characters a narrow place does not allow as `_HIGH`.
-        of_length: By text length, the shapes of its spellings (one per choice of sign).
-        narrow: By text length, the narrow places and the characters they allow.
+        fine: The translation of a byte to its class, with the free characters a narrow place
+            does not allow as `_HIGH`.
+        of_length: By text length, the columns' places as offsets in a JSON array's first
+            text (each further text is a stride on), with the character each holds, or None
+            and the characters it allows.
         every: Every spelling's shape.
         colons: By text length, the colons of its spellings.
         pairs: The fixed character before a narrow place, then `_HIGH`: in the finer
@@ -223,12 +227,12 @@ class _Shapes:
             a grammar's range check refuses) the columns do not allow.
     """
 
-    __slots__ = ("colons", "every", "fine", "narrow", "of_length", "pairs", "table")
+    __slots__ = ("colons", "every", "fine", "of_length", "pairs")
 
     def __init__(self, columns: Columns, free: bytes) -> None:
         kept = set(_JSON_MARKS)
         narrow: dict[int, tuple[tuple[int, bytes], ...]] = {}
-        of_length: dict[int, frozenset[bytes]] = {}
+        shapes: dict[int, frozenset[bytes]] = {}
         pairs: set[bytes] = set()
         narrowed: set[int] = set()
         for length, places in columns.items():
@@ -254,13 +258,10 @@ class _Shapes:
                 else:
                     msg = f"place {place} allows some free characters and others"
                     raise ValueError(msg)
-            of_length[length] = frozenset(map(b"".join, itertools.product(*classes)))
+            shapes[length] = frozenset(map(b"".join, itertools.product(*classes)))
         if kept & set(free) or kept & set(_FREE + _HIGH + _OTHER):
             msg = "a kept character is also a class"
             raise ValueError(msg)
-        self.table = bytes(
-            _FREE[0] if byte in free else byte if byte in kept else _OTHER[0] for byte in range(256)
-        )
         self.fine = bytes(
             (_FREE[0] if not narrowed or byte in narrowed else _HIGH[0])
             if byte in free
@@ -269,13 +270,19 @@ class _Shapes:
             else _OTHER[0]
             for byte in range(256)
         )
-        self.of_length: Final = of_length
+        # A text's place is 2 on in the array: after its bracket and its opening quote.
+        self.of_length: Final = {
+            length: tuple(
+                (place + 2, allowed, None) if len(allowed) == 1 else (place + 2, b"", allowed)
+                for place, allowed in places
+            )
+            for length, places in columns.items()
+        }
         self.colons: Final = {
             length: sum(allowed == b":" for _, allowed in places)
             for length, places in columns.items()
         }
-        self.narrow: Final = narrow
-        self.every: Final = frozenset(itertools.chain.from_iterable(of_length.values()))
+        self.every: Final = frozenset(itertools.chain.from_iterable(shapes.values()))
         self.pairs: Final = tuple(sorted(pairs))
 
 
