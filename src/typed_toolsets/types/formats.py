@@ -90,7 +90,7 @@ def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
         ]
     )
     each = compile_function(items, f"structure {row.format_name} items", namespace)
-    last: list[tuple[object, int]] = [_NOTHING_READ]
+    last: list[tuple[object, int | bytes]] = [_NOTHING_READ]
     read_all = _column_reader(row, last)
     if read_all is None:
         return with_inline_form(structure, InlineForm(layout, row.read, LAYOUT_NAMES, each))
@@ -106,7 +106,7 @@ def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
         seen, count = last[0]
         if seen is values:
             last[0] = _NOTHING_READ  # not kept alive longer than the call
-            return count
+            return count if isinstance(count, int) else count.count(b":")
         return joined_colons(values)
 
     return with_inline_form(
@@ -115,11 +115,11 @@ def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
 
 
 #: What the column reader of a format has read last, when nothing: no list is None.
-_NOTHING_READ: Final[tuple[object, int]] = (None, 0)
+_NOTHING_READ: Final[tuple[object, int | bytes]] = (None, 0)
 
 
 def _column_reader(
-    row: FormatType[Any], last: list[tuple[object, int]] | None = None
+    row: FormatType[Any], last: list[tuple[object, int | bytes]] | None = None
 ) -> Callable[[list[Any]], list[Any] | None] | None:
     """Read a whole list of *row*'s texts with its reader alone, checking their shapes in C.
 
@@ -132,8 +132,9 @@ def _column_reader(
     No Python step per text: the function returns None (the list goes one text at a time) for a
     list holding anything else, a text of another layout, or a text the reader refuses.
 
-    A list of one length read, its colons are its spelling's times its size: the function puts
-    the list and that in *last*'s one item (after the call, that item names no other list).
+    A list read, the function puts it in *last*'s one item with its colons: its spelling's
+    times its size for a list of one length, else the shapes (bytes), whose colons are the
+    texts' (after the call, that item names no other list).
     """
     if not row.columns:
         return None
@@ -189,7 +190,10 @@ def _column_reader(
             return None
         if not every.issuperset(coarse[2:-2].split(b'","')):
             return None
-        return _read(read, read_joined, values, data)
+        found = _read(read, read_joined, values, data)
+        if found is not None:
+            seen[0] = (values, coarse)  # the colons of its shapes, counted when asked
+        return found
 
     return read_all
 
