@@ -79,7 +79,7 @@ class FormatType(Generic[_T]):
         columns: The layout's common spellings as columns, by text length: for a text of that
             length, the places whose character is fixed and the characters allowed there. A
             text they allow has the layout; a list of texts of one length is checked a column
-            at a time (every text's character at one place, sliced out of the texts joined).
+            at a time (every text's character at one place, sliced out of the list as JSON).
         free: The characters the places the columns leave free hold in the common spellings
             (digits; a UUID's hexadecimal ones): what the column reader's shapes allow there
             (*read* checks them itself).

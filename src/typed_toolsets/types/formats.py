@@ -121,14 +121,17 @@ _NOTHING_READ: Final[tuple[object, int | bytes]] = (None, 0)
 def _column_reader(
     row: FormatType[Any], last: list[tuple[object, int | bytes]] | None = None
 ) -> Callable[[list[Any]], list[Any] | None] | None:
-    """Read a whole list of *row*'s texts with its reader alone, checking their shapes in C.
+    """Read a whole list of *row*'s texts with its reader alone, checking their columns in C.
 
     The list is written as JSON (`_write`: only exact strs, and anything that needs escaping
-    shows a backslash) and each byte of that is translated to its class (`_Shapes`): the list is
-    one of texts of the columns' spellings exactly when the translation is the JSON array of
-    those spellings' shapes. A list of one length is compared with its first text's shape
-    repeated (a memcmp); a list mixing lengths is split at its ``","`` (no text holds a quote)
-    and its shapes looked up as a set. Then the reader reads them all.
+    shows a backslash). A list of one length (as long as its first text, the array as long as
+    that many of them quoted, ASCII, no backslash) is checked a column at a time, sliced out of
+    the array: each text's two quotes (they then hold all of the array's: each text is one of
+    the list's), the places the columns fix (compared with their character repeated, a memcmp)
+    and those allowing a few (stripped of them). Any other list is translated byte by byte to
+    classes (`_Shapes`): it is one of texts of the columns' spellings exactly when the
+    translation is a JSON array of those spellings' shapes (split at its ``","``, which no
+    shape holds, and looked up in the set of them). Then the reader reads them all.
     No Python step per text: the function returns None (the list goes one text at a time) for a
     list holding anything else, a text of another layout, or a text the reader refuses.
 
@@ -206,11 +209,10 @@ _HIGH: Final = b"6"
 _OTHER: Final = b"?"
 #: The JSON array's own characters, which every translation keeps.
 _JSON_MARKS: Final = b'"[],'
-_QUOTE: Final = ord('"')
 
 
 class _Shapes:
-    """The shapes of the columns' spellings: each place's class of bytes, and the translations.
+    """The columns' places in a JSON array, and the shapes of their spellings as byte classes.
 
     A place the columns leave free holds one of the row's *free* characters (any other, the
     reader would refuse anyway); so does a place whose allowed characters are some of them (a
@@ -222,8 +224,8 @@ class _Shapes:
         fine: The translation of a byte to its class, with the free characters a narrow place
             does not allow as `_HIGH`.
         of_length: By text length, the columns' places as offsets in a JSON array's first
-            text (each further text is a stride on), with the character each holds, or None
-            and the characters it allows.
+            text (each further text is ``length + 3`` bytes on): a fixed place with its
+            character and None, another with b"" and the characters it allows.
         every: Every spelling's shape.
         colons: By text length, the colons of its spellings.
         pairs: The fixed character before a narrow place, then `_HIGH`: in the finer
