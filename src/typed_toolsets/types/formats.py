@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -34,19 +33,31 @@ def _write_plain(values: list[Any]) -> bytes:
 
     Without orjson: the standard library's writer takes a subclass of str for a str.
     """
+    import json  # only without orjson
+
     if not all_of(values, str):
         raise TypeError
     return json.dumps(values, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-_write: Callable[[list[Any]], bytes]
-try:  # pragma: no cover - which branch runs depends on the environment
-    from orjson import OPT_PASSTHROUGH_SUBCLASS, dumps
+def _first_write(values: list[Any]) -> bytes:
+    """*values* as a compact JSON array (UTF-8), exact strs only; binds `_write` the first time.
 
-    # A subclass of str (which the hooks refuse) is refused too, not written as a str.
-    _write = functools.partial(dumps, option=OPT_PASSTHROUGH_SUBCLASS)
-except ImportError:  # pragma: no cover
-    _write = _write_plain
+    orjson is imported on first use (as the fast path imports it with the first proxy), not
+    with the module.
+    """
+    global _write  # bound once, on first use
+    try:  # pragma: no cover - which branch runs depends on the environment
+        from orjson import OPT_PASSTHROUGH_SUBCLASS, dumps
+
+        # A subclass of str (which the hooks refuse) is refused too, not written as a str.
+        _write = functools.partial(dumps, option=OPT_PASSTHROUGH_SUBCLASS)
+    except ImportError:  # pragma: no cover
+        _write = _write_plain
+    return _write(values)
+
+
+_write: Callable[[list[Any]], bytes] = _first_write
 
 
 def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
