@@ -622,6 +622,8 @@ class TestCountsTheColonsOfStringsInArrays:
         "arguments",
         [
             '{"stamps": ["2024-01-01T12:30:00Z", "2024-01-01T12:30:00.123+02:00"]}',
+            '{"stamps": ["2024-01-01T12:30:00+02:00", "2024-01-02T12:30:00+05:30"]}',
+            '{"stamps": ["2024-01-01T12:30:00Z", "2024-01-02T12:30:00Z"], "note": "a: b"}',
             '{"words": [["a:b", "c"], [], ["::", "d: e"]], "note": "f: g"}',
             '{"stamps": null, "words": [["a:b"]]}',
         ],
@@ -637,6 +639,8 @@ class TestCountsTheColonsOfStringsInArrays:
         "arguments",
         [
             '{"stamps": ["2024-01-01T12:30:00Z"], "note": "x", "note": "y"}',
+            '{"stamps": ["2024-01-01T12:30:00Z", "2024-01-02T12:30:00Z"], "note": "x", "note": "y"}',
+            '{"stamps": ["2024-01-01T12:30:00+02:00"], "stamps": ["2024-01-01T12:30:00Z"]}',
             '{"stamps": ["12:30"], "stamps": ["2024-01-01T12:30:00Z"]}',
             '{"words": [["a:b"]], "words": [["c:d"]]}',
             '{"words": [["a:b"]], "note": "c: d", "note": "e"}',

@@ -443,3 +443,90 @@ def test_a_newline_inside_a_text_is_never_read_as_a_separator(valid: str) -> Non
     for place in range(len(valid)):
         assert read_all([valid, valid[:place] + "\n" + valid[place + 1 :], valid]) is None
         assert read_all([valid + "\n" + valid[:place], valid[place:]]) is None
+
+
+class _Text(str):
+    """A subclass of str, which the hooks refuse whatever it holds."""
+
+
+@pytest.mark.parametrize("writer", ["orjson", "plain"])
+@pytest.mark.parametrize(
+    ("kind", "valid"),
+    [
+        ("date", ["2024-02-29", "1999-12-31"]),
+        ("uuid", ["123e4567-e89b-12d3-a456-426614174000"] * 2),
+        ("date-time", ["2024-02-29T12:30:00Z", "2024-02-29T12:30:00+05:30"]),
+        ("date-time", ["2024-02-29T12:30:00-08:00", "2024-02-29T12:30:00+05:30"]),
+        ("time", ["12:30:00Z", "12:30:00.123-08:00", "12:30:00+05:30"]),
+    ],
+)
+def test_the_column_reader_reads_only_plain_texts_of_the_spellings_shapes(
+    writer: str, kind: str, valid: list[str]
+) -> None:
+    # The list is checked as it is written as JSON (without orjson, by `_write_plain`): whatever
+    # is not a str exactly, needs escaping, or breaks a shape leaves the list one by one.
+    from typed_toolsets.types import formats as hooks
+
+    with mock.patch.object(
+        hooks,
+        "_write",
+        new=hooks._write_plain if writer == "plain" else hooks._write,  # pyright: ignore[reportPrivateUsage]
+    ):
+        read_all = hooks._column_reader(formats.BY_FORMAT[kind])  # pyright: ignore[reportPrivateUsage]
+        assert read_all is not None
+        parse = FORMAT_STRATEGIES[kind][0]
+        read = read_all(valid * 3)
+        assert read is not None
+        assert [_described(value) for value in read] == [_parsed(parse, v) for v in valid * 3]
+        first = valid[0]
+        odd: list[list[object]] = [
+            [*valid, _Text(first)],
+            [_Text(first), *valid],
+            [*valid, [first]],
+            [*valid, None],
+            [],
+            [*valid, first[:-1] + '"'],
+            [*valid, first[:-1] + "\\"],
+            [*valid, first[:-1] + "\u00e9"],
+            [*valid, first[:-1] + "\ud800"],
+            [*valid, first[:-1] + "?"],
+            [*valid, first + '","' + first],
+            [*valid, first[:2] + '","' + first[5:]],
+            # Lengths adding up to the first one's, quoted texts of other lengths.
+            [first, first[:5], first[5:] + first],
+            [first, first + first[:4], first[4:], first],
+        ]
+        for values in odd:
+            assert read_all(values) is None, values
+    each = items_hook(format_spec(formats.BY_FORMAT[kind]).structure)
+    assert each is not None
+    with pytest.raises(Reject):
+        each([*valid, _Text(first)])
+
+
+@pytest.mark.parametrize("kind", list(_SPELLINGS))
+def test_the_colons_of_a_list_just_read_are_its_spellings(kind: str) -> None:
+    # The list's spec counts the colons of a list the columns read last from its spelling; any
+    # other list (another object, one read since, one the columns did not read) is counted.
+    from typed_toolsets.types.gen import inline_form
+
+    structure = format_spec(formats.BY_FORMAT[kind]).structure
+    form = inline_form(structure)
+    assert form is not None
+    assert form.colons is not None
+    each, colons = form.items, form.colons
+    for text in _SPELLINGS[kind]:
+        values = [text] * 5
+        each(values)
+        assert colons(values) == 5 * text.count(":")
+        assert colons(values) == 5 * text.count(":")  # counted, the second time
+        assert colons(list(values)) == 5 * text.count(":")
+    mixed = _SPELLINGS[kind][:4]
+    each(mixed)
+    assert colons(mixed) == "".join(mixed).count(":")
+    # A list read, then changed and read one by one (a leap second): counted as it is now.
+    values = [_SPELLINGS[kind][1]] * 3
+    each(values)
+    values[:] = [_SPELLINGS[kind][0].replace(":58", ":60")] * 3
+    each(values)
+    assert colons(values) == 3 * values[0].count(":")

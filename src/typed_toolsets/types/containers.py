@@ -11,7 +11,7 @@ import attrs
 from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
 
-from .gen import items_hook
+from .gen import inline_form, items_hook
 from .items import SHORT, all_of, kept_items
 from .registry import Builder, Describer, Rule
 from .typespec import (
@@ -138,6 +138,9 @@ def _each(counter: Callable[[Any], int] | None) -> Callable[[Any], int] | None:
 
 def _colons(item: TypeSpec) -> Callable[[Any], int] | None:
     """Count the colons inside the strings of an array of *item* (None: not counted)."""
+    form = inline_form(item.structure)
+    if form is not None and form.colons is not None:
+        return form.colons
     return joined_colons if item.json_types == _STRING_TYPE else _each(item.colons)
 
 

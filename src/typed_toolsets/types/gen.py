@@ -150,12 +150,16 @@ class InlineForm:
         names: The names *layout* uses besides ``x`` and builtins.
         items: The hook over a whole list: what ``[hook(x) for x in values]`` returns or raises,
             in one frame.
+        colons: Counts the colons of a list of texts the hook reads (a `TypeSpec.colons` of the
+            list), when quicker than counting them: a list *items* has just read may have
+            them counted already. None: counted as any list of strings.
     """
 
     layout: str
     read: Callable[[str], Any]
     names: Mapping[str, object]
     items: Callable[[list[Any]], list[Any]]
+    colons: Callable[[list[Any]], int] | None = None
 
 
 def with_inline_form(hook: Callable[[Any], Any], form: InlineForm) -> Callable[[Any], Any]:
