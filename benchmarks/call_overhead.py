@@ -478,19 +478,23 @@ def _result(value: Any) -> Any:
 def measure(
     runner: Runner,
     entries: list[tuple[str, Any, bool]],
-    text: str,
+    text: str | dict[str, str],
     batches: int,
     batch_seconds: float,
 ) -> dict[str, float]:
-    """Median ns per call for each entry, over interleaved batches."""
+    """Median ns per call for each entry, over interleaved batches.
+
+    *text* is every entry's argument, or each entry's by its name.
+    """
+    texts = text if isinstance(text, dict) else {name: text for name, _, _ in entries}
     counts: dict[str, int] = {}
     for name, function, asynchronous in entries:
-        single = runner.batch(function, asynchronous, text, 3)
+        single = runner.batch(function, asynchronous, texts[name], 3)
         counts[name] = max(1, int(batch_seconds * 1e9 / max(single, 1.0)))
     samples: dict[str, list[float]] = {name: [] for name, _, _ in entries}
     for _ in range(batches):
         for name, function, asynchronous in entries:
-            samples[name].append(runner.batch(function, asynchronous, text, counts[name]))
+            samples[name].append(runner.batch(function, asynchronous, texts[name], counts[name]))
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
