@@ -284,15 +284,14 @@ def strict_reading(
         # Then only a literal of 19 digits or more needs looking for, in the text itself.
         if colons == len(value) and size < _LONG_DIGITS_SIZE:
             return value
-        values = value.values()
-        if size > _WRITTEN_BACK and set(map(type, values)) <= _FLAT_TYPES:
+        if size > _WRITTEN_BACK and set(map(type, value.values())) <= _FLAT_TYPES:
             # No float (so no literal became one) and no object below: the colons of the
             # strings are all the text's colons besides the members' own (unless a key has one).
             # Counted in the strings, rather than in orjson's writing of the value, a long text
             # is passed over once less and not written at all.
             members = len(value)
             if colons != members:
-                for item in values:
+                for item in value.values():
                     if type(item) is str:
                         members += item.count(":") if len(item) < _LONG else _count(item, ":")
             if colons == members:
