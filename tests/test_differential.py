@@ -386,6 +386,12 @@ def texts(draw: st.DrawFn, value: dict[str, Any]) -> tuple[str | bytes, bool]:
     if draw(st.integers(0, 9)) == 0:
         written = "\ufeff" + written  # a byte order mark
         plain = False
+    if draw(st.integers(0, 9)) == 0:
+        # Invalid JSON, mostly: orjson's error says where it stopped, the exact path reads on.
+        where = draw(st.integers(0, len(written)))
+        extra = draw(st.sampled_from(["", ",", "]", '"', "x", "1e400", "9" * 400, " "]))
+        written = written[:where] + extra + written[where + draw(st.integers(0, 2)) :]
+        plain = False
     if draw(st.booleans()):
         return written.encode(), plain
     return written, plain

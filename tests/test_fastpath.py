@@ -79,8 +79,11 @@ REFUSED = "refused"
 
 
 def markers(arguments: object, handover: object) -> str:
-    """An exact path that only says why the fast path handed the call over."""
-    return MISS if handover is False else REFUSED
+    """An exact path that only says why the fast path handed the call over.
+
+    Not parsed: nothing known (False), or orjson's error, for text it found invalid.
+    """
+    return MISS if handover is False or isinstance(handover, ValueError) else REFUSED
 
 
 def fast_of(proxy: ToolProxy) -> Callable[[object], object]:

@@ -178,6 +178,72 @@ class TestStrictParsing:
         )
 
 
+# Number literals where the two number readings part ways (the parser's own C one and the strict
+# hooks): non-finite, past the digit limits, big exponents, and plain ones.
+_literals = st.sampled_from(
+    ["1e400", "-1e400", "1" * 400, "9" * 5000, "1e-400", "0e999", "1E+100", "2.5e+99", "1.5"]
+) | st.integers(-(2**80), 2**80).map(str)
+
+
+@st.composite
+def _invalid_texts(draw: st.DrawFn) -> str:
+    """JSON-like text with such literals, bent at one place (cut short, a character in or out)."""
+    items = draw(st.lists(_literals | text.map(json.dumps), min_size=1, max_size=6))
+    keys = [json.dumps(f"k{i}") for i in range(len(items))]
+    written = "{" + ", ".join(f"{k}: [{v}]" for k, v in zip(keys, items, strict=True)) + "}"
+    where = draw(st.integers(0, len(written)))
+    bend = draw(st.sampled_from(["cut", "insert", "delete", "none"]))
+    if bend == "cut":
+        return written[:where]
+    if bend == "insert":
+        return written[:where] + draw(st.sampled_from(list(',:]}[{"x\\ 1e'))) + written[where:]
+    if bend == "delete":
+        return written[:where] + written[where + 1 :]
+    return written
+
+
+def _strictly(text: str, stopped: int = 0) -> object:
+    try:
+        return jsonin.parse_strict(text, stopped)
+    except jsonin.InvalidJSON as exc:
+        return f"invalid: {exc}"
+
+
+class TestWhereOrjsonStopped:
+    """Told where orjson stopped reading a text, strict parsing gives the same answer."""
+
+    @given(_invalid_texts())
+    def test_the_same_value_or_message(self, written: str) -> None:
+        orjson = pytest.importorskip("orjson")
+        try:
+            orjson.loads(written)
+        except orjson.JSONDecodeError as exc:
+            stopped = exc.pos
+        else:
+            return  # orjson read it: never handed over with where it stopped
+        assert _strictly(written, stopped) == _strictly(written)
+
+    @pytest.mark.parametrize(
+        "written",
+        [
+            '{"a": [1e400], "b": [1, 2',  # the number orjson refused comes first
+            '{"a": [1, 2,], "b": 1e400}',  # orjson stops before the parser does, then a number
+            '{"a": "x", "b": ' + "1" * 5000 + ", ",  # past the interpreter's digit limit
+            '{"a": [1.5e+99, 2] "b"',
+            '{"a": "\\ud800", "b": 1e400}',  # orjson refuses the surrogate, then a number
+            # orjson stops inside a number whose start the parser reads as an infinite float.
+            '{"a": [' + "1" * 400 + ".5e]",
+            '{"a": ' + "1" * 400 + ".5e+",
+        ],
+    )
+    def test_numbers_past_where_orjson_stopped(self, written: str) -> None:
+        orjson = pytest.importorskip("orjson")
+        with pytest.raises(orjson.JSONDecodeError) as stop:
+            orjson.loads(written)
+        assert _strictly(written, stop.value.pos) == _strictly(written)
+        assert _strictly(written).startswith("invalid: ")  # type: ignore[union-attr]
+
+
 class TestSizeLimit:
     def test_json_1_oversized_text_is_refused_before_parsing(
         self, monkeypatch: pytest.MonkeyPatch

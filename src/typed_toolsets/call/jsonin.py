@@ -59,6 +59,8 @@ _DIGITS: Final = bytes(
 )
 _BIG_EXPONENT_RE: Final = re.compile(rb"[eE]\+?0*[1-9][0-9]{2}")
 _ESCAPE_RE: Final = re.compile(r"\\.", re.DOTALL)
+# What a number literal is written with: before where orjson stopped, the number it was reading.
+_NUMBER_CHARS: Final = "0123456789+-.eE"
 # Every byte but the four brackets, for deleting them all in one C pass.
 _NOT_BRACKETS: Final = bytes(byte for byte in range(256) if byte not in b"[]{}")
 _BRACKET_STEP: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
@@ -257,8 +259,36 @@ _NUMBERS_DECODER: Final = json.JSONDecoder(
 )
 
 
-def parse_strict(text: str) -> object:
+def _decode_past(text: str, stopped: int) -> object:
+    """Decode *text*, which orjson stopped reading at character *stopped* (finding it invalid).
+
+    orjson refuses a number whose value is no finite float where it reads it, so the parser's own
+    number reading gets every number before *stopped* right (see `parse_strict`): only the text
+    from there to where this parser stops is looked at for long literals (none of it, for a file
+    cut short, whose error is at its end for both).
+    """
+    # The number orjson was reading when it stopped, if any, is looked at whole.
+    start = len(text[:stopped].rstrip(_NUMBER_CHARS))
+    try:
+        value = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        if exc.pos <= start or not _long_numbers(text[start : exc.pos]):
+            raise
+    except ValueError:
+        pass  # an integer past the interpreter's digit limit: read as below
+    else:
+        if not _long_numbers(text[start:]):
+            return value
+    return _NUMBERS_DECODER.decode(text)
+
+
+def parse_strict(text: str, stopped: int = 0) -> object:
     """Parse JSON text strictly (the caller has bounded its size and depth).
+
+    Args:
+        text: The text.
+        stopped: Where orjson stopped reading *text*, when it found it invalid (the position of
+            its error), else 0.
 
     Raises:
         ArgumentsInputError: With reason ``"json"`` and the parser's message.
@@ -267,11 +297,14 @@ def parse_strict(text: str) -> object:
         if text.startswith("\ufeff"):  # as json.loads says it
             msg = "Unexpected UTF-8 BOM (decode using utf-8-sig)"
             raise json.JSONDecodeError(msg, text, 0)
-        # Without a long number no literal can overflow a float or pass an interpreter's digit
-        # limit: the parser's own (C) number reading is exact, and a Python call per number (a
-        # tenth of the time for numeric arrays) is saved.
-        decoder = _NUMBERS_DECODER if _long_numbers(text) else _DECODER
-        value = decoder.decode(text)
+        if stopped > 0:
+            value = _decode_past(text, stopped)
+        else:
+            # Without a long number no literal can overflow a float or pass an interpreter's
+            # digit limit: the parser's own (C) number reading is exact, and a Python call per
+            # number (a tenth of the time for numeric arrays) is saved.
+            decoder = _NUMBERS_DECODER if _long_numbers(text) else _DECODER
+            value = decoder.decode(text)
         # A lone surrogate comes from an escape or sits in the text itself: with neither, no
         # string needs looking at.
         if _SURROGATE_ESCAPE_RE.search(text) or (not text.isascii() and _SURROGATE_RE.search(text)):
@@ -468,8 +501,11 @@ def _copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
 # ------------------------------------------------------------------------------------ the entry
 
 
-def load_arguments(arguments: object, limits: Limits) -> dict[str, object]:
+def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[str, object]:
     """Turn the caller's arguments into a fresh JSON object (a dict).
+
+    *stopped* is where orjson stopped reading them, when they are JSON text (a str) it found
+    invalid (see `parse_strict`).
 
     Raises:
         LimitExceeded: The input is too large or too deep.
@@ -496,6 +532,7 @@ def load_arguments(arguments: object, limits: Limits) -> dict[str, object]:
         if not raw:
             return {}
         check_size(len(raw), limits)
+        stopped = 0  # orjson's position counts bytes
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -507,7 +544,7 @@ def load_arguments(arguments: object, limits: Limits) -> dict[str, object]:
         msg = f"must be a JSON object (a mapping or JSON text), not {type(arguments).__name__}"
         raise NotAnObject(msg)
     _check_text_depth(text, limits)
-    value = parse_strict(text)
+    value = parse_strict(text, stopped)
     if not isinstance(value, dict):
         msg = f"must be a JSON object, not {_json_kind(value)}"
         raise NotAnObject(msg)

@@ -146,7 +146,7 @@ class ExactPath:
             handover: What the fast path found (see `typed_toolsets.types.fastpath`): True when
                 it read the arguments but could not structure them (they go straight to the
                 checker once parsed), or that reading itself when it is the strict one (it is
-                not parsed again).
+                not parsed again); orjson's error when it found JSON text invalid.
 
         Returns:
             The keyword arguments, or a `Failed` with the verdict to report. A refusal is
@@ -187,10 +187,12 @@ class ExactPath:
             found.append(variant.fast_path(limits.max_argument_bytes, depth_limit(limits), exact))
         return found[0]
 
-    def _check(self, arguments: object, handover: bool) -> dict[str, object] | Verdict:
+    def _check(self, arguments: object, handover: Handover) -> dict[str, object] | Verdict:
         name = self.name
         try:
-            args = load_arguments(arguments, self.limits)
+            # Where orjson stopped reading the text, when it found it invalid.
+            stopped = handover.pos if isinstance(handover, ValueError) else 0
+            args = load_arguments(arguments, self.limits, stopped)
         except LimitExceeded as exc:
             return ToolError(name, "limit", f"Arguments for tool {name!r} are {exc}")
         except InvalidJSON as exc:
@@ -201,7 +203,7 @@ class ExactPath:
             from .refusal import ArgumentsRefusal
 
             return ArgumentsRefusal(name, [(tuple(exc.path), str(exc))], more=False)
-        if not handover:
+        if handover is not True:  # not parsed by the fast path, so not structured
             try:
                 return self.arguments.structure(args)
             except Exception:  # noqa: BLE001, S110 - whatever the refusal, the checker explains it

@@ -52,9 +52,13 @@ text's literals checked, none having 19 digits or more; a long text whose values
 integers, booleans and null holds no float, and its strings' colons are counted instead of its
 writing's). Otherwise the exact path parses the text strictly (and reports what that refuses), then
 lets its checker decide. Handing over from inside the generated code keeps "fast path once, then
-exact path" in one place, at the cost of one call. The exact path returns its verdict on refused
-arguments rather than raising it (it raises no `Exception`), so a handover from inside the
-structuring ``try`` returns through it.
+exact path" in one place, at the cost of one call. A text orjson found invalid is handed over
+with orjson's error, whose position tells the exact path where orjson stopped: orjson refuses a
+number whose value is no finite float where it reads it, so the exact path's parser reads the
+numbers before it with its own C number reading, and only those after it are looked for long
+literals (none, in a text cut short). The exact path returns its verdict on refused arguments
+rather than raising it (it raises no `Exception`), so a handover from inside the structuring
+``try`` returns through it.
 
 Without orjson (an optional speed-up), the exact path handles every call.
 """
@@ -66,9 +70,12 @@ import itertools
 import operator
 import typing
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, AnyStr, Final, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, AnyStr, Final, TypeAlias, TypeVar
 
 from typed_toolsets.rules.formats import LAYOUT_NAMES
+
+if TYPE_CHECKING:
+    from json import JSONDecodeError
 
 from .gen import KeyHook, compile_bound, object_body
 from .typespec import (
@@ -99,13 +106,19 @@ try:  # pragma: no cover - which branch runs depends on the environment
         OPT_PASSTHROUGH_DATETIME,
         OPT_PASSTHROUGH_SUBCLASS,
     )
+    from orjson import JSONDecodeError as _Invalid
     from orjson import dumps as _dumps
     from orjson import loads as _loads
 
     # What orjson would write in a form of its own (a date, a dataclass, a subclass of a JSON
     # type) it refuses instead, so the exact path names it or copies it.
     _plain_only = OPT_PASSTHROUGH_DATACLASS | OPT_PASSTHROUGH_DATETIME | OPT_PASSTHROUGH_SUBCLASS
-    _orjson_names: dict[str, object] = {"loads": _loads, "dumps": _dumps, "plain_only": _plain_only}
+    _orjson_names: dict[str, object] = {
+        "loads": _loads,
+        "dumps": _dumps,
+        "plain_only": _plain_only,
+        "invalid": _Invalid,
+    }
 except ImportError:  # pragma: no cover
     _loads = None
     _plain_only = 0
@@ -115,8 +128,9 @@ _R = TypeVar("_R")
 _C = TypeVar("_C")
 
 #: What the fast path tells the exact path about arguments: nothing (False), that they parsed but
-#: did not structure (True), or also their reading, the same as strict parsing gives (a dict).
-Handover: TypeAlias = bool | dict[str, object]
+#: did not structure (True), or also their reading, the same as strict parsing gives (a dict); or,
+#: for JSON text (a str) orjson found invalid, its error, which says where it stopped reading.
+Handover: TypeAlias = "bool | dict[str, object] | JSONDecodeError"
 #: The exact path the fast path hands a call to: ``exact(arguments, handover)``.
 ExactPath = Callable[[object, Handover], _R]
 #: JSON text, a dict (or anything) in; the keyword arguments, or what the exact path returns, out.
@@ -446,6 +460,8 @@ def make_fast_arguments(
         "        text = arguments",
         "        try:",
         "            v = loads(text)",
+        "        except invalid as e:",  # where orjson stopped: the exact path reads on from there
+        "            return exact(arguments, e)",
         "        except Exception:",
         f"            {miss}",
         "    elif kind is dict:",
