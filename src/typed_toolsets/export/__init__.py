@@ -30,7 +30,8 @@ from typed_toolsets.call.strict import StrictArguments
 from typed_toolsets.definition.errors import ExportError
 
 from .calls import adispatch, amcp_call, arespond, dispatch, mcp_call, respond
-from .dialects import anthropic, gemini, mcp, openai_chat, openai_responses
+from .dialects import anthropic, mcp, openai_chat, openai_responses
+from .gemini import gemini
 from .strict_arguments import strict_arguments
 
 __all__ = [

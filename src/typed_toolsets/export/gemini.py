@@ -1,0 +1,214 @@
+"""Gemini ``function_declarations``: Gemini's OpenAPI-style schema subset.
+
+``$ref`` is inlined (Gemini rejects ``$defs``), ``null`` variants become ``nullable: true``, and
+the keywords the subset lacks move into the description (`typed_toolsets.export.dialects`'s
+passes); our own validation still checks the canonical schema, so they are still enforced.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+from typed_toolsets.call.proxy import ToolProxy
+from typed_toolsets.definition.errors import ExportError
+from typed_toolsets.types.strict import def_name
+from typed_toolsets.types.typespec import Schema
+
+from .dialects import any_of, each_entry, note_moved
+
+__all__ = ["gemini"]
+
+
+_GEMINI_KEEP: Final = frozenset(
+    [
+        "type",
+        "format",
+        "description",
+        "nullable",
+        "enum",
+        "items",
+        "minItems",
+        "maxItems",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "anyOf",
+        "title",
+        "default",
+    ]
+)
+_GEMINI_FORMATS: Final = {
+    "string": frozenset({"date-time", "enum"}),
+    "integer": frozenset({"int32", "int64"}),
+    "number": frozenset({"float", "double"}),
+}
+_NULL: Final = {"type": "null"}
+
+
+class _Recursive(Exception):  # noqa: N818 - a verdict, caught below
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def _json_type(value: object) -> str | None:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return None
+
+
+class _Gemini:
+    """Gemini's OpenAPI-style schema subset from a canonical schema, references inlined."""
+
+    def __init__(self, defs: Mapping[str, Any]) -> None:
+        self.defs = defs
+
+    def node(self, schema: Mapping[str, Any], within: tuple[str, ...]) -> Schema:
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            name = def_name(ref)
+            if name in within:
+                raise _Recursive(name)
+            target = typing.cast("Mapping[str, Any]", self.defs.get(name) or {})
+            siblings = {k: v for k, v in schema.items() if k != "$ref"}
+            return self.node({**target, **siblings}, (*within, name))
+        result: Schema = {}
+        moved: Schema = {}
+        nullable = False
+        single: Schema | None = None
+        for key, value in schema.items():
+            if key == "$defs":
+                continue
+            if key == "properties" and isinstance(value, Mapping):
+                children = typing.cast("Mapping[str, Mapping[str, Any]]", value)
+                result[key] = {name: self.node(child, within) for name, child in children.items()}
+            elif key == "items" and isinstance(value, Mapping):
+                result[key] = self.node(typing.cast("Mapping[str, Any]", value), within)
+            elif key == "anyOf" and isinstance(value, list):
+                branches = typing.cast("list[Mapping[str, Any]]", value)
+                kept = [self.node(b, within) for b in branches if b != _NULL]
+                nullable = nullable or len(kept) < len(branches)
+                if len(kept) == 1:
+                    single = kept[0]
+                elif kept:
+                    result[key] = kept
+            elif key == "type":
+                nullable = self.type_keyword(value, result) or nullable
+            elif key == "const":
+                if isinstance(value, str):
+                    result["enum"] = [value]
+                else:
+                    moved[key] = value
+                kind = _json_type(value)
+                if kind is not None and "type" not in schema:
+                    result["type"] = kind
+            elif key == "enum" and isinstance(value, list):
+                values = typing.cast("list[object]", value)
+                if all(isinstance(v, str) for v in values):
+                    result[key] = values
+                else:
+                    moved[key] = values  # Gemini enumerates strings only
+            elif key == "additionalProperties":
+                if value is not False:  # closed objects are what Gemini assumes anyway
+                    moved[key] = (
+                        self.node(typing.cast("Mapping[str, Any]", value), within)
+                        if isinstance(value, Mapping)
+                        else value
+                    )
+            elif key == "prefixItems" and isinstance(value, list):
+                branches = typing.cast("list[Mapping[str, Any]]", value)
+                moved[key] = [self.node(b, within) for b in branches]
+            elif key == "format":
+                kind = schema.get("type")
+                allowed = _GEMINI_FORMATS.get(kind, frozenset()) if isinstance(kind, str) else ()
+                (result if value in allowed else moved)[key] = value
+            elif key == "default" and value is None:
+                continue  # google-genai reads a None default as none given; nullable says it
+            elif key in _GEMINI_KEEP:
+                result[key] = value
+            else:
+                moved[key] = value
+        if single is not None:
+            # One variant left once null is taken out: it is the schema, with the outer keywords
+            # (the parameter's description, its default) taking precedence.
+            result = {**single, **result}
+        if "prefixItems" in moved and "items" not in result:
+            result["items"] = any_of(moved["prefixItems"])
+        if nullable:
+            result["nullable"] = True
+        if moved:
+            result["description"] = note_moved(result.get("description"), moved)
+        return result
+
+    @staticmethod
+    def type_keyword(value: object, result: Schema) -> bool:
+        """Copy ``type`` into *result* in Gemini's form; True when it admits null."""
+        if not isinstance(value, list):
+            if value != "null":
+                result["type"] = value
+            return value == "null"
+        types = [t for t in typing.cast("list[object]", value) if t != "null"]
+        if len(types) == 1:
+            result["type"] = types[0]
+        elif types:
+            result["anyOf"] = [{"type": t} for t in types]
+        return len(types) < len(typing.cast("list[object]", value))
+
+
+def _gemini_entry(proxy: ToolProxy) -> dict[str, Any]:
+    parameters = proxy.parameters
+    defs = typing.cast("Mapping[str, Any]", parameters.get("$defs") or {})
+    convert = _Gemini(defs)
+    properties: Schema = {}
+    problems: list[str] = []
+    for name, prop in typing.cast("dict[str, Any]", parameters["properties"]).items():
+        try:
+            properties[name] = convert.node(prop, ())
+        except _Recursive as exc:
+            problems.append(
+                f"Tool {proxy.name!r} cannot be exported to Gemini: parameter {name!r} has the "
+                f"recursive type {exc.name}, and Gemini accepts no $ref, so a type that refers "
+                "to itself cannot be written out; use a type that does not refer to itself, or "
+                "another provider"
+            )
+    if problems:
+        raise ExportError(problems)
+    entry: dict[str, Any] = {"name": proxy.name, "description": proxy.description}
+    if properties:
+        # Gemini refuses an object without properties: a tool without parameters has none.
+        entry["parameters"] = {
+            "type": "object",
+            "properties": properties,
+            "required": parameters["required"],
+        }
+    return entry
+
+
+def gemini(tools: Iterable[ToolProxy]) -> list[dict[str, Any]]:
+    """Gemini ``function_declarations``: ``{"name", "description", "parameters"}``.
+
+    ``parameters`` is Gemini's OpenAPI-style schema subset: ``$ref`` inlined (Gemini rejects
+    ``$defs``), ``null`` variants turned into ``nullable: true``, ``additionalProperties: false``
+    left out, and the keywords Gemini lacks (``const`` of a non-string, ``uniqueItems``,
+    ``prefixItems``, exclusive bounds, most formats, ...) moved into the description; our own
+    validation still enforces them. ``parameters`` is absent for a tool without parameters.
+
+    Raises:
+        ExportError: Two tools share a name, or a parameter has a recursive type (it cannot be
+            inlined).
+    """
+    return each_entry(tools, _gemini_entry)
