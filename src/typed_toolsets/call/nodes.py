@@ -584,7 +584,14 @@ def with_shallow(node: Node, checks: list[Scalar | Keyword]) -> Node:
     if tests or followed:
 
         def shallow(x: Any) -> bool:
-            return any(not test(x) for test in tests) or any(f(x) for f in followed)
+            # Loops, not any() over generators: asked once per variant of every refused union.
+            for test in tests:
+                if not test(x):
+                    return True
+            for follow in followed:
+                if follow(x):
+                    return True
+            return False
 
         node.shallow = shallow
     return node
