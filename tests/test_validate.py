@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from typing import Annotated, Any
 
 import attrs
@@ -180,6 +181,21 @@ def test_collect_keeps_the_first_of_each_problem_up_to_the_cap() -> None:
     assert collect([a, a, a], cap=1) == ([a], False)  # only repeats past the cap: no more
     assert collect([a], cap=0) == ([], True)
     assert collect([], cap=0) == ([], False)
+
+
+def test_collect_reads_one_problem_past_the_cap() -> None:
+    read: list[int] = []
+
+    def stream() -> Iterator[tuple[tuple[str | int, ...], str]]:
+        for index in range(1_000):
+            read.append(index)
+            yield (index,), "wrong"
+            yield (index,), "wrong"  # a repeat is no new problem
+
+    found, more = collect(stream(), cap=3)
+    assert found == [((0,), "wrong"), ((1,), "wrong"), ((2,), "wrong")]
+    assert more
+    assert read == [0, 1, 2, 3]
 
 
 @pytest.mark.parametrize(
