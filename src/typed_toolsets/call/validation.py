@@ -373,13 +373,19 @@ def collect(stream: Iterable[Problem], cap: int = MAX_PROBLEMS) -> tuple[list[Pr
     Reads the stream only as far as it needs: one problem past the cap at most.
     """
     found: list[Problem] = []
+    seen: set[Problem] | None = None  # built at the second problem: most refusals have one
     for problem in stream:
-        # Compared with the few found (at most the cap) rather than hashed: a problem's message
-        # is new text, and hashing it costs more than telling it from a handful of others.
-        if problem not in found:
+        if found:
+            if seen is None:
+                seen = set(found)
+            if problem in seen:
+                continue
             if len(found) == cap:
                 return found, True
-            found.append(problem)
+            seen.add(problem)
+        elif not cap:
+            return found, True
+        found.append(problem)
     return found, False
 
 
