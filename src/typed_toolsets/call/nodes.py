@@ -588,7 +588,7 @@ def with_shallow(node: Node, checks: list[Scalar | Keyword]) -> Node:
             for test in tests:
                 if not test(x):
                     return True
-            for follow in followed:
+            for follow in followed:  # noqa: SIM110 - any() would build a generator per call
                 if follow(x):
                     return True
             return False
