@@ -254,6 +254,12 @@ _WRITTEN_BACK: Final = 256
 _EXPONENT: Final = b"e+"
 
 
+def _long_literal(text: str | bytes) -> bool:
+    """Whether *text* holds a run of `_LONG_DIGITS` digits (one pass in C)."""
+    data = text.encode() if isinstance(text, str) else text
+    return _LONG_DIGITS in data.translate(_DIGITS)
+
+
 def strict_reading(
     kind: type, text: str | bytes, value: dict[str, object], max_depth: int
 ) -> Handover:
@@ -310,10 +316,7 @@ def strict_reading(
                         members += item.count(":") if len(item) < _LONG else _count(item, ":")
             if colons == members:
                 return value
-        elif colons == len(value) and (
-            _LONG_DIGITS
-            not in (text.encode() if isinstance(text, str) else text).translate(_DIGITS)
-        ):
+        elif colons == len(value) and not _long_literal(text):
             return value
         written = _dumps(value)
         if colons != (written.count(b":") if len(written) < _LONG else _count(written, b":")):
@@ -321,10 +324,8 @@ def strict_reading(
         # An integer orjson read as a float is past 64 bits, so orjson writes it with an
         # exponent of at least ``e+18``: without an "e+" in the writing (a "+" alone is common in
         # code and prose), no literal needs counting.
-        if _EXPONENT in written:
-            data = text.encode() if isinstance(text, str) else text
-            if _LONG_DIGITS in data.translate(_DIGITS):
-                return True
+        if _EXPONENT in written and _long_literal(text):
+            return True
     except Exception:  # noqa: BLE001 - whatever it was, the exact path reads the text itself
         return True
     return value
