@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -154,7 +155,11 @@ def _column_reader(
         return None
     read, read_joined = row.read, row.read_joined
     shapes = _Shapes(row.columns, row.free)
-    fine, of_length, every, pairs = shapes.fine, shapes.of_length, shapes.every, shapes.pairs
+    fine, of_length, every = shapes.fine, shapes.of_length, shapes.every
+    # Each pair is looked for by the regular expression engine: its search for a literal prefix
+    # is twice as fast as ``bytes.__contains__`` here, where the pair's last byte (`_HIGH`, a
+    # digit from 6) is in nearly every text.
+    pairs = tuple(re.compile(re.escape(pair)).search for pair in shapes.pairs)
     colons = shapes.colons
     if last is None:
         last = [_NOTHING_READ]
@@ -196,8 +201,8 @@ def _column_reader(
         # holds) must all have a spelling's shape.
         coarse = data.translate(fine)
         if pairs:
-            for pair in pairs:
-                if pair in coarse:
+            for pair_in in pairs:
+                if pair_in(coarse) is not None:
                     return None
             coarse = coarse.replace(_HIGH, _FREE)
         if coarse[:2] != b'["' or coarse[-2:] != b'"]':
