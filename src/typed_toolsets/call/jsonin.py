@@ -52,10 +52,12 @@ _MAX_INT = 10**MAX_INT_DIGITS
 _SMALL_INT: Final = 10**600
 _SURROGATE_RE: Final = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE_RE: Final = re.compile(r"\\u[dD][89a-fA-F]")
-# Digits as "0", "e" and "E" as "e", everything else as " ": a run of digits becomes a run of "0"
-# bytes, and an exponent follows a digit as "0e".
-_DIGITS: Final = bytes(
-    48 if 48 <= byte <= 57 else 101 if byte in b"eE" else 32 for byte in range(256)
+# Digits as "0", "e" and "E" as "e", the opening brackets as "[", everything else as " ": a run of
+# digits becomes a run of "0" bytes, an exponent follows a digit as "0e", and the brackets a depth
+# bound counts are counted in the same translation (no byte of a longer UTF-8 sequence is one).
+_CLASSES: Final = bytes(
+    48 if 48 <= byte <= 57 else 101 if byte in b"eE" else 91 if byte in b"[{" else 32
+    for byte in range(256)
 )
 _BIG_EXPONENT_RE: Final = re.compile(rb"[eE]\+?0*[1-9][0-9]{2}")
 # A digit followed by an exponent mark, in the digits' shape. Looked for by the regular expression
@@ -161,10 +163,16 @@ def text_depth(text: str) -> int:
     return max(0, max(itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets))))
 
 
-def _check_text_depth(text: str, limits: Limits) -> None:
+def _check_text_depth(text: str, limits: Limits, opened: int | None = None) -> None:
+    """Raise `LimitExceeded` when *text* nests deeper than the limit.
+
+    *opened* is the number of its opening brackets, when the caller has counted them.
+    """
     limit = depth_limit(limits)
+    if opened is None:
+        opened = text.count("[") + text.count("{")
     # Cheap bound first: a text with fewer opening brackets than the limit cannot be too deep.
-    if text.count("[") + text.count("{") <= limit:
+    if opened <= limit:
         return
     depth = text_depth(text)
     if depth > limit:
@@ -236,15 +244,26 @@ def _check_strings(value: object) -> None:
             stack.extend(typing.cast("list[object]", item))
 
 
+def _shape(text: str) -> tuple[bytes, bytes]:
+    """*text* in UTF-8, and that translated to `_CLASSES`."""
+    data = text.encode("utf-8", "surrogatepass")
+    return data, data.translate(_CLASSES)
+
+
 def _long_numbers(text: str) -> bool:
     """Whether *text* may hold a number of 200 digits or more, or an exponent of 100 or more.
 
     Below both, a number literal is under 1e300 (no float overflows) and has fewer than 640
-    digits (the lowest digit limit an interpreter accepts). Linear, in C: no regular expression
-    over digit runs (which backtracks within each run).
+    digits (the lowest digit limit an interpreter accepts).
     """
-    data = text.encode("utf-8", "surrogatepass")
-    shape = data.translate(_DIGITS)
+    return _long_in(*_shape(text))
+
+
+def _long_in(data: bytes, shape: bytes) -> bool:
+    """`_long_numbers` of the text whose UTF-8 is *data* and `_shape` *shape*.
+
+    Linear, in C: no regular expression over digit runs (which backtracks within each run).
+    """
     if b"0" * 200 in shape:
         return True
     # The expression only where a digit is followed by an exponent (not at every "e" of a word).
@@ -286,13 +305,14 @@ def _decode_past(text: str, stopped: int) -> object:
     return _NUMBERS_DECODER.decode(text)
 
 
-def parse_strict(text: str, stopped: int = 0) -> object:
+def parse_strict(text: str, stopped: int = 0, *, long_numbers: bool | None = None) -> object:
     """Parse JSON text strictly (the caller has bounded its size and depth).
 
     Args:
         text: The text.
         stopped: Where orjson stopped reading *text*, when it found it invalid (the position of
             its error), else 0.
+        long_numbers: `_long_numbers` of *text*, when the caller knows it (*stopped* is 0).
 
     Raises:
         ArgumentsInputError: With reason ``"json"`` and the parser's message.
@@ -307,7 +327,9 @@ def parse_strict(text: str, stopped: int = 0) -> object:
             # Without a long number no literal can overflow a float or pass an interpreter's
             # digit limit: the parser's own (C) number reading is exact, and a Python call per
             # number (a tenth of the time for numeric arrays) is saved.
-            decoder = _NUMBERS_DECODER if _long_numbers(text) else _DECODER
+            if long_numbers is None:
+                long_numbers = _long_numbers(text)
+            decoder = _NUMBERS_DECODER if long_numbers else _DECODER
             value = decoder.decode(text)
         # A lone surrogate comes from an escape or sits in the text itself: with neither, no
         # string needs looking at.
@@ -547,8 +569,14 @@ def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[
     else:
         msg = f"must be a JSON object (a mapping or JSON text), not {type(arguments).__name__}"
         raise NotAnObject(msg)
-    _check_text_depth(text, limits)
-    value = parse_strict(text, stopped)
+    if stopped > 0:
+        _check_text_depth(text, limits)
+        value = parse_strict(text, stopped)
+    else:
+        # One pass in C serves the depth bound (its brackets) and the look for long numbers.
+        data, shape = _shape(text)
+        _check_text_depth(text, limits, shape.count(b"["))
+        value = parse_strict(text, long_numbers=_long_in(data, shape))
     if not isinstance(value, dict):
         msg = f"must be a JSON object, not {_json_kind(value)}"
         raise NotAnObject(msg)
