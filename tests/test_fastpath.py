@@ -388,6 +388,68 @@ class OuterToolset(Toolset):
         return n
 
 
+class TestATextCutShort:
+    """A text that does not end in "}" is no JSON object: a long one skips orjson's error."""
+
+    @staticmethod
+    def handover_of(arguments: str) -> object:
+        seen: list[object] = []
+        exact_path = take()._pipeline.exact
+        limits = exact_path.limits
+        fast = exact_path.arguments.fast_path(
+            limits.max_argument_bytes,
+            limits.max_depth,
+            lambda _arguments, handover: seen.append(handover),
+        )
+        fast(arguments)
+        (handover,) = seen
+        return handover
+
+    LONG = json.dumps({"note": "Note: " + "word " * 80, "count": 3})
+
+    @pytest.mark.parametrize(
+        "cut",
+        [
+            LONG[:-1],  # the closing brace missing
+            LONG[:300],  # inside the string
+            LONG[: LONG.index('"count"') + 3],  # inside a key
+            LONG[:-3] + "  ",  # inside the number, then spaces
+            json.dumps(["x" * 300]),  # a whole array: valid JSON, no object
+        ],
+    )
+    def test_a_long_text_goes_to_the_exact_path_unread(self, cut: str) -> None:
+        assert len(cut) > _fastpath._CUT_SHORT
+        assert self.handover_of(cut) is False  # not orjson's error: orjson did not read it
+        proxy = take()
+        checked = exact(proxy, cut)
+        assert type(checked) is not dict
+        assert proxy.dynamic_call(cut) == f"Error: {checked.message}"  # type: ignore[attr-defined]
+
+    def test_the_parser_words_where_it_stopped(self) -> None:
+        proxy = take()
+        assert proxy.dynamic_call(self.LONG[:-1]) == (
+            "Error: Invalid JSON arguments for tool 'fast_take': Expecting ',' delimiter: "
+            f"line 1 column {len(self.LONG)} (char {len(self.LONG) - 1})"
+        )
+        assert proxy.dynamic_call(self.LONG[:300]) == (
+            "Error: Invalid JSON arguments for tool 'fast_take': Unterminated string starting "
+            "at: line 1 column 10 (char 9)"
+        )
+
+    @pytest.mark.parametrize("tail", ["\n", " \r\n\t "])
+    def test_a_long_object_then_whitespace_is_still_taken(self, tail: str) -> None:
+        text = self.LONG + tail
+        fast, exact_result = both(text)
+        assert type(fast) is dict
+        assert fast == exact_result == json.loads(self.LONG)
+
+    def test_a_short_text_cut_short_hands_over_orjsons_error(self) -> None:
+        cut = '{"count": 3'
+        handover = self.handover_of(cut)
+        assert isinstance(handover, ValueError)
+        assert handover.pos == len(cut)  # type: ignore[attr-defined]
+
+
 class TestWithoutOrjson:
     def test_every_call_takes_the_exact_path(self, no_orjson: None) -> None:
         class LateToolset(Toolset):

@@ -56,9 +56,11 @@ exact path" in one place, at the cost of one call. A text orjson found invalid i
 with orjson's error, whose position tells the exact path where orjson stopped: orjson refuses a
 number whose value is no finite float where it reads it, so the exact path's parser reads the
 numbers before it with its own C number reading, and only those after it are looked for long
-literals (none, in a text cut short). The exact path returns its verdict on refused arguments
-rather than raising it (it raises no `Exception`), so a handover from inside the structuring
-``try`` returns through it.
+literals (none, in a text cut short). A text of more than `_CUT_SHORT` characters that does not end
+in ``}`` (then whitespace) is no JSON object, and most often a model's output cut off: it is handed
+over before orjson reads it, since orjson's error would walk the text to count its lines. The
+exact path returns its verdict on refused arguments rather than raising it (it raises no
+`Exception`), so a handover from inside the structuring ``try`` returns through it.
 
 Without orjson (an optional speed-up), the exact path handles every call.
 """
@@ -252,6 +254,11 @@ _LONG_DIGITS_SIZE: Final = len(_LONG_DIGITS)
 _WRITTEN_BACK: Final = 256
 #: How orjson writes the exponent of every float of 1e16 or more.
 _EXPONENT: Final = b"e+"
+
+
+#: From this length on, a text not ending in "}" is handed to the exact path before orjson reads it
+#: (for shorter ones, orjson's error costs less than looking at the text's end on every call).
+_CUT_SHORT: Final = 256
 
 
 def _long_literal(text: str | bytes) -> bool:
@@ -459,6 +466,11 @@ def make_fast_arguments(
         "            except UnicodeEncodeError:",
         f"                {miss}",
         "        text = arguments",
+        # A JSON object's text ends in "}" (then whitespace): any other text is refused or read
+        # as no arguments. One that is not short (a model's output cut off, most often) goes to
+        # the exact path without orjson's error built first, whose line count walks the text.
+        f'        if size > {_CUT_SHORT} and text[-1] != "}}" and text.rstrip()[-1:] != "}}":',
+        f"            {miss}",
         "        try:",
         "            v = loads(text)",
         "        except invalid as e:",  # where orjson stopped: the exact path reads on from there
