@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from typed_toolsets.call.checker import Checker
 from typed_toolsets.call.nodes import _merged  # pyright: ignore[reportPrivateUsage]
+from typed_toolsets.call.validation import problems
 
 
 def test_blocks_under_the_same_type_test_in_a_row_become_one() -> None:
@@ -77,3 +79,58 @@ def test_an_object_s_problems_keep_their_order() -> None:
     assert [path for path, _ in found] == [("b",), ("a",), ("c",), ("z",)]
     assert not more
     assert Checker(schema).problems(5)[0] == [((), "5 is not of type 'object'")]
+
+
+def _reference(schema: dict[str, object], instance: object) -> list[tuple[tuple[object, ...], str]]:
+    found, _ = problems(Draft202012Validator(schema), instance)
+    return found
+
+
+def test_a_child_of_the_wrong_container_type_is_its_type_s_one_problem() -> None:
+    # The parent words it without asking the child's own generator (`Node.guard`).
+    person = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "required": ["name"],
+        "additionalProperties": False,
+    }
+    schema = {
+        "type": "object",
+        "properties": {
+            "owner": person,
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "team": {"type": "array", "items": person},
+            "after": {"type": "integer"},
+        },
+    }
+    instance = {"owner": [], "tags": "a", "team": [[], {"name": 1}, "x"], "after": "1"}
+    found, more = Checker(schema).problems(instance)
+    assert found == _reference(schema, instance)
+    assert [path for path, _ in found] == [
+        ("owner",),
+        ("tags",),
+        ("team", 0),
+        ("team", 1, "name"),
+        ("team", 2),
+        ("after",),
+    ]
+    assert found[0] == (("owner",), "[] is not of type 'object'")
+    assert not more
+
+
+@pytest.mark.parametrize(
+    ("child", "value"),
+    [
+        # Keywords that look at values of other types too: the type's problem is not the only one.
+        ({"type": "object", "anyOf": [{"type": "string"}, {"type": "integer"}]}, []),
+        ({"type": "array", "items": {"type": "integer"}, "enum": [[1], "x"]}, 7),
+        ({"type": "object", "properties": {"a": {"type": "integer"}}, "const": "x"}, [1]),
+    ],
+)
+def test_a_child_with_more_to_check_than_its_type_says_everything(
+    child: dict[str, object], value: object
+) -> None:
+    schema = {"type": "object", "properties": {"c": child}}
+    found, _ = Checker(schema).problems({"c": value})
+    assert found == _reference(schema, {"c": value})
+    assert len(found) == 2

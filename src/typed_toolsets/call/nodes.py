@@ -72,11 +72,16 @@ class Node:
         scalars: A leaf's keywords.
         reason: A leaf with one keyword that tests the value: the reason it gives (generated
             code yields that problem itself once its inline check fails).
+        guard: An object's or an array's ``type``, when a value failing it has that one problem
+            (every other keyword of the schema looks only at values of that type): generated
+            code checks it inline and yields the problem itself, without a generator of the
+            node's own.
         schema: The schema it was compiled from.
     """
 
     __slots__ = (
         "errors",
+        "guard",
         "leaf",
         "nested",
         "quick",
@@ -96,6 +101,7 @@ class Node:
         self.small = False
         self.scalars: list[Scalar] = []
         self.reason: Callable[[Any], str] | None = None
+        self.guard: Scalar | None = None
         self.valid: _Valid = _accept
         self.errors: _Errors = _no_errors
         self.shallow: Test = _never
@@ -108,6 +114,7 @@ class Node:
         self.small = other.small
         self.scalars = other.scalars
         self.reason = other.reason
+        self.guard = other.guard
         self.valid = other.valid
         self.errors = other.errors
         self.shallow = other.shallow
@@ -179,10 +186,20 @@ class _Source:
             path = f"P({link})" if top is None else f"(P({link}) if link else {top})"
             problem = f"yield {path}, {self.name(node.reason)}({var})"
             return [f"if not ({self.child_valid(node, var)}):", f"    {problem}"]
-        errors = f"yield from {self.name(node)}.errors({var}, {link}, memo)"
+        errors = [f"yield from {self.name(node)}.errors({var}, {link}, memo)"]
+        guard = node.guard
+        if guard is not None:
+            path = f"P({link})" if top is None else f"(P({link}) if link else {top})"
+            errors = [
+                f"if not ({self.inline([guard], var)}):",
+                f"    yield {path}, {self.name(guard)}.reason({var})",
+                "else:",
+                f"    {errors[0]}",
+            ]
         if node.leaf or node.quick or node.small:
-            return [f"if not ({self.child_valid(node, var)}):", f"    {errors}"]
-        return [errors]
+            # Asked first (a valid value costs no guard): the guard only words a refusal.
+            return [f"if not ({self.child_valid(node, var)}):", *(f"    {e}" for e in errors)]
+        return errors
 
 
 class Keyword(abc.ABC):
@@ -517,6 +534,7 @@ def generated_node(schema: object, checks: list[Scalar | Keyword]) -> Node:
         node.valid, node.errors = checks[0].valid, checks[0].errors  # no wrapper: one frame less
         node.quick = True
         return node
+    node.guard = _guard(checks)
     src = _Source()
     valid: list[str] = []
     errors: list[str] = []
@@ -540,6 +558,22 @@ def generated_node(schema: object, checks: list[Scalar | Keyword]) -> Node:
     node.valid = compile_function("\n".join(valid) + "\n", "checker", src.namespace)
     node.errors = compile_function("\n".join(errors) + "\n", "checker", src.namespace)
     return node
+
+
+#: The keywords that look only at objects, and those that look only at arrays.
+_OBJECT_KEYWORDS: Final = (Properties, Required, Closed, Additional)
+_ARRAY_KEYWORDS: Final = (Items, Prefix)
+
+
+def _guard(checks: list[Scalar | Keyword]) -> Scalar | None:
+    """The `Node.guard` of a schema with these *checks*, if it has one."""
+    tested = [c for c in checks if isinstance(c, Scalar) and c.test is not None]
+    if len(tested) != 1 or tested[0].keyword != "type":
+        return None
+    kinds = {"object": _OBJECT_KEYWORDS, "array": _ARRAY_KEYWORDS}.get(str(tested[0].value))
+    if kinds is None or not all(isinstance(c, kinds) for c in checks if isinstance(c, Keyword)):
+        return None
+    return tested[0]
 
 
 def _indented(lines: list[str]) -> list[str]:
