@@ -252,13 +252,11 @@ _LONG_DIGITS: Final = b"0" * 19
 _LONG_DIGITS_SIZE: Final = len(_LONG_DIGITS)
 #: Texts up to this long are written back by orjson rather than looked at value by value.
 _WRITTEN_BACK: Final = 256
-#: How orjson writes the exponent of every float of 1e16 or more.
-_EXPONENT: Final = b"e+"
-
-
 #: From this length on, a text not ending in "}" is handed to the exact path before orjson reads it
 #: (for shorter ones, orjson's error costs less than looking at the text's end on every call).
 _CUT_SHORT: Final = 256
+#: How orjson writes the exponent of every float of 1e16 or more.
+_EXPONENT: Final = b"e+"
 
 
 def _long_literal(text: str | bytes) -> bool:
