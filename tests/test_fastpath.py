@@ -443,6 +443,34 @@ class TestATextCutShort:
         assert type(fast) is dict
         assert fast == exact_result == json.loads(self.LONG)
 
+    def test_with_a_small_size_limit_both_checks_apply(self) -> None:
+        class SmallToolset(Toolset):
+            limits = Limits(max_argument_bytes=600)  # a quarter of it is under 256 characters
+
+            @tool
+            def echo(self, *, note: str) -> str:
+                return note
+
+        (echo,) = SmallToolset.to_tools()
+        seen: list[object] = []
+        limits = echo._pipeline.exact.limits
+        fast = echo._pipeline.exact.arguments.fast_path(
+            limits.max_argument_bytes,
+            limits.max_depth,
+            lambda _arguments, handover: seen.append(handover),
+        )
+        fast(json.dumps({"note": "x" * 300})[:-1])  # over 256 characters: not read
+        fast(json.dumps({"note": "x" * 200})[:-1])  # over a quarter of the limit: read
+        assert seen[0] is False
+        assert isinstance(seen[1], ValueError)
+        wide = json.dumps({"note": "€" * 200}, ensure_ascii=False)  # 212 characters, 612 bytes
+        fast(wide)
+        assert seen[2] is False
+        assert echo.dynamic_call(wide).startswith(
+            "Error: Arguments for tool 'small_echo' are 612 bytes, over the limit of 600 bytes"
+        )
+        assert echo.dynamic_call(json.dumps({"note": "x" * 300})) == "x" * 300
+
     def test_a_short_text_cut_short_hands_over_orjsons_error(self) -> None:
         cut = '{"count": 3'
         handover = self.handover_of(cut)

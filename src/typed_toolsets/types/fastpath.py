@@ -255,6 +255,8 @@ _WRITTEN_BACK: Final = 256
 #: From this length on, a text not ending in "}" is handed to the exact path before orjson reads it
 #: (for shorter ones, orjson's error costs less than looking at the text's end on every call).
 _CUT_SHORT: Final = 256
+#: Whether the text ``arguments`` does not end as a JSON object's text does (it has a character).
+_NO_OBJECT_END: Final = "arguments[-1] != '}' and arguments.rstrip()[-1:] != '}'"
 #: How orjson writes the exponent of every float of 1e16 or more.
 _EXPONENT: Final = b"e+"
 
@@ -451,24 +453,32 @@ def make_fast_arguments(
     # over at once (raising `Reject` to the handler below costs a refusal about 2,000 instructions).
     handover = f"return exact(arguments, reading(kind, text, v, {max_depth}))"
     body, result = object_body(keys, None, namespace, "        ", known_dict=True, refuse=handover)
+    # A short text is past one comparison: its size cannot reach the limit, and its end is not
+    # looked at (see `_CUT_SHORT`).
+    short = min(small, _CUT_SHORT)
     lines = [
         "    kind = type(arguments)",
         "    if kind is str:",
         "        size = len(arguments)",
-        f"        if size > {small}:  # a quarter of the limit",
-        f"            if size > {max_bytes}:  # the limit",
-        f"                {miss}",
-        "            try:",
-        f"                if len(arguments.encode()) > {max_bytes}:  # the limit",
+        f"        if size > {short}:",
+        f"            if size > {small}:  # a quarter of the limit",
+        f"                if size > {max_bytes}:  # the limit",
         f"                    {miss}",
-        "            except UnicodeEncodeError:",
-        f"                {miss}",
-        "        text = arguments",
+        "                try:",
+        f"                    if len(arguments.encode()) > {max_bytes}:  # the limit",
+        f"                        {miss}",
+        "                except UnicodeEncodeError:",
+        f"                    {miss}",
         # A JSON object's text ends in "}" (then whitespace): any other text is refused or read
         # as no arguments. One that is not short (a model's output cut off, most often) goes to
         # the exact path without orjson's error built first, whose line count walks the text.
-        f'        if size > {_CUT_SHORT} and text[-1] != "}}" and text.rstrip()[-1:] != "}}":',
-        f"            {miss}",
+        (
+            f"            if {_NO_OBJECT_END}:"
+            if short == _CUT_SHORT
+            else f"            if size > {_CUT_SHORT} and {_NO_OBJECT_END}:"
+        ),
+        f"                {miss}",
+        "        text = arguments",
         "        try:",
         "            v = loads(text)",
         "        except invalid as e:",  # where orjson stopped: the exact path reads on from there
