@@ -92,13 +92,14 @@ class ArgumentsRefusal:
         if prefix is None:
             prefix = message_prefix(tool)
         written = _written
+        # f-strings: each part is built at once, not through intermediate concatenations.
         if len(problems) == 1:  # the usual refusal: no list to join
             ((path, reason),) = problems
-            message = prefix + (written.get(path) or _write(path)) + ": " + reason
+            message = f"{prefix}{written.get(path) or _write(path)}: {reason}"
         else:
             parts: list[str] = []
             for path, reason in problems:
-                parts.append((written.get(path) or _write(path)) + ": " + reason)
+                parts.append(f"{written.get(path) or _write(path)}: {reason}")
             message = prefix + "; ".join(parts)
         self.message = message + "; (more problems not shown)" if more else message
 
