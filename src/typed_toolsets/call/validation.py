@@ -376,8 +376,8 @@ def collect(stream: Iterable[Problem], cap: int = MAX_PROBLEMS) -> tuple[list[Pr
     seen: set[Problem] | None = None  # built at the second problem: most refusals have one
     for problem in stream:
         if found:
-            if seen is None:
-                seen = set(found)
+            if seen is None:  # the second problem: the first is the only one found
+                seen = {found[0]}
             if problem in seen:
                 continue
             if len(found) == cap:
