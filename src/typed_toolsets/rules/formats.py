@@ -83,10 +83,9 @@ class FormatType(Generic[_T]):
         free: The characters the places the columns leave free hold in the common spellings
             (digits; a UUID's hexadecimal ones): what the column reader's shapes allow there
             (*read* checks them itself).
-        read_joined: Reads a whole list of texts that the columns allow, given the texts and
-            the same as a JSON array (ASCII, no escapes) in passes made in C, to the values
-            *read* gives them; raises `ValueError` when *read* would refuse one. None when
-            *read* over each text is the quickest there is.
+        read_joined: Reads a whole list of texts that the columns allow (ASCII, no escapes)
+            in passes made in C, to the values *read* gives them; raises `ValueError` when
+            *read* would refuse one. None when *read* over each text is the quickest there is.
         write: Writes a value; raises `ValueError` when it cannot be written in the format.
         json_kind: The JSON type of the value: a string, since the format is read from text.
     """
@@ -123,7 +122,7 @@ class FormatType(Generic[_T]):
         columns: Columns,
         write: Callable[[_T], str],
         free: bytes = b"0123456789",
-        read_joined: Callable[[list[str], bytes], list[_T]] | None = None,
+        read_joined: Callable[[list[str]], list[_T]] | None = None,
         json_kind: Literal["string"] = "string",
     ) -> None:
         self.cls: Final = cls
@@ -421,12 +420,12 @@ def _read_uuid(text: str) -> uuid.UUID:
     return value
 
 
-def _read_uuids(texts: list[str], data: bytes) -> list[uuid.UUID]:
+def _read_uuids(texts: list[str]) -> list[uuid.UUID]:
     """Read UUIDs of the hyphenated layout as `_read_uuid` reads each, in passes made in C.
 
-    *data* is *texts* as a JSON array (ASCII, no escapes); the texts joined by newlines are read
-    instead (translating the array's marks costs twice as much as joining and one replace). A
-    Python frame per UUID costs more than the rest of its reading: here one ``fromhex`` reads
+    The texts (ASCII, no escapes) are joined by newlines and read at once (translating their
+    JSON array's marks instead costs twice as much as joining and one replace). A Python frame
+    per UUID costs more than the rest of its reading: here one ``fromhex`` reads
     every digit, skipping the newlines and the hyphens made spaces (it skips whitespace between
     two-digit bytes, and each group of digits has an even length), and each pass over the list
     (the 16 bytes of each UUID, its int, the object, its two slots) is a `map` run by a C loop.
@@ -434,7 +433,6 @@ def _read_uuids(texts: list[str], data: bytes) -> list[uuid.UUID]:
     Raises:
         ValueError: a digit is not hexadecimal, or a space hides among them.
     """
-    del data
     size = len(texts)
     raw = _from_hex("\n".join(texts).replace("-", " "))
     if len(raw) != 16 * size:

@@ -192,7 +192,7 @@ def _column_reader(
                     if column != char * size if allowed is None else column.strip(allowed):
                         break
                 else:
-                    found = _read(read, read_joined, values, data)
+                    found = _read(read, read_joined, values)
                     if found is not None:
                         seen[0] = (values, size * colons[length])
                     return found
@@ -209,7 +209,7 @@ def _column_reader(
             return None
         if not every.issuperset(coarse[2:-2].split(b'","')):
             return None
-        found = _read(read, read_joined, values, data)
+        found = _read(read, read_joined, values)
         if found is not None:
             seen[0] = (values, coarse)  # the colons of its shapes, counted when asked
         return found
@@ -310,13 +310,12 @@ class _Shapes:
 
 def _read(
     read: Callable[[str], Any],
-    read_joined: Callable[[list[str], bytes], list[Any]] | None,
+    read_joined: Callable[[list[str]], list[Any]] | None,
     values: list[str],
-    data: bytes,
 ) -> list[Any] | None:
     """The values of texts of the columns' spellings, or None when the reader refuses one."""
     try:
-        return list(map(read, values)) if read_joined is None else read_joined(values, data)
+        return list(map(read, values)) if read_joined is None else read_joined(values)
     except ValueError:
         return None
 
