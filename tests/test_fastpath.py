@@ -86,11 +86,19 @@ def markers(arguments: object, handover: object) -> str:
     return MISS if handover is False or isinstance(handover, ValueError) else REFUSED
 
 
-def fast_of(proxy: ToolProxy) -> Callable[[object], object]:
-    """The proxy's fast path, handing over to `markers` instead of the exact path."""
+def fast_of(
+    proxy: ToolProxy, exact: Callable[[object, Any], object] = markers
+) -> Callable[[object], object]:
+    """The proxy's fast path, handing over to *exact* (`markers`) instead of the exact path."""
     exact_path = proxy._pipeline.exact
     limits = exact_path.limits
-    return exact_path.arguments.fast_path(limits.max_argument_bytes, limits.max_depth, markers)
+    return exact_path.arguments.fast_path(limits.max_argument_bytes, limits.max_depth, exact)
+
+
+def recording(proxy: ToolProxy) -> tuple[Callable[[object], object], list[object]]:
+    """The proxy's fast path, and the list of what it hands over (it is appended there)."""
+    seen: list[object] = []
+    return fast_of(proxy, lambda _arguments, handover: seen.append(handover)), seen
 
 
 def exact(proxy: ToolProxy, arguments: str, *, handover: bool = False) -> object:
@@ -393,14 +401,7 @@ class TestATextCutShort:
 
     @staticmethod
     def handover_of(arguments: str) -> object:
-        seen: list[object] = []
-        exact_path = take()._pipeline.exact
-        limits = exact_path.limits
-        fast = exact_path.arguments.fast_path(
-            limits.max_argument_bytes,
-            limits.max_depth,
-            lambda _arguments, handover: seen.append(handover),
-        )
+        fast, seen = recording(take())
         fast(arguments)
         (handover,) = seen
         return handover
@@ -452,13 +453,7 @@ class TestATextCutShort:
                 return note
 
         (echo,) = SmallToolset.to_tools()
-        seen: list[object] = []
-        limits = echo._pipeline.exact.limits
-        fast = echo._pipeline.exact.arguments.fast_path(
-            limits.max_argument_bytes,
-            limits.max_depth,
-            lambda _arguments, handover: seen.append(handover),
-        )
+        fast, seen = recording(echo)
         fast(json.dumps({"note": "x" * 300})[:-1])  # over 256 characters: not read
         fast(json.dumps({"note": "x" * 200})[:-1])  # over a quarter of the limit: read
         assert seen[0] is False
