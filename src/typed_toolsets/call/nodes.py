@@ -17,7 +17,7 @@ from typing_extensions import override
 
 from typed_toolsets.types.gen import compile_function
 from typed_toolsets.types.items import inexact
-from typed_toolsets.types.typespec import MISSING
+from typed_toolsets.types.typespec import MISSING, Path
 
 from .jsonin import Link, path_of
 from .keywords import Scalar, Test
@@ -133,10 +133,19 @@ def _never(_x: object) -> bool:
 
 
 def _closed_problems(x: dict[str, object], link: Link, allowed: list[str]) -> Iterator[Problem]:
+    # Every unknown key of one object has the same reason (its words depend on the object's
+    # depth and declared keys only): written once, with the object's path.
+    base: Path = ()
+    reason = ""
     for name in x:
         if name not in allowed:
-            path = (*path_of(link), name)
-            yield path, unexpected(path, allowed)
+            if reason:
+                yield (*base, name), reason
+            else:
+                base = path_of(link)
+                path = (*base, name)
+                reason = unexpected(path, allowed)
+                yield path, reason
 
 
 class _Source:
