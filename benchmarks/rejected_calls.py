@@ -3,7 +3,7 @@
 Each workload is one tool with an accepted call and a rejected one of about the same size (a
 wrong type at a path, a missing or unexpected key, a wrong item deep in a large array, the inputs
 of issue 17's findings 1 and 2, a file cut short (invalid JSON), a wrong field beside a file,
-every argument wrong). Both contenders are timed from JSON text to their full answer:
+every argument wrong, as many unknown keys as the report's cap of problems). Both contenders are timed from JSON text to their full answer:
 
 - typed_toolsets: ``dynamic_call`` (sync tool), the ``"Error: ..."`` text that names every problem
   (up to 20) with its path and what to send;
@@ -159,6 +159,13 @@ def workloads() -> list[Workload]:
             "every argument of the wrong type",
             assign,
             {"task_id": 1, "priority": 2, "tags": "a", "owner": [], "note": 5},
+        ),
+        Workload(
+            "R12",
+            "assign",
+            "20 unknown keys: the problem cap",
+            assign,
+            {chr(ord("a") + i): 1 for i in range(20)},
         ),
     ]
 
