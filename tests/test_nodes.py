@@ -134,3 +134,26 @@ def test_a_child_with_more_to_check_than_its_type_says_everything(
     found, _ = Checker(schema).problems({"c": value})
     assert found == _reference(schema, {"c": value})
     assert len(found) == 2
+
+
+def test_the_unknown_keys_of_an_object_each_have_their_path_and_the_reason() -> None:
+    inner = {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        "additionalProperties": False,
+    }
+    schema = {
+        "type": "object",
+        "properties": {"o": inner, "list": {"type": "array", "items": inner}},
+        "additionalProperties": False,
+    }
+    instance = {"o": {"x": 1, "a": 2, "y": 3}, "list": [{"z": 1}, {"a": 1, "w": 2}], "q": 0}
+    found, _ = Checker(schema).problems(instance)
+    assert found == _reference(schema, instance)
+    assert found == [
+        (("o", "x"), "unexpected field; expected only: a"),
+        (("o", "y"), "unexpected field; expected only: a"),
+        (("list", 0, "z"), "unexpected field; expected only: a"),
+        (("list", 1, "w"), "unexpected field; expected only: a"),
+        (("q",), "unexpected argument; expected only: o, list"),
+    ]

@@ -17,7 +17,7 @@ from typing_extensions import override
 
 from typed_toolsets.types.gen import compile_function
 from typed_toolsets.types.items import inexact
-from typed_toolsets.types.typespec import MISSING, Path
+from typed_toolsets.types.typespec import MISSING
 
 from .jsonin import Link, path_of
 from .keywords import Scalar, Test
@@ -132,22 +132,6 @@ def _never(_x: object) -> bool:
     return False
 
 
-def _closed_problems(x: dict[str, object], link: Link, allowed: list[str]) -> Iterator[Problem]:
-    # Every unknown key of one object has the same reason (its words depend on the object's
-    # depth and declared keys only): written once, with the object's path.
-    base: Path = ()
-    reason = ""
-    for name in x:
-        if name not in allowed:
-            if reason:
-                yield (*base, name), reason
-            else:
-                base = path_of(link)
-                path = (*base, name)
-                reason = unexpected(path, allowed)
-                yield path, reason
-
-
 class _Source:
     """The source of generated functions, and the values it refers to by name."""
 
@@ -156,7 +140,7 @@ class _Source:
             "M": MISSING,
             "P": path_of,
             "missing": missing,
-            "closed": _closed_problems,
+            "unexpected": unexpected,
             "inexact": inexact,
         }
         self._names: dict[int, str] = {}
@@ -298,10 +282,23 @@ class Closed(Keyword):
 
     @override
     def error_lines(self, src: _Source) -> list[str]:
+        known, allowed = src.name(self.known), src.name(self.allowed)
+        # Every unknown key of the object has the same reason (its words depend on the object's
+        # depth and declared keys only): written once, with the object's path. The loop is
+        # written here, not called: no generator of its own per refusal.
         return [
             "if isinstance(x, dict):",
-            f"    if not {src.name(self.known)}.issuperset(x):",
-            f"        yield from closed(x, link, {src.name(self.allowed)})",
+            f"    if not {known}.issuperset(x):",
+            '        u_reason = ""',
+            "        for u_name in x:",
+            f"            if u_name not in {known}:",
+            "                if u_reason:",
+            "                    yield (*u_base, u_name), u_reason",
+            "                else:",
+            "                    u_base = P(link)",
+            "                    u_path = (*u_base, u_name)",
+            f"                    u_reason = unexpected(u_path, {allowed})",
+            "                    yield u_path, u_reason",
         ]
 
 
