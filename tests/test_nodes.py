@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from jsonschema import Draft202012Validator
 
+from typed_toolsets.call.assembly import _merged  # pyright: ignore[reportPrivateUsage]
 from typed_toolsets.call.checker import Checker
-from typed_toolsets.call.nodes import _merged  # pyright: ignore[reportPrivateUsage]
 from typed_toolsets.call.validation import problems
 
 

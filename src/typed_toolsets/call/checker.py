@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from typed_toolsets.types.typespec import Schema
 
+from .assembly import generated_node, leaf_node, with_shallow
 from .jsonin import Link, path_of
 from .keywords import SCALAR_KEYWORDS, Scalar, Unsupported, json_key
 from .nodes import (
@@ -48,9 +49,6 @@ from .nodes import (
     Properties,
     Reference,
     Required,
-    generated_node,
-    leaf_node,
-    with_shallow,
 )
 from .validation import MAX_PROBLEMS, SHALLOW_KEYWORDS, Problem, collect, expand
 

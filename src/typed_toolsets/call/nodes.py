@@ -4,7 +4,9 @@ A `Node` is one (sub)schema as two Python functions generated for it: ``valid`` 
 first problem) and ``errors`` (yields the problems, lazily, so that reading stops at the cap).
 Children that only look at the value itself are checked inline; a union decides once per variant
 and value whether the variant accepts it (`Memo`), however many enclosing unions ask; paths are
-written out only for the problems reported.
+written out only for the problems reported. Here are the node and the keywords with subschemas,
+each writing its lines of the generated functions; `typed_toolsets.call.assembly` puts a
+schema's lines together into a node.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from .keywords import Scalar, Test
 from .validation import Problem, missing, unexpected, union_expectation, union_mismatch
 
 __all__ = [
-    "AnyOf",
     "Additional",
+    "AnyOf",
     "Closed",
     "Items",
     "Keyword",
@@ -35,9 +37,7 @@ __all__ = [
     "Properties",
     "Reference",
     "Required",
-    "generated_node",
-    "leaf_node",
-    "with_shallow",
+    "Source",
 ]
 
 #: Per check: (variant id, value id) -> whether the variant accepts the value.
@@ -132,7 +132,7 @@ def _never(_x: object) -> bool:
     return False
 
 
-class _Source:
+class Source:
     """The source of generated functions, and the values it refers to by name."""
 
     def __init__(self) -> None:
@@ -165,6 +165,7 @@ class _Source:
         return " and ".join(parts) if parts else "True"
 
     def child_valid(self, node: Node, var: str) -> str:
+        """An expression over *var*: whether it matches *node* (inline for a leaf)."""
         if node.leaf:
             return self.inline(node.scalars, var)
         return f"{self.name(node)}.valid({var}, memo)"
@@ -203,11 +204,11 @@ class Keyword(abc.ABC):
         return []
 
     @abc.abstractmethod
-    def valid_lines(self, src: _Source) -> list[str]:
+    def valid_lines(self, src: Source) -> list[str]:
         """Lines returning False when ``x`` fails the keyword."""
 
     @abc.abstractmethod
-    def error_lines(self, src: _Source) -> list[str]:
+    def error_lines(self, src: Source) -> list[str]:
         """Lines yielding the problems of ``x`` (at ``link``) for the keyword."""
 
 
@@ -222,7 +223,7 @@ class Properties(Keyword):
         return [node for _, node in self.named]
 
     @override
-    def valid_lines(self, src: _Source) -> list[str]:
+    def valid_lines(self, src: Source) -> list[str]:
         lines = ["if isinstance(x, dict):"]
         for name, node in self.named:
             lines += [
@@ -233,7 +234,7 @@ class Properties(Keyword):
         return lines
 
     @override
-    def error_lines(self, src: _Source) -> list[str]:
+    def error_lines(self, src: Source) -> list[str]:
         lines = ["if isinstance(x, dict):"]
         for name, node in self.named:
             lines += [f"    v = x.get({name!r}, M)", "    if v is not M:"]
@@ -249,12 +250,12 @@ class Required(Keyword):
         self.names = names
 
     @override
-    def valid_lines(self, src: _Source) -> list[str]:
+    def valid_lines(self, src: Source) -> list[str]:
         absent = " or ".join(f"{name!r} not in x" for name in self.names) or "False"
         return ["if isinstance(x, dict):", f"    if {absent}:", "        return False"]
 
     @override
-    def error_lines(self, src: _Source) -> list[str]:
+    def error_lines(self, src: Source) -> list[str]:
         lines = ["if isinstance(x, dict):"]
         for name in self.names:
             lines += [
@@ -273,7 +274,7 @@ class Closed(Keyword):
         self.known = frozenset(allowed)
 
     @override
-    def valid_lines(self, src: _Source) -> list[str]:
+    def valid_lines(self, src: Source) -> list[str]:
         return [
             "if isinstance(x, dict):",
             f"    if not {src.name(self.known)}.issuperset(x):",
@@ -281,7 +282,7 @@ class Closed(Keyword):
         ]
 
     @override
-    def error_lines(self, src: _Source) -> list[str]:
+    def error_lines(self, src: Source) -> list[str]:
         known, allowed = src.name(self.known), src.name(self.allowed)
         # Every unknown key of the object has the same reason (its words depend on the object's
         # depth and declared keys only): written once, with the object's path. The loop is
@@ -314,7 +315,7 @@ class Additional(Keyword):
         return [self.node]
 
     @override
-    def valid_lines(self, src: _Source) -> list[str]:
+    def valid_lines(self, src: Source) -> list[str]:
         return [
             "if isinstance(x, dict):",
             "    for key, v in x.items():",
@@ -326,7 +327,7 @@ class Additional(Keyword):
         ]
 
     @override
-    def error_lines(self, src: _Source) -> list[str]:
+    def error_lines(self, src: Source) -> list[str]:
         # In the object's own order (jsonschema walks a set: an order that varies by run).
         return [
             "if isinstance(x, dict):",
@@ -351,7 +352,7 @@ class Items(Keyword):
     def children(self) -> list[Node]:
         return [self.node]
 
-    def _head(self, src: _Source) -> list[str]:
+    def _head(self, src: Source) -> list[str]:
         head = "if isinstance(x, list):"
         if self.exact:
             # Only the items of another Python type can fail: their indexes are found in C
@@ -364,7 +365,7 @@ class Items(Keyword):
         return [head, f"    for i in range({self.start}, len(x)):", "        v = x[i]"]
 
     @override
-    def valid_lines(self, src: _Source) -> list[str]:
+    def valid_lines(self, src: Source) -> list[str]:
         return [
             *self._head(src),
             f"        if not ({src.child_valid(self.node, 'v')}):",
@@ -372,7 +373,7 @@ class Items(Keyword):
         ]
 
     @override
-    def error_lines(self, src: _Source) -> list[str]:
+    def error_lines(self, src: Source) -> list[str]:
         return [
             *self._head(src),
             *(f"        {line}" for line in src.child_errors(self.node, "v", "(link, i)")),
@@ -390,7 +391,7 @@ class Prefix(Keyword):
         return self.nodes
 
     @override
-    def valid_lines(self, src: _Source) -> list[str]:
+    def valid_lines(self, src: Source) -> list[str]:
         lines = ["if isinstance(x, list):", "    n = len(x)"]
         for index, node in enumerate(self.nodes):
             lines += [
@@ -402,7 +403,7 @@ class Prefix(Keyword):
         return lines
 
     @override
-    def error_lines(self, src: _Source) -> list[str]:
+    def error_lines(self, src: Source) -> list[str]:
         lines = ["if isinstance(x, list):", "    n = len(x)"]
         for index, node in enumerate(self.nodes):
             lines += [f"    if n > {index}:", f"        v = x[{index}]"]
@@ -422,7 +423,7 @@ class AnyOf(Keyword):
         self.options = options
         # What to send, said when a value has none of the variants' shapes: written once.
         self.expected = union_expectation(options)
-        src = _Source()
+        src = Source()
         src.namespace["memo_any"] = self._memo_valid
         either = " or ".join(f"({src.child_valid(node, 'x')})" for node in nodes)
         lines = ["def generated(x, memo):"]
@@ -458,11 +459,11 @@ class AnyOf(Keyword):
         yield path_of(link), union_mismatch(x, self.options, self.expected)
 
     @override
-    def valid_lines(self, src: _Source) -> list[str]:
+    def valid_lines(self, src: Source) -> list[str]:
         return [f"if not {src.name(self)}.valid(x, memo):", "    return False"]
 
     @override
-    def error_lines(self, src: _Source) -> list[str]:
+    def error_lines(self, src: Source) -> list[str]:
         return [
             f"if not {src.name(self)}.valid(x, memo):",
             f"    yield from {src.name(self)}.errors(x, link, memo)",
@@ -481,157 +482,9 @@ class Reference(Keyword):
         return self.target.shallow(x)
 
     @override
-    def valid_lines(self, src: _Source) -> list[str]:
+    def valid_lines(self, src: Source) -> list[str]:
         return [f"if not {src.name(self.target)}.valid(x, memo):", "    return False"]
 
     @override
-    def error_lines(self, src: _Source) -> list[str]:
+    def error_lines(self, src: Source) -> list[str]:
         return [f"yield from {src.name(self.target)}.errors(x, link, memo)"]
-
-
-def leaf_node(schema: object, scalars: list[Scalar]) -> Node:
-    """The node of a schema whose keywords all look only at the value itself."""
-    node = Node(schema)
-    node.leaf = True
-    node.scalars = scalars
-    src = _Source()
-    source = f"def generated(x, memo):\n    return {src.inline(scalars, 'x')}\n"
-    node.valid = compile_function(source, "checker", src.namespace)
-    tests = [(c.test, c.reason) for c in scalars if c.test is not None]
-    if len(tests) == 1:
-        # Most leaves have one keyword (their type): no list of reasons to gather.
-        ((test, reason),) = tests
-        node.reason = reason
-
-        def error(x: Any, link: Link, _memo: Memo) -> list[Problem]:
-            return [] if test(x) else [(path_of(link), reason(x))]
-
-        node.errors = error
-        return node
-
-    def errors(x: Any, link: Link, _memo: Memo) -> list[Problem]:
-        found: list[Problem] = []
-        for test, reason in tests:  # a loop, not comprehensions: no frame of their own
-            if not test(x):
-                found.append((path_of(link) if not found else found[0][0], reason(x)))
-        return found
-
-    node.errors = errors
-    return node
-
-
-def generated_node(schema: object, checks: list[Scalar | Keyword]) -> Node:
-    """The node of a schema with subschemas: its checks in two generated functions."""
-    node = Node(schema)
-    node.nested = any(
-        isinstance(c, (AnyOf, Reference)) or any(n.nested for n in c.children())
-        for c in checks
-        if isinstance(c, Keyword)
-    )
-    node.small = all(
-        isinstance(c, Scalar)
-        or (
-            isinstance(c, (Properties, Required, Closed, Prefix, AnyOf))
-            and all(n.leaf or n.small for n in c.children())
-        )
-        for c in checks
-    )
-    if len(checks) == 1 and isinstance(checks[0], AnyOf):
-        node.valid, node.errors = checks[0].valid, checks[0].errors  # no wrapper: one frame less
-        node.quick = True
-        return node
-    node.guard = _guard(checks)
-    src = _Source()
-    valid: list[str] = []
-    errors: list[str] = []
-    for check in checks:
-        if isinstance(check, Scalar):
-            if check.test is None:
-                continue
-            test = src.inline([check], "x")
-            valid += [f"if not ({test}):", "    return False"]
-            errors += [f"if not ({test}):", f"    yield P(link), {src.name(check)}.reason(x)"]
-        else:
-            valid += check.valid_lines(src)
-            errors += check.error_lines(src)
-    valid = ["def generated(x, memo):", *_indented(_merged(valid)), "    return True"]
-    errors = [
-        "def generated(x, link, memo):",
-        *_indented(_merged(errors)),
-        "    return",
-        "    yield  # a generator, whatever the checks",
-    ]
-    node.valid = compile_function("\n".join(valid) + "\n", "checker", src.namespace)
-    node.errors = compile_function("\n".join(errors) + "\n", "checker", src.namespace)
-    return node
-
-
-#: The keywords that look only at objects, and those that look only at arrays.
-_OBJECT_KEYWORDS: Final = (Properties, Required, Closed, Additional)
-_ARRAY_KEYWORDS: Final = (Items, Prefix)
-
-
-def _guard(checks: list[Scalar | Keyword]) -> Scalar | None:
-    """The `Node.guard` of a schema with these *checks*, if it has one."""
-    tested = [c for c in checks if isinstance(c, Scalar) and c.test is not None]
-    if len(tested) != 1 or tested[0].keyword != "type":
-        return None
-    kinds = {"object": _OBJECT_KEYWORDS, "array": _ARRAY_KEYWORDS}.get(str(tested[0].value))
-    if kinds is None or not all(isinstance(c, kinds) for c in checks if isinstance(c, Keyword)):
-        return None
-    return tested[0]
-
-
-def _indented(lines: list[str]) -> list[str]:
-    return [f"    {line}" for line in lines]
-
-
-def _merged(lines: list[str]) -> list[str]:
-    """*lines*, with the blocks under the same type test in a row made one block.
-
-    Keywords check the value's type each in its own block (``if isinstance(x, dict):``); after
-    the type keyword's own test (``if not (isinstance(x, dict)):``) the next such block is its
-    ``else``. The checks run in the same order: only repeated tests go.
-    """
-    merged: list[str] = []
-    header = ""  # the type test whose block `merged` ends with ("" when it ends with another)
-    negated = ""  # the type test the last block is the failure of
-    for line in lines:
-        if line.startswith(" "):
-            merged.append(line)
-            continue
-        if line.startswith("if isinstance(x, ") and line.endswith("):") and " " not in line[17:]:
-            test = line[3:-1]
-            if test == header:
-                continue  # the same test: its lines join the block open above
-            if test == negated:
-                merged.append("else:")
-                header, negated = test, ""
-                continue
-            header, negated = test, ""
-        elif line.startswith("if not (isinstance(x, ") and line.endswith(")):"):
-            header, negated = "", line[8:-2]
-        else:
-            header = negated = ""
-        merged.append(line)
-    return merged
-
-
-def with_shallow(node: Node, checks: list[Scalar | Keyword]) -> Node:
-    """*node*, told which of *checks* say a value has not even the schema's shape."""
-    tests = [c.test for c in checks if isinstance(c, Scalar) and c.shallow and c.test is not None]
-    followed = [c.shallow for c in checks if isinstance(c, Reference)]
-    if tests or followed:
-
-        def shallow(x: Any) -> bool:
-            # Loops, not any() over generators: asked once per variant of every refused union.
-            for test in tests:
-                if not test(x):
-                    return True
-            for follow in followed:  # noqa: SIM110 - any() would build a generator per call
-                if follow(x):
-                    return True
-            return False
-
-        node.shallow = shallow
-    return node

@@ -1,0 +1,180 @@
+"""Node assembly for `typed_toolsets.call.checker`: a schema's checks become a `Node`'s functions.
+
+A schema whose keywords look only at the value itself is a leaf (one expression, its problems
+listed directly); any other has its two functions generated from the lines of its keywords
+(`typed_toolsets.call.nodes`), repeated type tests written once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from typed_toolsets.types.gen import compile_function
+
+from .jsonin import Link, path_of
+from .keywords import Scalar
+from .nodes import (
+    Additional,
+    AnyOf,
+    Closed,
+    Items,
+    Keyword,
+    Memo,
+    Node,
+    Prefix,
+    Properties,
+    Reference,
+    Required,
+    Source,
+)
+from .validation import Problem
+
+__all__ = ["generated_node", "leaf_node", "with_shallow"]
+
+
+def leaf_node(schema: object, scalars: list[Scalar]) -> Node:
+    """The node of a schema whose keywords all look only at the value itself."""
+    node = Node(schema)
+    node.leaf = True
+    node.scalars = scalars
+    src = Source()
+    source = f"def generated(x, memo):\n    return {src.inline(scalars, 'x')}\n"
+    node.valid = compile_function(source, "checker", src.namespace)
+    tests = [(c.test, c.reason) for c in scalars if c.test is not None]
+    if len(tests) == 1:
+        # Most leaves have one keyword (their type): no list of reasons to gather.
+        ((test, reason),) = tests
+        node.reason = reason
+
+        def error(x: Any, link: Link, _memo: Memo) -> list[Problem]:
+            return [] if test(x) else [(path_of(link), reason(x))]
+
+        node.errors = error
+        return node
+
+    def errors(x: Any, link: Link, _memo: Memo) -> list[Problem]:
+        found: list[Problem] = []
+        for test, reason in tests:  # a loop, not comprehensions: no frame of their own
+            if not test(x):
+                found.append((path_of(link) if not found else found[0][0], reason(x)))
+        return found
+
+    node.errors = errors
+    return node
+
+
+def generated_node(schema: object, checks: list[Scalar | Keyword]) -> Node:
+    """The node of a schema with subschemas: its checks in two generated functions."""
+    node = Node(schema)
+    node.nested = any(
+        isinstance(c, (AnyOf, Reference)) or any(n.nested for n in c.children())
+        for c in checks
+        if isinstance(c, Keyword)
+    )
+    node.small = all(
+        isinstance(c, Scalar)
+        or (
+            isinstance(c, (Properties, Required, Closed, Prefix, AnyOf))
+            and all(n.leaf or n.small for n in c.children())
+        )
+        for c in checks
+    )
+    if len(checks) == 1 and isinstance(checks[0], AnyOf):
+        node.valid, node.errors = checks[0].valid, checks[0].errors  # no wrapper: one frame less
+        node.quick = True
+        return node
+    node.guard = _guard(checks)
+    src = Source()
+    valid: list[str] = []
+    errors: list[str] = []
+    for check in checks:
+        if isinstance(check, Scalar):
+            if check.test is None:
+                continue
+            test = src.inline([check], "x")
+            valid += [f"if not ({test}):", "    return False"]
+            errors += [f"if not ({test}):", f"    yield P(link), {src.name(check)}.reason(x)"]
+        else:
+            valid += check.valid_lines(src)
+            errors += check.error_lines(src)
+    valid = ["def generated(x, memo):", *_indented(_merged(valid)), "    return True"]
+    errors = [
+        "def generated(x, link, memo):",
+        *_indented(_merged(errors)),
+        "    return",
+        "    yield  # a generator, whatever the checks",
+    ]
+    node.valid = compile_function("\n".join(valid) + "\n", "checker", src.namespace)
+    node.errors = compile_function("\n".join(errors) + "\n", "checker", src.namespace)
+    return node
+
+
+#: The keywords that look only at objects, and those that look only at arrays.
+_OBJECT_KEYWORDS: Final = (Properties, Required, Closed, Additional)
+_ARRAY_KEYWORDS: Final = (Items, Prefix)
+
+
+def _guard(checks: list[Scalar | Keyword]) -> Scalar | None:
+    """The `Node.guard` of a schema with these *checks*, if it has one."""
+    tested = [c for c in checks if isinstance(c, Scalar) and c.test is not None]
+    if len(tested) != 1 or tested[0].keyword != "type":
+        return None
+    kinds = {"object": _OBJECT_KEYWORDS, "array": _ARRAY_KEYWORDS}.get(str(tested[0].value))
+    if kinds is None or not all(isinstance(c, kinds) for c in checks if isinstance(c, Keyword)):
+        return None
+    return tested[0]
+
+
+def _indented(lines: list[str]) -> list[str]:
+    return [f"    {line}" for line in lines]
+
+
+def _merged(lines: list[str]) -> list[str]:
+    """*lines*, with the blocks under the same type test in a row made one block.
+
+    Keywords check the value's type each in its own block (``if isinstance(x, dict):``); after
+    the type keyword's own test (``if not (isinstance(x, dict)):``) the next such block is its
+    ``else``. The checks run in the same order: only repeated tests go.
+    """
+    merged: list[str] = []
+    header = ""  # the type test whose block `merged` ends with ("" when it ends with another)
+    negated = ""  # the type test the last block is the failure of
+    for line in lines:
+        if line.startswith(" "):
+            merged.append(line)
+            continue
+        if line.startswith("if isinstance(x, ") and line.endswith("):") and " " not in line[17:]:
+            test = line[3:-1]
+            if test == header:
+                continue  # the same test: its lines join the block open above
+            if test == negated:
+                merged.append("else:")
+                header, negated = test, ""
+                continue
+            header, negated = test, ""
+        elif line.startswith("if not (isinstance(x, ") and line.endswith(")):"):
+            header, negated = "", line[8:-2]
+        else:
+            header = negated = ""
+        merged.append(line)
+    return merged
+
+
+def with_shallow(node: Node, checks: list[Scalar | Keyword]) -> Node:
+    """*node*, told which of *checks* say a value has not even the schema's shape."""
+    tests = [c.test for c in checks if isinstance(c, Scalar) and c.shallow and c.test is not None]
+    followed = [c.shallow for c in checks if isinstance(c, Reference)]
+    if tests or followed:
+
+        def shallow(x: Any) -> bool:
+            # Loops, not any() over generators: asked once per variant of every refused union.
+            for test in tests:
+                if not test(x):
+                    return True
+            for follow in followed:  # noqa: SIM110 - any() would build a generator per call
+                if follow(x):
+                    return True
+            return False
+
+        node.shallow = shallow
+    return node
