@@ -109,9 +109,11 @@ def generated_node(schema: object, checks: list[Scalar | Keyword]) -> Node:
     return node
 
 
-#: The keywords that look only at objects, and those that look only at arrays.
-_OBJECT_KEYWORDS: Final = (Properties, Required, Closed, Additional)
-_ARRAY_KEYWORDS: Final = (Items, Prefix)
+#: By JSON type, the keywords with subschemas that look only at values of that type.
+_KEYWORDS_OF_TYPE: Final[dict[str, tuple[type[Keyword], ...]]] = {
+    "object": (Properties, Required, Closed, Additional),
+    "array": (Items, Prefix),
+}
 
 
 def _guard(checks: list[Scalar | Keyword]) -> Scalar | None:
@@ -119,7 +121,7 @@ def _guard(checks: list[Scalar | Keyword]) -> Scalar | None:
     tested = [c for c in checks if isinstance(c, Scalar) and c.test is not None]
     if len(tested) != 1 or tested[0].keyword != "type":
         return None
-    kinds = {"object": _OBJECT_KEYWORDS, "array": _ARRAY_KEYWORDS}.get(str(tested[0].value))
+    kinds = _KEYWORDS_OF_TYPE.get(str(tested[0].value))
     if kinds is None or not all(isinstance(c, kinds) for c in checks if isinstance(c, Keyword)):
         return None
     return tested[0]
