@@ -456,19 +456,27 @@ def make_fast_arguments(
     # A short text is past one comparison: its size cannot reach the limit, and its end is not
     # looked at (see `_CUT_SHORT`).
     short = min(small, _CUT_SHORT)
+    limit_checks = [
+        f"            if size > {max_bytes}:  # the limit",
+        f"                {miss}",
+        "            try:",
+        f"                if len(arguments.encode()) > {max_bytes}:  # the limit",
+        f"                    {miss}",
+        "            except UnicodeEncodeError:",
+        f"                {miss}",
+    ]
     lines = [
         "    kind = type(arguments)",
         "    if kind is str:",
         "        size = len(arguments)",
         f"        if size > {short}:",
-        f"            if size > {small}:  # a quarter of the limit",
-        f"                if size > {max_bytes}:  # the limit",
-        f"                    {miss}",
-        "                try:",
-        f"                    if len(arguments.encode()) > {max_bytes}:  # the limit",
-        f"                        {miss}",
-        "                except UnicodeEncodeError:",
-        f"                    {miss}",
+        *(
+            # Under a limit of 1 KB the test above is the quarter's already.
+            limit_checks
+            if short == small
+            else [f"            if size > {small}:  # a quarter of the limit"]
+            + [f"    {line}" for line in limit_checks]
+        ),
         # A JSON object's text ends in "}" (then whitespace): any other text is refused or read
         # as no arguments. One that is not short (a model's output cut off, most often) goes to
         # the exact path without orjson's error built first, whose line count walks the text.
