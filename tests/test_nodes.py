@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
+
 import pytest
 from jsonschema import Draft202012Validator
 
@@ -157,3 +160,82 @@ def test_the_unknown_keys_of_an_object_each_have_their_path_and_the_reason() -> 
         (("list", 1, "w"), "unexpected field; expected only: a"),
         (("q",), "unexpected argument; expected only: o, list"),
     ]
+
+
+# ------------------------------------------------------------------------------- distinctness
+
+
+def test_a_schema_of_the_library_s_own_keywords_yields_no_problem_twice() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "p": {"type": "string", "enum": ["low", "high"]},
+            "o": {"anyOf": [{"$ref": "#/$defs/T"}, {"type": "null"}]},
+            "t": {
+                "type": "array",
+                "prefixItems": [{"type": "string"}],
+                "items": {"type": "integer"},
+            },
+        },
+        "required": ["p", "o"],
+        "additionalProperties": False,
+        "$defs": {"T": {"type": "object", "properties": {"n": {"$ref": "#/$defs/T"}}}},
+    }
+    checker = Checker(schema)
+    assert checker.distinct
+    instance = {"p": 1, "o": {"n": {"n": 3}}, "t": [1, "x", "y"], "z": 0, "y": 1}
+    stream = list(checker.errors(instance, None, {}))
+    assert stream == _reference(schema, instance)
+    assert len(set(stream)) == len(stream) == 8
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        # jsonschema words what `allOf` finds: both branches find the same missing key.
+        {"allOf": [{"required": ["a"]}, {"required": ["a"]}]},
+        # A name listed twice is missing twice.
+        {"type": "object", "required": ["a", "a"]},
+        # Two checks at the value's own path: a union beside a type.
+        {"type": "object", "anyOf": [{"type": "object"}, {"type": "string"}]},
+    ],
+)
+def test_a_schema_that_may_yield_a_problem_twice_is_collected_through_a_set(
+    schema: dict[str, object],
+) -> None:
+    checker = Checker(schema)
+    assert not checker.distinct
+    found, more = checker.problems(7 if "anyOf" in schema else {})
+    assert len(set(found)) == len(found) >= 1
+    assert not more
+    if "anyOf" not in schema:
+        assert found == [(("a",), "missing required argument")]
+
+
+def test_a_leaf_s_keywords_worded_alike_are_one_problem() -> None:
+    from typed_toolsets.call.assembly import leaf_node
+    from typed_toolsets.call.keywords import Scalar
+
+    shorter, longer = Scalar("minLength", 3), Scalar("maxLength", 1)
+    longer.reason = shorter.reason  # "ab" fails both: worded alike, it is said once
+    node = leaf_node({}, [shorter, longer])
+    assert node.distinct
+    assert list(node.errors("ab", None, {})) == [((), "'ab' is shorter than 3 characters")]
+
+
+def test_a_distinct_stream_is_read_one_problem_past_the_cap_at_most() -> None:
+    from typed_toolsets.call.validation import collect
+
+    read: list[int] = []
+
+    def stream() -> Iterator[tuple[tuple[str], str]]:
+        for i in range(100):
+            read.append(i)
+            yield (f"k{i}",), "unexpected"
+
+    found, more = collect(stream(), 5, distinct=True)
+    assert [path for path, _ in found] == [(f"k{i}",) for i in range(5)]
+    assert more
+    assert len(read) == 6
+    read.clear()
+    assert collect(itertools.islice(stream(), 5), 5, distinct=True) == (found, False)

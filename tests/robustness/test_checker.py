@@ -58,8 +58,12 @@ def agree(schema: dict[str, Any], instance: object) -> None:
 
 def same_problems(schema: dict[str, Any], instance: object) -> None:
     expected = reference(schema, instance)
-    found, more = Checker(schema).problems(instance, EVERYTHING)
+    checker = Checker(schema)
+    found, more = checker.problems(instance, EVERYTHING)
     assert not more
+    if checker.distinct:  # read without a set of the problems seen: it must hold no repeat
+        stream = list(checker.errors(instance, None, {}))
+        assert len(set(stream)) == len(stream), stream
     if unordered_somewhere(schema):
         assert sorted(found, key=repr) == sorted(expected, key=repr)
     else:

@@ -56,7 +56,13 @@ def leaf_node(schema: object, scalars: list[Scalar]) -> Node:
         found: list[Problem] = []
         for test, reason in tests:  # a loop, not comprehensions: no frame of their own
             if not test(x):
-                found.append((path_of(link) if not found else found[0][0], reason(x)))
+                if not found:
+                    found.append((path_of(link), reason(x)))
+                    continue
+                # Two keywords worded alike are one problem (so the node stays `distinct`).
+                problem = (found[0][0], reason(x))
+                if problem not in found:
+                    found.append(problem)
         return found
 
     node.errors = errors
@@ -84,6 +90,7 @@ def generated_node(schema: object, checks: list[Scalar | Keyword]) -> Node:
         node.quick = True
         return node
     node.guard = _guard(checks)
+    node.distinct = _distinct(checks)
     src = Source()
     valid: list[str] = []
     errors: list[str] = []
@@ -107,6 +114,26 @@ def generated_node(schema: object, checks: list[Scalar | Keyword]) -> Node:
     node.valid = compile_function("\n".join(valid) + "\n", "checker", src.namespace)
     node.errors = compile_function("\n".join(errors) + "\n", "checker", src.namespace)
     return node
+
+
+def _distinct(checks: list[Scalar | Keyword]) -> bool:
+    """Whether the checks of one schema never yield one problem twice (see `Node.distinct`).
+
+    Below the value, each keyword yields at paths no other one does: `Properties` at declared
+    keys the object has, `Required` at declared keys it lacks (once each, unless a name is
+    listed twice), `Closed` and `Additional` at the keys it does not declare, `Prefix` and
+    `Items` at indexes on either side of the prefix's end. At the value's own path, each tested
+    scalar keyword, union and reference yields: two of them might word one problem alike.
+    """
+    own = 0
+    for check in checks:
+        if isinstance(check, (AnyOf, Reference)) or (
+            isinstance(check, Scalar) and check.test is not None
+        ):
+            own += 1
+        elif isinstance(check, Required) and len(set(check.names)) != len(check.names):
+            return False
+    return own <= 1
 
 
 #: By JSON type, the keywords with subschemas that look only at values of that type.

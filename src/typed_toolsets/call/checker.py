@@ -128,6 +128,9 @@ class Checker:
         self._refs: dict[str, Node] = {}
         self._jsonschema: list[Draft202012Validator] = []
         self._lock = threading.Lock()
+        #: No node yields one problem twice, so neither does the whole (by induction on the
+        #: value: each node's keywords yield at paths of their own, see `Node.distinct`).
+        self.distinct = True
         self._root = (
             self._fallback(schema) if _resolution_keywords(schema) else self._compile(schema)
         )
@@ -136,7 +139,7 @@ class Checker:
 
     def problems(self, instance: object, cap: int = MAX_PROBLEMS) -> tuple[list[Problem], bool]:
         """Up to *cap* problems of *instance* (a parsed JSON value), and whether it has more."""
-        return collect(self.errors(instance, None, {}), cap)
+        return collect(self.errors(instance, None, {}), cap, distinct=self.distinct)
 
     def is_valid(self, instance: object) -> bool:
         """Whether *instance* matches the schema (jsonschema's verdict)."""
@@ -163,6 +166,7 @@ class Checker:
             node = leaf_node(mapping, typing.cast("list[Scalar]", checks))
         else:
             node = generated_node(mapping, checks)
+        self.distinct = self.distinct and node.distinct
         return with_shallow(node, checks)
 
     def _keyword(
@@ -232,6 +236,7 @@ class Checker:
 
     def _fallback(self, schema: object) -> Node:
         """A node that asks jsonschema (built on first use) about *schema*."""
+        self.distinct = False  # jsonschema's errors may stand for one problem twice (`allOf`)
         node = Node(schema)
         ask = self._ask
 

@@ -76,10 +76,13 @@ class Node:
             (every other keyword of the schema looks only at values of that type): generated
             code checks it inline and yields the problem itself, without a generator of the
             node's own.
+        distinct: Its own checks never yield one problem twice (a node below may, and says so
+            itself): a checker whose every node is distinct needs no set to drop repeats.
         schema: The schema it was compiled from.
     """
 
     __slots__ = (
+        "distinct",
         "errors",
         "guard",
         "leaf",
@@ -99,6 +102,7 @@ class Node:
         self.nested = False
         self.quick = False
         self.small = False
+        self.distinct = True
         self.scalars: list[Scalar] = []
         self.reason: Callable[[Any], str] | None = None
         self.guard: Scalar | None = None
@@ -112,6 +116,7 @@ class Node:
         self.nested = self.nested or other.nested
         self.quick = other.quick
         self.small = other.small
+        self.distinct = other.distinct
         self.scalars = other.scalars
         self.reason = other.reason
         self.guard = other.guard

@@ -138,13 +138,14 @@ def explainer(
     arguments, the keyword arguments, or the error naming each part that could not be built.
     """
     # The checker's stream, collected here: `Checker.problems` without a frame of its own.
-    errors = checker_of(variant).errors
+    checker = checker_of(variant)
+    errors, distinct = checker.errors, checker.distinct
     convert = variant.convert
     prefix = message_prefix(tool)
 
     def explain(arguments: dict[str, object]) -> dict[str, object] | Verdict:
         try:
-            found, more = collect(errors(arguments, None, {}))
+            found, more = collect(errors(arguments, None, {}), distinct=distinct)
         except RecursionError:
             # Only jsonschema, for a registered type's schema, recurses this deep.
             message = (

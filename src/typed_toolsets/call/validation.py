@@ -367,11 +367,25 @@ def union_mismatch(instance: object, options: Sequence[object], expected: str | 
     return f"{short(instance)} is not valid here; expected {expected}"
 
 
-def collect(stream: Iterable[Problem], cap: int = MAX_PROBLEMS) -> tuple[list[Problem], bool]:
+def collect(
+    stream: Iterable[Problem], cap: int = MAX_PROBLEMS, *, distinct: bool = False
+) -> tuple[list[Problem], bool]:
     """The first *cap* different problems of *stream*, and whether it holds more.
 
     Reads the stream only as far as it needs: one problem past the cap at most.
+
+    Args:
+        stream: The problems, in order; a problem may come more than once.
+        cap: How many to keep.
+        distinct: The stream is known never to hold a problem twice (see `Checker.distinct`):
+            it is read as it is, with no set of the problems seen.
     """
+    if distinct:
+        read = list(itertools.islice(stream, cap + 1))
+        if len(read) > cap:
+            del read[cap:]
+            return read, True
+        return read, False
     found: list[Problem] = []
     seen: set[Problem] | None = None  # built at the second problem: most refusals have one
     for problem in stream:
