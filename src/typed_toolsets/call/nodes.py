@@ -144,8 +144,6 @@ class Source:
         self.namespace: dict[str, Any] = {
             "M": MISSING,
             "P": path_of,
-            "missing": missing,
-            "unexpected": unexpected,
             "inexact": inexact,
         }
         self._names: dict[int, str] = {}
@@ -262,11 +260,13 @@ class Required(Keyword):
     @override
     def error_lines(self, src: Source) -> list[str]:
         lines = ["if isinstance(x, dict):"]
+        below = src.name(missing(top=False))
         for name in self.names:
+            # At the top (the arguments themselves) the problem is a constant.
+            top = src.name(((name,), missing(top=True)))
             lines += [
                 f"    if {name!r} not in x:",
-                f"        p = (*P(link), {name!r}) if link else ({name!r},)",
-                "        yield p, missing(p)",
+                f"        yield ((*P(link), {name!r}), {below}) if link else {top}",
             ]
         return lines
 
@@ -288,23 +288,25 @@ class Closed(Keyword):
 
     @override
     def error_lines(self, src: Source) -> list[str]:
-        known, allowed = src.name(self.known), src.name(self.allowed)
-        # Every unknown key of the object has the same reason (its words depend on the object's
-        # depth and declared keys only): written once, with the object's path. The loop is
-        # written here, not called: no generator of its own per refusal.
+        known = src.name(self.known)
+        # Every unknown key of the object has the same reason (its words depend on whether the
+        # object is the arguments themselves, and on its declared keys): both written here. The
+        # loop is written here too, not called: no generator of its own per refusal (a loop in C,
+        # zip and filterfalse, costs more: `yield from` resumes this one per key all the same).
+        top = src.name(unexpected(True, self.allowed))
+        below = src.name(unexpected(False, self.allowed))
         return [
             "if isinstance(x, dict):",
             f"    if not {known}.issuperset(x):",
-            '        u_reason = ""',
-            "        for u_name in x:",
-            f"            if u_name not in {known}:",
-            "                if u_reason:",
-            "                    yield (*u_base, u_name), u_reason",
-            "                else:",
-            "                    u_base = P(link)",
-            "                    u_path = (*u_base, u_name)",
-            f"                    u_reason = unexpected(u_path, {allowed})",
-            "                    yield u_path, u_reason",
+            "        if link:",
+            "            u_base = P(link)",
+            "            for u_name in x:",
+            f"                if u_name not in {known}:",
+            f"                    yield u_base + (u_name,), {below}",
+            "        else:",
+            "            for u_name in x:",
+            f"                if u_name not in {known}:",
+            f"                    yield (u_name,), {top}",
         ]
 
 

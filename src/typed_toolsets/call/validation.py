@@ -338,14 +338,19 @@ def _format_detail(parse: Callable[[str], object], instance: object) -> str:
     return ""
 
 
-def missing(path: Path) -> str:
-    """The reason for a required property absent at *path* (an argument at the top level)."""
-    return f"missing required {'argument' if len(path) == 1 else 'field'}"
+def missing(top: bool) -> str:
+    """The reason for an absent required property: an argument (at the *top*) or a field."""
+    return f"missing required {'argument' if top else 'field'}"
 
 
-def unexpected(path: Path, allowed: Sequence[str]) -> str:
-    """The reason for a property at *path* that its object does not declare."""
-    noun = "argument" if len(path) == 1 else "field"
+def unexpected(top: bool, allowed: Sequence[str]) -> str:
+    """The reason for a property its object does not declare: an argument (at the *top*) or not.
+
+    Args:
+        top: The object is the arguments themselves.
+        allowed: The names the object declares.
+    """
+    noun = "argument" if top else "field"
     return f"unexpected {noun}; expected only: {', '.join(allowed) if allowed else 'nothing'}"
 
 
@@ -419,13 +424,13 @@ def expand(error: ValidationError, prefix: Path = ()) -> Iterator[Problem]:
         names: list[str] = typing.cast(Any, error.validator_value)
         for name in names:
             if name not in instance:
-                yield (*path, name), missing((*path, name))
+                yield (*path, name), missing(not path)
         return
     if keyword == "additionalProperties" and error.validator_value is False:
         allowed = _property_names(error.schema)
         for name in _as_dict(error.instance):
             if name not in allowed:
-                yield (*path, name), unexpected((*path, name), allowed)
+                yield (*path, name), unexpected(not path, allowed)
         return
     if keyword in ("anyOf", "oneOf"):
         yield from _union_problems(error, path, prefix)
