@@ -293,8 +293,8 @@ class Closed(Keyword):
         # object is the arguments themselves, and on its declared keys): both written here. The
         # loop is written here too, not called: no generator of its own per refusal (a loop in C,
         # zip and filterfalse, costs more: `yield from` resumes this one per key all the same).
-        top = src.name(unexpected(True, self.allowed))
-        below = src.name(unexpected(False, self.allowed))
+        top = src.name(unexpected(self.allowed, top=True))
+        below = src.name(unexpected(self.allowed, top=False))
         return [
             "if isinstance(x, dict):",
             f"    if not {known}.issuperset(x):",

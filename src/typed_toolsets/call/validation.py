@@ -338,17 +338,17 @@ def _format_detail(parse: Callable[[str], object], instance: object) -> str:
     return ""
 
 
-def missing(top: bool) -> str:
+def missing(*, top: bool) -> str:
     """The reason for an absent required property: an argument (at the *top*) or a field."""
     return f"missing required {'argument' if top else 'field'}"
 
 
-def unexpected(top: bool, allowed: Sequence[str]) -> str:
+def unexpected(allowed: Sequence[str], *, top: bool) -> str:
     """The reason for a property its object does not declare: an argument (at the *top*) or not.
 
     Args:
-        top: The object is the arguments themselves.
         allowed: The names the object declares.
+        top: The object is the arguments themselves.
     """
     noun = "argument" if top else "field"
     return f"unexpected {noun}; expected only: {', '.join(allowed) if allowed else 'nothing'}"
@@ -424,13 +424,13 @@ def expand(error: ValidationError, prefix: Path = ()) -> Iterator[Problem]:
         names: list[str] = typing.cast(Any, error.validator_value)
         for name in names:
             if name not in instance:
-                yield (*path, name), missing(not path)
+                yield (*path, name), missing(top=not path)
         return
     if keyword == "additionalProperties" and error.validator_value is False:
         allowed = _property_names(error.schema)
         for name in _as_dict(error.instance):
             if name not in allowed:
-                yield (*path, name), unexpected(not path, allowed)
+                yield (*path, name), unexpected(allowed, top=not path)
         return
     if keyword in ("anyOf", "oneOf"):
         yield from _union_problems(error, path, prefix)
