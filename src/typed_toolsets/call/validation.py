@@ -383,27 +383,31 @@ def collect(
         stream: The problems, in order; a problem may come more than once.
         cap: How many to keep.
         distinct: The stream is known never to hold a problem twice (see `Checker.distinct`):
-            it is read as it is, with no set of the problems seen.
+            past the first problem, it is read in C, with no set of the problems seen.
     """
-    if distinct:
-        read = list(itertools.islice(stream, cap + 1))
-        if len(read) > cap:
-            del read[cap:]
-            return read, True
-        return read, False
     found: list[Problem] = []
     seen: set[Problem] | None = None  # built at the second problem: most refusals have one
-    for problem in stream:
-        if found:
-            if seen is None:  # the second problem: the first is the only one found
-                seen = {found[0]}
-            if problem in seen:
-                continue
-            if len(found) == cap:
+    problems = iter(stream)
+    for problem in problems:
+        if not found:
+            if not cap:
                 return found, True
-            seen.add(problem)
-        elif not cap:
+            found.append(problem)
+            continue
+        if distinct:
+            found.append(problem)
+            found += itertools.islice(problems, cap - 1)  # up to one past the cap
+            if len(found) > cap:
+                del found[cap:]
+                return found, True
+            return found, False
+        if seen is None:  # the second problem: the first is the only one found
+            seen = {found[0]}
+        if problem in seen:
+            continue
+        if len(found) == cap:
             return found, True
+        seen.add(problem)
         found.append(problem)
     return found, False
 
