@@ -260,10 +260,10 @@ class Required(Keyword):
     @override
     def error_lines(self, src: Source) -> list[str]:
         lines = ["if isinstance(x, dict):"]
-        below = src.name(missing(top=False))
+        below, reason = src.name(missing(top=False)), missing(top=True)
         for name in self.names:
             # At the top (the arguments themselves) the problem is a constant.
-            top = src.name(((name,), missing(top=True)))
+            top = src.name(((name,), reason))
             lines += [
                 f"    if {name!r} not in x:",
                 f"        yield ((*P(link), {name!r}), {below}) if link else {top}",

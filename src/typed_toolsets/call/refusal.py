@@ -97,10 +97,17 @@ class ArgumentsRefusal:
             ((path, reason),) = problems
             message = f"{prefix}{written.get(path) or _write(path)}: {reason}"
         else:
-            parts: list[str] = []
+            # Problems in a row often share their reason (one object's unknown keys, its missing
+            # ones): its part of the message, with the separator, is written once for them all.
+            parts = [prefix]
+            last: str | None = None
+            tail = ""
             for path, reason in problems:
-                parts.append(f"{written.get(path) or _write(path)}: {reason}")
-            message = prefix + "; ".join(parts)
+                parts.append(written.get(path) or _write(path))
+                if reason is not last:
+                    last, tail = reason, f": {reason}; "
+                parts.append(tail)
+            message = "".join(parts)[:-2]  # the last "; "
         self.message = message + "; (more problems not shown)" if more else message
 
     def error(self) -> ToolError:
