@@ -46,6 +46,10 @@ _Valid = Callable[[Any, Memo], bool]
 _Errors = Callable[[Any, Link, Memo], Iterable[Problem]]
 #: Arrays of at most this many items of a plain type are checked item by item (see `Items`).
 _CHECKED_ONE_BY_ONE: Final = 8
+#: A container's own path, written once before its members' problems: each member's path is
+#: then that plus its key or index (`_BELOW`), not the walk of its link.
+_BASE: Final = "base = P(link)"
+_BELOW: Final = "base + ({},)"
 
 
 # -------------------------------------------------------------------------------------- nodes
@@ -173,20 +177,21 @@ class Source:
             return self.inline(node.scalars, var)
         return f"{self.name(node)}.valid({var}, memo)"
 
-    def child_errors(self, node: Node, var: str, link: str, top: str | None = None) -> list[str]:
+    def child_errors(self, node: Node, var: str, link: str, path: str | None = None) -> list[str]:
         """Lines yielding the problems of *var* (at *link*) against *node*.
 
-        *top* is the path written out when the parent is the top (``link`` is None), as a
-        constant: a problem there needs no path built.
+        *path* is an expression of the child's path, when the parent has a cheaper one than
+        the link's (a constant at the top, its own path plus a key): a problem the parent
+        yields for the child (its one reason, or its guard's) is built from it.
         """
+        if path is None:
+            path = f"P({link})"
         if node.reason is not None:
-            path = f"P({link})" if top is None else f"(P({link}) if link else {top})"
             problem = f"yield {path}, {self.name(node.reason)}({var})"
             return [f"if not ({self.child_valid(node, var)}):", f"    {problem}"]
         errors = [f"yield from {self.name(node)}.errors({var}, {link}, memo)"]
         guard = node.guard
         if guard is not None:
-            path = f"P({link})" if top is None else f"(P({link}) if link else {top})"
             errors = [
                 f"if not ({self.inline([guard], var)}):",
                 f"    yield {path}, {self.name(guard)}.reason({var})",
@@ -241,7 +246,8 @@ class Properties(Keyword):
         lines = ["if isinstance(x, dict):"]
         for name, node in self.named:
             lines += [f"    v = x.get({name!r}, M)", "    if v is not M:"]
-            errors = src.child_errors(node, "v", f"(link, {name!r})", f"({name!r},)")
+            path = f"(P((link, {name!r})) if link else ({name!r},))"
+            errors = src.child_errors(node, "v", f"(link, {name!r})", path)
             lines += [f"        {line}" for line in errors]
         return lines
 
@@ -336,11 +342,13 @@ class Additional(Keyword):
     @override
     def error_lines(self, src: Source) -> list[str]:
         # In the object's own order (jsonschema walks a set: an order that varies by run).
+        errors = src.child_errors(self.node, "v", "(link, key)", _BELOW.format("key"))
         return [
             "if isinstance(x, dict):",
+            f"    {_BASE}",
             "    for key, v in x.items():",
             f"        if key not in {src.name(self.declared)}:",
-            *(f"            {line}" for line in src.child_errors(self.node, "v", "(link, key)")),
+            *(f"            {line}" for line in errors),
         ]
 
 
@@ -381,10 +389,9 @@ class Items(Keyword):
 
     @override
     def error_lines(self, src: Source) -> list[str]:
-        return [
-            *self._head(src),
-            *(f"        {line}" for line in src.child_errors(self.node, "v", "(link, i)")),
-        ]
+        head = self._head(src)
+        errors = src.child_errors(self.node, "v", "(link, i)", _BELOW.format("i"))
+        return [head[0], f"    {_BASE}", *head[1:], *(f"        {line}" for line in errors)]
 
 
 class Prefix(Keyword):
@@ -411,10 +418,11 @@ class Prefix(Keyword):
 
     @override
     def error_lines(self, src: Source) -> list[str]:
-        lines = ["if isinstance(x, list):", "    n = len(x)"]
+        lines = ["if isinstance(x, list):", f"    {_BASE}", "    n = len(x)"]
         for index, node in enumerate(self.nodes):
+            errors = src.child_errors(node, "v", f"(link, {index})", _BELOW.format(index))
             lines += [f"    if n > {index}:", f"        v = x[{index}]"]
-            lines += [f"        {line}" for line in src.child_errors(node, "v", f"(link, {index})")]
+            lines += [f"        {line}" for line in errors]
         return lines
 
 
