@@ -3,7 +3,8 @@
 Each workload is one tool with an accepted call and a rejected one of about the same size (a
 wrong type at a path, a missing or unexpected key, a wrong item deep in a large array, the inputs
 of issue 17's findings 1 and 2, a file cut short (invalid JSON), a wrong field beside a file,
-every argument wrong, as many unknown keys as the report's cap of problems). Both contenders are timed from JSON text to their full answer:
+every argument wrong, as many unknown keys as the report's cap of problems, as many wrong
+items). Both contenders are timed from JSON text to their full answer:
 
 - typed_toolsets: ``dynamic_call`` (sync tool), the ``"Error: ..."`` text that names every problem
   (up to 20) with its path and what to send;
@@ -166,6 +167,13 @@ def workloads() -> list[Workload]:
             "20 unknown keys: the problem cap",
             assign,
             {chr(ord("a") + i): 1 for i in range(20)},
+        ),
+        Workload(
+            "R13",
+            "assign",
+            "20 wrong items: the cap, each its own reason",
+            assign,
+            {**assign, "tags": list(range(20))},
         ),
     ]
 
