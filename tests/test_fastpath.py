@@ -23,6 +23,7 @@ from typed_toolsets import Limits, Toolset, register_type, tool
 from typed_toolsets.call.pipeline import Failed
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.types import fastpath as _fastpath
+from typed_toolsets.types import handover as _handover
 from typed_toolsets.types.typespec import exact_numbers
 
 
@@ -114,7 +115,7 @@ def both(arguments: str) -> tuple[object, object]:
 
 @pytest.fixture
 def no_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_fastpath, "_loads", None)
+    monkeypatch.setattr(_fastpath, "orjson_loads", None)
 
 
 class TestTakesTheCommonCase:
@@ -280,7 +281,7 @@ class TestLongTexts:
     @pytest.mark.parametrize("at_end", [False, True])
     def test_a_duplicate_or_an_escaped_colon_is_seen(self, dense: str, at_end: bool) -> None:
         plain = _long("a: b", dense=dense, at_end=at_end)
-        assert len(plain) > _fastpath._LONG
+        assert len(plain) > _handover.LONG
         fast, exact_result = both(plain)
         assert type(fast) is dict
         assert fast == exact_result
@@ -296,22 +297,22 @@ class TestLongTexts:
     @pytest.mark.parametrize("every", [1, 3, 31, 1000])
     def test_counts_and_escapes_match_the_plain_scans(self, length: int, every: int) -> None:
         text = "".join(":" if i % every == 0 else "x" for i in range(length))
-        assert _fastpath._count(text, ":") == text.count(":")
-        assert _fastpath._count(text.encode(), b":") == text.count(":")
+        assert _handover.count_char(text, ":") == text.count(":")
+        assert _handover.count_char(text.encode(), b":") == text.count(":")
         threes = "".join("3" if i % every == 0 else "x" for i in range(length))
         for position in (4, length // 2, length - 6):
             if position < 4 or position + 6 > length:
                 continue
             escaped = threes[:position] + "\\u003a" + threes[position + 6 :]
-            assert _fastpath._escaped_colon(escaped, _fastpath._MARKS, _fastpath._ESCAPES)
-            assert _fastpath._escaped_colon("\\n" + escaped, _fastpath._MARKS, _fastpath._ESCAPES)
+            assert _handover.escaped_colon(escaped, _handover.MARKS, _handover.ESCAPES)
+            assert _handover.escaped_colon("\\n" + escaped, _handover.MARKS, _handover.ESCAPES)
             upper = "\\n" + escaped.replace("\\u003a", "\\u003A")
-            assert _fastpath._escaped_colon(upper, _fastpath._MARKS, _fastpath._ESCAPES)
-            assert _fastpath._escaped_colon(
-                escaped.encode(), _fastpath._BYTE_MARKS, _fastpath._BYTE_ESCAPES
+            assert _handover.escaped_colon(upper, _handover.MARKS, _handover.ESCAPES)
+            assert _handover.escaped_colon(
+                escaped.encode(), _handover.BYTE_MARKS, _handover.BYTE_ESCAPES
             )
-        assert not _fastpath._escaped_colon(threes, _fastpath._MARKS, _fastpath._ESCAPES)
-        assert not _fastpath._escaped_colon("\\" + threes, _fastpath._MARKS, _fastpath._ESCAPES)
+        assert not _handover.escaped_colon(threes, _handover.MARKS, _handover.ESCAPES)
+        assert not _handover.escaped_colon("\\" + threes, _handover.MARKS, _handover.ESCAPES)
 
 
 class NumbersToolset(Toolset):
@@ -396,6 +397,19 @@ class OuterToolset(Toolset):
         return n
 
 
+_CUT_PLAIN = st.one_of(
+    st.text(max_size=20), st.integers(-(2**63), 2**64 - 1), st.booleans(), st.none()
+)
+#: Values of an object cut short: plain ones (its error is found), and the others.
+_CUT_VALUES = st.one_of(
+    _CUT_PLAIN,
+    st.floats(allow_nan=False),
+    st.integers(min_value=2**64, max_value=10**30),
+    st.lists(_CUT_PLAIN, max_size=3),
+    st.dictionaries(st.text(max_size=4), _CUT_PLAIN, max_size=3),
+)
+
+
 class TestATextCutShort:
     """A text that does not end in "}" is no JSON object: a long one skips orjson's error."""
 
@@ -409,18 +423,63 @@ class TestATextCutShort:
     LONG = json.dumps({"note": "Note: " + "word " * 80, "count": 3})
 
     @pytest.mark.parametrize(
-        "cut",
+        ("cut", "found"),
         [
-            LONG[:-1],  # the closing brace missing
-            LONG[:300],  # inside the string
-            LONG[: LONG.index('"count"') + 3],  # inside a key
-            LONG[:-3] + "  ",  # inside the number, then spaces
-            json.dumps(["x" * 300]),  # a whole array: valid JSON, no object
+            (LONG[:-1], True),  # the closing brace missing: the parser's error is found
+            (LONG[:-1] + " \n", True),  # and then whitespace
+            (LONG[:300], False),  # inside the string
+            (LONG[: LONG.index('"count"') + 3], False),  # inside a key
+            (LONG[:-3] + "  ", False),  # inside the number, then spaces
+            (json.dumps(["x" * 300]), False),  # a whole array: valid JSON, no object
         ],
     )
-    def test_a_long_text_goes_to_the_exact_path_unread(self, cut: str) -> None:
+    def test_a_long_text_goes_to_the_exact_path_unread(self, cut: str, found: bool) -> None:
         assert len(cut) > _fastpath._CUT_SHORT
-        assert self.handover_of(cut) is False  # not orjson's error: orjson did not read it
+        handover = self.handover_of(cut)  # not orjson's error on the text: it was not read
+        assert type(handover) is _handover.CutShort if found else handover is False
+        proxy = take()
+        checked = exact(proxy, cut)  # the exact path reading the text itself
+        assert type(checked) is not dict
+        assert proxy.dynamic_call(cut) == f"Error: {checked.message}"  # type: ignore[attr-defined]
+
+    @pytest.mark.parametrize(
+        "members",
+        [
+            '"a": 1, "a": 2',  # a repeated key of the outer object: refused only once closed
+            '"a": {"b": 1, "b": 2}, "c": 3',  # of an object inside: refused when it closes
+            '"a": [1, 2.5], "b": {}, "c": 3',  # an array, an object, a float: read by the parser
+            '"a": 1' + "0" * 400,  # a number orjson reads as a float
+            '"a": 1.5e999',  # a number no float holds
+            '"a": "\\ud800"',  # an escaped lone surrogate
+            '"a": 1,',  # a comma, then the end
+            "",  # no member: "{" expects a key
+        ],
+    )
+    def test_the_parser_s_error_is_found_only_when_it_is_the_one(self, members: str) -> None:
+        cut = "{" + " " * 300 + members
+        handover = self.handover_of(cut)
+        proxy = take()
+        checked = exact(proxy, cut)
+        assert type(checked) is not dict
+        assert proxy.dynamic_call(cut) == f"Error: {checked.message}"  # type: ignore[attr-defined]
+        assert (type(handover) is _handover.CutShort) == (members == '"a": 1, "a": 2')
+
+    @given(
+        st.lists(st.tuples(st.text(max_size=6), _CUT_VALUES), max_size=5),
+        st.sampled_from(["", " ", "\n", " \t\r\n "]),
+        st.booleans(),
+    )
+    def test_any_object_cut_before_its_brace_gets_the_exact_path_s_words(
+        self, members: list[tuple[str, object]], space: str, ascii_only: bool
+    ) -> None:
+        def written(value: object) -> str:
+            return json.dumps(value, ensure_ascii=ascii_only)
+
+        # Keys may repeat; the last value is plain (a text ending in "}" is read by orjson).
+        body = f",{space}".join(
+            f"{written(k)}{space}:{space}{written(v)}" for k, v in [*members, ("z", 0)]
+        )
+        cut = "{" + " " * 300 + body + space
         proxy = take()
         checked = exact(proxy, cut)
         assert type(checked) is not dict
@@ -454,10 +513,11 @@ class TestATextCutShort:
 
         (echo,) = SmallToolset.to_tools()
         fast, seen = recording(echo)
-        fast(json.dumps({"note": "x" * 300})[:-1])  # over 256 characters: not read
+        fast(json.dumps({"note": "x" * 300})[:-1])  # over 256 characters: not read as it is
         fast(json.dumps({"note": "x" * 200})[:-1])  # over a quarter of the limit: read
-        assert seen[0] is False
+        assert type(seen[0]) is _handover.CutShort
         assert isinstance(seen[1], ValueError)
+        assert type(seen[1]) is not _handover.CutShort  # orjson's own error
         wide = json.dumps({"note": "€" * 200}, ensure_ascii=False)  # 212 characters, 612 bytes
         fast(wide)
         assert seen[2] is False
@@ -563,7 +623,7 @@ def test_strict_reading_hands_over_what_strict_parsing_gives(
     text: str, same: bool, kind: type
 ) -> None:
     raw: str | bytes = text if kind is str else text.encode()
-    read = _fastpath.strict_reading(kind, raw, _loads(text), 6)
+    read = _handover.strict_reading(kind, raw, _loads(text), 6)
     if same:
         assert read == json.loads(text)
     else:
@@ -573,15 +633,15 @@ def test_strict_reading_hands_over_what_strict_parsing_gives(
 def test_strict_reading_measures_the_depth_of_a_text_just_long_enough_to_be_too_deep() -> None:
     # Nesting 4 deep takes 8 brackets: with a limit of 3, the shortest such text is measured.
     for text in ('{"a":[[[]]]}', '{"":[[{}]]}'):
-        assert _fastpath.strict_reading(str, text, _loads(text), 3) is True
-        assert _fastpath.strict_reading(str, text, _loads(text), 4) == json.loads(text)
+        assert _handover.strict_reading(str, text, _loads(text), 3) is True
+        assert _handover.strict_reading(str, text, _loads(text), 4) == json.loads(text)
 
 
 def test_strict_reading_of_a_dict_is_its_copy_unless_too_deep() -> None:
     value = {"note": 5}
-    assert _fastpath.strict_reading(dict, json.dumps(value).encode(), value, 6) is value
+    assert _handover.strict_reading(dict, json.dumps(value).encode(), value, 6) is value
     deep: dict[str, object] = {"tree": [[[[[[[1]]]]]]]}
-    assert _fastpath.strict_reading(dict, json.dumps(deep).encode(), deep, 6) is True
+    assert _handover.strict_reading(dict, json.dumps(deep).encode(), deep, 6) is True
 
 
 def _loads(text: str) -> dict[str, object]:
@@ -649,7 +709,7 @@ _json_values = st.recursive(
     st.dictionaries(st.text(max_size=2), _json_values) | st.lists(_json_values), st.integers(0, 6)
 )
 def test_too_deep_measures_nesting_level_by_level(value: object, limit: int) -> None:
-    assert _fastpath._too_deep(value, limit) == (_depth(value) > limit)  # pyright: ignore[reportPrivateUsage]
+    assert _handover.too_deep(value, limit) == (_depth(value) > limit)
 
 
 class Big:

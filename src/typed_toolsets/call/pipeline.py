@@ -33,7 +33,8 @@ from typed_toolsets.definition.classes import Export
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant
-from typed_toolsets.types.fastpath import FastArguments, Handover
+from typed_toolsets.types.fastpath import FastArguments
+from typed_toolsets.types.handover import CutShort, Handover
 from typed_toolsets.types.typespec import Schema, structures_numbers
 
 from . import execution
@@ -143,10 +144,11 @@ class ExactPath:
         Args:
             arguments: What the caller passed. `StrictArguments` (never JSON text, so the fast
                 path always hands them here) go to the strict form's own fast path.
-            handover: What the fast path found (see `typed_toolsets.types.fastpath`): True when
+            handover: What the fast path found (see `typed_toolsets.types.handover`): True when
                 it read the arguments but could not structure them (they go straight to the
                 checker once parsed), or that reading itself when it is the strict one (it is
-                not parsed again); orjson's error when it found JSON text invalid.
+                not parsed again); orjson's error when it found JSON text invalid, or the strict
+                parser's own (`CutShort`) for an object's text cut before its closing brace.
 
         Returns:
             The keyword arguments, or a `Failed` with the verdict to report. A refusal is
@@ -190,6 +192,9 @@ class ExactPath:
     def _check(self, arguments: object, handover: Handover) -> dict[str, object] | Verdict:
         name = self.name
         try:
+            if isinstance(handover, CutShort):
+                # The strict parser's own error, found by the fast path: not read again.
+                raise InvalidJSON(str(handover))
             # Where orjson stopped reading the text, when it found it invalid.
             stopped = handover.pos if isinstance(handover, ValueError) else 0
             args = load_arguments(arguments, self.limits, stopped)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from typed_toolsets.call.pipeline import ExactPath
     from typed_toolsets.call.proxy import ToolProxy
     from typed_toolsets.call.result import ToolError
-    from typed_toolsets.types.fastpath import Handover
+    from typed_toolsets.types.handover import Handover
     from typed_toolsets.types.typespec import TypeSpec
 
 __all__ = [

@@ -42,25 +42,8 @@ always read back: NaN is written as ``null``). Its size is that of the compact t
 path measures it with Python's ``json`` (orjson writes a float in exponent form at most one byte
 shorter, so a text within one byte per ``e`` of the limit is left to the exact path).
 
-Arguments that orjson read but that did not structure are handed over with what the exact path
-needs to know, so that it does no work twice: it skips structuring them again, and it skips its own
-strict parsing too when orjson's reading is the one it would make (`strict_reading`: when it nests
-no deeper than the limit, a dict's copy always is; a text's is when also no member was dropped, by
-the colon count above, and no integer became a float: orjson reads one past 64 bits as a float and
-writes that with an exponent of at least ``e+18``, so only when its writing holds an ``e+`` are the
-text's literals checked, none having 19 digits or more; a long text whose values are only strings,
-integers, booleans and null holds no float, and its strings' colons are counted instead of its
-writing's). Otherwise the exact path parses the text strictly (and reports what that refuses), then
-lets its checker decide. Handing over from inside the generated code keeps "fast path once, then
-exact path" in one place, at the cost of one call. A text orjson found invalid is handed over
-with orjson's error, whose position tells the exact path where orjson stopped: orjson refuses a
-number whose value is no finite float where it reads it, so the exact path's parser reads the
-numbers before it with its own C number reading, and only those after it are looked for long
-literals (none, in a text cut short). A text of more than `_CUT_SHORT` characters that does not end
-in ``}`` (then whitespace) is no JSON object, and most often a model's output cut off: it is handed
-over before orjson reads it, since orjson's error would walk the text to count its lines. The
-exact path returns its verdict on refused arguments rather than raising it (it raises no
-`Exception`), so a handover from inside the structuring ``try`` returns through it.
+Arguments the fast path does not take are handed to the exact path with what it knows about
+them (`typed_toolsets.types.handover`).
 
 Without orjson (an optional speed-up), the exact path handles every call.
 """
@@ -68,18 +51,29 @@ Without orjson (an optional speed-up), the exact path handles every call.
 from __future__ import annotations
 
 import builtins
-import itertools
-import operator
 import typing
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, AnyStr, Final, TypeAlias, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar
 
 from typed_toolsets.rules.formats import LAYOUT_NAMES
 
-if TYPE_CHECKING:
-    from json import JSONDecodeError
-
 from .gen import KeyHook, compile_bound, object_body
+from .handover import (
+    BYTE_ESCAPES,
+    BYTE_MARKS,
+    ESCAPES,
+    FLAT_TYPES,
+    LONG,
+    MARKS,
+    Handover,
+    count_char,
+    cut_short,
+    escaped_colon,
+    orjson_loads,
+    orjson_names,
+    strict_reading,
+    too_deep,
+)
 from .typespec import (
     MISSING,
     AmbiguousNumber,
@@ -91,48 +85,10 @@ from .typespec import (
     structures_numbers,
 )
 
-__all__ = [
-    "ExactPath",
-    "FastArguments",
-    "Handover",
-    "make_fast_arguments",
-    "orjson_available",
-    "strict_reading",
-]
-
-_loads: Callable[[bytes | str], Any] | None
-_dumps: Callable[..., bytes]
-try:  # pragma: no cover - which branch runs depends on the environment
-    from orjson import (
-        OPT_PASSTHROUGH_DATACLASS,
-        OPT_PASSTHROUGH_DATETIME,
-        OPT_PASSTHROUGH_SUBCLASS,
-    )
-    from orjson import JSONDecodeError as _Invalid
-    from orjson import dumps as _dumps
-    from orjson import loads as _loads
-
-    # What orjson would write in a form of its own (a date, a dataclass, a subclass of a JSON
-    # type) it refuses instead, so the exact path names it or copies it.
-    _plain_only = OPT_PASSTHROUGH_DATACLASS | OPT_PASSTHROUGH_DATETIME | OPT_PASSTHROUGH_SUBCLASS
-    _orjson_names: dict[str, object] = {
-        "loads": _loads,
-        "dumps": _dumps,
-        "plain_only": _plain_only,
-        "invalid": _Invalid,
-    }
-except ImportError:  # pragma: no cover
-    _loads = None
-    _plain_only = 0
-    _orjson_names = {}  # no fast path is built
+__all__ = ["ExactPath", "FastArguments", "make_fast_arguments", "orjson_available"]
 
 _R = TypeVar("_R")
-_C = TypeVar("_C")
 
-#: What the fast path tells the exact path about arguments: nothing (False), that they parsed but
-#: did not structure (True), or also their reading, the same as strict parsing gives (a dict); or,
-#: for JSON text (a str) orjson found invalid, its error, which says where it stopped reading.
-Handover: TypeAlias = "bool | dict[str, object] | JSONDecodeError"
 #: The exact path the fast path hands a call to: ``exact(arguments, handover)``.
 ExactPath = Callable[[object, Handover], _R]
 #: JSON text, a dict (or anything) in; the keyword arguments, or what the exact path returns, out.
@@ -141,201 +97,7 @@ FastArguments = Callable[[object], "dict[str, object] | _R"]
 
 def orjson_available() -> bool:
     """Whether the fast path can run (orjson is importable)."""
-    return _loads is not None
-
-
-# An object's values, as a function of the object (in C).
-_object_values: Final[Callable[[dict[str, object]], Iterable[object]]] = dict[str, object].values
-
-
-def _too_deep(value: object, max_depth: int) -> bool:
-    """Whether a parsed JSON value nests deeper than *max_depth* (the value itself is level 1).
-
-    Level by level, without recursion: each level's members are listed, and its objects and
-    arrays picked out, by C passes (a type's count is a pointer comparison per member of it).
-    """
-    objects: list[dict[str, object]] = []
-    arrays: list[list[object]] = []
-    if type(value) is dict:
-        objects.append(typing.cast("dict[str, object]", value))
-    else:
-        arrays.append(typing.cast("list[object]", value))
-    for _ in range(max_depth):
-        members: list[object] = [
-            *itertools.chain.from_iterable(map(_object_values, objects)),
-            *itertools.chain.from_iterable(arrays),
-        ]
-        types = list(map(type, members))
-        objects = _of_type(members, types, dict)
-        arrays = _of_type(members, types, list)
-        if not objects and not arrays:
-            return False
-    return True
-
-
-def _of_type(members: list[object], types: list[type], kind: type[_C]) -> list[_C]:
-    """The *members* whose type (in *types*, in the same order) is exactly *kind*."""
-    if not types.count(kind):
-        return []
-    chosen = itertools.compress(members, map(operator.is_, types, itertools.repeat(kind)))
-    return typing.cast("list[_C]", list(chosen))
-
-
-# From this length on, a text's colons are found one by one with ``find``, which skips to the
-# next at memchr speed, rather than counted by ``count``, which looks at every character (about
-# 30 times slower per byte, but a ``find`` call costs as much as ``count`` over ~200 characters).
-# Once more than `_FEW` plus one per 256 characters have been found, the text is dense in them
-# and the rest is counted in one pass: the cost stays within about twice ``count``'s.
-_LONG: Final = 4096
-_FEW: Final = 16
-_MARKS: Final = ("\\", "3", "\\u003")
-_ESCAPES: Final = ("\\u003a", "\\u003A")
-_BYTE_MARKS: Final = (b"\\", b"3", b"\\u003")
-_BYTE_ESCAPES: Final = (b"\\u003a", b"\\u003A")
-
-
-def _count(text: AnyStr, char: AnyStr) -> int:
-    """How many times *char* (one character) occurs in *text*."""
-    if len(text) < _LONG:
-        return text.count(char)
-    found = 0
-    at = text.find(char)
-    while at >= 0:
-        found += 1
-        if found > _FEW + (at >> 8):
-            return found + text.count(char, at + 1)
-        at = text.find(char, at + 1)
-    return found
-
-
-def _escaped_colon(
-    text: AnyStr, marks: tuple[AnyStr, AnyStr, AnyStr], escapes: tuple[AnyStr, AnyStr]
-) -> bool:
-    r"""Whether *text* holds ``\u003a`` or ``\u003A`` (*escapes*).
-
-    *marks* are a backslash, a ``3`` and ``\u003`` (of the text's type).
-
-    Most texts have no backslash at all, which one ``find`` shows. In a long text, each ``3``
-    after the first backslash is looked at while they are few (as `_count` finds colons);
-    otherwise the text is searched for ``\u003`` in one pass.
-    """
-    backslash, three, prefix = marks
-    at = text.find(backslash)
-    if at < 0:
-        return False
-    start = at
-    if len(text) >= _LONG:
-        seen = 0
-        at = text.find(three, at + 4)  # an escape's 3 comes four characters after its backslash
-        while at >= 0:
-            if text[at - 4 : at + 2] in escapes:
-                return True
-            seen += 1
-            if seen > _FEW + (at >> 8):
-                break
-            at = text.find(three, at + 1)
-        else:
-            return False
-        start = at - 3
-    at = text.find(prefix, start)
-    while at >= 0:
-        if text[at : at + 6] in escapes:
-            return True
-        at = text.find(prefix, at + 1)
-    return False
-
-
-# Digits as "0", everything else as " ": a run of digits becomes a run of "0" bytes.
-_DIGITS: Final = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
-# orjson reads an integer literal beyond 64 bits as a float; every one has 19 digits or more.
-_LONG_DIGITS: Final = b"0" * 19
-_LONG_DIGITS_SIZE: Final = len(_LONG_DIGITS)
-#: Texts up to this long are written back by orjson rather than looked at value by value.
-_WRITTEN_BACK: Final = 256
-#: From this length on, a text not ending in "}" is handed to the exact path before orjson reads it
-#: (for shorter ones, orjson's error costs less than looking at the text's end on every call).
-_CUT_SHORT: Final = 256
-#: Whether the text ``arguments`` does not end as a JSON object's text does (it has a character).
-_NO_OBJECT_END: Final = "arguments[-1] != '}' and arguments.rstrip()[-1:] != '}'"
-#: How orjson writes the exponent of every float of 1e16 or more.
-_EXPONENT: Final = b"e+"
-
-
-def _long_literal(text: str | bytes) -> bool:
-    """Whether *text* holds a run of `_LONG_DIGITS` digits (one pass in C)."""
-    data = text.encode() if isinstance(text, str) else text
-    return _LONG_DIGITS in data.translate(_DIGITS)
-
-
-def strict_reading(
-    kind: type, text: str | bytes, value: dict[str, object], max_depth: int
-) -> Handover:
-    """What the exact path is told about arguments that orjson read but that did not structure.
-
-    Args:
-        kind: The type of the arguments: ``str``, ``bytes`` or ``dict``.
-        text: Their JSON text (for a dict, orjson's writing of it).
-        value: orjson's reading of *text*.
-        max_depth: The deepest nesting accepted (arguments the types cannot nest deeper are
-            not measured before structuring, but refused ones can be anything).
-
-    Returns:
-        *value*, when the exact path's own reading would be equal (see the module docstring),
-        else True (they did not structure; the exact path reads them itself).
-    """
-    try:
-        # Fewer brackets than the limit cannot nest too deep: measured only past that (and a
-        # text too short to hold that many pairs of brackets is not counted at all).
-        size = len(text)
-        if size > 2 * max_depth:
-            if isinstance(text, str):
-                opened = text.count("[") + text.count("{")
-            else:
-                opened = text.count(b"[") + text.count(b"{")
-            if opened > max_depth and _too_deep(value, max_depth):
-                return True  # the exact path says how deep
-        if kind is dict:
-            return value  # equal to the dict, which the fast path checked
-        # A colon is one byte in UTF-8 (no other character's bytes hold one): a text is counted
-        # as it is, without encoding it.
-        if isinstance(text, str):
-            if "\\" in text and _escaped_colon(text, _MARKS, _ESCAPES):
-                return True
-            colons = text.count(":") if len(text) < _LONG else _count(text, ":")
-        else:
-            if b"\\" in text and _escaped_colon(text, _BYTE_MARKS, _BYTE_ESCAPES):
-                return True
-            colons = text.count(b":") if len(text) < _LONG else _count(text, b":")
-        # Every member of the text, and every colon in its strings, takes one of its colons: as
-        # many as the top-level members leaves none for another member, so none was dropped.
-        # Then only a literal of 19 digits or more needs looking for, in the text itself.
-        if colons == len(value) and size < _LONG_DIGITS_SIZE:
-            return value
-        if size > _WRITTEN_BACK and set(map(type, value.values())) <= _FLAT_TYPES:
-            # No float (so no literal became one) and no object below: the colons of the
-            # strings are all the text's colons besides the members' own (unless a key has one).
-            # Counted in the strings, rather than in orjson's writing of the value, a long text
-            # is passed over once less and not written at all.
-            members = len(value)
-            if colons != members:
-                for item in value.values():
-                    if type(item) is str:
-                        members += item.count(":") if len(item) < _LONG else _count(item, ":")
-            if colons == members:
-                return value
-        elif colons == len(value) and not _long_literal(text):
-            return value
-        written = _dumps(value)
-        if colons != (written.count(b":") if len(written) < _LONG else _count(written, b":")):
-            return True  # a member was dropped
-        # An integer orjson read as a float is past 64 bits, so orjson writes it with an
-        # exponent of at least ``e+18``: without an "e+" in the writing (a "+" alone is common in
-        # code and prose), no literal needs counting.
-        if _EXPONENT in written and _long_literal(text):
-            return True
-    except Exception:  # noqa: BLE001 - whatever it was, the exact path reads the text itself
-        return True
-    return value
+    return orjson_loads is not None
 
 
 def _subschemas(schema: dict[str, Any]) -> list[object]:
@@ -372,29 +134,34 @@ def _has_numbers(schema: object) -> bool:
     return False
 
 
-# The JSON types of a flat tool's values, and the Python types of such values orjson writes as
-# it reads them (a float may be NaN, which it writes as null).
+# The JSON types of a flat tool's values (the Python types of such values orjson writes as it
+# reads them are `FLAT_TYPES`: a float may be NaN, which it writes as null).
 _FLAT_JSON_TYPES: Final = frozenset({"string", "integer", "boolean", "null"})
-_FLAT_TYPES: Final = frozenset({str, int, bool, type(None)})
+#: From this length on, a text not ending in "}" is handed to the exact path before orjson reads it
+#: (for shorter ones, orjson's error costs less than looking at the text's end on every call).
+_CUT_SHORT: Final = 256
+#: Whether the text ``arguments`` does not end as a JSON object's text does (it has a character).
+_NO_OBJECT_END: Final = "arguments[-1] != '}' and arguments.rstrip()[-1:] != '}'"
 
 #: The globals of every fast path: what they all hold alike (the rest is each one's own).
 _SHARED: Final[dict[str, Any]] = {
     "__builtins__": builtins,
-    **_orjson_names,
+    **orjson_names,
     "Ambiguous": AmbiguousNumber,
-    "escaped": _escaped_colon,
-    "marks": _MARKS,
-    "escapes": _ESCAPES,
-    "byte_marks": _BYTE_MARKS,
-    "byte_escapes": _BYTE_ESCAPES,
-    "count": _count,
+    "escaped": escaped_colon,
+    "marks": MARKS,
+    "escapes": ESCAPES,
+    "byte_marks": BYTE_MARKS,
+    "byte_escapes": BYTE_ESCAPES,
+    "count": count_char,
     "joined_colons": joined_colons,
-    "long": _LONG,
-    "too_deep": _too_deep,
+    "long": LONG,
+    "too_deep": too_deep,
     "reading": strict_reading,
+    "cut": cut_short,
     "Reject": Reject,
     "M": MISSING,
-    "flat": _FLAT_TYPES,
+    "flat": FLAT_TYPES,
     **LAYOUT_NAMES,  # what inlined format layouts read
 }
 
@@ -426,7 +193,7 @@ def make_fast_arguments(
     Returns:
         The function; without orjson, one that hands every call to *exact*.
     """
-    if _loads is None:
+    if not orjson_available():
 
         def exact_only(arguments: object) -> _R:
             return exact(arguments, False)  # noqa: FBT003 - the exact path's positional flag
@@ -485,7 +252,7 @@ def make_fast_arguments(
             if short == _CUT_SHORT
             else f"            if size > {_CUT_SHORT} and {_NO_OBJECT_END}:"
         ),
-        f"                {miss}",
+        "                return exact(arguments, cut(arguments))",
         "        text = arguments",
         "        try:",
         "            v = loads(text)",

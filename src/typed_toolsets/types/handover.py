@@ -1,0 +1,300 @@
+r"""What the fast path tells the exact path about arguments it hands over (a `Handover`).
+
+Arguments that orjson read but that did not structure are handed over with what the exact path
+needs to know, so that it does no work twice: it skips structuring them again, and it skips its
+own strict parsing too when orjson's reading is the one it would make (`strict_reading`: when it
+nests no deeper than the limit, a dict's copy always is; a text's is when also no member was
+dropped, by the colon count of `typed_toolsets.types.fastpath`, and no integer became a float:
+orjson reads one past 64 bits as a float and writes that with an exponent of at least ``e+18``,
+so only when its writing holds an ``e+`` are the text's literals checked, none having 19 digits
+or more; a long text whose values are only strings, integers, booleans and null holds no float,
+and its strings' colons are counted instead of its writing's). Otherwise the exact path parses
+the text strictly (and reports what that refuses), then lets its checker decide. Handing over
+from inside the generated code keeps "fast path once, then exact path" in one place, at the cost
+of one call.
+
+A text orjson found invalid is handed over with orjson's error, whose position tells the exact
+path where orjson stopped: orjson refuses a number whose value is no finite float where it reads
+it, so the exact path's parser reads the numbers before it with its own C number reading, and
+only those after it are looked for long literals. A long text that does not end in ``}`` (then
+whitespace) is no JSON object, and most often a model's output cut off: orjson's error on it would
+walk the text to count its lines, so the fast path reads it with the brace added instead
+(`cut_short`): when that is an object of plain values, the exact path is handed the strict
+parser's own error (`CutShort`), which it reports without reading the text again; else nothing.
+The exact path returns its verdict on refused arguments rather than raising it (it raises no
+`Exception`), so a handover from inside the structuring ``try`` returns through it.
+
+orjson is optional: without it there is no fast path, and nothing is handed over.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import operator
+import typing
+from collections.abc import Callable, Iterable
+from typing import Any, AnyStr, Final, TypeAlias, TypeVar
+
+__all__ = ["CutShort", "Handover", "cut_short", "strict_reading"]
+
+orjson_loads: Callable[[bytes | str], Any] | None
+_dumps: Callable[..., bytes]
+try:  # pragma: no cover - which branch runs depends on the environment
+    from orjson import (
+        OPT_PASSTHROUGH_DATACLASS,
+        OPT_PASSTHROUGH_DATETIME,
+        OPT_PASSTHROUGH_SUBCLASS,
+    )
+    from orjson import JSONDecodeError as _Invalid
+    from orjson import dumps as _dumps
+    from orjson import loads as orjson_loads
+
+    # What orjson would write in a form of its own (a date, a dataclass, a subclass of a JSON
+    # type) it refuses instead, so the exact path names it or copies it.
+    _plain_only = OPT_PASSTHROUGH_DATACLASS | OPT_PASSTHROUGH_DATETIME | OPT_PASSTHROUGH_SUBCLASS
+    orjson_names: dict[str, object] = {
+        "loads": orjson_loads,
+        "dumps": _dumps,
+        "plain_only": _plain_only,
+        "invalid": _Invalid,
+    }
+except ImportError:  # pragma: no cover
+    orjson_loads = None
+    _plain_only = 0
+    orjson_names = {}  # no fast path is built
+
+_C = TypeVar("_C")
+
+#: What the fast path tells the exact path about arguments: nothing (False), that they parsed but
+#: did not structure (True), or also their reading, the same as strict parsing gives (a dict); or,
+#: for JSON text (a str) orjson found invalid, its error, which says where it stopped reading, or
+#: for an object's text cut before its closing brace, the strict parser's own error (`CutShort`).
+Handover: TypeAlias = "bool | dict[str, object] | json.JSONDecodeError"
+
+
+# An object's values, as a function of the object (in C).
+_object_values: Final[Callable[[dict[str, object]], Iterable[object]]] = dict[str, object].values
+
+
+def too_deep(value: object, max_depth: int) -> bool:
+    """Whether a parsed JSON value nests deeper than *max_depth* (the value itself is level 1).
+
+    Level by level, without recursion: each level's members are listed, and its objects and
+    arrays picked out, by C passes (a type's count is a pointer comparison per member of it).
+    """
+    objects: list[dict[str, object]] = []
+    arrays: list[list[object]] = []
+    if type(value) is dict:
+        objects.append(typing.cast("dict[str, object]", value))
+    else:
+        arrays.append(typing.cast("list[object]", value))
+    for _ in range(max_depth):
+        members: list[object] = [
+            *itertools.chain.from_iterable(map(_object_values, objects)),
+            *itertools.chain.from_iterable(arrays),
+        ]
+        types = list(map(type, members))
+        objects = _of_type(members, types, dict)
+        arrays = _of_type(members, types, list)
+        if not objects and not arrays:
+            return False
+    return True
+
+
+def _of_type(members: list[object], types: list[type], kind: type[_C]) -> list[_C]:
+    """The *members* whose type (in *types*, in the same order) is exactly *kind*."""
+    if not types.count(kind):
+        return []
+    chosen = itertools.compress(members, map(operator.is_, types, itertools.repeat(kind)))
+    return typing.cast("list[_C]", list(chosen))
+
+
+# From this length on, a text's colons are found one by one with ``find``, which skips to the
+# next at memchr speed, rather than counted by ``count``, which looks at every character (about
+# 30 times slower per byte, but a ``find`` call costs as much as ``count`` over ~200 characters).
+# Once more than `_FEW` plus one per 256 characters have been found, the text is dense in them
+# and the rest is counted in one pass: the cost stays within about twice ``count``'s.
+LONG: Final = 4096
+_FEW: Final = 16
+MARKS: Final = ("\\", "3", "\\u003")
+ESCAPES: Final = ("\\u003a", "\\u003A")
+BYTE_MARKS: Final = (b"\\", b"3", b"\\u003")
+BYTE_ESCAPES: Final = (b"\\u003a", b"\\u003A")
+
+
+def count_char(text: AnyStr, char: AnyStr) -> int:
+    """How many times *char* (one character) occurs in *text*."""
+    if len(text) < LONG:
+        return text.count(char)
+    found = 0
+    at = text.find(char)
+    while at >= 0:
+        found += 1
+        if found > _FEW + (at >> 8):
+            return found + text.count(char, at + 1)
+        at = text.find(char, at + 1)
+    return found
+
+
+def escaped_colon(
+    text: AnyStr, marks: tuple[AnyStr, AnyStr, AnyStr], escapes: tuple[AnyStr, AnyStr]
+) -> bool:
+    r"""Whether *text* holds ``\u003a`` or ``\u003A`` (*escapes*).
+
+    *marks* are a backslash, a ``3`` and ``\u003`` (of the text's type).
+
+    Most texts have no backslash at all, which one ``find`` shows. In a long text, each ``3``
+    after the first backslash is looked at while they are few (as `count_char` finds colons);
+    otherwise the text is searched for ``\u003`` in one pass.
+    """
+    backslash, three, prefix = marks
+    at = text.find(backslash)
+    if at < 0:
+        return False
+    start = at
+    if len(text) >= LONG:
+        seen = 0
+        at = text.find(three, at + 4)  # an escape's 3 comes four characters after its backslash
+        while at >= 0:
+            if text[at - 4 : at + 2] in escapes:
+                return True
+            seen += 1
+            if seen > _FEW + (at >> 8):
+                break
+            at = text.find(three, at + 1)
+        else:
+            return False
+        start = at - 3
+    at = text.find(prefix, start)
+    while at >= 0:
+        if text[at : at + 6] in escapes:
+            return True
+        at = text.find(prefix, at + 1)
+    return False
+
+
+#: The Python types of plain JSON values as orjson reads them (no float, no container).
+FLAT_TYPES: Final = frozenset({str, int, bool, type(None)})
+
+# Digits as "0", everything else as " ": a run of digits becomes a run of "0" bytes.
+_DIGITS: Final = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
+# orjson reads an integer literal beyond 64 bits as a float; every one has 19 digits or more.
+_LONG_DIGITS: Final = b"0" * 19
+_LONG_DIGITS_SIZE: Final = len(_LONG_DIGITS)
+#: Texts up to this long are written back by orjson rather than looked at value by value.
+_WRITTEN_BACK: Final = 256
+#: How orjson writes the exponent of every float of 1e16 or more.
+_EXPONENT: Final = b"e+"
+
+
+def _long_literal(text: str | bytes) -> bool:
+    """Whether *text* holds a run of `_LONG_DIGITS` digits (one pass in C)."""
+    data = text.encode() if isinstance(text, str) else text
+    return _LONG_DIGITS in data.translate(_DIGITS)
+
+
+def strict_reading(
+    kind: type, text: str | bytes, value: dict[str, object], max_depth: int
+) -> Handover:
+    """What the exact path is told about arguments that orjson read but that did not structure.
+
+    Args:
+        kind: The type of the arguments: ``str``, ``bytes`` or ``dict``.
+        text: Their JSON text (for a dict, orjson's writing of it).
+        value: orjson's reading of *text*.
+        max_depth: The deepest nesting accepted (arguments the types cannot nest deeper are
+            not measured before structuring, but refused ones can be anything).
+
+    Returns:
+        *value*, when the exact path's own reading would be equal (see the module docstring),
+        else True (they did not structure; the exact path reads them itself).
+    """
+    try:
+        # Fewer brackets than the limit cannot nest too deep: measured only past that (and a
+        # text too short to hold that many pairs of brackets is not counted at all).
+        size = len(text)
+        if size > 2 * max_depth:
+            if isinstance(text, str):
+                opened = text.count("[") + text.count("{")
+            else:
+                opened = text.count(b"[") + text.count(b"{")
+            if opened > max_depth and too_deep(value, max_depth):
+                return True  # the exact path says how deep
+        if kind is dict:
+            return value  # equal to the dict, which the fast path checked
+        # A colon is one byte in UTF-8 (no other character's bytes hold one): a text is counted
+        # as it is, without encoding it.
+        if isinstance(text, str):
+            if "\\" in text and escaped_colon(text, MARKS, ESCAPES):
+                return True
+            colons = text.count(":") if len(text) < LONG else count_char(text, ":")
+        else:
+            if b"\\" in text and escaped_colon(text, BYTE_MARKS, BYTE_ESCAPES):
+                return True
+            colons = text.count(b":") if len(text) < LONG else count_char(text, b":")
+        # Every member of the text, and every colon in its strings, takes one of its colons: as
+        # many as the top-level members leaves none for another member, so none was dropped.
+        # Then only a literal of 19 digits or more needs looking for, in the text itself.
+        if colons == len(value) and size < _LONG_DIGITS_SIZE:
+            return value
+        if size > _WRITTEN_BACK and set(map(type, value.values())) <= FLAT_TYPES:
+            # No float (so no literal became one) and no object below: the colons of the
+            # strings are all the text's colons besides the members' own (unless a key has one).
+            # Counted in the strings, rather than in orjson's writing of the value, a long text
+            # is passed over once less and not written at all.
+            members = len(value)
+            if colons != members:
+                for item in value.values():
+                    if type(item) is str:
+                        members += item.count(":") if len(item) < LONG else count_char(item, ":")
+            if colons == members:
+                return value
+        elif colons == len(value) and not _long_literal(text):
+            return value
+        written = _dumps(value)
+        if colons != (written.count(b":") if len(written) < LONG else count_char(written, b":")):
+            return True  # a member was dropped
+        # An integer orjson read as a float is past 64 bits, so orjson writes it with an
+        # exponent of at least ``e+18``: without an "e+" in the writing (a "+" alone is common in
+        # code and prose), no literal needs counting.
+        if _EXPONENT in written and _long_literal(text):
+            return True
+    except Exception:  # noqa: BLE001 - whatever it was, the exact path reads the text itself
+        return True
+    return value
+
+
+class CutShort(json.JSONDecodeError):
+    """Python's strict parser's own error for an object's text missing only its closing brace.
+
+    The fast path hands it over (`cut_short`) in place of reading the text again: that parser
+    would read it to its end and stop there, expecting a comma.
+    """
+
+
+#: What Python's parser says at the end of an object's text whose last member is complete.
+_EXPECTING_COMMA: Final = "Expecting ',' delimiter"
+
+
+def cut_short(text: str) -> Handover:
+    """What the exact path is told about a JSON text that does not end as an object's does.
+
+    When orjson reads the text with a ``}`` added as an object with members whose values are all
+    strings, integers (within 64 bits: orjson reads a longer one as a float), booleans or null,
+    Python's strict parser reads the text itself without a complaint up to its end (no object
+    inside whose duplicate keys it would refuse, no number its limits would refuse; a repeated
+    key of the outer object is refused only once it is closed), where it expects a comma or the
+    brace: its error is that, at the text's end, said in its words (`CutShort`). Else nothing
+    (False): the exact path parses the text.
+    """
+    try:
+        value = typing.cast("Callable[[str], object]", orjson_loads)(text + "}")
+    except Exception:  # noqa: BLE001 - not an object cut short: the exact path says what it is
+        return False
+    if type(value) is not dict:
+        return False
+    members = typing.cast("dict[str, object]", value)
+    if not members or not set(map(type, members.values())) <= FLAT_TYPES:
+        return False  # "{" alone expects a key; an array or object inside is read otherwise
+    return CutShort(_EXPECTING_COMMA, text, len(text))
