@@ -408,6 +408,10 @@ _CUT_VALUES = st.one_of(
     st.lists(_CUT_PLAIN, max_size=3),
     st.dictionaries(st.text(max_size=4), _CUT_PLAIN, max_size=3),
 )
+#: An object's text whose keys may repeat (the parser refuses it once it is closed).
+_REPEATING = st.lists(st.tuples(st.sampled_from("ab"), _CUT_PLAIN), max_size=3).map(
+    lambda pairs: "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pairs) + "}"
+)
 
 
 class TestATextCutShort:
@@ -443,41 +447,45 @@ class TestATextCutShort:
         assert proxy.dynamic_call(cut) == f"Error: {checked.message}"  # type: ignore[attr-defined]
 
     @pytest.mark.parametrize(
-        "members",
+        ("members", "found"),
         [
-            '"a": 1, "a": 2',  # a repeated key of the outer object: refused only once closed
-            '"a": {"b": 1, "b": 2}, "c": 3',  # of an object inside: refused when it closes
-            '"a": [1, 2.5], "b": {}, "c": 3',  # an array, an object, a float: read by the parser
-            '"a": 1' + "0" * 400,  # a number orjson reads as a float
-            '"a": 1.5e999',  # a number no float holds
-            '"a": "\\ud800"',  # an escaped lone surrogate
-            '"a": 1,',  # a comma, then the end
-            "",  # no member: "{" expects a key
+            ('"a": 1, "a": 2', True),  # a repeated key of the outer object: refused once closed
+            ('"a": [1, 2.5], "b": {"c": null}, "d": 3', True),  # read as the parser reads it
+            ('"a": {"b": 1, "b": 2}, "c": 3', False),  # a repeated key inside: refused there
+            ('"a": {"b": "x\\u003a"}, "c": 3', False),  # an escaped colon: left to the parser
+            ('"a": ' + "[" * 40 + "1" + "]" * 40 + ', "b": 3', False),  # deeper than the limit
+            ('"a": 1' + "0" * 400, False),  # a number orjson reads as a float
+            ('"a": 1.5e999', False),  # a number no float holds
+            ('"a": "\\ud800"', False),  # an escaped lone surrogate
+            ('"a": 1,', False),  # a comma, then the end
+            ("", False),  # no member: "{" expects a key
         ],
     )
-    def test_the_parser_s_error_is_found_only_when_it_is_the_one(self, members: str) -> None:
+    def test_the_parser_s_error_is_found_only_when_it_is_the_one(
+        self, members: str, found: bool
+    ) -> None:
         cut = "{" + " " * 300 + members
         handover = self.handover_of(cut)
         proxy = take()
         checked = exact(proxy, cut)
         assert type(checked) is not dict
         assert proxy.dynamic_call(cut) == f"Error: {checked.message}"  # type: ignore[attr-defined]
-        assert (type(handover) is _handover.CutShort) == (members == '"a": 1, "a": 2')
+        assert (type(handover) is _handover.CutShort) == found
 
     @given(
-        st.lists(st.tuples(st.text(max_size=6), _CUT_VALUES), max_size=5),
+        st.lists(
+            st.tuples(st.text(max_size=6), _CUT_VALUES.map(json.dumps) | _REPEATING), max_size=5
+        ),
         st.sampled_from(["", " ", "\n", " \t\r\n "]),
         st.booleans(),
     )
     def test_any_object_cut_before_its_brace_gets_the_exact_path_s_words(
-        self, members: list[tuple[str, object]], space: str, ascii_only: bool
+        self, members: list[tuple[str, str]], space: str, ascii_only: bool
     ) -> None:
-        def written(value: object) -> str:
-            return json.dumps(value, ensure_ascii=ascii_only)
-
         # Keys may repeat; the last value is plain (a text ending in "}" is read by orjson).
         body = f",{space}".join(
-            f"{written(k)}{space}:{space}{written(v)}" for k, v in [*members, ("z", 0)]
+            f"{json.dumps(k, ensure_ascii=ascii_only)}{space}:{space}{v}"
+            for k, v in [*members, ("z", "0")]
         )
         cut = "{" + " " * 300 + body + space
         proxy = take()

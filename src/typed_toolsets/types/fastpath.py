@@ -252,7 +252,7 @@ def make_fast_arguments(
             if short == _CUT_SHORT
             else f"            if size > {_CUT_SHORT} and {_NO_OBJECT_END}:"
         ),
-        "                return exact(arguments, cut(arguments))",
+        f"                return exact(arguments, cut(arguments, {max_depth}))",
         "        text = arguments",
         "        try:",
         "            v = loads(text)",

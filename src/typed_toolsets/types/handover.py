@@ -277,24 +277,34 @@ class CutShort(json.JSONDecodeError):
 _EXPECTING_COMMA: Final = "Expecting ',' delimiter"
 
 
-def cut_short(text: str) -> Handover:
+def cut_short(text: str, max_depth: int) -> Handover:
     """What the exact path is told about a JSON text that does not end as an object's does.
 
-    When orjson reads the text with a ``}`` added as an object with members whose values are all
-    strings, integers (within 64 bits: orjson reads a longer one as a float), booleans or null,
-    Python's strict parser reads the text itself without a complaint up to its end (no object
-    inside whose duplicate keys it would refuse, no number its limits would refuse; a repeated
-    key of the outer object is refused only once it is closed), where it expects a comma or the
-    brace: its error is that, at the text's end, said in its words (`CutShort`). Else nothing
-    (False): the exact path parses the text.
+    When orjson reads the text with a ``}`` added as an object with members, and that reading is
+    the one Python's strict parser would make (its values are all strings, integers within 64
+    bits, booleans or null, with no object inside whose duplicate keys that parser would
+    refuse, and no integer orjson read as a float; or else `strict_reading` says so), that
+    parser reads the text itself without a complaint up to its end (a repeated key of the outer
+    object is refused only once it is closed), where it expects a comma or the brace: its error
+    is that, at the text's end, said in its words (`CutShort`). Else nothing (False): the exact
+    path parses the text.
+
+    Args:
+        text: The text (it has a character).
+        max_depth: The deepest nesting accepted (a text nested deeper is the limit's error).
     """
+    whole = text + "}"
     try:
-        value = typing.cast("Callable[[str], object]", orjson_loads)(text + "}")
+        value = typing.cast("Callable[[str], object]", orjson_loads)(whole)
     except Exception:  # noqa: BLE001 - not an object cut short: the exact path says what it is
         return False
     if type(value) is not dict:
         return False
     members = typing.cast("dict[str, object]", value)
-    if not members or not set(map(type, members.values())) <= FLAT_TYPES:
-        return False  # "{" alone expects a key; an array or object inside is read otherwise
+    if not members:
+        return False  # "{" alone expects a key
+    # Values of other types (arrays, objects, floats): read as the parser would read them?
+    plain = set(map(type, members.values())) <= FLAT_TYPES
+    if not plain and strict_reading(str, whole, members, max_depth) is not members:
+        return False
     return CutShort(_EXPECTING_COMMA, text, len(text))
