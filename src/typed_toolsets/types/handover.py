@@ -19,8 +19,9 @@ it, so the exact path's parser reads the numbers before it with its own C number
 only those after it are looked for long literals. A long text that does not end in ``}`` (then
 whitespace) is no JSON object, and most often a model's output cut off: orjson's error on it would
 walk the text to count its lines, so the fast path reads it with the brace added instead
-(`cut_short`): when that is an object of plain values, the exact path is handed the strict
-parser's own error (`CutShort`), which it reports without reading the text again; else nothing.
+(`cut_short`): when that is an object with members, read as the strict parser would read it,
+the exact path is handed that parser's own error (`CutShort`), which it reports without reading
+the text again; else nothing.
 The exact path returns its verdict on refused arguments rather than raising it (it raises no
 `Exception`), so a handover from inside the structuring ``try`` returns through it.
 
