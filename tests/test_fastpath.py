@@ -449,9 +449,12 @@ class TestATextCutShort:
     @pytest.mark.parametrize(
         ("members", "found"),
         [
-            ('"a": 1, "a": 2', True),  # a repeated key of the outer object: refused once closed
             ('"a": [1, 2.5], "b": {"c": null}, "d": 3', True),  # read as the parser reads it
             ('"a": {"b": 1, "b": 2}, "c": 3', False),  # a repeated key inside: refused there
+            # A repeated key of the outer object (refused only once it closes) may hide an object
+            # whose own repeated key the parser refuses: orjson kept the plain value after it.
+            ('"": {"a": "", "a": null}, "": "", "z": 0', False),
+            ('"a": 1, "a": 2', False),  # so a repeated key leaves the text to the parser
             ('"a": {"b": "x\\u003a"}, "c": 3', False),  # an escaped colon: left to the parser
             ('"a": ' + "[" * 40 + "1" + "]" * 40 + ', "b": 3', False),  # deeper than the limit
             ('"a": 1' + "0" * 400, False),  # a number orjson reads as a float

@@ -212,9 +212,39 @@ def strict_reading(
         else True (they did not structure; the exact path reads them itself).
     """
     try:
-        # Fewer brackets than the limit cannot nest too deep: measured only past that (and a
-        # text too short to hold that many pairs of brackets is not counted at all).
         size = len(text)
+        colons, flat = 0, False
+        if kind is not dict:
+            # A colon is one byte in UTF-8 (no other character's bytes hold one): a text is
+            # counted as it is, without encoding it.
+            if isinstance(text, str):
+                if "\\" in text and escaped_colon(text, MARKS, ESCAPES):
+                    return True
+                colons = text.count(":") if len(text) < LONG else count_char(text, ":")
+            else:
+                if b"\\" in text and escaped_colon(text, BYTE_MARKS, BYTE_ESCAPES):
+                    return True
+                colons = text.count(b":") if len(text) < LONG else count_char(text, b":")
+            # Every member of the text, and every colon in its strings, takes one of its colons:
+            # as many as the top-level members leaves none for another member, so none was
+            # dropped. Then only a literal of 19 digits or more needs looking for.
+            flat = size > _WRITTEN_BACK and set(map(type, value.values())) <= FLAT_TYPES
+            if flat:
+                # No float (so no literal became one) and no object below: the colons of the
+                # strings are all the text's colons besides the members' own (unless a key has
+                # one). Counted in the strings, rather than in orjson's writing of the value, a
+                # long text is passed over once less and not written at all.
+                members = len(value)
+                if colons != members:
+                    for item in value.values():
+                        if type(item) is str:
+                            members += (
+                                item.count(":") if len(item) < LONG else count_char(item, ":")
+                            )
+                if colons == members:
+                    return value  # no member dropped and none nested: one level deep
+        # Fewer brackets than the limit cannot nest too deep: a text too short to hold that many
+        # pairs is not measured at all.
         if size > 2 * max_depth:
             if isinstance(text, str):
                 opened = text.count("[") + text.count("{")
@@ -224,34 +254,9 @@ def strict_reading(
                 return True  # the exact path says how deep
         if kind is dict:
             return value  # equal to the dict, which the fast path checked
-        # A colon is one byte in UTF-8 (no other character's bytes hold one): a text is counted
-        # as it is, without encoding it.
-        if isinstance(text, str):
-            if "\\" in text and escaped_colon(text, MARKS, ESCAPES):
-                return True
-            colons = text.count(":") if len(text) < LONG else count_char(text, ":")
-        else:
-            if b"\\" in text and escaped_colon(text, BYTE_MARKS, BYTE_ESCAPES):
-                return True
-            colons = text.count(b":") if len(text) < LONG else count_char(text, b":")
-        # Every member of the text, and every colon in its strings, takes one of its colons: as
-        # many as the top-level members leaves none for another member, so none was dropped.
-        # Then only a literal of 19 digits or more needs looking for, in the text itself.
-        if colons == len(value) and size < _LONG_DIGITS_SIZE:
-            return value
-        if size > _WRITTEN_BACK and set(map(type, value.values())) <= FLAT_TYPES:
-            # No float (so no literal became one) and no object below: the colons of the
-            # strings are all the text's colons besides the members' own (unless a key has one).
-            # Counted in the strings, rather than in orjson's writing of the value, a long text
-            # is passed over once less and not written at all.
-            members = len(value)
-            if colons != members:
-                for item in value.values():
-                    if type(item) is str:
-                        members += item.count(":") if len(item) < LONG else count_char(item, ":")
-            if colons == members:
-                return value
-        elif colons == len(value) and not _long_literal(text):
+        if colons == len(value) and (
+            size < _LONG_DIGITS_SIZE or (not flat and not _long_literal(text))
+        ):
             return value
         written = _dumps(value)
         if colons != (written.count(b":") if len(written) < LONG else count_char(written, b":")):
@@ -282,13 +287,11 @@ def cut_short(text: str, max_depth: int) -> Handover:
     """What the exact path is told about a JSON text that does not end as an object's does.
 
     When orjson reads the text with a ``}`` added as an object with members, and that reading is
-    the one Python's strict parser would make (its values are all strings, integers within 64
-    bits, booleans or null, with no object inside whose duplicate keys that parser would
-    refuse, and no integer orjson read as a float; or else `strict_reading` says so), that
-    parser reads the text itself without a complaint up to its end (a repeated key of the outer
-    object is refused only once it is closed), where it expects a comma or the brace: its error
-    is that, at the text's end, said in its words (`CutShort`). Else nothing (False): the exact
-    path parses the text.
+    the one Python's strict parser would make of it (`strict_reading`: no member dropped, so no
+    object inside hidden by a repeated key, no integer read as a float, not nested too deep),
+    that parser reads the text itself without a complaint up to its end, where it expects a
+    comma or the brace: its error is that, at the text's end, said in its words (`CutShort`).
+    Else nothing (False): the exact path parses the text.
 
     Args:
         text: The text (it has a character).
@@ -304,8 +307,6 @@ def cut_short(text: str, max_depth: int) -> Handover:
     members = typing.cast("dict[str, object]", value)
     if not members:
         return False  # "{" alone expects a key
-    # Values of other types (arrays, objects, floats): read as the parser would read them?
-    plain = set(map(type, members.values())) <= FLAT_TYPES
-    if not plain and strict_reading(str, whole, members, max_depth) is not members:
+    if strict_reading(str, whole, members, max_depth) is not members:
         return False
     return CutShort(_EXPECTING_COMMA, text, len(text))
