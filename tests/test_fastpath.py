@@ -624,6 +624,8 @@ _PAD = "." * 300
         # Strings and integers only (a long text): the strings' colons account for the text's.
         (f'{{"note": "a: b", "count": "x: y: z", "n": 12345678901234567890, "p": "{_PAD}"}}', True),
         (f'{{"note": "a:b", "note": "c", "p": "{_PAD}"}}', False),  # dropped: a colon left over
+        # Flat as read, but a repeated key dropped a value nested deeper than the limit.
+        (f'{{"note": {"[" * 8}1{"]" * 8}, "note": "c", "p": "{_PAD}"}}', False),
         (f'{{"a:b": "x", "count": 1, "p": "{_PAD}"}}', True),  # a key's colon: orjson's writing
         (f'{{"note": "{"x: " * 200}", "tree": [[[[[[[[1]]]]]]]]}}', False),  # long and too deep
         (f'{{"note": "{"x: " * 200}", "tree": [[[[[1]]]]]}}', True),
