@@ -19,6 +19,7 @@ from annotated_types import Ge
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.strategies.annotations import json_values, repeated_key_objects
 from typed_toolsets import Limits, Toolset, register_type, tool
 from typed_toolsets.call.pipeline import Failed
 from typed_toolsets.call.proxy import ToolProxy
@@ -397,23 +398,6 @@ class OuterToolset(Toolset):
         return n
 
 
-_CUT_PLAIN = st.one_of(
-    st.text(max_size=20), st.integers(-(2**63), 2**64 - 1), st.booleans(), st.none()
-)
-#: Values of an object cut short: plain ones (its error is found), and the others.
-_CUT_VALUES = st.one_of(
-    _CUT_PLAIN,
-    st.floats(allow_nan=False),
-    st.integers(min_value=2**64, max_value=10**30),
-    st.lists(_CUT_PLAIN, max_size=3),
-    st.dictionaries(st.text(max_size=4), _CUT_PLAIN, max_size=3),
-)
-#: An object's text whose keys may repeat (the parser refuses it once it is closed).
-_REPEATING = st.lists(st.tuples(st.sampled_from("ab"), _CUT_PLAIN), max_size=3).map(
-    lambda pairs: "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pairs) + "}"
-)
-
-
 class TestATextCutShort:
     """A text that does not end in "}" is no JSON object: a long one skips orjson's error."""
 
@@ -477,7 +461,8 @@ class TestATextCutShort:
 
     @given(
         st.lists(
-            st.tuples(st.text(max_size=6), _CUT_VALUES.map(json.dumps) | _REPEATING), max_size=5
+            st.tuples(st.text(max_size=6), json_values.map(json.dumps) | repeated_key_objects),
+            max_size=5,
         ),
         st.sampled_from(["", " ", "\n", " \t\r\n "]),
         st.booleans(),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
+import json
 import keyword
 import typing
 import uuid
@@ -363,3 +364,8 @@ json_values: st.SearchStrategy[object] = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_keys, inner, max_size=4),
     max_leaves=10,
 )
+
+#: The text of a JSON object whose keys may repeat (which strict parsing refuses once it closes).
+repeated_key_objects: st.SearchStrategy[str] = st.lists(
+    st.tuples(st.sampled_from("ab"), json_values), max_size=3
+).map(lambda pairs: "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pairs) + "}")
