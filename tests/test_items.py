@@ -67,3 +67,10 @@ def test_all_of_is_every_item_of_exactly_that_type(items: list[Any]) -> None:
     from typed_toolsets.types.items import all_of
 
     assert all_of(items, int) == all(type(item) is int for item in items)
+
+
+@pytest.mark.parametrize("size", [1, 8, 9, 64, 1_000])
+def test_inexact_of_a_list_without_one_exact_item_is_every_index(size: int) -> None:
+    items = [str(index) for index in range(size)]
+    assert list(inexact(items, frozenset({int}))) == list(range(size))
+    assert list(inexact([*items, 0], frozenset({int}))) == list(range(size))

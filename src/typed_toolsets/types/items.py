@@ -38,6 +38,8 @@ def inexact(items: list[Any], exact: frozenset[type]) -> Iterable[int]:
     odd = size - _count(types, exact)
     if not odd:
         return ()
+    if odd == size:  # none of them: nothing to pick
+        return range(size)
     if odd * _SPARSE > size:
         if len(exact) == 1:
             (kind,) = exact
