@@ -34,6 +34,14 @@ class Size(enum.IntEnum):
     LARGE = 3
 
 
+class Only(enum.Enum):
+    ONE = "one"
+
+
+class Unit(enum.IntEnum):
+    ONE = 1
+
+
 @attrs.define
 class Person:
     """Someone.
@@ -137,6 +145,24 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         Size.LARGE,
         2,
         "value: 2 is not one of [1, 3]",
+    ),
+    (
+        "enum of one member",  # an enum is always an "enum" with its type; a literal is not
+        Only,
+        {"type": "string", "enum": ["one"]},
+        "one",
+        Only.ONE,
+        "two",
+        "value: 'two' is not one of ['one']",
+    ),
+    (
+        "int enum of one member",
+        Unit,
+        {"type": "integer", "enum": [1]},
+        1,
+        Unit.ONE,
+        2,
+        "value: 2 is not one of [1]",
     ),
     (
         "literal",

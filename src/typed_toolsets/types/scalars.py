@@ -250,7 +250,14 @@ def _constants_spec(
     description: str | None,
     instance_check: Callable[[Any], bool],
     unstructure: Callable[[Any], Any],
+    *,
+    one_as_const: bool,
 ) -> TypeSpec:
+    """The spec of a closed set of JSON values (an enum's, a literal's).
+
+    Its schema is ``{"enum": [...]}``, with ``"type"`` when the values share one JSON type
+    (integers and floats as ``"number"``); with *one_as_const*, a single value is ``{"const": v}``.
+    """
     json_types = {_json_scalar_type(v) for v in values}
     plain = [plain_json(v) for v in values]
     # Booleans are looked up apart from numbers: JSON `true` is not `1`, but Python says True == 1.
@@ -278,7 +285,7 @@ def _constants_spec(
             raise Reject from None
 
     schema: Schema
-    if len(plain) == 1:
+    if len(plain) == 1 and one_as_const:
         schema = {"const": plain[0]}
     else:
         schema = {}
@@ -339,6 +346,7 @@ def _enum_rule(annotation: object, _builder: Builder) -> TypeSpec:
         class_description(cls, generated),
         lambda v: isinstance(v, cls),
         unstructure,
+        one_as_const=False,  # an enum is always an "enum", however many members it has
     )
 
 
@@ -372,7 +380,7 @@ def _literal_rule(annotation: object, _builder: Builder) -> TypeSpec:
         msg = f"{value!r} is not one of {results!r}"
         raise ValueError(msg)
 
-    return _constants_spec(annotation, values, results, None, check, unstructure)
+    return _constants_spec(annotation, values, results, None, check, unstructure, one_as_const=True)
 
 
 SCALAR_RULES: Final = (
