@@ -567,8 +567,15 @@ def test_generated_docstrings_are_not_descriptions() -> None:
     class Bare:
         n: int
 
-    assert "description" not in echo(Plain).parameters["properties"]["value"]
-    assert "description" not in echo(Bare).parameters["properties"]["value"]
+    class Lone(NamedTuple):  # Python's docstring for it is "Lone(n,)"
+        n: int
+
+    class Twin(NamedTuple):
+        a: int
+        b: str
+
+    for annotation in (Plain, Bare, Lone, Twin):
+        assert "description" not in echo(annotation).parameters["properties"]["value"]
 
 
 def test_float_beyond_the_float_range_is_an_argument_problem() -> None:

@@ -424,7 +424,9 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
     if kind == "dataclass":
         generated_doc = cls.__name__ + str(inspect.signature(cls)).replace(" -> None", "")
     elif kind == "namedtuple":
-        generated_doc = f"{cls.__name__}({', '.join(f.name for f in fields)})"
+        names = ", ".join(f.name for f in fields)
+        # collections.namedtuple writes one field as a one-item tuple's: "Point(x,)".
+        generated_doc = f"{cls.__name__}({names}{',' if len(fields) == 1 else ''})"
     description = class_description(cls, generated_doc)
     if description:
         schema["description"] = description
