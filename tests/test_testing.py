@@ -219,6 +219,17 @@ def test_register_type_refuses_what_is_not_a_strategy() -> None:
         register_type(Thing, schema={}, structure=str, unstructure=str, strategy=3)  # type: ignore[arg-type]  # wrong on purpose
 
 
+def test_register_type_is_also_a_name_of_the_testing_module() -> None:
+    # SPEC section 7 lists it with the testing helpers: a suite may import it from there.
+    import typed_toolsets
+    import typed_toolsets.testing as testing
+    from typed_toolsets.testing import register_type as from_testing
+
+    assert from_testing is typed_toolsets.register_type is register_type
+    assert "register_type" in testing.__all__
+    assert testing.__all__ == sorted(testing.__all__)
+
+
 # -------------------------------------------------------------------------------- arguments
 
 

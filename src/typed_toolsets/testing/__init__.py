@@ -13,7 +13,9 @@ proves for every type::
   strategies for tests of your own;
 - `check_toolset` checks, for every tool, that values survive the trip through JSON, that the
   schema's arguments are accepted and its near misses refused at the right path, and that the
-  fast and exact call paths agree. It never calls the methods unless ``call=True``.
+  fast and exact call paths agree. It never calls the methods unless ``call=True``;
+- `register_type` (``typed_toolsets.register_type`` itself, here too) teaches them a type of
+  your own: its ``strategy`` draws its values.
 
 Only this package imports Hypothesis; ``import typed_toolsets`` never does. The names load on
 first use, so that Hypothesis's plugin entry point (`typed_toolsets.testing._plugin`) stays light.
@@ -25,6 +27,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from typed_toolsets.types.catalog import register_type as register_type
+
     from ._check import ToolsetCheckError as ToolsetCheckError
     from ._check import check_toolset as check_toolset
     from ._nearmiss import NearMiss as NearMiss
@@ -40,6 +44,7 @@ __all__ = [
     "arguments",
     "check_toolset",
     "invalid_arguments",
+    "register_type",
     "values",
 ]
 
@@ -50,6 +55,7 @@ _WHERE = {
     "arguments": "._strategies",
     "check_toolset": "._check",
     "invalid_arguments": "._nearmiss",
+    "register_type": "typed_toolsets.types.catalog",
     "values": "._strategies",
 }
 
