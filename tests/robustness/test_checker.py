@@ -19,11 +19,14 @@ from jsonschema._utils import uniq  # the reference's own uniqueness rule
 from tests.strategies.annotations import cases, json_values
 from tests.strategies.toolsets import echo_tool
 from typed_toolsets.call.checker import ASSERTING, Checker, json_key
+from typed_toolsets.call.nodes import _CHECKED_ONE_BY_ONE  # pyright: ignore[reportPrivateUsage]
 from typed_toolsets.call.validation import Problem, collect, expand
 from typed_toolsets.testing import arguments, invalid_arguments
 from typed_toolsets.types.validator import make_validator
 
 EVERYTHING = 10**9
+#: Arrays up to this long are checked item by item by the generated code.
+ONE_BY_ONE = _CHECKED_ONE_BY_ONE
 
 
 def reference(schema: dict[str, Any], instance: object) -> list[Problem]:
@@ -108,9 +111,11 @@ def test_keywords_match_jsonschema() -> None:
         (list[int], [1, True, 2.0, 2.5, "3", None, 4, [5], {"6": 6}]),
         (list[float], [1, 1.5, False, "x", 2]),
         (list[str], ["a", "b", *([1] * 30)]),  # more problems than the cap
-        # Arrays up to 8 items are checked item by item, longer ones by their types first.
-        (list[int], [1, "2", 3, 4, 5, 6, 7, None]),
-        (list[int], [1, "2", 3, 4, 5, 6, 7, None, 9]),
+        # Short arrays are checked item by item, longer ones by their types first.
+        (list[int], [1, "2", *range(3, ONE_BY_ONE), None]),
+        (list[int], [1, "2", *range(3, ONE_BY_ONE + 1), None]),
+        (list[str], list(range(ONE_BY_ONE + 1))),  # none of the type
+        (list[str], ["a", *range(ONE_BY_ONE + 1)]),
         (list[str], [1]),
         (set[int], [1, 2, 1.0]),
         (set[int], [1, 2, "1", 3, 2]),
