@@ -163,6 +163,58 @@ class TestModelFacingCall:
             leave.invoke(None)
 
 
+class TestCheck:
+    """`check`: the verdict `invoke` would give the arguments before running the method."""
+
+    @pytest.mark.parametrize(
+        "arguments",
+        [
+            {"a": "x", "b": 1},
+            {"a": 1},
+            {"a": 1, "b": 2, "c": 3},
+            '{"a": 1, "a": 2, "b": 3}',  # a repeated key
+            "[",
+            "[1]",
+            {"a": 1.5, "b": 1},
+            {"a": float("nan"), "b": 1},
+            '{"a": 1, "b": ' + "[" * 40 + "]" * 40 + "}",  # past Limits.max_depth
+            "x" * 1_000_001,  # past Limits.max_argument_bytes
+            object(),
+        ],
+    )
+    def test_refused_arguments_get_the_error_invoke_gives(self, arguments: Any) -> None:
+        math = MathToolset()
+        divide = {t.method_name: t for t in math.to_tools()}["divide"]
+        error = divide.check(arguments)
+        assert error is not None
+        assert error == divide.invoke(arguments).error
+        assert math.calls == []
+
+    @pytest.mark.parametrize("arguments", [{"a": 1, "b": 0}, '{"a": 1, "b": 0}', b'{"b":0,"a":1}'])
+    def test_accepted_arguments_are_none_and_the_method_does_not_run(self, arguments: Any) -> None:
+        math = MathToolset()
+        divide = {t.method_name: t for t in math.to_tools()}["divide"]
+        assert divide.check(arguments) is None
+        assert math.calls == []
+        # Accepted, even though running the method would fail: check is not the call.
+        assert divide.invoke(arguments).error.kind == "execution"  # type: ignore[union-attr]
+
+    def test_an_async_tool_is_checked_without_being_awaited(self) -> None:
+        slow_add = tools()["slow_add"]
+        assert slow_add.check({"a": 1, "b": 2, "delay": 30}) is None
+        error = slow_add.check({"a": 1})
+        assert error is not None
+        assert (
+            error.message
+            == "Invalid arguments for tool 'math_slow_add': b: missing required argument"
+        )
+
+    def test_the_limit_kind_is_kept(self) -> None:
+        error = tools()["divide"].check("x" * 1_000_001)
+        assert error is not None
+        assert error.kind == "limit"
+
+
 class TestAsync:
     def test_async_forms_on_an_async_tool(self) -> None:
         slow_add = tools()["slow_add"]

@@ -19,7 +19,7 @@ from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.typespec import json_copy
 
 from .pipeline import Failed, Pipeline
-from .result import ToolResult, error_text
+from .result import ToolError, ToolResult, error_text
 from .strict import JSONArguments, StrictArguments
 
 __all__ = ["Arguments", "ToolProxy", "make_proxies"]
@@ -180,6 +180,25 @@ class ToolProxy(Generic[_P, _R_co]):
             return ToolResult.success(value)
         outcome = pipeline.run(self._bound, arguments)
         return outcome.result if type(outcome) is Failed else ToolResult.success(outcome)
+
+    def check(self, arguments: Arguments = None) -> ToolError | None:
+        """Read and validate *arguments* as `invoke` would, without running the method.
+
+        For a host that must decide about a call before it runs (an approval prompt shows only
+        arguments the tool would accept, de-duplicated and within the limits). They are read
+        again when the call is made: a class's own validator runs each time.
+
+        Returns:
+            The error `invoke` would return before running the method (``"arguments"`` or
+            ``"limit"``), or None when the arguments would reach it. Never raises an `Exception`;
+            `KeyboardInterrupt`, `SystemExit` and cancellation propagate.
+        """
+        pipeline = self._pipeline
+        try:
+            kwargs = pipeline.fast(arguments)
+        except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
+            return pipeline.failure(exc).error
+        return kwargs.error if type(kwargs) is Failed else None
 
     def dynamic_call(self, arguments: Arguments = None) -> Any:
         """Run the model-facing call: the method's return value, or ``"Error: <message>"``.
