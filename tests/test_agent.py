@@ -637,6 +637,40 @@ def test_the_callback_cannot_change_the_arguments_of_the_call() -> None:
     assert shop.ran == ["delete /tmp/a"]
 
 
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_only_calls_the_tool_would_accept_are_put_to_the_callback(runner: str) -> None:
+    asked: list[dict[str, Any]] = []
+
+    def approve(name: str, arguments: Mapping[str, Any]) -> bool:
+        asked.append(dict(arguments))
+        return True
+
+    agent, shop = _agent(
+        [
+            _call("shop_delete", path=7),
+            _call("shop_delete", path="/tmp/a", force=True),
+            _call("shop_delete", path="x" * 1_000_001),  # past Limits.max_argument_bytes
+            _call("shop_delete", path="/tmp/b"),
+            FINISH,
+        ],
+        approve=approve,
+    )
+    wrong, extra, large, fine, _ = _run(agent, runner).steps
+    assert wrong.observation == (
+        "Error: Invalid arguments for tool 'shop_delete': path: 7 is not of type 'string'"
+    )
+    assert extra.observation == (
+        "Error: Invalid arguments for tool 'shop_delete': force: unexpected argument; "
+        "expected only: path"
+    )
+    kinds = [s.result.error.kind for s in (wrong, extra, large) if s.result and s.result.error]
+    assert kinds == ["arguments", "arguments", "limit"]
+    assert [wrong.ok, extra.ok, large.ok] == [False, False, False]
+    assert (fine.observation, fine.ok) == ("deleted /tmp/b", True)
+    assert asked == [{"path": "/tmp/b"}]
+    assert shop.ran == ["delete /tmp/b"]
+
+
 def test_the_deadline_stops_waiting_for_an_approval() -> None:
     async def undecided(name: str, arguments: Mapping[str, Any]) -> bool:
         await asyncio.sleep(30)

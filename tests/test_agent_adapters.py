@@ -422,7 +422,7 @@ def test_anthropic_refusals_and_errors_are_flagged_tool_results() -> None:
         "Error: The call of tool 'files_remove' was not approved. Choose another action, or finish."
     )
     assert results[1]["content"] == "removed /tmp/scratch"
-    # Approved, then refused by the schema: approval is not validation.
+    # Refused by the schema before anyone is asked: the callback sees only calls that would run.
     assert results[2]["content"] == (
         "Error: Invalid arguments for tool 'files_remove': force: unexpected argument; "
         "expected only: path"
@@ -430,7 +430,6 @@ def test_anthropic_refusals_and_errors_are_flagged_tool_results() -> None:
     assert asked == [
         ("files_remove", {"path": "/etc/passwd"}),
         ("files_remove", {"path": "/tmp/scratch"}),
-        ("files_remove", {"path": "/tmp/b", "force": True}),
     ]
 
 

@@ -19,7 +19,15 @@ from typing import Any, Final, TypeAlias
 
 import attrs
 
-from typed_toolsets import Arguments, ExportError, StrictArguments, ToolProxy, ToolResult, Toolset
+from typed_toolsets import (
+    Arguments,
+    ExportError,
+    StrictArguments,
+    ToolError,
+    ToolProxy,
+    ToolResult,
+    Toolset,
+)
 from typed_toolsets.export.calls import result_text
 from typed_toolsets.export.dialects import unique_tools
 
@@ -54,13 +62,20 @@ class _AskApproval:
 
 
 @attrs.frozen
+class _CheckArguments:
+    proxy: ToolProxy
+    arguments: Arguments
+    timeout: float | None
+
+
+@attrs.frozen
 class _RunTool:
     proxy: ToolProxy
     arguments: Arguments
     timeout: float | None
 
 
-_Request: TypeAlias = "_AskModel | _AskApproval | _RunTool"
+_Request: TypeAlias = "_AskModel | _CheckArguments | _AskApproval | _RunTool"
 _Core: TypeAlias = "Generator[_Request, object, AgentResult]"
 
 
@@ -388,6 +403,8 @@ class ReAct:
     def _answer(self, request: _Request, runner: _SyncRunner) -> object:
         if isinstance(request, _AskModel):
             return runner.settle(self._model(request.transcript), request.timeout, "the model")
+        if isinstance(request, _CheckArguments):
+            return request.proxy.check(request.arguments)
         if isinstance(request, _AskApproval):
             approve = typing.cast("Approve", self._approve)
             verdict = approve(request.tool, request.arguments)
@@ -402,6 +419,10 @@ class ReAct:
         if isinstance(request, _AskModel):
             asked = _call_async(self._model, request.transcript)
             return await _settle(asked, request.timeout, clock)
+        if isinstance(request, _CheckArguments):
+            # Off the event loop: arguments up to the size limit may take a while to read.
+            checked = asyncio.to_thread(request.proxy.check, request.arguments)
+            return await _settle(checked, request.timeout, clock)
         if isinstance(request, _AskApproval):
             approve = typing.cast("Approve", self._approve)
             asked = _call_async(approve, request.tool, request.arguments)
@@ -449,6 +470,7 @@ class ReAct:
         if read.problem is not None or read.action is None:
             return _Outcome(read.problem or "Error: Malformed step", ok=False)
         proxy = self._tools[read.action]
+        arguments: Arguments = StrictArguments(read.arguments) if read.strict else read.arguments
         if proxy.requires_approval:
             if self._approve is None:
                 return _Outcome(
@@ -456,6 +478,14 @@ class ReAct:
                     "it in this run: the call was not made. Choose another action, or finish.",
                     ok=False,
                 )
+            # Only a call the tool would accept is put to the callback: what it approves are the
+            # arguments that run (read, de-duplicated, valid, within the limits).
+            refused = yield _CheckArguments(proxy, arguments, clock.remaining())
+            if refused is _TIMED_OUT:
+                raise clock.passed(steps, f"the check of the arguments of {proxy.name!r}")
+            if refused is not None:
+                failed = ToolResult.failure(typing.cast("ToolError", refused))
+                return _Outcome(str(failed.dynamic()), ok=False, result=failed)
             asked = copy.deepcopy(read.arguments)  # what the callback sees cannot change the call
             verdict = yield _AskApproval(proxy.name, asked, clock.remaining())
             if verdict is _TIMED_OUT:
@@ -474,7 +504,6 @@ class ReAct:
                 )
         if clock.expired():
             raise clock.passed(steps, f"tool {proxy.name!r}")
-        arguments: Arguments = StrictArguments(read.arguments) if read.strict else read.arguments
         result = yield _RunTool(proxy, arguments, clock.remaining())
         if result is _TIMED_OUT:
             return _Outcome(
