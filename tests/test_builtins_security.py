@@ -6,7 +6,7 @@ oracle: no canary or marker file appears, the sandbox tree is unchanged, no secr
 ``root:x:0:0`` appears in any result, no call raises or outlives its deadline, and no temporary
 file, fd or child process is left (the ``no_leaks`` fixture). The stand-in gh answers every call.
 
-Requirement IDs covered here: ARGV-1..ARGV-7, ENV-1, ENV-2, GH-1..GH-3, TMP-1, AG-1 (in fact;
+Requirement IDs covered here: ARGV-1..ARGV-7, ENV-1, ENV-2, GH-1..GH-3, TMP-1, JSON-8, AG-1 (in fact;
 see `test_AG_1_...`), FZ-2. The others are in test_process.py (DL-*, OUT-1, OUT-2),
 test_regex.py (RE-1, RE-2) and test_text.py (RE-3, RE-4, DL-2, OUT-3, OUT-4, TXT-1).
 """
@@ -14,6 +14,7 @@ test_regex.py (RE-1, RE-2) and test_text.py (RE-3, RE-4, DL-2, OUT-3, OUT-4, TXT
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import os
 import re
@@ -594,7 +595,8 @@ def test_TMP_1_no_tool_creates_a_temporary_file(
 def test_AG_1_read_only_in_fact(sandbox: Path, fake_gh: Any) -> None:
     """The sandbox fixture hashes the tree before and after; a sample of payloads per tool.
 
-    The ``readOnlyHint`` annotation itself needs tool annotations in the core (not there yet).
+    The ``readOnlyHint`` annotation itself: test_export_declarations.py
+    (``test_the_built_in_toolsets_are_read_only``).
     """
     fake_gh.default(stdout="{}")
     proxies = [*TextProcessingToolset.to_tools(), *GitHubCLIToolset.to_tools()]
@@ -649,6 +651,38 @@ def test_FZ_2_schema_generated_arguments_gh(name: str, fake_gh: Any) -> None:
     _fuzz(proxy, 25)
     for argv in fake_gh.argvs():
         _check_gh_argv(argv)
+
+
+# ------------------------------------------------------------ JSON-8: the schemas' own lint
+
+
+def _subschemas(schema: object) -> Iterator[dict[str, Any]]:
+    stack = [schema]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            yield item
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def test_JSON_8_every_built_in_schema_is_linear_to_check() -> None:
+    """Each pattern compiles under RE2 (linear matching); a set's array has at most 256 items."""
+    import re2
+
+    schemas: list[object] = []
+    for proxy in [*TextProcessingToolset.to_tools(), *GitHubCLIToolset.to_tools()]:
+        schemas += [proxy.parameters, proxy.output_schema]
+        with contextlib.suppress(typed_toolsets.ExportError):  # no strict form: nothing to lint
+            schemas.append(proxy.strict_parameters)
+    for schema in schemas:
+        for sub in _subschemas(schema):
+            pattern = sub.get("pattern")
+            if isinstance(pattern, str):
+                re2.compile(pattern)  # raises on what RE2 cannot run in linear time
+            if sub.get("uniqueItems") is True:
+                assert 0 <= sub.get("maxItems", 10**9) <= 256, sub
 
 
 # ------------------------------------------- DL-1 at the tool level: no leak on any ending
