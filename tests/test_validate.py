@@ -11,7 +11,7 @@ import pytest
 from annotated_types import Ge, Gt, Le, Lt, MaxLen, MinLen, MultipleOf
 
 from tests.strategies.toolsets import echo_tool
-from typed_toolsets import ArgumentProblem, Toolset, tool
+from typed_toolsets import ArgumentProblem, Toolset, register_type, tool
 from typed_toolsets.call.validation import (
     MAX_PROBLEMS,
     collect,
@@ -219,3 +219,100 @@ def test_every_constraint_is_explained(annotation: object, value: object, messag
     result = echo_tool(annotation).invoke({"value": value})
     assert result.error is not None
     assert result.error.details == (ArgumentProblem("$.value", message),)
+
+
+@pytest.mark.parametrize(
+    ("schema", "value", "expected"),
+    [
+        ({"not": {"type": "null"}}, None, [("$.value", "null must not match {'type': 'null'}")]),
+        (
+            {"type": "object", "properties": {"a": False}},
+            {"a": None},
+            [("$.value.a", "null is not allowed here; leave it out")],
+        ),
+        (
+            {"prefixItems": [{"type": "integer"}], "items": False},
+            [1, None, 2],
+            [("$.value", "has 3 items, more than the 1 allowed")],
+        ),
+        (
+            {"prefixItems": [{"type": "integer"}], "unevaluatedItems": False},
+            [1, None],
+            [("$.value", "[1, null] has more items than its schema allows")],
+        ),
+        (
+            {"type": "object", "properties": {"a": {}}, "unevaluatedProperties": False},
+            {"a": True, "b": None},
+            [
+                (
+                    "$.value",
+                    (
+                        "{'a': true, 'b': null} has entries its schema does not allow; "
+                        "send only the declared ones"
+                    ),
+                )
+            ],
+        ),
+        (
+            {"contains": {"type": "string"}},
+            [1, None],
+            [("$.value", "[1, null] has no item matching {'type': 'string'}")],
+        ),
+        (
+            {"contains": {"type": "string"}, "minContains": 2},
+            ["a", 2],
+            [("$.value", "['a', 2] has fewer than 2 items matching {'type': 'string'}")],
+        ),
+        (
+            {"contains": {"type": "string"}, "maxContains": 1},
+            ["a", "b"],
+            [("$.value", "['a', 'b'] has more than 1 items matching {'type': 'string'}")],
+        ),
+        (
+            {"type": "object", "dependentRequired": {"a": ["b", "c"]}},
+            {"a": 1},
+            [
+                ("$.value.b", "missing; required when 'a' is present"),
+                ("$.value.c", "missing; required when 'a' is present"),
+            ],
+        ),
+        ({"pattern": "^a"}, "b", [("$.value", "'b' does not match the pattern '^a'")]),
+        (
+            {"oneOf": [{"type": "string"}, {"minLength": 2}]},
+            "ab",
+            [
+                (
+                    "$.value",
+                    (
+                        "'ab' matches more than one of a string or a valid value; "
+                        "send one matching exactly one"
+                    ),
+                )
+            ],
+        ),
+        (  # a key a pattern admits is not unexpected
+            {
+                "type": "object",
+                "patternProperties": {"^x": {"type": "integer"}},
+                "additionalProperties": False,
+            },
+            {"xa": "s", "xb": 2, "y": 1},
+            [
+                ("$.value.xa", "'s' is not of type 'integer'"),
+                ("$.value.y", "unexpected field; expected only: keys matching '^x'"),
+            ],
+        ),
+    ],
+)
+def test_keywords_only_registered_schemas_use_are_explained_in_json_words(
+    schema: dict[str, Any], value: object, expected: list[tuple[str, str]]
+) -> None:
+    """jsonschema checks these; the words are the library's, with JSON's `null` and `true`."""
+
+    class Custom:
+        pass
+
+    register_type(Custom, schema=schema, structure=lambda _: Custom(), unstructure=lambda _: None)
+    result = echo_tool(Custom).invoke({"value": value})
+    assert result.error is not None
+    assert [(p.path, p.message) for p in result.error.details] == expected

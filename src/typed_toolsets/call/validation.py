@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import typing
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from typing import TYPE_CHECKING, Any, Final
@@ -292,6 +293,12 @@ def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
         return _suffixed(f" is not one of {short(value, 200)}")
     if keyword == "const":
         return _suffixed(f" is not {short(value)}, the only accepted value")
+    if keyword == "pattern":
+        return _suffixed(f" does not match the pattern {short(value)}")
+    if keyword == "not":
+        return _suffixed(f" must not match {short(value)}")
+    if keyword == "contains":
+        return _suffixed(f" has no item matching {short(value)}")
     if keyword == "format":
         row = BY_FORMAT.get(str(value))
         if row is None:
@@ -431,21 +438,64 @@ def expand(error: ValidationError, prefix: Path = ()) -> Iterator[Problem]:
                 yield (*path, name), missing(top=not path)
         return
     if keyword == "additionalProperties" and error.validator_value is False:
-        allowed = _property_names(error.schema)
+        schema = _as_dict(error.schema)
+        allowed = _property_names(schema)
+        # Keys a pattern admits are not additional (jsonschema searches each pattern in the key).
+        patterns = list(_as_dict(schema.get("patternProperties")))
+        expected = [*allowed, *(f"keys matching {short(p)}" for p in patterns)]
         for name in _as_dict(error.instance):
-            if name not in allowed:
-                yield (*path, name), unexpected(allowed, top=not path)
+            if name not in allowed and not any(re.search(p, name) for p in patterns):
+                yield (*path, name), unexpected(expected, top=not path)
+        return
+    if keyword == "dependentRequired":
+        # One error per missing name, none saying which: each gives them all (collected once).
+        instance = _as_dict(error.instance)
+        for name, needed in _as_dict(error.validator_value).items():
+            if name in instance:
+                for other in typing.cast("list[str]", needed):
+                    if other not in instance:
+                        yield (*path, other), f"missing; required when {short(name)} is present"
         return
     if keyword in ("anyOf", "oneOf"):
         yield from _union_problems(error, path, prefix)
         return
     reason = keyword_reason(keyword, error.validator_value, error.instance)
     if reason is None:
-        reason = short_text(error.message)
+        reason = _schema_reason(error) or short_text(error.message)
     yield path, reason
 
 
+def _schema_reason(error: ValidationError) -> str | None:
+    """JSON words for a keyword that needs the rest of its schema to say what went wrong."""
+    # jsonschema types it as a keyword, but a `false` schema's error has none.
+    keyword = typing.cast(object, error.validator)
+    value, instance = error.validator_value, error.instance
+    shown = short(instance)
+    if keyword is None:  # a `false` schema: no value is allowed there
+        return f"{shown} is not allowed here; leave it out"
+    schema = _as_dict(error.schema)
+    if keyword == "items" and value is False and isinstance(instance, list):
+        allowed = len(typing.cast("list[object]", schema.get("prefixItems", [])))
+        size = len(typing.cast("list[object]", instance))
+        return f"has {size} items, more than the {allowed} allowed"
+    if keyword in ("minContains", "maxContains"):
+        matching = short(schema.get("contains"))
+        bound = "fewer than" if keyword == "minContains" else "more than"
+        return f"{shown} has {bound} {value} items matching {matching}"
+    if keyword == "unevaluatedItems":
+        return f"{shown} has more items than its schema allows"
+    if keyword == "unevaluatedProperties":
+        return f"{shown} has entries its schema does not allow; send only the declared ones"
+    return None
+
+
 def _union_problems(error: ValidationError, path: Path, prefix: Path) -> Iterator[Problem]:
+    options = typing.cast("list[object]", error.validator_value)
+    if error.validator == "oneOf" and not error.context:  # it matched more than one
+        shown = short(error.instance)
+        expected = union_expectation(options)
+        yield path, f"{shown} matches more than one of {expected}; send one matching exactly one"
+        return
     branches: dict[int, list[ValidationError]] = {}
     for sub in error.context or ():
         branches.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
@@ -462,7 +512,7 @@ def _union_problems(error: ValidationError, path: Path, prefix: Path) -> Iterato
         for sub in progressed[0]:
             yield from expand(sub, prefix)
         return
-    yield path, union_mismatch(error.instance, typing.cast("list[object]", error.validator_value))
+    yield path, union_mismatch(error.instance, options)
 
 
 def problems(validator: Draft202012Validator, instance: object) -> tuple[list[Problem], bool]:
