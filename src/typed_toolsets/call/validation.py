@@ -293,8 +293,6 @@ def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
         return _suffixed(f" is not one of {short(value, 200)}")
     if keyword == "const":
         return _suffixed(f" is not {short(value)}, the only accepted value")
-    if keyword == "pattern":
-        return _suffixed(f" does not match the pattern {short(value)}")
     if keyword == "not":
         return _suffixed(f" must not match {short(value)}")
     if keyword == "contains":
