@@ -82,6 +82,41 @@ def test_register_type_checks_its_arguments() -> None:
         register_type(Money, schema={}, structure=3, unstructure=str)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("schema", "says"),
+    [
+        ({"type": "array", "items": {"$ref": "#/$defs/p"}}, "it uses '$ref'"),
+        ({"$defs": {"p": {"type": "integer"}}}, "it uses '$defs'"),
+        ({"anyOf": [{"$id": "urn:x"}]}, "it uses '$id'"),
+        ({"type": "string", "pattern": r"^\p{L}+$"}, r"its pattern '^\\p{L}+$' is not a regular"),
+        ({"type": "object", "patternProperties": {"[": {}}}, "its pattern '[' is not a regular"),
+        ({"properties": {"a": {"pattern": 3}}}, "its pattern 3 is not a string"),
+        ({"type": "strnig"}, "its type 'strnig' is not a JSON Schema type"),
+        ({"type": ["string", "nul"]}, "its type 'nul' is not a JSON Schema type"),
+    ],
+)
+def test_a_schema_that_cannot_work_is_refused_when_registered(schema: object, says: str) -> None:
+    """Found by a model's first call otherwise, as an internal error showing the schema."""
+
+    class Custom:
+        pass
+
+    with pytest.raises(ValueError, match=r"^`schema` for .*Custom cannot be used: ") as caught:
+        register_type(Custom, schema=schema, structure=str, unstructure=str)  # type: ignore[arg-type]
+    assert says in str(caught.value)
+    with pytest.raises(Unsupported):  # nothing was registered
+        registry.spec(Custom)
+
+
+def test_data_that_looks_like_a_reference_is_not_one() -> None:
+    class Tagged:
+        pass
+
+    schema = {"const": {"$ref": "#/x"}, "default": {"pattern": "("}, "enum": [{"type": "?"}]}
+    register_type(Tagged, schema=schema, structure=lambda _: Tagged(), unstructure=str)
+    assert echo_tool(Tagged).parameters["properties"]["value"] == schema
+
+
 def test_specs_are_cached_and_union_order_is_kept() -> None:
     assert registry.spec(list[int]) is registry.spec(list[int])
     first = registry.spec(Union[int, str])  # noqa: UP007

@@ -18,6 +18,7 @@ import attrs
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.rules.shapes import Shape
 
+from .schema_lint import schema_problem
 from .typespec import (
     AmbiguousNumber,
     Reject,
@@ -496,6 +497,8 @@ def register_type(
 
     Raises:
         TypeError: An argument has the wrong type.
+        ValueError: *schema* uses a reference (``$ref``, ``$defs``...), a pattern Python's `re`
+            cannot compile, or a ``type`` JSON Schema does not have.
     """
     # Checked at run time too: callers without a type checker pass anything.
     if not isinstance(typing.cast(object, tp), type):
@@ -516,6 +519,10 @@ def register_type(
         )
         raise TypeError(msg)
     frozen_schema = json_copy(schema)
+    problem = schema_problem(frozen_schema)
+    if problem is not None:
+        msg = f"`schema` for {tp.__qualname__} cannot be used: {problem}."
+        raise ValueError(msg)
     checker = _SchemaCheck(frozen_schema)
 
     def structure_checked(value: Any) -> object:

@@ -1,0 +1,95 @@
+"""What makes a schema given to `typed_toolsets.register_type` unusable, found when it is given.
+
+A registered type's schema is written into the schema of every tool that uses the type, and its
+arguments are checked against it with jsonschema (which runs ``pattern`` with Python's `re`).
+Three mistakes would otherwise surface only when a model calls such a tool, as an internal
+error: a reference (it would resolve against the tool's schema, not this one), a pattern Python
+cannot compile, and a ``type`` that is not one of JSON Schema's. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any, Final
+
+__all__ = ["schema_problem"]
+
+#: JSON Schema's type names.
+JSON_TYPES: Final = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
+#: Keywords that refer to other schemas or name this one for references.
+_REFERENCING: Final = (
+    "$ref",
+    "$dynamicRef",
+    "$defs",
+    "definitions",
+    "$id",
+    "$anchor",
+    "$dynamicAnchor",
+)
+#: Keywords whose value is one subschema, a list of them, or a mapping of names to them.
+_ONE: Final = (
+    "additionalProperties",
+    "items",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
+_LIST: Final = ("prefixItems", "allOf", "anyOf", "oneOf")
+_MAPPING: Final = ("properties", "patternProperties", "dependentSchemas")
+
+
+def schema_problem(schema: Mapping[str, Any]) -> str | None:
+    """What makes *schema* unusable as a registered type's, in a sentence; None when it is fine."""
+    for sub in _subschemas(schema):
+        for keyword in _REFERENCING:
+            if keyword in sub:
+                return (
+                    f"it uses {keyword!r}, but a registered schema is copied into each tool's "
+                    "schema, where a reference would not resolve; write the subschema out in full"
+                )
+        patterns = [sub["pattern"]] if "pattern" in sub else []
+        names = sub.get("patternProperties")
+        if isinstance(names, Mapping):
+            patterns += list(names)  # pyright: ignore[reportUnknownArgumentType]
+        for pattern in patterns:
+            if not isinstance(pattern, str):
+                return f"its pattern {pattern!r} is not a string"
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                return (
+                    f"its pattern {pattern!r} is not a regular expression Python can use ({exc}); "
+                    "jsonschema matches patterns with Python's `re`"
+                )
+        declared = sub.get("type", "string")
+        for name in declared if isinstance(declared, list) else [declared]:  # pyright: ignore[reportUnknownVariableType]
+            if name not in JSON_TYPES:
+                known = ", ".join(sorted(JSON_TYPES))
+                return f"its type {name!r} is not a JSON Schema type (one of {known})"
+    return None
+
+
+def _subschemas(schema: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    """*schema* and every schema inside it (not the values of ``enum``, ``const`` or defaults)."""
+    stack: list[object] = [schema]
+    while stack:
+        sub = stack.pop()
+        if not isinstance(sub, Mapping):
+            continue  # a boolean schema
+        found: Mapping[str, Any] = sub  # pyright: ignore[reportUnknownVariableType]
+        yield found
+        stack += [found[k] for k in _ONE if k in found]
+        for keyword in _LIST:
+            value = found.get(keyword)
+            if isinstance(value, list):
+                stack += value
+        for keyword in _MAPPING:
+            value = found.get(keyword)
+            if isinstance(value, Mapping):
+                stack += list(value.values())  # pyright: ignore[reportUnknownArgumentType]
