@@ -103,6 +103,13 @@ class TestStrictParsing:
         assert result.error.kind == "arguments"
         assert result.error.message.startswith("Invalid JSON arguments for tool 'input_take': ")
 
+    @pytest.mark.parametrize("sent", ['\ufeff{"start": 1}', b'\xef\xbb\xbf{"start": 1}'])
+    def test_a_byte_order_mark_is_refused_with_what_to_do(self, sent: str | bytes) -> None:
+        assert take().dynamic_call(sent) == (
+            "Error: Invalid JSON arguments for tool 'input_take': the text starts with a byte "
+            "order mark (U+FEFF); send the JSON without it: line 1 column 1 (char 0)"
+        )
+
     def test_json_4_integer_digit_limit(self) -> None:
         assert take().dynamic_call('{"start": ' + "7" * 4300 + "}") == int("7" * 4300)
         for digits in (4301, 100_000):

@@ -318,8 +318,8 @@ def parse_strict(text: str, stopped: int = 0, *, long_numbers: bool | None = Non
         ArgumentsInputError: With reason ``"json"`` and the parser's message.
     """
     try:
-        if text.startswith("\ufeff"):  # as json.loads says it
-            msg = "Unexpected UTF-8 BOM (decode using utf-8-sig)"
+        if text.startswith("\ufeff"):  # json.loads refuses it too, with codec advice
+            msg = "the text starts with a byte order mark (U+FEFF); send the JSON without it"
             raise json.JSONDecodeError(msg, text, 0)
         if stopped > 0:
             value = _decode_past(text, stopped)
