@@ -38,7 +38,9 @@ def test_paths_kept_for_reuse_are_few_and_short() -> None:
         tool.dynamic_call(json.dumps({"value": {f"key{i}": "x"}}))
     long_key = "k" * 1000
     message = tool.dynamic_call({"value": {long_key: "x"}})
-    assert f"value.{long_key}: 'x'" in message
+    written_path = f"value.{long_key}"  # shown with its middle left out: the message stays short
+    head, tail = refusal._SHOWN_HEAD, refusal._SHOWN_TAIL  # pyright: ignore[reportPrivateUsage]
+    assert f": {written_path[:head]}...{written_path[-tail:]}: 'x'" in message
     written = refusal._written  # pyright: ignore[reportPrivateUsage]
     assert len(written) <= refusal._WRITTEN_PATHS  # pyright: ignore[reportPrivateUsage]
     assert all(len(text) <= refusal._WRITTEN_CHARS for text in written.values())  # pyright: ignore[reportPrivateUsage]

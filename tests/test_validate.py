@@ -132,6 +132,20 @@ def test_long_values_are_cut_in_messages() -> None:
     assert "..." in result.error.message
 
 
+@pytest.mark.parametrize("key", ["k" * 100_000, "odd key " * 5_000])
+def test_long_keys_are_cut_in_messages_and_kept_whole_in_details(key: str) -> None:
+    """A key the model sent is echoed in its path: the message stays short, the details exact."""
+    result = submit().invoke({"owner": {"name": "A", "age": 1, key: 0}, "tags": [5], key: 1})
+    assert result.error is not None
+    message = result.error.message
+    assert len(message) < 700
+    assert message.count("...") == 2
+    paths = [p.path for p in result.error.details]
+    assert f"$.owner{json_path([key])[1:]}" in paths
+    assert json_path([key]) in paths
+    assert "tags[0]: 5 is not of type 'string'" in message  # the others are written as before
+
+
 @pytest.mark.parametrize(
     ("value", "shown"),
     [

@@ -48,12 +48,21 @@ _written: Final[dict[Path, str]] = {}
 #: At most this many are kept, each at most `_WRITTEN_CHARS` long: keys come from the model.
 _WRITTEN_PATHS: Final = 4096
 _WRITTEN_CHARS: Final = 80
+#: A path longer than this is shown in a message with its middle left out (`_SHOWN_HEAD`
+#: characters, "...", `_SHOWN_TAIL`): a key the model sent is echoed, and a message stays short
+#: however long the key. The problem's details keep the path whole.
+_SHOWN_CHARS: Final = 200
+_SHOWN_HEAD: Final = 150
+_SHOWN_TAIL: Final = 47
 
 
 def _write(path: Path) -> str:
     written = dotted_path(path)
-    if len(written) <= _WRITTEN_CHARS and len(_written) < _WRITTEN_PATHS:
-        _written[path] = written
+    if len(written) <= _WRITTEN_CHARS:
+        if len(_written) < _WRITTEN_PATHS:
+            _written[path] = written
+    elif len(written) > _SHOWN_CHARS:
+        written = f"{written[:_SHOWN_HEAD]}...{written[-_SHOWN_TAIL:]}"
     return written
 
 
