@@ -18,7 +18,7 @@ import attrs
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.rules.shapes import Shape
 
-from .schema_lint import schema_problem
+from .schema_lint import JSON_TYPES, schema_problem
 from .typespec import (
     AmbiguousNumber,
     Reject,
@@ -577,4 +577,4 @@ def _schema_json_types(schema: Schema) -> frozenset[str]:
         return frozenset({declared})
     if isinstance(declared, list) and all(isinstance(t, str) for t in declared):  # pyright: ignore[reportUnknownVariableType]
         return frozenset(declared)  # pyright: ignore[reportUnknownArgumentType]
-    return frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
+    return JSON_TYPES

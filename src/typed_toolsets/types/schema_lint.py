@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-__all__ = ["schema_problem"]
+__all__ = ["JSON_TYPES", "schema_problem"]
 
 #: JSON Schema's type names.
 JSON_TYPES: Final = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
