@@ -111,6 +111,30 @@ def test_union_of_structs_reports_the_closest_variant() -> None:
     assert found == [("$.pet", "3 is not valid here; expected an object or null")]
 
 
+@attrs.frozen
+class Item:
+    """Refers to itself: the schema names it in ``$defs``, and a message by that name."""
+
+    inner: Item | None = None
+
+
+@attrs.frozen
+class Unit:
+    parts: tuple[Unit, ...] = ()
+
+
+@attrs.frozen
+class Tree:
+    children: tuple[Tree, ...] = ()
+
+
+def test_a_referenced_class_is_named_with_its_article() -> None:
+    message = echo_tool(Item | Tree | Unit | None).dynamic_call({"value": 5})
+    assert message.endswith(
+        "value: 5 is not valid here; expected an Item object, a Tree object, a Unit object or null"
+    )
+
+
 def test_order_is_stable() -> None:
     arguments = {"tags": [1, 2], "owner": {"age": "x"}, "zzz": 1}
     assert details(arguments) == details(dict(reversed(list(arguments.items()))))
@@ -222,11 +246,16 @@ def test_collect_reads_one_problem_past_the_cap() -> None:
         (Annotated[float, MultipleOf(0.5)], 1.2, "1.2 is not a multiple of 0.5"),
         (Annotated[str, MinLen(2)], "a", "'a' is shorter than 2 characters"),
         (Annotated[str, MaxLen(2)], "abc", "'abc' is longer than 2 characters"),
-        (Annotated[list[int], MinLen(2)], [1], "has 1 items, fewer than the minimum of 2"),
+        # Nouns agree with their numbers: 1 item, 1 character, 1 entry.
+        (Annotated[str, MinLen(1)], "", "'' is shorter than 1 character"),
+        (Annotated[str, MaxLen(1)], "ab", "'ab' is longer than 1 character"),
+        (Annotated[list[int], MinLen(2)], [1], "has 1 item, fewer than the minimum of 2"),
+        (Annotated[list[int], MinLen(1)], [], "has 0 items, fewer than the minimum of 1"),
         (Annotated[list[int], MaxLen(1)], [1, 2], "has 2 items, more than the maximum of 1"),
         (frozenset[int], [1, 1], "has duplicate items; every item must be different"),
-        (Annotated[dict[str, int], MinLen(1)], {}, "has fewer than 1 entries"),
-        (Annotated[dict[str, int], MaxLen(1)], {"a": 1, "b": 2}, "has more than 1 entries"),
+        (Annotated[dict[str, int], MinLen(1)], {}, "has fewer than 1 entry"),
+        (Annotated[dict[str, int], MinLen(2)], {"a": 1}, "has fewer than 2 entries"),
+        (Annotated[dict[str, int], MaxLen(1)], {"a": 1, "b": 2}, "has more than 1 entry"),
     ],
 )
 def test_every_constraint_is_explained(annotation: object, value: object, message: str) -> None:
@@ -280,7 +309,7 @@ def test_every_constraint_is_explained(annotation: object, value: object, messag
         (
             {"contains": {"type": "string"}, "maxContains": 1},
             ["a", "b"],
-            [("$.value", "['a', 'b'] has more than 1 items matching {'type': 'string'}")],
+            [("$.value", "['a', 'b'] has more than 1 item matching {'type': 'string'}")],
         ),
         (
             {"type": "object", "dependentRequired": {"a": ["b", "c"]}},

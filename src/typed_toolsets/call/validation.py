@@ -66,21 +66,37 @@ _TYPE_PHRASES: Final = {
 }
 
 #: How a keyword's failure is said when the schema's value is all it needs: ``shown`` is the
-#: instance (shortened), ``value`` the keyword's value, ``size`` the instance's length (arrays).
+#: instance (shortened), ``value`` the keyword's value, ``size`` the instance's length (arrays);
+#: ``characters`` and ``entries`` are those nouns in the number of *value*, ``items`` in that
+#: of *size*.
 _REASONS: Final = {
     "minimum": "{shown} is less than the minimum of {value}",
     "exclusiveMinimum": "{shown} must be greater than {value}",
     "maximum": "{shown} is greater than the maximum of {value}",
     "exclusiveMaximum": "{shown} must be less than {value}",
     "multipleOf": "{shown} is not a multiple of {value}",
-    "minLength": "{shown} is shorter than {value} characters",
-    "maxLength": "{shown} is longer than {value} characters",
-    "minItems": "has {size} items, fewer than the minimum of {value}",
-    "maxItems": "has {size} items, more than the maximum of {value}",
+    "minLength": "{shown} is shorter than {value} {characters}",
+    "maxLength": "{shown} is longer than {value} {characters}",
+    "minItems": "has {size} {items}, fewer than the minimum of {value}",
+    "maxItems": "has {size} {items}, more than the maximum of {value}",
     "uniqueItems": "has duplicate items; every item must be different",
-    "minProperties": "has fewer than {value} entries",
-    "maxProperties": "has more than {value} entries",
+    "minProperties": "has fewer than {value} {entries}",
+    "maxProperties": "has more than {value} {entries}",
 }
+
+
+def _counted(count: object, one: str, more: str) -> str:
+    """The noun *one* when *count* is 1, else *more* (``1 item``, ``0 items``, ``2 items``)."""
+    return one if count == 1 else more
+
+
+def _a(word: str) -> str:
+    """*word* after its indefinite article, by its first letter (``an Owner``, ``a Tree``)."""
+    return f"an {word}" if word[:1] in _VOWELS else f"a {word}"
+
+
+#: First letters after which an object's name takes "an" (a "U" mostly sounds as in "User").
+_VOWELS: Final = frozenset("AEIOaeio")
 
 Problem = tuple[Path, str]
 
@@ -256,7 +272,7 @@ def expectation(given: object) -> str:
     if "enum" in schema:
         return f"one of {short(schema['enum'], 120)}"
     if "$ref" in schema:
-        return f"a {str(schema['$ref']).rsplit('/', 1)[-1]} object"
+        return _a(f"{str(schema['$ref']).rsplit('/', 1)[-1]} object")
     declared = schema.get("type")
     if isinstance(declared, str):
         phrase = _TYPE_PHRASES.get(declared, declared)
@@ -311,7 +327,14 @@ def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
     def reason(instance: object) -> str:
         shown = short(instance)
         size = len(typing.cast("Sized", instance)) if isinstance(instance, list) else 0
-        return template.format(shown=shown, value=value, size=size)
+        return template.format(
+            shown=shown,
+            value=value,
+            size=size,
+            items=_counted(size, "item", "items"),
+            characters=_counted(value, "character", "characters"),
+            entries=_counted(value, "entry", "entries"),
+        )
 
     return reason
 
@@ -475,11 +498,12 @@ def _schema_reason(error: ValidationError) -> str | None:
     if keyword == "items" and value is False and isinstance(instance, list):
         allowed = len(typing.cast("list[object]", schema.get("prefixItems", [])))
         size = len(typing.cast("list[object]", instance))
-        return f"has {size} items, more than the {allowed} allowed"
+        return f"has {size} {_counted(size, 'item', 'items')}, more than the {allowed} allowed"
     if keyword in ("minContains", "maxContains"):
         matching = short(schema.get("contains"))
         bound = "fewer than" if keyword == "minContains" else "more than"
-        return f"{shown} has {bound} {value} items matching {matching}"
+        items = _counted(value, "item", "items")
+        return f"{shown} has {bound} {value} {items} matching {matching}"
     if keyword == "unevaluatedItems":
         return f"{shown} has more items than its schema allows"
     if keyword == "unevaluatedProperties":
