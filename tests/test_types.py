@@ -7,6 +7,7 @@ import enum
 import inspect
 import json
 import numbers
+import sys
 import uuid
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime, time, timedelta, timezone
@@ -529,6 +530,40 @@ def test_union_picks_the_first_matching_variant() -> None:
     proxy = echo(Union[Color, str])  # noqa: UP007
     assert proxy.dynamic_call({"value": "red"}) == {"value": Color.RED}
     assert proxy.dynamic_call({"value": "blue"}) == {"value": "blue"}
+
+
+@attrs.frozen
+class Cat:
+    name: str
+
+
+@attrs.frozen
+class Dog:
+    name: str
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 14), reason="the pitfall of Python 3.10 to 3.13")
+def test_typing_hands_back_a_union_in_the_order_it_cached() -> None:
+    # What the README's Types section warns about: typing caches Optional[...], Annotated[...]
+    # (and the like) by equality, and a union is equal to itself in any order. Python gives the
+    # library the first order built, whatever the annotation says.
+    first = Optional[Cat | Dog]  # noqa: UP045 - the cached form is the point
+    assert Optional[Dog | Cat] is first  # noqa: UP045
+    described = Annotated[Cat | Dog, "a pet"]
+    assert Annotated[Dog | Cat, "a pet"] is described
+    assert echo(Annotated[Dog | Cat, "a pet"]).dynamic_call({"value": {"name": "x"}}) == {
+        "value": Cat("x")
+    }
+
+
+def test_the_union_spellings_the_readme_gives_keep_their_order() -> None:
+    # Each built after its other order was: no typing form wraps the union, so none is cached.
+    _ = (Optional[Cat | Dog], Annotated[Cat | Dog, "a pet"])  # noqa: UP045
+    sent = {"name": "x"}
+    assert echo(Dog | Cat | None).dynamic_call({"value": sent}) == {"value": Dog("x")}
+    assert echo(list[Dog | Cat]).dynamic_call({"value": [sent]}) == {"value": [Dog("x")]}
+    each = Annotated[Dog, "a pet"] | Annotated[Cat, "a pet"]
+    assert echo(each).dynamic_call({"value": sent}) == {"value": Dog("x")}
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import typing
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from jsonschema._utils import uniq  # the reference's own uniqueness rule
 
-from tests.strategies.annotations import cases, json_values
+from tests.strategies.annotations import Chain, Tree, cases, fresh, json_values, union
 from tests.strategies.toolsets import echo_tool
 from typed_toolsets.call.checker import ASSERTING, Checker, json_key
 from typed_toolsets.call.nodes import _CHECKED_ONE_BY_ONE  # pyright: ignore[reportPrivateUsage]
@@ -97,6 +98,18 @@ def test_near_misses_have_the_same_problems(data: st.DataObject) -> None:
 def test_any_json_has_the_same_problems(data: st.DataObject) -> None:
     proxy = echo_tool(data.draw(cases()).annotation)
     agree(proxy.parameters, {"value": data.draw(json_values)})
+
+
+def test_generated_unions_keep_the_order_drawn() -> None:
+    # typing would hand back the order it cached first (Optional[Union[Chain, Tree]] for
+    # Optional[Union[Tree, Chain]]): the draws of `arguments` would then depend on the examples
+    # run before, and Hypothesis's replay of a failure would find other data (a flaky test).
+    cached = typing.Optional[typing.Union[Chain, Tree]]  # noqa: UP007, UP045
+    assert typing.get_args(cached) == (Chain, Tree, type(None))
+    assert typing.get_args(union(union(Tree, Chain), type(None))) == (Tree, Chain, type(None))
+    _ = typing.Sequence[typing.Union[Chain, Tree]]  # noqa: UP007 - cached first
+    inner = typing.get_args(fresh(typing.Sequence, union(Tree, Chain)))[0]
+    assert typing.get_args(inner) == (Tree, Chain)
 
 
 def test_keywords_match_jsonschema() -> None:

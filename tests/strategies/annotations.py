@@ -18,7 +18,7 @@ import keyword
 import typing
 import uuid
 from datetime import timedelta, timezone
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Any, Literal
 
 import attrs
 import typing_extensions
@@ -30,9 +30,11 @@ __all__ = [
     "SCALAR_CASES",
     "Case",
     "cases",
+    "fresh",
     "identifiers",
     "json_values",
     "text",
+    "union",
 ]
 
 
@@ -198,7 +200,7 @@ def _typeddict_case(draw: st.DrawFn, children: st.SearchStrategy[Case]) -> Case:
     optional: dict[str, st.SearchStrategy[Any]] = {}
     for name, case, not_required in fields:
         if not_required:
-            annotations[name] = typing_extensions.NotRequired[case.annotation]  # type: ignore[misc]
+            annotations[name] = fresh(typing_extensions.NotRequired, case.annotation)
             optional[name] = case.values
         else:
             annotations[name] = case.annotation
@@ -211,6 +213,25 @@ def _typeddict_case(draw: st.DrawFn, children: st.SearchStrategy[Case]) -> Case:
 # --------------------------------------------------------------------------------- containers
 
 
+def fresh(form: Any, args: object) -> Any:
+    """``form[args]`` (a typing form: ``Union``, ``typing.Sequence``, ``NotRequired``), built anew.
+
+    typing (3.10 to 3.13) caches ``form[args]`` by equality, and unions are equal in any order:
+    once ``Optional[Union[A, B]]`` is built, ``Optional[Union[B, A]]`` *is* that object, variants
+    A, B. The order of the variants decides what `typed_toolsets.testing.arguments` draws, so a
+    cached order would make an example's data depend on the examples before it (Hypothesis then
+    reports FlakyStrategyDefinition when it replays one).
+    """
+    getitem = type(form).__getitem__
+    build = getattr(getitem, "__wrapped__", getitem)  # the function under typing's cache
+    return build(form, args)
+
+
+def union(*args: object) -> Any:
+    """``Union[*args]`` in exactly this order (see `fresh`)."""
+    return fresh(typing.Union, args)
+
+
 def _extend(children: st.SearchStrategy[Case]) -> st.SearchStrategy[Case]:
     hashable = children.filter(lambda c: c.hashable)
 
@@ -220,7 +241,7 @@ def _extend(children: st.SearchStrategy[Case]) -> st.SearchStrategy[Case]:
         numbers = {"integer", "number"}
         if first.json_types & numbers and second.json_types & numbers:
             disjoint = False
-        annotation = typing.Union[first.annotation, second.annotation]  # noqa: UP007
+        annotation = union(first.annotation, second.annotation)
         return Case(
             annotation,
             first.values | second.values,
@@ -236,7 +257,7 @@ def _extend(children: st.SearchStrategy[Case]) -> st.SearchStrategy[Case]:
         ),  # type: ignore[name-defined]
         children.map(
             lambda c: Case(
-                typing.Sequence[c.annotation],
+                fresh(typing.Sequence, c.annotation),
                 st.lists(c.values, max_size=4),
                 frozenset({"array"}),
                 c.exact,
@@ -283,7 +304,7 @@ def _extend(children: st.SearchStrategy[Case]) -> st.SearchStrategy[Case]:
         ),
         children.filter(lambda c: "null" not in c.json_types).map(
             lambda c: Case(
-                Optional[c.annotation],  # noqa: UP045 - a runtime-built annotation
+                union(c.annotation, type(None)),
                 st.none() | c.values,
                 c.json_types | {"null"},
                 c.exact,
