@@ -556,6 +556,17 @@ def test_typing_hands_back_a_union_in_the_order_it_cached() -> None:
     }
 
 
+def test_constraints_spread_over_a_union_keep_its_order() -> None:
+    # The library builds Annotated[list[...], MinLen(1)] and a Union of the variants itself: it
+    # must not take the equal ones typing cached for another tool, whose inner unions differ.
+    first = echo(Annotated[list[Cat | Dog] | None, MinLen(1), "cats first"])
+    second = echo(Annotated[list[Dog | Cat] | None, MinLen(1), "dogs first"])
+    sent = {"value": [{"name": "x"}]}
+    assert first.dynamic_call(sent) == {"value": [Cat("x")]}
+    assert second.dynamic_call(sent) == {"value": [Dog("x")]}
+    assert second.dynamic_call(json.dumps(sent)) == {"value": [Dog("x")]}
+
+
 def test_the_union_spellings_the_readme_gives_keep_their_order() -> None:
     # Each built after its other order was: no typing form wraps the union, so none is cached.
     _ = (Optional[Cat | Dog], Annotated[Cat | Dog, "a pet"])  # noqa: UP045

@@ -14,7 +14,7 @@ from typed_toolsets.rules.shapes import Shape
 from .description import Description
 from .registry import Builder, Describer, Rule
 from .typespec import Reject, Schema, TypeSpec, Unsupported, check_float
-from .unions import is_union
+from .unions import is_union, union_in_order
 
 __all__ = ["ANNOTATED_RULES", "annotated_description", "not_multiple"]
 
@@ -213,6 +213,21 @@ def _annotated_rule(annotation: object, builder: Builder) -> TypeSpec:
     )
 
 
+def _constrained(variant: object, constraints: list[object]) -> object:
+    """``Annotated[variant, *constraints]``, built anew.
+
+    typing (3.10 to 3.13) caches ``Annotated[...]`` by its arguments' equality, and a union
+    equals itself in any order: a variant holding one (``list[A | B]``) could bring back the
+    ``Annotated`` built earlier for ``list[B | A]``. Its ``copy_with`` makes one around another
+    type, uncached.
+    """
+    form: Any = typing.Annotated
+    parameters = (int, *constraints)  # int: nothing in it to confuse with another type
+    carrier: object = form[parameters]
+    copy_with: Callable[[tuple[object]], object] = getattr(carrier, "copy_with")  # noqa: B009
+    return copy_with((variant,))
+
+
 def _distribute(
     annotation: object,
     base_type: object,
@@ -233,15 +248,14 @@ def _distribute(
             not wants_length or any(k in variant.json_types for k in _LENGTH_KEYWORDS)
         )
         if fits and arg is not _NoneType:
-            parameters = (arg, *constraint_items)
-            new_args.append(typing.Annotated[parameters])
+            new_args.append(_constrained(arg, constraint_items))
             applied = True
         else:
             new_args.append(arg)
     if not applied:
         msg = f"no variant of {base_type!r} accepts the constraints {sorted(names)}"
         raise Unsupported(msg)
-    union = builder.spec(typing.Union[tuple(new_args)])  # noqa: UP007
+    union = builder.spec(union_in_order(tuple(new_args)))
     if description is None:
         return union
     return attrs.evolve(

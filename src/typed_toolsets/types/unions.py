@@ -15,7 +15,7 @@ from .registry import Builder, Describer, Rule
 from .scalars import scalar_spec
 from .typespec import Reject, TypeSpec, count_members, union_refs
 
-__all__ = ["UNION_RULES", "is_union"]
+__all__ = ["UNION_RULES", "is_union", "union_in_order"]
 
 _NoneType: Final = type(None)
 
@@ -30,6 +30,23 @@ _PY_JSON_TYPES: Final[dict[type, frozenset[str]]] = {
     list: frozenset({"array"}),
     dict: frozenset({"object"}),
 }
+
+
+def union_in_order(variants: tuple[object, ...]) -> object:
+    """``Union[*variants]``, its variants in exactly this order.
+
+    typing (3.10 to 3.13) caches ``Union[...]`` by its arguments' equality, and a union equals
+    itself in any order: a variant holding one (``list[A | B]``) could bring back a union built
+    earlier with ``list[B | A]``. The function under the cache builds it anew; without one (a
+    later Python), the usual form is used.
+    """
+    form: object = typing.Union
+    getitem: Callable[[object, tuple[object, ...]], object] = getattr(  # noqa: B009
+        type(form),
+        "__getitem__",  # a special form's: typing's stubs do not show it
+    )
+    build: Callable[[object, tuple[object, ...]], object] = getattr(getitem, "__wrapped__", getitem)
+    return build(form, variants)
 
 
 def is_union(annotation: object) -> bool:
