@@ -473,6 +473,7 @@ class TestMappings:
             ({"items": [datetime(2020, 1, 1)]}, "items[0]", "(a datetime) is not a JSON value"),
             ({"items": [{1, 2}]}, "items[0]", "(a set) is not a JSON value"),
             ({"items": [b"x"]}, "items[0]", "(a bytes) is not a JSON value"),
+            ({"items": [object()]}, "items[0]", "(an object) is not a JSON value"),
             ({"items": [float("nan")]}, "items[0]", "nan is not valid JSON"),
             ({"items": [float("-inf")]}, "items[0]", "-inf is not valid JSON"),
             ({"items": [10**5000]}, "items[0]", "more than 4,300 digits"),

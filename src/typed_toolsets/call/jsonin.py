@@ -437,9 +437,11 @@ def _scalar_copy(value: object) -> tuple[object, int]:
         if problem is not None:
             raise NotJSONValue(problem, [])
         return number, _int_size(number) if type(number) is int else len(repr(number))
+    from .validation import with_article  # the words of a refusal, not of every call
+
     msg = (
-        f"{_short(value)} (a {type(value).__name__}) is not a JSON value; send strings, "
-        "numbers, booleans, null, lists and string-keyed mappings"
+        f"{_short(value)} ({with_article(type(value).__name__)}) is not a JSON value; send "
+        "strings, numbers, booleans, null, lists and string-keyed mappings"
     )
     raise NotJSONValue(msg, [])
 

@@ -46,6 +46,7 @@ __all__ = [
     "unexpected",
     "union_expectation",
     "union_mismatch",
+    "with_article",
 ]
 
 #: At most this many problems are reported for one call.
@@ -90,7 +91,7 @@ def _counted(count: object, one: str, more: str) -> str:
     return one if count == 1 else more
 
 
-def _a(word: str) -> str:
+def with_article(word: str) -> str:
     """*word* after its indefinite article, by its first letter (``an Owner``, ``a Tree``)."""
     return f"an {word}" if word[:1] in _VOWELS else f"a {word}"
 
@@ -272,7 +273,7 @@ def expectation(given: object) -> str:
     if "enum" in schema:
         return f"one of {short(schema['enum'], 120)}"
     if "$ref" in schema:
-        return _a(f"{str(schema['$ref']).rsplit('/', 1)[-1]} object")
+        return with_article(f"{str(schema['$ref']).rsplit('/', 1)[-1]} object")
     declared = schema.get("type")
     if isinstance(declared, str):
         phrase = _TYPE_PHRASES.get(declared, declared)
