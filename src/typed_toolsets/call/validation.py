@@ -91,13 +91,13 @@ def _counted(count: object, one: str, more: str) -> str:
     return one if count == 1 else more
 
 
+#: First letters after which a class's name takes "an" (a "U" mostly sounds as in "User").
+_VOWELS: Final = frozenset("AEIOaeio")
+
+
 def with_article(word: str) -> str:
     """*word* after its indefinite article, by its first letter (``an Owner``, ``a Tree``)."""
     return f"an {word}" if word[:1] in _VOWELS else f"a {word}"
-
-
-#: First letters after which an object's name takes "an" (a "U" mostly sounds as in "User").
-_VOWELS: Final = frozenset("AEIOaeio")
 
 Problem = tuple[Path, str]
 
