@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from tests.strategies.toolsets import echo_tool
-from typed_toolsets import register_type
+from typed_toolsets import export, register_type
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.converter import converter
 from typed_toolsets.types.typespec import Reject, Unsupported
@@ -167,6 +167,36 @@ def test_def_names_are_per_document() -> None:
     assert document["$defs"][second_ref.removeprefix("#/$defs/")]["properties"]["kids"][
         "items"
     ] == {"$ref": second_ref}
+
+
+@attrs.frozen
+class Stamp:
+    """Built as an object until a test registers it (as an integer)."""
+
+    day: int
+
+
+@attrs.frozen
+class Log:
+    stamp: Stamp
+    older: Log | None = None
+
+
+def test_registering_a_type_rebuilds_the_recursive_classes_that_hold_it() -> None:
+    early = echo_tool(Log)  # builds Log's $defs entry with Stamp as an object
+    register_type(Stamp, schema={"type": "integer"}, structure=Stamp, unstructure=lambda s: s.day)
+    late = echo_tool(Log)
+    assert late.parameters["$defs"]["Log"]["properties"]["stamp"] == {"type": "integer"}
+    assert late.dynamic_call({"value": {"stamp": 3, "older": {"stamp": 2}}}) == {
+        "value": Log(Stamp(3), Log(Stamp(2)))
+    }
+    (strict,) = export.openai_chat([late], strict=True)
+    assert strict["function"]["parameters"]["$defs"]["Log"]["properties"]["stamp"] == {
+        "type": "integer"
+    }
+    # The tool built before keeps the schema and hooks it was built with.
+    assert early.parameters["$defs"]["Log"]["properties"]["stamp"]["type"] == "object"
+    assert early.dynamic_call({"value": {"stamp": {"day": 3}}}) == {"value": Log(Stamp(3))}
 
 
 def test_strict_hooks_reject() -> None:

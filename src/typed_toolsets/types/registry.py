@@ -241,14 +241,23 @@ class TypeRegistry:
         self._builtin.append(rule)
 
     def add_user_rule(self, rule: Rule) -> None:
-        """Put a user rule ahead of every other rule and forget cached specs it may change."""
+        """Put a user rule ahead of every other rule and forget cached specs it may change.
+
+        Recursive classes are built again too (their fields may hold the type); the ``$defs``
+        entries of the old builds stay until a new build replaces them, so a schema built
+        before the rule is still documented as it was built.
+        """
         with self._lock:
             self._user.insert(0, rule)
-            self._cache.clear()
+            self._forget()
             strict = self._strict_form
         if strict is not None:
             with strict._lock:
-                strict._cache.clear()
+                strict._forget()
+
+    def _forget(self) -> None:
+        self._cache.clear()
+        self._def_refs.clear()
 
     def strict_form(self) -> TypeRegistry:
         """The registry of the strict form of the same types (OpenAI ``strict: true``), built once.
