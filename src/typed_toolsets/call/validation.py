@@ -99,6 +99,7 @@ def with_article(word: str) -> str:
     """*word* after its indefinite article, by its first letter (``an Owner``, ``a Tree``)."""
     return f"an {word}" if word[:1] in _VOWELS else f"a {word}"
 
+
 Problem = tuple[Path, str]
 
 
