@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import decimal
-from typing import Union
+import typing
+from typing import Annotated, Union
 
 import attrs
 import pytest
+from annotated_types import MultipleOf
 
 from tests.strategies.toolsets import echo_tool
 from typed_toolsets import export, register_type
@@ -124,6 +126,19 @@ def test_specs_are_cached_and_union_order_is_kept() -> None:
     assert first is not second
     assert [s["type"] for s in first.schema["anyOf"]] == ["integer", "string"]
     assert [s["type"] for s in second.schema["anyOf"]] == ["string", "integer"]
+
+
+def test_equal_constraints_of_other_types_are_built_apart() -> None:
+    # typing keeps these two apart (one names its type as a forward reference); the registry
+    # must too: MultipleOf(2) checks integers exactly, MultipleOf(2.0) through floats.
+    def take(n: Annotated["int", MultipleOf(2)]) -> None: ...  # noqa: UP037
+
+    floaty = registry.spec(Annotated[int, MultipleOf(2.0)])
+    exact = registry.spec(typing.get_type_hints(take, include_extras=True)["n"])
+    assert repr(floaty.schema) == "{'type': 'integer', 'multipleOf': 2.0}"
+    assert repr(exact.schema) == "{'type': 'integer', 'multipleOf': 2}"
+    with pytest.raises(Reject):
+        exact.structure(2**53 + 1)
 
 
 def test_failed_builds_leave_nothing_half_built() -> None:

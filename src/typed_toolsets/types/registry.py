@@ -385,10 +385,24 @@ def cache_key(annotation: object) -> object:
         return annotation
     origin = typing.get_origin(annotation)
     if origin is typing.Annotated:
-        return (origin, cache_key(args[0]), *args[1:])
+        return (origin, cache_key(args[0]), *map(_metadata_key, args[1:]))
     if origin is typing.Literal:
         return (origin, *((type(typing.cast(object, a)), a) for a in args))
     return (origin, *(cache_key(a) for a in args))
+
+
+def _metadata_key(item: object) -> object:
+    """The key of one ``Annotated`` item: its type, and a dataclass's field values with theirs.
+
+    ``annotated_types``' constraints are dataclasses, and equal ones can differ: ``MultipleOf(2)``
+    checks integers exactly where ``MultipleOf(2.0)`` goes through floats, and ``Le(True)`` is
+    refused where ``Le(1)`` is not.
+    """
+    fields: dict[str, object] | None = getattr(type(item), "__dataclass_fields__", None)
+    if fields is None:
+        return (type(item), item)
+    values: list[object] = [getattr(item, name) for name in fields]
+    return (type(item), *((type(value), value) for value in values))
 
 
 def _lookup(cache: Mapping[object, TypeSpec], annotation: object) -> TypeSpec | None:
