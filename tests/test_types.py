@@ -567,6 +567,17 @@ def test_constraints_spread_over_a_union_keep_its_order() -> None:
     assert second.dynamic_call(json.dumps(sent)) == {"value": [Dog("x")]}
 
 
+def test_constraints_spread_over_a_union_keep_their_own_values() -> None:
+    # MultipleOf(2) equals MultipleOf(2.0), which the first tool spreads over its variants; the
+    # second must still check integers exactly (2**53 + 1 is odd, and even as a float).
+    echo(Annotated[float | str, MultipleOf(2.0)])
+    proxy = echo(Annotated[int | None, MultipleOf(2)])
+    variant = proxy.parameters["properties"]["value"]["anyOf"][0]
+    assert repr(variant) == "{'type': 'integer', 'multipleOf': 2}"
+    assert proxy.dynamic_call({"value": 2**53 + 1}).startswith("Error: ")
+    assert proxy.dynamic_call({"value": 2**53 + 2}) == {"value": 2**53 + 2}
+
+
 def test_the_union_spellings_the_readme_gives_keep_their_order() -> None:
     # Each built after its other order was: no typing form wraps the union, so none is cached.
     _ = (Optional[Cat | Dog], Annotated[Cat | Dog, "a pet"])  # noqa: UP045

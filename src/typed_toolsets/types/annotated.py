@@ -14,7 +14,7 @@ from typed_toolsets.rules.shapes import Shape
 from .description import Description
 from .registry import Builder, Describer, Rule
 from .typespec import Reject, Schema, TypeSpec, Unsupported, check_float
-from .unions import is_union, union_in_order
+from .unions import is_union, numbers_merged, union_spec
 
 __all__ = ["ANNOTATED_RULES", "annotated_description", "not_multiple"]
 
@@ -181,8 +181,18 @@ def _annotated_rule(annotation: object, builder: Builder) -> TypeSpec:
     description = annotated_description(metadata)
     constraints = _constraints(tuple(metadata))
     if constraints and is_union(base_type):
-        return _distribute(annotation, base_type, metadata, description, builder)
-    base = builder.spec(base_type)
+        return _distribute(annotation, base_type, constraints, description, builder)
+    return _constrained(annotation, builder.spec(base_type), base_type, constraints, description)
+
+
+def _constrained(
+    annotation: object,
+    base: TypeSpec,
+    base_type: object,
+    constraints: list[tuple[str, object]],
+    description: str | None,
+) -> TypeSpec:
+    """*base* (the spec of *base_type*) with *constraints* and *description* applied."""
     keywords = _keywords(constraints, base, base_type)
     schema = dict(base.schema)
     schema.update(keywords)
@@ -213,54 +223,42 @@ def _annotated_rule(annotation: object, builder: Builder) -> TypeSpec:
     )
 
 
-def _constrained(variant: object, constraints: list[object]) -> object:
-    """``Annotated[variant, *constraints]``, built anew.
-
-    typing (3.10 to 3.13) caches ``Annotated[...]`` by its arguments' equality, and a union
-    equals itself in any order: a variant holding one (``list[A | B]``) could bring back the
-    ``Annotated`` built earlier for ``list[B | A]``. Its ``copy_with`` makes one around another
-    type, uncached.
-    """
-    form: Any = typing.Annotated
-    parameters = (int, *constraints)  # int: nothing in it to confuse with another type
-    carrier: object = form[parameters]
-    copy_with: Callable[[tuple[object]], object] = getattr(carrier, "copy_with")  # noqa: B009
-    return copy_with((variant,))
-
-
 def _distribute(
     annotation: object,
     base_type: object,
-    metadata: list[object],
+    constraints: list[tuple[str, object]],
     description: str | None,
     builder: Builder,
 ) -> TypeSpec:
-    """Build ``Annotated[A | B | None, C]`` as ``Annotated[A, C] | B | None`` where C applies."""
-    constraint_items = [m for m in metadata if not isinstance(m, (str, Description))]
-    names = {name for name, _ in _constraints(tuple(constraint_items))}
+    """Build ``Annotated[A | B | None, C]`` as ``Annotated[A, C] | B | None`` where C applies.
+
+    The variants' specs are built here, not from typing forms written for them: typing (3.10 to
+    3.13) caches ``Annotated[...]`` and ``Union[...]`` by equality, which would bring back forms
+    built earlier with other (equal) constraint values or inner unions in another order.
+    """
+    names = {name for name, _ in constraints}
     wants_number = bool(names & _NUMBER_CONSTRAINTS.keys())
     wants_length = bool(names - _NUMBER_CONSTRAINTS.keys())
-    new_args: list[object] = []
-    applied = False
+    parts: list[object] = []  # an annotation, or the spec of a constrained variant
     for arg in typing.get_args(base_type):
+        if arg is _NoneType:
+            continue
         variant = builder.spec(arg)
         fits = (not wants_number or bool(variant.json_types & _NUMBER_TYPES)) and (
             not wants_length or any(k in variant.json_types for k in _LENGTH_KEYWORDS)
         )
-        if fits and arg is not _NoneType:
-            new_args.append(_constrained(arg, constraint_items))
-            applied = True
-        else:
-            new_args.append(arg)
-    if not applied:
+        parts.append(_constrained(annotation, variant, arg, constraints, None) if fits else arg)
+    if all(not isinstance(part, TypeSpec) for part in parts):
         msg = f"no variant of {base_type!r} accepts the constraints {sorted(names)}"
         raise Unsupported(msg)
-    union = builder.spec(union_in_order(tuple(new_args)))
+    variants = [
+        part if isinstance(part, TypeSpec) else builder.spec(part) for part in numbers_merged(parts)
+    ]
+    nullable = _NoneType in typing.get_args(base_type)
+    union = union_spec(annotation, variants, nullable=nullable)
     if description is None:
         return union
-    return attrs.evolve(
-        union, annotation=annotation, schema={**union.schema, "description": description}
-    )
+    return attrs.evolve(union, schema={**union.schema, "description": description})
 
 
 def _is_newtype(annotation: object) -> bool:

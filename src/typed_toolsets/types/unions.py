@@ -15,7 +15,7 @@ from .registry import Builder, Describer, Rule
 from .scalars import scalar_spec
 from .typespec import Reject, TypeSpec, count_members, union_refs
 
-__all__ = ["UNION_RULES", "is_union", "union_in_order"]
+__all__ = ["UNION_RULES", "is_union", "numbers_merged", "union_spec"]
 
 _NoneType: Final = type(None)
 
@@ -32,39 +32,41 @@ _PY_JSON_TYPES: Final[dict[type, frozenset[str]]] = {
 }
 
 
-def union_in_order(variants: tuple[object, ...]) -> object:
-    """``Union[*variants]``, its variants in exactly this order.
-
-    typing (3.10 to 3.13) caches ``Union[...]`` by its arguments' equality, and a union equals
-    itself in any order: a variant holding one (``list[A | B]``) could bring back a union built
-    earlier with ``list[B | A]``. The function under the cache builds it anew; without one (a
-    later Python), the usual form is used.
-    """
-    form: object = typing.Union
-    getitem: Callable[[object, tuple[object, ...]], object] = getattr(  # noqa: B009
-        type(form),
-        "__getitem__",  # a special form's: typing's stubs do not show it
-    )
-    build: Callable[[object, tuple[object, ...]], object] = getattr(getitem, "__wrapped__", getitem)
-    return build(form, variants)
-
-
 def is_union(annotation: object) -> bool:
     """Whether *annotation* is ``typing.Union[...]``, ``Optional[...]`` or ``A | B``."""
     origin = typing.get_origin(annotation)
     return origin is typing.Union or origin is types.UnionType
 
 
+def numbers_merged(variants: list[object]) -> list[object]:
+    """*variants* with ``int`` and ``float``, when both are there, as one ``numbers.Real``.
+
+    `int | float` is "Numeric": a number keeps its parsed form (2 stays int, 2.0 float). The
+    merged variant takes the place of the first of the two.
+    """
+    found = [i for i, variant in enumerate(variants) if variant is int or variant is float]
+    if len({variants[i] for i in found}) < 2:
+        return variants
+    merged = [v for i, v in enumerate(variants) if i not in found or i == found[0]]
+    merged[found[0]] = numbers.Real
+    return merged
+
+
 def _union_rule(annotation: object, builder: Builder) -> TypeSpec:
     args: list[object] = list(typing.get_args(annotation))
-    nullable = _NoneType in args
-    rest = [a for a in args if a is not _NoneType]
-    if int in rest and float in rest:
-        # `int | float` is "Numeric": a number keeps its parsed form (2 stays int, 2.0 float).
-        position = min(rest.index(int), rest.index(float))
-        rest = [a for a in rest if a is not int and a is not float]
-        rest.insert(position, numbers.Real)
-    variants = [builder.spec(a) for a in rest]
+    rest = numbers_merged([a for a in args if a is not _NoneType])
+    return union_spec(annotation, [builder.spec(a) for a in rest], nullable=_NoneType in args)
+
+
+def union_spec(annotation: object, variants: list[TypeSpec], *, nullable: bool) -> TypeSpec:
+    """The spec of a union of *variants* (in order), and of ``null`` when *nullable*.
+
+    Args:
+        annotation: The union's annotation (shown in messages).
+        variants: The specs of its variants other than None, Numeric ones merged
+            (`numbers_merged`).
+        nullable: Whether None is a variant.
+    """
     if not variants:  # pragma: no cover - typing never builds a union of only None
         return scalar_spec(None)
     if len(variants) == 1 and not nullable:
