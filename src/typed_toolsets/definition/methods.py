@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import inspect
-import types
 import typing
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
-import typing_extensions
 
 from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.types import docstrings
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.description import Description
+from typed_toolsets.types.hints import evaluate
 from typed_toolsets.types.structs import Property, json_default
 from typed_toolsets.types.typespec import MISSING, Schema, TypeSpec, Unresolved, Unsupported
 
@@ -88,15 +87,6 @@ class MethodInfo:
         return self.arguments.standard.schema
 
 
-def _shim_hints(annotation: object, globalns: dict[str, Any], localns: dict[str, Any]) -> object:
-    shim = types.new_class("_AnnotationShim")
-    shim.__annotations__ = {"value": annotation}
-    hints = typing_extensions.get_type_hints(
-        shim, globalns=globalns, localns=localns, include_extras=True
-    )
-    return hints["value"]
-
-
 def resolve_annotation(
     annotation: object, globalns: dict[str, Any], localns: dict[str, Any]
 ) -> object:
@@ -111,7 +101,7 @@ def resolve_annotation(
     if annotation is None:
         return None
     try:
-        return _shim_hints(annotation, globalns, localns)
+        return evaluate(annotation, globalns, localns)
     except NameError as exc:
         raise Unresolved(getattr(exc, "name", None) or str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - a broken annotation is a definition problem

@@ -23,6 +23,7 @@ from typed_toolsets.rules.shapes import Shape
 
 from . import docstrings
 from .gen import KeyHook, UnstructureField, generate_object_structure, generate_unstructure
+from .hints import class_hints
 from .registry import Builder, Describer, Rule, ShapeFunction, unknown_shape
 from .scalars import class_description
 from .strict import means_default, null_sentence, nullable
@@ -85,29 +86,13 @@ def resolve_hints(cls: type, only: Collection[str] | None = None) -> dict[str, o
     """
     # The class's own name is added so a class defined inside a function can refer to itself.
     localns = {**vars(cls), cls.__name__: cls}
-    targets: list[type] = [cls]
-    if only is not None:
-        # One stand-in per class of the MRO, so each annotation is still evaluated in the
-        # globals of the module that wrote it; later (more derived) classes win, as usual.
-        targets = []
-        for base in reversed(cls.__mro__):
-            own = inspect.get_annotations(base)
-            kept = {name: value for name, value in own.items() if name in only}
-            if kept:
-                namespace = {"__module__": base.__module__, "__annotations__": kept}
-                targets.append(type(base.__name__, (), namespace))
-    hints: dict[str, object] = {}
     try:
-        for target in targets:
-            hints.update(
-                typing_extensions.get_type_hints(target, localns=localns, include_extras=True)
-            )
+        return class_hints(cls, localns, only)
     except NameError as exc:
         raise Unresolved(getattr(exc, "name", None) or str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - e.g. TypeError for an annotation that is no type
         msg = f"the annotations of {cls.__qualname__} cannot be evaluated ({exc})"
         raise Unsupported(msg) from None
-    return hints
 
 
 #: attrs' default factories: a class at run time, which attrs' stubs present as a function.

@@ -1,0 +1,152 @@
+"""Evaluating annotations as `typing.get_type_hints` does, without typing's cache of forms.
+
+typing (3.10 to 3.13) caches ``Union[...]``, ``Annotated[...]``, ``Optional[...]`` and the like
+by their arguments' equality, and a union is equal to itself in any order. `get_type_hints`
+rebuilds every form holding a forward reference through that cache: ``Optional["Dog | Cat"]``
+would come back as the ``Optional[Cat | Dog]`` some other module built first, and the first
+variant in declared order would no longer be the declared one. Here forward references are
+evaluated as typing evaluates them (in the globals of the module that wrote them), and the forms
+around them are rebuilt anew. A whole annotation written as a string (``from __future__ import
+annotations``) is evaluated by Python itself, as it would have been without the import.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import types
+import typing
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, ForwardRef
+
+__all__ = ["class_hints", "evaluate"]
+
+_NoneType = type(None)
+
+
+def evaluate(annotation: object, globalns: dict[str, Any], localns: Mapping[str, Any]) -> object:
+    """*annotation* with every string and forward reference in it evaluated.
+
+    Raises:
+        NameError: A name in it is not defined.
+        Exception: Whatever evaluating its text raises (a `SyntaxError`, say).
+    """
+    if annotation is None:
+        return _NoneType
+    if isinstance(annotation, str):
+        annotation = ForwardRef(annotation, is_argument=False, is_class=True)
+    return _Evaluation(globalns, localns).of(annotation)
+
+
+def class_hints(
+    cls: type, localns: Mapping[str, Any], only: Collection[str] | None = None
+) -> dict[str, object]:
+    """The evaluated annotations of *cls* and its bases, as ``get_type_hints(cls)`` gives them.
+
+    Each annotation is evaluated in the globals of the module of the class that wrote it; a
+    more derived class's annotation of a name wins.
+
+    Args:
+        cls: The class.
+        localns: The local names every annotation may use.
+        only: When given, only these names' annotations are evaluated.
+
+    Raises:
+        NameError: A name in an annotation is not defined.
+        Exception: Whatever evaluating an annotation's text raises.
+    """
+    hints: dict[str, object] = {}
+    for base in reversed(cls.__mro__):
+        module = sys.modules.get(base.__module__)
+        globalns: dict[str, Any] = vars(module) if module is not None else {}
+        evaluation = _Evaluation(globalns, localns)
+        for name, value in inspect.get_annotations(base).items():
+            if only is not None and name not in only:
+                continue
+            if isinstance(value, str):
+                value = ForwardRef(value, is_argument=False, is_class=True)
+            hints[name] = _NoneType if value is None else evaluation.of(value)
+    return hints
+
+
+class _Evaluation:
+    """Forward references evaluated in one pair of namespaces."""
+
+    def __init__(self, globalns: dict[str, Any], localns: Mapping[str, Any]) -> None:
+        self.globalns = globalns
+        self.localns = localns
+        self._evaluating: set[str] = set()
+
+    def of(self, node: object) -> object:
+        """*node* with its forward references evaluated; forms that held one built anew."""
+        if isinstance(node, ForwardRef):
+            return self._reference(node)
+        if isinstance(node, types.GenericAlias):
+            # `list["Tree"]` keeps the text: typing reads a text there as a forward reference.
+            texts = tuple(ForwardRef(a) if isinstance(a, str) else a for a in node.__args__)
+            evaluated = tuple(self.of(a) for a in texts)
+            if _same(evaluated, node.__args__):
+                return node
+            origin: Any = node.__origin__
+            return types.GenericAlias(origin, evaluated)
+        if isinstance(node, types.UnionType):
+            evaluated = tuple(self.of(a) for a in node.__args__)
+            return node if _same(evaluated, node.__args__) else _union(evaluated)
+        found: object = getattr(node, "__args__", None)
+        copy_with: object = getattr(node, "copy_with", None)
+        if type(found) is not tuple or not callable(copy_with) or not _is_typing_form(node):
+            return node
+        # A typing form: a text among its arguments is data (a Literal's value), not a reference.
+        old = typing.cast("tuple[object, ...]", found)
+        evaluated = tuple(self.of(a) for a in old)
+        if _same(evaluated, old):
+            return node
+        if typing.get_origin(node) is typing.Union:
+            return _union(evaluated)
+        # `Annotated`'s arguments are its type alone; `copy_with` keeps its metadata.
+        rebuild = typing.cast("Callable[[tuple[object, ...]], object]", copy_with)
+        return rebuild(evaluated)
+
+    def _reference(self, ref: ForwardRef) -> object:
+        text = ref.__forward_arg__
+        if text in self._evaluating:
+            return ref  # a reference to itself (an alias of its own name): left as typing does
+        globalns = self.globalns
+        module_name: object = getattr(ref, "__forward_module__", None)
+        if isinstance(module_name, str):
+            module = sys.modules.get(module_name)
+            if module is not None:
+                globalns = vars(module)
+        # The code typing compiled from the reference's text, run as typing runs it.
+        value: object = eval(ref.__forward_code__, globalns, self.localns)  # noqa: S307
+        if value is None:
+            return _NoneType
+        if isinstance(value, str):
+            value = ForwardRef(value, is_argument=False, is_class=True)
+        self._evaluating.add(text)
+        try:
+            return self.of(value)
+        finally:
+            self._evaluating.discard(text)
+
+
+def _same(new: tuple[object, ...], old: tuple[object, ...]) -> bool:
+    return all(a is b for a, b in zip(new, old, strict=True))
+
+
+def _is_typing_form(node: object) -> bool:
+    return type(node).__module__ in ("typing", "typing_extensions")
+
+
+def _union(variants: tuple[object, ...]) -> object:
+    """``Union[*variants]`` in exactly this order, built anew (not taken from typing's cache).
+
+    Without the function under the cache (a later Python), the usual form is used.
+    """
+    form: object = typing.Union
+    getitem: Callable[[object, tuple[object, ...]], object] = getattr(  # noqa: B009
+        type(form),
+        "__getitem__",  # a special form's: typing's stubs do not show it
+    )
+    build: Callable[[object, tuple[object, ...]], object] = getattr(getitem, "__wrapped__", getitem)
+    return build(form, variants)
