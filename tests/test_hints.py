@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import sys
 import typing
-from typing import Annotated, Any, Literal, Optional, Union
+from datetime import date
+from typing import Annotated, Any, Literal, NamedTuple, Optional, Union
 
 import attrs
 import pytest
@@ -67,6 +70,53 @@ def test_tools_and_fields_keep_the_order_of_a_quoted_union() -> None:
     assert echo_tool(Home).dynamic_call({"value": {"pets": [{"name": "Rex"}]}}) == {
         "value": Home([Dog("Rex")])
     }
+
+
+@attrs.define
+class Event:
+    """Slotted: the class holds a member named ``date`` (the field's slot)."""
+
+    date: date
+
+
+@dataclasses.dataclass
+class Filter:
+    date: date | None = None  # the class holds the default None under the type's name
+
+
+class Row(NamedTuple):
+    date: date
+
+
+def test_a_field_named_like_its_type_is_read_as_the_type() -> None:
+    # The module's names (then the builtins) come before the class's own attributes.
+    sent = "2024-02-29"
+    assert echo_tool(Event).dynamic_call({"value": {"date": sent}}) == {
+        "value": Event(date(2024, 2, 29))
+    }
+    assert echo_tool(Filter).dynamic_call({"value": {"date": sent}}) == {
+        "value": Filter(date(2024, 2, 29))
+    }
+    assert echo_tool(Row).dynamic_call({"value": {"date": sent}}) == {
+        "value": Row(date(2024, 2, 29))
+    }
+
+
+def test_a_method_named_like_a_builtin_does_not_hide_it() -> None:
+    class Lists(Toolset):
+        class Color(enum.Enum):
+            RED = "red"
+
+        @tool
+        def list(self) -> str:
+            return ""
+
+        @tool
+        def pick(self, *, items: list[str], color: Color) -> str:
+            return repr((items, color))
+
+    pick = Lists.to_tools()[1]
+    assert pick.dynamic_call({"items": ["a"], "color": "red"}) == repr((["a"], Lists.Color.RED))
 
 
 def _holder(annotation: object) -> type:

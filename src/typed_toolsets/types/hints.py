@@ -12,11 +12,12 @@ annotations``) is evaluated by Python itself, as it would have been without the 
 
 from __future__ import annotations
 
+import builtins
 import inspect
 import sys
 import types
 import typing
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any, ForwardRef
 
 __all__ = ["class_hints", "evaluate"]
@@ -26,6 +27,11 @@ _NoneType = type(None)
 
 def evaluate(annotation: object, globalns: dict[str, Any], localns: Mapping[str, Any]) -> object:
     """*annotation* with every string and forward reference in it evaluated.
+
+    A name is looked up in *globalns* (the module's), then in the builtins, then in *localns*
+    (a class's names: its nested classes, its own name): a class attribute named like a type
+    (a field ``date: date``, a method ``list``) does not hide the type, as in
+    ``typing.get_type_hints`` of a class, which reads the module first.
 
     Raises:
         NameError: A name in it is not defined.
@@ -43,12 +49,13 @@ def class_hints(
 ) -> dict[str, object]:
     """The evaluated annotations of *cls* and its bases, as ``get_type_hints(cls)`` gives them.
 
-    Each annotation is evaluated in the globals of the module of the class that wrote it; a
-    more derived class's annotation of a name wins.
+    Each annotation is evaluated in the globals of the module of the class that wrote it (then
+    the builtins, then *localns*: see `evaluate`); a more derived class's annotation of a name
+    wins.
 
     Args:
         cls: The class.
-        localns: The local names every annotation may use.
+        localns: The names every annotation may use after its module's and the builtins.
         only: When given, only these names' annotations are evaluated.
 
     Raises:
@@ -117,8 +124,9 @@ class _Evaluation:
             module = sys.modules.get(module_name)
             if module is not None:
                 globalns = vars(module)
-        # The code typing compiled from the reference's text, run as typing runs it.
-        value: object = eval(ref.__forward_code__, globalns, self.localns)  # noqa: S307
+        # The code typing compiled from the reference's text; the names as `_Scope` orders them.
+        scope = _Scope(globalns, self.localns)
+        value: object = eval(ref.__forward_code__, globalns, scope)  # noqa: S307
         if value is None:
             return _NoneType
         if isinstance(value, str):
@@ -128,6 +136,30 @@ class _Evaluation:
             return self.of(value)
         finally:
             self._evaluating.discard(text)
+
+
+class _Scope(Mapping[str, Any]):
+    """The names of an annotation: its module's, then the builtins, then *fallback*'s."""
+
+    def __init__(self, globalns: dict[str, Any], fallback: Mapping[str, Any]) -> None:
+        self._globalns = globalns
+        self._fallback = fallback
+        found: object = globalns.get("__builtins__", builtins)
+        self._builtins: Mapping[str, Any] = (
+            typing.cast("Mapping[str, Any]", found) if isinstance(found, Mapping) else vars(found)
+        )
+
+    def __getitem__(self, name: str) -> Any:
+        for names in (self._globalns, self._builtins, self._fallback):
+            if name in names:
+                return names[name]
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**self._fallback, **self._builtins, **self._globalns})
+
+    def __len__(self) -> int:
+        return len({**self._fallback, **self._builtins, **self._globalns})
 
 
 def _same(new: tuple[object, ...], old: tuple[object, ...]) -> bool:
