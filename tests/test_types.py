@@ -616,6 +616,30 @@ def test_union_values_kept_as_is_are_those_of_the_first_matching_variant(
         assert type(result) is type(expected)
 
 
+@attrs.define
+class AttrsBase:
+    a: int = 1
+
+
+@dataclasses.dataclass
+class DataChild(AttrsBase):
+    """A dataclass: its own decorator wrote the __init__ (which takes b alone)."""
+
+    b: int = 2
+
+
+def test_a_dataclass_deriving_from_an_attrs_class_is_a_dataclass() -> None:
+    proxy = echo(DataChild)
+    assert proxy.parameters["properties"]["value"] == {
+        "type": "object",
+        "properties": {"b": {"type": "integer", "default": 2}},
+        "required": [],
+        "additionalProperties": False,
+        "description": "A dataclass: its own decorator wrote the __init__ (which takes b alone).",
+    }
+    assert proxy.dynamic_call({"value": {"b": 5}}) == {"value": DataChild(b=5)}
+
+
 def test_generated_docstrings_are_not_descriptions() -> None:
     class Plain(enum.Enum):
         A = "a"

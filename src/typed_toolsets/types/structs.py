@@ -461,7 +461,16 @@ def _rule(
 
 
 def _is_attrs(annotation: object) -> bool:
-    return isinstance(annotation, type) and attrs.has(annotation)
+    # A dataclass deriving from an attrs class is a dataclass: its own decorator wrote __init__.
+    if not isinstance(annotation, type) or not attrs.has(annotation):
+        return False
+    for cls in annotation.__mro__:
+        own = vars(cls)
+        if "__attrs_attrs__" in own:
+            return True
+        if "__dataclass_fields__" in own:
+            return False
+    return True  # pragma: no cover - attrs.has found its attributes on some class
 
 
 def _is_dataclass(annotation: object) -> bool:
