@@ -73,6 +73,30 @@ class Pair(NamedTuple):
     right: str = "r"
 
 
+class Review(typing_extensions.TypedDict, total=False):
+    # PEP 655 lets a qualifier stand inside Annotated as well as around it.
+    stars: Annotated[typing_extensions.Required[int], "out of five"]
+    text: typing_extensions.NotRequired[Annotated[str, "the words"]]
+    author: Annotated[typing_extensions.NotRequired[str], "who wrote it"]
+
+
+def test_typeddict_qualifiers_inside_annotated_are_read() -> None:
+    proxy = echo(Review)
+    assert proxy.parameters["properties"]["value"] == {
+        "type": "object",
+        "properties": {
+            "stars": {"type": "integer", "description": "out of five"},
+            "text": {"type": "string", "description": "the words"},
+            "author": {"type": "string", "description": "who wrote it"},
+        },
+        "required": ["stars"],
+        "additionalProperties": False,
+    }
+    assert proxy.dynamic_call({"value": {"stars": 4, "author": "Ana"}}) == {
+        "value": {"stars": 4, "author": "Ana"}
+    }
+
+
 @attrs.frozen
 class Node:
     value: int

@@ -229,7 +229,19 @@ _QUALIFIERS: Final = {
 
 
 def _unwrap_qualifiers(annotation: object) -> tuple[object, bool | None]:
-    """Strip ``Required``/``NotRequired``/``ReadOnly``; return what they say about requiredness."""
+    """Strip ``Required``/``NotRequired``/``ReadOnly``; return what they say about requiredness.
+
+    They may also stand inside ``Annotated`` (``Annotated[NotRequired[int], "text"]``, which
+    PEP 655 allows too): then the metadata stays, around what they hold.
+    """
+    if typing.get_origin(annotation) is typing.Annotated:
+        held = typing.get_args(annotation)[0]
+        inner, said = _unwrap_qualifiers(held)
+        if inner is held:
+            return annotation, said
+        # `copy_with` keeps the metadata around another type (typing's stubs do not show it).
+        copy_with: Callable[[tuple[object]], object] = getattr(annotation, "copy_with")  # noqa: B009
+        return copy_with((inner,)), said
     required: bool | None = None
     origin = typing.get_origin(annotation)
     while origin in _QUALIFIERS:
