@@ -20,7 +20,7 @@ from annotated_types import Ge, Gt, Interval, Le, Len, Lt, MaxLen, MinLen, Multi
 from jsonschema import Draft202012Validator
 
 from tests.strategies.toolsets import make_echo_toolset
-from typed_toolsets import Description, ToolProxy
+from typed_toolsets import Description, ToolProxy, ToolsetDefinitionError
 
 
 class Color(enum.Enum):
@@ -662,6 +662,26 @@ def test_a_dataclass_deriving_from_an_attrs_class_is_a_dataclass() -> None:
         "description": "A dataclass: its own decorator wrote the __init__ (which takes b alone).",
     }
     assert proxy.dynamic_call({"value": {"b": 5}}) == {"value": DataChild(b=5)}
+
+
+@attrs.define
+class Huge:
+    count: int = 10**5000  # no JSON reader takes it back
+
+
+def test_a_default_past_the_json_digit_limit_is_not_published() -> None:
+    proxy = echo(Huge)
+    assert proxy.parameters["properties"]["value"]["properties"]["count"] == {"type": "integer"}
+    assert len(json.dumps(proxy.parameters)) < 1000
+    assert proxy.dynamic_call({"value": {}}) == {"value": Huge()}
+    longest = 10**4299  # 4,300 digits: still JSON
+    widest = make_echo_toolset([("n", int, longest)], toolset_name="wide").to_tools()[0]
+    assert widest.parameters["properties"]["n"]["default"] == longest
+
+
+def test_a_parameter_default_past_the_json_digit_limit_is_a_definition_error() -> None:
+    with pytest.raises(ToolsetDefinitionError, match=r"<int of more than 4,300 digits>"):
+        make_echo_toolset([("n", int, 10**4300)])
 
 
 def test_generated_docstrings_are_not_descriptions() -> None:

@@ -22,6 +22,7 @@ from json.encoder import encode_basestring
 from typing import Any, Final, TypeAlias
 
 from typed_toolsets.definition.limits import Limits
+from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
 
 __all__ = [
     "MAX_INT_DIGITS",
@@ -40,14 +41,10 @@ __all__ = [
     "text_depth",
 ]
 
-#: Integer literals longer than this are invalid JSON, whatever the interpreter's own limit.
-MAX_INT_DIGITS: Final = 4300
 #: The deepest nesting read, whatever ``Limits.max_depth`` allows (serde_json's default limit
 #: too). The call path recurses at most a few frames per level, so up to this depth it needs a
 #: few hundred frames, well within Python's default limit of 1,000.
 MAX_NESTING: Final = 128
-# Not `Final`: mypy before 2.0 crashed writing a Final int of 4,300 digits into its cache.
-_MAX_INT = 10**MAX_INT_DIGITS
 #: Ints below this magnitude are measured with str() (whatever the interpreter's digit limit).
 _SMALL_INT: Final = 10**600
 _SURROGATE_RE: Final = re.compile("[\ud800-\udfff]")
@@ -375,7 +372,7 @@ def _plain_number(value: float) -> tuple[float, str | None]:
     """A number as a plain int or float, and why it has no JSON form (None when it has one)."""
     if isinstance(value, int):
         number = int(value)
-        too_long = abs(number) >= _MAX_INT
+        too_long = abs(number) >= LONG_INT
         return number, f"the integer has more than {MAX_INT_DIGITS:,} digits" if too_long else None
     plain = float(value)
     finite = math.isfinite(plain)

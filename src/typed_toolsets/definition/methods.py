@@ -16,7 +16,14 @@ from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.description import Description
 from typed_toolsets.types.hints import evaluate
 from typed_toolsets.types.structs import Property, json_default
-from typed_toolsets.types.typespec import MISSING, Schema, TypeSpec, Unresolved, Unsupported
+from typed_toolsets.types.typespec import (
+    MAX_INT_DIGITS,
+    MISSING,
+    Schema,
+    TypeSpec,
+    Unresolved,
+    Unsupported,
+)
 
 if TYPE_CHECKING:
     from typed_toolsets.types.arguments import ArgumentsModel
@@ -294,11 +301,19 @@ def _default_problem(
             class_name,
             method_name,
             name,
-            default=repr(default),
+            default=_shown(default),
             type=label(annotation),
             reason=str(exc),
         )
     return None
+
+
+def _shown(default: object) -> str:
+    """*default* as a definition problem shows it (an int past Python's digit limit has no repr)."""
+    try:
+        return repr(default)
+    except ValueError:
+        return f"<{type(default).__name__} of more than {MAX_INT_DIGITS:,} digits>"
 
 
 def _output_schema(

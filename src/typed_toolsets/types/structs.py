@@ -28,6 +28,7 @@ from .registry import Builder, Describer, Rule, ShapeFunction, unknown_shape
 from .scalars import class_description
 from .strict import means_default, null_sentence, nullable
 from .typespec import (
+    MAX_INT_DIGITS,
     MISSING,
     ChildrenFn,
     Reject,
@@ -36,6 +37,7 @@ from .typespec import (
     Unresolved,
     Unsupported,
     container_spec,
+    has_long_int,
     instance_of,
 )
 
@@ -332,6 +334,9 @@ def json_default(default: object, spec: TypeSpec) -> object:
     except Exception as exc:  # noqa: BLE001 - any failure means "no JSON form"
         msg = f"{type(exc).__name__}: {exc}"
         raise ValueError(msg) from None
+    if has_long_int(value):
+        msg = f"its JSON form holds an integer of more than {MAX_INT_DIGITS:,} digits"
+        raise ValueError(msg)
     return value
 
 

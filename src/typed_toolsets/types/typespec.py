@@ -19,6 +19,8 @@ __all__ = [
     "AmbiguousNumber",
     "ChildrenFn",
     "JSONValue",
+    "LONG_INT",
+    "MAX_INT_DIGITS",
     "MISSING",
     "Path",
     "Reject",
@@ -32,6 +34,7 @@ __all__ = [
     "container_spec",
     "count_members",
     "exact_numbers",
+    "has_long_int",
     "has_unsafe_float",
     "instance_of",
     "joined_colons",
@@ -257,6 +260,29 @@ def check_float(value: float) -> None:
     """
     if (value >= UNSAFE_FLOAT or value <= -UNSAFE_FLOAT) and not exact_numbers():
         raise AmbiguousNumber
+
+
+#: Integer literals longer than this are invalid JSON, whatever the interpreter's own limit.
+MAX_INT_DIGITS: Final = 4300
+#: The least integer of more than `MAX_INT_DIGITS` digits. Not `Final`: mypy before 2.0 crashed
+#: writing a Final int of 4,300 digits into its cache.
+LONG_INT = 10**MAX_INT_DIGITS
+
+
+def has_long_int(value: object) -> bool:
+    """Whether a JSON value holds an integer of more than `MAX_INT_DIGITS` digits (iteratively)."""
+    stack: list[object] = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is int:
+            if abs(typing.cast(int, item)) >= LONG_INT:
+                return True
+        elif kind is dict:
+            stack.extend(typing.cast("dict[str, object]", item).values())
+        elif kind is list:
+            stack.extend(typing.cast("list[object]", item))
+    return False
 
 
 def has_unsafe_float(value: object) -> bool:
