@@ -275,6 +275,44 @@ def test_a_value_that_does_not_match_its_annotation_still_becomes_json() -> None
     assert respond(tools, CHAT_CALL | {"function": {"name": "loose_h"}})["content"] == '"nan"'
 
 
+def test_an_mcp_result_its_output_schema_refuses_is_the_tools_failure() -> None:
+    # MCP has structuredContent conform to the outputSchema the tool advertised: NaN (no JSON
+    # number), a string for an int and a naive datetime (no RFC 3339 form) are the tool's error.
+    class Loose(Toolset):
+        @tool
+        def mean(self, *, xs: list[float]) -> float:
+            return sum(xs) / len(xs) if xs else float("nan")
+
+        @tool
+        def count(self) -> int:
+            return "5"  # type: ignore[return-value]
+
+        @tool
+        def when(self) -> datetime.datetime:
+            return datetime.datetime(2020, 1, 1)  # naive on purpose
+
+    tools = Loose.to_tools()
+    fine = mcp_call(tools, "loose_mean", {"xs": [1, 2]})
+    assert fine == {
+        "content": [{"type": "text", "text": "1.5"}],
+        "structuredContent": {"result": 1.5},
+        "isError": False,
+    }
+    for name, arguments, problem in [
+        ("loose_mean", {"xs": []}, "$.result: nan is not a JSON number (numbers must be finite)"),
+        ("loose_count", {}, "$.result: '5' is not of type 'integer'"),
+        ("loose_when", {}, "$.result: a datetime is not a JSON value"),
+    ]:
+        answer = mcp_call(tools, name, arguments)
+        assert answer["isError"] is True
+        assert "structuredContent" not in answer
+        error = json.loads(answer["content"][0]["text"])["error"]
+        assert error["kind"] == "execution"
+        assert error["message"] == (
+            f"Tool {name!r} returned a value its return annotation does not admit: {problem}"
+        )
+
+
 # ----------------------------------------------------------------------------- imports
 
 

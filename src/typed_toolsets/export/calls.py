@@ -16,16 +16,20 @@ import math
 import typing
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 from typed_toolsets.call.proxy import Arguments, ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
+from typed_toolsets.call.validation import json_path, with_article
 from typed_toolsets.definition.methods import resolve_annotation
 
-from .dialects import mcp_structured_content, unique_tools
+from .dialects import mcp_output_schema, mcp_structured_content, unique_tools
 from .strict_arguments import strict_arguments
+
+if TYPE_CHECKING:
+    from typed_toolsets.call.checker import Checker
 
 __all__ = [
     "adispatch",
@@ -308,14 +312,78 @@ async def arespond(
 
 
 def _mcp_result(proxy: ToolProxy | None, result: ToolResult) -> dict[str, Any]:
+    structured: object = None
+    if result.ok and proxy is not None:
+        structured = mcp_structured_content(proxy, json_value(proxy, result.value))
+        problem = None if structured is None else _output_problem(proxy, structured)
+        if problem is not None:
+            # MCP has the structured result conform to the advertised outputSchema: a value that
+            # does not is the tool's failure, said as such, not content the client refuses.
+            message = (
+                f"Tool {proxy.name!r} returned a value its return annotation does not admit: "
+                f"{problem}"
+            )
+            result = ToolResult.failure(ToolError(proxy.name, "execution", message))
+            structured = None
     content, error = _content(proxy, result)
     answer: dict[str, Any] = {"content": [{"type": "text", "text": content}]}
-    if not error and proxy is not None:
-        structured = mcp_structured_content(proxy, json_value(proxy, result.value))
-        if structured is not None:
-            answer["structuredContent"] = structured
+    if structured is not None:
+        answer["structuredContent"] = structured
     answer["isError"] = error
     return answer
+
+
+#: The checkers of MCP output schemas, by the schema's JSON text (at most `_CHECKERS` of them).
+_checkers: Final[dict[str, Checker]] = {}
+_CHECKERS: Final = 1024
+
+
+def _output_problem(proxy: ToolProxy, structured: object) -> str | None:
+    """Why *structured* (a tool's ``structuredContent``) is not what its outputSchema admits."""
+    found = _not_json(structured)
+    if found is not None:
+        return found
+    schema = mcp_output_schema(proxy)
+    if schema is None:  # pragma: no cover - structured content exists only with a schema
+        return None
+    from typed_toolsets.call.checker import Checker  # with the first structured result
+
+    key = json.dumps(schema, sort_keys=True)
+    checker = _checkers.get(key)
+    if checker is None:
+        if len(_checkers) >= _CHECKERS:
+            _checkers.clear()
+        checker = _checkers[key] = Checker(schema)
+    problems, _ = checker.problems(structured, 1)
+    if not problems:
+        return None
+    ((path, reason),) = problems
+    return f"{json_path(path)}: {reason}"
+
+
+def _not_json(value: object) -> str | None:
+    """Where and why *value* is not a JSON value (its first such part), or None."""
+    stack: list[tuple[tuple[str | int, ...], object]] = [((), value)]
+    while stack:
+        path, item = stack.pop()
+        kind = type(item)
+        if item is None or kind is str or kind is bool or kind is int:
+            continue
+        if kind is float:
+            if not math.isfinite(typing.cast(float, item)):
+                return f"{json_path(path)}: {item!r} is not a JSON number (numbers must be finite)"
+        elif kind is list:
+            items = typing.cast("list[object]", item)
+            stack.extend(((*path, index), v) for index, v in reversed(list(enumerate(items))))
+        elif kind is dict:
+            members = typing.cast("dict[object, object]", item)
+            for key, v in reversed(members.items()):
+                if type(key) is not str:
+                    return f"{json_path(path)}: the key {key!r} is not a string"
+                stack.append(((*path, key), v))
+        else:
+            return f"{json_path(path)}: {with_article(kind.__name__)} is not a JSON value"
+    return None
 
 
 def mcp_call(tools: Iterable[ToolProxy], name: str, arguments: Arguments = None) -> dict[str, Any]:
