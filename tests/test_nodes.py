@@ -10,7 +10,7 @@ from jsonschema import Draft202012Validator
 
 from typed_toolsets.call.assembly import _merged  # pyright: ignore[reportPrivateUsage]
 from typed_toolsets.call.checker import Checker
-from typed_toolsets.call.validation import problems
+from typed_toolsets.call.jsonschema_errors import problems
 
 
 def test_blocks_under_the_same_type_test_in_a_row_become_one() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import attrs
 import pytest
@@ -12,6 +12,7 @@ from annotated_types import Ge, Gt, Le, Lt, MaxLen, MinLen, MultipleOf
 
 from tests.strategies.toolsets import echo_tool
 from typed_toolsets import ArgumentProblem, Toolset, register_type, tool
+from typed_toolsets.call.jsonschema_errors import problems
 from typed_toolsets.call.validation import (
     MAX_PROBLEMS,
     collect,
@@ -21,6 +22,7 @@ from typed_toolsets.call.validation import (
     union_expectation,
     union_mismatch,
 )
+from typed_toolsets.types.validator import make_validator
 
 
 class Role(enum.Enum):
@@ -109,6 +111,52 @@ def test_union_of_structs_reports_the_closest_variant() -> None:
     assert found == [("$.pet.lives", "'9' is not of type 'integer'")]
     found = details({"owner": {"name": "A", "age": 1}, "tags": [], "pet": 3})
     assert found == [("$.pet", "3 is not valid here; expected an object or null")]
+
+
+@attrs.frozen
+class Kitty:
+    kind: Literal["cat"]
+    lives: int = 9
+
+
+@attrs.frozen
+class Puppy:
+    kind: Literal["dog"]
+    good: bool = True
+
+
+@attrs.frozen
+class Kennel:
+    """Refers to itself: its variants are $refs."""
+
+    pet: Kitty | Puppy | Kennel
+
+
+@pytest.mark.parametrize(
+    ("sent", "expected"),
+    [
+        # The value carries Dog's tag: Dog's problem, not "be a cat".
+        ({"kind": "dog", "good": "yes"}, [("$.value", "good", "'yes' is not of type 'boolean'")]),
+        ({"kind": "cat", "lives": "9"}, [("$.value", "lives", "'9' is not of type 'integer'")]),
+        # No variant's tags: the first variant it has the shape of, as before.
+        (
+            {"kind": "bird"},
+            [("$.value", "kind", "'bird' is not 'cat', the only accepted value")],
+        ),
+    ],
+)
+def test_a_union_reports_the_variant_whose_tag_the_value_carries(
+    sent: dict[str, object], expected: list[tuple[str, str, str]]
+) -> None:
+    for annotation, at in ((Kitty | Puppy, "$.value"), (Kennel, "$.value.pet")):
+        arguments = {"value": sent if annotation is not Kennel else {"pet": sent}}
+        result = echo_tool(annotation).invoke(arguments)
+        assert result.error is not None
+        found = [(d.path, d.message) for d in result.error.details]
+        assert found == [(f"{at}.{key}", message) for _, key, message in expected]
+        schema = echo_tool(annotation).parameters
+        reference = problems(make_validator(schema), arguments)[0]
+        assert [(json_path(p), m) for p, m in reference] == found
 
 
 @attrs.frozen

@@ -1,6 +1,6 @@
 """The compiled checker gives jsonschema's verdict and the same problems, in the same order.
 
-jsonschema (with the library's wording over its errors, `call.validation.problems`) is the
+jsonschema (with the library's wording over its errors, `call.jsonschema_errors.problems`) is the
 reference: for generated schemas and values (valid ones, near misses, and any JSON at all), the
 checker must find exactly the problems jsonschema's errors stand for.
 """
@@ -20,8 +20,9 @@ from jsonschema._utils import uniq  # the reference's own uniqueness rule
 from tests.strategies.annotations import Chain, Tree, cases, fresh, json_values, union
 from tests.strategies.toolsets import echo_tool
 from typed_toolsets.call.checker import ASSERTING, Checker, json_key
+from typed_toolsets.call.jsonschema_errors import expand
 from typed_toolsets.call.nodes import _CHECKED_ONE_BY_ONE  # pyright: ignore[reportPrivateUsage]
-from typed_toolsets.call.validation import Problem, collect, expand
+from typed_toolsets.call.validation import Problem, collect
 from typed_toolsets.testing import arguments, invalid_arguments
 from typed_toolsets.types.validator import make_validator
 
@@ -32,7 +33,9 @@ ONE_BY_ONE = _CHECKED_ONE_BY_ONE
 
 def reference(schema: dict[str, Any], instance: object) -> list[Problem]:
     errors = make_validator(schema).iter_errors(instance)
-    return collect(itertools.chain.from_iterable(expand(e) for e in errors), EVERYTHING)[0]
+    return collect(
+        itertools.chain.from_iterable(expand(e, (), schema) for e in errors), EVERYTHING
+    )[0]
 
 
 def arrays(value: object) -> list[list[Any]]:

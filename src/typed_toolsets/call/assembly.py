@@ -7,9 +7,11 @@ listed directly); any other has its two functions generated from the lines of it
 
 from __future__ import annotations
 
+import typing
 from typing import Any, Final
 
 from typed_toolsets.types.gen import compile_function
+from typed_toolsets.types.typespec import MISSING
 
 from .jsonin import Link, path_of
 from .keywords import Scalar
@@ -206,4 +208,41 @@ def with_shallow(node: Node, checks: list[Scalar | Keyword]) -> Node:
             return False
 
         node.shallow = shallow
+    return _with_tags(node, checks)
+
+
+def _with_tags(node: Node, checks: list[Scalar | Keyword]) -> Node:
+    """*node*, told which of its properties are tags (see `Node.tagged`)."""
+    tags = [
+        (name, scalar.test)
+        for check in checks
+        if isinstance(check, Properties)
+        for name, child in check.named
+        if child.leaf
+        for scalar in child.scalars
+        if scalar.keyword == "const" and scalar.test is not None
+    ]
+    followed = [c.tagged for c in checks if isinstance(c, Reference)]
+    if tags or followed:
+
+        def tagged(x: object) -> bool | None:
+            said: bool | None = None
+            value: object = x  # narrowed here, not x (the references ask about x as it is)
+            if tags:
+                said = True
+                if type(value) is dict:
+                    members = typing.cast("dict[str, object]", value)
+                    for name, test in tags:
+                        held = members.get(name, MISSING)
+                        if held is not MISSING and not test(held):
+                            return False
+            for follow in followed:
+                found = follow(x)
+                if found is False:
+                    return False
+                if found:
+                    said = True
+            return said
+
+        node.tagged = tagged
     return node

@@ -36,6 +36,7 @@ from typed_toolsets.types.typespec import Schema
 
 from .assembly import generated_node, leaf_node, with_shallow
 from .jsonin import Link, path_of
+from .jsonschema_errors import expand, has_tags, is_tag_error
 from .keywords import SCALAR_KEYWORDS, Scalar, Unsupported, json_key
 from .nodes import (
     Additional,
@@ -50,7 +51,7 @@ from .nodes import (
     Reference,
     Required,
 )
-from .validation import MAX_PROBLEMS, SHALLOW_KEYWORDS, Problem, collect, expand
+from .validation import MAX_PROBLEMS, SHALLOW_KEYWORDS, Problem, collect
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -238,7 +239,7 @@ class Checker:
         """A node that asks jsonschema (built on first use) about *schema*."""
         self.distinct = False  # jsonschema's errors may stand for one problem twice (`allOf`)
         node = Node(schema)
-        ask = self._ask
+        ask, root = self._ask, self._schema
 
         def valid(x: Any, _memo: Memo) -> bool:
             return ask(schema).is_valid(x)  # pyright: ignore[reportUnknownMemberType]
@@ -246,15 +247,22 @@ class Checker:
         def errors(x: Any, link: Link, _memo: Memo) -> Iterator[Problem]:
             prefix = path_of(link)
             for error in ask(schema).iter_errors(x):  # pyright: ignore[reportUnknownMemberType]
-                yield from expand(error, prefix)
+                yield from expand(error, prefix, root)
 
         def shallow(x: Any) -> bool:
             found = ask(schema).iter_errors(x)  # pyright: ignore[reportUnknownMemberType]
             return any(not e.path and e.validator in SHALLOW_KEYWORDS for e in found)
 
+        def tagged(x: Any) -> bool | None:
+            if not has_tags(schema, root):
+                return None
+            found = ask(schema).iter_errors(x)  # pyright: ignore[reportUnknownMemberType]
+            return not any(is_tag_error(e) for e in found)
+
         node.valid = valid
         node.errors = errors
         node.shallow = shallow
+        node.tagged = tagged
         return node
 
     def _ask(self, schema: object) -> Draft202012Validator:

@@ -66,6 +66,10 @@ class Node:
         errors: The problems of a value at a path, lazily.
         shallow: Whether the value fails a type, enum, const or format keyword at its own
             path (following references): it has not even the shape of this schema.
+        tagged: Of a value: None when the schema has no tags (properties of one constant:
+            Literal fields), False when the value (an object) holds one with another value,
+            else True; following references. A union's problems are those of the first variant
+            the value has the shape of and whose tags it does not contradict, if any.
         leaf: The schema only looks at the value itself, with ``scalars``; generated code
             checks such a child inline.
         quick: ``valid`` is cheap to ask again (a union's, remembered per value): generated code
@@ -100,6 +104,7 @@ class Node:
         "schema",
         "shallow",
         "small",
+        "tagged",
         "valid",
     )
 
@@ -116,6 +121,7 @@ class Node:
         self.valid: _Valid = _accept
         self.errors: _Errors = _no_errors
         self.shallow: Test = _never
+        self.tagged: Callable[[Any], bool | None] = _untagged
 
     def fill(self, other: Node) -> None:
         """Behave as *other* (this node was referred to before it was compiled)."""
@@ -130,6 +136,7 @@ class Node:
         self.valid = other.valid
         self.errors = other.errors
         self.shallow = other.shallow
+        self.tagged = other.tagged
 
 
 def _accept(_x: object, _memo: Memo) -> bool:
@@ -138,6 +145,10 @@ def _accept(_x: object, _memo: Memo) -> bool:
 
 def _no_errors(_x: object, _link: Link, _memo: Memo) -> Iterable[Problem]:
     return ()
+
+
+def _untagged(_x: object) -> bool | None:
+    return None
 
 
 def _never(_x: object) -> bool:
@@ -470,10 +481,17 @@ class AnyOf(Keyword):
         """The problems of *x* at *link*: none when a variant accepts it."""
         if self.valid(x, memo):
             return
+        shaped: Node | None = None  # the first variant x has the shape of
         for node in self.nodes:
             if not node.shallow(x):
-                yield from node.errors(x, link, memo)
-                return
+                if node.tagged(x):  # x contradicts none of its tags: the variant x meant
+                    yield from node.errors(x, link, memo)
+                    return
+                if shaped is None:
+                    shaped = node
+        if shaped is not None:
+            yield from shaped.errors(x, link, memo)
+            return
         yield path_of(link), union_mismatch(x, self.options, self.expected)
 
     @override
@@ -498,6 +516,10 @@ class Reference(Keyword):
         """Whether *x* has not even the shape of the schema referred to."""
         # Read at call time: a recursive schema's target is finished after this keyword.
         return self.target.shallow(x)
+
+    def tagged(self, x: object) -> bool | None:
+        """What the tags of the schema referred to say of *x* (see `Node.tagged`)."""
+        return self.target.tagged(x)
 
     @override
     def valid_lines(self, src: Source) -> list[str]:

@@ -7,38 +7,33 @@ has always quoted them, ``'x'``), cut to a few dozen characters however large th
 `typed_toolsets.call.checker` finds the problems; this module only words them, so the reasons
 are the same whichever engine found a problem. For a schema the checker does not compile itself
 (a registered type using keywords the library never writes), jsonschema's errors are turned into
-the same problems by `expand`; jsonschema is imported only then.
+the same problems by `typed_toolsets.call.jsonschema_errors`.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-import re
 import typing
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from typed_toolsets.rules.formats import BY_FORMAT, LEAP_SECOND_RULE, MisplacedLeapSecondError
 from typed_toolsets.types.typespec import Path
-
-if TYPE_CHECKING:
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import ValidationError
 
 __all__ = [
     "MAX_PROBLEMS",
     "SHALLOW_KEYWORDS",
     "Problem",
+    "as_dict",
     "collect",
+    "counted",
     "dotted_path",
     "exception_text",
-    "expand",
     "expectation",
     "json_path",
     "keyword_reason",
     "missing",
-    "problems",
     "reason_of",
     "short",
     "short_text",
@@ -86,7 +81,7 @@ _REASONS: Final = {
 }
 
 
-def _counted(count: object, one: str, more: str) -> str:
+def counted(count: object, one: str, more: str) -> str:
     """The noun *one* when *count* is 1, else *more* (``1 item``, ``0 items``, ``2 items``)."""
     return one if count == 1 else more
 
@@ -259,14 +254,14 @@ def short(value: object, limit: int = 60) -> str:
 # ----------------------------------------------------------------------------------- reasons
 
 
-def _as_dict(value: object) -> dict[str, Any]:
+def as_dict(value: object) -> dict[str, Any]:
     """*value* if it is a dict (a JSON object or schema), else an empty one."""
     return typing.cast("dict[str, Any]", value) if isinstance(value, dict) else {}
 
 
 def expectation(given: object) -> str:
     """Describe in a few words what a (sub)schema accepts."""
-    schema = _as_dict(given)
+    schema = as_dict(given)
     if not schema:
         return "a valid value"
     if "const" in schema:
@@ -333,9 +328,9 @@ def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
             shown=shown,
             value=value,
             size=size,
-            items=_counted(size, "item", "items"),
-            characters=_counted(value, "character", "characters"),
-            entries=_counted(value, "entry", "entries"),
+            items=counted(size, "item", "items"),
+            characters=counted(value, "character", "characters"),
+            entries=counted(value, "entry", "entries"),
         )
 
     return reason
@@ -440,115 +435,6 @@ def collect(
         seen.add(problem)
         found.append(problem)
     return found, False
-
-
-# ------------------------------------------------------------------------ jsonschema's errors
-
-
-def _property_names(schema: object) -> list[str]:
-    return list(_as_dict(_as_dict(schema).get("properties")))
-
-
-def expand(error: ValidationError, prefix: Path = ()) -> Iterator[Problem]:
-    """The problems one jsonschema error stands for; its path is below *prefix*."""
-    path: Path = (*prefix, *error.absolute_path)
-    keyword = str(error.validator)
-    if keyword == "required":
-        instance = _as_dict(error.instance)
-        names: list[str] = typing.cast(Any, error.validator_value)
-        for name in names:
-            if name not in instance:
-                yield (*path, name), missing(top=not path)
-        return
-    if keyword == "additionalProperties" and error.validator_value is False:
-        schema = _as_dict(error.schema)
-        allowed = _property_names(schema)
-        # Keys a pattern admits are not additional (jsonschema searches each pattern in the key).
-        patterns = list(_as_dict(schema.get("patternProperties")))
-        expected = [*allowed, *(f"keys matching {short(p)}" for p in patterns)]
-        for name in _as_dict(error.instance):
-            if name not in allowed and not any(re.search(p, name) for p in patterns):
-                yield (*path, name), unexpected(expected, top=not path)
-        return
-    if keyword == "dependentRequired":
-        # One error per missing name, none saying which: each gives them all (collected once).
-        instance = _as_dict(error.instance)
-        for name, needed in _as_dict(error.validator_value).items():
-            if name in instance:
-                for other in typing.cast("list[str]", needed):
-                    if other not in instance:
-                        yield (*path, other), f"missing; required when {short(name)} is present"
-        return
-    if keyword in ("anyOf", "oneOf"):
-        yield from _union_problems(error, path, prefix)
-        return
-    reason = keyword_reason(keyword, error.validator_value, error.instance)
-    if reason is None:
-        reason = _schema_reason(error) or short_text(error.message)
-    yield path, reason
-
-
-def _schema_reason(error: ValidationError) -> str | None:
-    """JSON words for a keyword that needs the rest of its schema to say what went wrong."""
-    # jsonschema types it as a keyword, but a `false` schema's error has none.
-    keyword = typing.cast(object, error.validator)
-    value, instance = error.validator_value, error.instance
-    shown = short(instance)
-    if keyword is None:  # a `false` schema: no value is allowed there
-        return f"{shown} is not allowed here; leave it out"
-    schema = _as_dict(error.schema)
-    if keyword == "items" and value is False and isinstance(instance, list):
-        allowed = len(typing.cast("list[object]", schema.get("prefixItems", [])))
-        size = len(typing.cast("list[object]", instance))
-        return f"has {size} {_counted(size, 'item', 'items')}, more than the {allowed} allowed"
-    if keyword in ("minContains", "maxContains"):
-        matching = short(schema.get("contains"))
-        bound = "fewer than" if keyword == "minContains" else "more than"
-        items = _counted(value, "item", "items")
-        return f"{shown} has {bound} {value} {items} matching {matching}"
-    if keyword == "unevaluatedItems":
-        return f"{shown} has more items than its schema allows"
-    if keyword == "unevaluatedProperties":
-        return f"{shown} has entries its schema does not allow; send only the declared ones"
-    return None
-
-
-def _union_problems(error: ValidationError, path: Path, prefix: Path) -> Iterator[Problem]:
-    options = typing.cast("list[object]", error.validator_value)
-    if error.validator == "oneOf" and not error.context:  # it matched more than one
-        shown = short(error.instance)
-        expected = union_expectation(options)
-        yield path, f"{shown} matches more than one of {expected}; send one matching exactly one"
-        return
-    branches: dict[int, list[ValidationError]] = {}
-    for sub in error.context or ():
-        branches.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
-    # A branch "got somewhere" when the value had its shape: none of its errors is about the
-    # value's type, enum, constant or format at this very path.
-    progressed = [
-        errors
-        for _, errors in sorted(branches.items())
-        if not any(
-            (*prefix, *e.absolute_path) == path and e.validator in SHALLOW_KEYWORDS for e in errors
-        )
-    ]
-    if progressed:
-        for sub in progressed[0]:
-            yield from expand(sub, prefix)
-        return
-    yield path, union_mismatch(error.instance, options)
-
-
-def problems(validator: Draft202012Validator, instance: object) -> tuple[list[Problem], bool]:
-    """What jsonschema finds wrong with *instance*: up to `MAX_PROBLEMS` problems, and if more.
-
-    The call path finds problems with `typed_toolsets.call.checker` (linear in the input, and it
-    stops at the cap); this is the same wording over jsonschema's own errors, for schemas of any
-    kind, and the reference the checker is tested against.
-    """
-    # types-jsonschema leaves part of iter_errors' signature unknown.
-    errors: Iterator[ValidationError] = validator.iter_errors(typing.cast(Any, instance))  # pyright: ignore[reportUnknownMemberType]
-    return collect(itertools.chain.from_iterable(expand(error) for error in errors))
 
 
 # ------------------------------------------------------------------- values that do not build

@@ -407,7 +407,7 @@ def json_path(path: Path) -> str:
 
 def schema_checker(schema: Mapping[str, Any]) -> Callable[[object], list[tuple[Path, str]]]:
     """A function listing what jsonschema (with the library's format checks) finds wrong."""
-    from typed_toolsets.call.validation import problems
+    from typed_toolsets.call.jsonschema_errors import problems
     from typed_toolsets.types.validator import make_validator
 
     validator = make_validator(dict(schema))

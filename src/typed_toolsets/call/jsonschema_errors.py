@@ -1,0 +1,193 @@
+"""The library's words over jsonschema's own errors: the same problems the checker finds.
+
+For a schema the checker does not compile itself (a registered type using keywords the library
+never writes) jsonschema finds the problems, and `expand` turns each of its errors into the
+problems it stands for, worded by `typed_toolsets.call.validation`; `problems` does so for a
+whole instance, the reference the checker is tested against. jsonschema is imported only by the
+validators that produce the errors.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import typing
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from typed_toolsets.types.typespec import Path
+
+from .validation import (
+    SHALLOW_KEYWORDS,
+    Problem,
+    as_dict,
+    collect,
+    counted,
+    keyword_reason,
+    missing,
+    short,
+    short_text,
+    unexpected,
+    union_expectation,
+    union_mismatch,
+)
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
+__all__ = ["expand", "has_tags", "is_tag_error", "problems"]
+
+
+def _property_names(schema: object) -> list[str]:
+    return list(as_dict(as_dict(schema).get("properties")))
+
+
+def expand(error: ValidationError, prefix: Path = (), root: object = None) -> Iterator[Problem]:
+    """The problems one jsonschema error stands for; its path is below *prefix*.
+
+    *root* is the whole schema the error comes from: a union reads its variants' tags there
+    (through their ``$ref``s).
+    """
+    path: Path = (*prefix, *error.absolute_path)
+    keyword = str(error.validator)
+    if keyword == "required":
+        instance = as_dict(error.instance)
+        names: list[str] = typing.cast(Any, error.validator_value)
+        for name in names:
+            if name not in instance:
+                yield (*path, name), missing(top=not path)
+        return
+    if keyword == "additionalProperties" and error.validator_value is False:
+        schema = as_dict(error.schema)
+        allowed = _property_names(schema)
+        # Keys a pattern admits are not additional (jsonschema searches each pattern in the key).
+        patterns = list(as_dict(schema.get("patternProperties")))
+        expected = [*allowed, *(f"keys matching {short(p)}" for p in patterns)]
+        for name in as_dict(error.instance):
+            if name not in allowed and not any(re.search(p, name) for p in patterns):
+                yield (*path, name), unexpected(expected, top=not path)
+        return
+    if keyword == "dependentRequired":
+        # One error per missing name, none saying which: each gives them all (collected once).
+        instance = as_dict(error.instance)
+        for name, needed in as_dict(error.validator_value).items():
+            if name in instance:
+                for other in typing.cast("list[str]", needed):
+                    if other not in instance:
+                        yield (*path, other), f"missing; required when {short(name)} is present"
+        return
+    if keyword in ("anyOf", "oneOf"):
+        yield from _union_problems(error, path, prefix, root)
+        return
+    reason = keyword_reason(keyword, error.validator_value, error.instance)
+    if reason is None:
+        reason = _schema_reason(error) or short_text(error.message)
+    yield path, reason
+
+
+def _schema_reason(error: ValidationError) -> str | None:
+    """JSON words for a keyword that needs the rest of its schema to say what went wrong."""
+    # jsonschema types it as a keyword, but a `false` schema's error has none.
+    keyword = typing.cast(object, error.validator)
+    value, instance = error.validator_value, error.instance
+    shown = short(instance)
+    if keyword is None:  # a `false` schema: no value is allowed there
+        return f"{shown} is not allowed here; leave it out"
+    schema = as_dict(error.schema)
+    if keyword == "items" and value is False and isinstance(instance, list):
+        allowed = len(typing.cast("list[object]", schema.get("prefixItems", [])))
+        size = len(typing.cast("list[object]", instance))
+        return f"has {size} {counted(size, 'item', 'items')}, more than the {allowed} allowed"
+    if keyword in ("minContains", "maxContains"):
+        matching = short(schema.get("contains"))
+        bound = "fewer than" if keyword == "minContains" else "more than"
+        items = counted(value, "item", "items")
+        return f"{shown} has {bound} {value} {items} matching {matching}"
+    if keyword == "unevaluatedItems":
+        return f"{shown} has more items than its schema allows"
+    if keyword == "unevaluatedProperties":
+        return f"{shown} has entries its schema does not allow; send only the declared ones"
+    return None
+
+
+def _union_problems(
+    error: ValidationError, path: Path, prefix: Path, root: object
+) -> Iterator[Problem]:
+    options = typing.cast("list[object]", error.validator_value)
+    if error.validator == "oneOf" and not error.context:  # it matched more than one
+        shown = short(error.instance)
+        expected = union_expectation(options)
+        yield path, f"{shown} matches more than one of {expected}; send one matching exactly one"
+        return
+    branches: dict[int, list[ValidationError]] = {}
+    for sub in error.context or ():
+        branches.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
+    # A branch "got somewhere" when the value had its shape: none of its errors is about the
+    # value's type, enum, constant or format at this very path. The first of those with tags
+    # (properties of one constant: Literal fields) the value does not contradict is the variant
+    # it meant; without one, the first of them.
+    progressed = [
+        (index, errors)
+        for index, errors in sorted(branches.items())
+        if not any(
+            (*prefix, *e.absolute_path) == path and e.validator in SHALLOW_KEYWORDS for e in errors
+        )
+    ]
+    meant = [
+        errors
+        for index, errors in progressed
+        if has_tags(options[index], root) and not any(is_tag_error(e) for e in errors)
+    ]
+    chosen = meant or [errors for _, errors in progressed]
+    if chosen:
+        for sub in chosen[0]:
+            yield from expand(sub, prefix, root)
+        return
+    yield path, union_mismatch(error.instance, options)
+
+
+def is_tag_error(error: ValidationError) -> bool:
+    """Whether *error* says that a property of one constant (a tag) holds another value."""
+    if error.validator != "const" or len(error.path) != 1:
+        return False
+    (key,) = error.path
+    return list(error.relative_schema_path)[-3:-1] == ["properties", key]
+
+
+def has_tags(schema: object, root: object) -> bool:
+    """Whether *schema* (its ``$ref`` followed in *root*) has a property of one constant."""
+    seen: list[object] = []
+    found = as_dict(schema)
+    while "$ref" in found and found not in seen:
+        seen.append(found)
+        found = as_dict(_pointed(root, found["$ref"]))
+    properties = as_dict(found.get("properties"))
+    return any("const" in as_dict(sub) for sub in properties.values())
+
+
+def _pointed(root: object, ref: object) -> object:
+    """What the local reference *ref* (``#/$defs/Name``) points at in *root* (None if nothing)."""
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return None
+    found: object = root
+    for part in ref[2:].split("/"):
+        key = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(found, dict) and key in found:
+            found = typing.cast("dict[str, object]", found)[key]
+        else:
+            return None
+    return found
+
+
+def problems(validator: Draft202012Validator, instance: object) -> tuple[list[Problem], bool]:
+    """What jsonschema finds wrong with *instance*: up to `MAX_PROBLEMS` problems, and if more.
+
+    The call path finds problems with `typed_toolsets.call.checker` (linear in the input, and it
+    stops at the cap); this is the same wording over jsonschema's own errors, for schemas of any
+    kind, and the reference the checker is tested against.
+    """
+    # types-jsonschema leaves part of iter_errors' signature unknown.
+    errors: Iterator[ValidationError] = validator.iter_errors(typing.cast(Any, instance))  # pyright: ignore[reportUnknownMemberType]
+    root = validator.schema
+    return collect(itertools.chain.from_iterable(expand(error, (), root) for error in errors))
