@@ -684,6 +684,21 @@ def test_a_parameter_default_past_the_json_digit_limit_is_a_definition_error() -
         make_echo_toolset([("n", int, 10**4300)])
 
 
+def test_a_field_defaulting_to_none_must_admit_null() -> None:
+    # Read as written, as a parameter is: the default does not make the field nullable.
+    @attrs.define
+    class Loose:
+        n: int = None  # type: ignore[assignment]
+
+    @dataclasses.dataclass
+    class Fine:
+        n: int | None = None
+
+    with pytest.raises(ToolsetDefinitionError, match=r"field .*Loose\.n defaults to None but its "):
+        make_echo_toolset([("value", Loose, inspect.Parameter.empty)])
+    assert echo(Fine).dynamic_call({"value": {}}) == {"value": Fine()}
+
+
 def test_generated_docstrings_are_not_descriptions() -> None:
     class Plain(enum.Enum):
         A = "a"

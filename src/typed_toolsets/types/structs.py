@@ -19,6 +19,7 @@ from typing import Any, Final
 import attrs
 import typing_extensions
 
+from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.shapes import Shape
 
 from . import docstrings
@@ -414,6 +415,14 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
         except Unsupported as exc:
             msg = f"field {cls.__qualname__}.{field.name}: {exc}"
             raise Unsupported(msg) from None
+        if field.default is None and "null" not in spec.json_types:
+            # Read as written, as a parameter's: a None default does not make a field nullable.
+            msg = (
+                f"field {cls.__qualname__}.{field.name} defaults to None but its type "
+                f"{label(field.annotation)} does not admit null; add `| None` to its annotation "
+                "(a None default does not make a field nullable)"
+            )
+            raise Unsupported(msg)
         properties.append(
             Property(
                 **attrs.asdict(field, recurse=False),
