@@ -15,18 +15,9 @@ import typing_extensions
 from annotated_types import Ge
 
 from tests.strategies.toolsets import echo_tool
+from tests.test_types import Cat, Dog
 from typed_toolsets import Toolset, tool
 from typed_toolsets.types.hints import class_hints, evaluate
-
-
-@attrs.frozen
-class Cat:
-    name: str
-
-
-@attrs.frozen
-class Dog:
-    name: str
 
 
 @attrs.frozen

@@ -270,35 +270,38 @@ LONG_INT = 10**MAX_INT_DIGITS
 
 
 def has_long_int(value: object) -> bool:
-    """Whether a JSON value holds an integer of more than `MAX_INT_DIGITS` digits (iteratively)."""
-    stack: list[object] = [value]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is int:
-            if abs(typing.cast(int, item)) >= LONG_INT:
-                return True
-        elif kind is dict:
-            stack.extend(typing.cast("dict[str, object]", item).values())
-        elif kind is list:
-            stack.extend(typing.cast("list[object]", item))
-    return False
+    """Whether a JSON value holds an integer of more than `MAX_INT_DIGITS` digits anywhere."""
+    return _holds(value, _is_long_int)
 
 
 def has_unsafe_float(value: object) -> bool:
-    """Whether a JSON value holds a float of 2**63 or more anywhere (iteratively)."""
+    """Whether a JSON value holds a float of 2**63 or more anywhere."""
+    return _holds(value, _is_unsafe_float)
+
+
+# isinstance narrows for the type checkers; type() leaves out bool and subclasses.
+def _is_long_int(item: object) -> bool:
+    return isinstance(item, int) and type(item) is int and abs(item) >= LONG_INT
+
+
+def _is_unsafe_float(item: object) -> bool:
+    if not isinstance(item, float) or type(item) is not float:
+        return False
+    return item >= UNSAFE_FLOAT or item <= -UNSAFE_FLOAT
+
+
+def _holds(value: object, found: Callable[[object], bool]) -> bool:
+    """Whether a JSON value holds, at any depth, a scalar *found* accepts (walked iteratively)."""
     stack: list[object] = [value]
     while stack:
         item = stack.pop()
         kind = type(item)
-        if kind is float:
-            number = typing.cast(float, item)
-            if number >= UNSAFE_FLOAT or number <= -UNSAFE_FLOAT:
-                return True
-        elif kind is dict:
+        if kind is dict:
             stack.extend(typing.cast("dict[str, object]", item).values())
         elif kind is list:
             stack.extend(typing.cast("list[object]", item))
+        elif found(item):
+            return True
     return False
 
 
