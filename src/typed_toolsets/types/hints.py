@@ -47,7 +47,7 @@ def evaluate(annotation: object, globalns: dict[str, Any], localns: Mapping[str,
 def class_hints(
     cls: type, localns: Mapping[str, Any], only: Collection[str] | None = None
 ) -> dict[str, object]:
-    """The evaluated annotations of *cls* and its bases, as ``get_type_hints(cls)`` gives them.
+    """The evaluated annotations of *cls* and its bases, read as ``get_type_hints(cls)`` reads them.
 
     Each annotation is evaluated in the globals of the module of the class that wrote it (then
     the builtins, then *localns*: see `evaluate`); a more derived class's annotation of a name
