@@ -275,6 +275,30 @@ def test_a_value_that_does_not_match_its_annotation_still_becomes_json() -> None
     assert respond(tools, CHAT_CALL | {"function": {"name": "loose_h"}})["content"] == '"nan"'
 
 
+class Feeling(str, enum.Enum):
+    HAPPY = "happy"
+
+
+def test_a_str_subclass_from_a_str_tool_is_plain_text() -> None:
+    # "a `str` as it is": a str enum member returned by a `-> str` tool is its text; by a
+    # `-> Feeling` tool it is the JSON value its annotation says.
+    class Moods(Toolset):
+        @tool
+        def text(self) -> str:
+            return Feeling.HAPPY  # a str
+
+        @tool
+        def member(self) -> Feeling:
+            return Feeling.HAPPY
+
+    tools = Moods.to_tools()
+    call = CHAT_CALL | {"function": {"name": "moods_text", "arguments": "{}"}}
+    assert respond(tools, call)["content"] == "happy"
+    assert mcp_call(tools, "moods_text")["content"] == [{"type": "text", "text": "happy"}]
+    call = CHAT_CALL | {"function": {"name": "moods_member", "arguments": "{}"}}
+    assert respond(tools, call)["content"] == '"happy"'
+
+
 def test_an_mcp_result_its_output_schema_refuses_is_the_tools_failure() -> None:
     # MCP has structuredContent conform to the outputSchema the tool advertised: NaN (no JSON
     # number), a string for an int and a naive datetime (no RFC 3339 form) are the tool's error.

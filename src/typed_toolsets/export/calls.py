@@ -25,7 +25,7 @@ from typed_toolsets.call.result import ToolError, ToolResult
 from typed_toolsets.call.validation import json_path, with_article
 from typed_toolsets.definition.methods import resolve_annotation
 
-from .dialects import mcp_output_schema, mcp_structured_content, unique_tools
+from .dialects import answers_in_text, mcp_output_schema, mcp_structured_content, unique_tools
 from .strict_arguments import strict_arguments
 
 if TYPE_CHECKING:
@@ -105,6 +105,8 @@ def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -
     """
     if type(value) is str:
         return value
+    if isinstance(value, str) and answers_in_text(proxy.output_schema):
+        return str.__str__(value)  # a str subclass (a StrEnum member) of a `-> str` tool: its text
     data = json_value(proxy, value)
     try:
         return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)

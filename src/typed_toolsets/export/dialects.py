@@ -23,6 +23,7 @@ from typed_toolsets.types.strict import def_name
 from typed_toolsets.types.typespec import Schema
 
 __all__ = [
+    "answers_in_text",
     "any_of",
     "anthropic",
     "each_entry",
@@ -340,12 +341,19 @@ def anthropic(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[
 # ------------------------------------------------------------------------------------ MCP
 
 
+def answers_in_text(output: Schema | None) -> bool:
+    """Whether a tool with the return schema *output* answers in plain text (a ``str``)."""
+    return output is not None and output.get("type") == "string" and set(output) <= _PLAIN
+
+
+#: The keys of a return schema that still leave its values plain strings.
+_PLAIN: Final = frozenset({"type", "description"})
+
+
 def _mcp_output(proxy: ToolProxy) -> tuple[Schema, bool] | None:
     """The MCP ``outputSchema`` of *proxy* and whether it wraps the value, or None."""
     output = proxy.output_schema
-    if output is None:
-        return None
-    if output.get("type") == "string" and set(output) <= {"type", "description"}:
+    if output is None or answers_in_text(output):
         return None
     if output.get("type") == "object":
         return output, False
