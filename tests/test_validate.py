@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import attrs
 import pytest
 from annotated_types import Ge, Gt, Le, Lt, MaxLen, MinLen, MultipleOf
 
 from tests.strategies.toolsets import echo_tool
+from tests.test_export_strict import Cat as Kitty
+from tests.test_export_strict import Dog as Puppy
 from typed_toolsets import ArgumentProblem, Toolset, register_type, tool
 from typed_toolsets.call.jsonschema_errors import problems
 from typed_toolsets.call.validation import (
@@ -111,18 +113,6 @@ def test_union_of_structs_reports_the_closest_variant() -> None:
     assert found == [("$.pet.lives", "'9' is not of type 'integer'")]
     found = details({"owner": {"name": "A", "age": 1}, "tags": [], "pet": 3})
     assert found == [("$.pet", "3 is not valid here; expected an object or null")]
-
-
-@attrs.frozen
-class Kitty:
-    kind: Literal["cat"]
-    lives: int = 9
-
-
-@attrs.frozen
-class Puppy:
-    kind: Literal["dog"]
-    good: bool = True
 
 
 @attrs.frozen
