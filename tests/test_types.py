@@ -97,6 +97,21 @@ def test_typeddict_qualifiers_inside_annotated_are_read() -> None:
     }
 
 
+class Scores(typing_extensions.TypedDict, extra_items=int):  # type: ignore[call-arg]
+    name: str
+
+
+class Sealed(typing_extensions.TypedDict, closed=True):
+    name: str
+
+
+def test_a_typeddict_with_extra_items_is_a_definition_error() -> None:
+    # Read as closed, it would refuse every extra key the class admits.
+    with pytest.raises(ToolsetDefinitionError, match=r"Scores declares extra_items \(PEP 728\)"):
+        make_echo_toolset([("value", Scores, inspect.Parameter.empty)])
+    assert echo(Sealed).parameters["properties"]["value"]["additionalProperties"] is False
+
+
 @attrs.frozen
 class Node:
     value: int

@@ -257,6 +257,15 @@ def _unwrap_qualifiers(annotation: object) -> tuple[object, bool | None]:
 
 
 def _typeddict_fields(cls: type) -> list[FieldInfo]:
+    extra = getattr(cls, "__extra_items__", typing_extensions.NoExtraItems)
+    if extra is not typing_extensions.NoExtraItems and extra is not None:
+        # PEP 728: the schema would need `additionalProperties` of that type and the call would
+        # keep the extra keys; read as closed, every extra key the class admits would be refused.
+        msg = (
+            f"TypedDict {cls.__qualname__} declares extra_items (PEP 728), which is not supported:"
+            " declare the extra keys as a dict[str, T] field instead"
+        )
+        raise Unsupported(msg)
     hints = resolve_hints(cls)
     docs = docstrings.field_descriptions(cls.__doc__)
     required_keys: frozenset[str] = getattr(cls, "__required_keys__", frozenset(hints))
