@@ -308,17 +308,64 @@ def test_arguments_as_json_text_are_read_and_bad_json_text_is_explained() -> Non
     )
     ok, bad, array, empty, _ = agent.run("Add.").steps
     assert (ok.observation, dict(ok.arguments)) == ("3", {"a": 1, "b": 2})
-    assert bad.observation is not None
-    assert bad.observation.startswith("Error: The arguments for tool 'shop_add' are not valid JSON")
-    assert bad.observation.endswith("; send a JSON object")
-    assert array.observation == (
-        "Error: The arguments for tool 'shop_add' must be a JSON object, not array; "
-        "send a JSON object"
+    # In the tool's own words, as a call with these arguments gives them.
+    assert bad.observation == (
+        "Error: Invalid JSON arguments for tool 'shop_add': Expecting property name enclosed in "
+        "double quotes: line 1 column 9 (char 8)"
+    )
+    assert (
+        array.observation == "Error: Arguments for tool 'shop_add' must be a JSON object, not array"
     )
     # No arguments at all is {}: the tool itself says what is missing.
     assert empty.observation == (
         "Error: Invalid arguments for tool 'shop_echo': text: missing required argument"
     )
+
+
+def test_arguments_are_read_within_the_tools_limits_without_recursion() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    nested: Any = []
+    for _ in range(10_000):
+        nested = [nested]
+    replies = iter(
+        [
+            {"action": "shop_echo", "action_input": '{"text": ' + deep + "}"},
+            '{"action": "shop_echo", "action_input": {"text": ' + deep + "}}",
+            {"action": "shop_echo", "action_input": {"text": nested}},
+            {"action": "shop_echo", "action_input": "   "},
+            {"action": "shop_echo", "action_input": '{"text": 1e400}'},
+            FINISH,
+        ]
+    )
+    shop, tools = _shop()
+    # A model of its own: ScriptedModel copies its script, which Python cannot do this deep.
+    agent = ReAct(lambda transcript: next(replies), [tools["shop_echo"]], max_iterations=9)
+    text, reply, mapping, blank, huge, _ = agent.run("Echo.").steps
+    too_deep = "Error: Arguments for tool 'shop_echo' are nested "
+    assert text.observation == too_deep + (
+        "100001 levels deep, over the limit of 32 (Limits.max_depth); send a flatter structure"
+    )
+    assert reply.observation is not None
+    assert reply.observation.startswith(
+        "Error: Malformed step: the reply is nested too deeply to read; send a flatter one."
+    )
+    assert mapping.observation is not None
+    assert mapping.observation.startswith(too_deep)
+    assert [s.result.error.kind for s in (text, mapping) if s.result and s.result.error] == [
+        "limit",
+        "limit",
+    ]
+    # Whitespace is not JSON (only empty text means no arguments), nor is a number past a float.
+    assert blank.observation == (
+        "Error: Invalid JSON arguments for tool 'shop_echo': Expecting value: line 1 column 4 "
+        "(char 3)"
+    )
+    assert huge.observation == (
+        "Error: Invalid JSON arguments for tool 'shop_echo': the number 1e400 is too large for a "
+        "float"
+    )
+    assert [s.arguments for s in (text, reply, mapping, blank, huge)] == [{}] * 5
+    assert shop.ran == []
 
 
 def test_tool_input_is_a_synonym_and_replies_may_be_text_bytes_or_fenced() -> None:

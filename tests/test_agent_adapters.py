@@ -237,7 +237,7 @@ def test_openai_errors_go_back_as_tool_messages() -> None:
     assert tool_messages[0]["content"].startswith("Error: Invalid arguments for tool 'text_wc': ")
     assert tool_messages[1]["content"].startswith("Error: Unknown tool 'text_grep'")  # not given
     assert tool_messages[2]["content"].startswith(
-        "Error: The arguments for tool 'text_wc' are not valid JSON"
+        "Error: Invalid JSON arguments for tool 'text_wc': "
     )
 
 

@@ -468,7 +468,8 @@ class ReAct:
     ) -> Generator[_Request, object, _Outcome]:
         """Carry out a tool step (or explain why not): the outcome the model observes."""
         if read.problem is not None or read.action is None:
-            return _Outcome(read.problem or "Error: Malformed step", ok=False)
+            failed = None if read.refused is None else ToolResult.failure(read.refused)
+            return _Outcome(read.problem or "Error: Malformed step", ok=False, result=failed)
         proxy = self._tools[read.action]
         arguments: Arguments = StrictArguments(read.arguments) if read.strict else read.arguments
         if proxy.requires_approval:

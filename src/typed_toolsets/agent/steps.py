@@ -15,7 +15,6 @@ field of the wrong type is a malformed step, never an exception.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import typing
@@ -24,7 +23,8 @@ from typing import Any, Final
 
 import attrs
 
-from typed_toolsets import StrictArguments, ToolResult
+from typed_toolsets import Limits, StrictArguments, ToolError, ToolProxy, ToolResult
+from typed_toolsets.export.calls import read_arguments
 from typed_toolsets.types.typespec import json_type_of
 
 __all__ = [
@@ -47,7 +47,8 @@ STEP_FORMAT: Final = (
     ', or {"thought": "<your reasoning>", "action": "finish", "final_answer": "<your answer>"}'
 )
 
-_EMPTY: Final[Mapping[str, Any]] = {}
+#: The limits for reading the arguments of an unknown action (recorded in its step only).
+_UNKNOWN_TOOL_LIMITS: Final = Limits()
 
 # A reply wrapped in one Markdown code fence, as models often send JSON.
 _FENCED: Final = re.compile(r"\A```[A-Za-z0-9_-]*[ \t]*\r?\n(.*)\r?\n```\Z", re.S)
@@ -69,7 +70,7 @@ class Step:
         ok: False when the observation is an error (the tool failed, the call was refused, the
             action was unknown or the step malformed).
         result: The tool's `ToolResult` (its Python value, or its structured `ToolError`) when
-            the tool was called; None otherwise.
+            the tool was called or refused the arguments; None otherwise.
     """
 
     thought: str
@@ -128,6 +129,8 @@ class Reply:
             (``"Error: ..."``), or None.
         strict: The arguments came as `typed_toolsets.StrictArguments` (written for the strict
             schema: ``null`` for a defaulted property means its default); the tool is called so.
+        refused: The tool's error about arguments it cannot read (not JSON, not an object, over
+            its limits), which ``problem`` says; None otherwise.
     """
 
     thought: str
@@ -136,6 +139,7 @@ class Reply:
     final_answer: object = None
     problem: str | None = None
     strict: bool = False
+    refused: ToolError | None = None
 
     @property
     def finishes(self) -> bool:
@@ -184,7 +188,7 @@ def _malformed(problems: list[str]) -> str:
     )
 
 
-def read_reply(reply: object, tools: Mapping[str, object]) -> Reply:
+def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
     """Read the model's step.
 
     Args:
@@ -202,6 +206,10 @@ def read_reply(reply: object, tools: Mapping[str, object]) -> Reply:
             data = parse_json(_unfence(text))
         except ValueError as exc:
             return Reply("", None, {}, problem=_malformed([f"the reply is not valid JSON ({exc})"]))
+        except RecursionError:
+            # Too deep for the parser, and far deeper than any tool reads its arguments.
+            problem = _malformed(["the reply is nested too deeply to read; send a flatter one"])
+            return Reply("", None, {}, problem=problem)
     if not isinstance(data, Mapping):
         problem = _malformed([f"the reply must be a JSON object, not {json_type_of(data)}"])
         return Reply("", None, {}, problem=problem)
@@ -224,7 +232,7 @@ def read_reply(reply: object, tools: Mapping[str, object]) -> Reply:
         )
         action = None
 
-    arguments, argument_problem, unreadable = _arguments(step, action)
+    arguments, argument_problem, unreadable = _arguments(step, action, tools)
     final_answer = step.get("final_answer")
     if is_finish(action) and final_answer is None:
         problems.append('"finish" needs a "final_answer"')
@@ -241,10 +249,10 @@ def read_reply(reply: object, tools: Mapping[str, object]) -> Reply:
         )
         return Reply(thought, action, arguments, problem=problem)
     if unreadable is not None:
-        # Arguments sent as JSON text (native function calling) that cannot be read: said in
-        # the words of a tool call, which is all a function-calling model knows.
-        problem = f"Error: The arguments for tool {action!r} {unreadable}; send a JSON object"
-        return Reply(thought, action, arguments, problem=problem)
+        # Arguments the tool cannot read (not JSON, not an object, over its limits): said as
+        # the tool says it, which is all a function-calling model knows.
+        problem = str(ToolResult.failure(unreadable).dynamic())
+        return Reply(thought, action, arguments, problem=problem, refused=unreadable)
     if argument_problem is not None:
         return Reply(thought, action, arguments, problem=_malformed([argument_problem]))
     strict = isinstance(step.get(_arguments_key(step)), StrictArguments)
@@ -256,13 +264,16 @@ def _arguments_key(step: Mapping[str, Any]) -> str:
 
 
 def _arguments(
-    step: Mapping[str, Any], action: str | None
-) -> tuple[dict[str, Any], str | None, str | None]:
+    step: Mapping[str, Any], action: str | None, tools: Mapping[str, ToolProxy]
+) -> tuple[dict[str, Any], str | None, ToolError | None]:
     """The tool arguments of a step (``action_input``, or its synonym ``tool_input``).
 
+    An object, or JSON text of one (native function calling sends arguments as text), is read
+    as the tool reads it: a fresh copy, within its limits, measured without recursion.
+
     Returns:
-        The arguments, the problem with them (None when fine) and, for JSON text that is not a
-        JSON object, what is wrong with the text (None otherwise).
+        The arguments, the problem with the step's shape (None when fine) and the tool's error
+        about arguments it cannot read (None otherwise).
     """
     if "action_input" in step and "tool_input" in step:
         return {}, 'give the arguments as "action_input" or "tool_input", not both', None
@@ -272,19 +283,18 @@ def _arguments(
         value = value.arguments
     if value is None or is_finish(action):
         return {}, None, None
-    if isinstance(value, (str, bytes, bytearray)):
-        # Native function calling sends arguments as JSON text (OpenAI's function.arguments).
-        try:
-            value = parse_json(value) if value.strip() else _EMPTY
-        except ValueError as exc:
-            return {}, f'"{key}" is not valid JSON ({exc})', f"are not valid JSON ({exc})"
-        if not isinstance(value, Mapping):
-            what = f"must be a JSON object, not {json_type_of(value)}"
-            return {}, f'"{key}" {what}', what
-    if not isinstance(value, Mapping):
+    if not isinstance(value, (str, bytes, bytearray, Mapping)):
         return (
             {},
             f'"{key}" must be a JSON object of the tool\'s arguments, not {json_type_of(value)}',
             None,
         )
-    return copy.deepcopy(dict(typing.cast("Mapping[str, Any]", value))), None, None
+    sent = typing.cast("object", value)
+    proxy = tools.get(action) if action is not None else None
+    if proxy is None:
+        read = read_arguments(str(action), _UNKNOWN_TOOL_LIMITS, sent)
+    else:
+        read = read_arguments(proxy.name, proxy.limits, sent)
+    if not isinstance(read, dict):
+        return {}, f'"{key}": {read.message}', read
+    return read, None, None

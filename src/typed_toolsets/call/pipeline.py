@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 
     from .refusal import ArgumentsRefusal, Verdict
 
-__all__ = ["OFFLOAD_CHARS", "OFFLOAD_VALUES", "ExactPath", "Failed", "Pipeline"]
+__all__ = ["OFFLOAD_CHARS", "OFFLOAD_VALUES", "ExactPath", "Failed", "Pipeline", "read_arguments"]
 
 # How much longer than its deadline and grace a sync caller waits for an async tool's own event
 # loop before leaving its thread behind (a tool that blocks that loop cannot be cancelled).
@@ -190,24 +190,9 @@ class ExactPath:
         return found[0]
 
     def _check(self, arguments: object, handover: Handover) -> dict[str, object] | Verdict:
-        name = self.name
-        try:
-            if isinstance(handover, CutShort):
-                # The strict parser's own error, found by the fast path: not read again.
-                raise InvalidJSON(str(handover))
-            # Where orjson stopped reading the text, when it found it invalid.
-            stopped = handover.pos if isinstance(handover, ValueError) else 0
-            args = load_arguments(arguments, self.limits, stopped)
-        except LimitExceeded as exc:
-            return ToolError(name, "limit", f"Arguments for tool {name!r} are {exc}")
-        except InvalidJSON as exc:
-            return ToolError(name, "arguments", f"Invalid JSON arguments for tool {name!r}: {exc}")
-        except NotAnObject as exc:
-            return ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}")
-        except NotJSONValue as exc:
-            from .refusal import ArgumentsRefusal
-
-            return ArgumentsRefusal(name, [(tuple(exc.path), str(exc))], more=False)
+        args = read_arguments(self.name, self.limits, arguments, handover)
+        if not isinstance(args, dict):
+            return args
         if handover is not True:  # not parsed by the fast path, so not structured
             try:
                 return self.arguments.structure(args)
@@ -226,6 +211,41 @@ class ExactPath:
 
             explain.append(explainer(self.name, self.limits, self.arguments))
         return explain[0](arguments)
+
+
+def read_arguments(
+    name: str, limits: Limits, arguments: object, handover: Handover = False
+) -> dict[str, object] | Verdict:
+    """Read a call's arguments as the call reads them, without validating them.
+
+    Args:
+        name: The exported tool name (the errors name it).
+        limits: The limits that apply.
+        arguments: What the caller passed: JSON text (``str`` or bytes), a mapping or None.
+        handover: What the fast path found, when it read *arguments* first (see `ExactPath`).
+
+    Returns:
+        A fresh JSON object, within *limits*; or the error about the input: too large or too
+        deep (``"limit"``), not JSON or not an object (``"arguments"``), or holding a value
+        that is no JSON value (refused at its path).
+    """
+    try:
+        if isinstance(handover, CutShort):
+            # The strict parser's own error, found by the fast path: not read again.
+            raise InvalidJSON(str(handover))
+        # Where orjson stopped reading the text, when it found it invalid.
+        stopped = handover.pos if isinstance(handover, ValueError) else 0
+        return load_arguments(arguments, limits, stopped)
+    except LimitExceeded as exc:
+        return ToolError(name, "limit", f"Arguments for tool {name!r} are {exc}")
+    except InvalidJSON as exc:
+        return ToolError(name, "arguments", f"Invalid JSON arguments for tool {name!r}: {exc}")
+    except NotAnObject as exc:
+        return ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}")
+    except NotJSONValue as exc:
+        from .refusal import ArgumentsRefusal
+
+        return ArgumentsRefusal(name, [(tuple(exc.path), str(exc))], more=False)
 
 
 # Numbers are read as written here, also when this call is made while another call's fast path

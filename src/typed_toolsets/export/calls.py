@@ -20,9 +20,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from typed_toolsets.call.pipeline import read_arguments as _read_arguments
 from typed_toolsets.call.proxy import Arguments, ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
 from typed_toolsets.call.validation import json_path, with_article
+from typed_toolsets.definition.limits import Limits
 from typed_toolsets.definition.methods import resolve_annotation
 
 from .dialects import answers_in_text, mcp_output_schema, mcp_structured_content, unique_tools
@@ -38,6 +40,7 @@ __all__ = [
     "dispatch",
     "json_value",
     "mcp_call",
+    "read_arguments",
     "respond",
     "result_text",
 ]
@@ -93,6 +96,27 @@ def json_value(proxy: ToolProxy, value: object) -> object:
             except Exception:  # noqa: BLE001, S112 - try the next way, then give up
                 continue
     return value
+
+
+def read_arguments(name: str, limits: Limits, arguments: object) -> dict[str, Any] | ToolError:
+    """A call's arguments, read as the tool reads them, or its own error about them.
+
+    For a host that records what a model sent before the call (the agent's steps): JSON text
+    or a mapping becomes a fresh JSON object within *limits*, measured without recursion. The
+    arguments are not validated.
+
+    Args:
+        name: The tool's exported name (the error names it).
+        limits: Its limits.
+        arguments: What the model sent: JSON text (``str`` or bytes), a mapping or None.
+
+    Returns:
+        The object, or the error the call would return (``"limit"`` or ``"arguments"``).
+    """
+    read = _read_arguments(name, limits, arguments)
+    if isinstance(read, dict):
+        return read
+    return read if isinstance(read, ToolError) else read.error()
 
 
 def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -> str:
