@@ -591,6 +591,17 @@ def test_run_inside_an_event_loop_refuses_an_awaitable_and_points_to_arun() -> N
             asyncio.run(main())
 
 
+def test_run_inside_an_event_loop_refuses_an_async_tool_and_points_to_arun() -> None:
+    agent, shop = _agent([_call("shop_wait", seconds=0), FINISH], "shop_wait")
+
+    async def main() -> None:
+        agent.run("Wait.")
+
+    with pytest.raises(RuntimeError, match=r"tool 'shop_wait' is async, .* `await agent\.arun"):
+        asyncio.run(main())
+    assert shop.ran == []
+
+
 def test_a_sync_agent_runs_inside_an_event_loop() -> None:
     agent, _ = _agent([_call("shop_add", a=1, b=1), FINISH], "shop_add")
 

@@ -410,7 +410,14 @@ class ReAct:
             verdict = approve(request.tool, request.arguments)
             return runner.settle(verdict, request.timeout, "the approval callback")
         proxy = request.proxy
-        if proxy.is_async and not _running_loop():
+        if proxy.is_async:
+            if _running_loop():
+                # Not the tool's failure: the run cannot wait here, which the caller must fix.
+                msg = (
+                    f"tool {proxy.name!r} is async, but run() was called from a running event "
+                    "loop, where it cannot wait for it; use `await agent.arun(task)`"
+                )
+                raise RuntimeError(msg)
             # On the run's own loop, so the deadline can cancel it.
             return runner.settle(proxy.ainvoke(request.arguments), request.timeout, "the tool")
         return proxy.invoke(request.arguments)
