@@ -265,6 +265,7 @@ def test_longest_valid_name() -> None:
     ("signature_source", "cause"),
     [
         ("def op(self, a: int, /) -> None: ...", "positional-only"),
+        ("def op() -> None: ...", "it takes no `self`"),
         ("def op(self, *args: int) -> None: ...", "'*args' is not supported"),
         ("def op(self, **extra: int) -> None: ...", "'**extra' is not supported"),
         ("def op(self, untyped) -> None: ...", "no type annotation"),
@@ -941,6 +942,27 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
             + _python_says(lambda: inspect.signature(_UNREADABLE))
             + ") [toolset-signature]"
         ),
+    ),
+    (
+        "no-self",
+        _class("T", exports=(tool("op"),), op=_function("def op(*, a: int): ...")),
+        "no-self",
+        "T",
+        "op",
+        None,
+        (
+            "T.op: it takes no `self`; a tool is an instance method: make `self` its first "
+            "parameter [toolset-signature]"
+        ),
+    ),
+    (
+        "api-name-of-its-own",
+        _class("T", exports=(tool("proxy"),), proxy=_function("def op(self): ...")),
+        "api-name",
+        "T",
+        "proxy",
+        None,
+        "T.proxy: 'proxy' is part of the Toolset API and cannot be exported [toolset-not-a-method]",
     ),
     (
         "positional-only",

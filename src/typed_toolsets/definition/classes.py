@@ -155,11 +155,9 @@ def _annotated_field(cls: type, name: str) -> bool:
     return any(name in inspect.get_annotations(klass) for klass in cls.__mro__)
 
 
-def _kind_problem(
-    class_name: str, name: str, value: object, owner: type, toolset_base: type
-) -> Problem | None:
+def _kind_problem(class_name: str, name: str, value: object) -> Problem | None:
     """Why the attribute *value* cannot be exported, or None when it is a plain method."""
-    if name in API_NAMES and owner is toolset_base:
+    if name in API_NAMES:  # Toolset's own, or a subclass's method in its place
         return problem("api-name", class_name, name)
     if name.startswith("__") and name.endswith("__"):
         return problem("special-method", class_name, name)
@@ -293,7 +291,7 @@ def build_class(cls: type, toolset_base: type) -> None:
             problems.append(problem("unknown-method", class_name, method_name, matches=matches))
             continue
         owner, value = found
-        kind_problem = _kind_problem(class_name, method_name, value, owner, toolset_base)
+        kind_problem = _kind_problem(class_name, method_name, value)
         if kind_problem is not None:
             problems.append(kind_problem)
             continue

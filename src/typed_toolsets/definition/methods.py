@@ -146,6 +146,12 @@ def _param_problem(
     return None
 
 
+#: The kinds of parameter an instance method's ``self`` can be.
+_SELF_KINDS: Final = frozenset(
+    {inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD}
+)
+
+
 def read_method(
     class_name: str, method_name: str, func: Callable[..., Any], owner: type
 ) -> MethodInfo:
@@ -166,7 +172,11 @@ def read_method(
     except (TypeError, ValueError) as exc:
         found = problem("unreadable-signature", class_name, method_name, reason=str(exc))
         raise SignatureProblems([found]) from None
-    parameters = list(signature.parameters.values())[1:]  # drop `self`
+    parameters = list(signature.parameters.values())
+    if not parameters or parameters[0].kind not in _SELF_KINDS:
+        # The instance is passed first: without a parameter for it, no call can succeed.
+        raise SignatureProblems([problem("no-self", class_name, method_name)])
+    parameters = parameters[1:]
     problems: list[Problem] = []
     for parameter in parameters:
         param_problem = _param_problem(class_name, method_name, parameter)

@@ -69,6 +69,7 @@ Kind = Literal[
     "toolset-name-type",
     "tool-name-type",
     "unreadable-signature",
+    "no-self",
     "positional-only",
     "var-positional",
     "var-keyword",
@@ -187,6 +188,10 @@ KINDS: Final[Mapping[Kind, Template]] = {
     "tool-name-type": Template("invalid-name", "`tool_name` must be a str or None (got {got})"),
     # -- signature: the method (or a declaration's option) cannot be used as declared
     "unreadable-signature": Template("signature", "its signature cannot be read ({reason})"),
+    "no-self": Template(
+        "signature",
+        "it takes no `self`; a tool is an instance method: make `self` its first parameter",
+    ),
     "positional-only": Template(
         "signature",
         "parameter {parameter!r} is positional-only; tools are called with keywords, remove "

@@ -87,4 +87,11 @@ class Decorated(Toolset):
 class Plain(Toolset):
     count = 3
     annotated: int
-    exports = (tool("count"), tool("annotated"), tool("toolset_name"), tool("exports"))  # E: Plain.annotated: 'annotated' is an annotated attribute (an attrs field), not a method  [toolset-not-a-method]  # E: Plain.count: 'count' is an attribute, not a method; only plain instance methods can be exported  [toolset-not-a-method]  # E: Plain.exports: 'exports' is an attribute, not a method; only plain instance methods can be exported  [toolset-not-a-method]  # E: Plain.toolset_name: 'toolset_name' is part of the Toolset API and cannot be exported  [toolset-not-a-method]
+    exports = (tool("count"), tool("annotated"), tool("toolset_name"), tool("exports"))  # E: Plain.annotated: 'annotated' is an annotated attribute (an attrs field), not a method  [toolset-not-a-method]  # E: Plain.count: 'count' is an attribute, not a method; only plain instance methods can be exported  [toolset-not-a-method]  # E: Plain.exports: 'exports' is part of the Toolset API and cannot be exported  [toolset-not-a-method]  # E: Plain.toolset_name: 'toolset_name' is part of the Toolset API and cannot be exported  [toolset-not-a-method]
+
+
+class OwnApi(Toolset):
+    # A method of its own in the place of the Toolset API's is not exported either.
+    @tool  # E: OwnApi.proxy: 'proxy' is part of the Toolset API and cannot be exported  [toolset-not-a-method]
+    def proxy(self) -> int:  # type: ignore[override]
+        return 1
