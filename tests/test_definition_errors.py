@@ -4,12 +4,13 @@ and cause; all problems of a class are listed at once, one per line.
 
 from __future__ import annotations
 
+import enum
 import inspect
 import pickle
 import sys
 import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 import pytest
@@ -302,11 +303,20 @@ def test_positional_or_keyword_parameters_are_fine() -> None:
         ("Opaque", "'Opaque' is not an attrs class"),
         ("list", "needs its type parameters"),
         ("set[list[int]]", "set items must be"),
+        # true and 1 are two items in JSON, one in a Python set: never merged silently.
+        ("set[bool | int]", "can be a boolean and a number at one place"),
+        ("frozenset[Literal[1, True]]", "can be a boolean and a number at one place"),
+        ("set[tuple[bool] | tuple[float, ...]]", "can be a boolean and a number at one place"),
         ("list[Any]", "Any has no JSON Schema"),
     ],
 )
 def test_annotations_without_schema(annotation: str, cause: str) -> None:
-    namespace: dict[str, Any] = {"Any": Any, "Callable": Callable, "Opaque": type("Opaque", (), {})}
+    namespace: dict[str, Any] = {
+        "Any": Any,
+        "Callable": Callable,
+        "Literal": Literal,
+        "Opaque": type("Opaque", (), {}),
+    }
     exec(f"def op(self, *, x: {annotation}) -> None: ...", namespace)  # noqa: S102
     problem = single(
         lambda: type("TypeToolset", (Toolset,), {"exports": (tool("op"),), "op": namespace["op"]})
@@ -1237,3 +1247,17 @@ def test_records_are_hashable_values() -> None:
         "Problem(code='toolset-unknown-method', kind='unknown-method', toolset='T', "
         "method='asign', parameter=None, matches=('assign',))"
     )
+
+
+class Shade(enum.Enum):
+    DARK = 1
+
+
+def test_set_items_apart_by_place_or_plain_enums_are_fine() -> None:
+    class SetToolset(Toolset):
+        @tool
+        def op(self, *, pairs: set[tuple[bool, int]], marks: set[Shade | bool]) -> int:
+            return len(pairs) + len(marks)
+
+    (proxy,) = SetToolset.to_tools()
+    assert proxy.dynamic_call({"pairs": [[True, 1], [False, 1]], "marks": [1, True]}) == 4

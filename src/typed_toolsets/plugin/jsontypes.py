@@ -7,6 +7,7 @@ has no schema, in the runtime's words where the runtime has them; the reasons be
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Final
 
 from mypy.nodes import TypeInfo, Var
@@ -30,6 +31,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from typed_toolsets.rules import sets
 from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
 
 from .typeinfo import (
@@ -43,6 +45,35 @@ from .typeinfo import (
 )
 
 __all__ = ["SchemaCheck"]
+
+
+def _scalars(t: Type, place: sets.Place = ()) -> Iterator[tuple[sets.Place, sets.Scalar]]:
+    """The booleans and numbers a set item of type *t* holds (the runtime's `_scalars`)."""
+    proper = get_proper_type(t)
+    if isinstance(proper, UnionType):
+        for item in proper.items:
+            yield from _scalars(item, place)
+    elif isinstance(proper, LiteralType):
+        if isinstance(proper.value, bool):
+            yield place, "boolean"
+        elif isinstance(proper.value, (int, float)):
+            yield place, "number"
+    elif isinstance(proper, TupleType):
+        for index, item in enumerate(proper.items):
+            yield from _scalars(item, (*place, index))
+    elif isinstance(proper, Instance):
+        info = proper.type
+        if info.fullname == "builtins.tuple" and proper.args:
+            yield from _scalars(proper.args[0], (*place, "*"))
+        elif info.is_newtype and info.bases:
+            yield from _scalars(info.bases[0], place)
+        elif info.fullname == "builtins.bool":
+            yield place, "boolean"
+        elif info.fullname in ("builtins.int", "builtins.float", "numbers.Real") or (
+            info.is_enum and (info.has_base("builtins.int") or info.has_base("builtins.float"))
+        ):
+            yield place, "number"
+
 
 _JSON_VALUE_TYPES: Final = frozenset(
     {"builtins.str", "builtins.int", "builtins.float", "builtins.bool", "enum.auto"}
@@ -172,10 +203,9 @@ class SchemaCheck:
                 return _missing_parameters(info)
             reason = self._problem(args[0], seen)
             if reason is None and not self._hashable(args[0]):
-                return (
-                    "set items must be strings, numbers, booleans, enums, literals, dates, "
-                    f"times or UUIDs (got {self.show(args[0])})"
-                )
+                return sets.unhashable(self.show(args[0]))
+            if reason is None and sets.booleans_meet_numbers(_scalars(args[0])):
+                return sets.mixed(self.show(args[0]))
             return reason
         if fullname in MAPPING_ORIGINS:
             if len(args) != 2:

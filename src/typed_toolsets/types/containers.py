@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import numbers
+import types
 import typing
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 import attrs
 
+from typed_toolsets.rules import sets
 from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
 
@@ -264,15 +267,47 @@ def _sort_key(value: object) -> tuple[str, object]:
     return (type(value).__name__, value)
 
 
+def _scalars(
+    annotation: object, place: sets.Place = ()
+) -> Iterator[tuple[sets.Place, sets.Scalar]]:
+    """The booleans and numbers a set item of type *annotation* holds, with their places."""
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is typing.Annotated:
+        yield from _scalars(args[0], place)
+    elif origin is typing.Union or origin is types.UnionType:
+        for variant in args:
+            yield from _scalars(variant, place)
+    elif origin is typing.Literal:
+        for value in args:
+            if isinstance(value, bool):
+                yield place, "boolean"
+            elif isinstance(value, (int, float)):
+                yield place, "number"
+    elif origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            yield from _scalars(args[0], (*place, "*"))
+        else:
+            for index, arg in enumerate(args):
+                yield from _scalars(arg, (*place, index))
+    elif (supertype := getattr(annotation, "__supertype__", None)) is not None:  # a NewType
+        yield from _scalars(supertype, place)
+    elif annotation is bool:
+        yield place, "boolean"
+    elif annotation is numbers.Real or (
+        # An IntEnum's members equal their values, as ints do; a plain Enum's equal nothing else.
+        isinstance(annotation, type) and issubclass(annotation, (int, float))
+    ):
+        yield place, "number"
+
+
 def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
     (item_type,) = typing.get_args(annotation)
     item = builder.spec(item_type)
     if not item.hashable:
-        msg = (
-            "set items must be strings, numbers, booleans, enums, literals, dates, times, UUIDs "
-            f"or tuples of those (got {item_type!r})"
-        )
-        raise Unsupported(msg)
+        raise Unsupported(sets.unhashable(repr(item_type)))
+    if sets.booleans_meet_numbers(_scalars(item_type)):
+        raise Unsupported(sets.mixed(repr(item_type)))
     frozen = typing.get_origin(annotation) is frozenset
     structure_item = item.structure
     kinds = frozenset[type]() if item.shortcut is None else frozenset({item.shortcut})

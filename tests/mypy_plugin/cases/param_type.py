@@ -67,6 +67,7 @@ class Types(Toolset):
         tool("structs"),
         tool("enums"),
         tool("others"),
+        tool("sets"),
     )
 
     def callables(self, *, cb: Callable[[int], str]) -> None: ...  # E: Types.callables: parameter 'cb' has type Callable[[int], str], which has no JSON Schema (callables have no JSON Schema)  [toolset-param-type]
@@ -84,5 +85,11 @@ class Types(Toolset):
     def structs(self, *, outer: Outer, init: WithInitVar, point: Point) -> None: ...  # E: Types.structs: parameter 'init' has type WithInitVar, which has no JSON Schema (dataclass WithInitVar has the InitVar field 'seed' (not supported))  [toolset-param-type]  # E: Types.structs: parameter 'outer' has type Outer, which has no JSON Schema (field Outer.inner: field WithAny.payload: Any has no JSON Schema; use a concrete type)  [toolset-param-type]  # E: Types.structs: parameter 'point' has type Point, which has no JSON Schema (field Point.label: object has no JSON Schema; use a concrete type)  [toolset-param-type]
     def enums(self, *, pair: TupleValued, empty: Empty, blit: Literal[b"x"]) -> None: ...  # E: Types.enums: parameter 'blit' has type Literal[b'x'], which has no JSON Schema (the literal Literal[b'x'] is bytes; JSON has no bytes)  [toolset-param-type]  # E: Types.enums: parameter 'empty' has type Empty, which has no JSON Schema (enum 'Empty' has no members)  [toolset-param-type]  # E: Types.enums: parameter 'pair' has type TupleValued, which has no JSON Schema (enum 'TupleValued' has the member 'PAIR', whose value is not a JSON string, number, boolean or null)  [toolset-param-type]
     def others(
-        self, *, never: Never, recursive: Json, unhashable: set[list[int]], opt: object | None  # E: Types.others: parameter 'never' has type Never, which has no JSON Schema (Never has no JSON Schema)  [toolset-param-type]  # E: Types.others: parameter 'opt' has type object | None, which has no JSON Schema (object has no JSON Schema; use a concrete type)  [toolset-param-type]  # E: Types.others: parameter 'recursive' has type Json, which has no JSON Schema (recursive type aliases are not supported; use a recursive attrs class)  [toolset-param-type]  # E: Types.others: parameter 'unhashable' has type set[list[int]], which has no JSON Schema (set items must be strings, numbers, booleans, enums, literals, dates, times or UUIDs (got list[int]))  [toolset-param-type]
+        self,
+        *,
+        never: Never,  # E: Types.others: parameter 'never' has type Never, which has no JSON Schema (Never has no JSON Schema)  [toolset-param-type]
+        recursive: Json,  # E: Types.others: parameter 'recursive' has type Json, which has no JSON Schema (recursive type aliases are not supported; use a recursive attrs class)  [toolset-param-type]
+        unhashable: set[list[int]],  # E: Types.others: parameter 'unhashable' has type set[list[int]], which has no JSON Schema (set items must be strings, numbers, booleans, enums, literals, dates, times, UUIDs or tuples of those (got list[int]))  [toolset-param-type]
+        opt: object | None,  # E: Types.others: parameter 'opt' has type object | None, which has no JSON Schema (object has no JSON Schema; use a concrete type)  [toolset-param-type]
     ) -> None: ...
+    def sets(self, *, mixed: set[bool | int], apart: set[tuple[bool, int]]) -> None: ...  # E: Types.sets: parameter 'mixed' has type set[bool | int], which has no JSON Schema (set items of type bool | int can be a boolean and a number at one place, which JSON tells apart (true, 1) but a Python set merges (True == 1); use a list, or keep booleans and numbers apart)  [toolset-param-type]
