@@ -190,6 +190,26 @@ def test_stopping_the_host_still_propagates(name: str, exc: BaseException) -> No
         stubborn()[name].invoke(None)
 
 
+def test_a_thread_that_stops_the_host_leaves_no_unread_future(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # The sync tool with a deadline from async code: its worker's SystemExit goes on, and
+    # asyncio has no "Future exception was never retrieved" to log about it afterwards.
+    import gc
+
+    _raise["now"] = SystemExit(3)
+    stopped = False
+    with caplog.at_level("ERROR", logger="asyncio"):
+        try:
+            asyncio.run(stubborn()["throws_in_thread"].ainvoke(None))
+        except SystemExit:
+            stopped = True  # its traceback, which holds the call's frames, goes with the block
+        _raise.clear()  # and so does the exception, with the frames its traceback holds
+        gc.collect()
+    assert stopped
+    assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
+
+
 # ----------------------------------------------------------------------------------- finding 12
 
 

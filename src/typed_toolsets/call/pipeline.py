@@ -53,6 +53,7 @@ from .strict import StrictArguments
 if TYPE_CHECKING:
     # Imported where used: the first call of a sync tool without a deadline needs neither
     # (asyncio and concurrent.futures cost more than the rest of a first call together).
+    import asyncio
     import concurrent.futures
 
     from .refusal import ArgumentsRefusal, Verdict
@@ -251,6 +252,11 @@ def read_arguments(
 # Numbers are read as written here, also when this call is made while another call's fast path
 # is structuring (see `typed_toolsets.types.typespec.exact_numbers`).
 structures_numbers(ExactPath.__call__.__code__, exactly=True)
+
+
+def _retrieved(future: asyncio.Future[object]) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 #: From async code, arguments given as text of at least this many characters (or bytes) are read
@@ -530,6 +536,9 @@ class Pipeline:
         started = time.monotonic()
         future, state = execution.start_thread(self.exact.name, bound, kwargs)
         wrapped = asyncio.wrap_future(future)
+        # The outcome is read from `future`; marked read on `wrapped` too, or asyncio logs a
+        # SystemExit the call re-raises as "Future exception was never retrieved".
+        wrapped.add_done_callback(_retrieved)
         try:
             done, _ = await asyncio.wait({wrapped}, timeout=timeout)
         except asyncio.CancelledError:
