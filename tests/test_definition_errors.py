@@ -304,9 +304,12 @@ def test_positional_or_keyword_parameters_are_fine() -> None:
         ("list", "needs its type parameters"),
         ("set[list[int]]", "set items must be"),
         # true and 1 are two items in JSON, one in a Python set: never merged silently.
-        ("set[bool | int]", "can be a boolean and a number at one place"),
-        ("frozenset[Literal[1, True]]", "can be a boolean and a number at one place"),
-        ("set[tuple[bool] | tuple[float, ...]]", "can be a boolean and a number at one place"),
+        ("set[bool | int]", "can hold a boolean and a number equal to it at one place"),
+        ("frozenset[Literal[1, True]]", "can hold a boolean and a number equal to it at one place"),
+        (
+            "set[tuple[bool] | tuple[float, ...]]",
+            "can hold a boolean and a number equal to it at one place",
+        ),
         ("list[Any]", "Any has no JSON Schema"),
     ],
 )

@@ -54,10 +54,8 @@ def _scalars(t: Type, place: sets.Place = ()) -> Iterator[tuple[sets.Place, sets
         for item in proper.items:
             yield from _scalars(item, place)
     elif isinstance(proper, LiteralType):
-        if isinstance(proper.value, bool):
-            yield place, "boolean"
-        elif isinstance(proper.value, (int, float)):
-            yield place, "number"
+        if isinstance(proper.value, (bool, int, float)) and proper.value in (0, 1):
+            yield place, proper.value
     elif isinstance(proper, TupleType):
         for index, item in enumerate(proper.items):
             yield from _scalars(item, (*place, index))
@@ -68,7 +66,8 @@ def _scalars(t: Type, place: sets.Place = ()) -> Iterator[tuple[sets.Place, sets
         elif info.is_newtype and info.bases:
             yield from _scalars(info.bases[0], place)
         elif info.fullname == "builtins.bool":
-            yield place, "boolean"
+            yield place, True
+            yield place, False
         elif info.fullname in ("builtins.int", "builtins.float", "numbers.Real") or (
             info.is_enum and (info.has_base("builtins.int") or info.has_base("builtins.float"))
         ):

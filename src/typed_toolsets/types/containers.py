@@ -270,7 +270,10 @@ def _sort_key(value: object) -> tuple[str, object]:
 def _scalars(
     annotation: object, place: sets.Place = ()
 ) -> Iterator[tuple[sets.Place, sets.Scalar]]:
-    """The booleans and numbers a set item of type *annotation* holds, with their places."""
+    """The booleans and numbers a set item of type *annotation* holds, with their places.
+
+    Literal numbers other than 0 and 1 equal no boolean and are left out.
+    """
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin is typing.Annotated:
@@ -280,10 +283,8 @@ def _scalars(
             yield from _scalars(variant, place)
     elif origin is typing.Literal:
         for value in args:
-            if isinstance(value, bool):
-                yield place, "boolean"
-            elif isinstance(value, (int, float)):
-                yield place, "number"
+            if isinstance(value, (bool, int, float)) and value in (0, 1):
+                yield place, value
     elif origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             yield from _scalars(args[0], (*place, "*"))
@@ -293,7 +294,8 @@ def _scalars(
     elif (supertype := getattr(annotation, "__supertype__", None)) is not None:  # a NewType
         yield from _scalars(supertype, place)
     elif annotation is bool:
-        yield place, "boolean"
+        yield place, True
+        yield place, False
     elif annotation is numbers.Real or (
         # An IntEnum's members equal their values, as ints do; a plain Enum's equal nothing else.
         isinstance(annotation, type) and issubclass(annotation, (int, float))
