@@ -8,6 +8,7 @@ import datetime
 import enum
 import json
 import os
+import typing
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -16,7 +17,14 @@ import pytest
 from annotated_types import Gt, MaxLen, MinLen
 
 from typed_toolsets import ExportError, ToolAnnotations, ToolProxy, Toolset, tool
-from typed_toolsets.export import anthropic, gemini, mcp, openai_chat, openai_responses
+from typed_toolsets.export import (
+    anthropic,
+    dispatch,
+    gemini,
+    mcp,
+    openai_chat,
+    openai_responses,
+)
 from typed_toolsets.github import GitHubCLIToolset
 from typed_toolsets.text import TextProcessingToolset
 
@@ -126,12 +134,118 @@ def test_anthropic_uses_input_schema_and_says_strict_only_when_strict() -> None:
 def test_non_strict_dialects_carry_the_canonical_schema_unchanged() -> None:
     for proxy in _tools():
         canonical = proxy.parameters
-        assert _by_name([e["function"] for e in openai_chat([proxy])])[proxy.name][
-            "parameters"
-        ] == (canonical)
-        assert openai_responses([proxy])[0]["parameters"] == canonical
         assert anthropic([proxy])[0]["input_schema"] == canonical
         assert mcp([proxy])[0]["inputSchema"] == canonical
+        # OpenAI's only change: the tuple gets the items OpenAI requires (see below).
+        if "pair" in canonical["properties"]:
+            canonical["properties"]["pair"]["items"] = {
+                "anyOf": [{"type": "integer"}, {"type": "string"}]
+            }
+        assert openai_chat([proxy])[0]["function"]["parameters"] == canonical
+        assert openai_responses([proxy])[0]["parameters"] == canonical
+
+
+@dataclasses.dataclass
+class Branch:
+    bounds: tuple[int, int]
+    children: list[Branch] = dataclasses.field(default_factory=list)
+
+
+class Tuples(Toolset):
+    @tool
+    def view(
+        self,
+        *,
+        span: tuple[int, int],
+        nothing: tuple[()],
+        pairs: list[tuple[str, Size]] = [],  # noqa: B006 - never mutated
+        empty: tuple[()] = (),
+    ) -> int:
+        return span[0]
+
+    @tool
+    def grow(self, *, root: Branch) -> int:
+        return len(root.children)
+
+
+def _arrays_without_items(schema: object, path: str = "$") -> list[str]:
+    found: list[str] = []
+    if isinstance(schema, dict):
+        node = typing.cast("dict[str, object]", schema)
+        if node.get("type") in ("array", "ARRAY") and "items" not in node:
+            found.append(path)
+        for key, value in node.items():
+            found += _arrays_without_items(value, f"{path}.{key}")
+    elif isinstance(schema, list):
+        for index, value in enumerate(typing.cast("list[object]", schema)):
+            found += _arrays_without_items(value, f"{path}[{index}]")
+    return found
+
+
+def test_openai_and_gemini_arrays_all_have_items() -> None:
+    # OpenAI refuses an array schema without items, strict or not ("array schema missing
+    # items"); so does Gemini.
+    tools = Tuples.to_tools()
+    for strict in (False, True):
+        assert _arrays_without_items(openai_chat(tools, strict=strict)) == []
+        assert _arrays_without_items(openai_responses(tools, strict=strict)) == []
+    assert _arrays_without_items(anthropic(tools[:1], strict=True)) == []
+    assert _arrays_without_items(gemini(tools[:1])) == []
+
+
+def test_the_items_openai_gets_admit_exactly_what_the_canonical_schema_admits() -> None:
+    from jsonschema import Draft202012Validator
+
+    tools = Tuples.to_tools()
+    instances: list[dict[str, object]] = [
+        {"span": [1, 2], "nothing": []},
+        {"span": [1, 2], "nothing": [], "pairs": [["a", 1]], "empty": []},
+        {"span": [1, 2, 3], "nothing": []},
+        {"span": [1], "nothing": []},
+        {"span": ["a", 2], "nothing": []},
+        {"span": [1, 2], "nothing": [None]},
+        {"span": [1, 2], "nothing": [1]},
+        {"span": [1, 2], "nothing": [], "pairs": [["a", 1, 2]]},
+        {"span": [1, 2], "nothing": [], "empty": [None]},
+    ]
+    canonical = Draft202012Validator(tools[0].parameters)
+    for entry in (openai_chat(tools)[0]["function"], openai_responses(tools)[0]):
+        exported = Draft202012Validator(entry["parameters"])
+        for instance in instances:
+            admitted = canonical.is_valid(instance)
+            assert exported.is_valid(instance) == admitted, instance
+            # The call path agrees with both, in both forms.
+            for strict in (False, True):
+                result = dispatch(tools, "tuples_view", instance, strict=strict)
+                assert (result == 1) == admitted, (instance, result)
+    assert tools[0].parameters["properties"]["span"] == {  # the canonical schema is unchanged
+        "type": "array",
+        "prefixItems": [{"type": "integer"}, {"type": "integer"}],
+        "minItems": 2,
+        "maxItems": 2,
+    }
+    (entry,) = openai_chat(tools[:1])
+    properties = entry["function"]["parameters"]["properties"]
+    assert properties["span"]["items"] == {"type": "integer"}
+    assert properties["pairs"]["items"]["items"] == {
+        "anyOf": [{"type": "string"}, {"type": "integer", "enum": [1, 2]}]
+    }
+    # tuple[()] admits no item whatever items says: a typed schema every dialect takes.
+    assert properties["nothing"] == {"type": "array", "maxItems": 0, "items": {"type": "null"}}
+    (strict,) = openai_chat(tools[:1], strict=True)
+    assert strict["function"]["parameters"]["properties"]["nothing"] == properties["nothing"]
+
+
+def test_openai_gives_arrays_items_inside_recursive_definitions_too() -> None:
+    (entry,) = openai_chat(Tuples.to_tools()[1:])
+    parameters = entry["function"]["parameters"]
+    assert parameters["$defs"]["Branch"]["properties"]["bounds"]["items"] == {"type": "integer"}
+    assert Tuples.to_tools()[1].parameters["$defs"]["Branch"]["properties"]["bounds"] == {
+        "type": "array",
+        "prefixItems": [{"type": "integer"}, {"type": "integer"}],
+        "minItems": 2,
+        "maxItems": 2,
+    }
 
 
 # ---------------------------------------------------------------------------------- strict

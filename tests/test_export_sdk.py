@@ -130,12 +130,25 @@ class Folders(Toolset):
         return [root]
 
 
+class Shapes(Toolset):
+    """Shapes some dialect cannot take as the canonical schema writes them."""
+
+    @tool
+    def view(self, *, span: tuple[int, int], nothing: tuple[()], empty: tuple[()] = ()) -> int:
+        return span[0]
+
+
 FLAT: list[ToolProxy] = [
     *Deliveries.to_tools(),
     *TextProcessingToolset.to_tools(),
     *GitHubCLIToolset.to_tools(),
+    *Shapes.to_tools(),
 ]
-STRICT_OK: list[ToolProxy] = [*Deliveries.to_tools(), *TextProcessingToolset.to_tools()]
+STRICT_OK: list[ToolProxy] = [
+    *Deliveries.to_tools(),
+    *TextProcessingToolset.to_tools(),
+    *Shapes.to_tools(),
+]
 ALL: list[ToolProxy] = [*FLAT, *Folders.to_tools()]
 
 

@@ -2,9 +2,10 @@
 
 Each function takes the proxies (``Toolset.to_tools()``) and returns JSON-ready dicts; no SDK is
 imported. The canonical schema (`ToolProxy.parameters`) goes out unchanged wherever the API
-accepts full JSON Schema. The strict variants start from `ToolProxy.strict_parameters` and move
-the keywords a provider's strict mode does not support into the description. Our own validation
-always checks the canonical schema, so a keyword moved into a description is still enforced.
+accepts full JSON Schema (OpenAI only adds an ``items`` to each array without one). The strict
+variants start from `ToolProxy.strict_parameters` and move the keywords a provider's strict mode
+does not support into the description. Our own validation always checks the canonical schema, so
+a keyword moved into a description is still enforced.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ __all__ = [
     "answers_in_text",
     "any_of",
     "anthropic",
+    "array_items",
     "each_entry",
     "json_schemas",
     "mcp",
@@ -113,6 +115,53 @@ def any_of(schemas: list[Schema]) -> Schema:
     return {"anyOf": distinct}
 
 
+def array_items(prefix: list[Schema], max_items: object) -> Schema:
+    """An ``items`` for an array schema without one, admitting what it admits; OpenAI needs one.
+
+    OpenAI (strict or not) and Gemini refuse an array schema without ``items``; the canonical
+    schema has none only for tuples. Where ``maxItems`` leaves no room past the *prefix* (the
+    ``prefixItems``), ``items`` applies to no item: it is the prefix's schemas, for the model to
+    read, or for ``tuple[()]`` (``maxItems: 0``) ``{"type": "null"}``, a typed schema every
+    dialect takes. Otherwise an absent ``items`` admits any value past the prefix, as ``{}`` does.
+    """
+    if isinstance(max_items, int) and max_items <= len(prefix):
+        return any_of(prefix) if prefix else {"type": "null"}
+    return {}
+
+
+def _is_array(schema: Mapping[str, Any]) -> bool:
+    declared = schema.get("type")
+    if isinstance(declared, list):
+        return "array" in typing.cast("list[object]", declared)
+    return declared == "array"
+
+
+#: The keywords whose value is a schema, a list of schemas, or a mapping of names to schemas.
+_SUBSCHEMA: Final = frozenset({"items", "additionalProperties", "not"})
+_SUBSCHEMAS: Final = frozenset({"prefixItems", "anyOf", "allOf", "oneOf"})
+_NAMED_SUBSCHEMAS: Final = frozenset({"properties", "$defs"})
+
+
+def _with_items(schema: Mapping[str, Any]) -> Schema:
+    """A copy of *schema* with an ``items`` on every array schema (`array_items`), at any depth."""
+    result: Schema = {}
+    for key, value in schema.items():
+        if key in _NAMED_SUBSCHEMAS and isinstance(value, Mapping):
+            named = typing.cast("Mapping[str, Mapping[str, Any]]", value)
+            result[key] = {name: _with_items(child) for name, child in named.items()}
+        elif key in _SUBSCHEMAS and isinstance(value, list):
+            branches = typing.cast("list[Mapping[str, Any]]", value)
+            result[key] = [_with_items(branch) for branch in branches]
+        elif key in _SUBSCHEMA and isinstance(value, Mapping):
+            result[key] = _with_items(typing.cast("Mapping[str, Any]", value))
+        else:
+            result[key] = value
+    if _is_array(result) and "items" not in result:
+        prefix = typing.cast("list[Schema]", result.get("prefixItems") or [])
+        result["items"] = array_items(prefix, result.get("maxItems"))
+    return result
+
+
 @attrs.frozen
 class _StrictDialect:
     """What one provider's strict mode accepts; every other keyword moves into the description.
@@ -187,8 +236,10 @@ def _strict_node(schema: Mapping[str, Any], dialect: _StrictDialect) -> Schema:
             result[key] = value
         else:
             moved[key] = value
-    if "prefixItems" in moved and "items" not in result:
-        result["items"] = any_of(moved["prefixItems"])
+    if _is_array(result) and "items" not in result:
+        # The schema's own bound, even where the dialect moves it out: our validation keeps it.
+        prefix = typing.cast("list[Schema]", moved.get("prefixItems") or [])
+        result["items"] = array_items(prefix, schema.get("maxItems"))
     if dialect.literal_drops_type and ("enum" in result or "const" in result):
         result.pop("type", None)
     if moved:
@@ -261,6 +312,11 @@ def _parameters(proxy: ToolProxy, strict: bool, dialect: _StrictDialect) -> Sche
     return _strict_schema(proxy, dialect) if strict else proxy.parameters
 
 
+def _openai_parameters(proxy: ToolProxy, strict: bool) -> Schema:
+    # OpenAI refuses an array schema without items even outside strict mode.
+    return _parameters(proxy, strict, _OPENAI) if strict else _with_items(proxy.parameters)
+
+
 def openai_chat(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[str, Any]]:
     """The ``tools`` of an OpenAI Chat Completions request.
 
@@ -284,7 +340,7 @@ def openai_chat(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dic
             "function": {
                 "name": p.name,
                 "description": p.description,
-                "parameters": _parameters(p, strict, _OPENAI),
+                "parameters": _openai_parameters(p, strict),
                 "strict": strict,
             },
         },
@@ -302,7 +358,7 @@ def openai_responses(tools: Iterable[ToolProxy], *, strict: bool = False) -> lis
             "type": "function",
             "name": p.name,
             "description": p.description,
-            "parameters": _parameters(p, strict, _OPENAI),
+            "parameters": _openai_parameters(p, strict),
             "strict": strict,
         },
     )

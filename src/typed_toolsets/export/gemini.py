@@ -16,7 +16,7 @@ from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.types.strict import def_name
 from typed_toolsets.types.typespec import Schema
 
-from .dialects import any_of, each_entry, note_moved
+from .dialects import array_items, each_entry, note_moved
 
 __all__ = ["gemini"]
 
@@ -146,8 +146,10 @@ class _Gemini:
             # One variant left once null is taken out: it is the schema, with the outer keywords
             # (the parameter's description, its default) taking precedence.
             result = {**single, **result}
-        if "prefixItems" in moved and "items" not in result:
-            result["items"] = any_of(moved["prefixItems"])
+        if result.get("type") == "array" and "items" not in result:
+            # Gemini refuses an array without items; maxItems, kept, bounds the tuples.
+            prefix = typing.cast("list[Schema]", moved.get("prefixItems") or [])
+            result["items"] = array_items(prefix, result.get("maxItems"))
         if nullable:
             result["nullable"] = True
         if moved:
