@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 import attrs
 import pytest
-from annotated_types import Gt, MaxLen, MinLen
+from annotated_types import Gt, MaxLen, MinLen, MultipleOf
 
 from typed_toolsets import ExportError, ToolAnnotations, ToolProxy, Toolset, tool
 from typed_toolsets.export import (
@@ -368,6 +368,45 @@ def test_gemini_moves_a_free_form_object_into_the_description() -> None:
         "type": "object",
         "nullable": True,
         "description": 'JSON Schema: {"additionalProperties": {"type": "integer"}}',
+    }
+
+
+def test_gemini_keeps_the_notes_of_an_optional_parameter_with_a_description() -> None:
+    class Notes(Toolset):
+        @tool
+        def f(
+            self,
+            *,
+            even: Annotated[int, MultipleOf(2)] | None,
+            positive: Annotated[float, Gt(0)] | None = None,
+            size: Size | None = None,
+        ) -> int:
+            """F.
+
+            Args:
+                even: An even count.
+                positive: A positive number.
+                size: How big.
+            """
+            return 0
+
+    (entry,) = gemini(Notes.to_tools())
+    assert entry["parameters"]["properties"] == {
+        "even": {
+            "type": "integer",
+            "description": 'An even count.\n\nJSON Schema: {"multipleOf": 2}',
+            "nullable": True,
+        },
+        "positive": {
+            "type": "number",
+            "description": 'A positive number.\n\nJSON Schema: {"exclusiveMinimum": 0}',
+            "nullable": True,
+        },
+        "size": {
+            "type": "integer",
+            "description": 'How big.\n\nJSON Schema: {"enum": [1, 2]}',
+            "nullable": True,
+        },
     }
 
 

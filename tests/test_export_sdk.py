@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 import attrs
 import pytest
-from annotated_types import Ge, Le, MaxLen, MinLen
+from annotated_types import Ge, Gt, Le, MaxLen, MinLen, MultipleOf
 from pydantic import BaseModel, TypeAdapter
 from typing_extensions import NotRequired, TypedDict
 
@@ -136,6 +136,23 @@ class Shapes(Toolset):
     @tool
     def view(self, *, span: tuple[int, int], nothing: tuple[()], empty: tuple[()] = ()) -> int:
         return span[0]
+
+    @tool
+    def notes(
+        self,
+        *,
+        even: Annotated[int, MultipleOf(2)] | None,
+        positive: Annotated[float, Gt(0)] | None = None,
+        level: Level | None = None,
+    ) -> int:
+        """Keywords Gemini lacks, on optional parameters with descriptions.
+
+        Args:
+            even: An even count.
+            positive: A positive number.
+            level: How high.
+        """
+        return 0
 
 
 FLAT: list[ToolProxy] = [

@@ -78,6 +78,14 @@ class _Gemini:
         self.defs = defs
 
     def node(self, schema: Mapping[str, Any], within: tuple[str, ...]) -> Schema:
+        """*schema* in Gemini's subset, the keywords it lacks noted in the description."""
+        result, moved = self.parts(schema, within)
+        if moved:
+            result["description"] = note_moved(result.get("description"), moved)
+        return result
+
+    def parts(self, schema: Mapping[str, Any], within: tuple[str, ...]) -> tuple[Schema, Schema]:
+        """*schema* in Gemini's subset, and the keywords it lacks (for the description)."""
         ref = schema.get("$ref")
         if isinstance(ref, str):
             name = def_name(ref)
@@ -85,11 +93,11 @@ class _Gemini:
                 raise _Recursive(name)
             target = typing.cast("Mapping[str, Any]", self.defs.get(name) or {})
             siblings = {k: v for k, v in schema.items() if k != "$ref"}
-            return self.node({**target, **siblings}, (*within, name))
+            return self.parts({**target, **siblings}, (*within, name))
         result: Schema = {}
         moved: Schema = {}
         nullable = False
-        single: Schema | None = None
+        single: tuple[Schema, Schema] | None = None
         for key, value in schema.items():
             if key == "$defs":
                 continue
@@ -100,12 +108,12 @@ class _Gemini:
                 result[key] = self.node(typing.cast("Mapping[str, Any]", value), within)
             elif key == "anyOf" and isinstance(value, list):
                 branches = typing.cast("list[Mapping[str, Any]]", value)
-                kept = [self.node(b, within) for b in branches if b != _NULL]
+                kept = [b for b in branches if b != _NULL]
                 nullable = nullable or len(kept) < len(branches)
                 if len(kept) == 1:
-                    single = kept[0]
+                    single = self.parts(kept[0], within)
                 elif kept:
-                    result[key] = kept
+                    result[key] = [self.node(b, within) for b in kept]
             elif key == "type":
                 nullable = self.type_keyword(value, result) or nullable
             elif key == "const":
@@ -144,17 +152,17 @@ class _Gemini:
                 moved[key] = value
         if single is not None:
             # One variant left once null is taken out: it is the schema, with the outer keywords
-            # (the parameter's description, its default) taking precedence.
-            result = {**single, **result}
+            # (the parameter's description, its default) taking precedence. The keywords it
+            # lacks are noted after the outer description, not lost under it.
+            result = {**single[0], **result}
+            moved = {**single[1], **moved}
         if result.get("type") == "array" and "items" not in result:
             # Gemini refuses an array without items; maxItems, kept, bounds the tuples.
             prefix = typing.cast("list[Schema]", moved.get("prefixItems") or [])
             result["items"] = array_items(prefix, result.get("maxItems"))
         if nullable:
             result["nullable"] = True
-        if moved:
-            result["description"] = note_moved(result.get("description"), moved)
-        return result
+        return result, moved
 
     @staticmethod
     def type_keyword(value: object, result: Schema) -> bool:
