@@ -410,6 +410,69 @@ def test_gemini_keeps_the_notes_of_an_optional_parameter_with_a_description() ->
     }
 
 
+class Code(enum.Enum):
+    OK = "ok"
+    NOT_FOUND = 404
+
+
+def _untyped(schema: dict[str, Any], path: str = "$") -> list[str]:
+    """The Gemini schemas under *schema* with neither a type nor anyOf (Gemini refuses them)."""
+    found = [] if "type" in schema or "anyOf" in schema else [path]
+    for name, child in schema.get("properties", {}).items():
+        found += _untyped(child, f"{path}.{name}")
+    if "items" in schema:
+        found += _untyped(schema["items"], f"{path}[*]")
+    for index, branch in enumerate(schema.get("anyOf", [])):
+        found += _untyped(branch, f"{path}.anyOf[{index}]")
+    return found
+
+
+def test_gemini_gives_every_literal_a_type() -> None:
+    class Codes(Toolset):
+        @tool
+        def f(
+            self,
+            *,
+            code: Code,
+            mode: Literal["auto", 0],
+            opt: Literal["a", None],
+            ratio: Literal[1, 2.5] | None = None,
+            flags: list[Literal[True, "yes"]] = [],  # noqa: B006 - never mutated
+            nothing: Literal[None] = None,
+        ) -> int:
+            return 0
+
+    (entry,) = gemini(Codes.to_tools())
+    assert _untyped(entry["parameters"]) == []
+    properties = entry["parameters"]["properties"]
+    # Gemini enumerates strings only: the other values are noted, each type its own variant.
+    assert properties["code"] == {
+        "anyOf": [
+            {"type": "string", "enum": ["ok"]},
+            {"type": "integer", "description": 'JSON Schema: {"enum": [404]}'},
+        ]
+    }
+    assert properties["mode"] == {
+        "anyOf": [
+            {"type": "string", "enum": ["auto"]},
+            {"type": "integer", "description": 'JSON Schema: {"enum": [0]}'},
+        ]
+    }
+    assert properties["opt"] == {"type": "string", "enum": ["a"], "nullable": True}
+    assert properties["ratio"] == {
+        "type": "number",
+        "description": 'JSON Schema: {"enum": [1, 2.5]}',
+        "nullable": True,
+    }
+    assert properties["flags"]["items"] == {
+        "anyOf": [
+            {"type": "boolean", "description": 'JSON Schema: {"enum": [true]}'},
+            {"type": "string", "enum": ["yes"]},
+        ]
+    }
+    assert properties["nothing"] == {"type": "null"}
+
+
 def test_gemini_leaves_out_parameters_of_a_tool_without_any() -> None:
     assert gemini(_tools("count")) == [{"name": "orders_count", "description": "Count operation"}]
 

@@ -63,6 +63,11 @@ class Level(enum.IntEnum):
     HIGH = 2
 
 
+class Code(enum.Enum):
+    OK = "ok"
+    NOT_FOUND = 404
+
+
 @attrs.frozen
 class Address:
     """Where to deliver."""
@@ -152,6 +157,18 @@ class Shapes(Toolset):
             positive: A positive number.
             level: How high.
         """
+        return 0
+
+    @tool
+    def codes(
+        self,
+        *,
+        code: Code,
+        mode: Literal["auto", 0],
+        opt: Literal["a", None],
+        nothing: Literal[None] = None,
+    ) -> int:
+        """Literals whose values are not all strings (Gemini enumerates strings only)."""
         return 0
 
 
@@ -251,6 +268,20 @@ def _sdk_form(schema: object) -> object:
     return schema
 
 
+def _refused_by_gemini(schema: Any, path: str = "$") -> list[str]:
+    """What the Gemini API refuses in an SDK `Schema` that the SDK model itself lets through."""
+    found: list[str] = []
+    if schema.type is None and not schema.any_of:
+        found.append(f"{path}: neither a type nor anyOf")
+    for name, child in (schema.properties or {}).items():
+        found += _refused_by_gemini(child, f"{path}.{name}")
+    if schema.items is not None:
+        found += _refused_by_gemini(schema.items, f"{path}[*]")
+    for index, branch in enumerate(schema.any_of or []):
+        found += _refused_by_gemini(branch, f"{path}.anyOf[{index}]")
+    return found
+
+
 def test_gemini_entries_are_sdk_function_declarations() -> None:
     for entry in gemini(FLAT):
         # Every model of google-genai forbids unknown keys: a keyword Gemini lacks would fail.
@@ -259,6 +290,8 @@ def test_gemini_entries_are_sdk_function_declarations() -> None:
         assert written == _sdk_form(entry)
         assert "$ref" not in json.dumps(entry)
         assert "$defs" not in json.dumps(entry)
+        if declaration.parameters is not None:
+            assert _refused_by_gemini(declaration.parameters) == [], entry["name"]
 
 
 def test_gemini_tool_lists_build() -> None:

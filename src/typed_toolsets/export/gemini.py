@@ -59,7 +59,7 @@ class _Recursive(Exception):  # noqa: N818 - a verdict, caught below
         self.name = name
 
 
-def _json_type(value: object) -> str | None:
+def _json_type(value: object) -> str:
     if isinstance(value, bool):
         return "boolean"
     if isinstance(value, int):
@@ -68,7 +68,36 @@ def _json_type(value: object) -> str | None:
         return "number"
     if isinstance(value, str):
         return "string"
-    return None
+    return "array" if isinstance(value, list) else "object"
+
+
+def _literals(key: str, values: list[object]) -> list[tuple[Schema, Schema]]:
+    """The literal *values* of ``enum`` or ``const`` as typed schemas, one per JSON type.
+
+    Gemini wants a ``type`` on every schema and enumerates strings only: the strings become an
+    ``enum``, the values of any other type are noted (each schema's keywords to move, second);
+    integers go with numbers when there are both. ``null`` is left to ``nullable``.
+    """
+    kinds = [_json_type(v) for v in values if v is not None]
+    if "number" in kinds:
+        kinds = ["number" if kind == "integer" else kind for kind in kinds]
+    groups: dict[str, list[object]] = {}
+    for kind, value in zip(kinds, [v for v in values if v is not None], strict=True):
+        groups.setdefault(kind, []).append(value)
+    typed: list[tuple[Schema, Schema]] = []
+    for kind, group in groups.items():
+        if kind == "string":
+            typed.append(({"type": kind, "enum": group}, {}))
+        else:
+            typed.append(({"type": kind}, {key: group[0] if key == "const" else group}))
+    return typed
+
+
+def _noted(result: Schema, moved: Schema) -> Schema:
+    """*result* with the keywords *moved* out of it noted in its description."""
+    if moved:
+        result["description"] = note_moved(result.get("description"), moved)
+    return result
 
 
 class _Gemini:
@@ -79,10 +108,7 @@ class _Gemini:
 
     def node(self, schema: Mapping[str, Any], within: tuple[str, ...]) -> Schema:
         """*schema* in Gemini's subset, the keywords it lacks noted in the description."""
-        result, moved = self.parts(schema, within)
-        if moved:
-            result["description"] = note_moved(result.get("description"), moved)
-        return result
+        return _noted(*self.parts(schema, within))
 
     def parts(self, schema: Mapping[str, Any], within: tuple[str, ...]) -> tuple[Schema, Schema]:
         """*schema* in Gemini's subset, and the keywords it lacks (for the description)."""
@@ -98,6 +124,8 @@ class _Gemini:
         moved: Schema = {}
         nullable = False
         single: tuple[Schema, Schema] | None = None
+        # Literal values say their types themselves (and whether null is one of them).
+        literal = "const" in schema or isinstance(schema.get("enum"), list)
         for key, value in schema.items():
             if key == "$defs":
                 continue
@@ -115,21 +143,17 @@ class _Gemini:
                 elif kept:
                     result[key] = [self.node(b, within) for b in kept]
             elif key == "type":
-                nullable = self.type_keyword(value, result) or nullable
-            elif key == "const":
-                if isinstance(value, str):
-                    result["enum"] = [value]
-                else:
-                    moved[key] = value
-                kind = _json_type(value)
-                if kind is not None and "type" not in schema:
-                    result["type"] = kind
-            elif key == "enum" and isinstance(value, list):
-                values = typing.cast("list[object]", value)
-                if all(isinstance(v, str) for v in values):
-                    result[key] = values
-                else:
-                    moved[key] = values  # Gemini enumerates strings only
+                if not literal:
+                    nullable = self.type_keyword(value, result) or nullable
+            elif key == "const" or (key == "enum" and isinstance(value, list)):
+                values = typing.cast("list[object]", value if key == "enum" else [value])
+                nullable = nullable or None in values
+                typed = _literals(key, values)
+                if len(typed) == 1:
+                    result.update(typed[0][0])
+                    moved.update(typed[0][1])
+                elif typed:
+                    result["anyOf"] = [_noted(*branch) for branch in typed]
             elif key == "additionalProperties":
                 if value is not False:  # closed objects are what Gemini assumes anyway
                     moved[key] = (
@@ -160,7 +184,9 @@ class _Gemini:
             # Gemini refuses an array without items; maxItems, kept, bounds the tuples.
             prefix = typing.cast("list[Schema]", moved.get("prefixItems") or [])
             result["items"] = array_items(prefix, result.get("maxItems"))
-        if nullable:
+        if nullable and "type" not in result and "anyOf" not in result:
+            result["type"] = "null"  # null alone (Literal[None]): Gemini's NULL type says it
+        elif nullable:
             result["nullable"] = True
         return result, moved
 
@@ -213,9 +239,10 @@ def gemini(tools: Iterable[ToolProxy]) -> list[dict[str, Any]]:
 
     ``parameters`` is Gemini's OpenAPI-style schema subset: ``$ref`` inlined (Gemini rejects
     ``$defs``), ``null`` variants turned into ``nullable: true``, ``additionalProperties: false``
-    left out, and the keywords Gemini lacks (``const`` of a non-string, ``uniqueItems``,
-    ``prefixItems``, exclusive bounds, most formats, ...) moved into the description; our own
-    validation still enforces them. ``parameters`` is absent for a tool without parameters.
+    left out, literal values typed (strings enumerated, other values noted, several types as
+    ``anyOf``), and the keywords Gemini lacks (``uniqueItems``, ``prefixItems``, exclusive bounds,
+    most formats, ...) moved into the description; our own validation still enforces them.
+    ``parameters`` is absent for a tool without parameters.
 
     Raises:
         ExportError: Two tools share a name, or a parameter has a recursive type (it cannot be
