@@ -362,13 +362,51 @@ def test_gemini_inlines_moves_and_marks_nullable() -> None:
     assert properties["pair"]["items"] == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
 
 
-def test_gemini_moves_a_free_form_object_into_the_description() -> None:
-    (entry,) = gemini(_tools("label"))
-    assert entry["parameters"]["properties"]["extra"] == {
-        "type": "object",
-        "nullable": True,
-        "description": 'JSON Schema: {"additionalProperties": {"type": "integer"}}',
-    }
+@attrs.frozen
+class Flags:
+    """No fields (yet)."""
+
+
+@attrs.frozen
+class Labelled:
+    name: str
+    labels: dict[str, str]
+
+
+def test_gemini_refuses_an_object_it_cannot_write_naming_tool_parameter_and_place() -> None:
+    # Gemini refuses an object without properties ("properties: should be non-empty for OBJECT
+    # type") at any depth; its schema cannot say "any key" (no additionalProperties).
+    class Bags(Toolset):
+        @tool
+        def tag(self, *, labels: dict[str, str], items: list[Labelled], flags: Flags) -> int:
+            return len(labels)
+
+        @tool
+        def maybe(self, *, flags: Flags | None = None) -> int:
+            return 0
+
+    free_form = (
+        "is an object with free-form keys (such as dict[str, T]), and Gemini's schema cannot say "
+        "so: it needs an object's properties named, and refuses an object without any; use a "
+        "list of key/value objects or an attrs class, or export the tool to another provider"
+    )
+    no_fields = (
+        "is an object with no fields, which Gemini refuses (an object needs at least one "
+        "property); give the class a field, or take the parameter out (it can only be {})"
+    )
+    with pytest.raises(ExportError) as caught:
+        gemini(Bags.to_tools())
+    assert caught.value.problems == (
+        f"Tool 'bags_tag' cannot be exported to Gemini: parameter 'labels' {free_form}",
+        (
+            "Tool 'bags_tag' cannot be exported to Gemini: parameter 'items' at "
+            f"$.items[*].labels {free_form}"
+        ),
+        f"Tool 'bags_tag' cannot be exported to Gemini: parameter 'flags' {no_fields}",
+        f"Tool 'bags_maybe' cannot be exported to Gemini: parameter 'flags' {no_fields}",
+    )
+    with pytest.raises(ExportError, match="parameter 'extra' is an object with free-form keys"):
+        gemini(_tools("label"))  # dict[str, int] | None
 
 
 def test_gemini_keeps_the_notes_of_an_optional_parameter_with_a_description() -> None:
@@ -479,7 +517,7 @@ def test_gemini_leaves_out_parameters_of_a_tool_without_any() -> None:
 
 def test_gemini_refuses_a_recursive_type_naming_tool_and_parameter() -> None:
     with pytest.raises(ExportError) as caught:
-        gemini(_tools())
+        gemini(_tools("file"))
     assert caught.value.problems == (
         (
             "Tool 'orders_file' cannot be exported to Gemini: parameter 'category' has the "

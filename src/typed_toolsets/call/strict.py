@@ -38,7 +38,7 @@ from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.types.strict import admits_null, def_name, null_sentence, nullable
 from typed_toolsets.types.typespec import Schema, json_copy
 
-__all__ = ["JSONArguments", "StrictArguments", "strict_parameters"]
+__all__ = ["JSONArguments", "StrictArguments", "schema_path", "strict_parameters"]
 
 #: Arguments as a model sends them: a mapping, a JSON text, or None / empty for no arguments.
 JSONArguments: TypeAlias = Mapping[str, object] | str | bytes | None
@@ -74,7 +74,7 @@ class _Builder:
 
     def refuse(self, path: tuple[str | int, ...], cause: str, fix: str) -> None:
         where = f"parameter {path[0]!r}" if path else "the arguments object"
-        at = f" at {_path_text(path)}" if len(path) > 1 else ""
+        at = f" at {schema_path(path)}" if len(path) > 1 else ""
         self.problems.append(
             f"Tool {self.tool!r} has no lossless strict schema: {where}{at} {cause}; {fix}"
         )
@@ -167,7 +167,8 @@ def _is_object(schema: Mapping[str, Any]) -> bool:
     return declared == "object" or "properties" in schema or "additionalProperties" in schema
 
 
-def _path_text(path: tuple[str | int, ...]) -> str:
+def schema_path(path: tuple[str | int, ...]) -> str:
+    """A place in an arguments schema as a JSON path: ``$.items[*].labels`` (``*``: any item)."""
     from .validation import json_path  # imports jsonschema: only for a refusal's message
 
     text = "$"

@@ -58,7 +58,8 @@ class ExportError(TypedToolsetsError, ValueError):
 
     Raised by `ToolProxy.strict_parameters` and the ``strict=True`` exports of
     `typed_toolsets.export` when a parameter has no lossless strict form, by the Gemini export
-    for recursive types, and when two tools in one list share an exported name. The message
+    for what its schema cannot say (recursive types, objects with free-form keys or no fields),
+    and when two tools in one list share an exported name. The message
     lists every problem, one per line, each naming the tool and the parameter.
 
     Attributes:

@@ -2,16 +2,18 @@
 
 ``$ref`` is inlined (Gemini rejects ``$defs``), ``null`` variants become ``nullable: true``, and
 the keywords the subset lacks move into the description (`typed_toolsets.export.dialects`'s
-passes); our own validation still checks the canonical schema, so they are still enforced.
+passes); our own validation still checks the canonical schema, so they are still enforced. What
+the subset cannot say at all (a recursive type, an object without named properties) is refused.
 """
 
 from __future__ import annotations
 
 import typing
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from typed_toolsets.call.proxy import ToolProxy
+from typed_toolsets.call.strict import schema_path
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.types.strict import def_name
 from typed_toolsets.types.typespec import Schema
@@ -51,12 +53,40 @@ _GEMINI_FORMATS: Final = {
     "number": frozenset({"float", "double"}),
 }
 _NULL: Final = {"type": "null"}
+#: Where a schema is among the parameters: the parameter's name, then keys, indexes, "*".
+_Path: TypeAlias = tuple[str | int, ...]
 
 
-class _Recursive(Exception):  # noqa: N818 - a verdict, caught below
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.name = name
+class _Unwritable(Exception):  # noqa: N818 - a verdict, caught below
+    """A parameter Gemini's schema cannot say: where (the parameter first), why, what to do."""
+
+    def __init__(self, path: _Path, cause: str, fix: str) -> None:
+        super().__init__(cause)
+        self.path = path
+        self.cause = cause
+        self.fix = fix
+
+    def problem(self, tool: str) -> str:
+        parameter, *inner = self.path
+        at = f" at {schema_path(self.path)}" if inner else ""
+        return (
+            f"Tool {tool!r} cannot be exported to Gemini: parameter {parameter!r}{at} "
+            f"{self.cause}; {self.fix}"
+        )
+
+
+#: Why a free-form object cannot be written, and what to do.
+_FREE_FORM: Final = (
+    (
+        "is an object with free-form keys (such as dict[str, T]), and Gemini's schema cannot say "
+        "so: it needs an object's properties named, and refuses an object without any"
+    ),
+    "use a list of key/value objects or an attrs class, or export the tool to another provider",
+)
+_NO_FIELDS: Final = (
+    "is an object with no fields, which Gemini refuses (an object needs at least one property)",
+    "give the class a field, or take the parameter out (it can only be {})",
+)
 
 
 def _json_type(value: object) -> str:
@@ -106,20 +136,31 @@ class _Gemini:
     def __init__(self, defs: Mapping[str, Any]) -> None:
         self.defs = defs
 
-    def node(self, schema: Mapping[str, Any], within: tuple[str, ...]) -> Schema:
-        """*schema* in Gemini's subset, the keywords it lacks noted in the description."""
-        return _noted(*self.parts(schema, within))
+    def node(self, schema: Mapping[str, Any], within: tuple[str, ...], path: _Path) -> Schema:
+        """*schema* (at *path*) in Gemini's subset, the keywords it lacks in the description.
 
-    def parts(self, schema: Mapping[str, Any], within: tuple[str, ...]) -> tuple[Schema, Schema]:
+        Raises:
+            _Unwritable: Gemini's schema cannot say what *schema* does.
+        """
+        return _noted(*self.parts(schema, within, path))
+
+    def parts(
+        self, schema: Mapping[str, Any], within: tuple[str, ...], path: _Path
+    ) -> tuple[Schema, Schema]:
         """*schema* in Gemini's subset, and the keywords it lacks (for the description)."""
         ref = schema.get("$ref")
         if isinstance(ref, str):
             name = def_name(ref)
             if name in within:
-                raise _Recursive(name)
+                raise _Unwritable(
+                    path[:1],
+                    f"has the recursive type {name}, and Gemini accepts no $ref, so a type that "
+                    "refers to itself cannot be written out",
+                    "use a type that does not refer to itself, or another provider",
+                )
             target = typing.cast("Mapping[str, Any]", self.defs.get(name) or {})
             siblings = {k: v for k, v in schema.items() if k != "$ref"}
-            return self.parts({**target, **siblings}, (*within, name))
+            return self.parts({**target, **siblings}, (*within, name), path)
         result: Schema = {}
         moved: Schema = {}
         nullable = False
@@ -131,17 +172,21 @@ class _Gemini:
                 continue
             if key == "properties" and isinstance(value, Mapping):
                 children = typing.cast("Mapping[str, Mapping[str, Any]]", value)
-                result[key] = {name: self.node(child, within) for name, child in children.items()}
+                result[key] = {
+                    name: self.node(child, within, (*path, name))
+                    for name, child in children.items()
+                }
             elif key == "items" and isinstance(value, Mapping):
-                result[key] = self.node(typing.cast("Mapping[str, Any]", value), within)
+                item = typing.cast("Mapping[str, Any]", value)
+                result[key] = self.node(item, within, (*path, "*"))
             elif key == "anyOf" and isinstance(value, list):
                 branches = typing.cast("list[Mapping[str, Any]]", value)
                 kept = [b for b in branches if b != _NULL]
                 nullable = nullable or len(kept) < len(branches)
                 if len(kept) == 1:
-                    single = self.parts(kept[0], within)
+                    single = self.parts(kept[0], within, path)
                 elif kept:
-                    result[key] = [self.node(b, within) for b in kept]
+                    result[key] = [self.node(b, within, path) for b in kept]
             elif key == "type":
                 if not literal:
                     nullable = self.type_keyword(value, result) or nullable
@@ -155,15 +200,18 @@ class _Gemini:
                 elif typed:
                     result["anyOf"] = [_noted(*branch) for branch in typed]
             elif key == "additionalProperties":
-                if value is not False:  # closed objects are what Gemini assumes anyway
-                    moved[key] = (
-                        self.node(typing.cast("Mapping[str, Any]", value), within)
-                        if isinstance(value, Mapping)
-                        else value
-                    )
+                if value is False:
+                    continue  # closed objects are what Gemini assumes anyway
+                if not schema.get("properties"):
+                    raise _Unwritable(path, *_FREE_FORM)
+                moved[key] = (
+                    self.node(typing.cast("Mapping[str, Any]", value), within, (*path, "*"))
+                    if isinstance(value, Mapping)
+                    else value
+                )
             elif key == "prefixItems" and isinstance(value, list):
                 branches = typing.cast("list[Mapping[str, Any]]", value)
-                moved[key] = [self.node(b, within) for b in branches]
+                moved[key] = [self.node(b, within, (*path, i)) for i, b in enumerate(branches)]
             elif key == "format":
                 kind = schema.get("type")
                 allowed = _GEMINI_FORMATS.get(kind, frozenset()) if isinstance(kind, str) else ()
@@ -180,6 +228,10 @@ class _Gemini:
             # lacks are noted after the outer description, not lost under it.
             result = {**single[0], **result}
             moved = {**single[1], **moved}
+        if result.get("type") == "object" and not result.get("properties"):
+            # Gemini refuses an object without properties, and a map has none to name.
+            closed = schema.get("additionalProperties", True) is False
+            raise _Unwritable(path, *(_NO_FIELDS if closed else _FREE_FORM))
         if result.get("type") == "array" and "items" not in result:
             # Gemini refuses an array without items; maxItems, kept, bounds the tuples.
             prefix = typing.cast("list[Schema]", moved.get("prefixItems") or [])
@@ -213,14 +265,9 @@ def _gemini_entry(proxy: ToolProxy) -> dict[str, Any]:
     problems: list[str] = []
     for name, prop in typing.cast("dict[str, Any]", parameters["properties"]).items():
         try:
-            properties[name] = convert.node(prop, ())
-        except _Recursive as exc:
-            problems.append(
-                f"Tool {proxy.name!r} cannot be exported to Gemini: parameter {name!r} has the "
-                f"recursive type {exc.name}, and Gemini accepts no $ref, so a type that refers "
-                "to itself cannot be written out; use a type that does not refer to itself, or "
-                "another provider"
-            )
+            properties[name] = convert.node(prop, (), (name,))
+        except _Unwritable as exc:
+            problems.append(exc.problem(proxy.name))
     if problems:
         raise ExportError(problems)
     entry: dict[str, Any] = {"name": proxy.name, "description": proxy.description}
@@ -245,7 +292,9 @@ def gemini(tools: Iterable[ToolProxy]) -> list[dict[str, Any]]:
     ``parameters`` is absent for a tool without parameters.
 
     Raises:
-        ExportError: Two tools share a name, or a parameter has a recursive type (it cannot be
-            inlined).
+        ExportError: Two tools share a name, or a parameter has a type Gemini's schema cannot
+            say: a recursive type (it cannot be inlined), an object with free-form keys
+            (``dict[str, T]``: Gemini needs every property named) or with no fields (Gemini
+            refuses an object without properties).
     """
     return each_entry(tools, _gemini_entry)
