@@ -22,6 +22,7 @@ from typed_toolsets.export import (
     dispatch,
     gemini,
     mcp,
+    mcp_call,
     openai_chat,
     openai_responses,
 )
@@ -567,6 +568,43 @@ def test_mcp_wraps_a_recursive_result_with_its_defs_at_the_root() -> None:
         "anyOf": [{"$ref": "#/$defs/Category"}, {"type": "null"}]
     }
     assert list(schema["$defs"]) == ["Category"]
+
+
+def test_mcp_writes_a_recursive_class_result_as_the_object_it_is() -> None:
+    from jsonschema import Draft202012Validator
+
+    class Tree(Toolset):
+        @tool
+        def root(self) -> Category:
+            return Category("a", Category("b"))
+
+        @tool
+        def broken(self) -> Category:
+            return {"name": "a", "parent": {"name": 1}}  # type: ignore[return-value] - its bug
+
+    tools = Tree.to_tools()
+    (entry, _) = mcp(tools)
+    category = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "parent": {"anyOf": [{"$ref": "#/$defs/Category"}, {"type": "null"}], "default": None},
+        },
+        "required": ["name"],
+        "additionalProperties": False,
+    }
+    # The root $ref resolved: an object schema, as it is; the $defs stay for the inner $ref.
+    assert tools[0].output_schema == {"$ref": "#/$defs/Category", "$defs": {"Category": category}}
+    assert entry["outputSchema"] == {**category, "$defs": {"Category": category}}
+    result = mcp_call(tools, "tree_root")
+    value = {"name": "a", "parent": {"name": "b", "parent": None}}
+    assert result["structuredContent"] == value
+    Draft202012Validator(entry["outputSchema"]).validate(result["structuredContent"])
+    # The output check reads the same schema, inner references included.
+    failed = mcp_call(tools, "tree_broken")
+    assert failed["isError"] is True
+    assert "structuredContent" not in failed
+    assert "$.parent.name" in failed["content"][0]["text"]
 
 
 # ------------------------------------------------------------------------------ the list

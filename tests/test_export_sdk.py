@@ -134,6 +134,11 @@ class Folders(Toolset):
     def make(self, *, root: Folder, meta: dict[str, int] | None = None) -> list[Folder]:
         return [root]
 
+    @tool
+    def home(self) -> Folder:
+        """A recursive class result: an object outputSchema, not wrapped."""
+        return Folder("home", [Folder("docs")])
+
 
 class Shapes(Toolset):
     """Shapes some dialect cannot take as the canonical schema writes them."""
@@ -347,6 +352,23 @@ def test_mcp_call_results_are_sdk_results() -> None:
     assert results[0]["structuredContent"] == address
     assert results[1]["structuredContent"] == {"result": True}
     assert [r["isError"] for r in results] == [False, False, False, True, True]
+
+
+def test_a_recursive_class_result_is_an_sdk_object_schema_and_result() -> None:
+    from jsonschema import Draft202012Validator
+
+    entry = next(e for e in mcp(ALL) if e["name"] == "folders_home")
+    tool_model = mcp_types.Tool.model_validate(entry)
+    assert tool_model.output_schema is not None
+    assert tool_model.output_schema["type"] == "object"
+    assert "result" not in tool_model.output_schema["properties"]
+    result = mcp_call(ALL, "folders_home")
+    model = mcp_types.CallToolResult.model_validate(result)
+    assert model.structured_content == {
+        "name": "home",
+        "children": [{"name": "docs", "children": []}],
+    }
+    Draft202012Validator(tool_model.output_schema).validate(model.structured_content)
 
 
 # -------------------------------------------------------------------- tool calls, answered

@@ -8,6 +8,7 @@ host app that never runs its lifespan.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import threading
@@ -24,7 +25,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 
 from tests.server.sample import OtherToolset, SampleToolset
-from typed_toolsets import ExportError, export
+from typed_toolsets import ExportError, Toolset, export, tool
 from typed_toolsets.server import (
     DaemonThreads,
     asgi_app,
@@ -76,6 +77,36 @@ async def test_the_server_lists_the_export_and_calls_through_ainvoke() -> None:
     assert failed.is_error is True
     assert info is not None
     assert info.name == "typed-toolsets"
+
+
+@dataclasses.dataclass
+class Node:
+    value: int
+    children: list[Node] = dataclasses.field(default_factory=list)
+
+
+class RecursiveToolset(Toolset):
+    toolset_name = "recursive"
+
+    @tool
+    def tree(self) -> Node:
+        return Node(1, [Node(2)])
+
+
+async def test_a_recursive_class_result_reaches_the_sdk_client_as_its_object() -> None:
+    # The SDK's client checks structuredContent against the listed outputSchema.
+    tools = RecursiveToolset.to_tools()
+    with anyio.fail_after(BOUND):
+        async with Client(mcp_server(tools), mode="legacy") as client:
+            listed = await client.list_tools()
+            tree = await client.call_tool("recursive_tree", {})
+    (listed_tool,) = listed.tools
+    assert listed_tool.output_schema is not None
+    assert listed_tool.output_schema["type"] == "object"
+    assert (tree.is_error, tree.structured_content) == (
+        False,
+        {"value": 1, "children": [{"value": 2, "children": []}]},
+    )
 
 
 def test_a_name_clash_is_refused_naming_both_tools() -> None:

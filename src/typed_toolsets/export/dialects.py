@@ -406,13 +406,30 @@ def answers_in_text(output: Schema | None) -> bool:
 _PLAIN: Final = frozenset({"type", "description"})
 
 
+def _resolved(output: Schema) -> Schema:
+    """*output* with a root ``$ref`` (a recursive class) replaced by its definition's body.
+
+    The ``$defs`` stay at the root, for the references inside; the SDKs want ``type`` there.
+    """
+    ref = output.get("$ref")
+    defs = output.get("$defs")
+    if not isinstance(ref, str) or not isinstance(defs, Mapping):
+        return output
+    target = typing.cast("Mapping[str, Any]", defs).get(def_name(ref))
+    if not isinstance(target, Mapping):
+        return output
+    siblings = {k: v for k, v in output.items() if k not in ("$ref", "$defs")}
+    return {**typing.cast("Mapping[str, Any]", target), **siblings, "$defs": defs}
+
+
 def _mcp_output(proxy: ToolProxy) -> tuple[Schema, bool] | None:
     """The MCP ``outputSchema`` of *proxy* and whether it wraps the value, or None."""
     output = proxy.output_schema
     if output is None or answers_in_text(output):
         return None
-    if output.get("type") == "object":
-        return output, False
+    resolved = _resolved(output)
+    if resolved.get("type") == "object":
+        return resolved, False
     defs = output.pop("$defs", None)
     wrapped: Schema = {
         "type": "object",
@@ -429,8 +446,9 @@ def mcp_output_schema(proxy: ToolProxy) -> Schema | None:
     """The MCP ``outputSchema`` of *proxy*: its return schema when structured, else None.
 
     A tool returning ``str`` (or nothing with a schema) answers in plain text and has none. An
-    object schema is used as it is; any other (a number, a list, ...) is wrapped as
-    ``{"result": ...}``, as the MCP Python SDK does, since MCP requires an object.
+    object schema is used as it is (a recursive class's root ``$ref`` resolved to its definition,
+    the ``$defs`` kept); any other (a number, a list, ...) is wrapped as ``{"result": ...}``, as
+    the MCP Python SDK does, since MCP requires an object.
     """
     found = _mcp_output(proxy)
     return None if found is None else found[0]
