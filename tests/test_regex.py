@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
 
@@ -128,3 +129,44 @@ def test_RE_2_catastrophic_patterns_run_in_linear_time(pattern: str, text: str) 
 
 def test_re2_stub_is_mirrored_for_pyright() -> None:
     assert (ROOT / "stubs" / "re2.pyi").read_text() == (ROOT / "typings" / "re2.pyi").read_text()
+
+
+# A program's cost per byte grows with its size: these bound it (finding: a 19-character pattern
+# over 8 MB ran for 101 s). Worst cases measured at the MAX_WORK edge with the line matching of
+# this module (google-re2 1.1, shared 2-core machine): a[ab]{19}c over 8 MB of random "ab",
+# 1.2 s; a[ab]{194}c over 1 MB, 0.9 s; \pL{446}z (about the largest program RE2 compiles
+# under its memory cap) over 200 bytes of letters, 0.4 s, mostly compiling.
+def test_RE_2_a_program_too_large_for_the_text_is_refused_with_advice() -> None:
+    with pytest.raises(InvalidPatternError) as info:
+        _regex.filter_lines("a" * 990_000, r"\pL{1000}\pL{1000}z", invert=False)
+    message = str(info.value)
+    assert r"'\pL{1000}\pL{1000}z'" in message  # quoted as sent, like "No matches found"
+    assert "program too large" in message
+    assert "smaller repetition count" in message
+    with pytest.raises(InvalidPatternError, match="program too large to run over this text"):
+        _regex.filter_lines("a" * 1_000_000, r"\pL+z", invert=False)
+    # The same pattern over a small text is cheap, and runs.
+    assert _regex.filter_lines("é\nz\n", r"\pL+z", invert=False) == ""
+
+
+def test_RE_2_re2s_own_size_failure_gets_size_advice_not_syntax_advice() -> None:
+    with pytest.raises(InvalidPatternError) as info:
+        _regex.filter_lines("abc", r"\pL{1000}\pL{1000}z", invert=False)
+    message = str(info.value)
+    assert "pattern too large" in message
+    assert "smaller repetition count" in message
+    assert "backreferences" not in message
+
+
+def test_RE_2_the_worst_accepted_pattern_over_a_large_text_stays_well_inside_a_deadline() -> None:
+    text = "".join(random.Random(0).choice("ab") for _ in range(1_000_000))
+    for count in range(1000, 0, -1):  # the longest a[ab]{count}c accepted over this text
+        pattern = f"a[ab]{{{count}}}c"
+        started = time.perf_counter()
+        try:
+            assert _regex.filter_lines(text, pattern, invert=False) == ""
+        except InvalidPatternError:
+            continue
+        break
+    assert 50 < count < 1000
+    assert time.perf_counter() - started < 8  # about 1 s measured; grep's default deadline is 10

@@ -12,7 +12,14 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["REDACTED", "cut_to_lines", "decode_output", "escape_controls", "redact"]
+__all__ = [
+    "REDACTED",
+    "cut_to_lines",
+    "decode_output",
+    "escape_controls",
+    "quote_pattern",
+    "redact",
+]
 
 REDACTED: Final = "[REDACTED]"
 
@@ -43,6 +50,15 @@ def escape_controls(text: str) -> str:
     if "\r" not in escaped:
         return escaped
     return "\r\n".join(part.replace("\r", "\\x0d") for part in escaped.split("\r\n"))
+
+
+def quote_pattern(pattern: str) -> str:
+    r"""*pattern* as every text tool's answer and error quotes it: in single quotes, escaped.
+
+    Raw rather than ``repr``: a model reads ``'\d+'`` as the pattern it sent, while ``repr``
+    would show ``'\\d+'``, a different pattern.
+    """
+    return f"'{escape_controls(pattern)}'"
 
 
 def decode_output(data: bytes) -> str:

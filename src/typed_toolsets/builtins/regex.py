@@ -14,6 +14,12 @@ cannot match the newline itself); kept lines are returned with their terminators
 For speed the whole text is searched at once with RE2's ``never_nl`` option (no match can
 cross a newline) and multi-line anchors; only ``\A`` and ``\z``, which mean "start/end of the
 text" there but "start/end of the line" in the seed, need the slower line-by-line search.
+
+Linear is not cheap: RE2's time per byte grows with the compiled program, up to a few
+nanoseconds per instruction per byte when its DFA gives way to the NFA (counted repetitions:
+``a[ab]{200}c`` over random ``ab`` text), and a few hundred nanoseconds per byte even for a tiny
+program whose DFA keeps building states. So a pattern is refused when its program size times the
+text's size is over `MAX_WORK`, and `_MAX_MEM` keeps compiling a 4 KB pattern to about 0.1 s.
 """
 
 from __future__ import annotations
@@ -23,11 +29,18 @@ from typing import Final, Protocol
 import re2
 
 from .exceptions import InvalidPatternError
-from .outputs import escape_controls
+from .outputs import escape_controls, quote_pattern
 
-__all__ = ["filter_lines"]
+__all__ = ["MAX_WORK", "filter_lines"]
 
-_MAX_MEM: Final = 64 << 20
+#: RE2's memory budget per compiled pattern (program and DFA cache). It also caps the program at
+#: about 400,000 instructions, which compile in about 0.15 s; 64 MiB admitted 2.4 million, 1.6 s.
+_MAX_MEM: Final = 8 << 20
+#: Largest program size (RE2 instructions) times text size (bytes) that filter_lines runs.
+#: Measured worst cases at the limit (google-re2 1.1, one core of a shared 2-core machine):
+#: ``a[ab]{19}c`` (25 instructions) over 8 MB of random ``ab``: 2.0 s; ``a[ab]{194}c`` over 1 MB:
+#: 1.2 s. Without it, ``\pL{1000}\pL{1000}z`` over 8 MB of letters ran for 101 s.
+MAX_WORK: Final = 200_000_000
 
 
 class _Match(Protocol):
@@ -35,6 +48,9 @@ class _Match(Protocol):
 
 
 class _Regex(Protocol):
+    @property
+    def programsize(self) -> int: ...
+
     def search(self, text: bytes, pos: int | None = None) -> _Match | None: ...
 
 
@@ -61,21 +77,46 @@ def _uses_text_anchors(pattern: str) -> bool:
     return False
 
 
+def _reason(exc: re2.error) -> str:
+    reason = exc.args[0] if exc.args else "invalid pattern"
+    if isinstance(reason, bytes):
+        reason = reason.decode("utf-8", "replace")
+    # RE2 quotes the offending part of the pattern raw; escape it like every tool output.
+    return escape_controls(str(reason))
+
+
 def _compile(pattern: str, *, never_nl: bool) -> _Regex:
     try:
         return re2.compile(pattern, _options(never_nl=never_nl))
     except re2.error as exc:
-        reason = exc.args[0] if exc.args else "invalid pattern"
-        if isinstance(reason, bytes):
-            reason = reason.decode("utf-8", "replace")
-        # RE2 quotes the offending part of the pattern raw; escape it like every tool output.
-        reason = escape_controls(str(reason))
-        msg = (
-            f"RE2 cannot use the pattern {pattern!r}: {reason}. filter_lines takes RE2 syntax "
-            "(like Python's re, without backreferences, lookahead/lookbehind, atomic groups or "
-            "possessive quantifiers); rewrite the pattern without them"
-        )
+        reason = _reason(exc)
+        if reason.startswith("pattern too large"):
+            advice = (
+                "the pattern compiles to a program too large for RE2; use a smaller repetition "
+                "count (a{1,50} rather than a{1,1000}) or a narrower class ([a-z] rather than \\pL)"
+            )
+        else:
+            advice = (
+                "filter_lines takes RE2 syntax (like Python's re, without backreferences, "
+                "lookahead/lookbehind, atomic groups or possessive quantifiers); rewrite the "
+                "pattern without them"
+            )
+        msg = f"RE2 cannot use the pattern {quote_pattern(pattern)}: {reason}; {advice}"
         raise InvalidPatternError(msg) from None
+
+
+def _check_work(regex: _Regex, pattern: str, size: int) -> None:
+    """Refuse to run *regex* over *size* bytes when that may take seconds (see `MAX_WORK`)."""
+    program = regex.programsize
+    if program * size <= MAX_WORK:
+        return
+    msg = (
+        f"the pattern {quote_pattern(pattern)} compiles to a program too large to run over this "
+        f"text: {program:,} RE2 instructions times {size:,} bytes is over the limit of "
+        f"{MAX_WORK:,}; use a smaller repetition count (a{{1,50}} rather than a{{1,1000}}) or a "
+        "narrower class ([a-z] rather than \\pL), or filter a smaller part of the text"
+    )
+    raise InvalidPatternError(msg)
 
 
 def _line_bounds(data: bytes, position: int) -> tuple[int, int]:
@@ -123,6 +164,7 @@ def filter_lines(text: str, pattern: str, *, invert: bool) -> str:
     data = text.encode("utf-8", "surrogatepass")
     if _uses_text_anchors(pattern):
         regex = _compile(pattern, never_nl=False)
+        _check_work(regex, pattern, len(data))
         kept = [
             line
             for line in _split_lines(data)
@@ -132,6 +174,7 @@ def filter_lines(text: str, pattern: str, *, invert: bool) -> str:
     # Checked on its own first, so that wrapping cannot turn an invalid pattern into a valid one.
     _compile(pattern, never_nl=True)
     regex = _compile(f"(?m:{pattern})", never_nl=True)
+    _check_work(regex, pattern, len(data))
     spans = _matching_spans(regex, data)
     if not invert:
         return b"".join(data[start:end] for start, end in spans).decode("utf-8", "surrogatepass")

@@ -21,7 +21,7 @@ from .exceptions import (
     ProgramTimeoutError,
 )
 from .inputs import MAX_PATTERN_BYTES, check_int, check_pattern, check_text, encode_text
-from .outputs import cut_to_lines, decode_output, escape_controls
+from .outputs import cut_to_lines, decode_output, escape_controls, quote_pattern
 from .programs import failure_line, run_program, search_environment
 
 __all__ = [
@@ -71,7 +71,7 @@ def _rg_arguments(pattern: str, *, context: int) -> list[str]:
 
 def _no_matches(pattern: str) -> str:
     """The seed's answer for an empty search, with the pattern escaped like every output."""
-    return f"No matches found for pattern '{escape_controls(pattern)}'"
+    return f"No matches found for pattern {quote_pattern(pattern)}"
 
 
 @attrs.define
@@ -131,7 +131,7 @@ class TextProcessingToolset(Toolset):
         data = encode_text(text, max_bytes=self.max_text_bytes)
         output = self._search("grep", arguments, data, _GREP_INSTALL, pattern)
         if count_only:
-            return f"Found {output.strip()} matches for pattern '{escape_controls(pattern)}'"
+            return f"Found {output.strip()} matches for pattern {quote_pattern(pattern)}"
         return output or _no_matches(pattern)
 
     def ripgrep(
@@ -193,7 +193,7 @@ class TextProcessingToolset(Toolset):
                 if program == "grep"
                 else ""
             )
-            msg = f"{name} rejected the pattern {pattern!r}: {message}{hint}"
+            msg = f"{name} rejected the pattern {quote_pattern(pattern)}: {message}{hint}"
             raise InvalidPatternError(msg)
         raise ProgramFailedError(failure_line(program, result))
 
