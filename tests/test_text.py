@@ -510,7 +510,8 @@ def test_ARGV_6_bad_patterns_are_structured_errors(pattern: str, fragment: str) 
 
 
 def test_newline_is_fine_in_filter_patterns() -> None:
-    assert TextProcessingToolset().filter_lines(text="a\nb\n", pattern="a\n|b") == "b\n"
+    # As in the seed, each line is matched with its newline, so "a\n" matches too.
+    assert TextProcessingToolset().filter_lines(text="a\nb\nc\n", pattern="a\n|b") == "a\nb\n"
 
 
 # ---------------------------------------------------------------------- pure Python tools

@@ -6,14 +6,36 @@ it). RE2 (google-re2) matches in time linear in the text, by construction. There
 to ``re``: RE2 syntax it lacks (backreferences, lookaround, atomic groups, possessive
 quantifiers, ``\Z``) is an `InvalidPatternError` naming the construct.
 
-Line semantics follow the seed: a line matches when the pattern matches anywhere in it; ``^``
-and ``$`` match at the start and end of each line (Ruby's anchors are always line anchors).
-The line terminator is not part of what is matched (so ``^$`` finds blank lines, and a pattern
-cannot match the newline itself); kept lines are returned with their terminators.
+Line semantics follow the seed, which keeps the lines of ``text.lines`` where
+``line.match?(regex)``: each line is matched on its own and *with* its ``\n``, so ``error\s``,
+``a[^b]`` or ``\n`` can match the newline, and Ruby's anchors are line anchors: ``^`` matches
+at the start of the line, ``$`` before its ``\n`` and at its end, ``\A`` and ``\z`` at its
+start and end only. Kept lines are returned with their terminators.
 
-For speed the whole text is searched at once with RE2's ``never_nl`` option (no match can
-cross a newline) and multi-line anchors; only ``\A`` and ``\z``, which mean "start/end of the
-text" there but "start/end of the line" in the seed, need the slower line-by-line search.
+Checking a line on its own takes two RE2 searches (`_line_matches`), with the line as RE2's
+whole text, and the line is kept when either finds a match:
+
+- multi-line (``(?m:...)``) over the line up to its ``\n``, which RE2 still sees as context, so
+  ``$`` holds before the newline and ``\z`` does not. This finds every match that stops short
+  of the newline.
+- single-line over the whole line, for a match that reaches its end: one that matches the
+  newline or is empty there (``\z``). Multi-line mode would let ``^`` match there too, after the
+  newline, where Ruby's does not.
+
+The one kind of Ruby match neither finds asserts ``$`` and then matches the newline after it
+(``a$\n``, which says ``a\n`` twice).
+
+A search costs microseconds in Python, too much for each of a million short lines, so
+`_kept_spans` searches the whole text instead, once per kept line, in a copy where each line's
+``\n`` is followed by ``\n\xff\n``. No pattern can match the byte ``\xff`` (it is never in
+UTF-8, and only ``\C`` matches a lone byte), so no match crosses from one line into the next;
+the ``\n`` before it makes ``$`` hold and ``\b`` fail at the end of a line, as at the end of a
+Ruby string, and the one after it starts the next line. Every match of the seed's is then a
+match in the copy, and a match in the copy that stops short of the line's newline is one of
+the seed's. A match that runs on into the separator is checked again within the line, and
+only a pattern with a ``^`` (which RE2 would also match right after the newline) sends such a
+line to `_line_matches`. Patterns with ``\A``, ``\z``, ``\C`` or a flag turned off
+(``(?-m)``) are checked line by line throughout (`_needs_line_by_line`).
 
 Linear is not cheap: RE2's time per byte grows with the compiled program, up to a few
 nanoseconds per instruction per byte when its DFA gives way to the NFA (counted repetitions:
@@ -38,43 +60,36 @@ __all__ = ["MAX_WORK", "filter_lines"]
 _MAX_MEM: Final = 8 << 20
 #: Largest program size (RE2 instructions) times text size (bytes) that filter_lines runs.
 #: Measured worst cases at the limit (google-re2 1.1, one core of a shared 2-core machine):
-#: ``a[ab]{19}c`` (25 instructions) over 8 MB of random ``ab``: 2.0 s; ``a[ab]{194}c`` over 1 MB:
-#: 1.2 s. Without it, ``\pL{1000}\pL{1000}z`` over 8 MB of letters ran for 101 s.
+#: ``a[ab]{19}c`` (25 instructions) over 8 MB of random ``ab``: 0.9 s; ``a[ab]{194}c`` over 1 MB:
+#: 0.9 s; ``\pL{446}z`` (530,000) over 200 bytes: 0.3 s, compiling. Without it,
+#: ``\pL{1000}\pL{1000}z`` over 8 MB of letters ran for 101 s.
 MAX_WORK: Final = 200_000_000
 
 
 class _Match(Protocol):
     def start(self) -> int: ...
 
+    def end(self) -> int: ...
+
 
 class _Regex(Protocol):
     @property
     def programsize(self) -> int: ...
 
-    def search(self, text: bytes, pos: int | None = None) -> _Match | None: ...
+    def search(
+        self, text: bytes, pos: int | None = None, endpos: int | None = None
+    ) -> _Match | None: ...
 
 
-def _options(*, never_nl: bool) -> re2.Options:
+def _options() -> re2.Options:
     options = re2.Options()
     options.case_sensitive = False
     # Invalid patterns are reported to the caller; absl's stderr logging would only add noise.
     options.log_errors = False
-    options.never_nl = never_nl
+    # Only whether a line matches is used; groups would only slow the NFA down.
+    options.never_capture = True
     options.max_mem = _MAX_MEM
     return options
-
-
-def _uses_text_anchors(pattern: str) -> bool:
-    r"""Whether *pattern* contains the escapes ``\A`` or ``\z`` (not an escaped backslash)."""
-    i = 0
-    while i < len(pattern) - 1:
-        if pattern[i] == "\\":
-            if pattern[i + 1] in "Az":
-                return True
-            i += 2
-        else:
-            i += 1
-    return False
 
 
 def _reason(exc: re2.error) -> str:
@@ -85,9 +100,9 @@ def _reason(exc: re2.error) -> str:
     return escape_controls(str(reason))
 
 
-def _compile(pattern: str, *, never_nl: bool) -> _Regex:
+def _compile(pattern: str) -> _Regex:
     try:
-        return re2.compile(pattern, _options(never_nl=never_nl))
+        return re2.compile(pattern, _options())
     except re2.error as exc:
         reason = _reason(exc)
         if reason.startswith("pattern too large"):
@@ -119,35 +134,13 @@ def _check_work(regex: _Regex, pattern: str, size: int) -> None:
     raise InvalidPatternError(msg)
 
 
-def _line_bounds(data: bytes, position: int) -> tuple[int, int]:
-    r"""The [start, end) of the line holding *position*, end including its ``\n``."""
-    start = data.rfind(b"\n", 0, position) + 1
-    newline = data.find(b"\n", position)
-    end = len(data) if newline < 0 else newline + 1
-    return start, end
+#: Put after each line's newline for the whole-text search: a byte no pattern matches, between
+#: two newlines (see the module docstring). ``_BREAK`` is its end, where the next line starts.
+_SEPARATOR: Final = b"\n\xff\n"
+_BREAK: Final = b"\xff\n"
 
 
-def _matching_spans(regex: _Regex, data: bytes) -> list[tuple[int, int]]:
-    """Spans of the lines of *data* in which *regex* (never_nl, multi-line) matches."""
-    spans: list[tuple[int, int]] = []
-    position = 0
-    size = len(data)
-    while True:
-        match = regex.search(data, position)
-        if match is None:
-            break
-        found = match.start()
-        if found == size and (size == 0 or data.endswith(b"\n")):
-            break  # the empty "line" after a final newline is not a line
-        start, end = _line_bounds(data, found)
-        spans.append((start, end))
-        if end >= size:
-            break
-        position = end
-    return spans
-
-
-def _split_lines(data: bytes) -> list[bytes]:
+def _lines(data: bytes) -> list[bytes]:
     parts = data.split(b"\n")
     lines = [part + b"\n" for part in parts[:-1]]
     if parts[-1]:
@@ -155,33 +148,98 @@ def _split_lines(data: bytes) -> list[bytes]:
     return lines
 
 
+def _line_matches(inner: _Regex, whole: _Regex, line: bytes) -> bool:
+    """Whether the seed keeps *line* (with its newline, if it has one): see the module docstring."""
+    if not line.endswith(b"\n"):
+        return inner.search(line) is not None
+    return inner.search(line, 0, len(line) - 1) is not None or whole.search(line) is not None
+
+
+def _turns_a_flag_off(pattern: str) -> bool:
+    """Whether *pattern* has an inline flag group with a ``-``, as ``(?-m)`` or ``(?i-s:``."""
+    opening = pattern.find("(?")
+    while opening >= 0:
+        flags = opening + 2
+        while flags < len(pattern) and pattern[flags].isalpha():
+            flags += 1
+        if pattern.startswith("-", flags):
+            return True
+        opening = pattern.find("(?", opening + 2)
+    return False
+
+
+def _needs_line_by_line(pattern: str) -> bool:
+    r"""Whether the whole-text search could miss a match: ``\A``, ``\z``, ``\C`` or ``(?-m)``."""
+    # Read loosely (an escaped backslash before A counts too): a false alarm only costs speed.
+    escapes = ("\\A", "\\z", "\\C")
+    return any(escape in pattern for escape in escapes) or _turns_a_flag_off(pattern)
+
+
+def _kept_spans(inner: _Regex, whole: _Regex, joined: bytes, pattern: str) -> list[tuple[int, int]]:
+    """The [start, end) in *joined* of each line the seed keeps, end just past its newline.
+
+    One search per kept line: a line without a match costs no Python at all.
+    """
+    # A match that starts after a line's newline is one of the seed's only if it is empty there.
+    empty_at_end = whole.search(b"\n", 1) is not None
+    # Without a ^, a match in the copy that ends at a line's end (just past its newline) is one
+    # of the seed's: the copy and a Ruby line then differ only beyond that end.
+    exact_to_end = "^" not in pattern
+    size = len(joined)
+    spans: list[tuple[int, int]] = []
+    position = 0
+    while True:
+        match = inner.search(joined, position)
+        if match is None:
+            break
+        found_at = match.start()
+        previous = joined.rfind(_BREAK, 0, found_at)
+        start = 0 if previous < 0 else previous + len(_BREAK)
+        if start == size:
+            break  # after the text's final newline: no line there
+        newline = joined.find(b"\n", start)
+        if newline < 0:  # the last line, without a newline: the text's end is the line's end
+            spans.append((start, size))
+            break
+        end = newline + 1
+        if found_at >= end:
+            kept = empty_at_end
+        elif match.end() < end:
+            kept = True
+        elif exact_to_end:  # the match ran into the separator: is there one that stops in time?
+            kept = match.end() == end or inner.search(joined, start, end) is not None
+        else:
+            kept = _line_matches(inner, whole, joined[start:end])
+        if kept:
+            spans.append((start, end))
+        position = end + len(_SEPARATOR)
+    return spans
+
+
 def filter_lines(text: str, pattern: str, *, invert: bool) -> str:
     """Keep the lines of *text* that match *pattern* case-insensitively (or, if *invert*, don't).
 
     Raises:
-        InvalidPatternError: RE2 rejects the pattern.
+        InvalidPatternError: RE2 rejects the pattern, or its program is too large for the text.
     """
     data = text.encode("utf-8", "surrogatepass")
-    if _uses_text_anchors(pattern):
-        regex = _compile(pattern, never_nl=False)
-        _check_work(regex, pattern, len(data))
-        kept = [
-            line
-            for line in _split_lines(data)
-            if (regex.search(line[:-1] if line.endswith(b"\n") else line) is None) == invert
-        ]
+    # Compiled on its own first, so that wrapping cannot turn an invalid pattern into a valid one.
+    whole = _compile(pattern)
+    inner = _compile(f"(?m:{pattern})")
+    _check_work(whole if whole.programsize > inner.programsize else inner, pattern, len(data))
+    if _needs_line_by_line(pattern):
+        lines = _lines(data)
+        kept = [line for line in lines if _line_matches(inner, whole, line) != invert]
         return b"".join(kept).decode("utf-8", "surrogatepass")
-    # Checked on its own first, so that wrapping cannot turn an invalid pattern into a valid one.
-    _compile(pattern, never_nl=True)
-    regex = _compile(f"(?m:{pattern})", never_nl=True)
-    _check_work(regex, pattern, len(data))
-    spans = _matching_spans(regex, data)
-    if not invert:
-        return b"".join(data[start:end] for start, end in spans).decode("utf-8", "surrogatepass")
+    joined = data.replace(b"\n", b"\n" + _SEPARATOR)
+    spans = _kept_spans(inner, whole, joined, pattern)
     pieces: list[bytes] = []
-    position = 0
-    for start, end in spans:
-        pieces.append(data[position:start])
-        position = end
-    pieces.append(data[position:])
-    return b"".join(pieces).decode("utf-8", "surrogatepass")
+    if not invert:
+        pieces = [joined[start:end] for start, end in spans]
+    else:
+        position = 0
+        for start, end in spans:
+            pieces.append(joined[position:start])
+            position = end
+        pieces.append(joined[position:])
+    return b"".join(pieces).replace(_SEPARATOR, b"").decode("utf-8", "surrogatepass")
