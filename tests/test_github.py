@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from typed_toolsets import ToolProxy
+from typed_toolsets.builtins import github as github_module
 from typed_toolsets.builtins import github_args
 from typed_toolsets.builtins.github_args import (
     ISSUE_FIELDS,
@@ -38,6 +39,7 @@ from typed_toolsets.builtins.github_args import (
     pr_view_arguments,
     traffic_arguments,
 )
+from typed_toolsets.builtins.process import ProcessResult
 from typed_toolsets.github import (
     GitHubCLIToolset,
     InvalidArgumentError,
@@ -493,6 +495,54 @@ def test_output_cap_on_json_and_on_raw_api_output(fake_gh: Any) -> None:
     assert output.endswith("(for example per_page in fields)]")
     assert len(output) < 50_000 + 200
     assert time.monotonic() - started < 3
+
+
+@pytest.mark.parametrize(
+    ("returncode", "stderr"),
+    [
+        (0, b""),  # gh printed past the cap and exited before the crossing chunk was read
+        (-signal.SIGKILL, b"! warning: something gh says on the side\n"),  # we killed it
+    ],
+    ids=["exited-0", "killed-with-stderr"],
+)
+def test_a_run_cut_at_the_output_cap_is_truncated_output_not_a_gh_failure(
+    monkeypatch: pytest.MonkeyPatch, returncode: int, stderr: bytes
+) -> None:
+    # The process result is built here, so the outcome does not depend on when gh exits
+    # relative to the read that crosses the cap (that race made these "Failed to ...").
+    cut = ProcessResult(
+        returncode=returncode,
+        stdout=b'[{"number": 1, "title": "' + b"t" * 90,
+        stderr=stderr,
+        ended_by="output_cap",
+        duration=0.1,
+    )
+    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: cut)
+    toolset = GitHubCLIToolset(max_output_bytes=100)
+    with pytest.raises(OutputTooLargeError, match="100-byte output cap"):
+        toolset.list_issues()
+    output = toolset.api_request(endpoint="user")
+    assert output.startswith('[{"number": 1, "title": "ttt')
+    assert output.endswith(
+        "\n[truncated: the response exceeded 100 bytes; ask for less (for example per_page in "
+        "fields)]"
+    )
+
+
+def test_gh_failing_on_its_own_with_output_past_the_cap_is_still_a_failure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    failed = ProcessResult(
+        returncode=1,
+        stdout=b"",
+        stderr=b"HTTP 502" + b"!" * 100,
+        ended_by="output_cap",
+        duration=0.1,
+    )
+    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: failed)
+    output = GitHubCLIToolset(max_output_bytes=100).list_issues()
+    assert output.startswith("Failed to list issues: HTTP 502")
+    assert output.endswith("[truncated: gh's output exceeded 100 bytes]")
 
 
 def test_control_characters_from_github_are_escaped(fake_gh: Any) -> None:

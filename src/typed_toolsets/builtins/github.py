@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import signal
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Annotated, Any, Final, cast
@@ -343,15 +344,20 @@ class GitHubCLIToolset(Toolset):
         return result, secrets
 
     def _failure(self, result: ProcessResult, secrets: list[str]) -> str | None:
-        """The message of a failed gh run (the seed's merged output), or None on success.
+        """The message of a failed gh run (the seed's merged output), or None when it succeeded.
+
+        A run cut at the output cap succeeded as far as it went (gh exited 0 first, or we killed
+        it there): `_query` and `api_request` say it was cut.
 
         Raises:
             ProgramFailedError: gh crashed; the message is one line with its exit status.
         """
-        if result.returncode == 0 and not result.truncated:
+        if result.returncode == 0:
+            return None  # a whole result, or one cut at the cap (the callers say which)
+        if result.truncated and result.returncode == -signal.SIGKILL:
+            # Killed by us at the cap while printing: a cut result, not a failure of gh, even
+            # if gh also wrote to stderr (a warning, a progress line).
             return None
-        if result.truncated and result.returncode == -9 and not result.stderr:
-            return None  # killed at the cap while printing a result: not a failure of gh
         if _crashed(result):
             line = failure_line("gh", result)
             msg = redact(f"{line} (gh crashed; its crash report is not shown)", secrets)
