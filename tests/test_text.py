@@ -20,6 +20,7 @@ import pytest
 
 from tests.fixtures.wheel import install_wheel
 from typed_toolsets import ToolProxy
+from typed_toolsets.builtins.outputs import cap_answer
 from typed_toolsets.text import (
     InputTooLargeError,
     InvalidArgumentError,
@@ -335,6 +336,38 @@ def test_timeout_is_a_distinct_error_on_the_model_path(
         "Error: Tool 'text_rg' failed: ProgramTimeoutError: rg did not finish"
     )
     assert time.monotonic() - started < 1.5
+
+
+@pytest.mark.usefixtures("no_leaks")
+@pytest.mark.parametrize(
+    ("method", "arguments"),
+    [
+        ("grep", {"pattern": "^"}),
+        ("ripgrep", {"pattern": "^"}),
+        ("extract_lines", {"start_line": 1, "end_line": 0}),
+        ("filter_lines", {"pattern": "^"}),
+        ("unique_lines", {}),
+        ("sort_lines", {}),
+    ],
+)
+def test_OUT_1_the_cap_applies_to_what_is_returned_after_escaping(
+    method: str, arguments: dict[str, Any]
+) -> None:
+    # 9,000 bytes of text, under the cap; escaped, each NUL becomes the four characters \x00.
+    text = "".join(f"{i:04d}" + "\x00" * 5 + "\n" for i in range(900))
+    toolset = TextProcessingToolset(max_output_bytes=10_000)
+    output = getattr(toolset, method)(text=text, **arguments)
+    assert len(output.encode()) <= 10_000
+    body, note = output.rsplit("\n", 1)
+    assert note.startswith("[truncated: the output exceeded 10,000 bytes; ")
+    assert all(line.endswith("\\x00" * 5) for line in body.split("\n"))
+
+
+def test_OUT_1_a_first_line_longer_than_the_cap_is_cut_inside_it_at_a_character() -> None:
+    # 55 bytes less the note and its newline leave 49: 24 two-byte characters and half of one.
+    assert cap_answer("é" * 100, max_bytes=55, note="[cut]") == "é" * 24 + "\n[cut]"
+    assert cap_answer("short\n", max_bytes=60, note="[cut]") == "short\n"
+    assert cap_answer("short\n", max_bytes=60, note="[cut]", cut=True) == "short\n[cut]"
 
 
 @pytest.mark.usefixtures("no_leaks")

@@ -14,6 +14,7 @@ from typing import Final
 
 __all__ = [
     "REDACTED",
+    "cap_answer",
     "cut_to_lines",
     "decode_output",
     "escape_controls",
@@ -70,6 +71,42 @@ def cut_to_lines(data: bytes) -> bytes:
     """Drop a trailing partial line from output cut at a byte budget (keeps whole lines only)."""
     end = data.rfind(b"\n")
     return data[: end + 1] if end >= 0 else data
+
+
+def _decode_cut(data: bytes) -> str:
+    """Decode UTF-8 (lone surrogates allowed) that may end inside a character: drop that part."""
+    for end in range(len(data), max(len(data) - 4, -1), -1):
+        try:
+            return data[:end].decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            continue
+    return ""  # pragma: no cover - text encoded from a str cuts to a character in 3 bytes
+
+
+def cap_answer(text: str, *, max_bytes: int, note: str, cut: bool = False) -> str:
+    """*text* if it fits in *max_bytes* UTF-8 bytes; else as many whole lines as fit, then *note*.
+
+    Applied to a tool's answer after escaping, since escaping turns one control byte into four
+    characters: what the model receives is what is capped. The note counts against the cap too.
+    A first line longer than the cap is cut inside the line.
+
+    Args:
+        text: The escaped answer.
+        max_bytes: The cap on the returned text, in UTF-8 bytes.
+        note: One line saying the answer was cut and what to do instead.
+        cut: The text is already cut short (a program's output stopped at its own cap): add
+            *note* even if the text fits.
+    """
+    # Quick cases first: no code point takes more than 4 bytes, and none fewer than 1.
+    if not cut and len(text) * 4 <= max_bytes:
+        return text
+    data = text.encode("utf-8", "surrogatepass")
+    if not cut and len(data) <= max_bytes:
+        return text
+    room = max(max_bytes - len(note.encode()) - 1, 0)
+    kept = data if len(data) <= room else cut_to_lines(data[:room])
+    answer = _decode_cut(kept)
+    return answer + ("" if not answer or answer.endswith("\n") else "\n") + note
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:

@@ -21,7 +21,7 @@ from .exceptions import (
     ProgramTimeoutError,
 )
 from .inputs import MAX_PATTERN_BYTES, check_int, check_pattern, check_text, encode_text
-from .outputs import cut_to_lines, decode_output, escape_controls, quote_pattern
+from .outputs import cap_answer, cut_to_lines, decode_output, escape_controls, quote_pattern
 from .programs import failure_line, run_program, search_environment
 
 __all__ = [
@@ -47,6 +47,7 @@ PatternText = Annotated[str, MaxLen(MAX_PATTERN_BYTES)]
 _GREP_INSTALL: Final = "install GNU grep (Debian/Ubuntu: apt-get install grep)"
 _RG_INSTALL: Final = "install ripgrep (Debian/Ubuntu: apt-get install ripgrep)"
 _TIMEOUT_HINT: Final = "search less text or use a simpler pattern"
+_SEARCH_CUT_HINT: Final = "refine the pattern or search less text"
 
 
 def _grep_arguments(pattern: str, *, ignore_case: bool, count_only: bool) -> list[str]:
@@ -80,7 +81,9 @@ class TextProcessingToolset(Toolset):
 
     Attributes:
         timeout: Seconds grep or rg may run before its process group is killed.
-        max_output_bytes: Cap on what grep or rg may print (stdout and stderr together).
+        max_output_bytes: Cap on what a tool returns, in UTF-8 bytes after escaping, and on
+            what grep or rg may print (stdout and stderr together). A longer answer is cut at
+            a line and ends with a ``[truncated: ...]`` note.
         max_text_bytes: Largest ``text`` accepted by any tool, in UTF-8 bytes.
         max_lines: Most lines accepted by the tools that hold every line in memory
             (``extract_lines``, ``filter_lines``, ``unique_lines``, ``sort_lines``).
@@ -175,14 +178,11 @@ class TextProcessingToolset(Toolset):
             timeout_hint=_TIMEOUT_HINT,
         )
         if result.truncated:
-            note = (
-                f"[truncated: the output exceeded {self.max_output_bytes:,} bytes; refine the "
-                "pattern or search less text]"
+            return self._answer(
+                decode_output(cut_to_lines(result.stdout)), _SEARCH_CUT_HINT, cut=True
             )
-            kept = decode_output(cut_to_lines(result.stdout))
-            return kept + ("" if not kept or kept.endswith("\n") else "\n") + note
         if result.returncode in (0, 1):
-            return decode_output(result.stdout)
+            return self._answer(decode_output(result.stdout), _SEARCH_CUT_HINT)
         # Both exit 2 on an error; when they only read stdin, the error is in the pattern.
         if result.returncode == 2:
             message = decode_output(result.stderr).strip() or "(no message)"
@@ -196,6 +196,11 @@ class TextProcessingToolset(Toolset):
             msg = f"{name} rejected the pattern {quote_pattern(pattern)}: {message}{hint}"
             raise InvalidPatternError(msg)
         raise ProgramFailedError(failure_line(program, result))
+
+    def _answer(self, text: str, hint: str, *, cut: bool = False) -> str:
+        """*text* (escaped) as a tool returns it: within `max_output_bytes`, or cut with a note."""
+        note = f"[truncated: the output exceeded {self.max_output_bytes:,} bytes; {hint}]"
+        return cap_answer(text, max_bytes=self.max_output_bytes, note=note, cut=cut)
 
     # ------------------------------------------------------------------ pure Python
 
@@ -251,7 +256,7 @@ class TextProcessingToolset(Toolset):
             The lines, or an empty string when the range holds none.
         """
         lines = text_ops.extract_lines(self._text(text, whole_lines=True), start_line, end_line)
-        return escape_controls(lines)
+        return self._answer(escape_controls(lines), "ask for fewer lines")
 
     def filter_lines(self, *, text: str, pattern: PatternText, invert: bool = False) -> str:
         """Keep the lines that match a regular expression, ignoring case.
@@ -267,7 +272,7 @@ class TextProcessingToolset(Toolset):
         """
         check_pattern(pattern, engine="RE2")
         kept = regex.filter_lines(self._text(text, whole_lines=True), pattern, invert=invert)
-        return escape_controls(kept)
+        return self._answer(escape_controls(kept), _SEARCH_CUT_HINT)
 
     def unique_lines(self, *, text: str, preserve_order: bool = True) -> str:
         """Drop repeated lines.
@@ -282,7 +287,7 @@ class TextProcessingToolset(Toolset):
         unique = text_ops.unique_lines(
             self._text(text, whole_lines=True), preserve_order=preserve_order
         )
-        return escape_controls(unique)
+        return self._answer(escape_controls(unique), "send less text")
 
     def sort_lines(self, *, text: str, reverse: bool = False, numeric: bool = False) -> str:
         """Sort lines.
@@ -299,7 +304,7 @@ class TextProcessingToolset(Toolset):
         ordered = text_ops.sort_lines(
             self._text(text, whole_lines=True), reverse=reverse, numeric=numeric
         )
-        return escape_controls(ordered)
+        return self._answer(escape_controls(ordered), "send less text")
 
     def summarize_text(self, *, text: str) -> str:
         """Summarize text statistics: counts, averages and the most frequent words.
