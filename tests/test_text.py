@@ -248,6 +248,36 @@ def test_rg_invalid_pattern_is_a_distinct_error() -> None:
     assert "InvalidPatternError" in message
 
 
+@needs_rg
+@pytest.mark.parametrize(
+    ("pattern", "advice"),
+    [
+        ("foo(?=bar)", "has no look-around"),
+        ("(?<=a)b", "has no look-around"),
+        (r"(a)\1", "has no backreferences"),
+        (r"a\nb", "no match can contain a newline"),
+    ],
+)
+def test_rg_errors_give_advice_text_rg_can_follow(pattern: str, advice: str) -> None:
+    # rg itself suggests --pcre2 or --multiline, flags the tool cannot pass.
+    with pytest.raises(InvalidPatternError) as info:
+        TextProcessingToolset().ripgrep(text="foobar\n", pattern=pattern)
+    message = str(info.value)
+    assert message.startswith(f"ripgrep rejected the pattern '{pattern}': ")
+    assert advice in message
+    assert "Consider enabling" not in message
+    assert "--pcre2" not in message
+    assert "--multiline" not in message
+
+
+def test_a_newline_in_an_rg_pattern_is_refused_before_rg_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no rg: the check comes first
+    with pytest.raises(InvalidPatternError, match="contains a newline; ripgrep matches one line"):
+        TextProcessingToolset().ripgrep(text="a\nb\n", pattern="a\nb")
+
+
 # ------------------------------------------------------------------- missing programs etc.
 
 

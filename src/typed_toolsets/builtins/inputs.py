@@ -87,7 +87,8 @@ def check_pattern(pattern: object, *, engine: str, allow_newline: bool = True) -
 
     Rules: a str of 1 to `MAX_PATTERN_BYTES` UTF-8 bytes, encodable (no lone surrogates), with no
     NUL character and, unless *allow_newline*, no newline (grep would read a newline as a second
-    pattern, and the empty one after a trailing newline matches every line).
+    pattern, and the empty one after a trailing newline matches every line; rg refuses it with
+    advice about a flag its tool cannot take).
 
     Raises:
         InvalidPatternError: A rule is broken; the message says which.
@@ -103,8 +104,9 @@ def check_pattern(pattern: object, *, engine: str, allow_newline: bool = True) -
         raise InvalidPatternError(msg)
     if not allow_newline and "\n" in pattern:
         msg = (
-            f"`pattern` contains a newline; {engine} matches one line at a time and would read "
-            "the newline as separating two patterns. Use alternation (a|b) instead"
+            f"`pattern` contains a newline; {engine} matches one line at a time, so no match "
+            "can contain one. Search for text within one line, or use alternation (a|b) to "
+            "find lines that match either part"
         )
         raise InvalidPatternError(msg)
     if len(pattern) > MAX_PATTERN_BYTES:

@@ -48,6 +48,30 @@ _GREP_INSTALL: Final = "install GNU grep (Debian/Ubuntu: apt-get install grep)"
 _RG_INSTALL: Final = "install ripgrep (Debian/Ubuntu: apt-get install ripgrep)"
 _TIMEOUT_HINT: Final = "search less text or use a simpler pattern"
 _SEARCH_CUT_HINT: Final = "refine the pattern or search less text"
+_GREP_SYNTAX_HINT: Final = (
+    "grep takes POSIX extended regular expressions: use [0-9] for digits, or text_rg for "
+    "Perl-style classes"
+)
+#: rg ends some errors with a paragraph suggesting a flag (--pcre2, --multiline) that text_rg
+#: cannot take. That paragraph is dropped, and advice keyed by a fragment of the error is added.
+_RG_ADVICE: Final = (
+    (
+        "look-around",
+        (
+            "text_rg's regex has no look-around (lookahead or lookbehind): rewrite the pattern "
+            "to match the neighbouring text itself"
+        ),
+    ),
+    ("backreferences", "text_rg's regex has no backreferences: rewrite the pattern without them"),
+    (
+        '"\\n"',
+        (
+            "text_rg matches one line at a time, so no match can contain a newline: search for "
+            "text within one line"
+        ),
+    ),
+    ("size limit", "use a smaller repetition count or a narrower class"),
+)
 
 
 def _grep_arguments(pattern: str, *, ignore_case: bool, count_only: bool) -> list[str]:
@@ -68,6 +92,14 @@ def _rg_arguments(pattern: str, *, context: int) -> list[str]:
     if context > 0:
         arguments.append(f"--context={context}")
     return [*arguments, "-e", pattern, "--", "-"]
+
+
+def _rg_explained(message: str) -> str:
+    """The error *message* of rg without its advice on flags text_rg cannot take, with ours."""
+    paragraphs = [part.strip("\n") for part in message.split("\n\n")]
+    kept = "\n\n".join(part for part in paragraphs if not part.startswith("Consider enabling"))
+    advice = [text for fragment, text in _RG_ADVICE if fragment in kept]
+    return kept + "".join(f"\n{text}" for text in advice)
 
 
 def _no_matches(pattern: str) -> str:
@@ -156,7 +188,7 @@ class TextProcessingToolset(Toolset):
             The matching lines (with context lines, groups separated by ``--``), or
             ``No matches found for pattern '<p>'``.
         """
-        check_pattern(pattern, engine="ripgrep")
+        check_pattern(pattern, engine="ripgrep", allow_newline=False)
         check_int(context, name="context", low=0, high=MAX_CONTEXT)
         data = encode_text(text, max_bytes=self.max_text_bytes)
         output = self._search(
@@ -186,14 +218,12 @@ class TextProcessingToolset(Toolset):
         # Both exit 2 on an error; when they only read stdin, the error is in the pattern.
         if result.returncode == 2:
             message = decode_output(result.stderr).strip() or "(no message)"
+            if program == "grep":
+                explained = f"{message} ({_GREP_SYNTAX_HINT})"
+            else:
+                explained = _rg_explained(message)
             name = "grep" if program == "grep" else "ripgrep"
-            hint = (
-                " (grep takes POSIX extended regular expressions: use [0-9] for digits, or "
-                "text_rg for Perl-style classes)"
-                if program == "grep"
-                else ""
-            )
-            msg = f"{name} rejected the pattern {quote_pattern(pattern)}: {message}{hint}"
+            msg = f"{name} rejected the pattern {quote_pattern(pattern)}: {explained}"
             raise InvalidPatternError(msg)
         raise ProgramFailedError(failure_line(program, result))
 
