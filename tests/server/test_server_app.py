@@ -7,8 +7,10 @@ host app that never runs its lifespan.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import dataclasses
+import gc
 import json
 import logging
 import threading
@@ -25,7 +27,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 
 from tests.server.sample import OtherToolset, SampleToolset
-from typed_toolsets import ExportError, Toolset, export, tool
+from typed_toolsets import ExportError, Limits, Toolset, export, tool
 from typed_toolsets.server import (
     DaemonThreads,
     asgi_app,
@@ -107,6 +109,86 @@ async def test_a_recursive_class_result_reaches_the_sdk_client_as_its_object() -
         False,
         {"value": 1, "children": [{"value": 2, "children": []}]},
     )
+
+
+class Exits(Toolset):
+    """Tools that exit or interrupt, as argparse does on bad input, in every way a call runs."""
+
+    toolset_name = "exits"
+
+    @tool
+    def parse(self, *, argv: list[str]) -> str:
+        parser = argparse.ArgumentParser(prog="inner", exit_on_error=True)
+        parser.add_argument("--n", type=int)
+        return repr(parser.parse_args(argv))
+
+    @tool(inline=True)
+    def inline(self) -> str:
+        raise SystemExit(3)
+
+    @tool
+    async def interrupted(self) -> str:
+        raise KeyboardInterrupt
+
+    @tool(limits=Limits(timeout=30))
+    async def timed(self) -> str:
+        raise SystemExit(4)
+
+    @tool(limits=Limits(timeout=30))
+    def timed_sync(self) -> str:
+        raise SystemExit(5)
+
+    @tool
+    def ok(self) -> str:
+        return "ok"
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "raised"),
+    [
+        ("exits_parse", {"argv": ["--n", "x"]}, "SystemExit: 2"),
+        ("exits_inline", {}, "SystemExit: 3"),
+        ("exits_interrupted", {}, "KeyboardInterrupt"),
+        ("exits_timed", {}, "SystemExit: 4"),
+        ("exits_timed_sync", {}, "SystemExit: 5"),
+    ],
+)
+async def test_a_tool_that_exits_fails_its_call_and_the_server_goes_on(
+    name: str, arguments: dict[str, Any], raised: str
+) -> None:
+    with anyio.fail_after(BOUND):
+        async with Client(mcp_server(Exits.to_tools()), mode="legacy") as client:
+            failed = await client.call_tool(name, arguments)
+            after = await client.call_tool("exits_ok", {})
+    assert failed.is_error is True
+    (block,) = failed.content
+    assert block.type == "text"
+    envelope = json.loads(block.text)["error"]
+    assert envelope["kind"] == "execution"
+    assert envelope["message"] == f"Tool {name!r} failed: {raised}"
+    assert after.is_error is False
+
+
+async def test_outside_a_server_an_exit_still_propagates_from_a_timed_async_tool() -> None:
+    (proxy,) = [p for p in Exits.to_tools() if p.name == "exits_timed"]
+    with pytest.raises(SystemExit):
+        await proxy.ainvoke({})
+
+
+def test_a_timed_sync_tool_that_raises_logs_nothing_on_the_server(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    (proxy,) = [p for p in Exits.to_tools() if p.name == "exits_timed_sync"]
+
+    async def fail_then_collect() -> None:
+        with pytest.raises(SystemExit):
+            await proxy.ainvoke({})
+        await asyncio.sleep(0)  # the loop copies the thread's outcome to its own future
+        gc.collect()
+
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        asyncio.run(fail_then_collect())
+    assert "never retrieved" not in caplog.text
 
 
 def test_a_name_clash_is_refused_naming_both_tools() -> None:

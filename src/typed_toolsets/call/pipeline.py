@@ -97,6 +97,34 @@ class Failed:
 Outcome = object
 
 
+@typing.final
+class _Exited:
+    """The ``SystemExit`` or ``KeyboardInterrupt`` an async tool's own task raised, held."""
+
+    __slots__ = ("exc",)
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
+async def _contained(awaitable: typing.Awaitable[Any]) -> object:
+    """Await *awaitable* in a task of its own, holding an exit in an `_Exited`.
+
+    A task that raises ``SystemExit`` or ``KeyboardInterrupt`` re-raises it out of the event loop
+    (asyncio's rule), stopping every other task on it, a server's included; held, it is raised
+    again by the awaiting call, as it would be without a deadline.
+    """
+    try:
+        return await awaitable
+    except (KeyboardInterrupt, SystemExit) as exc:
+        return _Exited(exc)
+
+
 def tool_error(verdict: Verdict) -> ToolError:
     """The `ToolError` of *verdict*."""
     if type(verdict) is ToolError:
@@ -252,11 +280,6 @@ def read_arguments(
 # Numbers are read as written here, also when this call is made while another call's fast path
 # is structuring (see `typed_toolsets.types.typespec.exact_numbers`).
 structures_numbers(ExactPath.__call__.__code__, exactly=True)
-
-
-def _retrieved(future: asyncio.Future[object]) -> None:
-    if not future.cancelled():
-        future.exception()
 
 
 #: From async code, arguments given as text of at least this many characters (or bytes) are read
@@ -560,11 +583,14 @@ class Pipeline:
         if timeout is None:
             return await coroutine
         started = time.monotonic()
-        task = asyncio.ensure_future(coroutine)
+        task = asyncio.ensure_future(_contained(coroutine))
         try:
             done, _ = await asyncio.wait({task}, timeout=timeout)
             if done:
-                return task.result()
+                value = task.result()
+                if isinstance(value, _Exited):
+                    raise value.exc
+                return value
             task.cancel()
             stopped, _ = await asyncio.wait({task}, timeout=CANCEL_GRACE)
         except asyncio.CancelledError:  # the caller is cancelled: so is the tool

@@ -40,6 +40,7 @@ __all__ = [
     "dispatch",
     "json_value",
     "mcp_call",
+    "mcp_error",
     "read_arguments",
     "respond",
     "result_text",
@@ -410,6 +411,11 @@ def _not_json(value: object) -> str | None:
         else:
             return f"{json_path(path)}: {with_article(kind.__name__)} is not a JSON value"
     return None
+
+
+def mcp_error(error: ToolError) -> dict[str, Any]:
+    """The MCP ``tools/call`` result of a call that failed with *error* (``isError: true``)."""
+    return _mcp_result(None, ToolResult.failure(error))
 
 
 def mcp_call(tools: Iterable[ToolProxy], name: str, arguments: Arguments = None) -> dict[str, Any]:

@@ -6,7 +6,10 @@ annotations), computed once; each call goes through `typed_toolsets.export.amcp_
 `ToolProxy.ainvoke`: async tools (and sync ones declared ``inline``) run on the server's event
 loop, other sync tools in worker threads under their own deadline, and a cancelled request
 cancels an async tool. Failures, bad arguments included, are results with ``isError: true`` and
-our error envelope (as MCP asks), never protocol errors. Each call writes one log line: the
+our error envelope (as MCP asks), never protocol errors. A tool that raises ``SystemExit`` or
+``KeyboardInterrupt`` (argparse exits on bad input) fails its own call the same way: the call
+path lets those through for a host that is stopping, but a server stops on its signals, never on
+what one tool raises. Each call writes one log line: the
 tool, its outcome and its duration, and the arguments' values only when asked.
 """
 
@@ -24,7 +27,9 @@ from mcp.server import Server, ServerRequestContext
 
 from typed_toolsets import ToolProxy
 from typed_toolsets._version import __version__
+from typed_toolsets.call.execution import execution_error, propagates
 from typed_toolsets.export import amcp_call, mcp
+from typed_toolsets.export.calls import mcp_error
 
 __all__ = ["DEFAULT_NAME", "logger", "mcp_server", "tools_text"]
 
@@ -54,6 +59,21 @@ def _outcome(answer: Mapping[str, Any]) -> str:
     ):  # pragma: no cover - every failure has the envelope
         kind = "unknown"
     return f"error:{kind}"
+
+
+def _exited(exc: BaseException) -> bool:
+    """Whether *exc*, out of a tool call, is the tool exiting (``SystemExit``, Ctrl-C's type).
+
+    Such exceptions pass through the call path (`propagates`); the request's own cancellation
+    does too, and must go on.
+    """
+    if not propagates(exc):
+        return False
+    cancelled = anyio.get_cancelled_exc_class()
+    if isinstance(exc, cancelled):
+        return False
+    split: Any = getattr(exc, "split", None)  # an exception group (Python 3.11+)
+    return split is None or split(cancelled)[0] is None
 
 
 class _Tools:
@@ -89,7 +109,14 @@ class _Tools:
         started = time.perf_counter()
         outcome = "error:internal"
         try:
-            answer = await amcp_call(tools, name, arguments)
+            try:
+                answer = await amcp_call(tools, name, arguments)
+            except BaseException as exc:
+                if not _exited(exc):
+                    raise
+                # Not a signal: asyncio.run and uvicorn turn SIGINT and SIGTERM into a shutdown
+                # (the request's cancellation), so this is the tool's own exit.
+                answer = mcp_error(execution_error(name, exc))
             outcome = _outcome(answer)
             return types.CallToolResult.model_validate(answer)
         except anyio.get_cancelled_exc_class():
