@@ -340,6 +340,40 @@ def test_an_mcp_result_its_output_schema_refuses_is_the_tools_failure() -> None:
 # ----------------------------------------------------------------------------- imports
 
 
+UNDECODABLE = b"abc\xff".decode("utf-8", "surrogateescape")  # "abc\udcff", as os.listdir gives
+
+
+class Undecodable(Toolset):
+    """Tools whose text holds a lone surrogate, as undecodable file names do."""
+
+    @tool
+    def name(self) -> str:
+        return UNDECODABLE
+
+    @tool
+    def names(self) -> list[str]:
+        return [UNDECODABLE, "\ud83d\ude00"]  # a pair of surrogates is one character
+
+    @tool
+    def refuse(self) -> str:
+        raise ValueError("no file " + UNDECODABLE)
+
+
+def test_every_text_a_result_carries_is_valid_unicode() -> None:
+    tools = Undecodable.to_tools()
+    chat = [
+        respond(tools, {"id": "c", "function": {"name": name, "arguments": "{}"}})["content"]
+        for name in ("undecodable_name", "undecodable_names", "undecodable_refuse")
+    ]
+    mcp = [mcp_call(tools, name) for name in ("undecodable_names", "undecodable_refuse")]
+    assert chat[0] == "abc\ufffd"
+    assert json.loads(chat[1]) == ["abc\ufffd", "\U0001f600"]
+    assert "no file abc\ufffd" in json.loads(chat[2])["error"]["message"]
+    assert mcp[0]["structuredContent"] == {"result": ["abc\ufffd", "\U0001f600"]}
+    for text in [*chat, *(json.dumps(r, ensure_ascii=False) for r in mcp)]:
+        text.encode("utf-8")  # no lone surrogate left anywhere
+
+
 def test_the_export_module_imports_no_sdk_and_the_core_never_imports_it() -> None:
     script = """
 import json, sys

@@ -7,8 +7,10 @@ loopback with port 0 (the log line names the port the system chose).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -140,3 +142,83 @@ def flatten(exc: BaseException) -> Iterator[BaseException]:
     else:
         for each in inner:
             yield from flatten(each)
+
+
+def raw_stdio(
+    args: Sequence[str], calls: Sequence[tuple[str, dict[str, Any]]], timeout: float
+) -> tuple[list[dict[str, Any]], int, str]:
+    """Drive ``typed-toolsets serve ARGS`` over stdio with raw JSON lines, as a client does.
+
+    Sends ``initialize``, then each ``tools/call`` (ids 1, 2, ...), reads until every call is
+    answered (or stdout ends), then closes stdin. Returns every line the server wrote on stdout
+    (each parsed as JSON: the protocol is all that may be there), its exit status and stderr.
+    """
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"},
+        },
+    }
+    lines = [initialize, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    lines += [
+        {
+            "jsonrpc": "2.0",
+            "id": index,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": arguments},
+        }
+        for index, (name, arguments) in enumerate(calls, 1)
+    ]
+    process = subprocess.Popen(
+        serve_argv(*args),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        bufsize=0,  # unbuffered, so select() sees every line not yet read
+    )
+    with process:
+        try:
+            answers = _exchange(process, lines, time.monotonic() + timeout)
+            status = process.wait(timeout)
+        finally:
+            if process.poll() is None:
+                os.kill(process.pid, signal.SIGKILL)
+                process.wait(STOP_TIMEOUT)
+        assert process.stdout is not None
+        assert process.stderr is not None
+        answers += [json.loads(text) for text in process.stdout.read().splitlines() if text]
+        stderr = process.stderr.read().decode(errors="replace")
+    return answers, status, stderr
+
+
+def _exchange(
+    process: subprocess.Popen[bytes], lines: list[dict[str, Any]], deadline: float
+) -> list[dict[str, Any]]:
+    """Write *lines* one at a time, each request answered before the next; then close stdin."""
+    assert process.stdin is not None
+    assert process.stdout is not None
+    answers: list[dict[str, Any]] = []
+    for line in lines:
+        process.stdin.write(json.dumps(line).encode() + b"\n")
+        process.stdin.flush()
+        while "id" in line and not any(a.get("id") == line["id"] for a in answers):
+            text = _read_line(process.stdout, deadline)
+            if not text:  # stdout ended: the server has gone
+                process.stdin.close()
+                return answers
+            answers.append(json.loads(text))
+    process.stdin.close()
+    return answers
+
+
+def _read_line(stream: Any, deadline: float) -> bytes:
+    """One line of *stream*, waiting at most until *deadline* for it to begin."""
+    ready, _, _ = select.select([stream], [], [], max(deadline - time.monotonic(), 0.0))
+    if not ready:
+        raise AssertionError("the server answered nothing before the deadline")
+    line: bytes = stream.readline()
+    return line

@@ -27,6 +27,7 @@ from tests.server.support import (
     alive,
     flatten,
     processes_with,
+    raw_stdio,
     serve_argv,
     text_of,
     wait_until,
@@ -348,3 +349,38 @@ def test_a_target_that_does_not_import_is_exit_status_2() -> None:
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith("typed-toolsets serve: error: cannot import")
     assert done.stderr.count("\n") == 1
+
+
+UNDECODABLE = """\
+from typed_toolsets import Toolset, tool
+
+
+class UndecodableToolset(Toolset):
+    @tool
+    def name(self) -> str:
+        return b"abc\\xff".decode("utf-8", "surrogateescape")
+
+    @tool
+    def names(self) -> list[str]:
+        return [b"abc\\xff".decode("utf-8", "surrogateescape")]
+
+    @tool
+    def refuse(self) -> str:
+        raise ValueError(b"no \\xff".decode("utf-8", "surrogateescape"))
+"""
+
+
+def test_text_with_a_lone_surrogate_is_answered_as_valid_unicode(tmp_path: Path) -> None:
+    # A tool returns or raises text decoded with surrogateescape; the server once died of it.
+    target = tmp_path / "undecodable.py"
+    target.write_text(UNDECODABLE, encoding="utf-8")
+    names = ["undecodable_name", "undecodable_names", "undecodable_refuse"]
+    answers, status, stderr = raw_stdio(
+        [f"{target}:UndecodableToolset"], [(n, {}) for n in names], BOUND
+    )
+    by_id = {answer.get("id"): answer["result"] for answer in answers}
+    assert by_id[1]["content"][0]["text"] == "abc\ufffd", stderr
+    assert by_id[2]["structuredContent"] == {"result": ["abc\ufffd"]}
+    assert "ValueError: no \ufffd" in by_id[3]["content"][0]["text"]
+    assert status == 0
+    assert "Traceback" not in stderr

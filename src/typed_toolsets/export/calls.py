@@ -44,6 +44,7 @@ __all__ = [
     "read_arguments",
     "respond",
     "result_text",
+    "valid_text",
 ]
 
 
@@ -129,16 +130,35 @@ def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -
         indent: JSON indentation (None: one line).
     """
     if type(value) is str:
-        return value
+        return valid_text(value)
     if isinstance(value, str) and answers_in_text(proxy.output_schema):
-        return str.__str__(value)  # a str subclass (a StrEnum member) of a `-> str` tool: its text
+        # A str subclass (a StrEnum member) of a `-> str` tool: its text.
+        return valid_text(str.__str__(value))
     data = json_value(proxy, value)
     try:
-        return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
     except (TypeError, ValueError):
         # Not JSON as it stands (NaN, an object with no JSON form): still valid JSON text, with
         # such values written as strings.
-        return json.dumps(_jsonable(data), ensure_ascii=False, indent=indent, default=repr)
+        text = json.dumps(_jsonable(data), ensure_ascii=False, indent=indent, default=repr)
+    return valid_text(text)
+
+
+def valid_text(text: str) -> str:
+    """*text* as valid Unicode: each lone surrogate replaced by U+FFFD (a pair, by its character).
+
+    A tool may return or raise text holding lone surrogates (bytes decoded with
+    ``surrogateescape``, as ``os.listdir`` and ``subprocess`` do with undecodable names); such
+    text has no UTF-8 form, so no client could be sent it. Every text a result carries
+    (`result_text`, the error envelope, MCP structured content) goes through here.
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
 
 
 def _jsonable(value: object) -> object:
@@ -153,7 +173,7 @@ def _jsonable(value: object) -> object:
 
 
 def _error_text(error: ToolError) -> str:
-    return json.dumps(error.to_dict(), ensure_ascii=False)
+    return valid_text(json.dumps(error.to_dict(), ensure_ascii=False))
 
 
 # ------------------------------------------------------------------------------ dispatch
@@ -355,6 +375,10 @@ def _mcp_result(proxy: ToolProxy | None, result: ToolResult) -> dict[str, Any]:
     content, error = _content(proxy, result)
     answer: dict[str, Any] = {"content": [{"type": "text", "text": content}]}
     if structured is not None:
+        if "\ufffd" in content:
+            # The text is the same value as JSON: lone surrogates it had replaced are in the
+            # structured form too (`valid_text`).
+            structured = json.loads(valid_text(json.dumps(structured, ensure_ascii=False)))
         answer["structuredContent"] = structured
     answer["isError"] = error
     return answer
