@@ -106,3 +106,59 @@ def test_check_reports_tool_argument_errors_at_the_call(workdir: Path) -> None:
     assert finding.format().endswith(
         ":5: error: tool(): `tool_name` must be a str or None (got 5)  [toolset-invalid-name]"
     )
+
+
+def _toolset_file(directory: Path, name: str, class_name: str, body: str = "") -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    source = f"""\
+        from typed_toolsets import Toolset, tool
+        {body}
+
+        class {class_name}(Toolset):
+            @tool
+            def where(self) -> str:
+                return __file__
+        """
+    return _write(directory, name, source)
+
+
+def test_each_file_target_is_loaded_from_its_own_path(workdir: Path) -> None:
+    # Two files with one base name, and one named as a standard module already imported.
+    first = _toolset_file(workdir / "a", "tools.py", "AToolset")
+    second = _toolset_file(workdir / "c", "tools.py", "CToolset")
+    shadow = _toolset_file(workdir / "sub", "json.py", "JsonToolset")
+    for path, name in [(first, "AToolset"), (second, "CToolset"), (shadow, "JsonToolset")]:
+        (cls,) = load_toolsets(str(path))
+        assert cls.__name__ == name
+        assert cls.to_tools()[0].call() == str(path)
+    # The same file named twice is loaded once.
+    assert load_toolsets(f"{first}:AToolset") == load_toolsets(str(first))
+    import json
+
+    assert json.__file__ != str(shadow)
+
+
+def test_check_reads_every_file_with_one_base_name(workdir: Path) -> None:
+    _toolset_file(workdir / "a", "tools.py", "AToolset")
+    (workdir / "c").mkdir()
+    _write(workdir / "c", "tools.py", BROKEN)
+    result = run_check([str(workdir / "a" / "tools.py"), str(workdir / "c" / "tools.py")])
+    assert [(Path(f.path).parent.name, f.code) for f in result.findings] == [
+        ("c", "toolset-unknown-method")
+    ]
+
+
+def test_a_file_target_still_imports_its_siblings_and_a_package_file_its_package(
+    workdir: Path,
+) -> None:
+    tools = _toolset_file(workdir / "a", "tools.py", "AToolset", "from helper import GREETING")
+    _write(workdir / "a", "helper.py", "GREETING = 'hi'\n")
+    (workdir / "pkg").mkdir()
+    _write(workdir / "pkg", "__init__.py", "")
+    _write(workdir / "pkg", "helper.py", "GREETING = 'hi'\n")
+    member = _toolset_file(
+        workdir / "pkg", "tools.py", "PkgToolset", "from .helper import GREETING"
+    )
+    assert [c.__name__ for c in load_toolsets(str(tools))] == ["AToolset"]
+    (cls,) = load_toolsets(str(member))
+    assert cls.__module__ == "pkg.tools"

@@ -4,6 +4,11 @@ A target is ``module``, ``module:Class``, ``path/to/file.py`` or ``path/to/file.
 file inside a package is imported as part of it; ``Class`` may be dotted, ``Outer.Inner``).
 ``typed-toolsets check`` loads targets with `load_module`, which turns definition errors into
 failures to report; the other commands use `load_toolsets`.
+
+A file is loaded from its path, never found by its base name: two targets ``a/tools.py`` and
+``c/tools.py`` are two modules (the second under a name of its own, ``tools_2``), and
+``sub/json.py`` is that file, not the standard library's ``json``. Its directory goes first on
+``sys.path``, as when Python runs a script, so that it imports its sibling modules.
 """
 
 from __future__ import annotations
@@ -11,10 +16,14 @@ import __future__ as future_flags
 
 import ast
 import importlib
+import importlib.abc
+import importlib.machinery
 import importlib.util
+import itertools
 import re
 import sys
 import types
+import typing
 from pathlib import Path
 
 import attrs
@@ -82,6 +91,53 @@ class LoadedModule:
     failures: list[ToolsetDefinitionError] = attrs.Factory(list[ToolsetDefinitionError])
 
 
+def _file_module(path: Path) -> tuple[str, importlib.machinery.ModuleSpec | None]:
+    """The module name to load the source file *path* as, and its spec (None: import the name).
+
+    A file inside a package is imported by its qualified name, for its relative imports. Any
+    other file gets its base name when no other module has it, else the first free one of
+    ``name_2``, ``name_3``...; a file already loaded (a sibling imported it) is found again.
+    """
+    qualified, root = _module_for_path(path)
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    if "." in qualified or path.name == "__init__.py":
+        return qualified, None
+    name = qualified
+    for number in itertools.count(2):
+        module = sys.modules.get(name)
+        if module is None:
+            break
+        if _same_file(module, path):
+            return name, None
+        name = f"{qualified}_{number}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:  # pragma: no cover - a .py path always has one
+        msg = f"{path}: cannot be loaded as a Python module"
+        raise TargetError(msg)
+    return name, spec
+
+
+def _same_file(module: types.ModuleType, path: Path) -> bool:
+    found = getattr(module, "__file__", None)
+    return isinstance(found, str) and Path(found).resolve() == path
+
+
+def _import(name: str, spec: importlib.machinery.ModuleSpec | None) -> types.ModuleType:
+    """Import *name*, from *spec* when given (registered in ``sys.modules`` as `import` does)."""
+    if spec is None:
+        return importlib.import_module(name)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        typing.cast("importlib.abc.Loader", spec.loader).exec_module(module)
+    except BaseException:
+        if sys.modules.get(name) is module:
+            del sys.modules[name]
+        raise
+    return module
+
+
 def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
     """Import the module part of a target (`split_target`).
 
@@ -96,26 +152,35 @@ def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
         ToolsetDefinitionError: A class of the module is invalid and *recover* is False.
     """
     candidate = Path(module_text)
+    spec: importlib.machinery.ModuleSpec | None = None
+    source: Path | None = None
     if module_text.endswith(".py") or candidate.is_file():
         if not candidate.is_file():
             msg = f"{module_text}: no such file"
             raise TargetError(msg)
-        name, root = _module_for_path(candidate)
-        if str(root) not in sys.path:
-            sys.path.insert(0, str(root))
+        source = candidate.resolve()
+        name, spec = _file_module(source)
     else:
         name = module_text
         if str(Path.cwd()) not in sys.path and "" not in sys.path:
             sys.path.insert(0, str(Path.cwd()))
     try:
-        module = importlib.import_module(name)
+        module = _import(name, spec)
     except ToolsetDefinitionError as exc:
         if not recover:
             raise
-        return _load_by_statement(name, exc)
+        return _load_by_statement(name, exc, spec)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - any import failure is exit 2
         msg = f"cannot import {name!r}: {_one_line(exc)}"
         raise TargetError(msg) from None
+    if source is not None and not _same_file(module, source):
+        # A package file imported by its qualified name found another package of that name.
+        other = getattr(module, "__file__", None) or "a module without a file"
+        msg = (
+            f"{module_text}: its module name {name!r} is taken by {other}; rename its package, "
+            "or check the files in separate runs"
+        )
+        raise TargetError(msg)
     path = getattr(module, "__file__", None) or module_text
     return LoadedModule(name, module, str(path))
 
@@ -130,14 +195,16 @@ def _future_flags(tree: ast.Module) -> int:
     return flags
 
 
-def _load_by_statement(name: str, first: ToolsetDefinitionError) -> LoadedModule:
+def _load_by_statement(
+    name: str, first: ToolsetDefinitionError, spec: importlib.machinery.ModuleSpec | None = None
+) -> LoadedModule:
     """Run a module whose import raised a definition error again, one statement at a time.
 
     A class statement that raises is recorded and skipped, so every class of the module is
     checked; statements that need a skipped class fail in turn and are skipped too. Module-level
     code therefore runs twice: ``check`` is meant for modules that define toolsets.
     """
-    spec = importlib.util.find_spec(name)
+    spec = spec if spec is not None else importlib.util.find_spec(name)
     loader = spec.loader if spec is not None else None
     get_source = getattr(loader, "get_source", None)
     origin = spec.origin if spec is not None else None
