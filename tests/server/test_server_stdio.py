@@ -384,3 +384,35 @@ def test_text_with_a_lone_surrogate_is_answered_as_valid_unicode(tmp_path: Path)
     assert "ValueError: no \ufffd" in by_id[3]["content"][0]["text"]
     assert status == 0
     assert "Traceback" not in stderr
+
+
+PRINTS = """\
+import os
+import subprocess
+import sys
+
+print("printed while importing")
+os.write(1, b"written to fd 1 while importing\\n")
+subprocess.run([sys.executable, "-c", "print('a child process, while importing')"], check=True)
+
+from typed_toolsets import Toolset, tool
+
+
+class PrintsToolset(Toolset):
+    @tool
+    def hi(self) -> str:
+        print("printed by the tool")
+        return "hi"
+"""
+
+
+def test_what_a_target_prints_while_importing_goes_to_stderr(tmp_path: Path) -> None:
+    target = tmp_path / "prints.py"
+    target.write_text(PRINTS, encoding="utf-8")
+    answers, status, stderr = raw_stdio([str(target)], [("prints_hi", {})], BOUND)
+    # Every line on stdout parsed as JSON-RPC (raw_stdio would have failed on any other).
+    assert [answer.get("id") for answer in answers] == [0, 1], stderr
+    assert answers[1]["result"]["content"][0]["text"] == "hi"
+    for text in ("printed while importing", "written to fd 1", "a child process", "by the tool"):
+        assert text in stderr
+    assert status == 0
