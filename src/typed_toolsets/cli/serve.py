@@ -18,7 +18,7 @@ import json
 import os
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 import attrs
@@ -207,7 +207,7 @@ def _http_only(args: argparse.Namespace) -> None:
 
 
 @contextlib.contextmanager
-def _stdout_to_stderr() -> Iterator[None]:
+def _stdout_to_stderr() -> Generator[None, None, None]:
     """Send what is written to stdout (``print``, file descriptor 1) to stderr meanwhile."""
     _flush(sys.stdout)
     try:
