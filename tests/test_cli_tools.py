@@ -8,6 +8,7 @@ error or a target that cannot be loaded, with one line and never a traceback).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -340,3 +341,90 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
             main(argv)
         assert exited.value.code == 2
     assert "usage:" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ streams and interrupts
+
+
+def _run_bytes(
+    argv: list[str], *, cwd: Path | None = None, stdin: bytes | None = None, stdout: Any = None
+) -> tuple[int, bytes, str]:
+    """Run *argv* with bytes on stdin; its status, stdout (bytes) and stderr (text)."""
+    done = subprocess.run(
+        argv,
+        input=stdin,
+        stdout=subprocess.PIPE if stdout is None else stdout,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+    return done.returncode, done.stdout or b"", done.stderr.decode(errors="replace")
+
+
+COMMAND = [sys.executable, "-m", "typed_toolsets"]
+
+
+@pytest.mark.slow
+def test_a_closed_stdin_is_a_one_line_usage_error() -> None:
+    # Python closes descriptor 0, then becomes the command: `typed-toolsets call ... - <&-`.
+    closer = "import os, sys; os.close(0); os.execv(sys.executable, sys.argv[1:])"
+    argv = [sys.executable, "-c", closer, sys.executable, "-m", "typed_toolsets"]
+    status, out, err = _run_bytes([*argv, "call", TEXT, "text_wc", "-"])
+    assert (status, out) == (2, b"")
+    assert err == "typed-toolsets call: error: cannot read the arguments from stdin: it is closed\n"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [["call", TEXT, "text_wc", '{"text": "a"}'], ["list", TEXT], ["demo"], ["schema", TEXT]],
+    ids=lambda args: args[0],
+)
+def test_output_that_cannot_be_written_is_one_line_and_status_1(args: list[str]) -> None:
+    with Path("/dev/full").open("wb") as full:
+        status, _, err = _run_bytes([*COMMAND, *args], stdout=full)
+    assert status == 1
+    assert err == (
+        f"typed-toolsets {args[0]}: error: cannot write the output: "
+        "[Errno 28] No space left on device\n"
+    )
+
+
+INTERRUPTING = """\
+import os
+
+from typed_toolsets import Toolset, tool
+
+if os.environ.get("INTERRUPT_ON_IMPORT"):
+    raise KeyboardInterrupt
+
+
+class StopToolset(Toolset):
+    @tool
+    def now(self) -> str:
+        raise KeyboardInterrupt
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("args", "on_import"),
+    [
+        (["call", "stop_tools:StopToolset", "stop_now"], False),
+        (["call", "stop_tools:StopToolset", "stop_now"], True),
+        (["list", "stop_tools"], True),
+        (["check", "stop_tools"], True),
+    ],
+)
+def test_an_interrupt_is_one_line_and_status_130(
+    tmp_path: Path, args: list[str], on_import: bool
+) -> None:
+    (tmp_path / "stop_tools.py").write_text(INTERRUPTING, encoding="utf-8")
+    env = {**os.environ, "INTERRUPT_ON_IMPORT": "1" if on_import else ""}
+    done = subprocess.run(
+        [*COMMAND, *args], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+    )
+    assert (done.returncode, done.stdout) == (130, "")
+    assert done.stderr == f"typed-toolsets {args[0]}: interrupted\n"

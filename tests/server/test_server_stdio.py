@@ -6,6 +6,7 @@ disconnect and import-failure tests start their own. Every wait is bounded.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import time
@@ -416,3 +417,48 @@ def test_what_a_target_prints_while_importing_goes_to_stderr(tmp_path: Path) -> 
     for text in ("printed while importing", "written to fd 1", "a child process", "by the tool"):
         assert text in stderr
     assert status == 0
+
+
+def test_a_client_that_stops_reading_ends_the_server_quietly() -> None:
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"},
+        },
+    }
+    with subprocess.Popen(
+        serve_argv(SAMPLE),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdin is not None
+        assert process.stdout is not None
+        assert process.stderr is not None
+        try:
+            process.stdin.write(json.dumps(initialize).encode() + b"\n")
+            process.stdin.flush()
+            assert process.stdout.readline()
+            process.stdout.close()  # the client reads no more: the next answer breaks the pipe
+            for index in range(1, 4):
+                ping = {"jsonrpc": "2.0", "id": index, "method": "ping"}
+                try:
+                    process.stdin.write(json.dumps(ping).encode() + b"\n")
+                    process.stdin.flush()
+                except BrokenPipeError:
+                    break
+                time.sleep(0.3)
+            with contextlib.suppress(BrokenPipeError):
+                process.stdin.close()
+            status = process.wait(BOUND)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(BOUND)
+        stderr = process.stderr.read().decode(errors="replace")
+    assert status == 0, stderr
+    assert "Traceback" not in stderr

@@ -2,12 +2,15 @@
 
 Each subcommand is a function taking the parsed arguments and returning the exit status; they
 import what they need when they run, so ``typed-toolsets --help`` stays fast. Exit statuses:
-0 success, 1 problems found, 2 usage errors and targets that cannot be imported.
+0 success, 1 problems found (or the output cannot be written), 2 usage errors and targets that
+cannot be imported, 130 Ctrl-C; never a traceback: `main` turns the rest into one line.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -20,6 +23,8 @@ __all__ = ["SCHEMA_FORMATS", "STRICT_FORMATS", "build_parser", "main"]
 EXIT_OK: Final = 0
 EXIT_PROBLEMS: Final = 1
 EXIT_USAGE: Final = 2
+#: Ctrl-C (128 + SIGINT, as a shell reports a process the signal stopped).
+EXIT_INTERRUPTED: Final = 130
 
 _TARGET_HELP: Final = (
     "module:Class, module (every Toolset defined in it), path/to/file.py:Class or path/to/file.py"
@@ -223,7 +228,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     handler: Command = args.handler
     try:
-        return handler(args, sys.stdout, sys.stderr)
-    except BrokenPipeError:  # the reader went away (`typed-toolsets demo | head`)
-        sys.stderr.close()
-        return EXIT_OK
+        status = handler(args, sys.stdout, sys.stderr)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a write error shows here, not as a traceback at exit
+    except KeyboardInterrupt:  # Ctrl-C, or a target or tool raising it
+        _say(args.command, "interrupted")
+        return EXIT_INTERRUPTED
+    except BaseException as exc:
+        if _broken_pipe(exc):  # the reader went away (`typed-toolsets demo | head`)
+            _drop_stdout()
+            return EXIT_OK
+        if not isinstance(exc, OSError):
+            raise
+        _drop_stdout()
+        _say(args.command, f"error: cannot write the output: {exc}")
+        return EXIT_PROBLEMS
+    return status
+
+
+def _say(command: str, text: str) -> None:
+    """One line on stderr (when there is a stderr to write to)."""
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write(f"typed-toolsets {command}: {text}\n")
+            sys.stderr.flush()
+
+
+def _broken_pipe(exc: BaseException) -> bool:
+    """Whether *exc* is a broken pipe, alone or as all an exception group holds (stdio serve)."""
+    if isinstance(exc, BrokenPipeError):
+        return True
+    split: Any = getattr(exc, "split", None)  # BaseExceptionGroup, Python 3.11+
+    if split is None:
+        return False
+    matched, rest = split(BrokenPipeError)
+    return matched is not None and rest is None
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device: what is still buffered cannot fail again at exit."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)

@@ -37,7 +37,6 @@ SETTINGS_VARIABLE: Final = "TYPED_TOOLSETS_SERVE_SETTINGS"
 
 _DEFAULT_HOST: Final = "127.0.0.1"
 _DEFAULT_PORT: Final = 8000
-_EXIT_INTERRUPTED: Final = 130
 _EXAMPLE: Final = "typed_toolsets.text:TextProcessingToolset"
 
 
@@ -294,10 +293,7 @@ def serve_command(args: argparse.Namespace, _out: TextIO, err: TextIO) -> int:
     """``typed-toolsets serve TARGET... [--transport stdio|http] [...]``."""
     from .tools import run_command
 
-    try:
-        return run_command("serve", err, lambda: _serve(args))
-    except KeyboardInterrupt:
-        return _EXIT_INTERRUPTED
+    return run_command("serve", err, lambda: _serve(args))  # Ctrl-C: see `main`
 
 
 def worker_app() -> Starlette:

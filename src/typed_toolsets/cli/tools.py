@@ -258,9 +258,11 @@ def schema_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # ----------------------------------------------------------------------------------- call
 
 
-def _read_arguments(text: str | None, stdin: TextIO) -> str | None:
+def _read_arguments(text: str | None, stdin: TextIO | None) -> str | None:
     if text != "-":
         return text
+    if stdin is None:  # started with stdin closed (`<&-`)
+        raise _Stop(EXIT_USAGE, "cannot read the arguments from stdin: it is closed")
     try:
         return stdin.read()
     except (OSError, UnicodeDecodeError) as exc:
