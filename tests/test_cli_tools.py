@@ -366,6 +366,18 @@ COMMAND = [sys.executable, "-m", "typed_toolsets"]
 
 
 @pytest.mark.slow
+def test_stdin_is_read_as_bytes_so_bad_utf8_is_said_as_such() -> None:
+    status, out, err = _run_bytes(
+        [*COMMAND, "call", TEXT, "text_wc", "-"], stdin=b'{"text": "\xff"}'
+    )
+    assert (status, out) == (1, b"")
+    assert err == (
+        "Error: Invalid JSON arguments for tool 'text_wc': the bytes are not valid UTF-8 "
+        "(invalid start byte at byte 10)\n"
+    )
+
+
+@pytest.mark.slow
 def test_a_closed_stdin_is_a_one_line_usage_error() -> None:
     # Python closes descriptor 0, then becomes the command: `typed-toolsets call ... - <&-`.
     closer = "import os, sys; os.close(0); os.execv(sys.executable, sys.argv[1:])"

@@ -258,15 +258,22 @@ def schema_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # ----------------------------------------------------------------------------------- call
 
 
-def _read_arguments(text: str | None, stdin: TextIO | None) -> str | None:
+def _read_arguments(text: str | None, stdin: TextIO | None) -> str | bytes | None:
+    """The ARGUMENTS text, or for ``-`` the bytes on stdin.
+
+    Bytes, not text decoded here: the call path reads them as it reads a model's, and says
+    where they are not UTF-8 (a text decoding would hide that as a lone surrogate).
+    """
     if text != "-":
         return text
     if stdin is None:  # started with stdin closed (`<&-`)
         raise _Stop(EXIT_USAGE, "cannot read the arguments from stdin: it is closed")
     try:
-        return stdin.read()
-    except (OSError, UnicodeDecodeError) as exc:
+        source: Any = getattr(stdin, "buffer", stdin)
+        read: str | bytes = source.read()
+    except (OSError, ValueError) as exc:
         raise _Stop(EXIT_USAGE, f"cannot read the arguments from stdin: {exc}") from None
+    return read
 
 
 def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
