@@ -37,6 +37,7 @@ from typed_toolsets.server import (
     logger,
     mcp_server,
 )
+from typed_toolsets.server.http import LOOPBACK_HOSTS
 
 pytestmark = pytest.mark.anyio
 BOUND = 60.0
@@ -379,6 +380,19 @@ def test_binding_beyond_loopback_needs_a_token() -> None:
         check_bind("0.0.0.0", None)  # noqa: S104
     with pytest.raises(ValueError, match="token is empty"):
         check_bind("127.0.0.1", "")
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "[::1]"])
+def test_each_address_bound_without_a_token_is_one_the_host_check_answers(host: str) -> None:
+    check_bind(host, None)
+    name = f"[{host.strip('[]')}]" if ":" in host else host
+    assert name in LOOPBACK_HOSTS
+
+
+def test_another_loopback_address_needs_a_token_since_no_request_to_it_is_answered() -> None:
+    with pytest.raises(ValueError, match=r"cannot serve on 127\.0\.0\.2; serve on 127\.0\.0\.1"):
+        check_bind("127.0.0.2", None)
+    check_bind("127.0.0.2", "token")
     with pytest.raises(ValueError, match="token is empty"):
         asgi_app(SampleToolset.to_tools(), token="")
 

@@ -72,7 +72,8 @@ def check_bind(host: str, token: str | None) -> None:
     """Refuse to serve beyond loopback without a bearer token.
 
     Raises:
-        ValueError: *host* is not a loopback address and there is no token; or the token is
+        ValueError: *host* is not a loopback address and there is no token, or a loopback
+            address the ``Host`` check does not answer (`LOOPBACK_HOSTS`); or the token is
             empty.
     """
     if token is not None and not token:
@@ -85,6 +86,21 @@ def check_bind(host: str, token: str | None) -> None:
             "token in that environment variable)"
         )
         raise ValueError(msg)
+    if token is None and _host_name(host) not in LOOPBACK_HOSTS:
+        # Another loopback address (127.0.0.2): every request to it would get 421 from the
+        # Host check, which answers only the names it can list.
+        names = ", ".join(LOOPBACK_HOSTS)
+        msg = (
+            f"without a token the server answers only requests addressed to {names}, so it "
+            f"cannot serve on {host}; serve on 127.0.0.1 (the default)"
+        )
+        raise ValueError(msg)
+
+
+def _host_name(host: str) -> str:
+    """*host* as a ``Host`` header names it (an IPv6 address in brackets)."""
+    bare = host.strip("[]")
+    return f"[{bare}]" if ":" in bare else bare
 
 
 # ------------------------------------------------------------------------------- bearer token
