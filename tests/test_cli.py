@@ -272,3 +272,27 @@ def test_toolsets_nested_in_plain_classes_are_checked(
     status, out, _ = run(capsys, "nested_mod")
     assert status == 1
     assert ":13: warning: Namespace.Inner.paint: parameter 'color'" in out[0]
+
+
+def test_check_finds_the_classes_list_finds_and_refuses_a_target_without_any(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from typed_toolsets.analysis.targets import load_toolsets
+
+    # A facade defines no class but lists its toolsets in __all__: check reads them as list.
+    status, out, _ = run(capsys, "typed_toolsets.text")
+    assert (status, out) == (0, ["Success: no problems found in 1 toolset"])
+    assert len(load_toolsets("typed_toolsets.text")) == 1
+    # A module with no toolset is a mistaken target (exit 2), as for list, not a success.
+    status, out, err = run(capsys, "json")
+    assert (status, out) == (2, [])
+    assert err == "typed-toolsets check: error: json: json defines no Toolset class\n"
+    # Among several targets, a helper module without toolsets is fine.
+    write("helper_mod.py", "X = 1\n")
+    write("clean_mod.py", CLEAN)
+    status, out, _ = run(capsys, "helper_mod", "clean_mod")
+    assert status == 1  # the clean module's ambiguous unions are warnings
+    assert out[-1] == "Found 1 problem in 1 file (checked 1 toolset)"
+    status, _, err = run(capsys, "helper_mod", "json")
+    assert status == 2
+    assert err == "typed-toolsets check: error: none of the targets defines a Toolset class\n"

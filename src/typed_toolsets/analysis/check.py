@@ -42,6 +42,7 @@ from .targets import (
     LoadedModule,
     TargetError,
     load_module,
+    no_toolsets,
     resolve_class,
     split_target,
     toolset_classes,
@@ -391,12 +392,15 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
     """Check the Toolset classes of *targets* (``module``, ``module:Class``, ``file.py[:Class]``).
 
     Raises:
-        TargetError: A target cannot be resolved or imported, or a code in *disable* is unknown.
+        TargetError: A target cannot be resolved or imported, a code in *disable* is unknown, or
+            the targets define no Toolset class at all.
     """
     checker = _Checker(_normalise_codes(disable))
+    modules: list[str] = []
     for target in targets:
         module_text, class_name = split_target(target)
         loaded = load_module(module_text)
+        modules.append(loaded.name)
         namespace = dict(vars(loaded.module)) if loaded.module is not None else {}
         checker.index(loaded.path, namespace)
         findings_before, classes_before = len(checker.findings), len(checker.classes)
@@ -420,5 +424,12 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
         for cls in classes:
             checker.check_class(cls)
         checker.check_calls(loaded, None if class_name is None else set(classes))
+    if not checker.classes and not checker.findings:
+        # Nothing was checked, so nothing was found: a mistaken target, as `list` says. One of
+        # several targets may be a helper module the others import.
+        if len(modules) == 1:
+            raise no_toolsets(targets[0], modules[0])
+        msg = "none of the targets defines a Toolset class"
+        raise TargetError(msg)
     findings = sorted(checker.findings, key=lambda f: (f.path, f.line, f.message))
     return CheckResult(tuple(findings), tuple(checker.classes))

@@ -36,6 +36,7 @@ __all__ = [
     "TargetError",
     "load_module",
     "load_toolsets",
+    "no_toolsets",
     "resolve_class",
     "split_target",
     "toolset_classes",
@@ -235,8 +236,17 @@ def _load_by_statement(
     return loaded
 
 
+def no_toolsets(target: str, module_name: str) -> TargetError:
+    """The usage error of a module target that names no Toolset class."""
+    return TargetError(f"{target}: {module_name} defines no Toolset class")
+
+
 def toolset_classes(module: types.ModuleType) -> list[type[Toolset]]:
-    """Every Toolset subclass defined in *module*, nested classes included, in source order."""
+    """The Toolset classes of *module*, as every command finds them.
+
+    Those it defines, nested ones included, in source order; then those it lists in
+    ``__all__`` (a facade, ``typed_toolsets.text``, defines none).
+    """
     found: list[type[Toolset]] = []
     seen: set[int] = set()
 
@@ -254,6 +264,17 @@ def toolset_classes(module: types.ModuleType) -> list[type[Toolset]]:
                 visit(members)  # classes nested in any class of the module
 
     visit(dict(vars(module)))
+    exported: object = getattr(module, "__all__", ())
+    names = typing.cast("list[object]", exported) if isinstance(exported, (list, tuple)) else []
+    for name in names:
+        value = getattr(module, str(name), None)
+        if (
+            isinstance(value, type)
+            and issubclass(value, Toolset)
+            and value is not Toolset
+            and value not in found
+        ):
+            found.append(value)
     return found
 
 
@@ -281,7 +302,10 @@ def load_toolsets(target: str) -> list[type[Toolset]]:
         msg = f"cannot import {loaded.name!r}"
         raise TargetError(msg)
     if class_name is None:
-        return toolset_classes(module)
+        classes = toolset_classes(module)
+        if not classes:
+            raise no_toolsets(target, loaded.name)
+        return classes
     found = resolve_class(module, class_name)
     if found is None:
         msg = f"{target}: {loaded.name} has no Toolset class {class_name!r}"

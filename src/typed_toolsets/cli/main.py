@@ -27,7 +27,8 @@ EXIT_USAGE: Final = 2
 EXIT_INTERRUPTED: Final = 130
 
 _TARGET_HELP: Final = (
-    "module:Class, module (every Toolset defined in it), path/to/file.py:Class or path/to/file.py"
+    "module:Class, module (every Toolset it defines or lists in __all__), path/to/file.py:Class "
+    "or path/to/file.py"
 )
 _ONE_TARGET_HELP: Final = (
     "the toolsets: module:Class, module (every Toolset it defines or lists in __all__) or "

@@ -46,38 +46,14 @@ class _Stop(Exception):  # noqa: N818 - control flow: print the message, exit wi
 
 def _target_classes(target: str) -> list[type[Toolset]]:
     """The Toolset classes a TARGET names, loaded as every command loads targets."""
-    from typed_toolsets.analysis.targets import (
-        TargetError,
-        load_module,
-        load_toolsets,
-        split_target,
-        toolset_classes,
-    )
+    from typed_toolsets.analysis.targets import TargetError, load_toolsets
 
-    module_text, class_name = split_target(target)
     try:
-        if class_name is not None:
-            return load_toolsets(target)
-        loaded = load_module(module_text, recover=False)
+        return load_toolsets(target)
     except TargetError as exc:
         raise _Stop(EXIT_USAGE, str(exc)) from None
     except ToolsetDefinitionError as exc:
         raise _Stop(EXIT_PROBLEMS, str(exc)) from None
-    module = loaded.module
-    classes = toolset_classes(module) if module is not None else []
-    # A facade module (typed_toolsets.text) defines nothing but lists its toolsets in __all__.
-    for name in getattr(module, "__all__", ()):
-        value = getattr(module, name, None)
-        if (
-            isinstance(value, type)
-            and issubclass(value, Toolset)
-            and value is not Toolset
-            and value not in classes
-        ):
-            classes.append(value)
-    if not classes:
-        raise _Stop(EXIT_USAGE, f"{target}: {loaded.name} defines no Toolset class")
-    return classes
 
 
 def _tools(target: str) -> list[ToolProxy]:
