@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import sys
 import threading
+import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -26,13 +27,16 @@ if TYPE_CHECKING:
 __all__ = [
     "CANCEL_GRACE",
     "MAX_ABANDONED_THREADS",
+    "Exited",
     "abandon",
     "abandon_task",
     "abandoned",
+    "contained",
     "execution_error",
     "finish_loop",
     "internal_error",
     "propagates",
+    "retrieved",
     "start_thread",
     "too_many_abandoned",
 ]
@@ -189,3 +193,35 @@ def finish_loop(loop: asyncio.AbstractEventLoop) -> None:
         loop.run_until_complete(loop.shutdown_default_executor())
     finally:
         loop.close()
+
+
+@typing.final
+class Exited:
+    """The ``SystemExit`` or ``KeyboardInterrupt`` an async tool's own task raised, held."""
+
+    __slots__ = ("exc",)
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+
+def retrieved(future: asyncio.Future[Any]) -> None:
+    """Mark *future*'s exception read, so asyncio does not log it as "never retrieved".
+
+    For a copy of an outcome the caller reads elsewhere (a wrapped thread's future).
+    """
+    if not future.cancelled():
+        future.exception()
+
+
+async def contained(awaitable: typing.Awaitable[Any]) -> object:
+    """Await *awaitable* in a task of its own, holding an exit in an `Exited`.
+
+    A task that raises ``SystemExit`` or ``KeyboardInterrupt`` re-raises it out of the event loop
+    (asyncio's rule), stopping every other task on it, a server's included; held, it is raised
+    again by the awaiting call, as it would be without a deadline.
+    """
+    try:
+        return await awaitable
+    except (KeyboardInterrupt, SystemExit) as exc:
+        return Exited(exc)

@@ -53,7 +53,6 @@ from .strict import StrictArguments
 if TYPE_CHECKING:
     # Imported where used: the first call of a sync tool without a deadline needs neither
     # (asyncio and concurrent.futures cost more than the rest of a first call together).
-    import asyncio
     import concurrent.futures
 
     from .refusal import ArgumentsRefusal, Verdict
@@ -95,34 +94,6 @@ class Failed:
 
 #: The tool's return value, or a `Failed`.
 Outcome = object
-
-
-@typing.final
-class _Exited:
-    """The ``SystemExit`` or ``KeyboardInterrupt`` an async tool's own task raised, held."""
-
-    __slots__ = ("exc",)
-
-    def __init__(self, exc: BaseException) -> None:
-        self.exc = exc
-
-
-def _retrieved(future: asyncio.Future[Any]) -> None:
-    if not future.cancelled():
-        future.exception()
-
-
-async def _contained(awaitable: typing.Awaitable[Any]) -> object:
-    """Await *awaitable* in a task of its own, holding an exit in an `_Exited`.
-
-    A task that raises ``SystemExit`` or ``KeyboardInterrupt`` re-raises it out of the event loop
-    (asyncio's rule), stopping every other task on it, a server's included; held, it is raised
-    again by the awaiting call, as it would be without a deadline.
-    """
-    try:
-        return await awaitable
-    except (KeyboardInterrupt, SystemExit) as exc:
-        return _Exited(exc)
 
 
 def tool_error(verdict: Verdict) -> ToolError:
@@ -561,7 +532,7 @@ class Pipeline:
         wrapped = asyncio.wrap_future(future)
         # The outcome is read from `future`; marked read on `wrapped` too, or asyncio logs a
         # SystemExit the call re-raises as "Future exception was never retrieved".
-        wrapped.add_done_callback(_retrieved)
+        wrapped.add_done_callback(execution.retrieved)
         try:
             done, _ = await asyncio.wait({wrapped}, timeout=timeout)
         except asyncio.CancelledError:
@@ -583,12 +554,12 @@ class Pipeline:
         if timeout is None:
             return await coroutine
         started = time.monotonic()
-        task = asyncio.ensure_future(_contained(coroutine))
+        task = asyncio.ensure_future(execution.contained(coroutine))
         try:
             done, _ = await asyncio.wait({task}, timeout=timeout)
             if done:
                 value = task.result()
-                if isinstance(value, _Exited):
+                if isinstance(value, execution.Exited):
                     raise value.exc
                 return value
             task.cancel()
