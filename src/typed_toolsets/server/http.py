@@ -21,8 +21,8 @@ import contextlib
 import hmac
 import ipaddress
 import socket
-from collections.abc import AsyncGenerator, Iterable, Sequence
-from typing import Any, Final
+from collections.abc import AsyncGenerator, Generator, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 from mcp.server import Server
@@ -38,6 +38,9 @@ from typed_toolsets import ToolProxy
 
 from .protocol import DEFAULT_NAME, logger, mcp_server
 from .threads import DEFAULT_THREADS, DaemonThreads
+
+if TYPE_CHECKING:
+    import uvicorn
 
 __all__ = [
     "DEFAULT_PATH",
@@ -393,6 +396,25 @@ def run(
         if workers > 1:
             Multiprocess(config, sockets=[sock]).run()
         else:
-            uvicorn.Server(config).run(sockets=[sock])
+            _clean_stop_server()(config).run(sockets=[sock])
     finally:
         sock.close()
+
+
+def _clean_stop_server() -> type[uvicorn.Server]:
+    """A `uvicorn.Server` that ends with a return, not with its stopping signal raised again."""
+    import uvicorn
+
+    class CleanStop(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Generator[None]:
+            with super().capture_signals():
+                yield
+                # uvicorn raises the signal that stopped it again once shut down (exit 143
+                # for SIGTERM); a stop by signal is the clean stop here, status 0, as with
+                # several workers.
+                captured = getattr(self, "_captured_signals", None)
+                if isinstance(captured, list):
+                    captured.clear()
+
+    return CleanStop
