@@ -7,7 +7,7 @@ constructor's required arguments; ``instance.to_tools()`` binds the instance and
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_NAMED, ARG_POS, MemberExpr, TypeInfo
+from mypy.nodes import ARG_NAMED, ARG_POS, IS_ABSTRACT, MemberExpr, TypeInfo
 from mypy.plugin import MethodContext
 from mypy.typeops import type_object_type
 from mypy.types import (
@@ -73,7 +73,8 @@ def abstract_methods(info: TypeInfo) -> list[str]:
     meta = info.metaclass_type
     if not info.is_abstract or meta is None or not meta.type.has_base("abc.ABCMeta"):
         return []
-    return sorted(name for name, _ in info.abstract_attributes)
+    # Only `@abstractmethod` stops Python; a protocol's `...` bodies are abstract to mypy alone.
+    return sorted(name for name, status in info.abstract_attributes if status == IS_ABSTRACT)
 
 
 def _required_arguments(constructor: ProperType) -> list[str]:

@@ -1,5 +1,6 @@
 import abc
 import dataclasses
+from typing import Protocol
 
 import attrs
 
@@ -85,6 +86,19 @@ class AbstractWithoutABC(Toolset):
         return "pong"
 
 
+class Finder(Protocol):
+    def find(self, *, q: str) -> str: ...
+
+    def count(self) -> int: ...
+
+
+class FromProtocol(Toolset, Finder):
+    # Only explicitly abstract methods stop Python; these bodies are abstract to mypy alone.
+    @tool
+    def find(self, *, q: str) -> str:
+        return q
+
+
 class Stateless(Toolset):
     @tool
     def ping(self) -> str:
@@ -103,6 +117,7 @@ OverAttrs.to_tools()  # E: OverAttrs: OverAttrs.to_tools() calls OverAttrs() wit
 Data.to_tools()  # E: Data: Data.to_tools() calls Data() with no arguments, but the constructor needs 'db_url'; give each a default, or call to_tools() on an instance  [toolset-init]
 Abstract.to_tools()  # E: Abstract: Abstract.to_tools() calls Abstract(), but Abstract is abstract (it does not implement 'connect'); implement them, or call to_tools() on a concrete subclass  [toolset-init]
 Concrete.to_tools()
+FromProtocol.to_tools()
 AbstractWithoutABC.to_tools()
 RemoteNeedsDb.to_tools()  # E: RemoteNeedsDb: RemoteNeedsDb.to_tools() calls RemoteNeedsDb() with no arguments, but the constructor needs 'db_url'; give each a default, or call to_tools() on an instance  [toolset-init]
 build = NeedsDb.to_tools  # E: NeedsDb: NeedsDb.to_tools() calls NeedsDb() with no arguments, but the constructor needs 'db_url'; give each a default, or call to_tools() on an instance  [toolset-init]
