@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 SAMPLE = f"{Path(__file__).with_name('sample.py')}:SampleToolset"
 OTHER = f"{Path(__file__).with_name('sample.py')}:OtherToolset"
@@ -144,6 +144,19 @@ def flatten(exc: BaseException) -> Iterator[BaseException]:
             yield from flatten(each)
 
 
+#: A client's first request, as a raw JSON-RPC line holds it.
+INITIALIZE: Final[dict[str, Any]] = {
+    "jsonrpc": "2.0",
+    "id": 0,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
+
+
 def raw_stdio(
     args: Sequence[str], calls: Sequence[tuple[str, dict[str, Any]]], timeout: float
 ) -> tuple[list[dict[str, Any]], int, str]:
@@ -153,17 +166,7 @@ def raw_stdio(
     answered (or stdout ends), then closes stdin. Returns every line the server wrote on stdout
     (each parsed as JSON: the protocol is all that may be there), its exit status and stderr.
     """
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 0,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "0"},
-        },
-    }
-    lines = [initialize, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    lines = [INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
     lines += [
         {
             "jsonrpc": "2.0",

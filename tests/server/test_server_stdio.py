@@ -23,6 +23,7 @@ from mcp.client.stdio import stdio_client
 
 from tests.server.sample import SampleToolset
 from tests.server.support import (
+    INITIALIZE,
     SAMPLE,
     TEXT,
     alive,
@@ -420,16 +421,7 @@ def test_what_a_target_prints_while_importing_goes_to_stderr(tmp_path: Path) -> 
 
 
 def test_a_client_that_stops_reading_ends_the_server_quietly() -> None:
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 0,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "0"},
-        },
-    }
+    initialize = INITIALIZE
     with subprocess.Popen(
         serve_argv(SAMPLE),
         stdin=subprocess.PIPE,
