@@ -86,7 +86,12 @@ __all__ = [
 
 #: Unchecked kinds after which a class may export any method.
 _UNREADABLE_EXPORTS: Final = frozenset(
-    {"unchecked-exports", "unchecked-exports-name", "unchecked-method-name"}
+    {
+        "unchecked-exports",
+        "unchecked-exports-name",
+        "unchecked-method-name",
+        "unchecked-conditional",
+    }
 )
 #: Modules whose definitions never change between runs (mypy does not track them either).
 _STABLE: Final = ("builtins", "typing", "typing_extensions", "collections", "types", "abc")

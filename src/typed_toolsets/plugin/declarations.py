@@ -18,21 +18,25 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator
-from typing import Final
+from collections.abc import Callable, Iterator, Sequence
+from typing import Final, TypeGuard
 
 from mypy.constant_fold import constant_fold_expr
 from mypy.nodes import (
     ARG_POS,
     AssignmentStmt,
+    Block,
     CallExpr,
     Context,
     Decorator,
     Expression,
+    ForStmt,
     FuncDef,
     GeneratorExpr,
+    IfStmt,
     ListComprehension,
     ListExpr,
+    MatchStmt,
     MemberExpr,
     NameExpr,
     OpExpr,
@@ -43,9 +47,12 @@ from mypy.nodes import (
     StrExpr,
     SymbolTableNode,
     TempNode,
+    TryStmt,
     TupleExpr,
     TypeInfo,
     Var,
+    WhileStmt,
+    WithStmt,
 )
 from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 from mypy.plugins.common import add_attribute_to_class
@@ -318,6 +325,94 @@ def _assignments(body: list[Statement], name: str) -> Iterator[AssignmentStmt]:
             yield stmt
 
 
+def _assigns(stmt: Statement, name: str) -> TypeGuard[AssignmentStmt]:
+    """Whether *stmt* is ``name = value`` (or ``name: T = value``)."""
+    return (
+        isinstance(stmt, AssignmentStmt)
+        and len(stmt.lvalues) == 1
+        and isinstance(stmt.lvalues[0], NameExpr)
+        and stmt.lvalues[0].name == name
+    )
+
+
+def _class_statements(body: list[Statement]) -> Iterator[tuple[Statement, str | None]]:
+    """The statements of a class body, with the statement each one is nested in (None at the top).
+
+    The blocks of ``if``, ``try``, ``with``, ``for``, ``while`` and ``match`` statements are
+    walked (not functions or classes), except those mypy does not analyse either (the other
+    branch of a ``sys.version_info`` or ``TYPE_CHECKING`` test).
+    """
+    for stmt in body:
+        yield stmt, None
+        for block, where in _nested_blocks(stmt):
+            for inner in _block_statements(block):
+                yield inner, where
+
+
+def _block_statements(block: Block) -> Iterator[Statement]:
+    if block.is_unreachable:
+        return
+    for stmt in block.body:
+        yield stmt
+        for inner, _ in _nested_blocks(stmt):
+            yield from _block_statements(inner)
+
+
+def _nested_blocks(stmt: Statement) -> list[tuple[Block, str]]:
+    """The blocks of a compound statement, each with how messages name the statement."""
+    blocks: Sequence[Block | None]
+    if isinstance(stmt, IfStmt):
+        where, blocks = "an `if` statement", [*stmt.body, stmt.else_body]
+    elif isinstance(stmt, TryStmt):
+        where = "a `try` statement"
+        blocks = [stmt.body, *stmt.handlers, stmt.else_body, stmt.finally_body]
+    elif isinstance(stmt, WithStmt):
+        where, blocks = "a `with` statement", [stmt.body]
+    elif isinstance(stmt, ForStmt):
+        where, blocks = "a `for` loop", [stmt.body, stmt.else_body]
+    elif isinstance(stmt, WhileStmt):
+        where, blocks = "a `while` loop", [stmt.body, stmt.else_body]
+    elif isinstance(stmt, MatchStmt):
+        where, blocks = "a `match` statement", stmt.bodies
+    else:
+        return []
+    return [(block, where) for block in blocks if block is not None]
+
+
+def _record_conditional(
+    reader: _Reader, stmt: Statement, block: str, data: dict[str, object]
+) -> None:
+    """A declaration nested in a compound statement: reported as unchecked, never skipped.
+
+    Which branch runs is decided when the class is created, so the class's ``exports`` (or
+    ``toolset_name``, or ``limits``) becomes unknown, and a ``@tool`` there may or may not
+    declare a tool.
+    """
+    if _assigns(stmt, "exports") and not isinstance(stmt.rvalue, TempNode):
+        data["exports_set"] = True
+        data["exports_unchecked"] = True
+        data["exports"] = []
+        reader.skip("unchecked-conditional", stmt, declaration="`exports = ...`", block=block)
+    elif _assigns(stmt, "toolset_name") and not isinstance(stmt.rvalue, TempNode):
+        data["toolset_name_set"] = True
+        data["toolset_name_at"] = span(stmt)
+        data.pop("toolset_name", None)
+        reader.skip("unchecked-conditional", stmt, declaration="`toolset_name = ...`", block=block)
+    elif _assigns(stmt, "limits") and not isinstance(stmt.rvalue, TempNode):
+        # Only an inline tool needs the class's limits: it is reported as unchecked there.
+        data["limits_set"] = True
+        data["limits_at"] = span(stmt)
+        data["limits_expression"] = f"`limits` (set inside {block})"
+        data.pop("limits_timeout", None)
+    before = len(reader.unchecked)
+    decl = _statement_decorator_decl(reader, stmt)
+    del reader.unchecked[before:]  # its options are not read: the declaration itself is not
+    if decl is not None:
+        at = {key: decl[key] for key in ("line", "column", "end_line", "end_column")}
+        values = {"method": str(decl["method"]), "declaration": "@tool", "block": block}
+        reader.unchecked.append({"kind": "unchecked-conditional", **at, "values": values})
+
+
 def _decl(method: str, tool_name: str | None, node: Context, form: str) -> dict[str, object]:
     return {"method": method, "tool_name": tool_name, **span(node), "form": form}
 
@@ -361,21 +456,22 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
 
     reader = _Reader(ctx.api, info)
     data: dict[str, object] = {"version": META_VERSION}
-    exports: list[dict[str, object]] = []
     decorated: list[dict[str, object]] = []
     aliases: dict[str, dict[str, object]] = {}
-    exports_stmt: AssignmentStmt | None = None
-    for stmt in ctx.cls.defs.body:
+    for stmt, block in _class_statements(ctx.cls.defs.body):
+        if block is not None:
+            _record_conditional(reader, stmt, block, data)
+            continue
         if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1:
             target = stmt.lvalues[0]
             name = target.name if isinstance(target, NameExpr) else None
             if name == "exports":
-                exports = []
+                exports: list[dict[str, object]] = []
                 before = len(reader.unchecked)
                 reader.exports(stmt.rvalue, exports)
+                data["exports"] = exports
                 data["exports_set"] = True
                 data["exports_unchecked"] = len(reader.unchecked) > before
-                exports_stmt = stmt
             elif name == "toolset_name":
                 _record_toolset_name(reader, stmt, data)
             elif name == "limits" and not isinstance(stmt.rvalue, TempNode):
@@ -387,7 +483,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
         decl = _statement_decorator_decl(reader, stmt)
         if decl is not None:
             decorated.append(decl)
-    data["exports"] = exports
+    data.setdefault("exports", [])
     data["decorated"] = decorated
     data["unchecked"] = reader.unchecked
     data["aliases"] = aliases
@@ -399,8 +495,9 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
         # mypy skips the `__init_subclass__` simulation the checks run in: say so.
         found = problem("unchecked-metaclass", display_name(info), metaclass=meta.type.name)
         report(ctx.api, found, class_span(info))
-    if exports_stmt is not None:
-        _declare_exports_type(ctx, exports_stmt)
+    for stmt, _ in _class_statements(ctx.cls.defs.body):
+        if _assigns(stmt, "exports"):
+            _declare_exports_type(ctx, stmt)
 
 
 def record_mixin_name(ctx: ClassDefContext) -> None:

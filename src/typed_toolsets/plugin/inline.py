@@ -124,6 +124,8 @@ def record_limits(
     """Record a class's ``limits = ...`` (*at* is where it is written)."""
     data["limits_set"] = True
     data["limits_at"] = at
+    data.pop("limits_expression", None)  # a later assignment replaces an earlier one
+    data.pop("limits_timeout", None)
     timeout = timeout_of(stmt.rvalue)
     if isinstance(timeout, _Unreadable):
         data["limits_expression"] = describe(stmt.rvalue)

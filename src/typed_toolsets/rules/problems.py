@@ -97,6 +97,7 @@ Kind = Literal[
     "unchecked-type",
     "unchecked-metaclass",
     "unchecked-inline",
+    "unchecked-conditional",
 ]
 
 
@@ -300,6 +301,12 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "whether {method!r} may run inline cannot be checked statically ({expression} is not "
         "True or False, nor Limits(...) with a literal timeout); write literals there, or check "
         "the class with `typed-toolsets check`",
+    ),
+    "unchecked-conditional": Template(
+        "unchecked",
+        "{declaration} inside {block} cannot be checked statically (which tools the class "
+        "declares then depends on what runs when the class is created); declare it at the top "
+        "level of the class body, or check the class with `typed-toolsets check`",
     ),
     "unchecked-type": Template(
         "unchecked",
