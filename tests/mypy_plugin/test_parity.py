@@ -70,6 +70,12 @@ KNOWN = [
         "mypy checks nothing of a class with a custom metaclass (the plugin says so)",
     ),
     (
+        "unchecked.py",
+        'tool("search", **BAD_OPTIONS)',
+        "runtime",
+        "mypy cannot tell what **BAD_OPTIONS holds (the plugin says it cannot check it)",
+    ),
+    (
         "conditional.py",
         "class Typo(Toolset):",
         "runtime",

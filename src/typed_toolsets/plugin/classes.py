@@ -91,6 +91,7 @@ _UNREADABLE_EXPORTS: Final = frozenset(
         "unchecked-exports-name",
         "unchecked-method-name",
         "unchecked-conditional",
+        "unchecked-arguments",
     }
 )
 #: Modules whose definitions never change between runs (mypy does not track them either).

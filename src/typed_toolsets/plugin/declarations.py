@@ -24,6 +24,8 @@ from typing import Final, TypeGuard
 from mypy.constant_fold import constant_fold_expr
 from mypy.nodes import (
     ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
     AssignmentStmt,
     Block,
     CallExpr,
@@ -187,6 +189,8 @@ class _Reader:
             if (name is None and kind == ARG_POS and method_expr is None) or name == "method_name":
                 method_expr = arg
         if method_expr is None:
+            # `tool(*NAMES)`, `tool(**OPTIONS)`: the method name may be in there.
+            self.unpacked(call, None)
             return None  # `tool()` in exports: mypy reports the missing argument
         method = self.literal_str(method_expr)
         if not isinstance(method, str):
@@ -200,6 +204,8 @@ class _Reader:
         Its ``inline=`` (and an inline tool's ``limits=``) are read too (`read_inline`).
         """
         read_inline(decl, call, self.skip, describe)
+        if self.unpacked(call, str(decl["method"])):
+            decl["tool_name_known"] = False
         for name, arg in zip(call.arg_names, call.args, strict=True):
             if name != "tool_name":
                 continue
@@ -212,6 +218,24 @@ class _Reader:
             else:
                 decl["tool_name"] = tool_name
         return decl
+
+    def unpacked(self, call: CallExpr, method: str | None) -> bool:
+        """Record ``*args`` and ``**kwargs`` of *call* as unchecked; whether it has ``**kwargs``.
+
+        ``**OPTIONS`` may hold any option (a ``tool_name``, ``inline=True``), ``*NAMES`` the
+        method name: what they hold is decided at run time.
+        """
+        options = False
+        for arg, kind in zip(call.args, call.arg_kinds, strict=True):
+            if kind not in (ARG_STAR, ARG_STAR2):
+                continue
+            stars = "*" if kind == ARG_STAR else "**"
+            values = {"expression": f"{stars}{describe(arg)}"}
+            self.skip(
+                "unchecked-arguments", arg, **values, **({"method": method} if method else {})
+            )
+            options = options or kind == ARG_STAR2
+        return options
 
     def exports(self, expr: Expression, out: list[dict[str, object]], depth: int = 0) -> None:
         """Collect the declarations of an ``exports`` value; record what cannot be read."""

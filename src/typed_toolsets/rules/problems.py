@@ -98,6 +98,7 @@ Kind = Literal[
     "unchecked-metaclass",
     "unchecked-inline",
     "unchecked-conditional",
+    "unchecked-arguments",
 ]
 
 
@@ -295,6 +296,12 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "`toolset_name` comes from {mixin}, which is not a Toolset and does not set it to a "
         "string literal, so it cannot be checked statically, nor the tool names made from it; "
         "write it as a string literal there, or set it in a Toolset class",
+    ),
+    "unchecked-arguments": Template(
+        "unchecked",
+        "the arguments unpacked from {expression} cannot be checked statically (mypy cannot "
+        "tell which method name or options they hold); pass the method name and each option "
+        "as its own argument (a literal or a Final constant)",
     ),
     "unchecked-inline": Template(
         "unchecked",

@@ -1,5 +1,5 @@
 # What the plugin cannot read is reported as such, with its own code, never skipped silently.
-from typing import Final
+from typing import Any, Final
 
 import re2  # type: ignore[import-untyped]  # no types: mypy sees Any
 
@@ -10,6 +10,10 @@ from remote_exports import SHARED, ComputedMixin, exported
 LOOKUP = "lookup"  # not Final: it could change before the class is created
 NOT_FINAL = (tool("search"),)
 NAMES: Final = ("search", "lookup")
+SEARCH_ONLY = ("search",)
+OPTIONS: dict[str, Any] = {"tool_name": "find"}
+BAD_OPTIONS: dict[str, Any] = {"tool_name": "bad name!"}
+DESCRIBED: dict[str, Any] = {"description": "Go."}
 
 
 class Helper(Toolset):
@@ -86,3 +90,28 @@ class Meta(type):
 class WithMetaclass(Toolset, metaclass=Meta):  # E: WithMetaclass: mypy does not check a class with the custom metaclass Meta (it does not simulate its __init_subclass__), so none of its declarations can be checked statically; remove the metaclass, or check the class with `typed-toolsets check`  [toolset-unchecked]
     @tool
     def run(self, *, data: bytes) -> None: ...
+
+
+class Unpacked(Toolset):
+    exports = (
+        tool(*SEARCH_ONLY),  # E: Unpacked: the arguments unpacked from *SEARCH_ONLY cannot be checked statically (mypy cannot tell which method name or options they hold); pass the method name and each option as its own argument (a literal or a Final constant)  [toolset-unchecked]
+        tool("lookup", **OPTIONS),  # E: Unpacked.lookup: the arguments unpacked from **OPTIONS cannot be checked statically (mypy cannot tell which method name or options they hold); pass the method name and each option as its own argument (a literal or a Final constant)  [toolset-unchecked]
+    )
+
+    def search(self, *, query: str) -> str:
+        return query
+
+    def lookup(self, *, key: int) -> int:
+        return key
+
+    @tool(  # type: ignore[untyped-decorator]  # mypy cannot pick an overload for **Any
+        **DESCRIBED  # E: Unpacked.go: the arguments unpacked from **DESCRIBED cannot be checked statically (mypy cannot tell which method name or options they hold); pass the method name and each option as its own argument (a literal or a Final constant)  [toolset-unchecked]
+    )
+    def go(self) -> None: ...
+
+
+class UnpackedBadName(Toolset):
+    exports = (tool("search", **BAD_OPTIONS),)  # E: UnpackedBadName.search: the arguments unpacked from **BAD_OPTIONS cannot be checked statically (mypy cannot tell which method name or options they hold); pass the method name and each option as its own argument (a literal or a Final constant)  [toolset-unchecked]
+
+    def search(self, *, query: str) -> str:
+        return query
