@@ -76,6 +76,18 @@ KNOWN = [
         "mypy cannot tell what **BAD_OPTIONS holds (the plugin says it cannot check it)",
     ),
     (
+        "defaults.py",
+        "x: Optional[float] = -inf",
+        "runtime",
+        "the run time's reason names the union as written, which mypy's type does not show",
+    ),
+    (
+        "defaults.py",
+        "n: Annotated[int, Ge(0)] = -1",
+        "runtime",
+        "mypy does not see the constraints of Annotated",
+    ),
+    (
         "conditional.py",
         "class Typo(Toolset):",
         "runtime",

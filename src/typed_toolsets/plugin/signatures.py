@@ -11,9 +11,11 @@ what the checks need from them, their names for one, is recorded with the class'
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from mypy.nodes import (
+    ARG_OPT,
+    ARG_POS,
     ARG_STAR,
     ARG_STAR2,
     Argument,
@@ -29,6 +31,7 @@ from mypy.plugin import CheckerPluginInterface
 from mypy.types import (
     AnyType,
     CallableType,
+    Instance,
     NoneType,
     Type,
     TypeOfAny,
@@ -143,6 +146,11 @@ class SignatureCheck:
         def shown(index: int) -> str:
             return names[index] or source_name(index) or f"#{index}"
 
+        if not func.arg_kinds or func.arg_kinds[0] not in (ARG_POS, ARG_OPT):
+            # No parameter takes the instance (mypy reports it too, as [misc]); the run time
+            # stops at this problem, so the parameters are not looked at.
+            at = _span(func) if arguments is not None else where
+            return [(problem("no-self", self.class_name, method), at)]
         problems: list[tuple[Problem, Span]] = []
         for index in range(1, len(kinds)):
             kind, name = kinds[index], names[index]
@@ -161,6 +169,7 @@ class SignatureCheck:
             return problems
         none_defaults = _strings(facts.get("none_defaults")) if facts is not None else []
         unresolved = _pairs(facts.get("unresolved")) if facts is not None else {}
+        literal_defaults = _triples(facts.get("literal_defaults")) if facts is not None else {}
         first_unresolved: tuple[Problem, Span] | None = None
         for index in range(1, len(kinds)):
             parameter = shown(index)
@@ -180,6 +189,11 @@ class SignatureCheck:
             reported = self.type_problem(method, parameter, arg_type)
             if reported is None and parameter in none_defaults:
                 reported = self.default_problem(method, parameter, arg_type)
+            if reported is None and parameter in literal_defaults:
+                default, written = literal_defaults[parameter]
+                reported = self.literal_default_problem(
+                    method, parameter, arg_type, default, pep604=written == "|"
+                )
             if reported is None:
                 reported = self.ambiguity_problem(method, parameter, arg_type)
             if reported is not None:
@@ -235,6 +249,58 @@ class SignatureCheck:
         shown = self.types.show(arg_type)
         return problem("none-default", self.class_name, method, parameter, type=shown)
 
+    def literal_default_problem(
+        self, method: str, parameter: str, arg_type: Type, default: str, *, pep604: bool
+    ) -> Problem | None:
+        """A bool or a number with no JSON form as the default of a number type.
+
+        Only ``int``, ``float``, ``int | None`` and ``float | None`` are judged (the run time's
+        reasons for them are known); the union only when written so (*pep604*): the run time's
+        reason names ``Optional[X]`` as ``typing.Optional[X]``, and ``None | X`` in that order.
+        The constraints of ``Annotated`` are invisible to mypy, so a default that breaks them is
+        left to the run time.
+        """
+        proper = get_proper_type(arg_type)
+        items = (
+            [get_proper_type(i) for i in proper.items]
+            if isinstance(proper, UnionType)
+            else [proper]
+        )
+        numbers: list[str] = []
+        for item in items:
+            if isinstance(item, Instance) and item.type.fullname in _NUMBERS:
+                numbers.append(item.type.fullname)
+            elif not isinstance(item, NoneType):
+                return None
+        if not numbers:
+            return None
+        is_bool = default in ("True", "False")
+        if len(items) > 1 and not (
+            pep604 and len(items) == 2 == len(numbers) + 1 and isinstance(items[1], NoneType)
+        ):
+            return None  # the run time's reason depends on the order and the spelling
+        if len(items) > 1:
+            reason = f"{default} matches no variant of {self.types.show(arg_type)}"
+        elif numbers[0] == "builtins.float":
+            reason = f"{default} is not a finite number"
+        elif is_bool:
+            reason = f"{default} is not an int"
+        else:
+            return None  # `n: int = math.inf`: mypy reports the type of the default
+        return problem(
+            "bad-default",
+            self.class_name,
+            method,
+            parameter,
+            default=default,
+            type=self.types.show(arg_type),
+            reason=f"ValueError: {reason}",
+        )
+
+
+#: The number types whose refusal of a bool or a non-finite default `literal_default_problem` knows.
+_NUMBERS: Final = frozenset({"builtins.int", "builtins.float"})
+
 
 def _span(node: Context) -> Span:
     end_line = node.end_line if node.end_line is not None else node.line
@@ -256,6 +322,16 @@ def _pairs(value: object) -> dict[str, str]:
             key, name = cast("list[object]", item)
             pairs[str(key)] = str(name)
     return pairs
+
+
+def _triples(value: object) -> dict[str, tuple[str, str]]:
+    """``[[parameter, a, b], ...]`` (recorded JSON) as a mapping."""
+    found: dict[str, tuple[str, str]] = {}
+    for item in cast("list[object]", value) if isinstance(value, list) else []:
+        if isinstance(item, list) and len(cast("list[object]", item)) == 3:
+            key, first, second = cast("list[object]", item)
+            found[str(key)] = str(first), str(second)
+    return found
 
 
 def _arguments(func: FuncDef) -> list[Argument] | None:

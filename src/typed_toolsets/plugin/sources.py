@@ -9,11 +9,17 @@ what the checks need from them is recorded with the class's declarations
   admit ``None`` (``implicit_optional`` makes mypy widen the type; the library never does);
 - ``unresolved``: ``[parameter, name]`` for an annotation naming something Python cannot find
   when it resolves the annotation: a name imported only under ``if TYPE_CHECKING:``, or, for a
-  string annotation (PEP 563), a name local to the function the class is defined in.
+  string annotation (PEP 563), a name local to the function the class is defined in;
+- ``literal_defaults``: ``[parameter, repr, union]`` for a default whose value the source shows
+  and that a number type may refuse (mypy accepts both for a ``float``): a bool (``True``) or a
+  number with no JSON form (``math.inf``, ``-math.inf``, ``math.nan``, ``float("inf")``,
+  ``1e999``), shown as the run time's ``repr`` shows it; *union* is ``"|"`` when the annotation
+  is written as ``X | Y`` (the run time's reason then names it as mypy does), else ``""``.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from typing import Final
 
@@ -22,24 +28,30 @@ from mypy.nodes import (
     LDEF,
     AssignmentStmt,
     Block,
+    CallExpr,
     ClassDef,
     Decorator,
     Expression,
+    FloatExpr,
     ForStmt,
     FuncDef,
     IfStmt,
     Import,
     ImportFrom,
+    MemberExpr,
     MypyFile,
     NameExpr,
     OverloadedFuncDef,
     PlaceholderNode,
+    RefExpr,
     Statement,
+    StrExpr,
     SymbolTableNode,
     TryStmt,
     TupleExpr,
     TypeAlias,
     TypeInfo,
+    UnaryExpr,
     WhileStmt,
     WithStmt,
 )
@@ -81,12 +93,18 @@ def method_facts(
     params: list[str] = []
     none_defaults: list[str] = []
     unresolved: list[list[str]] = []
+    literal_defaults: list[list[str]] = []
     for index, argument in enumerate(func.arguments):
         name = argument.variable.name
         params.append(name)
         annotation = argument.type_annotation
         if index == 0 or annotation is None:
             continue
+        shown = literal_default(argument.initializer)
+        if shown is not None:
+            # The run time names a union by its repr: only `int | None` is written as mypy does.
+            written = isinstance(annotation, UnionType) and annotation.uses_pep604_syntax
+            literal_defaults.append([name, shown, "|" if written else ""])
         if _is_none(argument.initializer) and not admits_null(annotation, lookup, analysed):
             none_defaults.append(name)
         for found, in_string in _names(annotation, strings):
@@ -103,7 +121,47 @@ def method_facts(
             if found in hidden and sym.kind == GDEF:
                 unresolved.append([name, found])
                 break
-    return {"params": params, "none_defaults": none_defaults, "unresolved": unresolved}
+    return {
+        "params": params,
+        "none_defaults": none_defaults,
+        "unresolved": unresolved,
+        "literal_defaults": literal_defaults,
+    }
+
+
+#: Names of numbers with no JSON form, and their ``repr``.
+_NON_FINITE: Final = {"math.inf": "inf", "math.nan": "nan"}
+_BOOLS: Final = {"builtins.True": "True", "builtins.False": "False"}
+
+
+def literal_default(expr: Expression | None) -> str | None:
+    """The ``repr`` of a default that is a bool or a number with no JSON form, else None."""
+    if isinstance(expr, UnaryExpr) and expr.op in ("-", "+"):
+        inner = literal_default(expr.expr)
+        if inner in ("inf", "-inf", "nan"):
+            value = float(inner)
+            return repr(-value if expr.op == "-" else value)
+        return None
+    if isinstance(expr, FloatExpr):
+        return repr(expr.value) if not math.isfinite(expr.value) else None
+    if isinstance(expr, RefExpr):
+        name = expr.fullname
+        if not name and isinstance(expr, MemberExpr) and isinstance(expr.expr, NameExpr):
+            name = f"{expr.expr.name}.{expr.name}"  # not bound yet: as written
+        return _NON_FINITE.get(name) or _BOOLS.get(name)
+    if (
+        isinstance(expr, CallExpr)
+        and isinstance(expr.callee, RefExpr)
+        and expr.callee.fullname == "builtins.float"
+        and len(expr.args) == 1
+        and isinstance(expr.args[0], StrExpr)
+    ):
+        try:
+            value = float(expr.args[0].value)
+        except ValueError:
+            return None  # Python raises when the class is defined
+        return repr(value) if not math.isfinite(value) else None
+    return None
 
 
 def _is_none(expr: Expression | None) -> bool:

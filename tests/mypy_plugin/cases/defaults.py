@@ -1,0 +1,75 @@
+# Defaults the schema refuses (`bad-default`) and methods without `self` (`no-self`), as the run
+# time reports them. What mypy cannot see (the constraints of `Annotated`) is left to the run time.
+import math
+from math import inf
+from typing import Annotated, Optional
+
+from annotated_types import Ge
+
+from typed_toolsets import Toolset, tool
+
+
+class Defaults(Toolset):
+    exports = (
+        tool("unbounded"),
+        tool("below"),
+        tool("undefined"),
+        tool("parsed"),
+        tool("overflow"),
+        tool("flag"),
+        tool("flag_float"),
+        tool("optional"),
+        tool("constrained"),
+        tool("spelled"),
+        tool("negative"),
+        tool("fine"),
+    )
+
+    def unbounded(self, *, limit: float = math.inf) -> float:  # E: Defaults.unbounded: parameter 'limit' has the default inf, which is not a valid float (ValueError: inf is not a finite number)  [toolset-signature]
+        return limit
+
+    def below(self, *, limit: float = -inf) -> float:  # E: Defaults.below: parameter 'limit' has the default -inf, which is not a valid float (ValueError: -inf is not a finite number)  [toolset-signature]
+        return limit
+
+    def undefined(self, *, x: float = math.nan) -> float:  # E: Defaults.undefined: parameter 'x' has the default nan, which is not a valid float (ValueError: nan is not a finite number)  [toolset-signature]
+        return x
+
+    def parsed(self, *, x: float = float("inf")) -> float:  # E: Defaults.parsed: parameter 'x' has the default inf, which is not a valid float (ValueError: inf is not a finite number)  [toolset-signature]
+        return x
+
+    def overflow(self, *, x: float = 1e999) -> float:  # E: Defaults.overflow: parameter 'x' has the default inf, which is not a valid float (ValueError: inf is not a finite number)  [toolset-signature]
+        return x
+
+    def flag(self, *, n: int = True) -> int:  # E: Defaults.flag: parameter 'n' has the default True, which is not a valid int (ValueError: True is not an int)  [toolset-signature]
+        return n
+
+    def flag_float(self, *, x: float = False) -> float:  # E: Defaults.flag_float: parameter 'x' has the default False, which is not a valid float (ValueError: False is not a finite number)  [toolset-signature]
+        return x
+
+    def optional(self, *, n: int | None = False) -> int | None:  # E: Defaults.optional: parameter 'n' has the default False, which is not a valid int | None (ValueError: False matches no variant of int | None)  [toolset-signature]
+        return n
+
+    def constrained(self, *, x: Annotated[float, Ge(0)] = math.inf) -> float:  # E: Defaults.constrained: parameter 'x' has the default inf, which is not a valid float (ValueError: inf is not a finite number)  [toolset-signature]
+        return x
+
+    # The run time names this union `typing.Optional[float]` in its reason: left to it.
+    def spelled(self, *, x: Optional[float] = -inf) -> float | None:
+        return x
+
+    # mypy does not see the constraints of Annotated: left to the run time.
+    def negative(self, *, n: Annotated[int, Ge(0)] = -1) -> int:
+        return n
+
+    def fine(self, *, on: bool = True, big: float = 1e300, x: float = -1.5, n: int = 0) -> None:
+        pass
+
+
+class NoSelf(Toolset):
+    exports = (tool("keywords"),)
+
+    def keywords(*, x: int) -> int:  # E: NoSelf.keywords: it takes no `self`; a tool is an instance method: make `self` its first parameter  [toolset-signature]  # E: "self" parameter missing for a non-static method (or an invalid type for self)  [misc]
+        return x
+
+    @tool
+    def ping() -> str:  # E: NoSelf.ping: it takes no `self`; a tool is an instance method: make `self` its first parameter  [toolset-signature]  # E: Method must have at least one argument. Did you forget the "self" argument?  [misc]
+        return "pong"
