@@ -489,7 +489,9 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
         if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1:
             target = stmt.lvalues[0]
             name = target.name if isinstance(target, NameExpr) else None
-            if name == "exports":
+            if isinstance(stmt.rvalue, TempNode):
+                pass  # `exports: ClassVar[...]` alone sets nothing: the class inherits the value
+            elif name == "exports":
                 exports: list[dict[str, object]] = []
                 before = len(reader.unchecked)
                 reader.exports(stmt.rvalue, exports)
@@ -498,7 +500,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
                 data["exports_unchecked"] = len(reader.unchecked) > before
             elif name == "toolset_name":
                 _record_toolset_name(reader, stmt, data)
-            elif name == "limits" and not isinstance(stmt.rvalue, TempNode):
+            elif name == "limits":
                 record_limits(stmt, data, describe, span(stmt))
             elif name is not None:
                 alias = alias_target(stmt.rvalue)

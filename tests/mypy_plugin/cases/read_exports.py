@@ -1,8 +1,8 @@
 # What the plugin reads besides literal tuples in the class body: keywords, Final constants,
 # `+`, `*` and unpacking, `Base.exports`, aliases of tool() (here and in other modules).
-from typing import Final
+from typing import ClassVar, Final
 
-from typed_toolsets import Toolset, tool
+from typed_toolsets import Toolset, ToolSpec, tool
 
 from remote_exports import NamedMixin, expose
 
@@ -106,3 +106,20 @@ class Shop(NamedMixin, Toolset):
     def stop(self) -> None: ...
 
     def go(self) -> None: ...
+
+
+class Named(Toolset):
+    toolset_name = "named"
+
+    @tool
+    def find(self) -> None: ...
+
+
+class AnnotatedOnly(Named):
+    # Annotations without a value set nothing: the class keeps Named's exports and toolset_name
+    # (checked with them: the tool name below is Named's 'find' once prefixed), as at run time.
+    exports: ClassVar[tuple[ToolSpec, ...]]
+    toolset_name: ClassVar[str]
+
+    @tool(tool_name="named_find")  # E: AnnotatedOnly.other: the tool name 'named_find' is already exported by the method 'find'  [toolset-duplicate-name]
+    def other(self) -> None: ...
