@@ -355,6 +355,77 @@ def test_a_converter_that_loses_information_is_caught() -> None:
     assert error.example == {"amount": Amount(decimal.Decimal("0.001"))}
 
 
+class Token:
+    """A registered type without __eq__: two equal tokens are two different objects."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"Token({self.text!r})"
+
+
+register_type(
+    Token,
+    schema={"type": "string"},
+    structure=Token,
+    unstructure=lambda token: token.text,
+    strategy=st.builds(Token, st.text(max_size=5)),
+)
+
+
+class TokenToolset(Toolset):
+    @tool
+    def login(self, *, token: Token, others: list[Token]) -> None:
+        pass
+
+
+def test_a_type_without_eq_is_compared_by_its_json_form() -> None:
+    # `==` would be identity: every round trip and every pair of call paths would "differ".
+    check_toolset(TokenToolset, max_examples=30)
+    assert same(Token("a"), Token("a"))
+    assert same([Token("a")], [Token("a")])
+    assert not same(Token("a"), Token("b"))
+
+
+class Tag:
+    """Without __eq__, and read back stripped: the converter loses the surrounding spaces."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"Tag({self.text!r})"
+
+
+register_type(
+    Tag,
+    schema={"type": "string"},
+    structure=lambda text: Tag(text.strip()),
+    unstructure=lambda tag: tag.text,
+    strategy=st.builds(Tag, st.text(max_size=3)),
+)
+
+
+class TagToolset(Toolset):
+    @tool
+    def label(self, *, tag: Tag) -> None:
+        pass
+
+
+def test_a_lossy_converter_of_a_type_without_eq_is_caught() -> None:
+    error = failure(TagToolset)
+    assert error.parameter == "tag"
+    example: dict[str, Any] = error.example  # type: ignore[assignment]
+    tag: Tag = example["tag"]
+    assert tag.text != tag.text.strip()
+    assert (
+        "the converter loses information (Tag defines no __eq__, so its values are compared by "
+        f"their JSON forms: {_seams.json_text(tag.text)} went, "
+        f"{_seams.json_text(tag.text.strip())} came back)" in str(error)
+    )
+
+
 def test_a_disagreement_between_the_call_paths_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     exact_fast_path = _seams.fast_path
 

@@ -94,7 +94,30 @@ def same(left: object, right: object) -> bool:
     if isinstance(left, (datetime, time)):
         moment = typing.cast("datetime | time", right)
         return left == moment and left.utcoffset() == moment.utcoffset()
+    if not defines_equality(type(left)):
+        # `==` is identity for such a type (a registered class without __eq__): compare what the
+        # library sees of the values instead, their JSON forms.
+        forms = _json_forms(left, right)
+        if forms is not None:
+            return same(*forms)
     return bool(left == right)
+
+
+def defines_equality(tp: type) -> bool:
+    """Whether *tp* compares its values by something other than identity (``object.__eq__``)."""
+    return getattr(tp, "__eq__", object.__eq__) is not object.__eq__
+
+
+def _json_forms(left: object, right: object) -> tuple[object, object] | None:
+    """The JSON forms of two values of one type, with the project's converter, if it has them."""
+    try:
+        unstructure = _seams.unstructurer(type(left))
+        forms = unstructure(left), unstructure(right)
+    except Exception:  # noqa: BLE001 - no JSON form: nothing else to compare them by
+        return None
+    if any(type(form) is type(left) for form in forms):
+        return None
+    return forms
 
 
 def _parameter_of(path: str) -> str | None:
@@ -201,7 +224,14 @@ class _ToolCheck:
                 f"({_kinds(back)})"
             )
             why = _seams.ambiguity(self.annotations[name]) if name in self.annotations else None
-            if why is None and type(value) is type(back):
+            if why is None and type(value) is type(back) and not defines_equality(type(value)):
+                both = _json_forms(value, back)
+                came = _seams.json_text(both[1]) if both is not None else "?"
+                why = (
+                    f"the converter loses information ({_kinds(value)} defines no __eq__, so its "
+                    f"values are compared by their JSON forms: {sent} went, {came} came back)"
+                )
+            elif why is None and type(value) is type(back):
                 why = (
                     "the converter loses information (structure is not the inverse of unstructure)"
                 )
