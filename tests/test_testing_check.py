@@ -17,6 +17,7 @@ import typing_extensions
 from annotated_types import Ge, Le, MaxLen
 from hypothesis import given, note
 from hypothesis import strategies as st
+from hypothesis.errors import FailedHealthCheck
 
 from tests.strategies.annotations import Color
 from tests.strategies.toolsets import make_echo_toolset, toolsets
@@ -424,6 +425,28 @@ def test_a_lossy_converter_of_a_type_without_eq_is_caught() -> None:
         f"their JSON forms: {_seams.json_text(tag.text)} went, "
         f"{_seams.json_text(tag.text.strip())} came back)" in str(error)
     )
+
+
+class DeepToolset(Toolset):
+    # Every grid but [] is nested deeper than the limits allow: too few values can be checked.
+    limits = Limits(max_depth=2)
+
+    @tool
+    def fill(self, *, grid: list[list[int]]) -> None:
+        pass
+
+
+def test_limits_that_filter_out_most_values_are_named() -> None:
+    with pytest.raises(FailedHealthCheck) as caught:
+        check_toolset(DeepToolset, max_examples=50)
+    message = str(caught.value)
+    assert message.startswith(
+        "DeepToolset: tool 'deep_fill': Hypothesis could not generate enough values of its "
+        "parameters to check it; the likely cause is its Limits (max_depth=2): "
+    )
+    assert "(FailedHealthCheck: It looks like this test is filtering out a lot of inputs" in message
+    # Hypothesis's own error is kept, as the cause.
+    assert isinstance(caught.value.__cause__, FailedHealthCheck)
 
 
 def test_a_disagreement_between_the_call_paths_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

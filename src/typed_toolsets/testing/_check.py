@@ -17,6 +17,7 @@ from hypothesis.errors import FailedHealthCheck, Unsatisfiable
 from typed_toolsets._toolset import Toolset
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.call.result import ToolError
+from typed_toolsets.definition.limits import Limits
 
 from . import _seams
 from ._nearmiss import NearMiss, invalid_arguments
@@ -140,9 +141,52 @@ class _ToolCheck:
         self.annotations = {p.name: p.annotation for p in self.params}
         self.schema_problems = _seams.schema_checker(proxy.parameters)
         self.strict_problems: Callable[[object], list[tuple[Any, str]]] | None = None
+        #: How many drawn values the round trip set aside for not fitting the tool's Limits.
+        self.over_limits = 0
 
     def fail(self, parameter: str | None, problem: str, example: object) -> NoReturn:
         raise ToolsetCheckError(self.toolset, self.proxy.name, parameter, problem, example)
+
+    def run(
+        self,
+        config: settings,
+        what: str,
+        strategy: st.SearchStrategy[_T],
+        check: Callable[[_T], None],
+    ) -> None:
+        """Run one property; a Hypothesis error about the examples names this tool and why."""
+        try:
+            _run(config, strategy, check)
+        except (FailedHealthCheck, Unsatisfiable) as exc:
+            raise self.unhealthy(exc, what) from exc
+
+    def unhealthy(self, exc: FailedHealthCheck | Unsatisfiable, what: str) -> Exception:
+        """*exc* again, naming the toolset and the tool, and the likely cause."""
+        limits = self.proxy.limits
+        defaults = Limits()
+        tight = [
+            f"{field}={getattr(limits, field)!r}"
+            for field in ("max_depth", "max_argument_bytes")
+            if getattr(limits, field) < getattr(defaults, field)
+        ]
+        if self.over_limits or tight:
+            shown = ", ".join(tight) or "its size and depth limits"
+            cause = (
+                f"its Limits ({shown}): most generated values do not fit them, and only values "
+                "within the limits are checked; raise the limits (tool(..., limits=...) or the "
+                "class's `limits`), or narrow the parameter types (MaxLen, fewer nesting levels)"
+            )
+        else:
+            cause = (
+                "a class or constraint that refuses most generated values (an attrs validator, "
+                "a __post_init__ check, a registered structure hook)"
+            )
+        message = (
+            f"{self.toolset}: tool {self.proxy.name!r}: Hypothesis could not generate enough "
+            f"{what} to check it; the likely cause is {cause}\n  ({type(exc).__name__}: "
+            f"{_first_line(exc)})"
+        )
+        return type(exc)(message)
 
     # ------------------------------------------------------------------------------ helpers
 
@@ -198,7 +242,9 @@ class _ToolCheck:
         parsed = _seams.parse_json(text)
         # Values too large for the tool's Limits are refused before anything else: they test the
         # limits, not the round trip.
-        assume(_seams.within_limits(self.proxy, text))
+        fits = _seams.within_limits(self.proxy, text)
+        self.over_limits += not fits
+        assume(fits)
         for path, message in self.schema_problems(parsed):
             parameter = str(path[0]) if path else None
             shown = _seams.json_text(
@@ -316,6 +362,11 @@ class _ToolCheck:
             )
 
 
+def _first_line(exc: Exception) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else "no message"
+
+
 def _has_strict_variant(proxy: ToolProxy) -> bool:
     # Tools without a lossless strict variant are simply not exported with strict=True.
     try:
@@ -394,6 +445,10 @@ def check_toolset(
             and the (shrunk) example.
         NoStrategyError: A parameter's type has no strategy (a type registered without
             ``strategy=``).
+        hypothesis.errors.FailedHealthCheck: Nearly all generated values of a tool were set
+            aside (they do not fit its Limits, or a class refuses them); the message names the
+            toolset, the tool and the likely cause, and Hypothesis's error is its ``__cause__``.
+            ``hypothesis.errors.Unsatisfiable`` likewise.
     """
     # Checked at run time too: callers without a type checker pass anything.
     given_object = typing.cast(object, cls_or_instance)
@@ -409,12 +464,14 @@ def check_toolset(
         check = _ToolCheck(name, proxy, call=call)
         try:
             _run(config, _drawn(proxy.name, check.params), check.round_trip)
-        except (FailedHealthCheck, Unsatisfiable):
+        except (FailedHealthCheck, Unsatisfiable) as exc:
             # `values` drops the draws a class refuses; when it refuses nearly all of them, the
             # schema's arguments show which (and raise the precise error).
-            _run(config, arguments(proxy), check.accepted)
-            raise
-        _run(config, arguments(proxy), check.accepted)
+            check.run(config, "arguments", arguments(proxy), check.accepted)
+            raise check.unhealthy(exc, "values of its parameters") from exc
+        check.run(config, "arguments", arguments(proxy), check.accepted)
         if _has_strict_variant(proxy):
-            _run(config, arguments(proxy, strict=True), check.accepted_strict)
-        _run(config, invalid_arguments(proxy), check.refused)
+            check.run(
+                config, "strict arguments", arguments(proxy, strict=True), check.accepted_strict
+            )
+        check.run(config, "near misses", invalid_arguments(proxy), check.refused)
