@@ -18,39 +18,27 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final, TypeGuard
 
-from mypy.constant_fold import constant_fold_expr
 from mypy.nodes import (
-    ARG_POS,
-    ARG_STAR,
-    ARG_STAR2,
     AssignmentStmt,
     Block,
-    CallExpr,
-    Context,
     Decorator,
     Expression,
     ForStmt,
     FuncDef,
-    GeneratorExpr,
     IfStmt,
-    ListComprehension,
-    ListExpr,
     MatchStmt,
     MemberExpr,
     NameExpr,
-    OpExpr,
     OverloadedFuncDef,
     RefExpr,
-    StarExpr,
     Statement,
     StrExpr,
     SymbolTableNode,
     TempNode,
     TryStmt,
-    TupleExpr,
     TypeInfo,
     Var,
     WhileStmt,
@@ -59,294 +47,22 @@ from mypy.nodes import (
 from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 from mypy.plugins.common import add_attribute_to_class
 from mypy.server.trigger import make_wildcard_trigger
-from mypy.subtypes import is_same_type
 from mypy.types import LiteralType, get_proper_type
 
 from typed_toolsets.rules.problems import problem
 
 from .codes import report
-from .fullnames import TOOL_FUNCTION, TOOL_SPEC, TOOLSET
-from .inline import read_inline, record_limits
-from .metadata import DIGEST, META, META_VERSION, MIXIN_META, metadata, records
+from .fullnames import TOOL_SPEC, TOOLSET
+from .inline import record_limits
+from .metadata import DIGEST, META, META_VERSION, MIXIN_META
+from .reader import Reader, assignments, describe, span
 from .sources import method_facts
 from .typeinfo import class_span, display_name, function_of
 
-__all__ = [
-    "describe",
-    "record_class",
-    "record_mixin_name",
-    "span",
-]
+__all__ = ["record_class", "record_mixin_name"]
 
 #: The metaclasses with which mypy simulates ``__init_subclass__`` (``check_init_subclass``).
 _CHECKED_METACLASSES: Final = ("builtins.type", "abc.ABCMeta")
-#: How deep aliases and constants are followed (``a = b``, ``b = tool``).
-_MAX_DEPTH: Final = 8
-
-
-class _Dynamic:
-    """Marks a value that is not a literal: the plugin cannot check it."""
-
-
-_DYNAMIC: Final = _Dynamic()
-
-
-def span(node: Context) -> dict[str, int]:
-    """Where *node* is: its line and column, and where it ends (for editors to underline)."""
-    end_line = node.end_line if node.end_line is not None else node.line
-    end_column = node.end_column if node.end_column is not None else node.column
-    return {
-        "line": node.line,
-        "column": node.column,
-        "end_line": end_line,
-        "end_column": end_column,
-    }
-
-
-def describe(expr: Expression) -> str:
-    """A short text for *expr* in messages: ``NAMES``, ``helpers.EXPORTS``, ``make(...)``."""
-    if isinstance(expr, NameExpr):
-        return expr.name
-    if isinstance(expr, MemberExpr):
-        return f"{describe(expr.expr)}.{expr.name}"
-    if isinstance(expr, CallExpr):
-        return f"{describe(expr.callee)}(...)"
-    if isinstance(expr, (ListComprehension, GeneratorExpr)):
-        return "a comprehension"
-    if isinstance(expr, OpExpr):
-        return f"{describe(expr.left)} {expr.op} {describe(expr.right)}"
-    return "an expression"
-
-
-class _Reader:
-    """Reads the declarations of one class body (semantic analysis, so expressions are bound)."""
-
-    def __init__(self, api: SemanticAnalyzerPluginInterface, info: TypeInfo) -> None:
-        self.api = api
-        self.info = info
-        self.module = api.cur_mod_id
-        self.unchecked: list[dict[str, object]] = []
-        tool = api.lookup_fully_qualified_or_none(TOOL_FUNCTION)
-        node = tool.node if tool is not None else None
-        self.tool_type = node.type if isinstance(node, (FuncDef, OverloadedFuncDef)) else None
-
-    def skip(self, kind: str, node: Context, **values: str) -> None:
-        """Record something that cannot be checked statically, to report it."""
-        self.unchecked.append({"kind": kind, **span(node), "values": values})
-
-    # -- values
-
-    def constant(self, expr: Expression, depth: int = 0) -> Expression | None:
-        """The value of a name bound once in this module or class body, else None."""
-        if not isinstance(expr, RefExpr) or not isinstance(expr.node, Var) or depth > _MAX_DEPTH:
-            return None
-        var = expr.node
-        if var.info is self.info:
-            body = self.info.defn.defs.body
-        elif var.fullname == f"{self.module}.{var.name}":
-            body = self.api.modules[self.module].defs
-        else:
-            return None
-        values = [stmt.rvalue for stmt in _assignments(body, var.name)]
-        return values[0] if len(values) == 1 else None
-
-    def literal_str(self, expr: Expression) -> str | _Dynamic | None:
-        """The value of a constant string expression or ``None``; else `_DYNAMIC`.
-
-        Literals, ``Final`` names (of any module) and constant expressions of this module
-        (``"x" * 3``, ``PREFIX + "_find"``) are read, as ``tool()`` would receive them.
-        """
-        if isinstance(expr, NameExpr) and expr.fullname == "builtins.None":
-            return None
-        if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
-            value = expr.node.final_value
-            if isinstance(value, str):
-                return value
-        folded = constant_fold_expr(expr, self.module)
-        return folded if isinstance(folded, str) else _DYNAMIC
-
-    def is_tool(self, expr: Expression, depth: int = 0) -> bool:
-        """Whether *expr* is `tool`, or an alias of it (``expose = tool``, in any module)."""
-        if not isinstance(expr, RefExpr) or depth > _MAX_DEPTH:
-            return False
-        if expr.fullname == TOOL_FUNCTION:
-            return True
-        var = expr.node
-        if not isinstance(var, Var):
-            return False
-        if var.type is not None and self.tool_type is not None:
-            # Another module's alias, already type checked: it has `tool`'s own type.
-            return is_same_type(get_proper_type(var.type), self.tool_type)
-        value = self.constant(expr, depth)
-        return value is not None and self.is_tool(value, depth + 1)
-
-    # -- the two forms
-
-    def tool_call(self, call: CallExpr, form: str) -> dict[str, object] | None:
-        """The declaration a ``tool(...)`` call makes (None when its method name is unknown)."""
-        method_expr: Expression | None = None
-        for name, arg, kind in zip(call.arg_names, call.args, call.arg_kinds, strict=True):
-            if (name is None and kind == ARG_POS and method_expr is None) or name == "method_name":
-                method_expr = arg
-        if method_expr is None:
-            # `tool(*NAMES)`, `tool(**OPTIONS)`: the method name may be in there.
-            self.unpacked(call, None)
-            return None  # `tool()` in exports: mypy reports the missing argument
-        method = self.literal_str(method_expr)
-        if not isinstance(method, str):
-            self.skip("unchecked-method-name", method_expr, expression=describe(method_expr))
-            return None
-        return self.with_tool_name(_decl(method, None, call, form), call)
-
-    def with_tool_name(self, decl: dict[str, object], call: CallExpr) -> dict[str, object]:
-        """*decl* with the ``tool_name=`` of *call*, or marked unknown when it is not a literal.
-
-        Its ``inline=`` (and an inline tool's ``limits=``) are read too (`read_inline`).
-        """
-        read_inline(decl, call, self.skip, describe)
-        if self.unpacked(call, str(decl["method"])):
-            decl["tool_name_known"] = False
-        for name, arg in zip(call.arg_names, call.args, strict=True):
-            if name != "tool_name":
-                continue
-            tool_name = self.literal_str(arg)
-            if isinstance(tool_name, _Dynamic):
-                decl["tool_name_known"] = False
-                self.skip(
-                    "unchecked-tool-name", arg, method=str(decl["method"]), expression=describe(arg)
-                )
-            else:
-                decl["tool_name"] = tool_name
-        return decl
-
-    def unpacked(self, call: CallExpr, method: str | None) -> bool:
-        """Record ``*args`` and ``**kwargs`` of *call* as unchecked; whether it has ``**kwargs``.
-
-        ``**OPTIONS`` may hold any option (a ``tool_name``, ``inline=True``), ``*NAMES`` the
-        method name: what they hold is decided at run time.
-        """
-        options = False
-        for arg, kind in zip(call.args, call.arg_kinds, strict=True):
-            if kind not in (ARG_STAR, ARG_STAR2):
-                continue
-            stars = "*" if kind == ARG_STAR else "**"
-            values = {"expression": f"{stars}{describe(arg)}"}
-            self.skip(
-                "unchecked-arguments", arg, **values, **({"method": method} if method else {})
-            )
-            options = options or kind == ARG_STAR2
-        return options
-
-    def exports(self, expr: Expression, out: list[dict[str, object]], depth: int = 0) -> None:
-        """Collect the declarations of an ``exports`` value; record what cannot be read."""
-        if depth > _MAX_DEPTH:
-            self.skip("unchecked-exports", expr, expression=describe(expr))
-            return
-        if isinstance(expr, (TupleExpr, ListExpr)):
-            for item in expr.items:
-                self.exports_item(item, out, depth)
-        elif isinstance(expr, OpExpr) and expr.op == "+":
-            self.exports(expr.left, out, depth + 1)
-            self.exports(expr.right, out, depth + 1)
-        elif isinstance(expr, OpExpr) and expr.op == "*":
-            self.repeated(expr, out, depth)
-        elif isinstance(expr, MemberExpr) and expr.name == "exports":
-            self.copied(expr, out)
-        elif isinstance(expr, CallExpr) and self.is_tool(expr.callee):
-            return  # a single tool(...) instead of a tuple: mypy reports the type
-        else:
-            if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
-                self.through(expr, out, depth, self.exports)
-                return
-            self.skip("unchecked-exports", expr, expression=describe(expr))
-
-    def exports_item(self, item: Expression, out: list[dict[str, object]], depth: int) -> None:
-        if isinstance(item, StarExpr):
-            self.exports(item.expr, out, depth + 1)
-        elif isinstance(item, CallExpr) and self.is_tool(item.callee):
-            decl = self.tool_call(item, "exports")
-            if decl is not None:
-                out.append(decl)
-        elif isinstance(item, CallExpr):
-            self.skip("unchecked-exports", item, expression=describe(item))
-        elif isinstance(item, RefExpr) and isinstance(item.node, Var):
-            self.through(item, out, depth, self.exports_item)
-        # Anything else (a string, a method, a literal) is not a ToolSpec: mypy reports its type.
-
-    def through(
-        self,
-        ref: RefExpr,
-        out: list[dict[str, object]],
-        depth: int,
-        read: Callable[[Expression, list[dict[str, object]], int], None],
-    ) -> None:
-        """Read the value of the Final constant *ref* names, as if written where *ref* is."""
-        value = self.constant(ref)
-        if value is None or not (isinstance(ref.node, Var) and ref.node.is_final):
-            self.skip("unchecked-exports-name", ref, expression=describe(ref))
-            return
-        found: list[dict[str, object]] = []
-        before = len(self.unchecked)
-        read(value, found, depth + 1)
-        # Reported in the class body: the constant may serve several classes.
-        for record in (*found, *self.unchecked[before:]):
-            record.update(span(ref))
-        out.extend(found)
-
-    def repeated(self, expr: OpExpr, out: list[dict[str, object]], depth: int) -> None:
-        count = constant_fold_expr(expr.right, self.module)
-        items = expr.left
-        if not isinstance(count, int):
-            count, items = constant_fold_expr(expr.left, self.module), expr.right
-        if not isinstance(count, int) or isinstance(count, bool):
-            self.skip("unchecked-exports", expr, expression=describe(expr))
-            return
-        once: list[dict[str, object]] = []
-        self.exports(items, once, depth + 1)
-        out.extend(once * max(count, 0))
-
-    def copied(self, expr: MemberExpr, out: list[dict[str, object]]) -> None:
-        """``Base.exports``: the declarations of Base's ``exports``, made here again."""
-        owner = expr.expr.node if isinstance(expr.expr, RefExpr) else None
-        if not isinstance(owner, TypeInfo):
-            self.skip("unchecked-exports", expr, expression=describe(expr))
-            return
-        for klass in owner.mro:
-            if klass.fullname == TOOLSET:
-                return
-            data = metadata(klass)
-            if data is not None and data.get("exports_set"):
-                out.extend(
-                    {**decl, **span(expr), "copied_from": klass.fullname}
-                    for decl in records(data.get("exports"))
-                )
-                if data.get("exports_unchecked"):
-                    self.skip("unchecked-exports", expr, expression=describe(expr))
-                return
-            if "exports" in klass.names:
-                break  # a class that is not a Toolset (or not recorded) sets it
-        self.skip("unchecked-exports", expr, expression=describe(expr))
-
-    def decorator(self, name: str, decorators: list[Expression]) -> dict[str, object] | None:
-        for dec in decorators:
-            if self.is_tool(dec):
-                return _decl(name, None, dec, "decorator")
-            # `@tool(...)` with options only; a positional argument is the exports form misused.
-            if (
-                isinstance(dec, CallExpr)
-                and self.is_tool(dec.callee)
-                and ARG_POS not in dec.arg_kinds
-            ):
-                return self.with_tool_name(_decl(name, None, dec, "decorator"), dec)
-        return None
-
-
-def _assignments(body: list[Statement], name: str) -> Iterator[AssignmentStmt]:
-    for stmt in body:
-        if isinstance(stmt, AssignmentStmt) and any(
-            isinstance(lvalue, NameExpr) and lvalue.name == name for lvalue in stmt.lvalues
-        ):
-            yield stmt
 
 
 def _assigns(stmt: Statement, name: str) -> TypeGuard[AssignmentStmt]:
@@ -404,7 +120,7 @@ def _nested_blocks(stmt: Statement) -> list[tuple[Block, str]]:
 
 
 def _record_conditional(
-    reader: _Reader, stmt: Statement, block: str, data: dict[str, object]
+    reader: Reader, stmt: Statement, block: str, data: dict[str, object]
 ) -> None:
     """A declaration nested in a compound statement: reported as unchecked, never skipped.
 
@@ -429,16 +145,12 @@ def _record_conditional(
         data["limits_expression"] = f"`limits` (set inside {block})"
         data.pop("limits_timeout", None)
     before = len(reader.unchecked)
-    decl = _statement_decorator_decl(reader, stmt)
+    decl = _statement_decoratordecl(reader, stmt)
     del reader.unchecked[before:]  # its options are not read: the declaration itself is not
     if decl is not None:
         at = {key: decl[key] for key in ("line", "column", "end_line", "end_column")}
         values = {"method": str(decl["method"]), "declaration": "@tool", "block": block}
         reader.unchecked.append({"kind": "unchecked-conditional", **at, "values": values})
-
-
-def _decl(method: str, tool_name: str | None, node: Context, form: str) -> dict[str, object]:
-    return {"method": method, "tool_name": tool_name, **span(node), "form": form}
 
 
 def _methods(
@@ -478,7 +190,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     if isinstance(refs, set):  # coarse incremental mode on mypy 1.19 to 2.3
         refs.update(b.module_name for b in ancestors if b.module_name != ctx.api.cur_mod_id)  # pyright: ignore[reportUnknownMemberType]
 
-    reader = _Reader(ctx.api, info)
+    reader = Reader(ctx.api, info)
     data: dict[str, object] = {"version": META_VERSION}
     decorated: list[dict[str, object]] = []
     aliases: dict[str, dict[str, object]] = {}
@@ -506,7 +218,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
                 alias = alias_target(stmt.rvalue)
                 if alias is not None:
                     aliases[name] = {**alias, **span(stmt)}
-        decl = _statement_decorator_decl(reader, stmt)
+        decl = _statement_decoratordecl(reader, stmt)
         if decl is not None:
             decorated.append(decl)
     data.setdefault("exports", [])
@@ -533,11 +245,11 @@ def record_mixin_name(ctx: ClassDefContext) -> None:
     gone once the mixin comes from mypy's cache.
     """
     # Called for every class mypy analyses (typeshed's too): the cheapest test first.
-    assignments = list(_assignments(ctx.cls.defs.body, "toolset_name"))
+    found = list(assignments(ctx.cls.defs.body, "toolset_name"))
     info = ctx.cls.info
-    if not assignments or info.has_base(TOOLSET):
+    if not found or info.has_base(TOOLSET):
         return  # `record_class` reads a Toolset's
-    for stmt in assignments:
+    for stmt in found:
         value = stmt.rvalue
         name = value.value if isinstance(value, StrExpr) else None
         data: dict[str, object] = {"version": META_VERSION, "mixin_toolset_name": name}
@@ -545,7 +257,7 @@ def record_mixin_name(ctx: ClassDefContext) -> None:
         _add_digest(ctx, data)
 
 
-def _record_toolset_name(reader: _Reader, stmt: AssignmentStmt, data: dict[str, object]) -> None:
+def _record_toolset_name(reader: Reader, stmt: AssignmentStmt, data: dict[str, object]) -> None:
     value = reader.literal_str(stmt.rvalue)
     data["toolset_name_set"] = True
     data["toolset_name_at"] = span(stmt)
@@ -576,7 +288,7 @@ def alias_target(expr: Expression) -> dict[str, object] | None:
     return None
 
 
-def _statement_decorator_decl(reader: _Reader, stmt: Statement) -> dict[str, object] | None:
+def _statement_decoratordecl(reader: Reader, stmt: Statement) -> dict[str, object] | None:
     if isinstance(stmt, Decorator):
         return reader.decorator(stmt.name, stmt.original_decorators)
     if isinstance(stmt, OverloadedFuncDef):

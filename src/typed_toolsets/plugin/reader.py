@@ -1,0 +1,331 @@
+"""Reading the expressions of ``tool()`` declarations: names, constants, calls and tuples.
+
+`Reader` reads what mypy can know of one class body during semantic analysis (literals,
+``Final`` constants, aliases of `tool`, tuples built with ``+``, ``*`` and unpacking); what it
+cannot read it records as *unchecked* (`typed_toolsets.plugin.declarations` reports it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Final
+
+from mypy.constant_fold import constant_fold_expr
+from mypy.nodes import (
+    ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
+    AssignmentStmt,
+    CallExpr,
+    Context,
+    Expression,
+    FuncDef,
+    GeneratorExpr,
+    ListComprehension,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    OpExpr,
+    OverloadedFuncDef,
+    RefExpr,
+    StarExpr,
+    Statement,
+    TupleExpr,
+    TypeInfo,
+    Var,
+)
+from mypy.plugin import SemanticAnalyzerPluginInterface
+from mypy.subtypes import is_same_type
+from mypy.types import get_proper_type
+
+from .fullnames import TOOL_FUNCTION, TOOLSET
+from .inline import read_inline
+from .metadata import metadata, records
+
+__all__ = [
+    "DYNAMIC",
+    "MAX_DEPTH",
+    "Dynamic",
+    "Reader",
+    "assignments",
+    "decl",
+    "describe",
+    "span",
+]
+
+#: How deep aliases and constants are followed (``a = b``, ``b = tool``).
+MAX_DEPTH: Final = 8
+
+
+class Dynamic:
+    """Marks a value that is not a literal: the plugin cannot check it."""
+
+
+DYNAMIC: Final = Dynamic()
+
+
+def assignments(body: list[Statement], name: str) -> Iterator[AssignmentStmt]:
+    """The statements of *body* that assign to the name *name*."""
+    for stmt in body:
+        if isinstance(stmt, AssignmentStmt) and any(
+            isinstance(lvalue, NameExpr) and lvalue.name == name for lvalue in stmt.lvalues
+        ):
+            yield stmt
+
+
+def span(node: Context) -> dict[str, int]:
+    """Where *node* is: its line and column, and where it ends (for editors to underline)."""
+    end_line = node.end_line if node.end_line is not None else node.line
+    end_column = node.end_column if node.end_column is not None else node.column
+    return {
+        "line": node.line,
+        "column": node.column,
+        "end_line": end_line,
+        "end_column": end_column,
+    }
+
+
+def describe(expr: Expression) -> str:
+    """A short text for *expr* in messages: ``NAMES``, ``helpers.EXPORTS``, ``make(...)``."""
+    if isinstance(expr, NameExpr):
+        return expr.name
+    if isinstance(expr, MemberExpr):
+        return f"{describe(expr.expr)}.{expr.name}"
+    if isinstance(expr, CallExpr):
+        return f"{describe(expr.callee)}(...)"
+    if isinstance(expr, (ListComprehension, GeneratorExpr)):
+        return "a comprehension"
+    if isinstance(expr, OpExpr):
+        return f"{describe(expr.left)} {expr.op} {describe(expr.right)}"
+    return "an expression"
+
+
+class Reader:
+    """Reads the declarations of one class body (semantic analysis, so expressions are bound)."""
+
+    def __init__(self, api: SemanticAnalyzerPluginInterface, info: TypeInfo) -> None:
+        self.api = api
+        self.info = info
+        self.module = api.cur_mod_id
+        self.unchecked: list[dict[str, object]] = []
+        tool = api.lookup_fully_qualified_or_none(TOOL_FUNCTION)
+        node = tool.node if tool is not None else None
+        self.tool_type = node.type if isinstance(node, (FuncDef, OverloadedFuncDef)) else None
+
+    def skip(self, kind: str, node: Context, **values: str) -> None:
+        """Record something that cannot be checked statically, to report it."""
+        self.unchecked.append({"kind": kind, **span(node), "values": values})
+
+    # -- values
+
+    def constant(self, expr: Expression, depth: int = 0) -> Expression | None:
+        """The value of a name bound once in this module or class body, else None."""
+        if not isinstance(expr, RefExpr) or not isinstance(expr.node, Var) or depth > MAX_DEPTH:
+            return None
+        var = expr.node
+        if var.info is self.info:
+            body = self.info.defn.defs.body
+        elif var.fullname == f"{self.module}.{var.name}":
+            body = self.api.modules[self.module].defs
+        else:
+            return None
+        values = [stmt.rvalue for stmt in assignments(body, var.name)]
+        return values[0] if len(values) == 1 else None
+
+    def literal_str(self, expr: Expression) -> str | Dynamic | None:
+        """The value of a constant string expression or ``None``; else `DYNAMIC`.
+
+        Literals, ``Final`` names (of any module) and constant expressions of this module
+        (``"x" * 3``, ``PREFIX + "_find"``) are read, as ``tool()`` would receive them.
+        """
+        if isinstance(expr, NameExpr) and expr.fullname == "builtins.None":
+            return None
+        if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
+            value = expr.node.final_value
+            if isinstance(value, str):
+                return value
+        folded = constant_fold_expr(expr, self.module)
+        return folded if isinstance(folded, str) else DYNAMIC
+
+    def is_tool(self, expr: Expression, depth: int = 0) -> bool:
+        """Whether *expr* is `tool`, or an alias of it (``expose = tool``, in any module)."""
+        if not isinstance(expr, RefExpr) or depth > MAX_DEPTH:
+            return False
+        if expr.fullname == TOOL_FUNCTION:
+            return True
+        var = expr.node
+        if not isinstance(var, Var):
+            return False
+        if var.type is not None and self.tool_type is not None:
+            # Another module's alias, already type checked: it has `tool`'s own type.
+            return is_same_type(get_proper_type(var.type), self.tool_type)
+        value = self.constant(expr, depth)
+        return value is not None and self.is_tool(value, depth + 1)
+
+    # -- the two forms
+
+    def tool_call(self, call: CallExpr, form: str) -> dict[str, object] | None:
+        """The declaration a ``tool(...)`` call makes (None when its method name is unknown)."""
+        method_expr: Expression | None = None
+        for name, arg, kind in zip(call.arg_names, call.args, call.arg_kinds, strict=True):
+            if (name is None and kind == ARG_POS and method_expr is None) or name == "method_name":
+                method_expr = arg
+        if method_expr is None:
+            # `tool(*NAMES)`, `tool(**OPTIONS)`: the method name may be in there.
+            self.unpacked(call, None)
+            return None  # `tool()` in exports: mypy reports the missing argument
+        method = self.literal_str(method_expr)
+        if not isinstance(method, str):
+            self.skip("unchecked-method-name", method_expr, expression=describe(method_expr))
+            return None
+        return self.with_tool_name(decl(method, None, call, form), call)
+
+    def with_tool_name(self, decl: dict[str, object], call: CallExpr) -> dict[str, object]:
+        """*decl* with the ``tool_name=`` of *call*, or marked unknown when it is not a literal.
+
+        Its ``inline=`` (and an inline tool's ``limits=``) are read too (`read_inline`).
+        """
+        read_inline(decl, call, self.skip, describe)
+        if self.unpacked(call, str(decl["method"])):
+            decl["tool_name_known"] = False
+        for name, arg in zip(call.arg_names, call.args, strict=True):
+            if name != "tool_name":
+                continue
+            tool_name = self.literal_str(arg)
+            if isinstance(tool_name, Dynamic):
+                decl["tool_name_known"] = False
+                self.skip(
+                    "unchecked-tool-name", arg, method=str(decl["method"]), expression=describe(arg)
+                )
+            else:
+                decl["tool_name"] = tool_name
+        return decl
+
+    def unpacked(self, call: CallExpr, method: str | None) -> bool:
+        """Record ``*args`` and ``**kwargs`` of *call* as unchecked; whether it has ``**kwargs``.
+
+        ``**OPTIONS`` may hold any option (a ``tool_name``, ``inline=True``), ``*NAMES`` the
+        method name: what they hold is decided at run time.
+        """
+        options = False
+        for arg, kind in zip(call.args, call.arg_kinds, strict=True):
+            if kind not in (ARG_STAR, ARG_STAR2):
+                continue
+            stars = "*" if kind == ARG_STAR else "**"
+            values = {"expression": f"{stars}{describe(arg)}"}
+            self.skip(
+                "unchecked-arguments", arg, **values, **({"method": method} if method else {})
+            )
+            options = options or kind == ARG_STAR2
+        return options
+
+    def exports(self, expr: Expression, out: list[dict[str, object]], depth: int = 0) -> None:
+        """Collect the declarations of an ``exports`` value; record what cannot be read."""
+        if depth > MAX_DEPTH:
+            self.skip("unchecked-exports", expr, expression=describe(expr))
+            return
+        if isinstance(expr, (TupleExpr, ListExpr)):
+            for item in expr.items:
+                self.exports_item(item, out, depth)
+        elif isinstance(expr, OpExpr) and expr.op == "+":
+            self.exports(expr.left, out, depth + 1)
+            self.exports(expr.right, out, depth + 1)
+        elif isinstance(expr, OpExpr) and expr.op == "*":
+            self.repeated(expr, out, depth)
+        elif isinstance(expr, MemberExpr) and expr.name == "exports":
+            self.copied(expr, out)
+        elif isinstance(expr, CallExpr) and self.is_tool(expr.callee):
+            return  # a single tool(...) instead of a tuple: mypy reports the type
+        else:
+            if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
+                self.through(expr, out, depth, self.exports)
+                return
+            self.skip("unchecked-exports", expr, expression=describe(expr))
+
+    def exports_item(self, item: Expression, out: list[dict[str, object]], depth: int) -> None:
+        """Read one item of an exports tuple into *out* (an unpacked tuple, or a tool call)."""
+        if isinstance(item, StarExpr):
+            self.exports(item.expr, out, depth + 1)
+        elif isinstance(item, CallExpr) and self.is_tool(item.callee):
+            decl = self.tool_call(item, "exports")
+            if decl is not None:
+                out.append(decl)
+        elif isinstance(item, CallExpr):
+            self.skip("unchecked-exports", item, expression=describe(item))
+        elif isinstance(item, RefExpr) and isinstance(item.node, Var):
+            self.through(item, out, depth, self.exports_item)
+        # Anything else (a string, a method, a literal) is not a ToolSpec: mypy reports its type.
+
+    def through(
+        self,
+        ref: RefExpr,
+        out: list[dict[str, object]],
+        depth: int,
+        read: Callable[[Expression, list[dict[str, object]], int], None],
+    ) -> None:
+        """Read the value of the Final constant *ref* names, as if written where *ref* is."""
+        value = self.constant(ref)
+        if value is None or not (isinstance(ref.node, Var) and ref.node.is_final):
+            self.skip("unchecked-exports-name", ref, expression=describe(ref))
+            return
+        found: list[dict[str, object]] = []
+        before = len(self.unchecked)
+        read(value, found, depth + 1)
+        # Reported in the class body: the constant may serve several classes.
+        for record in (*found, *self.unchecked[before:]):
+            record.update(span(ref))
+        out.extend(found)
+
+    def repeated(self, expr: OpExpr, out: list[dict[str, object]], depth: int) -> None:
+        """Read a tuple of declarations repeated a constant number of times (``(...) * 2``)."""
+        count = constant_fold_expr(expr.right, self.module)
+        items = expr.left
+        if not isinstance(count, int):
+            count, items = constant_fold_expr(expr.left, self.module), expr.right
+        if not isinstance(count, int) or isinstance(count, bool):
+            self.skip("unchecked-exports", expr, expression=describe(expr))
+            return
+        once: list[dict[str, object]] = []
+        self.exports(items, once, depth + 1)
+        out.extend(once * max(count, 0))
+
+    def copied(self, expr: MemberExpr, out: list[dict[str, object]]) -> None:
+        """``Base.exports``: the declarations of Base's ``exports``, made here again."""
+        owner = expr.expr.node if isinstance(expr.expr, RefExpr) else None
+        if not isinstance(owner, TypeInfo):
+            self.skip("unchecked-exports", expr, expression=describe(expr))
+            return
+        for klass in owner.mro:
+            if klass.fullname == TOOLSET:
+                return
+            data = metadata(klass)
+            if data is not None and data.get("exports_set"):
+                out.extend(
+                    {**decl, **span(expr), "copied_from": klass.fullname}
+                    for decl in records(data.get("exports"))
+                )
+                if data.get("exports_unchecked"):
+                    self.skip("unchecked-exports", expr, expression=describe(expr))
+                return
+            if "exports" in klass.names:
+                break  # a class that is not a Toolset (or not recorded) sets it
+        self.skip("unchecked-exports", expr, expression=describe(expr))
+
+    def decorator(self, name: str, decorators: list[Expression]) -> dict[str, object] | None:
+        """The declaration ``@tool`` or ``@tool(...)`` among *decorators* makes, if any."""
+        for dec in decorators:
+            if self.is_tool(dec):
+                return decl(name, None, dec, "decorator")
+            # `@tool(...)` with options only; a positional argument is the exports form misused.
+            if (
+                isinstance(dec, CallExpr)
+                and self.is_tool(dec.callee)
+                and ARG_POS not in dec.arg_kinds
+            ):
+                return self.with_tool_name(decl(name, None, dec, "decorator"), dec)
+        return None
+
+
+def decl(method: str, tool_name: str | None, node: Context, form: str) -> dict[str, object]:
+    """A declaration record: the method, its tool name, where it is written and its form."""
+    return {"method": method, "tool_name": tool_name, **span(node), "form": form}
