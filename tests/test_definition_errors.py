@@ -1092,7 +1092,7 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         "a",
         (
             "T.op: parameter 'a' has type dict[int, Any], which has no JSON Schema (JSON object keys "
-            "are strings; use a str key type (got <class 'int'>)) [toolset-param-type]"
+            "are strings; use a str key type (got int)) [toolset-param-type]"
         ),
     ),
     (

@@ -486,6 +486,15 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         "value: -1 is less than the minimum of 0",
     ),
     ("NewType", UserId, {"type": "string"}, "u1", "u1", 1, "value: 1 is not of type 'string'"),
+    (
+        "NewType of str as mapping keys",
+        dict[UserId, int],
+        {"type": "object", "additionalProperties": {"type": "integer"}},
+        {"u1": 1},
+        {"u1": 1},
+        {"u1": "1"},
+        "value.u1: '1' is not of type 'integer'",
+    ),
 ]
 
 
@@ -512,6 +521,16 @@ def test_row(
     assert result.value == {"value": expected}
     assert type(result.value["value"]) is type(expected)  # type: ignore[index]
     assert proxy.dynamic_call({"value": bad}) == f"{PREFIX}'types_echo': {message}"
+
+
+def test_a_key_type_with_constraints_is_named_as_written() -> None:
+    # The schema has no place for key constraints; the message shows what was written, not
+    # the bare str it would otherwise label.
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        echo(dict[Annotated[str, MaxLen(2)], int])
+    message = str(caught.value)
+    assert "a key type cannot carry constraints or descriptions" in message
+    assert "(got Annotated[str, MaxLen(max_length=2)])" in message
 
 
 def test_recursive_class_uses_defs_and_ref() -> None:

@@ -209,8 +209,8 @@ class SchemaCheck:
         if fullname in MAPPING_ORIGINS:
             if len(args) != 2:
                 return _missing_parameters(info)
-            key = get_proper_type(args[0])
-            if not (isinstance(key, Instance) and key.type.fullname == "builtins.str"):
+            if not _key_is_str(args[0]):
+                key = get_proper_type(args[0])
                 return f"JSON object keys are strings; use a str key type (got {self.show(key)})"
             return self._problem(args[1], seen)
         if "attrs" in info.metadata or is_real_dataclass(info):
@@ -325,6 +325,14 @@ class SchemaCheck:
             if info.is_newtype and info.bases:
                 return self.admits_null(info.bases[0])
         return False
+
+
+def _key_is_str(key: Type) -> bool:
+    """Whether a mapping's key type is ``str`` or a NewType of it (at any depth)."""
+    proper = get_proper_type(key)
+    while isinstance(proper, Instance) and proper.type.is_newtype and proper.type.bases:
+        proper = proper.type.bases[0]
+    return isinstance(proper, Instance) and proper.type.fullname == "builtins.str"
 
 
 def _any_problem(any_type: AnyType) -> str | None:

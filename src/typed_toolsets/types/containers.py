@@ -11,6 +11,7 @@ from typing import Any, Final
 import attrs
 
 from typed_toolsets.rules import sets
+from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
 
@@ -368,10 +369,25 @@ def _is_mapping(annotation: object) -> bool:
     return _origin_name(annotation) in MAPPING_ORIGINS and bool(typing.get_args(annotation))
 
 
+def _key_is_str(key_type: object) -> bool:
+    """Whether a mapping's keys are strings: ``str``, or a NewType of it (at any depth)."""
+    while (supertype := getattr(key_type, "__supertype__", None)) is not None:
+        key_type = supertype
+    return key_type is str
+
+
 def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
     key_type, value_type = typing.get_args(annotation)
-    if key_type is not str:
-        msg = f"JSON object keys are strings; use a str key type (got {key_type!r})"
+    if not _key_is_str(key_type):
+        if typing.get_origin(key_type) is typing.Annotated:
+            # The label would show the bare str: name the metadata the schema cannot carry.
+            metadata = ", ".join(repr(m) for m in typing.get_args(key_type)[1:])
+            msg = (
+                "a key type cannot carry constraints or descriptions; use a plain str key type "
+                f"(got Annotated[{label(key_type)}, {metadata}])"
+            )
+        else:
+            msg = f"JSON object keys are strings; use a str key type (got {label(key_type)})"
         raise Unsupported(msg)
     item = builder.spec(value_type)
     structure_item = item.structure

@@ -140,6 +140,7 @@ class Everything(Toolset):
         *,
         user: UserId,
         ids: set[UserId],
+        by_user: dict[UserId, int],
         positive: Annotated[int, annotated_types.Ge(0)],
         short: Annotated[str, annotated_types.MaxLen(10), "A short text"],
         described: Annotated[float, Description("A ratio")],
