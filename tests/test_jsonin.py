@@ -88,11 +88,21 @@ class TestNotAnObject:
             f"Error: Arguments for tool 'input_take' must be a JSON object, not {kind}"
         )
 
-    @pytest.mark.parametrize("value", [3, [1], object(), 2.5, {1, 2}])
-    def test_python_values_other_than_mappings(self, value: object) -> None:
-        message = take().dynamic_call(value)
-        assert message.startswith("Error: Arguments for tool 'input_take' must be a JSON object")
-        assert type(value).__name__ in message
+    @pytest.mark.parametrize(
+        ("value", "kind"),
+        [(3, "number"), (2.5, "number"), (True, "boolean"), ([1], "array"), ((1, 2), "array")],
+    )
+    def test_python_values_with_a_json_form_are_named_by_it(self, value: object, kind: str) -> None:
+        assert take().dynamic_call(value) == (
+            f"Error: Arguments for tool 'input_take' must be a JSON object, not {kind}"
+        )
+
+    @pytest.mark.parametrize("value", [object(), {1, 2}])
+    def test_python_values_without_a_json_form_are_named_by_their_type(self, value: object) -> None:
+        assert take().dynamic_call(value) == (
+            "Error: Arguments for tool 'input_take' must be a JSON object (a mapping or JSON "
+            f"text), not {type(value).__name__}"
+        )
 
 
 class TestStrictParsing:
@@ -265,8 +275,22 @@ class TestSizeLimit:
         assert result.error is not None
         assert result.error.kind == "limit"
         assert result.error.message == (
-            "Arguments for tool 'input_take' are at least 2,097,167 bytes, over the limit of "
+            "Arguments for tool 'input_take' are 2,097,167 bytes, over the limit of "
             "1,000,000 bytes (Limits.max_argument_bytes); send less data"
+        )
+
+    def test_a_text_longer_than_the_limit_is_not_measured_further(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # More characters than the limit allows bytes: over it, whatever they encode to.
+        parsed: list[str] = []
+        monkeypatch.setattr(jsonin, "parse_strict", lambda text: parsed.append(text))
+        payload = '{"pattern": "' + "é" * (1024 * 1024) + '"}'
+        message = take().dynamic_call(payload)
+        assert parsed == []
+        assert message == (
+            "Error: Arguments for tool 'input_take' are more than 1,000,000 bytes, over the limit "
+            "of 1,000,000 bytes (Limits.max_argument_bytes); send less data"
         )
 
     def test_size_counts_utf8_bytes(self) -> None:

@@ -102,20 +102,14 @@ class NotJSONValue(ArgumentsInputError):  # noqa: N818 - a kind of ArgumentsInpu
 # ------------------------------------------------------------------------------ size and depth
 
 
-def check_size(size: int | None, limits: Limits, *, at_least: int | None = None) -> None:
+def check_size(size: int | None, limits: Limits) -> None:
     """Raise `LimitExceeded` when *size* is over the byte limit.
 
-    A *size* of None means measuring stopped early: the input is over the limit, by *at_least*
-    bytes when that is known.
+    A *size* of None means measuring stopped early: the input is over the limit.
     """
     limit = limits.max_argument_bytes
     if size is None or size > limit:
-        if size is not None:
-            measured = f"{size:,}"
-        elif at_least is not None:
-            measured = f"at least {at_least:,}"
-        else:
-            measured = f"more than {limit:,}"
+        measured = f"more than {limit:,}" if size is None else f"{size:,}"
         msg = (
             f"{measured} bytes, over the limit of {limit:,} bytes (Limits.max_argument_bytes); "
             "send less data"
@@ -543,8 +537,9 @@ def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[
         if not text:
             return {}
         if len(text) > limits.max_argument_bytes:
-            # Every character is at least one byte: over the limit without encoding anything.
-            check_size(None, limits, at_least=len(text))
+            # Every character is at least one byte: over the limit without encoding anything
+            # (an ASCII text's size is its length; another's is not measured further).
+            check_size(len(text) if text.isascii() else None, limits)
         if not text.isascii():
             try:
                 encoded = len(text.encode("utf-8"))
@@ -565,6 +560,10 @@ def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[
             raise InvalidJSON(msg) from None
     elif isinstance(arguments, Mapping):
         return _copy_mapping(typing.cast(object, arguments), limits)
+    elif isinstance(arguments, (bool, int, float, list, tuple)):
+        # A value with a JSON form is named by it, as the same value sent as text would be.
+        msg = f"must be a JSON object, not {_json_kind(typing.cast(object, arguments))}"
+        raise NotAnObject(msg)
     else:
         msg = f"must be a JSON object (a mapping or JSON text), not {type(arguments).__name__}"
         raise NotAnObject(msg)
