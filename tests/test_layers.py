@@ -25,7 +25,7 @@ _CORE = {"_public", "_version", "rules", "types", "definition", "call", "_toolse
 
 #: Layer -> the layers its modules may import (their own always).
 MAY_IMPORT: dict[str, set[str]] = {
-    "rules": set(),
+    "rules": {"_public"},
     "_public": set(),
     "_version": set(),
     "types": {"_public", "rules"},
@@ -34,8 +34,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "_toolset": {"_public", "rules", "types", "definition", "call"},
     "typed_toolsets": _CORE,
     "analysis": _CORE,
-    "plugin": {"rules", "_version"},
-    "mypy": {"plugin", "rules", "_version"},
+    "plugin": {"_public", "rules", "_version"},
+    "mypy": {"_public", "plugin", "rules", "_version"},
     "builtins": {PUBLIC, "definition"},
     "text": {"builtins"},
     "github": {"builtins"},

@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal, NamedTuple, TypeAlias, cast
 
+from typed_toolsets._public import public
+
 from .names import TOOL_NAME_PATTERN
 
 __all__ = [
@@ -371,6 +373,7 @@ _VALUE_NAMES: Final[Mapping[str, frozenset[str]]] = {
 }
 
 
+@public
 @dataclass(frozen=True, repr=False)
 class Problem:
     """One problem of a Toolset definition.
