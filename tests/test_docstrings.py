@@ -52,6 +52,27 @@ def test_google_args() -> None:
     }
 
 
+def test_google_args_on_the_opening_line() -> None:
+    # As a method's docstring holds it: the opening line unindented, the rest indented past the
+    # body's margin, so cleaning leaves the entries with no indentation at all.
+    entries_only = """Args:
+        x: The first.
+        y: The second,
+            on two lines.
+    """
+    assert parameter_descriptions(entries_only) == {
+        "x": "The first.",
+        "y": "The second, on two lines.",
+    }
+    with_returns = """Args:
+        x: The first.
+
+    Returns:
+        z: not a parameter.
+    """
+    assert parameter_descriptions(with_returns) == {"x": "The first."}
+
+
 def test_rest_params() -> None:
     assert parameter_descriptions(REST) == {
         "query": "What to look for, in words.",

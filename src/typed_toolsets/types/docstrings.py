@@ -103,6 +103,9 @@ def _google_section(doc: str | None, sections: frozenset[str]) -> dict[str, str]
     index = 0
     while index < len(lines):
         header = _is_header(lines[index])
+        # A header on the docstring's opening line ("""Args:) has no indentation of its own
+        # to drop, so cleaning it leaves its entries at none: they are read at the margin.
+        at_margin = index == 0
         index += 1
         if header not in sections:
             continue
@@ -114,7 +117,7 @@ def _google_section(doc: str | None, sections: frozenset[str]) -> dict[str, str]
                 index += 1
                 continue
             indent = len(line) - len(line.lstrip())
-            if indent == 0:
+            if indent == 0 and (not at_margin or _is_header(line) is not None):
                 break  # the next section (or text) at the docstring's own indentation
             if entry_indent is None:
                 entry_indent = indent
