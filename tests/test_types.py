@@ -6,6 +6,7 @@ import dataclasses
 import enum
 import inspect
 import json
+import math
 import numbers
 import sys
 import uuid
@@ -20,7 +21,7 @@ from annotated_types import Ge, Gt, Interval, Le, Len, Lt, MaxLen, MinLen, Multi
 from jsonschema import Draft202012Validator
 
 from tests.strategies.toolsets import make_echo_toolset
-from typed_toolsets import Description, ToolProxy, ToolsetDefinitionError
+from typed_toolsets import Description, ToolProxy, Toolset, ToolsetDefinitionError, tool
 
 
 class Color(enum.Enum):
@@ -716,6 +717,57 @@ def test_a_default_past_the_json_digit_limit_is_not_published() -> None:
 def test_a_parameter_default_past_the_json_digit_limit_is_a_definition_error() -> None:
     with pytest.raises(ToolsetDefinitionError, match=r"<int of more than 4,300 digits>"):
         make_echo_toolset([("n", int, 10**4300)])
+
+
+def _reach(annotation: object, default: float) -> ToolProxy:
+    """A tool returning its one argument, ``limit``, whose default is *default*."""
+
+    def reach(self: object, *, limit: float = default) -> object:
+        return limit
+
+    reach.__annotations__["limit"] = annotation  # (this module's annotations are strings)
+    far = type("Far", (Toolset,), {"reach": tool(reach), "__module__": __name__})
+    return far.to_tools()[0]
+
+
+@pytest.mark.parametrize(
+    ("annotation", "default"),
+    [
+        (float, math.inf),
+        (float, -math.inf),
+        (Optional[float], math.inf),  # noqa: UP045
+        (Annotated[float, Ge(0)], math.inf),
+        (Union[int, float], -math.inf),  # noqa: UP007
+    ],
+)
+def test_an_infinite_default_of_a_float_is_kept_out_of_the_schema(
+    annotation: object, default: float
+) -> None:
+    # A fine Python default the schema cannot write ("default" is for JSON-representable ones).
+    proxy = _reach(annotation, default)
+    assert "default" not in proxy.parameters["properties"]["limit"]
+    assert proxy.parameters["required"] == []
+    assert proxy.dynamic_call({}) == default
+    assert proxy.dynamic_call('{"limit": 2.5}') == 2.5
+
+
+def test_a_nan_default_of_a_float_reaches_the_method() -> None:
+    proxy = _reach(float, math.nan)
+    assert "default" not in proxy.parameters["properties"]["limit"]
+    assert math.isnan(proxy.dynamic_call({}))
+
+
+@pytest.mark.parametrize(
+    ("annotation", "type_shown"),
+    [(Annotated[float, Le(10)], "float"), (int, "int")],
+)
+def test_an_infinite_default_the_type_refuses_is_a_definition_error(
+    annotation: object, type_shown: str
+) -> None:
+    with pytest.raises(
+        ToolsetDefinitionError, match=rf"has the default inf, which is not a valid {type_shown} "
+    ):
+        make_echo_toolset([("limit", annotation, math.inf)])
 
 
 def test_a_field_defaulting_to_none_must_admit_null() -> None:

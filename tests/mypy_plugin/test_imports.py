@@ -22,9 +22,15 @@ from typed_toolsets.plugin import fullnames
 PACKAGE = Path(typed_toolsets.__file__).parent
 PLUGIN_FILES = [*sorted((PACKAGE / "plugin").glob("*.py")), PACKAGE / "mypy.py"]
 
-#: Library modules the plugin may import: its own package, the rules, and the version (part of
-#: mypy's cache key; the module holds nothing else).
-ALLOWED = ("typed_toolsets.plugin", "typed_toolsets.rules", "typed_toolsets._version")
+#: Library modules the plugin may import: its own package, the rules, the version (part of
+#: mypy's cache key; the module holds nothing else) and `_public` (which the rules' public record
+#: uses; standard library only).
+ALLOWED = (
+    "typed_toolsets.plugin",
+    "typed_toolsets.rules",
+    "typed_toolsets._version",
+    "typed_toolsets._public",
+)
 
 
 def _allowed(module: str) -> bool:
@@ -61,10 +67,17 @@ def test_plugin_modules_import_only_mypy_the_stdlib_and_the_rules(path: Path) ->
     "path", sorted((PACKAGE / "rules").glob("*.py")), ids=lambda p: f"rules/{p.name}"
 )
 def test_the_rules_import_only_the_stdlib(path: Path) -> None:
+    # Besides each other: `_public`, itself standard library only (a record's public module).
     imported = [m for _, m in _imports(path)]
     assert [m for m in imported if m.partition(".")[0] not in sys.stdlib_module_names] == [
-        m for m in imported if m.startswith("typed_toolsets.rules.")
+        m for m in imported if m.startswith(("typed_toolsets.rules.", "typed_toolsets._public."))
     ]
+
+
+def test_the_public_module_imports_only_the_stdlib() -> None:
+    imported = [m for _, m in _imports(PACKAGE / "_public.py")]
+    assert imported
+    assert [m for m in imported if m.partition(".")[0] not in sys.stdlib_module_names] == []
 
 
 def test_the_import_rule_catches_a_core_import(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 import typing
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
@@ -306,6 +307,8 @@ def _default_problem(
     try:
         json_default(default, spec)
     except ValueError as exc:
+        if _without_json_form(default, spec):
+            return None  # kept out of the schema; the method gets it when the model leaves it out
         return problem(
             "bad-default",
             class_name,
@@ -316,6 +319,21 @@ def _default_problem(
             reason=str(exc),
         )
     return None
+
+
+def _without_json_form(default: object, spec: TypeSpec) -> bool:
+    """Whether *default* is a value of the type that JSON cannot write: an infinity or NaN.
+
+    ``limit: float = math.inf`` is a fine default; only the schema's ``"default"`` cannot show it.
+    The type's own hook judges it, constraints included (``Annotated[float, Le(10)]`` refuses it).
+    """
+    if type(default) is not float or math.isfinite(default):
+        return False
+    try:
+        spec.structure(default)
+    except Exception:  # noqa: BLE001 - any refusal means it is not a value of the type
+        return False
+    return True
 
 
 def _shown(default: object) -> str:

@@ -252,14 +252,17 @@ class SignatureCheck:
     def literal_default_problem(
         self, method: str, parameter: str, arg_type: Type, default: str, *, pep604: bool
     ) -> Problem | None:
-        """A bool or a number with no JSON form as the default of a number type.
+        """A bool as the default of a number type (mypy accepts it: bool derives from int).
 
         Only ``int``, ``float``, ``int | None`` and ``float | None`` are judged (the run time's
         reasons for them are known); the union only when written so (*pep604*): the run time's
         reason names ``Optional[X]`` as ``typing.Optional[X]``, and ``None | X`` in that order.
-        The constraints of ``Annotated`` are invisible to mypy, so a default that breaks them is
-        left to the run time.
+        An infinity or NaN is a fine default of a float, which the schema only does not show; the
+        constraints of ``Annotated`` that may refuse it are invisible to mypy: left to the run
+        time, as caches written before this rule may still record such a default.
         """
+        if default not in ("True", "False"):
+            return None
         proper = get_proper_type(arg_type)
         items = (
             [get_proper_type(i) for i in proper.items]
@@ -274,7 +277,6 @@ class SignatureCheck:
                 return None
         if not numbers:
             return None
-        is_bool = default in ("True", "False")
         if len(items) > 1 and not (
             pep604 and len(items) == 2 == len(numbers) + 1 and isinstance(items[1], NoneType)
         ):
@@ -283,10 +285,8 @@ class SignatureCheck:
             reason = f"{default} matches no variant of {self.types.show(arg_type)}"
         elif numbers[0] == "builtins.float":
             reason = f"{default} is not a finite number"
-        elif is_bool:
-            reason = f"{default} is not an int"
         else:
-            return None  # `n: int = math.inf`: mypy reports the type of the default
+            reason = f"{default} is not an int"
         return problem(
             "bad-default",
             self.class_name,
@@ -298,7 +298,7 @@ class SignatureCheck:
         )
 
 
-#: The number types whose refusal of a bool or a non-finite default `literal_default_problem` knows.
+#: The number types whose refusal of a bool default `literal_default_problem` knows.
 _NUMBERS: Final = frozenset({"builtins.int", "builtins.float"})
 
 

@@ -10,16 +10,14 @@ what the checks need from them is recorded with the class's declarations
 - ``unresolved``: ``[parameter, name]`` for an annotation naming something Python cannot find
   when it resolves the annotation: a name imported only under ``if TYPE_CHECKING:``, or, for a
   string annotation (PEP 563), a name local to the function the class is defined in;
-- ``literal_defaults``: ``[parameter, repr, union]`` for a default whose value the source shows
-  and that a number type may refuse (mypy accepts both for a ``float``): a bool (``True``) or a
-  number with no JSON form (``math.inf``, ``-math.inf``, ``math.nan``, ``float("inf")``,
-  ``1e999``), shown as the run time's ``repr`` shows it; *union* is ``"|"`` when the annotation
-  is written as ``X | Y`` (the run time's reason then names it as mypy does), else ``""``.
+- ``literal_defaults``: ``[parameter, repr, union]`` for a bool default (``True``), which a
+  number type refuses and mypy accepts (bool derives from int), shown as the run time's ``repr``
+  shows it; *union* is ``"|"`` when the annotation is written as ``X | Y`` (the run time's reason
+  then names it as mypy does), else ``""``.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator
 from typing import Final
 
@@ -28,30 +26,25 @@ from mypy.nodes import (
     LDEF,
     AssignmentStmt,
     Block,
-    CallExpr,
     ClassDef,
     Decorator,
     Expression,
-    FloatExpr,
     ForStmt,
     FuncDef,
     IfStmt,
     Import,
     ImportFrom,
-    MemberExpr,
     MypyFile,
     NameExpr,
     OverloadedFuncDef,
     PlaceholderNode,
     RefExpr,
     Statement,
-    StrExpr,
     SymbolTableNode,
     TryStmt,
     TupleExpr,
     TypeAlias,
     TypeInfo,
-    UnaryExpr,
     WhileStmt,
     WithStmt,
 )
@@ -129,38 +122,13 @@ def method_facts(
     }
 
 
-#: Names of numbers with no JSON form, and their ``repr``.
-_NON_FINITE: Final = {"math.inf": "inf", "math.nan": "nan"}
 _BOOLS: Final = {"builtins.True": "True", "builtins.False": "False"}
 
 
 def literal_default(expr: Expression | None) -> str | None:
-    """The ``repr`` of a default that is a bool or a number with no JSON form, else None."""
-    if isinstance(expr, UnaryExpr) and expr.op in ("-", "+"):
-        inner = literal_default(expr.expr)
-        if inner in ("inf", "-inf", "nan"):
-            value = float(inner)
-            return repr(-value if expr.op == "-" else value)
-        return None
-    if isinstance(expr, FloatExpr):
-        return repr(expr.value) if not math.isfinite(expr.value) else None
+    """The ``repr`` of a default that is a bool (``True``), else None."""
     if isinstance(expr, RefExpr):
-        name = expr.fullname
-        if not name and isinstance(expr, MemberExpr) and isinstance(expr.expr, NameExpr):
-            name = f"{expr.expr.name}.{expr.name}"  # not bound yet: as written
-        return _NON_FINITE.get(name) or _BOOLS.get(name)
-    if (
-        isinstance(expr, CallExpr)
-        and isinstance(expr.callee, RefExpr)
-        and expr.callee.fullname == "builtins.float"
-        and len(expr.args) == 1
-        and isinstance(expr.args[0], StrExpr)
-    ):
-        try:
-            value = float(expr.args[0].value)
-        except ValueError:
-            return None  # Python raises when the class is defined
-        return repr(value) if not math.isfinite(value) else None
+        return _BOOLS.get(expr.fullname)
     return None
 
 

@@ -1,10 +1,11 @@
 # Defaults the schema refuses (`bad-default`) and methods without `self` (`no-self`), as the run
 # time reports them. What mypy cannot see (the constraints of `Annotated`) is left to the run time.
+# An infinity or NaN is a fine default of a float (the schema only does not show it): no problem.
 import math
 from math import inf
 from typing import Annotated, Optional
 
-from annotated_types import Ge
+from annotated_types import Ge, Le
 
 from typed_toolsets import Toolset, tool
 
@@ -22,22 +23,23 @@ class Defaults(Toolset):
         tool("constrained"),
         tool("spelled"),
         tool("negative"),
+        tool("limited"),
         tool("fine"),
     )
 
-    def unbounded(self, *, limit: float = math.inf) -> float:  # E: Defaults.unbounded: parameter 'limit' has the default inf, which is not a valid float (ValueError: inf is not a finite number)  [toolset-signature]
+    def unbounded(self, *, limit: float = math.inf) -> float:
         return limit
 
-    def below(self, *, limit: float = -inf) -> float:  # E: Defaults.below: parameter 'limit' has the default -inf, which is not a valid float (ValueError: -inf is not a finite number)  [toolset-signature]
+    def below(self, *, limit: float = -inf) -> float:
         return limit
 
-    def undefined(self, *, x: float = math.nan) -> float:  # E: Defaults.undefined: parameter 'x' has the default nan, which is not a valid float (ValueError: nan is not a finite number)  [toolset-signature]
+    def undefined(self, *, x: float = math.nan) -> float:
         return x
 
-    def parsed(self, *, x: float = float("inf")) -> float:  # E: Defaults.parsed: parameter 'x' has the default inf, which is not a valid float (ValueError: inf is not a finite number)  [toolset-signature]
+    def parsed(self, *, x: float = float("inf")) -> float:
         return x
 
-    def overflow(self, *, x: float = 1e999) -> float:  # E: Defaults.overflow: parameter 'x' has the default inf, which is not a valid float (ValueError: inf is not a finite number)  [toolset-signature]
+    def overflow(self, *, x: float = 1e999) -> float:
         return x
 
     def flag(self, *, n: int = True) -> int:  # E: Defaults.flag: parameter 'n' has the default True, which is not a valid int (ValueError: True is not an int)  [toolset-signature]
@@ -49,16 +51,19 @@ class Defaults(Toolset):
     def optional(self, *, n: int | None = False) -> int | None:  # E: Defaults.optional: parameter 'n' has the default False, which is not a valid int | None (ValueError: False matches no variant of int | None)  [toolset-signature]
         return n
 
-    def constrained(self, *, x: Annotated[float, Ge(0)] = math.inf) -> float:  # E: Defaults.constrained: parameter 'x' has the default inf, which is not a valid float (ValueError: inf is not a finite number)  [toolset-signature]
+    def constrained(self, *, x: Annotated[float, Ge(0)] = math.inf) -> float:
         return x
 
-    # The run time names this union `typing.Optional[float]` in its reason: left to it.
     def spelled(self, *, x: Optional[float] = -inf) -> float | None:
         return x
 
     # mypy does not see the constraints of Annotated: left to the run time.
     def negative(self, *, n: Annotated[int, Ge(0)] = -1) -> int:
         return n
+
+    # mypy does not see the bound an infinity breaks: left to the run time.
+    def limited(self, *, x: Annotated[float, Le(10)] = math.inf) -> float:
+        return x
 
     def fine(self, *, on: bool = True, big: float = 1e300, x: float = -1.5, n: int = 0) -> None:
         pass
