@@ -26,6 +26,7 @@ from mypy.nodes import (
     MypyFile,
     NameExpr,
     OverloadedFuncDef,
+    RefExpr,
     Statement,
     SymbolNode,
     TypeInfo,
@@ -52,7 +53,7 @@ from typed_toolsets.rules.problems import Problem, problem
 
 from .codes import Span, note, report
 from .deps import depend_on
-from .fullnames import TOOLSET
+from .fullnames import TOOL_FUNCTION, TOOLSET
 from .inline import inline_problem
 from .metadata import (
     META,
@@ -524,7 +525,7 @@ class ClassCheck:
         if isinstance(node, TypeInfo):
             return problem("nested-class", self.name, name)
         if is_plain_function(node) and func is not None:
-            if func.is_generator or func.is_async_generator:
+            if (func.is_generator or func.is_async_generator) and not _wrapped(node):
                 return problem("generator", self.name, name)
             return None
         if isinstance(node, Var) and not node.has_explicit_value and not node.is_classvar:
@@ -533,6 +534,34 @@ class ClassCheck:
         if name in attrs_field_names(found.owner):
             return problem("attrs-field", self.name, name)
         return problem("attribute", self.name, name)
+
+
+#: Decorators that return the very function they are given (the run time judges it as written).
+_SAME_FUNCTION: Final = frozenset(
+    {
+        TOOL_FUNCTION,
+        "typing.override",
+        "typing_extensions.override",
+        "typing.final",
+        "typing_extensions.final",
+        "abc.abstractmethod",
+    }
+)
+
+
+def _wrapped(node: SymbolNode | None) -> bool:
+    """Whether a decorator other than `tool` (and a few that return their function) wraps it.
+
+    The class attribute is then what the decorator returned, which the run time judges: a
+    wrapper of a generator function (``@listify``, a logging decorator) is no generator itself.
+    """
+    if not isinstance(node, Decorator):
+        return False
+    for decorator in node.original_decorators:
+        target = decorator.callee if isinstance(decorator, CallExpr) else decorator
+        if not (isinstance(target, RefExpr) and target.fullname in _SAME_FUNCTION):
+            return True
+    return False
 
 
 def _is_property(node: SymbolNode | None) -> bool:

@@ -2,6 +2,8 @@ import functools
 from collections.abc import AsyncIterator, Iterator
 from typing import ClassVar
 
+from typing_extensions import override
+
 import attrs
 
 from typed_toolsets import Toolset, tool
@@ -95,3 +97,16 @@ class OwnApi(Toolset):
     @tool  # E: OwnApi.proxy: 'proxy' is part of the Toolset API and cannot be exported  [toolset-not-a-method]
     def proxy(self) -> int:  # type: ignore[override]
         return 1
+
+
+class Streams(Toolset):
+    def lines(self) -> Iterator[str]:
+        yield ""
+
+
+class Overridden(Streams):
+    # `override` returns the function itself: still a generator.
+    @tool  # E: Overridden.lines: 'lines' is a generator; only methods that return a value can be exported  [toolset-not-a-method]
+    @override
+    def lines(self) -> Iterator[str]:
+        yield "x"

@@ -1,7 +1,7 @@
 # clean: decorators used by clean_module.py, in their own module.
 import enum
 import functools
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 P = ParamSpec("P")
@@ -13,6 +13,14 @@ def logged(func: Callable[P, R]) -> Callable[P, R]:
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         return func(*args, **kwargs)
+
+    return wrapper
+
+
+def listify(func: Callable[P, Iterator[R]]) -> Callable[P, list[R]]:
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> list[R]:
+        return list(func(*args, **kwargs))
 
     return wrapper
 
