@@ -170,6 +170,15 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         "value: '2' is not of type 'number'",
     ),
     (
+        "float | int is Numeric too, keeping int",
+        float | int,
+        {"type": "number"},
+        2,
+        2,
+        "2",
+        "value: '2' is not of type 'number'",
+    ),
+    (
         "enum",
         Color,
         {"type": "string", "enum": ["red", "green"], "description": "A colour."},
