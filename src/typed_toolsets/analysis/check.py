@@ -250,6 +250,12 @@ class _Checker:
             if found.toolset is not None:
                 self.seen_class(found.toolset)
             self.add(Finding(path, line, found))
+        if cls is not None:
+            # The plugin reports a class's ambiguous unions beside its errors: so does check.
+            path = self.file_of(cls) or origin.path or fallback
+            qualname = class_display_name(cls.__qualname__)
+            for method, parameter, annotation in exc._parameters:  # pyright: ignore[reportPrivateUsage]
+                self.ambiguity(cls, path, qualname, method, parameter, annotation)
 
     # -- a class that was built
 
@@ -265,8 +271,6 @@ class _Checker:
         except ToolsetDefinitionError as exc:
             self.from_error(exc, path)
             return
-        if CODE_PREFIX + "ambiguous-union" in self.disabled:
-            return
         for export in exports:
             method = export.method
             declaring = _declaring_class(cls, export.method_name)
@@ -280,19 +284,29 @@ class _Checker:
             ):
                 continue  # inherited unchanged: reported on the class that declares it
             for param in method.params:
-                ambiguity = find_ambiguity(param.annotation)
-                if ambiguity is None:
-                    continue
-                found = problem(
-                    "ambiguous-union",
-                    qualname,
-                    export.method_name,
-                    param.name,
-                    union=ambiguity.union,
-                    first=ambiguity.first,
-                    second=ambiguity.second,
+                self.ambiguity(
+                    cls, path, qualname, export.method_name, param.name, param.annotation
                 )
-                self.add(Finding(path, self.locate(cls, path, found, 0), found))
+
+    def ambiguity(
+        self, cls: type, path: str, qualname: str, method: str, parameter: str, annotation: object
+    ) -> None:
+        """Report *parameter*'s annotation if it is an ambiguous union (check 8)."""
+        if CODE_PREFIX + "ambiguous-union" in self.disabled:
+            return
+        ambiguity = find_ambiguity(annotation)
+        if ambiguity is None:
+            return
+        found = problem(
+            "ambiguous-union",
+            qualname,
+            method,
+            parameter,
+            union=ambiguity.union,
+            first=ambiguity.first,
+            second=ambiguity.second,
+        )
+        self.add(Finding(path, self.locate(cls, path, found, 0), found))
 
     # -- `Cls.to_tools()` call sites
 

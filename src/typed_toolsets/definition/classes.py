@@ -280,6 +280,10 @@ def build_class(cls: type, toolset_base: type) -> None:
     class_name = class_display_name(cls.__qualname__)
     exports: list[Export] = []
     final_names: dict[str, str] = {}
+    # The parameters read of the exports this class declares or defines (not inherited
+    # unchanged), for `check` when the class has problems.
+    parameters: list[tuple[str, str, object]] = []
+    own_names = {s.method_name for s in own}
     for spec in _merged_specs(cls, own):
         method_name = spec.method_name
         found = _lookup(cls, method_name)
@@ -315,9 +319,13 @@ def build_class(cls: type, toolset_base: type) -> None:
             method = read_method(class_name, method_name, func, owner)
         except SignatureProblems as exc:
             problems.extend(exc.problems)
+            if owner is cls or method_name in own_names:
+                parameters.extend((method_name, *read) for read in exc.parameters)
             continue
         except Unresolved:
             method = None  # a forward reference: resolved when the tools are first built
+        if method is not None and (owner is cls or method_name in own_names):
+            parameters.extend((method_name, p.name, p.annotation) for p in method.params)
         limits = spec.limits if spec.limits is not None else class_limits
         if spec.inline:
             inline_problem = _inline_problem(class_name, method_name, func, limits)
@@ -348,7 +356,9 @@ def build_class(cls: type, toolset_base: type) -> None:
             )
         )
     if problems:
-        raise ToolsetDefinitionError(problems)
+        error = ToolsetDefinitionError(problems)
+        error._parameters = tuple(parameters)  # pyright: ignore[reportPrivateUsage]
+        raise error
     type.__setattr__(cls, INFO_ATTRIBUTE, ClassInfo(cls, own, exports))
 
 

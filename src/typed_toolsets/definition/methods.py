@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import math
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
@@ -42,11 +42,18 @@ _EMPTY: Final = inspect.Parameter.empty
 
 
 class SignatureProblems(Exception):  # noqa: N818 (a verdict carrying records, not an error)
-    """A method cannot be exported; ``problems`` says why."""
+    """A method cannot be exported; ``problems`` says why.
 
-    def __init__(self, problems: list[Problem]) -> None:
+    ``parameters`` are the parameters read despite them, with their annotations (what
+    ``typed-toolsets check`` still analyses for ambiguous unions).
+    """
+
+    def __init__(
+        self, problems: list[Problem], parameters: Sequence[tuple[str, object]] = ()
+    ) -> None:
         super().__init__("\n".join(str(p) for p in problems))
         self.problems = problems
+        self.parameters = tuple(parameters)
 
 
 class UnresolvedParameter(Unresolved):
@@ -242,7 +249,7 @@ def read_method(
             )
         )
     if problems:
-        raise SignatureProblems(problems)
+        raise SignatureProblems(problems, [(p.name, p.annotation) for p in params])
     if unresolved is not None:
         raise unresolved
     # Loaded by the first class that exports a method, not by `import typed_toolsets`.

@@ -89,3 +89,11 @@ class Unambiguous(Toolset):
         today: datetime.date | Literal["today"] = "today",
         shapes: tuple[int] | tuple[int, int] = (1,),
     ) -> None: ...
+
+
+# A class with definition errors still gets its ambiguous unions reported, beside the errors.
+class Broken(Toolset):
+    exports = (tool("mixed"), tool("missing"), tool("only_ambiguous"))  # E: Broken.missing: Broken has no method 'missing' to export  [toolset-unknown-method]
+
+    def mixed(self, *, data: object, color: str | Color) -> None: ...  # E: Broken.mixed: parameter 'color' has the union str | Color, and a JSON value can match both str and Color (the first one in declared order wins)  [toolset-ambiguous-union]  # E: Broken.mixed: parameter 'data' has type object, which has no JSON Schema (object has no JSON Schema; use a concrete type)  [toolset-param-type]
+    def only_ambiguous(self, *, query: ByName | ByLabel) -> None: ...  # E: Broken.only_ambiguous: parameter 'query' has the union ByName | ByLabel, and a JSON value can match both ByName and ByLabel (the first one in declared order wins)  [toolset-ambiguous-union]
