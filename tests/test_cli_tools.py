@@ -146,6 +146,30 @@ def test_a_failed_call_goes_to_stderr_with_status_1(shop: Path) -> None:
 
 
 @pytest.mark.slow
+def test_a_tool_that_exits_is_a_failed_call_not_the_commands_status(tmp_path: Path) -> None:
+    # argparse inside a tool exits on bad input: that call failed (status 1), with its reason.
+    (tmp_path / "quits.py").write_text(
+        textwrap.dedent(
+            """\
+            import sys
+
+            from typed_toolsets import Toolset, tool
+
+
+            class Quits(Toolset):
+                @tool
+                def stop(self, *, code: int) -> int:
+                    sys.exit(code)
+            """
+        ),
+        encoding="utf-8",
+    )
+    done = cli("call", "quits.py:Quits", "quits_stop", '{"code": 2}', cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == "Error: Tool 'quits_stop' failed: SystemExit: 2\n"
+
+
+@pytest.mark.slow
 def test_no_arguments_means_an_empty_object_and_async_tools_run(shop: Path) -> None:
     done = cli("call", "shop_tools:Clock", "clock_tick", cwd=shop)
     assert (done.returncode, done.stdout) == (0, "2\n")

@@ -256,6 +256,7 @@ def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``typed-toolsets call TARGET TOOL [JSON | -]``: run one tool as a model would."""
 
     def body() -> int:
+        from typed_toolsets.call.execution import execution_error
         from typed_toolsets.export.calls import result_text
         from typed_toolsets.export.dialects import unique_tools
 
@@ -266,7 +267,15 @@ def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise _Stop(
                 EXIT_USAGE, f"{args.target} has no tool {args.tool!r}; available tools: {available}"
             )
-        result = proxy.invoke(_read_arguments(args.arguments, sys.stdin))
+        arguments = _read_arguments(args.arguments, sys.stdin)
+        try:
+            result = proxy.invoke(arguments)
+        except SystemExit as exc:
+            # The call path lets a tool's exit through for a host that is stopping; here the
+            # command is the host, and one tool exiting (argparse on bad input) is that call's
+            # failure, as in the MCP server: not this command's status.
+            err.write(f"Error: {execution_error(proxy.name, exc).message}\n")
+            return EXIT_PROBLEMS
         if not result.ok:
             message = result.error.message if result.error is not None else "the tool failed"
             err.write(f"Error: {message}\n")
