@@ -309,7 +309,15 @@ def test_schema_strict_and_its_refusals(shop: Path) -> None:
         ("typed_toolsets.text:Nope", "typed_toolsets.text:Nope: typed_toolsets.text has no"),
         ("missing.py:Cls", "missing.py: no such file"),
         ("raising_mod", "cannot import 'raising_mod': RuntimeError: boom"),
-        ("empty_mod", "empty_mod: empty_mod defines no Toolset class"),
+        ("empty_mod", "empty_mod: empty_mod defines no Toolset class\n"),
+        (
+            "importing_mod",
+            (
+                "importing_mod: importing_mod defines no Toolset class; it imports "
+                "TextProcessingToolset: list the ones to use in its __all__, or name one "
+                "(importing_mod:TextProcessingToolset)\n"
+            ),
+        ),
     ],
 )
 def test_targets_that_cannot_be_loaded_are_one_line_usage_errors(
@@ -317,6 +325,9 @@ def test_targets_that_cannot_be_loaded_are_one_line_usage_errors(
 ) -> None:
     (tmp_path / "raising_mod.py").write_text("raise RuntimeError('boom')\n")
     (tmp_path / "empty_mod.py").write_text("X = 1\n")
+    (tmp_path / "importing_mod.py").write_text(
+        "from typed_toolsets.text import TextProcessingToolset\n"
+    )
     done = cli("list", target, cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.startswith(f"typed-toolsets list: error: {expected}")

@@ -236,9 +236,29 @@ def _load_by_statement(
     return loaded
 
 
-def no_toolsets(target: str, module_name: str) -> TargetError:
-    """The usage error of a module target that names no Toolset class."""
-    return TargetError(f"{target}: {module_name} defines no Toolset class")
+def no_toolsets(
+    target: str, module_name: str, module: types.ModuleType | None = None
+) -> TargetError:
+    """The usage error of a module target that names no Toolset class.
+
+    Toolset classes the module only imports are named, with the two ways to serve them.
+    """
+    message = f"{target}: {module_name} defines no Toolset class"
+    imported = sorted(
+        name
+        for name, value in (vars(module).items() if module is not None else ())
+        if isinstance(value, type)
+        and issubclass(value, Toolset)
+        and value is not Toolset
+        and not name.startswith("_")
+    )
+    if imported:
+        names = ", ".join(imported)
+        message += (
+            f"; it imports {names}: list the ones to use in its __all__, or name one "
+            f"({module_name}:{imported[0]})"
+        )
+    return TargetError(message)
 
 
 def toolset_classes(module: types.ModuleType) -> list[type[Toolset]]:
@@ -304,7 +324,7 @@ def load_toolsets(target: str) -> list[type[Toolset]]:
     if class_name is None:
         classes = toolset_classes(module)
         if not classes:
-            raise no_toolsets(target, loaded.name)
+            raise no_toolsets(target, loaded.name, module)
         return classes
     found = resolve_class(module, class_name)
     if found is None:
