@@ -969,6 +969,23 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         ),
     ),
     (
+        "hidden-signature",
+        _class(
+            "T",
+            exports=(tool("op"),),
+            op=_function("def wrapper(*args, **kwargs): ...\nop = wrapper"),
+        ),
+        "hidden-signature",
+        "T",
+        "op",
+        None,
+        (
+            "T.op: it is a function named 'wrapper' that takes only *args and **kwargs: a "
+            "decorator without functools.wraps hides the method's parameters; decorate its "
+            "wrapper with @functools.wraps(<the method>) [toolset-signature]"
+        ),
+    ),
+    (
         "api-name-of-its-own",
         _class("T", exports=(tool("proxy"),), proxy=_function("def op(self): ...")),
         "api-name",
@@ -1264,3 +1281,66 @@ def test_set_items_apart_by_place_or_plain_enums_are_fine() -> None:
 
     (proxy,) = SetToolset.to_tools()
     assert proxy.dynamic_call({"pairs": [[True, 1], [False, 1]], "marks": [1, True]}) == 4
+
+
+def _unwrapped(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A decorator that forgets functools.wraps: its wrapper is named ``wrapper``."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def _named_wrapper(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A decorator whose wrapper spells out the method's signature, under its own name."""
+
+    def wrapper(self: object, *, text: str) -> Any:
+        return fn(self, text=text)
+
+    return wrapper
+
+
+def _lookup(self: object, *, query: str) -> str:
+    return query
+
+
+def test_a_marked_wrapper_under_another_name_is_not_dropped() -> None:
+    # `@tool` outermost marks the wrapper, named `wrapper`: it is the attribute's tool (it was
+    # left out without a word), and a wrapper hiding the signature says how to show it.
+    class Shown(Toolset):
+        @tool
+        @_named_wrapper
+        def shout(self, *, text: str) -> str:
+            return text.upper()
+
+        find = tool(_lookup)
+
+    assert [t.name for t in Shown.to_tools()] == ["shown_shout", "shown_find"]
+    assert Shown.to_tools()[0].dynamic_call({"text": "hi"}) == "HI"
+    with pytest.raises(ToolsetDefinitionError) as caught:
+
+        class Hidden(Toolset):
+            @tool
+            @_unwrapped
+            def shout(self, *, text: str) -> str:
+                return text.upper()
+
+    assert [p.kind for p in caught.value.problems] == ["hidden-signature"]
+
+
+def test_an_alias_of_a_marked_method_is_not_exported_again() -> None:
+    class Base(Toolset):
+        toolset_name = "t"
+
+        @tool
+        def find(self, *, query: str) -> str:
+            return query
+
+        search = find
+
+    class Sub(Base):
+        again = Base.find
+
+    assert [t.name for t in Base.to_tools()] == ["t_find"]
+    assert [t.name for t in Sub.to_tools()] == ["t_find"]

@@ -191,14 +191,26 @@ def _own_specs(cls: type, problems: list[Problem]) -> tuple[ToolSpec, ...]:
                     problems.append(problem(kind, class_name, got=repr(item)))
     for name, value in cls.__dict__.items():
         spec = spec_of(value)
-        if spec is not None and spec.method_name == name:
-            specs.append(spec)
+        if spec is None:
+            continue
+        if spec.method_name != name:
+            if _alias(cls, spec):
+                continue  # `search = find`: declared where the marked method is, not again
+            # Marked under another name: the function a decorator without functools.wraps
+            # returned (its ``__name__`` is ``wrapper``). It is this attribute's tool.
+            spec = attrs.evolve(spec, method_name=name)
+        specs.append(spec)
     seen: set[str] = set()
     for spec in specs:
         if spec.method_name in seen:
             problems.append(problem("declared-twice", class_name, spec.method_name))
         seen.add(spec.method_name)
     return tuple(specs)
+
+
+def _alias(cls: type, spec: ToolSpec) -> bool:
+    """Whether *spec*'s method, under its own name in *cls* or a base, is the one marked."""
+    return any(spec_of(vars(klass).get(spec.method_name)) is spec for klass in cls.__mro__)
 
 
 def _merged_specs(cls: type, own: tuple[ToolSpec, ...]) -> list[ToolSpec]:

@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 _EMPTY: Final = inspect.Parameter.empty
+_VAR_POSITIONAL: Final = inspect.Parameter.VAR_POSITIONAL
 
 
 class SignatureProblems(Exception):  # noqa: N818 (a verdict carrying records, not an error)
@@ -182,6 +183,12 @@ def read_method(
         raise SignatureProblems([found]) from None
     parameters = list(signature.parameters.values())
     if not parameters or parameters[0].kind not in _SELF_KINDS:
+        wrapper = getattr(func, "__name__", method_name)
+        if parameters[0:1] and parameters[0].kind is _VAR_POSITIONAL and wrapper != method_name:
+            # A decorator's wrapper without functools.wraps: its (*args, **kwargs) stand in
+            # for the method's own signature.
+            found = problem("hidden-signature", class_name, method_name, wrapper=wrapper)
+            raise SignatureProblems([found])
         # The instance is passed first: without a parameter for it, no call can succeed.
         raise SignatureProblems([problem("no-self", class_name, method_name)])
     parameters = parameters[1:]

@@ -72,6 +72,7 @@ Kind = Literal[
     "tool-name-type",
     "unreadable-signature",
     "no-self",
+    "hidden-signature",
     "positional-only",
     "var-positional",
     "var-keyword",
@@ -195,6 +196,12 @@ KINDS: Final[Mapping[Kind, Template]] = {
     "no-self": Template(
         "signature",
         "it takes no `self`; a tool is an instance method: make `self` its first parameter",
+    ),
+    "hidden-signature": Template(
+        "signature",
+        "it is a function named {wrapper!r} that takes only *args and **kwargs: a decorator "
+        "without functools.wraps hides the method's parameters; decorate its wrapper with "
+        "@functools.wraps(<the method>)",
     ),
     "positional-only": Template(
         "signature",
