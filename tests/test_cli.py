@@ -120,6 +120,46 @@ def test_every_broken_class_of_a_module_is_reported_on_its_line(
     ]
 
 
+def test_statements_needing_a_failed_class_are_skipped_and_others_still_fail(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Run again statement by statement after a class failed: what needs that class is skipped,
+    # but anything else that raises stops the module as an import would (it was swallowed).
+    head = """\
+        from typed_toolsets import Limits, Toolset, tool
+
+
+        class First(Toolset):
+            exports = (tool("missing"),)
+
+
+        ALIAS = First
+        TOOLS = ALIAS.to_tools()
+        """
+    tail = """\
+
+
+        class Last(Toolset):
+            @tool
+            def op(self, *, data: bytes) -> int:
+                return 1
+        """
+    path = write("skips_mod.py", head + tail)
+    status, out, err = run(capsys, str(path))
+    assert (status, err) == (1, "")
+    assert [line.split(": error: ")[-1].split(":")[0] for line in out[:-1]] == [
+        "First.missing",
+        "Last.op",
+    ]
+    write("fails_mod.py", head + "\n        RESULT = int('not a number')\n" + tail)
+    status, out, err = run(capsys, "fails_mod")
+    assert (status, out) == (2, [])
+    assert err == (
+        "typed-toolsets check: error: cannot import 'fails_mod': ValueError: invalid literal "
+        "for int() with base 10: 'not a number'\n"
+    )
+
+
 def test_a_clean_module_passes_with_warnings_for_ambiguous_unions(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -172,8 +172,7 @@ def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
             raise
         return _load_by_statement(name, exc, spec)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - any import failure is exit 2
-        msg = f"cannot import {name!r}: {_one_line(exc)}"
-        raise TargetError(msg) from None
+        raise _import_failure(name, exc) from None
     if source is not None and not _same_file(module, source):
         # A package file imported by its qualified name found another package of that name.
         other = getattr(module, "__file__", None) or "a module without a file"
@@ -194,6 +193,24 @@ def _future_flags(tree: ast.Module) -> int:
                 feature = getattr(future_flags, alias.name, None)
                 flags |= getattr(feature, "compiler_flag", 0)
     return flags
+
+
+def _import_failure(name: str, exc: BaseException) -> TargetError:
+    """The usage error of module *name* raising *exc* while it runs."""
+    return TargetError(f"cannot import {name!r}: {_one_line(exc)}")
+
+
+def _bound_names(stmt: ast.stmt) -> set[str]:
+    """The module-level names *stmt* binds (a class, a function, assignments, imports)."""
+    if isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {stmt.name}
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return {(alias.asname or alias.name).partition(".")[0] for alias in stmt.names}
+    return {
+        node.id
+        for node in ast.walk(stmt)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+    }
 
 
 def _load_by_statement(
@@ -221,6 +238,7 @@ def _load_by_statement(
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     flags = _future_flags(tree)
+    skipped: set[str] = set()  # the names the failed statements would have bound
     for stmt in tree.body:
         module_code = ast.Module(body=[stmt], type_ignores=[])
         code = compile(module_code, origin, "exec", flags=flags, dont_inherit=True)
@@ -228,8 +246,13 @@ def _load_by_statement(
             exec(code, module.__dict__)  # noqa: S102 - the user's own module, as `import` would
         except ToolsetDefinitionError as exc:
             loaded.failures.append(exc)
-        except Exception:  # noqa: BLE001, S112 - needs a class that failed: already reported
-            continue
+            skipped.update(_bound_names(stmt))
+        except NameError as exc:
+            if exc.name not in skipped:
+                raise _import_failure(name, exc) from None
+            skipped.update(_bound_names(stmt))  # needs a class that failed: already reported
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - the module fails, as on import
+            raise _import_failure(name, exc) from None
     if not loaded.failures:  # pragma: no cover - the import failed once, so it fails again
         loaded.failures.append(first)
     loaded.module = module
