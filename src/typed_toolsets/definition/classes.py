@@ -6,6 +6,7 @@ themselves (names, defaults, codes) live in `typed_toolsets.rules`, shared with 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import threading
 import typing
@@ -164,6 +165,9 @@ def _kind_problem(class_name: str, name: str, value: object) -> Problem | None:
     for wrapper in (staticmethod, classmethod, property):
         if isinstance(value, wrapper):
             return problem("wrapped-method", class_name, name, wrapper=wrapper.__name__)
+    if isinstance(value, functools.cached_property):
+        # A property to its users (and to mypy, so the plugin says so too).
+        return problem("wrapped-method", class_name, name, wrapper="property")
     if inspect.isclass(value):
         return problem("nested-class", class_name, name)
     if inspect.isfunction(value):

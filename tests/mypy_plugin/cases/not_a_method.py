@@ -92,6 +92,14 @@ class Plain(Toolset):
     exports = (tool("count"), tool("annotated"), tool("toolset_name"), tool("exports"))  # E: Plain.annotated: 'annotated' is an annotated attribute (an attrs field), not a method  [toolset-not-a-method]  # E: Plain.count: 'count' is an attribute, not a method; only plain instance methods can be exported  [toolset-not-a-method]  # E: Plain.exports: 'exports' is part of the Toolset API and cannot be exported  [toolset-not-a-method]  # E: Plain.toolset_name: 'toolset_name' is part of the Toolset API and cannot be exported  [toolset-not-a-method]
 
 
+class Lazy(Toolset):
+    exports = (tool("total"),)  # E: Lazy.total: 'total' is a property; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
+
+    @functools.cached_property
+    def total(self) -> int:
+        return 1
+
+
 class OwnApi(Toolset):
     # A method of its own in the place of the Toolset API's is not exported either.
     @tool  # E: OwnApi.proxy: 'proxy' is part of the Toolset API and cannot be exported  [toolset-not-a-method]
