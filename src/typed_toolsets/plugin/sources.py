@@ -38,7 +38,6 @@ from mypy.nodes import (
     NameExpr,
     OverloadedFuncDef,
     PlaceholderNode,
-    RefExpr,
     Statement,
     SymbolTableNode,
     TryStmt,
@@ -122,13 +121,13 @@ def method_facts(
     }
 
 
-_BOOLS: Final = {"builtins.True": "True", "builtins.False": "False"}
-
-
 def literal_default(expr: Expression | None) -> str | None:
     """The ``repr`` of a default that is a bool (``True``), else None."""
-    if isinstance(expr, RefExpr):
-        return _BOOLS.get(expr.fullname)
+    # The name as written, not the fullname: mypy resolves a decorated method's defaults with
+    # its body, after the class's declarations are recorded. `True` and `False` are keywords,
+    # so the names always are the builtins.
+    if isinstance(expr, NameExpr) and expr.name in ("True", "False"):
+        return expr.name
     return None
 
 

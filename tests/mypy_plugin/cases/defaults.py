@@ -69,6 +69,25 @@ class Defaults(Toolset):
         pass
 
 
+class DecoratedDefaults(Toolset):
+    # mypy analyses a decorated method's defaults with its body, after the class is read.
+    @tool
+    def flag(self, *, n: int = False) -> int:  # E: DecoratedDefaults.flag: parameter 'n' has the default False, which is not a valid int (ValueError: False is not an int)  [toolset-signature]
+        return n
+
+    @tool(description="A float.")
+    def flag_float(self, *, x: float = True) -> float:  # E: DecoratedDefaults.flag_float: parameter 'x' has the default True, which is not a valid float (ValueError: True is not a finite number)  [toolset-signature]
+        return x
+
+    @tool()
+    def optional(self, *, w: int | None = False) -> int | None:  # E: DecoratedDefaults.optional: parameter 'w' has the default False, which is not a valid int | None (ValueError: False matches no variant of int | None)  [toolset-signature]
+        return w
+
+    @tool
+    def fine(self, *, on: bool = True) -> bool:
+        return on
+
+
 class NoSelf(Toolset):
     exports = (tool("keywords"),)
 
