@@ -18,6 +18,7 @@ from mypy.nodes import (
     ARG_POS,
     ARG_STAR,
     ARG_STAR2,
+    FUNC_NO_INFO,
     Argument,
     Context,
     Decorator,
@@ -126,7 +127,7 @@ class SignatureCheck:
         facts = self.facts(owner, module, func)
         kinds = func.arg_kinds if signature is None else signature.arg_kinds
         names = func.arg_names if signature is None else signature.arg_names
-        own_signature = signature is None or signature is func.type
+        own_signature = signature is None or _same_parameters(signature, func)
         params = _strings(facts.get("params")) if facts is not None and own_signature else []
 
         def place(index: int) -> Span:
@@ -143,8 +144,12 @@ class SignatureCheck:
         def source_name(index: int) -> str | None:
             return params[index] if index < len(params) else None
 
-        def shown(index: int) -> str:
+        def written(index: int) -> str:
+            """The parameter's name in the source: what the recorded facts are keyed by."""
             return names[index] or source_name(index) or f"#{index}"
+
+        def shown(index: int) -> str:
+            return _mangled(written(index), func)
 
         if not func.arg_kinds or func.arg_kinds[0] not in (ARG_POS, ARG_OPT):
             # No parameter takes the instance (mypy reports it too, as [misc]); the run time
@@ -172,8 +177,8 @@ class SignatureCheck:
         literal_defaults = _triples(facts.get("literal_defaults")) if facts is not None else {}
         first_unresolved: tuple[Problem, Span] | None = None
         for index in range(1, len(kinds)):
-            parameter = shown(index)
-            if parameter in unresolved:
+            parameter, key = shown(index), written(index)
+            if key in unresolved:
                 # Python cannot resolve this annotation: the run time reports that instead.
                 if first_unresolved is None:
                     found = problem(
@@ -181,18 +186,18 @@ class SignatureCheck:
                         self.class_name,
                         method,
                         parameter,
-                        name=unresolved[parameter],
+                        name=unresolved[key],
                     )
                     first_unresolved = (found, place(index))
                 continue
             arg_type = signature.arg_types[index]
             reported = self.type_problem(method, parameter, arg_type)
-            if reported is None and parameter in none_defaults:
+            if reported is None and key in none_defaults:
                 reported = self.default_problem(method, parameter, arg_type)
-            if reported is None and parameter in literal_defaults:
-                default, written = literal_defaults[parameter]
+            if reported is None and key in literal_defaults:
+                default, union = literal_defaults[key]
                 reported = self.literal_default_problem(
-                    method, parameter, arg_type, default, pep604=written == "|"
+                    method, parameter, arg_type, default, pep604=union == "|"
                 )
             if reported is None:
                 reported = self.ambiguity_problem(method, parameter, arg_type)
@@ -351,6 +356,30 @@ def _dunder_convention(name: str | None) -> bool:
     # does not, so only a real `/` counts. Without the source (another module) mypy's verdict
     # is all there is.
     return name is not None and name.startswith("__") and not name.endswith("__")
+
+
+def _mangled(name: str, func: FuncDef) -> str:
+    """*name* as the run time sees it: Python mangles ``__x`` in a class body to ``_Cls__x``."""
+    if func.info is FUNC_NO_INFO or not _dunder_convention(name):
+        return name
+    owner = func.info.name.lstrip("_")
+    return f"_{owner}{name}" if owner else name  # a class named `_` mangles nothing
+
+
+def _same_parameters(signature: CallableType, func: FuncDef) -> bool:
+    """Whether a decorated *signature* has *func*'s own parameters (``F -> F``, ``P -> P``).
+
+    The names recorded from the source then name its parameters (mypy forgets those of
+    positional-only ones).
+    """
+    if signature is func.type:
+        return True
+    if signature.arg_kinds != func.arg_kinds:
+        return False
+    return all(
+        mine is None or theirs is None or mine == theirs
+        for mine, theirs in zip(signature.arg_names, func.arg_names, strict=True)
+    )
 
 
 def _unannotated(t: Type) -> bool:

@@ -1,7 +1,17 @@
 # mypy: disable-error-code="no-untyped-def, assignment, override"
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from typed_toolsets import Toolset, tool
 
 from remote_base import RemoteBase
+from remote_decorators import logged
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def register(func: F) -> F:
+    return func
 
 
 class Params(Toolset):
@@ -42,3 +52,25 @@ class Overrides(RemoteBase):  # N: Overrides inherits the declaration of 'assign
     # The inherited declaration now resolves to this class's method: its problems are new.
     def assign(self, task_id: str, /) -> str:  # E: Overrides.assign: parameter 'task_id' is positional-only; tools are called with keywords, remove the '/'  [toolset-signature]
         return task_id
+
+
+class Wrapped(Toolset):
+    # A decorator that keeps the signature (`F -> F`, `P -> P`): the source names the parameters.
+    @tool
+    @register
+    def get(self, key: str, /) -> str:  # E: Wrapped.get: parameter 'key' is positional-only; tools are called with keywords, remove the '/'  [toolset-signature]
+        return key
+
+    @tool(description="Put.")
+    @logged
+    def put(self, key: str, /, *, value: str) -> str:  # E: Wrapped.put: parameter 'key' is positional-only; tools are called with keywords, remove the '/'  [toolset-signature]
+        return value
+
+    # `__key` is no positional-only parameter to Python: it is mangled to `_Wrapped__key`.
+    @tool
+    def old_style(self, __key: str) -> str:
+        return __key
+
+    @tool
+    def old_style_bytes(self, __data: bytes, *, __n: int = False) -> int:  # E: Wrapped.old_style_bytes: parameter '_Wrapped__data' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]  # E: Wrapped.old_style_bytes: parameter '_Wrapped__n' has the default False, which is not a valid int (ValueError: False is not an int)  [toolset-signature]
+        return __n
