@@ -37,11 +37,11 @@ from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SE
 from .typeinfo import (
     BYTES,
     SCALARS,
-    is_real_dataclass,
     label,
     member_value_type,
     namedtuple_fields,
     struct_attributes,
+    struct_class,
 )
 
 __all__ = ["SchemaCheck"]
@@ -213,8 +213,9 @@ class SchemaCheck:
                 key = get_proper_type(args[0])
                 return f"JSON object keys are strings; use a str key type (got {self.show(key)})"
             return self._problem(args[1], seen)
-        if "attrs" in info.metadata or is_real_dataclass(info):
-            return self._struct_problem(instance, seen)
+        struct = struct_class(info)
+        if struct is not None:
+            return self._struct_problem(instance, *struct, seen)
         if fullname == "builtins.object":
             return "object has no JSON Schema; use a concrete type"
         if fullname in BYTES:
@@ -242,17 +243,20 @@ class SchemaCheck:
         finally:
             seen.discard(info.fullname)
 
-    def _struct_problem(self, instance: Instance, seen: set[str]) -> str | None:
+    def _struct_problem(
+        self, instance: Instance, decorated: TypeInfo, kind: str, seen: set[str]
+    ) -> str | None:
+        """The fields are *decorated*'s (the class itself or a base: `struct_class`), of *kind*."""
         info = instance.type
+        self._reach(decorated.fullname, decorated.module_name)
         if info.fullname in seen:
             return None  # recursive classes are supported
         if info.type_vars:
             return f"{info.name!r} is generic; generic structs are not supported"
         seen.add(info.fullname)
         try:
-            is_attrs = "attrs" in info.metadata
-            attributes = struct_attributes(info, "attrs" if is_attrs else "dataclass") or []
-            for attribute in attributes:
+            is_attrs = kind == "attrs"
+            for attribute in struct_attributes(decorated, kind) or []:
                 name = attribute.get("name")
                 if not isinstance(name, str):
                     continue

@@ -34,7 +34,7 @@ from typed_toolsets.rules.typenames import (
     scalar_kinds,
 )
 
-from .typeinfo import BYTES, is_real_dataclass, label, member_value_type, struct_attributes
+from .typeinfo import BYTES, label, member_value_type, struct_attributes, struct_class
 
 __all__ = ["ShapeBuilder"]
 
@@ -125,20 +125,22 @@ class ShapeBuilder:
             return Shape.array(text, self.shape(args[0]))
         if len(args) == 2 and fullname in MAPPING_ORIGINS:
             return Shape.mapping(text, self.shape(args[1]))
-        if "attrs" in info.metadata or is_real_dataclass(info):
-            return self._struct_shape(info, text)
+        struct = struct_class(info)
+        if struct is not None:
+            return self._struct_shape(info, *struct, text)
         return Shape.opaque(text, _NO_SHAPE)
 
-    def _struct_shape(self, info: TypeInfo, text: str) -> Shape:
+    def _struct_shape(self, info: TypeInfo, decorated: TypeInfo, kind: str, text: str) -> Shape:
+        """The fields are *decorated*'s (the class itself or a base: `struct_class`), of *kind*."""
         cached = self._shapes.get(info.fullname)
         if cached is not None:
             return cached
         shape = Shape.closed_object(text)
         self._shapes[info.fullname] = shape
-        is_attrs = "attrs" in info.metadata
+        is_attrs = kind == "attrs"
         fields: dict[str, Shape] = {}
         required: set[str] = set()
-        for attribute in struct_attributes(info, "attrs" if is_attrs else "dataclass") or []:
+        for attribute in struct_attributes(decorated, kind) or []:
             name = attribute.get("name")
             if not isinstance(name, str) or not attribute.get(
                 "init" if is_attrs else "is_in_init", True

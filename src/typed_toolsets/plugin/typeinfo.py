@@ -30,6 +30,7 @@ __all__ = [
     "member_value_type",
     "namedtuple_fields",
     "struct_attributes",
+    "struct_class",
 ]
 
 #: Types with a scalar schema (strings, numbers, booleans, formats such as dates and UUIDs).
@@ -60,6 +61,22 @@ def is_real_dataclass(info: TypeInfo) -> bool:
     if meta is not None and any(m.dataclass_transform_spec for m in meta.type.mro):
         return False
     return not any(base.dataclass_transform_spec for base in info.mro)
+
+
+def struct_class(info: TypeInfo) -> tuple[TypeInfo, str] | None:
+    """The class whose fields a struct type has, with their kind (``"attrs"``, ``"dataclass"``).
+
+    The nearest class along the MRO that attrs or ``@dataclass`` decorated, as the run time finds
+    it: a subclass not decorated again has its base's fields (``attrs.fields`` and
+    ``dataclasses.fields`` read the inherited attribute), which mypy records on the base only.
+    None when *info* is neither (or a ``dataclass_transform`` model).
+    """
+    for klass in info.mro:
+        if "attrs" in klass.metadata:
+            return klass, "attrs"
+        if struct_attributes(klass, "dataclass") is not None:
+            return (klass, "dataclass") if is_real_dataclass(klass) else None
+    return None
 
 
 def attrs_field_names(info: TypeInfo) -> set[str]:

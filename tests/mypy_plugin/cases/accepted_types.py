@@ -63,6 +63,17 @@ class Chain:
     next: Chain | None = None
 
 
+class NamedFilter(Filter):
+    """Not decorated again: attrs sees Filter's fields (as dataclasses sees Window's below)."""
+
+    def describe(self) -> str:
+        return self.field
+
+
+class WideWindow(Window):
+    pass
+
+
 class Query(TypedDict, total=False):
     text: Required[str]
     limit: int
@@ -133,6 +144,9 @@ class Everything(Toolset):
     def structs(
         self, *, flt: Filter, tree: Tree, window: Window, chain: Chain, query: Query, pair: Pair
     ) -> None: ...
+
+    @tool
+    def inherited(self, *, flt: NamedFilter, window: WideWindow) -> None: ...
 
     @tool
     def wrappers(

@@ -42,6 +42,14 @@ class Dog:
     lives: int
 
 
+class LabelAgain(ByLabel):
+    """Not decorated again: ByLabel's fields."""
+
+
+class Puppy(Dog):
+    pass
+
+
 class NameDict(TypedDict):
     name: str
 
@@ -61,6 +69,7 @@ class Ambiguous(Toolset):
         tool("dict_vs_class"),
         tool("formats"),
         tool("literal_vs_scalar"),
+        tool("inherited_fields"),
     )
 
     def enum_after_str(self, *, color: str | Color) -> None: ...  # E: Ambiguous.enum_after_str: parameter 'color' has the union str | Color, and a JSON value can match both str and Color (the first one in declared order wins)  [toolset-ambiguous-union]
@@ -70,6 +79,7 @@ class Ambiguous(Toolset):
     def in_field(self, *, holder: Holder) -> None: ...  # E: Ambiguous.in_field: parameter 'holder' has the union int | Size, and a JSON value can match both int and Size (the first one in declared order wins)  [toolset-ambiguous-union]
     def dict_vs_class(self, *, query: NameDict | ByName) -> None: ...  # E: Ambiguous.dict_vs_class: parameter 'query' has the union NameDict | ByName, and a JSON value can match both NameDict and ByName (the first one in declared order wins)  [toolset-ambiguous-union]
     def formats(self, *, when: datetime.date | str) -> None: ...  # E: Ambiguous.formats: parameter 'when' has the union date | str, and a JSON value can match both date and str (the first one in declared order wins)  [toolset-ambiguous-union]
+    def inherited_fields(self, *, query: ByName | LabelAgain) -> None: ...  # E: Ambiguous.inherited_fields: parameter 'query' has the union ByName | LabelAgain, and a JSON value can match both ByName and LabelAgain (the first one in declared order wins)  [toolset-ambiguous-union]
     def literal_vs_scalar(self, *, mode: Literal["fast", "slow"] | str) -> None: ...  # E: Ambiguous.literal_vs_scalar: parameter 'mode' has the union Literal['fast', 'slow'] | str, and a JSON value can match both Literal['fast'] and str (the first one in declared order wins)  [toolset-ambiguous-union]
 
 
@@ -83,6 +93,7 @@ class Unambiguous(Toolset):
         numeric: int | float = 0,
         flags: bool | int = 0,
         tagged: Cat | Dog | None = None,
+        inherited: Cat | Puppy | None = None,
         kinds: Literal["a"] | Literal["b"] = "a",
         dates: datetime.date | datetime.datetime | None = None,
         sizes: Size | str = "x",
