@@ -10,10 +10,11 @@ import pickle
 import sys
 import types
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 import attrs
 import pytest
+from typing_extensions import NamedTuple, TypedDict
 
 from typed_toolsets import Limits, Toolset, ToolsetDefinitionError, TypedToolsetsError, tool
 from typed_toolsets.rules.problems import KINDS, STATIC_ONLY_CODES, Problem
@@ -292,6 +293,22 @@ def test_positional_or_keyword_parameters_are_fine() -> None:
     assert OkToolset.to_tools()[0].dynamic_call({"a": 1}) == "1x"
 
 
+_T = TypeVar("_T")
+
+
+@attrs.define
+class Box(Generic[_T]):
+    value: _T
+
+
+class Page(TypedDict, Generic[_T]):
+    items: list[_T]
+
+
+class Duo(NamedTuple, Generic[_T]):
+    left: _T
+
+
 @pytest.mark.parametrize(
     ("annotation", "cause"),
     [
@@ -301,6 +318,9 @@ def test_positional_or_keyword_parameters_are_fine() -> None:
         ("dict[int, str]", "JSON object keys are strings"),
         ("bytes", "bytes cannot be sent as JSON"),
         ("Opaque", "'Opaque' is not an attrs class"),
+        ("Box[int]", "'Box' is generic; generic structs are not supported"),
+        ("Page[int]", "'Page' is generic; generic structs are not supported"),
+        ("Duo[str]", "'Duo' is generic; generic structs are not supported"),
         ("list", "needs its type parameters"),
         ("set[list[int]]", "set items must be"),
         # true and 1 are two items in JSON, one in a Python set: never merged silently.
@@ -319,6 +339,9 @@ def test_annotations_without_schema(annotation: str, cause: str) -> None:
         "Callable": Callable,
         "Literal": Literal,
         "Opaque": type("Opaque", (), {}),
+        "Box": Box,
+        "Page": Page,
+        "Duo": Duo,
     }
     exec(f"def op(self, *, x: {annotation}) -> None: ...", namespace)  # noqa: S102
     problem = single(

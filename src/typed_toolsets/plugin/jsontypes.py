@@ -148,7 +148,10 @@ class SchemaCheck:
                 return self._namedtuple_problem(fallback, proper, seen)
             return self._first_problem(proper.items, seen)
         if isinstance(proper, TypedDictType):
-            self._reach(proper.fallback.type.fullname, proper.fallback.type.module_name)
+            info = proper.fallback.type
+            self._reach(info.fullname, info.module_name)
+            if info.type_vars:
+                return _generic_struct(info)
             return self._first_problem(list(proper.items.values()), seen)
         if isinstance(proper, (CallableType, Overloaded)):
             return "callables have no JSON Schema"
@@ -228,6 +231,8 @@ class SchemaCheck:
         self._reach(info.fullname, info.module_name)
         if info.fullname in seen:
             return None
+        if info.type_vars:
+            return _generic_struct(info)
         seen.add(info.fullname)
         try:
             names = namedtuple_fields(info)
@@ -252,7 +257,7 @@ class SchemaCheck:
         if info.fullname in seen:
             return None  # recursive classes are supported
         if info.type_vars:
-            return f"{info.name!r} is generic; generic structs are not supported"
+            return _generic_struct(info)
         seen.add(info.fullname)
         try:
             is_attrs = kind == "attrs"
@@ -359,6 +364,11 @@ def _bare(args: tuple[Type, ...] | list[Type]) -> bool:
     return not args or all(
         isinstance(p, AnyType) and p.type_of_any in omitted for p in map(get_proper_type, args)
     )
+
+
+def _generic_struct(info: TypeInfo) -> str:
+    # The run time has no schema for a parameterised class (`Page[int]`), whatever its kind.
+    return f"{info.name!r} is generic; generic structs are not supported"
 
 
 def _missing_parameters(info: TypeInfo) -> str:

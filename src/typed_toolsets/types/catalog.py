@@ -45,6 +45,9 @@ def explain_unsupported(annotation: object) -> str:
         return f"{name} needs its type parameters (for example list[str])"
     if isinstance(annotation, str):
         return f"the annotation {annotation!r} is still a string; it could not be resolved"
+    if isinstance(origin, type) and any(rule.predicate(origin) for rule in STRUCT_RULES):
+        # `Page[int]`: the struct rules take classes, not their parameterisations.
+        return f"{origin.__qualname__!r} is generic; generic structs are not supported"
     if isinstance(annotation, type):
         return (
             f"{annotation.__qualname__!r} is not an attrs class, dataclass, TypedDict, NamedTuple, "

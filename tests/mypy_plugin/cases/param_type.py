@@ -5,7 +5,8 @@ from collections.abc import Callable, Iterable
 from typing import Any, Generic, Literal, NamedTuple, NewType, Protocol, TypeVar, Union
 
 import attrs
-from typing_extensions import Never
+from typing_extensions import NamedTuple as GenericNamedTuple
+from typing_extensions import Never, TypedDict
 
 from typed_toolsets import Toolset, tool
 
@@ -59,6 +60,14 @@ class InitVarAgain(WithInitVar):
     pass
 
 
+class Page(TypedDict, Generic[T]):
+    items: list[T]
+
+
+class Duo(GenericNamedTuple, Generic[T]):
+    left: T
+
+
 class Point(NamedTuple):
     x: int
     label: object
@@ -74,6 +83,7 @@ class Types(Toolset):
         tool("generics"),
         tool("structs"),
         tool("inherited"),
+        tool("generic_structs"),
         tool("enums"),
         tool("others"),
         tool("sets"),
@@ -93,6 +103,7 @@ class Types(Toolset):
     def generics(self, *, bare: list, var: T, iterable: Iterable[int], box: Box[int]) -> None: ...  # E: Types.generics: parameter 'bare' has type list[Any], which has no JSON Schema (list needs its type parameters (for example list[str]))  [toolset-param-type]  # E: Types.generics: parameter 'box' has type Box[int], which has no JSON Schema ('Box' is generic; generic structs are not supported)  [toolset-param-type]  # E: Types.generics: parameter 'iterable' has type Iterable[int], which has no JSON Schema ('Iterable' is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; use one of those, or register it with typed_toolsets.register_type() and list it under registered_types in the plugin config)  [toolset-param-type]  # E: Types.generics: parameter 'var' has type T, which has no JSON Schema (the type variable T has no JSON Schema)  [toolset-param-type]
     def structs(self, *, outer: Outer, init: WithInitVar, point: Point) -> None: ...  # E: Types.structs: parameter 'init' has type WithInitVar, which has no JSON Schema (dataclass WithInitVar has the InitVar field 'seed' (not supported))  [toolset-param-type]  # E: Types.structs: parameter 'outer' has type Outer, which has no JSON Schema (field Outer.inner: field WithAny.payload: Any has no JSON Schema; use a concrete type)  [toolset-param-type]  # E: Types.structs: parameter 'point' has type Point, which has no JSON Schema (field Point.label: object has no JSON Schema; use a concrete type)  [toolset-param-type]
     def inherited(self, *, outer: OuterAgain, init: InitVarAgain) -> None: ...  # E: Types.inherited: parameter 'init' has type InitVarAgain, which has no JSON Schema (dataclass InitVarAgain has the InitVar field 'seed' (not supported))  [toolset-param-type]  # E: Types.inherited: parameter 'outer' has type OuterAgain, which has no JSON Schema (field OuterAgain.inner: field WithAny.payload: Any has no JSON Schema; use a concrete type)  [toolset-param-type]
+    def generic_structs(self, *, page: Page[int], duo: Duo[str]) -> None: ...  # E: Types.generic_structs: parameter 'duo' has type Duo[str], which has no JSON Schema ('Duo' is generic; generic structs are not supported)  [toolset-param-type]  # E: Types.generic_structs: parameter 'page' has type Page[int], which has no JSON Schema ('Page' is generic; generic structs are not supported)  [toolset-param-type]
     def enums(self, *, pair: TupleValued, empty: Empty, blit: Literal[b"x"]) -> None: ...  # E: Types.enums: parameter 'blit' has type Literal[b'x'], which has no JSON Schema (the literal Literal[b'x'] is bytes; JSON has no bytes)  [toolset-param-type]  # E: Types.enums: parameter 'empty' has type Empty, which has no JSON Schema (enum 'Empty' has no members)  [toolset-param-type]  # E: Types.enums: parameter 'pair' has type TupleValued, which has no JSON Schema (enum 'TupleValued' has the member 'PAIR', whose value is not a JSON string, number, boolean or null)  [toolset-param-type]
     def others(
         self,
