@@ -30,6 +30,7 @@ from mypy.nodes import (
     RefExpr,
     StarExpr,
     Statement,
+    StrExpr,
     TupleExpr,
     TypeInfo,
     Var,
@@ -85,8 +86,57 @@ def span(node: Context) -> dict[str, int]:
     }
 
 
+#: How mypy parses the value of an f-string's ``{x}``: ``"{:{}}".format(x, spec)``, with
+#: ``!r``, ``!s`` or ``!a`` before the colon for a conversion.
+_FORMATTED: Final = frozenset({"{:{}}", "{!r:{}}", "{!s:{}}", "{!a:{}}"})
+
+
+def _formatted(expr: Expression) -> tuple[str, Expression, Expression] | None:
+    """``(format, value, spec)`` when *expr* is an f-string's formatted value, else None."""
+    if (
+        isinstance(expr, CallExpr)
+        and isinstance(expr.callee, MemberExpr)
+        and expr.callee.name == "format"
+        and isinstance(expr.callee.expr, StrExpr)
+        and expr.callee.expr.value in _FORMATTED
+        and expr.arg_kinds == [ARG_POS, ARG_POS]
+    ):
+        return expr.callee.expr.value, expr.args[0], expr.args[1]
+    return None
+
+
+def _fstring_parts(expr: Expression) -> list[Expression] | None:
+    """The parts of an f-string (literals and formatted values), else None.
+
+    mypy parses ``f"{APP}_find"`` as ``"".join(["{:{}}".format(APP, ""), "_find"])`` (a lone
+    ``f"{APP}"`` as the ``format`` call alone); the same code written by hand is the same value.
+    """
+    if _formatted(expr) is not None:
+        return [expr]
+    if not (
+        isinstance(expr, CallExpr)
+        and isinstance(expr.callee, MemberExpr)
+        and expr.callee.name == "join"
+        and isinstance(expr.callee.expr, StrExpr)
+        and expr.callee.expr.value == ""
+        and expr.arg_kinds == [ARG_POS]
+        and isinstance(expr.args[0], ListExpr)
+    ):
+        return None
+    parts = expr.args[0].items
+    if all(isinstance(part, StrExpr) for part in parts):
+        return None  # an f-string has a formatted value: this was written as a join
+    if all(isinstance(part, StrExpr) or _formatted(part) is not None for part in parts):
+        return parts
+    return None
+
+
 def describe(expr: Expression) -> str:
     """A short text for *expr* in messages: ``NAMES``, ``helpers.EXPORTS``, ``make(...)``."""
+    if _fstring_parts(expr) is not None:
+        return "an f-string"  # not its parse, `"".join(...)`
+    if isinstance(expr, StrExpr):
+        return repr(expr.value)
     if isinstance(expr, NameExpr):
         return expr.name
     if isinstance(expr, MemberExpr):
@@ -135,8 +185,9 @@ class Reader:
     def literal_str(self, expr: Expression) -> str | Dynamic | None:
         """The value of a constant string expression or ``None``; else `DYNAMIC`.
 
-        Literals, ``Final`` names (of any module) and constant expressions of this module
-        (``"x" * 3``, ``PREFIX + "_find"``) are read, as ``tool()`` would receive them.
+        Literals, ``Final`` names (of any module), constant expressions of this module
+        (``"x" * 3``, ``PREFIX + "_find"``) and f-strings of those (``f"{PREFIX}_find"``) are
+        read, as ``tool()`` would receive them.
         """
         if isinstance(expr, NameExpr) and expr.fullname == "builtins.None":
             return None
@@ -145,7 +196,31 @@ class Reader:
             if isinstance(value, str):
                 return value
         folded = constant_fold_expr(expr, self.module)
-        return folded if isinstance(folded, str) else DYNAMIC
+        if isinstance(folded, str):
+            return folded
+        return self.fstring(expr)
+
+    def fstring(self, expr: Expression) -> str | Dynamic:
+        """The value of an f-string whose values are constant strings, else `DYNAMIC`.
+
+        Only ``{value}`` without a conversion or a format spec is read: it is the string itself.
+        """
+        parts = _fstring_parts(expr)
+        if parts is None:
+            return DYNAMIC
+        text: list[str] = []
+        for part in parts:
+            formatted = _formatted(part)
+            if formatted is None:
+                value: str | Dynamic | None = part.value if isinstance(part, StrExpr) else DYNAMIC
+            else:
+                form, inner, spec = formatted
+                plain = form == "{:{}}" and isinstance(spec, StrExpr) and not spec.value
+                value = self.literal_str(inner) if plain else DYNAMIC
+            if not isinstance(value, str):
+                return DYNAMIC
+            text.append(value)
+        return "".join(text)
 
     def is_tool(self, expr: Expression, depth: int = 0) -> bool:
         """Whether *expr* is `tool`, or an alias of it (``expose = tool``, in any module)."""

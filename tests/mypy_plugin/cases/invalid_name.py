@@ -5,6 +5,7 @@ from typed_toolsets import Toolset, tool
 from remote_base import RemoteBase
 
 SPACED: Final = "find things"
+APP: Final = "crm"
 
 
 class Bad(Toolset):
@@ -44,3 +45,17 @@ class LongPrefixToolsetWithAVeryLongClassNameThatGoesOnAndOnForeverAndEver(Tools
 
 class RenamedRemote(RemoteBase):  # N: RenamedRemote inherits the declaration of 'assign' from RemoteBase (line 9 of remote_base)
     toolset_name = "not valid"  # E: RenamedRemote.assign: the tool name 'not valid_assign' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+
+
+class Formatted(Toolset):
+    # f-strings of literals and Final str constants are read, as `PREFIX + "_find"` is.
+    toolset_name = f"{APP} tools"
+    exports = (tool("find", tool_name=f"{APP}_find"),)
+
+    def find(self) -> None: ...
+
+    @tool  # E: Formatted.run: the tool name 'crm tools_run' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+    def run(self) -> None: ...
+
+    @tool(tool_name=f"{APP}.add")  # E: Formatted.add: the tool name 'crm.add' is not valid for LLM APIs: it contains '.' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+    def add(self) -> None: ...

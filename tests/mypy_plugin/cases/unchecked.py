@@ -10,6 +10,7 @@ from remote_exports import SHARED, ComputedMixin, exported
 LOOKUP = "lookup"  # not Final: it could change before the class is created
 NOT_FINAL = (tool("search"),)
 NAMES: Final = ("search", "lookup")
+APP: Final = "crm"
 SEARCH_ONLY = ("search",)
 OPTIONS: dict[str, Any] = {"tool_name": "find"}
 BAD_OPTIONS: dict[str, Any] = {"tool_name": "bad name!"}
@@ -115,3 +116,16 @@ class UnpackedBadName(Toolset):
 
     def search(self, *, query: str) -> str:
         return query
+
+
+class Formatted(Toolset):
+    toolset_name = f"{LOOKUP}_tools"  # E: Formatted: `toolset_name = an f-string` cannot be checked statically, nor the tool names made from it (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+
+    @tool(tool_name=f"{APP:3}")  # E: Formatted.padded: the tool name an f-string cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    def padded(self) -> None: ...
+
+    @tool(tool_name="%s_del" % APP)  # E: Formatted.delete: the tool name '%s_del' % APP cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    def delete(self) -> None: ...
+
+    @tool(tool_name="{}_upd".format(APP))  # E: Formatted.update: the tool name '{}_upd'.format(...) cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    def update(self) -> None: ...
