@@ -185,6 +185,23 @@ def test_unknown_shapes_never_overlap() -> None:
     assert not overlaps(unknown, unknown)
 
 
+def test_values_known_only_by_kind() -> None:
+    # The plugin's enums with values mypy does not compute: they overlap only a type that takes
+    # every value of their kind, never a literal, a string format or another such enum.
+    enum_shape = Shape.constants_of("E", ("b",), (frozenset({"integer"}), NUMBER_KINDS))
+    assert enum_shape.kinds == {"string", "integer", "number"}
+    assert overlaps(enum_shape, Shape.scalar("int", frozenset({"integer"})))
+    assert overlaps(Shape.scalar("int", frozenset({"integer"})), enum_shape)
+    assert overlaps(enum_shape, Shape.scalar("str", frozenset({"string"})))  # "b"
+    assert not overlaps(enum_shape, Shape.constants_of("Literal[1]", (1,)))
+    assert not overlaps(enum_shape, Shape.scalar("date", frozenset({"string"}), "date"))
+    assert not overlaps(enum_shape, Shape.constants_of("F", (), (frozenset({"integer"}),)))
+    # A value that may be 0.5 or 1.0 is only surely taken by a type that takes both.
+    floats = Shape.constants_of("R", (), (NUMBER_KINDS,))
+    assert not overlaps(floats, Shape.scalar("int", frozenset({"integer"})))
+    assert overlaps(floats, Shape.scalar("float", NUMBER_KINDS))
+
+
 def test_numbers() -> None:
     integer = Shape.scalar("int", frozenset({"integer"}))
     number = Shape.scalar("float", NUMBER_KINDS)

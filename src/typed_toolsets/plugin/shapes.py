@@ -2,13 +2,14 @@
 
 The analysis itself is `typed_toolsets.rules.shapes`, shared with the runtime
 (`typed_toolsets.analysis.ambiguity`). Parts the plugin cannot know (registered types,
-NamedTuples, enum values mypy does not compute) are opaque: they never overlap anything, so the
-check gives no false alarms.
+NamedTuples) are opaque: they never overlap anything, so the check gives no false alarms. An enum
+member whose value mypy does not compute is known by its JSON kind when its mixin or its type
+tells it, and then only overlaps types that admit every value of that kind.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from mypy.nodes import TypeInfo, Var
@@ -29,6 +30,7 @@ from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import (
     FORMAT_NAMES,
     MAPPING_ORIGINS,
+    NUMBER_KINDS,
     SEQUENCE_ORIGINS,
     SET_ORIGINS,
     scalar_kinds,
@@ -39,6 +41,17 @@ from .typeinfo import BYTES, label, member_value_type, struct_attributes, struct
 __all__ = ["ShapeBuilder"]
 
 _NO_SHAPE: Final[frozenset[str]] = frozenset()
+
+#: The JSON kinds of the values of an enum member's type (and of a mixin enum's values).
+_VALUE_KINDS: Final[dict[str, frozenset[str]]] = {
+    "builtins.str": frozenset({"string"}),
+    "builtins.int": frozenset({"integer"}),
+    "builtins.float": NUMBER_KINDS,
+    "builtins.bool": frozenset({"boolean"}),
+}
+
+#: The builtins an enum can mix in: its values are made into one (`_mixed`).
+_MIXINS: Final = ("builtins.str", "builtins.int", "builtins.float")
 
 
 class _Unknown:
@@ -68,6 +81,8 @@ class ShapeBuilder:
         if isinstance(proper, NoneType):
             return Shape.scalar(text, frozenset({"null"}))
         if isinstance(proper, LiteralType):
+            if proper.fallback.type.is_enum and isinstance(proper.value, str):
+                return _enum_shape(proper.fallback.type, (proper.value,), text)
             value = _literal_json(proper)
             if value is _UNKNOWN:
                 return Shape.opaque(text, _NO_SHAPE)
@@ -113,7 +128,7 @@ class ShapeBuilder:
         if info.is_newtype and info.bases:
             return self.shape(info.bases[0])
         if info.is_enum:
-            return _enum_shape(info, text)
+            return _enum_shape(info, info.enum_members, text)
         if info.tuple_type is not None and fullname != "builtins.tuple":
             return Shape.opaque(text, _NO_SHAPE)
         if info.typeddict_type is not None:
@@ -170,47 +185,76 @@ def _flatten(union: UnionType) -> Iterator[Type]:
             yield item
 
 
+def _mixin(info: TypeInfo) -> str | None:
+    """The builtin an enum's values are made into (``builtins.str`` for a ``str`` mixin)."""
+    return next((name for name in _MIXINS if info.has_base(name)), None)
+
+
+def _generator(info: TypeInfo) -> str | None:
+    """The class whose ``_generate_next_value_`` gives the enum's ``auto()`` values."""
+    return next((b.fullname for b in info.mro if "_generate_next_value_" in b.names), None)
+
+
+def _mixed(mixin: str, value: object) -> object:
+    """What a mixin enum makes of a member's value (``class K(str, Enum): A = 5`` has ``"5"``)."""
+    if mixin == "builtins.str":
+        return str(value)
+    if not isinstance(value, (str, int, float)):
+        return _UNKNOWN
+    try:
+        return int(value) if mixin == "builtins.int" else float(value)
+    except ValueError:  # the class cannot be created; the run time says so
+        return _UNKNOWN
+
+
 def _member_value(info: TypeInfo, member: str) -> object:
-    """The JSON value of an enum member, when mypy knows it (a literal or an ``auto()``)."""
+    """An enum member's JSON value, when mypy knows it (a literal, a ``StrEnum``'s ``auto()``)."""
     value = member_value_type(info, member)
+    known: object = _UNKNOWN
     if isinstance(value, NoneType):
-        return None
-    if isinstance(value, LiteralType):
-        return value.value if isinstance(value.value, (str, int, bool)) else _UNKNOWN
-    if isinstance(value, Instance):
+        known = None
+    elif isinstance(value, LiteralType):
+        known = value.value
+    elif isinstance(value, Instance):
         if value.last_known_value is not None:
-            literal = value.last_known_value.value
-            return literal if isinstance(literal, (str, int, bool)) else _UNKNOWN
-        if value.type.fullname == "enum.auto" and info.has_base("enum.StrEnum"):
+            known = value.last_known_value.value
+        elif value.type.fullname == "enum.auto" and _generator(info) == "enum.StrEnum":
             return member.lower()
-    return _UNKNOWN
+    mixin = _mixin(info)
+    if known is _UNKNOWN or mixin is None:
+        return known if known is None or isinstance(known, (str, int, float)) else _UNKNOWN
+    return _mixed(mixin, known)
 
 
-def _enum_shape(info: TypeInfo, text: str) -> Shape:
+def _member_kinds(info: TypeInfo, member: str) -> frozenset[str]:
+    """The JSON kinds an enum member's unknown value may have (none when mypy cannot tell)."""
+    mixin = _mixin(info)
+    if mixin is not None:
+        return _VALUE_KINDS[mixin]  # the mixin makes every value one of its own
+    value = member_value_type(info, member)
+    if not isinstance(value, Instance):
+        return _NO_SHAPE
+    if value.type.fullname == "enum.auto":
+        # The enum module's own generator numbers the members; a class's own may give anything.
+        generator = _generator(info) or ""
+        return _VALUE_KINDS["builtins.int"] if generator.startswith("enum.") else _NO_SHAPE
+    return _VALUE_KINDS.get(value.type.fullname, _NO_SHAPE)  # a call mypy knows the type of
+
+
+def _enum_shape(info: TypeInfo, members: Sequence[str], text: str) -> Shape:
+    """The shape of *members* of an enum: the values mypy knows, the others by JSON kind."""
     values: list[object] = []
-    kinds: set[str] = set()
-    known = True
-    for member in info.enum_members:
+    unknown: list[frozenset[str]] = []
+    for member in members:
         value = _member_value(info, member)
         if value is _UNKNOWN:
-            known = False
-            member_type = member_value_type(info, member)
-            if isinstance(member_type, Instance) and member_type.type.fullname == "enum.auto":
-                kinds.add("integer")  # auto() numbers members outside StrEnum
-            else:
-                return Shape.opaque(text, _NO_SHAPE)
+            unknown.append(_member_kinds(info, member))
         else:
             values.append(value)
-    if known:
-        return Shape.constants_of(text, tuple(values))
-    # Some values are only known by their JSON kind: compare by kind.
-    kinds.update(Shape.constants_of(text, tuple(values)).kinds)
-    return Shape.opaque(text, frozenset(kinds))
+    return Shape.constants_of(text, tuple(values), tuple(unknown))
 
 
 def _literal_json(literal: LiteralType) -> object:
     if literal.fallback.type.fullname in BYTES:
         return _UNKNOWN
-    if literal.fallback.type.is_enum and isinstance(literal.value, str):
-        return _member_value(literal.fallback.type, literal.value)
     return literal.value if isinstance(literal.value, (str, int, bool)) else _UNKNOWN

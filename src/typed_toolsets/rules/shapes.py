@@ -53,6 +53,8 @@ class Shape:
         kinds: The JSON value kinds it admits (see `scalar_kinds`).
         fmt: For string scalars, the format (``date`` ...), else None.
         constants: For enums and literals, the JSON values admitted.
+        unknown: For enums the mypy plugin cannot fully compute, the JSON kinds each member of
+            unknown value may have (empty when every value is known).
         item: For variable-length arrays, the item shape; for mappings, the value shape.
         prefix: For fixed-length arrays, the item shapes.
         fields: For objects, the shape of each property.
@@ -70,6 +72,7 @@ class Shape:
         "label",
         "prefix",
         "required",
+        "unknown",
         "variants",
     )
 
@@ -79,6 +82,7 @@ class Shape:
         self.kinds = kinds
         self.fmt: str | None = None
         self.constants: tuple[object, ...] = ()
+        self.unknown: tuple[frozenset[str], ...] = ()
         self.item: Shape | None = None
         self.prefix: tuple[Shape, ...] | None = None
         self.fields: dict[str, Shape] = {}
@@ -93,10 +97,19 @@ class Shape:
         return shape
 
     @classmethod
-    def constants_of(cls, label: str, values: tuple[object, ...]) -> Shape:
-        """An enum or a literal: exactly these JSON values."""
-        shape = cls("constants", label, frozenset(_value_kind(v) for v in values))
+    def constants_of(
+        cls, label: str, values: tuple[object, ...], unknown: tuple[frozenset[str], ...] = ()
+    ) -> Shape:
+        """An enum or a literal: exactly these JSON values.
+
+        *unknown* serves the mypy plugin, which may not know every value of an enum
+        (``auto()``, a call): the JSON kinds each other member's value may have. Such a value
+        only overlaps a type that admits every value of each of its kinds (``str``, ``int``).
+        """
+        kinds = frozenset(_value_kind(v) for v in values).union(*unknown)
+        shape = cls("constants", label, kinds)
         shape.constants = values
+        shape.unknown = tuple(k for k in unknown if k)
         return shape
 
     @classmethod
@@ -183,6 +196,13 @@ def _admits(shape: Shape, value: object) -> bool:
     return shape.kind in ("scalar", "opaque")
 
 
+def _admits_all(shape: Shape, kinds: frozenset[str]) -> bool:
+    """Whether *shape* admits every JSON value of each of *kinds* (a value only known by kind)."""
+    if shape.kind == "union":
+        return any(_admits_all(v, kinds) for v in shape.variants)
+    return shape.kind in ("scalar", "opaque") and shape.fmt is None and kinds <= shape.kinds
+
+
 def overlaps(left: Shape, right: Shape) -> bool:
     """Whether some JSON value matches both shapes."""
     return _overlaps(left, right, set())
@@ -199,7 +219,9 @@ def _overlaps(left: Shape, right: Shape, assumed: set[tuple[int, int]]) -> bool:
         return True
     if left.kind == "constants" or right.kind == "constants":
         constants, other = (left, right) if left.kind == "constants" else (right, left)
-        return any(_admits(other, value) for value in constants.constants)
+        return any(_admits(other, value) for value in constants.constants) or any(
+            _admits_all(other, kinds) for kinds in constants.unknown
+        )
     if left.kind == "scalar" and right.kind == "scalar":
         # Only strings can differ by format; two different formats never share a value (a
         # promise of the format table).

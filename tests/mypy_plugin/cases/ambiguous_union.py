@@ -18,6 +18,34 @@ class Size(enum.Enum):
     LARGE = 2
 
 
+# auto() numbers the members; the str mixin makes the numbers strings ('1', '2').
+class Ticket(str, enum.Enum):
+    BUG = enum.auto()
+    TASK = enum.auto()
+
+
+class Level(enum.IntEnum):
+    LOW = enum.auto()
+    HIGH = enum.auto()
+
+
+# The str mixin makes 1 the string '1'.
+class Digit(str, enum.Enum):
+    ONE = 1
+
+
+# mypy does not compute A's value; B alone makes `Computed | str` ambiguous.
+class Computed(enum.Enum):
+    A = "a".upper()
+    B = "b"
+
+
+class Ratio(enum.Enum):
+    HALF = 0.5
+    ONE = 1.0
+    NAME = "name"
+
+
 @attrs.define
 class ByName:
     name: str
@@ -70,6 +98,9 @@ class Ambiguous(Toolset):
         tool("formats"),
         tool("literal_vs_scalar"),
         tool("inherited_fields"),
+        tool("str_mixin_auto"),
+        tool("partly_computed"),
+        tool("float_members"),
     )
 
     def enum_after_str(self, *, color: str | Color) -> None: ...  # E: Ambiguous.enum_after_str: parameter 'color' has the union str | Color, and a JSON value can match both str and Color (the first one in declared order wins)  [toolset-ambiguous-union]
@@ -81,6 +112,9 @@ class Ambiguous(Toolset):
     def formats(self, *, when: datetime.date | str) -> None: ...  # E: Ambiguous.formats: parameter 'when' has the union date | str, and a JSON value can match both date and str (the first one in declared order wins)  [toolset-ambiguous-union]
     def inherited_fields(self, *, query: ByName | LabelAgain) -> None: ...  # E: Ambiguous.inherited_fields: parameter 'query' has the union ByName | LabelAgain, and a JSON value can match both ByName and LabelAgain (the first one in declared order wins)  [toolset-ambiguous-union]
     def literal_vs_scalar(self, *, mode: Literal["fast", "slow"] | str) -> None: ...  # E: Ambiguous.literal_vs_scalar: parameter 'mode' has the union Literal['fast', 'slow'] | str, and a JSON value can match both Literal['fast'] and str (the first one in declared order wins)  [toolset-ambiguous-union]
+    def str_mixin_auto(self, *, ticket: Ticket | str) -> None: ...  # E: Ambiguous.str_mixin_auto: parameter 'ticket' has the union Ticket | str, and a JSON value can match both Ticket and str (the first one in declared order wins)  [toolset-ambiguous-union]
+    def partly_computed(self, *, value: Computed | str) -> None: ...  # E: Ambiguous.partly_computed: parameter 'value' has the union Computed | str, and a JSON value can match both Computed and str (the first one in declared order wins)  [toolset-ambiguous-union]
+    def float_members(self, *, ratio: Ratio | str) -> None: ...  # E: Ambiguous.float_members: parameter 'ratio' has the union Ratio | str, and a JSON value can match both Ratio and str (the first one in declared order wins)  [toolset-ambiguous-union]
 
 
 class Unambiguous(Toolset):
@@ -99,6 +133,9 @@ class Unambiguous(Toolset):
         sizes: Size | str = "x",
         today: datetime.date | Literal["today"] = "today",
         shapes: tuple[int] | tuple[int, int] = (1,),
+        ticket: Ticket | int = 0,
+        level: Level | Literal[7] = 7,
+        digit: Digit | int = 0,
     ) -> None: ...
 
 
