@@ -219,7 +219,7 @@ def hook_time(directory: Path, module: Path) -> tuple[float, float]:
     # The hooks the lookups return are module functions: time them where they are looked up.
     for name in (
         "_record_class",
-        "_record_mixin_name",
+        "_record_mixin",
         "_check_class_hook",
         "_check_to_tools_access",
     ):

@@ -62,7 +62,7 @@ from typed_toolsets.plugin.classes import check_class_hook as _check_class_hook
 from typed_toolsets.plugin.codes import ERROR_CODES, TOOLSET_CODE
 from typed_toolsets.plugin.config import CONFIG_SECTION, read_registered_types, sources_digest
 from typed_toolsets.plugin.declarations import record_class as _record_class
-from typed_toolsets.plugin.declarations import record_mixin_name as _record_mixin_name
+from typed_toolsets.plugin.declarations import record_mixin as _record_mixin
 from typed_toolsets.plugin.fullnames import (
     INIT_SUBCLASS,
     PROXY,
@@ -121,10 +121,10 @@ class TypedToolsetsPlugin(Plugin):
     def get_customize_class_mro_hook(
         self, fullname: str
     ) -> Callable[[ClassDefContext], None] | None:
-        """Record the literal ``toolset_name`` of classes that are not Toolsets (mixins)."""
+        """Record the literal ``toolset_name`` and ``limits`` of classes that are not Toolsets."""
         if fullname.partition(".")[0] in sys.stdlib_module_names:
             return None  # most classes mypy reads are typeshed's: none is a Toolset mixin
-        return _record_mixin_name
+        return _record_mixin
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         """Check a class once it is defined; check ``Cls.to_tools()`` call sites."""

@@ -331,10 +331,42 @@ STALE_FILES = {
         def build() -> int:
             return len(Sub.to_tools())
         """,
+    "pkg/mixins.py": """\
+        from typed_toolsets import Limits
+
+
+        class Timed:
+            limits = Limits(timeout=None)
+        """,
+    "pkg/quick.py": """\
+        from typed_toolsets import Toolset, tool
+
+        from pkg.mixins import Timed
+
+
+        class Quick(Timed, Toolset):
+            @tool(inline=True)
+            def now(self) -> int:
+                return 1
+        """,
 }
 
 #: (file, text replaced, replacement, the errors a cold run reports after the edit)
 STALE_EDITS = [
+    (
+        # The limits of a class that is not a Toolset are recorded with it (mypy forgets them).
+        "pkg/mixins.py",
+        "timeout=None",
+        "timeout=3",
+        [
+            (
+                "pkg/quick.py:7: error: Quick.now: inline=True runs 'now' on the event loop, where "
+                "it cannot be stopped at a deadline, but its limits set timeout=3; remove "
+                "inline=True (it then runs in a worker thread), or give the tool limits without "
+                "one (tool(..., limits=attrs.evolve(Quick.limits, timeout=None)))  [toolset-inline]"
+            )
+        ],
+    ),
     (
         "pkg/models.py",
         "data: str",

@@ -24,6 +24,7 @@ from typing import Final, TypeGuard
 from mypy.nodes import (
     AssignmentStmt,
     Block,
+    CallExpr,
     Decorator,
     Expression,
     ForStmt,
@@ -36,6 +37,7 @@ from mypy.nodes import (
     RefExpr,
     Statement,
     StrExpr,
+    SymbolNode,
     SymbolTableNode,
     TempNode,
     TryStmt,
@@ -43,6 +45,7 @@ from mypy.nodes import (
     Var,
     WhileStmt,
     WithStmt,
+    get_member_expr_fullname,
 )
 from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 from mypy.plugins.common import add_attribute_to_class
@@ -59,7 +62,7 @@ from .reader import Reader, assignments, describe, span
 from .sources import method_facts
 from .typeinfo import class_span, display_name, function_of
 
-__all__ = ["record_class", "record_mixin_name"]
+__all__ = ["record_class", "record_mixin"]
 
 #: The metaclasses with which mypy simulates ``__init_subclass__`` (``check_init_subclass``).
 _CHECKED_METACLASSES: Final = ("builtins.type", "abc.ABCMeta")
@@ -238,23 +241,41 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
             _declare_exports_type(ctx, stmt)
 
 
-def record_mixin_name(ctx: ClassDefContext) -> None:
-    """Record a class's literal ``toolset_name`` when the class is not a Toolset (a mixin).
+def record_mixin(ctx: ClassDefContext) -> None:
+    """Record a class's literal ``toolset_name`` and its ``limits`` when it is not a Toolset.
 
-    A Toolset subclass combining the mixin takes its name from it, and the mixin's own body is
-    gone once the mixin comes from mypy's cache.
+    A Toolset subclass combining the mixin takes its name and limits from it, and the mixin's own
+    body is gone once the mixin comes from mypy's cache. The limits are recorded as
+    `inline.record_limits` records a Toolset's.
     """
     # Called for every class mypy analyses (typeshed's too): the cheapest test first.
-    found = list(assignments(ctx.cls.defs.body, "toolset_name"))
+    body = ctx.cls.defs.body
+    names = list(assignments(body, "toolset_name"))
+    # `limits: ClassVar[Limits]` alone sets nothing (the class has no such attribute). A class
+    # that calls nothing there sets no `Limits(...)`: leave it alone ("limits" is a common name).
+    limits = [s for s in assignments(body, "limits") if not isinstance(s.rvalue, TempNode)]
+    if not any(isinstance(s.rvalue, CallExpr) for s in limits):
+        limits = []
     info = ctx.cls.info
-    if not found or info.has_base(TOOLSET):
+    if not (names or limits) or info.has_base(TOOLSET):
         return  # `record_class` reads a Toolset's
-    for stmt in found:
+    data: dict[str, object] = {"version": META_VERSION}
+    for stmt in names:  # the last assignment is the class's
         value = stmt.rvalue
-        name = value.value if isinstance(value, StrExpr) else None
-        data: dict[str, object] = {"version": META_VERSION, "mixin_toolset_name": name}
-        info.metadata[MIXIN_META] = data
-        _add_digest(ctx, data)
+        data["mixin_toolset_name"] = value.value if isinstance(value, StrExpr) else None
+
+    def resolve(ref: RefExpr) -> SymbolNode | None:
+        # mypy calls this hook before it analyses the class body: look names up as it will.
+        name = ref.name if isinstance(ref, NameExpr) else None
+        if isinstance(ref, MemberExpr):
+            name = get_member_expr_fullname(ref)  # `tt.Limits`
+        found = ctx.api.lookup_qualified(name, ref, suppress_errors=True) if name else None
+        return found.node if found is not None else None
+
+    for stmt in limits:
+        record_limits(stmt, data, describe, span(stmt), resolve)
+    info.metadata[MIXIN_META] = data
+    _add_digest(ctx, data)
 
 
 def _record_toolset_name(reader: Reader, stmt: AssignmentStmt, data: dict[str, object]) -> None:

@@ -8,7 +8,8 @@ the MRO. What is not a literal is reported as unchecked where it matters, never 
 
 Recorded in the declaration's metadata: ``inline`` (True), and for an inline declaration with
 ``limits=``, ``limits_set`` and ``timeout`` (its repr, or None). In the class's: ``limits_set``,
-``limits_at`` and ``limits_timeout``, or ``limits_expression`` when it cannot be read.
+``limits_at`` and ``limits_timeout``, or ``limits_expression`` when it cannot be read; the same
+for a class that is not a Toolset (a mixin), in its mixin metadata.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from mypy.nodes import (
     IntExpr,
     NameExpr,
     RefExpr,
+    SymbolNode,
     TypeInfo,
     Var,
 )
@@ -35,6 +37,7 @@ from mypy.nodes import (
 from typed_toolsets.rules.problems import Problem, problem
 
 from .fullnames import LIMITS, TOOLSET
+from .metadata import mixin_metadata
 
 __all__ = ["UNREADABLE", "inline_problem", "read_inline", "record_limits", "timeout_of"]
 
@@ -50,6 +53,21 @@ UNREADABLE: Final = _Unreadable()
 Skip = Callable[..., None]
 #: ``describe(expr)``: a short text for an expression in messages.
 Describe = Callable[[Expression], str]
+#: ``resolve(ref)``: what a name mypy has not bound yet refers to, or None. A mixin's body is
+#: read before mypy analyses it (`declarations.record_mixin`); a Toolset's, after.
+Resolve = Callable[[RefExpr], SymbolNode | None]
+
+
+def _unbound(_ref: RefExpr) -> SymbolNode | None:
+    return None
+
+
+def _target(ref: RefExpr, resolve: Resolve) -> tuple[str, SymbolNode | None]:
+    """The fullname and node *ref* refers to, from *resolve* when mypy has not bound it yet."""
+    if ref.fullname:
+        return ref.fullname, ref.node
+    node = resolve(ref)
+    return (node.fullname, node) if node is not None else ("", None)
 
 
 def _literal_bool(expr: Expression) -> bool | _Unreadable:
@@ -62,27 +80,29 @@ def _literal_bool(expr: Expression) -> bool | _Unreadable:
     return UNREADABLE
 
 
-def _literal_number(expr: Expression) -> str | _Unreadable | None:
+def _literal_number(expr: Expression, resolve: Resolve) -> str | _Unreadable | None:
     """``repr`` of an int or float literal (or ``Final`` constant); None for ``None``."""
-    if isinstance(expr, NameExpr) and expr.fullname == "builtins.None":
-        return None
     if isinstance(expr, (IntExpr, FloatExpr)):
         return repr(expr.value)
-    if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
-        value = expr.node.final_value
+    if isinstance(expr, RefExpr):
+        fullname, node = _target(expr, resolve)
+        if fullname == "builtins.None":
+            return None
+        value = node.final_value if isinstance(node, Var) else None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return repr(value)
     return UNREADABLE
 
 
-def timeout_of(expr: Expression) -> str | _Unreadable | None:
+def timeout_of(expr: Expression, resolve: Resolve = _unbound) -> str | _Unreadable | None:
     """The ``timeout`` a literal ``Limits(...)`` call sets, as the run time's repr (None: none).
 
     `UNREADABLE` for anything else (a name, ``attrs.evolve(...)``, a computed timeout).
+    *resolve* looks up the names mypy has not bound yet.
     """
     if not (isinstance(expr, CallExpr) and isinstance(expr.callee, RefExpr)):
         return UNREADABLE
-    if expr.callee.fullname != LIMITS:
+    if _target(expr.callee, resolve)[0] != LIMITS:
         return UNREADABLE
     arguments = zip(expr.arg_names, expr.args, expr.arg_kinds, strict=True)
     for index, (name, arg, kind) in enumerate(arguments):
@@ -90,7 +110,7 @@ def timeout_of(expr: Expression) -> str | _Unreadable | None:
             return UNREADABLE
         # `timeout` is the third field of `Limits`.
         if name == "timeout" or (name is None and kind == ARG_POS and index == 2):
-            return _literal_number(arg)
+            return _literal_number(arg, resolve)
     return None
 
 
@@ -119,14 +139,21 @@ def read_inline(decl: dict[str, object], call: CallExpr, skip: Skip, describe: D
 
 
 def record_limits(
-    stmt: AssignmentStmt, data: dict[str, object], describe: Describe, at: dict[str, int]
+    stmt: AssignmentStmt,
+    data: dict[str, object],
+    describe: Describe,
+    at: dict[str, int],
+    resolve: Resolve = _unbound,
 ) -> None:
-    """Record a class's ``limits = ...`` (*at* is where it is written)."""
+    """Record a class's ``limits = ...`` (*at* is where it is written).
+
+    *resolve* looks up the names mypy has not bound yet (in a mixin's body).
+    """
     data["limits_set"] = True
     data["limits_at"] = at
     data.pop("limits_expression", None)  # a later assignment replaces an earlier one
     data.pop("limits_timeout", None)
-    timeout = timeout_of(stmt.rvalue)
+    timeout = timeout_of(stmt.rvalue, resolve)
     if isinstance(timeout, _Unreadable):
         data["limits_expression"] = describe(stmt.rvalue)
     else:
@@ -141,14 +168,16 @@ def _class_timeout(
         if klass.fullname == TOOLSET:
             return None
         data = metadata(klass)
+        if data is None and "limits" in klass.names:
+            data = mixin_metadata(klass)  # a mixin that is not a Toolset sets it
+            if data is None or not data.get("limits_set"):
+                return klass, f"{klass.name}.limits"  # not read (the standard library's)
         if data is not None and data.get("limits_set"):
             expression = data.get("limits_expression")
             if isinstance(expression, str):
                 return klass, expression
             timeout = data.get("limits_timeout")
             return timeout if isinstance(timeout, str) else None
-        if data is None and "limits" in klass.names:
-            return klass, f"{klass.name}.limits"  # a mixin that is not a Toolset sets it
     return None
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "declarations_of",
     "metadata",
     "method_facts_of",
+    "mixin_metadata",
     "mixin_toolset_name",
     "records",
     "stored_span",
@@ -37,7 +38,7 @@ __all__ = [
 META: Final = "typed_toolsets"
 #: Bumped when the shape of the recorded metadata changes.
 META_VERSION: Final = 3
-#: Key of a mixin's recorded ``toolset_name`` (a class that is not a Toolset).
+#: Key of a mixin's recorded ``toolset_name`` and ``limits`` (a class that is not a Toolset).
 MIXIN_META: Final = "typed_toolsets_mixin"
 #: A class attribute whose literal type is a digest of the metadata. mypy's daemon re-checks the
 #: subclasses of a class when a member of the class changes, and metadata is not a member: the
@@ -189,10 +190,15 @@ def method_facts_of(info: TypeInfo, name: str) -> dict[str, object] | None:
     return cast("dict[str, object]", entry) if isinstance(entry, dict) else None
 
 
-def mixin_toolset_name(info: TypeInfo) -> str | None:
-    """The literal ``toolset_name`` `declarations.record_mixin_name` recorded on *info*, if any."""
+def mixin_metadata(info: TypeInfo) -> dict[str, object] | None:
+    """What `declarations.record_mixin` stored on *info*, if it is of this plugin version."""
     data = info.metadata.get(MIXIN_META)
     if isinstance(data, dict) and data.get("version") == META_VERSION:
-        name = cast("dict[str, object]", data).get("mixin_toolset_name")
-        return name if isinstance(name, str) else None
+        return cast("dict[str, object]", data)
     return None
+
+
+def mixin_toolset_name(info: TypeInfo) -> str | None:
+    """The literal ``toolset_name`` `declarations.record_mixin` recorded on *info*, if any."""
+    name = (mixin_metadata(info) or {}).get("mixin_toolset_name")
+    return name if isinstance(name, str) else None

@@ -3,6 +3,9 @@ from typing import Final
 
 import attrs
 
+from remote_base import RemoteTimedMixin
+
+import typed_toolsets as tt
 from typed_toolsets import Limits, Toolset, tool
 
 SLOW: Final = 2.5
@@ -50,5 +53,34 @@ class Base(Toolset):
         return 1
 
 
-class Slow(Base):  # E: Slow.quick: inline=True runs 'quick' on the event loop, where it cannot be stopped at a deadline, but its limits set timeout=1; remove inline=True (it then runs in a worker thread), or give the tool limits without one (tool(..., limits=attrs.evolve(Slow.limits, timeout=None)))  [toolset-inline]  # N: Slow inherits the declaration of 'quick' from Base (line 48 of inline)
+class Slow(Base):  # E: Slow.quick: inline=True runs 'quick' on the event loop, where it cannot be stopped at a deadline, but its limits set timeout=1; remove inline=True (it then runs in a worker thread), or give the tool limits without one (tool(..., limits=attrs.evolve(Slow.limits, timeout=None)))  [toolset-inline]  # N: Slow inherits the declaration of 'quick' from Base (line 51 of inline)
     limits = Limits(timeout=1)
+
+
+# Classes that are not Toolsets (mixins) give their limits to the Toolsets combining them.
+class SlowMixin:
+    limits = Limits(timeout=5.0)
+
+
+class FreeMixin:
+    limits = tt.Limits(timeout=None)
+
+
+class Mixed(SlowMixin, Toolset):
+    @tool(inline=True)  # E: Mixed.quick: inline=True runs 'quick' on the event loop, where it cannot be stopped at a deadline, but its limits set timeout=5.0; remove inline=True (it then runs in a worker thread), or give the tool limits without one (tool(..., limits=attrs.evolve(Mixed.limits, timeout=None)))  [toolset-inline]
+    def quick(self) -> int:
+        return 1
+
+
+class MixedFree(FreeMixin, Toolset):
+    exports = (tool("quick", inline=True),)
+
+    def quick(self) -> int:
+        return 1
+
+
+class MixedRemote(RemoteTimedMixin, Toolset):
+    exports = (tool("quick", inline=True),)  # E: MixedRemote.quick: inline=True runs 'quick' on the event loop, where it cannot be stopped at a deadline, but its limits set timeout=2; remove inline=True (it then runs in a worker thread), or give the tool limits without one (tool(..., limits=attrs.evolve(MixedRemote.limits, timeout=None)))  [toolset-inline]
+
+    def quick(self) -> int:
+        return 1

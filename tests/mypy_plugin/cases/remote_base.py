@@ -1,7 +1,7 @@
 # clean: a base toolset in its own module, inherited by other case files.
 import attrs
 
-from typed_toolsets import Toolset, tool
+from typed_toolsets import Limits, Toolset, tool
 
 
 class RemoteBase(Toolset):
@@ -29,3 +29,8 @@ class RemoteNeedsDb(Toolset):
     @tool
     def query(self, *, sql: str) -> int:
         return len(sql)
+
+
+# Not a Toolset: a mixin whose limits the Toolsets combining it take (inline.py).
+class RemoteTimedMixin:
+    limits = Limits(timeout=2)
