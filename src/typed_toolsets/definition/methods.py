@@ -323,6 +323,11 @@ def _default_problem(
     except ValueError as exc:
         if _without_json_form(default, spec):
             return None  # kept out of the schema; the method gets it when the model leaves it out
+        reason = str(exc)
+        if type(default) is float and not math.isfinite(default) and "number" in spec.json_types:
+            # Not "not a finite number": a float may default to an infinity; a constraint of this
+            # one (`Annotated[float, Le(10)]`) refuses it.
+            reason = f"{default!r} breaks a constraint of the annotation"
         return problem(
             "bad-default",
             class_name,
@@ -330,7 +335,7 @@ def _default_problem(
             name,
             default=_shown(default),
             type=label(annotation),
-            reason=str(exc),
+            reason=reason,
         )
     return None
 
