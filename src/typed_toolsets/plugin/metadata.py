@@ -37,7 +37,7 @@ __all__ = [
 #: Key of the recorded declarations in ``TypeInfo.metadata`` (JSON, stored in mypy's cache).
 META: Final = "typed_toolsets"
 #: Bumped when the shape of the recorded metadata changes.
-META_VERSION: Final = 3
+META_VERSION: Final = 4
 #: Key of a mixin's recorded ``toolset_name`` and ``limits`` (a class that is not a Toolset).
 MIXIN_META: Final = "typed_toolsets_mixin"
 #: A class attribute whose literal type is a digest of the metadata. mypy's daemon re-checks the
