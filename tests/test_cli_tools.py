@@ -353,6 +353,58 @@ def test_a_definition_error_in_the_target_is_shown_with_status_1(tmp_path: Path)
     assert "Traceback" not in done.stderr
 
 
+CLASHING = """\
+from typed_toolsets import Toolset, tool
+
+
+class Orders(Toolset):
+    toolset_name = "shop"
+
+    @tool
+    def find(self, *, sku: str) -> str:
+        return sku
+
+    @tool
+    def count(self, *, n: int) -> int:
+        return n
+
+
+class Stock(Toolset):
+    toolset_name = "shop"
+
+    @tool
+    def find(self, *, sku: str, depot: int = 0) -> int:
+        return depot
+"""
+
+
+@pytest.mark.slow
+def test_a_name_clash_is_one_usage_error_in_every_command(tmp_path: Path) -> None:
+    # Two classes export `shop_find`: a model could not tell them apart, so no command shows,
+    # exports or runs it, and each says so in the same words, as `serve` does (SPEC: a usage
+    # error). `call` looks only at the tool it names: the target's other tools still run.
+    (tmp_path / "clashing.py").write_text(CLASHING, encoding="utf-8")
+    clash = (
+        "Two tools are exported as 'shop_find': Orders.find and Stock.find; a model could not "
+        "tell them apart. Rename one with tool(..., tool_name=...) or a different toolset_name, "
+        "or leave one out\n"
+    )
+    for args in (
+        ("list", "clashing"),
+        ("schema", "clashing"),
+        ("schema", "clashing", "--format", "mcp"),
+        ("call", "clashing", "shop_find", '{"sku": "a"}'),
+    ):
+        done = cli(*args, cwd=tmp_path)
+        assert (done.returncode, done.stdout) == (2, ""), args
+        assert done.stderr == f"typed-toolsets {args[0]}: error: {clash}", args
+    done = cli("call", "clashing", "shop_count", '{"n": 3}', cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "3\n", "")
+    done = cli("call", "clashing", "shop_nope", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.endswith("available tools: shop_find, shop_count\n")  # each name once
+
+
 # ---------------------------------------------------------------------------------- help
 
 

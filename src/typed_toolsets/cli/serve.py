@@ -146,10 +146,7 @@ def _load(settings: _Settings) -> list[ToolProxy]:
     Raises:
         CommandError: A target cannot be loaded, a name is unknown, or two tools share one.
     """
-    from typed_toolsets.definition.errors import ExportError
-    from typed_toolsets.export.dialects import unique_tools
-
-    from .tools import CommandError, tools_of
+    from .tools import CommandError, tools_of, unique_or_stop
 
     tools = [proxy for target in settings.targets for proxy in tools_of(target)]
     if settings.tools is not None:
@@ -162,10 +159,7 @@ def _load(settings: _Settings) -> list[ToolProxy]:
             raise CommandError(EXIT_USAGE, msg)
         wanted = set(settings.tools)
         tools = [proxy for proxy in tools if proxy.name in wanted]
-    try:
-        chosen = list(unique_tools(tools).values())
-    except ExportError as exc:
-        raise CommandError(EXIT_USAGE, " ".join(str(exc).split())) from None
+    chosen = list(unique_or_stop(tools).values())
     if not chosen:
         raise CommandError(EXIT_USAGE, "the targets export no tools; there is nothing to serve")
     return chosen

@@ -4,6 +4,11 @@ A TARGET names Toolset classes: ``module:Class``, ``module`` (every Toolset the 
 lists in ``__all__``) or ``path/to/file.py:Class``. Each class is built with no constructor
 arguments, as ``Cls.to_tools()`` does. Exit statuses: 0 success, 1 the tool failed or the target
 has definition problems, 2 a usage error or a target that cannot be loaded (one line on stderr).
+
+Two tools of one exported name among those a command shows, exports or runs are a usage error,
+in every command (the clash names both): ``list`` and ``schema`` show them all; ``call`` only
+the one named, so another tool of the same target still runs (as ``serve --tools`` serves around
+a clash).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ __all__ = [
     "run_command",
     "schema_command",
     "tools_of",
+    "unique_or_stop",
 ]
 
 _PARAMETERS_WIDTH: Final = 60
@@ -75,6 +81,17 @@ def _tools(target: str) -> list[ToolProxy]:
     return tools
 
 
+def _unique(tools: list[ToolProxy]) -> dict[str, ToolProxy]:
+    """*tools* by exported name; two of one name stop the command as a usage error."""
+    from typed_toolsets.export.dialects import unique_tools
+
+    try:
+        return unique_tools(tools)
+    except ExportError as exc:
+        # One line, whatever the number of clashes: the command's error is a single line.
+        raise _Stop(EXIT_USAGE, " ".join(str(exc).split())) from None
+
+
 def _run(command: str, err: TextIO, body: Callable[[], int]) -> int:
     try:
         return body()
@@ -87,10 +104,11 @@ def _run(command: str, err: TextIO, body: Callable[[], int]) -> int:
 
 
 #: For ``serve`` (`typed_toolsets.cli.serve`), which loads its targets the same way: the error
-#: that ends a command with a status and one line, loading a TARGET's tools, and running a
-#: command body that may raise it.
+#: that ends a command with a status and one line, loading a TARGET's tools, refusing a name
+#: clash among them, and running a command body that may raise the first.
 CommandError = _Stop
 tools_of = _tools
+unique_or_stop = _unique
 run_command = _run
 
 
@@ -189,7 +207,7 @@ def list_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``typed-toolsets list TARGET``: one row per tool."""
 
     def body() -> int:
-        tools = _tools(args.target)
+        tools = list(_unique(_tools(args.target)).values())
         rows = [(p.name, _parameters(p.parameters), _first_line(p.description)) for p in tools]
         _table(rows, out)
         return EXIT_OK
@@ -224,7 +242,8 @@ def schema_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.strict and args.format not in STRICT_FORMATS:
             choices = ", ".join(STRICT_FORMATS)
             raise _Stop(EXIT_USAGE, f"--strict applies to {choices}; {args.format} has none")
-        schemas = _schemas(_tools(args.target), args.format, args.strict)
+        tools = list(_unique(_tools(args.target)).values())
+        schemas = _schemas(tools, args.format, args.strict)
         out.write(json.dumps(schemas, indent=2, ensure_ascii=False) + "\n")
         return EXIT_OK
 
@@ -258,15 +277,15 @@ def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     def body() -> int:
         from typed_toolsets.call.execution import execution_error
         from typed_toolsets.export.calls import result_text
-        from typed_toolsets.export.dialects import unique_tools
 
-        tools = unique_tools(_tools(args.target))
-        proxy = tools.get(args.tool)
-        if proxy is None:
-            available = ", ".join(tools) or "none"
+        tools = _tools(args.target)
+        named = [proxy for proxy in tools if proxy.name == args.tool]
+        if not named:
+            available = ", ".join(dict.fromkeys(proxy.name for proxy in tools)) or "none"
             raise _Stop(
                 EXIT_USAGE, f"{args.target} has no tool {args.tool!r}; available tools: {available}"
             )
+        (proxy,) = _unique(named).values()
         arguments = _read_arguments(args.arguments, sys.stdin)
         try:
             result = proxy.invoke(arguments)
