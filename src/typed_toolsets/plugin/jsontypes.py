@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from mypy.nodes import TypeInfo, Var
+from mypy.nodes import TypeInfo
 from mypy.options import Options
 from mypy.types import (
     AnyType,
@@ -40,8 +40,8 @@ from .typeinfo import (
     label,
     member_value_type,
     namedtuple_fields,
-    struct_attributes,
     struct_class,
+    struct_fields,
 )
 
 __all__ = ["SchemaCheck"]
@@ -260,21 +260,13 @@ class SchemaCheck:
             return _generic_struct(info)
         seen.add(info.fullname)
         try:
-            is_attrs = kind == "attrs"
-            for attribute in struct_attributes(decorated, kind) or []:
-                name = attribute.get("name")
-                if not isinstance(name, str):
-                    continue
-                if not is_attrs and attribute.get("is_init_var"):
+            for field in struct_fields(info, decorated, kind):
+                name = field.name
+                if field.init_var:
                     return f"dataclass {info.name} has the InitVar field {name!r} (not supported)"
-                if not attribute.get("init" if is_attrs else "is_in_init", True):
-                    continue
-                sym = info.get(name)
-                node = sym.node if sym is not None else None
-                field_type = node.type if isinstance(node, Var) else None
-                if field_type is None:
+                if field.type is None:
                     return f"field {info.name}.{name} has no type annotation"
-                reason = self._problem(field_type, seen)
+                reason = self._problem(field.type, seen)
                 if reason is not None:
                     return f"field {info.name}.{name}: {reason}"
             return None

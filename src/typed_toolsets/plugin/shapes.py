@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from mypy.nodes import TypeInfo, Var
+from mypy.nodes import TypeInfo
 from mypy.options import Options
 from mypy.types import (
     Instance,
@@ -36,7 +36,7 @@ from typed_toolsets.rules.typenames import (
     scalar_kinds,
 )
 
-from .typeinfo import BYTES, label, member_value_type, struct_attributes, struct_class
+from .typeinfo import BYTES, label, member_value_type, struct_class, struct_fields
 
 __all__ = ["ShapeBuilder"]
 
@@ -152,24 +152,14 @@ class ShapeBuilder:
             return cached
         shape = Shape.closed_object(text)
         self._shapes[info.fullname] = shape
-        is_attrs = kind == "attrs"
         fields: dict[str, Shape] = {}
         required: set[str] = set()
-        for attribute in struct_attributes(decorated, kind) or []:
-            name = attribute.get("name")
-            if not isinstance(name, str) or not attribute.get(
-                "init" if is_attrs else "is_in_init", True
-            ):
-                continue
-            alias = attribute.get("alias")
-            key = alias if is_attrs and isinstance(alias, str) else name
-            sym = info.get(name)
-            node = sym.node if sym is not None else None
-            field_type = node.type if isinstance(node, Var) else None
+        for field in struct_fields(info, decorated, kind):
+            key = field.key
             fields[key] = (
-                self.shape(field_type) if field_type is not None else Shape.opaque(key, _NO_SHAPE)
+                self.shape(field.type) if field.type is not None else Shape.opaque(key, _NO_SHAPE)
             )
-            if not attribute.get("has_default"):
+            if field.required:
                 required.add(key)
         shape.fields = fields
         shape.required = frozenset(required)

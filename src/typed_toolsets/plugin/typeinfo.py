@@ -5,7 +5,8 @@ Shared by the schema check (`jsontypes`), the shapes (`shapes`) and the class ch
 
 from __future__ import annotations
 
-from typing import Final, cast
+from collections.abc import Iterator
+from typing import Final, NamedTuple, cast
 
 from mypy.messages import format_type_bare
 from mypy.nodes import Decorator, FuncDef, MypyFile, OverloadedFuncDef, SymbolNode, TypeInfo, Var
@@ -20,6 +21,7 @@ from .codes import Span
 __all__ = [
     "BYTES",
     "SCALARS",
+    "StructField",
     "attrs_field_names",
     "checker_modules",
     "class_span",
@@ -31,6 +33,7 @@ __all__ = [
     "namedtuple_fields",
     "struct_attributes",
     "struct_class",
+    "struct_fields",
 ]
 
 #: Types with a scalar schema (strings, numbers, booleans, formats such as dates and UUIDs).
@@ -77,6 +80,52 @@ def struct_class(info: TypeInfo) -> tuple[TypeInfo, str] | None:
         if struct_attributes(klass, "dataclass") is not None:
             return (klass, "dataclass") if is_real_dataclass(klass) else None
     return None
+
+
+class StructField(NamedTuple):
+    """A field of an attrs class or dataclass that its constructor takes, as mypy recorded it.
+
+    Attributes:
+        name: The attribute's name.
+        key: Its key in JSON: an attrs ``alias`` when it has one, else the name.
+        type: Its annotation, None when it has none.
+        required: It has no default.
+        init_var: A dataclass ``InitVar`` (not a field of the instance).
+    """
+
+    name: str
+    key: str
+    type: Type | None
+    required: bool
+    init_var: bool
+
+
+def struct_fields(info: TypeInfo, decorated: TypeInfo, kind: str) -> Iterator[StructField]:
+    """The fields struct *info*'s constructor takes, in order (``InitVar``s among them).
+
+    Args:
+        info: The struct class (its fields' types are looked up on it, which finds a base's).
+        decorated: The class whose fields those are, and their *kind*: `struct_class`.
+        kind: ``"attrs"`` or ``"dataclass"``.
+    """
+    is_attrs = kind == "attrs"
+    for attribute in struct_attributes(decorated, kind) or []:
+        name = attribute.get("name")
+        if not isinstance(name, str):
+            continue
+        init_var = not is_attrs and bool(attribute.get("is_init_var"))
+        if not init_var and not attribute.get("init" if is_attrs else "is_in_init", True):
+            continue
+        alias = attribute.get("alias") if is_attrs else None
+        sym = info.get(name)
+        node = sym.node if sym is not None else None
+        yield StructField(
+            name=name,
+            key=alias if isinstance(alias, str) else name,
+            type=node.type if isinstance(node, Var) else None,
+            required=not attribute.get("has_default"),
+            init_var=init_var,
+        )
 
 
 def attrs_field_names(info: TypeInfo) -> set[str]:
