@@ -197,23 +197,55 @@ def _mixed(mixin: str, value: object) -> object:
         return _UNKNOWN
 
 
-def _member_value(info: TypeInfo, member: str) -> object:
-    """An enum member's JSON value, when mypy knows it (a literal, a ``StrEnum``'s ``auto()``)."""
-    value = member_value_type(info, member)
-    known: object = _UNKNOWN
-    if isinstance(value, NoneType):
-        known = None
-    elif isinstance(value, LiteralType):
-        known = value.value
-    elif isinstance(value, Instance):
-        if value.last_known_value is not None:
-            known = value.last_known_value.value
-        elif value.type.fullname == "enum.auto" and _generator(info) == "enum.StrEnum":
-            return member.lower()
+def _member_values(info: TypeInfo) -> dict[str, object]:
+    """Each enum member's JSON value, in definition order, when mypy knows it (or `_UNKNOWN`).
+
+    A literal value, or one the enum module's own ``auto()`` gives (see `_auto_value`), made into
+    the mixin's type when the enum has one.
+    """
     mixin = _mixin(info)
-    if known is _UNKNOWN or mixin is None:
-        return known if known is None or isinstance(known, (str, int, float)) else _UNKNOWN
-    return _mixed(mixin, known)
+    assigned: list[object] = []  # the values as assigned, which ``auto()`` counts from
+    values: dict[str, object] = {}
+    for member in info.enum_members:
+        value = member_value_type(info, member)
+        known: object = _UNKNOWN
+        if isinstance(value, NoneType):
+            known = None
+        elif isinstance(value, LiteralType):
+            known = value.value
+        elif isinstance(value, Instance):
+            if value.last_known_value is not None:
+                known = value.last_known_value.value
+            elif value.type.fullname == "enum.auto":
+                known = _auto_value(info, member, assigned)
+        assigned.append(known)
+        if known is _UNKNOWN or mixin is None:
+            plain = known is None or isinstance(known, (str, int, float))
+            values[member] = known if plain else _UNKNOWN
+        else:
+            values[member] = _mixed(mixin, known)
+    return values
+
+
+def _auto_value(info: TypeInfo, member: str, assigned: list[object]) -> object:
+    """The value ``auto()`` gives *member*, after members *assigned*, when every Python agrees.
+
+    ``StrEnum`` gives the name in lower case. ``Enum`` (``IntEnum``) counts on from 1, ``Flag``
+    (``IntFlag``) takes the next power of two, 1 first: Python 3.10 counts from the last value,
+    later ones from the largest, so only values that grow are followed. A class's own
+    ``_generate_next_value_`` may give anything.
+    """
+    generator = _generator(info)
+    if generator == "enum.StrEnum":
+        return member.lower()
+    if generator != "enum.Enum":
+        return _UNKNOWN
+    numbers = [value for value in assigned if type(value) is int]
+    if len(numbers) != len(assigned) or (numbers and numbers[-1] != max(numbers)):
+        return _UNKNOWN
+    if info.has_base("enum.Flag"):
+        return 2 ** numbers[-1].bit_length() if numbers else 1
+    return numbers[-1] + 1 if numbers else 1
 
 
 def _member_kinds(info: TypeInfo, member: str) -> frozenset[str]:
@@ -233,10 +265,11 @@ def _member_kinds(info: TypeInfo, member: str) -> frozenset[str]:
 
 def _enum_shape(info: TypeInfo, members: Sequence[str], text: str) -> Shape:
     """The shape of *members* of an enum: the values mypy knows, the others by JSON kind."""
+    known = _member_values(info)
     values: list[object] = []
     unknown: list[frozenset[str]] = []
     for member in members:
-        value = _member_value(info, member)
+        value = known.get(member, _UNKNOWN)
         if value is _UNKNOWN:
             unknown.append(_member_kinds(info, member))
         else:

@@ -29,6 +29,22 @@ class Level(enum.IntEnum):
     HIGH = enum.auto()
 
 
+# auto() takes the next power of two in a Flag: 1, 2, 4, then 16 after 8.
+class Perm(enum.IntFlag):
+    READ = enum.auto()
+    WRITE = enum.auto()
+    RUN = enum.auto()
+    ADMIN = 8
+    OWNER = enum.auto()
+
+
+# A plain Enum's auto() counts on from the last value.
+class Step(enum.Enum):
+    FIRST = enum.auto()
+    TENTH = 10
+    NEXT = enum.auto()
+
+
 # The str mixin makes 1 the string '1'.
 class Digit(str, enum.Enum):
     ONE = 1
@@ -101,6 +117,9 @@ class Ambiguous(Toolset):
         tool("str_mixin_auto"),
         tool("partly_computed"),
         tool("float_members"),
+        tool("int_enum_auto"),
+        tool("flag_auto"),
+        tool("enum_auto_after_value"),
     )
 
     def enum_after_str(self, *, color: str | Color) -> None: ...  # E: Ambiguous.enum_after_str: parameter 'color' has the union str | Color, and a JSON value can match both str and Color (the first one in declared order wins)  [toolset-ambiguous-union]
@@ -115,6 +134,9 @@ class Ambiguous(Toolset):
     def str_mixin_auto(self, *, ticket: Ticket | str) -> None: ...  # E: Ambiguous.str_mixin_auto: parameter 'ticket' has the union Ticket | str, and a JSON value can match both Ticket and str (the first one in declared order wins)  [toolset-ambiguous-union]
     def partly_computed(self, *, value: Computed | str) -> None: ...  # E: Ambiguous.partly_computed: parameter 'value' has the union Computed | str, and a JSON value can match both Computed and str (the first one in declared order wins)  [toolset-ambiguous-union]
     def float_members(self, *, ratio: Ratio | str) -> None: ...  # E: Ambiguous.float_members: parameter 'ratio' has the union Ratio | str, and a JSON value can match both Ratio and str (the first one in declared order wins)  [toolset-ambiguous-union]
+    def int_enum_auto(self, *, level: Level | Literal[2]) -> None: ...  # E: Ambiguous.int_enum_auto: parameter 'level' has the union Level | Literal[2], and a JSON value can match both Level and Literal[2] (the first one in declared order wins)  [toolset-ambiguous-union]
+    def flag_auto(self, *, perm: Perm | Literal[16]) -> None: ...  # E: Ambiguous.flag_auto: parameter 'perm' has the union Perm | Literal[16], and a JSON value can match both Perm and Literal[16] (the first one in declared order wins)  [toolset-ambiguous-union]
+    def enum_auto_after_value(self, *, step: Step | Literal[11]) -> None: ...  # E: Ambiguous.enum_auto_after_value: parameter 'step' has the union Step | Literal[11], and a JSON value can match both Step and Literal[11] (the first one in declared order wins)  [toolset-ambiguous-union]
 
 
 class Unambiguous(Toolset):
@@ -135,6 +157,8 @@ class Unambiguous(Toolset):
         shapes: tuple[int] | tuple[int, int] = (1,),
         ticket: Ticket | int = 0,
         level: Level | Literal[7] = 7,
+        perm: Perm | Literal[3, 9] = 3,
+        step: Step | Literal[2] = 2,
         digit: Digit | int = 0,
     ) -> None: ...
 
