@@ -399,3 +399,30 @@ print(json.dumps({"core": core, "loaded": loaded}))
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
     )
     assert json.loads(done.stdout) == {"core": False, "loaded": []}
+
+
+def test_an_integer_with_no_json_text_is_answered_not_raised() -> None:
+    # An integer of more than 4,300 digits has no JSON text (json.dumps refuses it under
+    # Python's digit limit); respond and mcp_call answer anyway, as with NaN: the text writes it
+    # as a string saying so, and MCP has no structured content of it (the tool's failure).
+    class Big(Toolset):
+        @tool
+        def power(self, *, base: int, exp: int) -> int:
+            return int(base**exp)
+
+    tools = Big.to_tools()
+    call = CHAT_CALL | {"function": {"name": "big_power", "arguments": '{"base": 10, "exp": 5000}'}}
+    assert respond(tools, call)["content"] == '"<an integer of about 5001 digits>"'
+    answer = mcp_call(tools, "big_power", {"base": 10, "exp": 5000})
+    assert answer["isError"] is True
+    assert "structuredContent" not in answer
+    assert json.loads(answer["content"][0]["text"])["error"]["message"] == (
+        "Tool 'big_power' returned a value its return annotation does not admit: $.result: an "
+        "integer of more than 4,300 digits is not a JSON number"
+    )
+    assert (
+        respond(
+            tools, call | {"function": {"name": "big_power", "arguments": '{"base": 10, "exp": 3}'}}
+        )["content"]
+        == "1000"
+    )

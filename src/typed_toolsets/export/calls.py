@@ -26,6 +26,7 @@ from typed_toolsets.call.result import ToolError, ToolResult
 from typed_toolsets.call.validation import json_path, with_article
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.definition.methods import resolve_annotation
+from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
 
 from .dialects import answers_in_text, mcp_output_schema, mcp_structured_content, unique_tools
 from .strict_arguments import strict_arguments
@@ -164,6 +165,12 @@ def valid_text(text: str) -> str:
 def _jsonable(value: object) -> object:
     if isinstance(value, float) and not math.isfinite(value):
         return repr(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            int.__repr__(value)
+        except ValueError:  # over the interpreter's digit limit: no JSON text
+            return f"<an integer of about {int(value.bit_length() * math.log10(2)) + 1} digits>"
+        return value
     if isinstance(value, Mapping):
         items = typing.cast("Mapping[object, object]", value).items()
         return {str(k): _jsonable(v) for k, v in items}
@@ -418,11 +425,17 @@ def _not_json(value: object) -> str | None:
     while stack:
         path, item = stack.pop()
         kind = type(item)
-        if item is None or kind is str or kind is bool or kind is int:
+        if item is None or kind is str or kind is bool:
             continue
         if kind is float:
             if not math.isfinite(typing.cast(float, item)):
                 return f"{json_path(path)}: {item!r} is not a JSON number (numbers must be finite)"
+        elif kind is int:
+            if abs(typing.cast(int, item)) >= LONG_INT:
+                return (
+                    f"{json_path(path)}: an integer of more than {MAX_INT_DIGITS:,} digits is not "
+                    "a JSON number"
+                )
         elif kind is list:
             items = typing.cast("list[object]", item)
             stack.extend(((*path, index), v) for index, v in reversed(list(enumerate(items))))
