@@ -426,3 +426,27 @@ def test_an_integer_with_no_json_text_is_answered_not_raised() -> None:
         )["content"]
         == "1000"
     )
+
+
+def test_a_value_nested_too_deeply_for_json_text_is_answered_not_raised() -> None:
+    # json.dumps recurses: a returned value nested thousands of levels deep (a long linked
+    # chain of a recursive class) raised RecursionError out of respond and mcp_call.
+    class Deep(Toolset):
+        @tool
+        def nest(self, *, n: int) -> list[Any]:
+            value: list[Any] = []
+            for _ in range(n):
+                value = [value]
+            return value
+
+    tools = Deep.to_tools()
+    deep = {"type": "tool_use", "id": "t", "name": "deep_nest", "input": {"n": 5000}}
+    too_deep = '"<a value nested too deeply to write as JSON text>"'
+    assert respond(tools, deep) == {
+        "type": "tool_result",
+        "tool_use_id": "t",
+        "content": too_deep,
+        "is_error": False,
+    }
+    assert mcp_call(tools, "deep_nest", {"n": 5000})["content"][0]["text"] == too_deep
+    assert respond(tools, deep | {"input": {"n": 2}})["content"] == "[[[]]]"

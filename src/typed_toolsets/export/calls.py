@@ -137,12 +137,20 @@ def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -
         return valid_text(str.__str__(value))
     data = json_value(proxy, value)
     try:
-        text = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
-    except (TypeError, ValueError):
-        # Not JSON as it stands (NaN, an object with no JSON form): still valid JSON text, with
-        # such values written as strings.
-        text = json.dumps(_jsonable(data), ensure_ascii=False, indent=indent, default=repr)
+        try:
+            text = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
+        except (TypeError, ValueError):
+            # Not JSON as it stands (NaN, an object with no JSON form): still valid JSON text,
+            # with such values written as strings.
+            text = json.dumps(_jsonable(data), ensure_ascii=False, indent=indent, default=repr)
+    except RecursionError:
+        # json.dumps recurses: a value nested thousands of levels deep (a long chain of a
+        # recursive class) has no text it can write, which is said rather than raised.
+        text = json.dumps(_TOO_DEEP)
     return valid_text(text)
+
+
+_TOO_DEEP: Final = "<a value nested too deeply to write as JSON text>"
 
 
 def valid_text(text: str) -> str:
