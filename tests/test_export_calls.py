@@ -450,3 +450,23 @@ def test_a_value_nested_too_deeply_for_json_text_is_answered_not_raised() -> Non
     }
     assert mcp_call(tools, "deep_nest", {"n": 5000})["content"][0]["text"] == too_deep
     assert respond(tools, deep | {"input": {"n": 2}})["content"] == "[[[]]]"
+
+
+def test_values_beside_one_without_json_form_still_get_theirs() -> None:
+    # When a returned value as a whole has no JSON form (here the naive datetime), the text
+    # writes that part as a string; its neighbours keep their own JSON forms (a set is an
+    # array, an enum its value), not Python's reprs ("{1, 2}", "<Mood.SAD: 'sad'>").
+    class Mixed(Toolset):
+        @tool
+        def report(self) -> dict[str, Any]:
+            return {
+                "at": datetime.datetime(2024, 1, 1),  # naive on purpose
+                "mood": Mood.SAD,
+                "tags": {1},
+                "frozen": frozenset({"x"}),
+            }
+
+    call = CHAT_CALL | {"function": {"name": "mixed_report", "arguments": "{}"}}
+    written = json.loads(respond(Mixed.to_tools(), call)["content"])
+    assert isinstance(written.pop("at"), str)
+    assert written == {"mood": "sad", "tags": [1], "frozen": ["x"]}

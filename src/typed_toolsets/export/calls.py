@@ -182,9 +182,18 @@ def _jsonable(value: object) -> object:
     if isinstance(value, Mapping):
         items = typing.cast("Mapping[object, object]", value).items()
         return {str(k): _jsonable(v) for k, v in items}
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, set, frozenset)):
         return [_jsonable(v) for v in typing.cast("list[object]", value)]
-    return value
+    if value is None or isinstance(value, (str, float, bool)):
+        return value
+    # The whole had no JSON form, this part may (an enum, a UUID beside a naive datetime).
+    from typed_toolsets.types.converter import converter
+
+    try:
+        data = converter.unstructure(value)
+    except Exception:  # noqa: BLE001 - no JSON form: json.dumps writes its repr
+        return value
+    return value if data is value else _jsonable(data)
 
 
 def _error_text(error: ToolError) -> str:
