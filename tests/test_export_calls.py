@@ -185,6 +185,10 @@ def test_an_unknown_tool_is_an_error_result_not_an_exception() -> None:
     assert error["message"].startswith("Unknown tool 'diary_nope'; available tools: diary_read")
     reply = respond(TOOLS, ANTHROPIC_CALL | {"name": None})
     assert reply["is_error"] is True
+    # A call without a name is told so in JSON's words, not Python's (`None`).
+    error = json.loads(reply["content"])["error"]
+    assert (error["tool"], error["message"].split(";")[0]) == ("null", "Unknown tool null")
+    assert dispatch(TOOLS, 7).startswith("Error: Unknown tool 7; available tools: diary_read")  # type: ignore[arg-type]
 
 
 def test_respond_in_strict_mode_maps_null_to_the_default() -> None:

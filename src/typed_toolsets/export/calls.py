@@ -23,7 +23,7 @@ import attrs
 from typed_toolsets.call.pipeline import read_arguments as _read_arguments
 from typed_toolsets.call.proxy import Arguments, ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
-from typed_toolsets.call.validation import json_path, with_article
+from typed_toolsets.call.validation import json_path, short, with_article
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.definition.methods import resolve_annotation
 from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
@@ -205,7 +205,10 @@ def _error_text(error: ToolError) -> str:
 
 def _unknown(name: object, tools: Mapping[str, ToolProxy]) -> ToolError:
     available = ", ".join(tools) if tools else "none"
-    return ToolError(str(name), "arguments", f"Unknown tool {name!r}; available tools: {available}")
+    # A name that is no string (a call without one) is shown as the model sent it: `null`.
+    shown = short(name)
+    tool = name if isinstance(name, str) else shown
+    return ToolError(tool, "arguments", f"Unknown tool {shown}; available tools: {available}")
 
 
 def _arguments(proxy: ToolProxy, arguments: Arguments, strict: bool) -> Arguments:
