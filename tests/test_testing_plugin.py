@@ -172,3 +172,49 @@ def test_in_this_process_too() -> None:
     # the plugin's watch.
     assert find(st.from_type(Badge), lambda badge: True) in (Badge("gold"), Badge("silver"))
     assert find(values(list[Badge]), lambda badges: len(badges) == 2)
+
+
+LAZY_SCENARIO = """
+    import json
+    import hypothesis  # a conftest.py that registers settings profiles imports it first
+    from hypothesis import strategies as st
+    from typed_toolsets import register_type
+
+    class Money:
+        def __init__(self, cents):
+            self.cents = cents
+
+    calls = []
+
+    def money_values():
+        calls.append("called")
+        # Refers to a name the module defines after the registration, as module code may.
+        return st.integers(0, MAX_CENTS).map(Money)
+
+    register_type(Money, schema={"type": "integer"}, structure=Money,
+                  unstructure=lambda m: m.cents, strategy=money_values)
+    called_at_registration = bool(calls)
+    MAX_CENTS = 100
+
+    def broken():
+        return 42
+
+    class Other:
+        pass
+
+    register_type(Other, schema={"type": "string"}, structure=lambda s: Other(),
+                  unstructure=lambda o: "o", strategy=broken)
+
+    print(json.dumps({
+        "called_at_registration": called_at_registration,
+        "cents": 0 <= st.from_type(Money).example().cents <= 100,
+    }))
+"""
+
+
+def test_a_strategy_function_is_called_only_when_a_strategy_is_asked_for() -> None:
+    # With Hypothesis already imported, register_type handed the plugin's st.deferred to
+    # st.register_type_strategy, which evaluates it at once: the function ran inside
+    # register_type (a NameError for a name defined later, Hypothesis's InvalidArgument for a
+    # function not returning a strategy), while the module registering the type was imported.
+    assert run(LAZY_SCENARIO) == {"called_at_registration": False, "cents": True}

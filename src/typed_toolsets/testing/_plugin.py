@@ -45,12 +45,20 @@ def _register(tp: type, source: StrategySource) -> None:
 
     if tp not in _ours and _known_to_hypothesis(tp):
         return
-    strategy: object = source
     if callable(source):
         make = typing.cast("typing.Callable[[], st.SearchStrategy[Any]]", source)
-        strategy = st.deferred(make)
-    if _is_strategy(strategy):
-        st.register_type_strategy(tp, strategy)
+
+        # Registered as a function of the type, which Hypothesis calls when a test resolves
+        # the type: an `st.deferred` would be evaluated by `register_type_strategy` at once
+        # (it checks `is_empty`), running the function inside `register_type` while the
+        # user's module is still being imported.
+        def resolve(_tp: type) -> st.SearchStrategy[Any]:
+            return make()
+
+        st.register_type_strategy(tp, resolve)
+        _ours.add(tp)
+    elif _is_strategy(source):
+        st.register_type_strategy(tp, source)
         _ours.add(tp)
 
 
