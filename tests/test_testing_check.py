@@ -3,6 +3,7 @@ of every kind of broken round trip."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime
 import decimal
@@ -585,3 +586,25 @@ def test_only_toolsets_are_checked() -> None:
 )
 def test_same_compares_types_all_the_way_down(left: object, right: object, expected: bool) -> None:
     assert same(left, right) is expected
+
+
+def test_call_runs_async_tools_from_inside_a_running_event_loop() -> None:
+    # From an async test (pytest-asyncio), invoke() on an async tool answers with an
+    # "execution" error telling the caller to use ainvoke, which call=True does not count as a
+    # failure: the methods were never run and the check passed all the same.
+    ran: list[int] = []
+
+    class Pinger(Toolset):
+        @tool
+        async def ping(self, *, times: Annotated[int, Ge(0)]) -> int:
+            ran.append(times)
+            if times == 3:
+                msg = "three"
+                raise LookupError(msg)
+            return times
+
+    async def in_a_loop() -> None:
+        check_toolset(Pinger, max_examples=10, call=True)
+
+    asyncio.run(in_a_loop())
+    assert ran

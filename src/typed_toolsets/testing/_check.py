@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import dataclasses
 import re
 import typing
@@ -16,7 +18,7 @@ from hypothesis.errors import FailedHealthCheck, Unsatisfiable
 
 from typed_toolsets._toolset import Toolset
 from typed_toolsets.call.proxy import ToolProxy
-from typed_toolsets.call.result import ToolError
+from typed_toolsets.call.result import ToolError, ToolResult
 from typed_toolsets.definition.limits import Limits
 
 from . import _seams
@@ -213,8 +215,19 @@ class _ToolCheck:
                     example,
                 )
 
+    def invoke(self, arguments: Mapping[str, object] | str) -> ToolResult[Any]:
+        """``proxy.invoke``, run to completion even when called inside a running event loop.
+
+        There, ``invoke`` on an async tool only answers that ``ainvoke`` must be used (an
+        ``"execution"`` error): the method would never run. A worker thread has no loop.
+        """
+        if self.proxy.is_async and _loop_running():
+            with concurrent.futures.ThreadPoolExecutor(max_workers=1) as worker:
+                return worker.submit(self.proxy.invoke, arguments).result()
+        return self.proxy.invoke(arguments)
+
     def _invoked(self, arguments: Mapping[str, object] | str, example: object) -> None:
-        result = self.proxy.invoke(arguments)
+        result = self.invoke(arguments)
         if result.error is not None and result.error.kind in ("arguments", "limit"):
             self._refused(result.error, "invoke() refused valid arguments", example)
 
@@ -343,7 +356,7 @@ class _ToolCheck:
             ("the exact path", _seams.exact_path(self.proxy, text))
         ]
         if self.call:
-            invoked = self.proxy.invoke(mapping)
+            invoked = self.invoke(mapping)
             results.append(("invoke()", invoked.error if invoked.error is not None else invoked))
         for who, outcome in results:
             if not isinstance(outcome, ToolError):
@@ -360,6 +373,14 @@ class _ToolCheck:
             self.fail(
                 parameter, f"the fast path accepted arguments that are wrong at {path}", mapping
             )
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _first_line(exc: Exception) -> str:
