@@ -7,6 +7,7 @@ import concurrent.futures
 import dataclasses
 import re
 import typing
+import weakref
 from collections.abc import Callable, Mapping
 from datetime import datetime, time
 from typing import Any, Final, NoReturn, TypeVar
@@ -66,34 +67,50 @@ class ToolsetCheckError(AssertionError):
         super().__init__(f"{where}: {problem}\n  example: {shown}")
 
 
-def same(left: object, right: object) -> bool:
+def same(left: object, right: object, *, defaults: bool = False) -> bool:
     """Whether two values are equal and of the same types, all the way down.
 
     ``==`` is not enough: ``"red" == Color.RED`` for a ``str`` enum, ``1 == True``, and two aware
     datetimes are equal at the same instant whatever their offsets.
+
+    With *defaults*, a field of an attrs class, dataclass or NamedTuple that *left* holds at its
+    default (that very object, not one a factory made) is compared by its JSON form: with
+    ``y: float = 0`` or ``tags: Sequence[str] = ()`` the class holds ``0`` or ``()`` when the field
+    is left out, and their JSON comes back as ``0.0`` or ``[]``, values of the annotation alike.
     """
     if type(left) is not type(right):
         return False
+    names = _compared(left)
+    if names is not None:
+        held = _defaults(type(left)) if defaults else {}
+        for name in names:
+            mine, theirs = getattr(left, name), getattr(right, name)
+            if same(mine, theirs, defaults=defaults):
+                continue
+            field = held.get(name)
+            if field is None or mine is not field.default:
+                return False
+            if not _same_json(field.annotation, mine, theirs):
+                return False
+        return True
     if isinstance(left, (list, tuple)):
         items: list[Any] | tuple[Any, ...] = left  # pyright: ignore[reportUnknownVariableType]
         others: list[Any] | tuple[Any, ...] = right  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
-        return len(items) == len(others) and all(map(same, items, others))
+        return len(items) == len(others) and all(
+            same(a, b, defaults=defaults) for a, b in zip(items, others, strict=True)
+        )
     if isinstance(left, (set, frozenset)):
         members: set[Any] | frozenset[Any] = left  # pyright: ignore[reportUnknownVariableType]
         matches: set[Any] | frozenset[Any] = right  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
         return len(members) == len(matches) and all(
-            any(same(a, b) for b in matches) for a in members
+            any(same(a, b, defaults=defaults) for b in matches) for a in members
         )
     if isinstance(left, dict):
         mapping: dict[Any, Any] = left  # pyright: ignore[reportUnknownVariableType]
         other: dict[Any, Any] = right  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
-        return mapping.keys() == other.keys() and all(same(mapping[k], other[k]) for k in mapping)
-    if attrs.has(type(left)):
-        names = [f.name for f in attrs.fields(typing.cast("type[Any]", type(left))) if f.eq]
-        return all(same(getattr(left, n), getattr(right, n)) for n in names)
-    if dataclasses.is_dataclass(left):
-        names = [f.name for f in dataclasses.fields(left) if f.compare]
-        return all(same(getattr(left, n), getattr(right, n)) for n in names)
+        return mapping.keys() == other.keys() and all(
+            same(mapping[k], other[k], defaults=defaults) for k in mapping
+        )
     if isinstance(left, (datetime, time)):
         moment = typing.cast("datetime | time", right)
         return left == moment and left.utcoffset() == moment.utcoffset()
@@ -104,6 +121,44 @@ def same(left: object, right: object) -> bool:
         if forms is not None:
             return same(*forms)
     return bool(left == right)
+
+
+def _compared(value: object) -> list[str] | None:
+    """The attributes `same` compares of a struct (attrs class, dataclass, NamedTuple), or None."""
+    kind = type(value)
+    if attrs.has(kind):
+        return [f.name for f in attrs.fields(typing.cast("type[Any]", kind)) if f.eq]
+    if dataclasses.is_dataclass(value):
+        return [f.name for f in dataclasses.fields(value) if f.compare]
+    names: object = getattr(kind, "_fields", None)
+    if isinstance(value, tuple) and isinstance(names, tuple):
+        return list(typing.cast("tuple[str, ...]", names))
+    return None
+
+
+#: `_defaults` of each struct class met (kept while the class lives).
+_held: Final[weakref.WeakKeyDictionary[type, dict[str, _seams.Field]]] = weakref.WeakKeyDictionary()
+
+
+def _defaults(kind: type) -> dict[str, _seams.Field]:
+    """The fields of the struct class *kind* that have a default, by attribute name."""
+    found = _held.get(kind)
+    if found is None:
+        try:
+            fields = _seams.describe(kind).fields
+        except _seams.UnsupportedAnnotation:
+            fields = ()
+        found = _held[kind] = {f.attr_name: f for f in fields if f.default is not _seams.MISSING}
+    return found
+
+
+def _same_json(annotation: object, left: object, right: object) -> bool:
+    """Whether *left* and *right* have equal JSON forms as values of *annotation*."""
+    try:
+        unstructure = _seams.unstructurer(annotation)
+        return _seams.json_key(unstructure(left)) == _seams.json_key(unstructure(right))
+    except Exception:  # noqa: BLE001 - no JSON form to compare them by
+        return False
 
 
 def defines_equality(tp: type) -> bool:
@@ -275,7 +330,7 @@ class _ToolCheck:
             self._refused(exact, f"the JSON form {text} validates, but the tool refused it", drawn)
         for name in sorted(set(drawn) | set(exact)):
             value, back = drawn.get(name, _ABSENT), exact.get(name, _ABSENT)
-            if same(value, back):
+            if same(value, back, defaults=True):
                 continue
             sent = _seams.json_text(forms.get(name))
             problem = (

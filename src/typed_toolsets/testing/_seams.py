@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from typed_toolsets.types.registry import StrategySource, user_strategies
+from typed_toolsets.types.typespec import MISSING
 
 if TYPE_CHECKING:
     from typed_toolsets.call.pipeline import ExactPath
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from typed_toolsets.types.typespec import TypeSpec
 
 __all__ = [
+    "MISSING",
     "Field",
     "Form",
     "Parameter",
@@ -70,11 +72,15 @@ class Field:
         name: The JSON property name, which is also the constructor keyword.
         annotation: Its type.
         required: Whether the JSON object must contain it (no default).
+        attr_name: The attribute (or key) holding its value.
+        default: Its default value; `MISSING` when it has none or a factory makes it.
     """
 
     name: str
     annotation: object
     required: bool
+    attr_name: str = ""
+    default: object = MISSING
 
 
 @attrs.frozen
@@ -204,7 +210,10 @@ def describe(annotation: object) -> Form:
     if rule == "mapping":
         return Form("mapping", annotation, json_types, args=args[1:])
     cls = typing.cast(type, annotation)
-    fields = tuple(Field(f.name, f.annotation, f.required) for f in _struct_fields(rule)(cls))
+    fields = tuple(
+        Field(f.name, f.annotation, f.required, f.attr_name, f.default)
+        for f in _struct_fields(rule)(cls)
+    )
     make = None if rule == "typeddict" else cls
     return Form("object", annotation, json_types, python_type=cls, fields=fields, make=make)
 
