@@ -16,10 +16,10 @@ from typing import Annotated, Any, Literal, NamedTuple
 import attrs
 import pytest
 import typing_extensions
-from annotated_types import Ge, Le, MaxLen
+from annotated_types import Ge, Le, MaxLen, MinLen
 from hypothesis import given, note
 from hypothesis import strategies as st
-from hypothesis.errors import FailedHealthCheck
+from hypothesis.errors import FailedHealthCheck, InvalidArgument
 
 from tests.strategies.annotations import Color
 from tests.strategies.toolsets import make_echo_toolset, toolsets
@@ -493,6 +493,25 @@ def test_limits_that_filter_out_most_values_are_named() -> None:
     assert "(FailedHealthCheck: It looks like this test is filtering out a lot of inputs" in message
     # Hypothesis's own error is kept, as the cause.
     assert isinstance(caught.value.__cause__, FailedHealthCheck)
+
+
+class HugeToolset(Toolset):
+    @tool
+    def read(self, *, text: Annotated[str, MinLen(100_000)]) -> int:
+        return len(text)
+
+
+def test_a_parameter_hypothesis_cannot_generate_is_named() -> None:
+    # A constraint past what Hypothesis draws raised its bare error, naming neither the
+    # toolset nor the tool.
+    with pytest.raises(InvalidArgument) as caught:
+        check_toolset(HugeToolset, max_examples=5)
+    message = str(caught.value)
+    assert message.startswith(
+        "HugeToolset: tool 'huge_read': Hypothesis cannot generate values of its parameters: text("
+    )
+    assert "min_size=100000" in message
+    assert isinstance(caught.value.__cause__, InvalidArgument)
 
 
 def test_a_disagreement_between_the_call_paths_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,7 @@ from typing import Any, Final, NoReturn, TypeVar
 import attrs
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from hypothesis.errors import FailedHealthCheck, Unsatisfiable
+from hypothesis.errors import FailedHealthCheck, InvalidArgument, Unsatisfiable
 
 from typed_toolsets._toolset import Toolset
 from typed_toolsets.call.proxy import ToolProxy
@@ -216,6 +216,10 @@ class _ToolCheck:
             _run(config, strategy, check)
         except (FailedHealthCheck, Unsatisfiable) as exc:
             raise self.unhealthy(exc, what) from exc
+        except NoStrategyError:
+            raise  # names the tool and the parameter already
+        except InvalidArgument as exc:
+            raise self.ungenerated(exc, what) from exc
 
     def unhealthy(self, exc: FailedHealthCheck | Unsatisfiable, what: str) -> Exception:
         """*exc* again, naming the toolset and the tool, and the likely cause."""
@@ -244,6 +248,17 @@ class _ToolCheck:
             f"{_first_line(exc)})"
         )
         return type(exc)(message)
+
+    def ungenerated(self, exc: InvalidArgument, what: str) -> InvalidArgument:
+        """*exc* again, naming the toolset and the tool whose values Hypothesis cannot draw.
+
+        A constraint past what Hypothesis generates (``MinLen(100_000)`` on a string), or a
+        registered type's ``strategy=`` that is no strategy.
+        """
+        return InvalidArgument(
+            f"{self.toolset}: tool {self.proxy.name!r}: Hypothesis cannot generate {what}: "
+            f"{_first_line(exc)}"
+        )
 
     # ------------------------------------------------------------------------------ helpers
 
@@ -525,6 +540,9 @@ def check_toolset(
             aside (they do not fit its Limits, or a class refuses them); the message names the
             toolset, the tool and the likely cause, and Hypothesis's error is its ``__cause__``.
             ``hypothesis.errors.Unsatisfiable`` likewise.
+        hypothesis.errors.InvalidArgument: Hypothesis cannot generate values of a parameter (a
+            constraint past what it draws, such as ``MinLen(100_000)`` on a string); the message
+            names the toolset and the tool.
     """
     # Checked at run time too: callers without a type checker pass anything.
     given_object = typing.cast(object, cls_or_instance)
@@ -545,6 +563,10 @@ def check_toolset(
             # schema's arguments show which (and raise the precise error).
             check.run(config, "arguments", arguments(proxy), check.accepted)
             raise check.unhealthy(exc, "values of its parameters") from exc
+        except NoStrategyError:
+            raise  # names the tool and the parameter already
+        except InvalidArgument as exc:
+            raise check.ungenerated(exc, "values of its parameters") from exc
         check.run(config, "arguments", arguments(proxy), check.accepted)
         if _has_strict_variant(proxy):
             check.run(
