@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import gc
 import json
 import pickle
 import time
@@ -507,6 +508,33 @@ def test_a_timeout_of_the_model_s_own_is_not_the_deadline() -> None:
     assert not isinstance(caught.value, DeadlineExceededError)
 
 
+def test_the_deadline_is_told_by_its_own_timer_not_by_reading_the_clock_again() -> None:
+    # An event loop may run a timer up to its clock's resolution early (15.6 ms with the
+    # monotonic clock of Windows before Python 3.13) when something else wakes it. The run's
+    # deadline timer that fired so was mistaken for a TimeoutError of the model's own and
+    # escaped as a bare TimeoutError, without the steps.
+    async def hanging(transcript: Transcript) -> dict[str, Any]:
+        await asyncio.sleep(30)
+        raise AssertionError  # pragma: no cover
+
+    async def busy() -> None:
+        while True:
+            await asyncio.sleep(0.005)
+
+    async def main() -> None:
+        asyncio.get_running_loop()._clock_resolution = 0.2  # type: ignore[attr-defined]
+        waking = asyncio.ensure_future(busy())
+        try:
+            agent = ReAct(hanging, [], max_iterations=2, deadline=0.5)
+            with pytest.raises(DeadlineExceededError) as caught:
+                await agent.arun("Go.")
+            assert caught.value.waiting_for == "the model"
+        finally:
+            waking.cancel()
+
+    asyncio.run(main())
+
+
 def test_a_long_observation_is_cut_for_the_model_and_kept_whole_in_the_step() -> None:
     text = "x" * 50
     model = Recorder([_call("shop_echo", text=text), _call("shop_echo", text="short"), FINISH])
@@ -744,6 +772,27 @@ def test_the_deadline_stops_waiting_for_an_approval() -> None:
     assert caught.value.waiting_for == "the approval of 'shop_delete'"
     assert [s.action for s in caught.value.steps] == ["shop_add"]
     assert shop.ran == ["add"]
+
+
+def test_an_awaitable_asked_for_after_the_deadline_is_closed_not_left_unawaited() -> None:
+    # run() calls a sync model directly: one that returns after the deadline leaves no time
+    # for the async callback, which is then not started, and closed.
+    def slow_model(transcript: Transcript) -> dict[str, Any]:
+        time.sleep(0.15)
+        return _call("shop_delete", path="/")
+
+    async def approve(name: str, arguments: Mapping[str, Any]) -> bool:
+        return True  # pragma: no cover - not started
+
+    shop, tools = _shop()
+    agent = ReAct(
+        slow_model, [tools["shop_delete"]], max_iterations=2, approve=approve, deadline=0.1
+    )
+    with pytest.raises(DeadlineExceededError) as caught:
+        agent.run("Go.")
+    assert caught.value.waiting_for == "the approval of 'shop_delete'"
+    assert shop.ran == []
+    gc.collect()  # an un-awaited coroutine warns when it is collected
 
 
 def test_a_callback_that_returns_no_bool_is_a_programming_error() -> None:

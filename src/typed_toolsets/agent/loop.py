@@ -137,16 +137,45 @@ async def _call_async(function: Callable[..., Any], *args: object) -> object:
     return value
 
 
-async def _settle(awaitable: Awaitable[object], timeout: float | None, clock: _Clock) -> object:
-    """Await *awaitable*, giving up (`_TIMED_OUT`) when the run's deadline passes."""
+class _OwnTimeout(Exception):  # noqa: N818 - a carrier, never seen outside `_settle`
+    """A timeout the awaited work raised itself, carried past `asyncio.wait_for`."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__()
+        self.error = error
+
+
+async def _own(awaitable: Awaitable[object]) -> object:
+    try:
+        return await awaitable
+    except (asyncio.TimeoutError, TimeoutError) as exc:
+        raise _OwnTimeout(exc) from None
+
+
+async def _settle(awaitable: Awaitable[object], timeout: float | None) -> object:
+    """Await *awaitable*, giving up (`_TIMED_OUT`) when the run's deadline passes.
+
+    Which timeout it was is told by where it came from, not by reading the clock again: an
+    event loop may run a timer up to its clock's resolution early (15.6 ms on Windows before
+    Python 3.13), when the clock does not yet say the deadline passed.
+    """
     if timeout is None:
         return await awaitable
+    if timeout <= 0:
+        # The deadline passed already: the work is not started (a coroutine is closed, so that
+        # Python does not warn that it was never awaited; a future is cancelled).
+        if inspect.iscoroutine(awaitable):
+            awaitable.close()
+        elif isinstance(awaitable, asyncio.Future):
+            awaitable.cancel()
+        return _TIMED_OUT
     try:
-        return await asyncio.wait_for(awaitable, max(timeout, 0.0))
+        return await asyncio.wait_for(_own(awaitable), timeout)
     except asyncio.TimeoutError:
-        if clock.expired():
-            return _TIMED_OUT
-        raise  # a timeout of the awaitable's own, not ours
+        return _TIMED_OUT
+    except _OwnTimeout as own:
+        error = own.error  # a timeout of the awaitable's own, not ours
+    raise error
 
 
 def _running_loop() -> bool:
@@ -164,8 +193,7 @@ class _SyncRunner:
     client used by the model keeps its connections on one loop.
     """
 
-    def __init__(self, clock: _Clock) -> None:
-        self._clock = clock
+    def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def settle(self, value: object, timeout: float | None, what: str) -> object:
@@ -181,7 +209,7 @@ class _SyncRunner:
             raise RuntimeError(msg)
         if self._loop is None:
             self._loop = asyncio.new_event_loop()
-        return self._loop.run_until_complete(_settle(value, timeout, self._clock))
+        return self._loop.run_until_complete(_settle(value, timeout))
 
     def close(self) -> None:
         loop, self._loop = self._loop, None
@@ -371,7 +399,7 @@ class ReAct:
         """
         clock = _Clock(self._deadline)
         core = self._core(_task(task), clock)
-        runner = _SyncRunner(clock)
+        runner = _SyncRunner()
         try:
             request = next(core)
             while True:
@@ -394,7 +422,7 @@ class ReAct:
         try:
             request = next(core)
             while True:
-                request = core.send(await self._aanswer(request, clock))
+                request = core.send(await self._aanswer(request))
         except StopIteration as done:
             return typing.cast("AgentResult", done.value)
         finally:
@@ -422,19 +450,19 @@ class ReAct:
             return runner.settle(proxy.ainvoke(request.arguments), request.timeout, "the tool")
         return proxy.invoke(request.arguments)
 
-    async def _aanswer(self, request: _Request, clock: _Clock) -> object:
+    async def _aanswer(self, request: _Request) -> object:
         if isinstance(request, _AskModel):
             asked = _call_async(self._model, request.transcript)
-            return await _settle(asked, request.timeout, clock)
+            return await _settle(asked, request.timeout)
         if isinstance(request, _CheckArguments):
             # Off the event loop: arguments up to the size limit may take a while to read.
             checked = asyncio.to_thread(request.proxy.check, request.arguments)
-            return await _settle(checked, request.timeout, clock)
+            return await _settle(checked, request.timeout)
         if isinstance(request, _AskApproval):
             approve = typing.cast("Approve", self._approve)
             asked = _call_async(approve, request.tool, request.arguments)
-            return await _settle(asked, request.timeout, clock)
-        return await _settle(request.proxy.ainvoke(request.arguments), request.timeout, clock)
+            return await _settle(asked, request.timeout)
+        return await _settle(request.proxy.ainvoke(request.arguments), request.timeout)
 
     # ----------------------------------------------------------------------------- the loop
 
