@@ -955,6 +955,12 @@ def test_max_iterations_is_required_and_checked() -> None:
         ({"deadline": 0}, ValueError, "deadline must be a positive, finite number"),
         ({"deadline": float("inf")}, ValueError, "deadline must be a positive, finite number"),
         ({"deadline": "5"}, TypeError, "deadline must be a number of seconds, got str"),
+        (
+            {"deadline": 10**400},
+            ValueError,
+            "deadline must be a positive, finite number of seconds, got an int too large",
+        ),
+        ({"deadline": -(10**5000)}, ValueError, "deadline must be a positive, finite number"),
         ({"max_observation_chars": 0}, ValueError, "max_observation_chars must be at least 1"),
         ({"max_observation_chars": 2.5}, TypeError, "max_observation_chars must be an int"),
         ({"approve": "yes"}, TypeError, "approve must be callable or None, got str"),

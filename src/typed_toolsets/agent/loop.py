@@ -243,10 +243,15 @@ def _deadline(value: object) -> float | None:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         msg = f"deadline must be a number of seconds, got {type(value).__name__}"
         raise TypeError(msg)
-    if not (value > 0 and math.isfinite(value)):
+    try:
+        seconds = float(value)
+    except OverflowError:  # an int past the floats (whose repr may not even be writable)
+        msg = "deadline must be a positive, finite number of seconds, got an int too large"
+        raise ValueError(msg) from None
+    if not (seconds > 0 and math.isfinite(seconds)):
         msg = f"deadline must be a positive, finite number of seconds, got {value!r}"
         raise ValueError(msg)
-    return float(value)
+    return seconds
 
 
 def _tool_map(tools: Iterable[ToolProxy]) -> dict[str, ToolProxy]:
