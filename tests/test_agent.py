@@ -222,6 +222,28 @@ def test_an_exception_in_the_tool_is_an_observation() -> None:
     assert not step.ok
 
 
+class _NoRepr:
+    def __repr__(self) -> str:
+        msg = "no text for this"
+        raise RuntimeError(msg)
+
+
+class Opaque(Toolset):
+    @tool
+    def thing(self) -> object:
+        return _NoRepr()
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_a_return_value_whose_repr_fails_is_observed_not_raised(runner: str) -> None:
+    # Writing the observation raised the __repr__'s error out of run()/arun(), losing the steps.
+    model = ScriptedModel([{"action": "opaque_thing"}, FINISH])
+    result = _run(ReAct(model, Opaque.to_tools(), max_iterations=3), runner)
+    assert result.steps[0].observation == '"<_NoRepr>"'
+    assert result.steps[0].ok
+    assert result.final_answer == "the answer"
+
+
 def test_an_unknown_action_lists_the_tools_and_calls_nothing() -> None:
     # The toolset has shop_delete, but the agent was not given it.
     agent, shop = _agent([_call("shop_delete", path="/etc"), FINISH], "shop_add", "shop_echo")

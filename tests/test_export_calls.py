@@ -474,3 +474,59 @@ def test_values_beside_one_without_json_form_still_get_theirs() -> None:
     written = json.loads(respond(Mixed.to_tools(), call)["content"])
     assert isinstance(written.pop("at"), str)
     assert written == {"mood": "sad", "tags": [1], "frozen": ["x"]}
+
+
+class _NoRepr:
+    def __repr__(self) -> str:
+        msg = "no text for this"
+        raise RuntimeError(msg)
+
+
+class _NotTextRepr:
+    def __repr__(self) -> str:
+        return 42  # type: ignore[return-value]  # a broken __repr__, on purpose
+
+
+class _NoStr:
+    def __str__(self) -> str:
+        msg = "no str"
+        raise RuntimeError(msg)
+
+
+class Unwritable(Toolset):
+    toolset_name = "odd"
+
+    @tool
+    def opaque(self) -> object:
+        return _NoRepr()
+
+    @tool
+    def nested(self) -> dict[str, object]:
+        return {"inner": [_NotTextRepr()]}
+
+    @tool
+    def keyed(self) -> Any:
+        return {_NoStr(): 1}
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("odd_opaque", '"<_NoRepr>"'),
+        ("odd_nested", '{"inner": ["<_NotTextRepr>"]}'),
+        ("odd_keyed", '"<a dict value that cannot be written as text>"'),
+    ],
+)
+def test_a_value_whose_repr_fails_is_still_written_not_raised(name: str, text: str) -> None:
+    # The lenient writing of values with no JSON form used repr(), which raised out of respond,
+    # mcp_call, the agent loop and `typed-toolsets call` when a __repr__ (or a key's __str__)
+    # failed: such a part is its type's name instead.
+    tools = Unwritable.to_tools()
+    call = {"type": "tool_use", "id": "t", "name": name, "input": {}}
+    assert respond(tools, call) == {
+        "type": "tool_result",
+        "tool_use_id": "t",
+        "content": text,
+        "is_error": False,
+    }
+    assert mcp_call(tools, name, {})["content"][0]["text"] == text

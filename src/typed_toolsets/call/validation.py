@@ -35,6 +35,7 @@ __all__ = [
     "keyword_reason",
     "missing",
     "reason_of",
+    "safe_repr",
     "short",
     "short_text",
     "unbuilt_reason",
@@ -184,13 +185,14 @@ def _pieces(value: object, cut: int) -> Iterator[str]:
             yield from _pieces(item, cut)
         yield "}"
     else:
-        yield _repr(value)
+        yield safe_repr(value)
 
 
-def _repr(value: object) -> str:
+def safe_repr(value: object) -> str:
+    """``repr(value)``, or its type's name in angle brackets when its ``__repr__`` fails."""
     try:
         return repr(value)
-    except Exception:  # noqa: BLE001 - a repr that fails must not break the message
+    except Exception:  # noqa: BLE001 - a repr that fails (or gives no str) must not break the text
         return f"<{type(value).__name__}>"
 
 
@@ -208,7 +210,7 @@ def _last_char(value: object) -> str:
         return "]"
     if isinstance(value, dict):
         return "}"
-    return _repr(value)[-1:]
+    return safe_repr(value)[-1:]
 
 
 def short(value: object, limit: int = 60) -> str:

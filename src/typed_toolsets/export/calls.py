@@ -23,7 +23,7 @@ import attrs
 from typed_toolsets.call.pipeline import read_arguments as _read_arguments
 from typed_toolsets.call.proxy import Arguments, ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
-from typed_toolsets.call.validation import json_path, short, with_article
+from typed_toolsets.call.validation import json_path, safe_repr, short, with_article
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.definition.methods import resolve_annotation
 from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
@@ -125,6 +125,10 @@ def read_arguments(name: str, limits: Limits, arguments: object) -> dict[str, An
 def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -> str:
     """A tool's return value as the text a model (or a person) reads: JSON, or the ``str`` itself.
 
+    A value with no JSON form is still written as JSON text: NaN and the infinities as strings,
+    an integer past the interpreter's digit limit as a string saying how long it is, any other
+    part as its repr (its type's name when that fails too). Never raises an `Exception`.
+
     Args:
         proxy: The tool that returned it (its return annotation decides the JSON form).
         value: What the method returned.
@@ -141,12 +145,15 @@ def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -
             text = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
         except (TypeError, ValueError):
             # Not JSON as it stands (NaN, an object with no JSON form): still valid JSON text,
-            # with such values written as strings.
-            text = json.dumps(_jsonable(data), ensure_ascii=False, indent=indent, default=repr)
+            # with such values written as strings (their repr; a type's name when even that
+            # fails).
+            text = json.dumps(_jsonable(data), ensure_ascii=False, indent=indent, default=safe_repr)
     except RecursionError:
         # json.dumps recurses: a value nested thousands of levels deep (a long chain of a
         # recursive class) has no text it can write, which is said rather than raised.
         text = json.dumps(_TOO_DEEP)
+    except Exception:  # noqa: BLE001 - a part that breaks even the lenient writing (a key's str)
+        text = json.dumps(f"<a {type(value).__name__} value that cannot be written as text>")
     return valid_text(text)
 
 
