@@ -644,6 +644,11 @@ def test_two_instances_of_one_toolset_are_refused() -> None:
 def test_only_proxies_are_accepted() -> None:
     with pytest.raises(TypeError, match=r"expected the ToolProxy objects .*got type"):
         openai_chat([Orders])  # type: ignore[list-item]
+    # No list at all: said as such, not Python's "'NoneType' object is not iterable".
+    with pytest.raises(
+        TypeError, match=r"^expected the ToolProxy objects .* \(a list\), got NoneType$"
+    ):
+        openai_chat(None)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------------------- golden

@@ -56,6 +56,12 @@ def unique_tools(tools: Iterable[ToolProxy]) -> dict[str, ToolProxy]:
     """
     found: dict[str, ToolProxy] = {}
     problems: list[str] = []
+    if not isinstance(typing.cast(object, tools), Iterable):  # callers without a checker
+        msg = (
+            "expected the ToolProxy objects of Toolset.to_tools() (a list), got "
+            f"{type(tools).__name__}"
+        )
+        raise TypeError(msg)
     for proxy in tools:
         if not isinstance(typing.cast(object, proxy), ToolProxy):  # callers without a checker
             msg = (
