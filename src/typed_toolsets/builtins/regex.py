@@ -23,7 +23,8 @@ whole text, and the line is kept when either finds a match:
   newline, where Ruby's does not.
 
 The one kind of Ruby match neither finds asserts ``$`` and then matches the newline after it
-(``a$\n``, which says ``a\n`` twice).
+(``^a$\n``, which says ``a\n`` twice); the whole-text search below finds it in a pattern
+without ``^`` that is not checked line by line (``a$\n``).
 
 A search costs microseconds in Python, too much for each of a million short lines, so
 `_kept_spans` searches the whole text instead, once per kept line, in a copy where each line's
