@@ -102,17 +102,18 @@ def test_every_broken_class_of_a_module_is_reported_on_its_line(
     path = write("broken_mod.py", BROKEN)
     status, out, err = run(capsys, str(path))
     assert (status, err) == (1, "")
+    # As mypy shows them: relative to the current directory, for a file inside it.
     assert out == [
         (
-            f"{path}:7: error: First.asign: First has no method 'asign' to export; did you mean "
-            "'assign'?  [toolset-unknown-method]"
+            "broken_mod.py:7: error: First.asign: First has no method 'asign' to export; did you "
+            "mean 'assign'?  [toolset-unknown-method]"
         ),
         (
-            f"{path}:21: error: Second.run: '*args' is not supported; declare keyword parameters "
-            "instead  [toolset-signature]"
+            "broken_mod.py:21: error: Second.run: '*args' is not supported; declare keyword "
+            "parameters instead  [toolset-signature]"
         ),
         (
-            f"{path}:34: error: NeedsDb: NeedsDb.to_tools() calls NeedsDb() with no arguments, "
+            "broken_mod.py:34: error: NeedsDb: NeedsDb.to_tools() calls NeedsDb() with no arguments, "
             "but the constructor needs 'db_url'; give each a default, or call to_tools() on an "
             "instance  [toolset-init]"
         ),
@@ -175,6 +176,17 @@ def test_a_clean_module_passes_with_warnings_for_ambiguous_unions(
     assert (status, out) == (0, ["Success: no problems found in 1 toolset"])
 
 
+def test_a_file_outside_the_current_directory_is_shown_by_its_whole_path(
+    tmp_path_factory: pytest.TempPathFactory, workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    far = tmp_path_factory.mktemp("elsewhere") / "far_mod.py"
+    far.write_text(textwrap.dedent(BROKEN), encoding="utf-8")
+    assert not far.is_relative_to(workdir)
+    status, out, _ = run(capsys, str(far))
+    assert status == 1
+    assert out[0].startswith(f"{far}:7: error: First.asign:")
+
+
 def test_class_targets_check_only_that_class(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -184,7 +196,7 @@ def test_class_targets_check_only_that_class(
     assert (status, out) == (0, ["Success: no problems found in 1 toolset"])
     status, out, _ = run(capsys, f"{path}:NeedsDb")
     assert status == 1
-    assert [line.split(": ")[0] for line in out[:-1]] == [f"{path}:34"]
+    assert [line.split(": ")[0] for line in out[:-1]] == [f"{Path('pkg', 'tools.py')}:34"]
 
 
 def test_the_parent_code_disables_everything(
@@ -229,7 +241,7 @@ def test_a_definition_error_in_an_imported_module_is_a_finding(
     write("uses_dep.py", "import dep_mod\n")
     status, out, _ = run(capsys, "uses_dep")
     assert status == 1
-    assert out[0].startswith(f"{dependency}:7: error: First.asign:")
+    assert out[0].startswith(f"{dependency.name}:7: error: First.asign:")
 
 
 def test_forward_references_are_resolved(write: Write, capsys: pytest.CaptureFixture[str]) -> None:

@@ -65,7 +65,7 @@ class Finding:
     """One problem found by ``check``, where it is reported.
 
     Attributes:
-        path: The file it is reported in.
+        path: The file it is reported in (its absolute path).
         line: The line, 1-based (0 when unknown).
         problem: The problem, as the runtime and the mypy plugin report it.
     """
@@ -105,8 +105,22 @@ class Finding:
         return self.problem.severity
 
     def format(self) -> str:
-        """``path:line: severity: message  [toolset-code]``, like mypy's output."""
-        return f"{self.path}:{self.line}: {self.severity}: {self.message}  [{self.code}]"
+        """``path:line: severity: message  [toolset-code]``, like mypy's output.
+
+        As mypy shows it, the path is relative to the current directory for a file inside it.
+        """
+        return (
+            f"{_shown_path(self.path)}:{self.line}: {self.severity}: {self.message}  [{self.code}]"
+        )
+
+
+def _shown_path(path: str) -> str:
+    """*path* relative to the current directory when the file is inside it, else as it is."""
+    try:
+        here = Path.cwd()
+        return str(Path(path).relative_to(here)) if Path(path).is_relative_to(here) else path
+    except (OSError, ValueError):  # no current directory (deleted), or another drive
+        return path
 
 
 @attrs.frozen
