@@ -319,7 +319,17 @@ def test_an_mcp_result_its_output_schema_refuses_is_the_tools_failure() -> None:
         def when(self) -> datetime.datetime:
             return datetime.datetime(2020, 1, 1)  # naive on purpose
 
+        @tool
+        def days(self) -> list[datetime.datetime]:
+            # The first is aware (it has a JSON form): the naive second one is the problem.
+            utc = datetime.timezone.utc
+            return [datetime.datetime(2020, 1, 1, tzinfo=utc), datetime.datetime(2020, 1, 2)]
+
     tools = Loose.to_tools()
+    naive = (
+        "a datetime has no JSON form: a naive datetime has no UTC offset and cannot be sent as "
+        "RFC 3339; attach a tzinfo"
+    )
     fine = mcp_call(tools, "loose_mean", {"xs": [1, 2]})
     assert fine == {
         "content": [{"type": "text", "text": "1.5"}],
@@ -329,7 +339,8 @@ def test_an_mcp_result_its_output_schema_refuses_is_the_tools_failure() -> None:
     for name, arguments, problem in [
         ("loose_mean", {"xs": []}, "$.result: nan is not a JSON number (numbers must be finite)"),
         ("loose_count", {}, "$.result: '5' is not of type 'integer'"),
-        ("loose_when", {}, "$.result: a datetime is not a JSON value"),
+        ("loose_when", {}, f"$.result: {naive}"),
+        ("loose_days", {}, f"$.result[1]: {naive}"),
     ]:
         answer = mcp_call(tools, name, arguments)
         assert answer["isError"] is True

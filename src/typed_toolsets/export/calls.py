@@ -23,7 +23,7 @@ import attrs
 from typed_toolsets.call.pipeline import read_arguments as _read_arguments
 from typed_toolsets.call.proxy import Arguments, ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
-from typed_toolsets.call.validation import json_path, safe_repr, short, with_article
+from typed_toolsets.call.validation import json_path, safe_repr, short, short_text, with_article
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.definition.methods import resolve_annotation
 from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
@@ -473,8 +473,33 @@ def _not_json(value: object) -> str | None:
                     return f"{json_path(path)}: the key {key!r} is not a string"
                 stack.append(((*path, key), v))
         else:
-            return f"{json_path(path)}: {with_article(kind.__name__)} is not a JSON value"
+            # A part the whole's unstructuring left as it was (it failed elsewhere): its own
+            # JSON form is looked at in its place, or why it has none is the answer.
+            form, reason = _own_json_form(item)
+            if reason is not None:
+                return f"{json_path(path)}: {reason}"
+            stack.append((path, form))
     return None
+
+
+def _own_json_form(value: object) -> tuple[object, str | None]:
+    """*value*'s JSON form by its own type (of no JSON type), or None and why it has none."""
+    from typed_toolsets.types.converter import unstructure_hook
+
+    what = with_article(type(value).__name__)
+    try:
+        form = unstructure_hook(type(value))(value)
+    except Exception as exc:  # noqa: BLE001 - its reason is the message (a naive datetime's)
+        try:
+            reason = str(exc)
+        except Exception:  # noqa: BLE001 - an exception whose own text fails
+            reason = ""
+        if reason:
+            return None, f"{what} has no JSON form: {short_text(reason)}"
+        return None, f"{what} is not a JSON value"
+    if type(form) is type(value):
+        return None, f"{what} is not a JSON value"
+    return form, None
 
 
 def mcp_error(error: ToolError) -> dict[str, Any]:
