@@ -193,14 +193,10 @@ def _jsonable(value: object) -> object:
         return [_jsonable(v) for v in typing.cast("list[object]", value)]
     if value is None or isinstance(value, (str, float, bool)):
         return value
-    # The whole had no JSON form, this part may (an enum, a UUID beside a naive datetime).
-    from typed_toolsets.types.converter import converter
-
-    try:
-        data = converter.unstructure(value)
-    except Exception:  # noqa: BLE001 - no JSON form: json.dumps writes its repr
-        return value
-    return value if data is value else _jsonable(data)
+    # The whole had no JSON form, this part may (an enum, a UUID beside a naive datetime);
+    # without one, json.dumps writes its repr.
+    form, reason = _own_json_form(value)
+    return value if reason is not None else _jsonable(form)
 
 
 def _error_text(error: ToolError) -> str:
