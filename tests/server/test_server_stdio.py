@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import signal
 import subprocess
 import time
 import uuid
@@ -453,4 +454,46 @@ def test_a_client_that_stops_reading_ends_the_server_quietly() -> None:
                 process.wait(BOUND)
         stderr = process.stderr.read().decode(errors="replace")
     assert status == 0, stderr
+    assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("mid_call", [False, True], ids=["idle", "mid-call"])
+def test_ctrl_c_ends_the_server_with_status_130_while_the_client_keeps_stdin_open(
+    mid_call: bool,
+) -> None:
+    # A terminal's Ctrl-C (or a client's SIGINT) while stdin stays open: the server must not wait
+    # for another line, or the end of stdin, before it stops.
+    with subprocess.Popen(
+        serve_argv(SAMPLE),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdin is not None
+        assert process.stdout is not None
+        assert process.stderr is not None
+        try:
+            process.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
+            process.stdin.flush()
+            assert process.stdout.readline()
+            if mid_call:
+                call = {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "tools/call",
+                    "params": {"name": "sample_sleep", "arguments": {"seconds": 600}},
+                }
+                process.stdin.write(json.dumps(call).encode() + b"\n")
+                process.stdin.flush()
+                time.sleep(0.5)
+            process.send_signal(signal.SIGINT)
+            status = process.wait(20)  # stdin is still open
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(BOUND)
+            process.stdin.close()
+        stderr = process.stderr.read().decode(errors="replace")
+    assert status == 130, stderr
+    assert stderr.endswith("typed-toolsets serve: interrupted\n"), stderr
     assert "Traceback" not in stderr
