@@ -170,6 +170,32 @@ def test_a_tool_that_exits_is_a_failed_call_not_the_commands_status(tmp_path: Pa
 
 
 @pytest.mark.slow
+def test_a_tool_that_closes_stdout_ends_in_one_line_not_a_traceback(tmp_path: Path) -> None:
+    (tmp_path / "closer.py").write_text(
+        textwrap.dedent(
+            """\
+            import sys
+
+            from typed_toolsets import Toolset, tool
+
+
+            class Closer(Toolset):
+                @tool
+                def shut(self) -> str:
+                    sys.stdout.close()
+                    return "done"
+            """
+        ),
+        encoding="utf-8",
+    )
+    done = cli("call", "closer:Closer", "closer_shut", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "typed-toolsets call: error: cannot write the output: sys.stdout was closed\n"
+    )
+
+
+@pytest.mark.slow
 def test_no_arguments_means_an_empty_object_and_async_tools_run(shop: Path) -> None:
     done = cli("call", "shop_tools:Clock", "clock_tick", cwd=shop)
     assert (done.returncode, done.stdout) == (0, "2\n")

@@ -239,6 +239,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _broken_pipe(exc):  # the reader went away (`typed-toolsets demo | head`)
             _drop_stdout()
             return EXIT_OK
+        if isinstance(exc, ValueError) and getattr(sys.stdout, "closed", False):
+            # A tool (or a target) closed sys.stdout: nothing more can be written to it.
+            _say(args.command, "error: cannot write the output: sys.stdout was closed")
+            return EXIT_PROBLEMS
         if not isinstance(exc, OSError):
             raise
         _drop_stdout()
