@@ -12,7 +12,7 @@ import signal
 import subprocess
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -421,8 +421,9 @@ def test_what_a_target_prints_while_importing_goes_to_stderr(tmp_path: Path) -> 
     assert status == 0
 
 
-def test_a_client_that_stops_reading_ends_the_server_quietly() -> None:
-    initialize = INITIALIZE
+@contextlib.contextmanager
+def _initialized() -> Iterator[subprocess.Popen[bytes]]:
+    """A stdio server (subprocess) past ``initialize``; killed at the end if it still runs."""
     with subprocess.Popen(
         serve_argv(SAMPLE),
         stdin=subprocess.PIPE,
@@ -431,28 +432,41 @@ def test_a_client_that_stops_reading_ends_the_server_quietly() -> None:
     ) as process:
         assert process.stdin is not None
         assert process.stdout is not None
-        assert process.stderr is not None
         try:
-            process.stdin.write(json.dumps(initialize).encode() + b"\n")
+            process.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
             process.stdin.flush()
             assert process.stdout.readline()
-            process.stdout.close()  # the client reads no more: the next answer breaks the pipe
-            for index in range(1, 4):
-                ping = {"jsonrpc": "2.0", "id": index, "method": "ping"}
-                try:
-                    process.stdin.write(json.dumps(ping).encode() + b"\n")
-                    process.stdin.flush()
-                except BrokenPipeError:
-                    break
-                time.sleep(0.3)
-            with contextlib.suppress(BrokenPipeError):
-                process.stdin.close()
-            status = process.wait(BOUND)
+            yield process
         finally:
             if process.poll() is None:
                 process.kill()
                 process.wait(BOUND)
-        stderr = process.stderr.read().decode(errors="replace")
+            with contextlib.suppress(BrokenPipeError):
+                process.stdin.close()
+
+
+def _stderr(process: subprocess.Popen[bytes]) -> str:
+    assert process.stderr is not None
+    return process.stderr.read().decode(errors="replace")
+
+
+def test_a_client_that_stops_reading_ends_the_server_quietly() -> None:
+    with _initialized() as process:
+        assert process.stdin is not None
+        assert process.stdout is not None
+        process.stdout.close()  # the client reads no more: the next answer breaks the pipe
+        for index in range(1, 4):
+            ping = {"jsonrpc": "2.0", "id": index, "method": "ping"}
+            try:
+                process.stdin.write(json.dumps(ping).encode() + b"\n")
+                process.stdin.flush()
+            except BrokenPipeError:
+                break
+            time.sleep(0.3)
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.close()
+        status = process.wait(BOUND)
+        stderr = _stderr(process)
     assert status == 0, stderr
     assert "Traceback" not in stderr
 
@@ -463,37 +477,21 @@ def test_ctrl_c_ends_the_server_with_status_130_while_the_client_keeps_stdin_ope
 ) -> None:
     # A terminal's Ctrl-C (or a client's SIGINT) while stdin stays open: the server must not wait
     # for another line, or the end of stdin, before it stops.
-    with subprocess.Popen(
-        serve_argv(SAMPLE),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    ) as process:
+    with _initialized() as process:
         assert process.stdin is not None
-        assert process.stdout is not None
-        assert process.stderr is not None
-        try:
-            process.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
+        if mid_call:
+            call = {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "sample_sleep", "arguments": {"seconds": 600}},
+            }
+            process.stdin.write(json.dumps(call).encode() + b"\n")
             process.stdin.flush()
-            assert process.stdout.readline()
-            if mid_call:
-                call = {
-                    "jsonrpc": "2.0",
-                    "id": 1,
-                    "method": "tools/call",
-                    "params": {"name": "sample_sleep", "arguments": {"seconds": 600}},
-                }
-                process.stdin.write(json.dumps(call).encode() + b"\n")
-                process.stdin.flush()
-                time.sleep(0.5)
-            process.send_signal(signal.SIGINT)
-            status = process.wait(20)  # stdin is still open
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait(BOUND)
-            process.stdin.close()
-        stderr = process.stderr.read().decode(errors="replace")
+            time.sleep(0.5)
+        process.send_signal(signal.SIGINT)
+        status = process.wait(20)  # stdin is still open
+        stderr = _stderr(process)
     assert status == 130, stderr
     assert stderr.endswith("typed-toolsets serve: interrupted\n"), stderr
     assert "Traceback" not in stderr
