@@ -455,18 +455,25 @@ def test_a_value_nested_too_deeply_for_json_text_is_answered_not_raised() -> Non
             return value
 
     tools = Deep.to_tools()
-    # Deeper than the interpreter lets json.dumps go, whatever ran before in this process
-    # (mypy's API, run in process by other tests, raises the recursion limit to 16,384).
-    n = max(5000, sys.getrecursionlimit() + 1000)
-    deep = {"type": "tool_use", "id": "t", "name": "deep_nest", "input": {"n": n}}
+    deep = {"type": "tool_use", "id": "t", "name": "deep_nest", "input": {"n": 5000}}
     too_deep = '"<a value nested too deeply to write as JSON text>"'
-    assert respond(tools, deep) == {
+    # At the interpreter's default recursion limit: mypy's API, run in process by other tests,
+    # raises it to 16,384, where 5,000 levels are written (and deeper ones overflow the C stack
+    # of Python 3.10, whose Python calls recurse in C).
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    try:
+        answered = respond(tools, deep)
+        text = mcp_call(tools, "deep_nest", {"n": 5000})["content"][0]["text"]
+    finally:
+        sys.setrecursionlimit(limit)
+    assert answered == {
         "type": "tool_result",
         "tool_use_id": "t",
         "content": too_deep,
         "is_error": False,
     }
-    assert mcp_call(tools, "deep_nest", {"n": n})["content"][0]["text"] == too_deep
+    assert text == too_deep
     assert respond(tools, deep | {"input": {"n": 2}})["content"] == "[[[]]]"
 
 
