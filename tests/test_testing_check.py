@@ -355,6 +355,49 @@ def test_a_field_left_at_an_idiomatic_default_is_not_a_loss() -> None:
 
 
 @attrs.frozen
+class Shelf:
+    # The same defaults made by factories: each is a new object, equal to the factory's next one.
+    tags: Sequence[str] = attrs.Factory(tuple)
+    weights: Sequence[float] = attrs.field(factory=lambda: (0, 1))
+
+
+@dataclasses.dataclass(frozen=True)
+class Crate:
+    labels: Sequence[str] = dataclasses.field(default_factory=tuple)
+
+
+class FactoryDefaultsToolset(Toolset):
+    @tool
+    def stock(self, *, shelf: Shelf, crate: Crate) -> str:
+        return "stocked"
+
+
+def test_a_field_left_at_a_factory_default_is_not_a_loss() -> None:
+    # Compared by identity with a default, a factory's new tuple was never "at its default", and
+    # its JSON array came back as a list: "the converter loses information" for a correct toolset.
+    check_toolset(FactoryDefaultsToolset, max_examples=100)
+
+
+@attrs.frozen
+class Relabeled:
+    offset: float
+    # A factory's value that the converter changes: what the class holds is not the default.
+    label: str = attrs.field(factory=lambda: "a", converter=lambda s: s + "!")
+
+
+class RelabeledToolset(Toolset):
+    @tool
+    def shift(self, *, relabeled: Relabeled) -> str:
+        return "shifted"
+
+
+def test_a_converter_that_changes_a_factory_default_is_still_caught() -> None:
+    error = failure(RelabeledToolset)
+    assert error.parameter == "relabeled"
+    assert "the converter loses information" in str(error)
+
+
+@attrs.frozen
 class Shifted:
     offset: float
     # Not a default: the converter really changes an explicit value.

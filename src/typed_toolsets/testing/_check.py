@@ -74,9 +74,10 @@ def same(left: object, right: object, *, defaults: bool = False) -> bool:
     datetimes are equal at the same instant whatever their offsets.
 
     With *defaults*, a field of an attrs class, dataclass or NamedTuple that *left* holds at its
-    default (that very object, not one a factory made) is compared by its JSON form: with
-    ``y: float = 0`` or ``tags: Sequence[str] = ()`` the class holds ``0`` or ``()`` when the field
-    is left out, and their JSON comes back as ``0.0`` or ``[]``, values of the annotation alike.
+    default (that very object, or a value equal to a new one from its factory) is compared by its
+    JSON form: with ``y: float = 0`` or ``tags: Sequence[str] = attrs.Factory(tuple)`` the class
+    holds ``0`` or ``()`` when the field is left out, and their JSON comes back as ``0.0`` or
+    ``[]``, values of the annotation alike.
     """
     if type(left) is not type(right):
         return False
@@ -88,7 +89,7 @@ def same(left: object, right: object, *, defaults: bool = False) -> bool:
             if same(mine, theirs, defaults=defaults):
                 continue
             field = held.get(name)
-            if field is None or mine is not field.default:
+            if field is None or not _at_default(field, mine):
                 return False
             if not _same_json(field.annotation, mine, theirs):
                 return False
@@ -148,8 +149,25 @@ def _defaults(kind: type) -> dict[str, _seams.Field]:
             fields = _seams.describe(kind).fields
         except _seams.UnsupportedAnnotation:
             fields = ()
-        found = _held[kind] = {f.attr_name: f for f in fields if f.default is not _seams.MISSING}
+        found = _held[kind] = {
+            f.attr_name: f
+            for f in fields
+            if f.default is not _seams.MISSING or f.factory is not None
+        }
     return found
+
+
+def _at_default(field: _seams.Field, value: object) -> bool:
+    """Whether a struct holds *value* in *field* as its default: that object, or a factory's."""
+    if value is field.default:
+        return True
+    if field.factory is None:
+        return False
+    try:
+        made = field.factory()
+    except Exception:  # noqa: BLE001 - a factory that fails now made nothing to compare with
+        return False
+    return same(value, made)
 
 
 def _same_json(annotation: object, left: object, right: object) -> bool:

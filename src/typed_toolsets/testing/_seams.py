@@ -74,6 +74,7 @@ class Field:
         required: Whether the JSON object must contain it (no default).
         attr_name: The attribute (or key) holding its value.
         default: Its default value; `MISSING` when it has none or a factory makes it.
+        factory: What makes its default, when a factory taking no arguments does.
     """
 
     name: str
@@ -81,6 +82,7 @@ class Field:
     required: bool
     attr_name: str = ""
     default: object = MISSING
+    factory: Callable[[], object] | None = None
 
 
 @attrs.frozen
@@ -211,7 +213,7 @@ def describe(annotation: object) -> Form:
         return Form("mapping", annotation, json_types, args=args[1:])
     cls = typing.cast(type, annotation)
     fields = tuple(
-        Field(f.name, f.annotation, f.required, f.attr_name, f.default)
+        Field(f.name, f.annotation, f.required, f.attr_name, f.default, f.factory)
         for f in _struct_fields(rule)(cls)
     )
     make = None if rule == "typeddict" else cls

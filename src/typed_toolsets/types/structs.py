@@ -65,6 +65,7 @@ class FieldInfo:
         required: Whether the JSON object must contain it.
         default: The default value, or MISSING when there is none or it is a factory.
         description: A description from field metadata or the class docstring.
+        factory: What makes the default, when a factory that takes no arguments does.
     """
 
     name: str
@@ -73,6 +74,7 @@ class FieldInfo:
     required: bool
     default: object = MISSING
     description: str | None = None
+    factory: Callable[[], object] | None = None
 
 
 def resolve_hints(cls: type, only: Collection[str] | None = None) -> dict[str, object]:
@@ -123,7 +125,13 @@ def _attrs_fields(cls: type) -> list[FieldInfo]:
             raise Unsupported(msg)
         default = field.default
         required = default is attrs.NOTHING
-        if required or isinstance(default, _FACTORY):
+        factory: Callable[[], object] | None = None
+        if isinstance(default, _FACTORY):
+            made: object = getattr(default, "factory", None)
+            if getattr(default, "takes_self", True) is False and callable(made):
+                factory = typing.cast("Callable[[], object]", made)
+            default = MISSING
+        elif required:
             default = MISSING
         alias = getattr(field, "alias", None) or field.name.lstrip("_")
         fields.append(
@@ -136,6 +144,7 @@ def _attrs_fields(cls: type) -> list[FieldInfo]:
                 description=_metadata_description(field.metadata)
                 or docs.get(field.name)
                 or docs.get(alias),
+                factory=factory,
             )
         )
     return fields
@@ -210,7 +219,8 @@ def _dataclass_fields(cls: type) -> list[FieldInfo]:
         if not field.init:
             continue
         has_default = field.default is not dataclasses.MISSING
-        has_factory = field.default_factory is not dataclasses.MISSING
+        made = field.default_factory
+        has_factory = made is not dataclasses.MISSING
         fields.append(
             FieldInfo(
                 name=field.name,
@@ -219,6 +229,7 @@ def _dataclass_fields(cls: type) -> list[FieldInfo]:
                 required=not has_default and not has_factory,
                 default=field.default if has_default else MISSING,
                 description=_metadata_description(field.metadata) or docs.get(field.name),
+                factory=None if made is dataclasses.MISSING else made,
             )
         )
     return fields
