@@ -9,7 +9,7 @@ import json
 import subprocess
 import sys
 import types
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 import pytest
@@ -497,6 +497,87 @@ def test_values_beside_one_without_json_form_still_get_theirs() -> None:
     written = json.loads(respond(Mixed.to_tools(), call)["content"])
     assert isinstance(written.pop("at"), str)
     assert written == {"mood": "sad", "tags": [1], "frozen": ["x"]}
+
+
+@attrs.frozen
+class Meeting:
+    title: str
+    at: datetime.datetime
+    mood: Mood
+    # A field with an alias: written under its JSON name.
+    _room: int = attrs.field(alias="room")
+
+
+class Slot(NamedTuple):
+    start: datetime.datetime
+    minutes: int
+
+
+class Planner(Toolset):
+    @tool
+    def next_meeting(self) -> Meeting:
+        return Meeting("standup", datetime.datetime(2024, 1, 1, 9), Mood.HAPPY, room=4)  # naive
+
+    @tool
+    def slots(self) -> list[Slot]:
+        utc = datetime.timezone.utc
+        return [
+            Slot(datetime.datetime(2024, 1, 1, tzinfo=utc), 30),
+            Slot(datetime.datetime(2024, 1, 2), 15),
+        ]
+
+
+def test_a_struct_without_json_form_is_written_field_by_field() -> None:
+    # A struct holding a naive datetime was written as one Python repr string, its title and
+    # mood included ("Meeting(title='standup', at=datetime.datetime(...), ...)"); its fields keep
+    # their JSON names and forms, and only the part with none is a string.
+    tools = Planner.to_tools()
+    call = CHAT_CALL | {"function": {"name": "planner_next_meeting", "arguments": "{}"}}
+    written = json.loads(respond(tools, call)["content"])
+    assert isinstance(written.pop("at"), str)
+    assert written == {"title": "standup", "mood": "happy", "room": 4}
+    call = CHAT_CALL | {"function": {"name": "planner_slots", "arguments": "{}"}}
+    first, second = json.loads(respond(tools, call)["content"])
+    assert first == {"start": "2024-01-01T00:00:00+00:00", "minutes": 30}
+    assert isinstance(second.pop("start"), str)
+    assert second == {"minutes": 15}
+
+
+def test_an_mcp_result_names_the_struct_field_without_json_form() -> None:
+    naive = (
+        "a datetime has no JSON form: a naive datetime has no UTC offset and cannot be sent as "
+        "RFC 3339; attach a tzinfo"
+    )
+    tools = Planner.to_tools()
+    for name, problem in [
+        ("planner_next_meeting", f"$.at: {naive}"),  # an object is the result itself
+        ("planner_slots", f"$.result[1].start: {naive}"),
+    ]:
+        answer = mcp_call(tools, name)
+        assert answer["isError"] is True
+        error = json.loads(answer["content"][0]["text"])["error"]
+        assert error["message"] == (
+            f"Tool {name!r} returned a value its return annotation does not admit: {problem}"
+        )
+
+
+@attrs.frozen
+class Counted:
+    n: int
+
+
+class Miscounted(Toolset):
+    @tool
+    def count(self) -> Counted:
+        return Counted("5")  # type: ignore[arg-type]  # a wrong field type, on purpose
+
+
+def test_a_struct_whose_fields_all_have_json_forms_keeps_its_own_reason() -> None:
+    answer = mcp_call(Miscounted.to_tools(), "miscounted_count")
+    error = json.loads(answer["content"][0]["text"])["error"]
+    assert error["message"].endswith(
+        "does not admit: $: a Counted has no JSON form: '5' is not an int"
+    )
 
 
 class _NoRepr:

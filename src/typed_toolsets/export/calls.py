@@ -189,14 +189,38 @@ def _jsonable(value: object) -> object:
     if isinstance(value, Mapping):
         items = typing.cast("Mapping[object, object]", value).items()
         return {str(k): _jsonable(v) for k, v in items}
-    if isinstance(value, (list, tuple, set, frozenset)):
+    if type(value) in _CONTAINERS:
         return [_jsonable(v) for v in typing.cast("list[object]", value)]
     if value is None or isinstance(value, (str, float, bool)):
         return value
     # The whole had no JSON form, this part may (an enum, a UUID beside a naive datetime);
-    # without one, json.dumps writes its repr.
+    # without one, a struct is written field by field (the part that has none shows where), a
+    # subclass of a container item by item, anything else as its repr (by json.dumps).
     form, reason = _own_json_form(value)
-    return value if reason is not None else _jsonable(form)
+    if reason is None:
+        return _jsonable(form)
+    members = _struct_members(value)
+    if members is not None:
+        return {name: _jsonable(member) for name, member in members}
+    if isinstance(value, _CONTAINERS):
+        return [_jsonable(v) for v in typing.cast("list[object]", value)]
+    return value
+
+
+_CONTAINERS: Final = (list, tuple, set, frozenset)
+
+
+def _struct_members(value: object) -> list[tuple[str, object]] | None:
+    """The fields of a struct (attrs class, dataclass, NamedTuple) by JSON name; else None."""
+    from typed_toolsets.types.structs import struct_fields
+
+    try:
+        fields = struct_fields(type(value))
+        if fields is None:
+            return None
+        return [(field.name, getattr(value, field.attr_name)) for field in fields]
+    except Exception:  # noqa: BLE001 - fields that cannot be read: the whole is written as it is
+        return None
 
 
 def _error_text(error: ToolError) -> str:
@@ -471,11 +495,29 @@ def _not_json(value: object) -> str | None:
         else:
             # A part the whole's unstructuring left as it was (it failed elsewhere): its own
             # JSON form is looked at in its place, or why it has none is the answer.
+            if kind is _Unwritten:
+                # Every field of a struct with no JSON form has one: the struct's reason holds.
+                return f"{json_path(path)}: {typing.cast(_Unwritten, item).reason}"
             form, reason = _own_json_form(item)
             if reason is not None:
-                return f"{json_path(path)}: {reason}"
+                # A struct is looked into first, so the answer names the field that has no form.
+                fields = _struct_members(item)
+                if fields is None:
+                    return f"{json_path(path)}: {reason}"
+                stack.append((path, _Unwritten(reason)))
+                stack.extend(((*path, name), v) for name, v in reversed(fields))
+                continue
             stack.append((path, form))
     return None
+
+
+class _Unwritten:
+    """Why a struct has no JSON form, looked at after its fields (`_not_json`)."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
 
 
 def _own_json_form(value: object) -> tuple[object, str | None]:

@@ -211,26 +211,15 @@ def describe(annotation: object) -> Form:
         return Form("fixed", annotation, json_types, args=() if args == ((),) else args)
     if rule == "mapping":
         return Form("mapping", annotation, json_types, args=args[1:])
+    from typed_toolsets.types import structs
+
     cls = typing.cast(type, annotation)
     fields = tuple(
         Field(f.name, f.annotation, f.required, f.attr_name, f.default, f.factory)
-        for f in _struct_fields(rule)(cls)
+        for f in structs.struct_fields(cls, rule) or ()
     )
     make = None if rule == "typeddict" else cls
     return Form("object", annotation, json_types, python_type=cls, fields=fields, make=make)
-
-
-def _struct_fields(rule: str) -> Callable[[type], list[Any]]:
-    # The field readers of the registry's struct rules: the schema's own names and requiredness.
-    from typed_toolsets.types import structs
-
-    readers: dict[str, Callable[[type], list[Any]]] = {
-        "attrs": structs._attrs_fields,  # pyright: ignore[reportPrivateUsage]
-        "dataclass": structs._dataclass_fields,  # pyright: ignore[reportPrivateUsage]
-        "typeddict": structs._typeddict_fields,  # pyright: ignore[reportPrivateUsage]
-        "namedtuple": structs._namedtuple_fields,  # pyright: ignore[reportPrivateUsage]
-    }
-    return readers[rule]
 
 
 def _constraints(base: object, metadata: tuple[object, ...]) -> tuple[tuple[str, int | float], ...]:

@@ -51,6 +51,7 @@ __all__ = [
     "object_members",
     "object_schema",
     "resolve_hints",
+    "struct_fields",
 ]
 
 
@@ -554,3 +555,28 @@ STRUCT_RULES: Final = (
     # NamedTuples are left out of the analysis, as the mypy plugin leaves them.
     Rule("namedtuple", _is_namedtuple, _rule(_namedtuple_fields, "namedtuple"), unknown_shape),
 )
+#: The field reader of each struct rule, by the rule's name.
+_FIELD_READERS: Final[dict[str, Callable[[type], list[FieldInfo]]]] = {
+    "attrs": _attrs_fields,
+    "dataclass": _dataclass_fields,
+    "typeddict": _typeddict_fields,
+    "namedtuple": _namedtuple_fields,
+}
+
+
+def struct_fields(cls: object, rule: str | None = None) -> list[FieldInfo] | None:
+    """The fields of a struct class as its schema has them (names, defaults); None for another.
+
+    Args:
+        cls: An attrs class, dataclass, TypedDict or NamedTuple class (or anything else).
+        rule: The name of the struct rule that matches it, when the caller knows it.
+
+    Raises:
+        Unsupported: The class is a struct whose fields have no JSON form (an ``InitVar``, an
+            annotation that names nothing defined, ...).
+    """
+    if rule is None:
+        rule = next((r.name for r in STRUCT_RULES if r.predicate(cls)), None)
+        if rule is None:
+            return None
+    return _FIELD_READERS[rule](typing.cast("type", cls))
