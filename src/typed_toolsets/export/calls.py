@@ -126,8 +126,9 @@ def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -
     """A tool's return value as the text a model (or a person) reads: JSON, or the ``str`` itself.
 
     A value with no JSON form is still written as JSON text: NaN and the infinities as strings,
-    an integer past the interpreter's digit limit as a string saying how long it is, any other
-    part as its repr (its type's name when that fails too). Never raises an `Exception`.
+    an integer past the interpreter's digit limit as a string saying how long it is, a struct
+    field by field, any other part as its repr (its type's name when that fails too). Never
+    raises an `Exception`.
 
     Args:
         proxy: The tool that returned it (its return annotation decides the JSON form).
