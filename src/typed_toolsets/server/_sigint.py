@@ -1,0 +1,98 @@
+"""`run`: `asyncio.run` with Ctrl-C as a cancellation of the main task, on Python 3.10 too.
+
+Why: on Python 3.11+, `asyncio.run` (its ``asyncio.Runner``) replaces the default SIGINT handler
+while it runs: the first Ctrl-C cancels the main task, which unwinds as any cancellation does,
+and ``KeyboardInterrupt`` is raised once it has. Python 3.10 has no such handler: the
+``KeyboardInterrupt`` is raised wherever the main thread happens to be, often inside one of the
+MCP SDK's anyio tasks, whose task group then gathers a copy of it that ``asyncio.run`` logs as an
+unhandled error while it cancels what is left. Doing on 3.10 what the Runner does stops the
+server the same way on every version, at the one place that starts its loop (`serve`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+import threading
+from collections.abc import Coroutine
+from types import FrameType
+from typing import Any, TypeVar
+
+__all__ = ["run"]
+
+_T = TypeVar("_T")
+
+
+def run(main: Coroutine[Any, Any, _T]) -> _T:
+    """Run *main* with `asyncio.run`; a first Ctrl-C cancels it, as Python 3.11+ does.
+
+    On Python 3.11+ this is `asyncio.run` itself. On 3.10, while *main* runs (in the main thread,
+    with Python's default SIGINT handler in place), the first SIGINT cancels the task running
+    *main* and a second one raises ``KeyboardInterrupt`` where it lands; the previous handler is
+    put back when *main* ends.
+
+    Args:
+        main: The coroutine to run as the main task.
+
+    Returns:
+        What *main* returns.
+
+    Raises:
+        KeyboardInterrupt: *main* ended cancelled after a Ctrl-C, or a second Ctrl-C came first.
+    """
+    if sys.version_info >= (3, 11):
+        return asyncio.run(main)  # its Runner does all this
+    sigint = _CancelOnSigint()
+    try:
+        return asyncio.run(sigint.watch(main))
+    except asyncio.CancelledError:
+        if sigint.count:
+            # The cancellation was Ctrl-C's (the Runner also checks that no other one is
+            # pending; Python 3.10's tasks do not count them). Raised as the Runner raises it,
+            # in the cancellation's context.
+            raise KeyboardInterrupt  # noqa: B904
+        raise
+
+
+class _CancelOnSigint:
+    """The SIGINT handling of one run (the Runner's ``_on_sigint``): count, cancel, then raise."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    async def watch(self, main: Coroutine[Any, Any, _T]) -> _T:
+        """Await *main* in this task, which the first SIGINT meanwhile cancels.
+
+        The handler is installed only in the main thread and over Python's default one (anything
+        else was chosen by the application), and removed when *main* ends, unless it was
+        replaced meanwhile.
+        """
+        task = asyncio.current_task()
+        if (
+            task is None
+            or threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        ):
+            return await main
+        loop = asyncio.get_running_loop()
+
+        def on_sigint(_signum: int, _frame: FrameType | None) -> None:
+            self.count += 1
+            if self.count == 1 and not task.done():
+                # Scheduled rather than called here, in whatever loop code the signal
+                # interrupted; writing to the loop's self-pipe also wakes a select() that would
+                # otherwise go on waiting (it is retried after a signal handler returns).
+                loop.call_soon_threadsafe(task.cancel)
+                return
+            raise KeyboardInterrupt
+
+        try:
+            signal.signal(signal.SIGINT, on_sigint)
+        except ValueError:  # a main thread that cannot take signals (an embedded interpreter)
+            return await main
+        try:
+            return await main
+        finally:
+            if signal.getsignal(signal.SIGINT) is on_sigint:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
