@@ -30,7 +30,6 @@ uvicorn). Nothing in the core imports it; the command line's ``serve`` does.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sys
 from collections.abc import Iterable, Sequence
@@ -38,6 +37,7 @@ from typing import Final, Literal, TextIO
 
 from typed_toolsets import ToolProxy
 
+from . import _sigint
 from ._sdk import MISSING_EXTRA
 from .http import DEFAULT_PATH, BearerAuth, asgi_app, check_bind, is_loopback, run
 from .protocol import DEFAULT_NAME, logger, mcp_server, tools_text
@@ -120,6 +120,7 @@ def serve(
         ValueError: An unknown transport; a non-loopback *host* without a token, or an empty
             token (see `check_bind`).
         OSError: The HTTP address cannot be bound.
+        KeyboardInterrupt: Ctrl-C stopped the stdio server (after cancelling its work).
     """
     proxies = list(tools)
     if transport not in ("stdio", "http"):
@@ -128,7 +129,7 @@ def serve(
     configure_logging()
     if transport == "stdio":
         stdio = serve_stdio(proxies, name=name, log_arguments=log_arguments, threads=threads)
-        asyncio.run(stdio)
+        _sigint.run(stdio)  # Ctrl-C cancels it, on Python 3.10 too
         return
     check_bind(host, token)
     app = asgi_app(

@@ -21,7 +21,6 @@ import os
 import queue
 import sys
 import threading
-import typing
 from collections.abc import Callable, Generator, Iterable
 from typing import IO, TYPE_CHECKING, cast
 
@@ -64,37 +63,15 @@ async def serve_stdio(
     logger.info("serving %s over stdio", tools_text(proxies))
     with _stdin_lines() as lines:
         stdin = cast("anyio.AsyncFile[str] | None", lines)  # the SDK only iterates over it
-        try:
-            async with stdio_server(stdin) as (read_stream, write_stream):
-                try:
-                    await server.run(
-                        read_stream, write_stream, server.create_initialization_options()
-                    )
-                finally:
-                    # What tools printed may still sit in sys.stdout's buffer; flushed at exit,
-                    # it would reach the protocol stream, which the SDK gives back to file
-                    # descriptor 1 on leaving.
-                    _flush_stdout()
-        except BaseException as exc:
-            if not _interrupted(exc):
-                raise
-            # Python 3.10 (no asyncio.Runner to turn Ctrl-C into a cancellation): the
-            # KeyboardInterrupt raised in one of the SDK's tasks is already on its way out of
-            # asyncio.run; the copy the task group gathered would be logged as an unhandled
-            # error while asyncio.run cancels what is left.
-            return
+        async with stdio_server(stdin) as (read_stream, write_stream):
+            try:
+                await server.run(read_stream, write_stream, server.create_initialization_options())
+            finally:
+                # What tools printed may still sit in sys.stdout's buffer; flushed at exit, it
+                # would reach the protocol stream, which the SDK gives back to file descriptor 1
+                # on leaving.
+                _flush_stdout()
     logger.info("stdin closed; stopping")
-
-
-def _interrupted(exc: BaseException) -> bool:
-    """Whether *exc* is a group of nothing but `KeyboardInterrupt`s (at any depth)."""
-    inner: object = getattr(exc, "exceptions", None)
-    if not isinstance(inner, tuple) or not inner:
-        return False
-    return all(
-        isinstance(e, KeyboardInterrupt) or (isinstance(e, BaseException) and _interrupted(e))
-        for e in typing.cast("tuple[object, ...]", inner)
-    )
 
 
 def _flush_stdout() -> None:
