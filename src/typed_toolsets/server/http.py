@@ -20,11 +20,14 @@ import asyncio
 import contextlib
 import hmac
 import ipaddress
+import json
 import socket
+import sys
 from collections.abc import AsyncGenerator, Generator, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import anyio
+import mcp_types as types
 from mcp.server import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
@@ -219,7 +222,77 @@ class _Endpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not self._running:
             await self._start_in_background()
-        await _unless_disconnected(self._manager.handle_request, scope, receive, send)
+        await _until_answered(self._manager.handle_request, scope, receive, send)
+
+
+#: What a call still running when the server stops is answered (HTTP 503, a JSON-RPC error).
+_STOPPED_MESSAGE: Final = "the server is stopping: the call was cancelled before it finished"
+
+
+class _Exchange:
+    """One request's messages as they pass: the body read so far, whether an answer began."""
+
+    def __init__(self, receive: Receive, send: Send) -> None:
+        self._receive = receive
+        self._send = send
+        self._body: list[bytes] = []
+        self.answering = False
+
+    async def receive(self) -> Message:
+        message = await self._receive()
+        if message["type"] == "http.request":
+            self._body.append(message.get("body", b""))
+        return message
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.answering = True
+        await self._send(message)
+
+    def request_id(self) -> str | int | None:
+        """The JSON-RPC id of the request read, None when there is none to read."""
+        try:
+            request: object = json.loads(b"".join(self._body))
+        except (ValueError, RecursionError):
+            return None
+        fields = cast("dict[str, object]", request) if isinstance(request, dict) else {}
+        ident = fields.get("id")
+        return ident if isinstance(ident, str | int) and not isinstance(ident, bool) else None
+
+
+async def _until_answered(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+    """Run *app* for one request, and answer it even when the server stops it first.
+
+    Stopping, the server cancels the task of each request still running (uvicorn does once its
+    graceful period is over), and with it the call. Passed on, that cancellation would reach
+    the server as the app's failure: it would log a traceback and answer 500. It ends here
+    instead, and the client is told what happened: a JSON-RPC error for its request, with
+    HTTP 503 and ``Connection: close``. When the answer had begun already the request just
+    ends (the server closes the connection if the answer is incomplete).
+    """
+    exchange = _Exchange(receive, send)
+    try:
+        await _unless_disconnected(app, scope, exchange.receive, exchange.send)
+    except asyncio.CancelledError:
+        # A disconnect's cancellation stays inside `_unless_disconnected`: this one came
+        # from whoever runs the request, and it is over once the request is answered.
+        _uncancel()
+        if exchange.answering:
+            return
+        answer = {
+            "jsonrpc": "2.0",
+            "id": exchange.request_id(),
+            "error": {"code": types.INTERNAL_ERROR, "message": _STOPPED_MESSAGE},
+        }
+        response = JSONResponse(answer, status_code=503, headers={"Connection": "close"})
+        await response(scope, receive, send)
+
+
+def _uncancel() -> None:
+    """Count the current task's cancellation as handled (Python 3.11+; 3.10 does not count)."""
+    task = asyncio.current_task()
+    if sys.version_info >= (3, 11) and task is not None and task.cancelling():
+        task.uncancel()
 
 
 async def _unless_disconnected(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
