@@ -16,6 +16,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -333,6 +334,105 @@ async def test_the_logs_have_one_line_per_call_and_no_values(servers: Servers) -
     assert secret not in logs
     assert "(2 workers)" in servers.b.log()
     assert "Traceback" not in logs
+
+
+# ------------------------------------------------------------------------------- stopping
+
+#: uvicorn's graceful period in `typed_toolsets.server.http.run` (timeout_graceful_shutdown).
+GRACE = 5.0
+ACCEPT = {"Accept": "application/json, text/event-stream"}
+STOPPED = {
+    "code": -32603,
+    "message": "the server is stopping: the call was cancelled before it finished",
+}
+
+
+def _asleep(ident: int | str, seconds: float, marker: Path) -> dict[str, Any]:
+    arguments = {"seconds": seconds, "marker": str(marker)}
+    params = {"name": "sample_asleep", "arguments": arguments}
+    return {"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": params}
+
+
+async def _started(*markers: Path) -> None:
+    with anyio.fail_after(BOUND):
+        while not all(marker.exists() for marker in markers):
+            await anyio.sleep(0.05)
+
+
+def _stopped_cleanly(server: HttpServer, signalled: float) -> None:
+    """The server exits by itself with status 0 soon after the graceful period, no traceback."""
+    status = server.process.wait(STOP_TIMEOUT)
+    assert (status, time.monotonic() - signalled < GRACE + 10) == (0, True), server.log()
+    log = server.log()
+    assert "Traceback" not in log
+    assert "Exception in ASGI application" not in log
+    assert log.count("tool=sample_asleep outcome=cancelled") == 1, log
+
+
+@pytest.mark.parametrize(
+    ("stop", "workers"),
+    [(signal.SIGTERM, 1), (signal.SIGINT, 1), (signal.SIGTERM, 2)],
+    ids=["SIGTERM", "SIGINT", "SIGTERM-2-workers"],
+)
+async def test_a_stop_answers_the_calls_still_running(
+    tmp_path: Path, stop: signal.Signals, workers: int
+) -> None:
+    # A call that ends within the graceful period gets its result; one still running after it
+    # is cancelled and answered with a JSON-RPC error (HTTP 503), not a 500 and a traceback.
+    server = HttpServer((SAMPLE, "--workers", str(workers)), tmp_path / "serve.log")
+    try:
+        server.wait_started()
+        short, long = tmp_path / "short", tmp_path / "long"
+        answers: dict[str, httpx2.Response] = {}
+        async with httpx2.AsyncClient(timeout=BOUND) as client:
+
+            async def post(name: str, request: dict[str, Any]) -> None:
+                answers[name] = await client.post(server.url, json=request, headers=ACCEPT)
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(post, "short", _asleep(7, 2, short))
+                group.start_soon(post, "long", _asleep("long-1", 60, long))
+                await _started(short, long)
+                signalled = time.monotonic()
+                os.kill(server.pid, stop)
+        assert answers["short"].status_code == 200
+        assert answers["short"].json()["result"]["structuredContent"] == {"result": 2}
+        assert answers["long"].status_code == 503
+        assert answers["long"].headers["content-type"] == "application/json"
+        assert answers["long"].json() == {"jsonrpc": "2.0", "id": "long-1", "error": STOPPED}
+        assert long.read_text() == "cancelled"
+        _stopped_cleanly(server, signalled)
+    finally:
+        server.stop()
+
+
+async def test_a_stop_tells_the_sdk_client_why_its_call_ended(tmp_path: Path) -> None:
+    # The SDK's client (on the 2026-07-28 protocol, another path through the SDK's server)
+    # raises the JSON-RPC error it was answered with.
+    server = HttpServer((SAMPLE,), tmp_path / "serve.log")
+    try:
+        server.wait_started()
+        marker = tmp_path / "long"
+        arguments = {"seconds": 60, "marker": str(marker)}
+        failures: list[MCPError] = []
+        with anyio.fail_after(BOUND):
+            async with Client(server.url) as session:
+
+                async def call() -> None:
+                    try:
+                        await session.call_tool("sample_asleep", arguments)
+                    except MCPError as exc:
+                        failures.append(exc)
+
+                async with anyio.create_task_group() as group:
+                    group.start_soon(call)
+                    await _started(marker)
+                    signalled = time.monotonic()
+                    os.kill(server.pid, signal.SIGTERM)
+        assert [(e.code, e.message) for e in failures] == [(STOPPED["code"], STOPPED["message"])]
+        _stopped_cleanly(server, signalled)
+    finally:
+        server.stop()
 
 
 # -------------------------------------------------------------------------------- gunicorn
