@@ -365,7 +365,9 @@ def asgi_app(
     Run it with uvicorn or gunicorn (``gunicorn -w 4 -k uvicorn_worker.UvicornWorker
     'myapp:app'``): each worker is an independent server, and since no request depends on
     another, a load balancer may send any request to any of them. Or mount it:
-    ``Starlette(routes=[Mount("/tools", app)])`` serves it at ``/tools/mcp``.
+    ``Starlette(routes=[Mount("/tools", app)])`` serves it at ``/tools/mcp``. A call whose
+    request the server cancels as it stops (uvicorn does once its graceful period is over) is
+    answered with a JSON-RPC error, HTTP 503, rather than failing with a traceback.
 
     Args:
         tools: The proxies to offer.
