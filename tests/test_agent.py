@@ -7,6 +7,7 @@ import enum
 import gc
 import json
 import pickle
+import threading
 import time
 import warnings
 from collections.abc import Mapping
@@ -15,7 +16,14 @@ from typing import Any
 import attrs
 import pytest
 
-from typed_toolsets import ExportError, StrictArguments, Toolset, TypedToolsetsError, tool
+from typed_toolsets import (
+    ExportError,
+    Limits,
+    StrictArguments,
+    Toolset,
+    TypedToolsetsError,
+    tool,
+)
 from typed_toolsets.agent import (
     AgentError,
     AgentResult,
@@ -502,6 +510,39 @@ def test_the_deadline_stops_waiting_for_a_sync_tool_in_arun() -> None:
 
     # (asyncio.run itself then waits for the worker thread to end, on shutdown.)
     assert asyncio.run(main()) < 0.9
+
+
+@attrs.define
+class Held(Toolset):
+    """A sync tool with a timeout of its own, held until the test lets it go."""
+
+    release: threading.Event = attrs.field(factory=threading.Event)
+
+    @tool(limits=Limits(timeout=30))
+    def hold(self) -> str:
+        self.release.wait(30)
+        return "released"
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_the_deadline_stops_waiting_for_a_sync_tool_with_a_timeout(runner: str) -> None:
+    # Such a tool runs in a thread of its own: run() waited for it to end (up to its own
+    # timeout) however early the run's deadline passed.
+    held = Held()
+    model = ScriptedModel([_call("held_hold"), FINISH])
+    agent = ReAct(model, held.to_tools(), max_iterations=3, deadline=0.2)
+    started = time.monotonic()
+    try:
+        with pytest.raises(DeadlineExceededError) as caught:
+            _run(agent, runner)
+        assert time.monotonic() - started < 5
+    finally:
+        held.release.set()
+    (step,) = caught.value.steps
+    assert step.observation == (
+        "Error: Tool 'held_hold' was stopped: the run's deadline of 0.2 s passed during the call."
+    )
+    assert caught.value.waiting_for == "tool 'held_hold'"
 
 
 @pytest.mark.parametrize("runner", ["run", "arun"])
