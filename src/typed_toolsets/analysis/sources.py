@@ -15,6 +15,7 @@ from typing import Final
 import attrs
 
 from typed_toolsets.definition.declarations import ToolSpec, tool
+from typed_toolsets.rules.names import mangle
 
 __all__ = [
     "UNRESOLVED",
@@ -103,12 +104,18 @@ class SourceIndex:
                         self._walk(statements, prefix)
 
     def function(self, qualname: str) -> FunctionSource | None:
-        """The function or method *qualname* (``Class.method``, ``helper``), if in this file."""
+        """The function or method *qualname* (``Class.method``, ``helper``), if in this file.
+
+        A qualified name has the method's name as written (``Class.__find``); the class keeps
+        its methods by attribute (``_Class__find``).
+        """
         owner, _, name = qualname.rpartition(".")
         if not owner:
             return self.functions.get(name)
         source = self.classes.get(owner)
-        return source.functions.get(name) if source is not None else self.functions.get(qualname)
+        if source is None:
+            return self.functions.get(qualname)
+        return source.functions.get(mangle(owner.rpartition(".")[2], name))
 
     def _class(self, node: ast.ClassDef) -> ClassSource:
         # `@attrs.define class X` reports on the `class` line in Python >= 3.8 and in mypy.
@@ -118,7 +125,7 @@ class SourceIndex:
         for stmt in node.body:
             value: ast.expr | None = None
             for assigned in _assigned_names(stmt):
-                source.assigned[assigned] = stmt.lineno
+                source.assigned[mangle(node.name, assigned)] = stmt.lineno
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 target = stmt.targets[0]
                 if isinstance(target, ast.Name) and target.id == "exports":
@@ -132,15 +139,17 @@ class SourceIndex:
             if value is not None:
                 exports = list(self._exports(value))
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                # The class attribute, as Python names it (a private `__x` is `_Class__x`).
+                name = mangle(node.name, stmt.name)
                 if _is_overload(stmt):
-                    decorated.setdefault(stmt.name, None)
+                    decorated.setdefault(name, None)
                     continue
                 mark = self._decorator_line(stmt)
-                previous = decorated.get(stmt.name)
+                previous = decorated.get(name)
                 # A property's setter keeps the getter's mark; a redefinition replaces it.
-                decorated[stmt.name] = (stmt.name, mark) if mark is not None else previous
-                if stmt.name not in source.functions or mark is not None or not previous:
-                    source.functions[stmt.name] = _function_source(stmt)
+                decorated[name] = (name, mark) if mark is not None else previous
+                if name not in source.functions or mark is not None or not previous:
+                    source.functions[name] = _function_source(stmt, node.name)
         source.decls = exports + [d for d in decorated.values() if d is not None]
         return source
 
@@ -193,7 +202,10 @@ class SourceIndex:
         return None
 
 
-def _function_source(node: ast.FunctionDef | ast.AsyncFunctionDef) -> FunctionSource:
+def _function_source(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, class_name: str | None = None
+) -> FunctionSource:
+    """Where *node* and its parameters are; a method's parameters named as Python stores them."""
     args = node.args
     every = (
         *args.posonlyargs,
@@ -201,7 +213,9 @@ def _function_source(node: ast.FunctionDef | ast.AsyncFunctionDef) -> FunctionSo
         *args.kwonlyargs,
         *(x for x in (args.vararg, args.kwarg) if x is not None),
     )
-    return FunctionSource(node.lineno, {a.arg: a.lineno for a in every})
+    if class_name is None:
+        return FunctionSource(node.lineno, {a.arg: a.lineno for a in every})
+    return FunctionSource(node.lineno, {mangle(class_name, a.arg): a.lineno for a in every})
 
 
 def _assigned_names(stmt: ast.stmt) -> Iterator[str]:

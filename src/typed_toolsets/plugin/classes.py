@@ -47,7 +47,9 @@ from typed_toolsets.rules.names import (
     close_matches,
     default_toolset_name,
     final_tool_name,
+    mangle,
     tool_name_problem,
+    written_names,
 )
 from typed_toolsets.rules.problems import Problem, problem
 
@@ -199,16 +201,18 @@ def _resolve(
 
 
 def _lookup(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -> _Found | None:
+    """The attribute *name* of *info* at run time: mypy keeps a private ``__x`` unmangled."""
     for klass in info.mro:
-        sym = klass.names.get(name)
-        if sym is None:
-            continue
-        alias = alias_of(klass, name)
-        if alias is not None and isinstance(sym.node, Var):
-            owner, target, module = _resolve(modules, alias[0])
-            if target is not None:
-                return _Found(klass, target, sym.node, (owner, module))
-        return _Found(klass, sym.node)
+        for written in written_names(klass.name, name):
+            sym = klass.names.get(written)
+            if sym is None:
+                continue
+            alias = alias_of(klass, written)
+            if alias is not None and isinstance(sym.node, Var):
+                owner, target, module = _resolve(modules, alias[0])
+                if target is not None:
+                    return _Found(klass, target, sym.node, (owner, module))
+            return _Found(klass, sym.node)
     return None
 
 
@@ -244,8 +248,12 @@ def exported_function(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -
     """Whether ``instance.<name>`` of a *info* instance is a method *info* exports.
 
     True when *name* is declared, or names the same function as a declared name (an alias);
-    None when some declaration of the class cannot be read (it might be any method).
+    None when some declaration of the class cannot be read (it might be any method). *name* is
+    mypy's (``self.__find`` is ``__find``): the class that defines it stores it mangled.
     """
+    owner = next((klass for klass in info.mro if name in klass.names), None)
+    if owner is not None:
+        name = mangle(owner.name, name)
     if any(item.kind in _UNREADABLE_EXPORTS for klass in info.mro for item in unchecked_of(klass)):
         return None
     declarations, _ = merge(info)
@@ -475,7 +483,7 @@ class ClassCheck:
         node = found.alias or found.node
         if self.own(decl) or found.owner is not self.info or node is None or node.line <= 0:
             return None
-        return node.line, node.column, node.line, node.column + len(decl.method)
+        return node.line, node.column, node.line, node.column + len(node.name)
 
     def report_unchecked(self) -> None:
         """What this class's body declares in a way the plugin cannot read."""
@@ -498,7 +506,7 @@ class ClassCheck:
         """The problem of a declaration naming no method, with close names as suggestions."""
         candidates = sorted(
             {
-                name
+                mangle(klass.name, name)
                 for klass in self.info.mro
                 if klass.fullname not in (TOOLSET, "builtins.object")
                 for name, sym in klass.names.items()

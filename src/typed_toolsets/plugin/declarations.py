@@ -52,6 +52,7 @@ from mypy.plugins.common import add_attribute_to_class
 from mypy.server.trigger import make_wildcard_trigger
 from mypy.types import LiteralType, get_proper_type
 
+from typed_toolsets.rules.names import mangle
 from typed_toolsets.rules.problems import problem
 
 from .codes import report
@@ -310,8 +311,9 @@ def alias_target(expr: Expression) -> dict[str, object] | None:
 
 
 def _statement_decoratordecl(reader: Reader, stmt: Statement) -> dict[str, object] | None:
+    # The method is the class attribute, named as Python stores it (a private `__x` is `_Cls__x`).
     if isinstance(stmt, Decorator):
-        return reader.decorator(stmt.name, stmt.original_decorators)
+        return reader.decorator(mangle(reader.info.name, stmt.name), stmt.original_decorators)
     if isinstance(stmt, OverloadedFuncDef):
         # At run time the class holds the implementation (or, for a property with a setter,
         # the getter), so that is where a @tool counts.
@@ -320,7 +322,8 @@ def _statement_decoratordecl(reader: Reader, stmt: Statement) -> dict[str, objec
             candidates.append(stmt.items[0])
         for item in candidates:
             if isinstance(item, Decorator):
-                decl = reader.decorator(stmt.name, item.original_decorators)
+                name = mangle(reader.info.name, stmt.name)
+                decl = reader.decorator(name, item.original_decorators)
                 if decl is not None:
                     return decl
     return None

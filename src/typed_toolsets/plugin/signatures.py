@@ -40,6 +40,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from typed_toolsets.rules.names import mangle
 from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.rules.shapes import find_ambiguity
 
@@ -360,10 +361,7 @@ def _dunder_convention(name: str | None) -> bool:
 
 def _mangled(name: str, func: FuncDef) -> str:
     """*name* as the run time sees it: Python mangles ``__x`` in a class body to ``_Cls__x``."""
-    if func.info is FUNC_NO_INFO or not _dunder_convention(name):
-        return name
-    owner = func.info.name.lstrip("_")
-    return f"_{owner}{name}" if owner else name  # a class named `_` mangles nothing
+    return name if func.info is FUNC_NO_INFO else mangle(func.info.name, name)
 
 
 def _same_parameters(signature: CallableType, func: FuncDef) -> bool:

@@ -17,7 +17,9 @@ __all__ = [
     "default_toolset_name",
     "final_tool_name",
     "is_valid_tool_name",
+    "mangle",
     "tool_name_problem",
+    "written_names",
 ]
 
 #: Exported tool names must match this (the intersection of the OpenAI, Anthropic, Gemini and
@@ -94,6 +96,36 @@ def default_description(method_name: str) -> str:
     """
     words = method_name.replace("_", " ")
     return f"{words[:1].upper()}{words[1:].lower()} operation"
+
+
+def mangle(class_name: str, name: str) -> str:
+    """*name* as Python stores it when it is written in the body of the class *class_name*.
+
+    A private name (``__x``: two leading underscores, not two trailing) becomes ``_Class__x``,
+    with the class name's own leading underscores dropped; a class named only with underscores
+    mangles nothing. A method ``def __x`` is the attribute ``_Class__x``, and so is its
+    parameter ``__x``; the string ``tool("__x")`` is not mangled.
+    """
+    if not name.startswith("__") or name.endswith("__") or "." in name:
+        return name
+    owner = class_name.lstrip("_")
+    return f"_{owner}{name}" if owner else name
+
+
+def written_names(class_name: str, name: str) -> tuple[str, ...]:
+    """The names that, written in the body of the class *class_name*, are stored as *name*.
+
+    ``_Class__x`` is written ``__x`` (or, rarely, as is); a private ``__x`` is written by no
+    name in a class that mangles it.
+    """
+    owner = class_name.lstrip("_")
+    prefix = f"_{owner}"
+    found: list[str] = []
+    if owner and name.startswith(prefix + "__") and mangle(class_name, name[len(prefix) :]) == name:
+        found.append(name[len(prefix) :])
+    if mangle(class_name, name) == name:
+        found.append(name)
+    return tuple(found)
 
 
 def close_matches(name: str, candidates: list[str]) -> list[str]:
