@@ -483,6 +483,8 @@ class ClassCheck:
         node = found.alias or found.node
         if self.own(decl) or found.owner is not self.info or node is None or node.line <= 0:
             return None
+        if isinstance(node, Decorator):
+            node = node.func  # mypy reports a decorated method on its `def` line, as `check`
         return node.line, node.column, node.line, node.column + len(node.name)
 
     def report_unchecked(self) -> None:

@@ -118,3 +118,26 @@ class Overridden(Streams):
     @override
     def lines(self) -> Iterator[str]:
         yield "x"
+
+
+class Declared(Toolset):
+    exports = (tool("find"), tool("count"))
+
+    def find(self) -> int:
+        return 1
+
+    def count(self) -> int:
+        return 1
+
+
+class Replaced(Declared):  # N: Replaced inherits the declaration of 'find' from Declared (line 124 of not_a_method)  # N: Replaced inherits the declaration of 'count' from Declared (line 124 of not_a_method)
+    # A decorated method that replaces a declared one is reported on its `def` line, where mypy
+    # reports the override too.
+    @property
+    def find(self) -> int:  # type: ignore[override]  # E: Replaced.find: 'find' is a property; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]  # N: Error code "toolset-not-a-method" not covered by "type: ignore[override]" comment
+        return 1
+
+    @classmethod
+    @functools.cache
+    def count(cls) -> int:  # E: Replaced.count: 'count' is a classmethod; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
+        return 1
