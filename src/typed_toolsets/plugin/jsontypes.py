@@ -120,7 +120,7 @@ class SchemaCheck:
     def _problem(self, t: Type, seen: set[str]) -> str | None:
         if isinstance(t, TypeAliasType) and t.alias is not None:
             self._reach(t.alias.fullname, t.alias.module)
-            if t.is_recursive:
+            if t.is_recursive and not _names_its_class(t):
                 return "recursive type aliases are not supported; use a recursive attrs class"
             if getattr(t.alias, "python_3_12_type_alias", False):
                 return "aliases made with the `type` statement are not supported"
@@ -150,9 +150,20 @@ class SchemaCheck:
         if isinstance(proper, TypedDictType):
             info = proper.fallback.type
             self._reach(info.fullname, info.module_name)
+            if info.fullname in seen:
+                return None  # recursive TypedDicts are supported
             if info.type_vars:
                 return _generic_struct(info)
-            return self._first_problem(list(proper.items.values()), seen)
+            seen.add(info.fullname)
+            try:
+                for key, item in proper.items.items():
+                    reason = self._problem(item, seen)
+                    if reason is not None:
+                        anonymous = info.fullname.endswith("._TypedDict")
+                        return reason if anonymous else f"field {info.name}.{key}: {reason}"
+                return None
+            finally:
+                seen.discard(info.fullname)
         if isinstance(proper, (CallableType, Overloaded)):
             return "callables have no JSON Schema"
         if isinstance(proper, TypeType):
@@ -326,6 +337,22 @@ class SchemaCheck:
             if info.is_newtype and info.bases:
                 return self.admits_null(info.bases[0])
         return False
+
+
+def _names_its_class(alias: TypeAliasType) -> bool:
+    """Whether *alias* is how mypy refers to a TypedDict or NamedTuple class inside itself.
+
+    A class that refers to itself (``children: list[Node]``) is a recursive alias to mypy; at
+    run time it is a recursive struct, which has a schema.
+    """
+    proper = get_proper_type(alias)
+    if isinstance(proper, TypedDictType):
+        info = proper.fallback.type
+    elif isinstance(proper, TupleType):
+        info = proper.partial_fallback.type
+    else:
+        return False
+    return alias.alias is not None and alias.alias.fullname == info.fullname
 
 
 def _key_is_str(key: Type) -> bool:

@@ -94,7 +94,14 @@ class ShapeBuilder:
                 return Shape.opaque(text, _NO_SHAPE)  # NamedTuple: not analysed
             return Shape.fixed_array(text, tuple(self.shape(i) for i in proper.items))
         if isinstance(proper, TypedDictType):
+            # One shape per class, made before its fields: a TypedDict may refer to itself.
+            name = proper.fallback.type.fullname
+            cached = self._shapes.get(name)
+            if cached is not None:
+                return cached
             shape = Shape.closed_object(text)
+            if not name.endswith("._TypedDict"):  # an anonymous one has no class of its own
+                self._shapes[name] = shape
             shape.fields = {k: self.shape(v) for k, v in proper.items.items()}
             shape.required = frozenset(proper.required_keys)
             return shape
