@@ -25,8 +25,6 @@ from mypy.nodes import (
     MemberExpr,
     MypyFile,
     NameExpr,
-    OverloadedFuncDef,
-    RefExpr,
     Statement,
     SymbolNode,
     TypeInfo,
@@ -34,12 +32,7 @@ from mypy.nodes import (
 )
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import (
-    AnyType,
-    CallableType,
-    Instance,
-    Overloaded,
     Type,
-    get_proper_type,
 )
 
 from typed_toolsets.rules.names import (
@@ -51,11 +44,11 @@ from typed_toolsets.rules.names import (
     tool_name_problem,
     written_names,
 )
-from typed_toolsets.rules.problems import Problem, problem
+from typed_toolsets.rules.problems import Kind, Problem, problem
 
 from .codes import Span, note, report
 from .deps import depend_on
-from .fullnames import TOOL_FUNCTION, TOOLSET
+from .fullnames import TOOLSET
 from .inline import inline_problem
 from .metadata import (
     META,
@@ -63,6 +56,7 @@ from .metadata import (
     alias_of,
     class_metadata,
     declarations_of,
+    lambda_of,
     metadata,
     mixin_toolset_name,
     stored_span,
@@ -75,6 +69,9 @@ from .typeinfo import (
     class_span,
     display_name,
     function_of,
+    is_plain_function,
+    is_property,
+    wrapped_function,
 )
 
 __all__ = [
@@ -174,6 +171,8 @@ class _Found:
         self.node = node
         self.alias = alias
         self.defined_in, self.module = defined_in or (owner, owner.module_name)
+        #: For a lambda the class body binds (a plain function at run time): its parameters.
+        self.lambda_parameters: list[tuple[str, str]] | None = None
 
 
 def _resolve(
@@ -207,6 +206,11 @@ def _lookup(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -> _Found |
             sym = klass.names.get(written)
             if sym is None:
                 continue
+            parameters = lambda_of(klass, written)
+            if parameters is not None and isinstance(sym.node, Var):
+                found = _Found(klass, sym.node)
+                found.lambda_parameters = parameters
+                return found
             alias = alias_of(klass, written)
             if alias is not None and isinstance(sym.node, Var):
                 owner, target, module = _resolve(modules, alias[0])
@@ -436,7 +440,10 @@ class ClassCheck:
                 final_names[name] = decl
             if decl.inline:
                 self.check_inline(decl, found)
-            if not quiet:
+            if not quiet and found.lambda_parameters is not None:
+                for found_problem in self.lambda_problems(decl.method, found):
+                    self.report(found_problem, decl)
+            elif not quiet:
                 for found_problem, at in self.signatures.check(
                     decl.method, found.defined_in, found.module, found.node, self.where(decl)
                 ):
@@ -519,6 +526,28 @@ class ClassCheck:
         matches = close_matches(decl.method, candidates)
         return problem("unknown-method", self.name, decl.method, matches=matches)
 
+    def lambda_problems(self, method: str, found: _Found) -> list[Problem]:
+        """A lambda's parameters, as the run time's `read_method` judges a function's.
+
+        None of them can have an annotation; the problems are reported on the declaration,
+        where ``check`` finds them too (a lambda has no name of its own to look up).
+        """
+        parameters = found.lambda_parameters or []
+        if not parameters or parameters[0][1] not in ("positional", "positional-only"):
+            if parameters and parameters[0][1] == "var-positional":
+                return [problem("hidden-signature", self.name, method, wrapper="<lambda>")]
+            return [problem("no-self", self.name, method)]
+        kinds: dict[str, Kind] = {
+            "positional-only": "positional-only",
+            "var-positional": "var-positional",
+            "var-keyword": "var-keyword",
+        }
+        owner = found.owner.name
+        return [
+            problem(kinds.get(kind, "unannotated"), self.name, method, mangle(owner, name))
+            for name, kind in parameters[1:]
+        ]
+
     def kind_problem(self, name: str, found: _Found) -> Problem | None:
         """Why *found* cannot be exported (the order of the runtime's `_kind_problem`)."""
         node = found.node
@@ -526,16 +555,18 @@ class ClassCheck:
             return problem("api-name", self.name, name)
         if name.startswith("__") and name.endswith("__"):
             return problem("special-method", self.name, name)
+        if found.lambda_parameters is not None:
+            return None  # a plain function at run time
         func = function_of(node)
         if func is not None and (func.is_static or func.is_class):
             wrapper = "staticmethod" if func.is_static else "classmethod"
             return problem("wrapped-method", self.name, name, wrapper=wrapper)
-        if _is_property(node):
+        if is_property(node):
             return problem("wrapped-method", self.name, name, wrapper="property")
         if isinstance(node, TypeInfo):
             return problem("nested-class", self.name, name)
         if is_plain_function(node) and func is not None:
-            if (func.is_generator or func.is_async_generator) and not _wrapped(node):
+            if (func.is_generator or func.is_async_generator) and not wrapped_function(node):
                 return problem("generator", self.name, name)
             return None
         if isinstance(node, Var) and not node.has_explicit_value and not node.is_classvar:
@@ -544,65 +575,3 @@ class ClassCheck:
         if name in attrs_field_names(found.owner):
             return problem("attrs-field", self.name, name)
         return problem("attribute", self.name, name)
-
-
-#: Decorators that return the very function they are given (the run time judges it as written).
-_SAME_FUNCTION: Final = frozenset(
-    {
-        TOOL_FUNCTION,
-        "typing.override",
-        "typing_extensions.override",
-        "typing.final",
-        "typing_extensions.final",
-        "abc.abstractmethod",
-    }
-)
-
-
-def _wrapped(node: SymbolNode | None) -> bool:
-    """Whether a decorator other than `tool` (and a few that return their function) wraps it.
-
-    The class attribute is then what the decorator returned, which the run time judges: a
-    wrapper of a generator function (``@listify``, a logging decorator) is no generator itself.
-    """
-    if not isinstance(node, Decorator):
-        return False
-    for decorator in node.original_decorators:
-        target = decorator.callee if isinstance(decorator, CallExpr) else decorator
-        if not (isinstance(target, RefExpr) and target.fullname in _SAME_FUNCTION):
-            return True
-    return False
-
-
-def _is_property(node: SymbolNode | None) -> bool:
-    if isinstance(node, (FuncDef, OverloadedFuncDef)):
-        return node.is_property
-    if isinstance(node, Decorator):
-        return node.func.is_property or node.var.is_property
-    return False
-
-
-def is_plain_function(node: SymbolNode | None) -> bool:
-    """Whether the class attribute is a function at run time (not wrapped by a decorator)."""
-    if isinstance(node, FuncDef):
-        return not (node.is_static or node.is_class or node.is_property)
-    if isinstance(node, OverloadedFuncDef):
-        return not node.is_property and is_plain_function(node.impl)
-    if isinstance(node, Decorator):
-        func = node.func
-        if func.is_static or func.is_class or func.is_property or node.var.is_property:
-            return False
-        decorated = get_proper_type(node.var.type) if node.var.type is not None else None
-        # A decorator returning a callable object (functools.cache) leaves an attribute that is
-        # not a function at run time; one typed as returning a callable, or a callable
-        # Protocol (how decorators that add attributes are typed), keeps a function.
-        return (
-            decorated is None
-            or isinstance(decorated, (CallableType, Overloaded, AnyType))
-            or (isinstance(decorated, Instance) and _is_callable_protocol(decorated.type))
-        )
-    return False
-
-
-def _is_callable_protocol(info: TypeInfo) -> bool:
-    return info.is_protocol and info.get("__call__") is not None

@@ -22,6 +22,8 @@ from collections.abc import Iterator, Sequence
 from typing import Final, TypeGuard
 
 from mypy.nodes import (
+    ARG_STAR,
+    ARG_STAR2,
     AssignmentStmt,
     Block,
     CallExpr,
@@ -30,6 +32,7 @@ from mypy.nodes import (
     ForStmt,
     FuncDef,
     IfStmt,
+    LambdaExpr,
     MatchStmt,
     MemberExpr,
     NameExpr,
@@ -198,6 +201,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     data: dict[str, object] = {"version": META_VERSION}
     decorated: list[dict[str, object]] = []
     aliases: dict[str, dict[str, object]] = {}
+    lambdas: dict[str, list[list[str]]] = {}
     for stmt, block in _class_statements(ctx.cls.defs.body):
         if block is not None:
             _record_conditional(reader, stmt, block, data)
@@ -218,6 +222,8 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
                 _record_toolset_name(reader, stmt, data)
             elif name == "limits":
                 record_limits(stmt, data, describe, span(stmt))
+            elif name is not None and isinstance(stmt.rvalue, LambdaExpr):
+                lambdas[name] = _lambda_parameters(stmt.rvalue)
             elif name is not None:
                 alias = alias_target(stmt.rvalue)
                 if alias is not None:
@@ -229,6 +235,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     data["decorated"] = decorated
     data["unchecked"] = reader.unchecked
     data["aliases"] = aliases
+    data["lambdas"] = lambdas
     data["methods"] = _methods(ctx.api, ctx.cls.defs.body, registered)
     info.metadata[META] = data
     _add_digest(ctx, data)
@@ -308,6 +315,25 @@ def alias_target(expr: Expression) -> dict[str, object] | None:
     if isinstance(node, FuncDef) and not (node.is_static or node.is_class or node.is_property):
         return {"target": node.fullname, "name": node.name}
     return None
+
+
+def _lambda_parameters(expr: LambdaExpr) -> list[list[str]]:
+    """``[name, kind]`` of each parameter of a lambda a class attribute holds.
+
+    A plain function at run time, whose parameters have no annotations: `ClassCheck`'s
+    ``lambda_problems`` judges them.
+    """
+    kinds = {ARG_STAR: "var-positional", ARG_STAR2: "var-keyword"}
+    found: list[list[str]] = []
+    for argument in expr.arguments:
+        if argument.kind in kinds:
+            kind = kinds[argument.kind]
+        elif argument.pos_only:
+            kind = "positional-only"
+        else:
+            kind = "positional" if argument.kind.is_positional() else "keyword"
+        found.append([argument.variable.name, kind])
+    return found
 
 
 def _statement_decoratordecl(reader: Reader, stmt: Statement) -> dict[str, object] | None:

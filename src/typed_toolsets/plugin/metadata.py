@@ -183,6 +183,16 @@ def alias_of(info: TypeInfo, name: str) -> tuple[str, str] | None:
     return None
 
 
+def lambda_of(info: TypeInfo, name: str) -> list[tuple[str, str]] | None:
+    """``(parameter, kind)`` of the lambda *info*'s body binds to *name*, or None."""
+    lambdas = class_metadata(info).get("lambdas")
+    entry = cast("dict[str, object]", lambdas).get(name) if isinstance(lambdas, dict) else None
+    if not isinstance(entry, list):
+        return None
+    pairs = [cast("list[object]", p) for p in cast("list[object]", entry) if isinstance(p, list)]
+    return [(str(p[0]), str(p[1])) for p in pairs if len(p) == 2]
+
+
 def method_facts_of(info: TypeInfo, name: str) -> dict[str, object] | None:
     """The recorded facts about *info*'s own method *name* (see `sources.method_facts`)."""
     methods = class_metadata(info).get("methods")

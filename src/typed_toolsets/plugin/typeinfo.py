@@ -1,4 +1,4 @@
-"""Reading mypy's view of classes: attrs classes, dataclasses, enums and NamedTuples.
+"""Reading mypy's view of classes: attrs classes, dataclasses, enums, NamedTuples and methods.
 
 Shared by the schema check (`jsontypes`), the shapes (`shapes`) and the class checks.
 """
@@ -9,14 +9,33 @@ from collections.abc import Iterator
 from typing import Final, NamedTuple, cast
 
 from mypy.messages import format_type_bare
-from mypy.nodes import Decorator, FuncDef, MypyFile, OverloadedFuncDef, SymbolNode, TypeInfo, Var
+from mypy.nodes import (
+    CallExpr,
+    Decorator,
+    FuncDef,
+    MypyFile,
+    OverloadedFuncDef,
+    RefExpr,
+    SymbolNode,
+    TypeInfo,
+    Var,
+)
 from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface
-from mypy.types import ProperType, Type, get_proper_type
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    Overloaded,
+    ProperType,
+    Type,
+    get_proper_type,
+)
 
 from typed_toolsets.rules.typenames import NUMERIC_NAMES, SCALAR_NAMES
 
 from .codes import Span
+from .fullnames import TOOL_FUNCTION
 
 __all__ = [
     "BYTES",
@@ -27,6 +46,8 @@ __all__ = [
     "class_span",
     "display_name",
     "function_of",
+    "is_plain_function",
+    "is_property",
     "is_real_dataclass",
     "label",
     "member_value_type",
@@ -34,6 +55,7 @@ __all__ = [
     "struct_attributes",
     "struct_class",
     "struct_fields",
+    "wrapped_function",
 ]
 
 #: Types with a scalar schema (strings, numbers, booleans, formats such as dates and UUIDs).
@@ -196,3 +218,66 @@ def class_span(info: TypeInfo) -> Span:
     """The ``class Name`` part of a class statement (not its whole body)."""
     defn = info.defn
     return defn.line, defn.column, defn.line, defn.column + len("class ") + len(defn.name)
+
+
+#: Decorators that return the very function they are given (the run time judges it as written).
+_SAME_FUNCTION: Final = frozenset(
+    {
+        TOOL_FUNCTION,
+        "typing.override",
+        "typing_extensions.override",
+        "typing.final",
+        "typing_extensions.final",
+        "abc.abstractmethod",
+    }
+)
+
+
+def wrapped_function(node: SymbolNode | None) -> bool:
+    """Whether a decorator other than `tool` (and a few that return their function) wraps it.
+
+    The class attribute is then what the decorator returned, which the run time judges: a
+    wrapper of a generator function (``@listify``, a logging decorator) is no generator itself.
+    """
+    if not isinstance(node, Decorator):
+        return False
+    for decorator in node.original_decorators:
+        target = decorator.callee if isinstance(decorator, CallExpr) else decorator
+        if not (isinstance(target, RefExpr) and target.fullname in _SAME_FUNCTION):
+            return True
+    return False
+
+
+def is_property(node: SymbolNode | None) -> bool:
+    """Whether the class attribute is a property (``functools.cached_property`` included)."""
+    if isinstance(node, (FuncDef, OverloadedFuncDef)):
+        return node.is_property
+    if isinstance(node, Decorator):
+        return node.func.is_property or node.var.is_property
+    return False
+
+
+def is_plain_function(node: SymbolNode | None) -> bool:
+    """Whether the class attribute is a function at run time (not wrapped by a decorator)."""
+    if isinstance(node, FuncDef):
+        return not (node.is_static or node.is_class or node.is_property)
+    if isinstance(node, OverloadedFuncDef):
+        return not node.is_property and is_plain_function(node.impl)
+    if isinstance(node, Decorator):
+        func = node.func
+        if func.is_static or func.is_class or func.is_property or node.var.is_property:
+            return False
+        decorated = get_proper_type(node.var.type) if node.var.type is not None else None
+        # A decorator returning a callable object (functools.cache) leaves an attribute that is
+        # not a function at run time; one typed as returning a callable, or a callable
+        # Protocol (how decorators that add attributes are typed), keeps a function.
+        return (
+            decorated is None
+            or isinstance(decorated, (CallableType, Overloaded, AnyType))
+            or (isinstance(decorated, Instance) and _is_callable_protocol(decorated.type))
+        )
+    return False
+
+
+def _is_callable_protocol(info: TypeInfo) -> bool:
+    return info.is_protocol and info.get("__call__") is not None
