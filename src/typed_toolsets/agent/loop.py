@@ -453,11 +453,7 @@ class ReAct:
                 raise RuntimeError(msg)
             # On the run's own loop, so the deadline can cancel it.
             return runner.settle(proxy.ainvoke(request.arguments), request.timeout, "the tool")
-        if (
-            request.timeout is not None
-            and proxy.limits.timeout is not None
-            and not _running_loop()
-        ):
+        if request.timeout is not None and proxy.limits.timeout is not None and not _running_loop():
             # A sync tool with a timeout runs in a thread of its own anyway: waited for on the
             # run's loop, it is left to run on at the run's deadline (counted, as at its timeout).
             return runner.settle(proxy.ainvoke(request.arguments), request.timeout, "the tool")
