@@ -94,6 +94,34 @@ def test_a_method_that_is_not_exported_is_a_definition_error() -> None:
     )
 
 
+class Vault(Toolset):
+    @tool
+    def __open(self, *, code: str) -> str:
+        return code
+
+    def __peek(self) -> None: ...
+
+    def held(self) -> tuple[ToolProxy[..., object], ...]:
+        return (Toolset.proxy(self.__open),)
+
+    def peeked(self) -> None:
+        Toolset.proxy(self.__peek)
+
+
+def test_a_private_method_is_named_as_its_class_stores_it() -> None:
+    # `def __peek` in `Vault` is the attribute `_Vault__peek`: the advice named tool('__peek'),
+    # which names no method.
+    (opened,) = Vault().held()
+    assert opened.name == "vault__Vault__open"
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        Vault().peeked()
+    assert str(caught.value.problems[0]) == (
+        "Vault._Vault__peek: '_Vault__peek' is not exported as a tool; declare it with "
+        "tool('_Vault__peek') in `exports` or with @tool, or hold a method that is exported "
+        "[toolset-unknown-method]"
+    )
+
+
 @pytest.mark.parametrize("method", [len, Catalog.search, lambda: None, "search"])
 def test_only_a_method_of_a_toolset_instance(method: object) -> None:
     with pytest.raises(TypeError, match=r"takes a method of a toolset instance"):

@@ -13,7 +13,7 @@ from .definition.classes import build_class, class_info, init_problem
 from .definition.declarations import ToolAnnotations, ToolSpec
 from .definition.errors import ToolsetDefinitionError
 from .definition.limits import DEFAULT_LIMITS, Limits
-from .rules.names import class_display_name, default_toolset_name
+from .rules.names import class_display_name, default_toolset_name, mangle
 from .rules.problems import problem
 
 if TYPE_CHECKING:
@@ -150,6 +150,13 @@ def _instance_to_tools(instance: Toolset) -> list[ToolProxy]:
     return _proxies(type(instance), instance)
 
 
+def _stored_name(func: object) -> str:
+    """The class attribute a method's function was defined as: its name, mangled if private."""
+    name = str(getattr(func, "__name__", ""))
+    owner = str(getattr(func, "__qualname__", "")).rpartition(".")[0].rpartition(".")[2]
+    return name if owner in ("", "<locals>") else mangle(owner, name)
+
+
 def _proxy_of(method: Callable[..., object]) -> ToolProxy:
     """The proxy `Toolset.proxy` returns (see there)."""
     from .call.proxy import make_proxies
@@ -166,8 +173,9 @@ def _proxy_of(method: Callable[..., object]) -> ToolProxy:
     class_name = class_display_name(cls.__qualname__)
     info = class_info(cls)
     exports = info.resolved_exports(class_name) if info is not None else []
-    # The method may be exported under an alias too (`search = find`): its own name first.
-    name = getattr(func, "__name__", "")
+    # The method may be exported under an alias too (`search = find`): its own name first, as
+    # the class stores it (a private `def __find` in `Tasks` is `_Tasks__find`).
+    name = _stored_name(func)
     found = sorted((e for e in exports if e.func is func), key=lambda e: e.method_name != name)
     if not found:
         raise ToolsetDefinitionError([problem("not-exported", class_name, name)])

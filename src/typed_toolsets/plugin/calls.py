@@ -7,7 +7,7 @@ constructor's required arguments; ``instance.to_tools()`` binds the instance and
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_NAMED, ARG_POS, IS_ABSTRACT, MemberExpr, TypeInfo
+from mypy.nodes import ARG_NAMED, ARG_POS, FUNC_NO_INFO, IS_ABSTRACT, MemberExpr, TypeInfo
 from mypy.plugin import MethodContext
 from mypy.typeops import type_object_type
 from mypy.types import (
@@ -21,6 +21,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from typed_toolsets.rules.names import mangle
 from typed_toolsets.rules.problems import problem
 
 from .classes import display_name, exported_function
@@ -125,8 +126,13 @@ def check_proxy_call(ctx: MethodContext) -> Type:
 
 
 def _function_name(info: TypeInfo, name: str) -> str:
-    """The name the run time gives the method: its function's own (``find`` for an alias)."""
+    """The name the run time gives the method: its function's own (``find`` for an alias).
+
+    As its class stores it: a private ``def __find`` in ``Tasks`` is ``_Tasks__find``.
+    """
     sym = info.get(name)
     node = sym.node if sym is not None else None
     func = function_of(node)
-    return func.name if func is not None else name
+    if func is None:
+        return name
+    return func.name if func.info is FUNC_NO_INFO else mangle(func.info.name, func.name)

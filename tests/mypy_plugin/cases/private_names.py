@@ -72,4 +72,4 @@ class Held(Toolset):
 
     def hold(self) -> None:
         Toolset.proxy(self.__find)
-        Toolset.proxy(self.__helper)  # E: Held.__helper: '__helper' is not exported as a tool; declare it with tool('__helper') in `exports` or with @tool, or hold a method that is exported  [toolset-unknown-method]
+        Toolset.proxy(self.__helper)  # E: Held._Held__helper: '_Held__helper' is not exported as a tool; declare it with tool('_Held__helper') in `exports` or with @tool, or hold a method that is exported  [toolset-unknown-method]
