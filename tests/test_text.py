@@ -393,6 +393,25 @@ def test_OUT_1_the_cap_applies_to_what_is_returned_after_escaping(
     assert all(line.endswith("\\x00" * 5) for line in body.split("\n"))
 
 
+@pytest.mark.usefixtures("no_leaks")
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        # The most frequent words are printed whole: one word can be the whole text.
+        ("text_summarize_text", {"text": "w" * 5_000}),
+        # The seed's answers quote the pattern (up to 4 KB, and up to 16 KB once escaped).
+        ("text_grep", {"text": "a\n", "pattern": "\x1b" * 1_000}),
+        ("text_grep", {"text": "a\n", "pattern": "\x1b" * 1_000, "count_only": True}),
+        ("text_rg", {"text": "a\n", "pattern": "z" * 4_000}),
+    ],
+)
+def test_OUT_1_every_answer_is_within_the_cap(tool: str, arguments: dict[str, Any]) -> None:
+    output = _tools(max_output_bytes=1_000)[tool].dynamic_call(arguments)
+    assert len(output.encode()) <= 1_000
+    assert output.endswith("]")
+    assert "[truncated: the output exceeded 1,000 bytes; " in output
+
+
 def test_OUT_1_a_first_line_longer_than_the_cap_is_cut_inside_it_at_a_character() -> None:
     # 55 bytes less the note and its newline leave 49: 24 two-byte characters and half of one.
     assert cap_answer("é" * 100, max_bytes=55, note="[cut]") == "é" * 24 + "\n[cut]"

@@ -166,8 +166,9 @@ class TextProcessingToolset(Toolset):
         data = encode_text(text, max_bytes=self.max_text_bytes)
         output = self._search("grep", arguments, data, _GREP_INSTALL, pattern)
         if count_only:
-            return f"Found {output.strip()} matches for pattern {quote_pattern(pattern)}"
-        return output or _no_matches(pattern)
+            found = f"Found {output.strip()} matches for pattern {quote_pattern(pattern)}"
+            return self._answer(found, _SEARCH_CUT_HINT)
+        return output or self._answer(_no_matches(pattern), _SEARCH_CUT_HINT)
 
     def ripgrep(
         self,
@@ -194,7 +195,7 @@ class TextProcessingToolset(Toolset):
         output = self._search(
             "rg", _rg_arguments(pattern, context=context), data, _RG_INSTALL, pattern
         )
-        return output or _no_matches(pattern)
+        return output or self._answer(_no_matches(pattern), _SEARCH_CUT_HINT)
 
     def _search(
         self, program: str, arguments: list[str], data: bytes, install: str, pattern: str
@@ -266,9 +267,10 @@ class TextProcessingToolset(Toolset):
         Returns:
             ``Lines: L, Words: W, Characters: C``, or the single count asked for.
         """
-        return text_ops.word_count(
+        counts = text_ops.word_count(
             self._text(text), lines_only=lines_only, words_only=words_only, chars_only=chars_only
         )
+        return self._answer(counts, "send less text")
 
     def extract_lines(
         self, *, text: str, start_line: LineNumber, end_line: LineNumber | None = None
@@ -345,4 +347,5 @@ class TextProcessingToolset(Toolset):
         Returns:
             The ``Text Summary:`` block.
         """
-        return text_ops.summarize(self._text(text))
+        # The most frequent words are printed whole, and one word can be the whole text.
+        return self._answer(text_ops.summarize(self._text(text)), "send less text")
