@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -324,6 +325,29 @@ def test_pr_list_empty_and_parse_failures(fake_gh: Any) -> None:
     )
     assert tools["github_get_issue"].dynamic_call({"issue_number": 1}) == (
         "Error getting issue: gh did not return an object"
+    )
+
+
+def test_json_nested_too_deeply_is_the_seeds_error_string_without_python_internals(
+    fake_gh: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_gh.reply("issue", "list", stdout="[" * 100_000)
+    tools = _tools()
+    assert tools["github_list_issues"].dynamic_call({}) == (
+        "Failed to parse issues data: the JSON is nested too deeply"
+    )
+
+    # A value json.loads accepted a few stack frames higher up can still be too deep to show.
+    def loads(_text: str) -> object:
+        title: list[object] = []
+        for _ in range(100_000):
+            title = [title]
+        return {"number": 1, "title": title, "state": "OPEN"}
+
+    monkeypatch.setattr(github_module, "json", SimpleNamespace(loads=loads, dumps=json.dumps))
+    fake_gh.reply("issue", "view", stdout="{}")
+    assert tools["github_get_issue"].dynamic_call({"issue_number": 1}) == (
+        "Error getting issue: gh returned a value nested too deeply to show"
     )
 
 

@@ -88,7 +88,12 @@ def _text(value: object) -> str:
         return value
     if isinstance(value, (int, float)):
         return repr(value)
-    return json.dumps(value, ensure_ascii=False)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except RecursionError:
+        # json.loads accepted it, a few frames higher up the stack.
+        msg = "gh returned a value nested too deeply to show"
+        raise TypeError(msg) from None
 
 
 def _first(*values: object) -> object:
@@ -384,7 +389,9 @@ class GitHubCLIToolset(Toolset):
             raise OutputTooLargeError(msg)
         try:
             data = json.loads(result.stdout.decode("utf-8", "replace"))
-        except (ValueError, RecursionError) as exc:
+        except RecursionError:  # its message speaks of Python's stack, not of the JSON
+            return f"Failed to parse {query.parsed}: the JSON is nested too deeply"
+        except ValueError as exc:
             return f"Failed to parse {query.parsed}: {exc}"
         try:
             return self._render(query.render(data), secrets)
