@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import resource
 import shutil
 import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -194,6 +196,24 @@ def test_descendant_holding_the_pipe_after_exit_is_killed_promptly() -> None:
     assert (result.ended_by, result.returncode, result.stdout) == ("exit", 0, b"done\n")
     assert time.monotonic() - started < 1.0
     assert _processes_running(_sleep(15)) == []
+
+
+@pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="prlimit is Linux-only")
+def test_memory_cap_makes_allocations_past_it_fail() -> None:
+    allocate = "b = bytearray(512 << 20); print('allocated')"
+    capped = run_bounded([sys.executable, "-c", allocate], env=ENV, max_memory_bytes=256 << 20)
+    assert capped.returncode == 1
+    assert b"MemoryError" in capped.stderr
+    uncapped = run_bounded([sys.executable, "-c", allocate], env=ENV)
+    assert (uncapped.returncode, uncapped.stdout) == (0, b"allocated\n")
+
+
+@pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="prlimit is Linux-only")
+def test_memory_cap_never_raises_a_lower_limit_the_host_set() -> None:
+    show = "import resource; print(*resource.getrlimit(resource.RLIMIT_AS))"
+    script = f"ulimit -v {128 << 10}; exec {sys.executable} -c '{show}'"
+    result = run_bounded([SH, "-c", script], env=ENV, max_memory_bytes=1 << 30)
+    assert result.stdout.split() == [str(128 << 20).encode()] * 2
 
 
 def test_executable_sets_the_file_argv0_stays() -> None:

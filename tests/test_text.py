@@ -355,6 +355,34 @@ def test_DL_2_RE_4_grep_backreference_blowup_hits_the_deadline() -> None:
 
 
 @pytest.mark.usefixtures("no_leaks")
+def test_a_pattern_that_needs_gigabytes_is_refused_at_the_memory_cap() -> None:
+    # GNU grep compiles a{1,32767} into gigabytes within seconds (8 GB before a 10 s deadline).
+    toolset = TextProcessingToolset(timeout=5.0)
+    started = time.monotonic()
+    with pytest.raises(InvalidPatternError) as info:
+        toolset.grep(text="aaaa\n", pattern="a{1,32767}")
+    assert time.monotonic() - started < 4.0
+    assert str(info.value) == (
+        "grep ran out of memory on the pattern 'a{1,32767}' (a search may use 1,024 MiB); use "
+        "smaller repetition counts (a{1,50} rather than a{1,32767}) or a simpler pattern, or "
+        "search less text"
+    )
+
+
+@needs_rg
+@pytest.mark.usefixtures("no_leaks")
+def test_rg_out_of_memory_is_the_same_error_not_a_crash() -> None:
+    # rg aborts (SIGABRT) when an allocation fails; it is the pattern's fault, said plainly.
+    tools = _tools(max_memory_bytes=64 << 20)
+    message = tools["text_rg"].dynamic_call({"text": "aaaa\n", "pattern": "(a{1,1000}){1,1000}"})
+    assert message.startswith(
+        "Error: Tool 'text_rg' failed: InvalidPatternError: ripgrep ran out of memory on the "
+        "pattern '(a{1,1000}){1,1000}' (a search may use 64 MiB); "
+    )
+    assert tools["text_rg"].dynamic_call({"text": "aaaa\n", "pattern": "a"}) == "aaaa\n"
+
+
+@pytest.mark.usefixtures("no_leaks")
 def test_timeout_is_a_distinct_error_on_the_model_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -742,6 +770,8 @@ def test_toolset_settings_are_validated() -> None:
         TextProcessingToolset(max_output_bytes=-1)
     with pytest.raises(ValueError, match="max_text_bytes"):
         TextProcessingToolset(max_text_bytes=True)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_memory_bytes"):
+        TextProcessingToolset(max_memory_bytes=0)
 
 
 # ------------------------------------------------------------------------- installed wheel

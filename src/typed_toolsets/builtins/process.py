@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import selectors
 import signal
 import subprocess
@@ -101,6 +102,24 @@ def _has_exited(pid: int) -> bool:
     except ChildProcessError:  # pragma: no cover - someone else reaped it
         return True
     return info is not None
+
+
+def _limit_memory(pid: int, max_bytes: int) -> None:
+    """Cap the address space of the running program *pid* at *max_bytes* (never raising a cap).
+
+    Set from outside with ``prlimit`` (Linux) once the program runs: a ``preexec_fn`` is unsafe
+    in a threaded host. A program already past the cap keeps what it has; its next allocation
+    fails, so it cannot grow further. Where ``prlimit`` is missing (macOS) nothing is capped.
+    """
+    prlimit = getattr(resource, "prlimit", None)
+    if prlimit is None:  # pragma: no cover - Linux has it
+        return
+    infinity = resource.RLIM_INFINITY
+    with contextlib.suppress(ProcessLookupError):
+        soft, hard = prlimit(pid, resource.RLIMIT_AS)
+        new_hard = max_bytes if hard == infinity else min(max_bytes, hard)
+        new_soft = new_hard if soft == infinity else min(soft, new_hard)
+        prlimit(pid, resource.RLIMIT_AS, (new_soft, new_hard))
 
 
 def _kill_group(pgid: int) -> None:
@@ -216,6 +235,7 @@ def run_bounded(
     max_output_bytes: int = 1_000_000,
     cwd: str | None = None,
     executable: str | None = None,
+    max_memory_bytes: int | None = None,
 ) -> ProcessResult:
     """Run *argv* (no shell) and return its output, bounded in time and size.
 
@@ -229,6 +249,9 @@ def run_bounded(
         cwd: The child's working directory (default: the caller's).
         executable: The file to execute, when ``argv[0]`` is only the name the program should
             see (so its messages say ``grep:`` rather than a full path).
+        max_memory_bytes: Cap on the program's address space (``RLIMIT_AS``, Linux only),
+            for a program whose memory a caller's input decides (a regex engine); past it
+            the program's allocations fail. None leaves it uncapped.
 
     Returns:
         The result. The program's process group is dead and the program is reaped.
@@ -255,6 +278,8 @@ def run_bounded(
     pidfd: int | None = None
     loop: _Loop | None = None
     try:
+        if max_memory_bytes is not None:
+            _limit_memory(process.pid, max_memory_bytes)
         pidfd = _pidfd(process.pid)
         loop = _Loop(process, pidfd, input_bytes, max_output_bytes)
         ended_by: EndedBy = loop.run(started + timeout)

@@ -62,6 +62,7 @@ def run_program(
     max_output_bytes: int,
     install_hint: str,
     timeout_hint: str,
+    max_memory_bytes: int | None = None,
 ) -> ProcessResult:
     """Find *name* and run it with *arguments*, bounded; raise on a deadline or a start failure.
 
@@ -74,6 +75,7 @@ def run_program(
         max_output_bytes: Budget for stdout and stderr together.
         install_hint: Appended to the not-found message (how to install it).
         timeout_hint: Appended to the timeout message (what to change).
+        max_memory_bytes: Cap on its address space (see `run_bounded`), or None.
 
     Returns:
         The result, ended by the program's exit or by the output budget.
@@ -92,6 +94,7 @@ def run_program(
             input_bytes=input_bytes,
             timeout=timeout,
             max_output_bytes=max_output_bytes,
+            max_memory_bytes=max_memory_bytes,
         )
     except StartError as exc:
         if isinstance(exc.__cause__, FileNotFoundError) and not os.path.exists(path):

@@ -47,6 +47,9 @@ PatternText = Annotated[str, MaxLen(MAX_PATTERN_BYTES)]
 _GREP_INSTALL: Final = "install GNU grep (Debian/Ubuntu: apt-get install grep)"
 _RG_INSTALL: Final = "install ripgrep (Debian/Ubuntu: apt-get install ripgrep)"
 _TIMEOUT_HINT: Final = "search less text or use a simpler pattern"
+#: What grep ("grep: Memory exhausted") and rg (Rust's "memory allocation of N bytes failed",
+#: then SIGABRT) print when an allocation fails at the address-space cap.
+_OUT_OF_MEMORY: Final = (b"memory exhausted", b"memory allocation of")
 _SEARCH_CUT_HINT: Final = "refine the pattern or search less text"
 _GREP_SYNTAX_HINT: Final = (
     "grep takes POSIX extended regular expressions: use [0-9] for digits, or text_rg for "
@@ -119,6 +122,9 @@ class TextProcessingToolset(Toolset):
         max_text_bytes: Largest ``text`` accepted by any tool, in UTF-8 bytes.
         max_lines: Most lines accepted by the tools that hold every line in memory
             (``extract_lines``, ``filter_lines``, ``unique_lines``, ``sort_lines``).
+        max_memory_bytes: Cap on the address space of each grep or rg run (Linux). GNU grep
+            compiles a counted repetition such as ``a{1,32767}`` into gigabytes within
+            seconds; at the cap its allocations fail and the pattern is refused.
     """
 
     toolset_name = "text"
@@ -142,6 +148,7 @@ class TextProcessingToolset(Toolset):
     max_output_bytes: int = attrs.field(default=1_000_000, validator=positive_int)
     max_text_bytes: int = attrs.field(default=8_000_000, validator=positive_int)
     max_lines: int = attrs.field(default=1_000_000, validator=positive_int)
+    max_memory_bytes: int = attrs.field(default=1 << 30, validator=positive_int)
 
     # ------------------------------------------------------------------ external programs
 
@@ -209,7 +216,18 @@ class TextProcessingToolset(Toolset):
             max_output_bytes=self.max_output_bytes,
             install_hint=install,
             timeout_hint=_TIMEOUT_HINT,
+            max_memory_bytes=self.max_memory_bytes,
         )
+        name = "grep" if program == "grep" else "ripgrep"
+        if result.returncode not in (0, 1) and any(
+            marker in result.stderr.lower() for marker in _OUT_OF_MEMORY
+        ):
+            msg = (
+                f"{name} ran out of memory on the pattern {quote_pattern(pattern)} (a search may "
+                f"use {self.max_memory_bytes / (1 << 20):,.0f} MiB); use smaller repetition "
+                "counts (a{1,50} rather than a{1,32767}) or a simpler pattern, or search less text"
+            )
+            raise InvalidPatternError(msg)
         if result.truncated:
             return self._answer(
                 decode_output(cut_to_lines(result.stdout)), _SEARCH_CUT_HINT, cut=True
@@ -223,7 +241,6 @@ class TextProcessingToolset(Toolset):
                 explained = f"{message} ({_GREP_SYNTAX_HINT})"
             else:
                 explained = _rg_explained(message)
-            name = "grep" if program == "grep" else "ripgrep"
             msg = f"{name} rejected the pattern {quote_pattern(pattern)}: {explained}"
             raise InvalidPatternError(msg)
         raise ProgramFailedError(failure_line(program, result))
