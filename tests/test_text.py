@@ -448,6 +448,14 @@ def test_OUT_1_a_first_line_longer_than_the_cap_is_cut_inside_it_at_a_character(
 
 
 @pytest.mark.usefixtures("no_leaks")
+@pytest.mark.parametrize("cap", [1, 20, 80, 81])
+def test_OUT_1_a_cap_smaller_than_the_note_still_bounds_the_answer(cap: int) -> None:
+    note = "[truncated: the output exceeded {:,} bytes; refine the pattern or search less text]"
+    output = TextProcessingToolset(max_output_bytes=cap).grep(text="a" * 200, pattern="a")
+    assert output == note.format(cap)[:cap]
+
+
+@pytest.mark.usefixtures("no_leaks")
 def test_OUT_1_OUT_3_output_cap_keeps_whole_lines_and_says_so() -> None:
     text = "".join(f"match line {i:06d}\n" for i in range(20_000))
     output = TextProcessingToolset(max_output_bytes=10_000).grep(text=text, pattern="match")

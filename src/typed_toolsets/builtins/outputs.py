@@ -88,7 +88,8 @@ def cap_answer(text: str, *, max_bytes: int, note: str, cut: bool = False) -> st
 
     Applied to a tool's answer after escaping, since escaping turns one control byte into four
     characters: what the model receives is what is capped. The note counts against the cap too.
-    A first line longer than the cap is cut inside the line.
+    A first line longer than the cap is cut inside the line; a cap too small for the note
+    gives the note alone, cut.
 
     Args:
         text: The escaped answer.
@@ -103,7 +104,10 @@ def cap_answer(text: str, *, max_bytes: int, note: str, cut: bool = False) -> st
     data = text.encode("utf-8", "surrogatepass")
     if not cut and len(data) <= max_bytes:
         return text
-    room = max(max_bytes - len(note.encode()) - 1, 0)
+    note_data = note.encode()
+    if len(note_data) >= max_bytes:  # no room for text: the note alone, cut to the cap
+        return _decode_cut(note_data[:max_bytes])
+    room = max_bytes - len(note_data) - 1
     kept = data if len(data) <= room else cut_to_lines(data[:room])
     answer = _decode_cut(kept)
     return answer + ("" if not answer or answer.endswith("\n") else "\n") + note
