@@ -131,6 +131,13 @@ AMBIGUOUS = [
     UserId | str,
     Money | str,
     Annotated[int, annotated_types.Ge(0)] | Size,
+    # Constraints that leave a value for both: 0; 0.5; "abc"; [] (no least length).
+    Annotated[int, annotated_types.Ge(0)] | Annotated[int, annotated_types.Le(0)],
+    Annotated[float, annotated_types.Gt(0)] | Annotated[float, annotated_types.Lt(1)],
+    Annotated[str, annotated_types.MaxLen(3)] | Annotated[str, annotated_types.MinLen(3)],
+    Annotated[list[int], annotated_types.MaxLen(2)] | list[str],
+    Literal[5] | Annotated[int, annotated_types.Ge(0)],
+    Annotated[int, annotated_types.Interval(ge=0, lt=10)] | Annotated[int, annotated_types.Gt(8)],
 ]
 
 UNAMBIGUOUS = [
@@ -153,6 +160,15 @@ UNAMBIGUOUS = [
     Money | int,
     list[int],
     str,
+    # Constraints that leave no value for both (the union tries its variants in order).
+    Annotated[int, annotated_types.Ge(0)] | Annotated[int, annotated_types.Lt(0)],
+    Annotated[int, annotated_types.Gt(0)] | Annotated[int, annotated_types.Lt(1)],  # no integer
+    Annotated[str, annotated_types.MaxLen(3)] | Annotated[str, annotated_types.MinLen(4)],
+    Annotated[list[int], annotated_types.MinLen(1)]
+    | Annotated[list[str], annotated_types.MinLen(1)],
+    Annotated[list[int], annotated_types.MaxLen(1)] | tuple[int, int],
+    Literal[-1] | Annotated[int, annotated_types.Ge(0)],
+    Annotated[int, annotated_types.Interval(ge=0, lt=10)] | Annotated[int, annotated_types.Ge(10)],
 ]
 
 
@@ -438,6 +454,29 @@ def test_a_value_of_one_variant_that_the_other_accepts_means_overlap(
     assert _matches(first.annotation, json_value)
     if _matches(second.annotation, json_value):
         assert overlaps(shape_of(first.annotation), shape_of(second.annotation))
+
+
+_ENDS = st.sampled_from([-2, -1, -0.5, 0, 0.5, 1, 2])
+_CONSTRAINTS = st.lists(
+    st.sampled_from(
+        [annotated_types.Ge, annotated_types.Gt, annotated_types.Le, annotated_types.Lt]
+    ).flatmap(lambda kind: _ENDS.map(kind)),
+    min_size=1,
+    max_size=2,
+)
+
+
+@given(base=st.sampled_from([int, float]), first=_CONSTRAINTS, second=_CONSTRAINTS)
+def test_number_bounds_overlap_exactly_when_a_number_meets_both(
+    base: type, first: list[object], second: list[object]
+) -> None:
+    # Every end is a multiple of 0.5: a value within both bounds, if any, is one of the
+    # quarters in between (or, for ints, an integer) in [-3, 3].
+    left = Annotated[(base, *first)]  # type: ignore[valid-type]
+    right = Annotated[(base, *second)]  # type: ignore[valid-type]
+    candidates = range(-3, 4) if base is int else [n / 4 for n in range(-12, 13)]
+    both = any(_matches(left, value) and _matches(right, value) for value in candidates)
+    assert overlaps(shape_of(left), shape_of(right)) == both
 
 
 @given(first=cases(max_leaves=4), second=cases(max_leaves=4))

@@ -5,6 +5,7 @@ Standard library only: the mypy plugin imports this module on every run.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -60,9 +61,14 @@ class Shape:
         fields: For objects, the shape of each property.
         required: For objects, the required properties.
         variants: For unions, the variants in declared order (``None`` included).
+        bounds: For a number with constraints (``Annotated[int, Ge(0)]``), the values it admits:
+            ``(low, low included, high, high included)``; None for any number.
+        lengths: For a string or an array with length constraints, the least and the most
+            characters or items (``math.inf`` for no most); None for any length.
     """
 
     __slots__ = (
+        "bounds",
         "constants",
         "fields",
         "fmt",
@@ -70,6 +76,7 @@ class Shape:
         "kind",
         "kinds",
         "label",
+        "lengths",
         "prefix",
         "required",
         "unknown",
@@ -88,6 +95,26 @@ class Shape:
         self.fields: dict[str, Shape] = {}
         self.required: frozenset[str] = frozenset()
         self.variants: tuple[Shape, ...] = ()
+        self.bounds: tuple[float, bool, float, bool] | None = None
+        self.lengths: tuple[int, float] | None = None
+
+    def constrained(
+        self,
+        bounds: tuple[float, bool, float, bool] | None,
+        lengths: tuple[int, float] | None,
+    ) -> Shape:
+        """A copy admitting only the numbers within *bounds* and the lengths within *lengths*.
+
+        Only a scalar (numbers, strings) or a variable-length array is narrowed; any other
+        shape is returned as it is (its constraints never make two variants disjoint here).
+        """
+        if self.kind not in ("scalar", "array") or self.prefix is not None:
+            return self
+        shape = Shape(self.kind, self.label, self.kinds)
+        shape.fmt, shape.item = self.fmt, self.item
+        shape.bounds = _meet_bounds(self.bounds, bounds)
+        shape.lengths = _meet_lengths(self.lengths, lengths)
+        return shape
 
     @classmethod
     def scalar(cls, label: str, kinds: frozenset[str], fmt: str | None = None) -> Shape:
@@ -181,11 +208,74 @@ class Shape:
         return cls("opaque", label, kinds)
 
 
+def _meet_bounds(
+    left: tuple[float, bool, float, bool] | None, right: tuple[float, bool, float, bool] | None
+) -> tuple[float, bool, float, bool] | None:
+    """The numbers within both bounds (None: any number)."""
+    if left is None or right is None:
+        return right if left is None else left
+    # Of two equal ends, the one that leaves its end out is the narrower.
+    low, low_out = max((left[0], not left[1]), (right[0], not right[1]))
+    high, high_in = min((left[2], left[3]), (right[2], right[3]))
+    return low, not low_out, high, high_in
+
+
+def _meet_lengths(
+    left: tuple[int, float] | None, right: tuple[int, float] | None
+) -> tuple[int, float] | None:
+    """The lengths within both (None: any length)."""
+    if left is None or right is None:
+        return right if left is None else left
+    return max(left[0], right[0]), min(left[1], right[1])
+
+
+def _holds_number(bounds: tuple[float, bool, float, bool] | None, *, integers: bool) -> bool:
+    """Whether some number (an integer, with *integers*) lies within *bounds*."""
+    if bounds is None:
+        return True
+    low, low_in, high, high_in = bounds
+    if integers and math.isfinite(low) and math.isfinite(high):
+        least = math.ceil(low) if low_in else math.floor(low) + 1
+        most = math.floor(high) if high_in else math.ceil(high) - 1
+        return least <= most
+    return low < high or (low == high and low_in and high_in)
+
+
+def _within(shape: Shape, value: object) -> bool:
+    """Whether *value* (of a kind *shape* admits) meets its bounds and lengths."""
+    if shape.bounds is not None and isinstance(value, (int, float)):
+        low, low_in, high, high_in = shape.bounds
+        if value < low or (value == low and not low_in):
+            return False
+        if value > high or (value == high and not high_in):
+            return False
+    if shape.lengths is not None and isinstance(value, str):
+        return shape.lengths[0] <= len(value) <= shape.lengths[1]
+    return True
+
+
+def _scalars_meet(left: Shape, right: Shape) -> bool:
+    """Whether two scalars of common JSON kinds both admit one value, by their constraints."""
+    common = left.kinds & right.kinds
+    if common - NUMBER_KINDS - {"string"}:
+        return True  # a boolean or null: no constraint applies
+    if "string" in common:
+        lengths = _meet_lengths(left.lengths, right.lengths)
+        if lengths is None or lengths[0] <= lengths[1]:
+            return True
+    if common & NUMBER_KINDS:
+        bounds = _meet_bounds(left.bounds, right.bounds)
+        return _holds_number(bounds, integers="number" not in common)
+    return False
+
+
 def _admits(shape: Shape, value: object) -> bool:
     """Whether *shape* admits the JSON scalar *value*."""
     if shape.kind == "union":
         return any(_admits(v, value) for v in shape.variants)
     if _value_kind(value) not in shape.kinds:
+        return False
+    if not _within(shape, value):
         return False
     if shape.kind == "constants":
         return any(_json_equal(value, c) for c in shape.constants)
@@ -200,7 +290,13 @@ def _admits_all(shape: Shape, kinds: frozenset[str]) -> bool:
     """Whether *shape* admits every JSON value of each of *kinds* (a value only known by kind)."""
     if shape.kind == "union":
         return any(_admits_all(v, kinds) for v in shape.variants)
-    return shape.kind in ("scalar", "opaque") and shape.fmt is None and kinds <= shape.kinds
+    return (
+        shape.kind in ("scalar", "opaque")
+        and shape.fmt is None
+        and shape.bounds is None
+        and shape.lengths is None
+        and kinds <= shape.kinds
+    )
 
 
 def overlaps(left: Shape, right: Shape) -> bool:
@@ -224,8 +320,10 @@ def _overlaps(left: Shape, right: Shape, assumed: set[tuple[int, int]]) -> bool:
         )
     if left.kind == "scalar" and right.kind == "scalar":
         # Only strings can differ by format; two different formats never share a value (a
-        # promise of the format table).
-        return left.fmt is None or right.fmt is None or left.fmt == right.fmt
+        # promise of the format table). Constraints may leave no value for both.
+        if left.fmt is not None and right.fmt is not None and left.fmt != right.fmt:
+            return False
+        return _scalars_meet(left, right)
     if left.kind == "array" and right.kind == "array":
         return _arrays_overlap(left, right, assumed)
     return _objects_overlap(left, right, assumed)
@@ -233,13 +331,21 @@ def _overlaps(left: Shape, right: Shape, assumed: set[tuple[int, int]]) -> bool:
 
 def _arrays_overlap(left: Shape, right: Shape, assumed: set[tuple[int, int]]) -> bool:
     if left.prefix is None and right.prefix is None:
-        return True  # the empty array matches both
+        lengths = _meet_lengths(left.lengths, right.lengths)
+        if lengths is None or lengths[0] == 0:
+            return True  # the empty array matches both
+        if lengths[0] > lengths[1]:
+            return False
+        return left.item is None or right.item is None or _overlaps(left.item, right.item, assumed)
     if left.prefix is not None and right.prefix is not None:
         return len(left.prefix) == len(right.prefix) and all(
             _overlaps(a, b, assumed) for a, b in zip(left.prefix, right.prefix, strict=True)
         )
     prefix = left.prefix if left.prefix is not None else right.prefix or ()
     item = right.item if left.prefix is not None else left.item
+    lengths = right.lengths if left.prefix is not None else left.lengths
+    if lengths is not None and not lengths[0] <= len(prefix) <= lengths[1]:
+        return False
     return item is None or all(_overlaps(item, p, assumed) for p in prefix)
 
 

@@ -271,8 +271,33 @@ def _newtype_rule(annotation: object, builder: Builder) -> TypeSpec:
 
 
 def _annotated_shape(annotation: object, describer: Describer) -> Shape:
-    # Constraints narrow the values but never decide between variants: the base type's shape.
-    return describer.shape(typing.get_args(annotation)[0])
+    # The base type's shape, narrowed by the bounds and lengths: the union tries its variants
+    # in order, so `Annotated[int, Ge(0)] | Annotated[int, Lt(0)]` is no ambiguity.
+    base, *metadata = typing.get_args(annotation)
+    shape = describer.shape(base)
+    try:
+        constraints = _constraints(tuple(metadata))
+    except Unsupported:  # the spec says why; the shape is the base's
+        return shape
+    for name, limit in constraints:
+        if isinstance(limit, bool) or not isinstance(limit, (int, float)):
+            continue
+        if name in _SHAPE_BOUNDS:
+            shape = shape.constrained(_SHAPE_BOUNDS[name](limit), None)
+        elif name == "MinLen" and isinstance(limit, int):
+            shape = shape.constrained(None, (limit, math.inf))
+        elif name == "MaxLen" and isinstance(limit, int):
+            shape = shape.constrained(None, (0, limit))
+    return shape
+
+
+#: A number constraint as the values it leaves: ``(low, low included, high, high included)``.
+_SHAPE_BOUNDS: Final[dict[str, Callable[[float], tuple[float, bool, float, bool]]]] = {
+    "Ge": lambda limit: (limit, True, math.inf, True),
+    "Gt": lambda limit: (limit, False, math.inf, True),
+    "Le": lambda limit: (-math.inf, True, limit, True),
+    "Lt": lambda limit: (-math.inf, True, limit, False),
+}
 
 
 def _newtype_shape(annotation: object, describer: Describer) -> Shape:
