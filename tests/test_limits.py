@@ -65,6 +65,40 @@ class TestSettings:
         with pytest.raises(ValueError, match=f"`{next(iter(kwargs))}` must be"):
             Limits(**kwargs)
 
+    @pytest.mark.parametrize(
+        "timeout", [10**400, 1e10, 1e300, float("nan")], ids=["10**400", "1e10", "1e300", "nan"]
+    )
+    def test_a_timeout_no_thread_can_wait_for_is_refused_with_the_bound(
+        self, timeout: float
+    ) -> None:
+        # 1e10 s passed the validator, then every sync call of the tool failed with
+        # "OverflowError: timestamp out of range for platform time_t" (its async calls worked);
+        # 10**400 raised OverflowError from the validator itself.
+        with pytest.raises(
+            ValueError,
+            match=r"`timeout` must be None or a positive number of "
+            r"seconds, at most [0-9,]+ \(got ",
+        ):
+            Limits(timeout=timeout)
+
+    def test_the_longest_timeout_works_in_every_form(self) -> None:
+        from typed_toolsets.definition.validators import MAX_SECONDS
+
+        class Patient(Toolset):
+            limits = Limits(timeout=MAX_SECONDS)
+
+            @tool
+            def ping(self) -> str:
+                return "pong"
+
+            @tool
+            async def aping(self) -> str:
+                return "pong"
+
+        for proxy in Patient.to_tools():
+            assert proxy.dynamic_call({}) == "pong"
+            assert asyncio.run(proxy.adynamic_call({})) == "pong"
+
     def test_evolve_changes_one_field(self) -> None:
         assert attrs.evolve(SlowToolset.limits, max_depth=3) == Limits(max_depth=3, timeout=0.2)
 

@@ -27,7 +27,8 @@ class Limits:
             list inside it 2.
         timeout: Seconds to wait for the tool, or None to wait as long as it takes. A sync tool
             runs in a worker thread that is abandoned (not killed: Python cannot kill a thread)
-            at the deadline; an async tool is cancelled.
+            at the deadline; an async tool is cancelled. At most what a thread can wait for
+            (``validators.MAX_SECONDS``, about 292 years; 49 days on Windows).
     """
 
     max_argument_bytes: int = attrs.field(default=1_000_000, validator=positive_int)

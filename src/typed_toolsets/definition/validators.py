@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-import math
+import threading
+import typing
+from typing import Final
 
 import attrs
 
-__all__ = ["optional_positive_seconds", "positive_int", "positive_seconds"]
+__all__ = ["MAX_SECONDS", "optional_positive_seconds", "positive_int", "positive_seconds"]
+
+#: The longest number of seconds a setting may hold: what this platform's threads can wait for
+#: (``threading.TIMEOUT_MAX``, about 292 years on Linux and 49 days on Windows), less a margin
+#: for the grace a cancelled call is given. A longer wait would fail in the call itself
+#: (``OverflowError``), so it is refused where it is set; ``None`` waits without a deadline.
+MAX_SECONDS: Final = int(threading.TIMEOUT_MAX) - 10
 
 
 def positive_int(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -20,27 +28,52 @@ def positive_int(_instance: object, attribute: attrs.Attribute[int], value: int)
         raise ValueError(msg)
 
 
+def _seconds_problem(value: object) -> bool:
+    """Whether *value* is no number of seconds a call can wait for (over 0, at most the max).
+
+    Compared, not converted: an int too large for a float is over the maximum, not an error;
+    NaN compares false, and the infinities are over it.
+    """
+    if type(value) not in (int, float):
+        return True
+    return not 0 < typing.cast("float", value) <= MAX_SECONDS
+
+
 def positive_seconds(_instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    """Accept a finite, positive number of seconds.
+    """Accept a positive number of seconds, at most `MAX_SECONDS`.
 
     Raises:
-        ValueError: Naming the field and the value.
+        ValueError: Naming the field, the value and the bound.
     """
-    if type(value) not in (int, float) or not math.isfinite(value) or value <= 0:
-        msg = f"`{attribute.name}` must be a positive number of seconds (got {value!r})."
+    if _seconds_problem(value):
+        msg = (
+            f"`{attribute.name}` must be a positive number of seconds, at most {MAX_SECONDS:,} "
+            f"(got {_shown(value)})."
+        )
         raise ValueError(msg)
 
 
 def optional_positive_seconds(
     _instance: object, attribute: attrs.Attribute[float | None], value: float | None
 ) -> None:
-    """Accept None or a finite, positive number of seconds.
+    """Accept None or a positive number of seconds, at most `MAX_SECONDS`.
 
     Raises:
-        ValueError: Naming the field and the value.
+        ValueError: Naming the field, the value and the bound.
     """
     if value is None:
         return
-    if type(value) not in (int, float) or not math.isfinite(value) or value <= 0:
-        msg = f"`{attribute.name}` must be None or a positive number of seconds (got {value!r})."
+    if _seconds_problem(value):
+        msg = (
+            f"`{attribute.name}` must be None or a positive number of seconds, at most "
+            f"{MAX_SECONDS:,} (got {_shown(value)})."
+        )
         raise ValueError(msg)
+
+
+def _shown(value: object) -> str:
+    """*value*'s repr, cut short (an int of thousands of digits would fill the message)."""
+    if isinstance(value, int) and value.bit_length() > 200:
+        return f"an int of {value.bit_length():,} bits"
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
