@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 import pytest
 
-from tests.robustness.measure import assert_bounded, timed
+from tests.robustness.measure import assert_bounded, peak_mib, timed
 from typed_toolsets import Limits, ToolProxy, Toolset, tool
 from typed_toolsets.call.checker import Checker
 from typed_toolsets.call.pipeline import OFFLOAD_CHARS
@@ -196,3 +196,19 @@ def test_refusing_costs_a_few_times_accepting(name: str) -> None:
     refuse, _ = timed(lambda: proxy.invoke(bad))
     # The goal is 3x (the fast path's attempt, then the check of its reading); generous here.
     assert refuse < 8 * accept + 0.02, (accept, refuse)
+
+
+@pytest.mark.parametrize("kind", [bytearray, memoryview])
+def test_an_oversized_buffer_is_refused_without_a_copy(kind: type[bytearray | memoryview]) -> None:
+    # bytes(buffer) came before the size check: refusing 64 MB took a 64 MB copy (bytes and str
+    # were refused for nothing).
+    proxy = tools()["unique"]
+    buffer = kind(bytearray(64 * MB)) if kind is memoryview else bytearray(64 * MB)
+    result = proxy.invoke(buffer)
+    assert result.error is not None
+    assert result.error.message == (
+        "Arguments for tool 'hostile_unique' are 64,000,000 bytes, over the limit of 2,000,000 "
+        "bytes (Limits.max_argument_bytes); send less data"
+    )
+    assert peak_mib(lambda: proxy.invoke(buffer)) < 1
+    assert peak_mib(lambda: asyncio.run(proxy.ainvoke(buffer))) < 5

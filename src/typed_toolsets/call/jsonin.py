@@ -548,10 +548,12 @@ def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[
                 raise InvalidJSON(msg) from None
             check_size(encoded, limits)
     elif isinstance(arguments, (bytes, bytearray, memoryview)):
-        raw = bytes(typing.cast("bytes | bytearray | memoryview", arguments))
-        if not raw:
+        # Measured before the copy (a buffer of any size is refused without one).
+        size = arguments.nbytes if isinstance(arguments, memoryview) else len(arguments)
+        if not size:
             return {}
-        check_size(len(raw), limits)
+        check_size(size, limits)
+        raw = bytes(typing.cast("bytes | bytearray | memoryview", arguments))
         stopped = 0  # orjson's position counts bytes
         try:
             text = raw.decode("utf-8")
