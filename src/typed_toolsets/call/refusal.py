@@ -152,6 +152,10 @@ def explainer(
 
     It returns the error naming every problem (up to the cap); or, when the schema accepts the
     arguments, the keyword arguments, or the error naming each part that could not be built.
+    Arguments within `typed_toolsets.call.jsonin.MAX_NESTING` are judged within Python's default
+    recursion limit, but not from any stack: a caller already hundreds of frames deep can run
+    out. What ran out of stack is judged again on a fresh one (`_on_fresh_stack`), so the
+    verdict does not depend on how deep the caller is.
     """
     # The checker's stream, collected here: `Checker.problems` without a frame of its own.
     checker = checker_of(variant)
@@ -159,22 +163,67 @@ def explainer(
     convert = variant.convert
     prefix = message_prefix(tool)
 
-    def explain(arguments: dict[str, object]) -> dict[str, object] | Verdict:
+    def judge(arguments: dict[str, object]) -> dict[str, object] | Verdict | None:
+        """The verdict, or None when the stack ran out (`RecursionError`) on the way."""
         try:
             found, more = collect(errors(arguments, None, {}), distinct=distinct)
         except RecursionError:
-            # Only jsonschema, for a registered type's schema, recurses this deep.
-            message = (
-                f"Arguments for tool {tool!r} are nested too deeply to validate "
-                f"(Limits.max_depth={limits.max_depth}); send a flatter structure"
-            )
-            return ToolError(tool, "limit", message)
+            # jsonschema recurses, for a registered type's schema.
+            return None
         if found:
             return ArgumentsRefusal(tool, found, more, prefix=prefix)
         converted = convert(arguments)
         if isinstance(converted, list):
+            if any(isinstance(unbuilt.cause, RecursionError) for unbuilt in converted):
+                return None
             failures = [_unbuilt_problem(arguments, unbuilt) for unbuilt in converted]
             return ArgumentsRefusal(tool, failures, more=False, prefix=prefix)
         return converted
 
+    def explain(arguments: dict[str, object]) -> dict[str, object] | Verdict:
+        judged = judge(arguments)
+        if judged is None:
+            judged = _on_fresh_stack(judge, arguments)
+        if judged is None:
+            # Out of stack on a fresh one too: the interpreter's recursion limit is set lower
+            # than the nesting read needs.
+            message = (
+                f"Arguments for tool {tool!r} are nested too deeply to validate under this "
+                f"interpreter's recursion limit (Limits.max_depth={limits.max_depth}); send a "
+                "flatter structure"
+            )
+            return ToolError(tool, "limit", message)
+        return judged
+
     return explain
+
+
+_Judged = typing.TypeVar("_Judged")
+
+
+def _on_fresh_stack(
+    func: Callable[[dict[str, object]], _Judged], arguments: dict[str, object]
+) -> _Judged:
+    """``func(arguments)`` in a thread of its own, whose stack starts empty; waited for.
+
+    Only for arguments that ran out of stack where they were judged: a thread costs tens of
+    microseconds, and judging them (within `typed_toolsets.call.jsonin.MAX_NESTING`) little more.
+
+    Raises:
+        BaseException: What *func* raised.
+    """
+    outcome: list[_Judged] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(func(arguments))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=run, name="typed_toolsets-fresh-stack", daemon=True)
+    worker.start()
+    worker.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]

@@ -416,15 +416,27 @@ async def arespond(
 def _mcp_result(proxy: ToolProxy | None, result: ToolResult) -> dict[str, Any]:
     structured: object = None
     if result.ok and proxy is not None:
-        structured = mcp_structured_content(proxy, json_value(proxy, result.value))
-        problem = None if structured is None else _output_problem(proxy, structured)
-        if problem is not None:
-            # MCP has the structured result conform to the advertised outputSchema: a value that
-            # does not is the tool's failure, said as such, not content the client refuses.
+        message: str | None = None
+        try:
+            structured = mcp_structured_content(proxy, json_value(proxy, result.value))
+            problem = None if structured is None else _output_problem(proxy, structured)
+        except RecursionError:
+            # Writing and checking the value recurse: a value nested hundreds of levels deep
+            # cannot be sent as structured content (nor judged), which is said, not raised.
             message = (
-                f"Tool {proxy.name!r} returned a value its return annotation does not admit: "
-                f"{problem}"
+                f"Tool {proxy.name!r} returned a value nested too deeply to write as JSON; "
+                "return a flatter value"
             )
+        else:
+            if problem is not None:
+                # MCP has the structured result conform to the advertised outputSchema: a value
+                # that does not is the tool's failure, said as such, not content the client
+                # refuses.
+                message = (
+                    f"Tool {proxy.name!r} returned a value its return annotation does not admit: "
+                    f"{problem}"
+                )
+        if message is not None:
             result = ToolResult.failure(ToolError(proxy.name, "execution", message))
             structured = None
     content, error = _content(proxy, result)
@@ -528,6 +540,8 @@ def _own_json_form(value: object) -> tuple[object, str | None]:
     what = with_article(type(value).__name__)
     try:
         form = unstructure_hook(type(value))(value)
+    except RecursionError:
+        raise  # nested too deeply to write, which is no reason of the value's own type
     except Exception as exc:  # noqa: BLE001 - its reason is the message (a naive datetime's)
         try:
             reason = str(exc)
