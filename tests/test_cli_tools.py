@@ -490,6 +490,35 @@ def test_stdin_is_read_as_bytes_so_bad_utf8_is_said_as_such() -> None:
     )
 
 
+TINY = """\
+from typed_toolsets import Limits, Toolset, tool
+
+
+class Tiny(Toolset):
+    limits = Limits(max_argument_bytes=16)
+
+    @tool
+    def echo(self, *, s: str) -> str:
+        return s
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ending", [b"", b"\n", b"\r\n"])
+def test_stdin_s_line_ending_is_not_counted_against_the_limit(
+    tmp_path: Path, ending: bytes
+) -> None:
+    # `echo '{"s": "abcdefg"}' | typed-toolsets call ... -`: the same 16 bytes as the argument,
+    # and accepted as it is; echo's newline made them 17, over the limit.
+    (tmp_path / "tiny.py").write_text(TINY)
+    argv = [*COMMAND, "call", "tiny.py:Tiny", "tiny_echo", "-"]
+    status, out, err = _run_bytes(argv, cwd=tmp_path, stdin=b'{"s": "abcdefg"}' + ending)
+    assert (status, out, err) == (0, b"abcdefg\n", "")
+    status, out, err = _run_bytes(argv, cwd=tmp_path, stdin=b'{"s": "abcdefgh"}' + ending)
+    assert (status, out) == (1, b"")
+    assert "are 17 bytes" in err
+
+
 @pytest.mark.slow
 def test_a_closed_stdin_is_a_one_line_usage_error() -> None:
     # Python closes descriptor 0, then becomes the command: `typed-toolsets call ... - <&-`.

@@ -254,10 +254,12 @@ def schema_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _read_arguments(text: str | None, stdin: TextIO | None) -> str | bytes | None:
-    """The ARGUMENTS text, or for ``-`` the bytes on stdin.
+    """The ARGUMENTS text, or for ``-`` the bytes on stdin, less the line ending they end with.
 
     Bytes, not text decoded here: the call path reads them as it reads a model's, and says
-    where they are not UTF-8 (a text decoding would hide that as a lone surrogate).
+    where they are not UTF-8 (a text decoding would hide that as a lone surrogate). The line
+    ending ``echo`` or a file adds is no part of the arguments: within `Limits`, the same JSON
+    is accepted on stdin as in the argument.
     """
     if text != "-":
         return text
@@ -268,7 +270,9 @@ def _read_arguments(text: str | None, stdin: TextIO | None) -> str | bytes | Non
         read: str | bytes = source.read()
     except (OSError, ValueError) as exc:
         raise _Stop(EXIT_USAGE, f"cannot read the arguments from stdin: {exc}") from None
-    return read
+    if isinstance(read, bytes):
+        return read[:-2] if read.endswith(b"\r\n") else read.removesuffix(b"\n")
+    return read[:-2] if read.endswith("\r\n") else read.removesuffix("\n")
 
 
 def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
