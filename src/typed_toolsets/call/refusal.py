@@ -163,37 +163,35 @@ def explainer(
     convert = variant.convert
     prefix = message_prefix(tool)
 
-    def judge(arguments: dict[str, object]) -> dict[str, object] | Verdict | None:
-        """The verdict, or None when the stack ran out (`RecursionError`) on the way."""
+    def explain(arguments: dict[str, object], fresh: bool = False) -> dict[str, object] | Verdict:
+        # One frame for the usual refusal: the stack is looked at again only when it ran out.
         try:
             found, more = collect(errors(arguments, None, {}), distinct=distinct)
         except RecursionError:
             # jsonschema recurses, for a registered type's schema.
-            return None
+            return again(arguments, fresh)
         if found:
             return ArgumentsRefusal(tool, found, more, prefix=prefix)
         converted = convert(arguments)
         if isinstance(converted, list):
             if any(isinstance(unbuilt.cause, RecursionError) for unbuilt in converted):
-                return None
+                return again(arguments, fresh)
             failures = [_unbuilt_problem(arguments, unbuilt) for unbuilt in converted]
             return ArgumentsRefusal(tool, failures, more=False, prefix=prefix)
         return converted
 
-    def explain(arguments: dict[str, object]) -> dict[str, object] | Verdict:
-        judged = judge(arguments)
-        if judged is None:
-            judged = _on_fresh_stack(judge, arguments)
-        if judged is None:
-            # Out of stack on a fresh one too: the interpreter's recursion limit is set lower
-            # than the nesting read needs.
-            message = (
-                f"Arguments for tool {tool!r} are nested too deeply to validate under this "
-                f"interpreter's recursion limit (Limits.max_depth={limits.max_depth}); send a "
-                "flatter structure"
-            )
-            return ToolError(tool, "limit", message)
-        return judged
+    def again(arguments: dict[str, object], fresh: bool) -> dict[str, object] | Verdict:
+        """The verdict on arguments that ran out of stack: judged on a fresh one, once."""
+        if not fresh:
+            return _on_fresh_stack(lambda found: explain(found, fresh=True), arguments)
+        # Out of stack on a fresh one too: the interpreter's recursion limit is set lower than
+        # the nesting read needs.
+        message = (
+            f"Arguments for tool {tool!r} are nested too deeply to validate under this "
+            f"interpreter's recursion limit (Limits.max_depth={limits.max_depth}); send a "
+            "flatter structure"
+        )
+        return ToolError(tool, "limit", message)
 
     return explain
 
