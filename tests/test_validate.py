@@ -128,10 +128,15 @@ class Kennel:
         # The value carries Dog's tag: Dog's problem, not "be a cat".
         ({"kind": "dog", "good": "yes"}, [("$.value", "good", "'yes' is not of type 'boolean'")]),
         ({"kind": "cat", "lives": "9"}, [("$.value", "lives", "'9' is not of type 'integer'")]),
-        # No variant's tags: the first variant it has the shape of, as before.
+        # Every variant's tag contradicted: each accepted tag, not "'cat', the only accepted
+        # value" (the first variant's).
         (
             {"kind": "bird"},
-            [("$.value", "kind", "'bird' is not 'cat', the only accepted value")],
+            [("$.value", "kind", "'bird' is not valid here; expected 'cat' or 'dog'")],
+        ),
+        (
+            {"kind": "bird", "lives": 1},
+            [("$.value", "kind", "'bird' is not valid here; expected 'cat' or 'dog'")],
         ),
     ],
 )

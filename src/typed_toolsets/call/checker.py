@@ -202,7 +202,7 @@ class Checker:
             options = _as_list(value)
             if not options:
                 raise Unsupported
-            return AnyOf([self._compile(sub) for sub in options], options)
+            return AnyOf([self._compile(sub) for sub in options], options, self._schema)
         # "$ref", the last supported keyword.
         return Reference(self._reference(value))
 

@@ -15,7 +15,7 @@ import typing
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from typed_toolsets.types.typespec import Path
+from typed_toolsets.types.typespec import Path, json_key
 
 from .validation import (
     SHALLOW_KEYWORDS,
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
-__all__ = ["expand", "has_tags", "is_tag_error", "problems"]
+__all__ = ["expand", "has_tags", "is_tag_error", "problems", "tag_mismatch"]
 
 
 def _property_names(schema: object) -> list[str]:
@@ -139,6 +139,12 @@ def _union_problems(
         for index, errors in progressed
         if has_tags(options[index], root) and not any(is_tag_error(e) for e in errors)
     ]
+    if not meant:
+        found = tag_mismatch(error.instance, [options[i] for i, _ in progressed], root)
+        if found:
+            for key, reason in found:
+                yield (*path, key), reason
+            return
     chosen = meant or [errors for _, errors in progressed]
     if chosen:
         for sub in chosen[0]:
@@ -157,13 +163,54 @@ def is_tag_error(error: ValidationError) -> bool:
 
 def has_tags(schema: object, root: object) -> bool:
     """Whether *schema* (its ``$ref`` followed in *root*) has a property of one constant."""
+    return bool(_tags(schema, root))
+
+
+def _tags(schema: object, root: object) -> dict[str, object]:
+    """The tags of *schema* (its ``$ref`` followed in *root*): property name to its constant."""
     seen: list[object] = []
     found = as_dict(schema)
     while "$ref" in found and found not in seen:
         seen.append(found)
         found = as_dict(_pointed(root, found["$ref"]))
     properties = as_dict(found.get("properties"))
-    return any("const" in as_dict(sub) for sub in properties.values())
+    return {name: sub["const"] for name, sub in properties.items() if "const" in as_dict(sub)}
+
+
+def tag_mismatch(
+    instance: object, options: list[object], root: object
+) -> list[tuple[str, str]] | None:
+    """What to say of an object that contradicts the tags of the union variants it is shaped as.
+
+    *options* are the variants *instance* has the shape of, in declared order. When the first
+    of them has tags, two or more have, and *instance* holds other values at the same tag
+    properties of each of those, the reason is at each such property, naming every one's
+    constant: not the first variant's alone, which would call it "the only accepted value".
+    Otherwise None (the first variant's problems are said).
+    """
+    if type(instance) is not dict:
+        return None
+    members = typing.cast("dict[str, object]", instance)
+    tagged = [tags for tags in (_tags(option, root) for option in options) if tags]
+    if len(tagged) < 2 or not _tags(options[0], root):
+        return None
+    keys: list[str] | None = None
+    constants: dict[str, list[object]] = {}
+    for tags in tagged:
+        wrong = [
+            name
+            for name, constant in tags.items()
+            if name in members and json_key(members[name]) != json_key(constant)
+        ]
+        if not wrong or (keys is not None and set(wrong) != set(keys)):
+            return None
+        keys = keys if keys is not None else wrong
+        for name in wrong:
+            constants.setdefault(name, []).append(tags[name])
+    return [
+        (name, union_mismatch(members[name], [{"const": c} for c in constants[name]]))
+        for name in keys or ()
+    ]
 
 
 def _pointed(root: object, ref: object) -> object:

@@ -22,6 +22,7 @@ from typed_toolsets.types.items import inexact
 from typed_toolsets.types.typespec import MISSING
 
 from .jsonin import Link, path_of
+from .jsonschema_errors import tag_mismatch
 from .keywords import Scalar, Test
 from .validation import Problem, missing, unexpected, union_expectation, union_mismatch
 
@@ -447,9 +448,10 @@ class AnyOf(Keyword):
     it has none's, what to send.
     """
 
-    def __init__(self, nodes: list[Node], options: list[object]) -> None:
+    def __init__(self, nodes: list[Node], options: list[object], root: object) -> None:
         self.nodes = nodes
         self.options = options
+        self.root = root  # the whole schema: the variants' tags are read through their $refs
         # What to send, said when a value has none of the variants' shapes: written once.
         self.expected = union_expectation(options)
         src = Source()
@@ -481,16 +483,21 @@ class AnyOf(Keyword):
         """The problems of *x* at *link*: none when a variant accepts it."""
         if self.valid(x, memo):
             return
-        shaped: Node | None = None  # the first variant x has the shape of
-        for node in self.nodes:
+        shaped: list[int] = []  # the variants x has the shape of
+        for index, node in enumerate(self.nodes):
             if not node.shallow(x):
                 if node.tagged(x):  # x contradicts none of its tags: the variant x meant
                     yield from node.errors(x, link, memo)
                     return
-                if shaped is None:
-                    shaped = node
-        if shaped is not None:
-            yield from shaped.errors(x, link, memo)
+                shaped.append(index)
+        if shaped:
+            found = tag_mismatch(x, [self.options[i] for i in shaped], self.root)
+            if found:
+                base = path_of(link)
+                for key, reason in found:
+                    yield (*base, key), reason
+                return
+            yield from self.nodes[shaped[0]].errors(x, link, memo)
             return
         yield path_of(link), union_mismatch(x, self.options, self.expected)
 
