@@ -646,6 +646,29 @@ def test_constraints_spread_over_a_union_keep_their_own_values() -> None:
     assert proxy.dynamic_call({"value": 2**53 + 2}) == {"value": 2**53 + 2}
 
 
+@pytest.mark.parametrize(
+    "annotation",
+    [
+        Annotated[int | float, Ge(0)],
+        Annotated[float | int | None, Ge(0), "a size"],
+        Annotated[str | int | float, MinLen(1)],
+    ],
+)
+def test_constraints_on_numeric_keep_the_parsed_form(annotation: Any) -> None:
+    # `int | float` is Numeric (2.0 stays a float) with constraints too: one "number" schema,
+    # not an integer variant that takes 2.0 first and hands the method an int.
+    proxy = echo(annotation)
+    schema = proxy.parameters["properties"]["value"]
+    numbers_ = [s for s in schema.get("anyOf", [schema]) if s.get("type") in ("integer", "number")]
+    assert [s["type"] for s in numbers_] == ["number"]
+    for sent in ({"value": 2.0}, '{"value": 2.0}', b'{"value": 2.0}'):
+        got = proxy.dynamic_call(sent)
+        assert got == {"value": 2.0}
+        assert type(got["value"]) is float
+    got = proxy.dynamic_call('{"value": 2}')
+    assert type(got["value"]) is int
+
+
 def test_the_union_spellings_the_readme_gives_keep_their_order() -> None:
     # Each built after its other order was: no typing form wraps the union, so none is cached.
     _ = (Optional[Cat | Dog], Annotated[Cat | Dog, "a pet"])  # noqa: UP045

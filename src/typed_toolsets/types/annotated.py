@@ -240,9 +240,9 @@ def _distribute(
     wants_number = bool(names & _NUMBER_CONSTRAINTS.keys())
     wants_length = bool(names - _NUMBER_CONSTRAINTS.keys())
     parts: list[object] = []  # an annotation, or the spec of a constrained variant
-    for arg in typing.get_args(base_type):
-        if arg is _NoneType:
-            continue
+    # `int | float` is one Numeric variant before the constraints apply, as in the union rule:
+    # constrained one by one, `2.0` would be an int (the first variant it matches).
+    for arg in numbers_merged([a for a in typing.get_args(base_type) if a is not _NoneType]):
         variant = builder.spec(arg)
         fits = (not wants_number or bool(variant.json_types & _NUMBER_TYPES)) and (
             not wants_length or any(k in variant.json_types for k in _LENGTH_KEYWORDS)
@@ -251,9 +251,7 @@ def _distribute(
     if all(not isinstance(part, TypeSpec) for part in parts):
         msg = f"no variant of {base_type!r} accepts the constraints {sorted(names)}"
         raise Unsupported(msg)
-    variants = [
-        part if isinstance(part, TypeSpec) else builder.spec(part) for part in numbers_merged(parts)
-    ]
+    variants = [part if isinstance(part, TypeSpec) else builder.spec(part) for part in parts]
     nullable = _NoneType in typing.get_args(base_type)
     union = union_spec(annotation, variants, nullable=nullable)
     if description is None:
