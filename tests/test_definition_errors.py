@@ -4,6 +4,7 @@ and cause; all problems of a class are listed at once, one per line.
 
 from __future__ import annotations
 
+import collections.abc
 import enum
 import inspect
 import pickle
@@ -321,7 +322,12 @@ class Duo(NamedTuple, Generic[_T]):
         ("Box[int]", "'Box' is generic; generic structs are not supported"),
         ("Page[int]", "'Page' is generic; generic structs are not supported"),
         ("Duo[str]", "'Duo' is generic; generic structs are not supported"),
-        ("list", "needs its type parameters"),
+        ("list", "list needs its type parameters (for example list[str])"),
+        # The example fits the generic (a dict's was list[str]).
+        ("dict", "dict needs its type parameters (for example dict[str, int])"),
+        ("Mapping", "Mapping needs its type parameters (for example Mapping[str, int])"),
+        ("tuple", "tuple needs its type parameters (for example tuple[int, ...])"),
+        ("frozenset", "frozenset needs its type parameters (for example frozenset[str])"),
         ("set[list[int]]", "set items must be"),
         # true and 1 are two items in JSON, one in a Python set: never merged silently.
         ("set[bool | int]", "can hold a boolean and a number equal to it at one place"),
@@ -337,6 +343,7 @@ def test_annotations_without_schema(annotation: str, cause: str) -> None:
     namespace: dict[str, Any] = {
         "Any": Any,
         "Callable": Callable,
+        "Mapping": collections.abc.Mapping,
         "Literal": Literal,
         "Opaque": type("Opaque", (), {}),
         "Box": Box,

@@ -109,6 +109,7 @@ KNOWN_WORDING = [
         "at class creation attrs has not made the field yet: the runtime sees its default, 3",
     ),
     ("param_type.py", "bare: list,", "mypy fills the missing parameter in: list[Any]"),
+    ("param_type.py", "table: dict)", "mypy fills the missing parameters in: dict[Any, Any]"),
     (
         "param_type.py",
         "recursive: Json,",

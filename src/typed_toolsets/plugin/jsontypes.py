@@ -32,7 +32,12 @@ from mypy.types import (
 )
 
 from typed_toolsets.rules import sets
-from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
+from typed_toolsets.rules.typenames import (
+    MAPPING_ORIGINS,
+    SEQUENCE_ORIGINS,
+    SET_ORIGINS,
+    missing_parameters,
+)
 
 from .typeinfo import (
     BYTES,
@@ -391,4 +396,4 @@ def _generic_struct(info: TypeInfo) -> str:
 
 
 def _missing_parameters(info: TypeInfo) -> str:
-    return f"{info.name} needs its type parameters (for example list[str])"
+    return missing_parameters(info.fullname, info.name)

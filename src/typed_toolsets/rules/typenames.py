@@ -17,6 +17,7 @@ __all__ = [
     "SCALAR_NAMES",
     "SEQUENCE_ORIGINS",
     "SET_ORIGINS",
+    "missing_parameters",
     "scalar_kinds",
 ]
 
@@ -95,3 +96,19 @@ def scalar_kinds(fullname: str) -> frozenset[str] | None:
     if fullname == "builtins.NoneType":
         return frozenset({"null"})
     return None
+
+
+def missing_parameters(fullname: str, name: str) -> str:
+    """The reason a generic written without its type parameters (``dict``) has no schema.
+
+    Args:
+        fullname: The generic's fully qualified name (``builtins.dict``, ``typing.Mapping``).
+        name: Its name as the message shows it.
+    """
+    if fullname in MAPPING_ORIGINS:
+        example = f"{name}[str, int]"
+    elif fullname in ("builtins.tuple", "typing.Tuple"):
+        example = f"{name}[int, ...]"
+    else:
+        example = f"{name}[str]"
+    return f"{name} needs its type parameters (for example {example})"

@@ -13,6 +13,8 @@ from typing import Final
 
 import typing_extensions
 
+from typed_toolsets.rules.typenames import missing_parameters
+
 from .annotated import ANNOTATED_RULES
 from .containers import CONTAINER_RULES, fullname, is_bare_generic
 from .formats import FORMAT_RULES
@@ -42,7 +44,7 @@ def explain_unsupported(annotation: object) -> str:
         return "callables have no JSON Schema"
     if is_bare_generic(annotation):
         name = getattr(annotation, "__name__", repr(annotation))
-        return f"{name} needs its type parameters (for example list[str])"
+        return missing_parameters(fullname(typing.get_origin(annotation) or annotation), name)
     if isinstance(annotation, str):
         return f"the annotation {annotation!r} is still a string; it could not be resolved"
     if isinstance(origin, type) and any(rule.predicate(origin) for rule in STRUCT_RULES):
