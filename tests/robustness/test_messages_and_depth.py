@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 import textwrap
-from datetime import datetime, time, timedelta, timezone
+from datetime import date, datetime, time, timedelta, timezone
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -136,6 +136,26 @@ def test_a_misplaced_leap_second_is_refused_with_the_reason(text: str) -> None:
     assert result.error is not None
     assert result.error.details[0].message == (
         f"'{text}' is not an RFC 3339 date-time such as 2024-05-01T12:30:00Z; {LEAP_SECOND_RULE}"
+    )
+    assert proxy.invoke(json.dumps({"value": text})).error == result.error
+
+
+@pytest.mark.parametrize(
+    ("annotation", "text"),
+    [
+        (datetime, "0000-01-01T00:00:00Z"),
+        (datetime, "0000-12-31T23:00:00-02:00"),
+        (date, "0000-03-01"),
+    ],
+)
+def test_the_year_0000_is_refused_for_what_it_is(annotation: object, text: str) -> None:
+    # RFC 3339 allows it; the message called it "not an RFC 3339 date-time".
+    proxy = echo_tool(annotation)
+    result = proxy.invoke({"value": text})
+    assert result.error is not None
+    assert result.error.details[0].message == (
+        f"'{text}' is in the year 0000, which RFC 3339 allows but Python's dates do not (they "
+        "start at 0001); send a year from 0001 to 9999"
     )
     assert proxy.invoke(json.dumps({"value": text})).error == result.error
 

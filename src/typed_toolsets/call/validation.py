@@ -18,7 +18,13 @@ import typing
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from typing import Any, Final
 
-from typed_toolsets.rules.formats import BY_FORMAT, LEAP_SECOND_RULE, MisplacedLeapSecondError
+from typed_toolsets.rules.formats import (
+    BY_FORMAT,
+    LEAP_SECOND_RULE,
+    YEAR_ZERO_RULE,
+    MisplacedLeapSecondError,
+    YearZeroError,
+)
 from typed_toolsets.types.typespec import Path
 
 __all__ = [
@@ -318,7 +324,7 @@ def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
             return _suffixed(f" is not a valid {value}")
         hint = f" is not {row.hint}"
         parse = row.parse
-        return lambda instance: short(instance) + hint + _format_detail(parse, instance)
+        return lambda instance: _format_reason(parse, hint, instance)
     template = _REASONS.get(keyword)
     if template is None:
         return None
@@ -353,16 +359,23 @@ def keyword_reason(keyword: str, value: object, instance: object) -> str | None:
     return None if reason is None else reason(instance)
 
 
-def _format_detail(parse: Callable[[str], object], instance: object) -> str:
-    """Why a string with the format's grammar is still not a valid value, when that is not plain."""
+def _format_reason(parse: Callable[[str], object], hint: str, instance: object) -> str:
+    """Why *instance* is no value of a format: *hint* (what it is not), or the true reason.
+
+    A string of the format's grammar may still be refused: a leap second at another minute (the
+    rule is added), a date in the year 0000 (valid RFC 3339 that Python cannot hold: said so).
+    """
+    shown = short(instance)
     if isinstance(instance, str):
         try:
             parse(instance)
         except MisplacedLeapSecondError:
-            return f"; {LEAP_SECOND_RULE}"
+            return f"{shown}{hint}; {LEAP_SECOND_RULE}"
+        except YearZeroError:
+            return f"{shown} {YEAR_ZERO_RULE}"
         except ValueError:
             pass
-    return ""
+    return shown + hint
 
 
 def missing(*, top: bool) -> str:

@@ -40,6 +40,8 @@ __all__ = [
     "LAYOUT_NAMES",
     "FormatType",
     "MisplacedLeapSecondError",
+    "YEAR_ZERO_RULE",
+    "YearZeroError",
     "format_date",
     "format_datetime",
     "format_time",
@@ -167,6 +169,25 @@ LEAP_SECOND_RULE: Final = "a leap second (:60) is only valid at 23:59:60 UTC"
 
 class MisplacedLeapSecondError(ValueError):
     """A time with a second of 60 outside the last minute of a UTC day (``str()`` says so)."""
+
+
+#: Why a date in the year 0000 is refused, said after the value: RFC 3339 allows it.
+YEAR_ZERO_RULE: Final = (
+    "is in the year 0000, which RFC 3339 allows but Python's dates do not (they start at "
+    "0001); send a year from 0001 to 9999"
+)
+
+
+class YearZeroError(ValueError):
+    """A date or date-time in the year 0000, which RFC 3339 allows and Python cannot hold."""
+
+
+def _year(text: str, year: str) -> int:
+    """The year of a matched date; 0000 is refused for what it is."""
+    if year == "0000":
+        msg = f"{text!r} {YEAR_ZERO_RULE}"
+        raise YearZeroError(msg)
+    return int(year)
 
 
 def _second(text: str, hour: str, minute: str, second: str, offset: str) -> int:
@@ -337,8 +358,8 @@ def parse_date(text: str) -> date:
     if match is None:
         msg = f"{text!r} is not an RFC 3339 date (YYYY-MM-DD)"
         raise ValueError(msg)
-    year, month, day = (int(g) for g in match.groups())
-    return date(year, month, day)
+    year, month, day = match.groups()
+    return date(_year(text, year), int(month), int(day))
 
 
 def parse_time(text: str) -> time:
@@ -392,7 +413,7 @@ def parse_datetime(text: str) -> datetime:
     year, month, day, hour, minute, second, fraction, offset = match.groups()
     zone = _offset(offset)
     return datetime(
-        int(year),
+        _year(text, year),
         int(month),
         int(day),
         int(hour),
