@@ -556,11 +556,16 @@ def register_type(
         checker.check(value)
         return structure(value)
 
-    def factory(annotation: object, _builder: Builder) -> TypeSpec:
+    def factory(annotation: object, builder: Builder) -> TypeSpec:
+        schema, read = frozen_schema, typing.cast("Callable[[Any], Any]", structure_checked)
+        if builder.registry.strict:  # null for a defaulted property, as the strict export says
+            from .validator import strict_reading
+
+            schema, read = strict_reading(frozen_schema, structure_checked)
         return TypeSpec(
             annotation=annotation,
-            schema=frozen_schema,
-            structure=structure_checked,
+            schema=schema,
+            structure=read,
             unstructure=unstructure,
             json_types=_schema_json_types(frozen_schema),
             depth=None,

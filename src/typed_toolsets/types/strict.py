@@ -18,7 +18,14 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Final
 
-__all__ = ["admits_null", "def_name", "means_default", "null_sentence", "nullable"]
+__all__ = [
+    "admits_null",
+    "def_name",
+    "means_default",
+    "null_sentence",
+    "nullable",
+    "open_schema_nulls",
+]
 
 #: Longest default shown in the "null means the default" sentence; longer ones are not shown.
 _MAX_SHOWN_DEFAULT: Final = 120
@@ -115,3 +122,106 @@ def nullable(schema: Mapping[str, Any], sentence: str) -> dict[str, Any]:
         else [inner, {"type": "null"}]
     )
     return {"anyOf": branches, "description": _with_sentence(description, sentence)}
+
+
+def open_schema_nulls(
+    schema: Mapping[str, Any], check: typing.Callable[[Mapping[str, Any], object], bool]
+) -> tuple[dict[str, Any], typing.Callable[[object], object]] | None:
+    """The strict form of a schema given as it is (`typed_toolsets.register_type`).
+
+    The strict export (`typed_toolsets.call.strict`) makes each optional property of each object
+    under ``properties``, ``items``, ``prefixItems`` and ``anyOf`` nullable when its schema does
+    not admit null (`means_default`); so does this, keeping it optional.
+
+    Args:
+        schema: The schema as given (no ``$ref``).
+        check: Whether a value is valid against a schema (picks a value's ``anyOf`` branch).
+
+    Returns:
+        None when no property is made nullable; else the strict schema and a function turning a
+        value valid against it into one valid against *schema* (each such ``null`` left out).
+    """
+    changed = _open_nulls(schema)
+    if changed is None:
+        return None
+
+    def drop(node: Mapping[str, Any], value: object) -> object:
+        if isinstance(value, dict):
+            value = _drop_in_object(node, typing.cast("dict[str, object]", value), drop)
+        elif isinstance(value, list):
+            items = typing.cast("list[object]", value)
+            prefix = typing.cast("list[Mapping[str, Any]]", node.get("prefixItems") or [])
+            rest = node.get("items")
+            value = [
+                drop(prefix[i], v)
+                if i < len(prefix)
+                else drop(typing.cast("Mapping[str, Any]", rest), v)
+                if isinstance(rest, Mapping)
+                else v
+                for i, v in enumerate(items)
+            ]
+        branches = node.get("anyOf")
+        if isinstance(branches, list):
+            for branch in typing.cast("list[Mapping[str, Any]]", branches):
+                opened = _open_nulls(branch) or branch
+                if check(opened, value):
+                    return drop(branch, value)
+        return value
+
+    return changed, lambda value: drop(schema, value)
+
+
+def _drop_in_object(
+    node: Mapping[str, Any],
+    value: dict[str, object],
+    drop: typing.Callable[[Mapping[str, Any], object], object],
+) -> dict[str, object]:
+    properties = node.get("properties")
+    if not isinstance(properties, Mapping):
+        return value
+    props = typing.cast("Mapping[str, Mapping[str, Any]]", properties)
+    required = set(typing.cast("list[str]", node.get("required") or []))
+    result: dict[str, object] = {}
+    for key, item in value.items():
+        prop = props.get(key)
+        if prop is None:
+            result[key] = item
+        elif item is None and means_default(key in required, prop):
+            continue  # null: the property left out
+        else:
+            result[key] = drop(prop, item)
+    return result
+
+
+def _open_nulls(schema: Mapping[str, Any]) -> dict[str, Any] | None:
+    """*schema* with every defaulted property nullable (see `open_schema_nulls`), or None."""
+    result = dict(schema)
+    changed = False
+    properties = schema.get("properties")
+    if isinstance(properties, Mapping):
+        required = set(typing.cast("list[str]", schema.get("required") or []))
+        new: dict[str, Any] = {}
+        for key, prop in typing.cast("Mapping[str, Mapping[str, Any]]", properties).items():
+            inner = _open_nulls(prop)
+            child = prop if inner is None else inner
+            if means_default(key in required, prop):
+                child = nullable(child, null_sentence(prop))
+            changed = changed or child is not prop
+            new[key] = child
+        result["properties"] = new
+    items = schema.get("items")
+    if isinstance(items, Mapping):
+        inner = _open_nulls(typing.cast("Mapping[str, Any]", items))
+        if inner is not None:
+            result["items"], changed = inner, True
+    for keyword in ("prefixItems", "anyOf"):
+        value = schema.get(keyword)
+        if isinstance(value, list):
+            branches = typing.cast("list[Mapping[str, Any]]", value)
+            opened = [_open_nulls(b) for b in branches]
+            if any(o is not None for o in opened):
+                result[keyword] = [
+                    b if o is None else o for b, o in zip(branches, opened, strict=True)
+                ]
+                changed = True
+    return result if changed else None

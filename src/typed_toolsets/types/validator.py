@@ -6,15 +6,17 @@ arguments the fast path refuses, and to check a user-registered type's values.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
 
 from typed_toolsets.rules.formats import FORMAT_TYPES
 
+from .strict import open_schema_nulls
 from .typespec import Schema
 
-__all__ = ["format_checker", "make_validator"]
+__all__ = ["format_checker", "make_validator", "strict_reading"]
 
 
 def _format_check(parse: Any) -> Any:
@@ -37,3 +39,23 @@ def format_checker() -> FormatChecker:
 def make_validator(schema: Schema) -> Draft202012Validator:
     """Build a Draft 2020-12 validator for *schema* with the library's format checks."""
     return Draft202012Validator(schema, format_checker=format_checker())
+
+
+def _valid(schema: Mapping[str, Any], value: Any) -> bool:
+    validator: Any = make_validator(dict(schema))
+    return bool(validator.is_valid(value))
+
+
+def strict_reading(
+    schema: Schema, structure: Callable[[Any], Any]
+) -> tuple[Schema, Callable[[Any], Any]]:
+    """The strict form of a registered type's *schema* and *structure* (`open_schema_nulls`).
+
+    ``null`` for a property the schema makes optional (and whose schema does not admit null) is
+    that property left out, as the strict export tells the model; the schema admits it.
+    """
+    opened = open_schema_nulls(schema, _valid)
+    if opened is None:
+        return schema, structure
+    strict_schema, drop = opened
+    return strict_schema, lambda value: structure(drop(value))

@@ -1,0 +1,99 @@
+"""The strict form of a type given with `register_type`: ``null`` for a property its schema makes
+optional means that property left out, as the strict export tells the model, at any depth."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+from jsonschema import Draft202012Validator
+
+from typed_toolsets import Toolset, register_type, tool
+from typed_toolsets.export import dispatch
+from typed_toolsets.testing import _seams
+
+
+@attrs.frozen
+class Money:
+    given: dict[str, Any]
+
+
+register_type(
+    Money,
+    schema={
+        "type": "object",
+        "properties": {
+            "amount": {"type": "integer"},
+            "currency": {"type": "string", "default": "EUR"},
+            "parts": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"k": {"type": "integer"}, "note": {"type": "string"}},
+                    "required": ["k"],
+                    "additionalProperties": False,
+                },
+            },
+            "rate": {
+                "anyOf": [
+                    {
+                        "type": "object",
+                        "properties": {"p": {"type": "integer"}},
+                        "additionalProperties": False,
+                    },
+                    {"type": "integer"},
+                ]
+            },
+        },
+        "required": ["amount"],
+        "additionalProperties": False,
+    },
+    structure=Money,
+    unstructure=lambda money: money.given,
+)
+
+
+class Bank(Toolset):
+    @tool
+    def pay(self, *, money: Money) -> Money:
+        return money
+
+
+def test_null_for_an_optional_property_of_a_registered_schema_leaves_it_out() -> None:
+    (proxy,) = Bank.to_tools()
+    sent = {
+        "money": {
+            "amount": 1,
+            "currency": None,
+            "parts": [{"k": 2, "note": None}],
+            "rate": {"p": None},
+        }
+    }
+    # What the strict export told the model: every one of those nulls is valid.
+    assert Draft202012Validator(proxy.strict_parameters).is_valid(sent)
+    expected = Money({"amount": 1, "parts": [{"k": 2}], "rate": {}})
+    text = json.dumps(sent)
+    assert dispatch([proxy], "bank_pay", text, strict=True) == expected
+    assert dispatch([proxy], "bank_pay", sent, strict=True) == expected
+    assert _seams.fast_path(proxy, text, strict=True) == {"money": expected}
+    assert _seams.exact_path(proxy, sent, strict=True) == {"money": expected}
+    # The standard form, and a key left out under strict, read as before.
+    left_out = {"money": {"amount": 1, "parts": [{"k": 2}], "rate": {}}}
+    assert dispatch([proxy], "bank_pay", left_out) == expected
+    assert dispatch([proxy], "bank_pay", left_out, strict=True) == expected
+    assert dispatch([proxy], "bank_pay", {"money": {"amount": 1, "rate": 3}}, strict=True) == (
+        Money({"amount": 1, "rate": 3})
+    )
+
+
+def test_a_null_the_registered_schema_does_not_make_optional_is_still_refused() -> None:
+    (proxy,) = Bank.to_tools()
+    refused = dispatch([proxy], "bank_pay", {"money": {"amount": None}}, strict=True)
+    assert isinstance(refused, str)
+    assert refused.startswith("Error: Invalid arguments for tool 'bank_pay': money")
+    refused = dispatch(
+        [proxy], "bank_pay", {"money": {"amount": 1, "parts": [{"k": None}]}}, strict=True
+    )
+    assert isinstance(refused, str)
+    assert refused.startswith("Error: Invalid arguments for tool 'bank_pay': money")
