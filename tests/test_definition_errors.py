@@ -310,6 +310,11 @@ class Duo(NamedTuple, Generic[_T]):
     left: _T
 
 
+@attrs.define
+class Pet:  # mutable: not hashable
+    name: str
+
+
 @pytest.mark.parametrize(
     ("annotation", "cause"),
     [
@@ -329,6 +334,8 @@ class Duo(NamedTuple, Generic[_T]):
         ("tuple", "tuple needs its type parameters (for example tuple[int, ...])"),
         ("frozenset", "frozenset needs its type parameters (for example frozenset[str])"),
         ("set[list[int]]", "set items must be"),
+        # The class by its name, not its repr (<class 'tests.test_definition_errors.Pet'>).
+        ("frozenset[Pet]", "UUIDs or tuples of those (got Pet))"),
         # true and 1 are two items in JSON, one in a Python set: never merged silently.
         ("set[bool | int]", "can hold a boolean and a number equal to it at one place"),
         ("frozenset[Literal[1, True]]", "can hold a boolean and a number equal to it at one place"),
@@ -349,6 +356,7 @@ def test_annotations_without_schema(annotation: str, cause: str) -> None:
         "Box": Box,
         "Page": Page,
         "Duo": Duo,
+        "Pet": Pet,
     }
     exec(f"def op(self, *, x: {annotation}) -> None: ...", namespace)  # noqa: S102
     problem = single(

@@ -308,9 +308,9 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
     (item_type,) = typing.get_args(annotation)
     item = builder.spec(item_type)
     if not item.hashable:
-        raise Unsupported(sets.unhashable(repr(item_type)))
+        raise Unsupported(sets.unhashable(label(item_type)))
     if sets.booleans_meet_numbers(_scalars(item_type)):
-        raise Unsupported(sets.mixed(repr(item_type)))
+        raise Unsupported(sets.mixed(label(item_type)))
     frozen = typing.get_origin(annotation) is frozenset
     structure_item = item.structure
     kinds = frozenset[type]() if item.shortcut is None else frozenset({item.shortcut})
