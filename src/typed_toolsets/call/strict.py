@@ -86,6 +86,8 @@ class _Builder:
         self.new_defs[name] = self.node(self.defs[name], path)
 
     def node(self, schema: Mapping[str, Any], path: tuple[str | int, ...]) -> Schema:
+        # A registered type's schema is read by the call path through
+        # `typed_toolsets.types.strict.open_schema_nulls`, which walks the same keywords.
         ref = schema.get("$ref")
         if isinstance(ref, str):
             name = def_name(ref)

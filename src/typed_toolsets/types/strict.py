@@ -194,7 +194,12 @@ def _drop_in_object(
 
 
 def _open_nulls(schema: Mapping[str, Any]) -> dict[str, Any] | None:
-    """*schema* with every defaulted property nullable (see `open_schema_nulls`), or None."""
+    """*schema* with every defaulted property nullable (see `open_schema_nulls`), or None.
+
+    It walks the keywords the strict export walks (``typed_toolsets.call.strict``, a layer
+    above: properties, items, prefixItems, anyOf) and asks the same rule (`means_default`);
+    tests/test_export_strict_registered.py checks that the two stay in step.
+    """
     result = dict(schema)
     changed = False
     properties = schema.get("properties")
