@@ -34,6 +34,7 @@ from typed_toolsets.agent import (
     Step,
     Transcript,
 )
+from typed_toolsets.call import execution as call_execution
 
 
 class Color(enum.Enum):
@@ -543,6 +544,38 @@ def test_the_deadline_stops_waiting_for_a_sync_tool_with_a_timeout(runner: str) 
         "Error: Tool 'held_hold' was stopped: the run's deadline of 0.2 s passed during the call."
     )
     assert caught.value.waiting_for == "tool 'held_hold'"
+
+
+class Stubborn(Toolset):
+    """An async tool that goes on for a while after it is cancelled."""
+
+    @tool(limits=Limits(timeout=0.1))
+    async def hold(self) -> str:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            await asyncio.sleep(0.8)  # past the call's grace: it is left running
+        return "done"
+
+
+def test_run_lets_a_task_left_running_end_instead_of_destroying_it(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # run()'s private loop was closed under the task the tool's timeout left running: it was
+    # destroyed ("Task was destroyed but it is pending!") and stayed counted as abandoned
+    # forever, one of the 32 slots after which every call with a timeout is refused.
+    before = call_execution.abandoned.count
+    model = ScriptedModel([_call("stubborn_hold"), FINISH])
+    result = ReAct(model, Stubborn.to_tools(), max_iterations=3).run("Hold.")
+    assert str(result.steps[0].observation).endswith(
+        "did not stop within 0.5 s, and is left running"
+    )
+    end = time.monotonic() + 5
+    while call_execution.abandoned.count > before and time.monotonic() < end:
+        time.sleep(0.02)
+    gc.collect()
+    assert call_execution.abandoned.count == before
+    assert "Task was destroyed" not in caplog.text
 
 
 @pytest.mark.parametrize("runner", ["run", "arun"])

@@ -27,9 +27,10 @@ carrying the steps so far. `openai_chat_model` and `anthropic_model` drive the l
 provider's native tool calls; `ScriptedModel` replays fixed steps. The prompt format for text
 models is in `typed_toolsets.agent.prompt` and docs/agent.md.
 
-May import the public API of the core (`typed_toolsets`), `typed_toolsets.export` and the type
-layer's helpers (`typed_toolsets.types`), never the call path's internals; nothing in the core
-imports it, and no provider SDK is imported.
+May import the public API of the core (`typed_toolsets`), `typed_toolsets.export`, the type
+layer's helpers (`typed_toolsets.types`) and, of the call path, only what
+`typed_toolsets.call.execution` keeps about calls left running; nothing in the core imports it,
+and no provider SDK is imported.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import asyncio
 import copy
 import inspect
 import math
+import threading
 import time
 import typing
 from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping
@@ -28,6 +29,7 @@ from typed_toolsets import (
     ToolResult,
     Toolset,
 )
+from typed_toolsets.call.execution import finish_loop
 from typed_toolsets.export.calls import result_text
 from typed_toolsets.export.dialects import unique_tools
 
@@ -213,13 +215,22 @@ class _SyncRunner:
 
     def close(self) -> None:
         loop, self._loop = self._loop, None
-        if loop is not None:
-            try:
-                loop.run_until_complete(loop.shutdown_asyncgens())
-            finally:
-                # Not shutdown_default_executor(): it would wait for a worker thread that the
-                # deadline abandoned.
-                loop.close()
+        if loop is None:
+            return
+        if asyncio.all_tasks(loop):
+            # A task left running (an async tool that ignored its cancellation at its timeout,
+            # counted until it ends): closing the loop would destroy it, counted forever. Its
+            # loop runs on to the end in a thread of its own, as in a sync call of the tool.
+            threading.Thread(
+                target=finish_loop, args=(loop,), name="typed_toolsets agent loop", daemon=True
+            ).start()
+            return
+        try:
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            # Not shutdown_default_executor(): it would wait for a worker thread that the
+            # deadline abandoned.
+            loop.close()
 
 
 # --------------------------------------------------------------------------------- ReAct
