@@ -578,6 +578,66 @@ def test_run_lets_a_task_left_running_end_instead_of_destroying_it(
     assert "Task was destroyed" not in caplog.text
 
 
+class Deaf(Toolset):
+    """An async tool, without a timeout of its own, that goes on after it is cancelled."""
+
+    @tool
+    async def hold(self) -> str:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            await asyncio.sleep(1.5)
+        return "done"
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_the_deadline_holds_for_an_async_tool_that_ignores_its_cancellation(runner: str) -> None:
+    # The run waited for such a tool to end however long it went on (forever, for one that
+    # waits on an event nobody sets), then took its value as a success and blamed the model.
+    model = ScriptedModel([_call("deaf_hold"), FINISH])
+    agent = ReAct(model, Deaf.to_tools(), max_iterations=3, deadline=0.2)
+    started = time.monotonic()
+    with pytest.raises(DeadlineExceededError) as caught:
+        _run(agent, runner)
+    assert time.monotonic() - started < 1.2  # the deadline, then at most the grace of 0.5 s
+    assert caught.value.waiting_for == "tool 'deaf_hold'"
+    (step,) = caught.value.steps
+    assert not step.ok
+
+
+def test_cancelling_arun_cancels_the_tool_it_waits_for() -> None:
+    stopped = threading.Event()
+
+    class Patient(Toolset):
+        @tool
+        async def wait(self) -> str:
+            try:
+                await asyncio.sleep(30)
+            except asyncio.CancelledError:
+                stopped.set()
+                raise
+            return "done"  # pragma: no cover
+
+    async def main(agent: ReAct) -> None:
+        running = asyncio.ensure_future(agent.arun("Wait."))
+        await asyncio.sleep(0.1)
+        running.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await running
+        await asyncio.sleep(0.05)
+
+    for deadline in (None, 10.0):
+        stopped.clear()
+        agent = ReAct(
+            ScriptedModel([_call("patient_wait")]),
+            Patient.to_tools(),
+            max_iterations=2,
+            deadline=deadline,
+        )
+        asyncio.run(main(agent))
+        assert stopped.is_set()
+
+
 @pytest.mark.parametrize("runner", ["run", "arun"])
 def test_the_deadline_stops_an_async_model(runner: str) -> None:
     _, tools = _shop()

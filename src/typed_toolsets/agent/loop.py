@@ -29,7 +29,7 @@ from typed_toolsets import (
     ToolResult,
     Toolset,
 )
-from typed_toolsets.call.execution import finish_loop
+from typed_toolsets.call.execution import CANCEL_GRACE, abandon_task, finish_loop, retrieved
 from typed_toolsets.export.calls import result_text
 from typed_toolsets.export.dialects import unique_tools
 
@@ -139,27 +139,21 @@ async def _call_async(function: Callable[..., Any], *args: object) -> object:
     return value
 
 
-class _OwnTimeout(Exception):  # noqa: N818 - a carrier, never seen outside `_settle`
-    """A timeout the awaited work raised itself, carried past `asyncio.wait_for`."""
-
-    def __init__(self, error: BaseException) -> None:
-        super().__init__()
-        self.error = error
-
-
-async def _own(awaitable: Awaitable[object]) -> object:
-    try:
-        return await awaitable
-    except (asyncio.TimeoutError, TimeoutError) as exc:
-        raise _OwnTimeout(exc) from None
+def _leave(task: asyncio.Future[object]) -> None:
+    """Cancel *task* and leave it to end, counted until it does, as a cancelled call does."""
+    task.cancel()
+    abandon_task(task)
+    task.add_done_callback(retrieved)  # what it ends with no longer matters
 
 
 async def _settle(awaitable: Awaitable[object], timeout: float | None) -> object:
     """Await *awaitable*, giving up (`_TIMED_OUT`) when the run's deadline passes.
 
-    Which timeout it was is told by where it came from, not by reading the clock again: an
-    event loop may run a timer up to its clock's resolution early (15.6 ms on Windows before
-    Python 3.13), when the clock does not yet say the deadline passed.
+    At the deadline the work is cancelled; work that ignores its cancellation is left running
+    (counted, as a call's own timeout leaves it) once `CANCEL_GRACE` has passed, so no wait
+    outlasts the deadline by more. Which timeout it was is told by where it came from, not by
+    reading the clock again: an event loop may run a timer up to its clock's resolution early
+    (15.6 ms on Windows before Python 3.13), when the clock does not yet say the deadline passed.
     """
     if timeout is None:
         return await awaitable
@@ -171,13 +165,22 @@ async def _settle(awaitable: Awaitable[object], timeout: float | None) -> object
         elif isinstance(awaitable, asyncio.Future):
             awaitable.cancel()
         return _TIMED_OUT
+    task = asyncio.ensure_future(awaitable)
     try:
-        return await asyncio.wait_for(_own(awaitable), timeout)
-    except asyncio.TimeoutError:
+        done, _ = await asyncio.wait({task}, timeout=timeout)
+        if done:
+            return task.result()  # its value, or what it raised (a timeout of its own too)
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=CANCEL_GRACE)
+    except asyncio.CancelledError:  # the run itself is cancelled: so is the work
+        _leave(task)
+        raise
+    if not done:
+        _leave(task)
         return _TIMED_OUT
-    except _OwnTimeout as own:
-        error = own.error  # a timeout of the awaitable's own, not ours
-    raise error
+    if task.cancelled():
+        return _TIMED_OUT
+    return task.result()  # it ignored the cancellation, but ended within the grace
 
 
 def _running_loop() -> bool:
