@@ -460,6 +460,16 @@ def test_the_deadline_stops_the_run_after_a_slow_sync_tool() -> None:
     assert (again.deadline, again.waiting_for, again.steps) == (0.1, "the model", error.steps)
 
 
+def test_a_deadline_that_passed_in_the_last_step_is_not_reported_as_the_bound() -> None:
+    # With the slow tool call in the last allowed step the run raised MaxIterationsError,
+    # advising to raise max_iterations, which would only have met the deadline one step later.
+    agent, _ = _agent([_call("shop_nap", seconds=0.3), FINISH], max_iterations=1, deadline=0.1)
+    with pytest.raises(DeadlineExceededError) as caught:
+        agent.run("Nap.")
+    assert [s.observation for s in caught.value.steps] == ["rested"]
+    assert caught.value.waiting_for == "the model"
+
+
 def test_the_deadline_is_checked_before_a_tool_runs() -> None:
     shop, tools = _shop()
 

@@ -519,6 +519,10 @@ class ReAct:
             if outcome.stopped:
                 raise clock.passed(steps, f"tool {read.action!r}")
             turns.append(Turn(reply, self._shown(outcome.observation), step))
+        if clock.expired():
+            # The deadline passed in the last step (a sync part cannot be stopped): it came
+            # first, and more iterations would only have met it a step later.
+            raise clock.passed(steps, "the model")
         raise MaxIterationsError(steps, self._max_iterations)
 
     def _act(
