@@ -546,6 +546,45 @@ def test_output_that_cannot_be_written_is_one_line_and_status_1(args: list[str])
     )
 
 
+ACCENTS = """\
+from typed_toolsets import Toolset, tool
+
+
+class Accents(Toolset):
+    @tool(description="Order a café")
+    def order(self) -> str:
+        return "café"
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["call", "accents.py:Accents", "accents_order"],
+        ["list", "accents.py"],
+        ["schema", "accents.py"],
+    ],
+    ids=lambda args: args[0],
+)
+def test_output_that_stdout_s_encoding_cannot_write_is_one_line_and_status_1(
+    tmp_path: Path, args: list[str]
+) -> None:
+    # A stdout whose encoding lacks a character of the output (PYTHONIOENCODING, a legacy
+    # Windows code page when redirected) is output that cannot be written: the remedy, no
+    # traceback.
+    (tmp_path / "accents.py").write_text(ACCENTS, encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run(
+        [*COMMAND, *args], capture_output=True, cwd=tmp_path, env=env, timeout=120, check=False
+    )
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        f"typed-toolsets {args[0]}: error: cannot write the output: stdout's encoding (ascii) "
+        "has no character U+00E9; set PYTHONIOENCODING=utf-8\n"
+    )
+
+
 INTERRUPTING = """\
 import os
 

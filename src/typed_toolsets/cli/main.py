@@ -243,6 +243,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             # A tool (or a target) closed sys.stdout: nothing more can be written to it.
             _say(args.command, "error: cannot write the output: sys.stdout was closed")
             return EXIT_PROBLEMS
+        if isinstance(exc, UnicodeEncodeError):
+            # stdout's encoding lacks a character of the output (PYTHONIOENCODING, a legacy
+            # Windows code page when redirected); tools and targets run where their errors are
+            # caught, so only a write gets here.
+            _say(args.command, f"error: cannot write the output: {_unencodable(exc)}")
+            return EXIT_PROBLEMS
         if not isinstance(exc, OSError):
             raise
         _drop_stdout()
@@ -257,6 +263,17 @@ def _say(command: str, text: str) -> None:
         with contextlib.suppress(OSError, ValueError):
             sys.stderr.write(f"typed-toolsets {command}: {text}\n")
             sys.stderr.flush()
+
+
+def _unencodable(exc: UnicodeEncodeError) -> str:
+    """Which character stdout's encoding cannot write, and the remedy."""
+    # The stream's own name: a code page's codec reports itself as "charmap".
+    encoding = getattr(sys.stdout, "encoding", None) or exc.encoding
+    character = exc.object[exc.start : exc.start + 1]
+    return (
+        f"stdout's encoding ({encoding}) has no character U+{ord(character):04X}; "
+        "set PYTHONIOENCODING=utf-8"
+    )
 
 
 def _broken_pipe(exc: BaseException) -> bool:
