@@ -490,6 +490,20 @@ def test_stdin_is_read_as_bytes_so_bad_utf8_is_said_as_such() -> None:
     )
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX argument vector is bytes")
+def test_bad_utf8_in_the_argument_is_said_as_on_stdin() -> None:
+    # Python decodes argv with surrogateescape: the byte the user gave, not a "lone surrogate".
+    status, out, err = _run_bytes(
+        [*COMMAND, "call", TEXT, "text_wc", os.fsdecode(b'{"text": "\xff"}')]
+    )
+    assert (status, out) == (1, b"")
+    assert err == (
+        "Error: Invalid JSON arguments for tool 'text_wc': the bytes are not valid UTF-8 "
+        "(invalid start byte at byte 10)\n"
+    )
+
+
 TINY = """\
 from typed_toolsets import Limits, Toolset, tool
 

@@ -14,7 +14,9 @@ a clash).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 import typing
 from collections.abc import Callable, Mapping
@@ -260,8 +262,19 @@ def _read_arguments(text: str | None, stdin: TextIO | None) -> str | bytes | Non
     where they are not UTF-8 (a text decoding would hide that as a lone surrogate). The line
     ending ``echo`` or a file adds is no part of the arguments: within `Limits`, the same JSON
     is accepted on stdin as in the argument.
+
+    An argument Python decoded with ``surrogateescape`` (bytes that are not text in the
+    file system encoding) goes back to those bytes, so the call says where they are not UTF-8,
+    as for stdin, instead of naming a lone surrogate the user never typed.
     """
     if text != "-":
+        if text is None or text.isascii():
+            return text
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            with contextlib.suppress(UnicodeEncodeError):  # a surrogate no byte decodes to
+                return os.fsencode(text)
         return text
     if stdin is None:  # started with stdin closed (`<&-`)
         raise _Stop(EXIT_USAGE, "cannot read the arguments from stdin: it is closed")
