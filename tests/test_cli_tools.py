@@ -321,6 +321,56 @@ def test_schema_strict_and_its_refusals(shop: Path) -> None:
     )
 
 
+@pytest.mark.slow
+def test_each_failure_is_a_line_of_the_commands_error(tmp_path: Path) -> None:
+    # Two tools refused, or two definition problems: the second line came without the
+    # "typed-toolsets schema: error: " its first had.
+    (tmp_path / "two_maps.py").write_text(
+        textwrap.dedent(
+            """\
+            from typed_toolsets import Toolset, tool
+
+            class Maps(Toolset):
+                @tool
+                def a(self, *, m: dict[str, int]) -> int:
+                    return 1
+
+                @tool
+                def b(self, *, m: dict[str, str]) -> int:
+                    return 1
+            """
+        )
+    )
+    (tmp_path / "two_problems.py").write_text(
+        textwrap.dedent(
+            """\
+            from typing import Any
+            from typed_toolsets import Toolset, tool
+
+            class Broken(Toolset):
+                @tool
+                def a(self, *, m: Any) -> int:
+                    return 1
+
+                @tool
+                def b(self, *, n) -> int:
+                    return 1
+            """
+        )
+    )
+    for args, lines in [
+        (("schema", "two_maps:Maps", "--format", "gemini"), ["'maps_a'", "'maps_b'"]),
+        (("list", "two_problems:Broken"), ["Broken.a:", "Broken.b:"]),
+    ]:
+        done = cli(*args, cwd=tmp_path)
+        assert (done.returncode, done.stdout) == (1, ""), args
+        said = done.stderr.splitlines()
+        assert len(said) == 2, said
+        for line, names in zip(said, lines, strict=True):
+            assert line.startswith(f"typed-toolsets {args[0]}: error: "), line
+            assert names in line
+
+
 # ----------------------------------------------------------------------- target problems
 
 

@@ -94,14 +94,20 @@ def _unique(tools: list[ToolProxy]) -> dict[str, ToolProxy]:
         raise _Stop(EXIT_USAGE, " ".join(str(exc).split())) from None
 
 
+def _error_lines(command: str, err: TextIO, message: str) -> None:
+    """*message* on *err*, each of its failures (a line) a line of the command's error."""
+    for line in message.splitlines() or [""]:
+        err.write(f"typed-toolsets {command}: error: {line}\n")
+
+
 def _run(command: str, err: TextIO, body: Callable[[], int]) -> int:
     try:
         return body()
     except _Stop as stop:
-        err.write(f"typed-toolsets {command}: error: {stop.message}\n")
+        _error_lines(command, err, stop.message)
         return stop.status
     except ExportError as exc:
-        err.write(f"typed-toolsets {command}: error: {exc}\n")
+        _error_lines(command, err, str(exc))
         return EXIT_PROBLEMS
 
 
