@@ -13,6 +13,7 @@ import dataclasses
 import gc
 import json
 import logging
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -167,6 +168,48 @@ async def test_a_tool_that_exits_fails_its_call_and_the_server_goes_on(
     envelope = json.loads(block.text)["error"]
     assert envelope["kind"] == "execution"
     assert envelope["message"] == f"Tool {name!r} failed: {raised}"
+    assert after.is_error is False
+
+
+class Stray(Toolset):
+    """Tools that raise a cancellation of their own while nobody cancels their request."""
+
+    toolset_name = "stray"
+
+    @tool
+    async def helper(self) -> str:
+        helper = asyncio.ensure_future(asyncio.sleep(60))
+        await asyncio.sleep(0)
+        helper.cancel()
+        await helper  # raises CancelledError here: the helper's, not the call's
+        return "unreachable"
+
+    @tool(limits=Limits(timeout=30))
+    async def timed(self) -> str:
+        raise asyncio.CancelledError
+
+    @tool
+    def ok(self) -> str:
+        return "ok"
+
+
+@pytest.mark.skipif(
+    sys.version_info < (3, 11), reason="3.10 cannot tell it from a native cancel of the request"
+)
+@pytest.mark.parametrize("name", ["stray_helper", "stray_timed"])
+async def test_a_tool_s_own_cancellation_fails_its_call_and_the_server_goes_on(name: str) -> None:
+    # Let through, the SDK took it for the request's cancellation: the client got "Connection
+    # closed" and the server's task group ended (over stdio, the process with a traceback).
+    with anyio.fail_after(BOUND):
+        async with Client(mcp_server(Stray.to_tools()), mode="legacy") as client:
+            failed = await client.call_tool(name, {})
+            after = await client.call_tool("stray_ok", {})
+    assert failed.is_error is True
+    (block,) = failed.content
+    assert block.type == "text"
+    envelope = json.loads(block.text)["error"]
+    assert envelope["kind"] == "execution"
+    assert envelope["message"] == f"Tool {name!r} failed: CancelledError"
     assert after.is_error is False
 
 

@@ -15,8 +15,11 @@ tool, its outcome and its duration, and the arguments' values only when asked.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import math
+import sys
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
@@ -76,6 +79,38 @@ def _exited(exc: BaseException) -> bool:
     return split is None or split(cancelled)[0] is None
 
 
+if sys.version_info >= (3, 11):
+
+    def _stray_cancellation(exc: BaseException) -> bool:
+        """Whether *exc*, out of a tool call, is a cancellation the tool raised of its own.
+
+        An async tool that awaits a task something else cancelled raises ``CancelledError``
+        while its request goes on. Let through, the SDK would take it for its own cancellation:
+        over stdio its task group ends and the server with it. The request's own cancellation
+        (the client's, or the server stopping) must go on: the SDK and our transports cancel
+        through anyio cancel scopes, and a host may cancel the request's task natively (uvicorn
+        stopping a 2026-07-28 JSON request past its graceful period), which ``Task.cancelling``
+        counts.
+        """
+        if not isinstance(exc, anyio.get_cancelled_exc_class()):
+            return False
+        if anyio.current_effective_deadline() == -math.inf:  # an enclosing scope was cancelled
+            return False
+        task = asyncio.current_task()
+        return task is not None and not task.cancelling()
+
+else:
+
+    def _stray_cancellation(exc: BaseException) -> bool:
+        """Never here: the request's cancellation, as far as Python 3.10 can tell.
+
+        Without ``Task.cancelling`` a tool's own cancellation cannot be told from a native
+        cancel of the request's task, so every one goes on as the request's.
+        """
+        del exc
+        return False
+
+
 class _Tools:
     """The proxies a server offers, by exported name, with their ``tools/list`` answer."""
 
@@ -112,10 +147,11 @@ class _Tools:
             try:
                 answer = await amcp_call(tools, name, arguments)
             except BaseException as exc:
-                if not _exited(exc):
+                if not (_exited(exc) or _stray_cancellation(exc)):
                     raise
                 # Not a signal: asyncio.run and uvicorn turn SIGINT and SIGTERM into a shutdown
-                # (the request's cancellation), so this is the tool's own exit.
+                # (the request's cancellation), so this is the tool's own exit, or its own
+                # cancellation while the request was not cancelled: its failure either way.
                 answer = mcp_error(execution_error(name, exc))
             outcome = _outcome(answer)
             return types.CallToolResult.model_validate(answer)
