@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
 import subprocess
 import time
@@ -503,3 +504,55 @@ def test_ctrl_c_ends_the_server_with_status_130_while_the_client_keeps_stdin_ope
     # Only our own lines: no traceback, no "unhandled exception during asyncio.run() shutdown".
     strays = [line for line in stderr.splitlines() if "typed-toolsets serve: " not in line]
     assert strays == [], stderr
+
+
+def _running_with(tag: str) -> list[int]:
+    """The processes whose command line holds *tag* (read from /proc, Linux)."""
+    found: list[int] = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        with contextlib.suppress(OSError):
+            if tag.encode() in cmdline.read_bytes():
+                found.append(int(cmdline.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads /proc")
+def test_sigterm_cancels_the_calls_before_it_ends_the_server(tmp_path: Path) -> None:
+    # An MCP client sends SIGTERM to a stdio server that does not exit when stdin closes. It
+    # killed the server at once: a call still running was never cancelled, and the child
+    # process of one (`sample_child`) ran on alone. The status stays the signal's.
+    marker, tag = tmp_path / "asleep", f"typed-toolsets-test-{uuid.uuid4()}"
+    calls = [
+        ("sample_asleep", {"seconds": 600, "marker": str(marker)}),
+        ("sample_child", {"tag": tag, "seconds": 600}),
+    ]
+    try:
+        with _initialized() as process:
+            assert process.stdin is not None
+            for index, (name, arguments) in enumerate(calls, 1):
+                call = {
+                    "jsonrpc": "2.0",
+                    "id": index,
+                    "method": "tools/call",
+                    "params": {"name": name, "arguments": arguments},
+                }
+                process.stdin.write(json.dumps(call).encode() + b"\n")
+            process.stdin.flush()
+            end = time.monotonic() + BOUND
+            while not (marker.exists() and _running_with(tag)) and time.monotonic() < end:
+                time.sleep(0.05)
+            assert marker.read_text() == "started"
+            process.send_signal(signal.SIGTERM)
+            status = process.wait(20)  # stdin is still open
+            end = time.monotonic() + 5
+            while _running_with(tag) and time.monotonic() < end:
+                time.sleep(0.05)
+            assert _running_with(tag) == []  # (a child left running holds stderr open)
+            stderr = _stderr(process)
+    finally:
+        for pid in _running_with(tag):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    assert status == -signal.SIGTERM, stderr
+    assert marker.read_text() == "cancelled"
+    assert "Traceback" not in stderr

@@ -120,7 +120,9 @@ def serve(
         ValueError: An unknown transport; a non-loopback *host* without a token, or an empty
             token (see `check_bind`).
         OSError: The HTTP address cannot be bound.
-        KeyboardInterrupt: Ctrl-C stopped the stdio server (after cancelling its work).
+        KeyboardInterrupt: Ctrl-C stopped the stdio server (after cancelling its work). A
+            SIGTERM cancels its work too, then ends the process by SIGTERM (where SIGTERM's
+            handling is the default one).
     """
     proxies = list(tools)
     if transport not in ("stdio", "http"):
@@ -129,7 +131,7 @@ def serve(
     configure_logging()
     if transport == "stdio":
         stdio = serve_stdio(proxies, name=name, log_arguments=log_arguments, threads=threads)
-        _sigint.run(stdio)  # Ctrl-C cancels it, on Python 3.10 too
+        _sigint.run(stdio)  # Ctrl-C and SIGTERM cancel it, on Python 3.10 too
         return
     check_bind(host, token)
     app = asgi_app(

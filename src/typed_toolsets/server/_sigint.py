@@ -1,4 +1,4 @@
-"""`run`: `asyncio.run` with Ctrl-C as a cancellation of the main task, on Python 3.10 too.
+"""`run`: `asyncio.run` with Ctrl-C and SIGTERM as a cancellation of the main task.
 
 Why: on Python 3.11+, `asyncio.run` (its ``asyncio.Runner``) replaces the default SIGINT handler
 while it runs: the first Ctrl-C cancels the main task, which unwinds as any cancellation does,
@@ -7,11 +7,17 @@ and ``KeyboardInterrupt`` is raised once it has. Python 3.10 has no such handler
 MCP SDK's anyio tasks, whose task group then gathers a copy of it that ``asyncio.run`` logs as an
 unhandled error while it cancels what is left. Doing on 3.10 what the Runner does stops the
 server the same way on every version, at the one place that starts its loop (`serve`).
+
+SIGTERM (what an MCP client sends a stdio server that does not exit after stdin closes) killed
+the process at once, on every version, with its calls still running: a tool's child process
+went on alone. It now cancels the main task as Ctrl-C does; once that has unwound, the process
+ends by SIGTERM all the same (its status is the signal's, as before).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sys
 import threading
@@ -25,12 +31,14 @@ _T = TypeVar("_T")
 
 
 def run(main: Coroutine[Any, Any, _T]) -> _T:
-    """Run *main* with `asyncio.run`; a first Ctrl-C cancels it, as Python 3.11+ does.
+    """Run *main* with `asyncio.run`; a first Ctrl-C or SIGTERM cancels it.
 
-    On Python 3.11+ this is `asyncio.run` itself. On 3.10, while *main* runs (in the main thread,
-    with Python's default SIGINT handler in place), the first SIGINT cancels the task running
-    *main* and a second one raises ``KeyboardInterrupt`` where it lands; the previous handler is
-    put back when *main* ends.
+    On Python 3.11+ Ctrl-C is `asyncio.run`'s own. On 3.10, while *main* runs (in the main
+    thread, with Python's default SIGINT handler in place), the first SIGINT cancels the task
+    running *main* and a second one raises ``KeyboardInterrupt`` where it lands; the previous
+    handler is put back when *main* ends. SIGTERM, where its handling is the default one (the
+    application chose no other), cancels the task too; once it has unwound, the process is
+    ended by SIGTERM (a second SIGTERM ends it at once).
 
     Args:
         main: The coroutine to run as the main task.
@@ -41,18 +49,73 @@ def run(main: Coroutine[Any, Any, _T]) -> _T:
     Raises:
         KeyboardInterrupt: *main* ended cancelled after a Ctrl-C, or a second Ctrl-C came first.
     """
-    if sys.version_info >= (3, 11):
-        return asyncio.run(main)  # its Runner does all this
-    sigint = _CancelOnSigint()
+    sigterm = _EndOnSigterm()
     try:
-        return asyncio.run(sigint.watch(main))
+        if sys.version_info >= (3, 11):
+            return asyncio.run(sigterm.watch(main))  # its Runner does Ctrl-C
+        sigint = _CancelOnSigint()
+        try:
+            return asyncio.run(sigint.watch(sigterm.watch(main)))
+        except asyncio.CancelledError:
+            if sigint.count:
+                # The cancellation was Ctrl-C's (the Runner also checks that no other one is
+                # pending; Python 3.10's tasks do not count them). Raised as the Runner raises
+                # it, in the cancellation's context.
+                raise KeyboardInterrupt  # noqa: B904
+            raise
     except asyncio.CancelledError:
-        if sigint.count:
-            # The cancellation was Ctrl-C's (the Runner also checks that no other one is
-            # pending; Python 3.10's tasks do not count them). Raised as the Runner raises it,
-            # in the cancellation's context.
-            raise KeyboardInterrupt  # noqa: B904
+        if sigterm.count:
+            sigterm.end()
         raise
+
+
+class _EndOnSigterm:
+    """The SIGTERM handling of one run: cancel the main task, then end the process by SIGTERM."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    async def watch(self, main: Coroutine[Any, Any, _T]) -> _T:
+        """Await *main* in this task, which a SIGTERM meanwhile cancels.
+
+        Only in the main thread, where SIGTERM's handling is the default one, and where the
+        loop takes signal handlers (not on Windows).
+        """
+        task = asyncio.current_task()
+        if (
+            task is None
+            or threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+        ):
+            return await main
+        loop = asyncio.get_running_loop()
+
+        def on_sigterm() -> None:
+            self.count += 1
+            if self.count == 1 and not task.done():
+                task.cancel()
+            else:
+                self.end()
+
+        try:
+            loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+        except (NotImplementedError, RuntimeError, ValueError):  # no loop signal handlers here
+            return await main
+        try:
+            return await main
+        finally:
+            loop.remove_signal_handler(signal.SIGTERM)
+
+    def end(self) -> None:
+        """End the process by SIGTERM, as its default handling would have.
+
+        Raises:
+            SystemExit: With 143 (128 + SIGTERM, as a shell reports it) if the signal, blocked
+                in this thread, has not ended it.
+        """
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise SystemExit(128 + signal.SIGTERM)
 
 
 class _CancelOnSigint:
