@@ -403,6 +403,8 @@ async def test_its_lifespan_starts_it_and_installs_the_thread_pool() -> None:
         ("127.0.0.1", True),
         ("127.8.9.10", True),
         ("localhost", True),
+        ("LOCALHOST", True),  # the resolver's names are case-insensitive
+        ("localhost.", True),
         ("::1", True),
         ("[::1]", True),
         ("0.0.0.0", False),  # noqa: S104 - the address we refuse
@@ -425,10 +427,10 @@ def test_binding_beyond_loopback_needs_a_token() -> None:
         check_bind("127.0.0.1", "")
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "[::1]"])
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "[::1]", "LocalHost"])
 def test_each_address_bound_without_a_token_is_one_the_host_check_answers(host: str) -> None:
     check_bind(host, None)
-    name = f"[{host.strip('[]')}]" if ":" in host else host
+    name = f"[{host.strip('[]')}]" if ":" in host else host.lower()
     assert name in LOOPBACK_HOSTS
 
 

@@ -66,7 +66,7 @@ LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]")
 
 def is_loopback(host: str) -> bool:
     """Whether binding to *host* keeps the server on this machine (``localhost``, 127/8, ::1)."""
-    if host == "localhost":
+    if _host_name(host) == "localhost":
         return True
     try:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
@@ -104,9 +104,13 @@ def check_bind(host: str, token: str | None) -> None:
 
 
 def _host_name(host: str) -> str:
-    """*host* as a ``Host`` header names it (an IPv6 address in brackets)."""
+    """*host* as a ``Host`` header names it (an IPv6 address in brackets).
+
+    A name is case-insensitive and may end in the root's dot (``LOCALHOST``, ``localhost.``):
+    the resolver binds those to the same address, and clients name it ``localhost``.
+    """
     bare = host.strip("[]")
-    return f"[{bare}]" if ":" in bare else bare
+    return f"[{bare}]" if ":" in bare else bare.lower().rstrip(".")
 
 
 # ------------------------------------------------------------------------------- bearer token
