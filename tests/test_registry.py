@@ -219,3 +219,26 @@ def test_registering_a_type_rebuilds_the_recursive_classes_that_hold_it() -> Non
 def test_strict_hooks_reject() -> None:
     with pytest.raises(Reject):
         registry.spec(list[int]).structure("no")
+
+
+@attrs.frozen
+class Badge:
+    code: str
+
+
+def test_registering_a_type_the_converter_has_used_changes_its_hooks() -> None:
+    # cattrs caches the hook it found for each type: registering must not leave the old one.
+    assert converter.unstructure(Badge("a")) == {"code": "a"}
+    assert converter.structure({"code": "a"}, Badge) == Badge("a")
+    register_type(Badge, schema={"type": "string"}, structure=Badge, unstructure=lambda b: b.code)
+    assert converter.unstructure(Badge("a")) == "a"
+    assert converter.unstructure([Badge("a")], unstructure_as=list[Badge]) == ["a"]
+    assert converter.structure("a", Badge) == Badge("a")
+    register_type(
+        Badge,
+        schema={"type": "string"},
+        structure=lambda text: Badge(text.lower()),
+        unstructure=lambda b: b.code.upper(),
+    )
+    assert converter.unstructure(Badge("a")) == "A"
+    assert converter.structure("A", Badge) == Badge("a")

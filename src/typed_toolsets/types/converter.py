@@ -64,6 +64,16 @@ for _scalar in (str, int, float, bool):
     converter.register_unstructure_hook(_scalar, registry.spec(_scalar).unstructure)
 
 
+def _forget_hooks() -> None:
+    # cattrs caches the hook it dispatched to for each type, and a factory's hook holds the spec
+    # it was made from: both must go when `register_type` changes what a type is.
+    converter._structure_func.clear_cache()  # pyright: ignore[reportPrivateUsage]
+    converter._unstructure_func.clear_cache()  # pyright: ignore[reportPrivateUsage]
+
+
+registry.on_new_rule(_forget_hooks)
+
+
 def structure_hook(annotation: object, spec: TypeSpec | None = None) -> Callable[[Any], Any]:
     """The one-argument structuring function the converter uses for *annotation*.
 

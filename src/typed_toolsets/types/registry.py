@@ -230,6 +230,7 @@ class TypeRegistry:
         self._rules_of = self if strict_of is None else strict_of
         self.strict = strict_of is not None
         self._strict_form: TypeRegistry | None = None
+        self._on_new_rule: list[Callable[[], None]] = []
 
     def rules(self) -> list[Rule]:
         """The rules in dispatch order: users' first, then the built-in ones."""
@@ -251,9 +252,21 @@ class TypeRegistry:
             self._user.insert(0, rule)
             self._forget()
             strict = self._strict_form
+            listeners = list(self._on_new_rule)
         if strict is not None:
             with strict._lock:
                 strict._forget()
+        for forget in listeners:
+            forget()
+
+    def on_new_rule(self, forget: Callable[[], None]) -> None:
+        """Call *forget* after each user rule is added: a cache built from specs must forget them.
+
+        The converter caches the hook it found for each type; one found before a type was
+        registered (or registered again) would otherwise outlive the new rule.
+        """
+        with self._lock:
+            self._on_new_rule.append(forget)
 
     def _forget(self) -> None:
         self._cache.clear()
