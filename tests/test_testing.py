@@ -336,6 +336,49 @@ def test_strict_arguments_are_accepted_once_mapped_back() -> None:
     check()
 
 
+class Spot:
+    """A registered object type whose ``y`` may be left out (it is then 0)."""
+
+    def __init__(self, x: int, y: int = 0) -> None:
+        self.x, self.y = x, y
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Spot) and (other.x, other.y) == (self.x, self.y)
+
+    def __hash__(self) -> int:
+        return hash((self.x, self.y))
+
+
+register_type(
+    Spot,
+    schema={
+        "type": "object",
+        "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}},
+        "required": ["x"],
+        "additionalProperties": False,
+    },
+    structure=lambda value: Spot(value["x"], value.get("y", 0)),
+    # `y` is left out when it is 0, so the strict form must write null for it.
+    unstructure=lambda point: {"x": point.x} | ({"y": point.y} if point.y else {}),
+    strategy=lambda: st.builds(Spot, st.integers(), st.integers(-1, 1)),
+)
+
+
+def test_strict_arguments_fill_the_optional_properties_of_registered_types() -> None:
+    proxy = make_echo_toolset([("point", list[Spot], inspect.Parameter.empty)]).to_tools()[0]
+    validator = make_validator(_seams.strict_parameters(proxy))
+
+    @given(arguments(proxy, strict=True))
+    def check(mapping: dict[str, Any]) -> None:
+        assert validator.is_valid(mapping), list(validator.iter_errors(mapping))
+        assert dispatch([proxy], proxy.name, mapping, strict=True) == {
+            "point": [Spot(p["x"], p["y"] or 0) for p in mapping["point"]]
+        }
+
+    check()
+    first(arguments(proxy, strict=True), lambda a: any(p["y"] is None for p in a["point"]))
+
+
 class StrictFriendly(Toolset):
     @tool
     def act(

@@ -49,6 +49,7 @@ __all__ = [
     "parse_json",
     "registered_strategy",
     "schema_checker",
+    "strict_json",
     "strict_parameters",
     "unstructurer",
     "violates",
@@ -246,6 +247,24 @@ def unstructurer(annotation: object) -> Callable[[Any], Any]:
     from typed_toolsets.types.converter import unstructure_hook
 
     return unstructure_hook(annotation)
+
+
+def strict_json(annotation: object) -> Callable[[object], object]:
+    """The function writing a JSON value of a registered type as its strict schema wants it.
+
+    Each optional property of the type's schema that the value leaves out becomes ``null``
+    (`typed_toolsets.types.strict.strict_instance`): the strict export requires every one.
+    """
+    from typed_toolsets.types.strict import strict_instance
+    from typed_toolsets.types.validator import make_validator
+
+    schema = _spec(annotation).schema
+
+    def check(node: Mapping[str, Any], value: object) -> bool:
+        validator: Any = make_validator(dict(node))
+        return bool(validator.is_valid(value))
+
+    return lambda value: strict_instance(schema, value, check)
 
 
 def json_key(value: object) -> object:

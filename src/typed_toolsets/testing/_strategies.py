@@ -333,7 +333,9 @@ class _Walk:
         if not self.json:
             return found
         unstructure = _seams.unstructurer(form.annotation)
-        return found.map(functools.partial(_unstructure_drawn, name, unstructure))
+        drawn = found.map(functools.partial(_unstructure_drawn, name, unstructure))
+        # Strict: every property present, as at every other level (null for one left out).
+        return drawn.map(_seams.strict_json(form.annotation)) if self.strict else drawn
 
     # combinations --------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ __all__ = [
     "null_sentence",
     "nullable",
     "open_schema_nulls",
+    "strict_instance",
 ]
 
 #: Longest default shown in the "null means the default" sentence; longer ones are not shown.
@@ -169,6 +170,58 @@ def open_schema_nulls(
         return value
 
     return changed, lambda value: drop(schema, value)
+
+
+def strict_instance(
+    schema: Mapping[str, Any],
+    value: object,
+    check: typing.Callable[[Mapping[str, Any], object], bool],
+) -> object:
+    """*value*, valid against a registered type's *schema*, as the strict export wants it.
+
+    The strict export requires every property, so each optional one left out whose ``null``
+    means "not given" (`means_default`) is written as ``null``: the reverse of what
+    `open_schema_nulls` drops, under the same keywords.
+
+    Args:
+        schema: The schema as given (no ``$ref``).
+        value: A JSON value valid against *schema*.
+        check: Whether a value is valid against a schema (picks a value's ``anyOf`` branch).
+    """
+    given, result = value, value
+    if isinstance(value, dict):
+        properties = schema.get("properties")
+        if isinstance(properties, Mapping):
+            props = typing.cast("Mapping[str, Mapping[str, Any]]", properties)
+            required = set(typing.cast("list[str]", schema.get("required") or []))
+            members = typing.cast("dict[str, object]", value)
+            filled = {
+                key: item if key not in props else strict_instance(props[key], item, check)
+                for key, item in members.items()
+            }
+            for key, prop in props.items():
+                if key not in filled and means_default(key in required, prop):
+                    filled[key] = None
+            result = filled
+    elif isinstance(value, list):
+        items = typing.cast("list[object]", value)
+        prefix = typing.cast("list[Mapping[str, Any]]", schema.get("prefixItems") or [])
+        rest = schema.get("items")
+        result = [
+            strict_instance(prefix[i], v, check)
+            if i < len(prefix)
+            else strict_instance(typing.cast("Mapping[str, Any]", rest), v, check)
+            if isinstance(rest, Mapping)
+            else v
+            for i, v in enumerate(items)
+        ]
+    branches = schema.get("anyOf")
+    if isinstance(branches, list):
+        for branch in typing.cast("list[Mapping[str, Any]]", branches):
+            # The branch the value as given (before nulls were written into it) is valid against.
+            if check(branch, given):
+                return strict_instance(branch, result, check)
+    return result
 
 
 def _drop_in_object(
