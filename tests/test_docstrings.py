@@ -94,3 +94,19 @@ def test_attributes_section() -> None:
 def test_no_invented_descriptions() -> None:
     assert parameter_descriptions("Just a summary.") == {}
     assert parameter_descriptions(None) == {}
+
+
+def test_any_identifier_and_a_type_with_parentheses_are_read() -> None:
+    # Python identifiers are not ASCII-only, and a type may hold parentheses of its own.
+    google = """Measure.
+
+    Args:
+        größe (int): Size in cm.
+        pair (tuple(int, int)): Two numbers,
+            in order.
+    """
+    assert parameter_descriptions(google) == {
+        "größe": "Size in cm.",
+        "pair": "Two numbers, in order.",
+    }
+    assert parameter_descriptions(":param größe: Size in cm.") == {"größe": "Size in cm."}

@@ -44,10 +44,15 @@ _PARAM_SECTIONS: Final = frozenset(
 )
 _ATTRIBUTE_SECTIONS: Final = frozenset({"attributes"})
 _HEADER_RE: Final = re.compile(r"([A-Za-z][A-Za-z ]*):\s*")
-# ``name: text`` or ``name (type): text`` or ``name (type, optional): text``.
-_GOOGLE_ENTRY_RE: Final = re.compile(r"(\*{0,2}[A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^)]*\))?\s*:(.*)")
+# A Python identifier: not ASCII-only (``größe``).
+_NAME: Final = r"[^\W\d]\w*"
+# ``name: text`` or ``name (type): text`` or ``name (type, optional): text``; the type may hold
+# parentheses of its own (``tuple(int, int)``).
+_GOOGLE_ENTRY_RE: Final = re.compile(
+    rf"(\*{{0,2}}{_NAME})\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*:(.*)"
+)
 # ``:param name: text`` or ``:param type name: text``.
-_REST_PARAM_RE: Final = re.compile(r":param\s+(?:[^:]*?\s)?([A-Za-z_][A-Za-z0-9_]*)\s*:(.*)")
+_REST_PARAM_RE: Final = re.compile(rf":param\s+(?:[^:]*?\s)?({_NAME})\s*:(.*)")
 _REST_FIELD_RE: Final = re.compile(r":[A-Za-z]")
 
 
