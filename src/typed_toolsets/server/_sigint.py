@@ -69,6 +69,22 @@ def run(main: Coroutine[Any, Any, _T]) -> _T:
         raise
 
 
+def _main_task(signum: signal.Signals, default: object) -> asyncio.Task[Any] | None:
+    """The running task, if a handler of *signum* may be put in for it; else None.
+
+    Only in the main thread (which alone takes signal handlers), and only over *signum*'s
+    *default* handling: any other was chosen by the application.
+    """
+    task = asyncio.current_task()
+    if (
+        task is None
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signum) is not default
+    ):
+        return None
+    return task
+
+
 class _EndOnSigterm:
     """The SIGTERM handling of one run: cancel the main task, then end the process by SIGTERM."""
 
@@ -81,12 +97,8 @@ class _EndOnSigterm:
         Only in the main thread, where SIGTERM's handling is the default one, and where the
         loop takes signal handlers (not on Windows).
         """
-        task = asyncio.current_task()
-        if (
-            task is None
-            or threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
-        ):
+        task = _main_task(signal.SIGTERM, signal.SIG_DFL)
+        if task is None:
             return await main
         loop = asyncio.get_running_loop()
 
@@ -131,12 +143,8 @@ class _CancelOnSigint:
         else was chosen by the application), and removed when *main* ends, unless it was
         replaced meanwhile.
         """
-        task = asyncio.current_task()
-        if (
-            task is None
-            or threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-        ):
+        task = _main_task(signal.SIGINT, signal.default_int_handler)
+        if task is None:
             return await main
         loop = asyncio.get_running_loop()
 

@@ -150,17 +150,7 @@ def open_schema_nulls(
         if isinstance(value, dict):
             value = _drop_in_object(node, typing.cast("dict[str, object]", value), drop)
         elif isinstance(value, list):
-            items = typing.cast("list[object]", value)
-            prefix = typing.cast("list[Mapping[str, Any]]", node.get("prefixItems") or [])
-            rest = node.get("items")
-            value = [
-                drop(prefix[i], v)
-                if i < len(prefix)
-                else drop(typing.cast("Mapping[str, Any]", rest), v)
-                if isinstance(rest, Mapping)
-                else v
-                for i, v in enumerate(items)
-            ]
+            value = _each_item(node, typing.cast("list[object]", value), drop)
         branches = node.get("anyOf")
         if isinstance(branches, list):
             for branch in typing.cast("list[Mapping[str, Any]]", branches):
@@ -204,17 +194,11 @@ def strict_instance(
                     filled[key] = None
             result = filled
     elif isinstance(value, list):
-        items = typing.cast("list[object]", value)
-        prefix = typing.cast("list[Mapping[str, Any]]", schema.get("prefixItems") or [])
-        rest = schema.get("items")
-        result = [
-            strict_instance(prefix[i], v, check)
-            if i < len(prefix)
-            else strict_instance(typing.cast("Mapping[str, Any]", rest), v, check)
-            if isinstance(rest, Mapping)
-            else v
-            for i, v in enumerate(items)
-        ]
+        result = _each_item(
+            schema,
+            typing.cast("list[object]", value),
+            lambda node, item: strict_instance(node, item, check),
+        )
     branches = schema.get("anyOf")
     if isinstance(branches, list):
         for branch in typing.cast("list[Mapping[str, Any]]", branches):
@@ -222,6 +206,27 @@ def strict_instance(
             if check(branch, given):
                 return strict_instance(branch, result, check)
     return result
+
+
+def _each_item(
+    node: Mapping[str, Any],
+    items: list[object],
+    each: typing.Callable[[Mapping[str, Any], object], object],
+) -> list[object]:
+    """*items* of an array of schema *node*, each passed to *each* with its own schema.
+
+    An item's schema is its ``prefixItems`` entry, else ``items``; an item with neither is kept.
+    """
+    prefix = typing.cast("list[Mapping[str, Any]]", node.get("prefixItems") or [])
+    rest = node.get("items")
+    return [
+        each(prefix[i], v)
+        if i < len(prefix)
+        else each(typing.cast("Mapping[str, Any]", rest), v)
+        if isinstance(rest, Mapping)
+        else v
+        for i, v in enumerate(items)
+    ]
 
 
 def _drop_in_object(
