@@ -157,6 +157,17 @@ class TestStrictParsing:
         nested = take().dynamic_call('{"items": [{"a": 1, "a": 1}]}')
         assert "the key 'a' appears more than once" in nested
 
+    def test_json_5_a_nested_duplicate_key_is_named_with_its_object_s_path(self) -> None:
+        # The parser gives no position: the message named the key but not where it was.
+        prefix = "Error: Invalid JSON arguments for tool 'input_take': "
+        for sent, key, where in [
+            ('{"items": [{"a": 1}, {"b": 1, "c": {}, "b": 2}]}', "the key 'b'", "items[1]"),
+            ('{"items": [{"a": {"x y": {"k": 1, "k": 1}}}]}', "the key 'k'", "items[0].a['x y']"),
+        ]:
+            assert take().dynamic_call(sent) == (
+                f"{prefix}{key} appears more than once in an object at {where}"
+            )
+
     @pytest.mark.parametrize("escape", ["\\ud800", "\\udcff", "\\ud83d", "x\\ude00"])
     def test_json_6_lone_surrogate_escapes(self, escape: str) -> None:
         message = take().dynamic_call('{"pattern": "' + escape + '"}')

@@ -204,16 +204,89 @@ def _bounded_int(text: str) -> int:
     return sign * value
 
 
+def _repeated(key: str, where: str = "") -> str:
+    """The refusal of *key* twice in one object (*where*: that object's path, when nested)."""
+    at = f" at {where}" if where else ""
+    return f"the key {key!r} appears more than once in an object{at}"
+
+
+class _DuplicateKeyError(ValueError):
+    """A key twice in one object; `parse_strict` adds where the object is."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(_repeated(key))
+        self.key = key
+
+
+def _repeated_key(pairs: list[tuple[str, Any]]) -> str | None:
+    """The first key *pairs* holds twice, if any."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return key
+        seen.add(key)
+    return None
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result = dict(pairs)
     if len(result) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                msg = f"the key {key!r} appears more than once in an object"
-                raise ValueError(msg)
-            seen.add(key)
+        raise _DuplicateKeyError(_repeated_key(pairs) or "")
     return result
+
+
+class _Repeated(dict[str, Any]):
+    """An object read with a key twice (`_where_repeated`), and that key."""
+
+    key: str = ""
+
+
+def _marked(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) == len(pairs):
+        return result
+    marked = _Repeated(result)
+    marked.key = _repeated_key(pairs) or ""
+    return marked
+
+
+#: Reads a text as `parse_strict` does, marking each object with a key twice instead of refusing.
+_MARKING_DECODER: Final = json.JSONDecoder(
+    parse_constant=_reject_constant,
+    parse_float=_finite_float,
+    parse_int=_bounded_int,
+    object_pairs_hook=_marked,
+)
+
+
+def _where_repeated(text: str, error: _DuplicateKeyError) -> str:
+    """*error*'s message, with the path of the object that holds its key twice when nested.
+
+    The parser builds objects innermost first and gives no position: the text is read again,
+    with each such object marked, and the first one in document order is named.
+    """
+    try:
+        value = _MARKING_DECODER.decode(text)
+    except (ValueError, RecursionError):  # a later problem of the text: said without the path
+        return str(error)
+    stack: list[tuple[tuple[str | int, ...], object]] = [((), value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, _Repeated):
+            if not path:
+                break  # the arguments object itself
+            from .validation import dotted_path  # the words of a refusal, not of every call
+
+            return (
+                f"the key {item.key!r} appears more than once in an object at {dotted_path(path)}"
+            )
+        if isinstance(item, dict):
+            members = typing.cast("dict[str, object]", item)
+            stack.extend(((*path, k), v) for k, v in reversed(members.items()))
+        elif isinstance(item, list):
+            items = typing.cast("list[object]", item)
+            stack.extend(((*path, i), v) for i, v in reversed(list(enumerate(items))))
+    return str(error)
 
 
 def _check_strings(value: object) -> None:
@@ -326,6 +399,8 @@ def parse_strict(text: str, stopped: int = 0, *, long_numbers: bool | None = Non
         # string needs looking at.
         if _SURROGATE_ESCAPE_RE.search(text) or (not text.isascii() and _SURROGATE_RE.search(text)):
             _check_strings(value)
+    except _DuplicateKeyError as exc:
+        raise InvalidJSON(_where_repeated(text, exc)) from None
     except (ValueError, RecursionError) as exc:
         raise InvalidJSON(str(exc) or type(exc).__name__) from None
     return value
