@@ -11,10 +11,11 @@ import pickle
 import sys
 import types
 from collections.abc import Callable
-from typing import Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import attrs
 import pytest
+from annotated_types import Ge, MaxLen, MultipleOf
 from typing_extensions import NamedTuple, TypedDict
 
 from typed_toolsets import Limits, Toolset, ToolsetDefinitionError, TypedToolsetsError, tool
@@ -408,6 +409,27 @@ def test_default_that_does_not_match_the_type() -> None:
             def op(self, *, x: int = "three") -> None: ...  # type: ignore[assignment]
 
     assert "default 'three'" in single(build)
+
+
+def test_a_default_that_breaks_a_constraint_is_told_which() -> None:
+    # It was "(its JSON form does not match the annotation's schema)", whatever the constraint.
+    def build() -> None:
+        class Bounded(Toolset):
+            @tool
+            def op(
+                self,
+                *,
+                n: Annotated[int, Ge(0)] = -1,
+                s: Annotated[str, MaxLen(2)] = "abc",
+                m: Annotated[int, MultipleOf(3)] | None = 4,
+            ) -> None: ...
+
+    problems = problems_of(build)
+    assert [p.split("(", 1)[1] for p in problems] == [
+        "-1 is less than the minimum of 0) [toolset-signature]",
+        "'abc' is too long) [toolset-signature]",
+        "4 is not a multiple of 3) [toolset-signature]",
+    ]
 
 
 def test_every_problem_is_listed_at_once() -> None:

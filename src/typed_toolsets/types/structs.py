@@ -351,8 +351,7 @@ def json_default(default: object, spec: TypeSpec) -> object:
     try:
         spec.structure(value)
     except Reject:
-        msg = "its JSON form does not match the annotation's schema"
-        raise ValueError(msg) from None
+        raise ValueError(_schema_refusal(spec.schema, value)) from None
     except Exception as exc:  # noqa: BLE001 - any failure means "no JSON form"
         msg = f"{type(exc).__name__}: {exc}"
         raise ValueError(msg) from None
@@ -360,6 +359,26 @@ def json_default(default: object, spec: TypeSpec) -> object:
         msg = f"its JSON form holds an integer of more than {MAX_INT_DIGITS:,} digits"
         raise ValueError(msg)
     return value
+
+
+def _schema_refusal(schema: Schema, value: object) -> str:
+    """Why *schema* refuses *value* (a default's JSON form), in the validator's words.
+
+    Said for a definition problem only: jsonschema is imported here, not on a call.
+    """
+    fallback = "its JSON form does not match the annotation's schema"
+    try:
+        from jsonschema import exceptions
+
+        from .validator import make_validator
+
+        # types-jsonschema leaves part of these signatures unknown.
+        best_match = typing.cast("Callable[[object], Any]", exceptions.best_match)
+        validator: Any = make_validator(schema)
+        error = best_match(validator.iter_errors(value))
+    except Exception:  # noqa: BLE001 - a schema it cannot read alone (a $ref): said generally
+        return fallback
+    return fallback if error is None else str(error.message)
 
 
 def object_schema(properties: Sequence[Property]) -> Schema:
