@@ -250,15 +250,6 @@ def _marked(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return marked
 
 
-#: Reads a text as `parse_strict` does, marking each object with a key twice instead of refusing.
-_MARKING_DECODER: Final = json.JSONDecoder(
-    parse_constant=_reject_constant,
-    parse_float=_finite_float,
-    parse_int=_bounded_int,
-    object_pairs_hook=_marked,
-)
-
-
 def _where_repeated(text: str, error: _DuplicateKeyError) -> str:
     """*error*'s message, with the path of the object that holds its key twice when nested.
 
@@ -338,12 +329,23 @@ def _long_in(data: bytes, shape: bytes) -> bool:
 _DECODER: Final = json.JSONDecoder(
     parse_constant=_reject_constant, object_pairs_hook=_no_duplicates
 )
-_NUMBERS_DECODER: Final = json.JSONDecoder(
-    parse_constant=_reject_constant,
-    parse_float=_finite_float,
-    parse_int=_bounded_int,
-    object_pairs_hook=_no_duplicates,
-)
+
+
+def _numbers_decoder(
+    objects: Callable[[list[tuple[str, Any]]], dict[str, Any]],
+) -> json.JSONDecoder:
+    """A decoder reading every number itself (exactly, within bounds), objects by *objects*."""
+    return json.JSONDecoder(
+        parse_constant=_reject_constant,
+        parse_float=_finite_float,
+        parse_int=_bounded_int,
+        object_pairs_hook=objects,
+    )
+
+
+_NUMBERS_DECODER: Final = _numbers_decoder(_no_duplicates)
+#: Reads a text as `parse_strict` does, marking each object with a key twice instead of refusing.
+_MARKING_DECODER: Final = _numbers_decoder(_marked)
 
 
 def _decode_past(text: str, stopped: int) -> object:
