@@ -358,6 +358,26 @@ class TestNumbersBeyond64Bits:
         for form in forms:
             value = proxy.dynamic_call(form)
             assert value == expected
+
+    @pytest.mark.parametrize(
+        ("literal", "expected"),
+        [
+            ("9007199254740993.0", 9007199254740992),  # 2**53 + 1: no float holds it
+            ("1e30", 1000000000000000019884624838656),
+            ("-1.8446744073709551617e19", -18446744073709551616.0),  # not >= 0: the float
+        ],
+    )
+    def test_a_fraction_or_exponent_is_read_through_a_float_on_every_input_form(
+        self, literal: str, expected: float
+    ) -> None:
+        # What an SDK hands over as a dict already holds the float: reading the text's literal
+        # exactly would give one call two answers. Integers past 2**53 go as digits (README).
+        proxy = {t.method_name: t for t in NumbersToolset.to_tools()}["first"]
+        text = f'{{"x": {literal}}}'
+        for form in [text, text.encode(), {"x": json.loads(literal)}]:
+            value = proxy.dynamic_call(form)
+            assert type(value) is type(expected)
+            assert value == expected
             assert repr(value) == repr(expected), form
 
     def test_a_call_made_while_structuring_leaves_the_outer_mode_as_it_was(self) -> None:
