@@ -345,6 +345,9 @@ class Pet:  # mutable: not hashable
             "can hold a boolean and a number equal to it at one place",
         ),
         ("list[Any]", "Any has no JSON Schema"),
+        # The base type by its name, not its repr (<class 'bool'>).
+        ("Annotated[bool, Ge(0)]", "the Ge constraint applies to numbers, not to bool)"),
+        ("Annotated[int, MaxLen(2)]", "applies to strings, arrays and objects, not to int)"),
     ],
 )
 def test_annotations_without_schema(annotation: str, cause: str) -> None:
@@ -358,6 +361,9 @@ def test_annotations_without_schema(annotation: str, cause: str) -> None:
         "Page": Page,
         "Duo": Duo,
         "Pet": Pet,
+        "Annotated": Annotated,
+        "Ge": Ge,
+        "MaxLen": MaxLen,
     }
     exec(f"def op(self, *, x: {annotation}) -> None: ...", namespace)  # noqa: S102
     problem = single(

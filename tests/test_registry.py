@@ -82,6 +82,9 @@ def test_register_type_checks_its_arguments() -> None:
         register_type(Money, schema=[], structure=str, unstructure=str)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="must be callables"):
         register_type(Money, schema={}, structure=3, unstructure=str)  # type: ignore[arg-type]
+    # None is null wherever it is written: such a registration would never be used.
+    with pytest.raises(TypeError, match="cannot be NoneType: None is always JSON null"):
+        register_type(type(None), schema={"type": "string"}, structure=str, unstructure=str)
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from typing import Any, Final
 
 import attrs
 
+from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.shapes import Shape
 
 from .description import Description
@@ -118,7 +119,7 @@ def _keywords(constraints: list[tuple[str, object]], base: TypeSpec, base_type: 
         limit = _limit(name, raw)
         if name in _NUMBER_CONSTRAINTS:
             if not base.json_types & _NUMBER_TYPES:
-                msg = f"the {name} constraint applies to numbers, not to {base_type!r}"
+                msg = f"the {name} constraint applies to numbers, not to {label(base_type)}"
                 raise Unsupported(msg)
             targets = [_NUMBER_CONSTRAINTS[name]]
         else:
@@ -130,7 +131,7 @@ def _keywords(constraints: list[tuple[str, object]], base: TypeSpec, base_type: 
             if not targets:
                 msg = (
                     f"the {name} constraint applies to strings, arrays and objects, "
-                    f"not to {base_type!r}"
+                    f"not to {label(base_type)}"
                 )
                 raise Unsupported(msg)
         for keyword in targets:

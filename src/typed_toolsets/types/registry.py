@@ -532,13 +532,18 @@ def register_type(
             naming the type.
 
     Raises:
-        TypeError: An argument has the wrong type.
+        TypeError: An argument has the wrong type, or *tp* is ``NoneType`` (always JSON null).
         ValueError: *schema* uses a reference (``$ref``, ``$defs``...), a pattern Python's `re`
             cannot compile, or a ``type`` JSON Schema does not have.
     """
     # Checked at run time too: callers without a type checker pass anything.
     if not isinstance(typing.cast(object, tp), type):
         msg = f"`tp` must be a class (got {tp!r})."
+        raise TypeError(msg)
+    if tp is type(None):
+        # None is JSON null wherever it is written (a nullable parameter, Literal[None]): a
+        # registration would never be used.
+        msg = "`tp` cannot be NoneType: None is always JSON null; register a class of your own."
         raise TypeError(msg)
     if not isinstance(typing.cast(object, schema), Mapping):
         msg = f"`schema` must be a mapping (got {schema!r})."
