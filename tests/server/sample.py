@@ -116,3 +116,22 @@ class OtherToolset(Toolset):
     def plus(self, *, a: int, b: int) -> int:
         """Add, under another toolset's name."""
         return a + b
+
+
+class StubbornToolset(Toolset):
+    """A tool that ignores its cancellation: a stop must not wait for it forever."""
+
+    toolset_name = "stubborn"
+
+    @tool
+    async def ignore(self, *, marker: str) -> str:
+        """Write 'started' to *marker*, then 'cancelled' at its first cancellation; swallow all."""
+        Path(marker).write_text("started")
+        told = False
+        while True:
+            try:
+                await asyncio.sleep(0.05)
+            except asyncio.CancelledError:  # a retry loop catching too much, as in real tools
+                if not told:  # written once: the process may end in the middle of a write
+                    Path(marker).write_text("cancelled")
+                    told = True

@@ -21,6 +21,7 @@ from typing import Any, Final
 
 SAMPLE = f"{Path(__file__).with_name('sample.py')}:SampleToolset"
 OTHER = f"{Path(__file__).with_name('sample.py')}:OtherToolset"
+STUBBORN = f"{Path(__file__).with_name('sample.py')}:StubbornToolset"
 TEXT = "typed_toolsets.text:TextProcessingToolset"
 
 #: How long a server may take to start: it imports the MCP SDK, and the machine may be busy.

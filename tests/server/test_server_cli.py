@@ -167,3 +167,19 @@ def test_a_worker_builds_its_app_from_the_settings(monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv("TYPED_TOOLSETS_TEST_TOKEN")
     with pytest.raises(RuntimeError, match="TYPED_TOOLSETS_TEST_TOKEN is not set"):
         worker_app()
+
+
+def test_serve_called_from_code_never_ends_its_callers_process(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Only `typed-toolsets serve` run as the program (and its workers) may end its process when
+    # a stop leaves calls running (tests/server/test_server_stdio.py and _http.py show that
+    # it does): main([...]) and worker_app() from other code, this test's process, must not.
+    from typed_toolsets.server.stopping import watchdog
+
+    status, _ = serve(capsys, SAMPLE, "--port", "8000")  # a usage error, after the settings
+    assert status == 2
+    settings = {"targets": [SAMPLE], "tools": None, "token_env": None, "log_arguments": False}
+    monkeypatch.setenv(SETTINGS_VARIABLE, json.dumps(settings))
+    assert isinstance(worker_app(), Starlette)
+    assert watchdog() is None  # no watchdog is started here by any stop

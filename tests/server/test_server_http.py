@@ -32,6 +32,7 @@ from tests.server.support import (
     SAMPLE,
     START_TIMEOUT,
     STOP_TIMEOUT,
+    STUBBORN,
     TEXT,
     HttpServer,
     alive,
@@ -431,6 +432,47 @@ async def test_a_stop_tells_the_sdk_client_why_its_call_ended(tmp_path: Path) ->
                     os.kill(server.pid, signal.SIGTERM)
         assert [(e.code, e.message) for e in failures] == [(STOPPED["code"], STOPPED["message"])]
         _stopped_cleanly(server, signalled)
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_a_call_that_ignores_its_cancellation_does_not_hold_the_stop(
+    tmp_path: Path, workers: int
+) -> None:
+    # After the graceful period the call is cancelled and answered; then the app's lifespan
+    # waited for it, and asyncio's ending after it: the process never ended. It ends once the
+    # call has had `stopping.STOP_GRACE` to stop, with a clean stop's status.
+    server = HttpServer((STUBBORN, "--workers", str(workers)), tmp_path / "serve.log")
+    try:
+        server.wait_started()
+        marker = tmp_path / "marker"
+        call = {
+            "jsonrpc": "2.0",
+            "id": "stubborn",
+            "method": "tools/call",
+            "params": {"name": "stubborn_ignore", "arguments": {"marker": str(marker)}},
+        }
+        answers: list[httpx2.Response] = []
+        async with (
+            httpx2.AsyncClient(timeout=BOUND) as client,
+            anyio.create_task_group() as group,
+        ):
+
+            async def post() -> None:
+                answers.append(await client.post(server.url, json=call, headers=ACCEPT))
+
+            group.start_soon(post)
+            await _started(marker)
+            signalled = time.monotonic()
+            os.kill(server.pid, signal.SIGTERM)
+        assert [(a.status_code, a.json()["error"]) for a in answers] == [(503, STOPPED)]
+        status = server.process.wait(STOP_TIMEOUT)
+        assert (status, time.monotonic() - signalled < GRACE + 10) == (0, True), server.log()
+        log = server.log()
+        assert marker.read_text() == "cancelled"
+        assert "calls still running did not stop within 0.5 s of their cancellation" in log
+        assert "Traceback" not in log
     finally:
         server.stop()
 

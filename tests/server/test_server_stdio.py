@@ -27,6 +27,7 @@ from tests.server.sample import SampleToolset
 from tests.server.support import (
     INITIALIZE,
     SAMPLE,
+    STUBBORN,
     TEXT,
     alive,
     flatten,
@@ -423,10 +424,10 @@ def test_what_a_target_prints_while_importing_goes_to_stderr(tmp_path: Path) -> 
 
 
 @contextlib.contextmanager
-def _initialized() -> Iterator[subprocess.Popen[bytes]]:
+def _initialized(target: str = SAMPLE) -> Iterator[subprocess.Popen[bytes]]:
     """A stdio server (subprocess) past ``initialize``; killed at the end if it still runs."""
     with subprocess.Popen(
-        serve_argv(SAMPLE),
+        serve_argv(target),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -555,4 +556,44 @@ def test_sigterm_cancels_the_calls_before_it_ends_the_server(tmp_path: Path) -> 
                 os.kill(pid, signal.SIGKILL)
     assert status == -signal.SIGTERM, stderr
     assert marker.read_text() == "cancelled"
+    assert "Traceback" not in stderr
+
+
+#: What a server that ended without a call ignoring its cancellation logs.
+LEFT_RUNNING = "calls still running did not stop within 0.5 s of their cancellation"
+
+
+@pytest.mark.parametrize(
+    ("stop", "status"),
+    [("close", 0), (signal.SIGTERM, -signal.SIGTERM), (signal.SIGINT, 130)],
+    ids=["stdin-closed", "SIGTERM", "SIGINT"],
+)
+def test_a_call_that_ignores_its_cancellation_does_not_hold_the_stop(
+    tmp_path: Path, stop: str | signal.Signals, status: int
+) -> None:
+    # The stop cancelled the call, then waited for it forever (the SDK's task groups, then
+    # asyncio's own ending, wait for every task); the process never ended on any stop.
+    marker = tmp_path / "marker"
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "stubborn_ignore", "arguments": {"marker": str(marker)}},
+    }
+    with _initialized(STUBBORN) as process:
+        assert process.stdin is not None
+        process.stdin.write(json.dumps(call).encode() + b"\n")
+        process.stdin.flush()
+        wait_until(marker.exists, BOUND, "the call to start")
+        stopped = time.monotonic()
+        if stop == "close":
+            process.stdin.close()
+        else:
+            process.send_signal(stop)
+        ended = process.wait(20)
+        took = time.monotonic() - stopped
+        stderr = _stderr(process)
+    assert (ended, took < 10) == (status, True), stderr
+    assert marker.read_text() == "cancelled"  # it was told, and went on
+    assert LEFT_RUNNING in stderr
     assert "Traceback" not in stderr

@@ -224,9 +224,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status.
+
+    Args:
+        argv: The arguments; None reads the process's own (``sys.argv``): the command then runs
+            as the program, and ``serve`` may end the process when a stop leaves calls running
+            (see `typed_toolsets.server.stopping`), which it never does for a caller's process.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.as_program = argv is None
     handler: Command = args.handler
     try:
         status = handler(args, sys.stdout, sys.stderr)

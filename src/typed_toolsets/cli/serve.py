@@ -48,6 +48,9 @@ class _Settings:
     tools: tuple[str, ...] | None
     token_env: str | None
     log_arguments: bool
+    # Whether the processes serve only (see `typed_toolsets.server.stopping`): the command runs
+    # as the program, not as a function called from other code.
+    own_process: bool = False
 
     def to_json(self) -> str:
         return json.dumps(attrs.asdict(self))
@@ -61,6 +64,7 @@ class _Settings:
             tools=tuple(tools) if tools is not None else None,
             token_env=data["token_env"],
             log_arguments=bool(data["log_arguments"]),
+            own_process=data.get("own_process") is True,
         )
 
 
@@ -237,7 +241,9 @@ def _serve(args: argparse.Namespace) -> int:
         tools=_tool_names(args.tools),
         token_env=args.token_env,
         log_arguments=args.log_arguments,
+        own_process=args.as_program,
     )
+    _own_process(settings)
     if args.transport == "stdio":
         _http_only(args)
         with _stdout_to_stderr():  # stdout is the protocol, and importing the targets runs them
@@ -283,6 +289,14 @@ def _serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _own_process(settings: _Settings) -> None:
+    """Let a stop end this process when it only serves (see `typed_toolsets.server.stopping`)."""
+    if settings.own_process:
+        from typed_toolsets.server.stopping import stop_ends_process
+
+        stop_ends_process()
+
+
 def serve_command(args: argparse.Namespace, _out: TextIO, err: TextIO) -> int:
     """``typed-toolsets serve TARGET... [--transport stdio|http] [...]``."""
     from .tools import run_command
@@ -310,6 +324,7 @@ def worker_app() -> Starlette:
         raise RuntimeError(msg)
     settings = _Settings.from_json(text)
     server.configure_logging()
+    _own_process(settings)
     try:
         tools = _load(settings)
         token = _token(settings)

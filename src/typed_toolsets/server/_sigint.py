@@ -12,6 +12,9 @@ SIGTERM (what an MCP client sends a stdio server that does not exit after stdin 
 the process at once, on every version, with its calls still running: a tool's child process
 went on alone. It now cancels the main task as Ctrl-C does; once that has unwound, the process
 ends by SIGTERM all the same (its status is the signal's, as before).
+
+In the server's own process, the first Ctrl-C or SIGTERM also starts a `stopping.Watchdog`: a
+call that ignores its cancellation would hold the unwinding forever.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import threading
 from collections.abc import Coroutine
 from types import FrameType
 from typing import Any, TypeVar
+
+from .stopping import watchdog
 
 __all__ = ["run"]
 
@@ -52,7 +57,11 @@ def run(main: Coroutine[Any, Any, _T]) -> _T:
     sigterm = _EndOnSigterm()
     try:
         if sys.version_info >= (3, 11):
-            return asyncio.run(sigterm.watch(main))  # its Runner does Ctrl-C
+            # Its Runner does Ctrl-C (where Python's default handling is in place), the
+            # watchdog only looks on.
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                main = _watch_runner_sigint(main)
+            return asyncio.run(sigterm.watch(main))
         sigint = _CancelOnSigint()
         try:
             return asyncio.run(sigint.watch(sigterm.watch(main)))
@@ -85,6 +94,37 @@ def _main_task(signum: signal.Signals, default: object) -> asyncio.Task[Any] | N
     return task
 
 
+async def _watch_runner_sigint(main: Coroutine[Any, Any, _T]) -> _T:
+    """Await *main*; the first Ctrl-C also starts a watchdog, before the Runner's own handling.
+
+    Only over the handler ``asyncio.Runner`` put in over Python's default one (the caller
+    checked that it was the default), in the main thread. When *main* ends, Python's default is
+    put back, as the Runner does with its own (which it leaves alone once replaced), unless the
+    handler was replaced meanwhile.
+    """
+    runners = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(runners):
+        return await main
+    loop = asyncio.get_running_loop()
+    count = 0
+
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        nonlocal count
+        count += 1
+        if count == 1:  # started by the loop, as in `_CancelOnSigint`
+            loop.call_soon_threadsafe(watchdog, signal.SIGINT)
+        runners(signum, frame)
+
+    signal.signal(signal.SIGINT, on_sigint)
+    try:
+        return await main
+    finally:
+        # Also after a second Ctrl-C's KeyboardInterrupt, which leaves the loop before the
+        # Runner looks at the handler, and this only when the Runner cancels what is left.
+        if signal.getsignal(signal.SIGINT) is on_sigint:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 class _EndOnSigterm:
     """The SIGTERM handling of one run: cancel the main task, then end the process by SIGTERM."""
 
@@ -106,6 +146,7 @@ class _EndOnSigterm:
             self.count += 1
             if self.count == 1 and not task.done():
                 task.cancel()
+                watchdog(signal.SIGTERM)
             else:
                 self.end()
 
@@ -155,6 +196,9 @@ class _CancelOnSigint:
                 # interrupted; writing to the loop's self-pipe also wakes a select() that would
                 # otherwise go on waiting (it is retried after a signal handler returns).
                 loop.call_soon_threadsafe(task.cancel)
+                # Started by the loop: a thread started in a signal handler can deadlock on a
+                # lock of `threading` the interrupted code holds.
+                loop.call_soon_threadsafe(watchdog, signal.SIGINT)
                 return
             raise KeyboardInterrupt
 

@@ -40,6 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from typed_toolsets import ToolProxy
 
 from .protocol import DEFAULT_NAME, logger, mcp_server
+from .stopping import Watchdog, watchdog
 from .threads import DEFAULT_THREADS, DaemonThreads
 
 if TYPE_CHECKING:
@@ -196,12 +197,20 @@ class _Endpoint:
     async def running(self, *, own_loop: bool) -> AsyncGenerator[None, None]:
         if own_loop and self._threads is not None:
             asyncio.get_running_loop().set_default_executor(DaemonThreads(self._threads))
-        async with self._manager.run():
-            self._running = True
-            try:
-                yield
-            finally:
-                self._running = False
+        dog: Watchdog | None = None
+        try:
+            async with self._manager.run():
+                self._running = True
+                try:
+                    yield
+                finally:
+                    self._running = False
+                    # Leaving waits for every call, cancelled by now: one that ignores its
+                    # cancellation would hold the stop forever, and asyncio's own ending after.
+                    dog = watchdog() if own_loop else None
+        finally:
+            if dog is not None:
+                dog.cancel()
 
     async def _start_in_background(self) -> None:
         self._starting = self._starting or asyncio.Lock()

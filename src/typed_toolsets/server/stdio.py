@@ -29,6 +29,7 @@ from mcp.server.stdio import stdio_server
 from typed_toolsets import ToolProxy
 
 from .protocol import DEFAULT_NAME, logger, mcp_server, tools_text
+from .stopping import Watchdog, watchdog
 from .threads import DEFAULT_THREADS, DaemonThreads
 
 if TYPE_CHECKING:
@@ -143,6 +144,8 @@ class _Lines:
         self._file: IO[bytes] = os.fdopen(fd, "rb", closefd=True)
         self._asks: queue.SimpleQueue[_Delivery | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
+        # Started at the end of stdin, which stops the server (see `stopping`).
+        self._watchdog: Watchdog | None = None
 
     def __aiter__(self) -> _Lines:
         return self
@@ -171,6 +174,8 @@ class _Lines:
         self._asks.put(deliver)
         line = await answer
         if not line:
+            if self._watchdog is None:
+                self._watchdog = watchdog()
             raise StopAsyncIteration
         return line.decode("utf-8", errors="replace")
 
@@ -189,7 +194,12 @@ class _Lines:
             self._file.close()
 
     def close(self) -> None:
-        """Let the thread end (and close the descriptor) once its read, if any, returns."""
+        """Let the thread end (and close the descriptor) once its read, if any, returns.
+
+        The server has stopped: the watchdog its stop started, if any, has nothing to end.
+        """
+        if self._watchdog is not None:
+            self._watchdog.cancel()
         if self._thread is None:
             self._file.close()
         else:
