@@ -362,6 +362,29 @@ async def test_without_a_token_only_loopback_hosts_are_answered() -> None:
         assert (await post(named, auth, host="other.internal")).status_code == 421
 
 
+async def test_get_opens_no_idle_stream() -> None:
+    # Stateless, nothing can ever be sent on a GET stream; the SDK's held the connection open,
+    # idle, until the client left (and a stop waited its graceful period for it). MCP lets a
+    # server without such a stream answer 405.
+    app = asgi_app(SampleToolset.to_tools())
+    with_token = asgi_app(SampleToolset.to_tools(), token=TOKEN)
+    events = {"Accept": "text/event-stream"}
+    with anyio.fail_after(5):
+        async with httpx2.AsyncClient(
+            transport=transport(app), base_url="http://127.0.0.1:8000"
+        ) as client:
+            response = await client.get("/mcp", headers=events)
+        async with httpx2.AsyncClient(
+            transport=transport(with_token), base_url="http://127.0.0.1:8000"
+        ) as client:
+            unauthorized = await client.get("/mcp", headers=events)
+    assert (response.status_code, response.headers["allow"]) == (405, "POST")
+    error = response.json()["error"]
+    assert error["code"] == -32600
+    assert "send requests with POST" in error["message"]
+    assert unauthorized.status_code == 401  # the token is asked for first
+
+
 async def test_mounted_without_its_lifespan_it_starts_on_the_first_request() -> None:
     host = Starlette(routes=[Mount("/tools", asgi_app(SampleToolset.to_tools()))])
     with anyio.fail_after(BOUND):

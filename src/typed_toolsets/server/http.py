@@ -233,9 +233,30 @@ class _Endpoint:
                 await self._background  # it failed to start: raise its error here
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope.get("method") == "GET":
+            # Stateless, the server can never send on a stream opened with GET: the SDK's would
+            # hold the connection idle until the client leaves, and a stop its graceful period.
+            await _NO_GET_STREAM(scope, receive, send)
+            return
         if not self._running:
             await self._start_in_background()
         await _until_answered(self._manager.handle_request, scope, receive, send)
+
+
+#: The answer to GET, which MCP allows a server that offers no stream: 405.
+_NO_GET_STREAM: Final = JSONResponse(
+    {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {
+            "code": types.INVALID_REQUEST,
+            "message": "Method Not Allowed: this stateless server opens no stream; send "
+            "requests with POST",
+        },
+    },
+    status_code=405,
+    headers={"Allow": "POST"},
+)
 
 
 #: What a call still running when the server stops is answered (HTTP 503, a JSON-RPC error).
