@@ -1167,6 +1167,21 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         ),
     ),
     (
+        # `@tool("op")`, as other agent frameworks name a tool: a clear error, not Python's
+        # "'ToolSpec' object is not callable" (mypy reports that call as [operator]).
+        "tool-spec-decorator",
+        lambda: tool("op")(_function("def op(self) -> None: ...")),  # type: ignore[operator]
+        "tool-spec-decorator",
+        None,
+        "op",
+        None,
+        (
+            "tool(): tool('op') is the `exports` form, which takes a method name; on the method "
+            "write @tool, or @tool(tool_name=..., description=...) to set its name or "
+            "description [toolset-signature]"
+        ),
+    ),
+    (
         "unsupported-type",
         _class("T", exports=(tool("op"),), op=_function("def op(self, *, a: dict[int, Any]): ...")),
         "unsupported-type",

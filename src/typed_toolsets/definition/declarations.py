@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
 
 import attrs
 
@@ -110,6 +110,22 @@ class ToolSpec:
     annotations: ToolAnnotations | None = None
     requires_approval: bool | None = None
     inline: bool = False
+
+    if not TYPE_CHECKING:  # type checkers report the call as they would without it
+
+        def __call__(self, func: object) -> None:
+            """Refuse ``@tool("name")``: the ``exports`` form used as a decorator.
+
+            Other agent frameworks spell a named tool so; without this, Python's
+            "'ToolSpec' object is not callable" would say nothing of what to write instead.
+
+            Raises:
+                ToolsetDefinitionError: Always, saying which decorator to write.
+            """
+            name = getattr(func, "__name__", None)
+            method = name if isinstance(name, str) else None
+            found = problem("tool-spec-decorator", None, method, got=repr(self.method_name))
+            raise ToolsetDefinitionError([found])
 
 
 def _unwrap(obj: object) -> object:

@@ -83,6 +83,7 @@ Kind = Literal[
     "class-option-type",
     "tool-option-type",
     "tool-options-form",
+    "tool-spec-decorator",
     "inline-async",
     "inline-timeout",
     "unsupported-type",
@@ -230,6 +231,12 @@ KINDS: Final[Mapping[Kind, Template]] = {
     ),
     "tool-options-form": Template(
         "signature", "pass options as @tool(description=...), not @tool(method, ...)"
+    ),
+    "tool-spec-decorator": Template(
+        # `@tool("name")`, as some agent frameworks spell a tool's name.
+        "signature",
+        "tool({got}) is the `exports` form, which takes a method name; on the method write "
+        "@tool, or @tool(tool_name=..., description=...) to set its name or description",
     ),
     # -- inline: ``tool(..., inline=True)`` where running on the event loop cannot be what it says
     "inline-async": Template(
