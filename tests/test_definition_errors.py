@@ -811,6 +811,19 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         ),
     ),
     (
+        # `exports = (tool("op"))`: parentheses without a comma make no tuple.
+        "exports-one-tool",
+        _class("T", exports=tool("op"), op=lambda self: None),
+        "exports-one-tool",
+        "T",
+        None,
+        None,
+        (
+            "T: `exports` is one tool('op') declaration, not a tuple of them; add a trailing "
+            "comma: exports = (tool('op'),) [toolset-unknown-method]"
+        ),
+    ),
+    (
         "exports-item",
         _class("T", exports=("op",)),
         "exports-item",

@@ -184,7 +184,9 @@ def _own_specs(cls: type, problems: list[Problem]) -> tuple[ToolSpec, ...]:
     specs: list[ToolSpec] = []
     declared = cls.__dict__.get("exports", MISSING)
     if declared is not MISSING:
-        if not isinstance(declared, (tuple, list)):
+        if isinstance(declared, ToolSpec):
+            problems.append(problem("exports-one-tool", class_name, name=declared.method_name))
+        elif not isinstance(declared, (tuple, list)):
             problems.append(problem("exports-not-a-tuple", class_name, got=repr(declared)))
         else:
             for item in typing.cast("tuple[object, ...] | list[object]", declared):

@@ -51,6 +51,7 @@ Value: TypeAlias = "str | tuple[str, ...]"
 Kind = Literal[
     "unknown-method",
     "exports-not-a-tuple",
+    "exports-one-tool",
     "exports-item",
     "exports-method",
     "tool-method-name",
@@ -135,6 +136,12 @@ KINDS: Final[Mapping[Kind, Template]] = {
     ),
     "exports-not-a-tuple": Template(
         "unknown-method", "`exports` must be a tuple of tool(...) declarations (got {got})"
+    ),
+    "exports-one-tool": Template(
+        # `exports = (tool("a"))`: the parentheses alone make no tuple.
+        "unknown-method",
+        "`exports` is one tool({name!r}) declaration, not a tuple of them; add a trailing "
+        "comma: exports = (tool({name!r}),)",
     ),
     "exports-item": Template(
         "unknown-method", "`exports` contains {got}, not a tool(...) declaration"
