@@ -214,6 +214,10 @@ def test_the_parent_code_disables_everything(
         ("missing_file.py", "missing_file.py: no such file"),
         ("raises_mod", "cannot import 'raises_mod': RuntimeError: boom"),
         ("clean_target:Nope", "clean_target:Nope: clean_target has no Toolset class 'Nope'"),
+        (
+            "clean_target:Pain",
+            "clean_target:Pain: clean_target has no Toolset class 'Pain'; did you mean 'Paint'?",
+        ),
     ],
 )
 def test_unimportable_targets_exit_2_with_one_line(

@@ -383,6 +383,22 @@ def test_each_failure_is_a_line_of_the_commands_error(tmp_path: Path) -> None:
             "cannot import 'no_such_module_xyz': ModuleNotFoundError: No module",
         ),
         ("typed_toolsets.text:Nope", "typed_toolsets.text:Nope: typed_toolsets.text has no"),
+        (
+            "typed_toolsets.text:TextProcessing",
+            (
+                "typed_toolsets.text:TextProcessing: typed_toolsets.text has no Toolset class "
+                "'TextProcessing'; did you mean 'TextProcessingToolset'?\n"
+            ),
+        ),
+        (
+            "typed_toolsets.text.TextProcessingToolset",
+            (
+                "cannot import 'typed_toolsets.text.TextProcessingToolset': ModuleNotFoundError: "
+                "No module named 'typed_toolsets.text.TextProcessingToolset'; "
+                "'typed_toolsets.text' is not a package; TextProcessingToolset is a Toolset class "
+                "of typed_toolsets.text: write typed_toolsets.text:TextProcessingToolset\n"
+            ),
+        ),
         ("missing.py:Cls", "missing.py: no such file"),
         ("raising_mod", "cannot import 'raising_mod': RuntimeError: boom"),
         ("empty_mod", "empty_mod: empty_mod defines no Toolset class\n"),

@@ -71,6 +71,41 @@ def test_module_class_and_path_targets(workdir: Path) -> None:
         load_toolsets("missing_file.py")
 
 
+def test_a_mistyped_class_name_is_told_the_classes_there_are(workdir: Path) -> None:
+    _write(workdir, "named_mod.py", TOOLS)
+    with pytest.raises(TargetError) as caught:
+        load_toolsets("named_mod:Frist")
+    assert str(caught.value) == (
+        "named_mod:Frist: named_mod has no Toolset class 'Frist'; did you mean 'First'?"
+    )
+    with pytest.raises(TargetError) as caught:
+        load_toolsets("named_mod:Zzz")
+    assert str(caught.value) == (
+        "named_mod:Zzz: named_mod has no Toolset class 'Zzz'; its Toolset classes are "
+        "First, Holder.Second"
+    )
+    with pytest.raises(TargetError) as caught:
+        load_toolsets("named_mod:Holder")
+    assert str(caught.value) == (
+        "named_mod:Holder: named_mod has no Toolset class 'Holder' (it is a class, not a "
+        "Toolset); did you mean 'Holder.Second'?"
+    )
+
+
+def test_a_class_named_with_a_dot_is_told_to_use_a_colon(workdir: Path) -> None:
+    _write(workdir, "dotted_mod.py", TOOLS)
+    with pytest.raises(TargetError) as caught:
+        load_toolsets("dotted_mod.First")
+    assert str(caught.value) == (
+        "cannot import 'dotted_mod.First': ModuleNotFoundError: No module named "
+        "'dotted_mod.First'; 'dotted_mod' is not a package; First is a Toolset class of "
+        "dotted_mod: write dotted_mod:First"
+    )
+    with pytest.raises(TargetError) as caught:
+        load_toolsets("dotted_mod.Nope")
+    assert "write" not in str(caught.value)
+
+
 def test_definition_errors_propagate_or_are_collected(workdir: Path) -> None:
     _write(workdir, "broken_targets.py", BROKEN)
     with pytest.raises(ToolsetDefinitionError) as caught:

@@ -42,6 +42,7 @@ from .targets import (
     LoadedModule,
     TargetError,
     load_module,
+    no_class,
     no_toolsets,
     resolve_class,
     split_target,
@@ -446,8 +447,7 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
             if value is None:
                 if len(checker.findings) > findings_before:
                     continue  # the class failed to build: its problems are reported
-                msg = f"{target}: {loaded.name} has no Toolset class {class_name!r}"
-                raise TargetError(msg)
+                raise no_class(target, loaded.name, loaded.module, class_name)
             classes = [value]
         for cls in classes:
             checker.check_class(cls)

@@ -30,12 +30,14 @@ import attrs
 
 from typed_toolsets._toolset import Toolset
 from typed_toolsets.definition.errors import ToolsetDefinitionError
+from typed_toolsets.rules.names import close_matches
 
 __all__ = [
     "LoadedModule",
     "TargetError",
     "load_module",
     "load_toolsets",
+    "no_class",
     "no_toolsets",
     "resolve_class",
     "split_target",
@@ -172,7 +174,10 @@ def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
             raise
         return _load_by_statement(name, exc, spec)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - any import failure is exit 2
-        raise _import_failure(name, exc) from None
+        failure = _import_failure(name, exc)
+        if spec is None and isinstance(exc, ModuleNotFoundError) and exc.name == name:
+            failure = TargetError(f"{failure}{_colon_hint(name)}")
+        raise failure from None
     if source is not None and not _same_file(module, source):
         # A package file imported by its qualified name found another package of that name.
         other = getattr(module, "__file__", None) or "a module without a file"
@@ -183,6 +188,24 @@ def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
         raise TargetError(msg)
     path = getattr(module, "__file__", None) or module_text
     return LoadedModule(name, module, str(path))
+
+
+def _colon_hint(name: str) -> str:
+    """``"; ... write mod:Cls"`` when the module name *name* is ``mod.Cls``, else ``""``.
+
+    ``mod.Cls`` is how Python spells the class, so it is the commonest slip in a target.
+    """
+    head, _, tail = name.rpartition(".")
+    if not head:
+        return ""
+    try:
+        module = importlib.import_module(head)
+    except (Exception, SystemExit):  # noqa: BLE001 - no hint then: the name's own error stands
+        return ""
+    value: object = getattr(module, tail, None)
+    if isinstance(value, type) and issubclass(value, Toolset) and value is not Toolset:
+        return f"; {tail} is a Toolset class of {head}: write {head}:{tail}"
+    return ""
 
 
 def _future_flags(tree: ast.Module) -> int:
@@ -284,6 +307,29 @@ def no_toolsets(
     return TargetError(message)
 
 
+def no_class(
+    target: str, module_name: str, module: types.ModuleType, class_name: str
+) -> TargetError:
+    """The usage error of a target whose class *class_name* is not a Toolset class of *module*.
+
+    It says what the name is when it is some other class, and which names would do: the close
+    ones ("did you mean"), else every Toolset class the module has.
+    """
+    message = f"{target}: {module_name} has no Toolset class {class_name!r}"
+    value: object = module
+    for part in class_name.split("."):
+        value = getattr(value, part, None)
+    if isinstance(value, type):
+        message += " (it is a class, not a Toolset)"
+    names = [cls.__qualname__ for cls in toolset_classes(module)]
+    matches = close_matches(class_name, names)
+    if matches:
+        message += f"; did you mean {' or '.join(repr(name) for name in matches)}?"
+    elif names:
+        message += f"; its Toolset classes are {', '.join(names)}"
+    return TargetError(message)
+
+
 def toolset_classes(module: types.ModuleType) -> list[type[Toolset]]:
     """The Toolset classes of *module*, as every command finds them.
 
@@ -351,6 +397,5 @@ def load_toolsets(target: str) -> list[type[Toolset]]:
         return classes
     found = resolve_class(module, class_name)
     if found is None:
-        msg = f"{target}: {loaded.name} has no Toolset class {class_name!r}"
-        raise TargetError(msg)
+        raise no_class(target, loaded.name, module, class_name)
     return [found]
