@@ -157,7 +157,7 @@ def test_statements_needing_a_failed_class_are_skipped_and_others_still_fail(
     assert (status, out) == (2, [])
     assert err == (
         "typed-toolsets check: error: cannot import 'fails_mod': ValueError: invalid literal "
-        "for int() with base 10: 'not a number'\n"
+        "for int() with base 10: 'not a number' (fails_mod.py, line 11)\n"
     )
 
 

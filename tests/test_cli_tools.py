@@ -428,6 +428,42 @@ def test_targets_that_cannot_be_loaded_are_one_line_usage_errors(
 
 
 @pytest.mark.slow
+def test_a_target_that_fails_to_import_says_where(tmp_path: Path) -> None:
+    # A one-line error has no traceback: the file and line are the only way to the mistake.
+    (tmp_path / "helpers_mod.py").write_text("import no_such_dependency_xyz\n")
+    (tmp_path / "files_mod.py").write_text(
+        textwrap.dedent(
+            """\
+            from typed_toolsets import Toolset, tool
+
+
+            class Files(Toolset):
+                @tool
+                def find(self, *, root: Path) -> list[str]:
+                    return []
+            """
+        )
+    )
+    (tmp_path / "uses_helpers.py").write_text("X = 1\nimport helpers_mod\n")
+    for command in ("list", "check"):
+        for target, expected in [
+            ("files_mod", "NameError: name 'Path' is not defined (files_mod.py, line 6)\n"),
+            (
+                "uses_helpers",
+                (
+                    "ModuleNotFoundError: No module named 'no_such_dependency_xyz' "
+                    "(helpers_mod.py, line 1)\n"
+                ),
+            ),
+        ]:
+            done = cli(command, target, cwd=tmp_path)
+            assert done.returncode == 2
+            assert done.stderr == (
+                f"typed-toolsets {command}: error: cannot import {target!r}: {expected}"
+            )
+
+
+@pytest.mark.slow
 def test_a_definition_error_in_the_target_is_shown_with_status_1(tmp_path: Path) -> None:
     (tmp_path / "broken_tools.py").write_text(
         textwrap.dedent(

@@ -45,6 +45,7 @@ from .targets import (
     no_class,
     no_toolsets,
     resolve_class,
+    shown_path,
     split_target,
     toolset_classes,
 )
@@ -111,17 +112,8 @@ class Finding:
         As mypy shows it, the path is relative to the current directory for a file inside it.
         """
         return (
-            f"{_shown_path(self.path)}:{self.line}: {self.severity}: {self.message}  [{self.code}]"
+            f"{shown_path(self.path)}:{self.line}: {self.severity}: {self.message}  [{self.code}]"
         )
-
-
-def _shown_path(path: str) -> str:
-    """*path* relative to the current directory when the file is inside it, else as it is."""
-    try:
-        here = Path.cwd()
-        return str(Path(path).relative_to(here)) if Path(path).is_relative_to(here) else path
-    except (OSError, ValueError):  # no current directory (deleted), or another drive
-        return path
 
 
 @attrs.frozen

@@ -25,6 +25,7 @@ import sys
 import types
 import typing
 from pathlib import Path
+from typing import Final
 
 import attrs
 
@@ -40,6 +41,7 @@ __all__ = [
     "no_class",
     "no_toolsets",
     "resolve_class",
+    "shown_path",
     "split_target",
     "toolset_classes",
 ]
@@ -219,8 +221,40 @@ def _future_flags(tree: ast.Module) -> int:
 
 
 def _import_failure(name: str, exc: BaseException) -> TargetError:
-    """The usage error of module *name* raising *exc* while it runs."""
-    return TargetError(f"cannot import {name!r}: {_one_line(exc)}")
+    """The usage error of module *name* raising *exc* while it runs, with where it raised."""
+    return TargetError(f"cannot import {name!r}: {_one_line(exc)}{_raised_at(exc)}")
+
+
+#: The loader's own frames: where the import started, never where it failed.
+_LOADER_FILES: Final = (__file__, importlib.__file__ or "", importlib.util.__file__ or "")
+
+
+def _raised_at(exc: BaseException) -> str:
+    """`` (file.py, line N)``: the innermost frame of the failure outside the import machinery.
+
+    A one-line error has no traceback, so without it ``NameError: name 'Path' is not defined``
+    leaves the user to search the module. A `SyntaxError` names its place itself; a module
+    that is not found has no frame of its own, and gets nothing.
+    """
+    if isinstance(exc, SyntaxError):
+        return ""
+    place = ""
+    frame = exc.__traceback__
+    while frame is not None:
+        filename = frame.tb_frame.f_code.co_filename
+        if not filename.startswith("<frozen ") and filename not in _LOADER_FILES:
+            place = f" ({shown_path(filename)}, line {frame.tb_lineno})"
+        frame = frame.tb_next
+    return place
+
+
+def shown_path(path: str) -> str:
+    """*path* relative to the current directory when the file is inside it, else as it is."""
+    try:
+        here = Path.cwd()
+        return str(Path(path).relative_to(here)) if Path(path).is_relative_to(here) else path
+    except (OSError, ValueError):  # no current directory (deleted), or another drive
+        return path
 
 
 def _bound_names(stmt: ast.stmt) -> set[str]:
