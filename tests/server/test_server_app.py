@@ -38,7 +38,7 @@ from typed_toolsets.server import (
     logger,
     mcp_server,
 )
-from typed_toolsets.server.http import LOOPBACK_HOSTS
+from typed_toolsets.server.http import LOOPBACK_HOSTS, body_limit
 
 pytestmark = pytest.mark.anyio
 BOUND = 60.0
@@ -383,6 +383,72 @@ async def test_get_opens_no_idle_stream() -> None:
     assert error["code"] == -32600
     assert "send requests with POST" in error["message"]
     assert unauthorized.status_code == 401  # the token is asked for first
+
+
+def _echo_call(text: str) -> bytes:
+    call = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {"name": "sample_echo", "arguments": {"text": text}},
+    }
+    return json.dumps(call).encode()
+
+
+async def test_a_body_no_tool_could_accept_is_refused_before_it_is_read() -> None:
+    # The SDK read a body whole, whatever its size (a client could make the server hold
+    # gigabytes); past four times the largest argument limit, plus the envelope, it is 413.
+    app = asgi_app(SampleToolset.to_tools())  # the default limit: 1,000,000 bytes
+    limit = body_limit(1_000_000)
+    assert limit == 4 * 1_000_000 + 64 * 1024
+    headers = {**ACCEPT, "Content-Type": "application/json"}
+    async with httpx2.AsyncClient(transport=transport(app), base_url="http://127.0.0.1") as client:
+        with anyio.fail_after(BOUND):
+            over = await client.post("/mcp", content=b" " * (limit + 1), headers=headers)
+            # Over the tool's own limit but within the body's: the call path's own refusal.
+            beyond = await client.post("/mcp", content=_echo_call("x" * 1_500_000), headers=headers)
+    assert (over.status_code, over.headers["connection"]) == (413, "close")
+    assert over.json()["error"]["message"].startswith(
+        "the request body is larger than 4,065,536 bytes, the most this server reads"
+    )
+    result = beyond.json()["result"]
+    assert result["isError"] is True
+    assert json.loads(result["content"][0]["text"])["error"]["kind"] == "limit"
+
+
+async def test_a_body_sent_in_parts_is_read_only_up_to_the_limit() -> None:
+    # No Content-Length (chunked): the parts are counted as they come, and reading stops.
+    app = asgi_app(SampleToolset.to_tools(), threads=None)
+    part = b" " * 65536
+    parts_read = 0
+    answers: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal parts_read
+        parts_read += 1
+        return {"type": "http.request", "body": part, "more_body": parts_read < 1000}
+
+    async def send(message: dict[str, Any]) -> None:
+        answers.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/mcp",
+        "raw_path": b"/mcp",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+    with anyio.fail_after(BOUND):
+        await app(scope, receive, send)
+    assert answers[0]["status"] == 413
+    assert parts_read * len(part) <= body_limit(1_000_000) + len(part)  # not 1,000 parts
 
 
 async def test_mounted_without_its_lifespan_it_starts_on_the_first_request() -> None:

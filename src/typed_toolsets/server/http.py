@@ -51,6 +51,7 @@ __all__ = [
     "LOOPBACK_HOSTS",
     "BearerAuth",
     "asgi_app",
+    "body_limit",
     "check_bind",
     "is_loopback",
     "run",
@@ -186,9 +187,12 @@ class _Endpoint:
     event loop; the loop is the host's then, so its executor is left alone.
     """
 
-    def __init__(self, manager: StreamableHTTPSessionManager, threads: int | None) -> None:
+    def __init__(
+        self, manager: StreamableHTTPSessionManager, threads: int | None, max_body: int
+    ) -> None:
         self._manager = manager
         self._threads = threads
+        self._max_body = max_body
         self._running = False
         self._starting: asyncio.Lock | None = None
         self._background: asyncio.Task[None] | None = None
@@ -238,9 +242,83 @@ class _Endpoint:
             # hold the connection idle until the client leaves, and a stop its graceful period.
             await _NO_GET_STREAM(scope, receive, send)
             return
+        if scope.get("method") == "POST":
+            # Read here, within the limit: the SDK reads a body whole, whatever its size.
+            body = await _body_within(scope, receive, self._max_body)
+            if body is None:
+                await _too_large(self._max_body)(scope, receive, send)
+                return
+            receive = _replayed(body, receive)
         if not self._running:
             await self._start_in_background()
         await _until_answered(self._manager.handle_request, scope, receive, send)
+
+
+#: The body a request may have beyond its arguments: the JSON-RPC envelope (method, id, tool
+#: name, ``_meta``).
+_ENVELOPE_BYTES: Final = 64 * 1024
+#: How much larger than their compact JSON (which `Limits.max_argument_bytes` measures)
+#: arguments may be as a client writes them: indentation, and ``\uXXXX`` escapes of what is
+#: two or three bytes in UTF-8.
+_SPELLING_FACTOR: Final = 4
+
+
+def body_limit(max_argument_bytes: int) -> int:
+    """The largest request body an app whose tools take at most *max_argument_bytes* reads.
+
+    Arguments past their tool's limit are refused by the call path with a message the model
+    can act on; this bound only keeps a body no tool could accept from being read whole.
+    """
+    return _SPELLING_FACTOR * max_argument_bytes + _ENVELOPE_BYTES
+
+
+async def _body_within(scope: Scope, receive: Receive, limit: int) -> bytes | None:
+    """The request's whole body, or None once it is known to be over *limit* bytes."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length" and value.isdigit() and int(value) > limit:
+            return None  # refused before anything is read
+    parts: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break  # the client left: the SDK sees the same
+        part: bytes = message.get("body", b"")
+        size += len(part)
+        if size > limit:
+            return None
+        parts.append(part)
+        if not message.get("more_body", False):
+            break
+    return b"".join(parts)
+
+
+def _replayed(body: bytes, receive: Receive) -> Receive:
+    """*receive*, but the first message is *body*, already read (the rest is what follows)."""
+    pending: list[Message] = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replay() -> Message:
+        if pending:
+            return pending.pop()
+        return await receive()
+
+    return replay
+
+
+def _too_large(limit: int) -> JSONResponse:
+    """The answer to a body over *limit* bytes: 413, with a JSON-RPC error saying the limit."""
+    message = (
+        f"the request body is larger than {limit:,} bytes, the most this server reads (four "
+        "times its tools' largest Limits.max_argument_bytes, plus 64 KiB); send smaller "
+        "arguments"
+    )
+    answer = {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": types.INVALID_REQUEST, "message": message},
+    }
+    # The rest of the body is never read: the connection cannot carry another request.
+    return JSONResponse(answer, status_code=413, headers={"Connection": "close"})
 
 
 #: The answer to GET, which MCP allows a server that offers no stream: 405.
@@ -366,6 +444,7 @@ def _app(
     path: str,
     allowed_hosts: Sequence[str] | None,
     threads: int | None,
+    max_body: int,
 ) -> Starlette:
     manager = StreamableHTTPSessionManager(
         app=server,
@@ -373,7 +452,7 @@ def _app(
         stateless=True,
         security_settings=_security(token, allowed_hosts),
     )
-    endpoint = _Endpoint(manager, threads)
+    endpoint = _Endpoint(manager, threads, max_body)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncGenerator[None, None]:
@@ -424,8 +503,17 @@ def asgi_app(
     if token is not None and not token:
         msg = "the bearer token is empty; set it to a long random string"
         raise ValueError(msg)
-    server = mcp_server(tools, name=name, log_arguments=log_arguments)
-    return _app(server, token=token, path=path, allowed_hosts=allowed_hosts, threads=threads)
+    proxies = list(tools)
+    server = mcp_server(proxies, name=name, log_arguments=log_arguments)
+    largest = max((proxy.limits.max_argument_bytes for proxy in proxies), default=0)
+    return _app(
+        server,
+        token=token,
+        path=path,
+        allowed_hosts=allowed_hosts,
+        threads=threads,
+        max_body=body_limit(largest),
+    )
 
 
 # ---------------------------------------------------------------------------------- running
