@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import pickle
 import pickletools
@@ -284,3 +285,61 @@ def test_error_kind_and_arguments_are_public() -> None:
         type(None),
         typed_toolsets.StrictArguments,
     }
+
+
+#: The public classes of the subpackages, by the subpackage users import them from.
+SUBPACKAGE_CLASSES = (
+    [
+        ("typed_toolsets.agent", name)
+        for name in (
+            "AgentError",
+            "AgentResult",
+            "DeadlineExceededError",
+            "MaxIterationsError",
+            "ReAct",
+            "ScriptedModel",
+            "Step",
+            "Transcript",
+            "Turn",
+        )
+    ]
+    + [
+        ("typed_toolsets.testing", name)
+        for name in ("NearMiss", "NoStrategyError", "ToolsetCheckError")
+    ]
+    + [("typed_toolsets.server", name) for name in ("BearerAuth", "DaemonThreads")]
+)
+
+
+@pytest.mark.parametrize(("package", "name"), SUBPACKAGE_CLASSES)
+def test_subpackage_classes_name_their_subpackage(package: str, name: str) -> None:
+    # Tracebacks said typed_toolsets.testing._check.ToolsetCheckError, a module users never
+    # import; the annotations still resolve where they were written.
+    cls = getattr(importlib.import_module(package), name)
+    assert repr(cls) == f"<class '{package}.{name}'>"
+    hints = typing.get_type_hints(cls, include_extras=True)
+    assert all(not isinstance(h, (str, typing.ForwardRef)) for h in hints.values()), hints
+
+
+def test_every_subpackage_class_is_listed() -> None:
+    listed = {(package, name) for package, name in SUBPACKAGE_CLASSES}
+    for package in ("typed_toolsets.agent", "typed_toolsets.testing", "typed_toolsets.server"):
+        module = importlib.import_module(package)
+        for name in module.__all__:
+            value = getattr(module, name)
+            if isinstance(value, type) and value.__module__ != "typed_toolsets":
+                assert (package, name) in listed, name
+
+
+def test_subpackage_errors_pickle_by_their_public_name() -> None:
+    from typed_toolsets.agent import MaxIterationsError
+    from typed_toolsets.testing import ToolsetCheckError
+
+    checked = ToolsetCheckError("T", "t_f", "x", "not accepted", {"x": 1})
+    for error in (MaxIterationsError((), 3), checked):
+        data = pickle.dumps(error)
+        strings = {arg for _, arg, _ in pickletools.genops(data) if isinstance(arg, str)}
+        assert type(error).__module__ in strings
+        assert not any(".agent." in s or "._" in s for s in strings)
+        again = pickle.loads(data)  # noqa: S301 - the bytes pickled just above
+        assert (type(again), str(again)) == (type(error), str(error))

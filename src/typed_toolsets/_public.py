@@ -19,7 +19,7 @@ import inspect
 import typing
 from typing import Final, TypeVar
 
-__all__ = ["PACKAGE", "public"]
+__all__ = ["PACKAGE", "public", "public_in"]
 
 #: The module public classes name.
 PACKAGE: Final = "typed_toolsets"
@@ -32,12 +32,25 @@ def public(cls: _C) -> _C:
 
     Apply it outermost, after ``attrs.define`` and friends: they read the annotations as written.
     """
-    module = cls.__module__
-    cls.__annotations__ = {
-        name: typing.ForwardRef(value, is_argument=False, module=module, is_class=True)
-        if isinstance(value, str)
-        else value
-        for name, value in inspect.get_annotations(cls).items()
-    }
-    cls.__module__ = PACKAGE
-    return cls
+    return public_in(PACKAGE)(cls)
+
+
+def public_in(package: str) -> typing.Callable[[_C], _C]:
+    """`public`, for a class whose public module is the subpackage *package* that exports it.
+
+    For ``typed_toolsets.agent.ReAct`` and the like: *package* must export the class under its
+    own name, since pickle looks it up there.
+    """
+
+    def publish(cls: _C) -> _C:
+        module = cls.__module__
+        cls.__annotations__ = {
+            name: typing.ForwardRef(value, is_argument=False, module=module, is_class=True)
+            if isinstance(value, str)
+            else value
+            for name, value in inspect.get_annotations(cls).items()
+        }
+        cls.__module__ = package
+        return cls
+
+    return publish

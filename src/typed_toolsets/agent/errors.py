@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from typed_toolsets import TypedToolsetsError
+from typed_toolsets._public import public_in
 
 if TYPE_CHECKING:
     from .steps import Step
@@ -29,6 +30,7 @@ def _tools_called(steps: tuple[Step, ...]) -> str:
     return ", ".join(names) if names else "none"
 
 
+@public_in("typed_toolsets.agent")
 class AgentError(TypedToolsetsError):
     """A run of the agent stopped without a final answer.
 
@@ -48,6 +50,7 @@ class AgentError(TypedToolsetsError):
         return len(self.steps)
 
 
+@public_in("typed_toolsets.agent")
 class MaxIterationsError(AgentError):
     """The model took ``max_iterations`` steps without giving a final answer.
 
@@ -73,6 +76,7 @@ class MaxIterationsError(AgentError):
         return type(self), (self.steps, self.max_iterations)
 
 
+@public_in("typed_toolsets.agent")
 class DeadlineExceededError(AgentError, TimeoutError):
     """The run's deadline passed before the model gave a final answer.
 

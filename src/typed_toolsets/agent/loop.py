@@ -29,6 +29,7 @@ from typed_toolsets import (
     ToolResult,
     Toolset,
 )
+from typed_toolsets._public import public_in
 from typed_toolsets.call.execution import CANCEL_GRACE, abandon_task, finish_loop, retrieved
 from typed_toolsets.export.calls import result_text
 from typed_toolsets.export.dialects import unique_tools
@@ -289,6 +290,7 @@ def _tool_map(tools: Iterable[ToolProxy]) -> dict[str, ToolProxy]:
     return found
 
 
+@public_in("typed_toolsets.agent")
 class ReAct:
     """A bounded ReAct agent: the model picks a tool, sees what it gave, and so on to an answer.
 

@@ -29,6 +29,7 @@ from typing import Final
 import attrs
 
 from typed_toolsets import StrictArguments, ToolProxy
+from typed_toolsets._public import public_in
 
 from .steps import STEP_FORMAT, Step
 
@@ -72,6 +73,7 @@ def _json_form(value: object) -> object:
     return value.arguments if isinstance(value, StrictArguments) else repr(value)
 
 
+@public_in("typed_toolsets.agent")
 @attrs.frozen
 class Turn:
     """One step so far, as the model sees it.
@@ -104,6 +106,7 @@ class Turn:
         return json.dumps(self.reply, ensure_ascii=False, default=_json_form)
 
 
+@public_in("typed_toolsets.agent")
 @attrs.frozen
 class Transcript:
     """What the model callable receives each turn.

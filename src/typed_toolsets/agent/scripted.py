@@ -7,11 +7,14 @@ import typing
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from typed_toolsets._public import public_in
+
 from .prompt import Transcript
 
 __all__ = ["ScriptedModel"]
 
 
+@public_in("typed_toolsets.agent")
 class ScriptedModel:
     """Replays fixed steps: the reply to the transcript with *n* turns is ``steps[n]``.
 

@@ -24,6 +24,7 @@ from typing import Any, Final
 import attrs
 
 from typed_toolsets import Limits, StrictArguments, ToolError, ToolProxy, ToolResult
+from typed_toolsets._public import public_in
 from typed_toolsets.export.calls import read_arguments
 from typed_toolsets.types.typespec import json_type_of
 
@@ -54,6 +55,7 @@ _UNKNOWN_TOOL_LIMITS: Final = Limits()
 _FENCED: Final = re.compile(r"\A```[A-Za-z0-9_-]*[ \t]*\r?\n(.*)\r?\n```\Z", re.S)
 
 
+@public_in("typed_toolsets.agent")
 @attrs.frozen
 class Step:
     """One step of a run: what the model chose, and what it observed.
@@ -93,6 +95,7 @@ class Step:
         }
 
 
+@public_in("typed_toolsets.agent")
 @attrs.frozen
 class AgentResult:
     """The outcome of `ReAct.run`: the final answer and every step that led to it.

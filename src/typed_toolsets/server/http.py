@@ -38,6 +38,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from typed_toolsets import ToolProxy
+from typed_toolsets._public import public_in
 
 from .protocol import DEFAULT_NAME, logger, mcp_server
 from .stopping import Watchdog, watchdog
@@ -118,6 +119,7 @@ def _host_name(host: str) -> str:
 # ------------------------------------------------------------------------------- bearer token
 
 
+@public_in("typed_toolsets.server")
 class BearerAuth:
     """ASGI middleware: only requests with ``Authorization: Bearer <token>`` get through.
 

@@ -19,6 +19,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
+from typed_toolsets._public import public_in
+
 __all__ = ["DEFAULT_THREADS", "DaemonThreads"]
 
 #: Threads for sync tools while serving: as many slow sync calls can run at once.
@@ -30,6 +32,7 @@ _P = ParamSpec("_P")
 _Job = tuple["concurrent.futures.Future[Any]", Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
 
+@public_in("typed_toolsets.server")
 class DaemonThreads(concurrent.futures.ThreadPoolExecutor):
     """An executor of up to *max_threads* daemon threads, started as calls need them.
 

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import FailedHealthCheck, InvalidArgument, Unsatisfiable
 
+from typed_toolsets._public import public_in
 from typed_toolsets._toolset import Toolset
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
@@ -35,6 +36,7 @@ _PARAMETER_RE: Final = re.compile(r"\$\.([A-Za-z_]\w*)")
 _SHOWN: Final = 2000
 
 
+@public_in("typed_toolsets.testing")
 class ToolsetCheckError(AssertionError):
     """A guarantee checked by `check_toolset` does not hold.
 
@@ -65,6 +67,10 @@ class ToolsetCheckError(AssertionError):
         if len(shown) > _SHOWN:
             shown = shown[: _SHOWN - 3] + "..."
         super().__init__(f"{where}: {problem}\n  example: {shown}")
+
+    def __reduce__(self) -> tuple[type[ToolsetCheckError], tuple[object, ...]]:
+        # The default rebuilds an exception from its message alone (pytest-xdist pickles it).
+        return type(self), (self.toolset, self.tool, self.parameter, self.problem, self.example)
 
 
 def same(left: object, right: object, *, defaults: bool = False) -> bool:

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
 
 from hypothesis import strategies as st
 
+from typed_toolsets._public import public_in
+
 from . import _seams
 from ._strategies import Constraints, arguments
 
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["NearMiss", "invalid_arguments"]
 
 
+@public_in("typed_toolsets.testing")
 class NearMiss(NamedTuple):
     """Arguments a tool must refuse, and the JSON path its error must name.
 

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
 from hypothesis import strategies as st
 from hypothesis.errors import ResolutionFailed
 
+from typed_toolsets._public import public_in
+
 from . import _seams
 
 if TYPE_CHECKING:
@@ -39,6 +41,7 @@ _EXTRA_ITEMS: Final = 4
 _SAFE_INTEGER: Final = 2**53
 
 
+@public_in("typed_toolsets.testing")
 class NoStrategyError(ResolutionFailed):
     """No strategy is known for an annotation (a `ResolutionFailed`, hence a `TypeError`).
 
