@@ -273,7 +273,7 @@ def test_forward_references_are_resolved(write: Write, capsys: pytest.CaptureFix
     assert status == 1
     assert len(out) == 3
     assert ":8: error: Later.use: parameter 'item' has type Item, which has no JSON" in out[0]
-    assert ":11: error: Later.missing: an annotation names 'Missing', which Python cannot" in out[1]
+    assert ":11: error: Later.missing: parameter 'other': an annotation names 'Missing'" in out[1]
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1223,7 +1223,8 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         "op",
         "a",
         (
-            "T.op: an annotation names 'Later', which Python cannot find when it resolves the "
+            "T.op: parameter 'a': an annotation names 'Later', which Python cannot find when it "
+            "resolves the "
             "annotation; define or import it at the module's top level (an import under "
             "`if TYPE_CHECKING:` or a name inside a function is not enough) [toolset-param-type]"
         ),

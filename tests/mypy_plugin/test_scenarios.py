@@ -428,8 +428,9 @@ STALE_EDITS = [
         "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from pkg.models import Color\n",
         [
             (
-                "pkg/leaf.py:7: error: Leaf.paint: an annotation names 'Color', which Python cannot "
-                "find when it resolves the annotation; define or import it at the module's top level "
+                "pkg/leaf.py:7: error: Leaf.paint: parameter 'color': an annotation names 'Color', "
+                "which Python cannot find when it resolves the annotation; define or import it at "
+                "the module's top level "
                 "(an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  "
                 "[toolset-param-type]"
             )

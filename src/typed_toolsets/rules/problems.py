@@ -266,7 +266,8 @@ KINDS: Final[Mapping[Kind, Template]] = {
     "bad-annotation": Template("param-type", "parameter {parameter!r}: {reason}"),
     "unresolved-name": Template(
         "param-type",
-        "an annotation names {name!r}, which Python cannot find when it resolves the "
+        "{parameter:where}an annotation names {name!r}, which Python cannot find when it "
+        "resolves the "
         "annotation; define or import it at the module's top level (an import under "
         "`if TYPE_CHECKING:` or a name inside a function is not enough)",
     ),
@@ -363,9 +364,15 @@ STATIC_ONLY_CODES: Final = frozenset({"unchecked"})
 
 
 class _Formatter(string.Formatter):
-    """`str.format` with the two specs of the templates: ``names`` and ``suggest``."""
+    """`str.format` with the specs of the templates: ``names``, ``suggest`` and ``where``.
+
+    ``where`` writes a parameter as ``parameter 'x': `` and nothing without one (a problem of
+    the return annotation, say).
+    """
 
     def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec == "where":
+            return "" if value is None else f"parameter {value!r}: "
         if format_spec == "names":
             return ", ".join(repr(item) for item in _names(value))
         if format_spec == "suggest":

@@ -15,11 +15,11 @@ else:
 
 class Tasks(Toolset):
     @tool
-    def prioritise(self, *, note: str, priority: Priority, other: Priority) -> str:  # E: Tasks.prioritise: an annotation names 'Priority', which Python cannot find when it resolves the annotation; define or import it at the module's top level (an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  [toolset-param-type]
+    def prioritise(self, *, note: str, priority: Priority, other: Priority) -> str:  # E: Tasks.prioritise: parameter 'priority': an annotation names 'Priority', which Python cannot find when it resolves the annotation; define or import it at the module's top level (an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  [toolset-param-type]
         return note
 
     @tool
-    def items(self, *, items: list[remote_models.Item]) -> int:  # E: Tasks.items: an annotation names 'remote_models', which Python cannot find when it resolves the annotation; define or import it at the module's top level (an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  [toolset-param-type]
+    def items(self, *, items: list[remote_models.Item]) -> int:  # E: Tasks.items: parameter 'items': an annotation names 'remote_models', which Python cannot find when it resolves the annotation; define or import it at the module's top level (an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  [toolset-param-type]
         return len(items)
 
     @tool
