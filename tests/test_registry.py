@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import decimal
+import threading
 import typing
 from typing import Annotated, Union
 
@@ -245,3 +246,57 @@ def test_registering_a_type_the_converter_has_used_changes_its_hooks() -> None:
     )
     assert converter.unstructure(Badge("a")) == "A"
     assert converter.structure("A", Badge) == Badge("a")
+
+
+@attrs.frozen
+class Token:
+    code: str
+
+
+class _PausingRegistry:
+    """The registry, pausing the thread named *who* at its second lookup of `Token`.
+
+    The converter looks a type up twice while finding its hook (is it supported, then its
+    spec): the pause falls after the second, before cattrs caches the hook made from it.
+    """
+
+    def __init__(self, who: str) -> None:
+        self.who = who
+        self.looked_up = 0
+        self.paused = threading.Event()
+        self.resume = threading.Event()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(registry, name)
+
+    def spec(self, annotation: object) -> object:
+        found = registry.spec(annotation)
+        if annotation is Token and threading.current_thread().name == self.who:
+            self.looked_up += 1
+            if self.looked_up == 2:
+                self.paused.set()
+                self.resume.wait(10)
+        return found
+
+
+def test_registering_a_type_while_the_converter_finds_its_hook_does_not_keep_the_old_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A hook found from the old spec, cached after register_type cleared the cache, would be
+    # the converter's hook for the type for good.
+    from typed_toolsets.types import converter as converter_module
+
+    register_type(Token, schema={"type": "string"}, structure=Token, unstructure=lambda t: "1")
+    pausing = _PausingRegistry("finding")
+    monkeypatch.setattr(converter_module, "registry", pausing)
+    found: list[object] = []
+    finding = threading.Thread(
+        target=lambda: found.append(converter.unstructure(Token("a"))), name="finding"
+    )
+    finding.start()
+    assert pausing.paused.wait(10)
+    register_type(Token, schema={"type": "string"}, structure=Token, unstructure=lambda t: "2")
+    pausing.resume.set()
+    finding.join(10)
+    assert found == ["1"]  # found before the new registration was made
+    assert converter.unstructure(Token("a")) == "2"

@@ -8,7 +8,9 @@ imports cattrs, so the core loads it only when a tool is first called.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+import typing
+from collections.abc import Callable, Hashable
 from typing import Any, Final
 
 import cattrs
@@ -62,6 +64,45 @@ converter.register_unstructure_hook_factory(_supported, _unstructure_factory)
 for _scalar in (str, int, float, bool):
     converter.register_structure_hook(_scalar, _structure_by_type)
     converter.register_unstructure_hook(_scalar, registry.spec(_scalar).unstructure)
+
+
+class _HookCache:
+    """cattrs' cache of the hook found for each type, which a `register_type` cannot leave stale.
+
+    cattrs caches with `functools.lru_cache`: a hook found from a type's old spec while another
+    thread registers the type would be stored after the registration cleared the cache, and
+    used for good. Here a hook found before the last clearing is used once, not stored.
+    """
+
+    def __init__(self, find: Callable[[Any], Any]) -> None:
+        self._find = find
+        self._hooks: dict[Hashable, Any] = {}
+        self._cleared = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, annotation: Hashable) -> Any:
+        try:
+            return self._hooks[annotation]
+        except KeyError:
+            pass
+        cleared = self._cleared
+        hook = self._find(annotation)
+        with self._lock:
+            if cleared == self._cleared:
+                self._hooks[annotation] = hook
+        return hook
+
+    def cache_clear(self) -> None:
+        """Forget every hook, and any being found now (cattrs calls it on each new hook)."""
+        with self._lock:
+            self._cleared += 1
+            self._hooks.clear()
+
+
+for _dispatch in (converter._structure_func, converter._unstructure_func):  # pyright: ignore[reportPrivateUsage]
+    # In place of its lru_cache (cattrs types the attribute as taking the converter too, but
+    # calls it, and clears it, as it calls a cache of `dispatch_without_caching`).
+    typing.cast("Any", _dispatch).dispatch = _HookCache(_dispatch.dispatch_without_caching)
 
 
 def _forget_hooks() -> None:
