@@ -100,9 +100,12 @@ class _HookCache:
 
 
 for _dispatch in (converter._structure_func, converter._unstructure_func):  # pyright: ignore[reportPrivateUsage]
-    # In place of its lru_cache (cattrs types the attribute as taking the converter too, but
-    # calls it, and clears it, as it calls a cache of `dispatch_without_caching`).
-    typing.cast("Any", _dispatch).dispatch = _HookCache(_dispatch.dispatch_without_caching)
+    # In place of its lru_cache, around the function that cache wraps (`__wrapped__`:
+    # `dispatch_without_caching`). cattrs types the attribute as taking the converter too, but
+    # calls it, and clears it, as a cache of that function.
+    _uncached = getattr(_dispatch.dispatch, "__wrapped__", None)
+    if _uncached is not None:
+        typing.cast("Any", _dispatch).dispatch = _HookCache(_uncached)
 
 
 def _forget_hooks() -> None:
