@@ -2,8 +2,11 @@
 
 A call with a deadline runs its method in a worker thread (sync) or as a task (async). At the
 deadline the caller gets a ``"timeout"`` error; what cannot be stopped (a thread, or a task that
-ignores its cancellation) is left running and counted in `abandoned` until it ends, so that at
-most `MAX_ABANDONED_THREADS` pile up. `typed_toolsets.call.pipeline` decides when; this module
+ignores its cancellation) is left running and counted in `abandoned` until it ends; once
+`MAX_ABANDONED_THREADS` are, calls with a deadline are not started. The calls already running
+then may still time out and add theirs, so the count stays below the limit plus the number of
+timed calls running at once (a strict bound would have to refuse calls that have not timed out:
+a server's 64 concurrent calls, say). `typed_toolsets.call.pipeline` decides when; this module
 keeps the count and says what a failure looks like.
 """
 
@@ -41,8 +44,8 @@ __all__ = [
     "too_many_abandoned",
 ]
 
-#: At most this many timed-out sync calls may still be running in abandoned threads; past that,
-#: calls with a timeout are refused with a ``"limit"`` error until some finish.
+#: Once this many timed-out calls are still running in abandoned threads (or tasks), calls with a
+#: timeout are refused with a ``"limit"`` error until some finish (see the module docstring).
 MAX_ABANDONED_THREADS: Final = 32
 _MAX_MESSAGE: Final = 2000
 
