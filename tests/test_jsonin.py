@@ -500,6 +500,26 @@ class TestMappings:
     def test_tuples_are_arrays(self) -> None:
         assert take().dynamic_call({"items": (1, "a")}) == 0
 
+    def test_number_subclasses_give_their_own_value(self) -> None:
+        # JSON writers write such a number's own value, whatever its __int__ or __float__ say.
+        class Count(int):
+            def __int__(self) -> int:
+                return 99
+
+        class Ratio(float):
+            def __float__(self) -> float:
+                return 99.0
+
+        class NumbersToolset(Toolset):
+            @tool
+            def keep(self, *, count: int, ratio: float, counts: list[int]) -> object:
+                return count, ratio, counts
+
+        proxy = NumbersToolset.to_tools()[0]
+        arguments = {"count": Count(5), "ratio": Ratio(2.5), "counts": [Count(7)]}
+        expected = json.loads(json.dumps(arguments))
+        assert proxy.dynamic_call(arguments) == (5, 2.5, [7]) == tuple(expected.values())
+
     @pytest.mark.parametrize(
         ("arguments", "path", "fragment"),
         [

@@ -441,11 +441,13 @@ def _json_string_size(text: str) -> int:
 
 def _plain_number(value: float) -> tuple[float, str | None]:
     """A number as a plain int or float, and why it has no JSON form (None when it has one)."""
+    # The value itself, as JSON writers read it: ``int()`` and ``float()`` would call a
+    # subclass's own ``__int__`` / ``__float__``, which may return another number.
     if isinstance(value, int):
-        number = int(value)
+        number = int.__int__(value)
         too_long = abs(number) >= LONG_INT
         return number, f"the integer has more than {MAX_INT_DIGITS:,} digits" if too_long else None
-    plain = float(value)
+    plain = float.__float__(value)
     finite = math.isfinite(plain)
     return plain, None if finite else f"{value!r} is not valid JSON (numbers must be finite)"
 
