@@ -269,6 +269,11 @@ MALFORMED = [
     pytest.param("not json", "the reply is not valid JSON (Expecting value", id="bad-json"),
     pytest.param('{"action": "finish", "action": "x"}', "duplicate key 'action'", id="dup-key"),
     pytest.param('{"action": NaN}', "NaN is not valid JSON", id="nan"),
+    pytest.param(
+        b'{"action": "shop_add", "thought": "\xff", "action_input": {"a": 1, "b": 2}}',
+        "the reply is not valid UTF-8 (invalid start byte at byte 35)",
+        id="not-utf8",
+    ),
     pytest.param("[1, 2]", "the reply must be a JSON object, not array", id="array"),
     pytest.param({"thought": "hm"}, '"action" is missing', id="no-action"),
     pytest.param({"action": 3}, '"action" must be a string', id="action-number"),

@@ -204,7 +204,13 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
     """
     data: object = reply
     if isinstance(reply, (str, bytes, bytearray)):
-        text = reply.decode("utf-8", "replace") if not isinstance(reply, str) else reply
+        try:
+            # Strictly: a replaced byte would reach the tool as U+FFFD, where the tool's own
+            # call refuses bytes that are not UTF-8.
+            text = reply if isinstance(reply, str) else reply.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problem = f"the reply is not valid UTF-8 ({exc.reason} at byte {exc.start})"
+            return Reply("", None, {}, problem=_malformed([problem]))
         try:
             data = parse_json(_unfence(text))
         except ValueError as exc:
