@@ -824,6 +824,19 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         ),
     ),
     (
+        # A tool() bound to a name of the class body, never listed in `exports`.
+        "tool-attribute",
+        _class("T", count=tool("op"), op=lambda self: None),
+        "tool-attribute",
+        "T",
+        None,
+        None,
+        (
+            "T: `count = tool('op')` declares no tool by itself; list it in `exports` "
+            "(exports = (tool('op'),)) or write @tool on the method [toolset-unknown-method]"
+        ),
+    ),
+    (
         "exports-item",
         _class("T", exports=("op",)),
         "exports-item",
@@ -1439,3 +1452,16 @@ def test_an_alias_of_a_marked_method_is_not_exported_again() -> None:
 
     assert [t.name for t in Base.to_tools()] == ["t_find"]
     assert [t.name for t in Sub.to_tools()] == ["t_find"]
+
+
+def test_a_tool_kept_under_a_name_and_listed_in_exports_is_fine() -> None:
+    spec = tool("op")
+
+    class Kept(Toolset):
+        _spec = spec
+        exports = (spec,)
+
+        def op(self) -> str:
+            return "x"
+
+    assert [t.method_name for t in Kept.to_tools()] == ["op"]

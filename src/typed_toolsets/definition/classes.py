@@ -195,7 +195,12 @@ def _own_specs(cls: type, problems: list[Problem]) -> tuple[ToolSpec, ...]:
                 else:
                     kind: Kind = "exports-method" if callable(item) else "exports-item"
                     problems.append(problem(kind, class_name, got=repr(item)))
+    loose: list[tuple[str, ToolSpec]] = []
     for name, value in cls.__dict__.items():
+        if isinstance(value, ToolSpec):
+            if name != "exports":
+                loose.append((name, value))
+            continue
         spec = spec_of(value)
         if spec is None:
             continue
@@ -211,6 +216,13 @@ def _own_specs(cls: type, problems: list[Problem]) -> tuple[ToolSpec, ...]:
         if spec.method_name in seen:
             problems.append(problem("declared-twice", class_name, spec.method_name))
         seen.add(spec.method_name)
+    for name, value in loose:
+        # A tool() kept under a name to list in `exports` later is fine once it is listed.
+        if value.method_name not in seen:
+            found = problem(
+                "tool-attribute", class_name, attribute=name, got=repr(value.method_name)
+            )
+            problems.append(found)
     return tuple(specs)
 
 

@@ -57,6 +57,7 @@ from .metadata import (
     class_metadata,
     declarations_of,
     lambda_of,
+    loose_tools_of,
     metadata,
     mixin_toolset_name,
     stored_span,
@@ -391,6 +392,7 @@ class ClassCheck:
     def run(self) -> None:
         """Check every declaration the class has, its own and inherited."""
         self.report_unchecked()
+        self.report_loose_tools()
         origin, toolset_name = self.toolset_name_origin(self.info)
         final_names: dict[str, Declaration] = {}
         declarations = self.merged()
@@ -500,6 +502,16 @@ class ClassCheck:
             method = item.values.get("method")
             values = {k: v for k, v in item.values.items() if k != "method"}
             report(self.api, problem(item.kind, self.name, method, **values), item.span)
+
+    def report_loose_tools(self) -> None:
+        """``count = tool("word_count")`` whose method this class's body does not declare."""
+        if class_metadata(self.info).get("exports_unchecked") is True:
+            return  # exports the plugin cannot read may list it (reported as unchecked)
+        declared = {decl.method for decl in declarations_of(self.info)}
+        for attribute, method in loose_tools_of(self.info):
+            if method not in declared:
+                found = problem("tool-attribute", self.name, attribute=attribute, got=repr(method))
+                report(self.api, found, class_span(self.info))
 
     def report_mixin_name(self, origin: TypeInfo) -> None:
         """A ``toolset_name`` from a class that is not a Toolset, when this class combines it."""

@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from typing import Final, TypeGuard
 
 from mypy.nodes import (
+    ARG_POS,
     ARG_STAR,
     ARG_STAR2,
     AssignmentStmt,
@@ -202,6 +203,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     decorated: list[dict[str, object]] = []
     aliases: dict[str, dict[str, object]] = {}
     lambdas: dict[str, list[list[str]]] = {}
+    loose: list[dict[str, object]] = []
     for stmt, block in _class_statements(ctx.cls.defs.body):
         if block is not None:
             _record_conditional(reader, stmt, block, data)
@@ -224,6 +226,8 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
                 record_limits(stmt, data, describe, span(stmt))
             elif name is not None and isinstance(stmt.rvalue, LambdaExpr):
                 lambdas[name] = _lambda_parameters(stmt.rvalue)
+            elif name is not None and _loose_tool(reader, stmt.rvalue) is not None:
+                loose.append({"attribute": name, "method": _loose_tool(reader, stmt.rvalue)})
             elif name is not None:
                 alias = alias_target(stmt.rvalue)
                 if alias is not None:
@@ -236,6 +240,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     data["unchecked"] = reader.unchecked
     data["aliases"] = aliases
     data["lambdas"] = lambdas
+    data["loose_tools"] = loose
     data["methods"] = _methods(ctx.api, ctx.cls.defs.body, registered)
     info.metadata[META] = data
     _add_digest(ctx, data)
@@ -247,6 +252,16 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     for stmt, _ in _class_statements(ctx.cls.defs.body):
         if _assigns(stmt, "exports"):
             _declare_exports_type(ctx, stmt)
+
+
+def _loose_tool(reader: Reader, expr: Expression) -> str | None:
+    """The method name of ``tool("name", ...)`` bound to an attribute (not in ``exports``)."""
+    if not isinstance(expr, CallExpr) or not reader.is_tool(expr.callee) or not expr.args:
+        return None
+    if expr.arg_kinds[0] != ARG_POS or expr.arg_names[0] is not None:
+        return None
+    method = reader.literal_str(expr.args[0])
+    return method if isinstance(method, str) else None
 
 
 def record_mixin(ctx: ClassDefContext) -> None:

@@ -25,6 +25,7 @@ __all__ = [
     "alias_of",
     "class_metadata",
     "declarations_of",
+    "loose_tools_of",
     "metadata",
     "method_facts_of",
     "mixin_metadata",
@@ -181,6 +182,16 @@ def alias_of(info: TypeInfo, name: str) -> tuple[str, str] | None:
     if isinstance(target, str) and isinstance(target_name, str):
         return target, target_name
     return None
+
+
+def loose_tools_of(info: TypeInfo) -> list[tuple[str, str]]:
+    """``(attribute, method)`` of each ``attribute = tool("method")`` of *info*'s own body."""
+    found: list[tuple[str, str]] = []
+    for data in records(class_metadata(info).get("loose_tools")):
+        attribute, method = data.get("attribute"), data.get("method")
+        if isinstance(attribute, str) and isinstance(method, str):
+            found.append((attribute, method))
+    return found
 
 
 def lambda_of(info: TypeInfo, name: str) -> list[tuple[str, str]] | None:

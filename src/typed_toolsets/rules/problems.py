@@ -52,6 +52,7 @@ Kind = Literal[
     "unknown-method",
     "exports-not-a-tuple",
     "exports-one-tool",
+    "tool-attribute",
     "exports-item",
     "exports-method",
     "tool-method-name",
@@ -142,6 +143,12 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "unknown-method",
         "`exports` is one tool({name!r}) declaration, not a tuple of them; add a trailing "
         "comma: exports = (tool({name!r}),)",
+    ),
+    "tool-attribute": Template(
+        # `count = tool("word_count")` in the class body, outside `exports`: it declares nothing.
+        "unknown-method",
+        "`{attribute} = tool({got})` declares no tool by itself; list it in `exports` "
+        "(exports = (tool({got}),)) or write @tool on the method",
     ),
     "exports-item": Template(
         "unknown-method", "`exports` contains {got}, not a tool(...) declaration"

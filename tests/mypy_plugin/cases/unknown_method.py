@@ -25,3 +25,11 @@ class Leaf(RemoteMid):
 
 class NotOnSibling(Toolset):
     exports = (tool("search"),)  # E: NotOnSibling.search: NotOnSibling has no method 'search' to export  [toolset-unknown-method]
+
+
+class Loose(Toolset):  # E: Loose: `count = tool('word_count')` declares no tool by itself; list it in `exports` (exports = (tool('word_count'),)) or write @tool on the method  [toolset-unknown-method]
+    count = tool("word_count")
+
+    def word_count(self, *, text: str) -> int:
+        return len(text.split())
+
