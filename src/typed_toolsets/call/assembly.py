@@ -13,7 +13,7 @@ from typing import Any, Final
 from typed_toolsets.types.gen import compile_function
 from typed_toolsets.types.typespec import MISSING
 
-from .jsonin import Link, path_of
+from .jsonvalues import Link, path_of
 from .keywords import Scalar
 from .nodes import (
     Additional,

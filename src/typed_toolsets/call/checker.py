@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any, Final
 from typed_toolsets.types.typespec import Schema
 
 from .assembly import generated_node, leaf_node, with_shallow
-from .jsonin import Link, path_of
 from .jsonschema_errors import expand, has_tags, is_tag_error
+from .jsonvalues import Link, path_of
 from .keywords import SCALAR_KEYWORDS, Scalar, Unsupported, json_key
 from .nodes import (
     Additional,

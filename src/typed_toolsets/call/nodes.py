@@ -21,8 +21,8 @@ from typed_toolsets.types.gen import compile_function
 from typed_toolsets.types.items import inexact
 from typed_toolsets.types.typespec import MISSING
 
-from .jsonin import Link, path_of
 from .jsonschema_errors import tag_mismatch
+from .jsonvalues import Link, path_of
 from .keywords import Scalar, Test
 from .validation import Problem, missing, unexpected, union_expectation, union_mismatch
 

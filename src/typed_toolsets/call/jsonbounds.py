@@ -1,0 +1,152 @@
+"""What a call's arguments may be: the input errors, and the size and depth bounds.
+
+Measured before any work that scales with the input, and without recursion, so a 100,000-deep
+input is a clean error rather than a RecursionError or a crash. Nesting deeper than
+`MAX_NESTING` is refused whatever ``Limits.max_depth`` allows: up to it, every later step (the
+parser, structuring, the checker) stays well within Python's default recursion limit, so the
+verdict on an input never depends on that limit.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Final
+
+from typed_toolsets.definition.limits import Limits
+
+__all__ = [
+    "MAX_NESTING",
+    "SURROGATE_RE",
+    "ArgumentsInputError",
+    "InvalidJSON",
+    "LimitExceeded",
+    "NotAnObject",
+    "NotJSONValue",
+    "check_size",
+    "check_text_depth",
+    "depth_error",
+    "depth_limit",
+    "short_repr",
+    "text_depth",
+]
+
+#: The deepest nesting read, whatever ``Limits.max_depth`` allows (serde_json's default limit
+#: too). The call path recurses at most a few frames per level, so up to this depth it needs a
+#: few hundred frames, well within Python's default limit of 1,000.
+MAX_NESTING: Final = 128
+#: A lone surrogate (half of a UTF-16 pair): no UTF-8 form, so no JSON text holds it.
+SURROGATE_RE: Final = re.compile("[\ud800-\udfff]")
+_ESCAPE_RE: Final = re.compile(r"\\.", re.DOTALL)
+# Every byte but the four brackets, for deleting them all in one C pass.
+_NOT_BRACKETS: Final = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_BRACKET_STEP: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+class LimitExceeded(Exception):  # noqa: N818 - named for the verdict, as the limit messages read
+    """The input is over a size or depth limit. ``str()`` is the message (without the tool)."""
+
+
+class ArgumentsInputError(Exception):
+    """The input is not a JSON object; subclasses say how. ``str()`` is the reason."""
+
+
+class InvalidJSON(ArgumentsInputError):  # noqa: N818 - a kind of ArgumentsInputError
+    """The text is not valid JSON (strictly parsed)."""
+
+
+class NotAnObject(ArgumentsInputError):  # noqa: N818 - a kind of ArgumentsInputError
+    """The input is valid JSON (or a Python value) but not an object."""
+
+
+class NotJSONValue(ArgumentsInputError):  # noqa: N818 - a kind of ArgumentsInputError
+    """A mapping holds something that has no JSON form.
+
+    Attributes:
+        path: Where, as a list of keys and indices.
+    """
+
+    def __init__(self, message: str, path: list[str | int]) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def short_repr(value: object, limit: int = 40) -> str:
+    """*value*'s repr, cut to *limit* characters (a failing repr is named by the type)."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a repr that fails must not break error reporting
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+# ------------------------------------------------------------------------------ size and depth
+
+
+def check_size(size: int | None, limits: Limits) -> None:
+    """Raise `LimitExceeded` when *size* is over the byte limit.
+
+    A *size* of None means measuring stopped early: the input is over the limit.
+    """
+    limit = limits.max_argument_bytes
+    if size is None or size > limit:
+        measured = f"more than {limit:,}" if size is None else f"{size:,}"
+        msg = (
+            f"{measured} bytes, over the limit of {limit:,} bytes (Limits.max_argument_bytes); "
+            "send less data"
+        )
+        raise LimitExceeded(msg)
+
+
+def depth_limit(limits: Limits) -> int:
+    """The deepest nesting accepted: ``Limits.max_depth``, at most `MAX_NESTING`."""
+    return min(limits.max_depth, MAX_NESTING)
+
+
+def depth_error(depth: int | None, limit: int) -> LimitExceeded:
+    """The refusal of nesting *depth* levels deep (None: more than *limit*) under *limit*."""
+    measured = f"more than {limit}" if depth is None else str(depth)
+    setting = (
+        "Limits.max_depth"
+        if limit < MAX_NESTING
+        else "the deepest nesting typed_toolsets reads, whatever Limits.max_depth allows"
+    )
+    return LimitExceeded(
+        f"nested {measured} levels deep, over the limit of {limit} ({setting}); "
+        "send a flatter structure"
+    )
+
+
+def text_depth(text: str) -> int:
+    """Measure the deepest nesting of ``[``/``{`` outside strings, without recursion or parsing.
+
+    Passes in C, linear whatever the text: escapes are dropped first (outside strings they are
+    invalid JSON anyway), so every quote left delimits a string; splitting at the quotes leaves
+    the text outside strings at the even places; every byte of it but the brackets is deleted,
+    and the brackets left are summed up. Malformed text gives some number; the parser rejects it
+    afterwards.
+    """
+    if "\\" in text:
+        text = _ESCAPE_RE.sub("", text)
+    outside = "".join(text.split('"')[::2]).encode("utf-8", "surrogatepass")
+    brackets = outside.translate(None, _NOT_BRACKETS)
+    if not brackets:
+        return 0
+    # No list of the levels: a megabyte of brackets would make one of tens of megabytes.
+    return max(0, max(itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets))))
+
+
+def check_text_depth(text: str, limits: Limits, opened: int | None = None) -> None:
+    """Raise `LimitExceeded` when *text* nests deeper than the limit.
+
+    *opened* is the number of its opening brackets, when the caller has counted them.
+    """
+    limit = depth_limit(limits)
+    if opened is None:
+        opened = text.count("[") + text.count("{")
+    # Cheap bound first: a text with fewer opening brackets than the limit cannot be too deep.
+    if opened <= limit:
+        return
+    depth = text_depth(text)
+    if depth > limit:
+        raise depth_error(depth, limit)
