@@ -5,9 +5,9 @@ through the functions below, so that when the core changes inside (the arguments
 strict variant, rule shapes) this module alone is re-pointed. Everything here is plain data and
 functions: nothing in this module imports Hypothesis.
 
-Only `typed_toolsets.types.registry` is imported with the module: the Hypothesis plugin imports
-it while Hypothesis itself is being imported, so the rest of the core is imported by the
-functions that need it.
+Only `typed_toolsets.types.usertypes` (and the registry it adds to) is imported with the
+module: the Hypothesis plugin imports it while Hypothesis itself is being imported, so the rest
+of the core is imported by the functions that need it.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from typed_toolsets.types.registry import StrategySource, user_strategies
 from typed_toolsets.types.typespec import MISSING
+from typed_toolsets.types.usertypes import StrategySource, user_strategies
 
 if TYPE_CHECKING:
     from typed_toolsets.call.pipeline import ExactPath

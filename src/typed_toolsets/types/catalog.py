@@ -18,11 +18,12 @@ from typed_toolsets.rules.typenames import missing_parameters
 from .annotated import ANNOTATED_RULES
 from .containers import CONTAINER_RULES, fullname, is_bare_generic
 from .formats import FORMAT_RULES
-from .registry import Builder, Rule, TypeRegistry, register_type, registry, unknown_shape
+from .registry import Builder, Rule, TypeRegistry, registry, unknown_shape
 from .scalars import SCALAR_RULES
 from .structs import STRUCT_RULES
 from .typespec import TypeSpec, Unsupported
 from .unions import UNION_RULES
+from .usertypes import register_type
 
 __all__ = ["BUILTIN_RULES", "explain_unsupported", "register_type", "registry"]
 
