@@ -17,7 +17,7 @@ app = asgi_app(tools, token=os.environ["MCP_TOKEN"])  # for uvicorn, gunicorn, M
   form for stdio;
 - `asgi_app`: the HTTP transport as an ASGI app, stateless (no session, no affinity: N
   processes behind a load balancer serve one client), JSON responses, at ``/mcp``;
-- `BearerAuth`, `check_bind`: a token is required to serve beyond loopback;
+- `BearerAuth`, `check_bind` (`.guard`): a token is required to serve beyond loopback;
 - `DaemonThreads`: the pool sync tools run in while serving.
 
 Logging: one INFO line per call on the ``typed_toolsets.server`` logger (tool, outcome,
@@ -39,7 +39,8 @@ from typed_toolsets import ToolProxy
 
 from . import _sigint
 from ._sdk import MISSING_EXTRA
-from .http import DEFAULT_PATH, BearerAuth, asgi_app, check_bind, is_loopback, run
+from .guard import BearerAuth, check_bind, is_loopback
+from .http import DEFAULT_PATH, asgi_app, run
 from .protocol import DEFAULT_NAME, logger, mcp_server, tools_text
 from .stdio import serve_stdio
 from .threads import DEFAULT_THREADS, DaemonThreads

@@ -1,25 +1,18 @@
-"""Streamable HTTP: the ASGI app (stateless, JSON responses, at ``/mcp``), its guard and runner.
+"""Streamable HTTP: the ASGI app (stateless, JSON responses, at ``/mcp``) and its runner.
 
 Stateless means every request is served on its own: no session id, no affinity, no
 ``initialize`` needed first, so any number of processes behind any load balancer serve one
 client. The app is a Starlette application: run it under uvicorn or gunicorn (several workers
 are several such processes), or mount it in a Starlette or FastAPI app.
 
-Who may call it:
-
-- With a bearer token, every request must carry ``Authorization: Bearer <token>`` (compared in
-  constant time); any other gets 401 before anything else runs.
-- Without one, the server is for this machine only: `check_bind` refuses to bind anywhere but
-  loopback, and the app answers only requests whose ``Host`` (and ``Origin``, when sent) is a
-  loopback name, so a web page cannot reach it through DNS rebinding.
+Who may call it is `.guard`'s: a bearer token, or loopback only (binding and the ``Host``
+check).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
-import ipaddress
 import json
 import socket
 import sys
@@ -30,7 +23,6 @@ import anyio
 import mcp_types as types
 from mcp.server import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.responses import JSONResponse
@@ -38,8 +30,8 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from typed_toolsets import ToolProxy
-from typed_toolsets._public import public_in
 
+from .guard import LOOPBACK_HOSTS, BearerAuth, check_bind, is_loopback, transport_security
 from .protocol import DEFAULT_NAME, logger, mcp_server
 from .stopping import Watchdog, watchdog
 from .threads import DEFAULT_THREADS, DaemonThreads
@@ -63,121 +55,8 @@ DEFAULT_PATH: Final = "/mcp"
 
 _BACKLOG: Final = 2048  # uvicorn's default
 
-#: The ``Host`` values a server without a token answers (any port): loopback names only.
-LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]")
-
-
-def is_loopback(host: str) -> bool:
-    """Whether binding to *host* keeps the server on this machine (``localhost``, 127/8, ::1)."""
-    if _host_name(host) == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def check_bind(host: str, token: str | None) -> None:
-    """Refuse to serve beyond loopback without a bearer token.
-
-    Raises:
-        ValueError: *host* is not a loopback address and there is no token, or a loopback
-            address the ``Host`` check does not answer (`LOOPBACK_HOSTS`); or the token is
-            empty.
-    """
-    if token is not None and not token:
-        msg = "the bearer token is empty; set it to a long random string"
-        raise ValueError(msg)
-    if token is None and not is_loopback(host):
-        msg = (
-            f"binding to {host} would let anyone who can reach it run the tools; serve on "
-            "127.0.0.1 (the default), or require a bearer token (--token-env NAME, with the "
-            "token in that environment variable)"
-        )
-        raise ValueError(msg)
-    if token is None and _host_name(host) not in LOOPBACK_HOSTS:
-        # Another loopback address (127.0.0.2): every request to it would get 421 from the
-        # Host check, which answers only the names it can list.
-        names = ", ".join(LOOPBACK_HOSTS)
-        msg = (
-            f"without a token the server answers only requests addressed to {names}, so it "
-            f"cannot serve on {host}; serve on 127.0.0.1 (the default)"
-        )
-        raise ValueError(msg)
-
-
-def _host_name(host: str) -> str:
-    """*host* as a ``Host`` header names it (an IPv6 address in brackets).
-
-    A name is case-insensitive and may end in the root's dot (``LOCALHOST``, ``localhost.``):
-    the resolver binds those to the same address, and clients name it ``localhost``.
-    """
-    bare = host.strip("[]")
-    return f"[{bare}]" if ":" in bare else bare.lower().rstrip(".")
-
-
-# ------------------------------------------------------------------------------- bearer token
-
-
-@public_in("typed_toolsets.server")
-class BearerAuth:
-    """ASGI middleware: only requests with ``Authorization: Bearer <token>`` get through.
-
-    The token is compared in constant time; a request without it gets 401 (with
-    ``WWW-Authenticate: Bearer``) before the app sees it. Lifespan events pass.
-    """
-
-    def __init__(self, app: ASGIApp, *, token: str) -> None:
-        if not token:
-            msg = "BearerAuth needs a non-empty token"
-            raise ValueError(msg)
-        self._app = app
-        self._token = token.encode()
-
-    def _refusal(self, scope: Scope) -> tuple[str, str] | None:
-        """None when the request carries the token, else why not and the challenge to send."""
-        values = [v for k, v in scope.get("headers", ()) if k == b"authorization"]
-        if not values:
-            return "this server requires an Authorization: Bearer <token> header", "Bearer"
-        scheme, _, credentials = values[0].partition(b" ")
-        if len(values) > 1 or scheme.lower() != b"bearer":
-            return "send exactly one Authorization header, of the form Bearer <token>", "Bearer"
-        if not hmac.compare_digest(credentials.strip(), self._token):
-            reason = "the bearer token is not the one this server was started with"
-            return reason, 'Bearer error="invalid_token"'
-        return None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Pass the request on when it carries the token, else answer 401."""
-        refusal = self._refusal(scope) if scope["type"] in ("http", "websocket") else None
-        if refusal is None:
-            await self._app(scope, receive, send)
-            return
-        reason, challenge = refusal
-        response = JSONResponse(
-            {"error": "invalid_token", "error_description": reason},
-            status_code=401,
-            headers={"WWW-Authenticate": challenge},
-        )
-        await response(scope, receive, send)
-
 
 # ---------------------------------------------------------------------------------- the app
-
-
-def _security(
-    token: str | None, allowed_hosts: Sequence[str] | None
-) -> TransportSecuritySettings | None:
-    """Host/Origin checks: loopback names without a token, *allowed_hosts* when given."""
-    if allowed_hosts is None and token is not None:
-        return None  # the token is the guard; a rebinding page cannot send it
-    hosts = list(LOOPBACK_HOSTS if allowed_hosts is None else allowed_hosts)
-    with_ports = [h for host in hosts for h in (host, f"{host}:*")]
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=with_ports,
-        allowed_origins=[f"{scheme}://{h}" for h in with_ports for scheme in ("http", "https")],
-    )
 
 
 class _Endpoint:
@@ -452,7 +331,7 @@ def _app(
         app=server,
         json_response=True,
         stateless=True,
-        security_settings=_security(token, allowed_hosts),
+        security_settings=transport_security(token, allowed_hosts),
     )
     endpoint = _Endpoint(manager, threads, max_body)
 

@@ -1,0 +1,136 @@
+"""Who may call the HTTP server: loopback binding, the ``Host`` check and the bearer token.
+
+- With a bearer token, every request must carry ``Authorization: Bearer <token>`` (compared in
+  constant time); any other gets 401 before anything else runs.
+- Without one, the server is for this machine only: `check_bind` refuses to bind anywhere but
+  loopback, and the app answers only requests whose ``Host`` (and ``Origin``, when sent) is a
+  loopback name, so a web page cannot reach it through DNS rebinding.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+from collections.abc import Sequence
+from typing import Final
+
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from typed_toolsets._public import public_in
+
+__all__ = ["LOOPBACK_HOSTS", "BearerAuth", "check_bind", "is_loopback", "transport_security"]
+
+#: The ``Host`` values a server without a token answers (any port): loopback names only.
+LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether binding to *host* keeps the server on this machine (``localhost``, 127/8, ::1)."""
+    if _host_name(host) == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, token: str | None) -> None:
+    """Refuse to serve beyond loopback without a bearer token.
+
+    Raises:
+        ValueError: *host* is not a loopback address and there is no token, or a loopback
+            address the ``Host`` check does not answer (`LOOPBACK_HOSTS`); or the token is
+            empty.
+    """
+    if token is not None and not token:
+        msg = "the bearer token is empty; set it to a long random string"
+        raise ValueError(msg)
+    if token is None and not is_loopback(host):
+        msg = (
+            f"binding to {host} would let anyone who can reach it run the tools; serve on "
+            "127.0.0.1 (the default), or require a bearer token (--token-env NAME, with the "
+            "token in that environment variable)"
+        )
+        raise ValueError(msg)
+    if token is None and _host_name(host) not in LOOPBACK_HOSTS:
+        # Another loopback address (127.0.0.2): every request to it would get 421 from the
+        # Host check, which answers only the names it can list.
+        names = ", ".join(LOOPBACK_HOSTS)
+        msg = (
+            f"without a token the server answers only requests addressed to {names}, so it "
+            f"cannot serve on {host}; serve on 127.0.0.1 (the default)"
+        )
+        raise ValueError(msg)
+
+
+def _host_name(host: str) -> str:
+    """*host* as a ``Host`` header names it (an IPv6 address in brackets).
+
+    A name is case-insensitive and may end in the root's dot (``LOCALHOST``, ``localhost.``):
+    the resolver binds those to the same address, and clients name it ``localhost``.
+    """
+    bare = host.strip("[]")
+    return f"[{bare}]" if ":" in bare else bare.lower().rstrip(".")
+
+
+# ------------------------------------------------------------------------------- bearer token
+
+
+@public_in("typed_toolsets.server")
+class BearerAuth:
+    """ASGI middleware: only requests with ``Authorization: Bearer <token>`` get through.
+
+    The token is compared in constant time; a request without it gets 401 (with
+    ``WWW-Authenticate: Bearer``) before the app sees it. Lifespan events pass.
+    """
+
+    def __init__(self, app: ASGIApp, *, token: str) -> None:
+        if not token:
+            msg = "BearerAuth needs a non-empty token"
+            raise ValueError(msg)
+        self._app = app
+        self._token = token.encode()
+
+    def _refusal(self, scope: Scope) -> tuple[str, str] | None:
+        """None when the request carries the token, else why not and the challenge to send."""
+        values = [v for k, v in scope.get("headers", ()) if k == b"authorization"]
+        if not values:
+            return "this server requires an Authorization: Bearer <token> header", "Bearer"
+        scheme, _, credentials = values[0].partition(b" ")
+        if len(values) > 1 or scheme.lower() != b"bearer":
+            return "send exactly one Authorization header, of the form Bearer <token>", "Bearer"
+        if not hmac.compare_digest(credentials.strip(), self._token):
+            reason = "the bearer token is not the one this server was started with"
+            return reason, 'Bearer error="invalid_token"'
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on when it carries the token, else answer 401."""
+        refusal = self._refusal(scope) if scope["type"] in ("http", "websocket") else None
+        if refusal is None:
+            await self._app(scope, receive, send)
+            return
+        reason, challenge = refusal
+        response = JSONResponse(
+            {"error": "invalid_token", "error_description": reason},
+            status_code=401,
+            headers={"WWW-Authenticate": challenge},
+        )
+        await response(scope, receive, send)
+
+
+def transport_security(
+    token: str | None, allowed_hosts: Sequence[str] | None
+) -> TransportSecuritySettings | None:
+    """Host/Origin checks: loopback names without a token, *allowed_hosts* when given."""
+    if allowed_hosts is None and token is not None:
+        return None  # the token is the guard; a rebinding page cannot send it
+    hosts = list(LOOPBACK_HOSTS if allowed_hosts is None else allowed_hosts)
+    with_ports = [h for host in hosts for h in (host, f"{host}:*")]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=with_ports,
+        allowed_origins=[f"{scheme}://{h}" for h in with_ports for scheme in ("http", "https")],
+    )
