@@ -1465,3 +1465,17 @@ def test_a_tool_kept_under_a_name_and_listed_in_exports_is_fine() -> None:
             return "x"
 
     assert [t.method_name for t in Kept.to_tools()] == ["op"]
+
+
+def test_every_parameter_naming_something_undefined_is_reported() -> None:
+    # Each parameter's annotation is resolved on its own: one missing name does not hide another.
+    source = "def op(self, *, a: 'Later', b: 'list[Never]', c: int, d: 'Later | None'): ..."
+    cls = type("T", (Toolset,), {"exports": (tool("op"),), "op": _function(source)})
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        cls.to_tools()
+    found = [(p.kind, p.parameter, dict(p.values)["name"]) for p in caught.value.problems]
+    assert found == [
+        ("unresolved-name", "a", "Later"),
+        ("unresolved-name", "b", "Never"),
+        ("unresolved-name", "d", "Later"),
+    ]

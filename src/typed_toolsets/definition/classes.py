@@ -111,7 +111,7 @@ class ClassInfo:
                         problems.extend(exc.problems)
                         continue
                     except Unresolved as exc:
-                        problems.append(_unresolved_problem(class_name, export.method_name, exc))
+                        problems.extend(_unresolved_problems(class_name, export.method_name, exc))
                         continue
                     export = attrs.evolve(export, method=method)
                 resolved.append(export)
@@ -122,10 +122,13 @@ class ClassInfo:
             return resolved
 
 
-def _unresolved_problem(class_name: str, method_name: str, exc: Unresolved) -> Problem:
-    """The problem of an annotation that still names something undefined."""
-    parameter = exc.parameter if isinstance(exc, UnresolvedParameter) else None
-    return problem("unresolved-name", class_name, method_name, parameter, name=exc.name)
+def _unresolved_problems(class_name: str, method_name: str, exc: Unresolved) -> list[Problem]:
+    """The problems of annotations that still name something undefined, one per parameter."""
+    unresolved = exc.unresolved if isinstance(exc, UnresolvedParameter) else ((exc.name, None),)
+    return [
+        problem("unresolved-name", class_name, method_name, parameter, name=name)
+        for name, parameter in unresolved
+    ]
 
 
 def class_info(cls: type) -> ClassInfo | None:

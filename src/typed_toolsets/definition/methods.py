@@ -58,15 +58,18 @@ class SignatureProblems(Exception):  # noqa: N818 (a verdict carrying records, n
 
 
 class UnresolvedParameter(Unresolved):
-    """`Unresolved`, for the annotation of one parameter.
+    """`Unresolved`, for the annotations of a method's parameters.
 
     Attributes:
-        parameter: The parameter whose annotation names something not defined yet.
+        parameter: The first parameter whose annotation names something not defined yet.
+        unresolved: Every such parameter, in order, with the first name its annotation lacks.
     """
 
-    def __init__(self, name: str, parameter: str) -> None:
+    def __init__(self, unresolved: Sequence[tuple[str, str]]) -> None:
+        name, parameter = unresolved[0]
         super().__init__(name)
         self.parameter = parameter
+        self.unresolved = tuple(unresolved)
 
 
 #: One parameter of an exported method: a property of the method's arguments object.
@@ -204,7 +207,7 @@ def read_method(
     localns = dict(vars(owner))
     docs = docstrings.parameter_descriptions(func.__doc__)
     params: list[Param] = []
-    unresolved: Unresolved | None = None
+    unresolved: list[tuple[str, str]] = []
     for parameter in parameters:
         try:
             annotation = resolve_annotation_for(
@@ -217,8 +220,8 @@ def read_method(
                 problems,
             )
         except Unresolved as exc:
-            # Keep checking the other parameters; the first unresolved name is reported.
-            unresolved = unresolved or UnresolvedParameter(exc.name, parameter.name)
+            # Keep checking the other parameters: each one's missing name is reported.
+            unresolved.append((exc.name, parameter.name))
             continue
         if annotation is MISSING:
             continue
@@ -257,8 +260,8 @@ def read_method(
         )
     if problems:
         raise SignatureProblems(problems, [(p.name, p.annotation) for p in params])
-    if unresolved is not None:
-        raise unresolved
+    if unresolved:
+        raise UnresolvedParameter(unresolved)
     # Loaded by the first class that exports a method, not by `import typed_toolsets`.
     from typed_toolsets.types.arguments import ArgumentsModel
 

@@ -176,20 +176,15 @@ class SignatureCheck:
         none_defaults = _strings(facts.get("none_defaults")) if facts is not None else []
         unresolved = _pairs(facts.get("unresolved")) if facts is not None else {}
         literal_defaults = _triples(facts.get("literal_defaults")) if facts is not None else {}
-        first_unresolved: tuple[Problem, Span] | None = None
+        unresolved_names: list[tuple[Problem, Span]] = []
         for index in range(1, len(kinds)):
             parameter, key = shown(index), written(index)
             if key in unresolved:
                 # Python cannot resolve this annotation: the run time reports that instead.
-                if first_unresolved is None:
-                    found = problem(
-                        "unresolved-name",
-                        self.class_name,
-                        method,
-                        parameter,
-                        name=unresolved[key],
-                    )
-                    first_unresolved = (found, place(index))
+                found = problem(
+                    "unresolved-name", self.class_name, method, parameter, name=unresolved[key]
+                )
+                unresolved_names.append((found, place(index)))
                 continue
             arg_type = signature.arg_types[index]
             reported = self.type_problem(method, parameter, arg_type)
@@ -204,9 +199,10 @@ class SignatureCheck:
                 reported = self.ambiguity_problem(method, parameter, arg_type)
             if reported is not None:
                 problems.append((reported, place(index)))
-        if first_unresolved is not None and all(p.kind == "ambiguous-union" for p, _ in problems):
-            # Python stops at the annotation it cannot resolve (as `check` does).
-            return [first_unresolved]
+        if unresolved_names and all(p.kind == "ambiguous-union" for p, _ in problems):
+            # The run time reports the names it cannot resolve, each parameter's, before it
+            # looks for ambiguity (as `check` does).
+            return unresolved_names
         return problems
 
     def problem(self, kind: Kind, method: str, parameter: str) -> Problem:

@@ -15,7 +15,7 @@ else:
 
 class Tasks(Toolset):
     @tool
-    def prioritise(self, *, note: str, priority: Priority, other: Priority) -> str:  # E: Tasks.prioritise: parameter 'priority': an annotation names 'Priority', which Python cannot find when it resolves the annotation; define or import it at the module's top level (an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  [toolset-param-type]
+    def prioritise(self, *, note: str, priority: Priority, other: Priority) -> str:  # E: Tasks.prioritise: parameter 'priority': an annotation names 'Priority', which Python cannot find when it resolves the annotation; define or import it at the module's top level (an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  [toolset-param-type]  # E: Tasks.prioritise: parameter 'other': an annotation names 'Priority', which Python cannot find when it resolves the annotation; define or import it at the module's top level (an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  [toolset-param-type]
         return note
 
     @tool
