@@ -399,6 +399,11 @@ class ClassCheck:
         if toolset_name is None and any(d.tool_name is None for d in declarations):
             self.report_mixin_name(origin)
         for decl in declarations:
+            if not decl.method:
+                # `tool("")` raises before the class exists: `tool()`'s own argument error.
+                if self.own(decl):
+                    report(self.api, problem("tool-method-name", None, got=repr("")), decl.span)
+                continue
             found = self.lookup(self.info, decl.method)
             quiet = self.inherited_method(decl, found)
             if found is None:

@@ -33,3 +33,8 @@ class Loose(Toolset):  # E: Loose: `count = tool('word_count')` declares no tool
     def word_count(self, *, text: str) -> int:
         return len(text.split())
 
+
+
+class EmptyName(Toolset):
+    # `tool("")` raises before the class exists: `tool()`'s own error, not a missing method.
+    exports = (tool(""),)  # E: tool(): the method name must be a non-empty str (got '')  [toolset-unknown-method]
