@@ -58,6 +58,9 @@ __all__ = ["admits_null", "method_facts", "type_checking_names"]
 _OPTIONAL: Final = frozenset({"typing.Optional", "typing_extensions.Optional"})
 _UNION: Final = frozenset({"typing.Union", "typing_extensions.Union"})
 _ANNOTATED: Final = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
+_LITERAL: Final = frozenset({"typing.Literal", "typing_extensions.Literal"})
+#: Special forms whose values are never None (mypy reads them as `builtins.tuple`).
+_NEVER_NULL: Final = frozenset({"typing.Tuple", "typing_extensions.Tuple"})
 _NONE_TYPES: Final = frozenset({"types.NoneType", "_typeshed.NoneType", "builtins.NoneType"})
 
 Lookup = Callable[[str], SymbolTableNode | None]
@@ -175,12 +178,34 @@ def admits_null(t: Type, lookup: Lookup, analysed: Callable[[Type], bool]) -> bo
         return any(admits_null(arg, lookup, analysed) for arg in t.args)
     if fullname in _ANNOTATED:
         return not t.args or admits_null(t.args[0], lookup, analysed)
+    if fullname in _LITERAL:
+        return any(_literal_admits_null(arg, lookup) for arg in t.args)
+    if fullname in _NEVER_NULL:
+        return False
     if isinstance(node, TypeAlias):
         return analysed(node.target)
     if isinstance(node, TypeInfo):
         args: list[Type] = [AnyType(TypeOfAny.special_form)] * len(node.type_vars)
         return fullname in _NONE_TYPES or analysed(Instance(node, args))
     return True  # a type variable, Any, a special form: not this check's business
+
+
+def _literal_admits_null(arg: Type, lookup: Lookup) -> bool:
+    """Whether a value of ``Literal[..., arg, ...]`` is ``None``: ``None`` or a nested literal.
+
+    Numbers and booleans are parsed as raw expressions, strings as names with their text
+    (never ``None``). A dotted name is an enum member, whose value is not known yet: it may be
+    ``None`` (True, as for what cannot be told).
+    """
+    if not isinstance(arg, UnboundType) or arg.original_str_expr is not None:
+        return False
+    if arg.name == "None" or "." in arg.name:
+        return True
+    sym = lookup(arg.name)
+    node = sym.node if sym is not None else None
+    if node is not None and node.fullname in _LITERAL:
+        return any(_literal_admits_null(inner, lookup) for inner in arg.args)
+    return True
 
 
 def type_checking_names(module: MypyFile, options: Options) -> frozenset[str]:

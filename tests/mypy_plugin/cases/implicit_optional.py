@@ -1,7 +1,7 @@
 # mypy: implicit-optional
 # A None default never makes a parameter nullable at run time, even where mypy's
 # implicit_optional widens the type.
-from typing import Annotated, Optional, Union
+from typing import Annotated, Literal, Optional, Tuple, Union
 
 from annotated_types import Ge
 
@@ -23,4 +23,20 @@ class Defaults(Toolset):
         alias: Maybe = None,
         annotated: Annotated[Optional[int], Ge(0)] = None,
         fine: int = 3,
+    ) -> None: ...
+
+
+class SpecialForms(Toolset):
+    # Literal and Tuple are special forms, not classes: what they admit is read from their
+    # arguments (a tuple never is None).
+    @tool
+    def run(
+        self,
+        *,
+        word: Literal["a", "b"] = None,  # E: SpecialForms.run: parameter 'word' defaults to None but its type Literal['a', 'b'] does not admit null; add `| None` to its annotation (a None default does not make a parameter nullable)  [toolset-signature]
+        either: Union[str, Literal[1]] = None,  # E: SpecialForms.run: parameter 'either' defaults to None but its type str | Literal[1] does not admit null; add `| None` to its annotation (a None default does not make a parameter nullable)  [toolset-signature]
+        pair: Tuple[int, str] = None,  # E: SpecialForms.run: parameter 'pair' defaults to None but its type tuple[int, str] does not admit null; add `| None` to its annotation (a None default does not make a parameter nullable)  [toolset-signature]
+        items: Tuple[int, ...] = None,  # E: SpecialForms.run: parameter 'items' defaults to None but its type tuple[int, ...] does not admit null; add `| None` to its annotation (a None default does not make a parameter nullable)  [toolset-signature]
+        nullable: Literal["a", None] = None,
+        nested: Literal[Literal["a"], None] = None,
     ) -> None: ...
