@@ -380,6 +380,21 @@ STALE_EDITS = [
         ],
     ),
     (
+        # attrs accepts a None default whatever the type: the None defaults are recorded with
+        # the struct (its attrs metadata says only that the field has a default).
+        "pkg/models.py",
+        "color: Color = Color.RED",
+        "color: Color = attrs.field(default=None)",
+        [
+            (
+                "pkg/tools.py:8: error: Tools.store: parameter 'outer' has type Outer, which has no "
+                "JSON Schema (field Outer.inner: field Inner.color defaults to None but its type "
+                "Color does not admit null; add `| None` to its annotation (a None default does "
+                "not make a field nullable))  [toolset-param-type]"
+            )
+        ],
+    ),
+    (
         "pkg/models.py",
         'RED = "red"',
         'RED = ("red", 1)',

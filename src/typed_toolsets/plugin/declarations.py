@@ -62,7 +62,7 @@ from typed_toolsets.rules.problems import problem
 from .codes import report
 from .fullnames import TOOL_SPEC, TOOLSET
 from .inline import record_limits
-from .metadata import DIGEST, META, META_VERSION, MIXIN_META
+from .metadata import DIGEST, FIELDS_META, META, META_VERSION, MIXIN_META
 from .reader import Reader, assignments, describe, span
 from .sources import method_facts
 from .typeinfo import class_span, display_name, function_of
@@ -273,14 +273,17 @@ def record_mixin(ctx: ClassDefContext) -> None:
     """
     # Called for every class mypy analyses (typeshed's too): the cheapest test first.
     body = ctx.cls.defs.body
+    info = ctx.cls.info
+    fields = _record_none_defaults(info, body)
     names = list(assignments(body, "toolset_name"))
     # `limits: ClassVar[Limits]` alone sets nothing (the class has no such attribute). A class
     # that calls nothing there sets no `Limits(...)`: leave it alone ("limits" is a common name).
     limits = [s for s in assignments(body, "limits") if not isinstance(s.rvalue, TempNode)]
     if not any(isinstance(s.rvalue, CallExpr) for s in limits):
         limits = []
-    info = ctx.cls.info
     if not (names or limits) or info.has_base(TOOLSET):
+        if fields is not None and not info.has_base(TOOLSET):
+            _add_digest(ctx, fields)
         return  # `record_class` reads a Toolset's
     data: dict[str, object] = {"version": META_VERSION}
     for stmt in names:  # the last assignment is the class's
@@ -298,7 +301,51 @@ def record_mixin(ctx: ClassDefContext) -> None:
     for stmt in limits:
         record_limits(stmt, data, describe, span(stmt), resolve)
     info.metadata[MIXIN_META] = data
-    _add_digest(ctx, data)
+    _add_digest(ctx, {**data, **(fields or {})})
+
+
+#: The calls that declare a field with its options, by the name they are called with
+#: (``attrs.field``, ``attr.ib``, ``dataclasses.field``): mypy has not bound names yet.
+_FIELD_CALLS: Final = frozenset({"field", "ib", "attrib"})
+
+
+def _record_none_defaults(info: TypeInfo, body: list[Statement]) -> dict[str, object] | None:
+    """Record the annotated fields of a class body whose default is ``None``; the record or None.
+
+    ``x: int = None`` (mypy reports it, unless silenced) and ``x: int = attrs.field(default=None)``
+    (which mypy accepts): a struct's field, if the class is one, whose type may refuse ``null``.
+    """
+    found = [
+        stmt.lvalues[0].name
+        for stmt in body
+        if isinstance(stmt, AssignmentStmt)
+        and stmt.unanalyzed_type is not None
+        and len(stmt.lvalues) == 1
+        and isinstance(stmt.lvalues[0], NameExpr)
+        and _none_default(stmt.rvalue)
+    ]
+    if not found:
+        info.metadata.pop(FIELDS_META, None)
+        return None
+    data: dict[str, object] = {"version": META_VERSION, "none_defaults": found}
+    info.metadata[FIELDS_META] = data
+    return data
+
+
+def _none_default(value: Expression) -> bool:
+    """Whether a field's value makes its default ``None``: ``None``, ``field(default=None)``."""
+    if isinstance(value, NameExpr):
+        return value.name == "None"
+    if not isinstance(value, CallExpr) or not isinstance(value.callee, (NameExpr, MemberExpr)):
+        return False
+    called = value.callee.name
+    if called not in _FIELD_CALLS:
+        return False
+    for index, (name, arg) in enumerate(zip(value.arg_names, value.args, strict=True)):
+        # `attr.ib(None)`: its first parameter is the default.
+        if name == "default" or (name is None and index == 0 and called != "field"):
+            return isinstance(arg, NameExpr) and arg.name == "None"
+    return False
 
 
 def _record_toolset_name(reader: Reader, stmt: AssignmentStmt, data: dict[str, object]) -> None:

@@ -36,9 +36,11 @@ from typed_toolsets.rules.typenames import (
     MAPPING_ORIGINS,
     SEQUENCE_ORIGINS,
     SET_ORIGINS,
+    field_none_default,
     missing_parameters,
 )
 
+from .metadata import none_default_fields
 from .typeinfo import (
     BYTES,
     SCALARS,
@@ -260,9 +262,22 @@ class SchemaCheck:
                 reason = self._problem(item, seen)
                 if reason is not None:
                     return f"field {info.name}.{field}: {reason}"
+                reason = self._none_default_problem(info, field, item)
+                if reason is not None:
+                    return reason
             return None
         finally:
             seen.discard(info.fullname)
+
+    def _none_default_problem(self, info: TypeInfo, field: str, t: Type) -> str | None:
+        """A field of struct *info* whose default is ``None`` and whose type *t* refuses null.
+
+        The class in the MRO that defines the field says what its default is.
+        """
+        owner = next((klass for klass in info.mro if field in klass.names), None)
+        if owner is None or field not in none_default_fields(owner) or self.admits_null(t):
+            return None
+        return field_none_default(f"{info.name}.{field}", self.show(t))
 
     def _struct_problem(
         self, instance: Instance, decorated: TypeInfo, kind: str, seen: set[str]
@@ -285,6 +300,9 @@ class SchemaCheck:
                 reason = self._problem(field.type, seen)
                 if reason is not None:
                     return f"field {info.name}.{name}: {reason}"
+                reason = self._none_default_problem(info, name, field.type)
+                if reason is not None:
+                    return reason
             return None
         finally:
             seen.discard(info.fullname)
@@ -341,6 +359,11 @@ class SchemaCheck:
                 return True  # its schema is not known here
             if info.is_newtype and info.bases:
                 return self.admits_null(info.bases[0])
+            if info.is_enum:  # a member whose value is None: its schema's enum holds null
+                return any(
+                    isinstance(member_value_type(info, member), NoneType)
+                    for member in info.enum_members
+                )
         return False
 
 

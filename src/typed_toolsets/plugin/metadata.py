@@ -17,6 +17,7 @@ from .codes import Span
 
 __all__ = [
     "DIGEST",
+    "FIELDS_META",
     "META",
     "META_VERSION",
     "MIXIN_META",
@@ -30,6 +31,7 @@ __all__ = [
     "method_facts_of",
     "mixin_metadata",
     "mixin_toolset_name",
+    "none_default_fields",
     "records",
     "stored_span",
     "unchecked_of",
@@ -41,6 +43,10 @@ META: Final = "typed_toolsets"
 META_VERSION: Final = 4
 #: Key of a mixin's recorded ``toolset_name`` and ``limits`` (a class that is not a Toolset).
 MIXIN_META: Final = "typed_toolsets_mixin"
+#: Key of the fields of a class (a struct, maybe) whose default is ``None``, recorded for every
+#: class that has some: attrs, dataclass and NamedTuple metadata say only that a field has a
+#: default, and ``attrs.field(default=None)`` is fine with mypy whatever the field's type.
+FIELDS_META: Final = "typed_toolsets_fields"
 #: A class attribute whose literal type is a digest of the metadata. mypy's daemon re-checks the
 #: subclasses of a class when a member of the class changes, and metadata is not a member: the
 #: digest makes a changed declaration, ``toolset_name`` or method fact one.
@@ -223,3 +229,15 @@ def mixin_toolset_name(info: TypeInfo) -> str | None:
     """The literal ``toolset_name`` `declarations.record_mixin` recorded on *info*, if any."""
     name = (mixin_metadata(info) or {}).get("mixin_toolset_name")
     return name if isinstance(name, str) else None
+
+
+def none_default_fields(info: TypeInfo) -> list[str]:
+    """The fields *info*'s own body declares with a ``None`` default.
+
+    Recorded by `declarations.record_mixin`, for every class.
+    """
+    data = info.metadata.get(FIELDS_META)
+    if not isinstance(data, dict) or data.get("version") != META_VERSION:
+        return []
+    names = cast("dict[str, object]", data).get("none_defaults")
+    return [str(n) for n in cast("list[object]", names)] if isinstance(names, list) else []

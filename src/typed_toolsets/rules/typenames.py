@@ -17,6 +17,7 @@ __all__ = [
     "SCALAR_NAMES",
     "SEQUENCE_ORIGINS",
     "SET_ORIGINS",
+    "field_none_default",
     "missing_parameters",
     "scalar_kinds",
 ]
@@ -112,3 +113,16 @@ def missing_parameters(fullname: str, name: str) -> str:
     else:
         example = f"{name}[str]"
     return f"{name} needs its type parameters (for example {example})"
+
+
+def field_none_default(field: str, type_label: str) -> str:
+    """The reason a struct with a field defaulting to None whose type refuses null has no schema.
+
+    Args:
+        field: The field as the message shows it (``Class.name``).
+        type_label: Its type as the message shows it.
+    """
+    return (
+        f"field {field} defaults to None but its type {type_label} does not admit null; add "
+        "`| None` to its annotation (a None default does not make a field nullable)"
+    )

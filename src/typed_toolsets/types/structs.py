@@ -21,6 +21,7 @@ import typing_extensions
 
 from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.shapes import Shape
+from typed_toolsets.rules.typenames import field_none_default
 
 from . import docstrings
 from .gen import KeyHook, UnstructureField, generate_object_structure, generate_unstructure
@@ -457,11 +458,7 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
             raise Unsupported(msg) from None
         if field.default is None and "null" not in spec.json_types:
             # Read as written, as a parameter's: a None default does not make a field nullable.
-            msg = (
-                f"field {cls.__qualname__}.{field.name} defaults to None but its type "
-                f"{label(field.annotation)} does not admit null; add `| None` to its annotation "
-                "(a None default does not make a field nullable)"
-            )
+            msg = field_none_default(f"{cls.__qualname__}.{field.name}", label(field.annotation))
             raise Unsupported(msg)
         properties.append(
             Property(

@@ -68,6 +68,17 @@ class Duo(GenericNamedTuple, Generic[T]):
     left: T
 
 
+@attrs.define
+class NoneField:
+    # mypy accepts a None default given to attrs.field() whatever the field's type.
+    count: int = attrs.field(default=None)
+    fine: int | None = attrs.field(default=None)
+
+
+class NoneFieldAgain(NoneField):
+    pass
+
+
 class Point(NamedTuple):
     x: int
     label: object
@@ -117,3 +128,6 @@ class Types(Toolset):
         opt: object | None,  # E: Types.others: parameter 'opt' has type object | None, which has no JSON Schema (object has no JSON Schema; use a concrete type)  [toolset-param-type]
     ) -> None: ...
     def sets(self, *, mixed: set[bool | int], apart: set[tuple[bool, int]]) -> None: ...  # E: Types.sets: parameter 'mixed' has type set[bool | int], which has no JSON Schema (set items of type bool | int can hold a boolean and a number equal to it at one place, which JSON tells apart (true, 1) but a Python set merges (True == 1); use a list, or keep booleans and numbers apart)  [toolset-param-type]
+
+    @tool
+    def none_fields(self, *, direct: NoneField, inherited: NoneFieldAgain) -> None: ...  # E: Types.none_fields: parameter 'direct' has type NoneField, which has no JSON Schema (field NoneField.count defaults to None but its type int does not admit null; add `| None` to its annotation (a None default does not make a field nullable))  [toolset-param-type]  # E: Types.none_fields: parameter 'inherited' has type NoneFieldAgain, which has no JSON Schema (field NoneFieldAgain.count defaults to None but its type int does not admit null; add `| None` to its annotation (a None default does not make a field nullable))  [toolset-param-type]
