@@ -1479,3 +1479,23 @@ def test_every_parameter_naming_something_undefined_is_reported() -> None:
         ("unresolved-name", "b", "Never"),
         ("unresolved-name", "d", "Later"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("annotation", "reason"),
+    [
+        ("typing.NoReturn", "Never has no JSON Schema"),
+        ("typing_extensions.Never", "Never has no JSON Schema"),
+        ("typing_extensions.LiteralString", "LiteralString is a string written in the source code"),
+        ("list[typing_extensions.LiteralString]", "LiteralString is a string written in the"),
+    ],
+)
+def test_never_and_literal_string_say_why_they_have_no_schema(annotation: str, reason: str) -> None:
+    source = f"import typing, typing_extensions\ndef op(self, *, a: {annotation}): ..."
+    namespace: dict[str, object] = {}
+    exec(source, namespace)  # noqa: S102 - a fixed source
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        type("T", (Toolset,), {"exports": (tool("op"),), "op": namespace["op"]})
+    (found,) = caught.value.problems
+    assert found.kind == "unsupported-type"
+    assert f"({reason}" in str(found)

@@ -31,13 +31,11 @@ from mypy.types import (
     get_proper_type,
 )
 
-from typed_toolsets.rules import sets
+from typed_toolsets.rules import reasons, sets
 from typed_toolsets.rules.typenames import (
     MAPPING_ORIGINS,
     SEQUENCE_ORIGINS,
     SET_ORIGINS,
-    field_none_default,
-    missing_parameters,
 )
 
 from .metadata import none_default_fields
@@ -83,11 +81,6 @@ def _scalars(t: Type, place: sets.Place = ()) -> Iterator[tuple[sets.Place, sets
 
 _JSON_VALUE_TYPES: Final = frozenset(
     {"builtins.str", "builtins.int", "builtins.float", "builtins.bool", "enum.auto"}
-)
-_NOT_A_STRUCT: Final = (
-    "is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; "
-    "use one of those, or register it with typed_toolsets.register_type() and list it under "
-    "registered_types in the plugin config"
 )
 
 
@@ -144,7 +137,7 @@ class SchemaCheck:
                 self.unseen = unseen or "Any"
             return _any_problem(proper)
         if isinstance(proper, UninhabitedType):
-            return "Never has no JSON Schema"
+            return reasons.NEVER
         if isinstance(proper, LiteralType):
             return self._literal_problem(proper)
         if isinstance(proper, UnionType):
@@ -167,16 +160,17 @@ class SchemaCheck:
                     reason = self._problem(item, seen)
                     if reason is not None:
                         anonymous = info.fullname.endswith("._TypedDict")
-                        return reason if anonymous else f"field {info.name}.{key}: {reason}"
+                        field = f"{info.name}.{key}"
+                        return reason if anonymous else reasons.field_reason(field, reason)
                 return None
             finally:
                 seen.discard(info.fullname)
         if isinstance(proper, (CallableType, Overloaded)):
-            return "callables have no JSON Schema"
+            return reasons.CALLABLES
         if isinstance(proper, TypeType):
-            return "classes (type[...]) have no JSON Schema"
+            return reasons.CLASSES
         if isinstance(proper, TypeVarLikeType):
-            return f"the type variable {self.show(proper)} has no JSON Schema"
+            return reasons.type_variable(self.show(proper))
         if isinstance(proper, Instance):
             return self._instance_problem(proper, seen)
         return None  # partial, erased or placeholder types: mypy reports those itself
@@ -192,11 +186,10 @@ class SchemaCheck:
         self._reach(literal.fallback.type.fullname, literal.fallback.type.module_name)
         if literal.fallback.type.is_enum:
             return self._enum_problem(literal.fallback.type)
-        if literal.fallback.type.fullname in BYTES:
-            return f"the literal {self.show(literal)} is bytes; JSON has no bytes"
-        if isinstance(literal.value, (str, int, bool)):
+        is_bytes = literal.fallback.type.fullname in BYTES
+        if not is_bytes and isinstance(literal.value, (str, int, bool)):
             return None
-        return f"the literal {self.show(literal)} is not a JSON string, number, boolean or null"
+        return reasons.literal_value(self.show(literal), is_bytes=is_bytes)
 
     def _instance_problem(self, instance: Instance, seen: set[str]) -> str | None:
         info = instance.type
@@ -232,16 +225,16 @@ class SchemaCheck:
                 return _missing_parameters(info)
             if not _key_is_str(args[0]):
                 key = get_proper_type(args[0])
-                return f"JSON object keys are strings; use a str key type (got {self.show(key)})"
+                return reasons.str_keys(self.show(key))
             return self._problem(args[1], seen)
         struct = struct_class(info)
         if struct is not None:
             return self._struct_problem(instance, *struct, seen)
         if fullname == "builtins.object":
-            return "object has no JSON Schema; use a concrete type"
+            return reasons.OBJECT
         if fullname in BYTES:
-            return "bytes cannot be sent as JSON; use str (for example base64 text)"
-        return f"{info.name!r} {_NOT_A_STRUCT}"
+            return reasons.BYTES
+        return reasons.not_a_struct(info.name)
 
     def _namedtuple_problem(
         self, info: TypeInfo, tuple_type: TupleType, seen: set[str]
@@ -258,10 +251,10 @@ class SchemaCheck:
                 field = names[index] if index < len(names) else f"#{index}"
                 proper = get_proper_type(item)
                 if isinstance(proper, AnyType) and proper.type_of_any != TypeOfAny.explicit:
-                    return f"field {info.name}.{field} has no type annotation"
+                    return reasons.unannotated_field(f"{info.name}.{field}")
                 reason = self._problem(item, seen)
                 if reason is not None:
-                    return f"field {info.name}.{field}: {reason}"
+                    return reasons.field_reason(f"{info.name}.{field}", reason)
                 reason = self._none_default_problem(info, field, item)
                 if reason is not None:
                     return reason
@@ -277,7 +270,7 @@ class SchemaCheck:
         owner = next((klass for klass in info.mro if field in klass.names), None)
         if owner is None or field not in none_default_fields(owner) or self.admits_null(t):
             return None
-        return field_none_default(f"{info.name}.{field}", self.show(t))
+        return reasons.field_none_default(f"{info.name}.{field}", self.show(t))
 
     def _struct_problem(
         self, instance: Instance, decorated: TypeInfo, kind: str, seen: set[str]
@@ -294,12 +287,12 @@ class SchemaCheck:
             for field in struct_fields(info, decorated, kind):
                 name = field.name
                 if field.init_var:
-                    return f"dataclass {info.name} has the InitVar field {name!r} (not supported)"
+                    return reasons.init_var_field(info.name, name)
                 if field.type is None:
-                    return f"field {info.name}.{name} has no type annotation"
+                    return reasons.unannotated_field(f"{info.name}.{name}")
                 reason = self._problem(field.type, seen)
                 if reason is not None:
-                    return f"field {info.name}.{name}: {reason}"
+                    return reasons.field_reason(f"{info.name}.{name}", reason)
                 reason = self._none_default_problem(info, name, field.type)
                 if reason is not None:
                     return reason
@@ -310,7 +303,7 @@ class SchemaCheck:
     def _enum_problem(self, info: TypeInfo) -> str | None:
         members = info.enum_members
         if not members:
-            return f"enum {info.name!r} has no members"
+            return reasons.no_members(info.name)
         for member in members:
             value = member_value_type(info, member)
             if value is None:
@@ -319,10 +312,7 @@ class SchemaCheck:
                 isinstance(value, Instance) and value.type.fullname in _JSON_VALUE_TYPES
             )
             if not ok:
-                return (
-                    f"enum {info.name!r} has the member {member!r}, whose value is not a JSON "
-                    "string, number, boolean or null"
-                )
+                return reasons.enum_value(info.name, member, None)
         return None
 
     def _hashable(self, t: Type) -> bool:
@@ -393,7 +383,7 @@ def _key_is_str(key: Type) -> bool:
 
 def _any_problem(any_type: AnyType) -> str | None:
     if any_type.type_of_any == TypeOfAny.explicit:
-        return "Any has no JSON Schema; use a concrete type"
+        return reasons.ANY
     if any_type.type_of_any == TypeOfAny.from_omitted_generics:
         return "a generic type needs its type parameters (for example list[str])"
     # Unannotated parameters are a signature problem; errors and unfollowed imports are
@@ -415,8 +405,8 @@ def _bare(args: tuple[Type, ...] | list[Type]) -> bool:
 
 def _generic_struct(info: TypeInfo) -> str:
     # The run time has no schema for a parameterised class (`Page[int]`), whatever its kind.
-    return f"{info.name!r} is generic; generic structs are not supported"
+    return reasons.generic_struct(info.name)
 
 
 def _missing_parameters(info: TypeInfo) -> str:
-    return missing_parameters(info.fullname, info.name)
+    return reasons.missing_parameters(info.fullname, info.name)

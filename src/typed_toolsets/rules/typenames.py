@@ -17,8 +17,6 @@ __all__ = [
     "SCALAR_NAMES",
     "SEQUENCE_ORIGINS",
     "SET_ORIGINS",
-    "field_none_default",
-    "missing_parameters",
     "scalar_kinds",
 ]
 
@@ -97,32 +95,3 @@ def scalar_kinds(fullname: str) -> frozenset[str] | None:
     if fullname == "builtins.NoneType":
         return frozenset({"null"})
     return None
-
-
-def missing_parameters(fullname: str, name: str) -> str:
-    """The reason a generic written without its type parameters (``dict``) has no schema.
-
-    Args:
-        fullname: The generic's fully qualified name (``builtins.dict``, ``typing.Mapping``).
-        name: Its name as the message shows it.
-    """
-    if fullname in MAPPING_ORIGINS:
-        example = f"{name}[str, int]"
-    elif fullname in ("builtins.tuple", "typing.Tuple"):
-        example = f"{name}[int, ...]"
-    else:
-        example = f"{name}[str]"
-    return f"{name} needs its type parameters (for example {example})"
-
-
-def field_none_default(field: str, type_label: str) -> str:
-    """The reason a struct with a field defaulting to None whose type refuses null has no schema.
-
-    Args:
-        field: The field as the message shows it (``Class.name``).
-        type_label: Its type as the message shows it.
-    """
-    return (
-        f"field {field} defaults to None but its type {type_label} does not admit null; add "
-        "`| None` to its annotation (a None default does not make a field nullable)"
-    )

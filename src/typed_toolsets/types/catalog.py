@@ -13,7 +13,7 @@ from typing import Final
 
 import typing_extensions
 
-from typed_toolsets.rules.typenames import missing_parameters
+from typed_toolsets.rules import reasons
 
 from .annotated import ANNOTATED_RULES
 from .containers import CONTAINER_RULES, fullname, is_bare_generic
@@ -28,35 +28,49 @@ from .usertypes import register_type
 __all__ = ["BUILTIN_RULES", "explain_unsupported", "register_type", "registry"]
 
 _TYPING_CALLABLE: Final[object] = getattr(typing, "Callable")  # noqa: B009 - the bare alias
+# Looked up by name: Python 3.10's typing has neither Never nor LiteralString.
+_NEVER: Final[tuple[object, ...]] = (
+    typing.NoReturn,
+    getattr(typing, "Never", typing.NoReturn),
+    typing_extensions.Never,
+)
+_LITERAL_STRING: Final[tuple[object, ...]] = (
+    getattr(typing, "LiteralString", typing_extensions.LiteralString),
+    typing_extensions.LiteralString,
+)
 
 
 def explain_unsupported(annotation: object) -> str:
     """Say why *annotation* has no JSON Schema, and what to use instead."""
     if annotation is typing.Any or annotation is typing_extensions.Any:
-        return "Any has no JSON Schema; use a concrete type"
+        return reasons.ANY
     if annotation is object:
-        return "object has no JSON Schema; use a concrete type"
+        return reasons.OBJECT
+    if annotation is type or typing.get_origin(annotation) is type:
+        return reasons.CLASSES
+    if annotation in _NEVER:
+        return reasons.NEVER
+    if annotation in _LITERAL_STRING:
+        return reasons.LITERAL_STRING
     if annotation is bytes or annotation is bytearray or annotation is memoryview:
-        return "bytes cannot be sent as JSON; use str (for example base64 text)"
+        return reasons.BYTES
     if isinstance(annotation, typing.TypeVar):
-        return f"the type variable {annotation!r} has no JSON Schema"
+        return reasons.type_variable(repr(annotation))
     origin = typing.get_origin(annotation)
     if fullname(origin) == "collections.abc.Callable" or annotation is _TYPING_CALLABLE:
-        return "callables have no JSON Schema"
+        return reasons.CALLABLES
     if is_bare_generic(annotation):
         name = getattr(annotation, "__name__", repr(annotation))
-        return missing_parameters(fullname(typing.get_origin(annotation) or annotation), name)
+        return reasons.missing_parameters(
+            fullname(typing.get_origin(annotation) or annotation), name
+        )
     if isinstance(annotation, str):
         return f"the annotation {annotation!r} is still a string; it could not be resolved"
     if isinstance(origin, type) and any(rule.predicate(origin) for rule in STRUCT_RULES):
         # `Page[int]`: the struct rules take classes, not their parameterisations.
-        return f"{origin.__qualname__!r} is generic; generic structs are not supported"
+        return reasons.generic_struct(origin.__qualname__)
     if isinstance(annotation, type):
-        return (
-            f"{annotation.__qualname__!r} is not an attrs class, dataclass, TypedDict, NamedTuple, "
-            "enum or supported builtin type; use one of those, or register it with "
-            "typed_toolsets.register_type()"
-        )
+        return reasons.not_a_struct(annotation.__qualname__)
     return f"{annotation!r} has no JSON Schema mapping"
 
 

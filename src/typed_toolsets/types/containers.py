@@ -10,7 +10,7 @@ from typing import Any, Final
 
 import attrs
 
-from typed_toolsets.rules import sets
+from typed_toolsets.rules import reasons, sets
 from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
@@ -387,7 +387,7 @@ def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
                 f"(got Annotated[{label(key_type)}, {metadata}])"
             )
         else:
-            msg = f"JSON object keys are strings; use a str key type (got {label(key_type)})"
+            msg = reasons.str_keys(label(key_type))
         raise Unsupported(msg)
     item = builder.spec(value_type)
     structure_item = item.structure

@@ -15,6 +15,7 @@ from typing import Any, Final, Protocol
 
 import attrs
 
+from typed_toolsets.rules import reasons
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.rules.shapes import Shape
 
@@ -421,11 +422,7 @@ def _store(cache: dict[object, TypeSpec], annotation: object, spec: TypeSpec) ->
 
 
 def _describe_unsupported(annotation: object) -> str:
-    name = getattr(annotation, "__qualname__", None) or repr(annotation)
-    return (
-        f"{name!r} is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported "
-        "builtin type; use one of those, or register it with typed_toolsets.register_type()"
-    )
+    return reasons.not_a_struct(getattr(annotation, "__qualname__", None) or repr(annotation))
 
 
 #: The process-wide registry. Built-in rules are added by `typed_toolsets.types.catalog`.

@@ -16,6 +16,7 @@ from typing import Any, Final, Literal
 import attrs
 import typing_extensions
 
+from typed_toolsets.rules import reasons
 from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import scalar_kinds
 
@@ -226,7 +227,8 @@ def _json_scalar_type(value: object) -> str:
         return "integer"
     if isinstance(value, float) and math.isfinite(value):
         return "number"
-    msg = f"{value!r} is not a JSON string, number, boolean or null"
+    # An enum's members are checked first: a value here is a Literal's.
+    msg = reasons.literal_value(f"Literal[{value!r}]", is_bytes=isinstance(value, bytes))
     raise Unsupported(msg)
 
 
@@ -320,16 +322,13 @@ def _enum_rule(annotation: object, _builder: Builder) -> TypeSpec:
     cls = typing.cast("type[enum.Enum]", annotation)
     members = list(cls)
     if not members:
-        msg = f"enum {cls.__qualname__!r} has no members"
+        msg = reasons.no_members(cls.__qualname__)
         raise Unsupported(msg)
     for member in members:
         try:
             _json_scalar_type(member.value)
         except Unsupported:
-            msg = (
-                f"enum {cls.__qualname__!r} has the value {member.value!r}, which is not a JSON "
-                "string, number, boolean or null"
-            )
+            msg = reasons.enum_value(cls.__qualname__, member.name, repr(member.value))
             raise Unsupported(msg) from None
 
     def unstructure(value: Any) -> Any:

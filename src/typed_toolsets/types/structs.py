@@ -19,9 +19,9 @@ from typing import Any, Final
 import attrs
 import typing_extensions
 
+from typed_toolsets.rules import reasons
 from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.shapes import Shape
-from typed_toolsets.rules.typenames import field_none_default
 
 from . import docstrings
 from .gen import KeyHook, UnstructureField, generate_object_structure, generate_unstructure
@@ -123,7 +123,7 @@ def _attrs_fields(cls: type) -> list[FieldInfo]:
             continue
         annotation = hints.get(field.name, field.type)
         if annotation is None:
-            msg = f"field {cls.__qualname__}.{field.name} has no type annotation"
+            msg = reasons.unannotated_field(f"{cls.__qualname__}.{field.name}")
             raise Unsupported(msg)
         default = field.default
         required = default is attrs.NOTHING
@@ -212,7 +212,7 @@ def _dataclass_fields(cls: type) -> list[FieldInfo]:
         # dataclasses marks InitVar pseudo-fields itself, also when the annotation is a string
         # (which Python 3.10's get_type_hints then refuses to evaluate).
         if repr(getattr(field, "_field_type", None)) == "_FIELD_INITVAR":
-            msg = f"dataclass {cls.__qualname__} has the InitVar field {name!r} (not supported)"
+            msg = reasons.init_var_field(cls.__qualname__, name)
             raise Unsupported(msg)
     hints = resolve_hints(cls, only={field.name for field in dataclasses.fields(cls)})
     docs = docstrings.field_descriptions(cls.__doc__)
@@ -307,7 +307,7 @@ def _namedtuple_fields(cls: type) -> list[FieldInfo]:
     fields: list[FieldInfo] = []
     for name in names:
         if name not in hints:
-            msg = f"field {cls.__qualname__}.{name} has no type annotation"
+            msg = reasons.unannotated_field(f"{cls.__qualname__}.{name}")
             raise Unsupported(msg)
         fields.append(
             FieldInfo(
@@ -454,11 +454,12 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
         try:
             spec = builder.spec(field.annotation)
         except Unsupported as exc:
-            msg = f"field {cls.__qualname__}.{field.name}: {exc}"
+            msg = reasons.field_reason(f"{cls.__qualname__}.{field.name}", str(exc))
             raise Unsupported(msg) from None
         if field.default is None and "null" not in spec.json_types:
             # Read as written, as a parameter's: a None default does not make a field nullable.
-            msg = field_none_default(f"{cls.__qualname__}.{field.name}", label(field.annotation))
+            field_name = f"{cls.__qualname__}.{field.name}"
+            msg = reasons.field_none_default(field_name, label(field.annotation))
             raise Unsupported(msg)
         properties.append(
             Property(

@@ -1,0 +1,143 @@
+"""Why an annotation has no JSON Schema: each reason written once, for the run time and the plugin.
+
+The type registry (`typed_toolsets.types`) and the mypy plugin judge annotations apart, from
+Python objects and from mypy's types, but say the same thing in the same words: a problem's
+reason comes from here, given the names as each side shows them.
+
+Standard library only: the mypy plugin imports this module on every run.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .typenames import MAPPING_ORIGINS
+
+__all__ = [
+    "ANY",
+    "BYTES",
+    "CALLABLES",
+    "CLASSES",
+    "LITERAL_STRING",
+    "NEVER",
+    "OBJECT",
+    "field_none_default",
+    "field_reason",
+    "enum_value",
+    "generic_struct",
+    "init_var_field",
+    "literal_value",
+    "missing_parameters",
+    "no_members",
+    "not_a_struct",
+    "str_keys",
+    "type_variable",
+    "unannotated_field",
+]
+
+ANY: Final = "Any has no JSON Schema; use a concrete type"
+OBJECT: Final = "object has no JSON Schema; use a concrete type"
+BYTES: Final = "bytes cannot be sent as JSON; use str (for example base64 text)"
+CALLABLES: Final = "callables have no JSON Schema"
+CLASSES: Final = "classes (type[...]) have no JSON Schema"
+NEVER: Final = "Never has no JSON Schema"
+#: Only the run time can tell (mypy reads ``LiteralString`` as ``str``).
+LITERAL_STRING: Final = (
+    "LiteralString is a string written in the source code, and a model's arguments never are; "
+    "use str, and check the value in the method"
+)
+
+
+def type_variable(shown: str) -> str:
+    """The reason a type variable (*shown* as the message writes it) has no schema."""
+    return f"the type variable {shown} has no JSON Schema"
+
+
+def str_keys(key: str) -> str:
+    """The reason a mapping whose key type (*key*, as shown) is not ``str`` has no schema."""
+    return f"JSON object keys are strings; use a str key type (got {key})"
+
+
+def generic_struct(name: str) -> str:
+    """The reason a parameterised struct (``Page[int]``, its class named *name*) has no schema."""
+    return f"{name!r} is generic; generic structs are not supported"
+
+
+def no_members(name: str) -> str:
+    """The reason an enum without members (named *name*) has no schema."""
+    return f"enum {name!r} has no members"
+
+
+def not_a_struct(name: str) -> str:
+    """The reason a class named *name* that no rule knows has no schema."""
+    return (
+        f"{name!r} is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported "
+        "builtin type; use one of those, or register it with typed_toolsets.register_type() "
+        "(and, for the mypy plugin, list it under registered_types in its config)"
+    )
+
+
+def literal_value(literal: str, *, is_bytes: bool) -> str:
+    """The reason a ``Literal`` (*literal*, as shown) whose value JSON cannot hold has no schema."""
+    if is_bytes:
+        return f"the literal {literal} is bytes; JSON has no bytes"
+    return f"the literal {literal} is not a JSON string, number, boolean or null"
+
+
+def enum_value(enum: str, member: str, value: str | None) -> str:
+    """The reason an enum with a *member* whose value JSON cannot hold has no schema.
+
+    Args:
+        enum: The enum's name as the message shows it.
+        member: The member's name.
+        value: Its value as Python writes it, when known (the plugin may not know it).
+    """
+    written = "" if value is None else f" {value}"
+    return (
+        f"enum {enum!r} has the member {member!r}, whose value{written} is not a JSON string, "
+        "number, boolean or null"
+    )
+
+
+def missing_parameters(fullname: str, name: str) -> str:
+    """The reason a generic written without its type parameters (``dict``) has no schema.
+
+    Args:
+        fullname: The generic's fully qualified name (``builtins.dict``, ``typing.Mapping``).
+        name: Its name as the message shows it.
+    """
+    if fullname in MAPPING_ORIGINS:
+        example = f"{name}[str, int]"
+    elif fullname in ("builtins.tuple", "typing.Tuple"):
+        example = f"{name}[int, ...]"
+    else:
+        example = f"{name}[str]"
+    return f"{name} needs its type parameters (for example {example})"
+
+
+def field_reason(field: str, reason: str) -> str:
+    """A struct's *field* (``Class.name``) has no schema, for *reason*: the struct has none."""
+    return f"field {field}: {reason}"
+
+
+def unannotated_field(field: str) -> str:
+    """The reason a struct with an unannotated *field* (``Class.name``) has no schema."""
+    return f"field {field} has no type annotation"
+
+
+def init_var_field(struct: str, name: str) -> str:
+    """The reason a dataclass (*struct*, as shown) with an ``InitVar`` *name* has no schema."""
+    return f"dataclass {struct} has the InitVar field {name!r} (not supported)"
+
+
+def field_none_default(field: str, type_label: str) -> str:
+    """The reason a struct with a field defaulting to None whose type refuses null has no schema.
+
+    Args:
+        field: The field as the message shows it (``Class.name``).
+        type_label: Its type as the message shows it.
+    """
+    return (
+        f"field {field} defaults to None but its type {type_label} does not admit null; add "
+        "`| None` to its annotation (a None default does not make a field nullable)"
+    )
