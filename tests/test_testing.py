@@ -312,6 +312,26 @@ def test_arguments_refuse_types_without_a_strategy() -> None:
         arguments(proxy)
 
 
+@pytest.mark.parametrize("strategy", [arguments, invalid_arguments])
+def test_a_toolset_given_for_a_tool_says_what_to_pass(strategy: Any) -> None:
+    # Passing the toolset itself (the argument check_toolset takes) raised AttributeError:
+    # '_export', naming nothing the caller wrote.
+    name = strategy.__name__
+    with pytest.raises(TypeError) as caught:
+        strategy(TextProcessingToolset)
+    assert str(caught.value) == (
+        f"{name}() needs one tool, a ToolProxy from to_tools() (got the Toolset class "
+        "TextProcessingToolset); pass one of its tools (TextProcessingToolset.to_tools()[0]), "
+        "or check every tool with check_toolset(TextProcessingToolset)"
+    )
+    with pytest.raises(TypeError, match=r"\(got the Toolset instance TextProcessingToolset\)"):
+        strategy(TextProcessingToolset())
+    with pytest.raises(
+        TypeError, match=r"needs one tool, a ToolProxy from to_tools\(\) \(got 'x'\)$"
+    ):
+        strategy("x")
+
+
 def test_strict_arguments_fill_every_key_with_null_for_defaults() -> None:
     strict = _seams.strict_parameters(EVERYTHING_STRICT)
     validator = make_validator(strict)

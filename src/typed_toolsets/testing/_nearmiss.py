@@ -235,7 +235,9 @@ def invalid_arguments(proxy: ToolProxy) -> st.SearchStrategy[NearMiss]:
 
     Raises:
         NoStrategyError: A parameter's type has no strategy (see `arguments`).
+        TypeError: *proxy* is not a tool (a toolset's class, say: its tools are ``to_tools()``).
     """
+    proxy = _seams.tool_proxy(proxy, "invalid_arguments")
     params = _seams.parameters(proxy)
 
     def near_misses(valid: dict[str, Any]) -> st.SearchStrategy[NearMiss]:

@@ -51,6 +51,7 @@ __all__ = [
     "schema_checker",
     "strict_json",
     "strict_parameters",
+    "tool_proxy",
     "unstructurer",
     "violates",
     "watch_strategies",
@@ -320,6 +321,33 @@ class Parameter:
     name: str
     annotation: object
     required: bool
+
+
+def tool_proxy(value: object, caller: str) -> ToolProxy:
+    """*value*, checked to be one tool (a `ToolProxy`), for the public function *caller*.
+
+    Raises:
+        TypeError: It is not; the message says what to pass instead (a toolset's class or
+            instance is the common mistake: its tools are ``to_tools()``).
+    """
+    from typed_toolsets._toolset import Toolset
+    from typed_toolsets.call.proxy import ToolProxy
+
+    if isinstance(value, ToolProxy):
+        return typing.cast("ToolProxy", value)
+    cls = value if isinstance(value, type) else type(value)
+    if issubclass(cls, Toolset):
+        kind = "class" if cls is value else "instance"
+        name = cls.__qualname__
+        got = f"the Toolset {kind} {name}"
+        hint = (
+            f"; pass one of its tools ({name}.to_tools()[0]), or check every tool with "
+            f"check_toolset({name})"
+        )
+    else:
+        got, hint = repr(value), ""
+    msg = f"{caller}() needs one tool, a ToolProxy from to_tools() (got {got}){hint}"
+    raise TypeError(msg)
 
 
 def parameters(proxy: ToolProxy) -> tuple[Parameter, ...]:

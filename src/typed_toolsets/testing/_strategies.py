@@ -471,7 +471,9 @@ def arguments(proxy: ToolProxy, *, strict: bool = False) -> st.SearchStrategy[di
         NoStrategyError: A parameter's type has no strategy; the message names the tool, the
             parameter and the type.
         ValueError: ``strict=True`` and the tool has no lossless strict variant.
+        TypeError: *proxy* is not a tool (a toolset's class, say: its tools are ``to_tools()``).
     """
+    proxy = _seams.tool_proxy(proxy, "arguments")
     if strict:
         _seams.strict_parameters(proxy)
     walk = _Walk(json=True, strict=strict)
