@@ -17,7 +17,7 @@ import attrs
 import pytest
 import typing_extensions
 from annotated_types import Ge, Le, MaxLen, MinLen
-from hypothesis import given, note
+from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from hypothesis.errors import FailedHealthCheck, InvalidArgument
 
@@ -536,6 +536,45 @@ def test_limits_that_filter_out_most_values_are_named() -> None:
     assert "(FailedHealthCheck: It looks like this test is filtering out a lot of inputs" in message
     # Hypothesis's own error is kept, as the cause.
     assert isinstance(caught.value.__cause__, FailedHealthCheck)
+
+
+class BulkyToolset(Toolset):
+    # Its smallest value is 40 strings of 500 characters: Hypothesis's large_base_example.
+    @tool
+    def load(self, *, rows: Annotated[list[Annotated[str, MinLen(500)]], MinLen(40)]) -> None:
+        pass
+
+
+def test_values_too_large_to_generate_are_named_as_such() -> None:
+    # Every failed health check was put down to "a class or constraint that refuses most
+    # generated values", though nothing here refuses anything.
+    with pytest.raises(FailedHealthCheck) as caught:
+        check_toolset(BulkyToolset, max_examples=5)
+    message = str(caught.value)
+    assert message.startswith(
+        "BulkyToolset: tool 'bulky_load': Hypothesis could not generate values of its parameters "
+        "small enough to check it (its HealthCheck.large_base_example); the likely cause is a "
+        "MinLen asking for long strings or collections, or collections nested deep: lower it, "
+        "or suppress HealthCheck.large_base_example in your Hypothesis profile\n"
+    )
+    assert "refuses" not in message
+    assert isinstance(caught.value.__cause__, FailedHealthCheck)
+
+
+def test_a_check_inside_given_says_to_call_it_from_a_plain_test() -> None:
+    @settings(max_examples=1, database=None)
+    @given(st.just(0))
+    def outer(_: int) -> None:
+        check_toolset(Recorder, max_examples=5)
+
+    with pytest.raises(FailedHealthCheck) as caught:
+        outer()
+    message = str(caught.value)
+    assert message.startswith(
+        "Recorder: tool 'recorder_write': check_toolset() was called inside a @given test; it "
+        "runs Hypothesis itself, so call it from a plain test function\n"
+    )
+    assert "refuses" not in message
 
 
 class HugeToolset(Toolset):

@@ -247,6 +247,23 @@ class _ToolCheck:
 
     def unhealthy(self, exc: FailedHealthCheck | Unsatisfiable, what: str) -> Exception:
         """*exc* again, naming the toolset and the tool, and the likely cause."""
+        where = f"{self.toolset}: tool {self.proxy.name!r}: "
+        hypothesis_said = f"\n  ({type(exc).__name__}: {_first_line(exc)})"
+        check = _health_check(exc)
+        if check == "nested_given":
+            message = (
+                "check_toolset() was called inside a @given test; it runs Hypothesis itself, "
+                "so call it from a plain test function"
+            )
+            return type(exc)(where + message + hypothesis_said)
+        if check in ("data_too_large", "large_base_example"):
+            message = (
+                f"Hypothesis could not generate {what} small enough to check it (its "
+                f"HealthCheck.{check}); the likely cause is a MinLen asking for long strings or "
+                "collections, or collections nested deep: lower it, or suppress "
+                f"HealthCheck.{check} in your Hypothesis profile"
+            )
+            return type(exc)(where + message + hypothesis_said)
         limits = self.proxy.limits
         defaults = Limits()
         tight = [
@@ -267,11 +284,9 @@ class _ToolCheck:
                 "a __post_init__ check, a registered structure hook)"
             )
         message = (
-            f"{self.toolset}: tool {self.proxy.name!r}: Hypothesis could not generate enough "
-            f"{what} to check it; the likely cause is {cause}\n  ({type(exc).__name__}: "
-            f"{_first_line(exc)})"
+            f"Hypothesis could not generate enough {what} to check it; the likely cause is {cause}"
         )
-        return type(exc)(message)
+        return type(exc)(where + message + hypothesis_said)
 
     def ungenerated(self, exc: InvalidArgument, what: str) -> InvalidArgument:
         """*exc* again, naming the toolset and the tool whose values Hypothesis cannot draw.
@@ -477,6 +492,23 @@ def _loop_running() -> bool:
     return True
 
 
+_HEALTH_CHECK_RE: Final = re.compile(r"HealthCheck\.([a-z_]+)")
+
+
+def _health_check(exc: FailedHealthCheck | Unsatisfiable) -> str | None:
+    """The name of the health check *exc* reports (``filter_too_much``...), None if unknown.
+
+    Hypothesis keeps it only in the message, which names it for suppressing it.
+    """
+    found = _HEALTH_CHECK_RE.findall(str(exc)) if isinstance(exc, FailedHealthCheck) else []
+    return found[-1] if found else None
+
+
+def _filtered(exc: FailedHealthCheck | Unsatisfiable) -> bool:
+    """Whether *exc* says that too many generated examples were set aside."""
+    return isinstance(exc, Unsatisfiable) or _health_check(exc) in ("filter_too_much", None)
+
+
 def _first_line(exc: Exception) -> str:
     lines = str(exc).strip().splitlines()
     return lines[0] if lines else "no message"
@@ -563,7 +595,9 @@ def check_toolset(
         hypothesis.errors.FailedHealthCheck: Nearly all generated values of a tool were set
             aside (they do not fit its Limits, or a class refuses them); the message names the
             toolset, the tool and the likely cause, and Hypothesis's error is its ``__cause__``.
-            ``hypothesis.errors.Unsatisfiable`` likewise.
+            ``hypothesis.errors.Unsatisfiable`` likewise. Also when the smallest values are
+            too large to generate (a ``MinLen`` asking for long ones), or when it is called
+            inside a ``@given`` test; the message says which.
         hypothesis.errors.InvalidArgument: Hypothesis cannot generate values of a parameter (a
             constraint past what it draws, such as ``MinLen(100_000)`` on a string); the message
             names the toolset and the tool.
@@ -585,7 +619,8 @@ def check_toolset(
         except (FailedHealthCheck, Unsatisfiable) as exc:
             # `values` drops the draws a class refuses; when it refuses nearly all of them, the
             # schema's arguments show which (and raise the precise error).
-            check.run(config, "arguments", arguments(proxy), check.accepted)
+            if _filtered(exc):
+                check.run(config, "arguments", arguments(proxy), check.accepted)
             raise check.unhealthy(exc, "values of its parameters") from exc
         except NoStrategyError:
             raise  # names the tool and the parameter already
