@@ -9,6 +9,7 @@ import datetime
 import decimal
 import enum
 import inspect
+import threading
 import uuid
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal, NamedTuple
@@ -692,6 +693,25 @@ def test_call_runs_the_tools_and_tolerates_their_own_errors() -> None:
     recorder = Recorder()
     check_toolset(recorder, max_examples=20, call=True)
     assert recorder.calls
+
+
+def test_call_tolerates_tools_that_time_out() -> None:
+    # Each call that times out keeps its thread; past 32 of them, calls are refused with a
+    # "limit" error about no argument, which call=True reported as refused valid arguments.
+    release = threading.Event()
+
+    class Stalled(Toolset):
+        limits = Limits(timeout=0.01)
+
+        @tool
+        def fetch(self, *, url: str) -> str:
+            release.wait(10)
+            return url
+
+    try:
+        check_toolset(Stalled, max_examples=50, call=True)
+    finally:
+        release.set()
 
 
 def test_a_type_without_strategy_names_the_tool_and_parameter() -> None:

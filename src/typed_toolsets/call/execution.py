@@ -39,6 +39,7 @@ __all__ = [
     "finish_loop",
     "internal_error",
     "propagates",
+    "refused_as_busy",
     "retrieved",
     "start_thread",
     "too_many_abandoned",
@@ -147,17 +148,26 @@ def start_thread(
     return future, state
 
 
+def _not_started(name: str) -> str:
+    return f"Tool {name!r} was not started: "
+
+
 def too_many_abandoned(name: str) -> ToolError | None:
     """The ``"limit"`` error when too many abandoned calls still run, else None."""
     with abandoned.lock:
         if abandoned.count >= MAX_ABANDONED_THREADS:
             message = (
-                f"Tool {name!r} was not started: {abandoned.count} earlier calls that timed out "
-                f"are still running (the limit is {MAX_ABANDONED_THREADS} abandoned threads and "
-                "tasks); try again later"
+                f"{_not_started(name)}{abandoned.count} earlier calls that timed out are still "
+                f"running (the limit is {MAX_ABANDONED_THREADS} abandoned threads and tasks); "
+                "try again later"
             )
             return ToolError(name, "limit", message)
     return None
+
+
+def refused_as_busy(error: ToolError) -> bool:
+    """Whether *error* is `too_many_abandoned`'s: a refusal to start, whatever the arguments."""
+    return error.kind == "limit" and error.message.startswith(_not_started(error.tool))
 
 
 def abandon(future: concurrent.futures.Future[Any], state: dict[str, bool]) -> bool:

@@ -337,8 +337,13 @@ class _ToolCheck:
 
     def _invoked(self, arguments: Mapping[str, object] | str, example: object) -> None:
         result = self.invoke(arguments)
-        if result.error is not None and result.error.kind in ("arguments", "limit"):
-            self._refused(result.error, "invoke() refused valid arguments", example)
+        error = result.error
+        # Timeouts are the tool's business, and so is the refusal to start more calls while
+        # too many that timed out still run (a "limit" error about no argument).
+        if error is None or error.kind not in ("arguments", "limit"):
+            return
+        if not _seams.refused_as_busy(error):
+            self._refused(error, "invoke() refused valid arguments", example)
 
     # ---------------------------------------------------------------------------- properties
 

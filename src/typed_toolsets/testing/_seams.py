@@ -47,6 +47,7 @@ __all__ = [
     "label",
     "parameters",
     "parse_json",
+    "refused_as_busy",
     "registered_strategy",
     "schema_checker",
     "strict_json",
@@ -399,6 +400,17 @@ def fast_path(proxy: ToolProxy, text: str, *, strict: bool = False) -> dict[str,
     # The tool's own fast path, built to hand over to `_passes` instead of the exact path.
     fast = exact.arguments.fast_path(limits.max_argument_bytes, limits.max_depth, _passes)
     return fast(text)
+
+
+def refused_as_busy(error: ToolError) -> bool:
+    """Whether *error* refused to start the call because too many timed-out calls still run.
+
+    A ``"limit"`` error that says nothing of the arguments: each call that timed out keeps its
+    thread (or task) until it ends, and past a cap new calls with a timeout are refused.
+    """
+    from typed_toolsets.call.execution import refused_as_busy as busy
+
+    return busy(error)
 
 
 def _passes(arguments: object, handover: Handover) -> None:
