@@ -32,7 +32,7 @@ from typed_toolsets.testing import (
     invalid_arguments,
     values,
 )
-from typed_toolsets.testing._check import same
+from typed_toolsets.testing._same import same
 from typed_toolsets.text import TextProcessingToolset
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.converter import converter

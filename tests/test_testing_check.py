@@ -34,7 +34,8 @@ from typed_toolsets.testing import (
     check_toolset,
     invalid_arguments,
 )
-from typed_toolsets.testing._check import _drawn, _ToolCheck, same
+from typed_toolsets.testing._check import _drawn, _ToolCheck
+from typed_toolsets.testing._same import same
 from typed_toolsets.text import TextProcessingToolset
 
 # ------------------------------------------------------------------------------ good toolsets
