@@ -478,3 +478,28 @@ def test_steps_of_another_model_are_sent_in_the_text_format() -> None:
         {"role": "assistant", "content": json.dumps(first)},
         {"role": "user", "content": "Observation: Lines: 1, Words: 2, Characters: 3"},
     ]
+
+
+class Listing(Toolset):
+    """A tool failing with a file name decoded with ``surrogateescape`` (as ``os.listdir`` does)."""
+
+    @tool
+    def open(self, *, path: str) -> str:
+        """Open a file."""
+        raise FileNotFoundError(f"no such file: {path}/caf\udce9")
+
+
+def test_an_error_with_lone_surrogates_is_sent_as_valid_unicode() -> None:
+    """A request body is UTF-8: an observation holding a lone surrogate cannot be sent at all."""
+    replies = [
+        _message(1, [_use("toolu_1", "listing_open", {"path": "/srv"})], "tool_use"),
+        _message(2, [{"type": "text", "text": "Not found."}], "end_turn"),
+    ]
+    client, log = fake_anthropic(replies)
+    agent = ReAct(anthropic_model(client, model="m"), Listing.to_tools(), max_iterations=3)
+    result = agent.run("x")
+    expected = "Error: Tool 'listing_open' failed: FileNotFoundError: no such file: /srv/caf\ufffd"
+    assert result.steps[0].observation == expected
+    (sent,) = log.requests[-1]["messages"][-1]["content"]
+    assert sent["content"] == expected
+    json.dumps(log.requests[-1], ensure_ascii=False).encode("utf-8")  # as the SDK writes it

@@ -36,7 +36,7 @@ from typed_toolsets.export.dialects import unique_tools
 
 from .errors import DeadlineExceededError, MaxIterationsError
 from .prompt import Transcript, Turn, system_prompt
-from .steps import FINISH, AgentResult, Reply, Step, is_finish, read_reply
+from .steps import FINISH, AgentResult, Reply, Step, failure_text, is_finish, read_reply
 
 __all__ = ["Approve", "Model", "ModelReply", "ReAct"]
 
@@ -549,8 +549,8 @@ class ReAct:
             if refused is _TIMED_OUT:
                 raise clock.passed(steps, f"the check of the arguments of {proxy.name!r}")
             if refused is not None:
-                failed = ToolResult.failure(typing.cast("ToolError", refused))
-                return _Outcome(str(failed.dynamic()), ok=False, result=failed)
+                error = typing.cast("ToolError", refused)
+                return _Outcome(failure_text(error), ok=False, result=ToolResult.failure(error))
             asked = copy.deepcopy(read.arguments)  # what the callback sees cannot change the call
             verdict = yield _AskApproval(proxy.name, asked, clock.remaining())
             if verdict is _TIMED_OUT:
@@ -578,7 +578,7 @@ class ReAct:
                 stopped=True,
             )
         done = typing.cast("ToolResult", result)
-        text = result_text(proxy, done.value) if done.ok else str(done.dynamic())
+        text = result_text(proxy, done.value) if done.error is None else failure_text(done.error)
         return _Outcome(text, ok=done.ok, result=done)
 
     def _shown(self, observation: str) -> str:

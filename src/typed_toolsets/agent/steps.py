@@ -25,7 +25,7 @@ import attrs
 
 from typed_toolsets import Limits, StrictArguments, ToolError, ToolProxy, ToolResult
 from typed_toolsets._public import public_in
-from typed_toolsets.export.calls import read_arguments
+from typed_toolsets.export.calls import read_arguments, valid_text
 from typed_toolsets.types.typespec import json_type_of
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "AgentResult",
     "Reply",
     "Step",
+    "failure_text",
     "is_finish",
     "parse_json",
     "read_reply",
@@ -150,6 +151,16 @@ class Reply:
         return self.problem is None and is_finish(self.action)
 
 
+def failure_text(error: ToolError) -> str:
+    """The observation of a call that failed with *error*: its ``"Error: ..."`` text.
+
+    As valid Unicode (`typed_toolsets.export.calls.valid_text`): an exception's message may hold
+    lone surrogates (a file name decoded with ``surrogateescape``), which no request body can
+    carry.
+    """
+    return valid_text(str(ToolResult.failure(error).dynamic()))
+
+
 def is_finish(action: str | None) -> bool:
     """Whether *action* names the finish action (in any case)."""
     return action is not None and action.lower() == FINISH
@@ -260,7 +271,7 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
     if unreadable is not None:
         # Arguments the tool cannot read (not JSON, not an object, over its limits): said as
         # the tool says it, which is all a function-calling model knows.
-        problem = str(ToolResult.failure(unreadable).dynamic())
+        problem = failure_text(unreadable)
         return Reply(thought, action, arguments, problem=problem, refused=unreadable)
     if argument_problem is not None:
         return Reply(thought, action, arguments, problem=_malformed([argument_problem]))
