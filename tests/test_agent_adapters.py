@@ -503,3 +503,20 @@ def test_an_error_with_lone_surrogates_is_sent_as_valid_unicode() -> None:
     (sent,) = log.requests[-1]["messages"][-1]["content"]
     assert sent["content"] == expected
     json.dumps(log.requests[-1], ensure_ascii=False).encode("utf-8")  # as the SDK writes it
+
+
+@pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
+def test_anthropic_blank_text_blocks_are_not_sent_back(as_sdk: bool) -> None:
+    """The API may reply with ``TextBlock(text="")`` beside its calls, yet refuses a request
+    holding a text block that is empty or only whitespace ("text content blocks must be
+    non-empty" / "must contain non-whitespace text")."""
+    use = _use("toolu_1", "text_wc", {"text": "a b"})
+    blank = [{"type": "text", "text": ""}, {"type": "text", "text": "\n"}]
+    replies = [
+        _message(1, [*blank, use], "tool_use"),
+        _message(2, [{"type": "text", "text": "2 words."}], "end_turn"),
+    ]
+    client, log = fake_anthropic(replies, as_sdk=as_sdk)
+    model = anthropic_model(client, model="claude-sonnet-4-5")
+    assert ReAct(model, TOOLS, max_iterations=3).run("Count.").final_answer == "2 words."
+    assert log.requests[-1]["messages"][1] == {"role": "assistant", "content": [use]}

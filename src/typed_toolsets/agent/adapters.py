@@ -290,7 +290,8 @@ class AnthropicModel(_NativeModel):
             if kind == "text":
                 text = _get(block, "text") or ""
                 texts.append(text)
-                blocks.append({"type": "text", "text": text})
+                if text.strip():  # the API sends blank text blocks, but refuses them in a request
+                    blocks.append({"type": "text", "text": text})
             elif kind == "tool_use":
                 call = {"id": _get(block, "id"), "name": _get(block, "name")}
                 calls.append({**call, "arguments": _get(block, "input")})
