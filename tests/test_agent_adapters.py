@@ -520,3 +520,28 @@ def test_anthropic_blank_text_blocks_are_not_sent_back(as_sdk: bool) -> None:
     model = anthropic_model(client, model="claude-sonnet-4-5")
     assert ReAct(model, TOOLS, max_iterations=3).run("Count.").final_answer == "2 words."
     assert log.requests[-1]["messages"][1] == {"role": "assistant", "content": [use]}
+
+
+def test_a_native_call_of_finish_ends_the_run() -> None:
+    """An unknown tool's observation offers "finish" with a "final_answer", which a native model
+    can only send as a tool call: that call ends the run (it was an endless malformed step)."""
+    replies = [
+        completion(
+            1, {"content": None, "tool_calls": [_openai_call("c1", "text_grep", {})]}, "tool_calls"
+        ),
+        completion(
+            2,
+            {"content": None, "tool_calls": [_openai_call("c2", "Finish", {"final_answer": "3"})]},
+            "tool_calls",
+        ),
+    ]
+    client, _ = fake_openai(replies)
+    result = ReAct(openai_chat_model(client, model="gpt-4.1"), TOOLS, max_iterations=3).run("x")
+    assert '"finish" with a "final_answer"' in (result.steps[0].observation or "")
+    assert (result.final_answer, result.iterations) == ("3", 2)
+    # Anthropic's input is an object; without a final_answer the step is malformed, as in text.
+    blocks = [_use("toolu_1", "finish", {}), _use("toolu_2", "finish", {"final_answer": 3})]
+    client, _ = fake_anthropic([_message(1, blocks, "tool_use")])
+    result = ReAct(anthropic_model(client, model="m"), TOOLS, max_iterations=3).run("x")
+    assert (result.final_answer, result.iterations) == (3, 2)
+    assert '"finish" needs a "final_answer"' in (result.steps[0].observation or "")

@@ -32,7 +32,7 @@ from typed_toolsets import StrictArguments
 from typed_toolsets.export import anthropic, openai_chat
 
 from .prompt import Transcript, Turn
-from .steps import FINISH
+from .steps import FINISH, is_finish, parse_json
 
 __all__ = ["AnthropicModel", "OpenAIChatModel", "anthropic_model", "openai_chat_model"]
 
@@ -133,14 +133,20 @@ class _NativeModel(abc.ABC):
 
     def _call_step(self, native: Mapping[str, Any], index: int) -> dict[str, Any]:
         call = native["calls"][index]
-        arguments = call["arguments"]
-        if self.strict:
+        name, arguments = call["name"], call["arguments"]
+        finish: dict[str, Any] = {}
+        if isinstance(name, str) and is_finish(name):
+            # The observation for an unknown tool offers "finish" with a "final_answer", which a
+            # native model sends as a call: its final_answer argument is the step's.
+            finish["final_answer"] = _final_answer(arguments)
+        elif self.strict:
             # Written for the strict schemas: null for a defaulted property means its default.
             arguments = StrictArguments(arguments)
         return {
             "thought": native["thought"] if index == 0 else "",
-            "action": call["name"],
+            "action": name,
             "action_input": arguments,
+            **finish,
             "native": {**native, "index": index},
         }
 
@@ -300,6 +306,16 @@ class AnthropicModel(_NativeModel):
                 blocks.append(_as_dict(block))
         text = "".join(texts)
         return _Read({"role": "assistant", "content": blocks}, text, calls, text)
+
+
+def _final_answer(arguments: object) -> object:
+    """The ``final_answer`` argument of a native call of ``finish`` (None when there is none)."""
+    if isinstance(arguments, (str, bytes, bytearray)):
+        try:
+            arguments = parse_json(arguments)
+        except (ValueError, RecursionError):
+            return None
+    return _get(arguments, "final_answer")
 
 
 def _as_dict(block: object) -> dict[str, Any]:
