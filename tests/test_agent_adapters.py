@@ -545,3 +545,23 @@ def test_a_native_call_of_finish_ends_the_run() -> None:
     result = ReAct(anthropic_model(client, model="m"), TOOLS, max_iterations=3).run("x")
     assert (result.final_answer, result.iterations) == (3, 2)
     assert '"finish" needs a "final_answer"' in (result.steps[0].observation or "")
+
+
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        ("messages", "the transcript"),
+        ("tools", "ReAct's tools"),
+        ("stream", "whole replies"),
+        ("system", "instructions="),
+    ],
+)
+def test_options_the_adapter_writes_itself_are_refused(option: str, said: str) -> None:
+    """Given as options, these were silently replaced (tools, system), replaced the whole
+    conversation (messages) or made every reply read as an empty final answer (stream)."""
+    value: Any = True if option == "stream" else [{"role": "user", "content": "x"}]
+    with pytest.raises(TypeError, match=f"anthropic_model.*'{option}'.*{said}"):
+        anthropic_model(object(), model="m", **{option: value})
+    if option != "system":  # a system message is one of OpenAI's messages
+        with pytest.raises(TypeError, match=f"openai_chat_model.*'{option}'.*{said}"):
+            openai_chat_model(object(), model="m", **{option: value})

@@ -327,6 +327,23 @@ def _as_dict(block: object) -> dict[str, Any]:
     return {"type": _get(block, "type")}
 
 
+#: Request parameters the adapters write themselves, and what to do instead of passing them.
+_WRITTEN: Final = {
+    "messages": "the adapter writes them from the transcript: give the task to run()",
+    "tools": "the adapter sends ReAct's tools: pass the proxies to ReAct",
+    "stream": "the adapter reads whole replies: leave it out",
+}
+_SYSTEM: Final = {"system": "pass the system prompt as instructions="}
+
+
+def _options(function: str, options: Mapping[str, Any], written: Mapping[str, str]) -> None:
+    """Refuse *options* that would replace what the adapter writes (silently, before)."""
+    for key, instead in written.items():
+        if key in options:
+            msg = f"{function}() does not take the request parameter {key!r}; {instead}"
+            raise TypeError(msg)
+
+
 def openai_chat_model(
     client: Any,
     *,
@@ -351,7 +368,12 @@ def openai_chat_model(
             parameter or field means the default).
         instructions: A system message put first, if given.
         **options: More request parameters (``temperature``, ``parallel_tool_calls``, ...).
+
+    Raises:
+        TypeError: *options* hold ``messages``, ``tools`` or ``stream``, which the adapter
+            writes itself (the conversation, ReAct's tools, whole replies).
     """
+    _options("openai_chat_model", options, _WRITTEN)
     return OpenAIChatModel(client, model, strict, instructions, options)
 
 
@@ -380,5 +402,10 @@ def anthropic_model(
         strict: Send the strict tool schemas; ``null`` means the default, as for OpenAI.
         instructions: The ``system`` prompt, if given.
         **options: More request parameters (``temperature``, ``tool_choice``, ...).
+
+    Raises:
+        TypeError: *options* hold ``messages``, ``tools``, ``stream`` or ``system`` (pass it
+            as *instructions*), which the adapter writes itself.
     """
+    _options("anthropic_model", options, {**_WRITTEN, **_SYSTEM})
     return AnthropicModel(client, model, strict, instructions, options, max_tokens)
