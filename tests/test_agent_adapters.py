@@ -553,15 +553,24 @@ def test_a_native_call_of_finish_ends_the_run() -> None:
         ("messages", "the transcript"),
         ("tools", "ReAct's tools"),
         ("stream", "whole replies"),
-        ("system", "instructions="),
     ],
 )
 def test_options_the_adapter_writes_itself_are_refused(option: str, said: str) -> None:
-    """Given as options, these were silently replaced (tools, system), replaced the whole
+    """Given as options, these were silently replaced (tools), replaced the whole
     conversation (messages) or made every reply read as an empty final answer (stream)."""
     value: Any = True if option == "stream" else [{"role": "user", "content": "x"}]
     with pytest.raises(TypeError, match=f"anthropic_model.*'{option}'.*{said}"):
         anthropic_model(object(), model="m", **{option: value})
-    if option != "system":  # a system message is one of OpenAI's messages
-        with pytest.raises(TypeError, match=f"openai_chat_model.*'{option}'.*{said}"):
-            openai_chat_model(object(), model="m", **{option: value})
+    with pytest.raises(TypeError, match=f"openai_chat_model.*'{option}'.*{said}"):
+        openai_chat_model(object(), model="m", **{option: value})
+
+
+def test_anthropic_system_is_sent_as_given_unless_instructions_say_it_too() -> None:
+    # Beside instructions= it was overridden by them; alone it is the system prompt, blocks too.
+    with pytest.raises(TypeError, match=r"'system'.*once, as instructions= or as system="):
+        anthropic_model(object(), model="m", instructions="a", system="b")
+    blocks = [{"type": "text", "text": "Be careful.", "cache_control": {"type": "ephemeral"}}]
+    client, log = fake_anthropic([_message(1, [{"type": "text", "text": "done"}], "end_turn")])
+    result = ReAct(anthropic_model(client, model="m", system=blocks), TOOLS, max_iterations=2)
+    assert result.run("x").final_answer == "done"
+    assert log.requests[0]["system"] == blocks

@@ -333,7 +333,8 @@ _WRITTEN: Final = {
     "tools": "the adapter sends ReAct's tools: pass the proxies to ReAct",
     "stream": "the adapter reads whole replies: leave it out",
 }
-_SYSTEM: Final = {"system": "pass the system prompt as instructions="}
+#: With ``instructions=``, which the adapter sends as ``system`` (alone, it is passed on).
+_SYSTEM: Final = {"system": "give the system prompt once, as instructions= or as system="}
 
 
 def _options(function: str, options: Mapping[str, Any], written: Mapping[str, str]) -> None:
@@ -404,8 +405,9 @@ def anthropic_model(
         **options: More request parameters (``temperature``, ``tool_choice``, ...).
 
     Raises:
-        TypeError: *options* hold ``messages``, ``tools``, ``stream`` or ``system`` (pass it
-            as *instructions*), which the adapter writes itself.
+        TypeError: *options* hold ``messages``, ``tools`` or ``stream``, which the adapter
+            writes itself, or ``system`` beside *instructions* (a ``system`` alone, a string or
+            a list of blocks, is sent as given).
     """
-    _options("anthropic_model", options, {**_WRITTEN, **_SYSTEM})
+    _options("anthropic_model", options, _WRITTEN if instructions is None else _WRITTEN | _SYSTEM)
     return AnthropicModel(client, model, strict, instructions, options, max_tokens)
