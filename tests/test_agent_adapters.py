@@ -544,7 +544,14 @@ def test_a_native_call_of_finish_ends_the_run() -> None:
     client, _ = fake_anthropic([_message(1, blocks, "tool_use")])
     result = ReAct(anthropic_model(client, model="m"), TOOLS, max_iterations=3).run("x")
     assert (result.final_answer, result.iterations) == (3, 2)
-    assert '"finish" needs a "final_answer"' in (result.steps[0].observation or "")
+    observation = result.steps[0].observation or ""
+    assert '"finish" needs a "final_answer"' in observation
+    # Told in tool calls' terms, not the text format's JSON step.
+    assert observation.endswith(
+        'Instead, call one of the tools with its arguments, or call "finish" with '
+        '{"final_answer": "<your answer>"}'
+    )
+    assert '"action"' not in observation
 
 
 @pytest.mark.parametrize(

@@ -196,10 +196,18 @@ def _unfence(text: str) -> str:
     return fenced.group(1) if fenced else text
 
 
-def _malformed(problems: list[str]) -> str:
-    return (
-        f"Error: Malformed step: {'; '.join(problems)}. Reply with one JSON object: {STEP_FORMAT}"
-    )
+#: What a function-calling model (a native adapter's step) is told to send instead.
+NATIVE_FORMAT: Final = (
+    'call one of the tools with its arguments, or call "finish" with '
+    '{"final_answer": "<your answer>"}'
+)
+
+
+def _malformed(problems: list[str], *, native: bool = False) -> str:
+    said = "; ".join(problems)
+    if native:
+        return f"Error: Malformed step: {said}. Instead, {NATIVE_FORMAT}"
+    return f"Error: Malformed step: {said}. Reply with one JSON object: {STEP_FORMAT}"
 
 
 def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
@@ -257,10 +265,12 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
     if is_finish(action) and final_answer is None:
         problems.append('"finish" needs a "final_answer"')
 
+    # A native adapter's step (a tool call it read) is answered in tool calls' terms.
+    native = "native" in step
     if problems:
         if argument_problem is not None:
             problems.append(argument_problem)
-        return Reply(thought, action, arguments, problem=_malformed(problems))
+        return Reply(thought, action, arguments, problem=_malformed(problems, native=native))
     if action is not None and not is_finish(action) and action not in tools:
         available = ", ".join(tools) if tools else "none"
         problem = (
@@ -274,7 +284,8 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
         problem = failure_text(unreadable)
         return Reply(thought, action, arguments, problem=problem, refused=unreadable)
     if argument_problem is not None:
-        return Reply(thought, action, arguments, problem=_malformed([argument_problem]))
+        problem = _malformed([argument_problem], native=native)
+        return Reply(thought, action, arguments, problem=problem)
     strict = isinstance(step.get(_arguments_key(step)), StrictArguments)
     return Reply(thought, action, arguments, final_answer=final_answer, strict=strict)
 
