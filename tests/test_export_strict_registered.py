@@ -97,3 +97,44 @@ def test_a_null_the_registered_schema_does_not_make_optional_is_still_refused() 
     )
     assert isinstance(refused, str)
     assert refused.startswith("Error: Invalid arguments for tool 'bank_pay': money")
+
+
+@attrs.frozen
+class Loose:
+    given: dict[str, Any]
+
+
+# Boolean subschemas are JSON Schema too, and register_type takes them.
+register_type(
+    Loose,
+    schema={
+        "type": "object",
+        "properties": {"any": True, "never": False, "n": {"type": "integer"}},
+        "prefixItems": [True],
+        "required": ["any"],
+        "additionalProperties": False,
+    },
+    structure=Loose,
+    unstructure=lambda loose: loose.given,
+)
+
+
+class Lenient(Toolset):
+    @tool
+    def take(self, *, loose: Loose) -> Loose:
+        return loose
+
+
+def test_boolean_subschemas_of_a_registered_schema_are_read_in_strict_mode() -> None:
+    (proxy,) = Lenient.to_tools()
+    sent = {"loose": {"any": [1], "never": None, "n": None}}
+    strict = proxy.strict_parameters  # was AttributeError: 'bool' object has no attribute 'get'
+    loose = strict["properties"]["loose"]
+    assert loose["properties"]["any"] is True
+    assert loose["properties"]["never"]["anyOf"] == [False, {"type": "null"}]
+    assert Draft202012Validator(strict).is_valid(sent)
+    expected = Loose({"any": [1]})
+    # Was "they could not be processed (TypeError: 'bool' object is not iterable)".
+    assert dispatch([proxy], "lenient_take", sent, strict=True) == expected
+    assert dispatch([proxy], "lenient_take", json.dumps(sent), strict=True) == expected
+    assert dispatch([proxy], "lenient_take", {"loose": {"any": None}}) == Loose({"any": None})

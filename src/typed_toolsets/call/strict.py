@@ -88,6 +88,8 @@ class _Builder:
     def node(self, schema: Mapping[str, Any], path: tuple[str | int, ...]) -> Schema:
         # A registered type's schema is read by the call path through
         # `typed_toolsets.types.strict.open_schema_nulls`, which walks the same keywords.
+        if not isinstance(typing.cast(object, schema), Mapping):
+            return typing.cast("Schema", schema)  # a boolean schema (a registered one): as it is
         ref = schema.get("$ref")
         if isinstance(ref, str):
             name = def_name(ref)
@@ -148,9 +150,11 @@ class _Builder:
         """The strict form of a property the model may leave out."""
         if not admits_null(canonical, self.defs):
             return nullable(strict, null_sentence(canonical))
-        if "default" in canonical and canonical["default"] is None:
+        # A boolean schema (``true``, a registered one's) has no default.
+        given = isinstance(typing.cast(object, canonical), Mapping) and "default" in canonical
+        if given and canonical["default"] is None:
             return strict  # null is the default: nothing to map
-        if "default" in canonical:
+        if given:
             shown = json.dumps(canonical["default"], ensure_ascii=False)
             cause = f"admits null but defaults to {shown}"
         else:

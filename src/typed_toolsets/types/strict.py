@@ -50,6 +50,8 @@ def admits_null(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> bool:
 
 
 def _admits_null(schema: Mapping[str, Any], defs: Mapping[str, Any], seen: set[str]) -> bool:
+    if not isinstance(typing.cast(object, schema), Mapping):  # a boolean schema (a registered one)
+        return bool(schema)
     ref = schema.get("$ref")
     if isinstance(ref, str):
         name = def_name(ref)
@@ -94,7 +96,7 @@ def means_default(required: bool, schema: Mapping[str, Any]) -> bool:
 
 def null_sentence(schema: Mapping[str, Any]) -> str:
     """What ``null`` means for an optional property whose canonical schema is *schema*."""
-    if "default" not in schema:
+    if not isinstance(typing.cast(object, schema), Mapping) or "default" not in schema:
         return "null means it is not given."
     shown = json.dumps(schema["default"], ensure_ascii=False)
     if len(shown) > _MAX_SHOWN_DEFAULT:
@@ -115,6 +117,8 @@ def nullable(schema: Mapping[str, Any], sentence: str) -> dict[str, Any]:
 
     A ``default`` keyword is dropped: strict dialects take none, and ``null`` now says it.
     """
+    if not isinstance(typing.cast(object, schema), Mapping):  # a boolean schema (``false``)
+        return {"anyOf": [schema, {"type": "null"}], "description": sentence}
     inner = {k: v for k, v in schema.items() if k != "default"}
     description = inner.pop("description", None)
     branches: list[Any] = (
@@ -147,6 +151,8 @@ def open_schema_nulls(
         return None
 
     def drop(node: Mapping[str, Any], value: object) -> object:
+        if not isinstance(typing.cast(object, node), Mapping):  # a boolean schema
+            return value
         if isinstance(value, dict):
             value = _drop_in_object(node, typing.cast("dict[str, object]", value), drop)
         elif isinstance(value, list):
@@ -179,6 +185,8 @@ def strict_instance(
         check: Whether a value is valid against a schema (picks a value's ``anyOf`` branch).
     """
     given, result = value, value
+    if not isinstance(typing.cast(object, schema), Mapping):  # a boolean schema
+        return value
     if isinstance(value, dict):
         properties = schema.get("properties")
         if isinstance(properties, Mapping):
@@ -258,6 +266,8 @@ def _open_nulls(schema: Mapping[str, Any]) -> dict[str, Any] | None:
     above: properties, items, prefixItems, anyOf) and asks the same rule (`means_default`);
     tests/test_export_strict_registered.py checks that the two stay in step.
     """
+    if not isinstance(typing.cast(object, schema), Mapping):  # a boolean schema
+        return None
     result = dict(schema)
     changed = False
     properties = schema.get("properties")
