@@ -13,6 +13,7 @@ import copy
 import dataclasses
 import datetime
 import enum
+import inspect
 import json
 import uuid
 from typing import Annotated, Any, Literal, NamedTuple
@@ -23,7 +24,8 @@ from annotated_types import Ge, Gt, Le, MaxLen, MinLen, MultipleOf
 from pydantic import BaseModel, TypeAdapter
 from typing_extensions import NotRequired, TypedDict
 
-from typed_toolsets import ExportError, ToolAnnotations, ToolProxy, Toolset, tool
+from tests.strategies.toolsets import make_echo_toolset
+from typed_toolsets import ExportError, ToolAnnotations, ToolProxy, Toolset, register_type, tool
 from typed_toolsets.export import (
     anthropic,
     gemini,
@@ -455,4 +457,46 @@ def test_the_strict_schema_admits_what_dispatch_accepts() -> None:
         "street": "Oak",
         "number": 1,
         "notes": [],
+    }
+
+
+class _Free:
+    """A registered type per schema below (structured as given)."""
+
+
+#: Registered schemas with a part that has no type: strict dialects and Gemini need one.
+UNTYPED_SCHEMAS: dict[str, Any] = {
+    "one_of": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+    "anything": {},
+    "any_items": {"type": "array"},
+    "boolean_items": {"type": "array", "prefixItems": [{"type": "integer"}], "items": False},
+    "boolean_property": {
+        "type": "object",
+        "properties": {"a": True},
+        "required": ["a"],
+        "additionalProperties": False,
+    },
+}
+
+
+def _untyped_tool(key: str) -> ToolProxy:
+    free = type(f"Free_{key}", (_Free,), {})
+    register_type(free, schema=UNTYPED_SCHEMAS[key], structure=free, unstructure=lambda v: v)
+    return make_echo_toolset([("value", free, inspect.Parameter.empty)]).to_tools()[0]
+
+
+@pytest.mark.parametrize("key", sorted(UNTYPED_SCHEMAS))
+def test_a_strict_schema_without_a_type_is_refused_not_sent(key: str) -> None:
+    proxy = _untyped_tool(key)
+    for export in (openai_chat, anthropic):
+        # Was exported as it was ({"description": "JSON Schema: {\"oneOf\": ...}"}, {},
+        # "items": {} or false), which the SDK's own strict transform refuses: "Schema must
+        # have a 'type', 'anyOf', 'oneOf', or 'allOf' field".
+        with pytest.raises(ExportError, match=r"parameter 'value'.* needs a type"):
+            export([proxy], strict=True)
+    # Without strict mode the schema goes out as it is (a boolean subschema crashed it).
+    parameters = openai_chat([proxy])[0]["function"]["parameters"]
+    assert parameters["properties"]["value"] == {
+        **UNTYPED_SCHEMAS[key],
+        **({"items": {}} if key == "any_items" else {}),
     }

@@ -13,11 +13,13 @@ from __future__ import annotations
 import json
 import typing
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 import attrs
 
 from typed_toolsets.call.proxy import ToolProxy
+from typed_toolsets.call.strict import schema_path
+from typed_toolsets.call.validation import short_text
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.types.strict import def_name
@@ -150,6 +152,8 @@ _NAMED_SUBSCHEMAS: Final = frozenset({"properties", "$defs"})
 
 def _with_items(schema: Mapping[str, Any]) -> Schema:
     """A copy of *schema* with an ``items`` on every array schema (`array_items`), at any depth."""
+    if not isinstance(typing.cast(object, schema), Mapping):
+        return typing.cast("Schema", schema)  # a registered schema's true or false
     result: Schema = {}
     for key, value in schema.items():
         if key in _NAMED_SUBSCHEMAS and isinstance(value, Mapping):
@@ -225,32 +229,78 @@ def _allowed(key: str, value: object, dialect: _StrictDialect) -> bool:
     return True
 
 
-def _strict_node(schema: Mapping[str, Any], dialect: _StrictDialect) -> Schema:
-    result: Schema = {}
-    moved: Schema = {}
-    for key, value in schema.items():
-        if key in ("properties", "$defs") and isinstance(value, Mapping):
-            children = typing.cast("Mapping[str, Mapping[str, Any]]", value)
-            result[key] = {name: _strict_node(child, dialect) for name, child in children.items()}
-        elif key == "items" and isinstance(value, Mapping):
-            result[key] = _strict_node(typing.cast("Mapping[str, Any]", value), dialect)
-        elif key in ("anyOf", "allOf", "prefixItems") and isinstance(value, list):
-            branches = typing.cast("list[Mapping[str, Any]]", value)
-            converted = [_strict_node(branch, dialect) for branch in branches]
-            (result if key in dialect.keep else moved)[key] = converted
-        elif key in dialect.keep and _allowed(key, value, dialect):
-            result[key] = value
+#: The keywords that give a strict schema its type; a schema with none of them admits anything.
+_TYPED: Final = frozenset({"type", "anyOf", "allOf", "$ref", "enum", "const"})
+_Path: TypeAlias = tuple[str | int, ...]
+
+
+class _StrictNodes:
+    """One tool's strict schema in one dialect, and what the dialect cannot take."""
+
+    def __init__(self, tool: str, dialect: _StrictDialect) -> None:
+        self.tool = tool
+        self.dialect = dialect
+        self.problems: list[str] = []
+
+    def untyped(self, path: _Path, schema: object) -> None:
+        what = "the boolean schema" if isinstance(schema, bool) else "a schema with no type"
+        if path[:1] == ("$defs",):  # inside a recursive class's definition (no parameter)
+            where, path = f"the type {path[1]}", path[1:]
         else:
-            moved[key] = value
-    if _is_array(result) and "items" not in result:
-        # The schema's own bound, even where the dialect moves it out: our validation keeps it.
-        prefix = typing.cast("list[Schema]", moved.get("prefixItems") or [])
-        result["items"] = array_items(prefix, schema.get("maxItems"))
-    if dialect.literal_drops_type and ("enum" in result or "const" in result):
-        result.pop("type", None)
-    if moved:
-        result["description"] = note_moved(result.get("description"), moved)
-    return result
+            where = f"parameter {path[0]!r}" if path else "the arguments object"
+        at = f" at {schema_path(path)}" if len(path) > 1 else ""
+        shown = json.dumps(schema, ensure_ascii=False)
+        self.problems.append(
+            f"Tool {self.tool!r} cannot be exported in {self.dialect.provider} strict mode: "
+            f"{where}{at} has {what} {short_text(shown)}, and {self.dialect.provider}'s strict "
+            "mode needs a type (or anyOf) on every schema; give the registered type's schema a "
+            "type, or export it with strict=False"
+        )
+
+    def node(self, schema: Mapping[str, Any], path: _Path) -> Schema:
+        if not isinstance(typing.cast(object, schema), Mapping):
+            self.untyped(path, schema)  # a registered schema's true or false
+            return {}
+        dialect = self.dialect
+        result: Schema = {}
+        moved: Schema = {}
+        for key, value in schema.items():
+            if key in ("properties", "$defs") and isinstance(value, Mapping):
+                children = typing.cast("Mapping[str, Mapping[str, Any]]", value)
+                result[key] = {
+                    name: self.node(child, (*path, name) if key == "properties" else (key, name))
+                    for name, child in children.items()
+                }
+            elif key == "items":  # a mapping, or a registered schema's true or false
+                result[key] = self.node(typing.cast("Mapping[str, Any]", value), (*path, "*"))
+            elif key in ("anyOf", "allOf", "prefixItems") and isinstance(value, list):
+                branches = typing.cast("list[Mapping[str, Any]]", value)
+                # Branches moved into the description are not the dialect's schemas, but a
+                # tuple's items become its items.
+                shown = key in dialect.keep or key == "prefixItems"
+                nodes = self if shown else _StrictNodes(self.tool, dialect)
+                converted = [
+                    nodes.node(branch, (*path, i) if key == "prefixItems" else path)
+                    for i, branch in enumerate(branches)
+                ]
+                (result if key in dialect.keep else moved)[key] = converted
+            elif key in dialect.keep and _allowed(key, value, dialect):
+                result[key] = value
+            else:
+                moved[key] = value
+        if _is_array(result) and "items" not in result:
+            # The schema's own bound, even where the dialect moves it out: our validation keeps it.
+            prefix = typing.cast("list[Schema]", moved.get("prefixItems") or [])
+            result["items"] = array_items(prefix, schema.get("maxItems"))
+            if not result["items"]:  # any value past the prefix
+                self.untyped((*path, "*"), result["items"])
+        if dialect.literal_drops_type and ("enum" in result or "const" in result):
+            result.pop("type", None)
+        if not _TYPED & set(result):
+            self.untyped(path, dict(schema))
+        if moved:
+            result["description"] = note_moved(result.get("description"), moved)
+        return result
 
 
 def _refs(schema: object) -> list[str]:
@@ -285,7 +335,11 @@ def _strict_schema(proxy: ToolProxy, dialect: _StrictDialect) -> Schema:
                     "export it with strict=False, or use a type that does not refer to itself"
                 )
         raise ExportError(problems)
-    return _strict_node(schema, dialect)
+    nodes = _StrictNodes(proxy.name, dialect)
+    result = nodes.node(schema, ())
+    if nodes.problems:
+        raise ExportError(nodes.problems)
+    return result
 
 
 # ------------------------------------------------------------------------------ canonical
