@@ -500,3 +500,12 @@ def test_a_strict_schema_without_a_type_is_refused_not_sent(key: str) -> None:
         **UNTYPED_SCHEMAS[key],
         **({"items": {}} if key == "any_items" else {}),
     }
+
+
+@pytest.mark.parametrize("key", sorted(UNTYPED_SCHEMAS))
+def test_gemini_refuses_a_schema_without_a_type(key: str) -> None:
+    proxy = _untyped_tool(key)
+    # Was sent as {"description": "JSON Schema: ..."}, {}, "items": {} or false, or crashed
+    # (AttributeError) on a boolean subschema; Gemini needs a type (or anyOf) on every schema.
+    with pytest.raises(ExportError, match=r"to Gemini: parameter 'value'.* needs a type"):
+        gemini([proxy])

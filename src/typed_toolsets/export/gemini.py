@@ -8,12 +8,14 @@ the subset cannot say at all (a recursive type, an object without named properti
 
 from __future__ import annotations
 
+import json
 import typing
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypeAlias
 
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.call.strict import schema_path
+from typed_toolsets.call.validation import short_text
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.types.strict import def_name
 from typed_toolsets.types.typespec import Schema
@@ -83,6 +85,19 @@ _FREE_FORM: Final = (
     ),
     "use a list of key/value objects or an attrs class, or export the tool to another provider",
 )
+
+
+def _untyped(path: _Path, schema: object) -> _Unwritable:
+    """The refusal of a (registered) schema without a type: Gemini needs one on every schema."""
+    what = "the boolean schema" if isinstance(schema, bool) else "a schema with no type"
+    return _Unwritable(
+        path,
+        f"has {what} {short_text(json.dumps(schema, ensure_ascii=False))}, and Gemini needs a "
+        "type (or anyOf) on every schema",
+        "give the registered type's schema a type, or export the tool to another provider",
+    )
+
+
 _NO_FIELDS: Final = (
     "is an object with no fields, which Gemini refuses (an object needs at least one property)",
     "give the class a field, or take the parameter out (it can only be {})",
@@ -142,12 +157,17 @@ class _Gemini:
         Raises:
             _Unwritable: Gemini's schema cannot say what *schema* does.
         """
-        return _noted(*self.parts(schema, within, path))
+        result, moved = self.parts(schema, within, path)
+        if "type" not in result and "anyOf" not in result:  # a registered schema's
+            raise _untyped(path, schema)
+        return _noted(result, moved)
 
     def parts(
         self, schema: Mapping[str, Any], within: tuple[str, ...], path: _Path
     ) -> tuple[Schema, Schema]:
         """*schema* in Gemini's subset, and the keywords it lacks (for the description)."""
+        if not isinstance(typing.cast(object, schema), Mapping):  # a registered true or false
+            raise _untyped(path, schema)
         ref = schema.get("$ref")
         if isinstance(ref, str):
             name = def_name(ref)
@@ -176,7 +196,7 @@ class _Gemini:
                     name: self.node(child, within, (*path, name))
                     for name, child in children.items()
                 }
-            elif key == "items" and isinstance(value, Mapping):
+            elif key == "items":  # a mapping, or a registered schema's true or false
                 item = typing.cast("Mapping[str, Any]", value)
                 result[key] = self.node(item, within, (*path, "*"))
             elif key == "anyOf" and isinstance(value, list):
@@ -236,6 +256,8 @@ class _Gemini:
             # Gemini refuses an array without items; maxItems, kept, bounds the tuples.
             prefix = typing.cast("list[Schema]", moved.get("prefixItems") or [])
             result["items"] = array_items(prefix, result.get("maxItems"))
+            if not result["items"]:  # any value past the prefix
+                raise _untyped((*path, "*"), result["items"])
         if nullable and "type" not in result and "anyOf" not in result:
             result["type"] = "null"  # null alone (Literal[None]): Gemini's NULL type says it
         elif nullable:
