@@ -1499,3 +1499,16 @@ def test_never_and_literal_string_say_why_they_have_no_schema(annotation: str, r
     (found,) = caught.value.problems
     assert found.kind == "unsupported-type"
     assert f"({reason}" in str(found)
+
+
+def test_a_default_holding_a_lone_surrogate_is_a_definition_problem() -> None:
+    # Every export would carry it, and no JSON text can: json.dumps(...).encode() would raise.
+    source = "def op(self, *, name: str = 'caf\\udce9', tags: list[str] = ['ok', '\\ud800']): ..."
+    namespace: dict[str, object] = {}
+    exec(source, namespace)  # noqa: S102 - a fixed source
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        type("T", (Toolset,), {"exports": (tool("op"),), "op": namespace["op"]})
+    found = [(p.kind, p.parameter) for p in caught.value.problems]
+    assert found == [("bad-default", "name"), ("bad-default", "tags")]
+    assert "holds a lone surrogate (U+DCE9), which no JSON text can carry" in str(caught.value)
+    assert "(U+D800)" in str(caught.value)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import inspect
+import json
 import types
 import typing
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -359,6 +360,13 @@ def json_default(default: object, spec: TypeSpec) -> object:
     if has_long_int(value):
         msg = f"its JSON form holds an integer of more than {MAX_INT_DIGITS:,} digits"
         raise ValueError(msg)
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        # Every export would carry it, and no JSON text (nor the call path) takes it.
+        code = ord(exc.object[exc.start])
+        msg = f"its JSON form holds a lone surrogate (U+{code:04X}), which no JSON text can carry"
+        raise ValueError(msg) from None
     return value
 
 
