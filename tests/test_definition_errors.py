@@ -1512,3 +1512,22 @@ def test_a_default_holding_a_lone_surrogate_is_a_definition_problem() -> None:
     assert found == [("bad-default", "name"), ("bad-default", "tags")]
     assert "holds a lone surrogate (U+DCE9), which no JSON text can carry" in str(caught.value)
     assert "(U+D800)" in str(caught.value)
+
+
+def test_a_literal_or_enum_value_holding_a_lone_surrogate_has_no_schema() -> None:
+    source = (
+        "import enum, typing\n"
+        "class E(str, enum.Enum):\n    A = 'a\\udc80'\n"
+        "def op(self, *, x: typing.Literal['ok', 'b\\udc80'], e: E): ..."
+    )
+    namespace: dict[str, object] = {}
+    exec(source, namespace)  # noqa: S102 - a fixed source
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        type("T", (Toolset,), {"exports": (tool("op"),), "op": namespace["op"]})
+    assert [(p.kind, p.parameter) for p in caught.value.problems] == [
+        ("unsupported-type", "x"),
+        ("unsupported-type", "e"),
+    ]
+    message = str(caught.value)
+    assert "the literal Literal['b\\udc80'] is not a JSON string" in message
+    assert "whose value 'a\\udc80' is not a JSON string" in message

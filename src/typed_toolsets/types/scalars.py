@@ -216,12 +216,21 @@ def _scalar_shape(annotation: object, describer: Describer) -> Shape:
 # ------------------------------------------------------------------------------ enums and literals
 
 
+def _encodes(text: str) -> bool:
+    """Whether *text* has a UTF-8 form (it holds no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _json_scalar_type(value: object) -> str:
     if value is None:
         return "null"
     if type(value) is bool:
         return "boolean"
-    if isinstance(value, str):
+    if isinstance(value, str) and _encodes(value):  # a lone surrogate: no JSON text holds it
         return "string"
     if isinstance(value, int):
         return "integer"
