@@ -385,7 +385,7 @@ def _any_problem(any_type: AnyType) -> str | None:
     if any_type.type_of_any == TypeOfAny.explicit:
         return reasons.ANY
     if any_type.type_of_any == TypeOfAny.from_omitted_generics:
-        return "a generic type needs its type parameters (for example list[str])"
+        return reasons.OMITTED_PARAMETERS
     # Unannotated parameters are a signature problem; errors and unfollowed imports are
     # reported by mypy itself, and other Any values cannot be judged.
     return None

@@ -21,6 +21,7 @@ __all__ = [
     "LITERAL_STRING",
     "NEVER",
     "OBJECT",
+    "OMITTED_PARAMETERS",
     "field_none_default",
     "field_reason",
     "enum_value",
@@ -39,6 +40,9 @@ ANY: Final = "Any has no JSON Schema; use a concrete type"
 OBJECT: Final = "object has no JSON Schema; use a concrete type"
 BYTES: Final = "bytes cannot be sent as JSON; use str (for example base64 text)"
 CALLABLES: Final = "callables have no JSON Schema"
+#: Only the plugin says it: mypy fills a generic's omitted parameters in with ``Any`` where the
+#: run time sees the bare generic (`missing_parameters`, with its name).
+OMITTED_PARAMETERS: Final = "a generic type needs its type parameters (for example list[str])"
 CLASSES: Final = "classes (type[...]) have no JSON Schema"
 NEVER: Final = "Never has no JSON Schema"
 #: Only the run time can tell (mypy reads ``LiteralString`` as ``str``).
