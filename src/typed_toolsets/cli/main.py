@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import sys
 import textwrap
+import typing
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TextIO
 
@@ -235,8 +237,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.as_program = argv is None
     handler: Command = args.handler
+    # A process started without stdout or stderr (`>&-`, `2>&-`) has None there.
+    out = sys.stdout if sys.stdout is not None else _missing("stdout is closed")
+    err = sys.stderr if sys.stderr is not None else _missing(None)
     try:
-        status = handler(args, sys.stdout, sys.stderr)
+        status = handler(args, out, err)
         if sys.stdout is not None:
             sys.stdout.flush()  # a write error shows here, not as a traceback at exit
     except KeyboardInterrupt:  # Ctrl-C, or a target or tool raising it
@@ -262,6 +267,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(args.command, f"error: cannot write the output: {exc}")
         return EXIT_PROBLEMS
     return status
+
+
+class _Missing(io.TextIOBase):
+    """A stream the process started without: writing fails with *reason*, or (None) is dropped.
+
+    Without stdout, the command's output cannot be written (status 1, said on stderr);
+    without stderr, what it says there is lost, and its exit status still tells.
+    """
+
+    def __init__(self, reason: str | None) -> None:
+        super().__init__()
+        self._reason = reason
+
+    def write(self, s: str, /) -> int:
+        if self._reason is not None:
+            raise OSError(self._reason)
+        return len(s)
+
+
+def _missing(reason: str | None) -> TextIO:
+    return typing.cast("TextIO", _Missing(reason))
 
 
 def _say(command: str, text: str) -> None:
