@@ -5,6 +5,7 @@ A command's stdout carries its output alone; its exit status holds whatever stre
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -56,3 +57,62 @@ def test_without_stdout_the_output_cannot_be_written_one_line_status_1(args: lis
 def test_without_stderr_the_exit_status_still_tells(args: list[str], expected: int) -> None:
     status, _, _ = _run([*_without(2), *args])
     assert status == expected
+
+
+NOISY = """\
+import os
+import json
+import subprocess
+import sys
+
+from typed_toolsets import Toolset, tool
+
+print("importing noisy")
+os.write(1, b"written to descriptor 1\\n")
+
+
+class Noisy(Toolset):
+    def __init__(self) -> None:
+        print("building Noisy")
+
+    @tool
+    def pairs(self) -> dict[str, int]:
+        print("a debugging line")
+        subprocess.run([sys.executable, "-c", "print('a child process')"], check=True)
+        return {"a": 1}
+"""
+
+
+@pytest.fixture
+def noisy(tmp_path: Path) -> Path:
+    (tmp_path / "noisy.py").write_text(NOISY, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("form", ["json-schema", "mcp"])
+def test_what_a_target_prints_on_import_stays_out_of_the_schema_json(
+    noisy: Path, form: str
+) -> None:
+    status, out, err = _run([*COMMAND, "schema", "noisy", "--format", form], cwd=noisy)
+    assert status == 0
+    assert [tool["name"] for tool in json.loads(out)] == ["noisy_pairs"]
+    assert "importing noisy" in err
+    assert "written to descriptor 1" in err
+
+
+@pytest.mark.slow
+def test_what_a_tool_prints_stays_out_of_the_call_s_json_result(noisy: Path) -> None:
+    status, out, err = _run([*COMMAND, "call", "noisy:Noisy", "noisy_pairs"], cwd=noisy)
+    assert (status, json.loads(out)) == (0, {"a": 1})
+    for line in ("importing noisy", "building Noisy", "a debugging line", "a child process"):
+        assert line in err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", [["list", "noisy"], ["check", "noisy"]], ids=lambda a: a[0])
+def test_list_and_check_print_only_their_own_lines(noisy: Path, args: list[str]) -> None:
+    status, out, err = _run([*COMMAND, *args], cwd=noisy)
+    assert status == 0
+    assert "importing noisy" not in out
+    assert "importing noisy" in err

@@ -170,7 +170,8 @@ def test_a_tool_that_exits_is_a_failed_call_not_the_commands_status(tmp_path: Pa
 
 
 @pytest.mark.slow
-def test_a_tool_that_closes_stdout_ends_in_one_line_not_a_traceback(tmp_path: Path) -> None:
+def test_a_tool_that_closes_stdout_closes_only_its_own(tmp_path: Path) -> None:
+    # The tool's sys.stdout is a stream of its own (on stderr): the result still goes out.
     (tmp_path / "closer.py").write_text(
         textwrap.dedent(
             """\
@@ -189,10 +190,7 @@ def test_a_tool_that_closes_stdout_ends_in_one_line_not_a_traceback(tmp_path: Pa
         encoding="utf-8",
     )
     done = cli("call", "closer:Closer", "closer_shut", cwd=tmp_path)
-    assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == (
-        "typed-toolsets call: error: cannot write the output: sys.stdout was closed\n"
-    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "done\n", "")
 
 
 @pytest.mark.slow

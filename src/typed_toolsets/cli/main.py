@@ -47,8 +47,11 @@ Command = Callable[[argparse.Namespace, TextIO, TextIO], int]
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from typed_toolsets.analysis.check import TargetError, run_check
 
+    from .streams import stdout_to_stderr
+
     try:
-        result = run_check(args.targets, disable=args.disable)
+        with stdout_to_stderr():  # what the targets print on import is no finding
+            result = run_check(args.targets, disable=args.disable)
     except TargetError as exc:
         err.write(f"typed-toolsets check: error: {exc}\n")
         return EXIT_USAGE

@@ -13,12 +13,9 @@ usage error (exit status 2) with the remedy.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
-import sys
 import textwrap
-from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 import attrs
@@ -203,32 +200,6 @@ def _http_only(args: argparse.Namespace) -> None:
         raise CommandError(EXIT_USAGE, msg)
 
 
-@contextlib.contextmanager
-def _stdout_to_stderr() -> Generator[None, None, None]:
-    """Send what is written to stdout (``print``, file descriptor 1) to stderr meanwhile."""
-    _flush(sys.stdout)
-    try:
-        saved: int | None = os.dup(1)
-    except OSError:  # no stdout at all: nothing to protect
-        saved = None
-    try:
-        if saved is not None:
-            os.dup2(2, 1)
-        with contextlib.redirect_stdout(sys.stderr):
-            yield
-    finally:
-        if saved is not None:
-            _flush(sys.stdout)
-            os.dup2(saved, 1)
-            os.close(saved)
-
-
-def _flush(stream: TextIO | None) -> None:
-    if stream is not None:
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
-
-
 def _serve(args: argparse.Namespace) -> int:
     from .tools import CommandError
 
@@ -246,8 +217,7 @@ def _serve(args: argparse.Namespace) -> int:
     _own_process(settings)
     if args.transport == "stdio":
         _http_only(args)
-        with _stdout_to_stderr():  # stdout is the protocol, and importing the targets runs them
-            tools = _load(settings)
+        tools = _load(settings)  # what the targets print goes to stderr (`tools_of`)
         server.serve(tools, transport="stdio", log_arguments=settings.log_arguments)
         return EXIT_OK
     host = args.host if args.host is not None else _DEFAULT_HOST

@@ -28,6 +28,7 @@ from typed_toolsets.definition.classes import required_init_fields
 from typed_toolsets.definition.errors import ExportError, ToolsetDefinitionError
 
 from .main import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, STRICT_FORMATS
+from .streams import stdout_to_stderr
 
 __all__ = [
     "CommandError",
@@ -65,9 +66,17 @@ def _target_classes(target: str) -> list[type[Toolset]]:
 
 
 def _tools(target: str) -> list[ToolProxy]:
-    """Every tool of the TARGET's classes, each class built with no arguments."""
+    """Every tool of the TARGET's classes, each class built with no arguments.
+
+    What the import and the constructors print goes to stderr (`stdout_to_stderr`).
+    """
+    with stdout_to_stderr():
+        return _built(_target_classes(target))
+
+
+def _built(classes: list[type[Toolset]]) -> list[ToolProxy]:
     tools: list[ToolProxy] = []
-    for cls in _target_classes(target):
+    for cls in classes:
         needed = required_init_fields(cls)
         if needed:
             names = ", ".join(repr(n) for n in needed)
@@ -311,7 +320,8 @@ def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         (proxy,) = _unique(named).values()
         arguments = _read_arguments(args.arguments, sys.stdin)
         try:
-            result = proxy.invoke(arguments)
+            with stdout_to_stderr():  # what the tool prints is not its result
+                result = proxy.invoke(arguments)
         except SystemExit as exc:
             # The call path lets a tool's exit through for a host that is stopping; here the
             # command is the host, and one tool exiting (argparse on bad input) is that call's

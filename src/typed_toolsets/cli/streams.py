@@ -1,0 +1,74 @@
+"""A command's stdout is its output: what targets and tools write there goes to stderr.
+
+Importing a target runs it, and a tool may ``print``: their text would otherwise be mixed into
+the table of ``list``, the JSON of ``schema`` and ``call``, the findings of ``check`` and the
+protocol of ``serve`` over stdio.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Generator
+from typing import TextIO
+
+__all__ = ["stdout_to_stderr"]
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Generator[None, None, None]:
+    """Send what is written to stdout meanwhile to stderr (to nothing when there is none).
+
+    Both Python's ``sys.stdout`` (``print``) and file descriptor 1 (C code, child processes)
+    are redirected. Python code gets a stream of its own: one closing ``sys.stdout`` closes
+    neither the command's stdout nor its stderr.
+    """
+    _flush(sys.stdout)
+    try:
+        saved: int | None = os.dup(1)
+    except OSError:  # no stdout at all: nothing to protect
+        saved = None
+    try:
+        if saved is not None:
+            _point_stdout_at_stderr()
+        with _own_stream() as stream, contextlib.redirect_stdout(stream):
+            yield
+    finally:
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
+def _point_stdout_at_stderr() -> None:
+    try:
+        os.dup2(2, 1)
+    except OSError:  # no stderr either: what is written goes nowhere
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+
+
+@contextlib.contextmanager
+def _own_stream() -> Generator[TextIO | None, None, None]:
+    """A text stream on a copy of stderr's descriptor, closed at the end (None without one)."""
+    try:
+        descriptor = os.dup(2)
+    except OSError:
+        yield None  # print() writes nothing while sys.stdout is None
+        return
+    encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+    stream = open(  # noqa: SIM115 - closed below, after what it holds is flushed
+        descriptor, "w", encoding=encoding, errors="backslashreplace", buffering=1
+    )
+    try:
+        yield stream
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            stream.close()
+
+
+def _flush(stream: TextIO | None) -> None:
+    if stream is not None:
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
