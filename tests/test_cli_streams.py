@@ -116,3 +116,59 @@ def test_list_and_check_print_only_their_own_lines(noisy: Path, args: list[str])
     assert status == 0
     assert "importing noisy" not in out
     assert "importing noisy" in err
+
+
+SMALL = """\
+from typed_toolsets import Limits, Toolset, tool
+
+
+class Small(Toolset):
+    limits = Limits(max_argument_bytes=100)
+
+    @tool
+    def echo(self, *, s: str) -> str:
+        return s
+"""
+
+_OVER = (
+    "Error: Arguments for tool 'small_echo' are more than 100 bytes, over the limit of 100 bytes "
+    "(Limits.max_argument_bytes); send less data\n"
+)
+
+
+@pytest.mark.slow
+def test_an_endless_stdin_is_refused_as_over_the_limit(tmp_path: Path) -> None:
+    (tmp_path / "small.py").write_text(SMALL, encoding="utf-8")
+    endless = "import sys\nwhile True:\n    sys.stdout.buffer.write(b'x' * 65536)\n"
+    with subprocess.Popen(
+        [sys.executable, "-c", endless], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    ) as producer:
+        try:
+            done = subprocess.run(
+                [*COMMAND, "call", "small:Small", "small_echo", "-"],
+                stdin=producer.stdout,
+                capture_output=True,
+                cwd=tmp_path,
+                timeout=30,
+                check=False,
+            )
+        finally:
+            producer.kill()
+    assert (done.returncode, done.stdout, done.stderr.decode()) == (1, b"", _OVER)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        (b'{"s": "' + b"a" * 91 + b'"}\r\n', (0, "a" * 91 + "\n", "")),  # 100 bytes and CRLF
+        (b'{"s": "' + b"a" * 200 + b'"}\n', (1, "", _OVER)),  # measured no further
+    ],
+    ids=["at-the-limit", "past-it"],
+)
+def test_stdin_is_read_up_to_the_limit_and_a_line_ending(
+    tmp_path: Path, given: bytes, expected: tuple[int, str, str]
+) -> None:
+    (tmp_path / "small.py").write_text(SMALL, encoding="utf-8")
+    argv = [*COMMAND, "call", "small:Small", "small_echo", "-"]
+    assert _run(argv, cwd=tmp_path, stdin=given) == expected

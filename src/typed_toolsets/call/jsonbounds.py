@@ -28,6 +28,7 @@ __all__ = [
     "depth_error",
     "depth_limit",
     "short_repr",
+    "size_error",
     "text_depth",
 ]
 
@@ -88,14 +89,18 @@ def check_size(size: int | None, limits: Limits) -> None:
 
     A *size* of None means measuring stopped early: the input is over the limit.
     """
+    if size is None or size > limits.max_argument_bytes:
+        raise size_error(size, limits)
+
+
+def size_error(size: int | None, limits: Limits) -> LimitExceeded:
+    """The refusal of *size* bytes (None: more than the limit) over the byte limit."""
     limit = limits.max_argument_bytes
-    if size is None or size > limit:
-        measured = f"more than {limit:,}" if size is None else f"{size:,}"
-        msg = (
-            f"{measured} bytes, over the limit of {limit:,} bytes (Limits.max_argument_bytes); "
-            "send less data"
-        )
-        raise LimitExceeded(msg)
+    measured = f"more than {limit:,}" if size is None else f"{size:,}"
+    return LimitExceeded(
+        f"{measured} bytes, over the limit of {limit:,} bytes (Limits.max_argument_bytes); "
+        "send less data"
+    )
 
 
 def depth_limit(limits: Limits) -> int:

@@ -57,7 +57,15 @@ if TYPE_CHECKING:
 
     from .refusal import ArgumentsRefusal, Verdict
 
-__all__ = ["OFFLOAD_CHARS", "OFFLOAD_VALUES", "ExactPath", "Failed", "Pipeline", "read_arguments"]
+__all__ = [
+    "OFFLOAD_CHARS",
+    "OFFLOAD_VALUES",
+    "ExactPath",
+    "Failed",
+    "Pipeline",
+    "limit_error",
+    "read_arguments",
+]
 
 # How much longer than its deadline and grace a sync caller waits for an async tool's own event
 # loop before leaving its thread behind (a tool that blocks that loop cannot be cancelled).
@@ -237,7 +245,7 @@ def read_arguments(
         stopped = handover.pos if isinstance(handover, ValueError) else 0
         return load_arguments(arguments, limits, stopped)
     except LimitExceeded as exc:
-        return ToolError(name, "limit", f"Arguments for tool {name!r} are {exc}")
+        return limit_error(name, exc)
     except InvalidJSON as exc:
         return ToolError(name, "arguments", f"Invalid JSON arguments for tool {name!r}: {exc}")
     except NotAnObject as exc:
@@ -246,6 +254,11 @@ def read_arguments(
         from .refusal import ArgumentsRefusal
 
         return ArgumentsRefusal(name, [(tuple(exc.path), str(exc))], more=False)
+
+
+def limit_error(name: str, exc: LimitExceeded) -> ToolError:
+    """The error of tool *name*'s arguments over a limit (*exc* says which, and by how much)."""
+    return ToolError(name, "limit", f"Arguments for tool {name!r} are {exc}")
 
 
 # Numbers are read as written here, also when this call is made while another call's fast path

@@ -270,8 +270,12 @@ def schema_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # ----------------------------------------------------------------------------------- call
 
 
-def _read_arguments(text: str | None, stdin: TextIO | None) -> str | bytes | None:
+def _read_arguments(text: str | None, stdin: TextIO | None, limit: int) -> str | bytes | None:
     """The ARGUMENTS text, or for ``-`` the bytes on stdin, less the line ending they end with.
+
+    Stdin is read up to a byte past *limit* (``Limits.max_argument_bytes``) and a line ending:
+    the call measures what is within that; what goes on past it is over the limit however long
+    it is (`_OverLimit`), and an endless stdin (``yes |``) is refused as a long one is.
 
     Bytes, not text decoded here: the call path reads them as it reads a model's, and says
     where they are not UTF-8 (a text decoding would hide that as a lone surrogate). The line
@@ -295,7 +299,9 @@ def _read_arguments(text: str | None, stdin: TextIO | None) -> str | bytes | Non
         raise _Stop(EXIT_USAGE, "cannot read the arguments from stdin: it is closed")
     try:
         source: Any = getattr(stdin, "buffer", stdin)
-        read: str | bytes = source.read()
+        read: str | bytes = source.read(limit + 3)
+        if len(read) == limit + 3 and source.read(1):
+            raise _OverLimit
     except (OSError, ValueError) as exc:
         raise _Stop(EXIT_USAGE, f"cannot read the arguments from stdin: {exc}") from None
     if isinstance(read, bytes):
@@ -303,11 +309,17 @@ def _read_arguments(text: str | None, stdin: TextIO | None) -> str | bytes | Non
     return read[:-2] if read.endswith("\r\n") else read.removesuffix("\n")
 
 
+class _OverLimit(Exception):  # noqa: N818 - control flow: stdin goes on past the byte limit
+    pass
+
+
 def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``typed-toolsets call TARGET TOOL [JSON | -]``: run one tool as a model would."""
 
     def body() -> int:
         from typed_toolsets.call.execution import execution_error
+        from typed_toolsets.call.jsonbounds import size_error
+        from typed_toolsets.call.pipeline import limit_error
         from typed_toolsets.export.calls import result_text
 
         tools = _tools(args.target)
@@ -318,7 +330,12 @@ def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 EXIT_USAGE, f"{args.target} has no tool {args.tool!r}; available tools: {available}"
             )
         (proxy,) = _unique(named).values()
-        arguments = _read_arguments(args.arguments, sys.stdin)
+        try:
+            arguments = _read_arguments(args.arguments, sys.stdin, proxy.limits.max_argument_bytes)
+        except _OverLimit:
+            error = limit_error(proxy.name, size_error(None, proxy.limits))
+            err.write(f"Error: {error.message}\n")
+            return EXIT_PROBLEMS
         try:
             with stdout_to_stderr():  # what the tool prints is not its result
                 result = proxy.invoke(arguments)
