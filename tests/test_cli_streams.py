@@ -172,3 +172,25 @@ def test_stdin_is_read_up_to_the_limit_and_a_line_ending(
     (tmp_path / "small.py").write_text(SMALL, encoding="utf-8")
     argv = [*COMMAND, "call", "small:Small", "small_echo", "-"]
     assert _run(argv, cwd=tmp_path, stdin=given) == expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("wc", " (did you mean 'text_wc'?)"), ("text_wcc", " (did you mean 'text_wc'?)")],
+    ids=["method-name", "misspelt"],
+)
+def test_an_unknown_tool_name_says_which_was_meant(typed: str, meant: str) -> None:
+    status, out, err = _run([*COMMAND, "call", TEXT, typed, "{}"])
+    assert (status, out) == (2, "")
+    assert err.startswith(f"typed-toolsets call: error: {TEXT} has no tool {typed!r}{meant}; ")
+
+
+@pytest.mark.slow
+def test_serve_tools_says_which_were_meant() -> None:
+    status, _, err = _run([*COMMAND, "serve", TEXT, "--tools", "wc,grep,nope"], stdin=b"")
+    assert status == 2
+    assert err.startswith(
+        "typed-toolsets serve: error: --tools: no tool 'wc', 'grep', 'nope' in the targets "
+        "(did you mean 'text_wc' or 'text_grep'?); available tools: "
+    )

@@ -147,7 +147,7 @@ def _load(settings: _Settings) -> list[ToolProxy]:
     Raises:
         CommandError: A target cannot be loaded, a name is unknown, or two tools share one.
     """
-    from .tools import CommandError, tools_of, unique_or_stop
+    from .tools import CommandError, did_you_mean, tools_of, unique_or_stop
 
     tools = [proxy for target in settings.targets for proxy in tools_of(target)]
     if settings.tools is not None:
@@ -155,8 +155,10 @@ def _load(settings: _Settings) -> list[ToolProxy]:
         unknown = [name for name in settings.tools if name not in known]
         if unknown:
             names = ", ".join(repr(name) for name in unknown)
-            available = ", ".join(dict.fromkeys(proxy.name for proxy in tools)) or "none"
-            msg = f"--tools: no tool {names} in the targets; available tools: {available}"
+            tool_names = list(dict.fromkeys(proxy.name for proxy in tools))
+            hint = did_you_mean(unknown, tool_names)
+            available = ", ".join(tool_names) or "none"
+            msg = f"--tools: no tool {names} in the targets{hint}; available tools: {available}"
             raise CommandError(EXIT_USAGE, msg)
         wanted = set(settings.tools)
         tools = [proxy for proxy in tools if proxy.name in wanted]

@@ -33,6 +33,7 @@ from .streams import stdout_to_stderr
 __all__ = [
     "CommandError",
     "call_command",
+    "did_you_mean",
     "list_command",
     "run_command",
     "schema_command",
@@ -118,6 +119,22 @@ def _run(command: str, err: TextIO, body: Callable[[], int]) -> int:
     except ExportError as exc:
         _error_lines(command, err, str(exc))
         return EXIT_PROBLEMS
+
+
+def did_you_mean(unknown: list[str], names: list[str]) -> str:
+    """`` (did you mean 'text_wc'?)``: the tools *names* that the *unknown* ones may mean.
+
+    A name typed without its toolset's prefix (``wc``, the method's name) is matched first,
+    then close spellings: all the names share that prefix, so only a close one counts (a
+    looser match would offer every tool of the toolset).
+    """
+    from typed_toolsets.rules.names import close_matches
+
+    meant: dict[str, None] = {}
+    for name in unknown:
+        suffixed = [tool for tool in names if tool.endswith("_" + name)]
+        meant.update(dict.fromkeys(suffixed[:3] or close_matches(name, names, cutoff=0.8)))
+    return f" (did you mean {' or '.join(repr(name) for name in meant)}?)" if meant else ""
 
 
 #: For ``serve`` (`typed_toolsets.cli.serve`), which loads its targets the same way: the error
@@ -325,9 +342,12 @@ def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         tools = _tools(args.target)
         named = [proxy for proxy in tools if proxy.name == args.tool]
         if not named:
-            available = ", ".join(dict.fromkeys(proxy.name for proxy in tools)) or "none"
+            names = list(dict.fromkeys(proxy.name for proxy in tools))
+            hint = did_you_mean([args.tool], names)
             raise _Stop(
-                EXIT_USAGE, f"{args.target} has no tool {args.tool!r}; available tools: {available}"
+                EXIT_USAGE,
+                f"{args.target} has no tool {args.tool!r}{hint}; available tools: "
+                f"{', '.join(names) or 'none'}",
             )
         (proxy,) = _unique(named).values()
         try:

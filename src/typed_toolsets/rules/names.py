@@ -128,11 +128,14 @@ def written_names(class_name: str, name: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def close_matches(name: str, candidates: list[str]) -> list[str]:
-    """Return up to three candidates close to *name*, best first (for "did you mean")."""
+def close_matches(name: str, candidates: list[str], cutoff: float = 0.6) -> list[str]:
+    """Return up to three candidates close to *name*, best first (for "did you mean").
+
+    *cutoff* is how alike (0 to 1, difflib's ratio) a candidate must be.
+    """
     import difflib  # only a definition error needs it; keeps class creation's imports small
 
-    return difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+    return difflib.get_close_matches(name, candidates, n=3, cutoff=cutoff)
 
 
 def class_display_name(qualname: str) -> str:
