@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -17,7 +19,7 @@ import pytest
 from tests.robustness.measure import assert_bounded, peak_mib, timed
 from typed_toolsets import Limits, ToolProxy, Toolset, tool
 from typed_toolsets.call.checker import Checker
-from typed_toolsets.call.pipeline import OFFLOAD_CHARS
+from typed_toolsets.call.pipeline import OFFLOAD_CHARS, OFFLOAD_VALUES
 from typed_toolsets.call.validation import MAX_PROBLEMS
 
 MB = 1_000_000
@@ -149,6 +151,51 @@ def test_refusing_just_below_the_offload_size_holds_the_loop_briefly() -> None:
     assert result.error.kind == "arguments"
     # About 12 ms measured on 2 cores; the goal is 50 ms, and a busy machine gets 5 times that.
     assert longest < 0.25, f"the event loop was held for {longest:.3f} s"
+
+
+class ReadWhere(Mapping[str, int]):
+    """A mapping that records the threads it is read in."""
+
+    def __init__(self, items: dict[str, int]) -> None:
+        self.items_ = items
+        self.threads: set[str] = set()
+
+    def __getitem__(self, key: str) -> int:
+        self.threads.add(threading.current_thread().name)
+        return self.items_[key]
+
+    def __iter__(self) -> Iterator[str]:
+        self.threads.add(threading.current_thread().name)
+        return iter(self.items_)
+
+    def __len__(self) -> int:
+        return len(self.items_)
+
+
+class Counted(Toolset):
+    toolset_name = "counted"
+
+    @tool
+    async def count(self, *, x: list[int], m: dict[str, int]) -> int:
+        return len(x) + len(m)
+
+
+@pytest.mark.parametrize("values", [OFFLOAD_VALUES - 1, OFFLOAD_VALUES, OFFLOAD_VALUES + 1])
+def test_a_mapping_of_the_offload_size_is_read_in_a_worker_thread(values: int) -> None:
+    """From async code, a mapping of `OFFLOAD_VALUES` values or more (at any depth) is read off
+    the loop: 4,096 values were read on it."""
+    (count,) = Counted.to_tools()
+    spy = ReadWhere({"a": 1})
+    # Values: "x" and "m" at the top, the items of x, and the one of m.
+    arguments = {"x": list(range(values - 3)), "m": spy}
+    loop_thread = threading.current_thread().name
+
+    async def main() -> Any:
+        return await count.ainvoke(arguments)
+
+    assert asyncio.run(main()).value == values - 2
+    off_the_loop = spy.threads - {loop_thread}
+    assert bool(off_the_loop) is (values >= OFFLOAD_VALUES), spy.threads
 
 
 # ------------------------------------------------------------------------------------ finding 2

@@ -302,7 +302,7 @@ def _large(arguments: object) -> bool:
     if isinstance(arguments, (str, bytes, bytearray)):
         return len(arguments) >= OFFLOAD_CHARS
     if isinstance(arguments, Mapping):
-        return not _few_values(typing.cast(object, arguments), OFFLOAD_VALUES)
+        return not _few_values(typing.cast(object, arguments), OFFLOAD_VALUES - 1)
     return isinstance(arguments, memoryview) and arguments.nbytes >= OFFLOAD_CHARS
 
 
