@@ -399,7 +399,7 @@ def test_arguments_are_read_within_the_tools_limits_without_recursion() -> None:
     )
     assert huge.observation == (
         "Error: Invalid JSON arguments for tool 'shop_echo': the number 1e400 is too large for a "
-        "float"
+        "float; send a number between -1.8e308 and 1.8e308"
     )
     assert [s.arguments for s in (text, reply, mapping, blank, huge)] == [{}] * 5
     assert shop.ran == []

@@ -94,6 +94,23 @@ def test_messages_say_what_to_send_in_json_terms(
     assert not PYTHONISMS.search(result.error.message)
 
 
+@pytest.mark.parametrize(
+    ("annotation", "number"),
+    [(float, "1e400"), (float, "-1.5e309"), (int, "2E+999"), (float | None, "1" + "0" * 400)],
+)
+def test_a_number_too_large_for_a_float_says_which_numbers_to_send(
+    annotation: object, number: str
+) -> None:
+    # A fraction or an exponent is read as a float when the text is read, whatever the
+    # annotation (the message said only "too large for a float"); digits, when the type is built.
+    result = echo_tool(annotation).invoke('{"value": ' + number + "}")
+    assert result.error is not None
+    assert result.error.kind == "arguments"
+    assert result.error.message.endswith(
+        "is too large for a float; send a number between -1.8e308 and 1.8e308"
+    )
+
+
 @given(json_values.filter(lambda v: not PYTHONISMS.search(json.dumps(v))))
 def test_no_python_words_for_any_json(value: object) -> None:
     for annotation in (int, list[str], dict[str, bool], Positive | None):

@@ -16,6 +16,7 @@ from typing import Final
 from typed_toolsets.definition.limits import Limits
 
 __all__ = [
+    "FLOAT_RANGE",
     "MAX_NESTING",
     "SURROGATE_RE",
     "ArgumentsInputError",
@@ -36,6 +37,9 @@ __all__ = [
 #: too). The call path recurses at most a few frames per level, so up to this depth it needs a
 #: few hundred frames, well within Python's default limit of 1,000.
 MAX_NESTING: Final = 128
+#: What to send instead of a number too large for a float (the largest finite float is about
+#: 1.8e308), wherever it was found: in JSON text, or in a value the type could not build.
+FLOAT_RANGE: Final = "send a number between -1.8e308 and 1.8e308"
 #: A lone surrogate (half of a UTF-16 pair): no UTF-8 form, so no JSON text holds it.
 SURROGATE_RE: Final = re.compile("[\ud800-\udfff]")
 _ESCAPE_RE: Final = re.compile(r"\\.", re.DOTALL)

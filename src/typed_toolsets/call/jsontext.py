@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from typed_toolsets.types.typespec import MAX_INT_DIGITS
 
-from .jsonbounds import SURROGATE_RE, InvalidJSON, short_repr
+from .jsonbounds import FLOAT_RANGE, SURROGATE_RE, InvalidJSON, short_repr
 
 __all__ = ["long_numbers_in", "parse_strict", "text_shape"]
 
@@ -44,7 +44,7 @@ def _reject_constant(name: str) -> object:
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        msg = f"the number {text[:40]} is too large for a float"
+        msg = f"the number {text[:40]} is too large for a float; {FLOAT_RANGE}"
         raise ValueError(msg)
     return value
 

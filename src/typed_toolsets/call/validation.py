@@ -18,6 +18,7 @@ import typing
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from typing import Any, Final
 
+from typed_toolsets.call.jsonbounds import FLOAT_RANGE
 from typed_toolsets.rules.formats import (
     BY_FORMAT,
     LEAP_SECOND_RULE,
@@ -454,9 +455,6 @@ def collect(
 
 # ------------------------------------------------------------------- values that do not build
 
-#: The largest finite float, as a message says it.
-_FLOAT: Final = "1.8e308"
-
 
 def unbuilt_reason(value: object, cause: BaseException | None) -> str:
     """The reason for a value the schema accepts but the type cannot be built from.
@@ -468,7 +466,7 @@ def unbuilt_reason(value: object, cause: BaseException | None) -> str:
     """
     shown = short(value)
     if isinstance(cause, OverflowError) and isinstance(value, int) and not isinstance(value, bool):
-        return f"{shown} is too large for a float; send a number between -{_FLOAT} and {_FLOAT}"
+        return f"{shown} is too large for a float; {FLOAT_RANGE}"
     if cause is None:
         return f"{shown} does not match the expected structure"
     # The type and message of what the tool author's own code raised, as for a failing tool.
