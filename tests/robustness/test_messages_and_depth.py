@@ -23,7 +23,7 @@ import pytest
 from annotated_types import Ge
 from hypothesis import given
 
-from tests.robustness.measure import assert_bounded
+from tests.robustness.measure import assert_bounded, timed
 from tests.strategies.annotations import json_values
 from tests.strategies.toolsets import echo_tool
 from typed_toolsets import Limits, ToolProxy, Toolset, tool
@@ -239,6 +239,10 @@ def test_deeper_is_refused_quickly_whatever_max_depth_says(levels: int) -> None:
         assert "whatever Limits.max_depth allows" in result.error.message
     # The review: a dict of depth 200,002 took 99.6 s to refuse.
     assert_bounded(lambda: tree.invoke(tree_value(levels)), 1)
+    # In milliseconds (under 1 ms measured): the mapping is not read past the limit.
+    value = tree_value(levels)
+    seconds, _ = timed(lambda: tree.invoke(value))
+    assert seconds < 0.1, f"{seconds:.3f} s"
     assert_bounded(lambda: tree.invoke(tree_text(levels)), len(tree_text(levels)) / 1e6)
 
 
