@@ -182,6 +182,10 @@ def test_an_unknown_tool_is_an_error_result_not_an_exception() -> None:
     reply = respond(TOOLS, RESPONSES_CALL | {"name": "diary_nope"})
     error = json.loads(reply["output"])["error"]
     assert error["tool"] == "diary_nope"
+    assert error["kind"] == "arguments"  # the model must change its call
+    answer = mcp_call(TOOLS, "diary_nope")
+    assert answer["isError"] is True
+    assert json.loads(answer["content"][0]["text"])["error"]["kind"] == "arguments"
     assert error["message"].startswith("Unknown tool 'diary_nope'; available tools: diary_read")
     reply = respond(TOOLS, ANTHROPIC_CALL | {"name": None})
     assert reply["is_error"] is True
@@ -387,6 +391,9 @@ def test_every_text_a_result_carries_is_valid_unicode() -> None:
     assert mcp[0]["structuredContent"] == {"result": ["abc\ufffd", "\U0001f600"]}
     for text in [*chat, *(json.dumps(r, ensure_ascii=False) for r in mcp)]:
         text.encode("utf-8")  # no lone surrogate left anywhere
+    # Only where it is written for a model: the Python caller gets the method's value unchanged.
+    assert tools[0].dynamic_call({}) == UNDECODABLE
+    assert tools[0].invoke({}).value == UNDECODABLE
 
 
 def test_the_export_module_imports_no_sdk_and_the_core_never_imports_it() -> None:

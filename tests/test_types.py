@@ -839,6 +839,29 @@ def test_generated_docstrings_are_not_descriptions() -> None:
         assert "description" not in echo(annotation).parameters["properties"]["value"]
 
 
+@pytest.mark.parametrize(
+    ("annotation", "spellings", "item"),
+    [
+        (
+            set[datetime],
+            ["2024-01-01T00:00:00Z", "2024-01-01T02:00:00+02:00"],
+            datetime(2024, 1, 1, tzinfo=timezone.utc),
+        ),
+        (
+            frozenset[uuid.UUID],
+            [str(uuid.NAMESPACE_DNS), str(uuid.NAMESPACE_DNS).upper()],
+            uuid.NAMESPACE_DNS,
+        ),
+    ],
+)
+def test_two_spellings_of_one_set_item_are_two_in_json_and_one_in_the_set(
+    annotation: object, spellings: list[str], item: object
+) -> None:
+    # README, "Set items": uniqueItems compares the JSON strings; the method gets one item.
+    for arguments in ({"value": spellings}, json.dumps({"value": spellings})):
+        assert echo(annotation).invoke(arguments).value == {"value": {item}}
+
+
 def test_float_beyond_the_float_range_is_an_argument_problem() -> None:
     result = echo(float).invoke('{"value": ' + "9" * 400 + "}")
     assert not result.ok
