@@ -152,6 +152,12 @@ class TestSyncDeadline:
             result.error.message == "Tool 'slow_fails' failed: TimeoutError: the tool's own timeout"
         )
 
+    def test_the_bounds_are_the_readmes(self) -> None:
+        # README, "Deadlines hold": 32 abandoned threads and tasks, and 0.5 s of grace after
+        # cancelling an async tool. (The tests below lower the cap to reach it quickly.)
+        assert call_module.MAX_ABANDONED_THREADS == 32
+        assert call_module.CANCEL_GRACE == 0.5
+
     def test_abandoned_threads_are_capped(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(call_module, "MAX_ABANDONED_THREADS", 2)
         wait = slow()["wait"]

@@ -222,6 +222,7 @@ def tree_value(levels: int) -> dict[str, Any]:
 
 
 def test_nesting_up_to_the_most_read_is_accepted() -> None:
+    assert MAX_NESTING == 128  # as the README says
     tree = deep()["tree"]
     levels = MAX_NESTING - 1  # an odd number of levels: objects and lists alternate
     assert tree.invoke(tree_text(levels)).value == (levels - 1) // 2

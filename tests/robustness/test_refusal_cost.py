@@ -213,7 +213,7 @@ def test_wrong_items_stop_at_the_cap(name: str, item: str) -> None:
     proxy = tools()[name]
     text = array(item, 960_000)
     error = refused(proxy, text)
-    assert len(error.details) == MAX_PROBLEMS
+    assert len(error.details) == MAX_PROBLEMS == 20  # the README's "20th problem"
     assert error.message.endswith("; (more problems not shown)")
     assert_bounded(lambda: proxy.invoke(text), 1)
 
