@@ -18,7 +18,6 @@ import typing
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from typing import Any, Final
 
-from typed_toolsets.call.jsonbounds import FLOAT_RANGE
 from typed_toolsets.rules.formats import (
     BY_FORMAT,
     LEAP_SECOND_RULE,
@@ -27,6 +26,8 @@ from typed_toolsets.rules.formats import (
     YearZeroError,
 )
 from typed_toolsets.types.typespec import Path
+
+from .jsonbounds import FLOAT_RANGE
 
 __all__ = [
     "MAX_PROBLEMS",
