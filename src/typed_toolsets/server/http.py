@@ -23,8 +23,10 @@ import anyio
 import mcp_types as types
 from mcp.server import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecurityMiddleware
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -69,9 +71,14 @@ class _Endpoint:
     """
 
     def __init__(
-        self, manager: StreamableHTTPSessionManager, threads: int | None, max_body: int
+        self,
+        manager: StreamableHTTPSessionManager,
+        guard: TransportSecurityMiddleware,
+        threads: int | None,
+        max_body: int,
     ) -> None:
         self._manager = manager
+        self._guard = guard
         self._threads = threads
         self._max_body = max_body
         self._running = False
@@ -118,6 +125,12 @@ class _Endpoint:
                 await self._background  # it failed to start: raise its error here
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # The Host and Origin checks come first: a request they refuse gets 421 or 403, never
+        # one of our own answers below (which would tell a rebinding page the server is there).
+        refusal = await self._guard.validate_request(Request(scope), is_post=False)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
         if scope.get("method") == "GET":
             # Stateless, the server can never send on a stream opened with GET: the SDK's would
             # hold the connection idle until the client leaves, and a stop its graceful period.
@@ -327,13 +340,11 @@ def _app(
     threads: int | None,
     max_body: int,
 ) -> Starlette:
+    security = transport_security(token, allowed_hosts)
     manager = StreamableHTTPSessionManager(
-        app=server,
-        json_response=True,
-        stateless=True,
-        security_settings=transport_security(token, allowed_hosts),
+        app=server, json_response=True, stateless=True, security_settings=security
     )
-    endpoint = _Endpoint(manager, threads, max_body)
+    endpoint = _Endpoint(manager, TransportSecurityMiddleware(security), threads, max_body)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncGenerator[None, None]:

@@ -1,0 +1,87 @@
+"""``typed-toolsets serve --transport http`` without a token: what each HTTP method is answered.
+
+A real server process on 127.0.0.1 (port 0), driven with raw HTTP requests: the cases the SDK's
+client never sends (other methods, a rebinding page's ``Host`` or ``Origin``).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx2
+import pytest
+
+from tests.server.support import SAMPLE, HttpServer
+
+pytestmark = pytest.mark.slow
+
+BOUND = 30.0
+PING = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}).encode()
+JSON = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    log = tmp_path_factory.mktemp("methods") / "server.log"
+    served = HttpServer((SAMPLE,), Path(log))
+    try:
+        yield served.wait_started()
+    finally:
+        assert served.stop() == 0
+
+
+def announced(server: HttpServer, size: int, headers: dict[str, str]) -> int:
+    """The status answered to a POST whose headers announce *size* bytes; no body is sent.
+
+    Raw, so the answer can be read before the body: a client still sending a large body may
+    see the server close the connection instead (see docs/server.md).
+    """
+    lines = ["POST /mcp HTTP/1.1", f"Content-Length: {size}", "Connection: close"]
+    lines += [
+        f"{name}: {value}" for name, value in {"Host": "127.0.0.1", **JSON, **headers}.items()
+    ]
+    with socket.create_connection(("127.0.0.1", server.port), timeout=BOUND) as sock:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        status_line = sock.makefile("rb").readline()
+    return int(status_line.split()[1])
+
+
+@pytest.mark.parametrize(
+    ("method", "body", "header", "status"),
+    [
+        ("GET", b"", {"Host": "attacker.example"}, 421),
+        ("DELETE", b"", {"Host": "attacker.example:80"}, 421),
+        ("GET", b"", {"Origin": "http://attacker.example"}, 403),
+        ("POST", PING, {"Host": "attacker.example"}, 421),
+    ],
+)
+def test_a_foreign_host_or_origin_is_refused_whatever_the_request(
+    server: HttpServer, method: str, body: bytes, header: dict[str, str], status: int
+) -> None:
+    # Our own answers (405 to GET, 413 to a large body) came before the Host and Origin checks,
+    # so a page reached through DNS rebinding could still read them.
+    response = httpx2.request(
+        method, server.url, content=body, headers={**JSON, **header}, timeout=BOUND
+    )
+    assert response.status_code == status
+    assert "Invalid" in response.text
+
+
+def test_a_foreign_host_or_origin_is_refused_before_the_body_size(server: HttpServer) -> None:
+    # A body over the limit was answered 413 whatever its Host and Origin.
+    assert announced(server, 5_000_000, {"Host": "attacker.example"}) == 421
+    assert announced(server, 5_000_000, {"Origin": "http://attacker.example"}) == 403
+    assert announced(server, 5_000_000, {}) == 413
+
+
+def test_loopback_requests_are_still_answered(server: HttpServer) -> None:
+    response = httpx2.post(
+        server.url, content=PING, headers={**JSON, "Origin": "http://localhost:3000"}, timeout=BOUND
+    )
+    assert (response.status_code, response.json()) == (
+        200,
+        {"jsonrpc": "2.0", "id": 1, "result": {}},
+    )
