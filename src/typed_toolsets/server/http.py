@@ -131,18 +131,18 @@ class _Endpoint:
         if refusal is not None:
             await refusal(scope, receive, send)
             return
-        if scope.get("method") == "GET":
-            # Stateless, the server can never send on a stream opened with GET: the SDK's would
-            # hold the connection idle until the client leaves, and a stop its graceful period.
-            await _NO_GET_STREAM(scope, receive, send)
+        if scope.get("method") != "POST":
+            # Stateless, the server can never send on a stream opened with GET (the SDK's
+            # would hold the connection idle until the client leaves, and a stop its graceful
+            # period), and has no session to end with DELETE; POST is all it answers.
+            await _ONLY_POST(scope, receive, send)
             return
-        if scope.get("method") == "POST":
-            # Read here, within the limit: the SDK reads a body whole, whatever its size.
-            body = await _body_within(scope, receive, self._max_body)
-            if body is None:
-                await _too_large(self._max_body)(scope, receive, send)
-                return
-            receive = _replayed(body, receive)
+        # Read here, within the limit: the SDK reads a body whole, whatever its size.
+        body = await _body_within(scope, receive, self._max_body)
+        if body is None:
+            await _too_large(self._max_body)(scope, receive, send)
+            return
+        receive = _replayed(body, receive)
         if not self._running:
             await self._start_in_background()
         await _until_answered(self._manager.handle_request, scope, receive, send)
@@ -215,15 +215,16 @@ def _too_large(limit: int) -> JSONResponse:
     return JSONResponse(answer, status_code=413, headers={"Connection": "close"})
 
 
-#: The answer to GET, which MCP allows a server that offers no stream: 405.
-_NO_GET_STREAM: Final = JSONResponse(
+#: The answer to any method but POST: 405 with ``Allow: POST``. MCP allows it for GET from a
+#: server that offers no stream, and for DELETE from one with no session to end.
+_ONLY_POST: Final = JSONResponse(
     {
         "jsonrpc": "2.0",
         "id": None,
         "error": {
             "code": types.INVALID_REQUEST,
-            "message": "Method Not Allowed: this stateless server opens no stream; send "
-            "requests with POST",
+            "message": "Method Not Allowed: this stateless server opens no stream and has no "
+            "session to end; send requests with POST",
         },
     },
     status_code=405,
