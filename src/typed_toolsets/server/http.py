@@ -152,8 +152,8 @@ class _Endpoint:
 #: name, ``_meta``).
 _ENVELOPE_BYTES: Final = 64 * 1024
 #: How much larger than their compact JSON (which `Limits.max_argument_bytes` measures)
-#: arguments may be as a client writes them: indentation, and ``\uXXXX`` escapes of what is
-#: two or three bytes in UTF-8.
+#: arguments may be as a client writes them: indentation, and six-character ``\u`` escapes of
+#: what is two or three bytes in UTF-8.
 _SPELLING_FACTOR: Final = 4
 
 
@@ -341,11 +341,11 @@ def _app(
     threads: int | None,
     max_body: int,
 ) -> Starlette:
-    security = transport_security(token, allowed_hosts)
-    manager = StreamableHTTPSessionManager(
-        app=server, json_response=True, stateless=True, security_settings=security
-    )
-    endpoint = _Endpoint(manager, TransportSecurityMiddleware(security), threads, max_body)
+    # The endpoint checks Host and Origin before anything else, and is the manager's only way
+    # in: the manager is left without them (it still checks a POST's Content-Type).
+    guard = TransportSecurityMiddleware(transport_security(token, allowed_hosts))
+    manager = StreamableHTTPSessionManager(app=server, json_response=True, stateless=True)
+    endpoint = _Endpoint(manager, guard, threads, max_body)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncGenerator[None, None]:
