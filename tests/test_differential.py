@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import attrs
-from annotated_types import Ge, Le
+from annotated_types import Ge, Gt, Le, MinLen
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
@@ -108,9 +108,11 @@ class Huge(enum.IntEnum):
 
 
 #: Numbers where JSON text and orjson part ways: beyond 64 bits, at the edges, floats that may
-#: stand for integer literals.
+#: stand for integer literals; and whole numbers past 2**53, which a float reads as a neighbour.
 numbers = st.one_of(
     st.integers(-10, 10),
+    # Around 2**53, where a float stops holding every whole number.
+    st.integers(2**53 - 3, 2**53 + 3),
     st.integers(2**63 - 2, 2**64 + 2),
     # Odd, so that no float holds them exactly.
     st.integers(2**64, 2**200).map(lambda n: n | 1),
@@ -150,6 +152,13 @@ NUMBER_CASES: tuple[Case, ...] = (
         frozenset({"object", "null"}),
     ),
     Case(Annotated[float, Le(2.0**64)] | int, numbers, frozenset({"number"})),
+    # A bound the float read breaks and the number sent keeps: the next variant takes it.
+    Case(Annotated[float, Gt(2**53)] | int, numbers, frozenset({"number"})),
+    Case(
+        Annotated[set[float], MinLen(2)] | None,
+        st.sets(numbers, max_size=3).map(list) | st.none(),
+        frozenset({"array", "null"}),
+    ),
     Case(Literal[1, 2**64, 2**70] | float, numbers, frozenset({"number"})),
     Case(Huge | float, numbers, frozenset({"number"})),
     Case(set[int] | set[float], st.sets(numbers, max_size=3).map(list), frozenset({"array"})),

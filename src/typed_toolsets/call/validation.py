@@ -25,7 +25,7 @@ from typed_toolsets.rules.formats import (
     MisplacedLeapSecondError,
     YearZeroError,
 )
-from typed_toolsets.types.typespec import Path
+from typed_toolsets.types.typespec import BoundLost, Path
 
 from .jsonbounds import FLOAT_RANGE
 
@@ -468,10 +468,31 @@ def unbuilt_reason(value: object, cause: BaseException | None) -> str:
     shown = short(value)
     if isinstance(cause, OverflowError) and isinstance(value, int) and not isinstance(value, bool):
         return f"{shown} is too large for a float; {FLOAT_RANGE}"
+    if isinstance(cause, BoundLost):
+        return _bound_lost_reason(shown, cause)
     if cause is None:
         return f"{shown} does not match the expected structure"
     # The type and message of what the tool author's own code raised, as for a failing tool.
     return f"{shown} is not accepted: {exception_text(cause, 200)}"
+
+
+def _bound_lost_reason(shown: str, lost: BoundLost) -> str:
+    """Why a value within its bounds is refused: what was read from it is not (`BoundLost`)."""
+    result = lost.result
+    if isinstance(result, float):
+        broken = keyword_reason(lost.keyword, lost.limit, result)
+        return (
+            f"{shown} is {short(result)} as a float (a float holds whole numbers exactly only up "
+            f"to 2**53 = 9007199254740992), and {broken}; send a number that stays within the "
+            "bounds as a float"
+        )
+    items = list(typing.cast("Iterable[object]", result))
+    broken = keyword_reason(lost.keyword, lost.limit, items)
+    return (
+        f"{shown} holds {len(items)} different {counted(len(items), 'item', 'items')} once read "
+        "(items equal in Python count once in a set, such as whole numbers past 2**53 read as "
+        f"one float), so the set {broken}; send items that stay different"
+    )
 
 
 def short_text(text: str, limit: int = 200) -> str:

@@ -14,7 +14,7 @@ from typed_toolsets.rules.shapes import Shape
 
 from .description import Description
 from .registry import Builder, Describer, Rule
-from .typespec import Reject, Schema, TypeSpec, Unsupported, check_float
+from .typespec import BoundLost, Reject, Schema, TypeSpec, Unsupported, check_float
 from .unions import is_union, numbers_merged, union_spec
 
 __all__ = ["ANNOTATED_RULES", "annotated_description", "not_multiple"]
@@ -145,17 +145,26 @@ def _keywords(constraints: list[tuple[str, object]], base: TypeSpec, base_type: 
     return keywords
 
 
+_NUMBER_COMPARE: Final = frozenset(_NUMBER_CONSTRAINTS.values())
+
+
+def _compare(keyword: str, limit: int | float) -> Callable[[int | float], bool]:
+    """Whether a number breaks *keyword* of value *limit* (jsonschema's comparisons)."""
+    if keyword == "minimum":
+        return lambda n: n < limit
+    if keyword == "exclusiveMinimum":
+        return lambda n: n <= limit
+    if keyword == "maximum":
+        return lambda n: n > limit
+    if keyword == "exclusiveMaximum":
+        return lambda n: n >= limit
+    return lambda n: not_multiple(n, limit)
+
+
 def _violation(keyword: str, limit: int | float) -> Callable[[Any], bool]:
     """A predicate that is True when a JSON value violates one keyword (jsonschema semantics)."""
-    if keyword in _NUMBER_CONSTRAINTS.values():
-        compare: dict[str, Callable[[int | float], bool]] = {
-            "minimum": lambda n: n < limit,
-            "exclusiveMinimum": lambda n: n <= limit,
-            "maximum": lambda n: n > limit,
-            "exclusiveMaximum": lambda n: n >= limit,
-            "multipleOf": lambda n: not_multiple(n, limit),
-        }
-        failed = compare[keyword]
+    if keyword in _NUMBER_COMPARE:
+        failed = _compare(keyword, limit)
 
         def number_violation(value: Any) -> bool:
             kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
@@ -175,6 +184,42 @@ def _violation(keyword: str, limit: int | float) -> Callable[[Any], bool]:
         return size < limit if lower else size > limit
 
     return length_violation
+
+
+#: The types of read values that may break a bound their JSON value keeps (`_read_check`).
+_READ_CHANGES: Final = frozenset({float, set, frozenset})
+_ITEM_COUNTS: Final = ("minItems", "maxItems")
+
+
+def _read_check(keywords: Schema) -> Callable[[Any, Any], None]:
+    """The check of what was read from a JSON value within the bounds *keywords* set.
+
+    The bounds hold for the JSON value, but the method gets what was read: a whole number past
+    2**53 becomes the nearest float (`2**53 + 1` is `2.0**53`), and a set's items that are equal
+    once read (such floats, structs holding them) count once. Each bound is checked again on
+    what was read (a float; a set's size) when the reading changed it.
+
+    Raises:
+        BoundLost: what was read breaks one of *keywords* (the first, in their order).
+    """
+    numbers = [(k, v, _compare(k, v)) for k, v in keywords.items() if k in _NUMBER_COMPARE]
+    sizes = [(k, v) for k, v in keywords.items() if k in _ITEM_COUNTS]
+
+    def check(value: Any, result: Any) -> None:
+        if type(result) is float:
+            # An int and a float compare exactly: unequal when the float is not that number.
+            if type(value) is int and result != value:
+                for keyword, limit, failed in numbers:
+                    if failed(result):
+                        raise BoundLost(keyword, limit, result)
+            return
+        size = len(typing.cast("Sized", result))
+        if size != len(typing.cast("Sized", value)):
+            for keyword, limit in sizes:
+                if size < limit if keyword == "minItems" else size > limit:
+                    raise BoundLost(keyword, limit, result)
+
+    return check
 
 
 def _annotated_rule(annotation: object, builder: Builder) -> TypeSpec:
@@ -203,12 +248,15 @@ def _constrained(
         return attrs.evolve(base, annotation=annotation, schema=schema)
     violations = [_violation(k, v) for k, v in keywords.items()]
     structure_base = base.structure
+    read_check = _read_check(keywords)
 
     def structure(value: Any) -> Any:
         result = structure_base(value)
         for violated in violations:
             if violated(value):
                 raise Reject
+        if result is not value and type(result) in _READ_CHANGES:
+            read_check(value, result)
         return result
 
     return attrs.evolve(

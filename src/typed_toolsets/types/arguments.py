@@ -40,7 +40,7 @@ from .catalog import registry
 from .gen import KeyHook, generate_object_structure
 from .strict import means_default
 from .structs import Property, object_schema
-from .typespec import Path, Reject, Schema, TypeSpec, union_refs
+from .typespec import BoundLost, Path, Reject, Schema, TypeSpec, union_refs
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -110,7 +110,8 @@ def locate(spec: TypeSpec, value: object) -> tuple[Path, BaseException | None]:
     """Find the innermost part of *value* that fails to structure as *spec*, and why.
 
     Returns:
-        Its path below *value*, and the exception (None when it is a `Reject` or nothing fails).
+        Its path below *value*, and the exception (None when it is a `Reject` other than
+        `BoundLost`, or when nothing fails).
     """
     path: list[str | int] = []
     current_spec, current = spec, value
@@ -126,6 +127,8 @@ def locate(spec: TypeSpec, value: object) -> tuple[Path, BaseException | None]:
             break
     try:
         current_spec.structure(current)
+    except BoundLost as exc:  # the one refusal that says why
+        return tuple(path), exc
     except Reject:
         return tuple(path), None
     except Exception as exc:  # noqa: BLE001 - the cause, reported to the caller

@@ -17,6 +17,7 @@ import attrs
 
 __all__ = [
     "AmbiguousNumber",
+    "BoundLost",
     "ChildrenFn",
     "JSONValue",
     "LONG_INT",
@@ -64,6 +65,29 @@ class Reject(Exception):  # noqa: N818 - a verdict, not an error
     """
 
     __slots__ = ()
+
+
+class BoundLost(Reject):
+    """A value within its bounds whose Python value is not: the reading changed it.
+
+    A whole number past 2**53 read as a float is the nearest float, which may be on the other
+    side of the bound; a set's items equal as Python values (two such numbers, two structs of
+    them) count once. The exact path reports it with the keyword, its limit and what was read.
+    A `Reject`: a union goes on to its next variant, as for any value the variant cannot hold.
+
+    Attributes:
+        keyword: The JSON Schema keyword the read value breaks.
+        limit: The keyword's value.
+        result: What was read (a float, a set).
+    """
+
+    __slots__ = ("keyword", "limit", "result")
+
+    def __init__(self, keyword: str, limit: int | float, result: object) -> None:
+        super().__init__(keyword, limit)
+        self.keyword: Final = keyword
+        self.limit: Final = limit
+        self.result: Final = result
 
 
 class Unsupported(Exception):  # noqa: N818 - a verdict on an annotation, not an error

@@ -13,7 +13,7 @@ from typed_toolsets.rules.shapes import Shape
 from .gen import OptionalForm, with_optional_form
 from .registry import Builder, Describer, Rule
 from .scalars import scalar_spec
-from .typespec import Reject, TypeSpec, count_members, union_refs
+from .typespec import BoundLost, Reject, TypeSpec, count_members, union_refs
 
 __all__ = ["UNION_RULES", "is_union", "numbers_merged", "union_spec"]
 
@@ -93,12 +93,15 @@ def union_spec(annotation: object, variants: list[TypeSpec], *, nullable: bool) 
     def structure(value: Any) -> Any:
         if type(value) in kept:
             return value
+        lost: BoundLost | None = None
         for variant in candidates.get(type(value), ()):  # pyright: ignore[reportUnknownArgumentType]
             try:
                 return variant.structure(value)
+            except BoundLost as exc:  # said when no later variant takes the value
+                lost = lost or exc
             except Reject:
                 continue
-        raise Reject
+        raise lost or Reject
 
     if nullable and len(variants) == 1:
         admitted = frozenset(py_type for py_type, found in candidates.items() if found)

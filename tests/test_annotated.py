@@ -1,0 +1,134 @@
+"""Bounds of ``Annotated`` types hold for what the method gets, not only for the JSON value.
+
+A whole number past 2**53 read as a float is the nearest float, and a set's items that are equal
+once read count once: each bound is checked again on what was read (`BoundLost`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Annotated, Any
+
+import pytest
+from annotated_types import Ge, Gt, Le, Lt, MaxLen, MinLen, MultipleOf
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.strategies.toolsets import make_echo_toolset
+from typed_toolsets import ToolProxy
+
+#: The first whole number a float cannot hold: 2**53 + 1 is read as 2.0**53.
+EDGE = 2**53
+
+
+def echo(annotation: object) -> ToolProxy:
+    cls = make_echo_toolset([("value", annotation, inspect.Parameter.empty)])
+    return cls.to_tools()[0]
+
+
+def both_forms(value: object) -> list[object]:
+    """The arguments ``{"value": value}`` as a mapping and as JSON text."""
+    return [{"value": value}, json.dumps({"value": value})]
+
+
+def test_a_number_past_2_53_read_below_its_bound_is_refused_with_why() -> None:
+    proxy = echo(Annotated[float, Gt(EDGE)])
+    for arguments in both_forms(EDGE + 1):
+        result = proxy.invoke(arguments)
+        assert result.error is not None
+        assert result.error.kind == "arguments"
+        (problem,) = result.error.details
+        assert problem.path == "$.value"
+        assert problem.message == (
+            "9007199254740993 is 9007199254740992.0 as a float (a float holds whole numbers "
+            "exactly only up to 2**53 = 9007199254740992), and 9007199254740992.0 must be "
+            "greater than 9007199254740992; send a number that stays within the bounds as a float"
+        )
+    # The float above it is taken, as is a number the float holds exactly.
+    assert proxy.invoke({"value": EDGE + 2}).value == {"value": float(EDGE + 2)}
+
+
+_BOUNDS = [Gt(EDGE), Ge(EDGE + 1), Lt(EDGE + 2), Le(EDGE - 1), Gt(-EDGE - 2), MultipleOf(3)]
+
+
+@given(
+    st.integers(EDGE - 8, EDGE + 8) | st.integers(-EDGE - 8, -EDGE + 8), st.sampled_from(_BOUNDS)
+)
+def test_the_method_never_gets_a_float_outside_its_bounds(number: int, bound: Any) -> None:
+    proxy = echo(Annotated[float, bound])
+    outcomes = [proxy.invoke(arguments) for arguments in both_forms(number)]
+    assert outcomes[0] == outcomes[1]
+    result = outcomes[0]
+    read = float(number)
+    holds = {
+        Gt: lambda n, b: n > b.gt,
+        Ge: lambda n, b: n >= b.ge,
+        Lt: lambda n, b: n < b.lt,
+        Le: lambda n, b: n <= b.le,
+        MultipleOf: lambda n, b: n % b.multiple_of == 0,
+    }[type(bound)]
+    # Taken exactly when the number sent and the float read are both within the bound.
+    within = holds(number, bound) and holds(read, bound)
+    if result.ok:
+        assert result.value == {"value": read}
+        assert within
+    else:
+        assert result.error is not None
+        assert result.error.kind == "arguments"
+        assert not within
+
+
+def test_a_union_goes_on_to_the_variant_that_holds_the_number() -> None:
+    proxy = echo(Annotated[float, Gt(EDGE)] | int)
+    for arguments in both_forms(EDGE + 1):
+        value = proxy.invoke(arguments).value
+        assert value == {"value": EDGE + 1}
+        assert type(value["value"]) is int
+
+
+def test_a_nullable_bound_says_why_too() -> None:
+    # Distributed: Annotated[float, Gt] | None, the reason kept through the union.
+    proxy = echo(Annotated[float | None, Gt(EDGE)])
+    message = proxy.dynamic_call({"value": EDGE + 1})
+    assert "is 9007199254740992.0 as a float" in message
+    assert proxy.invoke({"value": None}).value == {"value": None}
+
+
+def test_items_in_a_list_are_checked_one_by_one() -> None:
+    proxy = echo(list[Annotated[float, Gt(EDGE)]])
+    for arguments in both_forms([EDGE + 2, EDGE + 1]):
+        result = proxy.invoke(arguments)
+        assert result.error is not None
+        assert [p.path for p in result.error.details] == ["$.value[1]"]
+
+
+@pytest.mark.parametrize(
+    ("annotation", "items"),
+    [
+        (Annotated[set[float], MinLen(2)], [EDGE, EDGE + 1]),
+        (Annotated[frozenset[tuple[float, int]], MinLen(2)], [[EDGE, 1], [EDGE + 1, 1]]),
+    ],
+)
+def test_a_set_whose_items_are_one_once_read_keeps_its_minimum(
+    annotation: object, items: list[object]
+) -> None:
+    proxy = echo(annotation)
+    for arguments in both_forms(items):
+        result = proxy.invoke(arguments)
+        assert result.error is not None
+        (problem,) = result.error.details
+        assert problem.path == "$.value"
+        assert "holds 1 different item once read" in problem.message
+        assert problem.message.endswith(
+            "so the set has 1 item, fewer than the minimum of 2; send items that stay different"
+        )
+
+
+def test_a_set_without_a_minimum_gets_the_items_that_stay_different() -> None:
+    # Float semantics, as any JSON reader gives them: documented in the README.
+    assert echo(set[float]).invoke({"value": [EDGE, EDGE + 1, 1]}).value == {
+        "value": {1.0, float(EDGE)}
+    }
+    # A maximum cannot be broken by fewer items.
+    assert echo(Annotated[set[float], MaxLen(2)]).invoke({"value": [EDGE, EDGE + 1]}).ok
