@@ -106,6 +106,24 @@ def test_odd_keys_are_quoted_in_paths() -> None:
     )
 
 
+def test_a_value_of_another_type_than_an_enum_s_is_one_problem() -> None:
+    # The enum implies the type: its words alone, not "1 is not of type 'string'" beside them.
+    found = details({"owner": {"name": "A", "age": 1}, "tags": [], "roles": {"a": 1}})
+    assert found == [("$.roles.a", "1 is not one of ['admin', 'user']")]
+    # The same from jsonschema's own errors, the reference the checker is held to; a type the
+    # constants do not all have is still a problem of its own.
+    schema = {"type": "string", "enum": ["admin", "user"]}
+    assert problems(make_validator(schema), 1) == (
+        [((), "1 is not one of ['admin', 'user']")],
+        False,
+    )
+    mixed = {"type": "string", "enum": ["admin", 1]}
+    assert problems(make_validator(mixed), 2.5) == (
+        [((), "2.5 is not of type 'string'"), ((), "2.5 is not one of ['admin', 1]")],
+        False,
+    )
+
+
 def test_union_of_structs_reports_the_closest_variant() -> None:
     found = details(
         {"owner": {"name": "A", "age": 1}, "tags": [], "pet": {"kind": "cat", "lives": "9"}}

@@ -37,7 +37,7 @@ from typed_toolsets.types.typespec import Schema
 from .assembly import generated_node, leaf_node, with_shallow
 from .jsonschema_errors import expand, has_tags, is_tag_error
 from .jsonvalues import Link, path_of
-from .keywords import SCALAR_KEYWORDS, Scalar, Unsupported, json_key
+from .keywords import SCALAR_KEYWORDS, Scalar, Unsupported, json_key, type_implied
 from .nodes import (
     Additional,
     AnyOf,
@@ -157,6 +157,8 @@ class Checker:
         keywords = [k for k in mapping if k in ASSERTING]
         if not SUPPORTED.issuperset(keywords):
             return self._fallback(mapping)
+        if type_implied(mapping):
+            keywords.remove("type")
         try:
             if keywords == ["$ref"]:
                 return self._reference(mapping["$ref"])  # the target itself: no extra frame

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from typed_toolsets.types.typespec import Path, json_key
 
+from .keywords import type_implied
 from .validation import (
     SHALLOW_KEYWORDS,
     Problem,
@@ -51,6 +52,8 @@ def expand(error: ValidationError, prefix: Path = (), root: object = None) -> It
     """
     path: Path = (*prefix, *error.absolute_path)
     keyword = str(error.validator)
+    if keyword == "type" and type_implied(as_dict(error.schema)):
+        return  # the enum's or constant's problem says it
     if keyword == "required":
         instance = as_dict(error.instance)
         names: list[str] = typing.cast(Any, error.validator_value)

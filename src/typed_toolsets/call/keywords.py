@@ -25,7 +25,7 @@ from typed_toolsets.types.typespec import json_key
 
 from .validation import SHALLOW_KEYWORDS, reason_of
 
-__all__ = ["SCALAR_KEYWORDS", "Scalar", "Test", "Unsupported", "json_key"]
+__all__ = ["SCALAR_KEYWORDS", "Scalar", "Test", "Unsupported", "json_key", "type_implied"]
 
 #: Keywords that only look at the value itself (no subschema); checked inline.
 SCALAR_KEYWORDS: Final = frozenset(
@@ -291,3 +291,24 @@ class Scalar:
             msg = f"no reason for {keyword!r}"
             raise AssertionError(msg)
         self.reason: Callable[[object], str] = reason
+
+
+def type_implied(schema: dict[str, object]) -> bool:
+    """Whether *schema*'s ``type`` is implied by its ``enum`` or ``const``: every constant has it.
+
+    A value of another type then fails both keywords, and the constants say more (``2 is not
+    one of ['low', 'high']``): only their problem is reported, not one about the type beside it.
+    """
+    if "type" not in schema:
+        return False
+    if "const" in schema:
+        constants: object = [schema["const"]]
+    else:
+        constants = schema.get("enum")
+    if not isinstance(constants, list):
+        return False
+    try:
+        test = Scalar("type", schema["type"]).test
+    except Unsupported:
+        return False
+    return test is not None and all(test(c) for c in typing.cast("list[object]", constants))
