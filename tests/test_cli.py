@@ -231,6 +231,45 @@ def test_unimportable_targets_exit_2_with_one_line(
     assert err.count("\n") == 1
 
 
+def test_a_target_that_cannot_be_imported_does_not_hide_the_others_problems(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write("raises_mod.py", "raise RuntimeError('boom')\n")
+    write("clean_target.py", CLEAN)
+    path = write("broken_many.py", BROKEN)
+    targets = ["raises_mod", str(path), "clean_target:Nope", "no_such_module_xyz"]
+    status, out, err = run(capsys, *targets)
+    assert status == 2
+    # The importable module's problems (as in the test above), then the count.
+    assert [line.split(": error: ")[0] for line in out[:-1]] == [
+        "broken_many.py:7",
+        "broken_many.py:21",
+        "broken_many.py:34",
+    ]
+    assert out[-1] == "Found 3 problems in 1 file (checked 4 toolsets; 3 targets not checked)"
+    assert err.splitlines() == [
+        "typed-toolsets check: error: " + reason
+        for reason in (
+            "cannot import 'raises_mod': RuntimeError: boom (raises_mod.py, line 1)",
+            (
+                "clean_target:Nope: clean_target has no Toolset class 'Nope'; its Toolset "
+                "classes are Paint"
+            ),
+            (
+                "cannot import 'no_such_module_xyz': ModuleNotFoundError: No module named "
+                "'no_such_module_xyz'"
+            ),
+        )
+    ]
+    # Nothing found in the rest: no "Success" while a target was left unchecked.
+    status, out, err = run(
+        capsys, "clean_target:Paint", "no_such_module_xyz", "--disable", "toolset"
+    )
+    assert status == 2
+    assert out == ["No problems found in 1 toolset; 1 target not checked"]
+    assert err.count("\n") == 1
+
+
 def test_unknown_codes_are_usage_errors(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
     write("clean_codes.py", CLEAN)
     status, _, err = run(capsys, "clean_codes", "--disable", "toolset-nope")

@@ -123,10 +123,13 @@ class CheckResult:
     Attributes:
         findings: Every problem, sorted by file and line.
         classes: The qualified names of the Toolset classes checked.
+        unchecked: Why each target that could not be checked was not (it cannot be imported,
+            or has no such class), one line each, in the targets' order.
     """
 
     findings: tuple[Finding, ...]
     classes: tuple[str, ...]
+    unchecked: tuple[str, ...] = ()
 
 
 def _lookup_owner(cls: type, name: str) -> type | None:
@@ -412,15 +415,26 @@ def _normalise_codes(codes: Sequence[str]) -> frozenset[str]:
 def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckResult:
     """Check the Toolset classes of *targets* (``module``, ``module:Class``, ``file.py[:Class]``).
 
+    A target that cannot be imported (or has no such class) is named in the result's
+    `CheckResult.unchecked`, and the others are checked all the same: one broken module does not
+    hide the problems of the rest.
+
     Raises:
-        TargetError: A target cannot be resolved or imported, a code in *disable* is unknown, or
-            the targets define no Toolset class at all.
+        TargetError: A code in *disable* is unknown; the one target cannot be imported; or the
+            targets define no Toolset class at all.
     """
     checker = _Checker(_normalise_codes(disable))
     modules: list[str] = []
+    unchecked: list[str] = []
     for target in targets:
-        module_text, class_name = split_target(target)
-        loaded = load_module(module_text)
+        try:
+            module_text, class_name = split_target(target)
+            loaded = load_module(module_text)
+        except TargetError as exc:
+            if len(targets) == 1:
+                raise
+            unchecked.append(str(exc))
+            continue
         modules.append(loaded.name)
         namespace = dict(vars(loaded.module)) if loaded.module is not None else {}
         checker.index(loaded.path, namespace)
@@ -439,12 +453,16 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
             if value is None:
                 if len(checker.findings) > findings_before:
                     continue  # the class failed to build: its problems are reported
-                raise no_class(target, loaded.name, loaded.module, class_name)
+                missing = no_class(target, loaded.name, loaded.module, class_name)
+                if len(targets) == 1:
+                    raise missing
+                unchecked.append(str(missing))
+                continue
             classes = [value]
         for cls in classes:
             checker.check_class(cls)
         checker.check_calls(loaded, None if class_name is None else set(classes))
-    if not checker.classes and not checker.findings:
+    if not checker.classes and not checker.findings and not unchecked:
         # Nothing was checked, so nothing was found: a mistaken target, as `list` says. One of
         # several targets may be a helper module the others import.
         if len(modules) == 1:
@@ -452,4 +470,4 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
         msg = "none of the targets defines a Toolset class"
         raise TargetError(msg)
     findings = sorted(checker.findings, key=lambda f: (f.path, f.line, f.message))
-    return CheckResult(tuple(findings), tuple(checker.classes))
+    return CheckResult(tuple(findings), tuple(checker.classes), tuple(unchecked))

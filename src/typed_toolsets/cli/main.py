@@ -59,14 +59,24 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(finding.format() + "\n")
     count = len(result.findings)
     checked = len(result.classes)
+    toolsets = f"{checked} toolset{'s' if checked != 1 else ''}"
+    skipped = len(result.unchecked)
+    # Targets that could not be checked are said last, and make the status a usage error's.
+    tail = f"; {skipped} target{'s' if skipped != 1 else ''} not checked" if skipped else ""
     if count:
         files = len({f.path for f in result.findings})
         problems = "problem" if count == 1 else "problems"
         out.write(f"Found {count} {problems} in {files} file{'s' if files != 1 else ''} ")
-        out.write(f"(checked {checked} toolset{'s' if checked != 1 else ''})\n")
-        return EXIT_PROBLEMS
-    out.write(f"Success: no problems found in {checked} toolset{'s' if checked != 1 else ''}\n")
-    return EXIT_OK
+        out.write(f"(checked {toolsets}{tail})\n")
+    elif skipped:
+        out.write(f"No problems found in {toolsets}{tail}\n")
+    else:
+        out.write(f"Success: no problems found in {toolsets}\n")
+    for reason in result.unchecked:
+        err.write(f"typed-toolsets check: error: {reason}\n")
+    if skipped:
+        return EXIT_USAGE
+    return EXIT_PROBLEMS if count else EXIT_OK
 
 
 def _demo(args: argparse.Namespace, out: TextIO, _err: TextIO) -> int:
