@@ -1,7 +1,10 @@
-"""Descriptions read from docstrings: summaries, Google ``Args:``/``Attributes:``, reST ``:param:``."""
+"""Descriptions read from docstrings: summaries, Google and NumPy sections, reST ``:param:``."""
 
 from __future__ import annotations
 
+import attrs
+
+from typed_toolsets import Toolset, tool
 from typed_toolsets.types.docstrings import (
     description_text,
     field_descriptions,
@@ -110,3 +113,105 @@ def test_any_identifier_and_a_type_with_parentheses_are_read() -> None:
         "pair": "Two numbers, in order.",
     }
     assert parameter_descriptions(":param größe: Size in cm.") == {"größe": "Size in cm."}
+
+
+NUMPY = """Search the catalog.
+
+    Matches are ranked.
+
+    Parameters
+    ----------
+    query : str
+        What to look for; a
+        free-text phrase.
+    low, high : int, optional
+        The price range.
+    *args
+        Ignored.
+    flag
+
+    Returns
+    -------
+    list of str
+        The matches.
+
+    Examples
+    --------
+    >>> search("tea")
+"""
+
+
+def test_numpy_parameters() -> None:
+    assert summary(NUMPY) == "Search the catalog."
+    # The sections are not part of the description (they were read as one more paragraph).
+    assert description_text(NUMPY) == "Search the catalog.\n\nMatches are ranked."
+    assert parameter_descriptions(NUMPY) == {
+        "query": "What to look for; a free-text phrase.",
+        "low": "The price range.",
+        "high": "The price range.",
+    }
+
+
+def test_numpy_attributes_describe_fields() -> None:
+    doc = """A point.
+
+    Attributes
+    ----------
+    x : float
+        East.
+    y : float
+        North.
+    """
+    assert description_text(doc) == "A point."
+    assert field_descriptions(doc) == {"x": "East.", "y": "North."}
+    assert parameter_descriptions(doc) == {}
+
+
+def test_a_line_of_dashes_under_other_text_is_no_section() -> None:
+    doc = """Convert.
+
+    Before
+    ------
+    x : int
+        Not a parameter.
+    """
+    assert parameter_descriptions(doc) == {}
+    assert description_text(doc) == "Convert.\n\nBefore ------ x : int Not a parameter."
+
+
+@attrs.define
+class Point:
+    """A point.
+
+    Attributes
+    ----------
+    x : float
+        East.
+    """
+
+    x: float
+
+
+class Maps(Toolset):
+    @tool
+    def pin(self, *, at: Point, label: str = "") -> str:
+        """Pin a point.
+
+        Parameters
+        ----------
+        at : Point
+            Where.
+        label : str, optional
+            The pin's text.
+        """
+        return label
+
+
+def test_a_numpy_docstring_describes_a_tool_and_its_struct() -> None:
+    proxy = Maps.to_tools()[0]
+    assert proxy.description == "Pin a point."
+    properties = proxy.parameters["properties"]
+    assert properties["label"]["description"] == "The pin's text."
+    # The parameter's words describe it; the class's describe its field.
+    assert properties["at"]["description"] == "Where."
+    assert properties["at"]["properties"]["x"]["description"] == "East."

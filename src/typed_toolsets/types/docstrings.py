@@ -1,4 +1,4 @@
-"""Reading descriptions out of docstrings (Google style sections and reST field lists)."""
+"""Reading descriptions out of docstrings (Google and NumPy style sections, reST field lists)."""
 
 from __future__ import annotations
 
@@ -56,6 +56,12 @@ _REST_PARAM_RE: Final = re.compile(rf":param\s+(?:[^:]*?\s)?({_NAME})\s*:(.*)")
 _REST_FIELD_RE: Final = re.compile(r":[A-Za-z]")
 
 
+# A NumPy style section's rule, under its name: ``Parameters`` then ``----------``.
+_NUMPY_RULE_RE: Final = re.compile(r"-{3,}")
+# ``name``, ``name : type`` or ``name1, name2 : type`` at the section's indentation.
+_NUMPY_ENTRY_RE: Final = re.compile(rf"({_NAME}(?:\s*,\s*{_NAME})*)(?:\s*:.*)?")
+
+
 def _lines(doc: str | None) -> list[str]:
     if not doc:
         return []
@@ -67,6 +73,14 @@ def _is_header(line: str) -> str | None:
     if match is None:
         return None
     name = match.group(1).strip().lower()
+    return name if name in _SECTION_HEADERS else None
+
+
+def _numpy_header(lines: list[str], index: int) -> str | None:
+    """The section *lines[index]* opens in NumPy style (its name, then a rule of dashes)."""
+    if index + 1 >= len(lines) or _NUMPY_RULE_RE.fullmatch(lines[index + 1].strip()) is None:
+        return None
+    name = lines[index].strip().lower()
     return name if name in _SECTION_HEADERS else None
 
 
@@ -83,8 +97,13 @@ def _paragraphs(lines: list[str]) -> list[str]:
 def _body_lines(doc: str | None) -> list[str]:
     """The lines before the first section header or reST field."""
     body: list[str] = []
-    for line in _lines(doc):
-        if _is_header(line) is not None or _REST_FIELD_RE.match(line.strip()):
+    lines = _lines(doc)
+    for index, line in enumerate(lines):
+        if (
+            _is_header(line) is not None
+            or _REST_FIELD_RE.match(line.strip())
+            or _numpy_header(lines, index) is not None
+        ):
             break
         body.append(line)
     return body
@@ -139,6 +158,39 @@ def _google_section(doc: str | None, sections: frozenset[str]) -> dict[str, str]
     return result
 
 
+def _numpy_section(doc: str | None, sections: frozenset[str]) -> dict[str, str]:
+    """The entries of NumPy style *sections*: ``name : type`` lines, their text indented below."""
+    result: dict[str, str] = {}
+    lines = _lines(doc)
+    index = 0
+    while index < len(lines):
+        header = _numpy_header(lines, index)
+        if header is None:
+            index += 1
+            continue
+        margin = len(lines[index]) - len(lines[index].lstrip())
+        index += 2  # the name and its rule
+        if header not in sections:
+            continue
+        names: list[str] = []
+        while index < len(lines) and _numpy_header(lines, index) is None:
+            line = lines[index]
+            index += 1
+            if not line.strip():
+                continue
+            indent = len(line) - len(line.lstrip())
+            if indent < margin:
+                break
+            if indent == margin:
+                match = _NUMPY_ENTRY_RE.fullmatch(line.strip())
+                names = [] if match is None else [n.strip() for n in match.group(1).split(",")]
+                result.update(dict.fromkeys(names, ""))
+            else:
+                for name in names:
+                    result[name] = f"{result[name]} {line.strip()}".strip()
+    return result
+
+
 def _rest_params(doc: str | None) -> dict[str, str]:
     result: dict[str, str] = {}
     current: str | None = None
@@ -159,13 +211,15 @@ def _rest_params(doc: str | None) -> dict[str, str]:
 
 
 def parameter_descriptions(doc: str | None) -> dict[str, str]:
-    """Map parameter names to descriptions from Google ``Args:`` and reST ``:param x:``."""
+    """Map parameter names to descriptions: Google ``Args:``, reST ``:param x:``, NumPy sections."""
     found = _rest_params(doc)
+    found.update(_numpy_section(doc, _PARAM_SECTIONS))
     found.update(_google_section(doc, _PARAM_SECTIONS))
     return {name: text for name, text in found.items() if text}
 
 
 def field_descriptions(doc: str | None) -> dict[str, str]:
-    """Map field names to descriptions from a class docstring's Google ``Attributes:``."""
-    found = _google_section(doc, _ATTRIBUTE_SECTIONS)
+    """Map field names to descriptions from a class docstring's ``Attributes`` (Google, NumPy)."""
+    found = _numpy_section(doc, _ATTRIBUTE_SECTIONS)
+    found.update(_google_section(doc, _ATTRIBUTE_SECTIONS))
     return {name: text for name, text in found.items() if text}
