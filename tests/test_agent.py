@@ -210,7 +210,8 @@ def test_a_tool_error_is_an_observation_and_the_model_corrects_itself() -> None:
     result = ReAct(model, [tools["shop_add"]], max_iterations=5).run("Add.")
     failed, fixed, _ = result.steps
     assert failed.observation == (
-        "Error: Invalid arguments for tool 'shop_add': a: '2' is not of type 'integer'"
+        "Error: Invalid arguments for tool 'shop_add': a: '2' is not of type 'integer'; "
+        "2 is wanted, without quotes"
     )
     assert not failed.ok
     assert failed.result is not None

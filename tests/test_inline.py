@@ -78,7 +78,8 @@ def test_an_inline_tool_keeps_the_model_facing_contract() -> None:
     broken, refused, declared = asyncio.run(main())
     assert broken == "Error: Tool 'clock_broken' failed: ValueError: no"
     assert (
-        refused == "Error: Invalid arguments for tool 'clock_here': x: '1' is not of type 'integer'"
+        refused == "Error: Invalid arguments for tool 'clock_here': x: '1' is not of type "
+        "'integer'; 1 is wanted, without quotes"
     )
     assert isinstance(declared, int)
 

@@ -141,7 +141,15 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         True,
         "value: true is not of type 'integer'",
     ),
-    ("float", float, {"type": "number"}, 2, 2.0, "2", "value: '2' is not of type 'number'"),
+    (
+        "float",
+        float,
+        {"type": "number"},
+        2,
+        2.0,
+        "2",
+        "value: '2' is not of type 'number'; 2 is wanted, without quotes",
+    ),
     (
         "bool",
         bool,
@@ -149,7 +157,7 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         True,
         True,
         "true",
-        "value: 'true' is not of type 'boolean'",
+        "value: 'true' is not of type 'boolean'; true is wanted, without quotes",
     ),
     (
         "numbers.Real",
@@ -167,7 +175,7 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         2.0,
         2.0,
         "2",
-        "value: '2' is not of type 'number'",
+        "value: '2' is not of type 'number'; 2 is wanted, without quotes",
     ),
     (
         "float | int is Numeric too, keeping int",
@@ -176,7 +184,7 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         2,
         2,
         "2",
-        "value: '2' is not of type 'number'",
+        "value: '2' is not of type 'number'; 2 is wanted, without quotes",
     ),
     (
         "enum",
@@ -248,7 +256,10 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         {"name": "Ana"},
         Person("Ana"),
         {"name": "Ana", "age": "3", "x": 1},
-        "value.age: '3' is not of type 'integer'; value.x: unexpected field; expected only: name, age",
+        (
+            "value.age: '3' is not of type 'integer'; 3 is wanted, without quotes; "
+            "value.x: unexpected field; expected only: name, age"
+        ),
     ),
     (
         "dataclass",
@@ -303,7 +314,7 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         [1, 2],
         [1, 2],
         [1, "2"],
-        "value[1]: '2' is not of type 'integer'",
+        "value[1]: '2' is not of type 'integer'; 2 is wanted, without quotes",
     ),
     (
         "Sequence",
@@ -362,7 +373,7 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         {"a": 1},
         {"a": 1},
         {"a": "1"},
-        "value.a: '1' is not of type 'integer'",
+        "value.a: '1' is not of type 'integer'; 1 is wanted, without quotes",
     ),
     (
         "Mapping",
@@ -503,7 +514,7 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         {"u1": 1},
         {"u1": 1},
         {"u1": "1"},
-        "value.u1: '1' is not of type 'integer'",
+        "value.u1: '1' is not of type 'integer'; 1 is wanted, without quotes",
     ),
 ]
 
@@ -563,7 +574,8 @@ def test_recursive_class_uses_defs_and_ref() -> None:
         "value": Node(1, [Node(2)])
     }
     assert proxy.dynamic_call({"value": {"value": 1, "children": [{"value": "2"}]}}) == (
-        f"{PREFIX}'types_echo': value.children[0].value: '2' is not of type 'integer'"
+        f"{PREFIX}'types_echo': value.children[0].value: '2' is not of type 'integer'; "
+        "2 is wanted, without quotes"
     )
 
 

@@ -128,7 +128,7 @@ def test_union_of_structs_reports_the_closest_variant() -> None:
     found = details(
         {"owner": {"name": "A", "age": 1}, "tags": [], "pet": {"kind": "cat", "lives": "9"}}
     )
-    assert found == [("$.pet.lives", "'9' is not of type 'integer'")]
+    assert found == [("$.pet.lives", "'9' is not of type 'integer'; 9 is wanted, without quotes")]
     found = details({"owner": {"name": "A", "age": 1}, "tags": [], "pet": 3})
     assert found == [("$.pet", "3 is not valid here; expected an object or null")]
 
@@ -145,7 +145,10 @@ class Kennel:
     [
         # The value carries Dog's tag: Dog's problem, not "be a cat".
         ({"kind": "dog", "good": "yes"}, [("$.value", "good", "'yes' is not of type 'boolean'")]),
-        ({"kind": "cat", "lives": "9"}, [("$.value", "lives", "'9' is not of type 'integer'")]),
+        (
+            {"kind": "cat", "lives": "9"},
+            [("$.value", "lives", "'9' is not of type 'integer'; 9 is wanted, without quotes")],
+        ),
         # Every variant's tag contradicted: each accepted tag, not "'cat', the only accepted
         # value" (the first variant's).
         (

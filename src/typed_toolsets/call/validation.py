@@ -28,6 +28,7 @@ from typed_toolsets.rules.formats import (
 from typed_toolsets.types.typespec import BoundLost, Path
 
 from .jsonbounds import FLOAT_RANGE
+from .quoted import quoted_hint, types_of_options
 
 __all__ = [
     "MAX_PROBLEMS",
@@ -311,7 +312,15 @@ def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
     """
     if keyword == "type":
         expected = [value] if isinstance(value, str) else list(typing.cast("list[str]", value))
-        return _suffixed(f" is not of type {_join([repr(t) for t in expected])}")
+        tail = f" is not of type {_join([repr(t) for t in expected])}"
+        wanted = frozenset(expected)
+        if "string" in wanted:
+            return _suffixed(tail)  # a string is never refused for its type: no hint to give
+        return lambda instance: (
+            short(instance)
+            + tail
+            + (quoted_hint(instance, wanted) if type(instance) is str else "")
+        )
     if keyword == "enum":
         return _suffixed(f" is not one of {short(value, 200)}")
     if keyword == "const":
@@ -411,7 +420,8 @@ def union_mismatch(instance: object, options: Sequence[object], expected: str | 
     """
     if expected is None:
         expected = union_expectation(options)
-    return f"{short(instance)} is not valid here; expected {expected}"
+    hint = quoted_hint(instance, types_of_options(options)) if type(instance) is str else ""
+    return f"{short(instance)} is not valid here; expected {expected}{hint}"
 
 
 def collect(

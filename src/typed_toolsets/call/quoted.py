@@ -1,0 +1,95 @@
+"""A string holding the JSON of the value that was wanted: the hint to send the value itself.
+
+Models often send an array, an object, a number or ``true`` as a string holding its JSON
+(``"tags": "[1, 2]"``, ``"n": "5"``). The call stays strict (no string is read as JSON in its
+place); the refusal says what is wanted instead, so the model can correct itself in one step.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterable
+from typing import Final
+
+from typed_toolsets.types.typespec import json_type_of
+
+__all__ = ["quoted_hint", "types_of_options"]
+
+#: The JSON type a text may hold, by its first character.
+_BY_FIRST: Final = {
+    "[": "array",
+    "{": "object",
+    "t": "boolean",
+    "f": "boolean",
+    "n": "null",
+    "-": "number",
+    **dict.fromkeys("0123456789", "number"),
+}
+#: Up to this many characters, a number or word is shown in the hint as it should be sent.
+_SHOWN: Final = 40
+#: Longer strings are not read for a hint: a refusal costs about what reading the call did.
+_READ: Final = 10_000
+
+
+def _wanted(kind: str, expected: Collection[str]) -> bool:
+    # A number holding a whole value is an integer too, as jsonschema's "integer" says.
+    return kind in expected or (kind == "integer" and "number" in expected)
+
+
+def quoted_hint(instance: object, expected: Collection[str]) -> str:
+    """``"; ... is wanted"`` when *instance* is a string holding JSON of an *expected* type.
+
+    Args:
+        instance: The value the schema refused.
+        expected: The JSON types the schema wanted (``"array"``, ``"integer"``, ...).
+
+    Returns:
+        The hint, to follow the reason; ``""`` when *instance* is no such string.
+    """
+    if type(instance) is not str or len(instance) > _READ:
+        return ""
+    text = instance.strip()
+    guess = _BY_FIRST.get(text[:1])
+    # A number's digits may hold an integer: wanted as "number" or as "integer".
+    if guess is None or not (
+        _wanted(guess, expected) or (guess == "number" and "integer" in expected)
+    ):
+        return ""
+    try:
+        value: object = json.loads(text)
+    except (ValueError, RecursionError):
+        return ""  # not JSON after all (or nested past what is worth reading for a hint)
+    kind = json_type_of(value)
+    if (
+        kind == "number"
+        and isinstance(value, float)
+        and value.is_integer()
+        and "integer" in expected
+    ):
+        kind = "integer"
+    if not _wanted(kind, expected):
+        return ""
+    # Said of the value, not to the model alone: a tool's result is checked with these words too.
+    if kind in ("array", "object"):
+        return f"; the {kind} itself is wanted, not a string holding its JSON"
+    if len(text) > _SHOWN:
+        return "; the number itself is wanted, without quotes"
+    return f"; {text} is wanted, without quotes"
+
+
+def types_of_options(options: Iterable[object]) -> frozenset[str]:
+    """The JSON types a union's *options* (schemas) declare with ``type``.
+
+    A ``$ref`` names a class, which may be an object or (a NamedTuple) an array: no hint is
+    guessed for it.
+    """
+    found: set[str] = set()
+    for option in options:
+        if not isinstance(option, dict):
+            continue
+        declared = option.get("type")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        if isinstance(declared, str):
+            found.add(declared)
+        elif isinstance(declared, list):
+            found.update(t for t in declared if isinstance(t, str))  # pyright: ignore[reportUnknownVariableType]
+    return frozenset(found)

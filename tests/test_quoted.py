@@ -1,0 +1,102 @@
+"""A string holding the JSON of the wanted value is refused, with what is wanted instead."""
+
+from __future__ import annotations
+
+import inspect
+import json
+
+import pytest
+
+from tests.strategies.toolsets import make_echo_toolset
+from typed_toolsets import ToolProxy
+from typed_toolsets.call.checker import Checker
+from typed_toolsets.call.jsonschema_errors import problems
+from typed_toolsets.call.quoted import quoted_hint
+from typed_toolsets.types.validator import make_validator
+
+ARRAY = "; the array itself is wanted, not a string holding its JSON"
+OBJECT = "; the object itself is wanted, not a string holding its JSON"
+
+
+def echo(annotation: object) -> ToolProxy:
+    cls = make_echo_toolset([("value", annotation, inspect.Parameter.empty)])
+    return cls.to_tools()[0]
+
+
+def reason(annotation: object, value: object) -> str:
+    result = echo(annotation).invoke({"value": value})
+    assert result.error is not None
+    assert result.error.kind == "arguments"
+    (problem,) = result.error.details
+    return problem.message
+
+
+@pytest.mark.parametrize(
+    ("annotation", "sent", "expected"),
+    [
+        (list[str], '["a", "b"]', "'[\"a\", \"b\"]' is not of type 'array'" + ARRAY),
+        (dict[str, int], ' {"a": 1} ', "' {\"a\": 1} ' is not of type 'object'" + OBJECT),
+        (int, "5", "'5' is not of type 'integer'; 5 is wanted, without quotes"),
+        (int, "-1e3", "'-1e3' is not of type 'integer'; -1e3 is wanted, without quotes"),
+        (float, "2.5", "'2.5' is not of type 'number'; 2.5 is wanted, without quotes"),
+        (bool, "false", "'false' is not of type 'boolean'; false is wanted, without quotes"),
+        (
+            int,
+            "1" * 50,
+            f"'{'1' * 50}' is not of type 'integer'; the number itself is wanted, without quotes",
+        ),
+        (
+            dict[str, int] | None,
+            '{"a": 1}',
+            "'{\"a\": 1}' is not valid here; expected an object or null" + OBJECT,
+        ),
+    ],
+)
+def test_the_value_itself_is_asked_for(annotation: object, sent: str, expected: str) -> None:
+    assert reason(annotation, sent) == expected
+    # The same from JSON text, and the call stays strict: nothing was read from the string.
+    text = echo(annotation).dynamic_call(json.dumps({"value": sent}))
+    assert text.endswith(f"value: {expected}")
+
+
+@pytest.mark.parametrize(
+    ("annotation", "sent"),
+    [
+        (list[str], "[oops"),  # not JSON
+        (int, "2.5"),  # JSON, but no integer
+        (int, "[1]"),  # JSON of another type than the one wanted
+        (list[int], "5"),
+        (bool, "True"),  # Python's spelling, not JSON's
+        (int, "NaN"),
+        (int, "[" * 5000),  # nested past what is read for a hint
+        (list[int], json.dumps(list(range(3000)))),  # longer than what is read for a hint
+    ],
+)
+def test_no_hint_for_a_string_that_holds_no_wanted_value(annotation: object, sent: str) -> None:
+    assert "is wanted" not in reason(annotation, sent)
+
+
+def test_a_hint_is_only_for_strings() -> None:
+    assert quoted_hint(5, frozenset({"string"})) == ""
+    assert quoted_hint(["5"], frozenset({"integer"})) == ""
+    assert quoted_hint("5", frozenset({"integer"})) == "; 5 is wanted, without quotes"
+
+
+def test_the_checker_and_jsonschema_s_errors_say_the_same() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer"},
+            "xs": {"type": "array", "items": {"type": "integer"}},
+            "m": {"anyOf": [{"type": "object"}, {"type": "null"}]},
+        },
+    }
+    instance = {"n": "7", "xs": ["1", "[2]"], "m": "{}"}
+    found = Checker(schema).problems(instance, 20)
+    assert found == problems(make_validator(schema), instance)
+    assert [reason for _, reason in found[0]] == [
+        "'7' is not of type 'integer'; 7 is wanted, without quotes",
+        "'1' is not of type 'integer'; 1 is wanted, without quotes",
+        "'[2]' is not of type 'integer'",
+        "'{}' is not valid here; expected an object or null" + OBJECT,
+    ]
