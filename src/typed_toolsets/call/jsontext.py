@@ -16,6 +16,7 @@ from typing import Any, Final
 from typed_toolsets.types.typespec import MAX_INT_DIGITS
 
 from .jsonbounds import FLOAT_RANGE, SURROGATE_RE, InvalidJSON, short_repr
+from .jsonhints import json_hint
 
 __all__ = ["long_numbers_in", "parse_strict", "text_shape"]
 
@@ -266,6 +267,9 @@ def parse_strict(text: str, stopped: int = 0, *, long_numbers: bool | None = Non
             _check_strings(value)
     except _DuplicateKeyError as exc:
         raise InvalidJSON(_where_repeated(text, exc)) from None
+    except json.JSONDecodeError as exc:
+        msg = f"{exc}{json_hint(exc.msg, text, exc.pos)}"
+        raise InvalidJSON(msg) from None
     except (ValueError, RecursionError) as exc:
         raise InvalidJSON(str(exc) or type(exc).__name__) from None
     return value

@@ -39,6 +39,7 @@ from typed_toolsets.types.typespec import Schema, structures_numbers
 
 from . import execution
 from .execution import CANCEL_GRACE, execution_error, internal_error, propagates
+from .jsonhints import json_hint
 from .jsonin import (
     InvalidJSON,
     LimitExceeded,
@@ -240,7 +241,8 @@ def read_arguments(
     try:
         if isinstance(handover, CutShort):
             # The strict parser's own error, found by the fast path: not read again.
-            raise InvalidJSON(str(handover))
+            msg = f"{handover}{json_hint(handover.msg, handover.doc, handover.pos)}"
+            raise InvalidJSON(msg)
         # Where orjson stopped reading the text, when it found it invalid.
         stopped = handover.pos if isinstance(handover, ValueError) else 0
         return load_arguments(arguments, limits, stopped)

@@ -1,0 +1,68 @@
+"""What to change in a JSON text the strict parser refused: words after the parser's message.
+
+The parser says where it stopped (``Expecting value: line 1 column 1 (char 0)``); a model
+corrects itself sooner when told what it wrote there in JSON's terms: a Markdown code fence, a
+trailing comma, single quotes, Python's ``True``, a raw newline inside a string, a lone
+backslash, text after the object, or an object cut short. Each hint is looked for at the
+parser's position only (a few characters either side), so its cost does not grow with the text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+__all__ = ["json_hint"]
+
+_PYTHON_WORD_RE: Final = re.compile(r"(True|False|None)\b")
+_FENCE_RE: Final = re.compile(r"[ \t\n\r]*```")
+_END_RE: Final = re.compile(r"[ \t\n\r]*\Z")
+_SPACE: Final = " \t\n\r"
+
+
+def _before(text: str, pos: int) -> str:
+    """The last character before *pos* that is not JSON whitespace ("" at the start)."""
+    # Only the few characters before the position: a run of spaces is looked past in slices.
+    start = pos
+    while start > 0:
+        chunk = text[max(0, start - 64) : start].rstrip(_SPACE)
+        if chunk:
+            return chunk[-1]
+        start -= 64
+    return ""
+
+
+def json_hint(message: str, text: str, pos: int) -> str:
+    """What to change, said after the parser's *message* about *text* at *pos*; or "".
+
+    Args:
+        message: The parser's message, without its position (``JSONDecodeError.msg``).
+        text: The text it refused.
+        pos: Where it stopped (``JSONDecodeError.pos``).
+
+    Returns:
+        ``"; <what to change>"``, or ``""`` when the slip is none of the usual ones.
+    """
+    if _FENCE_RE.match(text) is not None:
+        return "; the text is wrapped in a Markdown code fence (```): send the JSON object alone"
+    here = text[pos : pos + 1]
+    if message.startswith("Extra data"):
+        return "; more text follows the JSON object: send the object alone"
+    if message.startswith("Invalid control character"):
+        return "; a line break or tab inside a string must be written as \\n or \\t (escape it)"
+    if message.startswith("Invalid \\escape"):
+        return (
+            '; a backslash inside a string must be written as \\\\ (only \\", \\\\, \\/, \\b, '
+            "\\f, \\n, \\r, \\t and \\uXXXX are escapes)"
+        )
+    if here == "'":
+        return '; JSON writes strings and keys in double quotes ("), not single quotes'
+    if _PYTHON_WORD_RE.match(text, pos) is not None:
+        return "; JSON writes true, false and null in lower case"
+    if here in ("}", "]") and _before(text, pos) == ",":
+        return "; JSON allows no comma before a closing } or ]: remove it"
+    if message.startswith("Unterminated string"):
+        return '; a string has no closing quote (") before the text ends: send the text whole'
+    if message.startswith("Expecting") and _END_RE.match(text, pos) is not None:
+        return "; the text ends before the JSON object does: send it whole"
+    return ""

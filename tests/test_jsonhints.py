@@ -1,0 +1,78 @@
+"""Invalid JSON arguments: the parser's message, then what to change in JSON's terms."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.strategies.toolsets import make_echo_toolset
+from typed_toolsets import ToolProxy
+
+PREFIX = "Error: Invalid JSON arguments for tool "
+
+
+def proxy() -> ToolProxy:
+    cls = make_echo_toolset([("query", str, "x"), ("tags", list[str], [])], toolset_name="find")
+    return cls.to_tools()[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        (
+            '```json\n{"query": "x"}\n```',
+            "the text is wrapped in a Markdown code fence (```): send the JSON object alone",
+        ),
+        ('{"query": "x"} and more', "more text follows the JSON object: send the object alone"),
+        (
+            '{"query": "x"}\n{"query": "y"}',
+            "more text follows the JSON object: send the object alone",
+        ),
+        ('{"query": "x",}', "JSON allows no comma before a closing } or ]: remove it"),
+        ('{"tags": ["a",  \n ]}', "JSON allows no comma before a closing } or ]: remove it"),
+        ("{'query': 'x'}", 'JSON writes strings and keys in double quotes ("), not single quotes'),
+        ('{"query": "x", "tags": None}', "JSON writes true, false and null in lower case"),
+        (
+            '{"query": "line\none"}',
+            "a line break or tab inside a string must be written as \\n or \\t (escape it)",
+        ),
+        (
+            '{"query": "C:\\temp\\x"}',
+            (
+                'a backslash inside a string must be written as \\\\ (only \\", \\\\, \\/, '
+                "\\b, \\f, \\n, \\r, \\t and \\uXXXX are escapes)"
+            ),
+        ),
+        (
+            '{"query": "x',
+            'a string has no closing quote (") before the text ends: send the text whole',
+        ),
+        ('{"query": "x"', "the text ends before the JSON object does: send it whole"),
+        ('{"query": "x", "tags": ["a"', "the text ends before the JSON object does: send it whole"),
+    ],
+)
+def test_the_usual_slips_say_what_to_change(text: str, hint: str) -> None:
+    for form in (text, text.encode()):
+        message = proxy().dynamic_call(form)
+        assert message.startswith(f"{PREFIX}'find_echo': ")
+        # The parser's own words, where it stopped, then the hint.
+        assert message.endswith(f" (char {message.split('(char ')[1].split(')')[0]}); {hint}")
+
+
+@pytest.mark.parametrize("text", ['{"query": 1 2}', '{"query" "x"}', '{"a": tru}', '{"a": -}'])
+def test_other_invalid_json_keeps_the_parser_s_words_alone(text: str) -> None:
+    message = proxy().dynamic_call(text)
+    assert message.startswith(PREFIX)
+    assert message.endswith(")")  # the position, and nothing after it
+
+
+def test_a_hint_looks_only_near_where_the_parser_stopped() -> None:
+    # Single quotes far from the error are no part of it.
+    text = '{"query": "it\'s", "tags": ["a",]}'
+    assert (
+        proxy()
+        .dynamic_call(text)
+        .endswith("JSON allows no comma before a closing } or ]: remove it")
+    )
+    # A long run of spaces between the comma and the bracket is looked past.
+    spaced = '{"tags": ["a",' + " " * 10_000 + "]}"
+    assert proxy().dynamic_call(spaced).endswith("remove it")
