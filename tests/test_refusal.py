@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 
-from tests.strategies.toolsets import echo_tool
+from tests.strategies.toolsets import echo_tool, make_echo_toolset
 from typed_toolsets.call import refusal
 from typed_toolsets.call.refusal import ArgumentsRefusal, message_prefix
 
@@ -45,3 +46,23 @@ def test_paths_kept_for_reuse_are_few_and_short() -> None:
     assert len(written) <= refusal._WRITTEN_PATHS  # pyright: ignore[reportPrivateUsage]
     assert all(len(text) <= refusal._WRITTEN_CHARS for text in written.values())  # pyright: ignore[reportPrivateUsage]
     assert ("value", long_key) not in written
+
+
+def test_arguments_sent_inside_a_key_are_said_to_be_so() -> None:
+    params = [("query", str, inspect.Parameter.empty), ("limit", int, 10)]
+    proxy = make_echo_toolset(params).to_tools()[0]
+    hint = "it holds the arguments themselves: send them at the top level, not inside"
+    for wrapped, key in [
+        ({"arguments": {"query": "x"}}, "arguments"),
+        ({"name": proxy.name, "input": {"query": "x", "limit": 2}}, "input"),
+    ]:
+        for form in (wrapped, json.dumps(wrapped)):
+            result = proxy.invoke(form)
+            assert result.error is not None
+            reasons = {d.path: d.message for d in result.error.details}
+            assert reasons["$.query"] == "missing required argument"
+            assert reasons[f"$.{key}"].endswith(f"; {hint} {key!r}")
+            assert sum(hint in m for m in reasons.values()) == 1
+    # Not when the object holds other names, nor beside the arguments themselves.
+    for other in ({"input": {"q": 1}}, {"arguments": {"query": "x"}, "query": "y"}, {"a": {}}):
+        assert hint not in proxy.dynamic_call(other)

@@ -162,6 +162,7 @@ def explainer(
     errors, distinct = checker.errors, checker.distinct
     convert = variant.convert
     prefix = message_prefix(tool)
+    names = frozenset(variant.schema.get("properties", ()))
 
     def explain(arguments: dict[str, object], fresh: bool = False) -> dict[str, object] | Verdict:
         # One frame for the usual refusal: the stack is looked at again only when it ran out.
@@ -171,6 +172,8 @@ def explainer(
             # jsonschema recurses, for a registered type's schema.
             return again(arguments, fresh)
         if found:
+            if len(arguments) <= 2 and not names.intersection(arguments):
+                found = _unwrapped(arguments, found, names)
             return ArgumentsRefusal(tool, found, more, prefix=prefix)
         converted = convert(arguments)
         if isinstance(converted, list):
@@ -194,6 +197,29 @@ def explainer(
         return ToolError(tool, "limit", message)
 
     return explain
+
+
+def _unwrapped(
+    arguments: dict[str, object], found: list[Problem], names: frozenset[str]
+) -> list[Problem]:
+    """*found*, the unexpected key holding the arguments themselves said to be one.
+
+    Models sometimes send ``{"arguments": {...}}`` (or ``input``, ``params``, a whole tool call
+    with its ``name``): the key is unexpected and every required argument missing. When an
+    object at an unexpected key holds only parameter names, its problem says to send them at
+    the top level.
+    """
+    problems: list[Problem] = []
+    for path, reason in found:
+        if len(path) == 1:
+            inner = arguments.get(typing.cast("str", path[0]))
+            if type(inner) is dict and inner and names.issuperset(inner):  # pyright: ignore[reportUnknownArgumentType]
+                reason = (
+                    f"{reason}; it holds the arguments themselves: send them at the top level, "
+                    f"not inside {path[0]!r}"
+                )
+        problems.append((path, reason))
+    return problems
 
 
 _Judged = typing.TypeVar("_Judged")
