@@ -57,7 +57,7 @@ def test_the_demo_prints_each_step_readably() -> None:
     # The argument error, as the model saw it, then the corrected call's real output.
     assert (
         "  observation: Error: Invalid arguments for tool 'text_extract_lines': start_line: '3' "
-        "is not of type 'integer'\n"
+        "is not of type 'integer'; 3 is wanted, without quotes\n"
     ) in out
     step5 = out[out.index("Step 5:") : out.index("Step 6:")]
     assert '"start_line": 3' in step5

@@ -505,11 +505,13 @@ class TestATextCutShort:
         proxy = take()
         assert proxy.dynamic_call(self.LONG[:-1]) == (
             "Error: Invalid JSON arguments for tool 'fast_take': Expecting ',' delimiter: "
-            f"line 1 column {len(self.LONG)} (char {len(self.LONG) - 1})"
+            f"line 1 column {len(self.LONG)} (char {len(self.LONG) - 1}); the text ends before "
+            "the JSON object does: send it whole"
         )
         assert proxy.dynamic_call(self.LONG[:300]) == (
             "Error: Invalid JSON arguments for tool 'fast_take': Unterminated string starting "
-            "at: line 1 column 10 (char 9)"
+            'at: line 1 column 10 (char 9); a string has no closing quote (") before the text '
+            "ends: send the text whole"
         )
 
     @pytest.mark.parametrize("tail", ["\n", " \r\n\t "])
