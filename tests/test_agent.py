@@ -974,6 +974,32 @@ def test_an_awaitable_asked_for_after_the_deadline_is_closed_not_left_unawaited(
     gc.collect()  # an un-awaited coroutine warns when it is collected
 
 
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_nobody_is_asked_to_approve_a_call_after_the_deadline(runner: str) -> None:
+    # A sync model that returns after the deadline: a person must not be asked about a call
+    # that will not run (run() used to call a sync callback, then raise at the tool).
+    def slow_model(transcript: Transcript) -> dict[str, Any]:
+        time.sleep(0.15)
+        return _call("shop_delete", path="/")
+
+    asked: list[str] = []
+
+    def approve(name: str, arguments: Mapping[str, Any]) -> bool:
+        asked.append(name)
+        return True
+
+    shop, tools = _shop()
+    agent = ReAct(
+        slow_model, [tools["shop_delete"]], max_iterations=2, approve=approve, deadline=0.1
+    )
+    with pytest.raises(DeadlineExceededError) as caught:
+        _run(agent, runner)
+    # (arun stops waiting for the sync model itself, in its worker thread.)
+    late = "the approval of 'shop_delete'" if runner == "run" else "the model"
+    assert caught.value.waiting_for == late
+    assert (asked, shop.ran) == ([], [])
+
+
 def test_a_callback_that_returns_no_bool_is_a_programming_error() -> None:
     agent, shop = _agent(
         [_call("shop_delete", path="/tmp/a"), FINISH],

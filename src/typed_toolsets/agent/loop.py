@@ -551,6 +551,9 @@ class ReAct:
             if refused is not None:
                 error = typing.cast("ToolError", refused)
                 return _Outcome(failure_text(error), ok=False, result=ToolResult.failure(error))
+            if clock.expired():
+                # A sync model returned late: nobody is asked about a call that cannot run.
+                raise clock.passed(steps, f"the approval of {proxy.name!r}")
             asked = copy.deepcopy(read.arguments)  # what the callback sees cannot change the call
             verdict = yield _AskApproval(proxy.name, asked, clock.remaining())
             if verdict is _TIMED_OUT:
