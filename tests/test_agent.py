@@ -349,7 +349,8 @@ def test_arguments_as_json_text_are_read_and_bad_json_text_is_explained() -> Non
     # In the tool's own words, as a call with these arguments gives them.
     assert bad.observation == (
         "Error: Invalid JSON arguments for tool 'shop_add': Expecting property name enclosed in "
-        "double quotes: line 1 column 9 (char 8)"
+        "double quotes: line 1 column 9 (char 8); the text ends before the JSON object does: "
+        "send it whole"
     )
     assert (
         array.observation == "Error: Arguments for tool 'shop_add' must be a JSON object, not array"
@@ -396,7 +397,7 @@ def test_arguments_are_read_within_the_tools_limits_without_recursion() -> None:
     # Whitespace is not JSON (only empty text means no arguments), nor is a number past a float.
     assert blank.observation == (
         "Error: Invalid JSON arguments for tool 'shop_echo': Expecting value: line 1 column 4 "
-        "(char 3)"
+        "(char 3); the text ends before the JSON object does: send it whole"
     )
     assert huge.observation == (
         "Error: Invalid JSON arguments for tool 'shop_echo': the number 1e400 is too large for a "
