@@ -34,6 +34,7 @@ from typed_toolsets.agent import (
     Step,
     Transcript,
 )
+from typed_toolsets.agent.steps import STEP_FORMAT
 from typed_toolsets.call import execution as call_execution
 
 
@@ -268,7 +269,11 @@ def test_an_unknown_action_lists_the_tools_and_calls_nothing() -> None:
 
 MALFORMED = [
     pytest.param("not json", "the reply is not valid JSON (Expecting value", id="bad-json"),
-    pytest.param('{"action": "finish", "action": "x"}', "duplicate key 'action'", id="dup-key"),
+    pytest.param(
+        '{"action": "finish", "action": "x"}',
+        "the key 'action' appears more than once in an object",
+        id="dup-key",
+    ),
     pytest.param('{"action": NaN}', "NaN is not valid JSON", id="nan"),
     pytest.param(
         b'{"action": "shop_add", "thought": "\xff", "action_input": {"a": 1, "b": 2}}',
@@ -324,6 +329,52 @@ def test_a_malformed_step_is_an_observation_saying_what_to_fix(reply: Any, probl
     assert model.seen[1].turns[0].observation == step.observation
     assert result.final_answer == "the answer"
     assert shop.ran == []
+
+
+@pytest.mark.parametrize(
+    ("reply", "problem"),
+    [
+        pytest.param(
+            '{"action": "finish", "final_answer": 1e400}',
+            "the number 1e400 is too large for a float; send a number between -1.8e308 and 1.8e308",
+            id="float-overflow",
+        ),
+        pytest.param(
+            '{"action": "shop_add", "action_input": {"a": ' + "1" * 5000 + ', "b": 1}}',
+            "an integer literal has 5,000 digits; at most 4,300 are allowed",
+            id="long-int",
+        ),
+        pytest.param(
+            "```json\n" + json.dumps(FINISH) + "\n```\nThat is my answer.",
+            "the text is wrapped in a Markdown code fence (```): send the JSON object alone",
+            id="fence-then-prose",
+        ),
+        pytest.param(
+            json.dumps(_call("shop_add", a=1, b=2)) + "\n" + json.dumps(FINISH),
+            "more text follows the JSON object: send the object alone",
+            id="two-objects",
+        ),
+        pytest.param(
+            "\ufeff" + json.dumps(FINISH),
+            "the text starts with a byte order mark (U+FEFF); send the JSON without it: line 1 "
+            "column 1 (char 0)",
+            id="bom",
+        ),
+    ],
+)
+def test_a_reply_is_read_as_strictly_as_arguments_and_told_what_to_change(
+    reply: str, problem: str
+) -> None:
+    # 1e400 used to be read as inf (a final answer of Infinity, or arguments refused for an
+    # 'inf' the model never wrote), and 5,000 digits were refused with advice to call
+    # sys.set_int_max_str_digits(); the slips had the parser's words alone.
+    agent, shop = _agent([reply, FINISH], "shop_add")
+    result = agent.run("Add.")
+    step = result.steps[0]
+    observation = step.observation or ""
+    assert observation.startswith("Error: Malformed step: the reply is not valid JSON (")
+    assert observation.endswith(f"{problem}). Reply with one JSON object: {STEP_FORMAT}")
+    assert (step.ok, result.iterations, shop.ran) == (False, 2, [])
 
 
 def test_every_problem_of_a_step_is_reported_at_once() -> None:

@@ -15,7 +15,6 @@ field of the wrong type is a malformed step, never an exception.
 
 from __future__ import annotations
 
-import json
 import re
 import typing
 from collections.abc import Mapping
@@ -25,6 +24,7 @@ import attrs
 
 from typed_toolsets import Limits, StrictArguments, ToolError, ToolProxy, ToolResult
 from typed_toolsets._public import public_in
+from typed_toolsets.call.jsonin import MAX_NESTING, InvalidJSON, parse_strict, text_depth
 from typed_toolsets.export.calls import read_arguments, valid_text
 from typed_toolsets.types.typespec import json_type_of
 
@@ -51,6 +51,8 @@ STEP_FORMAT: Final = (
 
 #: The limits for reading the arguments of an unknown action (recorded in its step only).
 _UNKNOWN_TOOL_LIMITS: Final = Limits()
+#: The deepest reply read: a step object around arguments nested as deep as any tool reads.
+_DEEPEST: Final = MAX_NESTING + 1
 
 # A reply wrapped in one Markdown code fence, as models often send JSON.
 _FENCED: Final = re.compile(r"\A```[A-Za-z0-9_-]*[ \t]*\r?\n(.*)\r?\n```\Z", re.S)
@@ -166,28 +168,28 @@ def is_finish(action: str | None) -> bool:
     return action is not None and action.lower() == FINISH
 
 
-def _reject_constant(name: str) -> object:
-    msg = f"{name} is not valid JSON"
-    raise ValueError(msg)
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in found:
-            msg = f"duplicate key {key!r}"
-            raise ValueError(msg)
-        found[key] = value
-    return found
-
-
 def parse_json(text: str | bytes | bytearray) -> object:
-    """Parse strict JSON (no ``NaN``/``Infinity``, no duplicate keys).
+    """Parse JSON text as strictly as a tool's call does, with its words on what to change.
+
+    No ``NaN``/``Infinity``, number that overflows a float, integer literal of more than 4,300
+    digits (whatever the interpreter's setting), duplicate key or lone surrogate; a Markdown
+    code fence, text after the object and the like are named (`typed_toolsets.call.jsonhints`).
 
     Raises:
-        ValueError: The text is not strict JSON (the message says where and why).
+        ValueError: The text is not strict JSON (the message says where, why, and what to send).
+        RecursionError: It nests deeper than any tool reads its arguments (`MAX_NESTING`, plus
+            the step around them), which the parser would not get through.
     """
-    return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
+    if not isinstance(text, str):
+        text = bytes(text).decode("utf-8")
+    # Bounded as the call path bounds arguments before parsing (cheap count first).
+    if text.count("[") + text.count("{") > _DEEPEST and text_depth(text) > _DEEPEST:
+        msg = f"nested deeper than {_DEEPEST} levels"
+        raise RecursionError(msg)
+    try:
+        return parse_strict(text)
+    except InvalidJSON as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _unfence(text: str) -> str:
