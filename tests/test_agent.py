@@ -377,6 +377,20 @@ def test_a_reply_is_read_as_strictly_as_arguments_and_told_what_to_change(
     assert (step.ok, result.iterations, shop.ran) == (False, 2, [])
 
 
+def test_an_empty_reply_is_said_to_be_empty_and_the_transcript_stays_sendable() -> None:
+    # Anthropic refuses a message without text ("text content blocks must contain non-whitespace
+    # text"): one empty reply used to make every later request of the run fail.
+    model = Recorder(["", b"", " \n", FINISH])
+    _, tools = _shop()
+    result = ReAct(model, list(tools.values()), max_iterations=5).run("Go.")
+    assert [s.observation for s in result.steps[:3]] == [
+        f"Error: Malformed step: the reply is empty. Reply with one JSON object: {STEP_FORMAT}"
+    ] * 3
+    messages = model.seen[-1].messages()
+    assert all(m["content"].strip() for m in messages)
+    assert [m["content"] for m in messages if m["role"] == "assistant"] == ['""', '""', '" \\n"']
+
+
 def test_every_problem_of_a_step_is_reported_at_once() -> None:
     agent, _ = _agent([{"thought": 1, "action": None}, FINISH])
     observation = agent.run("Go.").steps[0].observation or ""

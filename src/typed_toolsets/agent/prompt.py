@@ -98,12 +98,19 @@ class Turn:
         ]
 
     def reply_text(self) -> str:
-        """The reply as JSON text (a text reply as it was sent)."""
-        if isinstance(self.reply, str):
-            return self.reply
+        """The reply as JSON text: a text reply as it was sent, unless it is empty or blank.
+
+        That one is written as a JSON string (``""``): a chat API may refuse an assistant
+        message without text (Anthropic's does), which would fail every later request of the
+        run for one empty reply.
+        """
         if isinstance(self.reply, (bytes, bytearray)):
-            return bytes(self.reply).decode("utf-8", "replace")
-        return json.dumps(self.reply, ensure_ascii=False, default=_json_form)
+            text = bytes(self.reply).decode("utf-8", "replace")
+        elif isinstance(self.reply, str):
+            text = self.reply
+        else:
+            return json.dumps(self.reply, ensure_ascii=False, default=_json_form)
+        return text if text.strip() else json.dumps(text)
 
 
 @public_in("typed_toolsets.agent")

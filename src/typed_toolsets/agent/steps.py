@@ -232,6 +232,11 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
         except UnicodeDecodeError as exc:
             problem = f"the reply is not valid UTF-8 ({exc.reason} at byte {exc.start})"
             return Reply("", None, {}, problem=_malformed([problem]))
+        if not text.strip():
+            # Said as such: the parser's words ("the text ends before the JSON object does")
+            # would read as a reply cut short.
+            problem = "the reply is empty"
+            return Reply("", None, {}, problem=_malformed([problem]))
         try:
             data = parse_json(_unfence(text))
         except ValueError as exc:
