@@ -4,8 +4,10 @@ and cause; all problems of a class are listed at once, one per line.
 
 from __future__ import annotations
 
+import asyncio
 import collections.abc
 import enum
+import functools
 import inspect
 import pickle
 import sys
@@ -582,6 +584,7 @@ def _module_named(name: str, source: str) -> types.ModuleType:
 DECORATOR_MODULE = """
 import enum
 import functools
+import functools
 
 def logged(func):
     @functools.wraps(func)
@@ -609,6 +612,7 @@ def test_wrapped_methods_resolve_names_in_their_own_module(
             """
 from __future__ import annotations
 import enum
+import functools
 from typed_toolsets import Toolset, tool
 from wrapped_decorators import logged
 
@@ -1435,6 +1439,41 @@ def test_a_marked_wrapper_under_another_name_is_not_dropped() -> None:
                 return text.upper()
 
     assert [p.kind for p in caught.value.problems] == ["hidden-signature"]
+
+
+def _sync_wrapper(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A decorator whose plain ``def`` wrapper returns what the method returns (a coroutine)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def test_a_sync_wrapper_of_an_async_def_is_an_async_tool() -> None:
+    # The wrapper returns the coroutine: it was run as a sync tool, whose value was the
+    # unawaited coroutine, and inline=True on it was accepted (mypy's plugin refused it).
+    class Waiting(Toolset):
+        @tool
+        @_sync_wrapper
+        async def double(self, *, x: int) -> int:
+            return 2 * x
+
+    (proxy,) = Waiting.to_tools()
+    assert proxy.is_async
+    assert proxy.dynamic_call({"x": 2}) == 4
+    assert proxy.invoke('{"x": 3}').value == 6
+    assert asyncio.run(proxy.adynamic_call({"x": 4})) == 8
+
+    def build() -> None:
+        class Inline(Toolset):
+            @tool(inline=True)
+            @_sync_wrapper
+            async def double(self, *, x: int) -> int:
+                return 2 * x
+
+    assert [p.kind for p in records_of(build)] == ["inline-async"]
 
 
 def test_an_alias_of_a_marked_method_is_not_exported_again() -> None:

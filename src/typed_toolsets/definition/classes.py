@@ -30,7 +30,13 @@ from typed_toolsets.types.typespec import MISSING, Unresolved
 from .declarations import ToolAnnotations, ToolSpec, spec_of
 from .errors import ToolsetDefinitionError
 from .limits import DEFAULT_LIMITS, Limits
-from .methods import MethodInfo, SignatureProblems, UnresolvedParameter, read_method
+from .methods import (
+    MethodInfo,
+    SignatureProblems,
+    UnresolvedParameter,
+    makes_coroutine,
+    read_method,
+)
 
 __all__ = [
     "ClassInfo",
@@ -403,7 +409,7 @@ def _inline_problem(
     An ``async def`` runs on the loop anyway. A deadline needs a thread to walk away from: code
     running on the loop's own thread cannot be stopped, so a timeout would silently not hold.
     """
-    if inspect.iscoroutinefunction(func):
+    if makes_coroutine(func):
         return problem("inline-async", class_name, method_name)
     if limits.timeout is not None:
         return problem("inline-timeout", class_name, method_name, timeout=repr(limits.timeout))

@@ -34,6 +34,7 @@ __all__ = [
     "Param",
     "SignatureProblems",
     "UnresolvedParameter",
+    "makes_coroutine",
     "read_method",
     "resolve_annotation",
 ]
@@ -268,10 +269,21 @@ def read_method(
     return MethodInfo(
         func=func,
         arguments=ArgumentsModel.build(func.__qualname__, params),
-        is_async=inspect.iscoroutinefunction(func),
+        is_async=makes_coroutine(func),
         output_schema=_output_schema(signature.return_annotation, globalns, localns),
         summary=docstrings.summary(func.__doc__),
     )
+
+
+def makes_coroutine(func: Callable[..., Any]) -> bool:
+    """Whether calling *func* makes a coroutine: an ``async def``, or a sync wrapper of one.
+
+    A decorator's plain ``def`` wrapper made with `functools.wraps` returns the coroutine of the
+    ``async def`` it wraps. Its signature is read through ``__wrapped__`` (`inspect.signature`),
+    and so is this, as mypy sees the decorated ``async def``: else the call would hand back an
+    unawaited coroutine as the tool's value.
+    """
+    return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(inspect.unwrap(func))
 
 
 def _annotation_globals(func: Callable[..., Any]) -> dict[str, Any]:
