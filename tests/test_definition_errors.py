@@ -750,6 +750,13 @@ def _function(source: str) -> Callable[..., Any]:
     return namespace["op"]  # type: ignore[no-any-return]
 
 
+class _Mixin:
+    """A base that is not a Toolset, marking a method with ``@tool``."""
+
+    @tool
+    def op(self) -> None: ...
+
+
 def _unreadable() -> Callable[..., Any]:
     op = _function("def op(self) -> None: ...")
     op.__signature__ = "not a signature"  # type: ignore[attr-defined]
@@ -838,6 +845,20 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         (
             "T: `count = tool('op')` declares no tool by itself; list it in `exports` "
             "(exports = (tool('op'),)) or write @tool on the method [toolset-unknown-method]"
+        ),
+    ),
+    (
+        # `@tool` in a base that is not a Toolset: nothing inherits it (it was dropped silently).
+        "mixin-declaration",
+        lambda: type("T", (_Mixin, Toolset), {}),
+        "mixin-declaration",
+        "T",
+        "op",
+        None,
+        (
+            "T.op: _Mixin declares the tool 'op' but is not a Toolset, so T does not inherit the "
+            "declaration (nothing exports 'op'); derive _Mixin from Toolset, or declare 'op' in T "
+            "[toolset-unknown-method]"
         ),
     ),
     (
@@ -1439,6 +1460,45 @@ def test_a_marked_wrapper_under_another_name_is_not_dropped() -> None:
                 return text.upper()
 
     assert [p.kind for p in caught.value.problems] == ["hidden-signature"]
+
+
+def test_a_mixins_declarations_are_refused_unless_the_toolset_declares_them() -> None:
+    # A base that is not a Toolset declares nothing its subclasses inherit: its `@tool` and its
+    # `exports` were dropped without a word, and the tools silently missing.
+    class Marked:
+        @tool
+        def greet(self, *, name: str) -> str:
+            return "hi " + name
+
+    class Listed:
+        exports = (tool("wave"),)
+
+        def wave(self) -> str:
+            return "o/"
+
+    def build() -> None:
+        class Greeter(Marked, Listed, Toolset):
+            pass
+
+    assert [(p.kind, p.method) for p in records_of(build)] == [
+        ("mixin-declaration", "greet"),
+        ("mixin-declaration", "wave"),
+    ]
+
+    class Declared(Marked, Listed, Toolset):
+        exports = (tool("greet"), tool("wave"))
+
+    assert [t.name for t in Declared.to_tools()] == ["declared_greet", "declared_wave"]
+
+    class MarkedToolset(Toolset):
+        @tool
+        def greet(self, *, name: str) -> str:
+            return "hi " + name
+
+    class Inherits(MarkedToolset):
+        pass
+
+    assert Inherits.to_tools()[0].dynamic_call({"name": "ann"}) == "hi ann"
 
 
 def _sync_wrapper(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -253,6 +253,27 @@ def _merged_specs(cls: type, own: tuple[ToolSpec, ...]) -> list[ToolSpec]:
     return list(merged.values())
 
 
+def _mixin_problems(cls: type, toolset_base: type, declared: set[str]) -> list[Problem]:
+    """The declarations of *cls*'s bases that are not Toolsets, which nothing inherits.
+
+    Only a Toolset's declarations are merged (`_merged_specs`); a mixin's ``@tool`` would
+    otherwise be dropped without a word. A method *cls* declares itself is exported anyway.
+    """
+    class_name = class_display_name(cls.__qualname__)
+    found: list[Problem] = []
+    for klass in cls.__mro__[1:]:
+        if issubclass(klass, toolset_base) or klass is object:
+            continue
+        mixin = class_display_name(klass.__qualname__)
+        for spec in _own_specs(klass, []):  # the mixin's own mistakes are not this class's
+            if spec.method_name not in declared:
+                declared.add(spec.method_name)
+                found.append(
+                    problem("mixin-declaration", class_name, spec.method_name, mixin=mixin)
+                )
+    return found
+
+
 def _toolset_name(cls: type, problems: list[Problem]) -> str:
     name = getattr(cls, "toolset_name", None)
     if not isinstance(name, str):
@@ -323,7 +344,9 @@ def build_class(cls: type, toolset_base: type) -> None:
     # unchanged), for `check` when the class has problems.
     parameters: list[tuple[str, str, object]] = []
     own_names = {s.method_name for s in own}
-    for spec in _merged_specs(cls, own):
+    merged = _merged_specs(cls, own)
+    problems.extend(_mixin_problems(cls, toolset_base, {s.method_name for s in merged}))
+    for spec in merged:
         method_name = spec.method_name
         found = _lookup(cls, method_name)
         if found is None:

@@ -53,6 +53,7 @@ Kind = Literal[
     "exports-not-a-tuple",
     "exports-one-tool",
     "tool-attribute",
+    "mixin-declaration",
     "exports-item",
     "exports-method",
     "tool-method-name",
@@ -149,6 +150,13 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "unknown-method",
         "`{attribute} = tool({got})` declares no tool by itself; list it in `exports` "
         "(exports = (tool({got}),)) or write @tool on the method",
+    ),
+    "mixin-declaration": Template(
+        # `@tool` (or `exports`) in a base that is not a Toolset: only Toolsets' are inherited.
+        "unknown-method",
+        "{mixin} declares the tool {method!r} but is not a Toolset, so {toolset} does not "
+        "inherit the declaration (nothing exports {method!r}); derive {mixin} from Toolset, or "
+        "declare {method!r} in {toolset}",
     ),
     "exports-item": Template(
         "unknown-method", "`exports` contains {got}, not a tool(...) declaration"
