@@ -795,6 +795,26 @@ def test_an_infinite_default_of_a_float_is_kept_out_of_the_schema(
     assert proxy.dynamic_call('{"limit": 2.5}') == 2.5
 
 
+@pytest.mark.parametrize(
+    "annotation",
+    [
+        Optional[float],  # noqa: UP045
+        float | None,
+        float | str,
+        bool | float,
+        list[float | None],
+    ],
+)
+def test_an_int_default_of_a_float_in_a_union_is_a_float_value(annotation: object) -> None:
+    # SPEC 3: float takes an integer (JSON's 1, PEP 484's numeric tower), so `x: float | None = 0`
+    # is a fine declaration in a union too, as it is for a bare `float`, not a definition error.
+    default: Any = [0] if typing_extensions.get_origin(annotation) is list else 0
+    proxy = _reach(annotation, default)
+    assert proxy.parameters["properties"]["limit"]["default"] == default
+    assert proxy.dynamic_call({}) == default
+    assert proxy.invoke({"limit": default}).value == default
+
+
 def test_a_nan_default_of_a_float_reaches_the_method() -> None:
     proxy = _reach(float, math.nan)
     assert "default" not in proxy.parameters["properties"]["limit"]

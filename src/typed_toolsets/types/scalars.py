@@ -153,6 +153,13 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and type(value) is not bool
 
 
+def _is_float(value: object) -> bool:
+    # An int is a float's value too (PEP 484's numeric tower, and JSON's 1 for a number), as
+    # `_unstructure_number` takes it: a union's variant is picked by this check, so without the
+    # int `x: float | None = 0` was refused as a default matching no variant.
+    return isinstance(value, float) or type(value) is int
+
+
 def _make_scalars() -> dict[object, TypeSpec]:
     return {
         str: _kept(str, str, "string", _structure_str, _unstructure_exact(str, "a str")),
@@ -162,7 +169,7 @@ def _make_scalars() -> dict[object, TypeSpec]:
             shortcut=int,
         ),
         float: attrs.evolve(
-            _scalar(float, "number", _structure_float, _unstructure_number, instance_of(float)),
+            _scalar(float, "number", _structure_float, _unstructure_number, _is_float),
             shortcut=float,
         ),
         _NoneType: _kept(None, _NoneType, "null", _structure_none, _identity),
