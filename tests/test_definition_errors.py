@@ -470,6 +470,32 @@ def test_every_problem_is_listed_at_once() -> None:
     ]
 
 
+def test_a_signature_problem_does_not_hide_another_parameter_s_type() -> None:
+    # SPEC 1: every problem of the class at once. A parameter no call can pass (or unannotated)
+    # is one problem; the other parameters' annotations are still checked.
+    def build() -> None:
+        class Mixed(Toolset):
+            exports = (tool("op"), tool("star"), tool("bare"))
+
+            def op(self, a: int, /, blob: object) -> None: ...
+
+            def star(self, *args: int, raw: bytes) -> None: ...
+
+            def bare(self, x, *, keys: dict[int, str]) -> None: ...
+
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        build()
+    found = [(p.method, p.parameter, p.code) for p in caught.value.problems]
+    assert found == [
+        ("op", "a", "toolset-signature"),
+        ("op", "blob", "toolset-param-type"),
+        ("star", "args", "toolset-signature"),
+        ("star", "raw", "toolset-param-type"),
+        ("bare", "x", "toolset-signature"),
+        ("bare", "keys", "toolset-param-type"),
+    ]
+
+
 def test_bad_exports_and_class_attributes() -> None:
     def build() -> None:
         class WeirdToolset(Toolset):

@@ -197,12 +197,16 @@ def read_method(
         raise SignatureProblems([problem("no-self", class_name, method_name)])
     parameters = parameters[1:]
     problems: list[Problem] = []
+    # A parameter of a kind no call can pass, or without an annotation, is one problem; the
+    # others' annotations are still checked, so the error lists every problem at once (SPEC 1).
+    typed: list[inspect.Parameter] = []
     for parameter in parameters:
         param_problem = _param_problem(class_name, method_name, parameter)
         if param_problem is not None:
             problems.append(param_problem)
-    if problems:
-        raise SignatureProblems(problems)
+        else:
+            typed.append(parameter)
+    parameters = typed
 
     globalns = _annotation_globals(func)
     localns = dict(vars(owner))

@@ -158,6 +158,7 @@ class SignatureCheck:
             at = _span(func) if arguments is not None else where
             return [(problem("no-self", self.class_name, method), at)]
         problems: list[tuple[Problem, Span]] = []
+        flagged: set[int] = set()
         for index in range(1, len(kinds)):
             kind, name = kinds[index], names[index]
             found: Problem | None = None
@@ -171,13 +172,17 @@ class SignatureCheck:
                 found = self.problem("unannotated", method, shown(index))
             if found is not None:
                 problems.append((found, place(index)))
-        if problems or signature is None:
+                flagged.add(index)
+        if signature is None:
             return problems
+        # As at run time, the other parameters' types are still checked: every problem at once.
         none_defaults = _strings(facts.get("none_defaults")) if facts is not None else []
         unresolved = _pairs(facts.get("unresolved")) if facts is not None else {}
         literal_defaults = _triples(facts.get("literal_defaults")) if facts is not None else {}
         unresolved_names: list[tuple[Problem, Span]] = []
         for index in range(1, len(kinds)):
+            if index in flagged:
+                continue
             parameter, key = shown(index), written(index)
             if key in unresolved:
                 # Python cannot resolve this annotation: the run time reports that instead.

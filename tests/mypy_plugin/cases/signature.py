@@ -39,7 +39,7 @@ class Params(Toolset):
         self,
         *,
         fine: str,
-        bad: object,
+        bad: object,  # E: Params.multi_line: parameter 'bad' has type object, which has no JSON Schema (object has no JSON Schema; use a concrete type)  [toolset-param-type]
         ugly,  # E: Params.multi_line: parameter 'ugly' has no type annotation; annotate it so it gets a JSON Schema  [toolset-signature]
     ) -> None: ...
 
