@@ -496,6 +496,30 @@ def test_a_signature_problem_does_not_hide_another_parameter_s_type() -> None:
     ]
 
 
+def test_a_name_problem_does_not_hide_the_method_s_own_problems() -> None:
+    # SPEC 1: every problem of the class at once, the exported name's and the parameters'.
+    def build() -> None:
+        class Named(Toolset):
+            exports = (tool("run", tool_name="bad name"), tool("first", tool_name="named_walk"))
+
+            def run(self, blob: bytes) -> None: ...
+
+            def first(self) -> None: ...
+
+            @tool
+            def walk(self, *, blob: object) -> None: ...
+
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        build()
+    found = [(p.method, p.parameter, p.code) for p in caught.value.problems]
+    assert found == [
+        ("run", None, "toolset-invalid-name"),
+        ("run", "blob", "toolset-param-type"),
+        ("walk", None, "toolset-duplicate-name"),
+        ("walk", "blob", "toolset-param-type"),
+    ]
+
+
 def test_bad_exports_and_class_attributes() -> None:
     def build() -> None:
         class WeirdToolset(Toolset):

@@ -363,21 +363,24 @@ def build_class(cls: type, toolset_base: type) -> None:
             continue
         name = final_tool_name(toolset_name, method_name, spec.tool_name)
         reason = tool_name_problem(name)
+        name_problem: Problem | None = None
         if reason is not None:
-            problems.append(
-                problem("invalid-tool-name", class_name, method_name, name=name, reason=reason)
+            name_problem = problem(
+                "invalid-tool-name", class_name, method_name, name=name, reason=reason
             )
-            continue
-        if name in final_names:
+        elif name in final_names:
             other = final_names[name]
-            problems.append(
-                problem("duplicate-tool-name", class_name, method_name, name=name, other=other)
+            name_problem = problem(
+                "duplicate-tool-name", class_name, method_name, name=name, other=other
             )
-            continue
-        final_names[name] = method_name
+        else:
+            final_names[name] = method_name
+        if name_problem is not None:
+            problems.append(name_problem)
         func = typing.cast("Callable[..., Any]", value)
         method: MethodInfo | None
         try:
+            # Read even under a name problem: the method's own problems are listed too.
             method = read_method(class_name, method_name, func, owner)
         except SignatureProblems as exc:
             problems.extend(exc.problems)
@@ -394,6 +397,8 @@ def build_class(cls: type, toolset_base: type) -> None:
             if inline_problem is not None:
                 problems.append(inline_problem)
                 continue
+        if name_problem is not None:
+            continue
         description = spec.description
         if description is None:
             description = (method.summary if method is not None else None) or _summary(func)

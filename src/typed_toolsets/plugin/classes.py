@@ -423,8 +423,8 @@ class ClassCheck:
                         "invalid-tool-name", self.name, decl.method, name=name, reason=reason
                     )
                     self.report(found_problem, decl, self.name_span(decl))
-                continue
-            if name is not None:
+                # As at run time, the method's own problems are still reported below.
+            elif name is not None:
                 earlier = final_names.get(name)
                 if earlier is not None:
                     # Two inherited names that already clashed in the class declaring the later
@@ -443,8 +443,8 @@ class ClassCheck:
                             other=earlier.method,
                         )
                         self.report(found_problem, decl, self.name_span(decl))
-                    continue
-                final_names[name] = decl
+                else:
+                    final_names[name] = decl
             if decl.inline:
                 self.check_inline(decl, found)
             if not quiet and found.lambda_parameters is not None:

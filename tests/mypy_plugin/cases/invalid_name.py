@@ -59,3 +59,15 @@ class Formatted(Toolset):
 
     @tool(tool_name=f"{APP}.add")  # E: Formatted.add: the tool name 'crm.add' is not valid for LLM APIs: it contains '.' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
     def add(self) -> None: ...
+
+
+class NamedAndTyped(Toolset):
+    # A name problem does not hide the method's own problems: every one is reported at once.
+    @tool(tool_name="bad name")  # E: NamedAndTyped.run: the tool name 'bad name' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+    def run(self, blob: bytes) -> None: ...  # E: NamedAndTyped.run: parameter 'blob' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
+
+    @tool(tool_name="namedandtyped_walk")
+    def first(self) -> None: ...
+
+    @tool  # E: NamedAndTyped.walk: the tool name 'namedandtyped_walk' is already exported by the method 'first'  [toolset-duplicate-name]
+    def walk(self, *, blob: object) -> None: ...  # E: NamedAndTyped.walk: parameter 'blob' has type object, which has no JSON Schema (object has no JSON Schema; use a concrete type)  [toolset-param-type]
