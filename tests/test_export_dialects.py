@@ -641,6 +641,17 @@ def test_two_instances_of_one_toolset_are_refused() -> None:
         mcp(_tools("count") + _tools("count"))
 
 
+def test_two_classes_of_one_name_are_named_apart() -> None:
+    # SPEC 8: a name clash is "an error naming both"; two modules' Orders (served together, as
+    # `serve a:Orders b:Orders` does) are told apart by module, not called one toolset.
+    other = type("Orders", (Orders,), {"__module__": "elsewhere", "__qualname__": "Orders"})
+    with pytest.raises(ExportError) as caught:
+        mcp(_tools("count") + [t for t in other.to_tools() if t.method_name == "count"])
+    message = str(caught.value)
+    assert f"{__name__}.Orders.count and elsewhere.Orders.count;" in message
+    assert "two instances" not in message
+
+
 def test_only_proxies_are_accepted() -> None:
     with pytest.raises(TypeError, match=r"expected the ToolProxy objects .*got type"):
         openai_chat([Orders])  # type: ignore[list-item]

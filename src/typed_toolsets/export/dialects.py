@@ -49,6 +49,20 @@ def _where(proxy: ToolProxy) -> str:
     return f"{class_display_name(type(proxy.toolset).__qualname__)}.{proxy.method_name}"
 
 
+def _both(first: ToolProxy, second: ToolProxy) -> tuple[str, str, str]:
+    """How a name clash names its two tools, so that the message tells them apart."""
+    one, two = _where(first), _where(second)
+    if one != two:
+        return one, two, ""
+    if type(first.toolset) is type(second.toolset):
+        return one, two, " (two instances of one toolset)"
+    # Two classes of one name (`a:Geo` and `b:Geo` served together): their modules tell them
+    # apart; saying "two instances of one toolset" would be untrue.
+    one = f"{type(first.toolset).__module__}.{one}"
+    two = f"{type(second.toolset).__module__}.{two}"
+    return one, two, "" if one != two else " (two classes of one name)"
+
+
 def unique_tools(tools: Iterable[ToolProxy]) -> dict[str, ToolProxy]:
     """The tools by exported name, in order; the same proxy listed twice counts once.
 
@@ -74,11 +88,11 @@ def unique_tools(tools: Iterable[ToolProxy]) -> dict[str, ToolProxy]:
         if other is None:
             found[proxy.name] = proxy
         elif other is not proxy:
-            same = " (two instances of one toolset)" if _where(other) == _where(proxy) else ""
+            first, second, same = _both(other, proxy)
             problems.append(
-                f"Two tools are exported as {proxy.name!r}: {_where(other)} and "
-                f"{_where(proxy)}{same}; a model could not tell them apart. Rename one with "
-                "tool(..., tool_name=...) or a different toolset_name, or leave one out"
+                f"Two tools are exported as {proxy.name!r}: {first} and {second}{same}; a model "
+                "could not tell them apart. Rename one with tool(..., tool_name=...) or a "
+                "different toolset_name, or leave one out"
             )
     if problems:
         raise ExportError(problems)
