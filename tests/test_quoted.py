@@ -38,6 +38,8 @@ def reason(annotation: object, value: object) -> str:
         (dict[str, int], ' {"a": 1} ', "' {\"a\": 1} ' is not of type 'object'" + OBJECT),
         (int, "5", "'5' is not of type 'integer'; 5 is wanted, without quotes"),
         (int, "-1e3", "'-1e3' is not of type 'integer'; -1e3 is wanted, without quotes"),
+        (int, "-12", "'-12' is not of type 'integer'; -12 is wanted, without quotes"),
+        (float, "0", "'0' is not of type 'number'; 0 is wanted, without quotes"),
         (float, "2.5", "'2.5' is not of type 'number'; 2.5 is wanted, without quotes"),
         (bool, "false", "'false' is not of type 'boolean'; false is wanted, without quotes"),
         (
@@ -64,6 +66,7 @@ def test_the_value_itself_is_asked_for(annotation: object, sent: str, expected: 
     [
         (list[str], "[oops"),  # not JSON
         (int, "2.5"),  # JSON, but no integer
+        (int, "007"),  # no JSON number has a leading zero
         (int, "[1]"),  # JSON of another type than the one wanted
         (list[int], "5"),
         (bool, "True"),  # Python's spelling, not JSON's

@@ -55,18 +55,17 @@ def quoted_hint(instance: object, expected: Collection[str]) -> str:
         _wanted(guess, expected) or (guess == "number" and "integer" in expected)
     ):
         return ""
-    try:
-        value: object = json.loads(text)
-    except (ValueError, RecursionError):
-        return ""  # not JSON after all (or nested past what is worth reading for a hint)
-    kind = json_type_of(value)
-    if (
-        kind == "number"
-        and isinstance(value, float)
-        and value.is_integer()
-        and "integer" in expected
-    ):
-        kind = "integer"
+    digits = text[1:] if text[:1] == "-" else text
+    if digits.isascii() and digits.isdigit() and (digits[:1] != "0" or len(digits) == 1):
+        kind = "integer"  # the usual case, read without the parser's frames
+    else:
+        try:
+            value: object = json.loads(text)
+        except (ValueError, RecursionError):
+            return ""  # not JSON after all (or nested past what is worth reading for a hint)
+        kind = json_type_of(value)
+        if kind == "number" and type(value) is float and value.is_integer():
+            kind = "integer"  # 1e3 is a whole number: an integer, as jsonschema says
     if not _wanted(kind, expected):
         return ""
     # Said of the value, not to the model alone: a tool's result is checked with these words too.
