@@ -416,6 +416,33 @@ async def test_a_body_no_tool_could_accept_is_refused_before_it_is_read() -> Non
     assert json.loads(result["content"][0]["text"])["error"]["kind"] == "limit"
 
 
+async def test_a_tool_with_larger_limits_gets_bodies_past_the_sdk_s_own_limit() -> None:
+    # The SDK refuses bodies over 4 MiB with a plain 413 of its own; the app's bound, four times
+    # the largest argument limit plus the envelope, is the only one: 5 MB of arguments reach a
+    # tool that takes 10 MB, and past its limit the call path refuses them with its own words.
+    class Large(Toolset):
+        limits = Limits(max_argument_bytes=10_000_000)
+
+        @tool
+        def echo(self, *, text: str) -> int:
+            return len(text)
+
+    app = asgi_app(Large.to_tools())
+    headers = {**ACCEPT, "Content-Type": "application/json"}
+
+    def call(text: str) -> bytes:
+        return _echo_call(text).replace(b"sample_echo", b"large_echo")
+
+    async with httpx2.AsyncClient(transport=transport(app), base_url="http://127.0.0.1") as client:
+        with anyio.fail_after(BOUND):
+            within = await client.post("/mcp", content=call("x" * 5_000_000), headers=headers)
+            beyond = await client.post("/mcp", content=call("x" * 11_000_000), headers=headers)
+    assert within.status_code == 200
+    assert within.json()["result"]["structuredContent"] == {"result": 5_000_000}
+    error = json.loads(beyond.json()["result"]["content"][0]["text"])["error"]
+    assert error["kind"] == "limit"
+
+
 async def test_a_body_sent_in_parts_is_read_only_up_to_the_limit() -> None:
     # No Content-Length (chunked): the parts are counted as they come, and reading stops.
     app = asgi_app(SampleToolset.to_tools(), threads=None)

@@ -342,9 +342,13 @@ def _app(
     max_body: int,
 ) -> Starlette:
     # The endpoint checks Host and Origin before anything else, and is the manager's only way
-    # in: the manager is left without them (it still checks a POST's Content-Type).
+    # in: the manager is left without them (it still checks a POST's Content-Type). The body
+    # bound is the endpoint's, from the tools' limits; the manager's own (4 MiB by default)
+    # would refuse what a tool with larger limits takes, with a plain 413 of its own.
     guard = TransportSecurityMiddleware(transport_security(token, allowed_hosts))
-    manager = StreamableHTTPSessionManager(app=server, json_response=True, stateless=True)
+    manager = StreamableHTTPSessionManager(
+        app=server, json_response=True, stateless=True, max_request_body_size=max_body
+    )
     endpoint = _Endpoint(manager, guard, threads, max_body)
 
     @contextlib.asynccontextmanager
