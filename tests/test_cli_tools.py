@@ -408,6 +408,15 @@ def test_each_failure_is_a_line_of_the_commands_error(tmp_path: Path) -> None:
                 "(importing_mod:TextProcessingToolset)\n"
             ),
         ),
+        (
+            # A file target: the class is named after the file, which is what reaches it.
+            "sub/importing_mod.py",
+            (
+                "sub/importing_mod.py: importing_mod defines no Toolset class; it imports "
+                "TextProcessingToolset: list the ones to use in its __all__, or name one "
+                "(sub/importing_mod.py:TextProcessingToolset)\n"
+            ),
+        ),
     ],
 )
 def test_targets_that_cannot_be_loaded_are_one_line_usage_errors(
@@ -416,6 +425,10 @@ def test_targets_that_cannot_be_loaded_are_one_line_usage_errors(
     (tmp_path / "raising_mod.py").write_text("raise RuntimeError('boom')\n")
     (tmp_path / "empty_mod.py").write_text("X = 1\n")
     (tmp_path / "importing_mod.py").write_text(
+        "from typed_toolsets.text import TextProcessingToolset\n"
+    )
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "importing_mod.py").write_text(
         "from typed_toolsets.text import TextProcessingToolset\n"
     )
     done = cli("list", target, cwd=tmp_path)

@@ -336,7 +336,7 @@ def no_toolsets(
         names = ", ".join(imported)
         message += (
             f"; it imports {names}: list the ones to use in its __all__, or name one "
-            f"({module_name}:{imported[0]})"
+            f"({target}:{imported[0]})"
         )
     return TargetError(message)
 
