@@ -161,6 +161,35 @@ def test_statements_needing_a_failed_class_are_skipped_and_others_still_fail(
     )
 
 
+def test_a_proxy_of_an_unexported_method_made_at_import_is_reported_at_the_call(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As the plugin reports it, and as a `Cls.to_tools()` that runs while importing: the call
+    # that raised is the mistake, not the class (which is fine).
+    path = write(
+        "proxy_mod.py",
+        """\
+        from typed_toolsets import Toolset, tool
+
+
+        class Catalog(Toolset):
+            @tool
+            def search(self, *, query: str) -> list[str]:
+                return [query]
+
+            def helper(self) -> None: ...
+
+
+        SEARCH = Toolset.proxy(Catalog().helper)
+        """,
+    )
+    status, out, _ = run(capsys, str(path))
+    assert status == 1
+    assert out[0].startswith(
+        "proxy_mod.py:12: error: Catalog.helper: 'helper' is not exported as a tool"
+    )
+
+
 def test_a_clean_module_passes_with_warnings_for_ambiguous_unions(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -58,6 +58,8 @@ _DECLARATION_CODES: Final = frozenset(
     for code in ("unknown-method", "not-a-method", "duplicate-name", "invalid-name", "inline")
 )
 _INIT: Final = CODE_PREFIX + "init"
+#: `Toolset.proxy()` of a method the class does not export: the call's problem, not the class's.
+_NOT_EXPORTED: Final = "not-exported"
 _NAME_CODES: Final = frozenset(CODE_PREFIX + code for code in ("duplicate-name", "invalid-name"))
 _NOT_A_METHOD: Final = CODE_PREFIX + "not-a-method"
 
@@ -247,9 +249,15 @@ class _Checker:
         cls = origin.cls
         repeats: dict[str, int] = {}
         for found in exc.problems:
-            if found.toolset is None or found.code == _INIT or cls is None:
-                # tool()'s own argument errors (no class yet), a `Cls.to_tools()` call that ran
-                # while importing, or a class the traceback does not show: report the call.
+            if (
+                found.toolset is None
+                or found.code == _INIT
+                or found.kind == _NOT_EXPORTED
+                or cls is None
+            ):
+                # tool()'s own argument errors (no class yet), a `Cls.to_tools()` or
+                # `Toolset.proxy(...)` call that ran while importing, or a class the traceback
+                # does not show: report the call, as the plugin does.
                 path, line = origin.call_path or fallback, origin.call_line
             else:
                 path = self.file_of(cls) or origin.path or fallback
