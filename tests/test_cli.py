@@ -299,6 +299,28 @@ def test_a_target_that_cannot_be_imported_does_not_hide_the_others_problems(
     assert err.count("\n") == 1
 
 
+def test_a_definition_error_a_module_raises_itself_is_its_import_failure(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The module's own words, not the library's records: exit 2 with one line, as any error.
+    write(
+        "own_rule.py",
+        """\
+        from typed_toolsets import ToolsetDefinitionError
+
+        raise ToolsetDefinitionError("every plugin must set a name")
+        """,
+    )
+    status, out, err = run(capsys, "own_rule")
+    assert (status, out) == (2, [])
+    assert err == (
+        "typed-toolsets check: error: cannot import 'own_rule': ToolsetDefinitionError: "
+        "every plugin must set a name (own_rule.py, line 3)\n"
+    )
+    assert main(["list", "own_rule"]) == 2
+    assert "ToolsetDefinitionError: every plugin must set a name" in capsys.readouterr().err
+
+
 def test_unknown_codes_are_usage_errors(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
     write("clean_codes.py", CLEAN)
     status, _, err = run(capsys, "clean_codes", "--disable", "toolset-nope")

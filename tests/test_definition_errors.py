@@ -1680,3 +1680,15 @@ def test_a_literal_or_enum_value_holding_a_lone_surrogate_has_no_schema() -> Non
     message = str(caught.value)
     assert "the literal Literal['b\\udc80'] is not a JSON string" in message
     assert "whose value 'a\\udc80' is not a JSON string" in message
+
+
+def test_an_error_raised_with_a_message_of_one_s_own_keeps_it() -> None:
+    from typed_toolsets import ExportError
+
+    error = ToolsetDefinitionError("Plugins must set a name")
+    assert str(error) == "Plugins must set a name"
+    assert error.problems == ()
+    again = pickle.loads(pickle.dumps(error))  # noqa: S301 - our own object
+    assert (str(again), again.problems) == (str(error), ())
+    assert ExportError("two tools clash").problems == ("two tools clash",)
+    assert str(ExportError("two tools clash")) == "two tools clash"

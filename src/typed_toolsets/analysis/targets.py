@@ -172,6 +172,10 @@ def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
     try:
         module = _import(name, spec)
     except ToolsetDefinitionError as exc:
+        if not exc.problems:
+            # Raised by the module's own code with a message: no record of the library's to
+            # report, so the module fails to import, as with any other exception.
+            raise _import_failure(name, exc) from None
         if not recover:
             raise
         return _load_by_statement(name, exc, spec)
@@ -302,6 +306,8 @@ def _load_by_statement(
         try:
             exec(code, module.__dict__)  # noqa: S102 - the user's own module, as `import` would
         except ToolsetDefinitionError as exc:
+            if not exc.problems:  # the module's own, as on import
+                raise _import_failure(name, exc) from None
             loaded.failures.append(exc)
             skipped.update(_bound_names(stmt))
         except NameError as exc:

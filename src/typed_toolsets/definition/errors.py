@@ -35,6 +35,11 @@ class ToolsetDefinitionError(TypedToolsetsError, TypeError):
     wrong type. The message lists every problem found, one per line, each naming the class, the
     method and the cause: ``Class.method: cause [toolset-<code>]``.
 
+    Your own code may raise it with a message (``ToolsetDefinitionError("...")``, from an
+    ``__init_subclass__`` of its own, say): the message is kept as given and ``problems`` is
+    empty, since no record of the library's says it. The command line reports such an error
+    raised while a target is imported as that target's import failure.
+
     Attributes:
         problems: One `Problem` record per problem, in the order they were found; each has
             ``code``, ``toolset``, ``method``, ``parameter`` and ``str(problem)``, its line of
@@ -47,13 +52,19 @@ class ToolsetDefinitionError(TypedToolsetsError, TypeError):
     # reports their ambiguous unions, as the mypy plugin does. Not part of the public API.
     _parameters: tuple[tuple[str, str, object], ...] = ()
 
-    def __init__(self, problems: Iterable[Problem]) -> None:
+    def __init__(self, problems: Iterable[Problem] | str) -> None:
+        if isinstance(problems, str):  # a str is iterable too: its characters are no records
+            self.problems = ()
+            super().__init__(problems)
+            return
         self.problems = tuple(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
 
-    def __reduce__(self) -> tuple[type[ToolsetDefinitionError], tuple[tuple[Problem, ...]]]:
+    def __reduce__(
+        self,
+    ) -> tuple[type[ToolsetDefinitionError], tuple[tuple[Problem, ...] | str]]:
         # The default rebuilds the exception from its message, which is not a list of records.
-        return type(self), (self.problems,)
+        return type(self), (self.problems or str(self),)
 
 
 @public
@@ -72,8 +83,9 @@ class ExportError(TypedToolsetsError, ValueError):
 
     problems: tuple[str, ...]
 
-    def __init__(self, problems: Iterable[str]) -> None:
-        self.problems = tuple(problems)
+    def __init__(self, problems: Iterable[str] | str) -> None:
+        # One message of a caller's own is one problem, not one per character.
+        self.problems = (problems,) if isinstance(problems, str) else tuple(problems)
         super().__init__("\n".join(self.problems))
 
     def __reduce__(self) -> tuple[type[ExportError], tuple[tuple[str, ...]]]:
