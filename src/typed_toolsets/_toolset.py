@@ -23,6 +23,17 @@ __all__ = ["Toolset"]
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
+_C = TypeVar("_C", bound=type)
+
+
+def _attrs_base(cls: _C) -> _C:
+    """``attrs.define(slots=False)``, which type checkers do not take for attrs' decorator.
+
+    So that a subclass may be ``@attrs.define`` or ``@attrs.frozen``: pyright refuses a frozen
+    attrs class whose attrs base is not frozen, and a mutable one whose base is. `Toolset` has no
+    fields; what attrs gives it that a type checker may see is declared in its body.
+    """
+    return attrs.define(slots=False)(cls)
 
 
 class _DefaultToolsetName:
@@ -53,7 +64,7 @@ class _ToTools:
 # Not slotted: on Python 3.10 two plain subclasses of a slotted base cannot be combined
 # (`class C(A, B)`: "multiple bases have instance lay-out conflict").
 @public
-@attrs.define(slots=False)
+@_attrs_base
 class Toolset:
     """Base class of toolsets: groups related methods and exports the declared ones as tools.
 
@@ -90,7 +101,12 @@ class Toolset:
     tool_annotations: ClassVar[ToolAnnotations | None] = None
     requires_approval: ClassVar[bool] = False
 
-    if not TYPE_CHECKING:
+    if TYPE_CHECKING:
+        # What `_attrs_base` gives, for type checkers: the (empty) attrs fields, and attrs'
+        # ``eq=True`` without ``frozen`` makes instances unhashable.
+        __attrs_attrs__: ClassVar[tuple[attrs.Attribute[Any], ...]]
+        __hash__: ClassVar[None]  # type: ignore[assignment]  # pyright: ignore[reportIncompatibleMethodOverride]
+    else:
         toolset_name = _DefaultToolsetName()
 
     #: Build the tools: ``Cls.to_tools()`` makes one instance with ``Cls()`` and binds every tool

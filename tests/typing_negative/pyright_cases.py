@@ -32,7 +32,15 @@ class Declared(Toolset):
         return 1
 
 
+class Stateless(Toolset):
+    @tool
+    def ping(self) -> str:
+        return "pong"
+
+
 def misuse(result: ToolResult, db: NeedsDb) -> None:
+    seen = {Stateless()}  # expect: reportUnhashable
+    del seen
     NeedsDb.to_tools()  # expect: reportAttributeAccessIssue, reportUnknownMemberType
     db.to_tools()
     db.query(statement="x")  # expect: reportCallIssue
