@@ -81,14 +81,18 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        msg = f"module 'typed_toolsets' has no attribute {name!r}"
-        raise AttributeError(msg)
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+# Hidden from type checkers: they would take any name, a misspelled one too, for an
+# attribute of type Any. They see the names imported under TYPE_CHECKING above.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        module = _WHERE.get(name)
+        if module is None:
+            msg = f"module 'typed_toolsets' has no attribute {name!r}"
+            raise AttributeError(msg)
+        value = getattr(importlib.import_module(module, __name__), name)
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:

@@ -60,23 +60,27 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        msg = f"module 'typed_toolsets.testing' has no attribute {name!r}"
-        raise AttributeError(msg)
-    try:
-        value = getattr(importlib.import_module(module, __name__), name)
-    except ModuleNotFoundError as exc:
-        if exc.name != "hypothesis" and not str(exc.name).startswith("hypothesis."):
-            raise
-        msg = (
-            "typed_toolsets.testing needs Hypothesis; install it with "
-            "`pip install 'typed-toolsets[testing]'`"
-        )
-        raise ImportError(msg) from exc
-    globals()[name] = value
-    return value
+# Hidden from type checkers: they would take any name, a misspelled one too, for an
+# attribute of type Any. They see the names imported under TYPE_CHECKING above.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        module = _WHERE.get(name)
+        if module is None:
+            msg = f"module 'typed_toolsets.testing' has no attribute {name!r}"
+            raise AttributeError(msg)
+        try:
+            value = getattr(importlib.import_module(module, __name__), name)
+        except ModuleNotFoundError as exc:
+            if exc.name != "hypothesis" and not str(exc.name).startswith("hypothesis."):
+                raise
+            msg = (
+                "typed_toolsets.testing needs Hypothesis; install it with "
+                "`pip install 'typed-toolsets[testing]'`"
+            )
+            raise ImportError(msg) from exc
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:
