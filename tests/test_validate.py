@@ -423,3 +423,30 @@ def test_keywords_only_registered_schemas_use_are_explained_in_json_words(
     result = echo_tool(Custom).invoke({"value": value})
     assert result.error is not None
     assert [(p.path, p.message) for p in result.error.details] == expected
+
+
+@attrs.define
+class Tagged:
+    tag: str = attrs.field(validator=attrs.validators.in_(["a", "b"]))
+
+
+class TagToolset(Toolset):
+    @tool
+    def keep(self, *, item: Tagged) -> str:
+        return item.tag
+
+    @tool
+    def build(self, *, tag: str) -> str:
+        return Tagged(tag).tag
+
+
+def test_an_exception_with_a_message_and_more_shows_the_message_alone() -> None:
+    # attrs' validators raise ValueError(message, attribute, options, value): the default str()
+    # would write that tuple, the attribute's repr included.
+    keep, build = TagToolset.to_tools()
+    reason = "ValueError: 'tag' must be in ['a', 'b'] (got 'c')"
+    assert keep.dynamic_call({"item": {"tag": "c"}}) == (
+        f"Error: Invalid arguments for tool 'tag_keep': item: {{'tag': 'c'}} is not accepted: "
+        f"{reason}"
+    )
+    assert build.dynamic_call('{"tag": "c"}') == f"Error: Tool 'tag_build' failed: {reason}"

@@ -98,6 +98,8 @@ def counted(count: object, one: str, more: str) -> str:
 
 #: First letters after which a class's name takes "an" (a "U" mostly sounds as in "User").
 _VOWELS: Final = frozenset("AEIOaeio")
+#: How an exception's message is written unless its class says otherwise.
+_DEFAULT_STR: Final = BaseException.__str__
 
 
 def with_article(word: str) -> str:
@@ -511,9 +513,18 @@ def short_text(text: str, limit: int = 200) -> str:
 
 
 def exception_text(exc: BaseException, limit: int) -> str:
-    """``<Type>: <message>`` of *exc* (its type alone without a message), the message cut."""
+    """``<Type>: <message>`` of *exc* (its type alone without a message), the message cut.
+
+    An exception raised with a message and then more (attrs' validators raise
+    ``ValueError(message, attribute, options, value)``) has the message alone: the default
+    ``str()`` would write the tuple of all of them, Python reprs included.
+    """
     try:
-        text = str(exc)
+        args = exc.args
+        if len(args) > 1 and isinstance(args[0], str) and type(exc).__str__ is _DEFAULT_STR:
+            text = str.__str__(args[0])
+        else:
+            text = str(exc)
     except Exception:  # noqa: BLE001 - a broken __str__ must not break the error path
         text = ""
     name = type(exc).__name__
