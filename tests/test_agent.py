@@ -267,6 +267,18 @@ def test_an_unknown_action_lists_the_tools_and_calls_nothing() -> None:
     assert shop.ran == []
 
 
+def test_an_unknown_action_of_any_length_is_shown_cut() -> None:
+    # The name is the model's: echoed whole, a megabyte of it was a megabyte of observation.
+    agent, shop = _agent([_call("shop_" + "x" * 100_000), FINISH], "shop_add")
+    step = agent.run("Delete.").steps[0]
+    assert step.observation == (
+        f"Error: Unknown tool 'shop_{'x' * 50}...'; available tools: shop_add "
+        '(or "finish" with a "final_answer")'
+    )
+    assert step.action == "shop_" + "x" * 100_000
+    assert shop.ran == []
+
+
 MALFORMED = [
     pytest.param("not json", "the reply is not valid JSON (Expecting value", id="bad-json"),
     pytest.param(

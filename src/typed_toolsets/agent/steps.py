@@ -25,6 +25,7 @@ import attrs
 from typed_toolsets import Limits, StrictArguments, ToolError, ToolProxy, ToolResult
 from typed_toolsets._public import public_in
 from typed_toolsets.call.jsonin import MAX_NESTING, InvalidJSON, parse_strict, text_depth
+from typed_toolsets.call.validation import short
 from typed_toolsets.export.calls import read_arguments, valid_text
 from typed_toolsets.types.typespec import json_type_of
 
@@ -280,8 +281,9 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
         return Reply(thought, action, arguments, problem=_malformed(problems, native=native))
     if action is not None and not is_finish(action) and action not in tools:
         available = ", ".join(tools) if tools else "none"
+        # The name cut as a call's messages cut a value: a model may send any length of it.
         problem = (
-            f"Error: Unknown tool {action!r}; available tools: {available} "
+            f"Error: Unknown tool {short(action)}; available tools: {available} "
             f'(or "finish" with a "final_answer")'
         )
         return Reply(thought, action, arguments, problem=problem)
