@@ -168,6 +168,20 @@ class TestStrictParsing:
                 f"{prefix}{key} appears more than once in an object at {where}"
             )
 
+    def test_json_5_a_long_duplicate_key_and_its_object_s_path_are_shown_cut(self) -> None:
+        # Both are the model's: echoed whole, a key of 100,000 characters made a message of them.
+        prefix = "Error: Invalid JSON arguments for tool 'input_take': "
+        key = "k" * 100_000
+        cut = f"'{'k' * 55}...'"
+        assert take().dynamic_call(f'{{"{key}": 1, "{key}": 2}}') == (
+            f"{prefix}the key {cut} appears more than once in an object"
+        )
+        where = f"items[0].{key}"
+        assert take().dynamic_call(f'{{"items": [{{"{key}": {{"a": 1, "a": 2}}}}]}}') == (
+            f"{prefix}the key 'a' appears more than once in an object at "
+            f"{where[:150]}...{where[-47:]}"
+        )
+
     @pytest.mark.parametrize("escape", ["\\ud800", "\\udcff", "\\ud83d", "x\\ude00"])
     def test_json_6_lone_surrogate_escapes(self, escape: str) -> None:
         message = take().dynamic_call('{"pattern": "' + escape + '"}')

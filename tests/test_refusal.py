@@ -6,7 +6,7 @@ import inspect
 import json
 
 from tests.strategies.toolsets import echo_tool, make_echo_toolset
-from typed_toolsets.call import refusal
+from typed_toolsets.call import refusal, validation
 from typed_toolsets.call.refusal import ArgumentsRefusal, message_prefix
 
 
@@ -40,7 +40,7 @@ def test_paths_kept_for_reuse_are_few_and_short() -> None:
     long_key = "k" * 1000
     message = tool.dynamic_call({"value": {long_key: "x"}})
     written_path = f"value.{long_key}"  # shown with its middle left out: the message stays short
-    head, tail = refusal._SHOWN_HEAD, refusal._SHOWN_TAIL  # pyright: ignore[reportPrivateUsage]
+    head, tail = validation._SHOWN_HEAD, validation._SHOWN_TAIL  # pyright: ignore[reportPrivateUsage]
     assert f": {written_path[:head]}...{written_path[-tail:]}: 'x'" in message
     written = refusal._written  # pyright: ignore[reportPrivateUsage]
     assert len(written) <= refusal._WRITTEN_PATHS  # pyright: ignore[reportPrivateUsage]

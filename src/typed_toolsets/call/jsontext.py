@@ -69,9 +69,15 @@ def _bounded_int(text: str) -> int:
 
 
 def _repeated(key: str, where: str = "") -> str:
-    """The refusal of *key* twice in one object (*where*: that object's path, when nested)."""
-    at = f" at {where}" if where else ""
-    return f"the key {key!r} appears more than once in an object{at}"
+    """The refusal of *key* twice in one object (*where*: that object's path, when nested).
+
+    The key is cut, and the path's middle left out, as a refusal's values and paths are: both
+    are the model's, of any length.
+    """
+    from .validation import short, shown_path  # the words of a refusal, not of every call
+
+    at = f" at {shown_path(where)}" if where else ""
+    return f"the key {short(key)} appears more than once in an object{at}"
 
 
 class _DuplicateKeyError(ValueError):
@@ -132,9 +138,7 @@ def _where_repeated(text: str, error: _DuplicateKeyError) -> str:
                 break  # the arguments object itself
             from .validation import dotted_path  # the words of a refusal, not of every call
 
-            return (
-                f"the key {item.key!r} appears more than once in an object at {dotted_path(path)}"
-            )
+            return _repeated(item.key, dotted_path(path))
         if isinstance(item, dict):
             members = typing.cast("dict[str, object]", item)
             stack.extend(((*path, k), v) for k, v in reversed(members.items()))

@@ -24,7 +24,7 @@ from typed_toolsets.types.typespec import Path
 
 from .checker import Checker
 from .result import ArgumentProblem, ToolError
-from .validation import Problem, collect, dotted_path, json_path, unbuilt_reason
+from .validation import Problem, collect, dotted_path, json_path, shown_path, unbuilt_reason
 
 __all__ = ["ArgumentsRefusal", "Verdict", "checker_of", "explainer", "message_prefix"]
 
@@ -48,12 +48,6 @@ _written: Final[dict[Path, str]] = {}
 #: At most this many are kept, each at most `_WRITTEN_CHARS` long: keys come from the model.
 _WRITTEN_PATHS: Final = 4096
 _WRITTEN_CHARS: Final = 80
-#: A path longer than this is shown in a message with its middle left out (`_SHOWN_HEAD`
-#: characters, "...", `_SHOWN_TAIL`): a key the model sent is echoed, and a message stays short
-#: however long the key. The problem's details keep the path whole.
-_SHOWN_CHARS: Final = 200
-_SHOWN_HEAD: Final = 150
-_SHOWN_TAIL: Final = 47
 
 
 def _write(path: Path) -> str:
@@ -61,9 +55,8 @@ def _write(path: Path) -> str:
     if len(written) <= _WRITTEN_CHARS:
         if len(_written) < _WRITTEN_PATHS:
             _written[path] = written
-    elif len(written) > _SHOWN_CHARS:
-        written = f"{written[:_SHOWN_HEAD]}...{written[-_SHOWN_TAIL:]}"
-    return written
+        return written
+    return shown_path(written)  # a long key the model sent: its middle left out
 
 
 def message_prefix(tool: str) -> str:

@@ -47,6 +47,7 @@ __all__ = [
     "safe_repr",
     "short",
     "short_text",
+    "shown_path",
     "unbuilt_reason",
     "unexpected",
     "union_expectation",
@@ -136,6 +137,21 @@ def dotted_path(path: Iterable[str | int]) -> str:
         else:
             written += f"[{item!r}]"
     return written or "$"
+
+
+#: A path longer than this is shown in a message with its middle left out (`_SHOWN_HEAD`
+#: characters, "...", `_SHOWN_TAIL`): a key the model sent is echoed, and a message stays short
+#: however long the key. The problem's details keep the path whole.
+_SHOWN_CHARS: Final = 200
+_SHOWN_HEAD: Final = 150
+_SHOWN_TAIL: Final = 47
+
+
+def shown_path(written: str) -> str:
+    """A path written by `dotted_path`, as a message shows it: its middle left out when long."""
+    if len(written) > _SHOWN_CHARS:
+        return f"{written[:_SHOWN_HEAD]}...{written[-_SHOWN_TAIL:]}"
+    return written
 
 
 # ------------------------------------------------------------------------------------ values
