@@ -66,3 +66,12 @@ def test_arguments_sent_inside_a_key_are_said_to_be_so() -> None:
     # Not when the object holds other names, nor beside the arguments themselves.
     for other in ({"input": {"q": 1}}, {"arguments": {"query": "x"}, "query": "y"}, {"a": {}}):
         assert hint not in proxy.dynamic_call(other)
+
+
+def test_a_long_key_holding_the_arguments_is_shown_cut_in_the_hint() -> None:
+    # The key is the model's: the path before the reason was cut, the hint echoed it whole.
+    proxy = make_echo_toolset([("query", str, inspect.Parameter.empty)]).to_tools()[0]
+    key = "k" * 100_000
+    message = proxy.dynamic_call({key: {"query": "x"}})
+    assert message.endswith(f"send them at the top level, not inside '{'k' * 55}...'")
+    assert len(message) < 600

@@ -24,7 +24,15 @@ from typed_toolsets.types.typespec import Path
 
 from .checker import Checker
 from .result import ArgumentProblem, ToolError
-from .validation import Problem, collect, dotted_path, json_path, shown_path, unbuilt_reason
+from .validation import (
+    Problem,
+    collect,
+    dotted_path,
+    json_path,
+    short,
+    shown_path,
+    unbuilt_reason,
+)
 
 __all__ = ["ArgumentsRefusal", "Verdict", "checker_of", "explainer", "message_prefix"]
 
@@ -209,7 +217,7 @@ def _unwrapped(
             if type(inner) is dict and inner and names.issuperset(inner):  # pyright: ignore[reportUnknownArgumentType]
                 reason = (
                     f"{reason}; it holds the arguments themselves: send them at the top level, "
-                    f"not inside {path[0]!r}"
+                    f"not inside {short(path[0])}"
                 )
         problems.append((path, reason))
     return problems
