@@ -543,8 +543,9 @@ class TestMappings:
             ({"items": [{1, 2}]}, "items[0]", "(a set) is not a JSON value"),
             ({"items": [b"x"]}, "items[0]", "(a bytes) is not a JSON value"),
             ({"items": [object()]}, "items[0]", "(an object) is not a JSON value"),
-            ({"items": [float("nan")]}, "items[0]", "nan is not valid JSON"),
-            ({"items": [float("-inf")]}, "items[0]", "-inf is not valid JSON"),
+            ({"items": [float("nan")]}, "items[0]", ": NaN is not valid JSON"),
+            ({"items": [float("-inf")]}, "items[0]", ": -Infinity is not valid JSON"),
+            ({"items": [float("inf")]}, "items[0]", ": Infinity is not valid JSON"),
             ({"items": [10**5000]}, "items[0]", "more than 4,300 digits"),
         ],
     )

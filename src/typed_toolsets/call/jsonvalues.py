@@ -62,8 +62,12 @@ def _plain_number(value: float) -> tuple[float, str | None]:
         too_long = abs(number) >= LONG_INT
         return number, f"the integer has more than {MAX_INT_DIGITS:,} digits" if too_long else None
     plain = float.__float__(value)
-    finite = math.isfinite(plain)
-    return plain, None if finite else f"{value!r} is not valid JSON (numbers must be finite)"
+    if math.isfinite(plain):
+        return plain, None
+    # Named as JSON text would spell it (and as a lenient parser, Python's json.loads, reads it
+    # from what the model wrote), the words the same as for JSON text: not Python's nan and inf.
+    written = "NaN" if math.isnan(plain) else "Infinity" if plain > 0 else "-Infinity"
+    return plain, f"{written} is not valid JSON (numbers must be finite)"
 
 
 #: A path while walking a value: None at the top, else (the parent's link, key or index). Written
