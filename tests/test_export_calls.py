@@ -341,7 +341,7 @@ def test_an_mcp_result_its_output_schema_refuses_is_the_tools_failure() -> None:
         "isError": False,
     }
     for name, arguments, problem in [
-        ("loose_mean", {"xs": []}, "$.result: nan is not a JSON number (numbers must be finite)"),
+        ("loose_mean", {"xs": []}, "$.result: NaN is not valid JSON (numbers must be finite)"),
         ("loose_count", {}, "$.result: '5' is not of type 'integer'; 5 is wanted, without quotes"),
         ("loose_when", {}, f"$.result: {naive}"),
         ("loose_days", {}, f"$.result[1]: {naive}"),

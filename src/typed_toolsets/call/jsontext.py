@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from typed_toolsets.types.typespec import MAX_INT_DIGITS
 
-from .jsonbounds import FLOAT_RANGE, SURROGATE_RE, InvalidJSON, short_repr
+from .jsonbounds import FLOAT_RANGE, SURROGATE_RE, InvalidJSON, not_finite, short_repr
 from .jsonhints import json_hint
 
 __all__ = ["long_numbers_in", "parse_strict", "text_shape"]
@@ -38,7 +38,7 @@ _NUMBER_CHARS: Final = "0123456789+-.eE"
 
 
 def _reject_constant(name: str) -> object:
-    msg = f"{name} is not valid JSON (numbers must be finite)"
+    msg = not_finite(name)
     raise ValueError(msg)
 
 

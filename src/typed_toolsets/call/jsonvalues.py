@@ -22,6 +22,7 @@ from .jsonbounds import (
     check_size,
     depth_error,
     depth_limit,
+    not_finite,
     short_repr,
 )
 
@@ -62,12 +63,7 @@ def _plain_number(value: float) -> tuple[float, str | None]:
         too_long = abs(number) >= LONG_INT
         return number, f"the integer has more than {MAX_INT_DIGITS:,} digits" if too_long else None
     plain = float.__float__(value)
-    if math.isfinite(plain):
-        return plain, None
-    # Named as JSON text would spell it (and as a lenient parser, Python's json.loads, reads it
-    # from what the model wrote), the words the same as for JSON text: not Python's nan and inf.
-    written = "NaN" if math.isnan(plain) else "Infinity" if plain > 0 else "-Infinity"
-    return plain, f"{written} is not valid JSON (numbers must be finite)"
+    return plain, None if math.isfinite(plain) else not_finite(plain)
 
 
 #: A path while walking a value: None at the top, else (the parent's link, key or index). Written

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from typed_toolsets.call.jsonbounds import not_finite
 from typed_toolsets.call.pipeline import read_arguments as _read_arguments
 from typed_toolsets.call.proxy import Arguments, ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
@@ -489,7 +490,7 @@ def _not_json(value: object) -> str | None:
             continue
         if kind is float:
             if not math.isfinite(typing.cast(float, item)):
-                return f"{json_path(path)}: {item!r} is not a JSON number (numbers must be finite)"
+                return f"{json_path(path)}: {not_finite(typing.cast(float, item))}"
         elif kind is int:
             if abs(typing.cast(int, item)) >= LONG_INT:
                 return (
