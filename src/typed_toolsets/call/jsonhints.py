@@ -59,7 +59,10 @@ def json_hint(message: str, text: str, pos: int) -> str:
         return '; JSON writes strings and keys in double quotes ("), not single quotes'
     if _PYTHON_WORD_RE.match(text, pos) is not None:
         return "; JSON writes true, false and null in lower case"
-    if here in ("}", "]") and _before(text, pos) == ",":
+    # Python 3.13 names it itself, at the comma; before, it stops at the bracket after it.
+    if message.startswith("Illegal trailing comma") or (
+        here in ("}", "]") and _before(text, pos) == ","
+    ):
         return "; JSON allows no comma before a closing } or ]: remove it"
     if message.startswith("Unterminated string"):
         return '; a string has no closing quote (") before the text ends: send the text whole'
