@@ -21,7 +21,7 @@ from typing import Any, Final
 from typed_toolsets.rules.formats import BY_FORMAT
 from typed_toolsets.types.annotated import not_multiple
 from typed_toolsets.types.gen import compile_function
-from typed_toolsets.types.typespec import json_key
+from typed_toolsets.types.typespec import json_key, kind_admitted, schema_kind
 
 from .validation import SHALLOW_KEYWORDS, reason_of
 
@@ -305,10 +305,12 @@ def type_implied(schema: dict[str, object]) -> bool:
         constants: object = [schema["const"]]
     else:
         constants = schema.get("enum")
-    if not isinstance(constants, list):
+    declared = schema["type"]
+    names = [declared] if isinstance(declared, str) else declared
+    if not isinstance(constants, list) or not isinstance(names, list):
         return False
-    try:
-        test = Scalar("type", schema["type"]).test
-    except Unsupported:
-        return False
-    return test is not None and all(test(c) for c in typing.cast("list[object]", constants))
+    # Read per error by `jsonschema_errors.expand` too: the JSON types compared, nothing built.
+    wanted = typing.cast("list[str]", names)
+    return all(
+        kind_admitted(schema_kind(c), wanted) for c in typing.cast("list[object]", constants)
+    )

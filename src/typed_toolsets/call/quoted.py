@@ -11,7 +11,7 @@ import json
 from collections.abc import Collection, Iterable
 from typing import Final
 
-from typed_toolsets.types.typespec import json_type_of
+from typed_toolsets.types.typespec import kind_admitted, schema_kind
 
 __all__ = ["quoted_hint", "types_of_options"]
 
@@ -31,11 +31,6 @@ _SHOWN: Final = 40
 _READ: Final = 10_000
 
 
-def _wanted(kind: str, expected: Collection[str]) -> bool:
-    # A number holding a whole value is an integer too, as jsonschema's "integer" says.
-    return kind in expected or (kind == "integer" and "number" in expected)
-
-
 def quoted_hint(instance: object, expected: Collection[str]) -> str:
     """``"; ... is wanted"`` when *instance* is a string holding JSON of an *expected* type.
 
@@ -52,7 +47,7 @@ def quoted_hint(instance: object, expected: Collection[str]) -> str:
     guess = _BY_FIRST.get(text[:1])
     # A number's digits may hold an integer: wanted as "number" or as "integer".
     if guess is None or not (
-        _wanted(guess, expected) or (guess == "number" and "integer" in expected)
+        kind_admitted(guess, expected) or (guess == "number" and "integer" in expected)
     ):
         return ""
     digits = text[1:] if text[:1] == "-" else text
@@ -63,10 +58,8 @@ def quoted_hint(instance: object, expected: Collection[str]) -> str:
             value: object = json.loads(text)
         except (ValueError, RecursionError):
             return ""  # not JSON after all (or nested past what is worth reading for a hint)
-        kind = json_type_of(value)
-        if kind == "number" and type(value) is float and value.is_integer():
-            kind = "integer"  # 1e3 is a whole number: an integer, as jsonschema says
-    if not _wanted(kind, expected):
+        kind = schema_kind(value)  # 1e3 is a whole number: an integer, as jsonschema says
+    if not kind_admitted(kind, expected):
         return ""
     # Said of the value, not to the model alone: a tool's result is checked with these words too.
     if kind in ("array", "object"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 import types
 import typing
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, TypeAlias
 
 import attrs
@@ -42,7 +42,9 @@ __all__ = [
     "json_copy",
     "json_key",
     "json_type_of",
+    "kind_admitted",
     "nested_depth",
+    "schema_kind",
     "structures_numbers",
     "union_refs",
 ]
@@ -124,6 +126,23 @@ def json_type_of(value: object) -> str:
     if kind is dict:
         return "object"
     return kind.__name__
+
+
+def schema_kind(value: object) -> str:
+    """The narrowest JSON Schema type of a JSON value: `json_type_of`, a whole float "integer".
+
+    jsonschema's ``"integer"`` admits ``1.0``, so a whole float is one; ``"number"`` admits
+    every integer (`kind_admitted`).
+    """
+    kind = json_type_of(value)
+    if kind == "number" and isinstance(value, float) and value.is_integer():
+        return "integer"
+    return kind
+
+
+def kind_admitted(kind: str, names: Collection[str]) -> bool:
+    """Whether a value of JSON Schema type *kind* (`schema_kind`) passes ``"type": names``."""
+    return kind in names or (kind == "integer" and "number" in names)
 
 
 def _no_children(_value: object) -> Iterator[tuple[str | int, TypeSpec, object]]:
