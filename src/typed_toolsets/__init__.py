@@ -12,9 +12,9 @@ are defined (see `typed_toolsets._public`).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ._public import lazy_names
 from ._version import __version__
 
 if TYPE_CHECKING:
@@ -84,15 +84,7 @@ _WHERE = {
 # Hidden from type checkers: they would take any name, a misspelled one too, for an
 # attribute of type Any. They see the names imported under TYPE_CHECKING above.
 if not TYPE_CHECKING:
-
-    def __getattr__(name: str) -> Any:
-        module = _WHERE.get(name)
-        if module is None:
-            msg = f"module 'typed_toolsets' has no attribute {name!r}"
-            raise AttributeError(msg)
-        value = getattr(importlib.import_module(module, __name__), name)
-        globals()[name] = value
-        return value
+    __getattr__ = lazy_names(globals(), _WHERE)
 
 
 def __dir__() -> list[str]:

@@ -23,8 +23,9 @@ first use, so that Hypothesis's plugin entry point (`typed_toolsets.testing._plu
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from typed_toolsets._public import lazy_names
 
 if TYPE_CHECKING:
     from typed_toolsets.types.catalog import register_type as register_type
@@ -62,25 +63,18 @@ _WHERE = {
 
 # Hidden from type checkers: they would take any name, a misspelled one too, for an
 # attribute of type Any. They see the names imported under TYPE_CHECKING above.
-if not TYPE_CHECKING:
+def _without_hypothesis(exc: ModuleNotFoundError) -> Exception | None:
+    if exc.name != "hypothesis" and not str(exc.name).startswith("hypothesis."):
+        return None
+    msg = (
+        "typed_toolsets.testing needs Hypothesis; install it with "
+        "`pip install 'typed-toolsets[testing]'`"
+    )
+    return ImportError(msg)
 
-    def __getattr__(name: str) -> Any:
-        module = _WHERE.get(name)
-        if module is None:
-            msg = f"module 'typed_toolsets.testing' has no attribute {name!r}"
-            raise AttributeError(msg)
-        try:
-            value = getattr(importlib.import_module(module, __name__), name)
-        except ModuleNotFoundError as exc:
-            if exc.name != "hypothesis" and not str(exc.name).startswith("hypothesis."):
-                raise
-            msg = (
-                "typed_toolsets.testing needs Hypothesis; install it with "
-                "`pip install 'typed-toolsets[testing]'`"
-            )
-            raise ImportError(msg) from exc
-        globals()[name] = value
-        return value
+
+if not TYPE_CHECKING:
+    __getattr__ = lazy_names(globals(), _WHERE, _without_hypothesis)
 
 
 def __dir__() -> list[str]:
