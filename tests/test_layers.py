@@ -21,12 +21,13 @@ PACKAGE = Path(typed_toolsets.__file__).parent
 #: What a module of the package ``typed_toolsets`` itself re-exports, the public API.
 PUBLIC = "public API"
 
-_CORE = {"_public", "_version", "rules", "types", "definition", "call", "_toolset"}
+_CORE = {"_lazy", "_public", "_version", "rules", "types", "definition", "call", "_toolset"}
 
 #: Layer -> the layers its modules may import (their own always).
 MAY_IMPORT: dict[str, set[str]] = {
     "rules": {"_public"},
     "_public": set(),
+    "_lazy": set(),
     "_version": set(),
     "types": {"_public", "rules"},
     "definition": {"_public", "rules", "types"},

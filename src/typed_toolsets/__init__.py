@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._public import lazy_names
+from ._lazy import lazy_names
 from ._version import __version__
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from typed_toolsets._public import lazy_names
+from typed_toolsets._lazy import lazy_names
 
 if TYPE_CHECKING:
     from typed_toolsets.types.catalog import register_type as register_type
