@@ -19,7 +19,7 @@ import pytest
 from tests.robustness.measure import assert_bounded, peak_mib, timed
 from typed_toolsets import Limits, ToolProxy, Toolset, tool
 from typed_toolsets.call.checker import Checker
-from typed_toolsets.call.pipeline import OFFLOAD_CHARS, OFFLOAD_VALUES
+from typed_toolsets.call.offload import OFFLOAD_CHARS, OFFLOAD_VALUES
 from typed_toolsets.call.validation import MAX_PROBLEMS
 
 MB = 1_000_000

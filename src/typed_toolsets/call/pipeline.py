@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 import typing
 import weakref
-from collections.abc import Callable, Collection, Coroutine, Mapping
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
@@ -48,6 +48,7 @@ from .jsonin import (
     depth_limit,
     load_arguments,
 )
+from .offload import large
 from .result import ToolError, ToolResult
 from .strict import StrictArguments
 
@@ -59,8 +60,6 @@ if TYPE_CHECKING:
     from .refusal import ArgumentsRefusal, Verdict
 
 __all__ = [
-    "OFFLOAD_CHARS",
-    "OFFLOAD_VALUES",
     "ExactPath",
     "Failed",
     "Pipeline",
@@ -268,46 +267,6 @@ def limit_error(name: str, exc: LimitExceeded) -> ToolError:
 structures_numbers(ExactPath.__call__.__code__, exactly=True)
 
 
-#: From async code, arguments given as text of at least this many characters (or bytes) are read
-#: in a worker thread: reading them (and, when they are refused, finding their problems) may take
-#: longer than an event loop should be held. Below it, the most expensive refusals measured
-#: (every item of an array short of required fields, or of the wrong depth) hold the loop about
-#: 12 ms; the hop to a thread and back costs about 0.2 ms, what reading 30 KB takes.
-OFFLOAD_CHARS: Final = 128 * 1024
-#: Likewise for a mapping holding at least this many values, at any depth.
-OFFLOAD_VALUES: Final = 4096
-
-
-def _few_values(arguments: object, budget: int) -> bool:
-    """Whether a mapping holds at most *budget* values (reading no more than that many)."""
-    stack: list[object] = [arguments]
-    seen = 0
-    try:
-        while stack:
-            item = stack.pop()
-            values: Collection[object] = (
-                typing.cast("Mapping[object, object]", item).values()
-                if isinstance(item, Mapping)
-                else typing.cast("Collection[object]", item)
-            )
-            seen += len(values)
-            if seen > budget:
-                return False
-            stack += [v for v in values if isinstance(v, (Mapping, list, tuple))]
-    except Exception:  # noqa: BLE001 - a mapping that cannot be read: the exact path says why
-        return False
-    return True
-
-
-def _large(arguments: object) -> bool:
-    """Whether reading *arguments* may hold an event loop too long (cheap for small ones)."""
-    if isinstance(arguments, (str, bytes, bytearray)):
-        return len(arguments) >= OFFLOAD_CHARS
-    if isinstance(arguments, Mapping):
-        return not _few_values(typing.cast(object, arguments), OFFLOAD_VALUES - 1)
-    return isinstance(arguments, memoryview) and arguments.nbytes >= OFFLOAD_CHARS
-
-
 # ------------------------------------------------------------------------------------ pipeline
 
 #: The pipeline of each export, kept as long as the export (its class) lives.
@@ -406,12 +365,12 @@ class Pipeline:
     async def arun(self, bound: Callable[..., Any], arguments: object) -> Outcome:
         """The whole call of *bound*, from async code: a sync method runs in a worker thread.
 
-        Large arguments are read in a worker thread too (see `OFFLOAD_CHARS`), so neither
-        accepting nor refusing them holds the event loop for long.
+        Large arguments are read in a worker thread too (`typed_toolsets.call.offload`), so
+        neither accepting nor refusing them holds the event loop for long.
         """
         fast = self.fast
         try:
-            if _large(arguments):
+            if large(arguments):
                 read = await self._in_thread(fast, arguments)
                 kwargs = typing.cast("dict[str, object] | Failed", read)
             else:

@@ -1,0 +1,51 @@
+"""Which arguments are read off the event loop: those whose reading may hold it too long.
+
+Used by `typed_toolsets.call.pipeline` (``Pipeline.arun``); imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Collection, Mapping
+from typing import Final
+
+__all__ = ["OFFLOAD_CHARS", "OFFLOAD_VALUES", "large"]
+
+#: From async code, arguments given as text of at least this many characters (or bytes) are read
+#: in a worker thread: reading them (and, when they are refused, finding their problems) may take
+#: longer than an event loop should be held. Below it, the most expensive refusals measured
+#: (every item of an array short of required fields, or of the wrong depth) hold the loop about
+#: 12 ms; the hop to a thread and back costs about 0.2 ms, what reading 30 KB takes.
+OFFLOAD_CHARS: Final = 128 * 1024
+#: Likewise for a mapping holding at least this many values, at any depth.
+OFFLOAD_VALUES: Final = 4096
+
+
+def _few_values(arguments: object, budget: int) -> bool:
+    """Whether a mapping holds at most *budget* values (reading no more than that many)."""
+    stack: list[object] = [arguments]
+    seen = 0
+    try:
+        while stack:
+            item = stack.pop()
+            values: Collection[object] = (
+                typing.cast("Mapping[object, object]", item).values()
+                if isinstance(item, Mapping)
+                else typing.cast("Collection[object]", item)
+            )
+            seen += len(values)
+            if seen > budget:
+                return False
+            stack += [v for v in values if isinstance(v, (Mapping, list, tuple))]
+    except Exception:  # noqa: BLE001 - a mapping that cannot be read: the exact path says why
+        return False
+    return True
+
+
+def large(arguments: object) -> bool:
+    """Whether reading *arguments* may hold an event loop too long (cheap for small ones)."""
+    if isinstance(arguments, (str, bytes, bytearray)):
+        return len(arguments) >= OFFLOAD_CHARS
+    if isinstance(arguments, Mapping):
+        return not _few_values(typing.cast(object, arguments), OFFLOAD_VALUES - 1)
+    return isinstance(arguments, memoryview) and arguments.nbytes >= OFFLOAD_CHARS
