@@ -1586,6 +1586,46 @@ def test_a_sync_wrapper_of_an_async_def_is_an_async_tool() -> None:
     assert [p.kind for p in records_of(build)] == ["inline-async"]
 
 
+def _running_wrapper(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A decorator whose plain ``def`` wrapper runs the method's coroutine itself."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return asyncio.run(fn(*args, **kwargs))
+
+    return wrapper
+
+
+@pytest.mark.parametrize("timeout", [None, 5.0])
+@pytest.mark.parametrize("wrap", [_sync_wrapper, _running_wrapper])
+def test_a_sync_wrapper_of_an_async_def_gives_its_value_from_every_call(
+    wrap: Callable[[Callable[..., Any]], Callable[..., Any]], timeout: float | None
+) -> None:
+    # A wrapper that runs the coroutine itself (asyncio.run) returns the value, not a
+    # coroutine: awaiting it failed ("object int can't be used in 'await' expression"), and
+    # from a running loop its asyncio.run failed. Its call runs in a worker thread, and its
+    # value is awaited only when it is awaitable.
+    class Waiting(Toolset):
+        @tool(limits=Limits(timeout=timeout))
+        @wrap
+        async def double(self, *, x: int) -> int:
+            await asyncio.sleep(0)
+            return 2 * x
+
+    (proxy,) = Waiting.to_tools()
+    assert proxy.dynamic_call({"x": 2}) == 4
+    assert proxy.invoke('{"x": 3}').value == 6
+
+    async def from_a_loop() -> list[object]:
+        return [
+            await proxy.adynamic_call({"x": 4}),
+            (await proxy.ainvoke({"x": 5})).value,
+            await proxy.acall(x=6),
+        ]
+
+    assert asyncio.run(from_a_loop()) == [8, 10, 12]
+
+
 def test_an_alias_of_a_marked_method_is_not_exported_again() -> None:
     class Base(Toolset):
         toolset_name = "t"

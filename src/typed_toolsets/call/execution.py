@@ -34,6 +34,7 @@ __all__ = [
     "abandon",
     "abandon_task",
     "abandoned",
+    "awaitable",
     "contained",
     "execution_error",
     "finish_loop",
@@ -216,6 +217,13 @@ class Exited:
 
     def __init__(self, exc: BaseException) -> None:
         self.exc = exc
+
+
+def awaitable(value: object) -> typing.TypeGuard[typing.Awaitable[Any]]:
+    """Whether *value* is to be awaited: what a sync wrapper of an ``async def`` returned."""
+    import inspect  # only for such wrappers
+
+    return inspect.isawaitable(value)
 
 
 def retrieved(future: asyncio.Future[Any]) -> None:

@@ -281,11 +281,13 @@ class Pipeline:
         exact: The exact path.
         fast: The keyword arguments, by the fast path for JSON text when it can vouch for them,
             else by `exact` (which returns a `Failed` with the verdict to report instead).
-        is_async: Whether the method is an ``async def``.
+        is_async: Whether the method is an ``async def`` (or a sync wrapper of one).
         direct: `run` calls the (sync) method right there: no deadline to watch.
         adirect: `arun` awaits the (async) method right there: no deadline to watch.
         ainline: `arun` calls the (sync) method right there, on the event loop's thread: it is
             declared ``tool(..., inline=True)`` (which refuses a deadline).
+        wrapper: The method is a plain ``def`` wrapper of an ``async def``
+            (`typed_toolsets.definition.methods.MethodInfo.sync_wrapper`).
     """
 
     exact: ExactPath
@@ -294,6 +296,7 @@ class Pipeline:
     direct: bool
     adirect: bool
     ainline: bool = False
+    wrapper: bool = False
 
     # Built on first use (a plain holder: a cached_property would give the class a __getattr__,
     # which makes every attribute read on the hot path slower).
@@ -337,8 +340,9 @@ class Pipeline:
             fast=variant.fast_path(limits.max_argument_bytes, depth_limit(limits), exact),
             is_async=method.is_async,
             direct=unbounded and not method.is_async,
-            adirect=unbounded and method.is_async,
+            adirect=unbounded and method.is_async and not method.sync_wrapper,
             ainline=export.inline and unbounded and not method.is_async,
+            wrapper=method.sync_wrapper,
         )
 
     # -------------------------------------------------------------------------------- running
@@ -412,8 +416,8 @@ class Pipeline:
                 )
                 return Failed(ToolError(name, "execution", message))
             if timeout is None:
-                return asyncio.run(self._await(bound(**kwargs)))
-            return self._drive(bound(**kwargs), timeout)
+                return asyncio.run(self._await(self._coroutine(bound, kwargs)))
+            return self._drive(self._coroutine(bound, kwargs), timeout)
         # A sync method with a deadline (`run` calls the others directly).
         refused = _not_started(name)
         if refused is not None:
@@ -495,7 +499,7 @@ class Pipeline:
                 refused = _not_started(self.exact.name)
                 if refused is not None:
                     return refused
-            return await self._await(bound(**kwargs))
+            return await self._await(self._coroutine(bound, kwargs))
         if timeout is None:
             return await self._in_thread(bound, **kwargs)
         refused = _not_started(self.exact.name)
@@ -515,6 +519,19 @@ class Pipeline:
         if not done and execution.abandon(future, state):
             return self._timed_out(started, "its thread may still be running")
         return future.result(0)
+
+    def _coroutine(
+        self, bound: Callable[..., Any], kwargs: dict[str, object]
+    ) -> Coroutine[Any, Any, Any]:
+        """The coroutine of an async method's call, not started yet."""
+        return self._unwrapped(bound, kwargs) if self.wrapper else bound(**kwargs)
+
+    async def _unwrapped(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        # A sync wrapper of an async def returns its coroutine, or runs it itself with
+        # asyncio.run, which the thread of a running loop refuses: it is called in a worker
+        # thread, and what it returns is awaited here when it needs to be.
+        value = await self._in_thread(bound, **kwargs)
+        return await value if execution.awaitable(value) else value
 
     async def _await(self, coroutine: Coroutine[Any, Any, Any]) -> Outcome:
         """Await an async method's coroutine, cancelling it at the deadline.

@@ -18,6 +18,7 @@ from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.typespec import json_copy
 
+from .execution import awaitable
 from .pipeline import Failed, Pipeline
 from .result import ToolError, ToolResult, error_text
 from .strict import JSONArguments, StrictArguments
@@ -233,14 +234,16 @@ class ToolProxy(Generic[_P, _R_co]):
 
         A sync method runs in a worker thread, or on the loop's thread when it is `inline`.
         """
-        if self.is_async:
+        if self.is_async and not self._pipeline.wrapper:
             # An `async def`: calling it made a coroutine.
             return await cast("Awaitable[Any]", self._bound(*args, **kwargs))
         if self._export.inline:
             return self._bound(*args, **kwargs)
         import asyncio  # a running loop loaded it; the module does not need it before
 
-        return await asyncio.to_thread(self._bound, *args, **kwargs)
+        value = await asyncio.to_thread(self._bound, *args, **kwargs)
+        # A sync wrapper of an async def may return the coroutine (or run it itself).
+        return await value if self._pipeline.wrapper and awaitable(value) else value
 
     @overload
     async def ainvoke(

@@ -85,9 +85,12 @@ class MethodInfo:
         func: The function as defined.
         arguments: Its keyword parameters as one closed JSON object: schema, structurer, fast
             path, validator and error locating (built once, shared by every call).
-        is_async: Whether it is an ``async def``.
+        is_async: Whether it is an ``async def`` (or a sync wrapper of one: `makes_coroutine`).
         output_schema: The JSON Schema of its return annotation, or None.
         summary: The first paragraph of its docstring, or None.
+        sync_wrapper: Whether it is a plain ``def`` wrapper of an ``async def``: it may return
+            the coroutine or run it itself (``asyncio.run``), so its call runs in a worker
+            thread and what it returns is awaited when it is awaitable.
     """
 
     func: Callable[..., Any]
@@ -95,6 +98,7 @@ class MethodInfo:
     is_async: bool
     output_schema: Schema | None
     summary: str | None
+    sync_wrapper: bool = False
 
     @property
     def params(self) -> tuple[Param, ...]:
@@ -270,10 +274,12 @@ def read_method(
     # Loaded by the first class that exports a method, not by `import typed_toolsets`.
     from typed_toolsets.types.arguments import ArgumentsModel
 
+    is_async = makes_coroutine(func)
     return MethodInfo(
         func=func,
         arguments=ArgumentsModel.build(func.__qualname__, params),
-        is_async=makes_coroutine(func),
+        is_async=is_async,
+        sync_wrapper=is_async and not inspect.iscoroutinefunction(func),
         output_schema=_output_schema(signature.return_annotation, globalns, localns),
         summary=docstrings.summary(func.__doc__),
     )
