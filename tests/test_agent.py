@@ -403,6 +403,21 @@ def test_an_empty_reply_is_said_to_be_empty_and_the_transcript_stays_sendable() 
     assert [m["content"] for m in messages if m["role"] == "assistant"] == ['""', '""', '" \\n"']
 
 
+def test_a_lone_surrogate_in_a_reply_or_the_task_is_not_echoed_to_the_model() -> None:
+    # A reply decoded from JSON holding "\ud800" (or a task given so) was echoed as it was:
+    # with no UTF-8 form, it made every later request of the run fail to encode.
+    thought = {"thought": "x\udfff", "action": "nothing"}
+    model = Recorder(["I think \ud800 so", thought, FINISH])
+    _, tools = _shop()
+    ReAct(model, list(tools.values()), max_iterations=5).run("Go \ud83d.")
+    messages = model.seen[-1].messages()
+    for message in messages:
+        message["content"].encode("utf-8")  # raises for a lone surrogate
+    assert messages[1]["content"] == "Task: Go \ufffd."
+    replies = [m["content"] for m in messages if m["role"] == "assistant"]
+    assert replies == ["I think \ufffd so", '{"thought": "x\ufffd", "action": "nothing"}']
+
+
 def test_every_problem_of_a_step_is_reported_at_once() -> None:
     agent, _ = _agent([{"thought": 1, "action": None}, FINISH])
     observation = agent.run("Go.").steps[0].observation or ""

@@ -30,6 +30,7 @@ import attrs
 
 from typed_toolsets import StrictArguments, ToolProxy
 from typed_toolsets._public import public_in
+from typed_toolsets.export.calls import valid_text
 
 from .steps import STEP_FORMAT, Step
 
@@ -98,18 +99,19 @@ class Turn:
         ]
 
     def reply_text(self) -> str:
-        """The reply as JSON text: a text reply as it was sent, unless it is empty or blank.
+        r"""The reply as JSON text: a text reply as it was sent, unless it is empty or blank.
 
         That one is written as a JSON string (``""``): a chat API may refuse an assistant
         message without text (Anthropic's does), which would fail every later request of the
-        run for one empty reply.
+        run for one empty reply. A lone surrogate (a reply decoded from ``"\ud800"``) is
+        written as U+FFFD: no request body can carry it, so echoed it would fail them all too.
         """
         if isinstance(self.reply, (bytes, bytearray)):
             text = bytes(self.reply).decode("utf-8", "replace")
         elif isinstance(self.reply, str):
-            text = self.reply
+            text = valid_text(self.reply)
         else:
-            return json.dumps(self.reply, ensure_ascii=False, default=_json_form)
+            return valid_text(json.dumps(self.reply, ensure_ascii=False, default=_json_form))
         return text if text.strip() else json.dumps(text)
 
 
@@ -140,7 +142,7 @@ class Transcript:
         messages: list[dict[str, str]] = []
         if system:
             messages.append({"role": "system", "content": self.system_prompt})
-        messages.append({"role": "user", "content": f"Task: {self.task}"})
+        messages.append({"role": "user", "content": valid_text(f"Task: {self.task}")})
         for turn in self.turns:
             messages.extend(turn.text_messages())
         return messages
