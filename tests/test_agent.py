@@ -770,6 +770,35 @@ def test_the_deadline_stops_an_async_model(runner: str) -> None:
     assert (caught.value.steps, caught.value.waiting_for) == ((), "the model")
 
 
+def test_the_deadline_holds_for_a_hung_sync_model_in_arun() -> None:
+    # A sync model ran in a worker of the loop's default executor: at the deadline arun raised,
+    # but asyncio.run then waited for that worker (for ever, for a model that never returns),
+    # and each hung model held one of the executor's few workers. It runs in a thread of its
+    # own now, left behind at the deadline and counted until it returns.
+    release = threading.Event()
+
+    def hung(transcript: Transcript) -> str:
+        release.wait(10)
+        return json.dumps(FINISH)
+
+    agent = ReAct(hung, [], max_iterations=2, deadline=0.2)
+    before = call_execution.abandoned.count
+    started = time.monotonic()
+    try:
+        with pytest.raises(DeadlineExceededError) as caught:
+            asyncio.run(agent.arun("Go."))
+        assert time.monotonic() - started < 2  # the deadline and the grace, not the model
+        assert caught.value.waiting_for == "the model"
+        assert call_execution.abandoned.count == before + 1
+    finally:
+        release.set()
+    for _ in range(200):  # counted until it returns
+        if call_execution.abandoned.count == before:
+            break
+        time.sleep(0.01)
+    assert call_execution.abandoned.count == before
+
+
 def test_a_timeout_of_the_model_s_own_is_not_the_deadline() -> None:
     async def flaky(transcript: Transcript) -> dict[str, Any]:
         raise asyncio.TimeoutError

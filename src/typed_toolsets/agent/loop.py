@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import inspect
 import math
-import threading
 import time
 import typing
 from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping
-from typing import Any, Final, TypeAlias
+from typing import Any, TypeAlias
 
 import attrs
 
@@ -30,13 +28,13 @@ from typed_toolsets import (
     Toolset,
 )
 from typed_toolsets._public import public_in
-from typed_toolsets.call.execution import CANCEL_GRACE, abandon_task, finish_loop, retrieved
 from typed_toolsets.export.calls import result_text
 from typed_toolsets.export.dialects import unique_tools
 
 from .errors import DeadlineExceededError, MaxIterationsError
 from .prompt import Transcript, Turn, system_prompt
 from .steps import FINISH, AgentResult, Reply, Step, failure_text, is_finish, read_reply
+from .waiting import TIMED_OUT, SyncRunner, call_async, running_loop, settle
 
 __all__ = ["Approve", "Model", "ModelReply", "ReAct"]
 
@@ -82,13 +80,6 @@ _Request: TypeAlias = "_AskModel | _CheckArguments | _AskApproval | _RunTool"
 _Core: TypeAlias = "Generator[_Request, object, AgentResult]"
 
 
-class _TimedOut:
-    """The answer to a request that the run's deadline cut short."""
-
-
-_TIMED_OUT: Final = _TimedOut()
-
-
 @attrs.frozen
 class _Outcome:
     """What an action gave: the observation, and whether the deadline stopped the tool."""
@@ -117,124 +108,6 @@ class _Clock:
     def passed(self, steps: list[Step], waiting_for: str) -> DeadlineExceededError:
         """The error for a deadline that passed (only asked when there is a deadline)."""
         return DeadlineExceededError(steps, typing.cast("float", self.deadline), waiting_for)
-
-
-# ------------------------------------------------------------------------ async plumbing
-
-
-def _is_async_callable(function: object) -> bool:
-    return inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
-        getattr(function, "__call__", None)  # noqa: B004 - an object with an async __call__
-    )
-
-
-async def _call_async(function: Callable[..., Any], *args: object) -> object:
-    """Call a sync or async callable from the event loop without blocking it."""
-    if _is_async_callable(function):
-        value = function(*args)
-    else:
-        # A sync model is usually a blocking network call: keep it off the event loop.
-        value = await asyncio.to_thread(function, *args)
-    if inspect.isawaitable(value):
-        value = await value
-    return value
-
-
-def _leave(task: asyncio.Future[object]) -> None:
-    """Cancel *task* and leave it to end, counted until it does, as a cancelled call does."""
-    task.cancel()
-    abandon_task(task)
-    task.add_done_callback(retrieved)  # what it ends with no longer matters
-
-
-async def _settle(awaitable: Awaitable[object], timeout: float | None) -> object:
-    """Await *awaitable*, giving up (`_TIMED_OUT`) when the run's deadline passes.
-
-    At the deadline the work is cancelled; work that ignores its cancellation is left running
-    (counted, as a call's own timeout leaves it) once `CANCEL_GRACE` has passed, so no wait
-    outlasts the deadline by more. Which timeout it was is told by where it came from, not by
-    reading the clock again: an event loop may run a timer up to its clock's resolution early
-    (15.6 ms on Windows before Python 3.13), when the clock does not yet say the deadline passed.
-    """
-    if timeout is None:
-        return await awaitable
-    if timeout <= 0:
-        # The deadline passed already: the work is not started (a coroutine is closed, so that
-        # Python does not warn that it was never awaited; a future is cancelled).
-        if inspect.iscoroutine(awaitable):
-            awaitable.close()
-        elif isinstance(awaitable, asyncio.Future):
-            awaitable.cancel()
-        return _TIMED_OUT
-    task = asyncio.ensure_future(awaitable)
-    try:
-        done, _ = await asyncio.wait({task}, timeout=timeout)
-        if done:
-            return task.result()  # its value, or what it raised (a timeout of its own too)
-        task.cancel()
-        done, _ = await asyncio.wait({task}, timeout=CANCEL_GRACE)
-    except asyncio.CancelledError:  # the run itself is cancelled: so is the work
-        _leave(task)
-        raise
-    if not done:
-        _leave(task)
-        return _TIMED_OUT
-    if task.cancelled():
-        return _TIMED_OUT
-    return task.result()  # it ignored the cancellation, but ended within the grace
-
-
-def _running_loop() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
-
-
-class _SyncRunner:
-    """Settles what a sync run meets: plain values as they are, awaitables on a private loop.
-
-    One event loop serves the whole run, created when the first awaitable appears, so an async
-    client used by the model keeps its connections on one loop.
-    """
-
-    def __init__(self) -> None:
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    def settle(self, value: object, timeout: float | None, what: str) -> object:
-        if not inspect.isawaitable(value):
-            return value
-        if _running_loop():
-            if inspect.iscoroutine(value):
-                value.close()  # never awaited: close it, so Python does not warn about it
-            msg = (
-                f"{what} returned an awaitable, but run() was called from a running event "
-                "loop, where it cannot wait for it; use `await agent.arun(task)`"
-            )
-            raise RuntimeError(msg)
-        if self._loop is None:
-            self._loop = asyncio.new_event_loop()
-        return self._loop.run_until_complete(_settle(value, timeout))
-
-    def close(self) -> None:
-        loop, self._loop = self._loop, None
-        if loop is None:
-            return
-        if asyncio.all_tasks(loop):
-            # A task left running (an async tool that ignored its cancellation at its timeout,
-            # counted until it ends): closing the loop would destroy it, counted forever. Its
-            # loop runs on to the end in a thread of its own, as in a sync call of the tool.
-            threading.Thread(
-                target=finish_loop, args=(loop,), name="typed_toolsets agent loop", daemon=True
-            ).start()
-            return
-        try:
-            loop.run_until_complete(loop.shutdown_asyncgens())
-        finally:
-            # Not shutdown_default_executor(): it would wait for a worker thread that the
-            # deadline abandoned.
-            loop.close()
 
 
 # --------------------------------------------------------------------------------- ReAct
@@ -420,7 +293,7 @@ class ReAct:
         """
         clock = _Clock(self._deadline)
         core = self._core(_task(task), clock)
-        runner = _SyncRunner()
+        runner = SyncRunner()
         try:
             request = next(core)
             while True:
@@ -434,9 +307,9 @@ class ReAct:
     async def arun(self, task: str) -> AgentResult:
         """The async form of `run`: awaits async models, callbacks and tools on the running loop.
 
-        A sync model or callback runs in a worker thread, and a sync tool as
-        `ToolProxy.ainvoke` runs it, so the event loop is never blocked; the deadline stops
-        waiting for any of them.
+        A sync model or callback runs in a thread of its own (left behind at the deadline,
+        counted until it returns), and a sync tool as `ToolProxy.ainvoke` runs it, so the event
+        loop is never blocked; the deadline stops waiting for any of them.
         """
         clock = _Clock(self._deadline)
         core = self._core(_task(task), clock)
@@ -449,7 +322,7 @@ class ReAct:
         finally:
             core.close()
 
-    def _answer(self, request: _Request, runner: _SyncRunner) -> object:
+    def _answer(self, request: _Request, runner: SyncRunner) -> object:
         if isinstance(request, _AskModel):
             return runner.settle(self._model(request.transcript), request.timeout, "the model")
         if isinstance(request, _CheckArguments):
@@ -460,7 +333,7 @@ class ReAct:
             return runner.settle(verdict, request.timeout, "the approval callback")
         proxy = request.proxy
         if proxy.is_async:
-            if _running_loop():
+            if running_loop():
                 # Not the tool's failure: the run cannot wait here, which the caller must fix.
                 msg = (
                     f"tool {proxy.name!r} is async, but run() was called from a running event "
@@ -469,7 +342,7 @@ class ReAct:
                 raise RuntimeError(msg)
             # On the run's own loop, so the deadline can cancel it.
             return runner.settle(proxy.ainvoke(request.arguments), request.timeout, "the tool")
-        if request.timeout is not None and proxy.limits.timeout is not None and not _running_loop():
+        if request.timeout is not None and proxy.limits.timeout is not None and not running_loop():
             # A sync tool with a timeout runs in a thread of its own anyway: waited for on the
             # run's loop, it is left to run on at the run's deadline (counted, as at its timeout).
             return runner.settle(proxy.ainvoke(request.arguments), request.timeout, "the tool")
@@ -477,17 +350,17 @@ class ReAct:
 
     async def _aanswer(self, request: _Request) -> object:
         if isinstance(request, _AskModel):
-            asked = _call_async(self._model, request.transcript)
-            return await _settle(asked, request.timeout)
+            asked = call_async(self._model, request.transcript)
+            return await settle(asked, request.timeout)
         if isinstance(request, _CheckArguments):
             # Off the event loop: arguments up to the size limit may take a while to read.
             checked = asyncio.to_thread(request.proxy.check, request.arguments)
-            return await _settle(checked, request.timeout)
+            return await settle(checked, request.timeout)
         if isinstance(request, _AskApproval):
             approve = typing.cast("Approve", self._approve)
-            asked = _call_async(approve, request.tool, request.arguments)
-            return await _settle(asked, request.timeout)
-        return await _settle(request.proxy.ainvoke(request.arguments), request.timeout)
+            asked = call_async(approve, request.tool, request.arguments)
+            return await settle(asked, request.timeout)
+        return await settle(request.proxy.ainvoke(request.arguments), request.timeout)
 
     # ----------------------------------------------------------------------------- the loop
 
@@ -501,7 +374,7 @@ class ReAct:
             started = time.perf_counter()
             transcript = Transcript(task, tools, tuple(turns), self._prompt)
             reply = yield _AskModel(transcript, clock.remaining())
-            if reply is _TIMED_OUT:
+            if reply is TIMED_OUT:
                 raise clock.passed(steps, "the model")
             read = read_reply(reply, self._tools)
             if read.finishes:
@@ -546,7 +419,7 @@ class ReAct:
             # Only a call the tool would accept is put to the callback: what it approves are the
             # arguments that run (read, de-duplicated, valid, within the limits).
             refused = yield _CheckArguments(proxy, arguments, clock.remaining())
-            if refused is _TIMED_OUT:
+            if refused is TIMED_OUT:
                 raise clock.passed(steps, f"the check of the arguments of {proxy.name!r}")
             if refused is not None:
                 error = typing.cast("ToolError", refused)
@@ -556,7 +429,7 @@ class ReAct:
                 raise clock.passed(steps, f"the approval of {proxy.name!r}")
             asked = copy.deepcopy(read.arguments)  # what the callback sees cannot change the call
             verdict = yield _AskApproval(proxy.name, asked, clock.remaining())
-            if verdict is _TIMED_OUT:
+            if verdict is TIMED_OUT:
                 raise clock.passed(steps, f"the approval of {proxy.name!r}")
             if not isinstance(verdict, bool):
                 msg = (
@@ -573,7 +446,7 @@ class ReAct:
         if clock.expired():
             raise clock.passed(steps, f"tool {proxy.name!r}")
         result = yield _RunTool(proxy, arguments, clock.remaining())
-        if result is _TIMED_OUT:
+        if result is TIMED_OUT:
             return _Outcome(
                 f"Error: Tool {proxy.name!r} was stopped: the run's deadline of "
                 f"{clock.deadline:g} s passed during the call.",

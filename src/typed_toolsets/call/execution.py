@@ -44,6 +44,7 @@ __all__ = [
     "retrieved",
     "start_thread",
     "too_many_abandoned",
+    "wait_thread",
 ]
 
 #: Once this many timed-out calls are still running in abandoned threads (or tasks), calls with a
@@ -147,6 +148,32 @@ def start_thread(
     thread = threading.Thread(target=worker, name=f"typed_toolsets {name}", daemon=True)
     thread.start()
     return future, state
+
+
+async def wait_thread(
+    future: concurrent.futures.Future[Any], state: dict[str, bool], timeout: float | None
+) -> bool:
+    """Await a `start_thread` call's end from async code: False when *timeout* passed first.
+
+    A call still running at the timeout, or when the awaiting task is cancelled, is left
+    behind and counted until it ends (`abandon`). Unlike `asyncio.to_thread`, whose thread is
+    a worker of the loop's default executor, such a call holds none of its workers and does
+    not make ``asyncio.run`` wait for it at its end.
+    """
+    import asyncio
+
+    wrapped = asyncio.wrap_future(future)
+    # The outcome is read from `future`; marked read on `wrapped` too, or asyncio logs a
+    # SystemExit the call re-raises as "Future exception was never retrieved".
+    wrapped.add_done_callback(retrieved)
+    try:
+        # Not `await wrapped`: cancelling it would cancel `future`, which the thread then
+        # could not complete.
+        done, _ = await asyncio.wait({wrapped}, timeout=timeout)
+    except asyncio.CancelledError:
+        abandon(future, state)
+        raise
+    return bool(done) or not abandon(future, state)
 
 
 def _not_started(name: str) -> str:

@@ -491,8 +491,6 @@ class Pipeline:
         return await asyncio.to_thread(capture)
 
     async def _aexecute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
-        import asyncio
-
         timeout = self.exact.limits.timeout
         if self.is_async:
             if timeout is not None:
@@ -507,16 +505,7 @@ class Pipeline:
             return refused
         started = time.monotonic()
         future, state = execution.start_thread(self.exact.name, bound, kwargs)
-        wrapped = asyncio.wrap_future(future)
-        # The outcome is read from `future`; marked read on `wrapped` too, or asyncio logs a
-        # SystemExit the call re-raises as "Future exception was never retrieved".
-        wrapped.add_done_callback(execution.retrieved)
-        try:
-            done, _ = await asyncio.wait({wrapped}, timeout=timeout)
-        except asyncio.CancelledError:
-            execution.abandon(future, state)
-            raise
-        if not done and execution.abandon(future, state):
+        if not await execution.wait_thread(future, state, timeout):
             return self._timed_out(started, "its thread may still be running")
         return future.result(0)
 
