@@ -63,6 +63,7 @@ from .metadata import (
     stored_span,
     unchecked_of,
 )
+from .mixins import report_mixin_declarations, report_mixin_name
 from .signatures import SignatureCheck
 from .typeinfo import (
     attrs_field_names,
@@ -397,7 +398,8 @@ class ClassCheck:
         final_names: dict[str, Declaration] = {}
         declarations = self.merged()
         if toolset_name is None and any(d.tool_name is None for d in declarations):
-            self.report_mixin_name(origin)
+            report_mixin_name(self.api, self.info, origin)
+        report_mixin_declarations(self.api, self.info, {d.method for d in declarations})
         for decl in declarations:
             if not decl.method:
                 # `tool("")` raises before the class exists: `tool()`'s own argument error.
@@ -517,16 +519,6 @@ class ClassCheck:
             if method not in declared:
                 found = problem("tool-attribute", self.name, attribute=attribute, got=repr(method))
                 report(self.api, found, class_span(self.info))
-
-    def report_mixin_name(self, origin: TypeInfo) -> None:
-        """A ``toolset_name`` from a class that is not a Toolset, when this class combines it."""
-        if origin is self.info or metadata(origin) is not None:
-            return  # set in a Toolset class: reported there as unchecked, if so
-        for base in self.info.bases:
-            if metadata(base.type) is not None and origin in base.type.mro:
-                return  # a Toolset base already has it: reported on that base
-        found = problem("unchecked-mixin-toolset-name", self.name, mixin=display_name(origin))
-        report(self.api, found, class_span(self.info))
 
     def unknown(self, decl: Declaration) -> Problem:
         """The problem of a declaration naming no method, with close names as suggestions."""

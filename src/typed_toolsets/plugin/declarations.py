@@ -242,6 +242,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     data["lambdas"] = lambdas
     data["loose_tools"] = loose
     data["methods"] = _methods(ctx.api, ctx.cls.defs.body, registered)
+    data["mixin_declarations"] = _mixin_declarations(ctx.api, info)
     info.metadata[META] = data
     _add_digest(ctx, data)
     meta = info.metaclass_type
@@ -252,6 +253,31 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     for stmt, _ in _class_statements(ctx.cls.defs.body):
         if _assigns(stmt, "exports"):
             _declare_exports_type(ctx, stmt)
+
+
+def _mixin_declarations(
+    api: SemanticAnalyzerPluginInterface, info: TypeInfo
+) -> list[dict[str, str]]:
+    """The methods bases of *info* that are not Toolsets declare tools for, which nothing inherits.
+
+    Only bases of this module are read: another module's class body is gone once it comes from
+    mypy's cache, and what the plugin says must not depend on that. A base defined here has
+    been analysed already (it is defined before the class), so its names are bound.
+    """
+    found: list[dict[str, str]] = []
+    for base in info.mro[1:]:
+        if base.has_base(TOOLSET) or base.module_name != api.cur_mod_id:
+            continue
+        reader = Reader(api, base)
+        mixin = display_name(base)
+        for stmt, block in _class_statements(base.defn.defs.body):
+            declared: list[dict[str, object]] = []
+            if block is None and _assigns(stmt, "exports"):
+                reader.exports(stmt.rvalue, declared)
+            decl = _statement_decoratordecl(reader, stmt) if block is None else None
+            declared += [decl] if decl is not None else []
+            found += [{"mixin": mixin, "method": str(d["method"])} for d in declared]
+    return found
 
 
 def _loose_tool(reader: Reader, expr: Expression) -> str | None:

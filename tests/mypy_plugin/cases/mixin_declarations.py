@@ -1,0 +1,34 @@
+from typing import ClassVar
+
+from typed_toolsets import Toolset, ToolSpec, tool
+
+
+class Greeting:
+    exports: ClassVar[tuple[ToolSpec, ...]] = (tool("wave"),)
+
+    @tool
+    def greet(self, *, name: str) -> str:
+        return name
+
+    def wave(self) -> str:
+        return "o/"
+
+
+class Friendly(Greeting, Toolset):  # E: Friendly.wave: Greeting declares the tool 'wave' but is not a Toolset, so Friendly does not inherit the declaration (nothing exports 'wave'); derive Greeting from Toolset, or declare 'wave' in Friendly  [toolset-unknown-method]  # E: Friendly.greet: Greeting declares the tool 'greet' but is not a Toolset, so Friendly does not inherit the declaration (nothing exports 'greet'); derive Greeting from Toolset, or declare 'greet' in Friendly  [toolset-unknown-method]
+    pass
+
+
+class Declared(Greeting, Toolset):
+    # A method the Toolset declares itself is exported: nothing is lost.
+    exports = (tool("wave"), tool("greet"))
+
+
+class Plain:
+    def helper(self) -> str:
+        return "plain"
+
+
+class WithPlain(Plain, Toolset):
+    @tool
+    def ping(self) -> str:
+        return "pong"
