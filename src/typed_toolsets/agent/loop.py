@@ -360,7 +360,12 @@ class ReAct:
             approve = typing.cast("Approve", self._approve)
             asked = call_async(approve, request.tool, request.arguments)
             return await settle(asked, request.timeout)
-        return await settle(request.proxy.ainvoke(request.arguments), request.timeout)
+        proxy = request.proxy
+        if request.timeout is not None and not (proxy.is_async or proxy.inline):
+            # A thread of its own, not the loop's executor: one still running at the deadline
+            # holds no worker there, and asyncio.run does not wait for it (counted until done).
+            return await settle(call_async(proxy.invoke, request.arguments), request.timeout)
+        return await settle(proxy.ainvoke(request.arguments), request.timeout)
 
     # ----------------------------------------------------------------------------- the loop
 
