@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import builtins
 import dataclasses
 import gc
 import json
@@ -189,6 +190,12 @@ class Stray(Toolset):
         raise asyncio.CancelledError
 
     @tool
+    async def group(self) -> str:
+        # A group holding a cancellation of the tool's own (BaseExceptionGroup: Python 3.11+).
+        group: Any = getattr(builtins, "BaseExceptionGroup")  # noqa: B009 - typed for 3.10
+        raise group("inner tasks", [asyncio.CancelledError(), ValueError("boom")])
+
+    @tool
     def ok(self) -> str:
         return "ok"
 
@@ -196,8 +203,17 @@ class Stray(Toolset):
 @pytest.mark.skipif(
     sys.version_info < (3, 11), reason="3.10 cannot tell it from a native cancel of the request"
 )
-@pytest.mark.parametrize("name", ["stray_helper", "stray_timed"])
-async def test_a_tool_s_own_cancellation_fails_its_call_and_the_server_goes_on(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "raised"),
+    [
+        ("stray_helper", "CancelledError"),
+        ("stray_timed", "CancelledError"),
+        ("stray_group", "BaseExceptionGroup: inner tasks (2 sub-exceptions)"),
+    ],
+)
+async def test_a_tool_s_own_cancellation_fails_its_call_and_the_server_goes_on(
+    name: str, raised: str
+) -> None:
     # Let through, the SDK took it for the request's cancellation: the client got "Connection
     # closed" and the server's task group ended (over stdio, the process with a traceback).
     with anyio.fail_after(BOUND):
@@ -209,8 +225,29 @@ async def test_a_tool_s_own_cancellation_fails_its_call_and_the_server_goes_on(n
     assert block.type == "text"
     envelope = json.loads(block.text)["error"]
     assert envelope["kind"] == "execution"
-    assert envelope["message"] == f"Tool {name!r} failed: CancelledError"
+    assert envelope["message"] == f"Tool {name!r} failed: {raised}"
     assert after.is_error is False
+
+
+@pytest.mark.skipif(
+    sys.version_info < (3, 11), reason="3.10 cannot tell it from a native cancel of the request"
+)
+async def test_over_http_a_tool_s_own_cancellation_leaves_the_app_serving() -> None:
+    # A group holding a cancellation ended the session manager's task group: the call was
+    # answered 500, and so was every request after it (its manager cannot be started again).
+    app = asgi_app(Stray.to_tools())
+    headers = {**ACCEPT, "Content-Type": "application/json"}
+    calls = [
+        {**CALL, "params": {"name": name, "arguments": {}}} for name in ("stray_group", "stray_ok")
+    ]
+    async with httpx2.AsyncClient(transport=transport(app), base_url="http://127.0.0.1") as client:
+        with anyio.fail_after(BOUND):
+            answers = [await client.post("/mcp", json=call, headers=headers) for call in calls]
+    assert [answer.status_code for answer in answers] == [200, 200]
+    failed, after = (answer.json()["result"] for answer in answers)
+    assert failed["isError"] is True
+    assert "BaseExceptionGroup: inner tasks" in failed["content"][0]["text"]
+    assert after["content"][0]["text"] == "ok"
 
 
 async def test_outside_a_server_an_exit_still_propagates_from_a_timed_async_tool() -> None:

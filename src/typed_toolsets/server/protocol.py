@@ -70,13 +70,16 @@ def _exited(exc: BaseException) -> bool:
     Such exceptions pass through the call path (`propagates`); the request's own cancellation
     does too, and must go on.
     """
-    if not propagates(exc):
-        return False
+    return propagates(exc) and not _holds_cancellation(exc)
+
+
+def _holds_cancellation(exc: BaseException) -> bool:
+    """Whether *exc* is a cancellation, or an exception group holding one (Python 3.11+)."""
     cancelled = anyio.get_cancelled_exc_class()
     if isinstance(exc, cancelled):
-        return False
-    split: Any = getattr(exc, "split", None)  # an exception group (Python 3.11+)
-    return split is None or split(cancelled)[0] is None
+        return True
+    split: Any = getattr(exc, "split", None)  # an exception group
+    return split is not None and split(cancelled)[0] is not None
 
 
 if sys.version_info >= (3, 11):
@@ -85,14 +88,16 @@ if sys.version_info >= (3, 11):
         """Whether *exc*, out of a tool call, is a cancellation the tool raised of its own.
 
         An async tool that awaits a task something else cancelled raises ``CancelledError``
-        while its request goes on. Let through, the SDK would take it for its own cancellation:
-        over stdio its task group ends and the server with it. The request's own cancellation
+        while its request goes on (alone, or in an exception group with other errors). Let
+        through, the SDK would take it for its own cancellation, or for its own failure: over
+        stdio its task group ends and the server with it; over HTTP the session manager's task
+        group ends, and every later request is answered 500. The request's own cancellation
         (the client's, or the server stopping) must go on: the SDK and our transports cancel
         through anyio cancel scopes, and a host may cancel the request's task natively (uvicorn
         stopping a 2026-07-28 JSON request past its graceful period), which ``Task.cancelling``
         counts.
         """
-        if not isinstance(exc, anyio.get_cancelled_exc_class()):
+        if not _holds_cancellation(exc):
             return False
         if anyio.current_effective_deadline() == -math.inf:  # an enclosing scope was cancelled
             return False
