@@ -199,6 +199,54 @@ def raw_stdio(
     return answers, status, stderr
 
 
+@contextlib.contextmanager
+def initialized(*args: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A ``typed-toolsets serve ARGS`` stdio subprocess past ``initialize`` (its pipes unbuffered).
+
+    Killed at the end if it still runs.
+    """
+    with subprocess.Popen(
+        serve_argv(*args),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        bufsize=0,  # unbuffered, so select() sees every line not yet read
+    ) as process:
+        assert process.stdin is not None
+        try:
+            send_line(process, json.dumps(INITIALIZE).encode())
+            assert read_answer(process, START_TIMEOUT)["id"] == 0
+            yield process
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(STOP_TIMEOUT)
+            with contextlib.suppress(BrokenPipeError):
+                process.stdin.close()
+
+
+def send_line(process: subprocess.Popen[bytes], line: bytes) -> None:
+    """Write *line* and a newline to the stdin of *process*."""
+    write(process, line + b"\n")
+
+
+def write(process: subprocess.Popen[bytes], data: bytes) -> None:
+    """Write all of *data* to the (unbuffered) stdin of *process*."""
+    assert process.stdin is not None
+    view = memoryview(data)
+    while view:
+        view = view[process.stdin.write(view) or 0 :]
+
+
+def read_answer(process: subprocess.Popen[bytes], timeout: float) -> dict[str, Any]:
+    """The next line *process* writes on stdout, as JSON; fail after *timeout* seconds."""
+    assert process.stdout is not None
+    line = _read_line(process.stdout, time.monotonic() + timeout)
+    assert line, "stdout ended"
+    answer: dict[str, Any] = json.loads(line)
+    return answer
+
+
 def _exchange(
     process: subprocess.Popen[bytes], lines: list[dict[str, Any]], deadline: float
 ) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ import signal
 import subprocess
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +25,12 @@ from mcp.client.stdio import stdio_client
 
 from tests.server.sample import SampleToolset
 from tests.server.support import (
-    INITIALIZE,
     SAMPLE,
     STUBBORN,
     TEXT,
     alive,
     flatten,
+    initialized,
     processes_with,
     raw_stdio,
     serve_argv,
@@ -423,37 +423,13 @@ def test_what_a_target_prints_while_importing_goes_to_stderr(tmp_path: Path) -> 
     assert status == 0
 
 
-@contextlib.contextmanager
-def _initialized(target: str = SAMPLE) -> Iterator[subprocess.Popen[bytes]]:
-    """A stdio server (subprocess) past ``initialize``; killed at the end if it still runs."""
-    with subprocess.Popen(
-        serve_argv(target),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    ) as process:
-        assert process.stdin is not None
-        assert process.stdout is not None
-        try:
-            process.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
-            process.stdin.flush()
-            assert process.stdout.readline()
-            yield process
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait(BOUND)
-            with contextlib.suppress(BrokenPipeError):
-                process.stdin.close()
-
-
 def _stderr(process: subprocess.Popen[bytes]) -> str:
     assert process.stderr is not None
     return process.stderr.read().decode(errors="replace")
 
 
 def test_a_client_that_stops_reading_ends_the_server_quietly() -> None:
-    with _initialized() as process:
+    with initialized(SAMPLE) as process:
         assert process.stdin is not None
         assert process.stdout is not None
         process.stdout.close()  # the client reads no more: the next answer breaks the pipe
@@ -485,7 +461,7 @@ def test_ctrl_c_ends_the_server_with_status_130_while_the_client_keeps_stdin_ope
     # for another line, or the end of stdin, before it stops; and it stops as a cancellation, on
     # Python 3.10 too, where Ctrl-C landing in one of the SDK's tasks was once logged as an
     # unhandled error of its task group.
-    with _initialized() as process:
+    with initialized(SAMPLE) as process:
         assert process.stdin is not None
         if tool is not None:
             call = {
@@ -528,7 +504,7 @@ def test_sigterm_cancels_the_calls_before_it_ends_the_server(tmp_path: Path) -> 
         ("sample_child", {"tag": tag, "seconds": 600}),
     ]
     try:
-        with _initialized() as process:
+        with initialized(SAMPLE) as process:
             assert process.stdin is not None
             for index, (name, arguments) in enumerate(calls, 1):
                 call = {
@@ -580,7 +556,7 @@ def test_a_call_that_ignores_its_cancellation_does_not_hold_the_stop(
         "method": "tools/call",
         "params": {"name": "stubborn_ignore", "arguments": {"marker": str(marker)}},
     }
-    with _initialized(STUBBORN) as process:
+    with initialized(STUBBORN) as process:
         assert process.stdin is not None
         process.stdin.write(json.dumps(call).encode() + b"\n")
         process.stdin.flush()

@@ -34,7 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from typed_toolsets import ToolProxy
 
 from .guard import LOOPBACK_HOSTS, BearerAuth, check_bind, is_loopback, transport_security
-from .protocol import DEFAULT_NAME, logger, mcp_server
+from .protocol import DEFAULT_NAME, body_limit, logger, mcp_server, request_limit, too_large
 from .stopping import Watchdog, watchdog
 from .threads import DEFAULT_THREADS, DaemonThreads
 
@@ -148,24 +148,6 @@ class _Endpoint:
         await _until_answered(self._manager.handle_request, scope, receive, send)
 
 
-#: The body a request may have beyond its arguments: the JSON-RPC envelope (method, id, tool
-#: name, ``_meta``).
-_ENVELOPE_BYTES: Final = 64 * 1024
-#: How much larger than their compact JSON (which `Limits.max_argument_bytes` measures)
-#: arguments may be as a client writes them: indentation, and six-character ``\u`` escapes of
-#: what is two or three bytes in UTF-8.
-_SPELLING_FACTOR: Final = 4
-
-
-def body_limit(max_argument_bytes: int) -> int:
-    """The largest request body an app whose tools take at most *max_argument_bytes* reads.
-
-    Arguments past their tool's limit are refused by the call path with a message the model
-    can act on; this bound only keeps a body no tool could accept from being read whole.
-    """
-    return _SPELLING_FACTOR * max_argument_bytes + _ENVELOPE_BYTES
-
-
 async def _body_within(scope: Scope, receive: Receive, limit: int) -> bytes | None:
     """The request's whole body, or None once it is known to be over *limit* bytes."""
     for name, value in scope.get("headers", ()):
@@ -201,15 +183,10 @@ def _replayed(body: bytes, receive: Receive) -> Receive:
 
 def _too_large(limit: int) -> JSONResponse:
     """The answer to a body over *limit* bytes: 413, with a JSON-RPC error saying the limit."""
-    message = (
-        f"the request body is larger than {limit:,} bytes, the most this server reads (four "
-        "times its tools' largest Limits.max_argument_bytes, plus 64 KiB); send smaller "
-        "arguments"
-    )
     answer = {
         "jsonrpc": "2.0",
         "id": None,
-        "error": {"code": types.INVALID_REQUEST, "message": message},
+        "error": {"code": types.INVALID_REQUEST, "message": too_large("body", limit)},
     }
     # The rest of the body is never read: the connection cannot carry another request.
     return JSONResponse(answer, status_code=413, headers={"Connection": "close"})
@@ -402,14 +379,13 @@ def asgi_app(
         raise ValueError(msg)
     proxies = list(tools)
     server = mcp_server(proxies, name=name, log_arguments=log_arguments)
-    largest = max((proxy.limits.max_argument_bytes for proxy in proxies), default=0)
     return _app(
         server,
         token=token,
         path=path,
         allowed_hosts=allowed_hosts,
         threads=threads,
-        max_body=body_limit(largest),
+        max_body=request_limit(proxies),
     )
 
 

@@ -34,13 +34,54 @@ from typed_toolsets.call.execution import execution_error, propagates
 from typed_toolsets.export import amcp_call, mcp
 from typed_toolsets.export.calls import mcp_error
 
-__all__ = ["DEFAULT_NAME", "logger", "mcp_server", "tools_text"]
+__all__ = [
+    "DEFAULT_NAME",
+    "body_limit",
+    "logger",
+    "mcp_server",
+    "request_limit",
+    "too_large",
+    "tools_text",
+]
 
 #: The server name reported to clients (``serverInfo.name``) unless another is given.
 DEFAULT_NAME: Final = "typed-toolsets"
 
 #: One INFO record per call: ``tool=<name> outcome=<ok|error:<kind>|cancelled> duration=<s>``.
 logger = logging.getLogger("typed_toolsets.server")
+
+
+#: The part of a request beyond its arguments: the JSON-RPC envelope (method, id, tool name,
+#: ``_meta``).
+_ENVELOPE_BYTES: Final = 64 * 1024
+#: How much larger than their compact JSON (which `Limits.max_argument_bytes` measures)
+#: arguments may be as a client writes them: indentation, and six-character ``\u`` escapes of
+#: what is two or three bytes in UTF-8.
+_SPELLING_FACTOR: Final = 4
+
+
+def body_limit(max_argument_bytes: int) -> int:
+    """The largest request a server whose tools take at most *max_argument_bytes* reads.
+
+    That is an HTTP request's body, or a line on stdio. Arguments past their tool's limit are
+    refused by the call path with a message the model can act on; this bound only keeps a
+    request no tool could accept from being read whole.
+    """
+    return _SPELLING_FACTOR * max_argument_bytes + _ENVELOPE_BYTES
+
+
+def request_limit(tools: Iterable[ToolProxy]) -> int:
+    """`body_limit` for the largest `Limits.max_argument_bytes` among *tools*."""
+    return body_limit(max((proxy.limits.max_argument_bytes for proxy in tools), default=0))
+
+
+def too_large(what: str, limit: int) -> str:
+    """What a client is told of a request (its *what*: body, line) over *limit* bytes."""
+    return (
+        f"the request {what} is larger than {limit:,} bytes, the most this server reads (four "
+        "times its tools' largest Limits.max_argument_bytes, plus 64 KiB); send smaller "
+        "arguments"
+    )
 
 
 def tools_text(tools: Iterable[ToolProxy]) -> str:

@@ -10,30 +10,42 @@ server returns.
 The requests are read from a private duplicate of file descriptor 0 by a daemon thread of ours,
 not by the SDK's reader: that one waits in a thread the interpreter joins, and cannot be
 cancelled, so Ctrl-C (or any cancellation) would wait for the client's next line or the end of
-stdin.
+stdin. It also reads a line whole, however long, and drops one it cannot parse without an
+answer. Ours reads at most `request_limit` bytes of a line (what HTTP reads of a body) and
+discards the rest; a line that is too long, or not a JSON-RPC message, is answered with a
+JSON-RPC error for its request's id when that can be read (``null`` otherwise), so the client
+is not left waiting for an answer that will never come.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import queue
+import re
 import sys
 import threading
 from collections.abc import Callable, Generator, Iterable
-from typing import IO, TYPE_CHECKING, cast
+from typing import IO, TYPE_CHECKING, Any, Final, TypeGuard, cast
 
+import anyio
+import mcp_types as types
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 from typed_toolsets import ToolProxy
 
-from .protocol import DEFAULT_NAME, logger, mcp_server, tools_text
+from .protocol import DEFAULT_NAME, logger, mcp_server, request_limit, too_large, tools_text
 from .stopping import Watchdog, watchdog
 from .threads import DEFAULT_THREADS, DaemonThreads
 
 if TYPE_CHECKING:
-    import anyio
+    from anyio.streams.memory import MemoryObjectSendStream
+    from mcp.server import Server
+    from mcp.shared._stream_protocols import WriteStream
 
 __all__ = ["serve_stdio"]
 
@@ -62,17 +74,31 @@ async def serve_stdio(
     if threads is not None:
         asyncio.get_running_loop().set_default_executor(DaemonThreads(threads))
     logger.info("serving %s over stdio", tools_text(proxies))
-    with _stdin_lines() as lines:
-        stdin = cast("anyio.AsyncFile[str] | None", lines)  # the SDK only iterates over it
-        async with stdio_server(stdin) as (read_stream, write_stream):
-            try:
-                await server.run(read_stream, write_stream, server.create_initialization_options())
-            finally:
-                # What tools printed may still sit in sys.stdout's buffer; flushed at exit, it
-                # would reach the protocol stream, which the SDK gives back to file descriptor 1
-                # on leaving.
-                _flush_stdout()
+    with _stdin_lines(request_limit(proxies)) as lines:
+        if lines is None:  # the SDK reads stdin itself
+            async with stdio_server() as (read_stream, write_stream):
+                await _run(server, read_stream, write_stream)
+        else:
+            # The SDK writes stdout; the requests are read by `_requests` (the SDK is given no
+            # lines to read).
+            async with stdio_server(_NO_LINES) as (unread, write_stream):
+                unread.close()
+                send, receive = anyio.create_memory_object_stream[SessionMessage | Exception]()
+                async with receive, anyio.create_task_group() as group:
+                    group.start_soon(_requests, lines, send, write_stream)
+                    await _run(server, receive, write_stream)
+                    group.cancel_scope.cancel()
     logger.info("stdin closed; stopping")
+
+
+async def _run(server: Server[Any], read_stream: Any, write_stream: Any) -> None:
+    """Run *server* until its requests end."""
+    try:
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+    finally:
+        # What tools printed may still sit in sys.stdout's buffer; flushed at exit, it would
+        # reach the protocol stream, which the SDK gives back to file descriptor 1 on leaving.
+        _flush_stdout()
 
 
 def _flush_stdout() -> None:
@@ -82,21 +108,171 @@ def _flush_stdout() -> None:
             stream.flush()
 
 
+# ---------------------------------------------------------------------------------- requests
+
+
+class _NoLines:
+    """An input with no lines: the SDK's stdio transport, given it, writes and reads nothing."""
+
+    def __aiter__(self) -> _NoLines:
+        return self
+
+    async def __anext__(self) -> str:
+        raise StopAsyncIteration
+
+
+_NO_LINES: Final = cast("anyio.AsyncFile[str]", _NoLines())  # the SDK only iterates over it
+
+
+async def _requests(
+    lines: _Lines,
+    requests: MemoryObjectSendStream[SessionMessage | Exception],
+    answers: WriteStream[SessionMessage],
+) -> None:
+    """Pass each JSON-RPC message of *lines* on to the server as *requests*, as the SDK does.
+
+    A line that is none (not JSON, not a message, an id neither a string nor an integer, too
+    long) gets a JSON-RPC error on *answers*, for its request's id when that can be read;
+    blank lines are skipped. The SDK drops such lines unanswered, and a client whose request
+    it was would wait for an answer forever.
+    """
+    async with requests:
+        async for line in lines:
+            parsed = _parsed(line, lines.limit)
+            if isinstance(parsed, SessionMessage):
+                await requests.send(parsed)
+            elif parsed is not None:
+                logger.info("refused a request: %s", parsed.error.message)
+                with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    await answers.send(SessionMessage(parsed))
+
+
+def _parsed(line: str | _Overlong, limit: int) -> SessionMessage | types.JSONRPCError | None:
+    """The message *line* holds, the error that answers it, or None for a blank line."""
+    if isinstance(line, _Overlong):
+        return _error(line.request_id, types.INVALID_REQUEST, too_large("line", limit))
+    if not line.strip():
+        return None
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception as exc:  # noqa: BLE001 - the SDK's own reader catches as much
+        return _unreadable(line, exc)
+    refusal = _bad_id(line, message)
+    return SessionMessage(message) if refusal is None else refusal
+
+
+def _error(request_id: types.RequestId | None, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(
+        jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message)
+    )
+
+
+def _unreadable(line: str, exc: Exception) -> types.JSONRPCError:
+    """The answer to a line the SDK's parser refused: not JSON, or JSON but not a message."""
+    errors = exc.errors() if isinstance(exc, ValidationError) else []
+    for error in errors:
+        if error["type"] == "json_invalid":
+            detail = error.get("ctx", {}).get("error", error["msg"])
+            return _error(_id_in(line), types.PARSE_ERROR, f"Parse error: {detail}")
+    message = (
+        "Invalid Request: the line is not a JSON-RPC 2.0 message (one object per line, with "
+        '"jsonrpc": "2.0", a "method" and, for a request, an "id"; "params", when sent, an '
+        "object)"
+    )
+    return _error(_id_in(line), types.INVALID_REQUEST, message)
+
+
+def _bad_id(line: str, message: types.JSONRPCMessage) -> types.JSONRPCError | None:
+    """The answer to a request whose id is neither a string nor an integer, None for others.
+
+    The SDK's parser takes such a request (``"id": 1.5``, ``true``, ``null``) for a
+    notification, and never answers it.
+    """
+    if not isinstance(message, types.JSONRPCNotification) or '"id"' not in line:
+        return None
+    fields = _object(line)
+    if fields is None or "id" not in fields:
+        return None
+    text = 'Invalid Request: "id" must be a string or an integer (MCP allows no null id)'
+    return _error(None, types.INVALID_REQUEST, text)
+
+
+def _id_in(line: str) -> types.RequestId | None:
+    """The id of the request *line* holds, when Python's json reads it and it is valid."""
+    fields = _object(line)
+    found = None if fields is None else fields.get("id")
+    return found if _valid_id(found) else None
+
+
+def _object(line: str) -> dict[str, object] | None:
+    """The JSON object *line* holds as Python's json reads it (which the SDK's parser may not)."""
+    try:
+        value: object = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return cast("dict[str, object]", value) if isinstance(value, dict) else None
+
+
+def _valid_id(value: object) -> TypeGuard[types.RequestId]:
+    """Whether *value* can be a request's id in an answer (an int, or a str UTF-8 can encode)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: the answer could not be written
+        return False
+    return True
+
+
+# The id of a request whose line is too long to read: a scalar member (jsonrpc, method) may
+# come before it. Strings with escapes are not read: the answer's id is then null.
+_ID_VALUE: Final = rb'(-?(?:0|[1-9][0-9]{0,30})|"[^"\\]{0,1000}")'
+_SCALAR: Final = rb'(?:"[^"\\]*"|-?[0-9][0-9.eE+-]*|true|false|null)'
+_LEADING_ID: Final = re.compile(
+    rb'\s*\{\s*(?:"[^"\\]*"\s*:\s*' + _SCALAR + rb'\s*,\s*)*"id"\s*:\s*' + _ID_VALUE + rb"\s*[,}]"
+)
+# The last member: only the object that closes the line can end with `"id": ...}` at its end
+# (a nested one is followed by the brackets of those around it).
+_TRAILING_ID: Final = re.compile(rb'[{,]\s*"id"\s*:\s*' + _ID_VALUE + rb"\s*\}\s*\Z")
+
+
+def _leading_id(head: bytes) -> types.RequestId | None:
+    """The id of the request whose line begins with *head*, when it comes before "params"."""
+    found = _LEADING_ID.match(head)
+    return None if found is None else _id_value(found.group(1))
+
+
+def _trailing_id(tail: bytes) -> types.RequestId | None:
+    """The id of the request whose line ends with *tail*, when it is the object's last member."""
+    found = _TRAILING_ID.search(tail)
+    return None if found is None else _id_value(found.group(1))
+
+
+def _id_value(text: bytes) -> types.RequestId | None:
+    value: object = json.loads(text.decode("utf-8", errors="replace"))
+    return value if _valid_id(value) else None
+
+
 # ------------------------------------------------------------------------------------- stdin
 
 
 @contextlib.contextmanager
-def _stdin_lines() -> Generator[_Lines | None]:
+def _stdin_lines(limit: int) -> Generator[_Lines | None]:
     """The lines of file descriptor 0, read by a daemon thread; fd 0 is the null device meanwhile.
 
-    None when ``sys.stdin`` is not file descriptor 0 (a test, an embedding host) or the
-    descriptors cannot be moved: then the SDK reads stdin itself, as it would.
+    Lines longer than *limit* bytes (the newline aside) are discarded (see `_Lines`). None when
+    ``sys.stdin`` is not file descriptor 0 (a test, an embedding host) or the descriptors
+    cannot be moved: then the SDK reads stdin itself, as it would, with no bound.
     """
     private = _private_stdin()
     if private is None:
         yield None
         return
-    lines = _Lines(private)
+    lines = _Lines(private, limit)
     try:
         yield lines
     finally:
@@ -129,7 +305,22 @@ def _private_stdin() -> int | None:
     return private
 
 
-_Delivery = Callable[["bytes | BaseException"], None]
+class _Overlong:
+    """A line longer than the limit, discarded; *request_id* is its request's, if it was read."""
+
+    def __init__(self, request_id: types.RequestId | None) -> None:
+        self.request_id = request_id
+
+
+_Delivery = Callable[["bytes | _Overlong | BaseException"], None]
+
+#: How much of a discarded line is read at a time.
+_CHUNK: Final = 64 * 1024
+#: Where the id of a discarded request is looked for: the first bytes of its line (a client
+#: writes ``"id"`` before ``"params"``, the Python SDK does) and the last (the TypeScript SDK
+#: writes it after them).
+_HEAD: Final = 64 * 1024
+_TAIL: Final = 512
 
 
 class _Lines:
@@ -137,11 +328,14 @@ class _Lines:
 
     One daemon thread reads a line each time one is asked for; waiting for it can be cancelled,
     and the thread, blocked in a read, never holds up the interpreter's exit. The descriptor is
-    closed by that thread when it has finished, never under it.
+    closed by that thread when it has finished, never under it. A line of more than *limit*
+    bytes (the newline aside) is read no further: the rest of it is read in chunks and
+    discarded, however long it goes on, and it is given as an `_Overlong`.
     """
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, limit: int) -> None:
         self._file: IO[bytes] = os.fdopen(fd, "rb", closefd=True)
+        self.limit = limit
         self._asks: queue.SimpleQueue[_Delivery | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         # Started at the end of stdin, which stops the server (see `stopping`).
@@ -150,11 +344,11 @@ class _Lines:
     def __aiter__(self) -> _Lines:
         return self
 
-    async def __anext__(self) -> str:
+    async def __anext__(self) -> str | _Overlong:
         loop = asyncio.get_running_loop()
-        answer: asyncio.Future[bytes] = loop.create_future()
+        answer: asyncio.Future[bytes | _Overlong] = loop.create_future()
 
-        def settle(got: bytes | BaseException) -> None:
+        def settle(got: bytes | _Overlong | BaseException) -> None:
             if answer.done():  # the wait was cancelled
                 return
             if isinstance(got, BaseException):
@@ -162,7 +356,7 @@ class _Lines:
             else:
                 answer.set_result(got)
 
-        def deliver(got: bytes | BaseException) -> None:
+        def deliver(got: bytes | _Overlong | BaseException) -> None:
             with contextlib.suppress(RuntimeError):  # the loop has closed
                 loop.call_soon_threadsafe(settle, got)
 
@@ -173,6 +367,8 @@ class _Lines:
             self._thread.start()
         self._asks.put(deliver)
         line = await answer
+        if isinstance(line, _Overlong):
+            return line
         if not line:
             if self._watchdog is None:
                 self._watchdog = watchdog()
@@ -183,7 +379,7 @@ class _Lines:
         try:
             while (deliver := self._asks.get()) is not None:
                 try:
-                    line = self._file.readline()
+                    line = self._read_line()
                 except (OSError, ValueError) as exc:
                     deliver(exc)
                     return
@@ -192,6 +388,21 @@ class _Lines:
                     return
         finally:
             self._file.close()
+
+    def _read_line(self) -> bytes | _Overlong:
+        """The next line (empty at the end), or an `_Overlong` once a long one is discarded."""
+        line = self._file.readline(self.limit + 1)
+        if len(line) <= self.limit or line.endswith(b"\n"):
+            return line
+        head, tail = line[:_HEAD], line[-_TAIL:]
+        del line
+        while not tail.endswith(b"\n"):
+            chunk = self._file.readline(_CHUNK)
+            if not chunk:  # the end of stdin, in the middle of the line
+                break
+            tail = (tail + chunk)[-_TAIL:]
+        found = _leading_id(head)
+        return _Overlong(found if found is not None else _trailing_id(tail))
 
     def close(self) -> None:
         """Let the thread end (and close the descriptor) once its read, if any, returns.
