@@ -423,6 +423,37 @@ def test_what_a_target_prints_while_importing_goes_to_stderr(tmp_path: Path) -> 
     assert status == 0
 
 
+CLOSES = """\
+import sys
+
+from typed_toolsets import Toolset, tool
+
+
+class ClosesToolset(Toolset):
+    @tool
+    def shut(self) -> str:
+        sys.stdout.close()
+        return "shut"
+
+    @tool
+    def hi(self) -> str:
+        return "hi"
+"""
+
+
+def test_a_tool_closing_sys_stdout_fails_no_later_call_and_not_the_stop(tmp_path: Path) -> None:
+    # Over stdio sys.stdout writes to stderr (the protocol has file descriptor 1 of its own).
+    # The server ended with status 1: "cannot write the output: sys.stdout was closed".
+    target = tmp_path / "closes.py"
+    target.write_text(CLOSES, encoding="utf-8")
+    answers, status, stderr = raw_stdio(
+        [f"{target}:ClosesToolset"], [("closes_shut", {}), ("closes_hi", {})], BOUND
+    )
+    texts = [answer["result"]["content"][0]["text"] for answer in answers[1:]]
+    assert (texts, status) == (["shut", "hi"], 0), stderr
+    assert "error" not in stderr
+
+
 def _stderr(process: subprocess.Popen[bytes]) -> str:
     assert process.stderr is not None
     return process.stderr.read().decode(errors="replace")

@@ -255,8 +255,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     err = sys.stderr if sys.stderr is not None else _missing(None)
     try:
         status = handler(args, out, err)
-        if sys.stdout is not None:
-            sys.stdout.flush()  # a write error shows here, not as a traceback at exit
+        # A write error shows here, not as a traceback at exit. A stream closed since (by a
+        # tool `serve` ran) holds nothing more to write: the command's output is out already.
+        if sys.stdout is not None and not sys.stdout.closed:
+            sys.stdout.flush()
     except KeyboardInterrupt:  # Ctrl-C, or a target or tool raising it
         _say(args.command, "interrupted")
         return EXIT_INTERRUPTED
