@@ -453,6 +453,42 @@ async def test_a_body_no_tool_could_accept_is_refused_before_it_is_read() -> Non
     assert json.loads(result["content"][0]["text"])["error"]["kind"] == "limit"
 
 
+@pytest.mark.parametrize(
+    ("content_type", "status"),
+    [
+        ("application/json", 200),
+        ("Application/JSON; charset=utf-8", 200),
+        (None, 415),
+        ("text/plain", 415),
+        ("application/jsonx", 415),
+        ("application/x-www-form-urlencoded", 415),
+    ],
+)
+async def test_a_body_that_is_not_json_by_its_content_type_is_415_with_a_json_rpc_error(
+    content_type: str | None, status: int
+) -> None:
+    # The SDK answered most such types with a plain-text 400 (no JSON-RPC message), after
+    # reading the body whole, "application/jsonx" with a 415, and refused "Application/JSON".
+    app = asgi_app(SampleToolset.to_tools())
+    headers = dict(ACCEPT) if content_type is None else {**ACCEPT, "Content-Type": content_type}
+    async with httpx2.AsyncClient(transport=transport(app), base_url="http://127.0.0.1") as client:
+        with anyio.fail_after(BOUND):
+            response = await client.post("/mcp", content=json.dumps(CALL), headers=headers)
+    assert response.status_code == status
+    if status == 200:
+        assert response.json()["result"]["structuredContent"] == {"result": 3}
+        return
+    assert response.json() == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {
+            "code": -32600,
+            "message": "Unsupported Media Type: Content-Type must be application/json",
+        },
+    }
+    assert response.headers["connection"] == "close"
+
+
 async def test_a_tool_with_larger_limits_gets_bodies_past_the_sdk_s_own_limit() -> None:
     # The SDK refuses bodies over 4 MiB with a plain 413 of its own; the app's bound, four times
     # the largest argument limit plus the envelope, is the only one: 5 MB of arguments reach a

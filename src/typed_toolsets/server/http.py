@@ -137,6 +137,13 @@ class _Endpoint:
             # period), and has no session to end with DELETE; POST is all it answers.
             await _ONLY_POST(scope, receive, send)
             return
+        typed = _json_typed(scope)
+        if typed is None:
+            # Before the body is read. The SDK's own check answers most types with a plain
+            # 400 that is no JSON-RPC message, after reading the body whole.
+            await _NOT_JSON(scope, receive, send)
+            return
+        scope = typed
         # Read here, within the limit: the SDK reads a body whole, whatever its size.
         body = await _body_within(scope, receive, self._max_body)
         if body is None:
@@ -206,6 +213,38 @@ _ONLY_POST: Final = JSONResponse(
     },
     status_code=405,
     headers={"Allow": "POST"},
+)
+
+
+def _json_typed(scope: Scope) -> Scope | None:
+    """*scope* with its ``Content-Type`` as the SDK takes it; None unless it is JSON's.
+
+    Media types are case-insensitive, and may have parameters (``charset=utf-8``); the SDK
+    takes ``application/json`` exactly.
+    """
+    headers = list(scope.get("headers", ()))
+    for name, value in headers:
+        if name == b"content-type":
+            if value.split(b";", 1)[0].strip().lower() != b"application/json":
+                return None
+            kept = [(name, value) for name, value in headers if name != b"content-type"]
+            return {**scope, "headers": [*kept, (b"content-type", b"application/json")]}
+    return None
+
+
+#: The answer to a body that is not JSON by its ``Content-Type``: 415, with a JSON-RPC error (the
+#: words are the SDK's own for a type it refuses so). The body is never read.
+_NOT_JSON: Final = JSONResponse(
+    {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {
+            "code": types.INVALID_REQUEST,
+            "message": "Unsupported Media Type: Content-Type must be application/json",
+        },
+    },
+    status_code=415,
+    headers={"Connection": "close"},
 )
 
 
