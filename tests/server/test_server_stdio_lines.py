@@ -149,6 +149,16 @@ INVALID_REQUEST = -32600
         (b"garbage", None, PARSE_ERROR, "Parse error: expected value at line 1 column 1"),
         (b'{"jsonrpc": "2.0", "id": 4, "method": "ping"', None, PARSE_ERROR, "Parse error: "),
         (b"\xff\xfe{}", None, PARSE_ERROR, "Parse error: "),
+        # Not UTF-8: the SDK's reader made the byte U+FFFD, and the tool echoed "a\ufffdb".
+        (
+            (
+                b'{"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": '
+                b'{"name": "sample_echo", "arguments": {"text": "a\xffb"}}}'
+            ),
+            11,
+            PARSE_ERROR,
+            "Parse error: invalid unicode code point at line 1 column 112",
+        ),
         # json reads a lone surrogate, and an integer's 5,000 digits, the SDK's parser does not.
         (b'{"jsonrpc": "2.0", "id": 5, "method": "x\\ud800"}', 5, PARSE_ERROR, "Parse error: "),
         (

@@ -147,8 +147,12 @@ async def _requests(
                     await answers.send(SessionMessage(parsed))
 
 
-def _parsed(line: str | _Overlong, limit: int) -> SessionMessage | types.JSONRPCError | None:
-    """The message *line* holds, the error that answers it, or None for a blank line."""
+def _parsed(line: bytes | _Overlong, limit: int) -> SessionMessage | types.JSONRPCError | None:
+    """The message *line* holds, the error that answers it, or None for a blank line.
+
+    The line is parsed as UTF-8, as an HTTP body is: bytes that are not are a parse error. (The
+    SDK's reader replaced them with U+FFFD, and a tool got what it made of them.)
+    """
     if isinstance(line, _Overlong):
         return _error(line.request_id, types.INVALID_REQUEST, too_large("line", limit))
     if not line.strip():
@@ -167,7 +171,7 @@ def _error(request_id: types.RequestId | None, code: int, message: str) -> types
     )
 
 
-def _unreadable(line: str, exc: Exception) -> types.JSONRPCError:
+def _unreadable(line: bytes, exc: Exception) -> types.JSONRPCError:
     """The answer to a line the SDK's parser refused: not JSON, or JSON but not a message."""
     errors = exc.errors() if isinstance(exc, ValidationError) else []
     for error in errors:
@@ -182,13 +186,13 @@ def _unreadable(line: str, exc: Exception) -> types.JSONRPCError:
     return _error(_id_in(line), types.INVALID_REQUEST, message)
 
 
-def _bad_id(line: str, message: types.JSONRPCMessage) -> types.JSONRPCError | None:
+def _bad_id(line: bytes, message: types.JSONRPCMessage) -> types.JSONRPCError | None:
     """The answer to a request whose id is neither a string nor an integer, None for others.
 
     The SDK's parser takes such a request (``"id": 1.5``, ``true``, ``null``) for a
     notification, and never answers it.
     """
-    if not isinstance(message, types.JSONRPCNotification) or '"id"' not in line:
+    if not isinstance(message, types.JSONRPCNotification) or b'"id"' not in line:
         return None
     fields = _object(line)
     if fields is None or "id" not in fields:
@@ -197,17 +201,20 @@ def _bad_id(line: str, message: types.JSONRPCMessage) -> types.JSONRPCError | No
     return _error(None, types.INVALID_REQUEST, text)
 
 
-def _id_in(line: str) -> types.RequestId | None:
+def _id_in(line: bytes) -> types.RequestId | None:
     """The id of the request *line* holds, when Python's json reads it and it is valid."""
     fields = _object(line)
     found = None if fields is None else fields.get("id")
     return found if _valid_id(found) else None
 
 
-def _object(line: str) -> dict[str, object] | None:
-    """The JSON object *line* holds as Python's json reads it (which the SDK's parser may not)."""
+def _object(line: bytes) -> dict[str, object] | None:
+    """The JSON object *line* holds as Python's json reads it (which the SDK's parser may not).
+
+    Bytes that are not UTF-8 are read as U+FFFD: an id may still be found.
+    """
     try:
-        value: object = json.loads(line)
+        value: object = json.loads(line.decode("utf-8", errors="replace"))
     except (ValueError, RecursionError):
         return None
     return cast("dict[str, object]", value) if isinstance(value, dict) else None
@@ -253,7 +260,10 @@ def _trailing_id(tail: bytes) -> types.RequestId | None:
 
 
 def _id_value(text: bytes) -> types.RequestId | None:
-    value: object = json.loads(text.decode("utf-8", errors="replace"))
+    try:
+        value: object = json.loads(text)
+    except ValueError:  # not UTF-8: not the id the client has
+        return None
     return value if _valid_id(value) else None
 
 
@@ -324,7 +334,7 @@ _TAIL: Final = 512
 
 
 class _Lines:
-    """Lines of a descriptor as ``str`` (UTF-8, invalid bytes replaced, as the SDK reads them).
+    """The lines of a descriptor, as bytes.
 
     One daemon thread reads a line each time one is asked for; waiting for it can be cancelled,
     and the thread, blocked in a read, never holds up the interpreter's exit. The descriptor is
@@ -344,7 +354,7 @@ class _Lines:
     def __aiter__(self) -> _Lines:
         return self
 
-    async def __anext__(self) -> str | _Overlong:
+    async def __anext__(self) -> bytes | _Overlong:
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[bytes | _Overlong] = loop.create_future()
 
@@ -367,13 +377,11 @@ class _Lines:
             self._thread.start()
         self._asks.put(deliver)
         line = await answer
-        if isinstance(line, _Overlong):
-            return line
         if not line:
             if self._watchdog is None:
                 self._watchdog = watchdog()
             raise StopAsyncIteration
-        return line.decode("utf-8", errors="replace")
+        return line
 
     def _read(self) -> None:
         try:
