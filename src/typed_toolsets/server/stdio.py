@@ -112,7 +112,7 @@ def _flush_stdout() -> None:
 
 
 class _NoLines:
-    """An input with no lines: the SDK's stdio transport, given it, writes and reads nothing."""
+    """An input with no lines: given it, the SDK's stdio transport reads nothing (and writes)."""
 
     def __aiter__(self) -> _NoLines:
         return self
