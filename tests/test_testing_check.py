@@ -240,6 +240,42 @@ def test_a_registered_type_whose_schema_and_hooks_disagree_is_caught() -> None:
 
 
 @attrs.frozen
+class Price:
+    cents: int
+
+
+def _price(text: str) -> Price:
+    whole, fraction = text.split(".")  # a whole number ("12"), which the schema admits, fails
+    return Price(int(whole) * 100 + int(fraction.ljust(2, "0")))
+
+
+# The hooks agree with each other, and the strategy is as wide as can be: only what a model may
+# send besides what the unstructure hook writes shows that the structure hook is stricter.
+register_type(
+    Price,
+    schema={"type": "string", "pattern": r"^[0-9]+(\.[0-9]{1,2})?$"},
+    structure=_price,
+    unstructure=lambda price: f"{price.cents // 100}.{price.cents % 100:02d}",
+    strategy=st.integers(min_value=0).map(Price),
+)
+
+
+class PriceToolset(Toolset):
+    @tool
+    def pay(self, *, amount: Price) -> str:
+        return "paid"
+
+
+def test_a_structure_hook_stricter_than_its_schema_is_caught() -> None:
+    # Only the JSON the strategy's values unstructure to was sent: the check passed, yet a
+    # model's "12" was refused ("not enough values to unpack").
+    error = failure(PriceToolset)
+    assert error.parameter == "amount"
+    assert "arguments its schema admits were refused" in str(error)
+    assert "ValueError: not enough values to unpack" in str(error)
+
+
+@attrs.frozen
 class Code:
     text: str
 

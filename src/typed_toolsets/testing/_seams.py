@@ -276,6 +276,11 @@ def json_key(value: object) -> object:
     return key(value)
 
 
+def registered_schema(annotation: object) -> Mapping[str, Any]:
+    """The JSON Schema *annotation* (a registered type) was given."""
+    return _spec(annotation).schema
+
+
 def registered_strategy(tp: type) -> StrategySource | None:
     """The strategy given to `register_type` for *tp*, if any."""
     return user_strategies.get(tp)

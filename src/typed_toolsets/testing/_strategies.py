@@ -23,6 +23,7 @@ from hypothesis.errors import ResolutionFailed
 from typed_toolsets._public import public_in
 
 from . import _seams
+from ._schemavalues import schema_values
 
 if TYPE_CHECKING:
     from typed_toolsets.call.proxy import ToolProxy
@@ -337,6 +338,10 @@ class _Walk:
             return found
         unstructure = _seams.unstructurer(form.annotation)
         drawn = found.map(functools.partial(_unstructure_drawn, name, unstructure))
+        # What a model may send besides what the hook writes: the structure hook takes it too.
+        admitted = schema_values(_seams.registered_schema(form.annotation))
+        if admitted is not None:
+            drawn = st.one_of(drawn, admitted)
         # Strict: every property present, as at every other level (null for one left out).
         return drawn.map(_seams.strict_json(form.annotation)) if self.strict else drawn
 
