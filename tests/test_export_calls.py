@@ -641,3 +641,85 @@ def test_a_value_whose_repr_fails_is_still_written_not_raised(name: str, text: s
         "is_error": False,
     }
     assert mcp_call(tools, name, {})["content"][0]["text"] == text
+
+
+class Blank(Toolset):
+    @tool
+    def say(self, *, text: str) -> str:
+        return text
+
+
+@pytest.mark.parametrize("text", ["", " ", "\n", " \t\r\n", "\u3000"])
+def test_an_anthropic_tool_result_is_never_empty_nor_only_whitespace(text: str) -> None:
+    # The Messages API refuses a tool_result whose content is "" and any text block that is
+    # empty or only whitespace; the conversation carrying such an answer could not go on. A
+    # tool returning such a str was answered with it as it is.
+    tools = Blank.to_tools()
+    call = {"type": "tool_use", "id": "t", "name": "blank_say", "input": {"text": text}}
+    reply = respond(tools, call)
+    assert reply["content"] == json.dumps(text, ensure_ascii=False)
+    assert json.loads(reply["content"]) == text  # exactly what the tool returned, as JSON
+    assert reply["content"].strip()
+    assert asyncio.run(arespond(tools, call)) == reply
+    # The other providers and MCP take the text as it is.
+    chat = {"id": "c", "function": {"name": "blank_say", "arguments": {"text": text}}}
+    assert respond(tools, chat)["content"] == text
+    assert mcp_call(tools, "blank_say", {"text": text})["content"][0]["text"] == text
+    # Any other text goes to Anthropic as it is.
+    assert respond(tools, call | {"input": {"text": f"{text}x"}})["content"] == f"{text}x"
+
+
+def test_a_value_that_contains_itself_is_answered_not_looped_over() -> None:
+    # mcp_call looked for the part of a structured result without a JSON form forever (and
+    # without bound in memory) when the value contained itself: the MCP server hung on it.
+    script = """
+import json
+from typing import Any
+from typed_toolsets import Toolset, tool
+from typed_toolsets.export import mcp_call, respond
+
+class Loops(Toolset):
+    @tool
+    def listed(self) -> list[int]:
+        items: list[Any] = [1]
+        items.append(items)
+        return items
+
+    @tool
+    def keyed(self) -> dict[str, list[int]]:
+        found: dict[str, Any] = {"a": [1], "b": [2]}
+        found["b"].append(found)
+        return found
+
+    @tool
+    def shared(self) -> list[list[int]]:
+        part = [1, 2]
+        return [part, part, part]
+
+tools = Loops.to_tools()
+answers = {
+    name: [mcp_call(tools, name), respond(tools, {"id": "c", "function": {"name": name}})]
+    for name in ("loops_listed", "loops_keyed", "loops_shared")
+}
+print(json.dumps(answers))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    answers = json.loads(done.stdout)
+    circular = '"<a circular reference: this value contains itself>"'
+    listed_mcp, listed = answers["loops_listed"]
+    assert listed_mcp["isError"] is True
+    assert json.loads(listed_mcp["content"][0]["text"])["error"]["message"] == (
+        "Tool 'loops_listed' returned a value its return annotation does not admit: "
+        "$.result[1]: the value contains itself (a circular reference), which no JSON text can "
+        "hold"
+    )
+    assert listed["content"] == f"[1, {circular}]"
+    keyed_mcp, keyed = answers["loops_keyed"]
+    assert "$.b[1]: the value contains itself" in keyed_mcp["content"][0]["text"]
+    assert keyed["content"] == f'{{"a": [1], "b": [2, {circular}]}}'
+    # A part met twice without containing itself is no cycle: it is written each time.
+    shared_mcp, shared = answers["loops_shared"]
+    assert shared_mcp["structuredContent"] == {"result": [[1, 2], [1, 2], [1, 2]]}
+    assert shared["content"] == "[[1, 2], [1, 2], [1, 2]]"

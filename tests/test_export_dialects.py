@@ -631,6 +631,49 @@ def test_two_tools_with_one_name_are_refused_naming_both() -> None:
         )
 
 
+class Named(Toolset):
+    """Parameter names Python takes (PEP 3131) and Anthropic and Gemini refuse."""
+
+    @tool
+    def odd(self, *, café: str, fine: int = 0) -> str:
+        return café
+
+    @tool
+    def long(
+        self,
+        *,
+        nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn: int = 0,
+    ) -> int:
+        return 0
+
+
+def test_a_parameter_name_anthropic_or_gemini_refuses_is_refused_naming_it() -> None:
+    # Anthropic refuses the whole request ("Property keys should match pattern
+    # '^[a-zA-Z0-9_.-]{1,64}$'") over one such name, and Gemini documents the same bounds: the
+    # tool was exported with it, breaking every request that offered it.
+    tools = Named.to_tools()
+    for export, provider in ((anthropic, "Anthropic"), (gemini, "Gemini")):
+        with pytest.raises(ExportError) as caught:
+            export(tools)
+        problems = caught.value.problems
+        assert len(problems) == 2
+        assert problems[0].startswith(
+            f"Tool 'named_odd' cannot be exported to {provider}: the name of parameter 'café' "
+            f"is not one {provider} accepts ("
+        )
+        assert problems[0].endswith(
+            f"), and {provider} refuses the whole request over it; rename the parameter"
+        )
+        long_name = f"Tool 'named_long' cannot be exported to {provider}: the name of parameter"
+        assert problems[1].startswith(long_name)
+    with pytest.raises(ExportError) as caught:
+        anthropic(tools, strict=True)
+    assert len(caught.value.problems) == 2
+    # OpenAI and MCP set no such rule.
+    for export in (openai_chat, openai_responses, mcp):
+        assert len(export(tools)) == 2
+
+
 def test_the_same_proxy_twice_is_listed_once() -> None:
     tools = _tools("count")
     assert len(openai_chat(tools + tools)) == 1

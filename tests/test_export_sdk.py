@@ -16,7 +16,7 @@ import enum
 import inspect
 import json
 import uuid
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple, NewType
 
 import attrs
 import pytest
@@ -179,16 +179,91 @@ class Shapes(Toolset):
         return 0
 
 
+class Access(enum.IntFlag):
+    READ = 1
+    WRITE = 2
+
+
+class Switch(enum.Enum):
+    ON = True
+    OFF = False
+
+
+UserId = NewType("UserId", int)
+
+
+@attrs.frozen
+class Cat:
+    kind: Literal["cat"]
+    lives: Annotated[int, Ge(0), Le(9)] = 9
+
+
+@attrs.frozen
+class Dog:
+    kind: Literal["dog"]
+    bark: str = "woof"
+
+
+class Point(NamedTuple):
+    x: float
+    y: float = 0.0
+
+
+class Cents:
+    """A registered type with an object schema of its own (an optional key included)."""
+
+    def __init__(self, cents: int) -> None:
+        self.cents = cents
+
+
+register_type(
+    Cents,
+    schema={
+        "type": "object",
+        "properties": {
+            "cents": {"type": "integer", "minimum": 0},
+            "currency": {"type": "string", "enum": ["EUR", "USD"]},
+        },
+        "required": ["cents"],
+        "additionalProperties": False,
+    },
+    structure=lambda value: Cents(value["cents"]),
+    unstructure=lambda value: {"cents": value.cents},
+)
+
+
+class Unusual(Toolset):
+    """Signatures no other toolset here has; every dialect, strict too, takes them."""
+
+    @tool
+    def adopt(
+        self,
+        *,
+        pet: Cat | Dog,
+        others: list[Cat | Dog] = [],  # noqa: B006 - never mutated
+        access: Access = Access.READ,
+        switch: Switch = Switch.ON,
+        owner: UserId = UserId(0),
+        route: list[Point] = [],  # noqa: B006 - never mutated
+        fee: Cents = Cents(0),  # noqa: B008 - never mutated
+        huge: Annotated[int, Ge(0), Le(2**64)] = 2**63,
+        mixed: Literal["a", 1, True, None] = None,
+    ) -> Cat | Dog:
+        return pet
+
+
 FLAT: list[ToolProxy] = [
     *Deliveries.to_tools(),
     *TextProcessingToolset.to_tools(),
     *GitHubCLIToolset.to_tools(),
     *Shapes.to_tools(),
+    *Unusual.to_tools(),
 ]
 STRICT_OK: list[ToolProxy] = [
     *Deliveries.to_tools(),
     *TextProcessingToolset.to_tools(),
     *Shapes.to_tools(),
+    *Unusual.to_tools(),
 ]
 ALL: list[ToolProxy] = [*FLAT, *Folders.to_tools()]
 # github_api_request takes a dict[str, str], which Gemini's schema cannot say (it is refused).
@@ -509,3 +584,28 @@ def test_gemini_refuses_a_schema_without_a_type(key: str) -> None:
     # (AttributeError) on a boolean subschema; Gemini needs a type (or anyOf) on every schema.
     with pytest.raises(ExportError, match=r"to Gemini: parameter 'value'.* needs a type"):
         gemini([proxy])
+
+
+@pytest.mark.parametrize("export", [openai_chat, anthropic])
+def test_unusual_signatures_run_from_what_their_strict_schema_admits(export: Any) -> None:
+    from jsonschema import Draft202012Validator
+
+    (entry,) = export(Unusual.to_tools(), strict=True)
+    schema = entry["function"]["parameters"] if export is openai_chat else entry["input_schema"]
+    instance: dict[str, Any] = {
+        "pet": {"kind": "dog", "bark": None},
+        "others": [{"kind": "cat", "lives": None}],
+        "access": None,
+        "switch": False,
+        "owner": None,
+        "route": [{"x": 1.5, "y": None}],
+        "fee": {"cents": 5, "currency": None},
+        "huge": None,
+        "mixed": None,
+    }
+    Draft202012Validator(schema).validate(instance)
+    block = ToolUseBlock(id="toolu_1", name="unusual_adopt", input=instance, type="tool_use")
+    reply = respond(FLAT, block, strict=True)
+    assert TypeAdapter(ToolResultBlockParam).validate_python(reply) == reply
+    assert reply["is_error"] is False
+    assert json.loads(reply["content"]) == {"kind": "dog", "bark": "woof"}

@@ -38,7 +38,7 @@ from tests.server.support import (
     wait_until,
 )
 from typed_toolsets import ToolProxy, export
-from typed_toolsets.export.calls import result_text
+from typed_toolsets.export.values import result_text
 from typed_toolsets.text import TextProcessingToolset
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]

@@ -28,8 +28,8 @@ from typed_toolsets import (
     Toolset,
 )
 from typed_toolsets._public import public_in
-from typed_toolsets.export.calls import result_text
 from typed_toolsets.export.dialects import unique_tools
+from typed_toolsets.export.values import result_text
 
 from .errors import DeadlineExceededError, MaxIterationsError
 from .prompt import Transcript, Turn, system_prompt

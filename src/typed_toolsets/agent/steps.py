@@ -26,7 +26,8 @@ from typed_toolsets import Limits, StrictArguments, ToolError, ToolProxy, ToolRe
 from typed_toolsets._public import public_in
 from typed_toolsets.call.jsonin import MAX_NESTING, InvalidJSON, parse_strict, text_depth
 from typed_toolsets.call.validation import short
-from typed_toolsets.export.calls import read_arguments, valid_text
+from typed_toolsets.export.calls import read_arguments
+from typed_toolsets.export.values import valid_text
 from typed_toolsets.types.typespec import json_type_of
 
 __all__ = [
@@ -157,7 +158,7 @@ class Reply:
 def failure_text(error: ToolError) -> str:
     """The observation of a call that failed with *error*: its ``"Error: ..."`` text.
 
-    As valid Unicode (`typed_toolsets.export.calls.valid_text`): an exception's message may hold
+    As valid Unicode (`typed_toolsets.export.values.valid_text`): an exception's message may hold
     lone surrogates (a file name decoded with ``surrogateescape``), which no request body can
     carry.
     """

@@ -337,7 +337,7 @@ def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from typed_toolsets.call.execution import execution_error
         from typed_toolsets.call.jsonbounds import size_error
         from typed_toolsets.call.pipeline import limit_error
-        from typed_toolsets.export.calls import result_text
+        from typed_toolsets.export.values import result_text
 
         tools = _tools(args.target)
         named = [proxy for proxy in tools if proxy.name == args.tool]

@@ -10,27 +10,22 @@ with one name, something that is not a tool call).
 
 from __future__ import annotations
 
-import inspect
 import json
-import math
 import typing
-import weakref
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from typed_toolsets.call.jsonbounds import not_finite
 from typed_toolsets.call.pipeline import read_arguments as _read_arguments
 from typed_toolsets.call.proxy import Arguments, ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
-from typed_toolsets.call.validation import json_path, safe_repr, short, short_text, with_article
+from typed_toolsets.call.validation import json_path, short
 from typed_toolsets.definition.limits import Limits
-from typed_toolsets.definition.methods import resolve_annotation
-from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
 
-from .dialects import answers_in_text, mcp_output_schema, mcp_structured_content, unique_tools
+from .dialects import mcp_output_schema, mcp_structured_content, unique_tools
 from .strict_arguments import strict_arguments
+from .values import json_value, not_json, result_text, valid_text
 
 if TYPE_CHECKING:
     from typed_toolsets.call.checker import Checker
@@ -38,68 +33,17 @@ if TYPE_CHECKING:
 __all__ = [
     "adispatch",
     "amcp_call",
+    "anthropic_text",
     "arespond",
     "dispatch",
-    "json_value",
     "mcp_call",
     "mcp_error",
     "read_arguments",
     "respond",
-    "result_text",
-    "valid_text",
 ]
 
 
-# ------------------------------------------------------------------------------- values
-
-
-_NO_HOOK: Final = object()
-_hooks: weakref.WeakKeyDictionary[type, dict[str, Any]] = weakref.WeakKeyDictionary()
-
-
-def _return_hook(proxy: ToolProxy) -> Callable[[Any], Any] | None:
-    """The unstructure function of the method's return annotation (None when it has none)."""
-    cls = type(proxy.toolset)
-    per_class = _hooks.setdefault(cls, {})
-    hook = per_class.get(proxy.method_name, _NO_HOOK)
-    if hook is _NO_HOOK:
-        hook = None
-        for klass in cls.__mro__:
-            func = vars(klass).get(proxy.method_name)
-            if inspect.isfunction(func):
-                hook = _hook_of(func, klass)
-                break
-        per_class[proxy.method_name] = hook
-    return typing.cast("Callable[[Any], Any] | None", hook)
-
-
-def _hook_of(func: Callable[..., Any], owner: type) -> Callable[[Any], Any] | None:
-    annotation = inspect.get_annotations(func).get("return")
-    if annotation is None:
-        return None
-    from typed_toolsets.types.catalog import registry
-
-    try:
-        namespace = dict(vars(owner))
-        resolved = resolve_annotation(annotation, getattr(func, "__globals__", {}), namespace)
-        return registry.spec(resolved).unstructure
-    except Exception:  # noqa: BLE001 - a return type without a schema: no hook
-        return None
-
-
-def json_value(proxy: ToolProxy, value: object) -> object:
-    """*value*, returned by *proxy*'s method, as a JSON value (by its return annotation)."""
-    from typed_toolsets.types.converter import converter
-
-    hook = _return_hook(proxy)
-    # When the method returned something other than its annotation says, its own type decides.
-    for unstructure in (hook, converter.unstructure):
-        if unstructure is not None:
-            try:
-                return unstructure(value)
-            except Exception:  # noqa: BLE001, S112 - try the next way, then give up
-                continue
-    return value
+# ---------------------------------------------------------------------------- arguments
 
 
 def read_arguments(name: str, limits: Limits, arguments: object) -> dict[str, Any] | ToolError:
@@ -121,108 +65,6 @@ def read_arguments(name: str, limits: Limits, arguments: object) -> dict[str, An
     if isinstance(read, dict):
         return read
     return read if isinstance(read, ToolError) else read.error()
-
-
-def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -> str:
-    """A tool's return value as the text a model (or a person) reads: JSON, or the ``str`` itself.
-
-    A value with no JSON form is still written as JSON text: NaN and the infinities as strings,
-    an integer past the interpreter's digit limit as a string saying how long it is, a struct
-    field by field, any other part as its repr (its type's name when that fails too). Never
-    raises an `Exception`.
-
-    Args:
-        proxy: The tool that returned it (its return annotation decides the JSON form).
-        value: What the method returned.
-        indent: JSON indentation (None: one line).
-    """
-    if type(value) is str:
-        return valid_text(value)
-    if isinstance(value, str) and answers_in_text(proxy.output_schema):
-        # A str subclass (a StrEnum member) of a `-> str` tool: its text.
-        return valid_text(str.__str__(value))
-    data = json_value(proxy, value)
-    try:
-        try:
-            text = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
-        except (TypeError, ValueError):
-            # Not JSON as it stands (NaN, an object with no JSON form): still valid JSON text,
-            # with such values written as strings (their repr; a type's name when even that
-            # fails).
-            text = json.dumps(_jsonable(data), ensure_ascii=False, indent=indent, default=safe_repr)
-    except RecursionError:
-        # json.dumps recurses: a value nested thousands of levels deep (a long chain of a
-        # recursive class) has no text it can write, which is said rather than raised.
-        text = json.dumps(_TOO_DEEP)
-    except Exception:  # noqa: BLE001 - a part that breaks even the lenient writing (a key's str)
-        text = json.dumps(f"<a {type(value).__name__} value that cannot be written as text>")
-    return valid_text(text)
-
-
-_TOO_DEEP: Final = "<a value nested too deeply to write as JSON text>"
-
-
-def valid_text(text: str) -> str:
-    """*text* as valid Unicode: each lone surrogate replaced by U+FFFD (a pair, by its character).
-
-    A tool may return or raise text holding lone surrogates (bytes decoded with
-    ``surrogateescape``, as ``os.listdir`` and ``subprocess`` do with undecodable names); such
-    text has no UTF-8 form, so no client could be sent it. Every text a result carries
-    (`result_text`, the error envelope, MCP structured content) goes through here.
-    """
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-    return text
-
-
-def _jsonable(value: object) -> object:
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        try:
-            int.__repr__(value)
-        except ValueError:  # over the interpreter's digit limit: no JSON text
-            return f"<an integer of about {int(value.bit_length() * math.log10(2)) + 1} digits>"
-        return value
-    if isinstance(value, Mapping):
-        items = typing.cast("Mapping[object, object]", value).items()
-        return {str(k): _jsonable(v) for k, v in items}
-    if type(value) in _CONTAINERS:
-        return [_jsonable(v) for v in typing.cast("list[object]", value)]
-    if value is None or isinstance(value, (str, float, bool)):
-        return value
-    # The whole had no JSON form, this part may (an enum, a UUID beside a naive datetime);
-    # without one, a struct is written field by field (the part that has none shows where), a
-    # subclass of a container item by item, anything else as its repr (by json.dumps).
-    form, reason = _own_json_form(value)
-    if reason is None:
-        return _jsonable(form)
-    members = _struct_members(value)
-    if members is not None:
-        return {name: _jsonable(member) for name, member in members}
-    if isinstance(value, _CONTAINERS):
-        return [_jsonable(v) for v in typing.cast("list[object]", value)]
-    return value
-
-
-_CONTAINERS: Final = (list, tuple, set, frozenset)
-
-
-def _struct_members(value: object) -> list[tuple[str, object]] | None:
-    """The fields of a struct (attrs class, dataclass, NamedTuple) by JSON name; else None."""
-    from typed_toolsets.types.structs import struct_fields
-
-    try:
-        fields = struct_fields(type(value))
-        if fields is None:
-            return None
-        return [(field.name, getattr(value, field.attr_name)) for field in fields]
-    except Exception:  # noqa: BLE001 - fields that cannot be read: the whole is written as it is
-        return None
 
 
 def _error_text(error: ToolError) -> str:
@@ -314,7 +156,26 @@ def _responses_reply(call_id: str, content: str, _error: bool) -> dict[str, Any]
 
 
 def _anthropic_reply(call_id: str, content: str, error: bool) -> dict[str, Any]:
-    return {"type": "tool_result", "tool_use_id": call_id, "content": content, "is_error": error}
+    return {
+        "type": "tool_result",
+        "tool_use_id": call_id,
+        "content": anthropic_text(content),
+        "is_error": error,
+    }
+
+
+def anthropic_text(content: str) -> str:
+    r"""*content* as the text of an Anthropic ``tool_result``: never empty nor only whitespace.
+
+    The Messages API refuses a text block that is empty ("text content blocks must be
+    non-empty") or only whitespace ("... must contain non-whitespace text"), and a
+    ``tool_result`` whose content is ``""``; every later request of the conversation carries the
+    answer again, so it would fail too. A tool returning such a ``str`` is answered with its
+    JSON text instead (``""``, ``"\n"``), which says exactly what it returned.
+    """
+    if content and not content.isspace():
+        return content
+    return json.dumps(content, ensure_ascii=False)
 
 
 def _read_call(tool_call: object) -> _Call:
@@ -381,7 +242,8 @@ def respond(
     - an Anthropic ``tool_use`` block gives
       ``{"type": "tool_result", "tool_use_id": ..., "content": ..., "is_error": ...}``.
 
-    The content is the return value as JSON text (a ``str`` as it is), or, when the call failed,
+    The content is the return value as JSON text (a ``str`` as it is, except that Anthropic gets
+    an empty or whitespace-only one as JSON text, `anthropic_text`), or, when the call failed,
     the error envelope ``{"error": {"kind", "tool", "message", "details"}}`` as JSON text.
 
     Args:
@@ -459,7 +321,7 @@ _CHECKERS: Final = 1024
 
 def _output_problem(proxy: ToolProxy, structured: object) -> str | None:
     """Why *structured* (a tool's ``structuredContent``) is not what its outputSchema admits."""
-    found = _not_json(structured)
+    found = not_json(structured)
     if found is not None:
         return found
     schema = mcp_output_schema(proxy)
@@ -478,82 +340,6 @@ def _output_problem(proxy: ToolProxy, structured: object) -> str | None:
         return None
     ((path, reason),) = problems
     return f"{json_path(path)}: {reason}"
-
-
-def _not_json(value: object) -> str | None:
-    """Where and why *value* is not a JSON value (its first such part), or None."""
-    stack: list[tuple[tuple[str | int, ...], object]] = [((), value)]
-    while stack:
-        path, item = stack.pop()
-        kind = type(item)
-        if item is None or kind is str or kind is bool:
-            continue
-        if kind is float:
-            if not math.isfinite(typing.cast(float, item)):
-                return f"{json_path(path)}: {not_finite(typing.cast(float, item))}"
-        elif kind is int:
-            if abs(typing.cast(int, item)) >= LONG_INT:
-                return (
-                    f"{json_path(path)}: an integer of more than {MAX_INT_DIGITS:,} digits is not "
-                    "a JSON number"
-                )
-        elif kind is list:
-            items = typing.cast("list[object]", item)
-            stack.extend(((*path, index), v) for index, v in reversed(list(enumerate(items))))
-        elif kind is dict:
-            members = typing.cast("dict[object, object]", item)
-            for key, v in reversed(members.items()):
-                if type(key) is not str:
-                    return f"{json_path(path)}: the key {key!r} is not a string"
-                stack.append(((*path, key), v))
-        else:
-            # A part the whole's unstructuring left as it was (it failed elsewhere): its own
-            # JSON form is looked at in its place, or why it has none is the answer.
-            if kind is _Unwritten:
-                # Every field of a struct with no JSON form has one: the struct's reason holds.
-                return f"{json_path(path)}: {typing.cast(_Unwritten, item).reason}"
-            form, reason = _own_json_form(item)
-            if reason is not None:
-                # A struct is looked into first, so the answer names the field that has no form.
-                fields = _struct_members(item)
-                if fields is None:
-                    return f"{json_path(path)}: {reason}"
-                stack.append((path, _Unwritten(reason)))
-                stack.extend(((*path, name), v) for name, v in reversed(fields))
-                continue
-            stack.append((path, form))
-    return None
-
-
-class _Unwritten:
-    """Why a struct has no JSON form, looked at after its fields (`_not_json`)."""
-
-    __slots__ = ("reason",)
-
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-
-
-def _own_json_form(value: object) -> tuple[object, str | None]:
-    """*value*'s JSON form by its own type (of no JSON type), or None and why it has none."""
-    from typed_toolsets.types.converter import unstructure_hook
-
-    what = with_article(type(value).__name__)
-    try:
-        form = unstructure_hook(type(value))(value)
-    except RecursionError:
-        raise  # nested too deeply to write, which is no reason of the value's own type
-    except Exception as exc:  # noqa: BLE001 - its reason is the message (a naive datetime's)
-        try:
-            reason = str(exc)
-        except Exception:  # noqa: BLE001 - an exception whose own text fails
-            reason = ""
-        if reason:
-            return None, f"{what} has no JSON form: {short_text(reason)}"
-        return None, f"{what} is not a JSON value"
-    if type(form) is type(value):
-        return None, f"{what} is not a JSON value"
-    return form, None
 
 
 def mcp_error(error: ToolError) -> dict[str, Any]:

@@ -25,6 +25,8 @@ from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.types.strict import def_name
 from typed_toolsets.types.typespec import Schema
 
+from .parameter_names import ANTHROPIC_PARAMETER, parameter_name_problems
+
 __all__ = [
     "answers_in_text",
     "any_of",
@@ -456,10 +458,18 @@ def anthropic(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[
     """
 
     def entry(proxy: ToolProxy) -> dict[str, Any]:
+        problems = parameter_name_problems(proxy, ANTHROPIC_PARAMETER)
+        schema: Schema = {}
+        try:
+            schema = _parameters(proxy, strict, _ANTHROPIC)
+        except ExportError as exc:
+            problems.extend(exc.problems)
+        if problems:
+            raise ExportError(problems)
         found: dict[str, Any] = {
             "name": proxy.name,
             "description": proxy.description,
-            "input_schema": _parameters(proxy, strict, _ANTHROPIC),
+            "input_schema": schema,
         }
         if strict:
             found["strict"] = True

@@ -21,6 +21,7 @@ from typed_toolsets.types.strict import def_name
 from typed_toolsets.types.typespec import Schema
 
 from .dialects import array_items, each_entry, note_moved
+from .parameter_names import GEMINI_PARAMETER, parameter_name_problems
 
 __all__ = ["gemini"]
 
@@ -284,7 +285,7 @@ def _gemini_entry(proxy: ToolProxy) -> dict[str, Any]:
     defs = typing.cast("Mapping[str, Any]", parameters.get("$defs") or {})
     convert = _Gemini(defs)
     properties: Schema = {}
-    problems: list[str] = []
+    problems = parameter_name_problems(proxy, GEMINI_PARAMETER)
     for name, prop in typing.cast("dict[str, Any]", parameters["properties"]).items():
         try:
             properties[name] = convert.node(prop, (), (name,))

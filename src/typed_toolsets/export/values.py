@@ -1,0 +1,300 @@
+"""A tool's return value as JSON: the value a model reads back, its text, and what has none.
+
+`json_value` writes the value with its return annotation's hooks; `result_text` gives the text
+every dialect answers with (a ``str`` as it is), never failing: a part with no JSON form is
+written as the best text it has. `not_json` says where and why a value is no JSON value (for
+MCP structured content). `valid_text` makes every text sendable (no lone surrogates).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import typing
+import weakref
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from typed_toolsets.call.jsonbounds import not_finite
+from typed_toolsets.call.proxy import ToolProxy
+from typed_toolsets.call.validation import json_path, safe_repr, short_text, with_article
+from typed_toolsets.definition.methods import resolve_annotation
+from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
+
+from .dialects import answers_in_text
+
+__all__ = ["json_value", "not_json", "result_text", "valid_text"]
+
+
+_NO_HOOK: Final = object()
+_hooks: weakref.WeakKeyDictionary[type, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def _return_hook(proxy: ToolProxy) -> Callable[[Any], Any] | None:
+    """The unstructure function of the method's return annotation (None when it has none)."""
+    cls = type(proxy.toolset)
+    per_class = _hooks.setdefault(cls, {})
+    hook = per_class.get(proxy.method_name, _NO_HOOK)
+    if hook is _NO_HOOK:
+        hook = None
+        for klass in cls.__mro__:
+            func = vars(klass).get(proxy.method_name)
+            if inspect.isfunction(func):
+                hook = _hook_of(func, klass)
+                break
+        per_class[proxy.method_name] = hook
+    return typing.cast("Callable[[Any], Any] | None", hook)
+
+
+def _hook_of(func: Callable[..., Any], owner: type) -> Callable[[Any], Any] | None:
+    annotation = inspect.get_annotations(func).get("return")
+    if annotation is None:
+        return None
+    from typed_toolsets.types.catalog import registry
+
+    try:
+        namespace = dict(vars(owner))
+        resolved = resolve_annotation(annotation, getattr(func, "__globals__", {}), namespace)
+        return registry.spec(resolved).unstructure
+    except Exception:  # noqa: BLE001 - a return type without a schema: no hook
+        return None
+
+
+def json_value(proxy: ToolProxy, value: object) -> object:
+    """*value*, returned by *proxy*'s method, as a JSON value (by its return annotation)."""
+    from typed_toolsets.types.converter import converter
+
+    hook = _return_hook(proxy)
+    # When the method returned something other than its annotation says, its own type decides.
+    for unstructure in (hook, converter.unstructure):
+        if unstructure is not None:
+            try:
+                return unstructure(value)
+            except Exception:  # noqa: BLE001, S112 - try the next way, then give up
+                continue
+    return value
+
+
+def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -> str:
+    """A tool's return value as the text a model (or a person) reads: JSON, or the ``str`` itself.
+
+    A value with no JSON form is still written as JSON text: NaN and the infinities as strings,
+    an integer past the interpreter's digit limit as a string saying how long it is, a struct
+    field by field, any other part as its repr (its type's name when that fails too). Never
+    raises an `Exception`.
+
+    Args:
+        proxy: The tool that returned it (its return annotation decides the JSON form).
+        value: What the method returned.
+        indent: JSON indentation (None: one line).
+    """
+    if type(value) is str:
+        return valid_text(value)
+    if isinstance(value, str) and answers_in_text(proxy.output_schema):
+        # A str subclass (a StrEnum member) of a `-> str` tool: its text.
+        return valid_text(str.__str__(value))
+    data = json_value(proxy, value)
+    try:
+        try:
+            text = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
+        except (TypeError, ValueError):
+            # Not JSON as it stands (NaN, an object with no JSON form): still valid JSON text,
+            # with such values written as strings (their repr; a type's name when even that
+            # fails).
+            text = json.dumps(_jsonable(data), ensure_ascii=False, indent=indent, default=safe_repr)
+    except RecursionError:
+        # json.dumps recurses: a value nested thousands of levels deep (a long chain of a
+        # recursive class) has no text it can write, which is said rather than raised.
+        text = json.dumps(_TOO_DEEP)
+    except Exception:  # noqa: BLE001 - a part that breaks even the lenient writing (a key's str)
+        text = json.dumps(f"<a {type(value).__name__} value that cannot be written as text>")
+    return valid_text(text)
+
+
+_TOO_DEEP: Final = "<a value nested too deeply to write as JSON text>"
+
+
+def valid_text(text: str) -> str:
+    """*text* as valid Unicode: each lone surrogate replaced by U+FFFD (a pair, by its character).
+
+    A tool may return or raise text holding lone surrogates (bytes decoded with
+    ``surrogateescape``, as ``os.listdir`` and ``subprocess`` do with undecodable names); such
+    text has no UTF-8 form, so no client could be sent it. Every text a result carries
+    (`result_text`, the error envelope, MCP structured content) goes through here.
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
+
+
+def _jsonable(value: object, within: set[int] | None = None) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            int.__repr__(value)
+        except ValueError:  # over the interpreter's digit limit: no JSON text
+            return f"<an integer of about {int(value.bit_length() * math.log10(2)) + 1} digits>"
+        return value
+    if value is None or isinstance(value, (str, float, bool)):
+        return value
+    # The containers written so far on the way here: one met again contains itself.
+    within = set() if within is None else within
+    if id(value) in within:
+        return _CIRCULAR
+    within.add(id(value))
+    try:
+        return _jsonable_parts(value, within)
+    finally:
+        within.discard(id(value))
+
+
+def _jsonable_parts(value: object, within: set[int]) -> object:
+    if isinstance(value, Mapping):
+        items = typing.cast("Mapping[object, object]", value).items()
+        return {str(k): _jsonable(v, within) for k, v in items}
+    if type(value) in _CONTAINERS:
+        return [_jsonable(v, within) for v in typing.cast("list[object]", value)]
+    # The whole had no JSON form, this part may (an enum, a UUID beside a naive datetime);
+    # without one, a struct is written field by field (the part that has none shows where), a
+    # subclass of a container item by item, anything else as its repr (by json.dumps).
+    form, reason = _own_json_form(value)
+    if reason is None:
+        return _jsonable(form, within)
+    members = _struct_members(value)
+    if members is not None:
+        return {name: _jsonable(member, within) for name, member in members}
+    if isinstance(value, _CONTAINERS):
+        return [_jsonable(v, within) for v in typing.cast("list[object]", value)]
+    return value
+
+
+#: What stands for a part that contains itself, which no JSON text can hold.
+_CIRCULAR: Final = "<a circular reference: this value contains itself>"
+
+
+_CONTAINERS: Final = (list, tuple, set, frozenset)
+
+
+def _struct_members(value: object) -> list[tuple[str, object]] | None:
+    """The fields of a struct (attrs class, dataclass, NamedTuple) by JSON name; else None."""
+    from typed_toolsets.types.structs import struct_fields
+
+    try:
+        fields = struct_fields(type(value))
+        if fields is None:
+            return None
+        return [(field.name, getattr(value, field.attr_name)) for field in fields]
+    except Exception:  # noqa: BLE001 - fields that cannot be read: the whole is written as it is
+        return None
+
+
+def not_json(value: object) -> str | None:
+    """Where and why *value* is not a JSON value (its first such part), or None."""
+    stack: list[tuple[tuple[str | int, ...], object]] = [((), value)]
+    # The lists and dicts being looked into (met again inside, one contains itself: no JSON text
+    # can hold it, and looking on would never end) and those looked at already (a part shared by
+    # several is looked at once); each kept, so that no other object takes its id meanwhile.
+    entered: dict[int, object] = {}
+    done: dict[int, object] = {}
+    while stack:
+        path, item = stack.pop()
+        kind = type(item)
+        if item is None or kind is str or kind is bool:
+            continue
+        if kind is _Left:
+            container = typing.cast(_Left, item).container
+            del entered[id(container)]
+            done[id(container)] = container
+            continue
+        if id(item) in entered:
+            return (
+                f"{json_path(path)}: the value contains itself (a circular reference), which "
+                "no JSON text can hold"
+            )
+        if kind is list or kind is dict:
+            if id(item) in done:
+                continue
+            entered[id(item)] = item
+            stack.append((path, _Left(item)))
+        if kind is float:
+            if not math.isfinite(typing.cast(float, item)):
+                return f"{json_path(path)}: {not_finite(typing.cast(float, item))}"
+        elif kind is int:
+            if abs(typing.cast(int, item)) >= LONG_INT:
+                return (
+                    f"{json_path(path)}: an integer of more than {MAX_INT_DIGITS:,} digits is not "
+                    "a JSON number"
+                )
+        elif kind is list:
+            items = typing.cast("list[object]", item)
+            stack.extend(((*path, index), v) for index, v in reversed(list(enumerate(items))))
+        elif kind is dict:
+            members = typing.cast("dict[object, object]", item)
+            for key, v in reversed(members.items()):
+                if type(key) is not str:
+                    return f"{json_path(path)}: the key {key!r} is not a string"
+                stack.append(((*path, key), v))
+        else:
+            # A part the whole's unstructuring left as it was (it failed elsewhere): its own
+            # JSON form is looked at in its place, or why it has none is the answer.
+            if kind is _Unwritten:
+                # Every field of a struct with no JSON form has one: the struct's reason holds.
+                return f"{json_path(path)}: {typing.cast(_Unwritten, item).reason}"
+            form, reason = _own_json_form(item)
+            if reason is not None:
+                # A struct is looked into first, so the answer names the field that has no form.
+                fields = _struct_members(item)
+                if fields is None:
+                    return f"{json_path(path)}: {reason}"
+                entered[id(item)] = item  # its answer is found before it is left
+                stack.append((path, _Unwritten(reason)))
+                stack.extend(((*path, name), v) for name, v in reversed(fields))
+                continue
+            stack.append((path, form))
+    return None
+
+
+class _Left:
+    """The end of a list's or dict's items in `not_json`'s stack: it is looked at."""
+
+    __slots__ = ("container",)
+
+    def __init__(self, container: object) -> None:
+        self.container = container
+
+
+class _Unwritten:
+    """Why a struct has no JSON form, looked at after its fields (`not_json`)."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+def _own_json_form(value: object) -> tuple[object, str | None]:
+    """*value*'s JSON form by its own type (of no JSON type), or None and why it has none."""
+    from typed_toolsets.types.converter import unstructure_hook
+
+    what = with_article(type(value).__name__)
+    try:
+        form = unstructure_hook(type(value))(value)
+    except RecursionError:
+        raise  # nested too deeply to write, which is no reason of the value's own type
+    except Exception as exc:  # noqa: BLE001 - its reason is the message (a naive datetime's)
+        try:
+            reason = str(exc)
+        except Exception:  # noqa: BLE001 - an exception whose own text fails
+            reason = ""
+        if reason:
+            return None, f"{what} has no JSON form: {short_text(reason)}"
+        return None, f"{what} is not a JSON value"
+    if type(form) is type(value):
+        return None, f"{what} is not a JSON value"
+    return form, None
