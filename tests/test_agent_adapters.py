@@ -433,6 +433,34 @@ def test_anthropic_refusals_and_errors_are_flagged_tool_results() -> None:
     ]
 
 
+class Quiet(Toolset):
+    @tool
+    def say(self, *, text: str) -> str:
+        return text
+
+
+def test_anthropic_an_empty_tool_result_is_sent_as_its_json_text() -> None:
+    # A tool returning "" (or only whitespace) was answered with that text, which the API
+    # refuses ("text content blocks must be non-empty"), failing every later request.
+    replies = [
+        _message(1, [_use("toolu_1", "quiet_say", {"text": ""})], "tool_use"),
+        _message(2, [_use("toolu_2", "quiet_say", {"text": " \n"})], "tool_use"),
+        _message(3, [{"type": "text", "text": "Nothing to say."}], "end_turn"),
+    ]
+    client, log = fake_anthropic(replies)
+    model = anthropic_model(client, model="claude-sonnet-4-5")
+    result = ReAct(model, Quiet.to_tools(), max_iterations=5).run("Say nothing.")
+    assert [s.observation for s in result.steps[:2]] == ["", " \n"]
+    sent = [
+        block["content"]
+        for message in log.requests[-1]["messages"]
+        if isinstance(message["content"], list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
+    assert sent == ['""', '" \\n"']
+
+
 def test_anthropic_thinking_blocks_go_back_unchanged() -> None:
     thinking = {"type": "thinking", "thinking": "Count first.", "signature": "EqQBCkYIBxgCKkA"}
     replies = [

@@ -30,6 +30,7 @@ import attrs
 
 from typed_toolsets import StrictArguments
 from typed_toolsets.export import anthropic, openai_chat
+from typed_toolsets.export.calls import anthropic_text
 
 from .prompt import Transcript, Turn
 from .steps import FINISH, is_finish, parse_json
@@ -267,7 +268,8 @@ class AnthropicModel(_NativeModel):
             {
                 "type": "tool_result",
                 "tool_use_id": call_id,
-                "content": turn.observation,
+                # Never empty nor blank, which the API refuses (a tool that returned "").
+                "content": anthropic_text(turn.observation),
                 "is_error": not turn.step.ok,
             }
         )
