@@ -96,6 +96,35 @@ def test_missing_and_unknown_at_every_level() -> None:
     ]
 
 
+@attrs.frozen
+class Marker:
+    """A struct with no fields."""
+
+
+class Bare(Toolset):
+    @tool
+    def ping(self) -> str:
+        return "pong"
+
+    @tool
+    def mark(self, *, marker: Marker) -> str:
+        return "marked"
+
+
+def test_unknown_keys_where_none_are_declared_say_so() -> None:
+    # Not "expected only: nothing".
+    (ping, mark) = Bare().to_tools()
+    assert ping.dynamic_call({"x": 1}) == (
+        "Error: Invalid arguments for tool 'bare_ping': x: unexpected argument; the tool takes "
+        "no arguments"
+    )
+    result = mark.invoke({"marker": {"x": 1}})
+    assert result.error is not None
+    assert [(d.path, d.message) for d in result.error.details] == [
+        ("$.marker.x", "unexpected field; no field is allowed")
+    ]
+
+
 def test_odd_keys_are_quoted_in_paths() -> None:
     found = details({"owner": {"name": "A", "age": 1}, "tags": [], "roles": {"a b": "root"}})
     assert found == [("$.roles['a b']", "'root' is not one of ['admin', 'user']")]

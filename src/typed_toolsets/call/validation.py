@@ -420,7 +420,11 @@ def unexpected(allowed: Sequence[str], *, top: bool) -> str:
         top: The object is the arguments themselves.
     """
     noun = "argument" if top else "field"
-    return f"unexpected {noun}; expected only: {', '.join(allowed) if allowed else 'nothing'}"
+    if not allowed:
+        return (
+            f"unexpected {noun}; {'the tool takes no arguments' if top else 'no field is allowed'}"
+        )
+    return f"unexpected {noun}; expected only: {', '.join(allowed)}"
 
 
 def union_expectation(options: Sequence[object]) -> str:
