@@ -492,6 +492,66 @@ def test_a_definition_error_in_the_target_is_shown_with_status_1(tmp_path: Path)
     assert "Traceback" not in done.stderr
 
 
+UNBUILDABLE = """\
+import os
+import sys
+
+import attrs
+
+from typed_toolsets import Toolset, tool
+
+
+class Raising(Toolset):
+    def __init__(self) -> None:
+        raise RuntimeError("no connection")
+
+    @tool
+    def ping(self) -> str:
+        return "pong"
+
+
+class Exiting(Toolset):
+    def __init__(self) -> None:
+        sys.exit(0)
+
+    @tool
+    def ping(self) -> str:
+        return "pong"
+
+
+@attrs.define
+class FromEnvironment(Toolset):
+    token: str = attrs.field(factory=lambda: os.environ["TYPED_TOOLSETS_UNSET_TOKEN"])
+
+    @tool
+    def ping(self) -> str:
+        return "pong"
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("cls", "reason"),
+    [
+        ("Raising", "RuntimeError: no connection (unbuildable.py, line 11)"),
+        # The constructor's exit is no status of the command's: it used to end it with 0.
+        ("Exiting", "SystemExit: 0 (unbuildable.py, line 20)"),
+        ("FromEnvironment", "KeyError: 'TYPED_TOOLSETS_UNSET_TOKEN' (unbuildable.py, line 29)"),
+    ],
+)
+def test_a_class_whose_constructor_raises_is_a_one_line_usage_error(
+    tmp_path: Path, cls: str, reason: str
+) -> None:
+    (tmp_path / "unbuildable.py").write_text(UNBUILDABLE, encoding="utf-8")
+    target = f"unbuildable:{cls}"
+    for command, *rest in (["list"], ["schema"], ["call", "x_ping"]):
+        done = cli(command, target, *rest, cwd=tmp_path)
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr == (
+            f"typed-toolsets {command}: error: cannot build the tools of {cls}: {reason}\n"
+        )
+
+
 CLASHING = """\
 from typed_toolsets import Toolset, tool
 

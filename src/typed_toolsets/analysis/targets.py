@@ -36,6 +36,7 @@ from typed_toolsets.rules.names import close_matches
 __all__ = [
     "LoadedModule",
     "TargetError",
+    "failure_text",
     "load_module",
     "load_toolsets",
     "no_class",
@@ -226,7 +227,16 @@ def _future_flags(tree: ast.Module) -> int:
 
 def _import_failure(name: str, exc: BaseException) -> TargetError:
     """The usage error of module *name* raising *exc* while it runs, with where it raised."""
-    return TargetError(f"cannot import {name!r}: {_one_line(exc)}{_raised_at(exc)}")
+    return TargetError(f"cannot import {name!r}: {failure_text(exc)}")
+
+
+def failure_text(exc: BaseException) -> str:
+    """``NameError: name 'Path' is not defined (tools.py, line 3)``: *exc* in one line.
+
+    The type, the first line of the message and the innermost place it was raised outside the
+    import machinery: what a user needs instead of the traceback a command never prints.
+    """
+    return f"{_one_line(exc)}{_raised_at(exc)}"
 
 
 #: The loader's own frames: where the import started, never where it failed.

@@ -90,6 +90,13 @@ def _built(classes: list[type[Toolset]]) -> list[ToolProxy]:
             tools.extend(cls.to_tools())
         except ToolsetDefinitionError as exc:
             raise _Stop(EXIT_PROBLEMS, str(exc)) from None
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - its constructor raised: exit 2
+            # A target that cannot be built is one that cannot be loaded: one line, no
+            # traceback; a constructor's sys.exit() is no status of this command's.
+            from typed_toolsets.analysis.targets import failure_text
+
+            msg = f"cannot build the tools of {cls.__qualname__}: {failure_text(exc)}"
+            raise _Stop(EXIT_USAGE, msg) from None
     return tools
 
 
