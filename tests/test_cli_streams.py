@@ -6,6 +6,8 @@ A command's stdout carries its output alone; its exit status holds whatever stre
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -194,3 +196,142 @@ def test_serve_tools_says_which_were_meant() -> None:
         "typed-toolsets serve: error: --tools: no tool 'wc', 'grep', 'nope' in the targets "
         "(did you mean 'text_wc' or 'text_grep'?); available tools: "
     )
+
+
+def _stderr_that_fails(kind: str) -> int:
+    """A descriptor for the command's stderr on which every write fails: a pipe whose reader
+    went away (EPIPE) or a full disk (ENOSPC)."""
+    if kind == "full":
+        return os.open("/dev/full", os.O_WRONLY)
+    reader, writer = os.pipe()
+    os.close(reader)
+    return writer
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "closed-pipe",
+        pytest.param(
+            "full",
+            marks=pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full"),
+        ),
+    ],
+)
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["list", "no_such_module_here"], 2),
+        (["call", TEXT, "text_nope"], 2),
+        (["call"], 2),
+        (["call", TEXT, "text_wc", "[]"], 1),
+        (["check", "no_such_module_here"], 2),
+        (["call", TEXT, "text_wc", '{"text": "a"}'], 0),
+    ],
+    ids=["unimportable", "unknown-tool", "argparse", "failed-call", "check", "success"],
+)
+def test_a_stderr_that_cannot_be_written_keeps_the_status(
+    kind: str, args: list[str], expected: int
+) -> None:
+    # The error line is lost, the status is not: a broken stderr once made a failed call 0
+    # (read as the reader of stdout going away) and a usage error 1 (an output write error).
+    descriptor = _stderr_that_fails(kind)
+    try:
+        done = subprocess.run(
+            [*COMMAND, *args], stdout=subprocess.PIPE, stderr=descriptor, timeout=120, check=False
+        )
+    finally:
+        os.close(descriptor)
+    assert done.returncode == expected
+    assert done.stdout == (b"Lines: 1, Words: 1, Characters: 1\n" if expected == 0 else b"")
+
+
+@pytest.mark.slow
+def test_without_stderr_what_targets_and_tools_print_stays_off_stdout(noisy: Path) -> None:
+    # Started with `2>&-`, the next descriptor opened took number 2: the copy of stdout made
+    # while a target loads, so everything the target and the tool printed reached stdout.
+    status, out, _ = _run([*_without(2), "call", "noisy:Noisy", "noisy_pairs"], cwd=noisy)
+    assert (status, json.loads(out)) == (0, {"a": 1})
+    status, out, _ = _run([*_without(2), "schema", "noisy"], cwd=noisy)
+    assert status == 0
+    assert [tool["name"] for tool in json.loads(out)] == ["noisy_pairs"]
+
+
+@pytest.mark.slow
+def test_without_stderr_a_usage_error_prints_nothing_on_stdout() -> None:
+    # argparse prints the usage on stdout when sys.stderr is None.
+    assert _run([*_without(2), "call"]) == (2, "", "")
+
+
+CLOSES_STDERR = """\
+import sys
+
+from typed_toolsets import Toolset, tool
+
+
+class Closer(Toolset):
+    @tool
+    def fail(self) -> str:
+        sys.stderr.close()
+        raise RuntimeError("after closing stderr")
+"""
+
+
+@pytest.mark.slow
+def test_a_tool_that_closes_stderr_fails_with_status_1_and_no_crash_dump(tmp_path: Path) -> None:
+    # Writing the error to the closed sys.stderr raised ValueError out of the command, and
+    # Python, with no stderr for the traceback, dumped "lost sys.stderr" at exit.
+    (tmp_path / "closer.py").write_text(CLOSES_STDERR, encoding="utf-8")
+    assert _run([*COMMAND, "call", "closer:Closer", "closer_fail"], cwd=tmp_path) == (1, "", "")
+
+
+SLEEPY = """\
+import asyncio
+import sys
+import time
+
+from typed_toolsets import Limits, Toolset, tool
+
+
+class Sleepy(Toolset):
+    @tool
+    def plain(self) -> str:
+        print("started", flush=True)
+        time.sleep(60)
+        return "late"
+
+    @tool(limits=Limits(timeout=60))
+    def deadline(self) -> str:
+        print("started", flush=True)
+        time.sleep(60)
+        return "late"
+
+    @tool
+    async def coroutine(self) -> str:
+        print("started", flush=True)
+        await asyncio.sleep(60)
+        return "late"
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT by process id is POSIX")
+@pytest.mark.parametrize("tool", ["plain", "deadline", "coroutine"])
+def test_sigint_during_a_call_is_one_line_and_status_130(tmp_path: Path, tool: str) -> None:
+    (tmp_path / "sleepy.py").write_text(SLEEPY, encoding="utf-8")
+    with subprocess.Popen(
+        [*COMMAND, "call", "sleepy:Sleepy", f"sleepy_{tool}"],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        try:
+            assert process.stderr is not None
+            assert process.stderr.readline() == b"started\n"  # what the tool prints: stderr
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=20)
+        finally:
+            process.kill()
+    assert (process.returncode, out, err) == (130, b"", b"typed-toolsets call: interrupted\n")

@@ -246,13 +246,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             as the program, and ``serve`` may end the process when a stop leaves calls running
             (see `typed_toolsets.server.stopping`), which it never does for a caller's process.
     """
+    if argv is None:
+        from .streams import occupy_closed_descriptors
+
+        occupy_closed_descriptors()
+        if sys.stderr is None:  # started with `2>&-`: argparse would print its usage on stdout
+            sys.stderr = _quiet(None)
     parser = build_parser()
     args = parser.parse_args(argv)
     args.as_program = argv is None
     handler: Command = args.handler
     # A process started without stdout or stderr (`>&-`, `2>&-`) has None there.
     out = sys.stdout if sys.stdout is not None else _missing("stdout is closed")
-    err = sys.stderr if sys.stderr is not None else _missing(None)
+    err = _quiet(sys.stderr)
     try:
         status = handler(args, out, err)
         # A write error shows here, not as a traceback at exit. A stream closed since (by a
@@ -264,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BaseException as exc:
         if _broken_pipe(exc):  # the reader went away (`typed-toolsets demo | head`)
-            _drop_stdout()
+            _drop(sys.stdout)
             return EXIT_OK
         if isinstance(exc, ValueError) and getattr(sys.stdout, "closed", False):
             # A tool (or a target) closed sys.stdout: nothing more can be written to it.
@@ -278,39 +284,59 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_PROBLEMS
         if not isinstance(exc, OSError):
             raise
-        _drop_stdout()
+        _drop(sys.stdout)
         _say(args.command, f"error: cannot write the output: {exc}")
         return EXIT_PROBLEMS
     return status
 
 
 class _Missing(io.TextIOBase):
-    """A stream the process started without: writing fails with *reason*, or (None) is dropped.
+    """The stdout a process started without: writing fails with *reason* (status 1)."""
 
-    Without stdout, the command's output cannot be written (status 1, said on stderr);
-    without stderr, what it says there is lost, and its exit status still tells.
-    """
-
-    def __init__(self, reason: str | None) -> None:
+    def __init__(self, reason: str) -> None:
         super().__init__()
         self._reason = reason
 
     def write(self, s: str, /) -> int:
-        if self._reason is not None:
-            raise OSError(self._reason)
+        raise OSError(self._reason)
+
+
+def _missing(reason: str) -> TextIO:
+    return typing.cast("TextIO", _Missing(reason))
+
+
+class _Quiet(io.TextIOBase):
+    """stderr as the commands write to it: what cannot be written there is dropped.
+
+    Without stderr (`2>&-`), with a reader that went away (EPIPE) or a full disk, what a command
+    says there is lost, and its exit status still tells: a failed call stays status 1 and a
+    usage error 2 (a write error must not turn them into 0 or 1). After a failure the stream
+    is pointed at the null device, so that what is left in its buffer cannot fail again at
+    exit (which would make the status 120).
+    """
+
+    def __init__(self, stream: TextIO | None) -> None:
+        super().__init__()
+        self._stream = stream
+
+    def write(self, s: str, /) -> int:
+        if self._stream is not None:
+            try:
+                self._stream.write(s)
+                self._stream.flush()
+            except (OSError, ValueError):
+                _drop(self._stream)
+                self._stream = None
         return len(s)
 
 
-def _missing(reason: str | None) -> TextIO:
-    return typing.cast("TextIO", _Missing(reason))
+def _quiet(stream: TextIO | None) -> TextIO:
+    return typing.cast("TextIO", _Quiet(stream))
 
 
 def _say(command: str, text: str) -> None:
     """One line on stderr (when there is a stderr to write to)."""
-    if sys.stderr is not None:
-        with contextlib.suppress(OSError, ValueError):
-            sys.stderr.write(f"typed-toolsets {command}: {text}\n")
-            sys.stderr.flush()
+    _quiet(sys.stderr).write(f"typed-toolsets {command}: {text}\n")
 
 
 def _unencodable(exc: UnicodeEncodeError) -> str:
@@ -335,9 +361,9 @@ def _broken_pipe(exc: BaseException) -> bool:
     return matched is not None and rest is None
 
 
-def _drop_stdout() -> None:
-    """Point stdout at the null device: what is still buffered cannot fail again at exit."""
+def _drop(stream: TextIO | None) -> None:
+    """Point *stream*'s descriptor at the null device: its buffer cannot fail again at exit."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
         null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
+        os.dup2(null, typing.cast("TextIO", stream).fileno())
         os.close(null)

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Generator
 from typing import TextIO
 
-__all__ = ["stdout_to_stderr"]
+__all__ = ["occupy_closed_descriptors", "stdout_to_stderr"]
 
 
 @contextlib.contextmanager
@@ -38,6 +38,25 @@ def stdout_to_stderr() -> Generator[None, None, None]:
         if saved is not None:
             os.dup2(saved, 1)
             os.close(saved)
+
+
+def occupy_closed_descriptors() -> None:
+    """Point the standard descriptors the process started without at the null device.
+
+    Started with ``<&-``, ``>&-`` or ``2>&-``, a file opened later takes the lowest free
+    descriptor and becomes the missing stream: `stdout_to_stderr`'s copy of stdout took
+    descriptor 2, so what the targets and tools printed reached stdout; a child process would
+    read from or write to whatever file a tool opened. Python's ``sys.stdin``, ``sys.stdout``
+    and ``sys.stderr`` stay None: the commands still see which stream is missing.
+    """
+    for descriptor in (0, 1, 2):
+        try:
+            os.fstat(descriptor)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != descriptor:
+                os.dup2(null, descriptor)
+                os.close(null)
 
 
 def _point_stdout_at_stderr() -> None:
