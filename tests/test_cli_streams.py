@@ -335,3 +335,21 @@ def test_sigint_during_a_call_is_one_line_and_status_130(tmp_path: Path, tool: s
         finally:
             process.kill()
     assert (process.returncode, out, err) == (130, b"", b"typed-toolsets call: interrupted\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("descriptor", "expected"),
+    [
+        (0, (2, "typed-toolsets serve: error: cannot serve over stdio: stdin is closed\n")),
+        (1, (1, "typed-toolsets serve: error: cannot write the output: stdout is closed\n")),
+    ],
+    ids=["stdin", "stdout"],
+)
+def test_serve_over_stdio_without_stdin_or_stdout_is_one_line(
+    descriptor: int, expected: tuple[int, str]
+) -> None:
+    # The SDK's stdio transport failed on the missing stream with an AttributeError traceback.
+    pytest.importorskip("mcp")
+    status, out, err = _run([*_without(descriptor), "serve", TEXT])
+    assert ((status, err), out) == (expected, "")

@@ -47,6 +47,9 @@ def serve(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
         ),
         ((SAMPLE, "--transport", "http", "--workers", "0"), "--workers must be at least 1"),
         ((SAMPLE, "--transport", "http", "--port", "70000"), "--port within 0-65535"),
+        # Each says which value is wrong (both used to be named whichever it was).
+        ((SAMPLE, "--transport", "http", "--port", "-1"), "-1 is no port: give --port within"),
+        ((SAMPLE, "--transport", "http", "--workers", "-3"), "at least 1, not -3"),
         (
             (SAMPLE, "--tools", "sample_add,sample_nope"),
             "--tools: no tool 'sample_nope' in the targets; available tools: sample_add,",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import textwrap
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
@@ -202,6 +203,21 @@ def _http_only(args: argparse.Namespace) -> None:
         raise CommandError(EXIT_USAGE, msg)
 
 
+def _stdio_streams() -> None:
+    """Refuse stdio without stdin or stdout (``<&-``, ``>&-``): there is no client to serve.
+
+    As in the other commands, a missing stdin is a usage error (``call -``) and a missing
+    stdout an output that cannot be written (status 1).
+    """
+    from .main import EXIT_PROBLEMS
+    from .tools import CommandError
+
+    if sys.stdin is None:
+        raise CommandError(EXIT_USAGE, "cannot serve over stdio: stdin is closed")
+    if sys.stdout is None:
+        raise CommandError(EXIT_PROBLEMS, "cannot write the output: stdout is closed")
+
+
 def _serve(args: argparse.Namespace) -> int:
     from .tools import CommandError
 
@@ -219,14 +235,18 @@ def _serve(args: argparse.Namespace) -> int:
     _own_process(settings)
     if args.transport == "stdio":
         _http_only(args)
+        _stdio_streams()
         tools = _load(settings)  # what the targets print goes to stderr (`tools_of`)
         server.serve(tools, transport="stdio", log_arguments=settings.log_arguments)
         return EXIT_OK
     host = args.host if args.host is not None else _DEFAULT_HOST
     port = args.port if args.port is not None else _DEFAULT_PORT
     workers = args.workers if args.workers is not None else 1
-    if workers < 1 or not 0 <= port <= 65535:
-        raise CommandError(EXIT_USAGE, "--workers must be at least 1 and --port within 0-65535")
+    if workers < 1:
+        raise CommandError(EXIT_USAGE, f"--workers must be at least 1, not {workers}")
+    if not 0 <= port <= 65535:
+        msg = f"{port} is no port: give --port within 0-65535 (0 picks a free one)"
+        raise CommandError(EXIT_USAGE, msg)
     token = _token(settings)
     try:
         server.check_bind(host, token)
