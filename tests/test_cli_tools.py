@@ -552,6 +552,75 @@ def test_a_class_whose_constructor_raises_is_a_one_line_usage_error(
         )
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        (
+            # The base class has no tools: listing it printed an empty table with status 0.
+            "typed_toolsets:Toolset",
+            (
+                "typed_toolsets:Toolset: typed_toolsets has no Toolset class 'Toolset' (it is "
+                "the base class Toolset, which has no tools)"
+            ),
+        ),
+        (
+            "typed_toolsets.text:",
+            (
+                "cannot import 'typed_toolsets.text:': ModuleNotFoundError: No module named "
+                "'typed_toolsets.text:'; write a target as module:Class (a module name, one "
+                "':', a class name)"
+            ),
+        ),
+    ],
+    ids=["base-class", "empty-class"],
+)
+def test_targets_naming_no_toolset_class_say_so(target: str, expected: str) -> None:
+    for command in ("list", "check"):
+        done = cli(command, target)
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr == f"typed-toolsets {command}: error: {expected}\n"
+
+
+CYRILLIC = """\
+from typed_toolsets import Toolset, tool
+
+
+class Инструменты(Toolset):
+    toolset_name = "ru"
+
+    @tool
+    def echo(self, *, текст: str) -> dict[str, str]:
+        \"\"\"Эхо.\"\"\"
+        return {"текст": текст}
+"""
+
+
+@pytest.mark.slow
+def test_a_class_named_outside_ascii_is_a_target(tmp_path: Path) -> None:
+    # `module:Class` took only ASCII class names: the rest were read as a module name.
+    (tmp_path / "werkzeuge.py").write_text(CYRILLIC, encoding="utf-8")
+    done = cli("list", "werkzeuge:Инструменты", cwd=tmp_path)
+    assert (done.returncode, done.stdout.split()) == (
+        0,
+        ["TOOL", "PARAMETERS", "DESCRIPTION", "ru_echo", "текст:", "string", "Эхо."],
+    )
+    # Non-ASCII names and values through stdin, a Windows line ending after them.
+    done = subprocess.run(
+        [sys.executable, "-m", "typed_toolsets", "call", "werkzeuge:Инструменты", "ru_echo", "-"],
+        input='{"текст": "привет"}\r\n'.encode(),
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, json.loads(done.stdout), done.stderr) == (
+        0,
+        {"текст": "привет"},
+        b"",
+    )
+
+
 CLASHING = """\
 from typed_toolsets import Toolset, tool
 

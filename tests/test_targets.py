@@ -54,6 +54,12 @@ def _write(directory: Path, name: str, source: str) -> Path:
         ("pkg.mod:Outer.Inner", ("pkg.mod", "Outer.Inner")),
         ("dir/file.py:Cls", ("dir/file.py", "Cls")),
         ("C:\\dir\\file.py", ("C:\\dir\\file.py", None)),
+        ("C:\\dir\\file.py:Cls", ("C:\\dir\\file.py", "Cls")),
+        # Python's identifiers: a class name that starts with a letter outside ASCII too.
+        ("werkzeuge:Инструменты", ("werkzeuge", "Инструменты")),
+        ("mod:Éclair.Café", ("mod", "Éclair.Café")),
+        ("mod:Class-Name", ("mod:Class-Name", None)),
+        ("mod:Outer.", ("mod:Outer.", None)),
     ],
 )
 def test_split_target(target: str, parts: tuple[str, str | None]) -> None:

@@ -20,7 +20,6 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import itertools
-import re
 import sys
 import types
 import typing
@@ -55,7 +54,9 @@ class TargetError(Exception):
 def split_target(target: str) -> tuple[str, str | None]:
     """``module:Class`` / ``path.py:Class`` into its two parts (a Windows drive is not one)."""
     head, sep, tail = target.rpartition(":")
-    if sep and head and len(head) > 1 and re.fullmatch(r"[A-Za-z_][\w.]*", tail):
+    # A class name is Python's identifiers, dotted (``Outer.Inner``): ``Café`` and ``Инструменты``
+    # too, as Python spells them.
+    if sep and len(head) > 1 and all(part.isidentifier() for part in tail.split(".")):
         return head, tail
     return target, None
 
@@ -200,8 +201,12 @@ def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
 def _colon_hint(name: str) -> str:
     """``"; ... write mod:Cls"`` when the module name *name* is ``mod.Cls``, else ``""``.
 
-    ``mod.Cls`` is how Python spells the class, so it is the commonest slip in a target.
+    ``mod.Cls`` is how Python spells the class, so it is the commonest slip in a target. A
+    colon left in the name is a target `split_target` could not split (``mod:``, ``:Cls``,
+    ``mod:Cls:x``, ``mod:Class-Name``).
     """
+    if ":" in name:
+        return "; write a target as module:Class (a module name, one ':', a class name)"
     head, _, tail = name.rpartition(".")
     if not head:
         return ""
@@ -369,7 +374,9 @@ def no_class(
     value: object = module
     for part in class_name.split("."):
         value = getattr(value, part, None)
-    if isinstance(value, type):
+    if value is Toolset:
+        message += " (it is the base class Toolset, which has no tools)"
+    elif isinstance(value, type):
         message += " (it is a class, not a Toolset)"
     names = [cls.__qualname__ for cls in toolset_classes(module)]
     matches = close_matches(class_name, names)
@@ -422,7 +429,7 @@ def resolve_class(module: types.ModuleType, qualname: str) -> type[Toolset] | No
     value: object = module
     for part in qualname.split("."):
         value = getattr(value, part, None)
-    if isinstance(value, type) and issubclass(value, Toolset):
+    if isinstance(value, type) and issubclass(value, Toolset) and value is not Toolset:
         return value
     return None
 
