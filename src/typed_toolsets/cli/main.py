@@ -33,8 +33,8 @@ _TARGET_HELP: Final = (
     "or path/to/file.py"
 )
 _ONE_TARGET_HELP: Final = (
-    "the toolsets: module:Class, module (every Toolset it defines or lists in __all__) or "
-    "path/to/file.py:Class; each class is built with no constructor arguments"
+    "the toolsets: module:Class, module (every Toolset it defines or lists in __all__), "
+    "path/to/file.py:Class or path/to/file.py; each class is built with no constructor arguments"
 )
 _EXAMPLE_TARGET: Final = "typed_toolsets.text:TextProcessingToolset"
 #: ``schema --format`` choices, and those with a strict variant.

@@ -95,7 +95,8 @@ def add_parser(commands: Any) -> None:
         nargs="+",
         metavar="TARGET",
         help=(
-            "the toolsets: module:Class, module or path/to/file.py:Class, each built with no "
+            "the toolsets: module:Class, module (every Toolset it defines or lists in "
+            "__all__), path/to/file.py:Class or path/to/file.py, each built with no "
             "constructor arguments; several merge into one server"
         ),
     )
