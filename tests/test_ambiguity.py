@@ -411,6 +411,35 @@ def test_a_user_type_is_known_by_its_schema_s_json_types() -> None:
     assert find_ambiguity(Ratio | str) is None
 
 
+class MaybeCount:
+    pass
+
+
+register_type(
+    MaybeCount,
+    schema={"type": ["integer", "null"]},
+    structure=lambda value: MaybeCount(),
+    unstructure=lambda value: None,
+)
+
+
+@pytest.mark.parametrize("annotation", [MaybeCount | None, None | MaybeCount])
+def test_a_variant_taking_null_beside_none_is_said_to_give_none(annotation: object) -> None:
+    # The call reads null as None whatever the order; the report said the first one wins.
+    found = find_ambiguity(annotation)
+    assert found is not None
+    assert found.null
+    text = found.problem("T", "m", "x").message
+    assert "a JSON null can match both" in text
+    assert "(null always gives None, whatever the order)" in text
+    assert "declared order wins" not in text
+    # A union without None keeps the words of the order.
+    other = find_ambiguity(MaybeCount | int)
+    assert other is not None
+    assert not other.null
+    assert "(the first one in declared order wins)" in other.problem("T", "m", "x").message
+
+
 def test_a_recursive_class_shares_one_shape() -> None:
     shape = shape_of(list[Node])
     node = shape.item

@@ -211,6 +211,37 @@ def test_an_ambiguous_union_is_caught() -> None:
 
 
 @attrs.frozen
+class Reading:
+    value: int | None
+
+
+# A registered type that takes null too, beside None in a union: null always gives None.
+register_type(
+    Reading,
+    schema={"type": ["integer", "null"]},
+    structure=Reading,
+    unstructure=lambda reading: reading.value,
+    strategy=st.builds(Reading, st.none()),
+)
+
+
+class NullableReadingToolset(Toolset):
+    @tool
+    def log(self, *, reading: Reading | None) -> str:
+        return "logged"
+
+
+def test_a_union_with_none_and_a_type_taking_null_says_null_gives_none() -> None:
+    # The explanation said Reading "comes first and wins"; the call gave None.
+    message = str(failure(NullableReadingToolset))
+    assert "came back as None (NoneType)" in message
+    assert (
+        "the union Reading | None is ambiguous: a JSON null matches both Reading and None, "
+        "and always gives None"
+    ) in message
+
+
+@attrs.frozen
 class Celsius:
     degrees: float
 

@@ -34,7 +34,7 @@ from typed_toolsets._toolset import Toolset
 from typed_toolsets.definition.classes import class_info, init_problem
 from typed_toolsets.definition.errors import ToolsetDefinitionError
 from typed_toolsets.rules.names import class_display_name
-from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem, problem
+from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem
 
 from .ambiguity import find_ambiguity
 from .sources import ClassSource, SourceIndex, attribute_accesses, resolve, root_name
@@ -315,15 +315,7 @@ class _Checker:
         ambiguity = find_ambiguity(annotation)
         if ambiguity is None:
             return
-        found = problem(
-            "ambiguous-union",
-            qualname,
-            method,
-            parameter,
-            union=ambiguity.union,
-            first=ambiguity.first,
-            second=ambiguity.second,
-        )
+        found = ambiguity.problem(qualname, method, parameter)
         self.add(Finding(path, self.locate(cls, path, found, 0), found))
 
     # -- `Cls.to_tools()` call sites

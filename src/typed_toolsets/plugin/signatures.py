@@ -234,15 +234,7 @@ class SignatureCheck:
         ambiguity = find_ambiguity(self.shapes.shape(arg_type))
         if ambiguity is None:
             return None
-        return problem(
-            "ambiguous-union",
-            self.class_name,
-            method,
-            parameter,
-            union=ambiguity.union,
-            first=ambiguity.first,
-            second=ambiguity.second,
-        )
+        return ambiguity.problem(self.class_name, method, parameter)
 
     def default_problem(self, method: str, parameter: str, arg_type: Type) -> Problem:
         """A None default on a type that, as written, does not admit null.

@@ -95,6 +95,7 @@ Kind = Literal[
     "init",
     "abstract-class",
     "ambiguous-union",
+    "ambiguous-null",
     "unchecked-exports",
     "unchecked-exports-name",
     "unchecked-method-name",
@@ -302,6 +303,12 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "ambiguous-union",
         "parameter {parameter!r} has the union {union}, and a JSON value can match both {first} "
         "and {second} (the first one in declared order wins)",
+    ),
+    "ambiguous-null": Template(
+        # A union with None, and a variant that takes null too: null always gives None.
+        "ambiguous-union",
+        "parameter {parameter!r} has the union {union}, and a JSON null can match both {first} "
+        "and {second} (null always gives None, whatever the order)",
     ),
     # -- unchecked: what the mypy plugin cannot read (only the plugin reports these)
     "unchecked-exports": Template(

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from .formats import BY_FORMAT
+from .problems import Problem, problem
 from .typenames import NUMBER_KINDS
 
 __all__ = ["Ambiguity", "Shape", "find_ambiguity", "overlaps"]
@@ -379,17 +380,36 @@ class Ambiguity:
         union: The label of the union.
         first: The label of the first variant that can match a value.
         second: The label of a later variant that can match the same value.
+        null: One of the two takes only null (``None``): they share only null, which the call
+            always reads as None, whatever the order.
     """
 
-    __slots__ = ("first", "second", "union")
+    __slots__ = ("first", "null", "second", "union")
 
-    def __init__(self, union: str, first: str, second: str) -> None:
+    def __init__(self, union: str, first: str, second: str, *, null: bool = False) -> None:
         self.union = union
         self.first = first
         self.second = second
+        self.null = null
 
     def __repr__(self) -> str:
         return f"Ambiguity({self.union!r}, {self.first!r}, {self.second!r})"
+
+    def problem(self, toolset: str, method: str, parameter: str) -> Problem:
+        """The ``ambiguous-union`` problem of *parameter*, worded for what the call does."""
+        return problem(
+            "ambiguous-null" if self.null else "ambiguous-union",
+            toolset,
+            method,
+            parameter,
+            union=self.union,
+            first=self.first,
+            second=self.second,
+        )
+
+
+#: The JSON types of a variant that takes only null (``None``).
+_NULL: Final = frozenset({"null"})
 
 
 def find_ambiguity(shape: Shape) -> Ambiguity | None:
@@ -406,7 +426,8 @@ def _find(shape: Shape, seen: set[int]) -> Ambiguity | None:
         for index, first in enumerate(variants):
             for second in variants[index + 1 :]:
                 if overlaps(first, second):
-                    return Ambiguity(shape.label, first.label, second.label)
+                    null = _NULL in (first.kinds, second.kinds)
+                    return Ambiguity(shape.label, first.label, second.label, null=null)
     children: list[Shape] = list(shape.variants)
     if shape.item is not None:
         children.append(shape.item)

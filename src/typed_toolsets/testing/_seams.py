@@ -305,6 +305,11 @@ def ambiguity(annotation: object) -> str | None:
     found = find_ambiguity(annotation)
     if found is None:
         return None
+    if found.null:
+        return (
+            f"the union {found.union} is ambiguous: a JSON null matches both {found.first} and "
+            f"{found.second}, and always gives None"
+        )
     return (
         f"the union {found.union} is ambiguous: a JSON value of {found.second} also matches "
         f"{found.first}, which comes first and wins"
