@@ -23,6 +23,7 @@ import itertools
 import sys
 import types
 import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
@@ -259,12 +260,30 @@ def _raised_at(exc: BaseException) -> str:
         return ""
     place = ""
     frame = exc.__traceback__
+    standard = _standard_library()
     while frame is not None:
         filename = frame.tb_frame.f_code.co_filename
-        if not filename.startswith("<frozen ") and filename not in _LOADER_FILES:
+        if (
+            not filename.startswith("<frozen ")
+            and filename not in _LOADER_FILES
+            and not standard(filename)
+        ):
             place = f" ({shown_path(filename)}, line {frame.tb_lineno})"
         frame = frame.tb_next
     return place
+
+
+def _standard_library() -> Callable[[str], bool]:
+    """Whether a file is the standard library's (``os.py`` on 3.10, frozen from 3.11 on).
+
+    Its frames are where a failure surfaced (``os.environ["X"]``), never the user's line.
+    """
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    library = tuple({paths["stdlib"], paths["platstdlib"]})
+    installed = tuple({paths["purelib"], paths["platlib"]})
+    return lambda name: name.startswith(library) and not name.startswith(installed)
 
 
 def shown_path(path: str) -> str:

@@ -16,9 +16,12 @@ import sys
 import textwrap
 import typing
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from typed_toolsets._version import __version__
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = ["SCHEMA_FORMATS", "STRICT_FORMATS", "build_parser", "main"]
 
@@ -180,9 +183,21 @@ def _add_tool_commands(commands: Any) -> None:
     call.set_defaults(handler=_tool_command("call_command"))
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage and error messages never fail the command.
+
+    From Python 3.11 argparse drops a message stderr cannot take; on 3.10 the write raised, so a
+    usage error with a broken stderr ended with status 120 instead of 2.
+    """
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        with contextlib.suppress(AttributeError, OSError):
+            super()._print_message(message, file)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="typed-toolsets",
         description=(
             "Inspect, run and check typed_toolsets Toolset classes: list their tools, print "
