@@ -184,15 +184,17 @@ def _add_tool_commands(commands: Any) -> None:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser, whose usage and error messages never fail the command.
+    """argparse's parser, whose usage and error messages never change the command's status.
 
-    From Python 3.11 argparse drops a message stderr cannot take; on 3.10 the write raised, so a
-    usage error with a broken stderr ended with status 120 instead of 2.
+    A message stderr cannot take stayed in its buffer (Python 3.10 raised on the write too),
+    and the flush at exit failed: a usage error ended with status 120, not 2. Written as the
+    commands write stderr (`_Quiet`), what cannot be written is dropped with the buffer.
     """
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
-        with contextlib.suppress(AttributeError, OSError):
-            super()._print_message(message, file)
+        if message:
+            stream = file if file is not None else sys.stderr
+            _quiet(typing.cast("TextIO | None", stream)).write(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
