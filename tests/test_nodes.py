@@ -11,6 +11,7 @@ from jsonschema import Draft202012Validator
 from typed_toolsets.call.assembly import _merged  # pyright: ignore[reportPrivateUsage]
 from typed_toolsets.call.checker import Checker
 from typed_toolsets.call.jsonschema_errors import problems
+from typed_toolsets.call.validation import reason_of, suffix_of
 
 
 def test_blocks_under_the_same_type_test_in_a_row_become_one() -> None:
@@ -240,3 +241,33 @@ def test_a_distinct_stream_is_read_one_problem_past_the_cap_at_most() -> None:
     assert len(read) == 6
     read.clear()
     assert collect(itertools.islice(stream(), 5), 5, distinct=True) == (found, False)
+
+
+def test_a_reason_written_inline_says_what_its_function_says() -> None:
+    # Reasons of the form ``short(v) + tail`` are written into the generated code (`suffix_of`):
+    # at a leaf child, a container child's guard, and a node's own type test.
+    schema: dict[str, object] = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "kind": {"enum": ["a", "b"]},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "owner": {"type": "object", "properties": {"id": {"const": 7}}},
+        },
+    }
+    instance = {"name": 5, "kind": "c", "tags": [1, "x", None], "owner": {"id": True}}
+    found, _ = Checker(schema).problems(instance)
+    assert found == _reference(schema, instance)
+    assert found == [
+        (("name",), "5 is not of type 'string'"),
+        (("kind",), "'c' is not one of ['a', 'b']"),
+        (("tags", 0), "1 is not of type 'string'"),
+        (("tags", 2), "null is not of type 'string'"),
+        (("owner", "id"), "true is not 7, the only accepted value"),
+    ]
+    assert Checker(schema).problems("x")[0] == [((), "'x' is not of type 'object'")]
+    string, integer = reason_of("type", "string"), reason_of("type", "integer")
+    assert string is not None
+    assert integer is not None
+    assert suffix_of(string) == " is not of type 'string'"
+    assert suffix_of(integer) is None  # its reason adds a hint for a quoted number

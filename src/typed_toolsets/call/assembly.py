@@ -102,7 +102,7 @@ def generated_node(schema: object, checks: list[Scalar | Keyword]) -> Node:
                 continue
             test = src.inline([check], "x")
             valid += [f"if not ({test}):", "    return False"]
-            errors += [f"if not ({test}):", f"    yield P(link), {src.name(check)}.reason(x)"]
+            errors += [f"if not ({test}):", f"    yield P(link), {src.reason(check.reason, 'x')}"]
         else:
             valid += check.valid_lines(src)
             errors += check.error_lines(src)

@@ -24,7 +24,15 @@ from typed_toolsets.types.typespec import MISSING
 from .jsonschema_errors import tag_mismatch
 from .jsonvalues import Link, path_of
 from .keywords import Scalar, Test
-from .validation import Problem, missing, unexpected, union_expectation, union_mismatch
+from .validation import (
+    Problem,
+    missing,
+    short,
+    suffix_of,
+    unexpected,
+    union_expectation,
+    union_mismatch,
+)
 
 __all__ = [
     "Additional",
@@ -164,6 +172,7 @@ class Source:
             "M": MISSING,
             "P": path_of,
             "inexact": inexact,
+            "S": short,
         }
         self._names: dict[int, str] = {}
 
@@ -174,6 +183,13 @@ class Source:
             found = self._names[id(value)] = f"k{len(self._names)}"
             self.namespace[found] = value
         return found
+
+    def reason(self, reason: Callable[[Any], str], var: str) -> str:
+        """An expression over *var*: *reason* for it (written inline when it is a suffix)."""
+        tail = suffix_of(reason)
+        if tail is None:
+            return f"{self.name(reason)}({var})"
+        return f"S({var}) + {self.name(tail)}"
 
     def inline(self, scalars: list[Scalar], var: str) -> str:
         """An expression over *var*: whether it passes every one of *scalars*."""
@@ -202,14 +218,14 @@ class Source:
         if path is None:
             path = f"P({link})"
         if node.reason is not None:
-            problem = f"yield {path}, {self.name(node.reason)}({var})"
+            problem = f"yield {path}, {self.reason(node.reason, var)}"
             return [f"if not ({self.child_valid(node, var)}):", f"    {problem}"]
         errors = [f"yield from {self.name(node)}.errors({var}, {link}, memo)"]
         guard = node.guard
         if guard is not None:
             errors = [
                 f"if not ({self.inline([guard], var)}):",
-                f"    yield {path}, {self.name(guard)}.reason({var})",
+                f"    yield {path}, {self.reason(guard.reason, var)}",
                 "else:",
                 f"    {errors[0]}",
             ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 import typing
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from typing import Any, Final
 
@@ -48,6 +49,7 @@ __all__ = [
     "short",
     "short_text",
     "shown_path",
+    "suffix_of",
     "unbuilt_reason",
     "unexpected",
     "union_expectation",
@@ -373,9 +375,26 @@ def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
     return reason
 
 
+#: The tail of each reason `_suffixed` made (see `suffix_of`).
+_SUFFIXES: Final[weakref.WeakKeyDictionary[Callable[[object], str], str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def _suffixed(tail: str) -> Callable[[object], str]:
     """The reason: the instance (shortened), then *tail*."""
-    return lambda instance: short(instance) + tail
+    reason: Callable[[object], str] = lambda instance: short(instance) + tail  # noqa: E731
+    _SUFFIXES[reason] = tail
+    return reason
+
+
+def suffix_of(reason: Callable[[object], str]) -> str | None:
+    """*reason*'s words after the instance, when it is ``short(instance)`` followed by them.
+
+    Generated code then writes the reason itself (``short(v) + tail``): a problem costs one
+    Python frame fewer.
+    """
+    return _SUFFIXES.get(reason)
 
 
 def keyword_reason(keyword: str, value: object, instance: object) -> str | None:
