@@ -33,8 +33,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from typed_toolsets import ToolProxy
 
+from .bodies import BODY_SECONDS, misread, read_body, replayed
 from .guard import LOOPBACK_HOSTS, BearerAuth, check_bind, is_loopback, transport_security
-from .protocol import DEFAULT_NAME, body_limit, logger, mcp_server, request_limit, too_large
+from .protocol import DEFAULT_NAME, body_limit, logger, mcp_server, request_limit
 from .stopping import Watchdog, watchdog
 from .threads import DEFAULT_THREADS, DaemonThreads
 
@@ -76,11 +77,13 @@ class _Endpoint:
         guard: TransportSecurityMiddleware,
         threads: int | None,
         max_body: int,
+        body_seconds: float,
     ) -> None:
         self._manager = manager
         self._guard = guard
         self._threads = threads
         self._max_body = max_body
+        self._body_seconds = body_seconds
         self._running = False
         self._starting: asyncio.Lock | None = None
         self._background: asyncio.Task[None] | None = None
@@ -144,59 +147,20 @@ class _Endpoint:
             await _NOT_JSON(scope, receive, send)
             return
         scope = typed
-        # Read here, within the limit: the SDK reads a body whole, whatever its size.
-        body = await _body_within(scope, receive, self._max_body)
-        if body is None:
-            await _too_large(self._max_body)(scope, receive, send)
+        # Read here, within the limits (`.bodies`): the SDK reads a body whole, however large
+        # or slow.
+        body = await read_body(scope, receive, self._max_body, self._body_seconds)
+        if not isinstance(body, bytes):
+            await body(scope, receive, send)
             return
-        receive = _replayed(body, receive)
+        refusal = misread(body)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        receive = replayed(body, receive)
         if not self._running:
             await self._start_in_background()
         await _until_answered(self._manager.handle_request, scope, receive, send)
-
-
-async def _body_within(scope: Scope, receive: Receive, limit: int) -> bytes | None:
-    """The request's whole body, or None once it is known to be over *limit* bytes."""
-    for name, value in scope.get("headers", ()):
-        if name == b"content-length" and value.isdigit() and int(value) > limit:
-            return None  # refused before anything is read
-    parts: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            break  # the client left: the SDK sees the same
-        part: bytes = message.get("body", b"")
-        size += len(part)
-        if size > limit:
-            return None
-        parts.append(part)
-        if not message.get("more_body", False):
-            break
-    return b"".join(parts)
-
-
-def _replayed(body: bytes, receive: Receive) -> Receive:
-    """*receive*, but the first message is *body*, already read (the rest is what follows)."""
-    pending: list[Message] = [{"type": "http.request", "body": body, "more_body": False}]
-
-    async def replay() -> Message:
-        if pending:
-            return pending.pop()
-        return await receive()
-
-    return replay
-
-
-def _too_large(limit: int) -> JSONResponse:
-    """The answer to a body over *limit* bytes: 413, with a JSON-RPC error saying the limit."""
-    answer = {
-        "jsonrpc": "2.0",
-        "id": None,
-        "error": {"code": types.INVALID_REQUEST, "message": too_large("body", limit)},
-    }
-    # The rest of the body is never read: the connection cannot carry another request.
-    return JSONResponse(answer, status_code=413, headers={"Connection": "close"})
 
 
 #: The answer to any method but POST: 405 with ``Allow: POST``. MCP allows it for GET from a
@@ -356,6 +320,7 @@ def _app(
     allowed_hosts: Sequence[str] | None,
     threads: int | None,
     max_body: int,
+    body_seconds: float,
 ) -> Starlette:
     # The endpoint checks Host and Origin before anything else, and is the manager's only way
     # in: the manager is left without them (it still checks a POST's Content-Type). The body
@@ -365,7 +330,7 @@ def _app(
     manager = StreamableHTTPSessionManager(
         app=server, json_response=True, stateless=True, max_request_body_size=max_body
     )
-    endpoint = _Endpoint(manager, guard, threads, max_body)
+    endpoint = _Endpoint(manager, guard, threads, max_body, body_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncGenerator[None, None]:
@@ -385,6 +350,7 @@ def asgi_app(
     threads: int | None = DEFAULT_THREADS,
     name: str = DEFAULT_NAME,
     log_arguments: bool = False,
+    body_seconds: float = BODY_SECONDS,
 ) -> Starlette:
     """An ASGI app serving *tools* over stateless Streamable HTTP (JSON responses) at *path*.
 
@@ -408,13 +374,18 @@ def asgi_app(
             is. A host app that mounts this one without running its lifespan keeps its own.
         name: The server name clients see.
         log_arguments: Log each call's argument values too.
+        body_seconds: How long a request's whole body may take to arrive (``math.inf``: no
+            bound); a slower one is answered 408 (a JSON-RPC error) and its connection closed.
 
     Raises:
         ExportError: Two tools have the same exported name.
-        ValueError: *token* is empty.
+        ValueError: *token* is empty, or *body_seconds* is not a positive number of seconds.
     """
     if token is not None and not token:
         msg = "the bearer token is empty; set it to a long random string"
+        raise ValueError(msg)
+    if not body_seconds > 0:  # NaN too
+        msg = f"body_seconds must be a positive number of seconds, not {body_seconds!r}"
         raise ValueError(msg)
     proxies = list(tools)
     server = mcp_server(proxies, name=name, log_arguments=log_arguments)
@@ -425,6 +396,7 @@ def asgi_app(
         allowed_hosts=allowed_hosts,
         threads=threads,
         max_body=request_limit(proxies),
+        body_seconds=body_seconds,
     )
 
 

@@ -28,16 +28,16 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Generator, Iterable
-from typing import IO, TYPE_CHECKING, Any, Final, TypeGuard, cast
+from typing import IO, TYPE_CHECKING, Any, Final, cast
 
 import anyio
 import mcp_types as types
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
-from pydantic import ValidationError
 
 from typed_toolsets import ToolProxy
 
+from .messages import bad_id, error, unreadable, valid_id
 from .protocol import DEFAULT_NAME, logger, mcp_server, request_limit, too_large, tools_text
 from .stopping import Watchdog, watchdog
 from .threads import DEFAULT_THREADS, DaemonThreads
@@ -154,85 +154,15 @@ def _parsed(line: bytes | _Overlong, limit: int) -> SessionMessage | types.JSONR
     SDK's reader replaced them with U+FFFD, and a tool got what it made of them.)
     """
     if isinstance(line, _Overlong):
-        return _error(line.request_id, types.INVALID_REQUEST, too_large("line", limit))
+        return error(line.request_id, types.INVALID_REQUEST, too_large("line", limit))
     if not line.strip():
         return None
     try:
         message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
     except Exception as exc:  # noqa: BLE001 - the SDK's own reader catches as much
-        return _unreadable(line, exc)
-    refusal = _bad_id(line, message)
+        return unreadable(line, exc)
+    refusal = bad_id(line, message)
     return SessionMessage(message) if refusal is None else refusal
-
-
-def _error(request_id: types.RequestId | None, code: int, message: str) -> types.JSONRPCError:
-    return types.JSONRPCError(
-        jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message)
-    )
-
-
-def _unreadable(line: bytes, exc: Exception) -> types.JSONRPCError:
-    """The answer to a line the SDK's parser refused: not JSON, or JSON but not a message."""
-    errors = exc.errors() if isinstance(exc, ValidationError) else []
-    for error in errors:
-        if error["type"] == "json_invalid":
-            detail = error.get("ctx", {}).get("error", error["msg"])
-            return _error(_id_in(line), types.PARSE_ERROR, f"Parse error: {detail}")
-    message = (
-        "Invalid Request: the line is not a JSON-RPC 2.0 message (one object per line, with "
-        '"jsonrpc": "2.0", a "method" and, for a request, an "id"; "params", when sent, an '
-        "object)"
-    )
-    return _error(_id_in(line), types.INVALID_REQUEST, message)
-
-
-def _bad_id(line: bytes, message: types.JSONRPCMessage) -> types.JSONRPCError | None:
-    """The answer to a request whose id is neither a string nor an integer, None for others.
-
-    The SDK's parser takes such a request (``"id": 1.5``, ``true``, ``null``) for a
-    notification, and never answers it.
-    """
-    if not isinstance(message, types.JSONRPCNotification) or b'"id"' not in line:
-        return None
-    fields = _object(line)
-    if fields is None or "id" not in fields:
-        return None
-    text = 'Invalid Request: "id" must be a string or an integer (MCP allows no null id)'
-    return _error(None, types.INVALID_REQUEST, text)
-
-
-def _id_in(line: bytes) -> types.RequestId | None:
-    """The id of the request *line* holds, when Python's json reads it and it is valid."""
-    fields = _object(line)
-    found = None if fields is None else fields.get("id")
-    return found if _valid_id(found) else None
-
-
-def _object(line: bytes) -> dict[str, object] | None:
-    """The JSON object *line* holds as Python's json reads it (which the SDK's parser may not).
-
-    Bytes that are not UTF-8 are read as U+FFFD: an id may still be found.
-    """
-    try:
-        value: object = json.loads(line.decode("utf-8", errors="replace"))
-    except (ValueError, RecursionError):
-        return None
-    return cast("dict[str, object]", value) if isinstance(value, dict) else None
-
-
-def _valid_id(value: object) -> TypeGuard[types.RequestId]:
-    """Whether *value* can be a request's id in an answer (an int, or a str UTF-8 can encode)."""
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int):
-        return True
-    if not isinstance(value, str):
-        return False
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: the answer could not be written
-        return False
-    return True
 
 
 # The id of a request whose line is too long to read: a scalar member (jsonrpc, method) may
@@ -264,7 +194,7 @@ def _id_value(text: bytes) -> types.RequestId | None:
         value: object = json.loads(text)
     except ValueError:  # not UTF-8: not the id the client has
         return None
-    return value if _valid_id(value) else None
+    return value if valid_id(value) else None
 
 
 # ------------------------------------------------------------------------------------- stdin

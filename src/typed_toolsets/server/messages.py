@@ -1,0 +1,117 @@
+"""JSON-RPC messages as the SDK reads them, and the errors answering what it would drop.
+
+The SDK's parser takes a request whose id is neither a string nor an integer (``"id": 1.5``,
+``true``, ``null``) for a notification, which is never answered: over stdio the client waits
+for ever, over HTTP it gets 202 and no answer. Both transports answer such a request, and a
+message the parser refuses, with a JSON-RPC error, for the request's id when it can be read.
+
+May import the MCP SDK's types, pydantic and the standard library.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Final, TypeGuard, cast
+
+import mcp_types as types
+from pydantic import ValidationError
+
+__all__ = [
+    "BAD_ID",
+    "bad_id",
+    "error",
+    "id_in",
+    "misread_id",
+    "read_object",
+    "unreadable",
+    "valid_id",
+]
+
+#: Why a request with an id of another kind is refused.
+BAD_ID: Final = 'Invalid Request: "id" must be a string or an integer (MCP allows no null id)'
+
+
+def error(request_id: types.RequestId | None, code: int, message: str) -> types.JSONRPCError:
+    """The JSON-RPC error answering request *request_id* (None: it could not be read)."""
+    return types.JSONRPCError(
+        jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message)
+    )
+
+
+def unreadable(data: bytes, exc: Exception) -> types.JSONRPCError:
+    """The answer to a message the SDK's parser refused: not JSON, or JSON but not a message."""
+    errors = exc.errors() if isinstance(exc, ValidationError) else []
+    for found in errors:
+        if found["type"] == "json_invalid":
+            detail = found.get("ctx", {}).get("error", found["msg"])
+            return error(id_in(data), types.PARSE_ERROR, f"Parse error: {detail}")
+    message = (
+        "Invalid Request: the line is not a JSON-RPC 2.0 message (one object per line, with "
+        '"jsonrpc": "2.0", a "method" and, for a request, an "id"; "params", when sent, an '
+        "object)"
+    )
+    return error(id_in(data), types.INVALID_REQUEST, message)
+
+
+def bad_id(data: bytes, message: types.JSONRPCMessage) -> types.JSONRPCError | None:
+    """The answer to a request (read as *message*) whose id is neither a string nor an integer.
+
+    None for any other message: the SDK's reading of it stands.
+    """
+    if not isinstance(message, types.JSONRPCNotification) or b'"id"' not in data:
+        return None
+    fields = read_object(data)
+    if fields is None or "id" not in fields:
+        return None
+    return error(None, types.INVALID_REQUEST, BAD_ID)
+
+
+# An "id" member whose value is no string and no integer: a literal, a container, or a number
+# with a fraction or an exponent. (A key spelled with escapes is not looked for.)
+_SUSPECT_ID: Final = re.compile(rb'"id"\s*:\s*(?:[^\s"0-9-]|-?[0-9]+[.eE])')
+
+
+def misread_id(body: bytes) -> types.JSONRPCError | None:
+    """`bad_id` for a request body not parsed yet: parsed only when its ids look suspect."""
+    if _SUSPECT_ID.search(body) is None:
+        return None  # every "id" is a string or an integer: no request taken for a notification
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(body, by_name=False)
+    except Exception:  # noqa: BLE001 - the SDK refuses it with its own answer
+        return None
+    return bad_id(body, message)
+
+
+def id_in(data: bytes) -> types.RequestId | None:
+    """The id of the request *data* holds, when Python's json reads it and it is valid."""
+    fields = read_object(data)
+    found = None if fields is None else fields.get("id")
+    return found if valid_id(found) else None
+
+
+def read_object(data: bytes) -> dict[str, object] | None:
+    """The JSON object *data* holds as Python's json reads it (which the SDK's parser may not).
+
+    Bytes that are not UTF-8 are read as U+FFFD: an id may still be found.
+    """
+    try:
+        value: object = json.loads(data.decode("utf-8", errors="replace"))
+    except (ValueError, RecursionError):
+        return None
+    return cast("dict[str, object]", value) if isinstance(value, dict) else None
+
+
+def valid_id(value: object) -> TypeGuard[types.RequestId]:
+    """Whether *value* can be a request's id in an answer (an int, or a str UTF-8 can encode)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: the answer could not be written
+        return False
+    return True

@@ -1,0 +1,162 @@
+"""`typed_toolsets.server.bodies`: what the HTTP endpoint refuses of a body before the SDK sees it.
+
+The app runs in process: an ASGI scope with a ``receive`` of our own (a client that sends a body
+slowly, or never finishes it), or the in-process HTTP transport for whole requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import time
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+
+from tests.server.sample import SampleToolset
+from typed_toolsets.server import asgi_app
+from typed_toolsets.server.messages import BAD_ID
+
+pytestmark = pytest.mark.anyio
+BOUND = 60.0
+ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def _scope() -> dict[str, Any]:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/mcp",
+        "raw_path": b"/mcp",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+
+async def test_a_body_that_never_finishes_arriving_is_408_once_its_time_is_up() -> None:
+    # The SDK waited for the rest of the body for as long as the client held the connection.
+    app = asgi_app(SampleToolset.to_tools(), threads=None, body_seconds=0.3)
+    answers: list[dict[str, Any]] = []
+    parts = 0
+
+    async def receive() -> dict[str, Any]:
+        nonlocal parts
+        parts += 1
+        if parts > 1:
+            await asyncio.sleep(3600)  # a client that sent one part and went quiet
+        return {"type": "http.request", "body": b'{"jsonrpc": "2.0", ', "more_body": True}
+
+    async def send(message: dict[str, Any]) -> None:
+        answers.append(message)
+
+    started = time.monotonic()
+    with anyio.fail_after(BOUND):
+        await app(_scope(), receive, send)
+    assert time.monotonic() - started < 10
+    start, body = answers[0], answers[1]
+    assert start["status"] == 408
+    assert (b"connection", b"close") in start["headers"]
+    error = json.loads(body["body"])
+    assert error["id"] is None
+    assert error["error"]["code"] == -32600
+    assert error["error"]["message"].startswith(
+        "Request Timeout: the request body did not arrive within 0.3 seconds"
+    )
+
+
+async def test_a_body_sent_in_parts_within_its_time_is_served() -> None:
+    call = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": "sample_add", "arguments": {"a": 1, "b": 2}},
+    }
+    text = json.dumps(call).encode()
+    pieces = [text[i : i + 10] for i in range(0, len(text), 10)]
+    app = asgi_app(SampleToolset.to_tools(), threads=None, body_seconds=5)
+    answers: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        if not pieces:
+            await asyncio.sleep(3600)  # the client waits for its answer
+        await asyncio.sleep(0.01)
+        piece = pieces.pop(0)
+        return {"type": "http.request", "body": piece, "more_body": bool(pieces)}
+
+    async def send(message: dict[str, Any]) -> None:
+        answers.append(message)
+
+    scope = _scope()
+    scope["headers"] = [*scope["headers"], (b"accept", ACCEPT["Accept"].encode())]
+    with anyio.fail_after(BOUND):
+        await app(scope, receive, send)
+    assert answers[0]["status"] == 200
+    assert json.loads(answers[1]["body"])["result"]["structuredContent"] == {"result": 3}
+
+
+@pytest.mark.parametrize("request_id", ["1.5", "true", "null", "[1]", "{}", "1e3", "-2.0"])
+async def test_a_request_whose_id_is_no_string_or_integer_is_a_json_rpc_error(
+    request_id: str,
+) -> None:
+    # The SDK took it for a notification: 202 and no answer for the client's request.
+    body = (
+        '{"jsonrpc": "2.0", "id": ' + request_id + ', "method": "tools/call", "params": '
+        '{"name": "sample_add", "arguments": {"a": 1, "b": 2}}}'
+    )
+    app = asgi_app(SampleToolset.to_tools(), threads=None)
+    async with httpx2.AsyncClient(
+        transport=httpx2.ASGITransport(app=app), base_url="http://127.0.0.1"
+    ) as client:
+        with anyio.fail_after(BOUND):
+            response = await client.post("/mcp", content=body, headers=ACCEPT)
+    assert response.status_code == 400
+    assert response.json() == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": -32600, "message": BAD_ID},
+    }
+
+
+async def test_ids_inside_the_arguments_and_notifications_are_left_to_the_sdk() -> None:
+    # An "id" of null in a tool's arguments is the tool's business; a notification has no id.
+    call = {
+        "jsonrpc": "2.0",
+        "id": 9,
+        "method": "tools/call",
+        "params": {"name": "sample_echo", "arguments": {"text": '{"id": null}'}},
+    }
+    nested = {**call, "params": {"name": "sample_add", "arguments": {"a": 1, "b": 2}, "id": 1.5}}
+    notification = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    app = asgi_app(SampleToolset.to_tools(), threads=None)
+    async with httpx2.AsyncClient(
+        transport=httpx2.ASGITransport(app=app), base_url="http://127.0.0.1"
+    ) as client:
+        with anyio.fail_after(BOUND):
+            echoed = await client.post("/mcp", content=json.dumps(call), headers=ACCEPT)
+            added = await client.post("/mcp", content=json.dumps(nested), headers=ACCEPT)
+            noted = await client.post("/mcp", content=json.dumps(notification), headers=ACCEPT)
+    assert echoed.status_code == 200
+    assert echoed.json()["id"] == 9
+    assert added.status_code == 200
+    assert added.json()["result"]["structuredContent"] == {"result": 3}
+    assert noted.status_code == 202
+
+
+@pytest.mark.parametrize("seconds", [0, -1, math.nan])
+def test_the_body_s_time_must_be_a_positive_number_of_seconds(seconds: float) -> None:
+    with pytest.raises(ValueError, match="body_seconds must be a positive number of seconds"):
+        asgi_app(SampleToolset.to_tools(), body_seconds=seconds)
