@@ -173,15 +173,16 @@ def explainer(
             # jsonschema recurses, for a registered type's schema.
             return again(arguments, fresh)
         if found:
-            if len(arguments) <= 2 and not names.intersection(arguments):
+            if len(arguments) <= 2 and names.isdisjoint(arguments):
                 found = _unwrapped(arguments, found, names)
-            return ArgumentsRefusal(tool, found, more, prefix=prefix)
+            # Positional: a class called with a keyword argument costs half as much again.
+            return ArgumentsRefusal(tool, found, more, prefix)
         converted = convert(arguments)
         if isinstance(converted, list):
             if any(isinstance(unbuilt.cause, RecursionError) for unbuilt in converted):
                 return again(arguments, fresh)
             failures = [_unbuilt_problem(arguments, unbuilt) for unbuilt in converted]
-            return ArgumentsRefusal(tool, failures, more=False, prefix=prefix)
+            return ArgumentsRefusal(tool, failures, False, prefix)
         return converted
 
     def again(arguments: dict[str, object], fresh: bool) -> dict[str, object] | Verdict:
