@@ -12,6 +12,7 @@ import inspect
 import pickle
 import sys
 import types
+import typing
 from collections.abc import Callable
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
@@ -336,6 +337,10 @@ class Pet:  # mutable: not hashable
         ("Mapping", "Mapping needs its type parameters (for example Mapping[str, int])"),
         ("tuple", "tuple needs its type parameters (for example tuple[int, ...])"),
         ("frozenset", "frozenset needs its type parameters (for example frozenset[str])"),
+        # typing's aliases written bare: a bare Tuple was read as tuple[()] (only [] accepted).
+        ("typing.Tuple", "Tuple needs its type parameters (for example Tuple[int, ...])"),
+        ("typing.List", "List needs its type parameters (for example List[str])"),
+        ("typing.Dict", "Dict needs its type parameters (for example Dict[str, int])"),
         ("set[list[int]]", "set items must be"),
         # The class by its name, not its repr (<class 'tests.test_definition_errors.Pet'>).
         ("frozenset[Pet]", "UUIDs or tuples of those (got Pet))"),
@@ -366,6 +371,7 @@ def test_annotations_without_schema(annotation: str, cause: str) -> None:
         "Annotated": Annotated,
         "Ge": Ge,
         "MaxLen": MaxLen,
+        "typing": typing,
     }
     exec(f"def op(self, *, x: {annotation}) -> None: ...", namespace)  # noqa: S102
     problem = single(

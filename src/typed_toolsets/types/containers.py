@@ -53,11 +53,21 @@ def _origin_name(annotation: object) -> str:
 
 
 def is_bare_generic(annotation: object) -> bool:
-    """Whether *annotation* is a container class used without type parameters (``list``)."""
+    """Whether *annotation* is a container used without type parameters (``list``, ``List``).
+
+    typing's aliases written bare (``typing.List``, ``typing.Tuple``) have an origin but no
+    arguments, as ``tuple[()]`` has: without this a bare ``typing.Tuple`` read as the empty tuple.
+    """
     names = SEQUENCE_ORIGINS | SET_ORIGINS | MAPPING_ORIGINS
-    if typing.get_origin(annotation) is not None:
-        return False
-    return fullname(annotation) in names or annotation is tuple or annotation is typing.Tuple  # noqa: UP006
+    origin = typing.get_origin(annotation)
+    if origin is None:
+        return fullname(annotation) in names or annotation is tuple
+    name = getattr(annotation, "__name__", None)
+    return (
+        (fullname(origin) in names or origin is tuple)
+        and isinstance(name, str)
+        and getattr(typing, name, None) is annotation
+    )
 
 
 def _list_structure(item: TypeSpec, as_tuple: bool) -> StructureHook:
@@ -197,7 +207,7 @@ def _sequence_rule(annotation: object, builder: Builder) -> TypeSpec:
 
 
 def _is_tuple(annotation: object) -> bool:
-    return typing.get_origin(annotation) is tuple
+    return typing.get_origin(annotation) is tuple and not is_bare_generic(annotation)
 
 
 def _tuple_rule(annotation: object, builder: Builder) -> TypeSpec:
