@@ -259,6 +259,35 @@ def test_list_a_module_a_facade_and_a_file(shop: Path) -> None:
     )
 
 
+def test_list_marks_a_parameter_whose_default_has_no_json_form_as_optional(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `limit: float = math.inf` has no "default" in its schema and is not required either:
+    # shown as `limit: number`, it read as an argument to send.
+    (tmp_path / "bounded.py").write_text(
+        textwrap.dedent(
+            """\
+            import math
+
+            from typed_toolsets import Toolset, tool
+
+
+            class Bounded(Toolset):
+                @tool
+                def scan(self, *, query: str, limit: float = math.inf, depth: int = 2) -> int:
+                    return 0
+            """
+        ),
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["list", "bounded.py"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "TOOL          PARAMETERS                                         DESCRIPTION",
+        "bounded_scan  query: string, limit?: number, depth: integer = 2  Scan operation",
+    ]
+
+
 # -------------------------------------------------------------------------------- schema
 
 

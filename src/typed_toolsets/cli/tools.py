@@ -202,13 +202,19 @@ def _type_text(schema: Mapping[str, Any]) -> str:
 
 
 def _parameters(parameters: Mapping[str, Any]) -> list[str]:
-    """``name: type = default`` for each parameter."""
+    """``name: type = default`` for each parameter (``name?: type``: a default with no JSON)."""
     properties = typing.cast("Mapping[str, Mapping[str, Any]]", parameters.get("properties", {}))
+    required = typing.cast("list[str]", parameters.get("required", []))
     parts: list[str] = []
     for name, prop in properties.items():
-        text = f"{name}: {_type_text(prop)}"
         if "default" in prop:
-            text += f" = {_short_json(prop['default'])}"
+            text = f"{name}: {_type_text(prop)} = {_short_json(prop['default'])}"
+        elif name in required:
+            text = f"{name}: {_type_text(prop)}"
+        else:
+            # A default the schema cannot write (math.inf, a factory's): still optional, which
+            # a bare ``name: type`` would hide.
+            text = f"{name}?: {_type_text(prop)}"
         parts.append(text)
     return parts
 
