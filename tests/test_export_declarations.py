@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 import attrs
 import pytest
 
-from typed_toolsets import ToolAnnotations, Toolset, ToolsetDefinitionError, tool
+from typed_toolsets import ToolAnnotations, Toolset, ToolsetDefinitionError, export, tool
 from typed_toolsets.github import GitHubCLIToolset
 from typed_toolsets.text import TextProcessingToolset
 
@@ -117,6 +118,69 @@ def test_subclasses_inherit_the_toolset_policy_and_may_change_it() -> None:
     assert look.annotations == ToolAnnotations(read_only_hint=True)
     assert not look.requires_approval
     assert Base.to_tools()[0].requires_approval
+
+
+def test_a_toolset_s_annotations_may_be_spelled_as_a_tool_s() -> None:
+    # `tool(..., annotations=...)` for one tool, `annotations = ...` for the toolset (as
+    # `limits` and `requires_approval` are one word at both levels): it was silently ignored.
+    hints = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+    class Files(Toolset):
+        annotations = hints
+
+        @tool
+        def read(self, *, path: str) -> str:
+            return path
+
+        @tool(annotations=ToolAnnotations(title="Size"))
+        def size(self, *, path: str) -> int:
+            return len(path)
+
+    class Narrower(Files):
+        tool_annotations = ToolAnnotations(idempotent_hint=True)  # the nearer class wins
+
+    read, size = Files.to_tools()
+    assert read.annotations == hints
+    assert size.annotations == ToolAnnotations(
+        title="Size", read_only_hint=True, open_world_hint=False
+    )
+    assert export.mcp([read])[0]["annotations"] == {"readOnlyHint": True, "openWorldHint": False}
+    assert Narrower.to_tools()[0].annotations == ToolAnnotations(idempotent_hint=True)
+
+
+def test_a_toolset_s_annotations_declared_twice_differently_are_a_definition_error() -> None:
+    with pytest.raises(ToolsetDefinitionError) as caught:
+
+        class Both(Toolset):
+            tool_annotations = ToolAnnotations(read_only_hint=True)
+            annotations = ToolAnnotations(read_only_hint=False)
+
+            @tool
+            def ping(self) -> str:
+                return "pong"
+
+    assert "Both: `annotations` must be left out where tool_annotations is set" in str(caught.value)
+
+    class Same(Toolset):  # the same hints twice: nothing to choose between
+        tool_annotations = ToolAnnotations(read_only_hint=True)
+        annotations = ToolAnnotations(read_only_hint=True)
+
+        @tool
+        def ping(self) -> str:
+            return "pong"
+
+    assert Same.to_tools()[0].annotations == ToolAnnotations(read_only_hint=True)
+
+
+def test_an_attribute_named_annotations_of_another_kind_is_the_class_s_own() -> None:
+    class Notes(Toolset):
+        annotations: ClassVar[list[str]] = ["not hints"]
+
+        @tool
+        def ping(self) -> str:
+            return "pong"
+
+    assert Notes.to_tools()[0].annotations is None
 
 
 def test_without_declarations_nothing_is_set() -> None:

@@ -182,7 +182,7 @@ def explainer(
             if any(isinstance(unbuilt.cause, RecursionError) for unbuilt in converted):
                 return again(arguments, fresh)
             failures = [_unbuilt_problem(arguments, unbuilt) for unbuilt in converted]
-            return ArgumentsRefusal(tool, failures, False, prefix)
+            return ArgumentsRefusal(tool, failures, more=False, prefix=prefix)
         return converted
 
     def again(arguments: dict[str, object], fresh: bool) -> dict[str, object] | Verdict:

@@ -295,7 +295,7 @@ def _class_limits(cls: type, problems: list[Problem]) -> Limits:
 def _class_policy(cls: type, problems: list[Problem]) -> tuple[ToolAnnotations | None, bool]:
     """The toolset-wide ``tool_annotations`` and ``requires_approval`` of *cls*, checked."""
     where = class_display_name(cls.__qualname__)
-    annotations = getattr(cls, "tool_annotations", None)
+    annotations = _class_annotations(cls, where, problems)
     if annotations is not None and not isinstance(annotations, ToolAnnotations):
         problems.append(
             problem(
@@ -320,6 +320,38 @@ def _class_policy(cls: type, problems: list[Problem]) -> tuple[ToolAnnotations |
         )
         approval = False
     return annotations, approval
+
+
+def _class_annotations(cls: type, where: str, problems: list[Problem]) -> object:
+    """The toolset-wide tool annotations of *cls*, as the nearest class in its MRO declares them.
+
+    They are ``tool_annotations``, or ``annotations`` holding a `ToolAnnotations` (the word
+    ``tool(..., annotations=...)`` uses for one tool, as ``limits`` and ``requires_approval``
+    are one word at both levels); one class declaring both, differently, is a problem.
+    """
+    for klass in cls.__mro__:
+        members = vars(klass)
+        spelled = members.get("annotations")
+        if not isinstance(spelled, ToolAnnotations):
+            spelled = None
+        if "tool_annotations" not in members:
+            if spelled is not None:
+                return spelled
+            continue
+        declared = members["tool_annotations"]
+        if spelled is not None and declared is not None and declared != spelled:
+            problems.append(
+                problem(
+                    "class-option-type",
+                    where,
+                    option="annotations",
+                    expected="left out where tool_annotations is set (both are the toolset's "
+                    "tool annotations: keep one)",
+                    got=repr(spelled),
+                )
+            )
+        return spelled if declared is None and spelled is not None else declared
+    return None
 
 
 def build_class(cls: type, toolset_base: type) -> None:
