@@ -227,6 +227,38 @@ def test_method_declared_twice_in_one_class() -> None:
     assert "declared twice" in problem
 
 
+def test_stacked_tool_decorators_declare_the_method_twice() -> None:
+    # The outer decorator's mark replaced the inner one's: only `outer` was exported, silently.
+    def build() -> None:
+        class StackedToolset(Toolset):
+            @tool(tool_name="outer")
+            @tool(tool_name="inner")
+            def op(self) -> None: ...
+
+    assert single(build) == (
+        "StackedToolset.op: the method 'op' is declared twice in this class "
+        "[toolset-duplicate-name]"
+    )
+
+    def logged(method: Callable[..., object]) -> Callable[..., object]:
+        @functools.wraps(method)  # copies the mark of a marked method
+        def wrapper(*args: object, **kwargs: object) -> object:
+            return method(*args, **kwargs)
+
+        return wrapper
+
+    class Once(Toolset):  # a wrapper carrying the mark it copied declares the method once
+        @tool
+        @logged
+        def op(self) -> None: ...
+
+        @logged
+        @tool
+        def other(self) -> None: ...
+
+    assert [proxy.name for proxy in Once.to_tools()] == ["once_op", "once_other"]
+
+
 @pytest.mark.parametrize(
     ("toolset_name", "tool_name", "reason"),
     [

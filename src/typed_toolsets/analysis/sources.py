@@ -121,7 +121,7 @@ class SourceIndex:
         # `@attrs.define class X` reports on the `class` line in Python >= 3.8 and in mypy.
         source = ClassSource(line=node.lineno)
         exports: list[tuple[str, int]] = []
-        decorated: dict[str, tuple[str, int] | None] = {}
+        decorated: dict[str, list[tuple[str, int]]] = {}
         for stmt in node.body:
             value: ast.expr | None = None
             for assigned in _assigned_names(stmt):
@@ -142,15 +142,16 @@ class SourceIndex:
                 # The class attribute, as Python names it (a private `__x` is `_Class__x`).
                 name = mangle(node.name, stmt.name)
                 if _is_overload(stmt):
-                    decorated.setdefault(name, None)
+                    decorated.setdefault(name, [])
                     continue
-                mark = self._decorator_line(stmt)
+                # Stacked `@tool`s: one declaration each, as the plugin reads them.
+                marks = [(name, line) for line in self._decorator_lines(stmt)]
                 previous = decorated.get(name)
                 # A property's setter keeps the getter's mark; a redefinition replaces it.
-                decorated[name] = (name, mark) if mark is not None else previous
-                if name not in source.functions or mark is not None or not previous:
+                decorated[name] = marks or previous or []
+                if name not in source.functions or marks or not previous:
                     source.functions[name] = _function_source(stmt, node.name)
-        source.decls = exports + [d for d in decorated.values() if d is not None]
+        source.decls = exports + [d for marks in decorated.values() for d in marks]
         return source
 
     def _exports(self, value: ast.expr, at: int | None = None) -> Iterator[tuple[str, int]]:
@@ -193,13 +194,13 @@ class SourceIndex:
             return None
         return first.value if isinstance(first, ast.Constant) else resolve(first, self._namespace)
 
-    def _decorator_line(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> int | None:
-        for dec in node.decorator_list:
-            if self._is_tool(dec):
-                return dec.lineno
-            if isinstance(dec, ast.Call) and self._is_tool(dec.func) and not dec.args:
-                return dec.lineno
-        return None
+    def _decorator_lines(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[int]:
+        return [
+            dec.lineno
+            for dec in node.decorator_list
+            if self._is_tool(dec)
+            or (isinstance(dec, ast.Call) and self._is_tool(dec.func) and not dec.args)
+        ]
 
 
 def _function_source(

@@ -27,7 +27,7 @@ from typed_toolsets.rules.names import (
 from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.types.typespec import MISSING, Unresolved
 
-from .declarations import ToolAnnotations, ToolSpec, spec_of
+from .declarations import ToolAnnotations, ToolSpec, marks, spec_of
 from .errors import ToolsetDefinitionError
 from .limits import DEFAULT_LIMITS, Limits
 from .methods import (
@@ -219,7 +219,8 @@ def _own_specs(cls: type, problems: list[Problem]) -> tuple[ToolSpec, ...]:
             # Marked under another name: the function a decorator without functools.wraps
             # returned (its ``__name__`` is ``wrapper``). It is this attribute's tool.
             spec = attrs.evolve(spec, method_name=name)
-        specs.append(spec)
+        # Stacked `@tool`s declare the method once each: the further ones are reported below.
+        specs += [spec] * marks(value)
     seen: set[str] = set()
     for spec in specs:
         if spec.method_name in seen:

@@ -13,12 +13,15 @@ from typed_toolsets.rules.problems import Problem, problem
 from .errors import ToolsetDefinitionError
 from .limits import Limits
 
-__all__ = ["SPEC_ATTRIBUTE", "ToolAnnotations", "ToolSpec", "spec_of", "tool"]
+__all__ = ["SPEC_ATTRIBUTE", "ToolAnnotations", "ToolSpec", "marks", "spec_of", "tool"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 #: Name of the attribute under which the decorator form stores its `ToolSpec` on the function.
 SPEC_ATTRIBUTE: Final = "__typed_toolsets_spec__"
+#: How many ``@tool`` decorators marked the function, when more than one (the outermost's
+#: `ToolSpec` is the one kept; each further one declares the method again).
+_MARKS_ATTRIBUTE: Final = "__typed_toolsets_marks__"
 
 
 _optional_bool = attrs.validators.optional(attrs.validators.instance_of(bool))
@@ -198,6 +201,9 @@ def _mark(obj: object, spec_for: Callable[[str], ToolSpec]) -> None:
         raise ToolsetDefinitionError([problem("tool-not-a-method", None, got=repr(obj))])
     spec = spec_for(name)
     try:
+        if isinstance(getattr(target, SPEC_ATTRIBUTE, None), ToolSpec):
+            # `@tool` over `@tool`: the method declared twice, which the class reports.
+            setattr(target, _MARKS_ATTRIBUTE, marks(target) + 1)
         setattr(target, SPEC_ATTRIBUTE, spec)
     except (AttributeError, TypeError) as exc:
         found = problem("tool-cannot-mark", None, name, got=repr(obj), reason=str(exc))
@@ -309,6 +315,15 @@ def tool(
         requires_approval=requires_approval,
         inline=inline,
     )
+
+
+def marks(obj: object) -> int:
+    """How many ``@tool`` decorators marked *obj* (or what it wraps): 0, 1 or more."""
+    target = _unwrap(obj)
+    if spec_of(target) is None:
+        return 0
+    count = getattr(target, _MARKS_ATTRIBUTE, 1)
+    return count if type(count) is int else 1
 
 
 def spec_of(obj: object) -> ToolSpec | None:

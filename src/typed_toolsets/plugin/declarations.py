@@ -232,9 +232,8 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
                 alias = alias_target(stmt.rvalue)
                 if alias is not None:
                     aliases[name] = {**alias, **span(stmt)}
-        decl = _statement_decoratordecl(reader, stmt)
-        if decl is not None:
-            decorated.append(decl)
+        # Stacked `@tool`s declare the method once each: merging reports the further ones.
+        decorated += _statement_decoratordecls(reader, stmt)
     data.setdefault("exports", [])
     data["decorated"] = decorated
     data["unchecked"] = reader.unchecked
@@ -425,9 +424,14 @@ def _lambda_parameters(expr: LambdaExpr) -> list[list[str]]:
 
 
 def _statement_decoratordecl(reader: Reader, stmt: Statement) -> dict[str, object] | None:
+    found = _statement_decoratordecls(reader, stmt)
+    return found[0] if found else None
+
+
+def _statement_decoratordecls(reader: Reader, stmt: Statement) -> list[dict[str, object]]:
     # The method is the class attribute, named as Python stores it (a private `__x` is `_Cls__x`).
     if isinstance(stmt, Decorator):
-        return reader.decorator(mangle(reader.info.name, stmt.name), stmt.original_decorators)
+        return reader.decorators(mangle(reader.info.name, stmt.name), stmt.original_decorators)
     if isinstance(stmt, OverloadedFuncDef):
         # At run time the class holds the implementation (or, for a property with a setter,
         # the getter), so that is where a @tool counts.
@@ -437,10 +441,10 @@ def _statement_decoratordecl(reader: Reader, stmt: Statement) -> dict[str, objec
         for item in candidates:
             if isinstance(item, Decorator):
                 name = mangle(reader.info.name, stmt.name)
-                decl = reader.decorator(name, item.original_decorators)
-                if decl is not None:
-                    return decl
-    return None
+                found = reader.decorators(name, item.original_decorators)
+                if found:
+                    return found
+    return []
 
 
 def _add_digest(ctx: ClassDefContext, data: dict[str, object]) -> None:

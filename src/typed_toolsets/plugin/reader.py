@@ -387,18 +387,27 @@ class Reader:
         self.skip("unchecked-exports", expr, expression=describe(expr))
 
     def decorator(self, name: str, decorators: list[Expression]) -> dict[str, object] | None:
-        """The declaration ``@tool`` or ``@tool(...)`` among *decorators* makes, if any."""
+        """The declaration ``@tool`` or ``@tool(...)`` among *decorators* makes, if any.
+
+        Of stacked ones, the outermost: the one whose mark the method keeps at run time.
+        """
+        found = self.decorators(name, decorators)
+        return found[0] if found else None
+
+    def decorators(self, name: str, decorators: list[Expression]) -> list[dict[str, object]]:
+        """The declaration each ``@tool`` or ``@tool(...)`` among *decorators* makes, in order."""
+        found: list[dict[str, object]] = []
         for dec in decorators:
             if self.is_tool(dec):
-                return decl(name, None, dec, "decorator")
+                found.append(decl(name, None, dec, "decorator"))
             # `@tool(...)` with options only; a positional argument is the exports form misused.
-            if (
+            elif (
                 isinstance(dec, CallExpr)
                 and self.is_tool(dec.callee)
                 and ARG_POS not in dec.arg_kinds
             ):
-                return self.with_tool_name(decl(name, None, dec, "decorator"), dec)
-        return None
+                found.append(self.with_tool_name(decl(name, None, dec, "decorator"), dec))
+        return found
 
 
 def decl(method: str, tool_name: str | None, node: Context, form: str) -> dict[str, object]:

@@ -68,3 +68,10 @@ class Right(Toolset):
 
 class BothParents(Left, Right):  # E: BothParents.left: the tool name 'shared' is already exported by the method 'right'  [toolset-duplicate-name]  # N: BothParents inherits the declaration of 'left' from Left (line 60 of duplicate_name)
     pass
+
+
+class Stacked(Toolset):
+    @tool(tool_name="stacked_outer")
+    @tool(tool_name="stacked_inner")  # E: Stacked.go: the method 'go' is declared twice in this class  [toolset-duplicate-name]
+    def go(self) -> None:
+        pass
