@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from typed_toolsets.builtins import regex as _regex
 from typed_toolsets.builtins import text_ops as _text_ops
 from typed_toolsets.builtins.exceptions import InvalidPatternError
+from typed_toolsets.text import TextProcessingToolset
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -139,6 +140,15 @@ def test_RE_1_wrapping_cannot_validate_an_invalid_pattern() -> None:
     # Inside "(?m:...)" this would balance; on its own it is invalid and must stay so.
     with pytest.raises(InvalidPatternError):
         _regex.filter_lines("a\nb", "a)|(b", invert=False)
+
+
+def test_an_unterminated_quote_is_re2_syntax_and_is_not_refused() -> None:
+    # RE2's \Q quotes to the end of the pattern: the tool's own multi-line form of the pattern
+    # must not put a ")" after it (that refused the pattern and quoted "(?m:\Qa))" back).
+    tool = {t.name: t for t in TextProcessingToolset.to_tools()}["text_filter_lines"]
+    assert tool.dynamic_call({"text": "a)\nb(\nA)", "pattern": "\\Qa)"}) == "a)\nA)"
+    assert tool.dynamic_call({"text": "x.y\nxzy\n", "pattern": "\\Qx.y"}) == "x.y\n"
+    assert tool.dynamic_call({"text": "a)\nb", "pattern": "\\Qa)", "invert": True}) == "b"
 
 
 @pytest.mark.parametrize(

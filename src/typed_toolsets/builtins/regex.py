@@ -15,9 +15,9 @@ start and end only. Kept lines are returned with their terminators.
 Checking a line on its own takes two RE2 searches (`_line_matches`), with the line as RE2's
 whole text, and the line is kept when either finds a match:
 
-- multi-line (``(?m:...)``) over the line up to its ``\n``, which RE2 still sees as context, so
-  ``$`` holds before the newline and ``\z`` does not. This finds every match that stops short
-  of the newline.
+- multi-line (``(?m)`` before the pattern) over the line up to its ``\n``, which RE2 still
+  sees as context, so ``$`` holds before the newline and ``\z`` does not. This finds every
+  match that stops short of the newline.
 - single-line over the whole line, for a match that reaches its end: one that matches the
   newline or is empty there (``\z``). Multi-line mode would let ``^`` match there too, after the
   newline, where Ruby's does not.
@@ -224,9 +224,11 @@ def filter_lines(text: str, pattern: str, *, invert: bool) -> str:
         InvalidPatternError: RE2 rejects the pattern, or its program is too large for the text.
     """
     data = text.encode("utf-8", "surrogatepass")
-    # Compiled on its own first, so that wrapping cannot turn an invalid pattern into a valid one.
+    # Compiled on its own first, so that the prefix cannot turn an invalid pattern into a valid
+    # one. A prefix, not a group around the pattern: a closing ")" would be quoted by an
+    # unterminated \Q in the pattern ("\Qa)" is valid RE2, "(?m:\Qa))" is not).
     whole = _compile(pattern)
-    inner = _compile(f"(?m:{pattern})")
+    inner = _compile(f"(?m){pattern}")
     _check_work(whole if whole.programsize > inner.programsize else inner, pattern, len(data))
     if _needs_line_by_line(pattern):
         lines = _lines(data)
