@@ -6,6 +6,7 @@ OUT-4, TXT-1, ENV-1 (grep/rg); the attack corpus is in test_builtins_security.py
 
 from __future__ import annotations
 
+import contextvars
 import json
 import math
 import os
@@ -19,8 +20,9 @@ from typing import Any
 import pytest
 
 from tests.fixtures.wheel import install_wheel
-from typed_toolsets import ToolProxy
+from typed_toolsets import Limits, ToolProxy
 from typed_toolsets.builtins.outputs import cap_answer
+from typed_toolsets.definition.limits import set_call_deadline
 from typed_toolsets.text import (
     InputTooLargeError,
     InvalidArgumentError,
@@ -396,6 +398,40 @@ def test_timeout_is_a_distinct_error_on_the_model_path(
         "Error: Tool 'text_rg' failed: ProgramTimeoutError: rg did not finish"
     )
     assert time.monotonic() - started < 1.5
+
+
+def test_a_call_deadline_kills_the_program_not_only_stops_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC section 5: at a Limits.timeout, a built-in's process group is killed."""
+    pid_file = tmp_path / "rg.pid"
+    body = f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(30)"
+    _write_program(tmp_path, "rg", body)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+
+    class Bounded(TextProcessingToolset):
+        limits = Limits(timeout=0.5)
+
+    rg = {t.name: t for t in Bounded(timeout=8.0).to_tools()}["text_rg"]
+    result = rg.invoke({"text": "a", "pattern": "a"})
+    assert result.error is not None
+    assert result.error.kind == "timeout"
+    pid = int(pid_file.read_text())
+    gone_by = time.monotonic() + 2.0  # the toolset's own 8 s deadline is far later
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < gone_by:
+        time.sleep(0.02)
+    assert not Path(f"/proc/{pid}").exists(), "rg still runs after the call's deadline"
+
+
+def test_a_program_is_not_started_once_the_call_deadline_has_passed() -> None:
+    # What an abandoned call's thread meets when it goes on to start a program after its caller
+    # has given up. (In a copy of the context: the deadline must not outlive this test.)
+    def late_grep() -> str:
+        set_call_deadline(time.monotonic() - 1.0)
+        return TextProcessingToolset().grep(text="a", pattern="a")
+
+    with pytest.raises(ProgramTimeoutError, match="grep was not started: the call's deadline"):
+        contextvars.copy_context().run(late_grep)
 
 
 @pytest.mark.usefixtures("no_leaks")

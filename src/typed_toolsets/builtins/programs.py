@@ -11,8 +11,11 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import time
 from collections.abc import Mapping, Sequence
 from typing import Final
+
+from typed_toolsets.definition.limits import call_deadline
 
 from .exceptions import ProgramFailedError, ProgramNotFoundError, ProgramTimeoutError
 from .outputs import decode_output
@@ -71,7 +74,8 @@ def run_program(
         arguments: Its arguments (``argv[1:]``), built by the library.
         env: The child's whole environment.
         input_bytes: Bytes for its stdin, or None for ``/dev/null``.
-        timeout: Seconds before its process group is killed.
+        timeout: Seconds before its process group is killed; sooner at the `call_deadline` of
+            a model-facing call with a `Limits.timeout`.
         max_output_bytes: Budget for stdout and stderr together.
         install_hint: Appended to the not-found message (how to install it).
         timeout_hint: Appended to the timeout message (what to change).
@@ -83,16 +87,23 @@ def run_program(
     Raises:
         ProgramNotFoundError: The program is not on ``PATH`` (or vanished before it started).
         ProgramFailedError: It could not be started for another reason.
-        ProgramTimeoutError: It did not finish within *timeout*; its group was killed.
+        ProgramTimeoutError: It did not finish within *timeout* (or by the call's deadline);
+            its group was killed. Or the call's deadline had passed: it was not started.
     """
     path = find_program(name, install_hint=install_hint)
+    # A call with a Limits.timeout stops waiting at its deadline, and the program goes with it.
+    deadline = call_deadline()
+    left = timeout if deadline is None else min(timeout, deadline - time.monotonic())
+    if left <= 0:
+        msg = f"{name} was not started: the call's deadline (Limits.timeout) has passed"
+        raise ProgramTimeoutError(msg)
     try:
         result = run_bounded(
             [name, *arguments],
             executable=path,
             env=env,
             input_bytes=input_bytes,
-            timeout=timeout,
+            timeout=left,
             max_output_bytes=max_output_bytes,
             max_memory_bytes=max_memory_bytes,
         )
@@ -104,9 +115,10 @@ def run_program(
         msg = f"the {name!r} program ({path}) could not be started: {exc.strerror or exc}"
         raise ProgramFailedError(msg) from None
     if result.ended_by == "deadline":
+        within = f"{timeout:g} seconds" if left == timeout else "the call's Limits.timeout"
         msg = (
-            f"{name} did not finish within {timeout:g} seconds and was stopped (its whole "
-            f"process group was killed); {timeout_hint}"
+            f"{name} did not finish within {within} and was stopped (its whole process group "
+            f"was killed); {timeout_hint}"
         )
         raise ProgramTimeoutError(msg)
     return result

@@ -15,9 +15,12 @@ from __future__ import annotations
 import builtins
 import sys
 import threading
+import time
 import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
+
+from typed_toolsets.definition.limits import set_call_deadline
 
 from .result import ToolError
 from .validation import exception_text
@@ -83,6 +86,9 @@ _STOPPING: Final = (KeyboardInterrupt, SystemExit)
 # Python 3.11's exception groups: one carrying an exception that propagates goes on too.
 _GROUP: Final[type[BaseException] | tuple[()]] = getattr(builtins, "BaseExceptionGroup", ())
 
+#: How long after a sync call's deadline a program it started is killed (see `start_thread`).
+_KILL_GRACE: Final = 0.1
+
 #: After cancelling an async tool at its deadline, how long to wait for it to stop before leaving
 #: it behind (a task that catches `asyncio.CancelledError` and goes on would never end).
 CANCEL_GRACE: Final = 0.5
@@ -122,14 +128,25 @@ def start_thread(
     func: Callable[..., Any],
     kwargs: dict[str, object],
     after: Callable[[], object] | None = None,
+    *,
+    timeout: float | None = None,
 ) -> tuple[concurrent.futures.Future[Any], dict[str, bool]]:
-    """Run ``func(**kwargs)`` in a new thread; its outcome goes to the future, then *after* runs."""
+    """Run ``func(**kwargs)`` in a new thread; its outcome goes to the future, then *after* runs.
+
+    With *timeout* (the call's `Limits.timeout`), the caller stops waiting that many seconds
+    from now, and the thread's `call_deadline` (when a program the call started is killed) is
+    `_KILL_GRACE` later: the caller's wait, which starts a moment after this, ends first and
+    reports the ``"timeout"``, rather than the program's end being reported as the call's.
+    """
     import concurrent.futures
 
     future: concurrent.futures.Future[Any] = concurrent.futures.Future()
     state = {"abandoned": False}
+    deadline = None if timeout is None else time.monotonic() + timeout + _KILL_GRACE
 
     def worker() -> None:
+        if deadline is not None:
+            set_call_deadline(deadline)  # the thread's own context: it ends with the thread
         try:
             result = func(**kwargs)
         except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller

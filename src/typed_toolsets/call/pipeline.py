@@ -423,7 +423,7 @@ class Pipeline:
         if refused is not None:
             return refused
         started = time.monotonic()
-        future, state = execution.start_thread(name, bound, kwargs)
+        future, state = execution.start_thread(name, bound, kwargs, timeout=timeout)
         return self._wait(future, state, started, timeout)
 
     def _drive(self, coroutine: Coroutine[Any, Any, Any], timeout: float) -> Outcome:
@@ -504,7 +504,7 @@ class Pipeline:
         if refused is not None:
             return refused
         started = time.monotonic()
-        future, state = execution.start_thread(self.exact.name, bound, kwargs)
+        future, state = execution.start_thread(self.exact.name, bound, kwargs, timeout=timeout)
         if not await execution.wait_thread(future, state, timeout):
             return self._timed_out(started, "its thread may still be running")
         return future.result(0)

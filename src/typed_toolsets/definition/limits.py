@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextvars
+from typing import Final
+
 import attrs
 
 from typed_toolsets._public import public
 
 from .validators import optional_positive_seconds, positive_int
 
-__all__ = ["DEFAULT_LIMITS", "Limits"]
+__all__ = ["DEFAULT_LIMITS", "Limits", "call_deadline", "set_call_deadline"]
 
 
 @public
@@ -27,7 +30,8 @@ class Limits:
             list inside it 2.
         timeout: Seconds to wait for the tool, or None to wait as long as it takes. A sync tool
             runs in a worker thread that is abandoned (not killed: Python cannot kill a thread)
-            at the deadline; an async tool is cancelled. At most what a thread can wait for
+            at the deadline (a program it started through the built-in toolsets is killed
+            then: `call_deadline`); an async tool is cancelled. At most what a thread can wait for
             (``validators.MAX_SECONDS``, about 292 years; 49 days on Windows).
     """
 
@@ -38,3 +42,23 @@ class Limits:
 
 #: The limits used when neither the toolset nor the tool sets any.
 DEFAULT_LIMITS = Limits()
+
+
+_CALL_DEADLINE: Final[contextvars.ContextVar[float | None]] = contextvars.ContextVar(
+    "typed_toolsets_call_deadline", default=None
+)
+
+
+def call_deadline() -> float | None:
+    """When the call running in this thread stops waiting (`time.monotonic`), or None.
+
+    Set in the worker thread of a call with a `Limits.timeout` (`set_call_deadline`). That
+    thread cannot be stopped, so a tool that starts a program (the built-in toolsets) ends the
+    program by this time itself rather than let it run on after the caller has given up.
+    """
+    return _CALL_DEADLINE.get()
+
+
+def set_call_deadline(deadline: float | None) -> None:
+    """Set `call_deadline` for the current thread (a call's worker thread, which it ends with)."""
+    _CALL_DEADLINE.set(deadline)
