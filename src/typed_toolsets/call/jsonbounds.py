@@ -121,8 +121,9 @@ def depth_error(depth: int | None, limit: int) -> LimitExceeded:
         if limit < MAX_NESTING
         else "the deepest nesting typed_toolsets reads, whatever Limits.max_depth allows"
     )
+    levels = "level" if measured == "more than 1" else "levels"
     return LimitExceeded(
-        f"nested {measured} levels deep, over the limit of {limit} ({setting}); "
+        f"nested {measured} {levels} deep, over the limit of {limit} ({setting}); "
         "send a flatter structure"
     )
 
