@@ -5,6 +5,7 @@ Covers requirements JSON-1 to JSON-7 and the hostile JSON documents of security.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import subprocess
@@ -451,6 +452,33 @@ class TestMappingSize:
         # The fast path writes a dict with orjson (C, about 2 bytes per item) before comparing
         # its size; the exact path stops at the limit. Copying the list first took seconds.
         assert elapsed < 1.0
+
+
+class _RaisingLength(str):
+    def __len__(self) -> int:
+        raise RuntimeError("no length")
+
+
+class _LyingLength(bytes):
+    def __len__(self) -> int:
+        return 10**9
+
+
+class _RaisingBytes(bytes):
+    def __len__(self) -> int:
+        raise RuntimeError("no length")
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [_RaisingLength('{"start": 5}'), _LyingLength(b'{"start": 5}'), _RaisingBytes(b'{"start": 5}')],
+    ids=["str raising", "bytes lying", "bytes raising"],
+)
+def test_a_text_subclass_is_read_by_its_value_whatever_its_len_says(sent: object) -> None:
+    # adynamic_call asked the subclass's own __len__ whether to read off the loop (an
+    # "execution" error), and bytes were measured by it ("could not be processed").
+    assert take().dynamic_call(sent) == 5
+    assert asyncio.run(take().adynamic_call(sent)) == 5
 
 
 class TestDepthLimit:

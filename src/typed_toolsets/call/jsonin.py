@@ -75,7 +75,8 @@ def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[
             check_size(encoded, limits)
     elif isinstance(arguments, (bytes, bytearray, memoryview)):
         # Measured before the copy (a buffer of any size is refused without one).
-        size = arguments.nbytes if isinstance(arguments, memoryview) else len(arguments)
+        # The buffer's own length: a subclass's __len__ may say anything, or raise.
+        size = memoryview(arguments).nbytes
         if not size:
             return {}
         check_size(size, limits)

@@ -44,8 +44,14 @@ def _few_values(arguments: object, budget: int) -> bool:
 
 def large(arguments: object) -> bool:
     """Whether reading *arguments* may hold an event loop too long (cheap for small ones)."""
-    if isinstance(arguments, (str, bytes, bytearray)):
-        return len(arguments) >= OFFLOAD_CHARS
+    # The lengths of the values themselves: a subclass's own __len__ may say anything, or raise
+    # (the call path reads a subclass's value the same way).
+    if isinstance(arguments, str):
+        return str.__len__(arguments) >= OFFLOAD_CHARS
+    if isinstance(arguments, bytes):
+        return bytes.__len__(arguments) >= OFFLOAD_CHARS
+    if isinstance(arguments, bytearray):
+        return bytearray.__len__(arguments) >= OFFLOAD_CHARS
     if isinstance(arguments, Mapping):
         return not _few_values(typing.cast(object, arguments), OFFLOAD_VALUES - 1)
     return isinstance(arguments, memoryview) and arguments.nbytes >= OFFLOAD_CHARS
