@@ -540,26 +540,6 @@ class TestDepthLimit:
             "of 64 (Limits.max_depth); send a flatter structure"
         )
 
-    @given(
-        arguments=st.dictionaries(st.text(max_size=4), json_values, max_size=4),
-        max_bytes=st.integers(2, 120),
-        max_depth=st.integers(1, 4),
-    )
-    def test_text_and_mapping_hit_the_same_limit_first(
-        self, arguments: dict[str, object], max_bytes: int, max_depth: int
-    ) -> None:
-        # Over both limits, the text was refused for its size and the mapping for its depth
-        # (the walk stopped at the first level too deep).
-        proxy = _limited(max_bytes, max_depth)
-        written = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
-        as_text, as_mapping = proxy.invoke(written), proxy.invoke(arguments)
-        if as_text.error is None or as_text.error.kind != "limit":
-            assert as_mapping.error is None or as_mapping.error.kind != "limit"
-            return
-        assert as_mapping.error is not None
-        assert as_mapping.error.kind == "limit"
-        assert ("bytes" in as_text.error.message) == ("bytes" in as_mapping.error.message)
-
     def test_depth_beyond_one_level_is_said_in_good_english(self) -> None:
         message = _limited(100, 1).dynamic_call({"x": [1]})
         assert "nested more than 1 level deep, over the limit of 1" in message

@@ -76,7 +76,7 @@ def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[
     elif isinstance(arguments, (bytes, bytearray, memoryview)):
         # Measured before the copy (a buffer of any size is refused without one).
         # The buffer's own length: a subclass's __len__ may say anything, or raise.
-        size = memoryview(arguments).nbytes
+        size = memoryview(typing.cast("bytes | bytearray | memoryview", arguments)).nbytes
         if not size:
             return {}
         check_size(size, limits)

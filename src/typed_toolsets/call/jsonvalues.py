@@ -176,12 +176,8 @@ def copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
                 size += _json_string_size(key) + 1  # the key and its colon
             if isinstance(value, (Mapping, list, tuple)):
                 if len(iterators) >= max_depth:
-                    # The same arguments as text are refused for their size first: so are these,
-                    # when the rest of them (measured, not copied) takes them over the limit.
-                    rest = _size_with_rest(
-                        size, typing.cast(object, value), iterators, targets, max_size
-                    )
-                    check_size(rest, limits)
+                    # The first limit the walk meets: text is measured whole before its depth
+                    # (its size costs nothing), a mapping's rest is not read (see the README).
                     raise depth_error(None, max_depth)
                 element: Any
                 if isinstance(value, Mapping):
@@ -216,52 +212,3 @@ def copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
             if path:
                 path.pop()
     return root
-
-
-def _size_with_rest(
-    size: int,
-    value: object,
-    iterators: list[Iterator[tuple[Any, Any]]],
-    targets: list[dict[str, object] | list[object]],
-    max_size: int,
-) -> int | None:
-    """The arguments' whole size: *size* so far, *value*, then what the open containers hold.
-
-    None once it passes *max_size* (measuring stops there, so it costs no more than the limit
-    allows, at any depth). Measuring also stops at a value with no JSON form: that one is not
-    counted (the arguments could not be text at all).
-    """
-    pending: list[object] = [value]
-    # Each open container's members not read yet: a comma before each, and a key in an object.
-    for iterator, target in zip(reversed(iterators), reversed(targets), strict=True):
-        keyed = isinstance(target, dict)
-        for key, item in iterator:
-            size += 1 + (_json_string_size(key) + 1 if keyed and isinstance(key, str) else 0)
-            pending.append(item)
-            if size > max_size:
-                return None
-    while pending:
-        item = pending.pop()
-        if isinstance(item, Mapping):
-            size += 1  # the braces, less the comma the first member does not have
-            for key, member in _members(typing.cast(object, item)):
-                if not isinstance(key, str):
-                    return size
-                size += 2 + _json_string_size(key)  # a comma, the key, its colon
-                pending.append(member)
-                if size > max_size:
-                    return None
-        elif isinstance(item, (list, tuple)):
-            items = typing.cast("list[object] | tuple[object, ...]", item)
-            size += 1 + len(items)  # the brackets, and a comma before every item but the first
-            if size > max_size:
-                return None
-            pending.extend(items)
-        else:
-            try:
-                size += _scalar_copy(item)[1]
-            except NotJSONValue:
-                return size
-        if size > max_size:
-            return None
-    return size
