@@ -111,6 +111,27 @@ def test_a_number_too_large_for_a_float_says_which_numbers_to_send(
     )
 
 
+@pytest.mark.parametrize(
+    ("number", "shown"),
+    [
+        ("9" * 400 + ".0", "9" * 20 + "..." + "9" * 15 + ".0"),
+        ("1." + "0" * 100 + "e400", "1." + "0" * 18 + "..." + "0" * 13 + "e400"),
+        ("-1.5e309", "-1.5e309"),
+    ],
+)
+def test_a_long_number_too_large_for_a_float_is_shown_cut_not_as_another_number(
+    number: str, shown: str
+) -> None:
+    # Its first 40 characters alone were shown: 9999999999999999999999999999999999999999,
+    # which a float holds.
+    result = echo_tool(float).invoke('{"value": ' + number + "}")
+    assert result.error is not None
+    assert result.error.message == (
+        f"Invalid JSON arguments for tool {result.error.tool!r}: the number {shown} is too large for "
+        "a float; send a number between -1.8e308 and 1.8e308"
+    )
+
+
 @given(json_values.filter(lambda v: not PYTHONISMS.search(json.dumps(v))))
 def test_no_python_words_for_any_json(value: object) -> None:
     for annotation in (int, list[str], dict[str, bool], Positive | None):

@@ -45,7 +45,10 @@ def _reject_constant(name: str) -> object:
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        msg = f"the number {text[:40]} is too large for a float; {FLOAT_RANGE}"
+        # A literal of any length, shown with its middle left out: its first 40 characters alone
+        # would be another number (a smaller one, without its fraction or exponent).
+        shown = text if len(text) <= 40 else f"{text[:20]}...{text[-17:]}"
+        msg = f"the number {shown} is too large for a float; {FLOAT_RANGE}"
         raise ValueError(msg)
     return value
 
