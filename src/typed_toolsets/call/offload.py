@@ -1,6 +1,7 @@
 """Which arguments are read off the event loop: those whose reading may hold it too long.
 
-Used by `typed_toolsets.call.pipeline` (``Pipeline.arun``); imports only the standard library.
+Used by `typed_toolsets.call.pipeline` (``Pipeline.arun``), which imports `StrictArguments`
+already.
 """
 
 from __future__ import annotations
@@ -8,6 +9,8 @@ from __future__ import annotations
 import typing
 from collections.abc import Collection, Mapping
 from typing import Final
+
+from .strict import StrictArguments
 
 __all__ = ["OFFLOAD_CHARS", "OFFLOAD_VALUES", "large"]
 
@@ -44,6 +47,10 @@ def _few_values(arguments: object, budget: int) -> bool:
 
 def large(arguments: object) -> bool:
     """Whether reading *arguments* may hold an event loop too long (cheap for small ones)."""
+    if type(arguments) is StrictArguments:
+        # What a model wrote for the strict schema (``adispatch(..., strict=True)``) is read as
+        # long as the same arguments unmarked.
+        arguments = arguments.arguments
     # The lengths of the values themselves: a subclass's own __len__ may say anything, or raise
     # (the call path reads a subclass's value the same way).
     if isinstance(arguments, str):
