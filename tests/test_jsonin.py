@@ -382,6 +382,17 @@ class TestMappingSize:
         with pytest.raises(jsonin.LimitExceeded, match=f"more than {size - 1:,} bytes"):
             jsonin.load_arguments(arguments, Limits(max_argument_bytes=size - 1))
 
+    @pytest.mark.parametrize(
+        ("arguments", "measured"),
+        [({"a": 1}, "more than 1"), ({"a": {"b": [1, 2]}}, "more than 1"), ({}, "2")],
+    )
+    def test_under_a_limit_below_the_braces_a_mapping_is_measured_truly(
+        self, arguments: dict[str, Any], measured: str
+    ) -> None:
+        # Every mapping was said to be "2 bytes" (its braces), whatever it held.
+        with pytest.raises(jsonin.LimitExceeded, match=f"^{measured} bytes, over the limit of 1 "):
+            jsonin.load_arguments(arguments, Limits(max_argument_bytes=1))
+
     @given(st.dictionaries(text, json_values, max_size=4))
     def test_generated_mappings_are_measured_as_their_text(self, arguments: dict[str, Any]) -> None:
         size = len(json.dumps(arguments, ensure_ascii=False, separators=(",", ":")).encode())

@@ -148,8 +148,7 @@ def copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
     max_depth = depth_limit(limits)
     max_size = limits.max_argument_bytes
     root: dict[str, object] = {}
-    size = 2  # the braces
-    check_size(size, limits)
+    size = 2  # the braces (checked at the end: under a limit of 1, a member makes it "more than")
     # Per open container: its members or items, still to read, and the copy being filled; the
     # path holds the key (or index) of each open container inside its parent.
     iterators: list[Iterator[tuple[Any, Any]]] = [_members(arguments)]
@@ -211,4 +210,5 @@ def copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
             targets.pop()
             if path:
                 path.pop()
+    check_size(size, limits)
     return root
