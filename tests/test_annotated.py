@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.strategies.toolsets import make_echo_toolset
-from typed_toolsets import ToolProxy
+from typed_toolsets import ToolProxy, ToolsetDefinitionError
 
 #: The first whole number a float cannot hold: 2**53 + 1 is read as 2.0**53.
 EDGE = 2**53
@@ -47,6 +47,34 @@ def test_a_number_past_2_53_read_below_its_bound_is_refused_with_why() -> None:
         )
     # The float above it is taken, as is a number the float holds exactly.
     assert proxy.invoke({"value": EDGE + 2}).value == {"value": float(EDGE + 2)}
+
+
+@pytest.mark.parametrize(
+    ("annotation", "inside", "outside"),
+    [
+        (Annotated[int, Lt(2**1100)], 2**1100 - 1, 2**1100),
+        (Annotated[float, Ge(-(2**1100))], 1, None),
+    ],
+)
+def test_a_bound_past_the_float_range_is_a_bound(
+    annotation: object, inside: int, outside: int | None
+) -> None:
+    # It raised OverflowError when the class was created (math.isfinite of the int).
+    proxy = echo(annotation)
+    for arguments in both_forms(inside):
+        assert proxy.invoke(arguments).ok
+    if outside is not None:
+        for arguments in both_forms(outside):
+            result = proxy.invoke(arguments)
+            assert result.error is not None
+            assert result.error.details[0].message.endswith(f"must be less than {2**1100}")
+
+
+@pytest.mark.parametrize("bound", [Le(10**4300), Ge(-(10**5000)), MultipleOf(10**4300)])
+def test_a_bound_no_json_text_writes_is_a_definition_error(bound: Any) -> None:
+    # It raised ValueError (the interpreter's digit limit) when the class was created.
+    with pytest.raises(ToolsetDefinitionError, match="needs an int of at most 4,300 digits"):
+        echo(Annotated[int, bound])
 
 
 _BOUNDS = [Gt(EDGE), Ge(EDGE + 1), Lt(EDGE + 2), Le(EDGE - 1), Gt(-EDGE - 2), MultipleOf(3)]

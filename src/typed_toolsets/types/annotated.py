@@ -14,7 +14,16 @@ from typed_toolsets.rules.shapes import Shape
 
 from .description import Description
 from .registry import Builder, Describer, Rule
-from .typespec import BoundLost, Reject, Schema, TypeSpec, Unsupported, check_float
+from .typespec import (
+    LONG_INT,
+    MAX_INT_DIGITS,
+    BoundLost,
+    Reject,
+    Schema,
+    TypeSpec,
+    Unsupported,
+    check_float,
+)
 from .unions import is_union, numbers_merged, union_spec
 
 __all__ = ["ANNOTATED_RULES", "annotated_description", "not_multiple"]
@@ -87,8 +96,17 @@ def _constraints(metadata: tuple[object, ...]) -> list[tuple[str, object]]:
 
 
 def _limit(name: str, value: object) -> int | float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    # An int is finite however large (math.isfinite would convert it to a float, and overflow).
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or (isinstance(value, float) and not math.isfinite(value))
+    ):
         msg = f"the {name} constraint needs a finite int or float (got {value!r})"
+        raise Unsupported(msg)
+    if isinstance(value, int) and not -LONG_INT < value < LONG_INT:
+        # No JSON text writes it (nor does repr, past the interpreter's digit limit).
+        msg = f"the {name} constraint needs an int of at most {MAX_INT_DIGITS:,} digits"
         raise Unsupported(msg)
     if name in ("MinLen", "MaxLen") and (not isinstance(value, int) or value < 0):
         msg = f"the {name} constraint needs a non-negative int (got {value!r})"
