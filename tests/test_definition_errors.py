@@ -387,6 +387,13 @@ class Pet:  # mutable: not hashable
         # The base type by its name, not its repr (<class 'bool'>).
         ("Annotated[bool, Ge(0)]", "the Ge constraint applies to numbers, not to bool)"),
         ("Annotated[int, MaxLen(2)]", "applies to strings, arrays and objects, not to int)"),
+        # No JSON text writes an integer of more than 4,300 digits (nor does repr): the Literal
+        # raised ValueError, and the enum's schema could not be written as JSON.
+        (
+            "Literal[10**5000, 1]",
+            "the literal Literal[<an integer of about 5001 digits>] is not a JSON string",
+        ),
+        ("Huge", "member 'A', whose value <an integer of about 5001 digits> is not a JSON"),
     ],
 )
 def test_annotations_without_schema(annotation: str, cause: str) -> None:
@@ -404,6 +411,7 @@ def test_annotations_without_schema(annotation: str, cause: str) -> None:
         "Ge": Ge,
         "MaxLen": MaxLen,
         "typing": typing,
+        "Huge": enum.Enum("Huge", {"A": 10**5000, "B": 1}),
     }
     exec(f"def op(self, *, x: {annotation}) -> None: ...", namespace)  # noqa: S102
     problem = single(

@@ -13,7 +13,6 @@ the same problems by `typed_toolsets.call.jsonschema_errors`.
 from __future__ import annotations
 
 import itertools
-import math
 import typing
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
@@ -26,6 +25,7 @@ from typed_toolsets.rules.formats import (
     MisplacedLeapSecondError,
     YearZeroError,
 )
+from typed_toolsets.rules.labels import int_text
 from typed_toolsets.types.typespec import BoundLost, Path
 
 from .jsonbounds import FLOAT_RANGE
@@ -174,13 +174,6 @@ def _quoted(text: str, cut: int) -> str:
     return quote + body + (quote if len(text) <= cut else "")
 
 
-def _int_text(number: int) -> str:
-    try:
-        return repr(number)
-    except ValueError:  # over the interpreter's digit limit (sys.set_int_max_str_digits)
-        return f"<an integer of about {int(number.bit_length() * math.log10(2)) + 1} digits>"
-
-
 def _pieces(value: object, cut: int) -> Iterator[str]:
     """The text of *value*, piece by piece (the caller stops reading once it has enough)."""
     if value is None:
@@ -192,7 +185,7 @@ def _pieces(value: object, cut: int) -> Iterator[str]:
     elif isinstance(value, str):
         yield _quoted(value, cut)
     elif isinstance(value, int):
-        yield _int_text(value)
+        yield int_text(value)
     elif isinstance(value, float):
         yield repr(value)
     elif isinstance(value, (list, tuple)):
@@ -261,8 +254,8 @@ def short(value: object, limit: int = 60) -> str:
     elif kind is int:
         try:
             text = repr(plain)
-        except ValueError:  # past the digit limit: `_int_text` words it
-            text = _int_text(plain)
+        except ValueError:  # past the digit limit: `int_text` words it
+            text = int_text(plain)
         if len(text) <= limit:
             return text
     elif value is None or kind is bool:

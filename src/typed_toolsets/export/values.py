@@ -20,6 +20,7 @@ from typed_toolsets.call.jsonbounds import not_finite
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.call.validation import json_path, safe_repr, short_text, with_article
 from typed_toolsets.definition.methods import resolve_annotation
+from typed_toolsets.rules.labels import int_text
 from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
 
 from .dialects import answers_in_text
@@ -139,7 +140,7 @@ def _jsonable(value: object, within: set[int] | None = None) -> object:
         try:
             int.__repr__(value)
         except ValueError:  # over the interpreter's digit limit: no JSON text
-            return f"<an integer of about {int(value.bit_length() * math.log10(2)) + 1} digits>"
+            return int_text(value)
         return value
     if value is None or isinstance(value, (str, float, bool)):
         return value

@@ -6,10 +6,11 @@ runtime's problems and the plugin's read alike. Standard library only.
 
 from __future__ import annotations
 
+import math
 import types
 import typing
 
-__all__ = ["label"]
+__all__ = ["int_text", "label", "value_text"]
 
 _NoneType = type(None)
 
@@ -29,7 +30,7 @@ def label(annotation: object) -> str:
     if origin is typing.Union or origin is types.UnionType:
         return " | ".join(label(a) for a in args)
     if origin is typing.Literal:
-        return f"Literal[{', '.join(repr(a) for a in args)}]"
+        return f"Literal[{', '.join(value_text(a) for a in args)}]"
     if origin is typing.Annotated:
         return label(args[0])
     if origin is not None and args:
@@ -42,3 +43,18 @@ def label(annotation: object) -> str:
     for prefix in ("typing_extensions.", "typing.", "collections.abc."):
         text = text.replace(prefix, "")
     return text
+
+
+def value_text(value: object) -> str:
+    """*value* as Python writes it (``repr``), an int past the interpreter's digits described."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int_text(value)
+    return repr(value)
+
+
+def int_text(number: int) -> str:
+    """*number* as Python writes it; past the interpreter's digit limit, its size instead."""
+    try:
+        return repr(number)
+    except ValueError:  # over the interpreter's digit limit (sys.set_int_max_str_digits)
+        return f"<an integer of about {int(number.bit_length() * math.log10(2)) + 1} digits>"

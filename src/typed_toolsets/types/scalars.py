@@ -17,13 +17,22 @@ import attrs
 import typing_extensions
 
 from typed_toolsets.rules import reasons
+from typed_toolsets.rules.labels import value_text
 from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import scalar_kinds
 
 from . import docstrings
 from .containers import fullname
 from .registry import Builder, Describer, Rule, unknown_shape
-from .typespec import Reject, Schema, TypeSpec, Unsupported, check_float, instance_of
+from .typespec import (
+    LONG_INT,
+    Reject,
+    Schema,
+    TypeSpec,
+    Unsupported,
+    check_float,
+    instance_of,
+)
 
 __all__ = ["SCALAR_RULES", "class_description", "numeric_spec", "scalar_spec"]
 
@@ -239,12 +248,12 @@ def _json_scalar_type(value: object) -> str:
         return "boolean"
     if isinstance(value, str) and _encodes(value):  # a lone surrogate: no JSON text holds it
         return "string"
-    if isinstance(value, int):
+    if isinstance(value, int) and -LONG_INT < value < LONG_INT:  # JSON text of 4,300 digits at most
         return "integer"
     if isinstance(value, float) and math.isfinite(value):
         return "number"
     # An enum's members are checked first: a value here is a Literal's.
-    msg = reasons.literal_value(f"Literal[{value!r}]", is_bytes=isinstance(value, bytes))
+    msg = reasons.literal_value(f"Literal[{value_text(value)}]", is_bytes=isinstance(value, bytes))
     raise Unsupported(msg)
 
 
@@ -344,7 +353,7 @@ def _enum_rule(annotation: object, _builder: Builder) -> TypeSpec:
         try:
             _json_scalar_type(member.value)
         except Unsupported:
-            msg = reasons.enum_value(cls.__qualname__, member.name, repr(member.value))
+            msg = reasons.enum_value(cls.__qualname__, member.name, value_text(member.value))
             raise Unsupported(msg) from None
 
     def unstructure(value: Any) -> Any:
