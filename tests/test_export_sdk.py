@@ -554,10 +554,15 @@ UNTYPED_SCHEMAS: dict[str, Any] = {
 }
 
 
-def _untyped_tool(key: str) -> ToolProxy:
-    free = type(f"Free_{key}", (_Free,), {})
-    register_type(free, schema=UNTYPED_SCHEMAS[key], structure=free, unstructure=lambda v: v)
+def _registered_tool(name: str, schema: dict[str, Any]) -> ToolProxy:
+    """The tool of one required parameter ``value`` of a type registered with *schema*."""
+    free = type(name, (_Free,), {})
+    register_type(free, schema=schema, structure=free, unstructure=lambda v: v)
     return make_echo_toolset([("value", free, inspect.Parameter.empty)]).to_tools()[0]
+
+
+def _untyped_tool(key: str) -> ToolProxy:
+    return _registered_tool(f"Free_{key}", UNTYPED_SCHEMAS[key])
 
 
 @pytest.mark.parametrize("key", sorted(UNTYPED_SCHEMAS))
@@ -609,3 +614,74 @@ def test_unusual_signatures_run_from_what_their_strict_schema_admits(export: Any
     assert TypeAdapter(ToolResultBlockParam).validate_python(reply) == reply
     assert reply["is_error"] is False
     assert json.loads(reply["content"]) == {"kind": "dog", "bark": "woof"}
+
+
+#: Registered schemas with a type list, JSON Schema's own spelling of a union of types.
+TYPE_LISTS: dict[str, Any] = {
+    "scalars": {"type": ["string", "number"], "description": "A code"},
+    "nullable_object": {
+        "type": ["object", "null"],
+        "properties": {"a": {"type": "integer"}},
+        "required": ["a"],
+        "additionalProperties": False,
+    },
+    "array_or_string": {"type": ["array", "string"], "items": {"type": "integer"}},
+    "one": {"type": ["boolean"]},
+}
+#: Values of every JSON type, to compare what two schemas admit.
+SAMPLES: list[object] = [
+    None,
+    True,
+    0,
+    2.5,
+    "",
+    "ab",
+    [],
+    [1, 2],
+    ["x"],
+    {},
+    {"a": 1},
+    {"a": "x"},
+    {"b": 1},
+]
+
+
+def _type_lists(schema: object) -> list[object]:
+    """The ``type`` lists anywhere in *schema*."""
+    if isinstance(schema, dict):
+        found = [schema["type"]] if isinstance(schema.get("type"), list) else []
+        return found + [t for v in schema.values() for t in _type_lists(v)]
+    if isinstance(schema, list):
+        return [t for v in schema for t in _type_lists(v)]
+    return []
+
+
+@pytest.mark.parametrize("key", sorted(TYPE_LISTS))
+def test_a_type_list_goes_to_anthropic_strict_as_one_schema_per_type(key: str) -> None:
+    from jsonschema import Draft202012Validator
+
+    proxy = _registered_tool(f"Listed_{key}", TYPE_LISTS[key])
+    (entry,) = anthropic([proxy], strict=True)
+    schema = entry["input_schema"]
+    # Was sent with the list, on which the SDK's own strict transform fails (AssertionError:
+    # "Expected code to be unreachable, but got: ['string', 'number']").
+    assert transform_schema(schema) == schema
+    assert _type_lists(schema) == []
+    # Written differently, it admits exactly what the tool's strict schema admits.
+    sent, told = Draft202012Validator(proxy.strict_parameters), Draft202012Validator(schema)
+    for value in SAMPLES:
+        assert told.is_valid({"value": value}) == sent.is_valid({"value": value}), value
+
+
+def test_each_keyword_of_a_type_list_goes_to_its_own_type() -> None:
+    schema = {"type": ["string", "integer"], "minLength": 2, "minimum": 0, "title": "Code"}
+    proxy = _registered_tool("Listed_bounds", schema)
+    (entry,) = anthropic([proxy], strict=True)
+    # Anthropic's strict mode lacks both bounds: each is noted on the type it bounds.
+    assert entry["input_schema"]["properties"]["value"] == {
+        "title": "Code",
+        "anyOf": [
+            {"type": "string", "description": 'JSON Schema: {"minLength": 2}'},
+            {"type": "integer", "description": 'JSON Schema: {"minimum": 0}'},
+        ],
+    }

@@ -26,6 +26,7 @@ from typed_toolsets.types.strict import def_name
 from typed_toolsets.types.typespec import Schema
 
 from .parameter_names import ANTHROPIC_PARAMETER, parameter_name_problems
+from .type_lists import split_type_list
 
 __all__ = [
     "answers_in_text",
@@ -199,6 +200,7 @@ class _StrictDialect:
         min_items: The ``minItems`` values kept (None: any).
         literal_drops_type: Whether ``type`` goes when ``enum`` or ``const`` says it all.
         recursion: Whether recursive schemas (``$ref`` into ``$defs``) are supported.
+        type_lists: Whether a ``type`` list is taken (else it becomes an ``anyOf``).
     """
 
     provider: str
@@ -207,6 +209,7 @@ class _StrictDialect:
     min_items: frozenset[int] | None = None
     literal_drops_type: bool = False
     recursion: bool = True
+    type_lists: bool = True
 
 
 #: What every strict dialect takes: the structure, literals and references.
@@ -233,6 +236,7 @@ _ANTHROPIC: Final = _StrictDialect(
     min_items=frozenset({0, 1}),
     literal_drops_type=True,
     recursion=False,
+    type_lists=False,
 )
 
 
@@ -278,6 +282,8 @@ class _StrictNodes:
             self.untyped(path, schema)  # a registered schema's true or false
             return {}
         dialect = self.dialect
+        if not dialect.type_lists:
+            schema = split_type_list(schema) or schema
         result: Schema = {}
         moved: Schema = {}
         for key, value in schema.items():

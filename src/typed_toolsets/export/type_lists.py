@@ -1,0 +1,78 @@
+"""A ``type`` list written as an ``anyOf`` of one schema per type, for dialects without lists.
+
+``{"type": ["array", "string"], "items": S, "minLength": 1}`` admits exactly what
+``{"anyOf": [{"type": "array", "items": S}, {"type": "string", "minLength": 1}]}`` admits: a
+keyword of one type (``items``, ``minLength``, ...) only ever looks at values of that type, and
+every other keyword holds for each. Only a registered type's schema has a list. Anthropic's
+strict mode takes no list (its SDK's own transform fails on one) and Gemini needs ``items`` or
+``properties`` on the very schema that says ``array`` or ``object``: both take the second form.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Mapping
+from typing import Any, Final
+
+from typed_toolsets.types.typespec import Schema
+
+__all__ = ["split_type_list"]
+
+
+_NUMBER: Final = frozenset(
+    {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+)
+#: The keywords that look at values of one JSON type only (2020-12 validation and applicators).
+_KEYWORDS_OF: Final = {
+    "object": frozenset(
+        {"properties", "required", "additionalProperties", "patternProperties"}
+        | {"propertyNames", "minProperties", "maxProperties", "dependentRequired"}
+        | {"dependentSchemas", "unevaluatedProperties"}
+    ),
+    "array": frozenset(
+        {"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"}
+        | {"minContains", "maxContains", "unevaluatedItems"}
+    ),
+    "string": frozenset(
+        {"minLength", "maxLength", "pattern", "contentEncoding", "contentMediaType"}
+        | {"contentSchema"}
+    ),
+    "number": _NUMBER,
+    "integer": _NUMBER,
+}
+_OF_ONE_TYPE: Final = frozenset(key for keys in _KEYWORDS_OF.values() for key in keys)
+_NONE: Final[frozenset[str]] = frozenset()
+#: The keywords that say nothing about which values are valid: they stay on the whole schema.
+_ANNOTATIONS: Final = frozenset(
+    {"description", "title", "default", "examples", "deprecated", "readOnly", "writeOnly"}
+    | {"$comment"}
+)
+
+
+def split_type_list(schema: Mapping[str, Any]) -> Schema | None:
+    """*schema* with its ``type`` list as an ``anyOf`` of one schema per type (one type: it).
+
+    Each branch has its type's keywords and every keyword that holds for all types; the
+    annotations (``description``, ``default``, ...) stay on the whole schema.
+
+    Returns:
+        None when ``type`` is not a list, or when ``enum`` or ``const`` lists the values (they
+        say their types themselves, and the dialects read them so).
+    """
+    types: object = schema.get("type")
+    if not isinstance(types, list) or "enum" in schema or "const" in schema:
+        return None
+    outer: Schema = {k: v for k, v in schema.items() if k in _ANNOTATIONS}
+    branches: list[Schema] = []
+    for kind in typing.cast("list[object]", types):
+        branch: Schema = {"type": kind}
+        own = _KEYWORDS_OF.get(kind, _NONE) if isinstance(kind, str) else _NONE
+        for key, value in schema.items():
+            if key == "type" or key in _ANNOTATIONS:
+                continue
+            if key in own or key not in _OF_ONE_TYPE:
+                branch[key] = value
+        branches.append(branch)
+    if len(branches) == 1:
+        return {**outer, **branches[0]}
+    return {**outer, "anyOf": branches}
