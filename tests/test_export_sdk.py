@@ -359,6 +359,8 @@ def _refused_by_gemini(schema: Any, path: str = "$") -> list[str]:
         found.append(f"{path}: neither a type nor anyOf")
     if schema.type == genai_types.Type.OBJECT and not schema.properties:
         found.append(f"{path}: an object without properties")
+    if schema.type == genai_types.Type.ARRAY and schema.items is None:
+        found.append(f"{path}: an array without items")
     for name, child in (schema.properties or {}).items():
         found += _refused_by_gemini(child, f"{path}.{name}")
     if schema.items is not None:
@@ -627,6 +629,12 @@ TYPE_LISTS: dict[str, Any] = {
     },
     "array_or_string": {"type": ["array", "string"], "items": {"type": "integer"}},
     "one": {"type": ["boolean"]},
+    "object_or_string": {
+        "type": ["object", "string"],
+        "properties": {"a": {"type": "integer"}},
+        "required": ["a"],
+        "additionalProperties": False,
+    },
 }
 #: Values of every JSON type, to compare what two schemas admit.
 SAMPLES: list[object] = [
@@ -685,3 +693,15 @@ def test_each_keyword_of_a_type_list_goes_to_its_own_type() -> None:
             {"type": "integer", "description": 'JSON Schema: {"minimum": 0}'},
         ],
     }
+
+
+@pytest.mark.parametrize("key", sorted(TYPE_LISTS))
+def test_a_type_list_goes_to_gemini_as_one_schema_per_type(key: str) -> None:
+    proxy = _registered_tool(f"Gemini_{key}", TYPE_LISTS[key])
+    (entry,) = gemini([proxy])
+    declaration = genai_types.FunctionDeclaration.model_validate(entry)
+    assert declaration.parameters is not None
+    # Was {"anyOf": [{"type": "array"}, {"type": "string"}], "items": ...}: an array branch
+    # without items (and an object branch without properties), which Gemini refuses.
+    assert _refused_by_gemini(declaration.parameters) == []
+    assert _type_lists(entry) == []

@@ -22,6 +22,7 @@ from typed_toolsets.types.typespec import Schema
 
 from .dialects import array_items, each_entry, note_moved
 from .parameter_names import GEMINI_PARAMETER, parameter_name_problems
+from .type_lists import split_type_list
 
 __all__ = ["gemini"]
 
@@ -182,6 +183,8 @@ class _Gemini:
             target = typing.cast("Mapping[str, Any]", self.defs.get(name) or {})
             siblings = {k: v for k, v in schema.items() if k != "$ref"}
             return self.parts({**target, **siblings}, (*within, name), path)
+        # An array or object in a type list needs its items or properties on its own schema.
+        schema = split_type_list(schema) or schema
         result: Schema = {}
         moved: Schema = {}
         nullable = False
@@ -208,9 +211,13 @@ class _Gemini:
                     single = self.parts(kept[0], within, path)
                 elif kept:
                     result[key] = [self.node(b, within, path) for b in kept]
-            elif key == "type":
-                if not literal:
-                    nullable = self.type_keyword(value, result) or nullable
+            elif key == "type":  # one type: a list was split above
+                if literal:
+                    continue
+                if value == "null":
+                    nullable = True
+                else:
+                    result[key] = value
             elif key == "const" or (key == "enum" and isinstance(value, list)):
                 values = typing.cast("list[object]", value if key == "enum" else [value])
                 nullable = nullable or None in values
@@ -264,20 +271,6 @@ class _Gemini:
         elif nullable:
             result["nullable"] = True
         return result, moved
-
-    @staticmethod
-    def type_keyword(value: object, result: Schema) -> bool:
-        """Copy ``type`` into *result* in Gemini's form; True when it admits null."""
-        if not isinstance(value, list):
-            if value != "null":
-                result["type"] = value
-            return value == "null"
-        types = [t for t in typing.cast("list[object]", value) if t != "null"]
-        if len(types) == 1:
-            result["type"] = types[0]
-        elif types:
-            result["anyOf"] = [{"type": t} for t in types]
-        return len(types) < len(typing.cast("list[object]", value))
 
 
 def _gemini_entry(proxy: ToolProxy) -> dict[str, Any]:
