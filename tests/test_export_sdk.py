@@ -705,3 +705,43 @@ def test_a_type_list_goes_to_gemini_as_one_schema_per_type(key: str) -> None:
     # without items (and an object branch without properties), which Gemini refuses.
     assert _refused_by_gemini(declaration.parameters) == []
     assert _type_lists(entry) == []
+
+
+#: Registered schemas listing a value neither dialect can say: an object, an array, or none.
+UNSAYABLE_LITERALS: dict[str, tuple[dict[str, Any], str]] = {
+    "object_const": ({"const": {"a": 1}}, 'the value {"a": 1} in its const'),
+    "array_in_enum": ({"enum": ["a", [1, 2]]}, "the value [1, 2] in its enum"),
+    "empty_enum": ({"type": "string", "enum": []}, "an enum with no values"),
+}
+
+
+@pytest.mark.parametrize("key", sorted(UNSAYABLE_LITERALS))
+def test_a_literal_anthropic_strict_cannot_list_is_refused_not_sent(key: str) -> None:
+    schema, has = UNSAYABLE_LITERALS[key]
+    proxy = _registered_tool(f"Literal_{key}", schema)
+    # Was sent as {"const": {"a": 1}}, {"enum": ["a", [1, 2]]} or {"enum": []}, which the SDK's
+    # own strict transform refuses ("Schema must have a 'type', 'anyOf', 'oneOf', or 'allOf'
+    # field, or a 'const' or non-empty 'enum' of strings, numbers, booleans, or null").
+    with pytest.raises(ExportError) as caught:
+        anthropic([proxy], strict=True)
+    (problem,) = caught.value.problems
+    assert problem.startswith(
+        f"Tool '{proxy.name}' cannot be exported in Anthropic strict mode: parameter 'value' "
+        f"has {has}"
+    )
+    assert problem.endswith("or export it with strict=False")
+    assert anthropic([proxy])[0]["input_schema"]["properties"]["value"] == schema
+
+
+@pytest.mark.parametrize("key", sorted(UNSAYABLE_LITERALS))
+def test_a_literal_gemini_cannot_list_is_refused_not_sent(key: str) -> None:
+    schema, has = UNSAYABLE_LITERALS[key]
+    proxy = _registered_tool(f"Gemini_literal_{key}", schema)
+    # Was sent as an object without properties or an array without items, which Gemini refuses,
+    # or refused as "free-form keys (such as dict[str, T])" or "a schema with no type".
+    with pytest.raises(ExportError) as caught:
+        gemini([proxy])
+    (problem,) = caught.value.problems
+    assert problem.startswith(
+        f"Tool '{proxy.name}' cannot be exported to Gemini: parameter 'value' has {has}"
+    )

@@ -25,6 +25,7 @@ from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.types.strict import def_name
 from typed_toolsets.types.typespec import Schema
 
+from .literals import unsayable_literal
 from .parameter_names import ANTHROPIC_PARAMETER, parameter_name_problems
 from .type_lists import split_type_list
 
@@ -201,6 +202,7 @@ class _StrictDialect:
         literal_drops_type: Whether ``type`` goes when ``enum`` or ``const`` says it all.
         recursion: Whether recursive schemas (``$ref`` into ``$defs``) are supported.
         type_lists: Whether a ``type`` list is taken (else it becomes an ``anyOf``).
+        scalar_literals: Whether ``enum`` and ``const`` take only scalars (`unsayable_literal`).
     """
 
     provider: str
@@ -210,6 +212,7 @@ class _StrictDialect:
     literal_drops_type: bool = False
     recursion: bool = True
     type_lists: bool = True
+    scalar_literals: bool = False
 
 
 #: What every strict dialect takes: the structure, literals and references.
@@ -237,6 +240,7 @@ _ANTHROPIC: Final = _StrictDialect(
     literal_drops_type=True,
     recursion=False,
     type_lists=False,
+    scalar_literals=True,
 )
 
 
@@ -262,20 +266,24 @@ class _StrictNodes:
         self.dialect = dialect
         self.problems: list[str] = []
 
-    def untyped(self, path: _Path, schema: object) -> None:
-        what = "the boolean schema" if isinstance(schema, bool) else "a schema with no type"
+    def refuse(self, path: _Path, has: str, why: str, fix: str) -> None:
+        """Note that the schema at *path* cannot go out: it *has* something, *why* not."""
         if path[:1] == ("$defs",):  # inside a recursive class's definition (no parameter)
             where, path = f"the type {path[1]}", path[1:]
         else:
             where = f"parameter {path[0]!r}" if path else "the arguments object"
         at = f" at {schema_path(path)}" if len(path) > 1 else ""
-        shown = json.dumps(schema, ensure_ascii=False)
         self.problems.append(
             f"Tool {self.tool!r} cannot be exported in {self.dialect.provider} strict mode: "
-            f"{where}{at} has {what} {short_text(shown)}, and {self.dialect.provider}'s strict "
-            "mode needs a type (or anyOf) on every schema; give the registered type's schema a "
-            "type, or export it with strict=False"
+            f"{where}{at} has {has}, and {self.dialect.provider}'s strict mode {why}; {fix}, or "
+            "export it with strict=False"
         )
+
+    def untyped(self, path: _Path, schema: object) -> None:
+        what = "the boolean schema" if isinstance(schema, bool) else "a schema with no type"
+        shown = short_text(json.dumps(schema, ensure_ascii=False))
+        why = "needs a type (or anyOf) on every schema"
+        self.refuse(path, f"{what} {shown}", why, "give the registered type's schema a type")
 
     def node(self, schema: Mapping[str, Any], path: _Path) -> Schema:
         if not isinstance(typing.cast(object, schema), Mapping):
@@ -284,6 +292,10 @@ class _StrictNodes:
         dialect = self.dialect
         if not dialect.type_lists:
             schema = split_type_list(schema) or schema
+        literal = unsayable_literal(schema) if dialect.scalar_literals else None
+        if literal is not None:
+            why = "takes only strings, numbers, booleans and null in an enum (of one at least)"
+            self.refuse(path, literal, why, "say it with a type in the registered schema instead")
         result: Schema = {}
         moved: Schema = {}
         for key, value in schema.items():

@@ -21,6 +21,7 @@ from typed_toolsets.types.strict import def_name
 from typed_toolsets.types.typespec import Schema
 
 from .dialects import array_items, each_entry, note_moved
+from .literals import unsayable_literal
 from .parameter_names import GEMINI_PARAMETER, parameter_name_problems
 from .type_lists import split_type_list
 
@@ -185,6 +186,15 @@ class _Gemini:
             return self.parts({**target, **siblings}, (*within, name), path)
         # An array or object in a type list needs its items or properties on its own schema.
         schema = split_type_list(schema) or schema
+        unsayable = unsayable_literal(schema)
+        if unsayable is not None:  # an object or array listed would need its properties or items
+            raise _Unwritable(
+                path,
+                f"has {unsayable}, and Gemini's schema can list only strings, numbers, booleans "
+                "and null (one at least)",
+                "say it with a type in the registered schema instead, or export the tool to "
+                "another provider",
+            )
         result: Schema = {}
         moved: Schema = {}
         nullable = False
