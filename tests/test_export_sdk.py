@@ -745,3 +745,22 @@ def test_a_literal_gemini_cannot_list_is_refused_not_sent(key: str) -> None:
     assert problem.startswith(
         f"Tool '{proxy.name}' cannot be exported to Gemini: parameter 'value' has {has}"
     )
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "integer", "format": "date"},
+        {"type": "string", "format": "date", "enum": ["2024-01-01", "2024-12-31"]},
+    ],
+)
+def test_a_format_off_a_string_is_noted_as_the_anthropic_sdk_does(schema: dict[str, Any]) -> None:
+    proxy = _registered_tool(f"Formatted_{schema['type']}_{len(schema)}", schema)
+    (entry,) = anthropic([proxy], strict=True)
+    parameters = entry["input_schema"]
+    # Was sent with the format beside an integer, or beside an enum without its type, where
+    # the SDK's own strict transform moves it into the description.
+    assert transform_schema(parameters) == parameters
+    value = parameters["properties"]["value"]
+    assert "format" not in value
+    assert value["description"] == 'JSON Schema: {"format": "date"}'

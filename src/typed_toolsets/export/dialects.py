@@ -244,10 +244,10 @@ _ANTHROPIC: Final = _StrictDialect(
 )
 
 
-def _allowed(key: str, value: object, dialect: _StrictDialect) -> bool:
-    """Whether the dialect takes this value of a keyword it supports."""
-    if key == "format":
-        return value in dialect.formats
+def _allowed(key: str, value: object, dialect: _StrictDialect, schema: Mapping[str, Any]) -> bool:
+    """Whether the dialect takes this value of a keyword it supports (in *schema*)."""
+    if key == "format":  # the formats are string formats: the SDKs move one off a string
+        return schema.get("type") == "string" and value in dialect.formats
     if key == "minItems" and dialect.min_items is not None:
         return value in dialect.min_items
     return True
@@ -318,7 +318,7 @@ class _StrictNodes:
                     for i, branch in enumerate(branches)
                 ]
                 (result if key in dialect.keep else moved)[key] = converted
-            elif key in dialect.keep and _allowed(key, value, dialect):
+            elif key in dialect.keep and _allowed(key, value, dialect, schema):
                 result[key] = value
             else:
                 moved[key] = value
@@ -330,6 +330,8 @@ class _StrictNodes:
                 self.untyped((*path, "*"), result["items"])
         if dialect.literal_drops_type and ("enum" in result or "const" in result):
             result.pop("type", None)
+            if "format" in result:  # a format without its string type, which the SDK moves
+                moved["format"] = result.pop("format")
         if not _TYPED & set(result):
             self.untyped(path, dict(schema))
         if moved:
