@@ -682,17 +682,28 @@ def test_a_type_list_goes_to_anthropic_strict_as_one_schema_per_type(key: str) -
 
 
 def test_each_keyword_of_a_type_list_goes_to_its_own_type() -> None:
-    schema = {"type": ["string", "integer"], "minLength": 2, "minimum": 0, "title": "Code"}
+    schema = {
+        "type": ["string", "integer", "null"],
+        "minLength": 2,
+        "minimum": 0,
+        "format": "date",
+        "title": "Code",
+    }
     proxy = _registered_tool("Listed_bounds", schema)
     (entry,) = anthropic([proxy], strict=True)
-    # Anthropic's strict mode lacks both bounds: each is noted on the type it bounds.
+    # Anthropic's strict mode lacks both bounds: each is noted on the type it bounds. The
+    # format is a string's, and nothing is said of null.
     assert entry["input_schema"]["properties"]["value"] == {
         "title": "Code",
         "anyOf": [
-            {"type": "string", "description": 'JSON Schema: {"minLength": 2}'},
-            {"type": "integer", "description": 'JSON Schema: {"minimum": 0}'},
+            {"type": "string", "format": "date", "description": 'JSON Schema: {"minLength": 2}'},
+            {"type": "integer", "description": 'JSON Schema: {"minimum": 0, "format": "date"}'},
+            {"type": "null"},
         ],
     }
+    # OpenAI's strict mode takes the list, and the format beside the string in it.
+    (chat,) = openai_chat([proxy], strict=True)
+    assert chat["function"]["parameters"]["properties"]["value"]["format"] == "date"
 
 
 @pytest.mark.parametrize("key", sorted(TYPE_LISTS))

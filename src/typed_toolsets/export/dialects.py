@@ -247,7 +247,9 @@ _ANTHROPIC: Final = _StrictDialect(
 def _allowed(key: str, value: object, dialect: _StrictDialect, schema: Mapping[str, Any]) -> bool:
     """Whether the dialect takes this value of a keyword it supports (in *schema*)."""
     if key == "format":  # the formats are string formats: the SDKs move one off a string
-        return schema.get("type") == "string" and value in dialect.formats
+        declared = schema.get("type")
+        strings = declared == "string" or (isinstance(declared, list) and "string" in declared)
+        return strings and value in dialect.formats
     if key == "minItems" and dialect.min_items is not None:
         return value in dialect.min_items
     return True

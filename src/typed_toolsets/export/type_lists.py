@@ -20,9 +20,10 @@ __all__ = ["split_type_list"]
 
 
 _NUMBER: Final = frozenset(
-    {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+    {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format"}
 )
-#: The keywords that look at values of one JSON type only (2020-12 validation and applicators).
+#: The keywords that look at values of one JSON type only (2020-12 validation and applicators;
+#: ``format`` names string formats, and the number formats of OpenAPI, which Gemini reads).
 _KEYWORDS_OF: Final = {
     "object": frozenset(
         {"properties", "required", "additionalProperties", "patternProperties"}
@@ -35,7 +36,7 @@ _KEYWORDS_OF: Final = {
     ),
     "string": frozenset(
         {"minLength", "maxLength", "pattern", "contentEncoding", "contentMediaType"}
-        | {"contentSchema"}
+        | {"contentSchema", "format"}
     ),
     "number": _NUMBER,
     "integer": _NUMBER,
