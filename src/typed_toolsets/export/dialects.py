@@ -476,7 +476,8 @@ def anthropic(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[
 
     Raises:
         ExportError: Two tools share a name, or (strict) a parameter has no lossless strict
-            form or a recursive type (which Anthropic's strict mode does not support).
+            form, a recursive type (which Anthropic's strict mode does not support) or a
+            registered schema listing an object or array in an ``enum`` or ``const``.
     """
 
     def entry(proxy: ToolProxy) -> dict[str, Any]:

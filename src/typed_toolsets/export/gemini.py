@@ -321,6 +321,7 @@ def gemini(tools: Iterable[ToolProxy]) -> list[dict[str, Any]]:
         ExportError: Two tools share a name, or a parameter has a type Gemini's schema cannot
             say: a recursive type (it cannot be inlined), an object with free-form keys
             (``dict[str, T]``: Gemini needs every property named) or with no fields (Gemini
-            refuses an object without properties).
+            refuses an object without properties), or a registered schema listing an object or
+            array in an ``enum`` or ``const``.
     """
     return each_entry(tools, _gemini_entry)
