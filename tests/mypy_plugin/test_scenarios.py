@@ -141,6 +141,66 @@ def test_leaf_only_edit_reads_the_base_from_the_cache(project: Path) -> None:
     ]
 
 
+WRAPPING = """\
+import functools
+from collections.abc import Callable, Iterator
+from typing import ParamSpec, TypeVar
+
+from typed_toolsets import Toolset
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def listify(f: Callable[P, Iterator[T]]) -> Callable[P, list[T]]:
+    @functools.wraps(f)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> list[T]:
+        return list(f(*args, **kwargs))
+
+    return wrapper
+
+
+class Mixin:
+    @listify
+    def mixed(self, *, n: int) -> Iterator[int]:
+        yield n
+
+
+class Wrapped(Toolset):
+    @listify
+    def listed(self, *, n: int) -> Iterator[int]:
+        yield n
+
+    def plain(self, *, n: int) -> Iterator[int]:
+        yield n
+"""
+
+
+def test_a_cached_base_keeps_what_decorates_its_generators(project: Path) -> None:
+    # A decorator's wrapper is no generator function: exporting it is fine. mypy's cache keeps
+    # no decorators, so a run that reads the base from the cache used to call it a generator.
+    _write(project / "pkg" / "wrapping.py", WRAPPING)
+    leaf = """\
+        from typed_toolsets import tool
+
+        from pkg.wrapping import Mixin, Wrapped
+
+
+        class Leaf(Mixin, Wrapped):
+            exports = (tool("listed"), tool("plain"), tool("mixed"))
+        """
+    _write(project / "pkg" / "leaf.py", leaf)
+    generator = (
+        "pkg/leaf.py:7: error: Leaf.plain: 'plain' is a generator; only methods that return a "
+        "value can be exported  [toolset-not-a-method]"
+    )
+    assert _errors(_mypy("-p", "pkg", cwd=project)) == [generator]
+    _write(
+        project / "pkg" / "leaf.py", leaf.replace('tool("listed")', 'tool("listed", tool_name="l")')
+    )
+    assert _errors(_mypy("-p", "pkg", cwd=project)) == [generator]
+
+
 def test_daemon_sees_a_renamed_grandparent_method(project: Path) -> None:
     status = project / "dmypy.json"
     dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status)]

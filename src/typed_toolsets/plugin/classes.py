@@ -62,6 +62,7 @@ from .metadata import (
     mixin_toolset_name,
     stored_span,
     unchecked_of,
+    wrapped,
 )
 from .mixins import report_mixin_declarations, report_mixin_name
 from .signatures import SignatureCheck
@@ -73,7 +74,6 @@ from .typeinfo import (
     function_of,
     is_plain_function,
     is_property,
-    wrapped_function,
 )
 
 __all__ = [
@@ -575,7 +575,9 @@ class ClassCheck:
         if isinstance(node, TypeInfo):
             return problem("nested-class", self.name, name)
         if is_plain_function(node) and func is not None:
-            if (func.is_generator or func.is_async_generator) and not wrapped_function(node):
+            if (func.is_generator or func.is_async_generator) and not wrapped(
+                found.defined_in, node, here=found.module == self.info.module_name
+            ):
                 return problem("generator", self.name, name)
             return None
         if isinstance(node, Var) and not node.has_explicit_value and not node.is_classvar:

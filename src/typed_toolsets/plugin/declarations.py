@@ -65,7 +65,7 @@ from .inline import record_limits
 from .metadata import DIGEST, FIELDS_META, META, META_VERSION, MIXIN_META
 from .reader import Reader, assignments, describe, span
 from .sources import method_facts
-from .typeinfo import class_span, display_name, function_of
+from .typeinfo import class_span, display_name, function_of, wrapped_function
 
 __all__ = ["record_class", "record_mixin"]
 
@@ -178,6 +178,8 @@ def _methods(
             return api.lookup_qualified(name, func, suppress_errors=True)
 
         facts[stmt.name] = method_facts(func, lookup, module, api.options, registered)
+        # mypy's cache keeps no decorators: whether one wraps the method is recorded here.
+        facts[stmt.name]["wrapped"] = wrapped_function(stmt)
     return facts
 
 

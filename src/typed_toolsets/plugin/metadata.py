@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Final, cast
 
-from mypy.nodes import TypeInfo
+from mypy.nodes import Decorator, SymbolNode, TypeInfo
 
 from typed_toolsets.rules.problems import KINDS, Kind
 
 from .codes import Span
+from .typeinfo import wrapped_function
 
 __all__ = [
     "DIGEST",
@@ -35,6 +36,7 @@ __all__ = [
     "records",
     "stored_span",
     "unchecked_of",
+    "wrapped",
 ]
 
 #: Key of the recorded declarations in ``TypeInfo.metadata`` (JSON, stored in mypy's cache).
@@ -215,6 +217,20 @@ def method_facts_of(info: TypeInfo, name: str) -> dict[str, object] | None:
     methods = class_metadata(info).get("methods")
     entry = cast("dict[str, object]", methods).get(name) if isinstance(methods, dict) else None
     return cast("dict[str, object]", entry) if isinstance(entry, dict) else None
+
+
+def wrapped(owner: TypeInfo | None, node: SymbolNode | None, *, here: bool) -> bool:
+    """`typeinfo.wrapped_function` for a method of *owner*, the same from mypy's cache.
+
+    mypy's cache keeps no decorators, so a Toolset records which of its methods one wraps. A
+    method of another module's class that records nothing (a mixin) counts as wrapped when it
+    is decorated at all (the run time judges it); *here* says it is of the module checked.
+    """
+    name = node.name if isinstance(node, Decorator) else None
+    recorded = method_facts_of(owner, name) if owner is not None and name else None
+    if recorded is not None and "wrapped" in recorded:
+        return recorded["wrapped"] is True
+    return wrapped_function(node) if here else isinstance(node, Decorator)
 
 
 def mixin_metadata(info: TypeInfo) -> dict[str, object] | None:

@@ -14,6 +14,9 @@ what the checks need from them is recorded with the class's declarations
   number type refuses and mypy accepts (bool derives from int), shown as the run time's ``repr``
   shows it; *union* is ``"|"`` when the annotation is written as ``X | Y`` (the run time's reason
   then names it as mypy does), else ``""``.
+
+`typed_toolsets.plugin.declarations` adds ``wrapped``: whether a decorator other than `tool`
+wraps the method (`typeinfo.wrapped_function`; mypy's cache keeps no decorators).
 """
 
 from __future__ import annotations
