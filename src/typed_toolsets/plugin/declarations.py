@@ -33,6 +33,7 @@ from mypy.nodes import (
     ForStmt,
     FuncDef,
     IfStmt,
+    IndexExpr,
     LambdaExpr,
     MatchStmt,
     MemberExpr,
@@ -54,7 +55,7 @@ from mypy.nodes import (
 from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 from mypy.plugins.common import add_attribute_to_class
 from mypy.server.trigger import make_wildcard_trigger
-from mypy.types import LiteralType, get_proper_type
+from mypy.types import PROTOCOL_NAMES, LiteralType, get_proper_type
 
 from typed_toolsets.rules.names import mangle
 from typed_toolsets.rules.problems import problem
@@ -301,7 +302,9 @@ def record_mixin(ctx: ClassDefContext) -> None:
     # Called for every class mypy analyses (typeshed's too): the cheapest test first.
     body = ctx.cls.defs.body
     info = ctx.cls.info
-    fields = _record_none_defaults(info, body)
+    # A protocol is no struct, and a digest would be a member every match must have.
+    protocol = _is_protocol(ctx)
+    fields = _record_none_defaults(info, [] if protocol else body)
     names = list(assignments(body, "toolset_name"))
     # `limits: ClassVar[Limits]` alone sets nothing (the class has no such attribute). A class
     # that calls nothing there sets no `Limits(...)`: leave it alone ("limits" is a common name).
@@ -310,25 +313,40 @@ def record_mixin(ctx: ClassDefContext) -> None:
         limits = []
     if not (names or limits) or info.has_base(TOOLSET):
         if fields is not None and not info.has_base(TOOLSET):
-            _add_digest(ctx, fields)
+            _add_digest(ctx, fields)  # (never a protocol's)
         return  # `record_class` reads a Toolset's
     data: dict[str, object] = {"version": META_VERSION}
     for stmt in names:  # the last assignment is the class's
         value = stmt.rvalue
         data["mixin_toolset_name"] = value.value if isinstance(value, StrExpr) else None
 
-    def resolve(ref: RefExpr) -> SymbolNode | None:
-        # mypy calls this hook before it analyses the class body: look names up as it will.
-        name = ref.name if isinstance(ref, NameExpr) else None
-        if isinstance(ref, MemberExpr):
-            name = get_member_expr_fullname(ref)  # `tt.Limits`
-        found = ctx.api.lookup_qualified(name, ref, suppress_errors=True) if name else None
-        return found.node if found is not None else None
-
     for stmt in limits:
-        record_limits(stmt, data, describe, span(stmt), resolve)
+        record_limits(stmt, data, describe, span(stmt), lambda ref: _resolve(ctx.api, ref))
     info.metadata[MIXIN_META] = data
-    _add_digest(ctx, {**data, **(fields or {})})
+    if not protocol:  # then the daemon may miss an edit of its name or limits: rare enough
+        _add_digest(ctx, {**data, **(fields or {})})
+
+
+def _resolve(api: SemanticAnalyzerPluginInterface, ref: RefExpr) -> SymbolNode | None:
+    """What *ref* names, for the MRO hook, which mypy calls before it analyses the class body."""
+    name = ref.name if isinstance(ref, NameExpr) else None
+    if isinstance(ref, MemberExpr):
+        name = get_member_expr_fullname(ref)  # `tt.Limits`
+    found = api.lookup_qualified(name, ref, suppress_errors=True) if name else None
+    return found.node if found is not None else None
+
+
+def _is_protocol(ctx: ClassDefContext) -> bool:
+    """Whether the class is a protocol (mypy sets ``is_protocol`` after the MRO hook runs).
+
+    By then mypy has moved its ``Protocol`` (or ``Protocol[T]``) base out of the bases.
+    """
+    for expr in ctx.cls.removed_base_type_exprs:
+        base = expr.base if isinstance(expr, IndexExpr) else expr
+        node = _resolve(ctx.api, base) if isinstance(base, RefExpr) else None
+        if node is not None and node.fullname in PROTOCOL_NAMES:
+            return True
+    return False
 
 
 #: The calls that declare a field with its options, by the name they are called with

@@ -1,7 +1,7 @@
 # clean: cross-module inheritance, attrs subclasses, decorators, forward references.
 from __future__ import annotations
 
-from typing import ClassVar, overload
+from typing import ClassVar, Protocol, overload
 
 import attrs
 from typing_extensions import assert_type
@@ -106,3 +106,21 @@ Catalog.to_tools()
 Narrower.to_tools()
 # The plugin declares `exports` as the base does (python/mypy#14760).
 assert_type(Narrower.exports, tuple[ToolSpec, ...])
+
+
+class HasNote(Protocol):
+    """A protocol whose attribute defaults to None: the plugin's records add it no member."""
+
+    note: str | None = None
+
+
+class Noted:
+    note: str | None = None
+    other: int | None = None
+
+
+def read_note(item: HasNote) -> str | None:
+    return item.note
+
+
+read_note(Noted())
