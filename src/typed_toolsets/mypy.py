@@ -55,7 +55,7 @@ from mypy.options import Options
 from mypy.plugin import ClassDefContext, MethodContext, Plugin, ReportConfigContext
 from mypy.types import Type
 
-from typed_toolsets._version import __version__
+from typed_toolsets._version import __version__ as _release
 from typed_toolsets.plugin.calls import check_proxy_call as _check_proxy_call
 from typed_toolsets.plugin.calls import check_to_tools_access as _check_to_tools_access
 from typed_toolsets.plugin.classes import check_class_hook as _check_class_hook
@@ -72,6 +72,11 @@ from typed_toolsets.plugin.fullnames import (
     TOOLSET,
 )
 from typed_toolsets.plugin.metadata import META, META_VERSION
+
+#: The release, and the registered types when some are configured. mypy's daemon reads it right
+#: after building the plugin, and ``dmypy run`` restarts when it changes: the config section only
+#: the plugin reads is not part of mypy's options, whose changes restart it too.
+__version__ = _release
 
 #: How `Toolset.proxy`'s fullname ends, for any Toolset class it is read from.
 _PROXY_SUFFIX: Final = PROXY[PROXY.rindex(".") :]
@@ -98,8 +103,12 @@ class TypedToolsetsPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         self._registered = read_registered_types(options.config_file)
+        global __version__  # see its comment
+        __version__ = _release
+        if self._registered:
+            __version__ += "+registered." + ".".join(sorted(self._registered))
         self._config_data: dict[str, object] = {
-            "version": __version__,
+            "version": _release,
             "meta": META_VERSION,
             "sources": sources_digest(),
             "registered_types": sorted(self._registered),

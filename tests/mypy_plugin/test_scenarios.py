@@ -223,6 +223,59 @@ def test_daemon_sees_a_renamed_grandparent_method(project: Path) -> None:
         assert stopped.returncode == 0, stopped.stdout + stopped.stderr
 
 
+def test_daemon_run_reads_edited_registered_types(project: Path) -> None:
+    # `dmypy run` restarts when mypy's options or a plugin change, not when a config section
+    # only the plugin reads does: the plugin's registered types must count as a change.
+    status = project / "dmypy.json"
+    dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status)]
+    _write(
+        project / "pkg" / "prices.py",
+        """\
+        from decimal import Decimal
+
+        from typed_toolsets import Toolset, tool
+
+
+        class Prices(Toolset):
+            @tool
+            def pay(self, *, amount: Decimal) -> None: ...
+        """,
+    )
+    config = CONFIG.format(plugins="typed_toolsets.mypy", cache=project / "cache")
+    registered = config + "\n[typed_toolsets.mypy]\nregistered_types = decimal.Decimal\n"
+    unregistered = (
+        "pkg/prices.py:8: error: Prices.pay: parameter 'amount' has type Decimal, which has no "
+        "JSON Schema ('Decimal' is not an attrs class, dataclass, TypedDict, NamedTuple, enum or "
+        "supported builtin type; use one of those, or register it with "
+        "typed_toolsets.register_type() (and, for the mypy plugin, list it under "
+        "registered_types in its config))  [toolset-param-type]"
+    )
+
+    def run() -> list[str]:
+        found = subprocess.run(
+            [*dmypy, "run", "--", "--config-file", "mypy.ini", "-p", "pkg"],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        return _errors(found)
+
+    try:
+        (project / "mypy.ini").write_text(registered, encoding="utf-8")
+        assert run() == []
+        (project / "mypy.ini").write_text(config, encoding="utf-8")
+        assert run() == [unregistered]
+        (project / "mypy.ini").write_text(registered, encoding="utf-8")
+        assert run() == []
+    finally:
+        stopped = subprocess.run(
+            [*dmypy, "stop"], cwd=project, capture_output=True, text=True, timeout=60, check=False
+        )
+        assert stopped.returncode == 0, stopped.stdout + stopped.stderr
+
+
 @pytest.mark.skipif(MYPY_VERSION < (2, 0), reason="parallel checking (-n) arrived in mypy 2.0")
 def test_parallel_checking_gives_the_sequential_output(project: Path) -> None:
     _write(project / "pkg" / "base.py", BASE.replace("def assign(", "def assign_task("))
