@@ -534,6 +534,47 @@ def test_an_error_with_lone_surrogates_is_sent_as_valid_unicode() -> None:
 
 
 @pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
+def test_a_reply_with_lone_surrogates_is_sent_back_as_valid_unicode(as_sdk: bool) -> None:
+    """A reply may hold a lone surrogate (JSON text escapes ``\\ud800`` alone), as may a task
+    (a file name decoded with ``surrogateescape``): repeated as they came, they made every later
+    request of the run unsendable (UnicodeEncodeError as the SDK writes the body)."""
+    openai_replies = [
+        completion(
+            1,
+            {
+                "content": "Count\ud800.",
+                "tool_calls": [_openai_call("c1", "text_wc", {"text": "a"})],
+            },
+            "tool_calls",
+        ),
+        completion(2, {"content": "1 word."}, "stop"),
+    ]
+    anthropic_replies = [
+        _message(
+            1,
+            [{"type": "text", "text": "Count\ud800."}, _use("t1", "text_wc", {"text": "a\ud800"})],
+            "tool_use",
+        ),
+        _message(2, [{"type": "text", "text": "1 word."}], "end_turn"),
+    ]
+    openai_client, openai_log = fake_openai(openai_replies, as_sdk=as_sdk)
+    anthropic_client, anthropic_log = fake_anthropic(anthropic_replies, as_sdk=as_sdk)
+    for model, log in [
+        (openai_chat_model(openai_client, model="m"), openai_log),
+        (anthropic_model(anthropic_client, model="m"), anthropic_log),
+    ]:
+        result = ReAct(model, TOOLS, max_iterations=3).run("Count caf\udce9.")
+        assert result.final_answer == "1 word."
+        for request in log.requests:
+            json.dumps(request, ensure_ascii=False).encode("utf-8")  # as the SDK writes it
+        assert log.requests[0]["messages"][0]["content"] == "Count caf\ufffd."
+        assert "Count\ufffd." in json.dumps(log.requests[1]["messages"][1], ensure_ascii=False)
+    # What the model sent is what the loop read: the tool refused the lone surrogate.
+    observation = result.steps[0].observation or ""
+    assert observation.endswith("contains a lone surrogate")
+
+
+@pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
 def test_anthropic_blank_text_blocks_are_not_sent_back(as_sdk: bool) -> None:
     """The API may reply with ``TextBlock(text="")`` beside its calls, yet refuses a request
     holding a text block that is empty or only whitespace ("text content blocks must be

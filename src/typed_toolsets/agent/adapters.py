@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import abc
 import inspect
+import json
 import typing
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
@@ -31,6 +32,7 @@ import attrs
 from typed_toolsets import StrictArguments
 from typed_toolsets.export import anthropic, openai_chat
 from typed_toolsets.export.calls import anthropic_text
+from typed_toolsets.export.values import valid_text
 
 from .prompt import Transcript, Turn
 from .steps import FINISH, is_finish, parse_json
@@ -125,7 +127,7 @@ class _NativeModel(abc.ABC):
             return {"thought": "", "action": FINISH, "final_answer": read.text}
         native = {
             "provider": self.provider,
-            "message": read.message,
+            "message": _sendable(read.message),
             "thought": read.thought,
             "calls": read.calls,
             "index": 0,
@@ -196,7 +198,7 @@ class OpenAIChatModel(_NativeModel):
         opening: list[dict[str, Any]] = []
         if self.instructions is not None:
             opening.append({"role": "system", "content": self.instructions})
-        opening.append({"role": "user", "content": transcript.task})
+        opening.append({"role": "user", "content": valid_text(transcript.task)})
         return self._conversation(transcript, opening)
 
     def _open(self, messages: list[dict[str, Any]], reply: dict[str, Any]) -> None:
@@ -256,7 +258,8 @@ class AnthropicModel(_NativeModel):
 
     def messages(self, transcript: Transcript) -> list[dict[str, Any]]:
         """The Messages API ``messages`` for the transcript."""
-        return self._conversation(transcript, [{"role": "user", "content": transcript.task}])
+        task = {"role": "user", "content": valid_text(transcript.task)}
+        return self._conversation(transcript, [task])
 
     def _open(self, messages: list[dict[str, Any]], reply: dict[str, Any]) -> None:
         # Every tool_use of one reply is answered in one user message, in order.
@@ -318,6 +321,21 @@ def _final_answer(arguments: object) -> object:
         except (ValueError, RecursionError):
             return None
     return _get(arguments, "final_answer")
+
+
+def _sendable(message: dict[str, Any]) -> dict[str, Any]:
+    r"""*message* as a request can carry it: each lone surrogate as U+FFFD (`valid_text`).
+
+    A reply may hold one (JSON escapes ``"\ud800"`` alone): no request body, which is UTF-8,
+    can carry it, so repeated as it came it would fail every later request of the run. The
+    call itself keeps what was sent, which the tool refuses, telling the model.
+    """
+    try:
+        text = json.dumps(message, ensure_ascii=False)
+        cleaned = valid_text(text)
+        return message if cleaned is text else typing.cast("dict[str, Any]", json.loads(cleaned))
+    except (TypeError, ValueError, RecursionError):  # not JSON as it stands: sent as it came
+        return message
 
 
 def _as_dict(block: object) -> dict[str, Any]:
