@@ -343,6 +343,32 @@ def test_a_malformed_step_is_an_observation_saying_what_to_fix(reply: Any, probl
     assert shop.ran == []
 
 
+class ChatCompletion:
+    """Stands for a provider's response object, returned where its text belongs."""
+
+
+@pytest.mark.parametrize("reply", [ChatCompletion(), (FINISH, "usage"), {FINISH["action"]}])
+def test_a_model_returning_no_json_value_is_a_type_error(reply: object) -> None:
+    """It was a malformed step each turn, the model told a Python class name ("the reply must be
+    a JSON object, not ChatCompletion") that it could not correct, asked again and again (a
+    request each time) up to MaxIterationsError."""
+    asked: list[Transcript] = []
+
+    def model(transcript: Transcript) -> Any:
+        asked.append(transcript)
+        return reply
+
+    _, tools = _shop()
+    agent = ReAct(model, [tools["shop_add"]], max_iterations=3)
+    said = f"the model returned a {type(reply).__name__}; it must return the step as JSON text"
+    with pytest.raises(TypeError, match=said):
+        agent.run("Add.")
+    assert len(asked) == 1
+    with pytest.raises(TypeError, match=said):
+        asyncio.run(agent.arun("Add."))
+    assert len(asked) == 2
+
+
 @pytest.mark.parametrize(
     ("reply", "problem"),
     [

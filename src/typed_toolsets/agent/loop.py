@@ -289,7 +289,7 @@ class ReAct:
         Raises:
             MaxIterationsError: No final answer within ``max_iterations`` steps.
             DeadlineExceededError: The deadline passed first.
-            TypeError: The approval callback returned something other than a bool.
+            TypeError: The model returned a response object, not a step; approve() a non-bool.
         """
         clock = _Clock(self._deadline)
         core = self._core(_task(task), clock)

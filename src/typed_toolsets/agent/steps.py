@@ -56,6 +56,9 @@ _UNKNOWN_TOOL_LIMITS: Final = Limits()
 #: The deepest reply read: a step object around arguments nested as deep as any tool reads.
 _DEEPEST: Final = MAX_NESTING + 1
 
+#: What a model may return: JSON text, a mapping, or a parsed JSON value (a malformed step).
+_SENT: Final = (str, bytes, bytearray, Mapping, list, int, float, type(None))
+
 # A reply wrapped in one Markdown code fence, as models often send JSON.
 _FENCED: Final = re.compile(r"\A```[A-Za-z0-9_-]*[ \t]*\r?\n(.*)\r?\n```\Z", re.S)
 
@@ -194,6 +197,11 @@ def parse_json(text: str | bytes | bytearray) -> object:
         raise ValueError(str(exc)) from None
 
 
+def _sent(reply: object) -> bool:
+    """Whether *reply* is a value a model sends (told apart without narrowing *reply*)."""
+    return isinstance(reply, _SENT)
+
+
 def _unfence(text: str) -> str:
     text = text.strip()
     fenced = _FENCED.match(text)
@@ -224,7 +232,19 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
 
     Returns:
         The step; its ``problem`` is the observation for a malformed step or an unknown action.
+
+    Raises:
+        TypeError: *reply* is no value a model sends (such as the provider's response object
+            instead of its text): the model callable's bug, which the model cannot fix.
     """
+    if not _sent(reply):
+        # Not a malformed step: told to the model as one, it read a Python class name ("not
+        # ChatCompletion") and the run asked again and again, to max_iterations.
+        msg = (
+            f"the model returned a {type(reply).__name__}; it must return the step as JSON text "
+            "or a mapping (the text of the provider's reply, not its response object)"
+        )
+        raise TypeError(msg)
     data: object = reply
     if isinstance(reply, (str, bytes, bytearray)):
         try:
