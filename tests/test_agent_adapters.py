@@ -12,7 +12,8 @@ import asyncio
 import copy
 import json
 import types
-from collections.abc import Mapping
+import typing
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -59,7 +60,7 @@ class Replayer:
 
     def create(self, **request: Any) -> Any:
         for message in request["messages"]:
-            self.message_type.validate_python(message)
+            _validated(self.message_type.validate_python(message))
         for entry in request.get("tools", []):
             assert self.tool_type.validate_python(entry) == entry
         self.requests.append(copy.deepcopy(request))
@@ -70,6 +71,19 @@ class Replayer:
     async def acreate(self, **request: Any) -> Any:
         await asyncio.sleep(0)
         return self.create(**request)
+
+
+def _validated(value: object) -> object:
+    """*value* with the parts pydantic validates lazily (the SDKs' ``Iterable[...]`` fields:
+    tool calls, content blocks) validated too, as the SDK's request would need them."""
+    if isinstance(value, Iterator):  # pydantic's ValidatorIterator: validates as it goes
+        return [_validated(item) for item in typing.cast("Iterator[object]", value)]
+    if isinstance(value, dict):
+        items = typing.cast("dict[str, object]", value).items()
+        return {key: _validated(item) for key, item in items}
+    if isinstance(value, list):
+        return [_validated(item) for item in typing.cast("list[object]", value)]
+    return value
 
 
 def fake_openai(
@@ -281,6 +295,44 @@ def test_a_strict_step_is_sent_in_the_text_format_as_its_json() -> None:
     assert ReAct(model, TOOLS, max_iterations=3).run("Count.").steps[0].observation == "Words: 2"
     sent = json.loads(seen[0][-2]["content"])
     assert json.loads(sent["action_input"]) == arguments
+
+
+@pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
+def test_openai_calls_without_ids_or_with_object_arguments_are_sent_back_valid(
+    as_sdk: bool,
+) -> None:
+    """Compatible servers (LM Studio, llama.cpp, Gemini's) may send a call without an id, or
+    with "" (and some an object for ``arguments``): repeated so, with ``"tool_call_id": null``,
+    every later request was one the API refuses (and "" twice cannot tell two calls apart)."""
+    calls: list[dict[str, Any]] = [
+        {
+            "id": "",
+            "type": "function",
+            "function": {"name": "text_wc", "arguments": '{"text": "a b"}'},
+        },
+        {"id": "", "type": "function", "function": {"name": "text_wc", "arguments": "{}"}},
+        {"id": "", "type": "function", "function": {"name": "text_wc", "arguments": "{}"}},
+    ]
+    if not as_sdk:  # what the SDK's own response model would not hold, a plain dict may
+        del calls[0]["id"]
+        calls[0]["function"]["arguments"] = {"text": "a b"}
+        calls[2]["function"]["arguments"] = None
+    replies = [
+        completion(1, {"content": None, "tool_calls": calls}, "tool_calls"),
+        completion(2, {"content": "2 words."}, "stop"),
+    ]
+    client, log = fake_openai(replies, as_sdk=as_sdk)
+    result = ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=4).run("Count.")
+    assert result.final_answer == "2 words."
+    assert result.steps[0].observation == "Lines: 1, Words: 2, Characters: 3"
+    assistant, *answers = log.requests[-1]["messages"][1:]
+    sent = assistant["tool_calls"]
+    ids = [call["id"] for call in sent]
+    assert all(isinstance(i, str) and i for i in ids)
+    assert len(set(ids)) == 3
+    assert [answer["tool_call_id"] for answer in answers] == ids
+    assert json.loads(sent[0]["function"]["arguments"]) == {"text": "a b"}
+    assert sent[2]["function"]["arguments"] == "{}"
 
 
 def test_openai_refusal_is_the_final_answer() -> None:

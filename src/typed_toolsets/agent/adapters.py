@@ -24,6 +24,7 @@ import abc
 import inspect
 import json
 import typing
+import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
 
@@ -230,12 +231,17 @@ class OpenAIChatModel(_NativeModel):
         for call in _items(message, "tool_calls"):
             function = _get(call, "function")
             name, arguments = _get(function, "name"), _get(function, "arguments")
-            calls.append({"id": _get(call, "id"), "name": name, "arguments": arguments})
+            call_id = _get(call, "id")
+            if not (isinstance(call_id, str) and call_id):
+                # Some compatible servers (LM Studio, llama.cpp, Gemini's) send none or "": its
+                # tool message needs one, which the calls of one reply must not share.
+                call_id = f"call_{uuid.uuid4().hex}"
+            calls.append({"id": call_id, "name": name, "arguments": arguments})
             sent.append(
                 {
-                    "id": _get(call, "id"),
+                    "id": call_id,
                     "type": "function",
-                    "function": {"name": name, "arguments": arguments},
+                    "function": {"name": name, "arguments": _arguments_text(arguments)},
                 }
             )
         assistant: dict[str, Any] = {"role": "assistant"}
@@ -321,6 +327,20 @@ def _final_answer(arguments: object) -> object:
         except (ValueError, RecursionError):
             return None
     return _get(arguments, "final_answer")
+
+
+def _arguments_text(arguments: object) -> object:
+    """A call's arguments as the request repeats them: text, as the API requires.
+
+    A compatible server may send an object (or nothing): repeated so, the request is refused.
+    The loop reads it as it came; what is sent back is its JSON text (``{}`` for nothing).
+    """
+    if isinstance(arguments, str):
+        return arguments
+    try:
+        return json.dumps({} if arguments is None else arguments, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # no JSON text: sent as it came
+        return arguments
 
 
 def _sendable(message: dict[str, Any]) -> dict[str, Any]:
