@@ -306,6 +306,19 @@ def test_issue_list_formats_and_empty(fake_gh: Any) -> None:
     assert tools["github_list_issues"].dynamic_call({"state": "closed"}) == "No issues found"
 
 
+def test_a_label_with_a_comma_or_quote_reaches_gh_as_one_label(fake_gh: Any) -> None:
+    # gh reads --label's value as a CSV record: unquoted, "needs triage, p1" was two labels
+    # (gh filtered by "needs triage" and by " p1"), and 'say "hi"' made gh refuse the flag.
+    fake_gh.reply("issue", "list", stdout="[]")
+    labels = ["needs triage, p1", 'say "hi"', "bug"]
+    assert _tools()["github_list_issues"].dynamic_call({"labels": labels}) == "No issues found"
+    assert fake_gh.argvs()[0][5:] == [
+        '--label="needs triage, p1"',
+        '--label="say ""hi"""',
+        "--label=bug",
+    ]
+
+
 def test_pr_list_empty_and_parse_failures(fake_gh: Any) -> None:
     fake_gh.reply("pr", "list", stdout="[]")
     fake_gh.reply("issue", "list", stdout="not json")
@@ -780,6 +793,9 @@ def _real_argvs() -> list[list[str]]:
             state="closed", labels=["bug", "--web"], assignee="@me", repo="o/r", limit=50
         ),
         issue_list_arguments(state="open", labels=[], assignee=None, repo=None, limit=20),
+        issue_list_arguments(
+            state="all", labels=['say "hi"', "a,b"], assignee=None, repo="o/r", limit=1
+        ),
         pr_list_arguments(
             state="merged", author="app/dependabot", base="main", repo="o/r", limit=1
         ),

@@ -269,6 +269,18 @@ def _check_labels(value: object) -> list[str]:
     return labels
 
 
+def _label_option(label: str) -> str:
+    """``--label=VALUE`` for one label, quoted as gh's string-slice flags read their value.
+
+    gh reads the value of ``--label`` as one CSV record: a comma would split one label in two
+    (``a,b`` filters by ``a`` and by ``b``), and a ``"`` makes gh refuse the flag. A label with
+    either is written as one quoted CSV field, its ``"`` doubled.
+    """
+    if "," in label or '"' in label:
+        label = '"' + label.replace('"', '""') + '"'
+    return f"--label={label}"
+
+
 def _check_number(value: object, name: str) -> str:
     return str(check_int(value, name=name, low=1, high=MAX_NUMBER))
 
@@ -292,7 +304,7 @@ def issue_list_arguments(
         f"--state={_enum_value(state, IssueState, 'state')}",
         f"--limit={_check_limit(limit)}",
     ]
-    arguments += [f"--label={label}" for label in _check_labels(labels)]
+    arguments += [_label_option(label) for label in _check_labels(labels)]
     if assignee is not None:
         arguments.append(f"--assignee={_check_login(assignee, 'assignee')}")
     return arguments + _repo_option(repo)
