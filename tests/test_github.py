@@ -470,6 +470,27 @@ def test_api_request_fills_placeholders_from_repo(fake_gh: Any) -> None:
     ]
 
 
+def test_api_request_fills_ghs_older_placeholders_from_repo_too(fake_gh: Any) -> None:
+    # gh fills ':owner' and ':repo' as it fills '{owner}' and '{repo}': left to gh, they were
+    # the working directory's repository, not the one the model named in `repo`.
+    fake_gh.reply("api", stdout="[]")
+    api = _tools()["github_api_request"]
+    arguments = {"endpoint": "repos/:owner/:repo/issues", "repo": "octo/cat"}
+    assert api.dynamic_call(arguments) == "[]"
+    assert fake_gh.argvs() == [["api", "--method=GET", "--", "repos/octo/cat/issues"]]
+
+
+@pytest.mark.parametrize("segment", ["x:owner", "main...fork:repo-x", "a:branch"])
+def test_a_placeholder_inside_a_segment_is_refused(fake_gh: Any, segment: str) -> None:
+    # gh replaces ':owner' (':repo', ':branch') anywhere in the path, from the working
+    # directory's repository: it would change the path the model asked for.
+    message = _tools()["github_api_request"].dynamic_call(
+        {"endpoint": f"repos/octo/cat/compare/{segment}", "repo": "octo/cat"}
+    )
+    assert "which gh would replace with a value from the working directory" in message
+    assert fake_gh.argvs() == []
+
+
 def test_gh_failure_output_is_the_seed_merged_message(fake_gh: Any) -> None:
     fake_gh.reply("issue", "list", stdout="partial", stderr="gh: boom\n", exit=1)
     assert _tools()["github_list_issues"].dynamic_call({}) == (
@@ -853,6 +874,13 @@ def test_real_gh_sends_the_graphql_endpoint_to_the_graphql_api(tmp_path: Path) -
     )
     assert "Request to https://ghe.invalid/api/graphql?query=mutation" in output
     assert "Authorization: token" in output
+
+
+@pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")
+def test_real_gh_fills_a_colon_placeholder_inside_a_segment(tmp_path: Path) -> None:
+    # The oracle of refusing ':owner' inside a segment: gh tries to fill it from a git remote.
+    arguments = ["api", "--method=GET", "--", "repos/o/r/compare/x:owner"]
+    assert "unable to expand placeholder" in _run_real_gh(arguments, tmp_path, **OFFLINE_HOST)
 
 
 @pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")

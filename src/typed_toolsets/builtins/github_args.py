@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import enum
 import os
+import re
 from collections.abc import Mapping, Sequence
 from typing import Final, cast
 
@@ -77,7 +78,10 @@ _KEY_CHARS: Final = _ALNUM | set("-_.")
 # RFC 3986 unreserved characters plus the few other characters GitHub paths use (compare views
 # use ':', refs '+' and '='); '%' is out, so nothing can be smuggled percent-encoded.
 _SEGMENT_CHARS: Final = _ALNUM | set("-._~:+,=")
-_PLACEHOLDERS: Final = frozenset({"{owner}", "{repo}", "{branch}"})
+# gh also fills its older spelling, ":owner", ":repo" and ":branch", and does so anywhere in
+# the path (its pattern is `:(owner|repo|branch)\b`, not only a whole segment).
+_PLACEHOLDERS: Final = frozenset({"{owner}", "{repo}", "{branch}", ":owner", ":repo", ":branch"})
+_EMBEDDED_PLACEHOLDER: Final = re.compile(r":(owner|repo|branch)\b", re.ASCII)
 #: The first path segments of GitHub's REST API: github.com's (as listed by GitHub's OpenAPI
 #: description), plus those only GitHub Enterprise Server or Cloud serve (``admin``,
 #: ``enterprise``, ``manage``, ``scim``) and older ones still answered (``teams``, ``projects``).
@@ -344,9 +348,9 @@ def check_endpoint(value: object, repo: str | None) -> str:
     """A relative REST path, checked segment by segment; ``{owner}``/``{repo}`` filled from *repo*.
 
     A leading ``/`` is accepted and dropped. The first segment must be a REST resource
-    (`REST_ROOTS`). With *repo*, the placeholders ``{owner}`` and ``{repo}`` are replaced by its
-    parts; without it, gh fills them (and ``{branch}``) from the git repository of the working
-    directory.
+    (`REST_ROOTS`). With *repo*, the placeholders ``{owner}`` and ``{repo}`` (or gh's older
+    ``:owner`` and ``:repo``) are replaced by its parts; without it, gh fills them (and
+    ``{branch}``) from the git repository of the working directory.
 
     Raises:
         InvalidArgumentError: The endpoint is not such a path.
@@ -356,7 +360,7 @@ def check_endpoint(value: object, repo: str | None) -> str:
     segments = path.split("/")
     if repo is not None:
         owner, _, name = repo.partition("/")
-        filled = {"{owner}": owner, "{repo}": name}
+        filled = {"{owner}": owner, "{repo}": name, ":owner": owner, ":repo": name}
         segments = [filled.get(segment, segment) for segment in segments]
     if len(segments) > 32:
         msg = f"`endpoint` has {len(segments)} path segments; the limit is 32"
@@ -403,6 +407,12 @@ def _segment_problem(segment: str, *, first: bool) -> str | None:
         return "starts with '-'"
     if first and ":" in segment:
         return "contains ':' (a scheme or host is not allowed)"
+    embedded = _EMBEDDED_PLACEHOLDER.search(segment)
+    if embedded is not None:
+        return (
+            f"contains {embedded.group()!r}, which gh would replace with a value from the working "
+            "directory's git repository (a placeholder must be a whole segment)"
+        )
     bad = sorted(set(segment) - _SEGMENT_CHARS)
     if bad:
         shown = " ".join(repr(c) for c in bad[:5])
