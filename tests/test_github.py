@@ -341,6 +341,50 @@ def test_pr_list_empty_and_parse_failures(fake_gh: Any) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("tool", "arguments", "stdout", "message"),
+    [
+        (
+            "github_list_issues",
+            {},
+            '[{"number": 1, "labels": {"name": "bug"}}]',
+            "Error listing issues: gh returned an object where an array of 'name' entries belongs",
+        ),
+        (
+            "github_get_issue",
+            {"issue_number": 1},
+            '{"number": 1, "assignees": "octocat"}',
+            "Error getting issue: gh returned a string where an array of 'login' entries belongs",
+        ),
+        (
+            "github_traffic_views",
+            {"repo": "o/r"},
+            '{"count": 1, "views": {"count": 1}}',
+            (
+                "Error fetching traffic views: gh returned an object for the views series, not "
+                "an array"
+            ),
+        ),
+        pytest.param(
+            "github_list_prs",
+            {},
+            '[{"number": ' + "9" * 5000 + "}]",
+            "Failed to parse pull requests data: a number has too many digits to read",
+            marks=pytest.mark.skipif(
+                not hasattr(sys, "get_int_max_str_digits"), reason="no digit limit before 3.11"
+            ),
+        ),
+    ],
+)
+def test_malformed_json_from_gh_is_described_in_json_terms(
+    fake_gh: Any, tool: str, arguments: dict[str, Any], stdout: str, message: str
+) -> None:
+    # Before: "got dict", "gh returned dict for the views series, not a list", and for a long
+    # number Python's "... use sys.set_int_max_str_digits() to increase the limit".
+    fake_gh.default(stdout=stdout, exit=0)
+    assert _tools()[tool].dynamic_call(arguments) == message
+
+
 def test_json_nested_too_deeply_is_the_seeds_error_string_without_python_internals(
     fake_gh: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

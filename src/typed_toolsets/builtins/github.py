@@ -6,6 +6,7 @@ import functools
 import json
 import signal
 from collections.abc import Callable, Mapping, Sequence
+from json import JSONDecodeError
 from types import MappingProxyType
 from typing import Annotated, Any, Final, cast
 
@@ -96,6 +97,19 @@ def _text(value: object) -> str:
         raise TypeError(msg) from None
 
 
+def _json_kind(value: object) -> str:
+    """What a parsed JSON value is, in JSON's words (``an object``), for a formatting error."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
 def _first(*values: object) -> object:
     """Ruby's ``a || b``: the first value that is neither nil nor false."""
     for value in values:
@@ -109,7 +123,7 @@ def _names(items: object, key: str) -> list[str]:
     if items is None:
         return []
     if not isinstance(items, list):
-        msg = f"expected a list for {key!r} entries, got {type(items).__name__}"
+        msg = f"gh returned {_json_kind(items)} where an array of {key!r} entries belongs"
         raise TypeError(msg)
     entries = cast("list[object]", items)
     return [
@@ -225,7 +239,7 @@ def format_traffic(data: object, label: str) -> str:
     traffic = _record(data)
     series = _first(traffic.get(label.lower()), traffic.get("views"), [])
     if not isinstance(series, list):
-        msg = f"gh returned {type(series).__name__} for the {label.lower()} series, not a list"
+        msg = f"gh returned {_json_kind(series)} for the {label.lower()} series, not an array"
         raise TypeError(msg)
     points: list[object] = series  # pyright: ignore[reportUnknownVariableType]
     total = _text(_first(traffic.get("count"), 0))
@@ -391,8 +405,10 @@ class GitHubCLIToolset(Toolset):
             data = json.loads(result.stdout.decode("utf-8", "replace"))
         except RecursionError:  # its message speaks of Python's stack, not of the JSON
             return f"Failed to parse {query.parsed}: the JSON is nested too deeply"
-        except ValueError as exc:
+        except JSONDecodeError as exc:
             return f"Failed to parse {query.parsed}: {exc}"
+        except ValueError:  # int() past the interpreter's digit limit: it names sys settings
+            return f"Failed to parse {query.parsed}: a number has too many digits to read"
         try:
             return self._render(query.render(data), secrets)
         except TypeError as exc:
