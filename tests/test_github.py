@@ -620,15 +620,41 @@ def test_a_run_cut_at_the_output_cap_is_truncated_output_not_a_gh_failure(
         duration=0.1,
     )
     monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: cut)
-    toolset = GitHubCLIToolset(max_output_bytes=100)
-    with pytest.raises(OutputTooLargeError, match="100-byte output cap"):
+    # The cap (200 bytes) holds the answer: the note and part of what gh printed.
+    toolset = GitHubCLIToolset(max_output_bytes=200)
+    with pytest.raises(OutputTooLargeError, match="200-byte output cap"):
         toolset.list_issues()
     output = toolset.api_request(endpoint="user")
     assert output.startswith('[{"number": 1, "title": "ttt')
     assert output.endswith(
-        "\n[truncated: the response exceeded 100 bytes; ask for less (for example per_page in "
+        "\n[truncated: the response exceeded 200 bytes; ask for less (for example per_page in "
         "fields)]"
     )
+    assert len(output.encode()) <= 200
+
+
+def test_answers_are_capped_as_returned_after_escaping_and_formatting(fake_gh: Any) -> None:
+    # gh's output fits the cap, but the answer did not: each control byte is escaped as four
+    # characters, and the seed's format of an empty issue ({}) is four times its JSON.
+    fake_gh.reply("api", stdout="\x01" * 900)
+    fake_gh.reply("issue", "list", stdout="[" + ", ".join(["{}"] * 200) + "]")
+    fake_gh.reply("pr", "view", stdout="\x02" * 900, exit=1)
+    tools = _tools(max_output_bytes=1000)
+    response = tools["github_api_request"].dynamic_call({"endpoint": "user"})
+    assert response.startswith("\\x01\\x01")
+    assert response.endswith(
+        "\n[truncated: the response exceeded 1,000 bytes; ask for less (for example per_page "
+        "in fields)]"
+    )
+    assert len(response.encode()) <= 1000
+    issues = tools["github_list_issues"].dynamic_call({})
+    assert issues.startswith("Found 200 issue(s):\n#:  ()\n  URL: \n\n")
+    assert issues.endswith("\n[truncated: the answer exceeded 1,000 bytes; ask for fewer results]")
+    assert len(issues.encode()) <= 1000
+    failed = tools["github_get_pr"].dynamic_call({"pr_number": 1})
+    assert failed.startswith("Failed to get pull request: \\x02")
+    assert failed.endswith("\n[truncated: gh's output exceeded 1,000 bytes]")
+    assert len(failed.encode()) <= 1000 + len("Failed to get pull request: ")
 
 
 def test_gh_failing_on_its_own_with_output_past_the_cap_is_still_a_failure(

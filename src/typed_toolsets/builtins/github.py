@@ -42,7 +42,7 @@ from .github_args import (
     pr_view_arguments,
     traffic_arguments,
 )
-from .outputs import decode_output, escape_controls, redact
+from .outputs import cap_answer, escape_controls, redact
 from .process import ProcessResult
 from .programs import failure_line, run_program
 
@@ -320,7 +320,8 @@ class GitHubCLIToolset(Toolset):
 
     Attributes:
         timeout: Seconds gh may run before its process group is killed.
-        max_output_bytes: Cap on what gh may print (stdout and stderr together).
+        max_output_bytes: Cap on what gh may print (stdout and stderr together), and on the
+            answer as returned (escaped; a failure's ``Failed to ...: `` prefix on top).
         hostname: The GitHub host requests go to; only the token for this host is passed to gh
             (``GH_TOKEN``/``GITHUB_TOKEN`` for github.com, ``GH_ENTERPRISE_TOKEN`` or
             ``GITHUB_ENTERPRISE_TOKEN`` with ``GH_HOST`` for any other).
@@ -381,13 +382,28 @@ class GitHubCLIToolset(Toolset):
             line = failure_line("gh", result)
             msg = redact(f"{line} (gh crashed; its crash report is not shown)", secrets)
             raise ProgramFailedError(msg)
-        text = decode_output(result.stdout + result.stderr)
-        if result.truncated:
-            text += f"\n[truncated: gh's output exceeded {self.max_output_bytes:,} bytes]"
-        return redact(text, secrets)
+        text = (result.stdout + result.stderr).decode("utf-8", "replace")
+        return self._render(text, secrets, "gh's output", cut=result.truncated)
 
-    def _render(self, text: str, secrets: list[str]) -> str:
-        return redact(escape_controls(text), secrets)
+    def _render(
+        self, text: str, secrets: list[str], what: str, hint: str = "", *, cut: bool = False
+    ) -> str:
+        """*text* escaped, its secrets redacted, within `max_output_bytes` or cut with a note.
+
+        Capped as returned, like a text tool's answer: escaping writes a control byte as four
+        characters, and a format spells out more than gh's JSON held. Redacting comes first, so
+        that a cut cannot leave part of a token.
+
+        Args:
+            text: What gh printed, decoded, or the seed's format of it.
+            secrets: Token values to redact.
+            what: What the note says was too long (``the response``).
+            hint: The note's advice, with its leading ``; ``.
+            cut: gh's output was already cut at the cap: add the note even if the text fits.
+        """
+        note = f"[truncated: {what} exceeded {self.max_output_bytes:,} bytes{hint}]"
+        answer = redact(escape_controls(text), secrets)
+        return cap_answer(answer, max_bytes=self.max_output_bytes, note=note, cut=cut)
 
     def _query(self, arguments: list[str], query: _Query) -> str:
         """Run gh for JSON and answer as the seed does: its format, or its failure strings."""
@@ -410,7 +426,9 @@ class GitHubCLIToolset(Toolset):
         except ValueError:  # int() past the interpreter's digit limit: it names sys settings
             return f"Failed to parse {query.parsed}: a number has too many digits to read"
         try:
-            return self._render(query.render(data), secrets)
+            return self._render(
+                query.render(data), secrets, "the answer", "; ask for fewer results"
+            )
         except TypeError as exc:
             return f"{query.error}: {exc}"
 
@@ -499,13 +517,13 @@ class GitHubCLIToolset(Toolset):
         failure = self._failure(result, secrets)
         if failure is not None:
             return f"API request failed: {failure}"
-        output = self._render(result.stdout.decode("utf-8", "replace"), secrets)
-        if result.truncated:
-            output += (
-                f"\n[truncated: the response exceeded {self.max_output_bytes:,} bytes; ask for "
-                "less (for example per_page in fields)]"
-            )
-        return output
+        return self._render(
+            result.stdout.decode("utf-8", "replace"),
+            secrets,
+            "the response",
+            "; ask for less (for example per_page in fields)",
+            cut=result.truncated,
+        )
 
     def traffic_views(self, *, repo: Repo, per: Annotated[str, MaxLen(8)] | None = None) -> str:
         """Show a repository's page views (needs push access to the repository).
