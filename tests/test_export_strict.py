@@ -576,3 +576,50 @@ def test_null_reaches_the_union_variant_the_strict_schema_gives_it() -> None:
     assert _seams.exact_path(proxy, json.loads(text), strict=True) == {"v": Loose(0)}
     assert dispatch([proxy], "either_f", text, strict=True) == Loose(0)
     assert dispatch([proxy], "either_f", {"v": {"x": 0}}, strict=True) == Exact(0)
+
+
+@attrs.frozen
+class Named:
+    name: str = "anon"
+
+
+@attrs.frozen
+class Numbered:
+    name: int | None
+
+
+@attrs.frozen
+class Badge:
+    holder: list[Named | Numbered]
+
+
+def test_a_union_only_the_strict_form_makes_ambiguous_is_refused() -> None:
+    # The standard form tells the variants apart ({} or a string is Named, an integer or null is
+    # Numbered); in strict mode {"name": null} is Named's default and Numbered(None) alike, and
+    # the first variant took it: Numbered(None) could not be sent at all.
+    class Either(Toolset):
+        @tool
+        def f(self, *, v: Named | Numbered) -> Named | Numbered:
+            return v
+
+        @tool
+        def g(self, *, badge: Badge | None = None) -> Badge | None:
+            return badge
+
+    f, g = Either.to_tools()
+    assert f.invoke({"v": {"name": None}}).value == Numbered(None)
+    assert f.invoke({"v": {}}).value == Named()
+    with pytest.raises(ExportError) as caught:
+        _ = f.strict_parameters
+    assert caught.value.problems == (
+        (
+            "Tool 'either_f' has no lossless strict schema: parameter 'v' has the union Named | "
+            "Numbered, whose variants Named and Numbered both match one value in strict mode "
+            "(null standing for a default), which the first would always take; tell them apart "
+            "by a required field (a Literal tag), or export it with strict=False"
+        ),
+    )
+    with pytest.raises(ExportError, match=r"^Tool 'either_g' .* parameter 'badge' has the union"):
+        _ = g.strict_parameters
+    # A union the standard form tells apart in strict mode too is exported (tags differ).
+    assert _tool("order").strict_parameters["properties"]["pet"]["anyOf"][0]["properties"]

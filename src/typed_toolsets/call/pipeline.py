@@ -312,7 +312,7 @@ class Pipeline:
             from .strict import strict_parameters
 
             try:
-                strict.append(strict_parameters(self.exact.name, self.exact.arguments.schema))
+                strict.append(strict_parameters(self.exact.name, self.exact.arguments))
             except ExportError as exc:
                 strict.append(exc)
         return strict[0]

@@ -12,8 +12,9 @@ schema is lossless:
 - a ``$ref`` never has sibling keywords (strict dialects ignore them): it is inlined once instead;
 - what cannot be made lossless is refused with an `ExportError` naming the tool and the parameter,
   never narrowed: an object with free-form keys (``dict[str, T]``), whose strict form would admit
-  only ``{}``, and an optional property that admits ``null`` but defaults to something else
-  (``null`` would have to mean both).
+  only ``{}``, an optional property that admits ``null`` but defaults to something else
+  (``null`` would have to mean both), and a union whose variants share a value only in the
+  strict form (`typed_toolsets.rules.shapes.find_strict_ambiguity`: the first would take it).
 
 Keywords that a provider's strict mode does not support are still here; the export dialects move
 them into descriptions (our own validation, against the canonical schema, still enforces them).
@@ -29,14 +30,19 @@ from __future__ import annotations
 import json
 import typing
 from collections.abc import Mapping
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 
 from typed_toolsets._public import public
 from typed_toolsets.definition.errors import ExportError
+from typed_toolsets.rules.shapes import find_strict_ambiguity
+from typed_toolsets.types.describe import shape_of
 from typed_toolsets.types.strict import admits_null, def_name, null_sentence, nullable
 from typed_toolsets.types.typespec import Schema, json_copy
+
+if TYPE_CHECKING:
+    from typed_toolsets.types.arguments import ArgumentsVariant
 
 __all__ = ["JSONArguments", "StrictArguments", "schema_path", "strict_parameters"]
 
@@ -66,9 +72,12 @@ class StrictArguments:
 class _Builder:
     """One strict transformation: the variant of a canonical schema and the problems found."""
 
-    def __init__(self, tool: str, defs: Mapping[str, Any]) -> None:
+    def __init__(
+        self, tool: str, defs: Mapping[str, Any], annotations: Mapping[str, object]
+    ) -> None:
         self.tool = tool
         self.defs = defs
+        self.annotations = annotations  # each parameter's type, by its JSON name
         self.new_defs: dict[str, Schema] = {}
         self.problems: list[str] = []
 
@@ -137,12 +146,27 @@ class _Builder:
         new_properties: Schema = {}
         for key, prop in properties.items():
             child = self.node(prop, (*path, key))
+            if not path and key in self.annotations:
+                self.unions(key)
             if key not in required:
                 child = self.optional(prop, child, (*path, key))
             new_properties[key] = child
         result["properties"] = new_properties
         result["required"] = list(new_properties)
         result["additionalProperties"] = False
+
+    def unions(self, parameter: str) -> None:
+        """Refuse a union in *parameter*'s type that only its strict form makes ambiguous."""
+        found = find_strict_ambiguity(shape_of(self.annotations[parameter]))
+        if found is not None:
+            self.refuse(
+                (parameter,),
+                f"has the union {found.union}, whose variants {found.first} and {found.second} "
+                "both match one value in strict mode (null standing for a default), which the "
+                "first would always take",
+                "tell them apart by a required field (a Literal tag), or export it with "
+                "strict=False",
+            )
 
     def optional(
         self, canonical: Mapping[str, Any], strict: Schema, path: tuple[str | int, ...]
@@ -183,8 +207,12 @@ def schema_path(path: tuple[str | int, ...]) -> str:
     return text
 
 
-def strict_parameters(tool: str, parameters: Mapping[str, Any]) -> Schema:
-    """Build the strict variant of the arguments schema *parameters* of the tool *tool*.
+def strict_parameters(tool: str, arguments: ArgumentsVariant) -> Schema:
+    """Build the strict variant of the arguments schema of the tool *tool*.
+
+    Args:
+        tool: The tool's exported name, for messages.
+        arguments: Its arguments (standard form): their schema, and their types.
 
     Returns:
         A new JSON-ready schema: every property required, ``additionalProperties: false`` on every
@@ -193,8 +221,9 @@ def strict_parameters(tool: str, parameters: Mapping[str, Any]) -> Schema:
     Raises:
         ExportError: Some parameter has no lossless strict form; every problem is listed.
     """
+    parameters = arguments.schema
     defs = typing.cast("Mapping[str, Any]", parameters.get("$defs") or {})
-    builder = _Builder(tool, defs)
+    builder = _Builder(tool, defs, {p.name: p.annotation for p in arguments.properties})
     result = builder.node(parameters, ())
     if builder.new_defs:
         result["$defs"] = {

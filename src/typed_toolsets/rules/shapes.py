@@ -13,7 +13,7 @@ from .formats import BY_FORMAT
 from .problems import Problem, problem
 from .typenames import NUMBER_KINDS
 
-__all__ = ["Ambiguity", "Shape", "find_ambiguity", "overlaps"]
+__all__ = ["Ambiguity", "Shape", "find_ambiguity", "find_strict_ambiguity", "overlaps"]
 
 _T = TypeVar("_T")
 
@@ -439,3 +439,59 @@ def _find(shape: Shape, seen: set[int]) -> Ambiguity | None:
         if found is not None:
             return found
     return None
+
+
+# ------------------------------------------------------------------------------ strict form
+
+#: The ``null`` a defaulted property also takes in the strict form (it stands for the default).
+_DEFAULT_NULL: Final = Shape.scalar("null (the default)", _NULL)
+
+
+def find_strict_ambiguity(shape: Shape) -> Ambiguity | None:
+    """Return the first union that only the strict form makes ambiguous, if any.
+
+    The strict form (OpenAI and Anthropic ``strict: true``, `typed_toolsets.types.strict`) has
+    every property of an object present and ``null`` for a defaulted one standing for its
+    default. Two variants no JSON value matches both of may then share one: ``{"name": null}``
+    is the default of ``Named(name: str = "anon")`` and a value of ``Numbered(name: int |
+    None)``; the first variant would take it, so the second's value could not be sent. An
+    ambiguity the standard form has already is `find_ambiguity`'s, not this one's.
+    """
+    unions: list[tuple[Shape, Shape]] = []
+    _strict_form(shape, {}, unions)
+    for standard, strict in unions:
+        variants = standard.variants
+        for index, first in enumerate(variants):
+            for later in range(index + 1, len(variants)):
+                second = variants[later]
+                if overlaps(strict.variants[index], strict.variants[later]) and not overlaps(
+                    first, second
+                ):
+                    return Ambiguity(standard.label, first.label, second.label)
+    return None
+
+
+def _strict_form(shape: Shape, done: dict[int, Shape], unions: list[tuple[Shape, Shape]]) -> Shape:
+    """*shape* as the strict form admits it; each union is noted in *unions* with its copy."""
+    found = done.get(id(shape))
+    if found is not None:
+        return found
+    if shape.kind not in ("object", "union", "array", "mapping"):
+        return shape  # a scalar, constants, opaque: the same values
+    copy = Shape(shape.kind, shape.label, shape.kinds)
+    copy.bounds, copy.lengths = shape.bounds, shape.lengths
+    done[id(shape)] = copy  # before the children: recursive classes end here
+    if shape.kind == "union":
+        unions.append((shape, copy))
+        copy.variants = tuple(_strict_form(v, done, unions) for v in shape.variants)
+    if shape.item is not None:
+        copy.item = _strict_form(shape.item, done, unions)
+    if shape.prefix is not None:
+        copy.prefix = tuple(_strict_form(p, done, unions) for p in shape.prefix)
+    for name, field in shape.fields.items():
+        strict = _strict_form(field, done, unions)
+        if name not in shape.required and "null" not in field.kinds:
+            strict = Shape.union(strict.label, (strict, _DEFAULT_NULL))
+        copy.fields[name] = strict
+    copy.required = frozenset(shape.fields) if shape.kind == "object" else shape.required
+    return copy
