@@ -274,3 +274,21 @@ def _read_line(stream: Any, deadline: float) -> bytes:
         raise AssertionError("the server answered nothing before the deadline")
     line: bytes = stream.readline()
     return line
+
+
+def post_scope() -> dict[str, Any]:
+    """The ASGI scope of a JSON POST to ``/mcp`` from loopback, for an app driven by hand."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/mcp",
+        "raw_path": b"/mcp",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }

@@ -29,6 +29,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 
 from tests.server.sample import OtherToolset, SampleToolset
+from tests.server.support import post_scope
 from typed_toolsets import ExportError, Limits, Toolset, export, tool
 from typed_toolsets.server import (
     DaemonThreads,
@@ -531,20 +532,7 @@ async def test_a_body_sent_in_parts_is_read_only_up_to_the_limit() -> None:
     async def send(message: dict[str, Any]) -> None:
         answers.append(message)
 
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/mcp",
-        "raw_path": b"/mcp",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")],
-        "client": ("127.0.0.1", 5000),
-        "server": ("127.0.0.1", 8000),
-    }
+    scope = post_scope()
     with anyio.fail_after(BOUND):
         await app(scope, receive, send)
     assert answers[0]["status"] == 413

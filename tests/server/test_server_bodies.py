@@ -17,6 +17,7 @@ import httpx2
 import pytest
 
 from tests.server.sample import SampleToolset
+from tests.server.support import post_scope
 from typed_toolsets.server import asgi_app
 from typed_toolsets.server.messages import BAD_ID
 
@@ -28,23 +29,6 @@ ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "appl
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-def _scope() -> dict[str, Any]:
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/mcp",
-        "raw_path": b"/mcp",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")],
-        "client": ("127.0.0.1", 5000),
-        "server": ("127.0.0.1", 8000),
-    }
 
 
 async def test_a_body_that_never_finishes_arriving_is_408_once_its_time_is_up() -> None:
@@ -65,7 +49,7 @@ async def test_a_body_that_never_finishes_arriving_is_408_once_its_time_is_up() 
 
     started = time.monotonic()
     with anyio.fail_after(BOUND):
-        await app(_scope(), receive, send)
+        await app(post_scope(), receive, send)
     assert time.monotonic() - started < 10
     start, body = answers[0], answers[1]
     assert start["status"] == 408
@@ -100,7 +84,7 @@ async def test_a_body_sent_in_parts_within_its_time_is_served() -> None:
     async def send(message: dict[str, Any]) -> None:
         answers.append(message)
 
-    scope = _scope()
+    scope = post_scope()
     scope["headers"] = [*scope["headers"], (b"accept", ACCEPT["Accept"].encode())]
     with anyio.fail_after(BOUND):
         await app(scope, receive, send)
