@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import decimal
+import inspect
+import json
 import threading
 import typing
 from typing import Annotated, Union
@@ -11,8 +13,8 @@ import attrs
 import pytest
 from annotated_types import MultipleOf
 
-from tests.strategies.toolsets import echo_tool
-from typed_toolsets import export, register_type
+from tests.strategies.toolsets import echo_tool, make_echo_toolset
+from typed_toolsets import ToolsetDefinitionError, export, register_type
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.converter import converter
 from typed_toolsets.types.typespec import Reject, Unsupported
@@ -300,3 +302,83 @@ def test_registering_a_type_while_the_converter_finds_its_hook_does_not_keep_the
     finding.join(10)
     assert found == ["1"]  # found before the new registration was made
     assert converter.unstructure(Token("a")) == "2"
+
+
+class Amount:
+    """A decimal-like amount its hooks write as a JSON number (Infinity and NaN too)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Amount) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+UNLIMITED = Amount("nan")
+
+
+@attrs.frozen
+class Order:
+    limit: Amount = UNLIMITED
+
+
+def test_a_default_written_as_nan_or_infinity_is_kept_out_of_the_schema() -> None:
+    # It was written into "default" as NaN, which no JSON text (nor any provider) accepts.
+    register_type(
+        Amount,
+        schema={"type": "number"},
+        structure=lambda number: Amount(repr(float(number))),
+        unstructure=lambda amount: float(amount.text),
+    )
+    cls = make_echo_toolset(
+        [("order", Order, inspect.Parameter.empty), ("cap", Amount, Amount("inf"))]
+    )
+    proxy = cls.to_tools()[0]
+    properties = proxy.parameters["properties"]
+    assert "default" not in properties["cap"]
+    assert "default" not in properties["order"]["properties"]["limit"]
+    json.dumps(proxy.parameters, allow_nan=False)
+    json.dumps(export.openai_chat([proxy], strict=True), allow_nan=False)
+    # The defaults still apply when the model leaves them out (echo shows what was passed).
+    assert proxy.dynamic_call({"order": {}}) == {"order": Order(UNLIMITED)}
+
+
+class Opaque:
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
+@pytest.mark.parametrize(
+    ("form", "says"),
+    [
+        (lambda _: Opaque(1), "Object of type Opaque is not JSON serializable"),
+        (lambda _: {b"key"}, "Object of type set is not JSON serializable"),
+        (lambda _: (loop := [], loop.append(loop))[0], "Circular reference detected"),
+    ],
+)
+def test_a_default_whose_json_form_is_not_json_is_a_definition_error(
+    form: typing.Callable[[object], object], says: str
+) -> None:
+    # A TypeError escaped the class statement, or the check of a list holding itself never
+    # ended (run in a thread so that the test can say so).
+    register_type(Opaque, schema={}, structure=Opaque, unstructure=form)
+    outcome: list[BaseException | None] = []
+
+    def define() -> None:
+        try:
+            make_echo_toolset([("value", Opaque, Opaque(1))])
+        except BaseException as exc:  # whatever it raised is the test's answer
+            outcome.append(exc)
+        else:
+            outcome.append(None)
+
+    thread = threading.Thread(target=define, daemon=True)
+    thread.start()
+    thread.join(10)
+    assert outcome, "defining the toolset did not finish"
+    error = outcome[0]
+    assert isinstance(error, ToolsetDefinitionError)
+    assert f"its JSON form is not JSON ({says}); unstructure must return JSON values" in str(error)

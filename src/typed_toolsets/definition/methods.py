@@ -14,9 +14,10 @@ from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.types import docstrings
 from typed_toolsets.types.catalog import registry
+from typed_toolsets.types.defaults import NonFiniteDefaultError, json_default
 from typed_toolsets.types.description import Description
 from typed_toolsets.types.hints import evaluate
-from typed_toolsets.types.structs import Property, json_default
+from typed_toolsets.types.structs import Property
 from typed_toolsets.types.typespec import (
     MAX_INT_DIGITS,
     MISSING,
@@ -346,7 +347,7 @@ def _default_problem(
     try:
         json_default(default, spec)
     except ValueError as exc:
-        if _without_json_form(default, spec):
+        if isinstance(exc, NonFiniteDefaultError) or _without_json_form(default, spec):
             return None  # kept out of the schema; the method gets it when the model leaves it out
         reason = str(exc)
         if type(default) is float and not math.isfinite(default) and "number" in spec.json_types:
@@ -370,6 +371,7 @@ def _without_json_form(default: object, spec: TypeSpec) -> bool:
 
     ``limit: float = math.inf`` is a fine default; only the schema's ``"default"`` cannot show it.
     The type's own hook judges it, constraints included (``Annotated[float, Le(10)]`` refuses it).
+    (A default whose JSON form holds one, a registered type's, is `NonFiniteDefaultError`.)
     """
     if type(default) is not float or math.isfinite(default):
         return False

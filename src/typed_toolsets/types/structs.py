@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import inspect
-import json
 import types
 import typing
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -25,22 +24,20 @@ from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.shapes import Shape
 
 from . import docstrings
+from .defaults import json_default
 from .gen import KeyHook, UnstructureField, generate_object_structure, generate_unstructure
 from .hints import class_hints
 from .registry import Builder, Describer, Rule, ShapeFunction, unknown_shape
 from .scalars import class_description
 from .strict import means_default, null_sentence, nullable
 from .typespec import (
-    MAX_INT_DIGITS,
     MISSING,
     ChildrenFn,
-    Reject,
     Schema,
     TypeSpec,
     Unresolved,
     Unsupported,
     container_spec,
-    has_long_int,
     instance_of,
 )
 
@@ -48,7 +45,6 @@ __all__ = [
     "STRUCT_RULES",
     "FieldInfo",
     "Property",
-    "json_default",
     "object_children",
     "object_members",
     "object_schema",
@@ -337,57 +333,6 @@ class Property(FieldInfo):
 
     spec: TypeSpec = attrs.field(kw_only=True)
     null_default: bool = attrs.field(default=False, kw_only=True)
-
-
-def json_default(default: object, spec: TypeSpec) -> object:
-    """Return the JSON form of *default*, checked against *spec*.
-
-    Raises:
-        ValueError: The default has no JSON form the schema admits; the message says why.
-    """
-    try:
-        value = spec.unstructure(default)
-    except Exception as exc:  # noqa: BLE001 - any failure means "no JSON form"
-        msg = f"{type(exc).__name__}: {exc}"
-        raise ValueError(msg) from None
-    try:
-        spec.structure(value)
-    except Reject:
-        raise ValueError(_schema_refusal(spec.schema, value)) from None
-    except Exception as exc:  # noqa: BLE001 - any failure means "no JSON form"
-        msg = f"{type(exc).__name__}: {exc}"
-        raise ValueError(msg) from None
-    if has_long_int(value):
-        msg = f"its JSON form holds an integer of more than {MAX_INT_DIGITS:,} digits"
-        raise ValueError(msg)
-    try:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError as exc:
-        # Every export would carry it, and no JSON text (nor the call path) takes it.
-        code = ord(exc.object[exc.start])
-        msg = f"its JSON form holds a lone surrogate (U+{code:04X}), which no JSON text can carry"
-        raise ValueError(msg) from None
-    return value
-
-
-def _schema_refusal(schema: Schema, value: object) -> str:
-    """Why *schema* refuses *value* (a default's JSON form), in the validator's words.
-
-    Said for a definition problem only: jsonschema is imported here, not on a call.
-    """
-    fallback = "its JSON form does not match the annotation's schema"
-    try:
-        from jsonschema import exceptions
-
-        from .validator import make_validator
-
-        # types-jsonschema leaves part of these signatures unknown.
-        best_match = typing.cast("Callable[[object], Any]", exceptions.best_match)
-        validator: Any = make_validator(schema)
-        error = best_match(validator.iter_errors(value))
-    except Exception:  # noqa: BLE001 - a schema it cannot read alone (a $ref): said generally
-        return fallback
-    return fallback if error is None else str(error.message)
 
 
 def object_schema(properties: Sequence[Property]) -> Schema:

@@ -336,13 +336,21 @@ def _is_unsafe_float(item: object) -> bool:
 def _holds(value: object, found: Callable[[object], bool]) -> bool:
     """Whether a JSON value holds, at any depth, a scalar *found* accepts (walked iteratively)."""
     stack: list[object] = [value]
+    # Each list and dict is walked once: a registered type's hook may hand back one that holds
+    # itself (a default's JSON form is looked at before it is known to be JSON), and the walk
+    # must end.
+    walked: set[int] = set()
     while stack:
         item = stack.pop()
         kind = type(item)
-        if kind is dict:
-            stack.extend(typing.cast("dict[str, object]", item).values())
-        elif kind is list:
-            stack.extend(typing.cast("list[object]", item))
+        if kind is dict or kind is list:
+            if id(item) in walked:
+                continue
+            walked.add(id(item))
+            if kind is dict:
+                stack.extend(typing.cast("dict[str, object]", item).values())
+            else:
+                stack.extend(typing.cast("list[object]", item))
         elif found(item):
             return True
     return False
