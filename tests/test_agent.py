@@ -347,7 +347,9 @@ class ChatCompletion:
     """Stands for a provider's response object, returned where its text belongs."""
 
 
-@pytest.mark.parametrize("reply", [ChatCompletion(), (FINISH, "usage"), {FINISH["action"]}])
+@pytest.mark.parametrize(
+    "reply", [ChatCompletion(), (FINISH, "usage"), {FINISH["action"]}, object()]
+)
 def test_a_model_returning_no_json_value_is_a_type_error(reply: object) -> None:
     """It was a malformed step each turn, the model told a Python class name ("the reply must be
     a JSON object, not ChatCompletion") that it could not correct, asked again and again (a
@@ -360,7 +362,9 @@ def test_a_model_returning_no_json_value_is_a_type_error(reply: object) -> None:
 
     _, tools = _shop()
     agent = ReAct(model, [tools["shop_add"]], max_iterations=3)
-    said = f"the model returned a {type(reply).__name__}; it must return the step as JSON text"
+    kind = type(reply).__name__
+    article = "an" if kind[0] in "aeiouAEIOU" else "a"
+    said = f"the model returned {article} {kind}; it must return the step as JSON text"
     with pytest.raises(TypeError, match=said):
         agent.run("Add.")
     assert len(asked) == 1

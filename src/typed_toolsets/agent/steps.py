@@ -25,7 +25,7 @@ import attrs
 from typed_toolsets import Limits, StrictArguments, ToolError, ToolProxy, ToolResult
 from typed_toolsets._public import public_in
 from typed_toolsets.call.jsonin import MAX_NESTING, InvalidJSON, parse_strict, text_depth
-from typed_toolsets.call.validation import short
+from typed_toolsets.call.validation import short, with_article
 from typed_toolsets.export.calls import read_arguments
 from typed_toolsets.export.values import valid_text
 from typed_toolsets.types.typespec import json_type_of
@@ -241,8 +241,8 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
         # Not a malformed step: told to the model as one, it read a Python class name ("not
         # ChatCompletion") and the run asked again and again, to max_iterations.
         msg = (
-            f"the model returned a {type(reply).__name__}; it must return the step as JSON text "
-            "or a mapping (the text of the provider's reply, not its response object)"
+            f"the model returned {with_article(type(reply).__name__)}; it must return the step as "
+            "JSON text or a mapping (the text of the provider's reply, not its response object)"
         )
         raise TypeError(msg)
     data: object = reply
