@@ -242,6 +242,18 @@ def test_rg_formats_context_and_case() -> None:
 
 
 @needs_rg
+def test_rg_keeps_a_leading_byte_order_mark_as_grep_does() -> None:
+    # rg's BOM sniffing dropped U+FEFF from the line it printed, and let ^abc match after it.
+    tools = _tools()
+    text = "\ufeffabc\nx\n"
+    assert tools["text_rg"].dynamic_call({"text": text, "pattern": "b"}) == "\ufeffabc\n"
+    assert tools["text_grep"].dynamic_call({"text": text, "pattern": "b"}) == "\ufeffabc\n"
+    assert tools["text_rg"].dynamic_call({"text": text, "pattern": "^abc"}) == (
+        "No matches found for pattern '^abc'"
+    )
+
+
+@needs_rg
 def test_rg_invalid_pattern_is_a_distinct_error() -> None:
     message = _tools()["text_rg"].dynamic_call({"text": "a", "pattern": "("})
     assert message.startswith("Error: Tool 'text_rg' failed: InvalidPatternError: ripgrep rejected")
@@ -334,6 +346,7 @@ def test_ENV_1_search_programs_get_only_path_and_locale(
             "--no-line-number",
             "--no-filename",
             "--text",
+            "--encoding=none",
             "-e",
             "x",
             "--",

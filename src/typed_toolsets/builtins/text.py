@@ -91,7 +91,16 @@ def _rg_arguments(pattern: str, *, context: int) -> list[str]:
     """The ``argv[1:]`` of rg: ``--no-config`` first, fixed options, ``-e PATTERN``, then stdin."""
     # --no-config first: a file named by RIPGREP_CONFIG_PATH could otherwise add --pre=COMMAND.
     # The output options are explicit so the format does not depend on rg's tty detection.
-    arguments = ["--no-config", "--color=never", "--no-line-number", "--no-filename", "--text"]
+    # --encoding=none: the text is always UTF-8, and rg's default BOM sniffing would drop a
+    # leading U+FEFF from the answer and let ^ match after it, unlike grep and filter_lines.
+    arguments = [
+        "--no-config",
+        "--color=never",
+        "--no-line-number",
+        "--no-filename",
+        "--text",
+        "--encoding=none",
+    ]
     if context > 0:
         arguments.append(f"--context={context}")
     return [*arguments, "-e", pattern, "--", "-"]
