@@ -199,6 +199,35 @@ def test_RE_2_re2s_own_size_failure_gets_size_advice_not_syntax_advice() -> None
     assert "backreferences" not in message
 
 
+@pytest.mark.parametrize(
+    ("pattern", "advice"),
+    [
+        ("[", "fix the pattern's syntax"),
+        ("a)", "fix the pattern's syntax"),
+        ("*a", "fix the pattern's syntax"),
+        ("[z-a]", "fix the pattern's syntax"),
+        ("a{1,5000}", "RE2 repeats at most 1,000 times"),
+        ("a{2,1}", "RE2 repeats at most 1,000 times"),
+    ],
+)
+def test_a_syntax_error_gets_syntax_advice_not_advice_on_constructs_it_lacks(
+    pattern: str, advice: str
+) -> None:
+    # "missing ]" used to come with "rewrite the pattern without backreferences, lookaround...".
+    with pytest.raises(InvalidPatternError) as info:
+        TextProcessingToolset().filter_lines(text="abc\n", pattern=pattern)
+    message = str(info.value)
+    assert message.startswith(f"RE2 cannot use the pattern '{pattern}': ")
+    assert advice in message
+    assert "backreferences" not in message
+
+
+@pytest.mark.parametrize("pattern", [r"(a)\1", "(?=a)", "(?<=a)b", "(?>a)", "a++"])
+def test_a_construct_re2_lacks_gets_advice_naming_the_constructs(pattern: str) -> None:
+    with pytest.raises(InvalidPatternError, match="without backreferences, lookahead/lookbehind"):
+        TextProcessingToolset().filter_lines(text="abc\n", pattern=pattern)
+
+
 def test_RE_2_the_worst_accepted_pattern_over_a_large_text_stays_well_inside_a_deadline() -> None:
     text = "".join(random.Random(0).choice("ab") for _ in range(1_000_000))
     for count in range(1000, 0, -1):  # the longest a[ab]{count}c accepted over this text

@@ -101,22 +101,47 @@ def _reason(exc: re2.error) -> str:
     return escape_controls(str(reason))
 
 
+_SYNTAX_ADVICE: Final = (
+    "fix the pattern's syntax; to match one of [ ] ( ) { } * + ? | \\ literally, put a "
+    "backslash before it"
+)
+#: Advice keyed by the start of RE2's reason. A reason not listed here is about a construct RE2
+#: lacks (``invalid escape sequence: \1``, ``invalid perl operator: (?=``, ``++``): `_LACKS`.
+_ADVICE: Final = (
+    (
+        "pattern too large",
+        (
+            "the pattern compiles to a program too large for RE2; use a smaller repetition "
+            "count (a{1,50} rather than a{1,1000}) or a narrower class ([a-z] rather than \\pL)"
+        ),
+    ),
+    (
+        "invalid repetition size",
+        (
+            "RE2 repeats at most 1,000 times: in {n,m}, n and m are at most 1000 and n is not "
+            "above m (a{1,50} rather than a{1,5000})"
+        ),
+    ),
+    ("missing ]", _SYNTAX_ADVICE),
+    ("missing )", _SYNTAX_ADVICE),
+    ("unexpected )", _SYNTAX_ADVICE),
+    ("trailing \\", _SYNTAX_ADVICE),
+    ("no argument for repetition operator", _SYNTAX_ADVICE),
+    ("invalid character class range", _SYNTAX_ADVICE),
+)
+_LACKS: Final = (
+    "filter_lines takes RE2 syntax (like Python's re, without backreferences, "
+    "lookahead/lookbehind, atomic groups or possessive quantifiers); rewrite the pattern "
+    "without them"
+)
+
+
 def _compile(pattern: str) -> _Regex:
     try:
         return re2.compile(pattern, _options())
     except re2.error as exc:
         reason = _reason(exc)
-        if reason.startswith("pattern too large"):
-            advice = (
-                "the pattern compiles to a program too large for RE2; use a smaller repetition "
-                "count (a{1,50} rather than a{1,1000}) or a narrower class ([a-z] rather than \\pL)"
-            )
-        else:
-            advice = (
-                "filter_lines takes RE2 syntax (like Python's re, without backreferences, "
-                "lookahead/lookbehind, atomic groups or possessive quantifiers); rewrite the "
-                "pattern without them"
-            )
+        advice = next((text for start, text in _ADVICE if reason.startswith(start)), _LACKS)
         msg = f"RE2 cannot use the pattern {quote_pattern(pattern)}: {reason}; {advice}"
         raise InvalidPatternError(msg) from None
 
