@@ -436,6 +436,15 @@ def test_a_call_deadline_kills_the_program_not_only_stops_waiting(
     assert not Path(f"/proc/{pid}").exists(), "rg still runs after the call's deadline"
 
 
+def test_a_timeout_of_one_second_is_said_in_the_singular(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write_program(tmp_path, "rg", "import time; time.sleep(30)")
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    with pytest.raises(ProgramTimeoutError, match="rg did not finish within 1 second and"):
+        TextProcessingToolset(timeout=1).ripgrep(text="a", pattern="a")
+
+
 def test_a_program_is_not_started_once_the_call_deadline_has_passed() -> None:
     # What an abandoned call's thread meets when it goes on to start a program after its caller
     # has given up. (In a copy of the context: the deadline must not outlive this test.)

@@ -115,7 +115,8 @@ def run_program(
         msg = f"the {name!r} program ({path}) could not be started: {exc.strerror or exc}"
         raise ProgramFailedError(msg) from None
     if result.ended_by == "deadline":
-        within = f"{timeout:g} seconds" if left == timeout else "the call's Limits.timeout"
+        unit = "second" if timeout == 1 else "seconds"
+        within = f"{timeout:g} {unit}" if left == timeout else "the call's Limits.timeout"
         msg = (
             f"{name} did not finish within {within} and was stopped (its whole process group "
             f"was killed); {timeout_hint}"
