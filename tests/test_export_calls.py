@@ -356,6 +356,30 @@ def test_an_mcp_result_its_output_schema_refuses_is_the_tools_failure() -> None:
         )
 
 
+def test_none_from_a_tool_with_an_object_output_schema_is_its_failure_over_mcp() -> None:
+    # The result carried no structuredContent and no error flag: a client that checks the
+    # outputSchema (the MCP SDK's) raised "has an output schema but did not return structured
+    # content" instead of reading the answer.
+    class Absent(Toolset):
+        @tool
+        def totals(self) -> dict[str, int]:
+            return None  # type: ignore[return-value]  # a wrong value, on purpose
+
+        @tool
+        def reading(self) -> Reading:
+            return None  # type: ignore[return-value]
+
+    tools = Absent.to_tools()
+    for name in ("absent_totals", "absent_reading"):
+        answer = mcp_call(tools, name)
+        assert answer["isError"] is True
+        assert "structuredContent" not in answer
+        assert json.loads(answer["content"][0]["text"])["error"]["message"] == (
+            f"Tool {name!r} returned a value its return annotation does not admit: $: null is "
+            "not of type 'object'"
+        )
+
+
 # ----------------------------------------------------------------------------- imports
 
 

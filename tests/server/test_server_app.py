@@ -115,6 +115,25 @@ async def test_a_recursive_class_result_reaches_the_sdk_client_as_its_object() -
     )
 
 
+class NoneToolset(Toolset):
+    toolset_name = "none"
+
+    @tool
+    def node(self) -> Node:
+        return None  # type: ignore[return-value]  # a wrong value, on purpose
+
+
+async def test_none_from_a_tool_with_an_object_schema_reaches_the_sdk_client_as_an_error() -> None:
+    # The SDK's client raised RuntimeError ("has an output schema but did not return
+    # structured content") rather than handing over a result.
+    with anyio.fail_after(BOUND):
+        async with Client(mcp_server(NoneToolset.to_tools()), mode="legacy") as client:
+            await client.list_tools()
+            result = await client.call_tool("none_node", {})
+    assert (result.is_error, result.structured_content) == (True, None)
+    assert "$: null is not of type 'object'" in result.content[0].model_dump()["text"]
+
+
 class Exits(Toolset):
     """Tools that exit or interrupt, as argparse does on bad input, in every way a call runs."""
 

@@ -29,6 +29,7 @@ from .values import json_value, not_json, result_text, valid_text
 
 if TYPE_CHECKING:
     from typed_toolsets.call.checker import Checker
+    from typed_toolsets.types.typespec import Schema
 
 __all__ = [
     "adispatch",
@@ -278,11 +279,14 @@ async def arespond(
 
 def _mcp_result(proxy: ToolProxy | None, result: ToolResult) -> dict[str, Any]:
     structured: object = None
-    if result.ok and proxy is not None:
+    schema = mcp_output_schema(proxy) if result.ok and proxy is not None else None
+    if schema is not None and proxy is not None:
         message: str | None = None
         try:
             structured = mcp_structured_content(proxy, json_value(proxy, result.value))
-            problem = None if structured is None else _output_problem(proxy, structured)
+            # Judged even when it is None: a tool with an object outputSchema returning None
+            # has no structured content to send, which the client refuses as well.
+            problem = _output_problem(schema, structured)
         except RecursionError:
             # Writing and checking the value recurse: a value nested hundreds of levels deep
             # cannot be sent as structured content (nor judged), which is said, not raised.
@@ -319,14 +323,11 @@ _checkers: Final[dict[str, Checker]] = {}
 _CHECKERS: Final = 1024
 
 
-def _output_problem(proxy: ToolProxy, structured: object) -> str | None:
+def _output_problem(schema: Schema, structured: object) -> str | None:
     """Why *structured* (a tool's ``structuredContent``) is not what its outputSchema admits."""
     found = not_json(structured)
     if found is not None:
         return found
-    schema = mcp_output_schema(proxy)
-    if schema is None:  # pragma: no cover - structured content exists only with a schema
-        return None
     from typed_toolsets.call.checker import Checker  # with the first structured result
 
     key = json.dumps(schema, sort_keys=True)
