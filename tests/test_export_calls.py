@@ -9,12 +9,13 @@ import json
 import subprocess
 import sys
 import types
+import uuid
 from typing import Any, NamedTuple
 
 import attrs
 import pytest
 
-from typed_toolsets import ExportError, Toolset, tool
+from typed_toolsets import ExportError, Toolset, register_type, tool
 from typed_toolsets.export import (
     adispatch,
     amcp_call,
@@ -418,6 +419,43 @@ def test_every_text_a_result_carries_is_valid_unicode() -> None:
     # Only where it is written for a model: the Python caller gets the method's value unchanged.
     assert tools[0].dynamic_call({}) == UNDECODABLE
     assert tools[0].invoke({}).value == UNDECODABLE
+
+
+class Badge:
+    """A registered type whose unstructure leaves a UUID (a part of no JSON type) in its form."""
+
+
+register_type(
+    Badge,
+    schema={"type": "object"},
+    structure=lambda _: Badge(),
+    unstructure=lambda _: {"id": uuid.UUID(int=1), "owner": UNDECODABLE},
+)
+
+
+def test_mcp_structured_content_is_plain_json_whatever_a_hook_left_in_it() -> None:
+    # The UUID went into structuredContent as the Python object, and with a lone surrogate in
+    # the text the result's JSON round trip raised TypeError out of mcp_call.
+    class Badges(Toolset):
+        @tool
+        def badge(self) -> Badge:
+            return Badge()
+
+        @tool
+        def badges(self) -> list[Badge]:
+            return [Badge()]
+
+    tools = Badges.to_tools()
+    form = {"id": "00000000-0000-0000-0000-000000000001", "owner": "abc\ufffd"}
+    badge = mcp_call(tools, "badges_badge")
+    badges = mcp_call(tools, "badges_badges")
+    assert badge == {
+        "content": [{"type": "text", "text": json.dumps(form, ensure_ascii=False)}],
+        "structuredContent": form,
+        "isError": False,
+    }
+    assert badges["isError"] is False
+    assert badges["structuredContent"] == {"result": [form]}
 
 
 def test_the_export_module_imports_no_sdk_and_the_core_never_imports_it() -> None:

@@ -25,7 +25,7 @@ from typed_toolsets.definition.limits import Limits
 
 from .dialects import mcp_output_schema, mcp_structured_content, unique_tools
 from .strict_arguments import strict_arguments
-from .values import json_value, not_json, result_text, valid_text
+from .values import json_value, not_json, plain_json, result_text, valid_text
 
 if TYPE_CHECKING:
     from typed_toolsets.call.checker import Checker
@@ -286,7 +286,12 @@ def _mcp_result(proxy: ToolProxy | None, result: ToolResult) -> dict[str, Any]:
             structured = mcp_structured_content(proxy, json_value(proxy, result.value))
             # Judged even when it is None: a tool with an object outputSchema returning None
             # has no structured content to send, which the client refuses as well.
-            problem = _output_problem(schema, structured)
+            problem = not_json(structured)
+            if problem is None:
+                # Sent, and so judged, as plain JSON values: a part of another type (a UUID a
+                # registered type's unstructure left) by its JSON form, text valid Unicode.
+                structured = plain_json(structured)
+                problem = _output_problem(schema, structured)
         except RecursionError:
             # Writing and checking the value recurse: a value nested hundreds of levels deep
             # cannot be sent as structured content (nor judged), which is said, not raised.
@@ -309,10 +314,6 @@ def _mcp_result(proxy: ToolProxy | None, result: ToolResult) -> dict[str, Any]:
     content, error = _content(proxy, result)
     answer: dict[str, Any] = {"content": [{"type": "text", "text": content}]}
     if structured is not None:
-        if "\ufffd" in content:
-            # The text is the same value as JSON: lone surrogates it had replaced are in the
-            # structured form too (`valid_text`).
-            structured = json.loads(valid_text(json.dumps(structured, ensure_ascii=False)))
         answer["structuredContent"] = structured
     answer["isError"] = error
     return answer
@@ -324,10 +325,7 @@ _CHECKERS: Final = 1024
 
 
 def _output_problem(schema: Schema, structured: object) -> str | None:
-    """Why *structured* (a tool's ``structuredContent``) is not what its outputSchema admits."""
-    found = not_json(structured)
-    if found is not None:
-        return found
+    """Why *structured* (a tool's plain JSON ``structuredContent``) is not what *schema* admits."""
     from typed_toolsets.call.checker import Checker  # with the first structured result
 
     key = json.dumps(schema, sort_keys=True)

@@ -25,7 +25,7 @@ from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
 
 from .dialects import answers_in_text
 
-__all__ = ["json_value", "not_json", "result_text", "valid_text"]
+__all__ = ["json_value", "not_json", "plain_json", "result_text", "valid_text"]
 
 
 _NO_HOOK: Final = object()
@@ -259,6 +259,22 @@ def not_json(value: object) -> str | None:
                 continue
             stack.append((path, form))
     return None
+
+
+def plain_json(value: object) -> object:
+    """*value*, which `not_json` passes, as plain JSON values, its text valid (`valid_text`).
+
+    A part of another type (an enum member, a UUID a registered type's unstructure left) is
+    written by its own JSON form: what a client receives, not the Python object.
+    """
+    return json.loads(valid_text(json.dumps(value, ensure_ascii=False, default=_json_form)))
+
+
+def _json_form(value: object) -> object:
+    form, reason = _own_json_form(value)
+    if reason is not None:  # pragma: no cover - not_json found a form for every such part
+        raise TypeError(reason)
+    return form
 
 
 class _Left:
