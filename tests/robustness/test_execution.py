@@ -74,6 +74,11 @@ class Stubborn(Toolset):
     async def athrows_with_deadline(self) -> None:
         _throw()
 
+    @tool(limits=Limits(timeout=60.0))
+    def stops(self) -> None:
+        """Ends as ``next()`` on an exhausted iterator does: an asyncio future cannot hold that."""
+        raise StopIteration("no more")
+
 
 def stubborn() -> dict[str, ToolProxy]:
     return {t.method_name: t for t in Stubborn.to_tools()}
@@ -208,6 +213,44 @@ def test_a_thread_that_stops_the_host_leaves_no_unread_future(
         gc.collect()
     assert stopped
     assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
+
+
+def test_a_stop_iteration_in_a_timed_thread_ends_the_async_call_at_once() -> None:
+    # It was copied into an asyncio future, which refuses a StopIteration: the copy never
+    # ended, so the async call waited out the tool's whole timeout (asyncio logging a
+    # TypeError), then reported "RuntimeError: coroutine raised StopIteration".
+    stops = stubborn()["stops"]
+    expected = "Tool 'stubborn_stops' failed: StopIteration: no more"
+    sync = stops.invoke(None)
+    assert sync.error is not None
+    assert sync.error.message == expected
+
+    async def main() -> Any:
+        return await asyncio.wait_for(stops.ainvoke(None), timeout=10)
+
+    started = time.monotonic()
+    result = asyncio.run(main())
+    assert time.monotonic() - started < 5
+    assert result.error is not None
+    assert result.error.kind == "execution"
+    assert result.error.message == expected
+
+
+def test_a_sync_model_that_raises_stop_iteration_does_not_hang_the_async_agent() -> None:
+    # A model reading its steps with next(): the async run waited for it forever.
+    from typed_toolsets.agent import ReAct
+
+    steps = iter([{"thought": "look", "action": "stubborn_stops", "action_input": {}}])
+    agent = ReAct(lambda _transcript: next(steps), Stubborn.to_tools(), max_iterations=5)
+
+    async def main() -> Any:
+        return await asyncio.wait_for(agent.arun("task"), timeout=10)
+
+    started = time.monotonic()
+    with pytest.raises(RuntimeError) as raised:
+        asyncio.run(main())
+    assert time.monotonic() - started < 5
+    assert isinstance(raised.value.__cause__, StopIteration)
 
 
 # ----------------------------------------------------------------------------------- finding 12

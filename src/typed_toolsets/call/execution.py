@@ -178,13 +178,18 @@ async def wait_thread(
     not make ``asyncio.run`` wait for it at its end.
     """
     import asyncio
+    import concurrent.futures
 
-    wrapped = asyncio.wrap_future(future)
-    # The outcome is read from `future`; marked read on `wrapped` too, or asyncio logs a
-    # SystemExit the call re-raises as "Future exception was never retrieved".
-    wrapped.add_done_callback(retrieved)
+    # The loop is told only that the call ended; the caller reads its outcome from `future`.
+    # Not a copy of `future` (`asyncio.wrap_future`): an asyncio future cannot hold the
+    # StopIteration a tool may raise, so the copy never ended and the caller waited out its
+    # whole timeout (forever without one); and asyncio would log a SystemExit held in a copy
+    # as "Future exception was never retrieved".
+    ended: concurrent.futures.Future[None] = concurrent.futures.Future()
+    future.add_done_callback(lambda _: ended.set_result(None))
+    wrapped = asyncio.wrap_future(ended)
     try:
-        # Not `await wrapped`: cancelling it would cancel `future`, which the thread then
+        # Not `await wrapped`: cancelling it would cancel `ended`, which `future`'s end then
         # could not complete.
         done, _ = await asyncio.wait({wrapped}, timeout=timeout)
     except asyncio.CancelledError:

@@ -59,13 +59,7 @@ if TYPE_CHECKING:
 
     from .refusal import ArgumentsRefusal, Verdict
 
-__all__ = [
-    "ExactPath",
-    "Failed",
-    "Pipeline",
-    "limit_error",
-    "read_arguments",
-]
+__all__ = ["ExactPath", "Failed", "Pipeline", "limit_error", "read_arguments"]
 
 # How much longer than its deadline and grace a sync caller waits for an async tool's own event
 # loop before leaving its thread behind (a tool that blocks that loop cannot be cancelled).
@@ -507,7 +501,9 @@ class Pipeline:
         future, state = execution.start_thread(self.exact.name, bound, kwargs, timeout=timeout)
         if not await execution.wait_thread(future, state, timeout):
             return self._timed_out(started, "its thread may still be running")
-        return future.result(0)
+        # Read, not re-raised: a StopIteration leaving this coroutine would be a RuntimeError.
+        raised = future.exception(0)
+        return future.result(0) if raised is None else self.failure(raised)
 
     def _coroutine(
         self, bound: Callable[..., Any], kwargs: dict[str, object]
