@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import threading
 import time
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 
 from typed_toolsets import Limits, Toolset, tool
 from typed_toolsets.call import execution as call_module
+from typed_toolsets.definition.limits import call_deadline
 
 _release = threading.Event()
 
@@ -175,6 +177,41 @@ class TestSyncDeadline:
         _release.clear()
         assert call_module.abandoned.count == 0
         assert wait.dynamic_call({"seconds": 0}) == "done"
+
+
+_user: contextvars.ContextVar[str] = contextvars.ContextVar("_user", default="nobody")
+
+
+class Contextual(Toolset):
+    @tool(limits=Limits(timeout=30.0))
+    def timed(self) -> str:
+        return _user.get()
+
+    @tool(limits=Limits(timeout=30.0))
+    async def atimed(self) -> str:
+        return _user.get()
+
+    @tool
+    def free(self) -> str:
+        return _user.get()
+
+
+@pytest.mark.parametrize("name", ["timed", "atimed", "free"])
+def test_a_tool_sees_the_callers_context_variables_in_every_form(name: str) -> None:
+    # A sync tool with a timeout ran in a thread with an empty context: a request's context
+    # variables (a user, a trace id) read their defaults there, and only there.
+    proxy = {t.method_name: t for t in Contextual.to_tools()}[name]
+
+    def call_as(user: str) -> tuple[object, object, float | None]:
+        _user.set(user)
+
+        async def main() -> object:
+            return await proxy.adynamic_call({})
+
+        # The worker's deadline is set in its own copy of the context, not in the caller's.
+        return proxy.dynamic_call({}), asyncio.run(main()), call_deadline()
+
+    assert contextvars.copy_context().run(call_as, "alice") == ("alice", "alice", None)
 
 
 class TestAsyncDeadline:

@@ -137,16 +137,20 @@ def start_thread(
     from now, and the thread's `call_deadline` (when a program the call started is killed) is
     `_KILL_GRACE` later: the caller's wait, which starts a moment after this, ends first and
     reports the ``"timeout"``, rather than the program's end being reported as the call's.
+    The thread runs in a copy of the caller's context (`contextvars`), as a direct call, an
+    ``asyncio.to_thread`` call or a task sees the caller's context variables.
     """
     import concurrent.futures
+    import contextvars
 
+    context = contextvars.copy_context()
     future: concurrent.futures.Future[Any] = concurrent.futures.Future()
     state = {"abandoned": False}
     deadline = None if timeout is None else time.monotonic() + timeout + _KILL_GRACE
 
     def worker() -> None:
         if deadline is not None:
-            set_call_deadline(deadline)  # the thread's own context: it ends with the thread
+            set_call_deadline(deadline)  # in the thread's copy of the context
         try:
             result = func(**kwargs)
         except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
@@ -162,7 +166,9 @@ def start_thread(
                     if state["abandoned"]:
                         abandoned.count -= 1
 
-    thread = threading.Thread(target=worker, name=f"typed_toolsets {name}", daemon=True)
+    thread = threading.Thread(
+        target=context.run, args=(worker,), name=f"typed_toolsets {name}", daemon=True
+    )
     thread.start()
     return future, state
 

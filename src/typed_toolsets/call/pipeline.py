@@ -427,7 +427,6 @@ class Pipeline:
         caller gets the timeout while the thread runs the task to its end (counted as abandoned).
         """
         import asyncio
-        import contextvars
 
         refused = _not_started(self.exact.name)
         if refused is not None:
@@ -435,10 +434,9 @@ class Pipeline:
             return refused
         started = time.monotonic()
         loop = asyncio.new_event_loop()
-        context = contextvars.copy_context()  # as asyncio.run would: the caller's context
-        future, state = execution.start_thread(
+        future, state = execution.start_thread(  # in the caller's context, as asyncio.run is
             self.exact.name,
-            lambda: context.run(loop.run_until_complete, self._await(coroutine)),
+            lambda: loop.run_until_complete(self._await(coroutine)),
             {},
             after=lambda: execution.finish_loop(loop),
         )
