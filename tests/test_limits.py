@@ -214,6 +214,31 @@ def test_a_tool_sees_the_callers_context_variables_in_every_form(name: str) -> N
     assert contextvars.copy_context().run(call_as, "alice") == ("alice", "alice", None)
 
 
+class Named(Toolset):
+    """Parameters named as the pipeline's own helpers' parameters."""
+
+    @tool
+    def apply(self, *, func: str, args: list[int]) -> str:
+        return f"{func}{args}"
+
+    @tool(limits=Limits(timeout=30.0))
+    def timed(self, *, func: str, kwargs: str, name: str, after: str, timeout: str) -> str:
+        return func + kwargs + name + after + timeout
+
+
+def test_a_sync_tool_with_a_parameter_named_func_runs_from_async_code() -> None:
+    # From async code, the arguments went to the helper running it in a thread as keywords:
+    # "failed: TypeError: Pipeline._in_thread() got multiple values for argument 'func'".
+    tools = {t.method_name: t for t in Named.to_tools()}
+    cases = [
+        ("apply", {"func": "f", "args": [1]}, "f[1]"),
+        ("timed", dict.fromkeys(["func", "kwargs", "name", "after", "timeout"], "x"), "xxxxx"),
+    ]
+    for name, arguments, expected in cases:
+        assert tools[name].dynamic_call(arguments) == expected
+        assert asyncio.run(tools[name].adynamic_call(arguments)) == expected
+
+
 class TestAsyncDeadline:
     def test_async_tool_is_cancelled_at_the_deadline(self) -> None:
         nap = slow()["nap"]

@@ -465,9 +465,11 @@ class Pipeline:
         return future.result(0)
 
     async def _in_thread(
-        self, func: Callable[..., Any], *args: object, **kwargs: object
+        self, func: Callable[..., Any], /, *args: object, **kwargs: object
     ) -> Outcome:
         """``func(*args, **kwargs)`` in a worker thread: its value, or a `Failed`.
+
+        *func* is positional-only: *kwargs* are a tool's arguments, which may be named ``func``.
 
         What it raises is reported here, in the thread: a ``GeneratorExit`` handed back through
         the awaiting coroutines would close them instead of reaching their handlers.
