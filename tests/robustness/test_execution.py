@@ -12,6 +12,7 @@ from __future__ import annotations
 import _thread
 import asyncio
 import contextlib
+import functools
 import sys
 import threading
 import time
@@ -38,6 +39,16 @@ _raise: dict[str, BaseException] = {}
 
 def _throw() -> None:
     raise _raise["now"]
+
+
+def _runs_itself(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A decorator whose plain ``def`` wrapper runs the method's coroutine itself."""
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return asyncio.run(method(*args, **kwargs))
+
+    return wrapper
 
 
 class Stubborn(Toolset):
@@ -73,6 +84,13 @@ class Stubborn(Toolset):
     @tool
     async def athrows_with_deadline(self) -> None:
         _throw()
+
+    @tool
+    @_runs_itself
+    async def wrapped(self) -> str:
+        """Its own loop, in the thread its wrapper runs in, cannot be cancelled from outside."""
+        await asyncio.to_thread(_release.wait, 10)
+        return "done"
 
     @tool(limits=Limits(timeout=60.0))
     def stops(self) -> None:
@@ -146,6 +164,36 @@ def test_the_same_through_the_sync_form(released: None) -> None:
     assert result.error is not None
     assert result.error.kind == "timeout"
     assert execution.abandoned.count == before + 1
+    _release.set()
+    settle(before)
+
+
+def test_a_wrapper_left_running_at_its_deadline_is_counted_and_holds_no_executor_worker(
+    released: None,
+) -> None:
+    # A sync wrapper of an async def that runs it itself (asyncio.run) ran in a worker of the
+    # loop's default executor: at the deadline it ran on there, not counted (so never capped),
+    # later sync calls from async code queued behind it once the executor's few workers were
+    # taken, and asyncio.run waited for it at its end.
+    wrapped = stubborn()["wrapped"]
+    before = execution.abandoned.count
+
+    async def main() -> tuple[Any, int]:
+        result = await wrapped.ainvoke(None)
+        return result, execution.abandoned.count
+
+    started = time.monotonic()
+    result, counted = asyncio.run(main())
+    assert time.monotonic() - started < BOUND
+    assert result.error.kind == "timeout"
+    assert counted == before + 1
+    # The same through the sync form, whose private loop's executor held it the same way.
+    started = time.monotonic()
+    timed_out = wrapped.invoke(None)
+    assert time.monotonic() - started < BOUND
+    assert timed_out.error is not None
+    assert timed_out.error.kind == "timeout"
+    assert execution.abandoned.count == before + 2
     _release.set()
     settle(before)
 

@@ -6,7 +6,6 @@ May import what `typed_toolsets.agent` may (see there); used only by `typed_tool
 from __future__ import annotations
 
 import asyncio
-import functools
 import inspect
 import threading
 from collections.abc import Awaitable, Callable
@@ -16,9 +15,8 @@ from typed_toolsets.call.execution import (
     CANCEL_GRACE,
     abandon_task,
     finish_loop,
+    in_own_thread,
     retrieved,
-    start_thread,
-    wait_thread,
 )
 
 __all__ = ["TIMED_OUT", "SyncRunner", "call_async", "running_loop", "settle"]
@@ -47,9 +45,7 @@ async def call_async(function: Callable[..., Any], *args: object) -> object:
     if _is_async_callable(function):
         value = function(*args)
     else:
-        future, state = start_thread("agent callback", functools.partial(function, *args), {})
-        await wait_thread(future, state, None)
-        value = future.result(0)
+        value = await in_own_thread("agent callback", function, *args)
     if inspect.isawaitable(value):
         value = await value
     return value

@@ -41,6 +41,7 @@ __all__ = [
     "contained",
     "execution_error",
     "finish_loop",
+    "in_own_thread",
     "internal_error",
     "propagates",
     "refused_as_busy",
@@ -202,6 +203,20 @@ async def wait_thread(
         abandon(future, state)
         raise
     return bool(done) or not abandon(future, state)
+
+
+async def in_own_thread(
+    name: str, func: Callable[..., object], /, *args: object, **kwargs: object
+) -> object:
+    """``func(*args, **kwargs)`` in a thread of its own (`start_thread`): its value, or raises.
+
+    Unlike `asyncio.to_thread`, a call still running when the awaiting task is cancelled (at
+    a deadline) holds no worker of the loop's default executor, which later calls would queue
+    behind and ``asyncio.run`` would wait for at its end; it is counted until it ends.
+    """
+    future, state = start_thread(name, lambda: func(*args, **kwargs), {})
+    await wait_thread(future, state, None)
+    return future.result(0)
 
 
 def _not_started(name: str) -> str:

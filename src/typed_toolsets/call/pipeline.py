@@ -467,22 +467,21 @@ class Pipeline:
     async def _in_thread(
         self, func: Callable[..., Any], /, *args: object, **kwargs: object
     ) -> Outcome:
-        """``func(*args, **kwargs)`` in a worker thread: its value, or a `Failed`.
+        """`_captured` in a worker thread (*kwargs*, a tool's arguments, may hold a ``func``)."""
+        import asyncio
 
-        *func* is positional-only: *kwargs* are a tool's arguments, which may be named ``func``.
+        return await asyncio.to_thread(self._captured, func, *args, **kwargs)
+
+    def _captured(self, func: Callable[..., Any], /, *args: object, **kwargs: object) -> Outcome:
+        """``func(*args, **kwargs)``: its value, or a `Failed`.
 
         What it raises is reported here, in the thread: a ``GeneratorExit`` handed back through
         the awaiting coroutines would close them instead of reaching their handlers.
         """
-        import asyncio
-
-        def capture() -> Outcome:
-            try:
-                return func(*args, **kwargs)
-            except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
-                return self.failure(exc)
-
-        return await asyncio.to_thread(capture)
+        try:
+            return func(*args, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
+            return self.failure(exc)
 
     async def _aexecute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
         timeout = self.exact.limits.timeout
@@ -501,8 +500,7 @@ class Pipeline:
         future, state = execution.start_thread(self.exact.name, bound, kwargs, timeout=timeout)
         if not await execution.wait_thread(future, state, timeout):
             return self._timed_out(started, "its thread may still be running")
-        # Read, not re-raised: a StopIteration leaving this coroutine would be a RuntimeError.
-        raised = future.exception(0)
+        raised = future.exception(0)  # not raised: a StopIteration here becomes a RuntimeError
         return future.result(0) if raised is None else self.failure(raised)
 
     def _coroutine(
@@ -514,8 +512,12 @@ class Pipeline:
     async def _unwrapped(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
         # A sync wrapper of an async def returns its coroutine, or runs it itself with
         # asyncio.run, which the thread of a running loop refuses: it is called in a worker
-        # thread, and what it returns is awaited here when it needs to be.
-        value = await self._in_thread(bound, **kwargs)
+        # thread (with a deadline, its own: counted when left running, holding no worker of the
+        # loop's executor), and what it returns is awaited here when it needs to be.
+        if self.exact.limits.timeout is None:
+            value = await self._in_thread(bound, **kwargs)
+        else:
+            value = await execution.in_own_thread(self.exact.name, self._captured, bound, **kwargs)
         return await value if execution.awaitable(value) else value
 
     async def _await(self, coroutine: Coroutine[Any, Any, Any]) -> Outcome:
