@@ -21,20 +21,38 @@ from starlette.types import Message, Receive, Scope
 from .messages import misread_id
 from .protocol import too_large
 
-__all__ = ["BODY_SECONDS", "misread", "read_body", "replayed"]
+__all__ = ["BODY_SECONDS", "error_response", "misread", "read_body", "replayed"]
 
 #: How long a request's whole body may take to arrive, by default (seconds). At the largest
 #: body the default limits admit (4 MB), a client sending 140 KB a second is still in time.
 BODY_SECONDS: Final = 30.0
 
 
-def _refusal(status: int, message: str, code: int = types.INVALID_REQUEST) -> JSONResponse:
+def error_response(
+    status: int,
+    message: str,
+    *,
+    code: int = types.INVALID_REQUEST,
+    request_id: str | int | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    """An HTTP answer of *status* carrying a JSON-RPC error (the endpoint's own answers).
+
+    Args:
+        status: The HTTP status.
+        message: The error's message.
+        code: The JSON-RPC error code.
+        request_id: The request's id, when it was read (else ``null``).
+        headers: The answer's headers; by default ``Connection: close`` (the rest of the
+            request, if any, is never read).
+    """
     answer: dict[str, Any] = {
         "jsonrpc": "2.0",
-        "id": None,
+        "id": request_id,
         "error": {"code": code, "message": message},
     }
-    return JSONResponse(answer, status_code=status, headers={"Connection": "close"})
+    sent = {"Connection": "close"} if headers is None else headers
+    return JSONResponse(answer, status_code=status, headers=sent)
 
 
 def _too_slow(seconds: float) -> str:
@@ -55,7 +73,7 @@ async def read_body(
     """
     for name, value in scope.get("headers", ()):
         if name == b"content-length" and value.isdigit() and int(value) > limit:
-            return _refusal(413, too_large("body", limit))
+            return error_response(413, too_large("body", limit))
     parts: list[bytes] = []
     size = 0
     with anyio.move_on_after(seconds) as waited:
@@ -66,12 +84,12 @@ async def read_body(
             part: bytes = message.get("body", b"")
             size += len(part)
             if size > limit:
-                return _refusal(413, too_large("body", limit))
+                return error_response(413, too_large("body", limit))
             parts.append(part)
             if not message.get("more_body", False):
                 break
     if waited.cancelled_caught:
-        return _refusal(408, _too_slow(seconds))
+        return error_response(408, _too_slow(seconds))
     return b"".join(parts)
 
 
@@ -80,7 +98,7 @@ def misread(body: bytes) -> JSONResponse | None:
     refusal = misread_id(body)
     if refusal is None:
         return None
-    return _refusal(400, refusal.error.message, refusal.error.code)
+    return error_response(400, refusal.error.message, code=refusal.error.code)
 
 
 def replayed(body: bytes, receive: Receive) -> Receive:

@@ -27,13 +27,12 @@ from mcp.server.transport_security import TransportSecurityMiddleware
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from typed_toolsets import ToolProxy
 
-from .bodies import BODY_SECONDS, misread, read_body, replayed
+from .bodies import BODY_SECONDS, error_response, misread, read_body, replayed
 from .guard import LOOPBACK_HOSTS, BearerAuth, check_bind, is_loopback, transport_security
 from .protocol import DEFAULT_NAME, body_limit, logger, mcp_server, request_limit
 from .stopping import Watchdog, watchdog
@@ -165,17 +164,10 @@ class _Endpoint:
 
 #: The answer to any method but POST: 405 with ``Allow: POST``. MCP allows it for GET from a
 #: server that offers no stream, and for DELETE from one with no session to end.
-_ONLY_POST: Final = JSONResponse(
-    {
-        "jsonrpc": "2.0",
-        "id": None,
-        "error": {
-            "code": types.INVALID_REQUEST,
-            "message": "Method Not Allowed: this stateless server opens no stream and has no "
-            "session to end; send requests with POST",
-        },
-    },
-    status_code=405,
+_ONLY_POST: Final = error_response(
+    405,
+    "Method Not Allowed: this stateless server opens no stream and has no session to end; "
+    "send requests with POST",
     headers={"Allow": "POST"},
 )
 
@@ -198,17 +190,8 @@ def _json_typed(scope: Scope) -> Scope | None:
 
 #: The answer to a body that is not JSON by its ``Content-Type``: 415, with a JSON-RPC error (the
 #: words are the SDK's own for a type it refuses so). The body is never read.
-_NOT_JSON: Final = JSONResponse(
-    {
-        "jsonrpc": "2.0",
-        "id": None,
-        "error": {
-            "code": types.INVALID_REQUEST,
-            "message": "Unsupported Media Type: Content-Type must be application/json",
-        },
-    },
-    status_code=415,
-    headers={"Connection": "close"},
+_NOT_JSON: Final = error_response(
+    415, "Unsupported Media Type: Content-Type must be application/json"
 )
 
 
@@ -266,12 +249,12 @@ async def _until_answered(app: ASGIApp, scope: Scope, receive: Receive, send: Se
         _uncancel()
         if exchange.answering:
             return
-        answer = {
-            "jsonrpc": "2.0",
-            "id": exchange.request_id(),
-            "error": {"code": types.INTERNAL_ERROR, "message": _STOPPED_MESSAGE},
-        }
-        response = JSONResponse(answer, status_code=503, headers={"Connection": "close"})
+        response = error_response(
+            503,
+            _STOPPED_MESSAGE,
+            code=types.INTERNAL_ERROR,
+            request_id=exchange.request_id(),
+        )
         await response(scope, receive, send)
 
 
