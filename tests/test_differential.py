@@ -34,10 +34,10 @@ from hypothesis import strategies as st
 
 from tests.strategies.annotations import Case, cases, text
 from tests.strategies.annotations import identifiers as names
+from tests.strategies.formats import FORMAT_STRATEGIES, bent
 from tests.strategies.toolsets import make_echo_toolset
 from tests.test_fastpath import REFUSED
 from tests.test_fastpath import fast_of as fast_alone
-from tests.test_format_parsers import FORMAT_STRATEGIES, bent
 from typed_toolsets import Limits, ToolError
 from typed_toolsets.call.pipeline import Failed
 from typed_toolsets.call.proxy import ToolProxy

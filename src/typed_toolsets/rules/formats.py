@@ -23,12 +23,9 @@ from __future__ import annotations
 import re
 import sys
 import uuid
-from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
-from itertools import repeat
-from struct import unpack as _unpack
-from typing import Any, Final, Generic, Literal, TypeAlias, TypeVar
+from typing import Any, Final, Generic, Literal, TypeVar
 
 __all__ = [
     "LEAP_SECOND_RULE",
@@ -36,7 +33,6 @@ __all__ = [
     "BY_FORMAT",
     "BY_FULLNAME",
     "FORMAT_TYPES",
-    "Columns",
     "LAYOUT_NAMES",
     "FormatType",
     "MisplacedLeapSecondError",
@@ -53,9 +49,6 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
-
-#: Per text length, the places with a fixed character and the (ASCII) characters allowed there.
-Columns: TypeAlias = Mapping[int, tuple[tuple[int, bytes], ...]]
 
 
 class FormatType(Generic[_T]):
@@ -78,33 +71,30 @@ class FormatType(Generic[_T]):
             structuring code inlines it (with the names of `LAYOUT_NAMES`), so the common
             spellings cost no Python frame per value; ``"False"`` when there is no shortcut.
         read: The quick reader, for texts of the layout (a C parser where there is one).
-        columns: The layout's common spellings as columns, by text length: for a text of that
-            length, the places whose character is fixed and the characters allowed there. A
-            text they allow has the layout; a list of texts of one length is checked a column
-            at a time (every text's character at one place, sliced out of the list as JSON).
-        free: The characters the places the columns leave free hold in the common spellings
-            (digits; a UUID's hexadecimal ones): what the column reader's shapes allow there
-            (*read* checks them itself).
-        read_joined: Reads a whole list of texts that the columns allow (ASCII, no escapes)
-            in passes made in C, to the values *read* gives them; raises `ValueError` when
-            *read* would refuse one. None when *read* over each text is the quickest there is.
+        aware: Whether the format requires an offset (a list reader must refuse a naive value).
+        list_colons: Given a JSON array of texts (written by orjson) and their number, which
+            msgspec's reader of the class (an offset required when *aware*) reads, the texts'
+            colons when it reads each as *parse* does; None when it may read one otherwise.
+            msgspec reads a little more than RFC 3339 and the hyphenated UUID (a space for the
+            ``T``, an offset without its colon, a fraction rounded past its sixth digit, a UUID
+            without hyphens): this counts and looks for those in the array, in C passes.
+            Within what msgspec reads, its ranges and values are the grammar's.
         write: Writes a value; raises `ValueError` when it cannot be written in the format.
         json_kind: The JSON type of the value: a string, since the format is read from text.
     """
 
     __slots__ = (
+        "aware",
         "cls",
-        "columns",
         "example",
         "format_name",
-        "free",
         "fullname",
         "json_kind",
         "layout",
+        "list_colons",
         "parse",
         "pattern",
         "read",
-        "read_joined",
         "what",
         "write",
     )
@@ -121,10 +111,9 @@ class FormatType(Generic[_T]):
         parse: Callable[[str], _T],
         layout: str,
         read: Callable[[str], _T],
-        columns: Columns,
+        aware: bool,
+        list_colons: Callable[[bytes, int], int | None],
         write: Callable[[_T], str],
-        free: bytes = b"0123456789",
-        read_joined: Callable[[list[str]], list[_T]] | None = None,
         json_kind: Literal["string"] = "string",
     ) -> None:
         self.cls: Final = cls
@@ -136,9 +125,8 @@ class FormatType(Generic[_T]):
         self.parse: Final = parse
         self.layout: Final = layout
         self.read: Final = read
-        self.columns: Final = columns
-        self.free: Final = free
-        self.read_joined: Final = read_joined
+        self.aware: Final = aware
+        self.list_colons: Final = list_colons
         self.write: Final = write
         self.json_kind: Final = json_kind
 
@@ -278,39 +266,58 @@ _DATETIME_LAYOUT: Final = (
     else "False"
 )
 _UUID_LAYOUT: Final = 'len(x) == 36 and x[8:24:5] == "----"'  # the hyphens at 8, 13, 18, 23
-_MINUTE_TENS: Final = b"012345"
-_DIGIT_BYTES: Final = b"0123456789"
+# What a list reader is handed: a compact JSON array of texts (written by orjson from exact strs)
+# and how many there are. In it, every sign, colon and letter is a text's own (the array's marks
+# are brackets, quotes and commas). The counts below hold for texts msgspec reads (a date, a
+# separator, HH:MM:SS, maybe a fraction, then Z, z, +HH:MM or +HHMM), which is all they are
+# asked about: the reader trusts them only when msgspec read the whole array.
+_long_fraction: Final = re.compile(rb"\.[0-9]{7}").search
 
 
-def _time_columns(fixed: tuple[tuple[int, bytes], ...], end: int) -> Columns:
-    """The columns of a time's common spellings, by length, after the *fixed* places.
+def _clock_colons(array: bytes, size: int) -> int | None:
+    """The colons of *size* texts msgspec read as clocks with offsets, when all are RFC 3339's.
 
-    The seconds end at *end*; then no fraction or one of 3 or 6 digits (what JavaScript and
-    Python write), then ``Z`` or ``+HH:MM``: six lengths, none shared by two of them.
+    Each text has two colons in its clock and one offset: ``Z`` or ``z``, or a sign and two
+    digits, then (in RFC 3339, not always for msgspec) a colon, then two digits. All offsets
+    are whole exactly when the colons are the clocks' two and one an offset that is not ``Z``.
+    A fraction past six digits, which msgspec rounds and the grammar cuts, is looked for after
+    any dot.
     """
-    columns: dict[int, tuple[tuple[int, bytes], ...]] = {}
-    for digits in (0, 3, 6):
-        fraction = tuple((end + place, _DIGIT_BYTES) for place in range(1, digits + 1))
-        if digits:
-            fraction = ((end, b"."), *fraction)
-        zone = end + len(fraction)
-        columns[zone + 1] = (*fixed, *fraction, (zone, b"Z"))
-        columns[zone + 6] = (
-            *(*fixed, *fraction),
-            *((zone, b"+-"), (zone + 3, b":"), (zone + 4, _MINUTE_TENS)),
-        )
-    return columns
+    if b"." in array and _long_fraction(array) is not None:
+        return None
+    zulu = array.count(b"Z")
+    if zulu == size:
+        return 2 * size  # every text ends in Z (a text has at most one)
+    if b"z" in array:
+        zulu += array.count(b"z")
+    colons = array.count(b":")
+    return colons if colons == 3 * size - zulu else None
 
 
-# The layouts' spellings above, column by column (the same places, the same characters).
-_DATE_COLUMNS: Final[Columns] = {10: ((4, b"-"), (7, b"-"))} if _C_PARSERS else {}
-_TIME_COLUMNS: Final[Columns] = _time_columns(((2, b":"), (5, b":")), 8) if _C_PARSERS else {}
-_DATETIME_COLUMNS: Final[Columns] = (
-    _time_columns(((4, b"-"), (7, b"-"), (10, b"T"), (13, b":"), (16, b":")), 19)
-    if _C_PARSERS
-    else {}
-)
-_UUID_COLUMNS: Final[Columns] = {36: ((8, b"-"), (13, b"-"), (18, b"-"), (23, b"-"))}
+def _datetimes_listed(array: bytes, size: int) -> int | None:
+    """The colons of date-times msgspec read, when all are RFC 3339's (a space is not a T)."""
+    return None if b" " in array else _clock_colons(array, size)
+
+
+def _times_listed(array: bytes, size: int) -> int | None:
+    """The colons of times msgspec read, when all are RFC 3339's."""
+    return _clock_colons(array, size)
+
+
+def _dates_listed(array: bytes, size: int) -> int | None:
+    """The colons of dates msgspec read: none (it reads exactly RFC 3339's full-date)."""
+    return 0
+
+
+def _uuids_listed(array: bytes, size: int) -> int | None:
+    """The colons of UUIDs msgspec read (none), when each has its 4 hyphens.
+
+    msgspec reads 36 characters with hyphens where they belong, or 32 digits; in the array
+    (ASCII, since it read them, and unescaped: orjson escapes nothing a UUID holds), each is
+    quoted and followed by a comma but the last: the array is as long as 36 each only when no
+    text has 32.
+    """
+    return 0 if len(array) == (39 * size + 1 if size else 2) else None
 
 
 def _layout_check(expression: str) -> Callable[[str], bool]:
@@ -441,34 +448,6 @@ def _read_uuid(text: str) -> uuid.UUID:
     return value
 
 
-def _read_uuids(texts: list[str]) -> list[uuid.UUID]:
-    """Read UUIDs of the hyphenated layout as `_read_uuid` reads each, in passes made in C.
-
-    The texts (ASCII, no escapes) are joined by newlines and read at once (translating their
-    JSON array's marks instead costs twice as much as joining and one replace). A Python frame
-    per UUID costs more than the rest of its reading: here one ``fromhex`` reads
-    every digit, skipping the newlines and the hyphens made spaces (it skips whitespace between
-    two-digit bytes, and each group of digits has an even length), and each pass over the list
-    (the 16 bytes of each UUID, its int, the object, its two slots) is a `map` run by a C loop.
-
-    Raises:
-        ValueError: a digit is not hexadecimal, or a space hides among them.
-    """
-    size = len(texts)
-    raw = _from_hex("\n".join(texts).replace("-", " "))
-    if len(raw) != 16 * size:
-        msg = "spaces among the digits"
-        raise ValueError(msg)
-    # The checkers read repeat("big") as an iterable of str, not of the literal from_bytes takes.
-    big: Any = repeat("big")
-    numbers = map(_from_bytes, _unpack("16s" * size, raw), big)
-    values = list(map(_new_object, repeat(uuid.UUID, size)))
-    # The slots' setters return None: the deque of no length only runs the passes.
-    deque(map(_set_uuid_int, values, numbers), 0)
-    deque(map(_set_uuid_safety, values, repeat(_UNKNOWN_SAFETY)), 0)
-    return values
-
-
 def parse_uuid(text: str) -> uuid.UUID:
     """Parse a UUID in its hyphenated 8-4-4-4-12 hexadecimal form.
 
@@ -538,7 +517,8 @@ FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
         parse=parse_datetime,
         layout=_DATETIME_LAYOUT,
         read=_datetime_from_iso,
-        columns=_DATETIME_COLUMNS,
+        aware=True,
+        list_colons=_datetimes_listed,
         write=format_datetime,
     ),
     FormatType(
@@ -551,7 +531,8 @@ FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
         parse=parse_date,
         layout=_DATE_LAYOUT,
         read=_date_from_iso,
-        columns=_DATE_COLUMNS,
+        aware=False,
+        list_colons=_dates_listed,
         write=format_date,
     ),
     FormatType(
@@ -564,7 +545,8 @@ FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
         parse=parse_time,
         layout=_TIME_LAYOUT,
         read=_time_from_iso,
-        columns=_TIME_COLUMNS,
+        aware=True,
+        list_colons=_times_listed,
         write=format_time,
     ),
     FormatType(
@@ -577,9 +559,8 @@ FORMAT_TYPES: Final[tuple[FormatType[Any], ...]] = (
         parse=parse_uuid,
         layout=_UUID_LAYOUT,
         read=_read_uuid,
-        columns=_UUID_COLUMNS,
-        free=b"0123456789abcdefABCDEF",
-        read_joined=_read_uuids,
+        aware=False,
+        list_colons=_uuids_listed,
         write=format_uuid,
     ),
 )

@@ -5,20 +5,20 @@ structuring hook (its parser: a string is accepted exactly when it parses, as th
 format check says) and the unstructuring hook (its writer).
 
 The structuring hook is generated with the row's layout check written inline, so a value of the
-common spellings costs one Python frame around the C reader; a list of them costs none per item
-(the hook's `typed_toolsets.types.gen.InlineForm`, which object structuring inlines too). Whatever
-the reader refuses, and every other text, goes to the parser, which says what the grammar says.
+common spellings costs one Python frame around the C reader. A list of them costs none per item
+(the hook's `typed_toolsets.types.gen.InlineForm`, which object structuring inlines too): it is
+written as JSON and read at once by msgspec, after the row's checks of what msgspec reads beyond
+the grammar. Whatever the readers refuse, and every other text, goes to the parser, which says
+what the grammar says.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
-import re
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
-from typed_toolsets.rules.formats import BY_CLASS, LAYOUT_NAMES, Columns, FormatType
+from typed_toolsets.rules.formats import BY_CLASS, LAYOUT_NAMES, FormatType
 from typed_toolsets.rules.shapes import Shape
 
 from .gen import InlineForm, compile_function, with_inline_form
@@ -102,10 +102,8 @@ def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
         ]
     )
     each = compile_function(items, f"structure {row.format_name} items", namespace)
-    last: list[tuple[object, int | bytes]] = [_NOTHING_READ]
-    read_all = _column_reader(row, last)
-    if read_all is None:
-        return with_inline_form(structure, InlineForm(layout, row.read, LAYOUT_NAMES, each))
+    last: list[tuple[object, int]] = [_NOTHING_READ]
+    read_all = _list_reader(row, last)
     one_by_one = each
 
     def read_each(values: list[Any]) -> list[Any]:
@@ -113,12 +111,12 @@ def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
         return one_by_one(values) if found is None else found
 
     def colons(values: list[Any]) -> int:
-        # The list the columns read last, unchanged since (only the fast path asks, about the
-        # list orjson made and the hook read just before): its colons are its spellings'.
+        # The list the reader read last, unchanged since (only the fast path asks, about the
+        # list orjson made and the hook read just before): its colons were counted then.
         seen, count = last[0]
         if seen is values:
             last[0] = _NOTHING_READ  # not kept alive longer than the call
-            return count if isinstance(count, int) else count.count(b":")
+            return count
         return joined_colons(values)
 
     return with_inline_form(
@@ -126,198 +124,70 @@ def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
     )
 
 
-#: What the column reader of a format has read last, when nothing: no list is None.
-_NOTHING_READ: Final[tuple[object, int | bytes]] = (None, 0)
+#: What the list reader of a format has read last, when nothing: no list is None.
+_NOTHING_READ: Final[tuple[object, int]] = (None, 0)
 
 
-def _column_reader(
-    row: FormatType[Any], last: list[tuple[object, int | bytes]] | None = None
-) -> Callable[[list[Any]], list[Any] | None] | None:
-    """Read a whole list of *row*'s texts with its reader alone, checking their columns in C.
+def _list_reader(
+    row: FormatType[Any], last: list[tuple[object, int]] | None = None
+) -> Callable[[list[Any]], list[Any] | None]:
+    """Read a whole list of *row*'s texts at once, with msgspec's reader of the class.
 
-    The list is written as JSON (`_write`: only exact strs, and anything that needs escaping
-    shows a backslash). A list of one length (as long as its first text, the array as long as
-    that many of them quoted, ASCII, no backslash) is checked a column at a time, sliced out of
-    the array: each text's two quotes (they then hold all of the array's: each text is one of
-    the list's), the places the columns fix (compared with their character repeated, a memcmp)
-    and those allowing a few (stripped of them). Any other list is translated byte by byte to
-    classes (`_Shapes`): it is one of texts of the columns' spellings exactly when the
-    translation is a JSON array of those spellings' shapes (split at its ``","``, which no
-    shape holds, and looked up in the set of them). Then the reader reads them all.
-    No Python step per text: the function returns None (the list goes one text at a time) for a
-    list holding anything else, a text of another layout, or a text the reader refuses.
+    The list is written as a JSON array (`_write`: only exact strs; anything else raises), the
+    row's `list_colons` looks for what msgspec reads and the grammar does not (in C passes over
+    the array), and msgspec reads the array: no Python step per text. The function returns None
+    (the list goes one text at a time, and the hook gives the verdict) for a list holding
+    anything but strs, a text msgspec refuses (the grammar may still read a leap second), or
+    any list when msgspec is not installed. msgspec is imported with the first list.
 
-    A list read, the function puts it in *last*'s one item with its colons: its spelling's
-    times its size for a list of one length, else the shapes (bytes), whose colons are the
-    texts' (after the call, that item names no other list).
+    A list read, the function puts it in *last*'s one item with its colons, which `list_colons`
+    counted (after the call, that item names no other list).
     """
-    if not row.columns:
-        return None
-    read, read_joined = row.read, row.read_joined
-    shapes = _Shapes(row.columns, row.free)
-    fine, of_length, every = shapes.fine, shapes.of_length, shapes.every
-    # Each pair is looked for by the regular expression engine: its search for a literal prefix
-    # is twice as fast as ``bytes.__contains__`` here, where the pair's last byte (`_HIGH`, a
-    # digit from 6) is in nearly every text.
-    pairs = tuple(re.compile(re.escape(pair)).search for pair in shapes.pairs)
-    colons = shapes.colons
-    if last is None:
-        last = [_NOTHING_READ]
-    seen = last
+    check = row.list_colons
+    seen: list[tuple[object, int]] = [_NOTHING_READ] if last is None else last
+    reader: list[tuple[Callable[[bytes], list[Any]], type[Exception]] | None] = []
 
     def read_all(values: list[Any]) -> list[Any] | None:
         seen[0] = _NOTHING_READ  # a list read before and changed since is counted anew
-        size = len(values)
+        if not reader:
+            reader.append(_decoder(row))
+        found = reader[0]
+        if found is None:
+            return None
+        decode, refused = found
         try:
-            data = _write(values)
-            first = values[0]
-        except (TypeError, ValueError, IndexError):
-            return None  # not strs (or a subclass), a lone surrogate, or no text at all
-        length = len(first) if type(first) is str else -1
-        stride = length + 3  # the text, its quotes and a comma
-        places = of_length.get(length)
-        if (
-            places is not None
-            and len(data) == size * stride + 1
-            and data.isascii()
-            and b"\\" not in data
-        ):
-            # As many bytes as texts of the first one's length, each quoted. No quote is
-            # escaped, so the array's quotes are 2 a string and all 2 * size of them are in the
-            # columns of each text's two quotes: each text is one of these, a column at a time.
-            quotes = b'"' * size
-            if data[1::stride] == quotes and data[stride - 1 :: stride] == quotes:
-                for place, char, allowed in places:
-                    column = data[place::stride]
-                    if column != char * size if allowed is None else column.strip(allowed):
-                        break
-                else:
-                    found = _read(read, read_joined, values)
-                    if found is not None:
-                        seen[0] = (values, size * colons[length])
-                    return found
-        # Mixed lengths (or signs): a high digit after a colon (a narrow place) leaves; then the
-        # digits are one class, and the texts (split at the quoted commas, which no shape
-        # holds) must all have a spelling's shape.
-        coarse = data.translate(fine)
-        if pairs:
-            for pair_in in pairs:
-                if pair_in(coarse) is not None:
-                    return None
-            coarse = coarse.replace(_HIGH, _FREE)
-        if coarse[:2] != b'["' or coarse[-2:] != b'"]':
+            array = _write(values)
+        except (TypeError, ValueError):
+            return None  # not strs (or a subclass), or a lone surrogate
+        colons = check(array, len(values))
+        if colons is None:
             return None
-        if not every.issuperset(coarse[2:-2].split(b'","')):
-            return None
-        found = _read(read, read_joined, values)
-        if found is not None:
-            seen[0] = (values, coarse)  # the colons of its shapes, counted when asked
-        return found
+        try:
+            read = decode(array)
+        except refused:
+            return None  # the hook, one text at a time, says why (or reads a leap second)
+        seen[0] = (values, colons)
+        return read
 
     return read_all
 
 
-#: The classes of bytes in a shape (`_Shapes`): a free place's character (a narrow place's
-#: allowed ones, in the finer translation), a free character a narrow place does not allow, and
-#: a character no shape holds.
-_FREE: Final = b"0"
-_HIGH: Final = b"6"
-_OTHER: Final = b"?"
-#: The JSON array's own characters, which every translation keeps.
-_JSON_MARKS: Final = b'"[],'
+def _decoder(
+    row: FormatType[Any],
+) -> tuple[Callable[[bytes], list[Any]], type[Exception]] | None:
+    """The reader of a JSON array of *row*'s values (msgspec's) and the error it raises on refusal.
 
-
-class _Shapes:
-    """The columns' places in a JSON array, and the shapes of their spellings as byte classes.
-
-    A place the columns leave free holds one of the row's *free* characters (any other, the
-    reader would refuse anyway); so does a place whose allowed characters are some of them (a
-    narrow place: the minutes of an offset), which is checked on its own. The other characters
-    the columns allow, and the JSON array's marks, are their own classes; every other byte is
-    one class no shape holds.
-
-    Attributes:
-        fine: The translation of a byte to its class, with the free characters a narrow place
-            does not allow as `_HIGH`.
-        of_length: By text length, the columns' places as offsets in a JSON array's first
-            text (each further text is ``length + 3`` bytes on): a fixed place with its
-            character and None, another with b"" and the characters it allows.
-        every: Every spelling's shape.
-        colons: By text length, the colons of its spellings.
-        pairs: The fixed character before a narrow place, then `_HIGH`: in the finer
-            translation, a text holding one has a narrow place (or a place after that character
-            a grammar's range check refuses) the columns do not allow.
+    None when msgspec is not installed. An offset is required where the format requires one.
     """
-
-    __slots__ = ("colons", "every", "fine", "of_length", "pairs")
-
-    def __init__(self, columns: Columns, free: bytes) -> None:
-        kept = set(_JSON_MARKS)
-        narrow: dict[int, tuple[tuple[int, bytes], ...]] = {}
-        shapes: dict[int, frozenset[bytes]] = {}
-        pairs: set[bytes] = set()
-        narrowed: set[int] = set()
-        for length, places in columns.items():
-            by_place = dict(places)
-            narrow[length] = tuple(
-                (place, allowed) for place, allowed in places if set(allowed) < set(free)
-            )
-            for place, allowed in narrow[length]:
-                before = by_place.get(place - 1, b"")
-                if len(before) != 1:
-                    msg = f"a narrow place {place} follows no fixed character"
-                    raise ValueError(msg)
-                pairs.add(before + _HIGH)
-                narrowed.update(allowed)
-            classes: list[list[bytes]] = []
-            for place in range(length):
-                allowed = by_place.get(place, free)
-                if set(allowed) <= set(free):
-                    classes.append([_FREE])
-                elif set(allowed).isdisjoint(free):
-                    kept.update(allowed)
-                    classes.append([bytes([char]) for char in allowed])
-                else:
-                    msg = f"place {place} allows some free characters and others"
-                    raise ValueError(msg)
-            shapes[length] = frozenset(map(b"".join, itertools.product(*classes)))
-        if kept & set(free) or kept & set(_FREE + _HIGH + _OTHER):
-            msg = "a kept character is also a class"
-            raise ValueError(msg)
-        self.fine = bytes(
-            (_FREE[0] if not narrowed or byte in narrowed else _HIGH[0])
-            if byte in free
-            else byte
-            if byte in kept
-            else _OTHER[0]
-            for byte in range(256)
-        )
-        # A text's place is 2 on in the array: after its bracket and its opening quote.
-        self.of_length: Final = {
-            length: tuple(
-                (place + 2, allowed, None) if len(allowed) == 1 else (place + 2, b"", allowed)
-                for place, allowed in places
-            )
-            for length, places in columns.items()
-        }
-        self.colons: Final = {
-            length: sum(allowed == b":" for _, allowed in places)
-            for length, places in columns.items()
-        }
-        self.every: Final = frozenset(itertools.chain.from_iterable(shapes.values()))
-        self.pairs: Final = tuple(sorted(pairs))
-
-
-def _read(
-    read: Callable[[str], Any],
-    read_joined: Callable[[list[str]], list[Any]] | None,
-    values: list[str],
-) -> list[Any] | None:
-    """The values of texts of the columns' spellings, or None when the reader refuses one."""
-    try:
-        return list(map(read, values)) if read_joined is None else read_joined(values)
-    except ValueError:
+    try:  # pragma: no cover - which branch runs depends on the environment
+        import msgspec
+    except ImportError:  # pragma: no cover
         return None
+    item: Any = Annotated[row.cls, msgspec.Meta(tz=True)] if row.aware else row.cls
+    # The type is built at run time: the checkers see only an object.
+    of_items: Any = list.__class_getitem__(item)
+    decode: Callable[[bytes], list[Any]] = msgspec.json.Decoder(of_items).decode
+    return decode, msgspec.MsgspecError
 
 
 def format_spec(row: FormatType[Any]) -> TypeSpec:
