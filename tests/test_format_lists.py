@@ -239,8 +239,11 @@ class _Text(str):
 def test_the_list_reader_reads_only_exact_strs(writer: str, kind: str) -> None:
     # Without orjson the list is written by `_write_plain`: the same lists are read.
     valid = [text for text in _SPELLINGS[kind] if _grammar(kind, text) != "rejected"][:4]
-    plain = hooks._write_plain  # pyright: ignore[reportPrivateUsage]
-    with mock.patch.object(hooks, "_write", new=plain if writer == "plain" else hooks._write):  # pyright: ignore[reportPrivateUsage]
+    writer_of = hooks._json_writer  # pyright: ignore[reportPrivateUsage]
+    plain = (hooks._write_plain, 0)  # pyright: ignore[reportPrivateUsage]
+    with mock.patch.object(
+        hooks, "_json_writer", new=(lambda: plain) if writer == "plain" else writer_of
+    ):
         read_all = _reader(kind)
         odd: list[list[object]] = [
             [*valid, _Text(valid[0])],

@@ -14,9 +14,8 @@ what the grammar says.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, TypeAlias
 
 from typed_toolsets.rules.formats import BY_CLASS, LAYOUT_NAMES, FormatType
 from typed_toolsets.rules.shapes import Shape
@@ -29,10 +28,11 @@ from .typespec import Reject, TypeSpec, joined_colons
 __all__ = ["FORMAT_RULES", "format_spec"]
 
 
-def _write_plain(values: list[Any]) -> bytes:
+def _write_plain(values: list[Any], _default: None, _option: int) -> bytes:
     """*values* as a compact JSON array (UTF-8), as orjson writes it, when all are exactly strs.
 
-    Without orjson: the standard library's writer takes a subclass of str for a str.
+    Without orjson (called as its ``dumps`` is): the standard library's writer takes a subclass
+    of str for a str.
     """
     import json  # only without orjson
 
@@ -41,24 +41,20 @@ def _write_plain(values: list[Any]) -> bytes:
     return json.dumps(values, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def _first_write(values: list[Any]) -> bytes:
-    """*values* as a compact JSON array (UTF-8), exact strs only; binds `_write` the first time.
+#: A writer of a JSON array, called with the array, None and an option (as orjson's ``dumps``).
+_Writer: TypeAlias = Callable[[list[Any], None, int], bytes]
 
-    orjson is imported on first use (as the fast path imports it with the first proxy), not
-    with the module.
+
+def _json_writer() -> tuple[_Writer, int]:
+    """The JSON writer of lists: orjson's ``dumps`` refusing a subclass of str, or `_write_plain`.
+
+    Imported with the first list (as the fast path imports orjson with the first proxy).
     """
-    global _write  # bound once, on first use
     try:  # pragma: no cover - which branch runs depends on the environment
         from orjson import OPT_PASSTHROUGH_SUBCLASS, dumps
-
-        # A subclass of str (which the hooks refuse) is refused too, not written as a str.
-        _write = functools.partial(dumps, option=OPT_PASSTHROUGH_SUBCLASS)
     except ImportError:  # pragma: no cover
-        _write = _write_plain
-    return _write(values)
-
-
-_write: Callable[[list[Any]], bytes] = _first_write
+        return _write_plain, 0
+    return dumps, OPT_PASSTHROUGH_SUBCLASS
 
 
 def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
@@ -133,7 +129,7 @@ def _list_reader(
 ) -> Callable[[list[Any]], list[Any] | None]:
     """Read a whole list of *row*'s texts at once, with msgspec's reader of the class.
 
-    The list is written as a JSON array (`_write`: only exact strs; anything else raises), the
+    The list is written as a JSON array (only exact strs; anything else raises), the
     row's `list_colons` looks for what msgspec reads and the grammar does not (in C passes over
     the array), and msgspec reads the array: no Python step per text. The function returns None
     (the list goes one text at a time, and the hook gives the verdict) for a list holding
@@ -145,18 +141,25 @@ def _list_reader(
     """
     check = row.list_colons
     seen: list[tuple[object, int]] = [_NOTHING_READ] if last is None else last
-    reader: list[tuple[Callable[[bytes], list[Any]], type[Exception]] | None] = []
+    # Bound with the first list: a call per list costs what binding would (a partial, a frame).
+    decode: Callable[[bytes], list[Any]] | None = None
+    refused: type[Exception] = Exception
+    write: _Writer = _write_plain
+    option = 0
+    absent = False
 
     def read_all(values: list[Any]) -> list[Any] | None:
+        nonlocal decode, refused, write, option, absent
         seen[0] = _NOTHING_READ  # a list read before and changed since is counted anew
-        if not reader:
-            reader.append(_decoder(row))
-        found = reader[0]
-        if found is None:
-            return None
-        decode, refused = found
+        if decode is None:
+            found = None if absent else _decoder(row)
+            if found is None:
+                absent = True
+                return None
+            decode, refused = found
+            write, option = _json_writer()
         try:
-            array = _write(values)
+            array = write(values, None, option)
         except (TypeError, ValueError):
             return None  # not strs (or a subclass), or a lone surrogate
         colons = check(array, len(values))
