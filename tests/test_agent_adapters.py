@@ -702,3 +702,67 @@ def test_anthropic_system_is_sent_as_given_unless_instructions_say_it_too() -> N
     result = ReAct(anthropic_model(client, model="m", system=blocks), TOOLS, max_iterations=2)
     assert result.run("x").final_answer == "done"
     assert log.requests[0]["system"] == blocks
+
+
+def test_openai_a_call_without_a_name_is_answered_and_sent_back_valid() -> None:
+    """A plain-dict reply (a compatible server's) may hold a call whose name is null or not
+    text: repeated so, the next request failed the SDK's types (the API refuses it), and the
+    run with it. Now the model is answered as the export's dispatch answers such a call (an
+    unknown tool ``null``, and the tools on offer), and "" is sent back as its name."""
+    calls: list[dict[str, Any]] = [
+        {"id": "c1", "type": "function", "function": {"name": None, "arguments": "{}"}},
+        {"id": "c2", "type": "function", "function": {"name": 7, "arguments": "{}"}},
+    ]
+    replies = [
+        completion(1, {"content": None, "tool_calls": calls}, "tool_calls"),
+        completion(2, {"content": "done"}, "stop"),
+    ]
+    client, log = fake_openai(replies, as_sdk=False)  # its create() checks the SDK's types
+    result = ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=4).run("x")
+    assert result.final_answer == "done"
+    available = "available tools: text_wc, text_unique_lines, text_sort_lines"
+    assert [step.observation for step in result.steps[:2]] == [
+        f'Error: Unknown tool null; {available} (or "finish" with a "final_answer")',
+        f'Error: Unknown tool 7; {available} (or "finish" with a "final_answer")',
+    ]
+    assert [step.action for step in result.steps[:2]] == [None, None]
+    sent = log.requests[-1]["messages"][1]["tool_calls"]
+    assert [call["function"]["name"] for call in sent] == ["", ""]
+
+
+def test_anthropic_null_input_is_no_arguments_and_a_nameless_call_is_answered() -> None:
+    """A plain-dict tool_use block with ``"input": null`` (no arguments, ``{}``), input as JSON
+    text or an array, no id or no name was repeated as it came, which the SDK's types (and the
+    API) refuse: every later request of the run failed."""
+    blocks: list[dict[str, Any]] = [
+        {"type": "tool_use", "id": "toolu_1", "name": "text_wc", "input": None},
+        {"type": "tool_use", "id": None, "name": "text_wc", "input": '{"text": "a b"}'},
+        {"type": "tool_use", "id": "toolu_3", "name": None, "input": {"text": "a"}},
+        {"type": "tool_use", "id": "toolu_4", "name": "text_wc", "input": [1]},
+    ]
+    replies = [
+        _message(1, blocks, "tool_use"),
+        _message(2, [{"type": "text", "text": "done"}], "end_turn"),
+    ]
+    client, log = fake_anthropic(replies, as_sdk=False)  # its create() checks the SDK's types
+    result = ReAct(anthropic_model(client, model="m"), TOOLS, max_iterations=6).run("x")
+    assert result.final_answer == "done"
+    assert [step.observation for step in result.steps[:4]] == [
+        # null is {}: the tool says what is missing, as for a call without arguments.
+        "Error: Invalid arguments for tool 'text_wc': text: missing required argument",
+        "Lines: 1, Words: 2, Characters: 3",
+        (
+            "Error: Unknown tool null; available tools: text_wc, text_unique_lines, "
+            'text_sort_lines (or "finish" with a "final_answer")'
+        ),
+        # As the tool says it (no "action_input", which a function-calling model never sent).
+        "Error: Arguments for tool 'text_wc' must be a JSON object, not array",
+    ]
+    assistant, answers = log.requests[-1]["messages"][1:]
+    sent = assistant["content"]
+    assert [block["input"] for block in sent] == [{}, {"text": "a b"}, {"text": "a"}, {}]
+    assert [block["name"] for block in sent] == ["text_wc", "text_wc", "", "text_wc"]
+    ids = [block["id"] for block in sent]
+    assert all(isinstance(i, str) and i for i in ids)
+    assert len(set(ids)) == 4
+    assert [answer["tool_use_id"] for answer in answers["content"]] == ids

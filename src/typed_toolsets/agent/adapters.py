@@ -241,7 +241,7 @@ class OpenAIChatModel(_NativeModel):
                 {
                     "id": call_id,
                     "type": "function",
-                    "function": {"name": name, "arguments": _arguments_text(arguments)},
+                    "function": {"name": _name(name), "arguments": _arguments_text(arguments)},
                 }
             )
         assistant: dict[str, Any] = {"role": "assistant"}
@@ -310,9 +310,17 @@ class AnthropicModel(_NativeModel):
                 if text.strip():  # the API sends blank text blocks, but refuses them in a request
                     blocks.append({"type": "text", "text": text})
             elif kind == "tool_use":
-                call = {"id": _get(block, "id"), "name": _get(block, "name")}
-                calls.append({**call, "arguments": _get(block, "input")})
-                blocks.append({"type": "tool_use", **call, "input": _get(block, "input")})
+                call_id, name, arguments = (
+                    _get(block, "id"),
+                    _get(block, "name"),
+                    _get(block, "input"),
+                )
+                if not (isinstance(call_id, str) and call_id):
+                    # As for OpenAI: its tool_result needs one, which no other block may share.
+                    call_id = f"toolu_{uuid.uuid4().hex}"
+                calls.append({"id": call_id, "name": name, "arguments": arguments})
+                sent = {"id": call_id, "name": _name(name), "input": _input_object(arguments)}
+                blocks.append({"type": "tool_use", **sent})
             else:  # thinking and the like: sent back exactly as received
                 blocks.append(_as_dict(block))
         text = "".join(texts)
@@ -341,6 +349,31 @@ def _arguments_text(arguments: object) -> object:
         return json.dumps({} if arguments is None else arguments, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):  # no JSON text: sent as it came
         return arguments
+
+
+def _name(name: object) -> str:
+    """A call's tool name as the request repeats it: text, as the API requires.
+
+    A compatible server (or a plain dict) may send none, or ``null``: repeated so, every later
+    request of the run is refused. The loop reads the name as it came, and tells the model the
+    call has none; what is sent back is ``""``.
+    """
+    return name if isinstance(name, str) else ""
+
+
+def _input_object(arguments: object) -> object:
+    """A ``tool_use`` block's input as the request repeats it: an object, as the API requires.
+
+    ``null`` (or none) means no arguments, ``{}``, as for any call; JSON text of an object is
+    that object. Anything else is sent as ``{}``: the loop reads what came, and its observation
+    tells the model what was wrong with it.
+    """
+    if isinstance(arguments, (str, bytes, bytearray)):
+        try:
+            arguments = parse_json(arguments)
+        except (ValueError, RecursionError):
+            return {}
+    return typing.cast("object", arguments) if isinstance(arguments, Mapping) else {}
 
 
 def _sendable(message: dict[str, Any]) -> dict[str, Any]:

@@ -280,8 +280,15 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
         problems.append(f'"thought" must be a string, not {json_type_of(thought)}')
         thought = ""
 
+    # A native adapter's step (a tool call it read) is answered in tool calls' terms.
+    native = "native" in step
     action = step.get("action")
-    if action is None:
+    sent_name: object = action
+    if native and not isinstance(action, str):
+        # A tool call without a name (null, or no text: a compatible server's): answered as
+        # the export's dispatch answers it, an unknown tool `null` and the tools on offer.
+        action = None
+    elif action is None:
         problems.append('"action" is missing (a tool name, or "finish")')
     elif not isinstance(action, str):
         problems.append(
@@ -294,17 +301,15 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
     if is_finish(action) and final_answer is None:
         problems.append('"finish" needs a "final_answer"')
 
-    # A native adapter's step (a tool call it read) is answered in tool calls' terms.
-    native = "native" in step
     if problems:
         if argument_problem is not None:
             problems.append(argument_problem)
         return Reply(thought, action, arguments, problem=_malformed(problems, native=native))
-    if action is not None and not is_finish(action) and action not in tools:
+    if (action is not None or native) and not is_finish(action) and action not in tools:
         available = ", ".join(tools) if tools else "none"
         # The name cut as a call's messages cut a value: a model may send any length of it.
         problem = (
-            f"Error: Unknown tool {short(action)}; available tools: {available} "
+            f"Error: Unknown tool {short(sent_name)}; available tools: {available} "
             f'(or "finish" with a "final_answer")'
         )
         return Reply(thought, action, arguments, problem=problem)
@@ -344,7 +349,8 @@ def _arguments(
         value = value.arguments
     if value is None or is_finish(action):
         return {}, None, None
-    if not isinstance(value, (str, bytes, bytearray, Mapping)):
+    if not isinstance(value, (str, bytes, bytearray, Mapping)) and "native" not in step:
+        # A native call's arguments are said about as the tool says them (read_arguments).
         return (
             {},
             f'"{key}" must be a JSON object of the tool\'s arguments, not {json_type_of(value)}',
