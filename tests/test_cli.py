@@ -442,3 +442,34 @@ def test_check_finds_the_classes_list_finds_and_refuses_a_target_without_any(
     status, _, err = run(capsys, "helper_mod", "json")
     assert status == 2
     assert err == "typed-toolsets check: error: none of the targets defines a Toolset class\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("args", "typo"),
+    [
+        (["schema", "typed_toolsets.text:TextProcessingToolset", "--form", "openai"], "--form"),
+        (["schema", "typed_toolsets.text:TextProcessingToolset", "--str"], "--str"),
+        (["check", "typed_toolsets.text", "--dis", "toolset"], "--dis"),
+        (["serve", "typed_toolsets.text", "--tool", "text_wc"], "--tool"),
+        (["demo", "--js"], "--js"),
+    ],
+    ids=["schema-format", "schema-strict", "check-disable", "serve-tools", "demo-json"],
+)
+def test_long_options_are_taken_only_in_full(args: list[str], typo: str) -> None:
+    """argparse took any unambiguous prefix of a long option: a typo silently became another
+    option (``--str`` ran ``--strict``, ``--tool`` ``--tools``) and the command ran, status 0.
+    Now it is a usage error that names what was sent (serve stops at it, never serving)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "typed_toolsets", *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    assert result.stderr.splitlines()[-1].startswith(
+        f"typed-toolsets: error: unrecognized arguments: {typo}"
+    )

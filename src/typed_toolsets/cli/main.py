@@ -189,7 +189,16 @@ class _Parser(argparse.ArgumentParser):
     A message stderr cannot take stayed in its buffer (Python 3.10 raised on the write too),
     and the flush at exit failed: a usage error ended with status 120, not 2. Written as the
     commands write stderr (`_Quiet`), what cannot be written is dropped with the buffer.
+
+    Long options are taken only in full, in every subcommand (whose parsers are of this class
+    too): with argparse's abbreviations a typo silently became another option (``--str`` was
+    ``--strict``, ``--log`` ``--log-arguments``), and a new option could change what an
+    abbreviation in someone's script meant.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if message:
