@@ -353,3 +353,38 @@ def test_serve_over_stdio_without_stdin_or_stdout_is_one_line(
     pytest.importorskip("mcp")
     status, out, err = _run([*_without(descriptor), "serve", TEXT])
     assert ((status, err), out) == (expected, "")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "args", [["--help"], ["--version"], ["check", "--help"]], ids=["help", "version", "check"]
+)
+def test_help_that_stdout_cannot_take_is_one_line_and_status_1(args: list[str]) -> None:
+    """``--help > /dev/full`` wrote nothing and ended with status 0: argparse's messages were
+    all written as stderr's are (what cannot be written dropped). Now as any command's output:
+    one line on stderr, status 1; a reader that went away is still status 0, silently."""
+    full = os.open("/dev/full", os.O_WRONLY)
+    try:
+        done = subprocess.run(
+            [*COMMAND, *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(full)
+    assert (done.returncode, done.stderr.decode()) == (
+        1,
+        "typed-toolsets: error: cannot write the output: [Errno 28] No space left on device\n",
+    )
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run(
+            [*COMMAND, *args], stdout=writer, stderr=subprocess.PIPE, timeout=120, check=False
+        )
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (0, b"")

@@ -201,9 +201,17 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
-        if message:
-            stream = file if file is not None else sys.stderr
-            _quiet(typing.cast("TextIO | None", stream)).write(message)
+        if not message:
+            return
+        if file is not None and file is sys.stdout:
+            # --help and --version: the command's output, whose write error `main` says (it
+            # was dropped as stderr's are, and the status was 0 with nothing written).
+            out = typing.cast("TextIO", file)
+            out.write(message)
+            out.flush()
+            return
+        stream = file if file is not None else sys.stderr
+        _quiet(typing.cast("TextIO | None", stream)).write(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -279,7 +287,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is None:  # started with `2>&-`: argparse would print its usage on stdout
             sys.stderr = _quiet(None)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except (OSError, ValueError) as exc:  # --help or --version could not be written
+        unwritten = _output_failed("", exc)
+        if unwritten is None:
+            raise
+        return unwritten
     args.as_program = argv is None
     handler: Command = args.handler
     # A process started without stdout or stderr (`>&-`, `2>&-`) has None there.
@@ -295,25 +309,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(args.command, "interrupted")
         return EXIT_INTERRUPTED
     except BaseException as exc:
-        if _broken_pipe(exc):  # the reader went away (`typed-toolsets demo | head`)
-            _drop(sys.stdout)
-            return EXIT_OK
-        if isinstance(exc, ValueError) and getattr(sys.stdout, "closed", False):
-            # A tool (or a target) closed sys.stdout: nothing more can be written to it.
-            _say(args.command, "error: cannot write the output: sys.stdout was closed")
-            return EXIT_PROBLEMS
-        if isinstance(exc, UnicodeEncodeError):
-            # stdout's encoding lacks a character of the output (PYTHONIOENCODING, a legacy
-            # Windows code page when redirected); tools and targets run where their errors are
-            # caught, so only a write gets here.
-            _say(args.command, f"error: cannot write the output: {_unencodable(exc)}")
-            return EXIT_PROBLEMS
-        if not isinstance(exc, OSError):
+        failed = _output_failed(args.command, exc)
+        if failed is None:
             raise
-        _drop(sys.stdout)
-        _say(args.command, f"error: cannot write the output: {exc}")
-        return EXIT_PROBLEMS
+        return failed
     return status
+
+
+def _output_failed(command: str, exc: BaseException) -> int | None:
+    """The status when writing the output of *command* failed with *exc*, said on stderr.
+
+    None when *exc* is no failure to write stdout (the caller raises it again).
+    """
+    if _broken_pipe(exc):  # the reader went away (`typed-toolsets demo | head`)
+        _drop(sys.stdout)
+        return EXIT_OK
+    if isinstance(exc, ValueError) and getattr(sys.stdout, "closed", False):
+        # A tool (or a target) closed sys.stdout: nothing more can be written to it.
+        _say(command, "error: cannot write the output: sys.stdout was closed")
+        return EXIT_PROBLEMS
+    if isinstance(exc, UnicodeEncodeError):
+        # stdout's encoding lacks a character of the output (PYTHONIOENCODING, a legacy
+        # Windows code page when redirected); tools and targets run where their errors are
+        # caught, so only a write gets here.
+        _say(command, f"error: cannot write the output: {_unencodable(exc)}")
+        return EXIT_PROBLEMS
+    if not isinstance(exc, OSError):
+        return None
+    _drop(sys.stdout)
+    _say(command, f"error: cannot write the output: {exc}")
+    return EXIT_PROBLEMS
 
 
 class _Missing(io.TextIOBase):
@@ -362,7 +387,9 @@ def _quiet(stream: TextIO | None) -> TextIO:
 
 def _say(command: str, text: str) -> None:
     """One line on stderr (when there is a stderr to write to)."""
-    _quiet(sys.stderr).write(f"typed-toolsets {command}: {text}\n")
+    # Before a command is read (--help, --version), the program's name alone.
+    name = f"typed-toolsets {command}" if command else "typed-toolsets"
+    _quiet(sys.stderr).write(f"{name}: {text}\n")
 
 
 def _unencodable(exc: UnicodeEncodeError) -> str:
