@@ -20,7 +20,13 @@ import pytest
 from pydantic import TypeAdapter
 
 from typed_toolsets import Toolset, tool
-from typed_toolsets.agent import ReAct, Transcript, anthropic_model, openai_chat_model
+from typed_toolsets.agent import (
+    AgentError,
+    ReAct,
+    Transcript,
+    anthropic_model,
+    openai_chat_model,
+)
 from typed_toolsets.export import anthropic as anthropic_tools
 from typed_toolsets.export import openai_chat
 from typed_toolsets.text import TextProcessingToolset
@@ -766,3 +772,40 @@ def test_anthropic_null_input_is_no_arguments_and_a_nameless_call_is_answered() 
     assert all(isinstance(i, str) and i for i in ids)
     assert len(set(ids)) == 4
     assert [answer["tool_use_id"] for answer in answers["content"]] == ids
+
+
+@pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
+def test_openai_a_reply_without_choices_stops_the_run_with_its_error(as_sdk: bool) -> None:
+    """A compatible server (OpenRouter) may send its error as a reply: ``"choices": null``
+    beside an ``"error"``, which the SDK hands over unvalidated. It was read as a reply without
+    tool calls: the run ended "successfully" with the final answer ``""``, the error lost."""
+    first = completion(
+        1, {"content": None, "tool_calls": [_openai_call("c1", "text_wc", {"text": "a"})]}, "x"
+    )
+    failed = {
+        "id": "gen-2",
+        "object": "chat.completion",
+        "created": 1767225602,
+        "model": "m",
+        "choices": None,
+        "error": {"message": "Rate limit exceeded", "code": 429},
+    }
+    replies = [first, failed]
+    if as_sdk:  # as the SDK builds a response: without validating it
+        replies = [openai_types.ChatCompletion.model_construct(**reply) for reply in replies]
+    answer = _with(lambda **request: replies[len(request["messages"]) // 2])
+    client = types.SimpleNamespace(chat=types.SimpleNamespace(completions=answer))
+    agent = ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=4)
+    with pytest.raises(AgentError) as raised:
+        agent.run("Count.")
+    assert str(raised.value) == (
+        "openai_chat_model: the provider's reply holds no choices, only an error: "
+        '{"message": "Rate limit exceeded", "code": 429}; the run stopped'
+    )
+    assert [step.observation for step in raised.value.steps] == [
+        "Lines: 1, Words: 1, Characters: 1"
+    ]
+    del failed["error"]
+    client, _ = fake_openai([failed], as_sdk=False)
+    with pytest.raises(AgentError, match=r"holds no choices \(no message, no tool call\)"):
+        ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=2).run("x")

@@ -35,6 +35,7 @@ from typed_toolsets.export import anthropic, openai_chat
 from typed_toolsets.export.calls import anthropic_text
 from typed_toolsets.export.values import valid_text
 
+from .errors import AgentError
 from .prompt import Transcript, Turn
 from .steps import FINISH, is_finish, parse_json
 
@@ -66,12 +67,14 @@ class _Read:
         thought: Text the model wrote beside its tool calls.
         calls: ``{"id", "name", "arguments"}`` for each tool call, in order.
         text: The whole text of the reply (the final answer when there are no calls).
+        failure: Why the reply holds no answer at all (None for a reply).
     """
 
     message: dict[str, Any]
     thought: str
     calls: list[dict[str, Any]]
     text: str
+    failure: str | None = None
 
 
 def _native(turn: Turn, provider: str) -> Mapping[str, Any] | None:
@@ -105,11 +108,11 @@ class _NativeModel(abc.ABC):
             return pending
         response = self._send(transcript)
         if inspect.isawaitable(response):
-            return self._later(typing.cast("Awaitable[object]", response))
-        return self._step(response)
+            return self._later(typing.cast("Awaitable[object]", response), transcript)
+        return self._step(response, transcript)
 
-    async def _later(self, response: Awaitable[object]) -> dict[str, Any]:
-        return self._step(await response)
+    async def _later(self, response: Awaitable[object], transcript: Transcript) -> dict[str, Any]:
+        return self._step(await response, transcript)
 
     def _pending(self, transcript: Transcript) -> dict[str, Any] | None:
         if not transcript.turns:
@@ -122,8 +125,12 @@ class _NativeModel(abc.ABC):
             return None
         return self._call_step(native, index)
 
-    def _step(self, response: object) -> dict[str, Any]:
+    def _step(self, response: object, transcript: Transcript) -> dict[str, Any]:
         read = self._read(response)
+        if read.failure is not None:
+            steps = [turn.step for turn in transcript.turns]
+            msg = f"{read.failure}; the run stopped"
+            raise AgentError(msg, steps)
         if not read.calls:
             return {"thought": "", "action": FINISH, "final_answer": read.text}
         native = {
@@ -222,7 +229,11 @@ class OpenAIChatModel(_NativeModel):
 
     def _read(self, response: object) -> _Read:
         choices = _items(response, "choices")
-        message = _get(choices[0], "message") if choices else None
+        if not choices:
+            # A compatible server's error sent as a reply (OpenRouter's `"choices": null` beside
+            # its "error"): read as an empty final answer, the run ended "successfully" with "".
+            return _Read({}, "", [], "", failure=_no_choices(response))
+        message = _get(choices[0], "message")
         content = _get(message, "content")
         text = content if isinstance(content, str) else ""
         refusal = _get(message, "refusal")
@@ -325,6 +336,18 @@ class AnthropicModel(_NativeModel):
                 blocks.append(_as_dict(block))
         text = "".join(texts)
         return _Read({"role": "assistant", "content": blocks}, text, calls, text)
+
+
+def _no_choices(response: object) -> str:
+    """What an OpenAI reply without choices says: its ``error``, as JSON, when it has one."""
+    said = "openai_chat_model: the provider's reply holds no choices"
+    error = _get(response, "error")
+    if error is None:
+        return f"{said} (no message, no tool call)"
+    try:
+        return f"{said}, only an error: {json.dumps(error, ensure_ascii=False, default=str)}"
+    except (TypeError, ValueError, RecursionError):  # circular: its text, as a JSON string
+        return f"{said}, only an error: {json.dumps(str(error), ensure_ascii=False)}"
 
 
 def _final_answer(arguments: object) -> object:
