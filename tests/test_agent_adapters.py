@@ -809,3 +809,26 @@ def test_openai_a_reply_without_choices_stops_the_run_with_its_error(as_sdk: boo
     client, _ = fake_openai([failed], as_sdk=False)
     with pytest.raises(AgentError, match=r"holds no choices \(no message, no tool call\)"):
         ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=2).run("x")
+
+
+@pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
+def test_anthropic_an_error_body_as_the_reply_stops_the_run_with_its_error(as_sdk: bool) -> None:
+    """An Anthropic-style error body handed over as the reply (a proxy's, a plain-dict client's)
+    has no content: it ended the run "successfully" with ``""``. An empty content list is a
+    reply (an empty final answer), as before."""
+    error = {"type": "overloaded_error", "message": "Overloaded"}
+    body: Any = {"type": "error", "error": error}
+    if as_sdk:
+        body = anthropic_types.Message.model_construct(**body)
+    client = types.SimpleNamespace(messages=_with(lambda **_: body))
+    with pytest.raises(AgentError) as raised:
+        ReAct(anthropic_model(client, model="m"), TOOLS, max_iterations=2).run("x")
+    assert str(raised.value) == (
+        "anthropic_model: the provider's reply holds no content, only an error: "
+        '{"type": "overloaded_error", "message": "Overloaded"}; the run stopped'
+    )
+    client, _ = fake_anthropic([_message(1, [], "end_turn")], as_sdk=as_sdk)
+    assert (
+        ReAct(anthropic_model(client, model="m"), TOOLS, max_iterations=2).run("x").final_answer
+        == ""
+    )

@@ -230,9 +230,11 @@ class OpenAIChatModel(_NativeModel):
     def _read(self, response: object) -> _Read:
         choices = _items(response, "choices")
         if not choices:
-            # A compatible server's error sent as a reply (OpenRouter's `"choices": null` beside
-            # its "error"): read as an empty final answer, the run ended "successfully" with "".
-            return _Read({}, "", [], "", failure=_no_choices(response))
+            # An error sent as a reply: read as an empty final answer, the run ended
+            # "successfully" with "" and the error lost.
+            return _Read(
+                {}, "", [], "", failure=_no_reply("openai_chat_model", "choices", response)
+            )
         message = _get(choices[0], "message")
         content = _get(message, "content")
         text = content if isinstance(content, str) else ""
@@ -310,6 +312,10 @@ class AnthropicModel(_NativeModel):
         return create(**request)
 
     def _read(self, response: object) -> _Read:
+        if not isinstance(_get(response, "content"), (list, tuple)):
+            # An error sent as a reply (as for OpenAI); `"content": []` is a reply, an empty one.
+            failure = _no_reply("anthropic_model", "content", response)
+            return _Read({}, "", [], "", failure=failure)
         blocks: list[dict[str, Any]] = []
         texts: list[str] = []
         calls: list[dict[str, Any]] = []
@@ -338,9 +344,14 @@ class AnthropicModel(_NativeModel):
         return _Read({"role": "assistant", "content": blocks}, text, calls, text)
 
 
-def _no_choices(response: object) -> str:
-    """What an OpenAI reply without choices says: its ``error``, as JSON, when it has one."""
-    said = "openai_chat_model: the provider's reply holds no choices"
+def _no_reply(function: str, missing: str, response: object) -> str:
+    """What a reply without *missing* (its choices, its content) says: its ``error``, as JSON.
+
+    A compatible server or a proxy may send its error as a reply (OpenRouter's ``"choices":
+    null`` beside an ``"error"``; an Anthropic-style ``{"type": "error", "error": ...}`` body),
+    which the SDK hands over unvalidated, and a plain-dict client as it came.
+    """
+    said = f"{function}: the provider's reply holds no {missing}"
     error = _get(response, "error")
     if error is None:
         return f"{said} (no message, no tool call)"
