@@ -10,6 +10,7 @@ import contextvars
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -505,6 +506,17 @@ def test_OUT_1_a_first_line_longer_than_the_cap_is_cut_inside_it_at_a_character(
     assert cap_answer("é" * 100, max_bytes=55, note="[cut]") == "é" * 24 + "\n[cut]"
     assert cap_answer("short\n", max_bytes=60, note="[cut]") == "short\n"
     assert cap_answer("short\n", max_bytes=60, note="[cut]", cut=True) == "short\n[cut]"
+
+
+@pytest.mark.parametrize("prefix", range(4))
+def test_OUT_1_a_first_line_cut_inside_it_is_not_cut_inside_an_escape(prefix: int) -> None:
+    # 200 bytes less the note and its newline: the cut falls at each of an escape's 4 places.
+    toolset = TextProcessingToolset(max_output_bytes=200)
+    output = toolset.filter_lines(text="a" * prefix + "\x1b" * 100 + "\n", pattern="^")
+    body, note = output.rsplit("\n", 1)
+    assert note.startswith("[truncated: ")
+    assert re.fullmatch(r"a*(\\x1b)+", body), body[-8:]
+    assert len(output.encode()) <= 200
 
 
 @pytest.mark.usefixtures("no_leaks")

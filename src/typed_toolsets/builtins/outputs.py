@@ -35,6 +35,8 @@ _CONTROLS: Final = _control_table()
 # the common case, text with no control character, at a scan: str.translate with a table costs
 # about 50 ms per MB of non-ASCII text.
 _CONTROL_CHAR: Final = re.compile("[" + "".join(map(chr, _CONTROLS)) + "]")
+#: One escape as `escape_controls` writes it, in UTF-8: where a cut inside a line must not fall.
+_ESCAPE: Final = re.compile(rb"\\x[0-9a-f]{2}")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -73,6 +75,18 @@ def cut_to_lines(data: bytes) -> bytes:
     return data[: end + 1] if end >= 0 else data
 
 
+def _outside_escape(data: bytes, end: int) -> int:
+    r"""*end*, or the start of the ``\xNN`` escape in *data* that it would cut in two.
+
+    A cut ``\x1`` reads as a different text; ``\x1b`` written by the sender is kept whole too.
+    """
+    # Two escapes cannot overlap (a hex digit is not a backslash): at most one straddles *end*.
+    for start in range(max(end - 3, 0), end):
+        if _ESCAPE.match(data, start):
+            return start
+    return end
+
+
 def _decode_cut(data: bytes) -> str:
     """Decode UTF-8 (lone surrogates allowed) that may end inside a character: drop that part."""
     for end in range(len(data), max(len(data) - 4, -1), -1):
@@ -84,12 +98,12 @@ def _decode_cut(data: bytes) -> str:
 
 
 def cap_answer(text: str, *, max_bytes: int, note: str, cut: bool = False) -> str:
-    """*text* if it fits in *max_bytes* UTF-8 bytes; else as many whole lines as fit, then *note*.
+    r"""*text* if it fits in *max_bytes* UTF-8 bytes; else as many whole lines as fit, then *note*.
 
     Applied to a tool's answer after escaping, since escaping turns one control byte into four
     characters: what the model receives is what is capped. The note counts against the cap too.
-    A first line longer than the cap is cut inside the line; a cap too small for the note
-    gives the note alone, cut.
+    A first line longer than the cap is cut inside the line, at a character and not inside a
+    ``\xNN`` escape; a cap too small for the note gives the note alone, cut.
 
     Args:
         text: The escaped answer.
@@ -108,7 +122,7 @@ def cap_answer(text: str, *, max_bytes: int, note: str, cut: bool = False) -> st
     if len(note_data) >= max_bytes:  # no room for text: the note alone, cut to the cap
         return _decode_cut(note_data[:max_bytes])
     room = max_bytes - len(note_data) - 1
-    kept = data if len(data) <= room else cut_to_lines(data[:room])
+    kept = data if len(data) <= room else cut_to_lines(data[: _outside_escape(data, room)])
     answer = _decode_cut(kept)
     return answer + ("" if not answer or answer.endswith("\n") else "\n") + note
 
