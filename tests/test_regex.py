@@ -44,6 +44,8 @@ PATTERNS = [
     r"\Aa",
     r"b\z",
     r"\\A",
+    r"[^x]$\s",
+    r"\^$\n",
 ]
 line_text = st.text(alphabet=st.sampled_from(list("abAB x\n\r\té")), max_size=40)
 
@@ -91,6 +93,10 @@ def test_anchors_are_line_anchors() -> None:
         ("ab\n\ncd\n", r"\s$", "ab\n\ncd\n", ""),
         ("ab\n\ncd\n", r"\n\n", "", "ab\n\ncd\n"),
         ("ab\n\ncd\n", r"\n^", "", "ab\n\ncd\n"),
+        # A "^" in a class or escaped is no anchor: "$" then the newline is found as in a$\n.
+        ("ab\nab \n", r"[^ ]$\s", "ab\n", "ab \n"),
+        ("^x\nx\n", r"[\^]x$\n", "^x\n", "x\n"),
+        ("^x\nx\n", r"\^x$\n", "^x\n", "x\n"),
     ],
 )
 def test_each_line_is_matched_with_its_newline_as_the_seed_does(

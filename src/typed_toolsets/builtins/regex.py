@@ -24,7 +24,7 @@ whole text, and the line is kept when either finds a match:
 
 The one kind of Ruby match neither finds asserts ``$`` and then matches the newline after it
 (``^a$\n``, which says ``a\n`` twice); the whole-text search below finds it in a pattern
-without ``^`` that is not checked line by line (``a$\n``).
+without a ``^`` anchor that is not checked line by line (``a$\n``).
 
 A search costs microseconds in Python, too much for each of a million short lines, so
 `_kept_spans` searches the whole text instead, once per kept line, in a copy where each line's
@@ -34,9 +34,10 @@ the ``\n`` before it makes ``$`` hold and ``\b`` fail at the end of a line, as a
 Ruby string, and the one after it starts the next line. Every match of the seed's is then a
 match in the copy, and a match in the copy that stops short of the line's newline is one of
 the seed's. A match that runs on into the separator is checked again within the line, and
-only a pattern with a ``^`` (which RE2 would also match right after the newline) sends such a
-line to `_line_matches`. Patterns with ``\A``, ``\z``, ``\C`` or a flag turned off
-(``(?-m)``) are checked line by line throughout (`_needs_line_by_line`).
+only a pattern with a ``^`` anchor (which RE2 would also match right after the newline; the
+``^`` of ``[^a]`` or ``\^`` is none: `_pieces`) sends such a line to `_line_matches`. Patterns
+with ``\A``, ``\z``, ``\C`` or a flag turned off (``(?-m)``) are checked line by line
+throughout (`_needs_line_by_line`).
 
 Linear is not cheap: RE2's time per byte grows with the compiled program, up to a few
 nanoseconds per instruction per byte when its DFA gives way to the NFA (counted repetitions:
@@ -47,6 +48,7 @@ text's size is over `MAX_WORK`, and `_MAX_MEM` keeps compiling a 4 KB pattern to
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Final, Protocol
 
 import re2
@@ -181,24 +183,89 @@ def _line_matches(inner: _Regex, whole: _Regex, line: bytes) -> bool:
     return inner.search(line, 0, len(line) - 1) is not None or whole.search(line) is not None
 
 
-def _turns_a_flag_off(pattern: str) -> bool:
-    """Whether *pattern* has an inline flag group with a ``-``, as ``(?-m)`` or ``(?i-s:``."""
-    opening = pattern.find("(?")
-    while opening >= 0:
-        flags = opening + 2
-        while flags < len(pattern) and pattern[flags].isalpha():
-            flags += 1
-        if pattern.startswith("-", flags):
-            return True
-        opening = pattern.find("(?", opening + 2)
-    return False
+def _escape_end(pattern: str, start: int) -> int:
+    r"""Where the escape at *start* ends: ``\Q`` runs to ``\E``, ``\p{^Greek}`` to its brace."""
+    kind = pattern[start + 1 : start + 2]
+    if kind == "Q":
+        close = pattern.find("\\E", start + 2)
+        return len(pattern) if close < 0 else close + 2
+    if kind in ("p", "P", "x") and pattern.startswith("{", start + 2):
+        close = pattern.find("}", start + 3)
+        return len(pattern) if close < 0 else close + 1
+    return min(start + 2, len(pattern))
+
+
+def _class_end(pattern: str, start: int) -> int:
+    """Where the character class opened at *start* ends, read as RE2's parser reads it."""
+    position = start + 1
+    if pattern.startswith("^", position):
+        position += 1
+    if pattern.startswith("]", position):  # a "]" first in a class is a literal
+        position += 1
+    while position < len(pattern) and pattern[position] != "]":
+        if pattern.startswith("[:", position):
+            # RE2 reads "[:" up to the next ":]" as a POSIX class (or refuses the pattern).
+            close = pattern.find(":]", position + 2)
+            if close >= 0:
+                position = close + 2
+                continue
+        if pattern[position] == "\\":
+            position = _escape_end(pattern, position)
+            continue
+        position += 1
+    return position + 1
+
+
+def _pieces(pattern: str) -> Iterator[tuple[int, str]]:
+    r"""Each piece of *pattern*, a pattern RE2 compiled, with where it starts.
+
+    A piece is an escape (``\A``, ``\p{^Greek}``, a ``\Q...\E`` quotation), a character class
+    (``[^a]``) or one other character: so only a one-character piece can be an operator, and
+    the ``^`` of ``[^a]`` or ``\^`` is not an anchor.
+    """
+    position = 0
+    while position < len(pattern):
+        if pattern[position] == "\\":
+            end = _escape_end(pattern, position)
+        elif pattern[position] == "[":
+            end = _class_end(pattern, position)
+        else:
+            end = position + 1
+        yield position, pattern[position:end]
+        position = end
+
+
+def _has_line_start(pattern: str) -> bool:
+    """Whether *pattern* has a ``^`` anchor (not a ``^`` in a class or escaped)."""
+    return any(piece == "^" for _, piece in _pieces(pattern))
+
+
+def _flags_at(pattern: str, start: int) -> tuple[str, str, int] | None:
+    """The flags that a flag group opening at *start* (``(?i-m)``, ``(?s:``) turns on and off.
+
+    Returns:
+        The flags turned on, those turned off and where they end (at the ``)`` or ``:``), or
+        None when no flag group opens at *start*.
+    """
+    if not pattern.startswith("(?", start):
+        return None
+    end = start + 2
+    while end < len(pattern) and pattern[end] in "imsU-":
+        end += 1
+    if not pattern.startswith((")", ":"), end):
+        return None  # (?P<name>, (?<name>: a named group
+    on, _, off = pattern[start + 2 : end].partition("-")
+    return on, off, end
 
 
 def _needs_line_by_line(pattern: str) -> bool:
     r"""Whether the whole-text search could miss a match: ``\A``, ``\z``, ``\C`` or ``(?-m)``."""
-    # Read loosely (an escaped backslash before A counts too): a false alarm only costs speed.
     escapes = ("\\A", "\\z", "\\C")
-    return any(escape in pattern for escape in escapes) or _turns_a_flag_off(pattern)
+    for start, piece in _pieces(pattern):
+        flags = _flags_at(pattern, start) if piece == "(" else None
+        if piece in escapes or (flags is not None and flags[1]):
+            return True
+    return False
 
 
 def _kept_spans(inner: _Regex, whole: _Regex, joined: bytes, pattern: str) -> list[tuple[int, int]]:
@@ -210,7 +277,7 @@ def _kept_spans(inner: _Regex, whole: _Regex, joined: bytes, pattern: str) -> li
     empty_at_end = whole.search(b"\n", 1) is not None
     # Without a ^, a match in the copy that ends at a line's end (just past its newline) is one
     # of the seed's: the copy and a Ruby line then differ only beyond that end.
-    exact_to_end = "^" not in pattern
+    exact_to_end = not _has_line_start(pattern)
     size = len(joined)
     spans: list[tuple[int, int]] = []
     position = 0
