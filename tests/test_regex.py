@@ -113,6 +113,27 @@ def test_a_flag_turned_off_inside_the_pattern_stays_within_a_line() -> None:
     assert _regex.filter_lines("abc\ndef\n", "(?i-m:^D)", invert=False) == "def\n"
 
 
+@pytest.mark.parametrize(
+    ("pattern", "plain"),
+    [
+        ("(?-m)^a$", "^a$"),
+        ("(?i-m:a$)", "a$"),
+        ("(?-m)a$\\n", "a$\\n"),
+        ("(?-mi)A$", "(?-i)A$"),
+        ("(?s-m)^a.", "(?s)^a."),
+    ],
+)
+def test_multi_line_mode_turned_off_changes_nothing_on_a_line(pattern: str, plain: str) -> None:
+    # RE2's single-line $ is \z: it would keep the last "a" (no newline) and drop the others.
+    text = "a\nxa\nA\nab\na"
+    kept = _regex.filter_lines(text, plain, invert=False)
+    assert kept
+    assert _regex.filter_lines(text, pattern, invert=False) == kept
+    assert _regex.filter_lines(text, pattern, invert=True) == _regex.filter_lines(
+        text, plain, invert=True
+    )
+
+
 def test_unicode_case_folding_and_lone_surrogates() -> None:
     assert _regex.filter_lines("ÉTÉ\nhiver", "été", invert=False) == "ÉTÉ\n"
     assert _regex.filter_lines("a\ud800b\nc", "a", invert=False) == "a\ud800b\n"

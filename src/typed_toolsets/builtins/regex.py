@@ -36,8 +36,10 @@ match in the copy, and a match in the copy that stops short of the line's newlin
 the seed's. A match that runs on into the separator is checked again within the line, and
 only a pattern with a ``^`` anchor (which RE2 would also match right after the newline; the
 ``^`` of ``[^a]`` or ``\^`` is none: `_pieces`) sends such a line to `_line_matches`. Patterns
-with ``\A``, ``\z``, ``\C`` or a flag turned off (``(?-m)``) are checked line by line
-throughout (`_needs_line_by_line`).
+with ``\A``, ``\z`` or ``\C`` are checked line by line throughout (`_needs_line_by_line`).
+Multi-line mode turned off (``(?-m)``) is turned back on in the multi-line search
+(`_multi_line_kept_on`): on one line, the two modes differ only in RE2's single-line ``$``,
+which is ``\z``.
 
 Linear is not cheap: RE2's time per byte grows with the compiled program, up to a few
 nanoseconds per instruction per byte when its DFA gives way to the NFA (counted repetitions:
@@ -259,13 +261,32 @@ def _flags_at(pattern: str, start: int) -> tuple[str, str, int] | None:
 
 
 def _needs_line_by_line(pattern: str) -> bool:
-    r"""Whether the whole-text search could miss a match: ``\A``, ``\z``, ``\C`` or ``(?-m)``."""
+    r"""Whether the whole-text search could miss a match: ``\A``, ``\z`` or ``\C``."""
     escapes = ("\\A", "\\z", "\\C")
+    return any(piece in escapes for _, piece in _pieces(pattern))
+
+
+def _multi_line_kept_on(pattern: str) -> str:
+    r"""*pattern* with multi-line mode turned on wherever it turns it off: ``(?-m)`` is ``(?m)``.
+
+    Each line is matched on its own, so ``^`` and ``$`` mean the same in either mode, as in
+    Python's ``re`` on one line: its start, and before its newline or at its end. RE2's
+    single-line ``$`` is its ``\z``, so ``(?-m)^a$`` would never match a line ending in a
+    newline (and would match a last line without one). Only the multi-line search gets this
+    pattern: the single-line one (see the module docstring) keeps the pattern as it is.
+    """
+    parts: list[str] = []
+    done = 0
     for start, piece in _pieces(pattern):
         flags = _flags_at(pattern, start) if piece == "(" else None
-        if piece in escapes or (flags is not None and flags[1]):
-            return True
-    return False
+        if flags is None or "m" not in flags[1]:
+            continue
+        on, off, end = flags
+        off = off.replace("m", "")
+        parts += [pattern[done:start], "(?", on.replace("m", ""), "m", f"-{off}" if off else ""]
+        done = end
+    parts.append(pattern[done:])
+    return "".join(parts)
 
 
 def _kept_spans(inner: _Regex, whole: _Regex, joined: bytes, pattern: str) -> list[tuple[int, int]]:
@@ -320,7 +341,7 @@ def filter_lines(text: str, pattern: str, *, invert: bool) -> str:
     # one. A prefix, not a group around the pattern: a closing ")" would be quoted by an
     # unterminated \Q in the pattern ("\Qa)" is valid RE2, "(?m:\Qa))" is not).
     whole = _compile(pattern)
-    inner = _compile(f"(?m){pattern}")
+    inner = _compile(f"(?m){_multi_line_kept_on(pattern)}")
     _check_work(whole if whole.programsize > inner.programsize else inner, pattern, len(data))
     if _needs_line_by_line(pattern):
         lines = _lines(data)
