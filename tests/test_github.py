@@ -873,6 +873,26 @@ def test_hostname_is_validated() -> None:
     assert GitHubCLIToolset(hostname="GHE.example.com").hostname == "GHE.example.com"
 
 
+@pytest.mark.parametrize(
+    "hostname", ["github.com.", "GitHub.com.", "api.github.com", "www.github.com."]
+)
+def test_other_spellings_of_github_com_get_its_token_not_the_enterprise_one(
+    fake_gh: Any, monkeypatch: pytest.MonkeyPatch, hostname: str
+) -> None:
+    # Before: 'github.com.' was an enterprise host: GH_HOST=github.com. and GH_ENTERPRISE_TOKEN,
+    # which gh (taking it for an enterprise host too) sent to github.com.
+    monkeypatch.setenv("GH_TOKEN", "github-token")
+    monkeypatch.setenv("GH_ENTERPRISE_TOKEN", "enterprise-token")
+    fake_gh.reply("issue", "list", stdout="[]")
+    assert GitHubCLIToolset(hostname=hostname).list_issues() == "No issues found"
+    env = fake_gh.calls()[0]["env"]
+    assert env["GH_TOKEN"] == "github-token"
+    assert "GH_HOST" not in env
+    assert "GH_ENTERPRISE_TOKEN" not in env
+    # An enterprise host keeps its name, without the trailing dot of a fully qualified one.
+    assert github_args.check_hostname("GHE.example.com.") == "ghe.example.com"
+
+
 # ---------------------------------------------------------------------------- real gh
 
 REAL_GH = shutil.which("gh", path="/usr/bin:/bin:/usr/local/bin")

@@ -471,7 +471,12 @@ def traffic_arguments(*, repo: object, kind: str, per: object) -> list[str]:
 
 
 def check_hostname(value: object) -> str:
-    """A bare host name such as ``github.com`` or ``ghe.example.com``.
+    """A bare host name such as ``github.com`` or ``ghe.example.com``, as gh takes it.
+
+    Lower-cased, without the trailing dot of a fully qualified name (``github.com.`` is
+    github.com), and ``DEFAULT_HOST`` for any subdomain of github.com (``api.github.com``), which
+    gh itself takes for github.com. Another spelling of github.com would count as an enterprise
+    host here and get ``GH_ENTERPRISE_TOKEN``, which gh would then send to github.com.
 
     Raises:
         ValueError: Not a host name.
@@ -485,7 +490,8 @@ def check_hostname(value: object) -> str:
     ):
         msg = f"`hostname` must be a host name such as 'github.com' (got {value!r})"
         raise ValueError(msg)
-    return value.lower()
+    host = value.lower().removesuffix(".")
+    return DEFAULT_HOST if host.endswith("." + DEFAULT_HOST) else host
 
 
 def gh_environment(
