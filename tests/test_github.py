@@ -524,6 +524,19 @@ def test_api_request_fills_ghs_older_placeholders_from_repo_too(fake_gh: Any) ->
     assert fake_gh.argvs() == [["api", "--method=GET", "--", "repos/octo/cat/issues"]]
 
 
+@pytest.mark.parametrize("placeholder", ["{branch}", ":branch"])
+def test_a_branch_placeholder_with_a_repo_is_refused(fake_gh: Any, placeholder: str) -> None:
+    # `repo` fills {owner} and {repo}; left to gh, {branch} became the branch checked out in the
+    # working directory, whatever repository `repo` named.
+    fake_gh.reply("api", stdout="{}")
+    message = _tools()["github_api_request"].dynamic_call(
+        {"endpoint": f"repos/{{owner}}/{{repo}}/branches/{placeholder}", "repo": "octo/cat"}
+    )
+    assert f"segment 5 ('{placeholder}') is a placeholder which gh would fill" in message
+    assert "not a branch of 'octo/cat': write the branch name instead" in message
+    assert fake_gh.argvs() == []
+
+
 @pytest.mark.parametrize("segment", ["x:owner", "main...fork:repo-x", "a:branch"])
 def test_a_placeholder_inside_a_segment_is_refused(fake_gh: Any, segment: str) -> None:
     # gh replaces ':owner' (':repo', ':branch') anywhere in the path, from the working

@@ -81,6 +81,7 @@ _SEGMENT_CHARS: Final = _ALNUM | set("-._~:+,=")
 # gh also fills its older spelling, ":owner", ":repo" and ":branch", and does so anywhere in
 # the path (its pattern is `:(owner|repo|branch)\b`, not only a whole segment).
 _PLACEHOLDERS: Final = frozenset({"{owner}", "{repo}", "{branch}", ":owner", ":repo", ":branch"})
+_BRANCH_PLACEHOLDERS: Final = frozenset({"{branch}", ":branch"})
 _EMBEDDED_PLACEHOLDER: Final = re.compile(r":(owner|repo|branch)\b", re.ASCII)
 #: The first path segments of GitHub's REST API: github.com's (as listed by GitHub's OpenAPI
 #: description), plus those only GitHub Enterprise Server or Cloud serve (``admin``,
@@ -349,8 +350,9 @@ def check_endpoint(value: object, repo: str | None) -> str:
 
     A leading ``/`` is accepted and dropped. The first segment must be a REST resource
     (`REST_ROOTS`). With *repo*, the placeholders ``{owner}`` and ``{repo}`` (or gh's older
-    ``:owner`` and ``:repo``) are replaced by its parts; without it, gh fills them (and
-    ``{branch}``) from the git repository of the working directory.
+    ``:owner`` and ``:repo``) are replaced by its parts, and ``{branch}`` (``:branch``) is
+    refused: gh would fill it with the branch checked out in the working directory, not one of
+    *repo*. Without *repo*, gh fills all three from the git repository of the working directory.
 
     Raises:
         InvalidArgumentError: The endpoint is not such a path.
@@ -366,7 +368,7 @@ def check_endpoint(value: object, repo: str | None) -> str:
         msg = f"`endpoint` has {len(segments)} path segments; the limit is 32"
         raise InputTooLargeError(msg)
     for index, segment in enumerate(segments):
-        problem = _segment_problem(segment, first=index == 0)
+        problem = _segment_problem(segment, first=index == 0, repo=repo)
         if problem is not None:
             msg = (
                 f"`endpoint` must be a GitHub REST API path such as 'repos/OWNER/NAME/issues' "
@@ -396,7 +398,12 @@ def _check_rest_root(root: str) -> None:
         raise InvalidArgumentError(msg)
 
 
-def _segment_problem(segment: str, *, first: bool) -> str | None:
+def _segment_problem(segment: str, *, first: bool, repo: str | None) -> str | None:
+    if segment in _BRANCH_PLACEHOLDERS and repo is not None:
+        return (
+            f"is a placeholder which gh would fill with the branch checked out in the working "
+            f"directory, not a branch of {repo!r}: write the branch name instead"
+        )
     if segment in _PLACEHOLDERS:
         return None
     if not segment:
