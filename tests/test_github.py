@@ -365,6 +365,25 @@ def test_pr_list_empty_and_parse_failures(fake_gh: Any) -> None:
                 "an array"
             ),
         ),
+        # Before: "Issue #nan: ...", "Views: inf total ...", and "Labels: {"a": NaN}", no JSON.
+        (
+            "github_get_issue",
+            {"issue_number": 1},
+            '{"number": NaN, "title": "t"}',
+            "Failed to parse issue details: NaN is not valid JSON (numbers must be finite)",
+        ),
+        (
+            "github_get_issue",
+            {"issue_number": 1},
+            '{"number": 1, "labels": [{"name": {"a": -Infinity}}]}',
+            "Failed to parse issue details: -Infinity is not valid JSON (numbers must be finite)",
+        ),
+        (
+            "github_traffic_views",
+            {"repo": "o/r"},
+            '{"count": 1e400, "views": []}',
+            "Failed to parse traffic data: the number 1e400 is too large to read (past 1.8e308)",
+        ),
         pytest.param(
             "github_list_prs",
             {},
@@ -385,6 +404,18 @@ def test_malformed_json_from_gh_is_described_in_json_terms(
     assert _tools()[tool].dynamic_call(arguments) == message
 
 
+def test_a_lone_surrogate_in_ghs_json_is_shown_as_a_replacement_character(fake_gh: Any) -> None:
+    # Before: the answer held U+D800 itself, text with no UTF-8 form (print() raised
+    # UnicodeEncodeError), also inside the JSON of a value the format writes out.
+    issue = (
+        '{"number": 1, "title": "a\\ud800b", "state": "OPEN", "labels": [{"name": ["\\udc00"]}]}'
+    )
+    fake_gh.reply("issue", "view", stdout=issue)
+    output = _tools()["github_get_issue"].dynamic_call({"issue_number": 1})
+    assert output.startswith('Issue #1: a\ufffdb\nState: OPEN\nLabels: ["\ufffd"]\n')
+    output.encode("utf-8")  # raises UnicodeEncodeError if a lone surrogate is left
+
+
 def test_json_nested_too_deeply_is_the_seeds_error_string_without_python_internals(
     fake_gh: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -395,13 +426,13 @@ def test_json_nested_too_deeply_is_the_seeds_error_string_without_python_interna
     )
 
     # A value json.loads accepted a few stack frames higher up can still be too deep to show.
-    def loads(_text: str) -> object:
+    def decode(_text: str) -> object:
         title: list[object] = []
         for _ in range(100_000):
             title = [title]
         return {"number": 1, "title": title, "state": "OPEN"}
 
-    monkeypatch.setattr(github_module, "json", SimpleNamespace(loads=loads, dumps=json.dumps))
+    monkeypatch.setattr(github_module, "_DECODER", SimpleNamespace(decode=decode))
     fake_gh.reply("issue", "view", stdout="{}")
     assert tools["github_get_issue"].dynamic_call({"issue_number": 1}) == (
         "Error getting issue: gh returned a value nested too deeply to show"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import signal
 from collections.abc import Callable, Mapping, Sequence
 from json import JSONDecodeError
@@ -42,7 +43,7 @@ from .github_args import (
     pr_view_arguments,
     traffic_arguments,
 )
-from .outputs import cap_answer, escape_controls, redact
+from .outputs import cap_answer, escape_controls, redact, replace_surrogates
 from .process import ProcessResult
 from .programs import failure_line, run_program
 
@@ -70,6 +71,30 @@ _NO_FIELDS: Final[Fields] = MappingProxyType({})
 _INSTALL: Final = "install the GitHub CLI (Debian/Ubuntu: apt-get install gh)"
 _TIMEOUT_HINT: Final = "try again later, or ask for fewer results"
 _GET_ONLY: Final = "Error: Only GET requests are allowed for read-only access"
+
+
+class _NotFiniteError(ValueError):
+    """gh's JSON holds ``NaN``, ``Infinity`` or a number past a float's range."""
+
+
+def _reject_constant(name: str) -> object:
+    msg = f"{name} is not valid JSON (numbers must be finite)"
+    raise _NotFiniteError(msg)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        shown = text if len(text) <= 40 else f"{text[:20]}...{text[-17:]}"
+        msg = f"the number {shown} is too large to read (past 1.8e308)"
+        raise _NotFiniteError(msg)
+    return value
+
+
+#: Reads gh's JSON as JSON is: Python's parser takes ``NaN`` and ``Infinity`` (and reads ``1e400``
+#: as infinity), which the formats would show as ``nan`` and ``inf``, and ``json.dumps`` as
+#: ``NaN``, which is no JSON.
+_DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 
 
 def _valid_hostname(_instance: object, _attribute: attrs.Attribute[str], value: str) -> None:
@@ -388,11 +413,12 @@ class GitHubCLIToolset(Toolset):
     def _render(
         self, text: str, secrets: list[str], what: str, hint: str = "", *, cut: bool = False
     ) -> str:
-        """*text* escaped, its secrets redacted, within `max_output_bytes` or cut with a note.
+        r"""*text* escaped, its secrets redacted, within `max_output_bytes` or cut with a note.
 
         Capped as returned, like a text tool's answer: escaping writes a control byte as four
         characters, and a format spells out more than gh's JSON held. Redacting comes first, so
-        that a cut cannot leave part of a token.
+        that a cut cannot leave part of a token. A lone surrogate (a ``\ud800`` escape in gh's
+        JSON) is shown as U+FFFD, as an undecodable byte is: the answer is always UTF-8 text.
 
         Args:
             text: What gh printed, decoded, or the seed's format of it.
@@ -402,7 +428,7 @@ class GitHubCLIToolset(Toolset):
             cut: gh's output was already cut at the cap: add the note even if the text fits.
         """
         note = f"[truncated: {what} exceeded {self.max_output_bytes:,} bytes{hint}]"
-        answer = redact(escape_controls(text), secrets)
+        answer = redact(escape_controls(replace_surrogates(text)), secrets)
         return cap_answer(answer, max_bytes=self.max_output_bytes, note=note, cut=cut)
 
     def _query(self, arguments: list[str], query: _Query) -> str:
@@ -418,10 +444,10 @@ class GitHubCLIToolset(Toolset):
             )
             raise OutputTooLargeError(msg)
         try:
-            data = json.loads(result.stdout.decode("utf-8", "replace"))
+            data = _DECODER.decode(result.stdout.decode("utf-8", "replace"))
         except RecursionError:  # its message speaks of Python's stack, not of the JSON
             return f"Failed to parse {query.parsed}: the JSON is nested too deeply"
-        except JSONDecodeError as exc:
+        except (JSONDecodeError, _NotFiniteError) as exc:
             return f"Failed to parse {query.parsed}: {exc}"
         except ValueError:  # int() past the interpreter's digit limit: it names sys settings
             return f"Failed to parse {query.parsed}: a number has too many digits to read"
