@@ -701,6 +701,37 @@ def test_answers_are_capped_as_returned_after_escaping_and_formatting(fake_gh: A
     assert len(failed.encode()) <= 1000 + len("Failed to get pull request: ")
 
 
+def test_one_issue_or_pull_request_past_the_cap_is_not_told_to_ask_for_fewer_results(
+    fake_gh: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: "; ask for fewer results" for one issue too, where no fewer results exist.
+    # gh's JSON fits, the answer does not: each DEL is escaped as four characters.
+    body = {"number": 1, "title": "t", "state": "OPEN", "url": "u", "body": "\x7f\x7f\n" * 200}
+    fake_gh.reply("issue", "view", stdout=json.dumps(body, ensure_ascii=False))
+    toolset = GitHubCLIToolset(max_output_bytes=1000)
+    issue = toolset.get_issue(issue_number=1)
+    assert issue.startswith("Issue #1: t\nState: OPEN\nURL: u\n\nBody:\n\\x7f\\x7f\n")
+    assert issue.endswith("\n[truncated: the answer exceeded 1,000 bytes]")
+    # gh's JSON itself cut at the cap: it cannot be read at all.
+    cut = ProcessResult(
+        returncode=-signal.SIGKILL,
+        stdout=b'{"number": 1, "body": "' + b"b" * 990,
+        stderr=b"",
+        ended_by="output_cap",
+        duration=0.1,
+    )
+    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: cut)
+    with pytest.raises(OutputTooLargeError) as raised:
+        toolset.get_pr(pr_number=1)
+    assert str(raised.value) == (
+        "gh printed more than the 1,000-byte output cap (pull request details); this one pull "
+        "request is larger than that, so fewer results cannot help: github_api_request with the "
+        "endpoint 'repos/OWNER/NAME/pulls/NUMBER' shows its first part"
+    )
+    with pytest.raises(OutputTooLargeError, match=r"\(traffic data\); ask for weekly counts"):
+        toolset.traffic_views(repo="o/r")
+
+
 def test_gh_failing_on_its_own_with_output_past_the_cap_is_still_a_failure(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
