@@ -785,3 +785,45 @@ print(json.dumps(answers))
     shared_mcp, shared = answers["loops_shared"]
     assert shared_mcp["structuredContent"] == {"result": [[1, 2], [1, 2], [1, 2]]}
     assert shared["content"] == "[[1, 2], [1, 2], [1, 2]]"
+
+
+class Cents:
+    """A type of this test's own, registered twice."""
+
+    def __init__(self, amount: int) -> None:
+        self.amount = amount
+
+
+def test_a_result_is_written_by_the_registration_its_tool_was_built_with() -> None:
+    # The hook of a return type was looked up at a tool's first answer and kept: one tool that
+    # had answered kept the old registration, one that had not took the new one, and neither
+    # answered as its own output schema and arguments (both fixed when it was built) said.
+    register_type(
+        Cents, schema={"type": "integer"}, structure=Cents, unstructure=lambda c: c.amount
+    )
+
+    class Till(Toolset):
+        toolset_name = "till"
+
+        @tool(description="Echo")
+        def early(self, *, c: Cents) -> Cents:
+            return c
+
+        @tool(description="Echo")
+        def late(self, *, c: Cents) -> Cents:
+            return c
+
+    tools = Till.to_tools()
+    assert mcp_call(tools, "till_early", {"c": 5})["structuredContent"] == {"result": 5}
+    register_type(
+        Cents,
+        schema={"type": "string"},
+        structure=lambda text: Cents(int(text)),
+        unstructure=lambda c: str(c.amount),
+    )
+    for name in ("till_early", "till_late"):
+        answer = mcp_call(tools, name, {"c": 5})
+        assert answer["isError"] is False, answer
+        assert answer["structuredContent"] == {"result": 5}
+        assert answer["content"][0]["text"] == "5"
+    assert mcp_call(Till.to_tools(), "till_late", {"c": 6})["structuredContent"] == {"result": 6}

@@ -88,6 +88,10 @@ class MethodInfo:
             path, validator and error locating (built once, shared by every call).
         is_async: Whether it is an ``async def`` (or a sync wrapper of one: `makes_coroutine`).
         output_schema: The JSON Schema of its return annotation, or None.
+        output_unstructure: The unstructure hook of the same spec (None when it has no schema):
+            what it returns is written by the registration its ``output_schema`` was built
+            from, as its arguments are read by the one its ``parameters`` were, whatever
+            `register_type` is called later.
         summary: The first paragraph of its docstring, or None.
         sync_wrapper: Whether it is a plain ``def`` wrapper of an ``async def``: it may return
             the coroutine or run it itself (``asyncio.run``), so its call runs in a worker
@@ -100,6 +104,7 @@ class MethodInfo:
     output_schema: Schema | None
     summary: str | None
     sync_wrapper: bool = False
+    output_unstructure: Callable[[Any], Any] | None = None
 
     @property
     def params(self) -> tuple[Param, ...]:
@@ -276,12 +281,14 @@ def read_method(
     from typed_toolsets.types.arguments import ArgumentsModel
 
     is_async = makes_coroutine(func)
+    output = _output_spec(signature.return_annotation, globalns, localns)
     return MethodInfo(
         func=func,
         arguments=ArgumentsModel.build(func.__qualname__, params),
         is_async=is_async,
         sync_wrapper=is_async and not inspect.iscoroutinefunction(func),
-        output_schema=_output_schema(signature.return_annotation, globalns, localns),
+        output_schema=None if output is None else registry.document(output.schema, output.refs),
+        output_unstructure=None if output is None else output.unstructure,
         summary=docstrings.summary(func.__doc__),
     )
 
@@ -390,9 +397,10 @@ def _shown(default: object) -> str:
         return f"<{type(default).__name__} of more than {MAX_INT_DIGITS:,} digits>"
 
 
-def _output_schema(
+def _output_spec(
     annotation: object, globalns: dict[str, Any], localns: dict[str, Any]
-) -> Schema | None:
+) -> TypeSpec | None:
+    """The spec of a return annotation (None for ``None``, or one with no schema)."""
     if (
         annotation is _EMPTY
         or annotation is None
@@ -404,7 +412,6 @@ def _output_schema(
         resolved = resolve_annotation(annotation, globalns, localns)
         if resolved is None or resolved is type(None):
             return None
-        spec = registry.spec(resolved)
+        return registry.spec(resolved)
     except (Unresolved, Unsupported):
         return None
-    return registry.document(spec.schema, spec.refs)

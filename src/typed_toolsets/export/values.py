@@ -8,18 +8,15 @@ MCP structured content). `valid_text` makes every text sendable (no lone surroga
 
 from __future__ import annotations
 
-import inspect
 import json
 import math
 import typing
-import weakref
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from typed_toolsets.call.jsonbounds import not_finite
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.call.validation import json_path, safe_repr, short_text, with_article
-from typed_toolsets.definition.methods import resolve_annotation
 from typed_toolsets.rules.labels import int_text
 from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
 
@@ -28,38 +25,15 @@ from .dialects import answers_in_text
 __all__ = ["json_value", "not_json", "plain_json", "result_text", "valid_text"]
 
 
-_NO_HOOK: Final = object()
-_hooks: weakref.WeakKeyDictionary[type, dict[str, Any]] = weakref.WeakKeyDictionary()
-
-
 def _return_hook(proxy: ToolProxy) -> Callable[[Any], Any] | None:
-    """The unstructure function of the method's return annotation (None when it has none)."""
-    cls = type(proxy.toolset)
-    per_class = _hooks.setdefault(cls, {})
-    hook = per_class.get(proxy.method_name, _NO_HOOK)
-    if hook is _NO_HOOK:
-        hook = None
-        for klass in cls.__mro__:
-            func = vars(klass).get(proxy.method_name)
-            if inspect.isfunction(func):
-                hook = _hook_of(func, klass)
-                break
-        per_class[proxy.method_name] = hook
-    return typing.cast("Callable[[Any], Any] | None", hook)
+    """The unstructure function of the method's return annotation (None when it has none).
 
-
-def _hook_of(func: Callable[..., Any], owner: type) -> Callable[[Any], Any] | None:
-    annotation = inspect.get_annotations(func).get("return")
-    if annotation is None:
-        return None
-    from typed_toolsets.types.catalog import registry
-
-    try:
-        namespace = dict(vars(owner))
-        resolved = resolve_annotation(annotation, getattr(func, "__globals__", {}), namespace)
-        return registry.spec(resolved).unstructure
-    except Exception:  # noqa: BLE001 - a return type without a schema: no hook
-        return None
+    The one its output schema was built with (`MethodInfo.output_unstructure`): a later
+    `register_type` of a type it returns changes neither, as it changes no built tool's
+    arguments.
+    """
+    method = proxy._export.method  # pyright: ignore[reportPrivateUsage]
+    return None if method is None else method.output_unstructure
 
 
 def json_value(proxy: ToolProxy, value: object) -> object:
