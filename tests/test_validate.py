@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Iterator
 from typing import Annotated, Any
 
@@ -294,6 +295,28 @@ def test_path_writers() -> None:
     assert dotted_path(["owner", "age"]) == "owner.age"
     assert dotted_path(["tags", 3]) == "tags[3]"
     assert dotted_path([]) == "$"
+
+
+@pytest.mark.parametrize(
+    ("key", "written"),
+    [
+        ("a\x00", "$['a\\u0000']"),
+        ("\x7f\x85", "$['\\u007f\\u0085']"),
+        ("\U000e0001", "$['\\udb40\\udc01']"),  # past U+FFFF: JSON's surrogate pair
+        ("tab\there", "$['tab\\there']"),
+        ("\\x00", "$['\\\\x00']"),  # a backslash the key holds, then "x00": no escape
+    ],
+)
+def test_a_key_is_written_with_json_escapes(key: str, written: str) -> None:
+    # Python's own escapes (\x00, \U000e0001) are no JSON, nor JSON path (RFC 9535): a model
+    # copying the key from its error could not send it back.
+    assert json_path([key]) == written
+    assert json.loads(f'"{written[3:-2]}"') == key
+    assert short(key) == written[2:-1]
+    result = echo_tool(dict[str, int]).invoke({"value": {key: "x"}})
+    assert result.error is not None
+    assert [problem.path for problem in result.error.details] == [f"$.value{written[1:]}"]
+    assert f"value{written[1:]}: 'x' is not of type 'integer'" in result.error.message
 
 
 @pytest.mark.parametrize(

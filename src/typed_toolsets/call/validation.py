@@ -1,8 +1,9 @@
-"""The words of argument problems: ``<path>: <reason>``, written for a model to correct its call.
+r"""The words of argument problems: ``<path>: <reason>``, written for a model to correct its call.
 
 Each problem says which argument, what was wrong and what to send instead, in JSON terms: values
 are shown as the model wrote them (``true``, ``null``; strings and keys quoted as every message
-has always quoted them, ``'x'``), cut to a few dozen characters however large the value is.
+has always quoted them, ``'x'``, with JSON's escapes, ``'a\u0000'``), cut to a few dozen
+characters however large the value is.
 
 `typed_toolsets.call.checker` finds the problems; this module only words them, so the reasons
 are the same whichever engine found a problem. For a schema the checker does not compile itself
@@ -13,6 +14,7 @@ the same problems by `typed_toolsets.call.jsonschema_errors`.
 from __future__ import annotations
 
 import itertools
+import re
 import typing
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
@@ -137,7 +139,7 @@ def dotted_path(path: Iterable[str | int]) -> str:
         elif item.isidentifier():
             written = f"{written}.{item}" if written else item
         else:
-            written += f"[{item!r}]"
+            written += f"[{_escaped(repr(item))}]"
     return written or "$"
 
 
@@ -158,6 +160,29 @@ def shown_path(written: str) -> str:
 
 # ------------------------------------------------------------------------------------ values
 
+#: An escape in a repr: those JSON lacks (``\x00``, ``\U000e0001``) to write as JSON's, or any
+#: other, matched whole so that an escaped backslash before ``x00`` is left as it is.
+_REPR_ESCAPE: Final = re.compile(r"\\(x[0-9a-f]{2}|U[0-9a-f]{8}|.)")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    code = match[1]
+    if len(code) == 3:  # x and two digits
+        return f"\\u00{code[1:]}"
+    if len(code) == 9:  # U and eight digits: a character past U+FFFF, as JSON's surrogate pair
+        point = int(code[1:], 16) - 0x10000
+        return f"\\u{0xD800 + (point >> 10):04x}\\u{0xDC00 + (point & 0x3FF):04x}"
+    return match[0]
+
+
+def _escaped(written: str) -> str:
+    r"""A repr of a string with JSON's escapes: ``'a\u0000'``, not ``'a\x00'``.
+
+    Keys and strings are quoted in messages as Python quotes them; their escapes are JSON's, the
+    ones a model can send back (and the ones JSON path, RFC 9535, reads).
+    """
+    return _REPR_ESCAPE.sub(_json_escape, written) if "\\" in written else written
+
 
 def _quote_char(text: str) -> str:
     # The quote Python's repr picks: a double quote only for text with ' and no ".
@@ -170,7 +195,7 @@ def _quoted(text: str, cut: int) -> str:
     # repr of the beginning plus the other quote character picks the quote the whole text gets
     # (and escapes the same characters); the added character and its quote are cut off again.
     other = '"' if quote == "'" else "'"
-    body = repr(text[:cut] + other)[1:-2]
+    body = _escaped(repr(text[:cut] + other)[1:-2])
     return quote + body + (quote if len(text) <= cut else "")
 
 
@@ -248,7 +273,7 @@ def short(value: object, limit: int = 60) -> str:
     plain: Any = value  # a str or an int, once its type is known
     if kind is str:
         if len(plain) <= limit:
-            text = repr(plain)
+            text = _escaped(repr(plain))
             if len(text) <= limit:
                 return text
     elif kind is int:
