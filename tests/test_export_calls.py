@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime
 import enum
 import json
@@ -785,6 +786,71 @@ print(json.dumps(answers))
     shared_mcp, shared = answers["loops_shared"]
     assert shared_mcp["structuredContent"] == {"result": [[1, 2], [1, 2], [1, 2]]}
     assert shared["content"] == "[[1, 2], [1, 2], [1, 2]]"
+
+
+@attrs.define
+class Link:
+    name: str
+    next: Link | None = None
+
+
+@dataclasses.dataclass
+class DataLink:
+    name: str
+    next: DataLink | None = None
+
+
+def test_a_struct_that_contains_itself_is_named_a_cycle_as_a_dict_is() -> None:
+    # An attrs class or dataclass holding itself was said to be nested too deeply (its hook
+    # recursed until the stack ran out), where a dict holding itself is named as a cycle.
+    class Rings(Toolset):
+        @tool
+        def attrs_ring(self) -> list[Link]:
+            first = Link("a", Link("b"))
+            assert first.next is not None
+            first.next.next = first
+            return [first]
+
+        @tool
+        def dataclass_ring(self) -> list[DataLink]:
+            first = DataLink("a", DataLink("b"))
+            assert first.next is not None
+            first.next.next = first
+            return [first]
+
+        @tool
+        def chain(self) -> Link:
+            first = Link("0")
+            for index in range(1, 5_000):
+                first = Link(str(index), first)
+            return first
+
+    tools = Rings.to_tools()
+    circular = '"<a circular reference: this value contains itself>"'
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)  # as by default (mypy's API, run by other tests, raises it)
+    try:
+        answers = {name: mcp_call(tools, name) for name in ("rings_attrs_ring", "rings_chain")}
+        answers["rings_dataclass_ring"] = mcp_call(tools, "rings_dataclass_ring")
+        texts = {
+            name: respond(tools, {"id": "c", "function": {"name": name}})["content"]
+            for name in answers
+        }
+    finally:
+        sys.setrecursionlimit(limit)
+    # A long chain holds no cycle: it is still said to be nested too deeply.
+    assert "nested too deeply" in answers["rings_chain"]["content"][0]["text"]
+    assert texts["rings_chain"] == '"<a value nested too deeply to write as JSON text>"'
+    for name in ("rings_attrs_ring", "rings_dataclass_ring"):
+        answer = answers[name]
+        assert answer["isError"] is True
+        assert json.loads(answer["content"][0]["text"])["error"]["message"] == (
+            f"Tool {name!r} returned a value its return annotation does not admit: "
+            "$.result[0].next.next: the value contains itself (a circular reference), which no "
+            "JSON text can hold"
+        )
+        text = texts[name]
+        assert text == f'[{{"name": "a", "next": {{"name": "b", "next": {circular}}}}}]'
 
 
 class Cents:

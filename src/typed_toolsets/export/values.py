@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from typed_toolsets.call.jsonbounds import not_finite
@@ -77,7 +77,8 @@ def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -
             # Not JSON as it stands (NaN, an object with no JSON form): still valid JSON text,
             # with such values written as strings (their repr; a type's name when even that
             # fails).
-            text = json.dumps(_jsonable(data), ensure_ascii=False, indent=indent, default=safe_repr)
+            lenient = _jsonable(data, set(), _Cycles(data))
+            text = json.dumps(lenient, ensure_ascii=False, indent=indent, default=safe_repr)
     except RecursionError:
         # json.dumps recurses: a value nested thousands of levels deep (a long chain of a
         # recursive class) has no text it can write, which is said rather than raised.
@@ -107,7 +108,7 @@ def valid_text(text: str) -> str:
     return text
 
 
-def _jsonable(value: object, within: set[int] | None = None) -> object:
+def _jsonable(value: object, within: set[int], cycles: _Cycles) -> object:
     if isinstance(value, float) and not math.isfinite(value):
         return repr(value)
     if isinstance(value, int) and not isinstance(value, bool):
@@ -119,38 +120,41 @@ def _jsonable(value: object, within: set[int] | None = None) -> object:
     if value is None or isinstance(value, (str, float, bool)):
         return value
     # The containers written so far on the way here: one met again contains itself.
-    within = set() if within is None else within
     if id(value) in within:
         return _CIRCULAR
     within.add(id(value))
     try:
-        return _jsonable_parts(value, within)
+        return _jsonable_parts(value, within, cycles)
     finally:
         within.discard(id(value))
 
 
-def _jsonable_parts(value: object, within: set[int]) -> object:
+def _jsonable_parts(value: object, within: set[int], cycles: _Cycles) -> object:
     if isinstance(value, Mapping):
         items = typing.cast("Mapping[object, object]", value).items()
-        return {str(k): _jsonable(v, within) for k, v in items}
+        return {str(k): _jsonable(v, within, cycles) for k, v in items}
     if type(value) in _CONTAINERS:
-        return [_jsonable(v, within) for v in typing.cast("list[object]", value)]
+        return [_jsonable(v, within, cycles) for v in typing.cast("list[object]", value)]
     # The whole had no JSON form, this part may (an enum, a UUID beside a naive datetime);
     # without one, a struct is written field by field (the part that has none shows where), a
     # subclass of a container item by item, anything else as its repr (by json.dumps).
-    form, reason = _own_json_form(value)
+    form, reason = _own_json_form(value, cycles)
     if reason is None:
-        return _jsonable(form, within)
+        return _jsonable(form, within, cycles)
     members = _struct_members(value)
     if members is not None:
-        return {name: _jsonable(member, within) for name, member in members}
+        return {name: _jsonable(member, within, cycles) for name, member in members}
     if isinstance(value, _CONTAINERS):
-        return [_jsonable(v, within) for v in typing.cast("list[object]", value)]
+        return [_jsonable(v, within, cycles) for v in typing.cast("list[object]", value)]
     return value
 
 
 #: What stands for a part that contains itself, which no JSON text can hold.
 _CIRCULAR: Final = "<a circular reference: this value contains itself>"
+#: Why a value holding a part that contains itself is no JSON value.
+_CONTAINS_ITSELF: Final = (
+    "the value contains itself (a circular reference), which no JSON text can hold"
+)
 
 
 _CONTAINERS: Final = (list, tuple, set, frozenset)
@@ -172,6 +176,7 @@ def _struct_members(value: object) -> list[tuple[str, object]] | None:
 def not_json(value: object) -> str | None:
     """Where and why *value* is not a JSON value (its first such part), or None."""
     stack: list[tuple[tuple[str | int, ...], object]] = [((), value)]
+    cycles = _Cycles(value)
     # The lists and dicts being looked into (met again inside, one contains itself: no JSON text
     # can hold it, and looking on would never end) and those looked at already (a part shared by
     # several is looked at once); each kept, so that no other object takes its id meanwhile.
@@ -188,10 +193,7 @@ def not_json(value: object) -> str | None:
             done[id(container)] = container
             continue
         if id(item) in entered:
-            return (
-                f"{json_path(path)}: the value contains itself (a circular reference), which "
-                "no JSON text can hold"
-            )
+            return f"{json_path(path)}: {_CONTAINS_ITSELF}"
         if kind is list or kind is dict:
             if id(item) in done:
                 continue
@@ -221,7 +223,7 @@ def not_json(value: object) -> str | None:
             if kind is _Unwritten:
                 # Every field of a struct with no JSON form has one: the struct's reason holds.
                 return f"{json_path(path)}: {typing.cast(_Unwritten, item).reason}"
-            form, reason = _own_json_form(item)
+            form, reason = _own_json_form(item, cycles)
             if reason is not None:
                 # A struct is looked into first, so the answer names the field that has no form.
                 fields = _struct_members(item)
@@ -269,14 +271,29 @@ class _Unwritten:
         self.reason = reason
 
 
-def _own_json_form(value: object) -> tuple[object, str | None]:
-    """*value*'s JSON form by its own type (of no JSON type), or None and why it has none."""
+def _own_json_form(value: object, cycles: _Cycles | None = None) -> tuple[object, str | None]:
+    """*value*'s JSON form by its own type (of no JSON type), or None and why it has none.
+
+    Args:
+        value: The part.
+        cycles: The parts of the whole being written that reach one containing itself: their
+            hooks would recurse without end (an attrs class or dataclass holding itself), so
+            they are said to have no form, and a struct is written field by field instead,
+            where the part met again is named as a cycle.
+
+    Raises:
+        RecursionError: *value* is nested too deeply to write (and contains no cycle).
+    """
     from typed_toolsets.types.converter import unstructure_hook
 
+    if cycles is not None and cycles.known(value):
+        return None, _CONTAINS_ITSELF
     what = with_article(type(value).__name__)
     try:
         form = unstructure_hook(type(value))(value)
     except RecursionError:
+        if cycles is not None and cycles.reach(value):
+            return None, _CONTAINS_ITSELF
         raise  # nested too deeply to write, which is no reason of the value's own type
     except Exception as exc:  # noqa: BLE001 - its reason is the message (a naive datetime's)
         try:
@@ -289,3 +306,91 @@ def _own_json_form(value: object) -> tuple[object, str | None]:
     if type(form) is type(value):
         return None, f"{what} is not a JSON value"
     return form, None
+
+
+class _Cycles:
+    """The parts of one value from which a part that contains itself is reached.
+
+    Looked for (`_reaching_cycles`) only when a part's hook ran out of stack, then once for the
+    whole value: each of its parts is walked once however many of them reach a cycle, and none
+    of those runs its hook again.
+    """
+
+    __slots__ = ("_fields", "_reaching", "_root", "_seen")
+
+    def __init__(self, root: object) -> None:
+        self._root = root
+        self._seen: dict[int, object] | None = None  # None: not looked for yet
+        self._reaching: set[int] = set()
+        self._fields: dict[type, tuple[str, ...] | None] = {}
+
+    def known(self, value: object) -> bool:
+        """Whether *value* is known to reach a cycle (without looking)."""
+        return id(value) in self._reaching
+
+    def reach(self, value: object) -> bool:
+        """Whether *value* (a part of the root, or a new object) reaches a cycle."""
+        if self._seen is None:
+            self._seen = {}
+            _reaching_cycles(self._root, self._seen, self._reaching, self._fields)
+        if id(value) not in self._seen:  # a part a hook made, not one of the root's
+            _reaching_cycles(value, self._seen, self._reaching, self._fields)
+        return id(value) in self._reaching
+
+
+def _parts(value: object, fields: dict[type, tuple[str, ...] | None]) -> Iterator[object]:
+    """The values *value* holds: a mapping's values, a container's items, a struct's fields.
+
+    *fields* keeps each struct type's attribute names: reading them costs tens of microseconds.
+    """
+    try:
+        if isinstance(value, Mapping):
+            return iter(list(typing.cast("Mapping[object, object]", value).values()))
+        if isinstance(value, _CONTAINERS):
+            return iter(list(typing.cast("list[object]", value)))
+        kind = type(value)
+        if kind not in fields:
+            from typed_toolsets.types.structs import struct_fields
+
+            found = struct_fields(kind)
+            fields[kind] = None if found is None else tuple(f.attr_name for f in found)
+        names = fields[kind]
+        return iter(() if names is None else [getattr(value, name) for name in names])
+    except Exception:  # noqa: BLE001 - parts that cannot be read hold no cycle found here
+        return iter(())
+
+
+def _reaching_cycles(
+    root: object,
+    seen: dict[int, object],
+    reaching: set[int],
+    fields: dict[type, tuple[str, ...] | None],
+) -> None:
+    """Add to *reaching* the ids of *root*'s parts from which a part containing itself is reached.
+
+    Depth first, without recursion (the value may be nested past the stack); *seen* keeps each
+    part looked at, so that no other object takes its id meanwhile.
+    """
+    seen[id(root)] = root
+    path = {id(root)}  # the parts being looked into: one met again inside contains itself
+    stack: list[tuple[object, Iterator[object]]] = [(root, _parts(root, fields))]
+    while stack:
+        value, parts = stack[-1]
+        for part in parts:
+            key = id(part)
+            if key in path or key in reaching:
+                reaching.add(id(value))
+            elif key not in seen and not isinstance(part, _LEAVES):
+                seen[key] = part
+                path.add(key)
+                stack.append((part, _parts(part, fields)))
+                break
+        else:
+            stack.pop()
+            path.discard(id(value))
+            if stack and id(value) in reaching:
+                reaching.add(id(stack[-1][0]))
+
+
+#: Values that hold no others.
+_LEAVES: Final = (str, int, float, type(None))
