@@ -33,7 +33,7 @@ import attrs
 from typed_toolsets import StrictArguments
 from typed_toolsets.export import anthropic, openai_chat
 from typed_toolsets.export.calls import anthropic_text
-from typed_toolsets.export.values import valid_text
+from typed_toolsets.rules.sendable import valid_text
 
 from .errors import AgentError
 from .prompt import Transcript, Turn

@@ -30,7 +30,7 @@ import attrs
 
 from typed_toolsets import StrictArguments, ToolProxy
 from typed_toolsets._public import public_in
-from typed_toolsets.export.values import valid_text
+from typed_toolsets.rules.sendable import valid_text
 
 from .steps import STEP_FORMAT, Step
 

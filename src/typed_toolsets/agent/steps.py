@@ -27,7 +27,7 @@ from typed_toolsets._public import public_in
 from typed_toolsets.call.jsonin import MAX_NESTING, InvalidJSON, parse_strict, text_depth
 from typed_toolsets.call.validation import short, with_article
 from typed_toolsets.export.calls import read_arguments
-from typed_toolsets.export.values import valid_text
+from typed_toolsets.rules.sendable import valid_text
 from typed_toolsets.types.typespec import json_type_of
 
 __all__ = [

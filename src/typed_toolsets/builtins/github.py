@@ -16,6 +16,7 @@ from annotated_types import Ge, Le, MaxLen
 
 from typed_toolsets import ToolAnnotations, Toolset, tool
 from typed_toolsets.definition.validators import positive_int, positive_seconds
+from typed_toolsets.rules.sendable import not_finite, valid_text
 
 from .exceptions import (
     BuiltinToolError,
@@ -50,7 +51,7 @@ from .github_formats import (
     format_pr_list,
     format_traffic,
 )
-from .outputs import cap_answer, escape_controls, redact, replace_surrogates
+from .outputs import cap_answer, escape_controls, redact
 from .process import ProcessResult
 from .programs import failure_line, run_program
 
@@ -85,8 +86,7 @@ class _NotFiniteError(ValueError):
 
 
 def _reject_constant(name: str) -> object:
-    msg = f"{name} is not valid JSON (numbers must be finite)"
-    raise _NotFiniteError(msg)
+    raise _NotFiniteError(not_finite(name))
 
 
 def _finite_float(text: str) -> float:
@@ -296,7 +296,7 @@ class GitHubCLIToolset(Toolset):
             cut: gh's output was already cut at the cap: add the note even if the text fits.
         """
         note = f"[truncated: {what} exceeded {self.max_output_bytes:,} bytes{hint}]"
-        answer = redact(escape_controls(replace_surrogates(text)), secrets)
+        answer = redact(escape_controls(valid_text(text)), secrets)
         return cap_answer(answer, max_bytes=self.max_output_bytes, note=note, cut=cut)
 
     def _query(self, arguments: list[str], query: _Query) -> str:

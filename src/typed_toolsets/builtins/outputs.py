@@ -20,7 +20,6 @@ __all__ = [
     "escape_controls",
     "quote_pattern",
     "redact",
-    "replace_surrogates",
 ]
 
 REDACTED: Final = "[REDACTED]"
@@ -54,22 +53,6 @@ def escape_controls(text: str) -> str:
     if "\r" not in escaped:
         return escaped
     return "\r\n".join(part.replace("\r", "\\x0d") for part in escaped.split("\r\n"))
-
-
-def replace_surrogates(text: str) -> str:
-    r"""*text* with each lone surrogate as U+FFFD, as `decode_output` shows an undecodable byte.
-
-    JSON can escape half of a UTF-16 pair alone (``"\ud800"``), and Python's parser reads it into
-    a string that has no UTF-8 form: such text cannot be printed, written or sent.
-    """
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        # UTF-16 holds a lone surrogate as one unit, which the decoder replaces as one character.
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-    return text
 
 
 def quote_pattern(pattern: str) -> str:

@@ -25,7 +25,6 @@ __all__ = [
     "NotAnObject",
     "NotJSONValue",
     "check_size",
-    "not_finite",
     "check_text_depth",
     "depth_error",
     "depth_limit",
@@ -161,15 +160,3 @@ def check_text_depth(text: str, limits: Limits, opened: int | None = None) -> No
     depth = text_depth(text)
     if depth > limit:
         raise depth_error(depth, limit)
-
-
-def not_finite(value: float | str) -> str:
-    """Why a number that is not finite has no JSON form, named as JSON text would spell it.
-
-    Args:
-        value: The float (``nan``, ``inf``), or the word the text held (``NaN``, ``-Infinity``).
-    """
-    if isinstance(value, float):
-        # Not Python's nan and inf: what the model wrote, as a lenient parser read it.
-        value = "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"
-    return f"{value} is not valid JSON (numbers must be finite)"

@@ -13,9 +13,10 @@ import typing
 from collections.abc import Callable
 from typing import Any, Final
 
+from typed_toolsets.rules.sendable import not_finite
 from typed_toolsets.types.typespec import MAX_INT_DIGITS
 
-from .jsonbounds import FLOAT_RANGE, SURROGATE_RE, InvalidJSON, not_finite, short_repr
+from .jsonbounds import FLOAT_RANGE, SURROGATE_RE, InvalidJSON, short_repr
 from .jsonhints import json_hint
 
 __all__ = ["long_numbers_in", "parse_strict", "text_shape"]

@@ -14,6 +14,7 @@ from json.encoder import encode_basestring
 from typing import Any, Final, TypeAlias
 
 from typed_toolsets.definition.limits import Limits
+from typed_toolsets.rules.sendable import not_finite
 from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
 
 from .jsonbounds import (
@@ -22,7 +23,6 @@ from .jsonbounds import (
     check_size,
     depth_error,
     depth_limit,
-    not_finite,
     short_repr,
 )
 

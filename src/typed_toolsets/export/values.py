@@ -14,10 +14,10 @@ import typing
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
-from typed_toolsets.call.jsonbounds import not_finite
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.call.validation import json_path, safe_repr, short_text, with_article
 from typed_toolsets.rules.labels import int_text
+from typed_toolsets.rules.sendable import not_finite, valid_text
 from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
 
 from .dialects import answers_in_text
@@ -89,23 +89,6 @@ def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -
 
 
 _TOO_DEEP: Final = "<a value nested too deeply to write as JSON text>"
-
-
-def valid_text(text: str) -> str:
-    """*text* as valid Unicode: each lone surrogate replaced by U+FFFD (a pair, by its character).
-
-    A tool may return or raise text holding lone surrogates (bytes decoded with
-    ``surrogateescape``, as ``os.listdir`` and ``subprocess`` do with undecodable names); such
-    text has no UTF-8 form, so no client could be sent it. Every text a result carries
-    (`result_text`, the error envelope, MCP structured content) goes through here.
-    """
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-    return text
 
 
 def _jsonable(value: object, within: set[int], cycles: _Cycles) -> object:

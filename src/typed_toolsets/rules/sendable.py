@@ -1,0 +1,39 @@
+"""What has no JSON form, worded or made sendable: lone surrogates and numbers that are not finite.
+
+Shared by the call path (the model's arguments), the exports (a tool's results) and the built-in
+toolsets (what their programs print), so each says it the same way. Standard library only.
+"""
+
+from __future__ import annotations
+
+__all__ = ["not_finite", "valid_text"]
+
+
+def valid_text(text: str) -> str:
+    r"""*text* as valid Unicode: each lone surrogate replaced by U+FFFD (a pair, by its character).
+
+    Text may hold lone surrogates: bytes decoded with ``surrogateescape`` (as ``os.listdir`` and
+    ``subprocess`` do with undecodable names), or half of a UTF-16 pair that JSON escaped alone
+    (``"\ud800"``) and Python's parser read. Such text has no UTF-8 form, so it could not be
+    printed, written or sent.
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # UTF-16 holds a lone surrogate as one unit, which the decoder replaces as one character.
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
+
+
+def not_finite(value: float | str) -> str:
+    """Why a number that is not finite has no JSON form, named as JSON text would spell it.
+
+    Args:
+        value: The float (``nan``, ``inf``), or the word the text held (``NaN``, ``-Infinity``).
+    """
+    if isinstance(value, float):
+        # Not Python's nan and inf: what the text held, as a lenient parser read it.
+        value = "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"
+    return f"{value} is not valid JSON (numbers must be finite)"
