@@ -7,10 +7,11 @@ import json
 from typing import Any
 
 import attrs
+import pytest
 from jsonschema import Draft202012Validator
 
-from typed_toolsets import Toolset, register_type, tool
-from typed_toolsets.export import dispatch
+from typed_toolsets import ExportError, Toolset, register_type, tool
+from typed_toolsets.export import anthropic, dispatch, openai_chat
 from typed_toolsets.testing import _seams
 
 
@@ -138,3 +139,59 @@ def test_boolean_subschemas_of_a_registered_schema_are_read_in_strict_mode() -> 
     assert dispatch([proxy], "lenient_take", sent, strict=True) == expected
     assert dispatch([proxy], "lenient_take", json.dumps(sent), strict=True) == expected
     assert dispatch([proxy], "lenient_take", {"loose": {"any": None}}) == Loose({"any": None})
+
+
+@attrs.frozen
+class Contact:
+    given: dict[str, Any]
+
+
+# Either key must be given: branches that only say which properties are required.
+register_type(
+    Contact,
+    schema={
+        "type": "object",
+        "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
+        "anyOf": [{"required": ["email"]}, {"required": ["phone"]}],
+        "additionalProperties": False,
+    },
+    structure=Contact,
+    unstructure=lambda contact: contact.given,
+)
+
+
+class Book(Toolset):
+    @tool
+    def add(self, *, contact: Contact) -> Contact:
+        return contact
+
+
+def test_a_branch_that_only_requires_properties_is_refused_in_strict_mode() -> None:
+    (proxy,) = Book.to_tools()
+    # Was a strict schema with "anyOf": [{}, {}] (each branch's required dropped, so it told the
+    # model {"email": null, "phone": null} was valid), which the dialects refused as "a schema
+    # with no type {}" with the advice to give the schema a type (it has one).
+    with pytest.raises(ExportError) as caught:
+        _ = proxy.strict_parameters
+    assert caught.value.problems == tuple(
+        "Tool 'book_add' has no lossless strict schema: parameter 'contact' has a schema that "
+        f'only requires the properties ["{key}"] (no properties of its own, as in a branch of a '
+        "registered type's anyOf); in strict mode every property is sent (null standing for one "
+        "not given), so it would require nothing; give the registered schema one complete "
+        "object schema per case (its properties, required and additionalProperties: false), or "
+        "export it with strict=False"
+        for key in ("email", "phone")
+    )
+    for export in (openai_chat, anthropic):
+        with pytest.raises(ExportError) as caught:
+            export([proxy], strict=True)
+        assert all("only requires the properties" in p for p in caught.value.problems)
+    # Strict calls still read it, against the schema as registered.
+    assert dispatch(
+        [proxy], "book_add", {"contact": {"email": "a@b.c", "phone": None}}, strict=True
+    ) == (Contact({"email": "a@b.c"}))
+    refused = dispatch(
+        [proxy], "book_add", {"contact": {"email": None, "phone": None}}, strict=True
+    )
+    assert isinstance(refused, str)
+    assert refused.startswith("Error: Invalid arguments for tool 'book_add': contact")

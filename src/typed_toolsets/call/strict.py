@@ -128,6 +128,19 @@ class _Builder:
                 result[key] = json_copy(value)
         if _is_object(schema):
             self.object_keys(schema, path, result)
+        elif schema.get("required"):
+            # A registered schema's branch naming keys only (anyOf: [{"required": ["email"]},
+            # ...]): every key is sent in strict mode, so it would say nothing there.
+            shown = json.dumps(schema["required"], ensure_ascii=False)
+            self.refuse(
+                path,
+                f"has a schema that only requires the properties {shown} (no properties of its "
+                "own, as in a branch of a registered type's anyOf)",
+                "in strict mode every property is sent (null standing for one not given), so "
+                "it would require nothing; give the registered schema one complete object "
+                "schema per case (its properties, required and additionalProperties: false), "
+                "or export it with strict=False",
+            )
         return result
 
     def object_keys(
