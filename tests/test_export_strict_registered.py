@@ -195,3 +195,85 @@ def test_a_branch_that_only_requires_properties_is_refused_in_strict_mode() -> N
     )
     assert isinstance(refused, str)
     assert refused.startswith("Error: Invalid arguments for tool 'book_add': contact")
+
+
+@attrs.frozen
+class Layered:
+    given: dict[str, Any]
+
+
+@attrs.frozen
+class Closed:
+    given: dict[str, Any]
+
+
+# An object inside allOf: not closed, and its property m may be left out.
+register_type(
+    Layered,
+    schema={"allOf": [{"type": "object", "properties": {"m": {"type": "integer"}}}]},
+    structure=Layered,
+    unstructure=lambda layered: layered.given,
+)
+# The same object already in strict form: nothing to change.
+register_type(
+    Closed,
+    schema={
+        "allOf": [
+            {
+                "type": "object",
+                "properties": {"m": {"type": "integer"}},
+                "required": ["m"],
+                "additionalProperties": False,
+            }
+        ]
+    },
+    structure=Closed,
+    unstructure=lambda closed: closed.given,
+)
+
+
+class Layers(Toolset):
+    @tool
+    def loose(self, *, layered: Layered) -> Layered:
+        return layered
+
+    @tool
+    def closed(self, *, closed: Closed) -> Closed:
+        return closed
+
+
+def test_an_object_inside_a_registered_all_of_is_made_strict_or_refused() -> None:
+    loose, closed = Layers.to_tools()
+    # Was sent to Anthropic's strict mode as it was: an object there without
+    # additionalProperties: false nor m required, which strict mode refuses (the SDK's own
+    # transform closes it).
+    with pytest.raises(ExportError) as caught:
+        anthropic([loose], strict=True)
+    assert caught.value.problems == (
+        (
+            "Tool 'layers_loose' has no lossless strict schema: parameter 'layered' is an object "
+            "with free-form keys (such as dict[str, T]); strict mode needs additionalProperties: "
+            "false, which would admit only {}; use a list of key/value objects or an attrs class, "
+            "or export it with strict=False"
+        ),
+        (
+            "Tool 'layers_loose' has no lossless strict schema: parameter 'layered' at "
+            "$.layered.m is an optional property inside an allOf or oneOf (of a registered type's "
+            "schema), where strict mode, which sends every property, cannot say it was left out; "
+            "require it there, or write the cases as anyOf, or export it with strict=False"
+        ),
+    )
+    (entry,) = anthropic([closed], strict=True)
+    assert entry["input_schema"]["properties"]["closed"] == {
+        "allOf": [
+            {
+                "type": "object",
+                "properties": {"m": {"type": "integer"}},
+                "required": ["m"],
+                "additionalProperties": False,
+            }
+        ]
+    }
+    assert dispatch([closed], "layers_closed", {"closed": {"m": 1}}, strict=True) == (
+        Closed({"m": 1})
+    )

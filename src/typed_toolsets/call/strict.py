@@ -14,7 +14,9 @@ schema is lossless:
   never narrowed: an object with free-form keys (``dict[str, T]``), whose strict form would admit
   only ``{}``, an optional property that admits ``null`` but defaults to something else
   (``null`` would have to mean both), and a union whose variants share a value only in the
-  strict form (`typed_toolsets.rules.shapes.find_strict_ambiguity`: the first would take it).
+  strict form (`typed_toolsets.rules.shapes.find_strict_ambiguity`: the first would take it),
+  and, in a registered type's schema, a branch that only lists ``required`` keys or an optional
+  property inside ``allOf`` / ``oneOf`` (every key is sent in strict mode: neither can be said).
 
 Keywords that a provider's strict mode does not support are still here; the export dialects move
 them into descriptions (our own validation, against the canonical schema, still enforces them).
@@ -80,6 +82,7 @@ class _Builder:
         self.annotations = annotations  # each parameter's type, by its JSON name
         self.new_defs: dict[str, Schema] = {}
         self.problems: list[str] = []
+        self.combined = 0  # how many allOf / oneOf the node being built is inside
 
     def refuse(self, path: tuple[str | int, ...], cause: str, fix: str) -> None:
         where = f"parameter {path[0]!r}" if path else "the arguments object"
@@ -122,6 +125,14 @@ class _Builder:
             elif key == "anyOf" and isinstance(value, list):
                 branches = typing.cast("list[Mapping[str, Any]]", value)
                 result[key] = [self.node(branch, path) for branch in branches]
+            elif key in ("allOf", "oneOf") and isinstance(value, list):
+                # A registered schema's: its objects must be strict too (a provider refuses
+                # them otherwise), but the call path reads null for a default only under the
+                # keywords above, so an optional property in them is refused (`optional`).
+                branches = typing.cast("list[Mapping[str, Any]]", value)
+                self.combined += 1
+                result[key] = [self.node(branch, path) for branch in branches]
+                self.combined -= 1
             elif key in ("properties", "required", "additionalProperties"):
                 continue  # rebuilt below, in this order, for objects
             else:
@@ -185,6 +196,15 @@ class _Builder:
         self, canonical: Mapping[str, Any], strict: Schema, path: tuple[str | int, ...]
     ) -> Schema:
         """The strict form of a property the model may leave out."""
+        if self.combined:
+            self.refuse(
+                path,
+                "is an optional property inside an allOf or oneOf (of a registered type's "
+                "schema), where strict mode, which sends every property, cannot say it was left "
+                "out",
+                "require it there, or write the cases as anyOf, or export it with strict=False",
+            )
+            return strict
         if not admits_null(canonical, self.defs):
             return nullable(strict, null_sentence(canonical))
         # A boolean schema (``true``, a registered one's) has no default.
