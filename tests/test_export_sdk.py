@@ -775,3 +775,50 @@ def test_a_format_off_a_string_is_noted_as_the_anthropic_sdk_does(schema: dict[s
     value = parameters["properties"]["value"]
     assert "format" not in value
     assert value["description"] == 'JSON Schema: {"format": "date"}'
+
+
+def test_a_type_beside_any_of_goes_to_anthropic_strict_in_each_branch() -> None:
+    from jsonschema import Draft202012Validator
+
+    schema = {"type": "integer", "minimum": 0, "anyOf": [{"multipleOf": 2}, {"maximum": 9}]}
+    proxy = _registered_tool("Beside_any_of", schema)
+    (entry,) = anthropic([proxy], strict=True)
+    parameters = entry["input_schema"]
+    # Was refused: "a schema with no type {"multipleOf": 2}, ...; give the registered type's
+    # schema a type" (it has one, beside the anyOf).
+    assert transform_schema(parameters) == parameters
+    assert parameters["properties"]["value"] == {
+        "anyOf": [
+            {"type": "integer", "description": 'JSON Schema: {"minimum": 0, "multipleOf": 2}'},
+            {"type": "integer", "description": 'JSON Schema: {"minimum": 0, "maximum": 9}'},
+        ]
+    }
+    # Apart from the bounds moved into descriptions, it admits what the strict schema admits.
+    told = Draft202012Validator(parameters)
+    for value in (0, 3, 12, "3", None, 1.5):
+        assert told.is_valid({"value": value}) == isinstance(value, int), value
+    typed = {
+        "type": "string",
+        "anyOf": [{"type": "string", "format": f} for f in ("email", "uuid")],
+    }
+    (entry,) = anthropic([_registered_tool("Beside_typed", typed)], strict=True)
+    # Was sent as it was, where the SDK's own strict transform drops the type beside anyOf.
+    assert transform_schema(entry["input_schema"]) == entry["input_schema"]
+    assert entry["input_schema"]["properties"]["value"] == {"anyOf": typed["anyOf"]}
+
+
+def test_a_type_beside_any_of_a_branch_cannot_say_is_refused_for_anthropic_strict() -> None:
+    proxy = _registered_tool(
+        "Beside_other", {"type": "integer", "anyOf": [{"type": "string"}, {"maximum": 9}]}
+    )
+    with pytest.raises(ExportError) as caught:
+        anthropic([proxy], strict=True)
+    assert caught.value.problems == (
+        (
+            f"Tool '{proxy.name}' cannot be exported in Anthropic strict mode: parameter 'value' "
+            'has the type "integer" beside an anyOf, and Anthropic\'s strict mode drops a type '
+            "beside anyOf, and a branch cannot say it (true or false, another type, or a keyword "
+            "of that type stated otherwise); give each branch of the registered anyOf its type, "
+            "or export it with strict=False"
+        ),
+    )

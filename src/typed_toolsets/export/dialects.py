@@ -27,7 +27,7 @@ from typed_toolsets.types.typespec import Schema
 
 from .literals import unsayable_literal
 from .parameter_names import ANTHROPIC_PARAMETER, parameter_name_problems
-from .type_lists import split_type_list
+from .type_lists import BESIDE, split_type_list, type_into_branches
 
 __all__ = [
     "answers_in_text",
@@ -201,7 +201,8 @@ class _StrictDialect:
         min_items: The ``minItems`` values kept (None: any).
         literal_drops_type: Whether ``type`` goes when ``enum`` or ``const`` says it all.
         recursion: Whether recursive schemas (``$ref`` into ``$defs``) are supported.
-        type_lists: Whether a ``type`` list is taken (else it becomes an ``anyOf``).
+        type_lists: Whether a ``type`` list, or a type beside ``anyOf``, is taken (else it
+            becomes an ``anyOf``, or each branch says it: `type_into_branches`).
         scalar_literals: Whether ``enum`` and ``const`` take only scalars (`unsayable_literal`).
     """
 
@@ -294,6 +295,11 @@ class _StrictNodes:
         dialect = self.dialect
         if not dialect.type_lists:
             schema = split_type_list(schema) or schema
+            typed = type_into_branches(schema)
+            if typed is None:  # refused: its branches, read without the type, would say no more
+                self.refuse(path, f"the type {json.dumps(schema['type'])} beside an anyOf", *BESIDE)
+                return {}
+            schema = typed
         literal = unsayable_literal(schema) if dialect.scalar_literals else None
         if literal is not None:
             why = "takes only strings, numbers, booleans and null in an enum (of one at least)"

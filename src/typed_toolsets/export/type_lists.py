@@ -6,6 +6,8 @@ keyword of one type (``items``, ``minLength``, ...) only ever looks at values of
 every other keyword holds for each. Only a registered type's schema has a list. Anthropic's
 strict mode takes no list (its SDK's own transform fails on one) and Gemini needs ``items`` or
 ``properties`` on the very schema that says ``array`` or ``object``: both take the second form.
+Anthropic's strict mode also drops a ``type`` beside ``anyOf``: each branch says it instead
+(`type_into_branches`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any, Final
 
 from typed_toolsets.types.typespec import Schema
 
-__all__ = ["split_type_list"]
+__all__ = ["BESIDE", "split_type_list", "type_into_branches"]
 
 
 _NUMBER: Final = frozenset(
@@ -77,3 +79,59 @@ def split_type_list(schema: Mapping[str, Any]) -> Schema | None:
     if len(branches) == 1:
         return {**outer, **branches[0]}
     return {**outer, "anyOf": branches}
+
+
+#: Keywords that read one another (``additionalProperties`` looks at ``properties``): a branch
+#: stating one of a group cannot take another of it from outside and mean the same.
+_TOGETHER: Final = (
+    frozenset({"properties", "patternProperties", "additionalProperties", "unevaluatedProperties"}),
+    frozenset({"prefixItems", "items", "unevaluatedItems"}),
+)
+
+#: Why a dialect without a type beside ``anyOf`` refuses one `type_into_branches` cannot move,
+#: and what to do.
+BESIDE: Final = (
+    (
+        "drops a type beside anyOf, and a branch cannot say it (true or false, another type, or a "
+        "keyword of that type stated otherwise)"
+    ),
+    "give each branch of the registered anyOf its type",
+)
+
+
+def type_into_branches(schema: Mapping[str, Any]) -> Schema | None:
+    """*schema*'s one ``type`` beside ``anyOf`` said by each branch instead, or None.
+
+    ``{"type": "integer", "minimum": 0, "anyOf": [{"multipleOf": 2}, {"maximum": 9}]}`` admits
+    exactly what ``{"anyOf": [{"type": "integer", "minimum": 0, "multipleOf": 2}, {"type":
+    "integer", "minimum": 0, "maximum": 9}]}`` admits: each branch takes the type and the
+    keywords of that type it does not state itself. Only a registered type's schema has a type
+    beside ``anyOf``; Anthropic's strict mode drops it (its SDK's own transform keeps ``anyOf``
+    alone), so it takes the second form.
+
+    Returns:
+        The schema without the type (the annotations and other keywords stay); *schema* as it is
+        without a type string beside ``anyOf``; None when a branch cannot take it: a boolean
+        branch, a branch of another type, or one stating a keyword of that type differently.
+    """
+    kind: object = schema.get("type")
+    branches: object = schema.get("anyOf")
+    if not isinstance(kind, str) or not isinstance(branches, list):
+        return dict(schema)
+    own = {k: v for k, v in schema.items() if k in _KEYWORDS_OF.get(kind, _NONE)}
+    moved: list[Schema] = []
+    for branch in typing.cast("list[object]", branches):
+        if not isinstance(branch, Mapping):
+            return None
+        stated = typing.cast("Mapping[str, Any]", branch)
+        if stated.get("type", kind) != kind:
+            return None
+        if any(k in stated and stated[k] != v for k, v in own.items()):
+            return None
+        for group in _TOGETHER:
+            both = set(own) & group and set(stated) & group
+            if both and any(stated.get(k) != own.get(k) for k in group):
+                return None
+        moved.append({"type": kind, **own, **stated})
+    rest = {k: v for k, v in schema.items() if k != "type" and k not in own}
+    return {**rest, "anyOf": moved}
