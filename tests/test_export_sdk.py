@@ -822,3 +822,33 @@ def test_a_type_beside_any_of_a_branch_cannot_say_is_refused_for_anthropic_stric
             "or export it with strict=False"
         ),
     )
+
+
+def test_a_one_of_or_all_of_without_a_type_is_named_with_what_to_write_instead() -> None:
+    one_of = _untyped_tool("one_of")
+    all_of = _registered_tool("All_of", {"allOf": [{"type": "integer"}, {"minimum": 0}]})
+    # Was "has a schema with no type {"oneOf": ...}; give the registered type's schema a
+    # type", which says nothing of the oneOf (or allOf) the dialect could not read.
+    shown = '{"oneOf": [{"type": "string"}, {"type": "integer"}]}'
+    for export, provider in ((openai_chat, "OpenAI"), (anthropic, "Anthropic")):
+        with pytest.raises(ExportError) as caught:
+            export([one_of], strict=True)
+        assert caught.value.problems == (
+            (
+                f"Tool '{one_of.name}' cannot be exported in {provider} strict mode: parameter "
+                f"'value' has a oneOf and no type {shown}, and {provider}'s strict mode needs a type "
+                "(or anyOf) on every schema; write the registered schema's oneOf as anyOf, or "
+                "export it with strict=False"
+            ),
+        )
+    with pytest.raises(ExportError) as caught:
+        gemini([one_of])
+    assert caught.value.problems == (
+        (
+            f"Tool '{one_of.name}' cannot be exported to Gemini: parameter 'value' has a oneOf and "
+            f"no type {shown}, and Gemini needs a type (or anyOf) on every schema; write the "
+            "registered schema's oneOf as anyOf, or export the tool to another provider"
+        ),
+    )
+    with pytest.raises(ExportError, match="merge the registered schema's allOf into one schema"):
+        openai_chat([all_of], strict=True)

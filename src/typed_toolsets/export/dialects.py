@@ -19,7 +19,6 @@ import attrs
 
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.call.strict import schema_path
-from typed_toolsets.call.validation import short_text
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.types.strict import def_name
@@ -27,7 +26,7 @@ from typed_toolsets.types.typespec import Schema
 
 from .literals import unsayable_literal
 from .parameter_names import ANTHROPIC_PARAMETER, parameter_name_problems
-from .type_lists import BESIDE, split_type_list, type_into_branches
+from .type_lists import BESIDE, split_type_list, type_into_branches, untyped_schema
 
 __all__ = [
     "answers_in_text",
@@ -283,10 +282,8 @@ class _StrictNodes:
         )
 
     def untyped(self, path: _Path, schema: object) -> None:
-        what = "the boolean schema" if isinstance(schema, bool) else "a schema with no type"
-        shown = short_text(json.dumps(schema, ensure_ascii=False))
-        why = "needs a type (or anyOf) on every schema"
-        self.refuse(path, f"{what} {shown}", why, "give the registered type's schema a type")
+        has, fix = untyped_schema(schema)
+        self.refuse(path, has, "needs a type (or anyOf) on every schema", fix)
 
     def node(self, schema: Mapping[str, Any], path: _Path) -> Schema:
         if not isinstance(typing.cast(object, schema), Mapping):

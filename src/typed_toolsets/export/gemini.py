@@ -8,14 +8,12 @@ the subset cannot say at all (a recursive type, an object without named properti
 
 from __future__ import annotations
 
-import json
 import typing
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypeAlias
 
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.call.strict import schema_path
-from typed_toolsets.call.validation import short_text
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.types.strict import def_name
 from typed_toolsets.types.typespec import Schema
@@ -23,7 +21,7 @@ from typed_toolsets.types.typespec import Schema
 from .dialects import array_items, each_entry, note_moved
 from .literals import unsayable_literal
 from .parameter_names import GEMINI_PARAMETER, parameter_name_problems
-from .type_lists import split_type_list
+from .type_lists import split_type_list, untyped_schema
 
 __all__ = ["gemini"]
 
@@ -92,12 +90,11 @@ _FREE_FORM: Final = (
 
 def _untyped(path: _Path, schema: object) -> _Unwritable:
     """The refusal of a (registered) schema without a type: Gemini needs one on every schema."""
-    what = "the boolean schema" if isinstance(schema, bool) else "a schema with no type"
+    has, fix = untyped_schema(schema)
     return _Unwritable(
         path,
-        f"has {what} {short_text(json.dumps(schema, ensure_ascii=False))}, and Gemini needs a "
-        "type (or anyOf) on every schema",
-        "give the registered type's schema a type, or export the tool to another provider",
+        f"has {has}, and Gemini needs a type (or anyOf) on every schema",
+        f"{fix}, or export the tool to another provider",
     )
 
 

@@ -12,13 +12,15 @@ Anthropic's strict mode also drops a ``type`` beside ``anyOf``: each branch says
 
 from __future__ import annotations
 
+import json
 import typing
 from collections.abc import Mapping
 from typing import Any, Final
 
+from typed_toolsets.call.validation import short_text
 from typed_toolsets.types.typespec import Schema
 
-__all__ = ["BESIDE", "split_type_list", "type_into_branches"]
+__all__ = ["BESIDE", "split_type_list", "type_into_branches", "untyped_schema"]
 
 
 _NUMBER: Final = frozenset(
@@ -135,3 +137,26 @@ def type_into_branches(schema: Mapping[str, Any]) -> Schema | None:
         moved.append({"type": kind, **own, **stated})
     rest = {k: v for k, v in schema.items() if k != "type" and k not in own}
     return {**rest, "anyOf": moved}
+
+
+#: What to write in a registered schema instead of a combinator the dialects take no type from.
+_INSTEAD: Final = {
+    "oneOf": "write the registered schema's oneOf as anyOf",
+    "allOf": "merge the registered schema's allOf into one schema with a type",
+}
+
+
+def untyped_schema(schema: object) -> tuple[str, str]:
+    """How a refusal names a (registered) schema without a type, and what to change.
+
+    Returns:
+        A phrase after "has" (the schema shown as JSON) and the fix: a ``oneOf`` or ``allOf``
+        is named, since it is what the dialect could not read.
+    """
+    shown = short_text(json.dumps(schema, ensure_ascii=False))
+    if isinstance(schema, bool):
+        return f"the boolean schema {shown}", "give the registered type's schema a type"
+    for key, instead in _INSTEAD.items():
+        if isinstance(schema, Mapping) and key in schema:
+            return f"a {key} and no type {shown}", instead
+    return f"a schema with no type {shown}", "give the registered type's schema a type"
