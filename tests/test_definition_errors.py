@@ -486,6 +486,16 @@ def test_a_default_that_breaks_a_constraint_is_told_which() -> None:
     ]
 
 
+def test_a_default_past_the_float_range_over_a_float_multiple_is_told_which() -> None:
+    # It was "(OverflowError: int too large to convert to float)": jsonschema's division.
+    def build() -> None:
+        class Cents(Toolset):
+            @tool
+            def op(self, *, n: Annotated[int, MultipleOf(0.01)] = 10**320) -> None: ...
+
+    assert single(build).endswith(f"(1{'0' * 320} is not a multiple of 0.01) [toolset-signature]")
+
+
 def test_every_problem_is_listed_at_once() -> None:
     def build() -> None:
         @attrs.define

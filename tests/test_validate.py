@@ -502,3 +502,27 @@ def test_an_exception_with_a_message_and_more_shows_the_message_alone() -> None:
         f"{reason}"
     )
     assert build.dynamic_call('{"tag": "c"}') == f"Error: Tool 'tag_build' failed: {reason}"
+
+
+#: A whole number past the float range, and a registered schema whose ``not`` leaves its check to
+#: jsonschema, whose own ``multipleOf`` divides it by the float divisor and overflows.
+_HUGE = 10**399
+_CENTS = {"type": "integer", "multipleOf": 0.01, "not": {"const": 5}}
+
+
+def test_a_multiple_of_a_float_is_judged_for_an_integer_past_the_float_range() -> None:
+    # It answered "they could not be processed (OverflowError: int too large to convert to
+    # float)"; now as for 10**307, whose quotient alone overflows: jsonschema's exact fallback.
+    class Cents:
+        pass
+
+    register_type(Cents, schema=_CENTS, structure=lambda _: Cents(), unstructure=lambda _: 0)
+    for huge in (_HUGE, 10**307):
+        reason = f"{short(huge)} is not a multiple of 0.01"
+        result = echo_tool(Cents).invoke(json.dumps({"value": huge}))
+        assert result.error is not None
+        assert [(p.path, p.message) for p in result.error.details] == [("$.value", reason)]
+        assert problems(make_validator(_CENTS), huge) == ([((), reason)], False)
+    # Where jsonschema's division holds, its verdict stands: a quotient rounded to a whole float.
+    assert problems(make_validator(_CENTS), 10**306) == ([], False)
+    assert echo_tool(Cents).invoke({"value": 3}).ok

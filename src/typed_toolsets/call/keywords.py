@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable, Sized
-from fractions import Fraction
 from typing import Any, Final
 
 from typed_toolsets.rules.formats import BY_FORMAT
@@ -165,11 +164,7 @@ def _multiple_test(divisor: object) -> Test:
     def test(x: object) -> bool:
         if not _is_number(x):
             return True
-        number = typing.cast(float, x)
-        try:
-            return not not_multiple(number, by)
-        except OverflowError:  # a huge integer over a float divisor: exactly, as a fraction
-            return (Fraction(number) / Fraction(by)).denominator == 1
+        return not not_multiple(typing.cast(float, x), by)
 
     return test
 

@@ -118,10 +118,15 @@ def _limit(name: str, value: object) -> int | float:
 
 
 def not_multiple(value: int | float, divisor: int | float) -> bool:
-    """Whether *value* is not a multiple of *divisor*, computed exactly as jsonschema does."""
+    """Whether *value* is not a multiple of *divisor*: jsonschema's rule, never overflowing.
+
+    jsonschema divides in floats and, when the quotient is past the float range, decides with
+    exact fractions. An integer past the float range (over 309 digits) makes its own division
+    overflow, which jsonschema lets escape; the same exact fallback decides it here.
+    """
     if isinstance(divisor, float):
-        quotient = value / divisor
         try:
+            quotient = value / divisor
             return int(quotient) != quotient
         except OverflowError:
             from fractions import Fraction  # rare: a quotient beyond float range
