@@ -22,6 +22,7 @@ WORDS: dict[str, str] = {
     "enum_value": "is not a JSON string, number, boolean or null",
     "field_none_default": "does not admit null; add `| None` to its annotation",
     "field_reason": "",  # `field C.f: <reason>`: no words of its own
+    "flag_values": "is a Flag whose members combine into more than",
     "generic_struct": "is generic; generic structs are not supported",
     "init_var_field": "has the InitVar field",
     "literal_value": "is bytes; JSON has no bytes",
@@ -44,6 +45,7 @@ def test_the_words_are_the_reasons_own() -> None:
     rendered = {
         "enum_value": reasons.enum_value("E", "A", None),
         "field_none_default": reasons.field_none_default("C.f", "int"),
+        "flag_values": reasons.flag_values("F", 1024),
         "generic_struct": reasons.generic_struct("Page"),
         "init_var_field": reasons.init_var_field("C", "f"),
         "literal_value": reasons.literal_value("Literal[b'x']", is_bytes=True),

@@ -44,6 +44,13 @@ class Unit(enum.IntEnum):
     ONE = 1
 
 
+class Perm(enum.Flag):
+    READ = 1
+    WRITE = 2
+    RUN = 4
+    ALL = 7  # a member of three bits, which iteration leaves out (from Python 3.11)
+
+
 @attrs.define
 class Person:
     """Someone.
@@ -221,6 +228,16 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         Unit.ONE,
         2,
         "value: 2 is not one of [1]",
+    ),
+    (
+        # Its values are every combination of its members: READ | WRITE is a Perm of value 3.
+        "flag",
+        Perm,
+        {"type": "integer", "enum": [1, 2, 4, 7, 0, 3, 5, 6]},
+        3,
+        Perm.READ | Perm.WRITE,
+        8,
+        "value: 8 is not one of [1, 2, 4, 7, 0, 3, 5, 6]",
     ),
     (
         "literal",
@@ -1056,3 +1073,36 @@ def test_an_enum_member_default_of_a_plain_type_has_its_plain_json_form(
     shown = tool.parameters["properties"]["value"]["default"]
     assert shown == written
     assert type(shown) is type(written)
+
+
+def test_a_flag_s_combinations_are_results_it_admits() -> None:
+    # A combination was refused: "returned a value its return annotation does not admit:
+    # $.result: 3 is not one of [1, 2, 4]", and as a default "(3 is not one of [1, 2, 4, 7])".
+    from typed_toolsets.export import mcp_call
+
+    class Grants(Toolset):
+        @tool
+        def grant(self, *, perm: Perm = Perm.READ | Perm.WRITE) -> Perm:
+            return perm | Perm.READ
+
+    tools = Grants.to_tools()
+    assert tools[0].output_schema == {"type": "integer", "enum": [1, 2, 4, 7, 0, 3, 5, 6]}
+    assert tools[0].parameters["properties"]["perm"]["default"] == 3
+    for sent, read in [(2, 3), (0, 1), (6, 7)]:
+        answer = mcp_call(tools, "grants_grant", {"perm": sent})
+        assert answer == {
+            "content": [{"type": "text", "text": str(read)}],
+            "structuredContent": {"result": read},
+            "isError": False,
+        }
+
+
+def test_a_flag_of_too_many_combinations_is_a_definition_error() -> None:
+    many = enum.Flag("Many", [f"M{i}" for i in range(11)])  # 2,048 values
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        echo(many)
+    assert (
+        "(enum 'Many' is a Flag whose members combine into more than 1,024 values, too many for "
+        "a JSON enum to list; use a set of an Enum's members (frozenset[...]) instead)"
+    ) in str(caught.value)
+    echo(enum.Flag("Ten", [f"M{i}" for i in range(10)]))  # 1,024 values: listed

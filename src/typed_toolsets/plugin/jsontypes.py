@@ -32,6 +32,7 @@ from mypy.types import (
 )
 
 from typed_toolsets.rules import reasons, sets
+from typed_toolsets.rules.flags import MAX_FLAG_VALUES, flag_values
 from typed_toolsets.rules.typenames import (
     MAPPING_ORIGINS,
     SEQUENCE_ORIGINS,
@@ -39,6 +40,7 @@ from typed_toolsets.rules.typenames import (
 )
 
 from .metadata import none_default_fields
+from .shapes import known_flag_values
 from .typeinfo import (
     BYTES,
     SCALARS,
@@ -313,6 +315,9 @@ class SchemaCheck:
             )
             if not ok:
                 return reasons.enum_value(info.name, member, None)
+        known = known_flag_values(info)
+        if known is not None and flag_values(known) is None:
+            return reasons.flag_values(info.name, MAX_FLAG_VALUES)
         return None
 
     def _hashable(self, t: Type) -> bool:

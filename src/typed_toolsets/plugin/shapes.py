@@ -9,6 +9,7 @@ tells it, and then only overlaps types that admit every value of that kind.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterator, Sequence
 from typing import Final
 
@@ -26,6 +27,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from typed_toolsets.rules.flags import flag_values
 from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import (
     FORMAT_NAMES,
@@ -38,7 +40,7 @@ from typed_toolsets.rules.typenames import (
 
 from .typeinfo import BYTES, label, member_value_type, struct_class, struct_fields
 
-__all__ = ["ShapeBuilder"]
+__all__ = ["ShapeBuilder", "known_flag_values"]
 
 _NO_SHAPE: Final[frozenset[str]] = frozenset()
 
@@ -135,6 +137,10 @@ class ShapeBuilder:
         if info.is_newtype and info.bases:
             return self.shape(info.bases[0])
         if info.is_enum:
+            known = known_flag_values(info)
+            combined = None if known is None else flag_values(known)
+            if combined is not None:  # a Flag's values: its members' and their combinations
+                return Shape.constants_of(text, tuple(combined))
             return _enum_shape(info, info.enum_members, text)
         if info.tuple_type is not None and fullname != "builtins.tuple":
             return Shape.opaque(text, _NO_SHAPE)
@@ -232,6 +238,19 @@ def _member_values(info: TypeInfo) -> dict[str, object]:
         else:
             values[member] = _mixed(mixin, known)
     return values
+
+
+def known_flag_values(info: TypeInfo) -> list[int] | None:
+    """A Flag's member values in definition order, when mypy knows each as an int (else None).
+
+    As at run time, values that are not non-negative ints do not combine as bits.
+    """
+    if not info.has_base("enum.Flag"):
+        return None
+    values = list(_member_values(info).values())
+    if not all(type(value) is int and value >= 0 for value in values):
+        return None
+    return typing.cast("list[int]", values)
 
 
 def _auto_value(info: TypeInfo, member: str, assigned: list[object]) -> object:

@@ -25,6 +25,7 @@ __all__ = [
     "field_none_default",
     "field_reason",
     "enum_value",
+    "flag_values",
     "generic_struct",
     "init_var_field",
     "literal_value",
@@ -86,6 +87,14 @@ def literal_value(literal: str, *, is_bytes: bool) -> str:
     if is_bytes:
         return f"the literal {literal} is bytes; JSON has no bytes"
     return f"the literal {literal} is not a JSON string, number, boolean or null"
+
+
+def flag_values(enum: str, limit: int) -> str:
+    """The reason a Flag whose members combine into more than *limit* values has no schema."""
+    return (
+        f"enum {enum!r} is a Flag whose members combine into more than {limit:,} values, too "
+        "many for a JSON enum to list; use a set of an Enum's members (frozenset[...]) instead"
+    )
 
 
 def enum_value(enum: str, member: str, value: str | None) -> str:

@@ -17,6 +17,7 @@ import attrs
 import typing_extensions
 
 from typed_toolsets.rules import reasons
+from typed_toolsets.rules.flags import MAX_FLAG_VALUES, flag_values
 from typed_toolsets.rules.labels import value_text
 from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import scalar_kinds
@@ -363,15 +364,31 @@ def _enum_rule(annotation: object, _builder: Builder) -> TypeSpec:
         return plain_json(value.value)
 
     generated = "An enumeration."  # Python 3.10 gives every undocumented Enum this docstring
+    chosen = _flag_results(cls) if issubclass(cls, enum.Flag) else members
     return _constants_spec(
         cls,
-        [m.value for m in members],
-        list(members),
+        [m.value for m in chosen],
+        list[object](chosen),
         class_description(cls, generated),
         lambda v: isinstance(v, cls),
         unstructure,
         one_as_const=False,  # an enum is always an "enum", however many members it has
     )
+
+
+def _flag_results(cls: type[enum.Flag]) -> list[enum.Enum]:
+    """Every value of a Flag (`flag_values`): its members' and their combinations.
+
+    Read from ``__members__``, which holds the members of more than one bit and of no bit that
+    iteration leaves out (from Python 3.11), so that every Python lists the same values.
+    """
+    values = [member.value for member in cls.__members__.values()]
+    if not all(type(v) is int and v >= 0 for v in values):  # an IntFlag's values are plain ints
+        return list(cls)  # not values that combine as bits: the members alone, as for an Enum
+    combined = flag_values(values)
+    if combined is None:
+        raise Unsupported(reasons.flag_values(cls.__qualname__, MAX_FLAG_VALUES))
+    return [cls(value) for value in combined]
 
 
 def _constants_shape(annotation: object, describer: Describer) -> Shape:

@@ -29,7 +29,8 @@ class Level(enum.IntEnum):
     HIGH = enum.auto()
 
 
-# auto() takes the next power of two in a Flag: 1, 2, 4, then 16 after 8.
+# auto() takes the next power of two in a Flag: 1, 2, 4, then 16 after 8; its values are
+# every combination of those (0 to 31).
 class Perm(enum.IntFlag):
     READ = enum.auto()
     WRITE = enum.auto()
@@ -119,6 +120,7 @@ class Ambiguous(Toolset):
         tool("float_members"),
         tool("int_enum_auto"),
         tool("flag_auto"),
+        tool("flag_combination"),
         tool("enum_auto_after_value"),
     )
 
@@ -136,6 +138,7 @@ class Ambiguous(Toolset):
     def float_members(self, *, ratio: Ratio | str) -> None: ...  # E: Ambiguous.float_members: parameter 'ratio' has the union Ratio | str, and a JSON value can match both Ratio and str (the first one in declared order wins)  [toolset-ambiguous-union]
     def int_enum_auto(self, *, level: Level | Literal[2]) -> None: ...  # E: Ambiguous.int_enum_auto: parameter 'level' has the union Level | Literal[2], and a JSON value can match both Level and Literal[2] (the first one in declared order wins)  [toolset-ambiguous-union]
     def flag_auto(self, *, perm: Perm | Literal[16]) -> None: ...  # E: Ambiguous.flag_auto: parameter 'perm' has the union Perm | Literal[16], and a JSON value can match both Perm and Literal[16] (the first one in declared order wins)  [toolset-ambiguous-union]
+    def flag_combination(self, *, perm: Perm | Literal[3]) -> None: ...  # E: Ambiguous.flag_combination: parameter 'perm' has the union Perm | Literal[3], and a JSON value can match both Perm and Literal[3] (the first one in declared order wins)  [toolset-ambiguous-union]
     def enum_auto_after_value(self, *, step: Step | Literal[11]) -> None: ...  # E: Ambiguous.enum_auto_after_value: parameter 'step' has the union Step | Literal[11], and a JSON value can match both Step and Literal[11] (the first one in declared order wins)  [toolset-ambiguous-union]
 
 
@@ -157,7 +160,7 @@ class Unambiguous(Toolset):
         shapes: tuple[int] | tuple[int, int] = (1,),
         ticket: Ticket | int = 0,
         level: Level | Literal[7] = 7,
-        perm: Perm | Literal[3, 9] = 3,
+        perm: Perm | Literal[32, 40] = 32,
         step: Step | Literal[2] = 2,
         digit: Digit | int = 0,
     ) -> None: ...

@@ -31,6 +31,21 @@ class Empty(enum.Enum):
     pass
 
 
+# Eleven members that combine: 2,048 values, more than a JSON enum lists.
+class Many(enum.Flag):
+    A = enum.auto()
+    B = enum.auto()
+    C = enum.auto()
+    D = enum.auto()
+    E = enum.auto()
+    F = enum.auto()
+    G = enum.auto()
+    H = enum.auto()
+    I = enum.auto()
+    J = enum.auto()
+    K = enum.auto()
+
+
 @attrs.define
 class WithAny:
     payload: Any
@@ -118,7 +133,7 @@ class Types(Toolset):
     def structs(self, *, outer: Outer, init: WithInitVar, point: Point) -> None: ...  # E: Types.structs: parameter 'init' has type WithInitVar, which has no JSON Schema (dataclass WithInitVar has the InitVar field 'seed' (not supported))  [toolset-param-type]  # E: Types.structs: parameter 'outer' has type Outer, which has no JSON Schema (field Outer.inner: field WithAny.payload: Any has no JSON Schema; use a concrete type)  [toolset-param-type]  # E: Types.structs: parameter 'point' has type Point, which has no JSON Schema (field Point.label: object has no JSON Schema; use a concrete type)  [toolset-param-type]
     def inherited(self, *, outer: OuterAgain, init: InitVarAgain) -> None: ...  # E: Types.inherited: parameter 'init' has type InitVarAgain, which has no JSON Schema (dataclass InitVarAgain has the InitVar field 'seed' (not supported))  [toolset-param-type]  # E: Types.inherited: parameter 'outer' has type OuterAgain, which has no JSON Schema (field OuterAgain.inner: field WithAny.payload: Any has no JSON Schema; use a concrete type)  [toolset-param-type]
     def generic_structs(self, *, page: Page[int], duo: Duo[str]) -> None: ...  # E: Types.generic_structs: parameter 'duo' has type Duo[str], which has no JSON Schema ('Duo' is generic; generic structs are not supported)  [toolset-param-type]  # E: Types.generic_structs: parameter 'page' has type Page[int], which has no JSON Schema ('Page' is generic; generic structs are not supported)  [toolset-param-type]
-    def enums(self, *, pair: TupleValued, empty: Empty, blit: Literal[b"x"]) -> None: ...  # E: Types.enums: parameter 'blit' has type Literal[b'x'], which has no JSON Schema (the literal Literal[b'x'] is bytes; JSON has no bytes)  [toolset-param-type]  # E: Types.enums: parameter 'empty' has type Empty, which has no JSON Schema (enum 'Empty' has no members)  [toolset-param-type]  # E: Types.enums: parameter 'pair' has type TupleValued, which has no JSON Schema (enum 'TupleValued' has the member 'PAIR', whose value is not a JSON string, number, boolean or null)  [toolset-param-type]
+    def enums(self, *, pair: TupleValued, empty: Empty, blit: Literal[b"x"], many: Many) -> None: ...  # E: Types.enums: parameter 'blit' has type Literal[b'x'], which has no JSON Schema (the literal Literal[b'x'] is bytes; JSON has no bytes)  [toolset-param-type]  # E: Types.enums: parameter 'empty' has type Empty, which has no JSON Schema (enum 'Empty' has no members)  [toolset-param-type]  # E: Types.enums: parameter 'many' has type Many, which has no JSON Schema (enum 'Many' is a Flag whose members combine into more than 1,024 values, too many for a JSON enum to list; use a set of an Enum's members (frozenset[...]) instead)  [toolset-param-type]  # E: Types.enums: parameter 'pair' has type TupleValued, which has no JSON Schema (enum 'TupleValued' has the member 'PAIR', whose value is not a JSON string, number, boolean or null)  [toolset-param-type]
     def others(
         self,
         *,
