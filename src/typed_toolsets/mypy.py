@@ -130,7 +130,7 @@ class TypedToolsetsPlugin(Plugin):
     def get_customize_class_mro_hook(
         self, fullname: str
     ) -> Callable[[ClassDefContext], None] | None:
-        """Record the literal ``toolset_name`` and ``limits`` of classes that are not Toolsets."""
+        """Record what a class that is not a Toolset (a mixin) gives a Toolset combining it."""
         if fullname.partition(".")[0] in sys.stdlib_module_names:
             return None  # most classes mypy reads are typeshed's: none is a Toolset mixin
         return _record_mixin

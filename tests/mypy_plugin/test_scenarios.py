@@ -141,6 +141,41 @@ def test_leaf_only_edit_reads_the_base_from_the_cache(project: Path) -> None:
     ]
 
 
+MIXIN = """\
+class Legacy:
+    def legacy(self, task_id: str, /) -> str:
+        return task_id
+
+    def old_style(self, __key: str) -> str:
+        return __key
+"""
+
+
+def test_a_cached_mixin_names_its_positional_only_parameters(project: Path) -> None:
+    # A mixin is no Toolset: its parameter names mypy forgets are recorded with it, so a Toolset
+    # of another module reading it from the cache names them as the run time does (not '#1'),
+    # and takes `__key` for what Python makes of it (`_Legacy__key`), no positional-only one.
+    _write(project / "pkg" / "mixin.py", MIXIN)
+    leaf = """\
+        from typed_toolsets import Toolset, tool
+
+        from pkg.mixin import Legacy
+
+
+        class Leaf(Legacy, Toolset):
+            exports = (tool("old_style"),)
+        """
+    _write(project / "pkg" / "leaf.py", leaf)
+    assert _errors(_mypy("-p", "pkg", cwd=project)) == []
+    _write(project / "pkg" / "leaf.py", leaf.replace('tool("old_style")', 'tool("legacy")'))
+    assert _errors(_mypy("-p", "pkg", cwd=project)) == [
+        (
+            "pkg/leaf.py:7: error: Leaf.legacy: parameter 'task_id' is positional-only; tools "
+            "are called with keywords, remove the '/'  [toolset-signature]"
+        )
+    ]
+
+
 WRAPPING = """\
 import functools
 from collections.abc import Callable, Iterator
@@ -450,6 +485,9 @@ STALE_FILES = {
 
         class Timed:
             limits = Limits(timeout=None)
+
+            def stamp(self, key: str) -> str:
+                return "stamp"
         """,
     "pkg/quick.py": """\
         from typed_toolsets import Toolset, tool
@@ -458,6 +496,8 @@ STALE_FILES = {
 
 
         class Quick(Timed, Toolset):
+            exports = (tool("stamp"),)
+
             @tool(inline=True)
             def now(self) -> int:
                 return 1
@@ -473,10 +513,22 @@ STALE_EDITS = [
         "timeout=3",
         [
             (
-                "pkg/quick.py:7: error: Quick.now: inline=True runs 'now' on the event loop, where "
+                "pkg/quick.py:9: error: Quick.now: inline=True runs 'now' on the event loop, where "
                 "it cannot be stopped at a deadline, but its limits set timeout=3; remove "
                 "inline=True (it then runs in a worker thread), or give the tool limits without "
                 "one (tool(..., limits=attrs.evolve(Quick.limits, timeout=None)))  [toolset-inline]"
+            )
+        ],
+    ),
+    (
+        # So is the name of a mixin's positional-only parameter.
+        "pkg/mixins.py",
+        "key: str)",
+        "task_key: str, /)",
+        [
+            (
+                "pkg/quick.py:7: error: Quick.stamp: parameter 'task_key' is positional-only; "
+                "tools are called with keywords, remove the '/'  [toolset-signature]"
             )
         ],
     ),

@@ -293,11 +293,12 @@ def _loose_tool(reader: Reader, expr: Expression) -> str | None:
 
 
 def record_mixin(ctx: ClassDefContext) -> None:
-    """Record a class's literal ``toolset_name`` and its ``limits`` when it is not a Toolset.
+    """Record a class's ``toolset_name``, ``limits`` and unnamed parameters if not a Toolset.
 
-    A Toolset subclass combining the mixin takes its name and limits from it, and the mixin's own
-    body is gone once the mixin comes from mypy's cache. The limits are recorded as
-    `inline.record_limits` records a Toolset's.
+    Its literal ``toolset_name``, its ``limits`` and the names of its methods' positional-only
+    parameters (`_unnamed_parameters`): a Toolset subclass combining the mixin takes its name,
+    limits and methods from it, and the mixin's own body is gone once the mixin comes from mypy's
+    cache. The limits are recorded as `inline.record_limits` records a Toolset's.
     """
     # Called for every class mypy analyses (typeshed's too): the cheapest test first.
     body = ctx.cls.defs.body
@@ -311,11 +312,14 @@ def record_mixin(ctx: ClassDefContext) -> None:
     limits = [s for s in assignments(body, "limits") if not isinstance(s.rvalue, TempNode)]
     if not any(isinstance(s.rvalue, CallExpr) for s in limits):
         limits = []
-    if not (names or limits) or info.has_base(TOOLSET):
+    methods = {} if ctx.api.is_stub_file else _unnamed_parameters(body)
+    if not (names or limits or methods) or info.has_base(TOOLSET):
         if fields is not None and not info.has_base(TOOLSET):
             _add_digest(ctx, fields)  # (never a protocol's)
         return  # `record_class` reads a Toolset's
     data: dict[str, object] = {"version": META_VERSION}
+    if methods:
+        data["methods"] = methods
     for stmt in names:  # the last assignment is the class's
         value = stmt.rvalue
         data["mixin_toolset_name"] = value.value if isinstance(value, StrExpr) else None
@@ -325,6 +329,27 @@ def record_mixin(ctx: ClassDefContext) -> None:
     info.metadata[MIXIN_META] = data
     if not protocol:  # then the daemon may miss an edit of its name or limits: rare enough
         _add_digest(ctx, {**data, **(fields or {})})
+
+
+def _unnamed_parameters(body: list[Statement]) -> dict[str, dict[str, object]]:
+    """The parameter names of a class's methods whose parameters mypy leaves unnamed, by method.
+
+    mypy keeps no name for a positional-only parameter (a real ``/``, or the ``__x`` convention,
+    which Python does not follow: it mangles the name), and the body is gone once the class comes
+    from mypy's cache. A Toolset combining the class names the parameter from this, as the run
+    time does (`sources.method_facts`'s ``params``). Special methods are left out: they are never
+    exported, and mypy takes their parameters as positional-only.
+    """
+    found: dict[str, dict[str, object]] = {}
+    for stmt in body:
+        if not isinstance(stmt, (FuncDef, Decorator, OverloadedFuncDef)):
+            continue
+        if stmt.name.startswith("__") and stmt.name.endswith("__"):
+            continue
+        func = function_of(stmt)
+        if func is not None and None in func.arg_names[1:]:
+            found[stmt.name] = {"params": [a.variable.name for a in func.arguments]}
+    return found
 
 
 def _resolve(api: SemanticAnalyzerPluginInterface, ref: RefExpr) -> SymbolNode | None:

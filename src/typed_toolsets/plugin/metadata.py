@@ -31,6 +31,7 @@ __all__ = [
     "metadata",
     "method_facts_of",
     "mixin_metadata",
+    "mixin_method_facts_of",
     "mixin_toolset_name",
     "none_default_fields",
     "records",
@@ -239,6 +240,17 @@ def mixin_metadata(info: TypeInfo) -> dict[str, object] | None:
     if isinstance(data, dict) and data.get("version") == META_VERSION:
         return cast("dict[str, object]", data)
     return None
+
+
+def mixin_method_facts_of(info: TypeInfo, name: str) -> dict[str, object] | None:
+    """The parameter names `declarations.record_mixin` recorded for *info*'s method *name*.
+
+    Recorded only for a method whose parameters mypy leaves unnamed (positional-only ones):
+    ``{"params": [...]}``, the ``params`` of `sources.method_facts`.
+    """
+    methods = (mixin_metadata(info) or {}).get("methods")
+    entry = cast("dict[str, object]", methods).get(name) if isinstance(methods, dict) else None
+    return cast("dict[str, object]", entry) if isinstance(entry, dict) else None
 
 
 def mixin_toolset_name(info: TypeInfo) -> str | None:

@@ -46,7 +46,7 @@ from typed_toolsets.rules.shapes import find_ambiguity
 
 from .codes import Span
 from .jsontypes import SchemaCheck
-from .metadata import method_facts_of
+from .metadata import method_facts_of, mixin_method_facts_of
 from .shapes import ShapeBuilder
 from .sources import method_facts
 from .typeinfo import checker_modules, function_of
@@ -86,14 +86,15 @@ class SignatureCheck:
         """What the source of the method *func* shows (`typed_toolsets.plugin.sources`).
 
         Recorded with a Toolset class's declarations; read now for a function of this module
-        that is not a Toolset's (a mixin's, a module function a class attribute names); unknown
-        for one of another module.
+        that is not a Toolset's (a mixin's, a module function a class attribute names). Of
+        another module's mixin only the parameter names mypy forgets are known (recorded by
+        `declarations.record_mixin`); nothing of another module's function.
         """
         recorded = method_facts_of(owner, func.name) if owner is not None else None
-        if recorded is not None or module != self.info.module_name:
+        if recorded is not None:
             return recorded
-        if not _arguments(func):
-            return None
+        if module != self.info.module_name or not _arguments(func):
+            return mixin_method_facts_of(owner, func.name) if owner is not None else None
         checker: object = self.api
 
         def lookup(text: str) -> SymbolTableNode | None:

@@ -34,3 +34,14 @@ class RemoteNeedsDb(Toolset):
 # Not a Toolset: a mixin whose limits the Toolsets combining it take (inline.py).
 class RemoteTimedMixin:
     limits = Limits(timeout=2)
+
+
+# Not a Toolset: a mixin whose parameters mypy leaves unnamed (signature.py). Its body is gone
+# once it comes from mypy's cache; the names are recorded with it.
+class RemoteLegacyMixin:
+    def legacy(self, task_id: str, /) -> str:
+        return task_id
+
+    # No positional-only parameter to Python: it is mangled to `_RemoteLegacyMixin__key`.
+    def old_style(self, __key: str) -> str:
+        return __key

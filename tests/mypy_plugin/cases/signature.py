@@ -4,7 +4,7 @@ from typing import Any, TypeVar
 
 from typed_toolsets import Toolset, tool
 
-from remote_base import RemoteBase
+from remote_base import RemoteBase, RemoteLegacyMixin
 from remote_decorators import logged
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -74,3 +74,12 @@ class Wrapped(Toolset):
     @tool
     def old_style_bytes(self, __data: bytes, *, __n: int = False) -> int:  # E: Wrapped.old_style_bytes: parameter '_Wrapped__data' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]  # E: Wrapped.old_style_bytes: parameter '_Wrapped__n' has the default False, which is not a valid int (ValueError: False is not an int)  [toolset-signature]
         return __n
+
+
+class CombinesLegacy(RemoteLegacyMixin, Toolset):
+    # Another module's mixin: its positional-only parameter is named as the run time names it,
+    # and its `__key` is no positional-only parameter.
+    exports = (
+        tool("legacy"),  # E: CombinesLegacy.legacy: parameter 'task_id' is positional-only; tools are called with keywords, remove the '/'  [toolset-signature]
+        tool("old_style"),
+    )
