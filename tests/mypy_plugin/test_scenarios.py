@@ -176,6 +176,39 @@ def test_a_cached_mixin_names_its_positional_only_parameters(project: Path) -> N
     ]
 
 
+def test_a_cached_final_constant_is_read_in_expressions(project: Path) -> None:
+    # `PREFIX + "_x"` with another module's Final `PREFIX` is read as `PREFIX` alone is, also
+    # when that module comes from mypy's cache (its value is kept with the name).
+    _write(project / "pkg" / "names.py", 'from typing import Final\n\nPREFIX: Final = "shop"\n')
+    leaf = """\
+        from typed_toolsets import Toolset, tool
+
+        from pkg.names import PREFIX
+
+
+        class Leaf(Toolset):
+            toolset_name = PREFIX + " tools"
+            exports = (tool(PREFIX + "_find"),)
+
+            def shop_find(self) -> None: ...
+        """
+    _write(project / "pkg" / "leaf.py", leaf)
+    invalid = (
+        "pkg/leaf.py:8: error: Leaf.{method}: the tool name 'shop tools_{method}' is not valid "
+        "for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{{0,63}}$: "
+        "letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')"
+        "  [toolset-invalid-name]"
+    )
+    assert _errors(_mypy("-p", "pkg", cwd=project)) == [invalid.format(method="shop_find")]
+    _write(project / "pkg" / "leaf.py", leaf.replace('"_find"', '"_fnd"'))
+    assert _errors(_mypy("-p", "pkg", cwd=project)) == [
+        (
+            "pkg/leaf.py:8: error: Leaf.shop_fnd: Leaf has no method 'shop_fnd' to export; did "
+            "you mean 'shop_find'?  [toolset-unknown-method]"
+        )
+    ]
+
+
 WRAPPING = """\
 import functools
 from collections.abc import Callable, Iterator
@@ -419,15 +452,24 @@ STALE_FILES = {
         class Outer:
             inner: Inner
         """,
+    "pkg/names.py": """\
+        from typing import Final
+
+        PREFIX: Final = "app"
+        """,
     "pkg/tools.py": """\
         from typed_toolsets import Toolset, tool
 
+        from pkg.names import PREFIX
         from pkg.wrap import Outer
 
 
         class Tools(Toolset):
             @tool
             def store(self, *, outer: Outer) -> None: ...
+
+            @tool(tool_name=PREFIX + "_load")
+            def load(self) -> None: ...
         """,
     "pkg/base.py": """\
         from __future__ import annotations
@@ -533,12 +575,26 @@ STALE_EDITS = [
         ],
     ),
     (
+        # Another module's Final constant is read in a constant expression: its value is kept.
+        "pkg/names.py",
+        '"app"',
+        '"my app"',
+        [
+            (
+                "pkg/tools.py:11: error: Tools.load: the tool name 'my app_load' is not valid for "
+                "LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: "
+                "letters, digits, '_' and '-', at most 64 characters, not starting with a digit "
+                "or '-')  [toolset-invalid-name]"
+            )
+        ],
+    ),
+    (
         "pkg/models.py",
         "data: str",
         "data: bytes",
         [
             (
-                "pkg/tools.py:8: error: Tools.store: parameter 'outer' has type Outer, which has no "
+                "pkg/tools.py:9: error: Tools.store: parameter 'outer' has type Outer, which has no "
                 "JSON Schema (field Outer.inner: field Inner.data: bytes cannot be sent as JSON; use "
                 "str (for example base64 text))  [toolset-param-type]"
             )
@@ -552,7 +608,7 @@ STALE_EDITS = [
         "color: Color = attrs.field(default=None)",
         [
             (
-                "pkg/tools.py:8: error: Tools.store: parameter 'outer' has type Outer, which has no "
+                "pkg/tools.py:9: error: Tools.store: parameter 'outer' has type Outer, which has no "
                 "JSON Schema (field Outer.inner: field Inner.color defaults to None but its type "
                 "Color does not admit null; add `| None` to its annotation (a None default does "
                 "not make a field nullable))  [toolset-param-type]"
@@ -570,7 +626,7 @@ STALE_EDITS = [
                 "number, boolean or null)  [toolset-param-type]"
             ),
             (
-                "pkg/tools.py:8: error: Tools.store: parameter 'outer' has type Outer, which has no "
+                "pkg/tools.py:9: error: Tools.store: parameter 'outer' has type Outer, which has no "
                 "JSON Schema (field Outer.inner: field Inner.color: enum 'Color' has the member "
                 "'RED', whose value is not a JSON string, number, boolean or null)  "
                 "[toolset-param-type]"

@@ -10,7 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from mypy.constant_fold import constant_fold_expr
+from mypy.constant_fold import (
+    ConstantValue,
+    constant_fold_binary_op,
+    constant_fold_expr,
+    constant_fold_unary_op,
+)
 from mypy.nodes import (
     ARG_POS,
     ARG_STAR,
@@ -33,6 +38,7 @@ from mypy.nodes import (
     StrExpr,
     TupleExpr,
     TypeInfo,
+    UnaryExpr,
     Var,
 )
 from mypy.plugin import SemanticAnalyzerPluginInterface
@@ -51,6 +57,7 @@ __all__ = [
     "assignments",
     "decl",
     "describe",
+    "fold",
     "span",
 ]
 
@@ -150,6 +157,29 @@ def describe(expr: Expression) -> str:
     return "an expression"
 
 
+def fold(expr: Expression, module: str) -> ConstantValue | None:
+    """The value of a constant expression, with the ``Final`` names of any module; else None.
+
+    mypy's `constant_fold_expr` binds only the names of *module* (mypyc must not trust another
+    module's values), while the value mypy records on an imported ``Final`` name is the one it
+    checks with, and the one a name alone is read as: ``PREFIX + "_x"`` is read as ``PREFIX``
+    is. The values travel through mypy's cache with the names.
+    """
+    if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
+        value = expr.node.final_value
+        if value is not None:
+            return value
+    if isinstance(expr, OpExpr):
+        left, right = fold(expr.left, module), fold(expr.right, module)
+        if left is None or right is None:
+            return None
+        return constant_fold_binary_op(expr.op, left, right)
+    if isinstance(expr, UnaryExpr):
+        operand = fold(expr.expr, module)
+        return None if operand is None else constant_fold_unary_op(expr.op, operand)
+    return constant_fold_expr(expr, module)
+
+
 class Reader:
     """Reads the declarations of one class body (semantic analysis, so expressions are bound)."""
 
@@ -185,17 +215,13 @@ class Reader:
     def literal_str(self, expr: Expression) -> str | Dynamic | None:
         """The value of a constant string expression or ``None``; else `DYNAMIC`.
 
-        Literals, ``Final`` names (of any module), constant expressions of this module
-        (``"x" * 3``, ``PREFIX + "_find"``) and f-strings of those (``f"{PREFIX}_find"``) are
+        Literals, ``Final`` names (of any module), constant expressions of those (``"x" * 3``,
+        ``PREFIX + "_find"``) and f-strings of those (``f"{PREFIX}_find"``) are
         read, as ``tool()`` would receive them.
         """
         if isinstance(expr, NameExpr) and expr.fullname == "builtins.None":
             return None
-        if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
-            value = expr.node.final_value
-            if isinstance(value, str):
-                return value
-        folded = constant_fold_expr(expr, self.module)
+        folded = fold(expr, self.module)
         if isinstance(folded, str):
             return folded
         return self.fstring(expr)
@@ -353,10 +379,10 @@ class Reader:
 
     def repeated(self, expr: OpExpr, out: list[dict[str, object]], depth: int) -> None:
         """Read a tuple of declarations repeated a constant number of times (``(...) * 2``)."""
-        count = constant_fold_expr(expr.right, self.module)
+        count = fold(expr.right, self.module)
         items = expr.left
         if not isinstance(count, int):
-            count, items = constant_fold_expr(expr.left, self.module), expr.right
+            count, items = fold(expr.left, self.module), expr.right
         if not isinstance(count, int) or isinstance(count, bool):
             self.skip("unchecked-exports", expr, expression=describe(expr))
             return

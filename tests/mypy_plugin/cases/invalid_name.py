@@ -3,6 +3,7 @@ from typing import Final
 from typed_toolsets import Toolset, tool
 
 from remote_base import RemoteBase
+from remote_exports import PREFIX
 
 SPACED: Final = "find things"
 APP: Final = "crm"
@@ -59,6 +60,17 @@ class Formatted(Toolset):
 
     @tool(tool_name=f"{APP}.add")  # E: Formatted.add: the tool name 'crm.add' is not valid for LLM APIs: it contains '.' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
     def add(self) -> None: ...
+
+
+class ImportedPrefix(Toolset):
+    # Another module's Final constants are read in constant expressions too (PREFIX is "shop").
+    toolset_name = PREFIX + " tools"
+    exports = (tool("shop_find", tool_name=PREFIX + ".find"),)  # E: ImportedPrefix.shop_find: the tool name 'shop.find' is not valid for LLM APIs: it contains '.' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+
+    def shop_find(self) -> None: ...
+
+    @tool  # E: ImportedPrefix.run: the tool name 'shop tools_run' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+    def run(self) -> None: ...
 
 
 class NamedAndTyped(Toolset):
