@@ -522,6 +522,8 @@ STALE_FILES = {
             return len(Sub.to_tools())
         """,
     "pkg/mixins.py": """\
+        from typing import TYPE_CHECKING
+
         from typed_toolsets import Limits
 
 
@@ -559,6 +561,18 @@ STALE_EDITS = [
                 "it cannot be stopped at a deadline, but its limits set timeout=3; remove "
                 "inline=True (it then runs in a worker thread), or give the tool limits without "
                 "one (tool(..., limits=attrs.evolve(Quick.limits, timeout=None)))  [toolset-inline]"
+            )
+        ],
+    ),
+    (
+        # And the names it binds only under `if TYPE_CHECKING:` (no method at run time).
+        "pkg/mixins.py",
+        'def stamp(self, key: str) -> str:\n        return "stamp"',
+        "if TYPE_CHECKING:\n\n        def stamp(self, key: str) -> str: ...",
+        [
+            (
+                "pkg/quick.py:7: error: Quick.stamp: Quick has no method 'stamp' to export  "
+                "[toolset-unknown-method]"
             )
         ],
     ),

@@ -61,6 +61,7 @@ from .metadata import (
     metadata,
     mixin_toolset_name,
     stored_span,
+    type_checking_members_of,
     unchecked_of,
     wrapped,
 )
@@ -204,9 +205,10 @@ def _resolve(
 def _lookup(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -> _Found | None:
     """The attribute *name* of *info* at run time: mypy keeps a private ``__x`` unmangled."""
     for klass in info.mro:
+        hidden = type_checking_members_of(klass)
         for written in written_names(klass.name, name):
             sym = klass.names.get(written)
-            if sym is None:
+            if sym is None or written in hidden:  # absent at run time: the bases are looked in
                 continue
             parameters = lambda_of(klass, written)
             if parameters is not None and isinstance(sym.node, Var):
@@ -530,6 +532,7 @@ class ClassCheck:
                 for name, sym in klass.names.items()
                 if not (name.startswith("__") and name.endswith("__"))
                 and is_plain_function(sym.node)
+                and name not in type_checking_members_of(klass)
             }
         )
         matches = close_matches(decl.method, candidates)

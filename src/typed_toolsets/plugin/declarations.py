@@ -65,7 +65,7 @@ from .fullnames import TOOL_SPEC, TOOLSET
 from .inline import record_limits
 from .metadata import DIGEST, FIELDS_META, META, META_VERSION, MIXIN_META
 from .reader import Reader, assignments, describe, span
-from .sources import method_facts
+from .sources import method_facts, type_checking_members
 from .typeinfo import class_span, display_name, function_of, wrapped_function
 
 __all__ = ["record_class", "record_mixin"]
@@ -244,6 +244,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     data["lambdas"] = lambdas
     data["loose_tools"] = loose
     data["methods"] = _methods(ctx.api, ctx.cls.defs.body, registered)
+    data["type_checking"] = type_checking_members(ctx.cls.defs.body, ctx.api.options)
     data["mixin_declarations"] = _mixin_declarations(ctx.api, info)
     info.metadata[META] = data
     _add_digest(ctx, data)
@@ -295,8 +296,9 @@ def _loose_tool(reader: Reader, expr: Expression) -> str | None:
 def record_mixin(ctx: ClassDefContext) -> None:
     """Record a class's ``toolset_name``, ``limits`` and unnamed parameters if not a Toolset.
 
-    Its literal ``toolset_name``, its ``limits`` and the names of its methods' positional-only
-    parameters (`_unnamed_parameters`): a Toolset subclass combining the mixin takes its name,
+    Its literal ``toolset_name``, its ``limits``, the names of its methods' positional-only
+    parameters (`_unnamed_parameters`) and the names it binds only under ``if TYPE_CHECKING:``
+    (`sources.type_checking_members`): a Toolset subclass combining the mixin takes its name,
     limits and methods from it, and the mixin's own body is gone once the mixin comes from mypy's
     cache. The limits are recorded as `inline.record_limits` records a Toolset's.
     """
@@ -313,13 +315,16 @@ def record_mixin(ctx: ClassDefContext) -> None:
     if not any(isinstance(s.rvalue, CallExpr) for s in limits):
         limits = []
     methods = {} if ctx.api.is_stub_file else _unnamed_parameters(body)
-    if not (names or limits or methods) or info.has_base(TOOLSET):
+    typing_only = type_checking_members(body, ctx.api.options)
+    if not (names or limits or methods or typing_only) or info.has_base(TOOLSET):
         if fields is not None and not info.has_base(TOOLSET):
             _add_digest(ctx, fields)  # (never a protocol's)
         return  # `record_class` reads a Toolset's
     data: dict[str, object] = {"version": META_VERSION}
     if methods:
         data["methods"] = methods
+    if typing_only:
+        data["type_checking"] = typing_only
     for stmt in names:  # the last assignment is the class's
         value = stmt.rvalue
         data["mixin_toolset_name"] = value.value if isinstance(value, StrExpr) else None

@@ -36,6 +36,7 @@ __all__ = [
     "none_default_fields",
     "records",
     "stored_span",
+    "type_checking_members_of",
     "unchecked_of",
     "wrapped",
 ]
@@ -251,6 +252,21 @@ def mixin_method_facts_of(info: TypeInfo, name: str) -> dict[str, object] | None
     methods = (mixin_metadata(info) or {}).get("methods")
     entry = cast("dict[str, object]", methods).get(name) if isinstance(methods, dict) else None
     return cast("dict[str, object]", entry) if isinstance(entry, dict) else None
+
+
+def type_checking_members_of(info: TypeInfo) -> frozenset[str]:
+    """The names *info*'s body binds only under ``if TYPE_CHECKING:`` (absent at run time).
+
+    Recorded by `declarations.record_class` for a Toolset, `declarations.record_mixin` for
+    another class.
+    """
+    data = metadata(info) or mixin_metadata(info) or {}
+    names = data.get("type_checking")
+    return (
+        frozenset(str(n) for n in cast("list[object]", names))
+        if isinstance(names, list)
+        else frozenset()
+    )
 
 
 def mixin_toolset_name(info: TypeInfo) -> str | None:

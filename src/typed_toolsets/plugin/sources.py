@@ -56,7 +56,7 @@ from mypy.types import AnyType, Instance, Type, TypeList, TypeOfAny, UnboundType
 
 from .jsontypes import SchemaCheck
 
-__all__ = ["admits_null", "method_facts", "type_checking_names"]
+__all__ = ["admits_null", "method_facts", "type_checking_members", "type_checking_names"]
 
 _OPTIONAL: Final = frozenset({"typing.Optional", "typing_extensions.Optional"})
 _UNION: Final = frozenset({"typing.Union", "typing_extensions.Union"})
@@ -219,6 +219,20 @@ def type_checking_names(module: MypyFile, options: Options) -> frozenset[str]:
     runtime: set[str] = set()
     _bind(module.defs, runtime, typing_only, options)
     return frozenset(typing_only - runtime)
+
+
+def type_checking_members(body: list[Statement], options: Options) -> list[str]:
+    """The names a class body binds only under ``if TYPE_CHECKING:``, sorted.
+
+    mypy sees them as members of the class; Python never creates them, so a name exported from
+    there is no method at run time, and a base's attribute of that name is found instead.
+    """
+    if not any(isinstance(stmt, IfStmt) for stmt in body):
+        return []
+    typing_only: set[str] = set()
+    runtime: set[str] = set()
+    _bind(body, runtime, typing_only, options)
+    return sorted(typing_only - runtime)
 
 
 def _bind(body: list[Statement], names: set[str], typing_only: set[str], options: Options) -> None:

@@ -1,5 +1,5 @@
 # clean: declarations made in their own module, used by unchecked.py and read_exports.py.
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from typed_toolsets import ToolSpec, tool
 
@@ -26,3 +26,11 @@ class ComputedMixin:
 def measure(self: object, *, data: bytes) -> int:
     """A function a class attribute names (`size = measure`): a method of that class."""
     return len(data)
+
+
+class RemoteTypingMixin:
+    """Not a Toolset: a method that exists only for type checkers (type_checking_names.py)."""
+
+    if TYPE_CHECKING:
+
+        def typed_only(self, *, query: str) -> str: ...

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from typed_toolsets import Toolset, tool
 
+from remote_exports import RemoteTypingMixin
+
 if TYPE_CHECKING:
     import remote_models
     from remote_models import Item, Priority
@@ -33,3 +35,16 @@ class Broken(Toolset):
     @tool
     def other_problems_first(self, *, priority: Priority, data: bytes) -> int:  # E: Broken.other_problems_first: parameter 'data' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
         return len(data)
+
+
+class TypingOnlyMethods(RemoteTypingMixin, Toolset):
+    # Methods defined only under `if TYPE_CHECKING:` (here or in another module's mixin) do not
+    # exist at run time, so they cannot be exported.
+    if TYPE_CHECKING:
+
+        def own(self, *, query: str) -> str: ...
+
+    exports = (
+        tool("own"),  # E: TypingOnlyMethods.own: TypingOnlyMethods has no method 'own' to export  [toolset-unknown-method]
+        tool("typed_only"),  # E: TypingOnlyMethods.typed_only: TypingOnlyMethods has no method 'typed_only' to export  [toolset-unknown-method]
+    )
