@@ -13,6 +13,7 @@ import _thread
 import asyncio
 import contextlib
 import functools
+import re
 import sys
 import threading
 import time
@@ -47,6 +48,23 @@ def _runs_itself(method: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(method)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         return asyncio.run(method(*args, **kwargs))
+
+    return wrapper
+
+
+#: The coroutines `_returns_late` returned, to see what became of them.
+_returned: list[Any] = []
+
+
+def _returns_late(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A decorator whose plain ``def`` wrapper returns the coroutine, after blocking a while."""
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        _release.wait(10)
+        coroutine = method(*args, **kwargs)
+        _returned.append(coroutine)
+        return coroutine
 
     return wrapper
 
@@ -90,6 +108,11 @@ class Stubborn(Toolset):
     async def wrapped(self) -> str:
         """Its own loop, in the thread its wrapper runs in, cannot be cancelled from outside."""
         await asyncio.to_thread(_release.wait, 10)
+        return "done"
+
+    @tool
+    @_returns_late
+    async def late(self) -> str:
         return "done"
 
     @tool(limits=Limits(timeout=60.0))
@@ -196,6 +219,42 @@ def test_a_wrapper_left_running_at_its_deadline_is_counted_and_holds_no_executor
     assert execution.abandoned.count == before + 2
     _release.set()
     settle(before)
+
+
+@pytest.mark.parametrize("name", ["wrapped", "late"])
+def test_a_wrappers_timeout_says_its_thread_is_left_running(released: None, name: str) -> None:
+    # Its thread, still running and counted, was reported as "it was cancelled": nothing
+    # cancels a thread, and the caller was told the work had stopped.
+    proxy = stubborn()[name]
+    before = execution.abandoned.count
+    expected = (
+        rf"^Tool 'stubborn_{name}' timed out: no result after [0-9.]+ s "
+        rf"\(Limits.timeout={TIMEOUT}\); its thread may still be running$"
+    )
+    results = [proxy.invoke(None), asyncio.run(proxy.ainvoke(None))]
+    for result in results:
+        assert result.error is not None
+        assert result.error.kind == "timeout"
+        assert re.match(expected, result.error.message), result.error.message
+    assert execution.abandoned.count == before + 2
+    _release.set()
+    settle(before)
+
+
+def test_a_coroutine_a_wrapper_returns_after_its_deadline_is_closed(released: None) -> None:
+    # Never awaited, it made Python warn "coroutine 'Stubborn.late' was never awaited" when
+    # collected, long after the call.
+    _returned.clear()
+    late = stubborn()["late"]
+    before = execution.abandoned.count
+    result = asyncio.run(late.ainvoke(None))
+    assert result.error is not None
+    assert result.error.kind == "timeout"
+    _release.set()
+    settle(before)
+    assert len(_returned) == 1
+    assert _returned[0].cr_frame is None  # closed, never started
+    _returned.clear()
 
 
 def test_abandoned_tasks_count_towards_the_cap(

@@ -38,6 +38,7 @@ __all__ = [
     "abandon_task",
     "abandoned",
     "awaitable",
+    "call_in_own_thread",
     "contained",
     "execution_error",
     "finish_loop",
@@ -214,9 +215,45 @@ async def in_own_thread(
     a deadline) holds no worker of the loop's default executor, which later calls would queue
     behind and ``asyncio.run`` would wait for at its end; it is counted until it ends.
     """
-    future, state = start_thread(name, lambda: func(*args, **kwargs), {})
-    await wait_thread(future, state, None)
+    return await call_in_own_thread(name, lambda: func(*args, **kwargs), [])
+
+
+async def call_in_own_thread(
+    name: str, call: Callable[[], object], left: list[dict[str, bool]]
+) -> object:
+    """``call()`` in a thread of its own, as `in_own_thread`; its state is appended to *left*.
+
+    Once the awaiting task is cancelled, the state's ``"abandoned"`` says whether the call was
+    left running (and counted): a caller's message can then say so.
+    """
+    import asyncio
+
+    future, state = start_thread(name, call, {})
+    left.append(state)
+    try:
+        await wait_thread(future, state, None)
+    except asyncio.CancelledError:
+        future.add_done_callback(_close_unread)
+        raise
     return future.result(0)
+
+
+def _close_unread(future: concurrent.futures.Future[Any]) -> None:
+    """Close the coroutine a call returned when nobody will read it (its caller was cancelled).
+
+    A sync wrapper of an async def may return its coroutine after its deadline: never awaited,
+    Python would warn about it ("coroutine ... was never awaited") when it is collected.
+    """
+    import contextlib
+    import inspect
+
+    if future.cancelled() or future.exception() is not None:
+        return
+    value = future.result()
+    if inspect.iscoroutine(value):
+        # Its own cleanup failing (one already started) concerns nobody now.
+        with contextlib.suppress(Exception):
+            value.close()
 
 
 def _not_started(name: str) -> str:

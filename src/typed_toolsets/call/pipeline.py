@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 import typing
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
@@ -64,6 +64,9 @@ __all__ = ["ExactPath", "Failed", "Pipeline", "limit_error", "read_arguments"]
 # How much longer than its deadline and grace a sync caller waits for an async tool's own event
 # loop before leaving its thread behind (a tool that blocks that loop cannot be cancelled).
 _LOOP_MARGIN: Final = 0.5
+
+# How a timeout's message ends when the call's thread, which nothing can stop, is left running.
+_THREAD_LEFT: Final = "its thread may still be running"
 
 
 @typing.final
@@ -410,8 +413,8 @@ class Pipeline:
                 )
                 return Failed(ToolError(name, "execution", message))
             if timeout is None:
-                return asyncio.run(self._await(self._coroutine(bound, kwargs)))
-            return self._drive(self._coroutine(bound, kwargs), timeout)
+                return asyncio.run(self._await(bound, kwargs))
+            return self._drive(bound, kwargs, timeout)
         # A sync method with a deadline (`run` calls the others directly).
         refused = _not_started(name)
         if refused is not None:
@@ -420,7 +423,9 @@ class Pipeline:
         future, state = execution.start_thread(name, bound, kwargs, timeout=timeout)
         return self._wait(future, state, started, timeout)
 
-    def _drive(self, coroutine: Coroutine[Any, Any, Any], timeout: float) -> Outcome:
+    def _drive(
+        self, bound: Callable[..., Any], kwargs: dict[str, object], timeout: float
+    ) -> Outcome:
         """Run an async method with a deadline from sync code, on its own loop in a thread.
 
         The loop's thread is what lets a task that ignores its cancellation be left behind: the
@@ -430,13 +435,12 @@ class Pipeline:
 
         refused = _not_started(self.exact.name)
         if refused is not None:
-            coroutine.close()
             return refused
         started = time.monotonic()
         loop = asyncio.new_event_loop()
         future, state = execution.start_thread(  # in the caller's context, as asyncio.run is
             self.exact.name,
-            lambda: loop.run_until_complete(self._await(coroutine)),
+            lambda: loop.run_until_complete(self._await(bound, kwargs)),
             {},
             after=lambda: execution.finish_loop(loop),
         )
@@ -456,7 +460,7 @@ class Pipeline:
             return future.result(timeout)
         except concurrent.futures.TimeoutError:
             if execution.abandon(future, state):
-                return self._timed_out(started, "its thread may still be running")
+                return self._timed_out(started, _THREAD_LEFT)
             # It finished right at the deadline: take its outcome.
         except BaseException:
             # Ctrl-C (or an exit) while waiting: the thread goes on, and is counted.
@@ -490,7 +494,7 @@ class Pipeline:
                 refused = _not_started(self.exact.name)
                 if refused is not None:
                     return refused
-            return await self._await(self._coroutine(bound, kwargs))
+            return await self._await(bound, kwargs)
         if timeout is None:
             return await self._in_thread(bound, **kwargs)
         refused = _not_started(self.exact.name)
@@ -499,36 +503,38 @@ class Pipeline:
         started = time.monotonic()
         future, state = execution.start_thread(self.exact.name, bound, kwargs, timeout=timeout)
         if not await execution.wait_thread(future, state, timeout):
-            return self._timed_out(started, "its thread may still be running")
+            return self._timed_out(started, _THREAD_LEFT)
         raised = future.exception(0)  # not raised: a StopIteration here becomes a RuntimeError
         return future.result(0) if raised is None else self.failure(raised)
 
-    def _coroutine(
-        self, bound: Callable[..., Any], kwargs: dict[str, object]
-    ) -> Coroutine[Any, Any, Any]:
-        """The coroutine of an async method's call, not started yet."""
-        return self._unwrapped(bound, kwargs) if self.wrapper else bound(**kwargs)
-
-    async def _unwrapped(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+    async def _unwrapped(
+        self, bound: Callable[..., Any], kwargs: dict[str, object], left: list[dict[str, bool]]
+    ) -> Outcome:
         # A sync wrapper of an async def returns its coroutine, or runs it itself with
         # asyncio.run, which the thread of a running loop refuses: it is called in a worker
         # thread (with a deadline, its own: counted when left running, holding no worker of the
-        # loop's executor), and what it returns is awaited here when it needs to be.
+        # loop's executor, and noted in *left* for `_await`), and what it returns is awaited
+        # here when it needs to be.
         if self.exact.limits.timeout is None:
             value = await self._in_thread(bound, **kwargs)
         else:
-            value = await execution.in_own_thread(self.exact.name, self._captured, bound, **kwargs)
+            call = lambda: self._captured(bound, **kwargs)  # noqa: E731
+            value = await execution.call_in_own_thread(self.exact.name, call, left)
         return await value if execution.awaitable(value) else value
 
-    async def _await(self, coroutine: Coroutine[Any, Any, Any]) -> Outcome:
-        """Await an async method's coroutine, cancelling it at the deadline.
+    async def _await(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        """Call an async method and await its coroutine, cancelling it at the deadline.
 
         A task that does not stop within `CANCEL_GRACE` of its cancellation is left behind
-        (counted, as abandoned threads are) and the call reports its timeout.
+        (counted, as abandoned threads are) and the call reports its timeout; so is the thread
+        of a sync wrapper still running at the deadline.
         """
         import asyncio
 
         timeout = self.exact.limits.timeout
+        # The state of a sync wrapper's thread, once started (`_unwrapped`).
+        left: list[dict[str, bool]] = []
+        coroutine = self._unwrapped(bound, kwargs, left) if self.wrapper else bound(**kwargs)
         if timeout is None:
             return await coroutine
         started = time.monotonic()
@@ -552,6 +558,9 @@ class Pipeline:
             return self._timed_out(started, note)
         if not task.cancelled():
             task.exception()  # retrieved: what it raised after the deadline does not matter
+        if any(state["abandoned"] for state in left):
+            # The wrapper's thread, which no cancellation reaches, was left running (counted).
+            return self._timed_out(started, _THREAD_LEFT)
         return self._timed_out(started, "it was cancelled")
 
     def _timed_out(self, started: float, note: str) -> Failed:
