@@ -13,6 +13,7 @@ import _thread
 import asyncio
 import contextlib
 import functools
+import gc
 import re
 import sys
 import threading
@@ -79,6 +80,14 @@ class Stubborn(Toolset):
         while not _release.is_set():
             # The point: it swallows its cancellation.
             with contextlib.suppress(BaseException):
+                await asyncio.sleep(0.01)
+        return "done"
+
+    @tool
+    async def persists(self) -> str:
+        """A retry loop that catches its cancellation (only), as one around a request may."""
+        while not _release.is_set():
+            with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.sleep(0.01)
         return "done"
 
@@ -255,6 +264,31 @@ def test_a_coroutine_a_wrapper_returns_after_its_deadline_is_closed(released: No
     assert len(_returned) == 1
     assert _returned[0].cr_frame is None  # closed, never started
     _returned.clear()
+
+
+def test_a_task_left_on_a_loop_the_user_closes_stops_counting(
+    released: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its loop closed, it never runs again, but it stayed counted for good (the callback that
+    # let it go was never called): each such loop lowered the bound on abandoned work until
+    # every call with a deadline was refused.
+    persists = stubborn()["persists"]
+    before = execution.abandoned.count
+    loop = asyncio.new_event_loop()
+    try:
+        result = loop.run_until_complete(persists.ainvoke(None))
+        assert result.error is not None
+        assert result.error.kind == "timeout"
+        assert execution.abandoned.count == before + 1  # the loop may still run it
+        monkeypatch.setattr(execution, "MAX_ABANDONED_THREADS", before + 1)
+        assert execution.too_many_abandoned("stubborn_persists") is not None
+    finally:
+        loop.close()
+    assert execution.abandoned.count == before
+    assert execution.too_many_abandoned("stubborn_persists") is None
+    # The task is collected here, closed at its await, rather than in some later test.
+    del loop
+    gc.collect()
 
 
 def test_abandoned_tasks_count_towards_the_cap(

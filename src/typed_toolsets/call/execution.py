@@ -2,7 +2,8 @@
 
 A call with a deadline runs its method in a worker thread (sync) or as a task (async). At the
 deadline the caller gets a ``"timeout"`` error; what cannot be stopped (a thread, or a task that
-ignores its cancellation) is left running and counted in `abandoned` until it ends; once
+ignores its cancellation) is left running and counted in `abandoned` until it ends (a task also
+until its loop is closed, when it can never run again); once
 `MAX_ABANDONED_THREADS` are, calls with a deadline are not started. The calls already running
 then may still time out and add theirs, so the count stays below the limit plus the number of
 timed calls running at once (a strict bound would have to refuse calls that have not timed out:
@@ -17,6 +18,7 @@ import sys
 import threading
 import time
 import typing
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -118,8 +120,29 @@ class _Abandoned:
     """Counts timed-out calls still running: sync calls' threads and async calls' tasks."""
 
     def __init__(self) -> None:
-        self.count = 0
+        #: Abandoned threads still running (each one's end takes it off).
+        self.threads = 0
+        #: Abandoned tasks, held weakly (`running` says which still count).
+        self.tasks: weakref.WeakSet[asyncio.Future[Any]] = weakref.WeakSet()
         self.lock = threading.Lock()
+
+    def running(self) -> int:
+        """How many abandoned calls still run; to be called holding `lock`.
+
+        A task counts until it ends, its loop is closed (it never runs again: a loop the user
+        closed without running it to its end) or it is collected; those are let go here, not
+        by a callback on the task, which a closed loop would never call.
+        """
+        gone = [task for task in self.tasks if task.done() or task.get_loop().is_closed()]
+        for task in gone:
+            self.tasks.discard(task)
+        return self.threads + len(self.tasks)
+
+    @property
+    def count(self) -> int:
+        """How many abandoned calls still run (threads and tasks)."""
+        with self.lock:
+            return self.running()
 
 
 abandoned = _Abandoned()
@@ -166,7 +189,7 @@ def start_thread(
             finally:
                 with abandoned.lock:
                     if state["abandoned"]:
-                        abandoned.count -= 1
+                        abandoned.threads -= 1
 
     thread = threading.Thread(
         target=context.run, args=(worker,), name=f"typed_toolsets {name}", daemon=True
@@ -263,9 +286,10 @@ def _not_started(name: str) -> str:
 def too_many_abandoned(name: str) -> ToolError | None:
     """The ``"limit"`` error when too many abandoned calls still run, else None."""
     with abandoned.lock:
-        if abandoned.count >= MAX_ABANDONED_THREADS:
+        running = abandoned.running()
+        if running >= MAX_ABANDONED_THREADS:
             message = (
-                f"{_not_started(name)}{abandoned.count} earlier calls that timed out are still "
+                f"{_not_started(name)}{running} earlier calls that timed out are still "
                 f"running (the limit is {MAX_ABANDONED_THREADS} abandoned threads and tasks); "
                 "try again later"
             )
@@ -284,22 +308,15 @@ def abandon(future: concurrent.futures.Future[Any], state: dict[str, bool]) -> b
         if future.done():
             return False
         state["abandoned"] = True
-        abandoned.count += 1
+        abandoned.threads += 1
         return True
 
 
-def _released(_task: object) -> None:
-    with abandoned.lock:
-        abandoned.count -= 1
-
-
 def abandon_task(task: asyncio.Future[Any]) -> None:
-    """Count a task left running (it ignored its cancellation) until it ends."""
+    """Count a task left running (it ignored its cancellation) until it ends (`_Abandoned`)."""
     with abandoned.lock:
-        if task.done():
-            return
-        abandoned.count += 1
-    task.add_done_callback(_released)
+        if not task.done():
+            abandoned.tasks.add(task)
 
 
 def finish_loop(loop: asyncio.AbstractEventLoop) -> None:
