@@ -84,6 +84,30 @@ class TestNoArguments:
     def test_empty_means_no_arguments(self, empty: object) -> None:
         assert take().dynamic_call(empty) == 0
 
+    @pytest.mark.parametrize("empty", [None, "", b"", bytearray(), "{}", b"{}", {}])
+    def test_no_arguments_are_measured_as_the_text_of_an_empty_object(self, empty: object) -> None:
+        # Under a limit of 1 byte, None and empty text (which mean {}) were accepted while {},
+        # as text or as a mapping, was refused as 2 bytes: each form of one value is now its
+        # text's size, 2 bytes, refused alike and accepted alike.
+        with pytest.raises(jsonin.LimitExceeded, match=r"^2 bytes, over the limit of 1 bytes "):
+            jsonin.load_arguments(empty, Limits(max_argument_bytes=1))
+        assert jsonin.load_arguments(empty, Limits(max_argument_bytes=2)) == {}
+
+        class Tiny(Toolset):
+            limits = Limits(max_argument_bytes=1)
+
+            @tool
+            def ping(self) -> str:
+                return "pong"
+
+        ping = Tiny.to_tools()[0]
+        expected = (
+            "Error: Arguments for tool 'tiny_ping' are 2 bytes, over the limit of 1 bytes "
+            "(Limits.max_argument_bytes); send less data"
+        )
+        assert ping.dynamic_call(empty) == expected
+        assert asyncio.run(ping.adynamic_call(empty)) == expected
+
     @pytest.mark.parametrize("blank", [" ", "\n\t", b"  "])
     def test_whitespace_only_is_invalid_json(self, blank: object) -> None:
         result = take().invoke(blank)

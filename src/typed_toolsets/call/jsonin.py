@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Mapping
+from typing import Final
 
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.typespec import MAX_INT_DIGITS
@@ -46,6 +47,10 @@ __all__ = [
 ]
 
 
+#: The size of ``{}``, what None and empty text mean (see `_no_arguments`).
+_EMPTY_OBJECT_BYTES: Final = len(b"{}")
+
+
 def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[str, object]:
     """Turn the caller's arguments into a fresh JSON object (a dict).
 
@@ -57,11 +62,11 @@ def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[
         ArgumentsInputError: It is not valid JSON, not an object, or holds non-JSON values.
     """
     if arguments is None:
-        return {}
+        return _no_arguments(limits)
     if isinstance(arguments, str):
         text = str.__str__(arguments)
         if not text:
-            return {}
+            return _no_arguments(limits)
         if len(text) > limits.max_argument_bytes:
             # Every character is at least one byte: over the limit without encoding anything
             # (an ASCII text's size is its length; another's is not measured further).
@@ -78,7 +83,7 @@ def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[
         # The buffer's own length: a subclass's __len__ may say anything, or raise.
         size = memoryview(typing.cast("bytes | bytearray | memoryview", arguments)).nbytes
         if not size:
-            return {}
+            return _no_arguments(limits)
         check_size(size, limits)
         raw = bytes(typing.cast("bytes | bytearray | memoryview", arguments))
         stopped = 0  # orjson's position counts bytes
@@ -108,6 +113,15 @@ def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[
         msg = f"must be a JSON object, not {_json_kind(value)}"
         raise NotAnObject(msg)
     return typing.cast("dict[str, object]", value)
+
+
+def _no_arguments(limits: Limits) -> dict[str, object]:
+    """What None and empty text mean: ``{}``, measured as its text (2 bytes), as sent it is.
+
+    Under a limit of 1 byte, ``{}`` is refused, in whatever form it comes.
+    """
+    check_size(_EMPTY_OBJECT_BYTES, limits)
+    return {}
 
 
 def _json_kind(value: object) -> str:
