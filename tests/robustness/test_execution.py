@@ -70,6 +70,10 @@ def _returns_late(method: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+_heartbeat_stopped = threading.Event()
+_background: list[asyncio.Task[None]] = []  # held: a loop keeps only weak references to tasks
+
+
 class Stubborn(Toolset):
     toolset_name = "stubborn"
     limits = Limits(timeout=TIMEOUT)
@@ -90,6 +94,21 @@ class Stubborn(Toolset):
             with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.sleep(0.01)
         return "done"
+
+    @tool
+    async def spawns(self) -> str:
+        """Starts a background task it never awaits, which runs until cancelled (or released)."""
+
+        async def heartbeat() -> None:
+            try:
+                while not _release.is_set():
+                    await asyncio.sleep(0.01)
+            finally:
+                _heartbeat_stopped.set()
+
+        _background.append(asyncio.get_running_loop().create_task(heartbeat()))
+        await asyncio.sleep(0)
+        return "started"
 
     @tool
     def wait(self) -> str:
@@ -289,6 +308,24 @@ def test_a_task_left_on_a_loop_the_user_closes_stops_counting(
     # The task is collected here, closed at its await, rather than in some later test.
     del loop
     gc.collect()
+
+
+def test_a_task_an_async_tool_leaves_behind_is_cancelled_as_asyncio_run_cancels_it(
+    released: None,
+) -> None:
+    # Called with a deadline from sync code, the tool runs on a loop in a thread of its own,
+    # which then ran such a task on for good: a thread per call, never counted (without a
+    # deadline, asyncio.run cancels it).
+    _heartbeat_stopped.clear()
+    spawns = stubborn()["spawns"]
+    assert spawns.dynamic_call(None) == "started"
+    assert _heartbeat_stopped.wait(5)
+    deadline = time.monotonic() + 5
+    name = "typed_toolsets stubborn_spawns"
+    while time.monotonic() < deadline and any(t.name == name for t in threading.enumerate()):
+        time.sleep(0.01)
+    assert not any(t.name == name for t in threading.enumerate())
+    _background.clear()
 
 
 def test_abandoned_tasks_count_towards_the_cap(

@@ -320,12 +320,25 @@ def abandon_task(task: asyncio.Future[Any]) -> None:
 
 
 def finish_loop(loop: asyncio.AbstractEventLoop) -> None:
-    """Run what an async tool left behind on its own loop to its end, then close the loop."""
+    """Run what an async tool left behind on its own loop to its end, then close the loop.
+
+    What is left is cancelled first, as ``asyncio.run`` (the same call without a deadline)
+    cancels it: a task the tool started and never awaited (a heartbeat looping forever) would
+    else hold the loop's thread for good. Each is counted as abandoned until it ends, so work
+    that ignores its cancellation holds a thread only within the bound. A task counted already
+    was cancelled at its deadline: it is not cancelled again, which would cut short the
+    cleanup it may be doing.
+    """
     import asyncio
 
     try:
         rest = asyncio.all_tasks(loop)
         if rest:
+            with abandoned.lock:
+                left = [task for task in rest if task not in abandoned.tasks]
+            for task in left:
+                task.cancel()
+                abandon_task(task)
             loop.run_until_complete(asyncio.wait(rest))
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.run_until_complete(loop.shutdown_default_executor())
