@@ -16,7 +16,7 @@ from annotated_types import Ge, Le, MaxLen
 
 from typed_toolsets import ToolAnnotations, Toolset, tool
 from typed_toolsets.definition.validators import positive_int, positive_seconds
-from typed_toolsets.rules.sendable import not_finite, valid_text
+from typed_toolsets.rules.sendable import not_finite, too_large, valid_text
 
 from .exceptions import (
     BuiltinToolError,
@@ -92,8 +92,7 @@ def _reject_constant(name: str) -> object:
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        shown = text if len(text) <= 40 else f"{text[:20]}...{text[-17:]}"
-        msg = f"the number {shown} is too large to read (past 1.8e308)"
+        msg = f"{too_large(text)} to read (past 1.8e308)"
         raise _NotFiniteError(msg)
     return value
 

@@ -13,7 +13,7 @@ import typing
 from collections.abc import Callable
 from typing import Any, Final
 
-from typed_toolsets.rules.sendable import not_finite
+from typed_toolsets.rules.sendable import not_finite, too_large
 from typed_toolsets.types.typespec import MAX_INT_DIGITS
 
 from .jsonbounds import FLOAT_RANGE, SURROGATE_RE, InvalidJSON, short_repr
@@ -46,10 +46,7 @@ def _reject_constant(name: str) -> object:
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        # A literal of any length, shown with its middle left out: its first 40 characters alone
-        # would be another number (a smaller one, without its fraction or exponent).
-        shown = text if len(text) <= 40 else f"{text[:20]}...{text[-17:]}"
-        msg = f"the number {shown} is too large for a float; {FLOAT_RANGE}"
+        msg = f"{too_large(text)} for a float; {FLOAT_RANGE}"
         raise ValueError(msg)
     return value
 

@@ -6,7 +6,7 @@ toolsets (what their programs print), so each says it the same way. Standard lib
 
 from __future__ import annotations
 
-__all__ = ["not_finite", "valid_text"]
+__all__ = ["not_finite", "too_large", "valid_text"]
 
 
 def valid_text(text: str) -> str:
@@ -37,3 +37,14 @@ def not_finite(value: float | str) -> str:
         # Not Python's nan and inf: what the text held, as a lenient parser read it.
         value = "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"
     return f"{value} is not valid JSON (numbers must be finite)"
+
+
+def too_large(literal: str) -> str:
+    """The start of the words for a number literal past a float's range (about 1.8e308).
+
+    ``the number 1e400 is too large``, for the caller to say for what. A literal of any length
+    is shown with its middle left out: its first 40 characters alone would be another number (a
+    smaller one, without its fraction or exponent).
+    """
+    shown = literal if len(literal) <= 40 else f"{literal[:20]}...{literal[-17:]}"
+    return f"the number {shown} is too large"
