@@ -273,7 +273,9 @@ def short(value: object, limit: int = 60) -> str:
     plain: Any = value  # a str or an int, once its type is known
     if kind is str:
         if len(plain) <= limit:
-            text = _escaped(repr(plain))
+            text = repr(plain)
+            if "\\" in text:  # an escape, written as JSON's (most texts have none)
+                text = _escaped(text)
             if len(text) <= limit:
                 return text
     elif kind is int:
