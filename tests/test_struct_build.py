@@ -58,6 +58,24 @@ class Factoried:
 
 
 @attrs.frozen
+class FactoriedList:
+    name: str
+    tags: list[str] = attrs.Factory(list)
+
+
+@attrs.frozen
+class FactoryOfSelf:
+    name: str
+    label: str = attrs.Factory(lambda self: self.name + "!", takes_self=True)  # pyright: ignore[reportUnknownLambdaType, reportUnknownMemberType]
+
+
+@attrs.frozen
+class ConvertedFactory:
+    name: str
+    tags: tuple[str, ...] = attrs.field(factory=list, converter=tuple)  # pyright: ignore[reportUnknownArgumentType]
+
+
+@attrs.frozen
 class PostInit:
     name: str
     upper: str = attrs.field(init=False, default="")
@@ -119,7 +137,12 @@ CASES: list[tuple[type, dict[str, Any], dict[str, Any], bool]] = [
     (Sub, {"name": "a", "extra": 2.5}, {"name": "a", "extra": 2.5}, True),
     (Validated, {"size": 2}, {"size": 2}, False),
     (Converted, {"size": 2}, {"size": 2}, False),
-    (Factoried, {"name": "a"}, {"name": "a"}, False),
+    (Factoried, {"name": "a"}, {"name": "a"}, True),
+    (Factoried, {"name": "a", "tags": ["x"]}, {"name": "a", "tags": ("x",)}, True),
+    (FactoriedList, {"name": "a"}, {"name": "a"}, True),
+    (FactoryOfSelf, {"name": "a"}, {"name": "a"}, False),
+    (FactoryOfSelf, {"name": "a", "label": "b"}, {"name": "a", "label": "b"}, False),
+    (ConvertedFactory, {"name": "a"}, {"name": "a"}, False),
     (PostInit, {"name": "a"}, {"name": "a"}, False),
     (PreInit, {"name": "a"}, {"name": "a"}, False),
     (InitFalse, {"name": "a"}, {"name": "a"}, False),
@@ -151,7 +174,13 @@ def test_built_as_the_class_builds_it(
     assert _state(built) == _state(expected)
     assert built == expected
     if cls.__hash__ is not None:
-        assert hash(built) == hash(expected)
+        try:
+            expected_hash = hash(expected)
+        except TypeError:  # a list field
+            with pytest.raises(TypeError):
+                hash(built)
+        else:
+            assert hash(built) == expected_hash
     assert repr(built) == repr(expected)
     assert attrs.asdict(built) == attrs.asdict(expected)
 
@@ -160,6 +189,20 @@ def test_a_frozen_class_built_from_slots_stays_frozen() -> None:
     built = registry.spec(Plain).structure({"name": "a"})
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         built.name = "b"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("shape", [FactoriedList, list[FactoriedList]])
+def test_a_factory_default_is_made_afresh_for_each_object(shape: Any) -> None:
+    hook = registry.spec(shape).structure
+    if shape is FactoriedList:
+        first, second = hook({"name": "a"}), hook({"name": "b"})
+    else:
+        first, second = hook([{"name": "a"}, {"name": "b"}])
+    assert first.tags == second.tags == []
+    assert first.tags is not second.tags
+    first.tags.append("x")
+    assert second.tags == []
+    assert FactoriedList("c").tags == []
 
 
 def test_a_validator_raises_as_when_the_class_is_called() -> None:

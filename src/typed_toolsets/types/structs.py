@@ -159,11 +159,11 @@ def _slot_setters(cls: type) -> list[Callable[[Any, Any], object]] | None:
     instance is made with ``object.__new__`` and each slot set by its member descriptor: the same
     slots hold the same values. Only when ``__init__`` would do nothing more: attrs wrote it (the
     class's own), for a frozen slotted class that is no exception and caches no hash, whose fields
-    are all set from their arguments (no validator, converter, factory or ``init=False``), with no
-    ``__attrs_pre_init__`` or ``__attrs_post_init__``, no ``__new__`` of its own and ``type``
-    as metaclass; every slot the class adds is a field's (or ``__weakref__``). The class's
-    properties are read from ``__attrs_props__`` (attrs 25.4 or later; without it, the class is
-    called).
+    are all set from their arguments or a factory taking no arguments (no validator, converter,
+    factory taking the instance or ``init=False``), with no ``__attrs_pre_init__`` or
+    ``__attrs_post_init__``, no ``__new__`` of its own and ``type`` as metaclass; every slot the
+    class adds is a field's (or ``__weakref__``). The class's properties are read from
+    ``__attrs_props__`` (attrs 25.4 or later; without it, the class is called).
     """
     props = cls.__dict__.get("__attrs_props__")
     plain_class = (
@@ -192,7 +192,12 @@ def _slot_setters(cls: type) -> list[Callable[[Any, Any], object]] | None:
             not field.init
             or field.validator is not None
             or field.converter is not None
-            or isinstance(field.default, _FACTORY)
+            # A factory taking the instance needs it half built; one taking nothing is called
+            # by the structuring code itself (see `typed_toolsets.types.gen.object_body`).
+            or (
+                isinstance(field.default, _FACTORY)
+                and getattr(field.default, "takes_self", True) is not False
+            )
         ):
             return None
         owner = next((c for c in cls.__mro__ if field.name in c.__dict__), None)
@@ -437,7 +442,12 @@ def _object_spec(cls: type, fields: list[FieldInfo], kind: str, builder: Builder
         name,
         [
             KeyHook.for_spec(
-                p.name, p.required, p.spec, default=p.default, null_default=p.null_default
+                p.name,
+                p.required,
+                p.spec,
+                default=p.default,
+                null_default=p.null_default,
+                factory=p.factory,
             )
             for p in properties
         ],
