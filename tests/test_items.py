@@ -69,6 +69,20 @@ def test_all_of_is_every_item_of_exactly_that_type(items: list[Any]) -> None:
     assert all_of(items, int) == all(type(item) is int for item in items)
 
 
+@pytest.mark.parametrize("size", [0, 1, 16, 17, 40])
+def test_all_of_finds_one_odd_item_anywhere_in_a_list_or_a_dict_s_values(size: int) -> None:
+    from typed_toolsets.types.items import all_of
+
+    items: list[Any] = list(range(size))
+    assert all_of(items, int)
+    assert all_of(dict(enumerate(items)).values(), int)
+    for place in range(size):
+        odd = [*items]
+        odd[place] = place == 0  # a bool is an int, but not exactly one
+        assert not all_of(odd, int)
+        assert not all_of(dict(enumerate(odd)).values(), int)
+
+
 @pytest.mark.parametrize("size", [1, 8, 9, 64, 1_000])
 def test_inexact_of_a_list_without_one_exact_item_is_every_index(size: int) -> None:
     items = [str(index) for index in range(size)]

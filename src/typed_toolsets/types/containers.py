@@ -408,7 +408,7 @@ def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
         if type(value) is not dict:
             raise Reject
         mapping: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
-        if not all_of(list(mapping.values()), exact_type):
+        if not all_of(mapping.values(), exact_type):
             raise Reject
         return mapping
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any, Final
 
 __all__ = ["SHORT", "all_of", "inexact", "kept_items"]
@@ -17,10 +17,22 @@ __all__ = ["SHORT", "all_of", "inexact", "kept_items"]
 SHORT: Final = 4
 # With at most one odd item in this many, they are found by halving (else in one pass).
 _SPARSE: Final = 64
+# Up to this many items, a loop over them costs less than listing their types and counting them
+# (measured: 3 items 140 ns against 340, 16 items 365 against 500).
+_LOOPED: Final = 16
 
 
-def all_of(items: list[Any], kind: type) -> bool:
-    """Whether every one of *items* is exactly of type *kind* (a pointer comparison each, in C)."""
+def all_of(items: Collection[Any], kind: type) -> bool:
+    """Whether every one of *items* is exactly of type *kind*.
+
+    Many items are listed by type and counted in C (a pointer comparison each); a few are looked
+    at one by one.
+    """
+    if len(items) <= _LOOPED:
+        for item in items:  # noqa: SIM110 - all() over a generator costs a frame more
+            if type(item) is not kind:
+                return False
+        return True
     return list(map(type, items)).count(kind) == len(items)
 
 
