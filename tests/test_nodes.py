@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 from typed_toolsets.call.assembly import _merged  # pyright: ignore[reportPrivateUsage]
 from typed_toolsets.call.checker import Checker
 from typed_toolsets.call.jsonschema_errors import problems
-from typed_toolsets.call.validation import reason_of, suffix_of
+from typed_toolsets.call.validation import reason_of, short, suffix_of
 
 
 def test_blocks_under_the_same_type_test_in_a_row_become_one() -> None:
@@ -271,3 +271,40 @@ def test_a_reason_written_inline_says_what_its_function_says() -> None:
     assert integer is not None
     assert suffix_of(string) == " is not of type 'string'"
     assert suffix_of(integer) is None  # its reason adds a hint for a quoted number
+
+
+def test_an_integer_written_inline_is_shown_as_short_shows_it() -> None:
+    # Generated code writes an integer `short` shows whole itself (`Source.reason`); the others
+    # (and every other value) go through `short`: both give `short`'s text, at the bounds too.
+    schema: dict[str, object] = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+        },
+    }
+    values: list[object] = [
+        0,
+        -5,
+        10**60 - 1,  # 60 digits: whole
+        10**60,  # 61: cut
+        -(10**59) + 1,  # a sign and 59 digits: whole
+        -(10**59),  # a sign and 60: cut
+        10**5000,  # past Python's digit limit for repr
+        True,
+        None,
+        1.5,
+        "a\x00",
+    ]
+    tail = " is not of type 'string'"
+    for value in values:
+        instance = {"name": value, "tags": [value, value]}
+        found, _ = Checker(schema).problems(instance)
+        expected = [] if isinstance(value, str) else [short(value) + tail] * 3
+        assert [reason for _, reason in found] == expected
+        if value != 10**5000:  # jsonschema's own message cannot repr it
+            assert found == _reference(schema, instance)
+    assert short(10**60 - 1) == str(10**60 - 1)
+    assert short(10**60) != str(10**60)
+    assert short(-(10**59) + 1) == str(-(10**59) + 1)
+    assert short(-(10**59)) != str(-(10**59))

@@ -36,6 +36,7 @@ from .quoted import quoted_hint, types_of_options
 __all__ = [
     "MAX_PROBLEMS",
     "SHALLOW_KEYWORDS",
+    "SHORT_INTS",
     "Problem",
     "as_dict",
     "collect",
@@ -260,7 +261,14 @@ def _last_char(value: object) -> str:
     return safe_repr(value)[-1:]
 
 
-def short(value: object, limit: int = 60) -> str:
+#: How many characters `short` shows by default.
+SHORT_LIMIT: Final = 60
+#: The integers whose repr `short` shows whole by default (at most `SHORT_LIMIT` characters),
+#: bounds excluded: generated code writes those itself (see `typed_toolsets.call.nodes.Source`).
+SHORT_INTS: Final = (-(10 ** (SHORT_LIMIT - 1)), 10**SHORT_LIMIT)
+
+
+def short(value: object, limit: int = SHORT_LIMIT) -> str:
     """*value* as a message shows it, cut to *limit* characters (keeping the last one).
 
     JSON's own words are used (``true``, ``false``, ``null``); strings and keys are quoted as
