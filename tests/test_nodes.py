@@ -308,3 +308,29 @@ def test_an_integer_written_inline_is_shown_as_short_shows_it() -> None:
     assert short(10**60) != str(10**60)
     assert short(-(10**59) + 1) == str(-(10**59) + 1)
     assert short(-(10**59)) != str(-(10**59))
+
+
+def test_an_unknown_argument_s_problem_kept_is_the_one_built() -> None:
+    # The problem of an unknown argument is kept for the next refusals (`Closed.unknown`), a few
+    # hundred of them, each named by a short key: kept or built, it is the same problem.
+    schema: dict[str, object] = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "additionalProperties": False,
+    }
+    checker = Checker(schema)
+    long_key = "k" * 81
+    instance: dict[str, object] = {"b": 1, long_key: 2, "a": "x", "c": None}
+    first, _ = checker.problems(instance)
+    second, _ = checker.problems(instance)
+    assert first == second == _reference(schema, instance)
+    assert [path for path, _ in first] == [("b",), (long_key,), ("c",)]
+    assert second[0] is first[0]  # kept
+    assert second[1] is not first[1]  # too long a key to keep: built each time
+    many: dict[str, object] = {f"k{i}": i for i in range(300)}
+    reason = first[0][1]
+    for _ in range(2):  # past the number kept: the others are built each time
+        found, more = checker.problems(many, 1000)
+        assert found == [((key,), reason) for key in many]
+        assert not more
+    assert checker.problems(many)[0] == _reference(schema, many)
