@@ -334,3 +334,40 @@ def test_an_unknown_argument_s_problem_kept_is_the_one_built() -> None:
         assert found == [((key,), reason) for key in many]
         assert not more
     assert checker.problems(many)[0] == _reference(schema, many)
+
+
+def test_an_array_of_plain_items_checked_in_its_parent_finds_what_its_own_node_finds() -> None:
+    # An array whose only checks are its type and plain items is checked in its parent's
+    # function (`Node.items`); its own node (a union's variant, a reference's target) still has
+    # its generator: both find the same problems, in the same order.
+    tags: dict[str, object] = {"type": "array", "items": {"type": "string"}}
+    rows: dict[str, object] = {"type": "array", "items": tags}
+    schema: dict[str, object] = {
+        "type": "object",
+        "properties": {
+            "tags": tags,
+            "rows": rows,
+            "bounded": {**tags, "maxItems": 2},  # another check: its own generator
+            "either": {"anyOf": [tags, {"type": "null"}]},
+        },
+        "additionalProperties": tags,
+    }
+    checker = Checker(schema)
+    assert "item_base" in checker.errors.__code__.co_varnames
+    many: list[object] = [*"abc", 1, None, *"de", 2.5, True, *("x" * 30), 7]
+    for tags_value in (many, [1], [], "x", many[:5]):
+        instance: dict[str, object] = {
+            "tags": tags_value,
+            "rows": [tags_value, ["a"], tags_value],
+            "bounded": tags_value,
+            "either": tags_value,
+            "extra": tags_value,
+        }
+        found, _ = checker.problems(instance, 1000)
+        expected = _reference(schema, instance)
+        assert found[:20] == expected
+        if isinstance(tags_value, list):
+            # The array's own node, asked alone, words the items alike.
+            alone, _ = Checker(tags).problems(tags_value, 1000)
+            inside = [(path[1:], reason) for path, reason in found if path[0] == "tags"]
+            assert inside == alone

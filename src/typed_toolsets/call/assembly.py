@@ -27,8 +27,8 @@ from .nodes import (
     Properties,
     Reference,
     Required,
-    Source,
 )
+from .source import Source
 from .validation import Problem
 
 __all__ = ["generated_node", "leaf_node", "with_shallow"]
@@ -92,6 +92,7 @@ def generated_node(schema: object, checks: list[Scalar | Keyword]) -> Node:
         node.quick = True
         return node
     node.guard = _guard(checks)
+    node.items = _plain_items(node.guard, checks)
     node.distinct = _distinct(checks)
     src = Source()
     valid: list[str] = []
@@ -154,6 +155,18 @@ def _guard(checks: list[Scalar | Keyword]) -> Scalar | None:
     if kinds is None or not all(isinstance(c, kinds) for c in checks if isinstance(c, Keyword)):
         return None
     return tested[0]
+
+
+def _plain_items(guard: Scalar | None, checks: list[Scalar | Keyword]) -> Items | None:
+    """The `Node.items` of a schema with these *checks* and *guard*, if it has them."""
+    if guard is None:
+        return None
+    others = [
+        c for c in checks if c is not guard and not (isinstance(c, Scalar) and c.test is None)
+    ]
+    if len(others) == 1 and isinstance(others[0], Items) and others[0].exact:
+        return others[0]
+    return None
 
 
 def _indented(lines: list[str]) -> list[str]:

@@ -18,18 +18,14 @@ from typing import Any, Final, TypeAlias
 from typing_extensions import override
 
 from typed_toolsets.types.gen import compile_function
-from typed_toolsets.types.items import inexact
-from typed_toolsets.types.typespec import MISSING
 
 from .jsonschema_errors import tag_mismatch
 from .jsonvalues import Link, path_of
 from .keywords import Scalar, Test
+from .source import Source
 from .validation import (
-    SHORT_INTS,
     Problem,
     missing,
-    short,
-    suffix_of,
     unexpected,
     union_expectation,
     union_mismatch,
@@ -47,7 +43,6 @@ __all__ = [
     "Properties",
     "Reference",
     "Required",
-    "Source",
 ]
 
 #: Per check: (variant id, value id) -> whether the variant accepts the value.
@@ -101,6 +96,9 @@ class Node:
             (every other keyword of the schema looks only at values of that type): generated
             code checks it inline and yields the problem itself, without a generator of the
             node's own.
+        items: The ``items`` of an array whose only other check is its guard, when they are of
+            a plain type: generated code checks them in the parent's own function, without a
+            generator of this node's (`Items.inlined_lines`).
         distinct: Its own checks never yield one problem twice (a node below may, and says so
             itself): a checker whose every node is distinct needs no set to drop repeats.
         schema: The schema it was compiled from.
@@ -110,6 +108,7 @@ class Node:
         "distinct",
         "errors",
         "guard",
+        "items",
         "leaf",
         "nested",
         "quick",
@@ -132,6 +131,7 @@ class Node:
         self.scalars: list[Scalar] = []
         self.reason: Callable[[Any], str] | None = None
         self.guard: Scalar | None = None
+        self.items: Items | None = None
         self.valid: _Valid = _accept
         self.errors: _Errors = _no_errors
         self.shallow: Test = _never
@@ -147,6 +147,7 @@ class Node:
         self.scalars = other.scalars
         self.reason = other.reason
         self.guard = other.guard
+        self.items = other.items
         self.valid = other.valid
         self.errors = other.errors
         self.shallow = other.shallow
@@ -167,84 +168,6 @@ def _untagged(_x: object) -> bool | None:
 
 def _never(_x: object) -> bool:
     return False
-
-
-class Source:
-    """The source of generated functions, and the values it refers to by name."""
-
-    def __init__(self) -> None:
-        self.namespace: dict[str, Any] = {
-            "M": MISSING,
-            "P": path_of,
-            "inexact": inexact,
-            "S": short,
-        }
-        self._names: dict[int, str] = {}
-
-    def name(self, value: object) -> str:
-        """The name *value* has in the generated code."""
-        found = self._names.get(id(value))
-        if found is None:
-            found = self._names[id(value)] = f"k{len(self._names)}"
-            self.namespace[found] = value
-        return found
-
-    def reason(self, reason: Callable[[Any], str], var: str) -> str:
-        """An expression over *var*: *reason* for it (written inline when it is a suffix).
-
-        An integer `short` shows whole is written by the expression itself, without the call:
-        a refused array of 20 integers costs 1.1 us less (56 ns an item, measured).
-        """
-        tail = suffix_of(reason)
-        if tail is None:
-            return f"{self.name(reason)}({var})"
-        tail = self.name(tail)
-        low, high = SHORT_INTS
-        whole = f"type({var}) is int and {low} < {var} < {high}"  # bool is not int here
-        return f"(f'{{{var}}}{{{tail}}}' if {whole} else S({var}) + {tail})"
-
-    def inline(self, scalars: list[Scalar], var: str) -> str:
-        """An expression over *var*: whether it passes every one of *scalars*."""
-        parts = [
-            c.expression.format(v=var)
-            if c.expression is not None
-            else f"{self.name(c.test)}({var})"
-            for c in scalars
-            if c.test is not None
-        ]
-        return " and ".join(parts) if parts else "True"
-
-    def child_valid(self, node: Node, var: str) -> str:
-        """An expression over *var*: whether it matches *node* (inline for a leaf)."""
-        if node.leaf:
-            return self.inline(node.scalars, var)
-        return f"{self.name(node)}.valid({var}, memo)"
-
-    def child_errors(self, node: Node, var: str, link: str, path: str | None = None) -> list[str]:
-        """Lines yielding the problems of *var* (at *link*) against *node*.
-
-        *path* is an expression of the child's path, when the parent has a cheaper one than
-        the link's (a constant at the top, its own path plus a key): a problem the parent
-        yields for the child (its one reason, or its guard's) is built from it.
-        """
-        if path is None:
-            path = f"P({link})"
-        if node.reason is not None:
-            problem = f"yield {path}, {self.reason(node.reason, var)}"
-            return [f"if not ({self.child_valid(node, var)}):", f"    {problem}"]
-        errors = [f"yield from {self.name(node)}.errors({var}, {link}, memo)"]
-        guard = node.guard
-        if guard is not None:
-            errors = [
-                f"if not ({self.inline([guard], var)}):",
-                f"    yield {path}, {self.reason(guard.reason, var)}",
-                "else:",
-                f"    {errors[0]}",
-            ]
-        if node.leaf or node.quick or node.small:
-            # Asked first (a valid value costs no guard): the guard only words a refusal.
-            return [f"if not ({self.child_valid(node, var)}):", *(f"    {e}" for e in errors)]
-        return errors
 
 
 class Keyword(abc.ABC):
@@ -424,14 +347,15 @@ class Items(Keyword):
     def children(self) -> list[Node]:
         return [self.node]
 
-    def _head(self, src: Source) -> list[str]:
-        head = "if isinstance(x, list):"
+    def _head(self, src: Source, x: str = "x", i: str = "i", v: str = "v") -> list[str]:
+        """The loop over the items of the array *x*: each index in *i*, each item in *v*."""
+        head = f"if isinstance({x}, list):"
         if self.exact:
             # Only the items of another Python type can fail: their indexes are found in C
             # (a short array costs less checked item by item than its types listed and counted).
-            found = f"inexact(x, {src.name(self.exact)})"
-            items = f"({found} if len(x) > {_CHECKED_ONE_BY_ONE} else range(len(x)))"
-            return [head, f"    for i in {items}:", "        v = x[i]"]
+            found = f"inexact({x}, {src.name(self.exact)})"
+            items = f"({found} if len({x}) > {_CHECKED_ONE_BY_ONE} else range(len({x})))"
+            return [head, f"    for {i} in {items}:", f"        {v} = {x}[{i}]"]
         if self.start == 0:
             return [head, "    for i, v in enumerate(x):"]
         return [head, f"    for i in range({self.start}, len(x)):", "        v = x[i]"]
@@ -449,6 +373,24 @@ class Items(Keyword):
         head = self._head(src)
         errors = src.child_errors(self.node, "v", "(link, i)", _BELOW.format("i"))
         return [head[0], f"    {_BASE}", *head[1:], *(f"        {line}" for line in errors)]
+
+    def inlined_lines(self, src: Source, var: str, path: str) -> list[str]:
+        """Lines yielding the problems of the items of *var*, an array at *path*, in its parent.
+
+        For an array node whose only checks are its guard and these items, of a plain type
+        (`Node.items`); the lines' names are their own (``item_base``, ``j``, ``w``), apart from
+        the parent's, which they run inside.
+        """
+        reason = self.node.reason
+        if not self.exact or reason is None:  # pragma: no cover - `Node.items` says they are
+            msg = "only items of a plain type are checked in their array's parent"
+            raise ValueError(msg)
+        head = self._head(src, var, "j", "w")
+        problem = f"yield item_base + (j,), {src.reason(reason, 'w')}"
+        test = src.child_valid(self.node, "w")
+        # The loop's lines, without the array's type test (the parent's guard made it).
+        loop = [line[4:] for line in head[1:]]
+        return [f"item_base = {path}", *loop, f"    if not ({test}):", f"        {problem}"]
 
 
 class Prefix(Keyword):
