@@ -628,6 +628,11 @@ _PAD = "." * 300
         ('{"note": "a + b", "count": 123456789012345678901}', False),  # a float: e+20
         ('{"note": "a: b + c", "count": -9223372036854775809}', False),  # e+18
         ('{"tree": [[[[[[[[1]]]]]]]]}', False),  # deeper than the limit: the exact path says so
+        # Shorter than a long literal: the small refusal's shortcut, or not.
+        ('{"n": 5}', True),
+        ('{"n":1,"n":2}', False),
+        ('{"\\u003a":1}', False),
+        ('{"a":[[[[[[]]]]]]}', False),  # 18 characters, 7 deep
         # Strings and integers only (a long text): the strings' colons account for the text's.
         (f'{{"note": "a: b", "count": "x: y: z", "n": 12345678901234567890, "p": "{_PAD}"}}', True),
         (f'{{"note": "a:b", "note": "c", "p": "{_PAD}"}}', False),  # dropped: a colon left over
@@ -655,6 +660,15 @@ def test_strict_reading_measures_the_depth_of_a_text_just_long_enough_to_be_too_
     for text in ('{"a":[[[]]]}', '{"":[[{}]]}'):
         assert _handover.strict_reading(str, text, _loads(text), 3) is True
         assert _handover.strict_reading(str, text, _loads(text), 4) == json.loads(text)
+
+
+def test_a_small_text_s_shortcut_reads_it_as_the_checks_it_skips() -> None:
+    # A text too short for a long literal, with as many colons as members, is taken at once
+    # when it is too short to nest too deep; with a lower limit the checks measure it.
+    for text in ('{"n": 5}', '{"n":[]}', '{"":{}}'):
+        for limit in (2, 3, 6):  # 2 * limit below and above the text's length
+            read = _handover.strict_reading(str, text, _loads(text), limit)
+            assert read == json.loads(text)
 
 
 def test_strict_reading_of_a_dict_is_its_copy_unless_too_deep() -> None:
