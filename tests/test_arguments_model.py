@@ -141,6 +141,22 @@ class TestOneModelPerMethod:
         assert variant.fast_path(100, 5, other) is not variant.fast_path(100, 5, print)
         # Every proxy of a tool shares its pipeline, so its fast path.
         assert proxies()["plan"]._pipeline.fast is proxies()["plan"]._pipeline.fast
+        # An exact path builds its fast path once, handed its bound ``__call__``: an equal exact
+        # path has its own, of the same code, and each hands over to its own.
+        exact = proxies()["plan"]._pipeline.exact
+        assert exact.fast() is exact.fast() is proxies()["plan"]._pipeline.fast
+        assert exact.strict() is exact.strict()
+        twin = ExactPath(exact.name, exact.limits, exact.arguments)
+        assert twin == exact
+        assert twin.fast() is not exact.fast()
+        assert twin.fast().__code__ is exact.fast().__code__
+        refused = '{"title": 5}'
+        checked = exact(refused)
+        assert type(checked) is Failed
+        for fast in (twin.fast(), exact.fast()):
+            answer = fast(refused)
+            assert type(answer) is Failed
+            assert answer.message == checked.message
 
     def test_the_validator_is_built_once(self) -> None:
         variant = model_of("plan").standard
