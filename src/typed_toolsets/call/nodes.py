@@ -256,7 +256,7 @@ class Closed(Keyword):
     def unknown(self, name: str | int) -> Problem:
         """The problem of the unknown argument *name*, kept for the next refusals (a few)."""
         problem = ((name,), self._top)
-        if len(self.named) < _NAMED and (type(name) is not str or len(name) <= _NAMED_CHARS):
+        if len(self.named) < _NAMED and type(name) is str and len(name) <= _NAMED_CHARS:
             self.named[name] = problem
         return problem
 
