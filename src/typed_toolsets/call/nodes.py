@@ -5,8 +5,8 @@ first problem) and ``errors`` (yields the problems, lazily, so that reading stop
 Children that only look at the value itself are checked inline; a union decides once per variant
 and value whether the variant accepts it (`Memo`), however many enclosing unions ask; paths are
 written out only for the problems reported. Here are the node and the keywords with subschemas,
-each writing its lines of the generated functions; `typed_toolsets.call.assembly` puts a
-schema's lines together into a node.
+each writing its lines of the generated functions (with a `typed_toolsets.call.source.Source`);
+`typed_toolsets.call.assembly` puts a schema's lines together into a node.
 """
 
 from __future__ import annotations
