@@ -57,11 +57,11 @@ _CHECKED_ONE_BY_ONE: Final = 24
 #: A container's own path, written once before its members' problems: each member's path is
 #: then that plus its key or index (`_BELOW`), not the walk of its link.
 _BASE: Final = "base = P(link)"
+_BELOW: Final = "base + ({},)"
 #: At most this many unknown arguments' problems are kept per object (`Closed.unknown`), each
 #: named by a key of at most `_NAMED_CHARS` characters: the keys come from the model.
 _NAMED: Final = 256
 _NAMED_CHARS: Final = 80
-_BELOW: Final = "base + ({},)"
 
 
 # -------------------------------------------------------------------------------------- nodes
