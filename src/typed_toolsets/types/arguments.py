@@ -228,7 +228,9 @@ class ArgumentsVariant:
         Args:
             max_bytes: ``Limits.max_argument_bytes``.
             max_depth: ``Limits.max_depth``.
-            exact: The exact path (hashable: equal exact paths share one fast path).
+            exact: What the fast path hands over to: its exact path's bound ``__call__``
+                (`ExactPath.fast`), so each exact path has a fast path of its own (their
+                generated code is shared, by shape).
         """
         key = (max_bytes, max_depth, exact)
         fast = self._fast
