@@ -590,6 +590,22 @@ async def test_its_lifespan_starts_it_and_installs_the_thread_pool() -> None:
     executor.shutdown()
 
 
+async def test_one_app_serves_again_after_its_lifespan_ended() -> None:
+    # A module-level app run by two test clients in turn (or a server restarted in process):
+    # the SDK's session manager runs once per instance, so each run needs a manager of its own.
+    app = asgi_app(SampleToolset.to_tools(), threads=None)
+    statuses: list[int] = []
+    with anyio.fail_after(BOUND):
+        for _ in range(2):
+            async with app.router.lifespan_context(app):
+                statuses.append((await post(app, {})).status_code)
+        # Then mounted in a host that runs no lifespan: started again on the first request.
+        statuses.append(
+            (await post(Starlette(routes=[Mount("/t", app)]), {}, path="/t/mcp")).status_code
+        )
+    assert statuses == [200, 200, 200]
+
+
 # -------------------------------------------------------------------------------- binding
 
 

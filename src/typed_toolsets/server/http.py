@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import socket
 import sys
-from collections.abc import AsyncGenerator, Generator, Iterable, Sequence
+from collections.abc import AsyncGenerator, Callable, Generator, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final, cast
 
 import anyio
@@ -62,29 +63,33 @@ _BACKLOG: Final = 2048  # uvicorn's default
 
 
 class _Endpoint:
-    """The ``/mcp`` endpoint: the SDK's stateless session manager, started once per process.
+    """The ``/mcp`` endpoint: the SDK's stateless session manager, started for each run.
 
     The app's lifespan starts it, and makes the loop's default executor a `DaemonThreads` pool.
     A host app that mounts this one without running its lifespan (Starlette's ``Mount`` does
     not) gets it started on the first request instead, in a task that lives as long as the
-    event loop; the loop is the host's then, so its executor is left alone.
+    event loop; the loop is the host's then, so its executor is left alone. The SDK's manager
+    runs once per instance, so each run makes its own: one app may be run again (a test client
+    after another, a server restarted in process).
     """
 
     def __init__(
         self,
-        manager: StreamableHTTPSessionManager,
+        new_manager: Callable[[], StreamableHTTPSessionManager],
         guard: TransportSecurityMiddleware,
         threads: int | None,
         max_body: int,
         body_seconds: float,
     ) -> None:
-        self._manager = manager
+        self._new_manager = new_manager
+        self._manager: StreamableHTTPSessionManager | None = None
         self._guard = guard
         self._threads = threads
         self._max_body = max_body
         self._body_seconds = body_seconds
         self._running = False
-        self._starting: asyncio.Lock | None = None
+        # An asyncio lock belongs to the loop it first waited on: one per loop that starts it.
+        self._starting: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
         self._background: asyncio.Task[None] | None = None
 
     @contextlib.asynccontextmanager
@@ -92,8 +97,10 @@ class _Endpoint:
         if own_loop and self._threads is not None:
             asyncio.get_running_loop().set_default_executor(DaemonThreads(self._threads))
         dog: Watchdog | None = None
+        manager = self._new_manager()
         try:
-            async with self._manager.run():
+            async with manager.run():
+                self._manager = manager
                 self._running = True
                 try:
                     yield
@@ -106,11 +113,14 @@ class _Endpoint:
             if dog is not None:
                 dog.cancel()
 
-    async def _start_in_background(self) -> None:
-        self._starting = self._starting or asyncio.Lock()
-        async with self._starting:
-            if self._running:
-                return
+    async def _start_in_background(self) -> StreamableHTTPSessionManager:
+        """Start the manager in a task of the running loop; the manager running."""
+        loop = asyncio.get_running_loop()
+        if self._starting is None or self._starting[0] is not loop:
+            self._starting = (loop, asyncio.Lock())
+        async with self._starting[1]:
+            if self._running and self._manager is not None:
+                return self._manager
             ready = asyncio.Event()
 
             async def keep_running() -> None:
@@ -121,10 +131,13 @@ class _Endpoint:
                 finally:
                     ready.set()
 
-            self._background = asyncio.get_running_loop().create_task(keep_running())
+            self._background = loop.create_task(keep_running())
             await ready.wait()
-            if not self._running:
+            if not self._running or self._manager is None:
                 await self._background  # it failed to start: raise its error here
+                msg = "the MCP session manager stopped as it started"
+                raise RuntimeError(msg)
+            return self._manager
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         # The Host and Origin checks come first: a request they refuse gets 421 or 403, never
@@ -157,9 +170,10 @@ class _Endpoint:
             await refusal(scope, receive, send)
             return
         receive = replayed(body, receive)
-        if not self._running:
-            await self._start_in_background()
-        await _until_answered(self._manager.handle_request, scope, receive, send)
+        manager = self._manager
+        if not self._running or manager is None:
+            manager = await self._start_in_background()
+        await _until_answered(manager.handle_request, scope, receive, send)
 
 
 #: The answer to any method but POST: 405 with ``Allow: POST``. MCP allows it for GET from a
@@ -310,10 +324,19 @@ def _app(
     # bound is the endpoint's, from the tools' limits; the manager's own (4 MiB by default)
     # would refuse what a tool with larger limits takes, with a plain 413 of its own.
     guard = TransportSecurityMiddleware(transport_security(token, allowed_hosts))
-    manager = StreamableHTTPSessionManager(
-        app=server, json_response=True, stateless=True, max_request_body_size=max_body
+    endpoint = _Endpoint(
+        functools.partial(
+            StreamableHTTPSessionManager,
+            app=server,
+            json_response=True,
+            stateless=True,
+            max_request_body_size=max_body,
+        ),
+        guard,
+        threads,
+        max_body,
+        body_seconds,
     )
-    endpoint = _Endpoint(manager, guard, threads, max_body, body_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncGenerator[None, None]:
