@@ -206,6 +206,52 @@ def test_a_union_reports_the_variant_whose_tag_the_value_carries(
 
 
 @attrs.frozen
+class ByName:
+    name: str
+
+
+@attrs.frozen
+class ById:
+    id: int
+
+
+@attrs.frozen
+class Lookup:
+    """Refers to itself: its variants are $refs."""
+
+    by: ByName | ById | Lookup
+
+
+@pytest.mark.parametrize(
+    ("sent", "expected"),
+    [
+        # ById's key with a wrong value: its problem, not "id: unexpected field; expected
+        # only: name" (ByName's, the first variant's), which is false of the union.
+        ({"id": "7"}, [("id", "'7' is not of type 'integer'; 7 is wanted, without quotes")]),
+        # Nearest to neither: the first variant's problems, as before.
+        (
+            {"name": 1, "id": 2},
+            [
+                ("name", "1 is not of type 'string'"),
+                ("id", "unexpected field; expected only: name"),
+            ],
+        ),
+    ],
+)
+def test_a_union_without_tags_reports_the_variant_the_object_s_keys_are_nearest(
+    sent: dict[str, object], expected: list[tuple[str, str]]
+) -> None:
+    for annotation, at in ((ByName | ById, "$.value"), (Lookup, "$.value.by")):
+        arguments = {"value": sent if annotation is not Lookup else {"by": sent}}
+        result = echo_tool(annotation).invoke(arguments)
+        assert result.error is not None
+        found = [(d.path, d.message) for d in result.error.details]
+        assert found == [(f"{at}.{key}", message) for key, message in expected]
+        reference = problems(make_validator(echo_tool(annotation).parameters), arguments)[0]
+        assert [(json_path(p), m) for p, m in reference] == found
+
+
+@attrs.frozen
 class Item:
     """Refers to itself: the schema names it in ``$defs``, and a message by that name."""
 

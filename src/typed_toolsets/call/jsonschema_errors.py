@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
-__all__ = ["expand", "has_tags", "is_tag_error", "problems", "tag_mismatch"]
+__all__ = ["closest", "expand", "has_tags", "is_tag_error", "problems", "tag_mismatch"]
 
 
 def _property_names(schema: object) -> list[str]:
@@ -129,7 +129,7 @@ def _union_problems(
     # A branch "got somewhere" when the value had its shape: none of its errors is about the
     # value's type, enum, constant or format at this very path. The first of those with tags
     # (properties of one constant: Literal fields) the value does not contradict is the variant
-    # it meant; without one, the first of them.
+    # it meant; without one, the one it is nearest (`closest`).
     progressed = [
         (index, errors)
         for index, errors in sorted(branches.items())
@@ -148,9 +148,15 @@ def _union_problems(
             for key, reason in found:
                 yield (*path, key), reason
             return
-    chosen = meant or [errors for _, errors in progressed]
+    if meant:
+        chosen = meant[0]
+    elif progressed:
+        nearest = closest(error.instance, [options[i] for i, _ in progressed], root)
+        chosen = progressed[nearest][1]
+    else:
+        chosen = []
     if chosen:
-        for sub in chosen[0]:
+        for sub in chosen:
             yield from expand(sub, prefix, root)
         return
     yield path, union_mismatch(error.instance, options)
@@ -169,15 +175,47 @@ def has_tags(schema: object, root: object) -> bool:
     return bool(_tags(schema, root))
 
 
-def _tags(schema: object, root: object) -> dict[str, object]:
-    """The tags of *schema* (its ``$ref`` followed in *root*): property name to its constant."""
+def _resolved(schema: object, root: object) -> dict[str, Any]:
+    """*schema* with its ``$ref`` followed in *root* (to the schema that has no reference)."""
     seen: list[object] = []
     found = as_dict(schema)
     while "$ref" in found and found not in seen:
         seen.append(found)
         found = as_dict(_pointed(root, found["$ref"]))
-    properties = as_dict(found.get("properties"))
+    return found
+
+
+def _tags(schema: object, root: object) -> dict[str, object]:
+    """The tags of *schema* (its ``$ref`` followed in *root*): property name to its constant."""
+    properties = as_dict(_resolved(schema, root).get("properties"))
     return {name: sub["const"] for name, sub in properties.items() if "const" in as_dict(sub)}
+
+
+def closest(instance: object, options: list[object], root: object) -> int:
+    """Which of *options*, variants *instance* has the shape of (in declared order), it is nearest.
+
+    For an object, the variant that leaves the fewest of its keys undeclared (in a closed
+    object) and of its own required keys absent, the first of those in declared order; else
+    the first. So ``{"b": 1}`` sent for ``A | B`` is told that ``b`` wants a string (B's
+    problem), not that ``b`` is unexpected and ``a`` missing (A's), which is false of the union.
+    """
+    if type(instance) is not dict or len(options) < 2:
+        return 0
+    members = typing.cast("dict[str, object]", instance)
+    best, fewest = 0, -1
+    for index, option in enumerate(options):
+        found = _resolved(option, root)
+        properties = as_dict(found.get("properties"))
+        required = typing.cast("list[object]", found.get("required", []))
+        undeclared = (
+            sum(1 for key in members if key not in properties)
+            if found.get("additionalProperties") is False
+            else 0
+        )
+        absent = sum(1 for name in required if isinstance(name, str) and name not in members)
+        if fewest < 0 or undeclared + absent < fewest:
+            best, fewest = index, undeclared + absent
+    return best
 
 
 def tag_mismatch(

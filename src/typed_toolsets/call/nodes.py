@@ -19,7 +19,7 @@ from typing_extensions import override
 
 from typed_toolsets.types.gen import compile_function
 
-from .jsonschema_errors import tag_mismatch
+from .jsonschema_errors import closest, tag_mismatch
 from .jsonvalues import Link, path_of
 from .keywords import Scalar, Test
 from .source import Source
@@ -428,8 +428,8 @@ class Prefix(Keyword):
 class AnyOf(Keyword):
     """A union: accepted when a variant accepts it.
 
-    Otherwise its problems are those of the first variant the value has the shape of, or, when
-    it has none's, what to send.
+    Otherwise its problems are those of the variant the value has the shape of and is nearest
+    (`closest`: an object's keys), or, when it has none's, what to send.
     """
 
     def __init__(self, nodes: list[Node], options: list[object], root: object) -> None:
@@ -481,7 +481,9 @@ class AnyOf(Keyword):
                 for key, reason in found:
                     yield (*base, key), reason
                 return
-            yield from self.nodes[shaped[0]].errors(x, link, memo)
+            options = [self.options[i] for i in shaped]
+            nearest = shaped[closest(x, options, self.root)]
+            yield from self.nodes[nearest].errors(x, link, memo)
             return
         yield path_of(link), union_mismatch(x, self.options, self.expected)
 
