@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import enum
 import inspect
 import json
+from typing import Literal
 
 import pytest
 
@@ -103,3 +105,42 @@ def test_the_checker_and_jsonschema_s_errors_say_the_same() -> None:
         "'[2]' is not of type 'integer'",
         "'{}' is not valid here; expected an object or null" + OBJECT,
     ]
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+@pytest.mark.parametrize(
+    ("annotation", "sent", "expected"),
+    [
+        (Literal[1, 2], "2", "'2' is not one of [1, 2]; 2 is wanted, without quotes"),
+        (Level, " 1 ", "' 1 ' is not one of [1, 2]; 1 is wanted, without quotes"),
+        (Literal[1, 2], "2.0", "'2.0' is not one of [1, 2]; 2.0 is wanted, without quotes"),
+        (
+            Literal["a", None],
+            "null",
+            "'null' is not one of ['a', null]; null is wanted, without quotes",
+        ),
+        (
+            Literal[True],
+            "true",
+            "'true' is not true, the only accepted value; true is wanted, without quotes",
+        ),
+        # No member: no hint; and a string enum's members are strings already.
+        (Literal[1, 2], "3", "'3' is not one of [1, 2]"),
+        (Literal[1, 2], "true", "'true' is not one of [1, 2]"),
+        (Literal["a", "b"], "1", "'1' is not one of ['a', 'b']"),
+        (Literal["1", 2], "2", "'2' is not one of ['1', 2]; 2 is wanted, without quotes"),
+    ],
+)
+def test_a_string_holding_an_enum_member_asks_for_the_member(
+    annotation: object, sent: str, expected: str
+) -> None:
+    assert reason(annotation, sent) == expected
+    text = echo(annotation).dynamic_call(json.dumps({"value": sent}))
+    assert text.endswith(f"value: {expected}")
+    schema = echo(annotation).parameters
+    instance = {"value": sent}
+    assert Checker(schema).problems(instance, 20) == problems(make_validator(schema), instance)

@@ -11,9 +11,9 @@ import json
 from collections.abc import Collection, Iterable
 from typing import Final
 
-from typed_toolsets.types.typespec import kind_admitted, schema_kind
+from typed_toolsets.types.typespec import json_key, kind_admitted, schema_kind
 
-__all__ = ["quoted_hint", "types_of_options"]
+__all__ = ["member_hint", "quoted_hint", "types_of_options"]
 
 #: The JSON type a text may hold, by its first character.
 _BY_FIRST: Final = {
@@ -67,6 +67,34 @@ def quoted_hint(instance: object, expected: Collection[str]) -> str:
     if len(text) > _SHOWN:
         return "; the number itself is wanted, without quotes"
     return f"; {text} is wanted, without quotes"
+
+
+def member_hint(instance: object, members: Iterable[object]) -> str:
+    """``"; 2 is wanted, without quotes"`` when *instance* is a string holding one of *members*.
+
+    For an ``enum`` or ``const`` of numbers, booleans or null (``Literal[1, 2]``, an `IntEnum`):
+    ``"2"`` is refused as any string is, and the reason says which value to send instead.
+
+    Args:
+        instance: The value the schema refused.
+        members: The values the schema accepts.
+
+    Returns:
+        The hint, to follow the reason; ``""`` when *instance* is no such string.
+    """
+    if type(instance) is not str or len(instance) > _SHOWN:
+        return ""
+    text = instance.strip()
+    if _BY_FIRST.get(text[:1]) in (None, "array", "object"):
+        return ""  # an enum's members are scalars: a text of none is no member
+    try:
+        value: object = json.loads(text)
+    except ValueError:
+        return ""
+    wanted = json_key(value)
+    if any(json_key(member) == wanted for member in members if not isinstance(member, str)):
+        return f"; {text} is wanted, without quotes"
+    return ""
 
 
 def types_of_options(options: Iterable[object]) -> frozenset[str]:

@@ -31,7 +31,7 @@ from typed_toolsets.rules.labels import int_text
 from typed_toolsets.types.typespec import BoundLost, Path
 
 from .jsonbounds import FLOAT_RANGE
-from .quoted import quoted_hint, types_of_options
+from .quoted import member_hint, quoted_hint, types_of_options
 
 __all__ = [
     "MAX_PROBLEMS",
@@ -369,10 +369,20 @@ def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
             + tail
             + (quoted_hint(instance, wanted) if type(instance) is str else "")
         )
-    if keyword == "enum":
-        return _suffixed(f" is not one of {short(value, 200)}")
-    if keyword == "const":
-        return _suffixed(f" is not {short(value)}, the only accepted value")
+    if keyword in ("enum", "const"):
+        tail = (
+            f" is not one of {short(value, 200)}"
+            if keyword == "enum"
+            else f" is not {short(value)}, the only accepted value"
+        )
+        members = typing.cast("list[object]", value) if keyword == "enum" else [value]
+        if all(isinstance(member, str) for member in members):
+            return _suffixed(tail)  # a string holds no other string's JSON: no hint to give
+        return lambda instance: (
+            short(instance)
+            + tail
+            + (member_hint(instance, members) if type(instance) is str else "")
+        )
     if keyword == "not":
         return _suffixed(f" must not match {short(value)}")
     if keyword == "contains":
