@@ -133,6 +133,13 @@ class Level(enum.IntEnum):
         (Literal[1, 2], "true", "'true' is not one of [1, 2]"),
         (Literal["a", "b"], "1", "'1' is not one of ['a', 'b']"),
         (Literal["1", 2], "2", "'2' is not one of ['1', 2]; 2 is wanted, without quotes"),
+        # In a union, a variant of constants wants its members only, not any integer.
+        (
+            Literal[1, 2] | None,
+            "1",
+            "'1' is not valid here; expected one of [1, 2] or null; 1 is wanted, without quotes",
+        ),
+        (Literal[1, 2] | None, "3", "'3' is not valid here; expected one of [1, 2] or null"),
     ],
 )
 def test_a_string_holding_an_enum_member_asks_for_the_member(

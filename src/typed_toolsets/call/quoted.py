@@ -8,12 +8,13 @@ place); the refusal says what is wanted instead, so the model can correct itself
 from __future__ import annotations
 
 import json
+import typing
 from collections.abc import Collection, Iterable
 from typing import Final
 
 from typed_toolsets.types.typespec import json_key, kind_admitted, schema_kind
 
-__all__ = ["member_hint", "quoted_hint", "types_of_options"]
+__all__ = ["member_hint", "quoted_hint", "union_hint"]
 
 #: The JSON type a text may hold, by its first character.
 _BY_FIRST: Final = {
@@ -97,19 +98,29 @@ def member_hint(instance: object, members: Iterable[object]) -> str:
     return ""
 
 
-def types_of_options(options: Iterable[object]) -> frozenset[str]:
-    """The JSON types a union's *options* (schemas) declare with ``type``.
+def union_hint(instance: object, options: Iterable[object]) -> str:
+    """The hint for *instance* refused by a union of *options* (schemas): what it holds, if wanted.
 
-    A ``$ref`` names a class, which may be an object or (a NamedTuple) an array: no hint is
-    guessed for it.
+    A variant of constants (``enum``, ``const``: a ``Literal``, an enum) wants its members only:
+    ``"3"`` sent for ``Literal[1, 2] | None`` gets no hint, ``"1"`` gets ``1 is wanted``. The
+    other variants want a JSON type (`quoted_hint`). A ``$ref`` names a class, which may be an
+    object or (a NamedTuple) an array: no hint is guessed for it.
     """
-    found: set[str] = set()
+    if type(instance) is not str:
+        return ""
+    types: set[str] = set()
+    members: list[object] = []
     for option in options:
         if not isinstance(option, dict):
             continue
-        declared = option.get("type")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        schema = typing.cast("dict[str, object]", option)
+        if "enum" in schema or "const" in schema:
+            found = schema.get("enum", [schema.get("const")])
+            members.extend(typing.cast("list[object]", found) if isinstance(found, list) else [])
+            continue
+        declared = schema.get("type")
         if isinstance(declared, str):
-            found.add(declared)
+            types.add(declared)
         elif isinstance(declared, list):
-            found.update(t for t in declared if isinstance(t, str))  # pyright: ignore[reportUnknownVariableType]
-    return frozenset(found)
+            types.update(t for t in typing.cast("list[object]", declared) if isinstance(t, str))
+    return quoted_hint(instance, frozenset(types)) or member_hint(instance, members)

@@ -31,7 +31,7 @@ from typed_toolsets.rules.labels import int_text
 from typed_toolsets.types.typespec import BoundLost, Path
 
 from .jsonbounds import FLOAT_RANGE
-from .quoted import member_hint, quoted_hint, types_of_options
+from .quoted import member_hint, quoted_hint, union_hint
 
 __all__ = [
     "MAX_PROBLEMS",
@@ -499,7 +499,7 @@ def union_mismatch(instance: object, options: Sequence[object], expected: str | 
     """
     if expected is None:
         expected = union_expectation(options)
-    hint = quoted_hint(instance, types_of_options(options)) if type(instance) is str else ""
+    hint = union_hint(instance, options)
     return f"{short(instance)} is not valid here; expected {expected}{hint}"
 
 
