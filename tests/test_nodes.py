@@ -11,7 +11,8 @@ from jsonschema import Draft202012Validator
 from typed_toolsets.call.assembly import _merged  # pyright: ignore[reportPrivateUsage]
 from typed_toolsets.call.checker import Checker
 from typed_toolsets.call.jsonschema_errors import problems
-from typed_toolsets.call.validation import reason_of, short, suffix_of
+from typed_toolsets.call.shown import short
+from typed_toolsets.call.validation import reason_of, suffix_of
 
 
 def test_blocks_under_the_same_type_test_in_a_row_become_one() -> None:

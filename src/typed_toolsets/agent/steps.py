@@ -25,7 +25,8 @@ import attrs
 from typed_toolsets import Limits, StrictArguments, ToolError, ToolProxy, ToolResult
 from typed_toolsets._public import public_in
 from typed_toolsets.call.jsonin import MAX_NESTING, InvalidJSON, parse_strict, text_depth
-from typed_toolsets.call.validation import short, with_article
+from typed_toolsets.call.shown import short
+from typed_toolsets.call.validation import with_article
 from typed_toolsets.export.calls import read_arguments
 from typed_toolsets.rules.sendable import valid_text
 from typed_toolsets.types.typespec import json_type_of

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from typed_toolsets.types.typespec import Path, json_key
 
 from .keywords import type_implied
+from .shown import short, short_text
 from .validation import (
     SHALLOW_KEYWORDS,
     Problem,
@@ -26,8 +27,6 @@ from .validation import (
     counted,
     keyword_reason,
     missing,
-    short,
-    short_text,
     unexpected,
     union_expectation,
     union_mismatch,

@@ -75,7 +75,8 @@ def _repeated(key: str, where: str = "") -> str:
     The key is cut, and the path's middle left out, as a refusal's values and paths are: both
     are the model's, of any length.
     """
-    from .validation import short, shown_path  # the words of a refusal, not of every call
+    from .shown import short  # the words of a refusal, not of every call
+    from .validation import shown_path
 
     at = f" at {shown_path(where)}" if where else ""
     return f"the key {short(key)} appears more than once in an object{at}"

@@ -24,12 +24,12 @@ from typed_toolsets.types.typespec import Path
 
 from .checker import Checker
 from .result import ArgumentProblem, ToolError
+from .shown import short
 from .validation import (
     Problem,
     collect,
     dotted_path,
     json_path,
-    short,
     shown_path,
     unbuilt_reason,
 )

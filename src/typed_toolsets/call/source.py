@@ -14,7 +14,8 @@ from typed_toolsets.types.typespec import MISSING
 
 from .jsonvalues import path_of
 from .keywords import Scalar
-from .validation import SHORT_INTS, short, suffix_of
+from .shown import SHORT_INTS, short
+from .validation import suffix_of
 
 if TYPE_CHECKING:
     from .nodes import Node

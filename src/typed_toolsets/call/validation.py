@@ -3,7 +3,7 @@ r"""The words of argument problems: ``<path>: <reason>``, written for a model to
 Each problem says which argument, what was wrong and what to send instead, in JSON terms: values
 are shown as the model wrote them (``true``, ``null``; strings and keys quoted as every message
 has always quoted them, ``'x'``, with JSON's escapes, ``'a\u0000'``), cut to a few dozen
-characters however large the value is.
+characters however large the value is (`typed_toolsets.call.shown`).
 
 `typed_toolsets.call.checker` finds the problems; this module only words them, so the reasons
 are the same whichever engine found a problem. For a schema the checker does not compile itself
@@ -14,10 +14,9 @@ the same problems by `typed_toolsets.call.jsonschema_errors`.
 from __future__ import annotations
 
 import itertools
-import re
 import typing
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
+from collections.abc import Callable, Iterable, Sequence, Sized
 from typing import Any, Final
 
 from typed_toolsets.rules.formats import (
@@ -27,16 +26,15 @@ from typed_toolsets.rules.formats import (
     MisplacedLeapSecondError,
     YearZeroError,
 )
-from typed_toolsets.rules.labels import int_text
 from typed_toolsets.types.typespec import BoundLost, Path
 
 from .jsonbounds import FLOAT_RANGE
 from .quoted import member_hint, quoted_hint, union_hint
+from .shown import json_escaped, short, short_text
 
 __all__ = [
     "MAX_PROBLEMS",
     "SHALLOW_KEYWORDS",
-    "SHORT_INTS",
     "Problem",
     "as_dict",
     "collect",
@@ -48,9 +46,6 @@ __all__ = [
     "keyword_reason",
     "missing",
     "reason_of",
-    "safe_repr",
-    "short",
-    "short_text",
     "shown_path",
     "suffix_of",
     "unbuilt_reason",
@@ -140,7 +135,7 @@ def dotted_path(path: Iterable[str | int]) -> str:
         elif item.isidentifier():
             written = f"{written}.{item}" if written else item
         else:
-            written += f"[{_escaped(repr(item))}]"
+            written += f"[{json_escaped(repr(item))}]"
     return written or "$"
 
 
@@ -157,157 +152,6 @@ def shown_path(written: str) -> str:
     if len(written) > _SHOWN_CHARS:
         return f"{written[:_SHOWN_HEAD]}...{written[-_SHOWN_TAIL:]}"
     return written
-
-
-# ------------------------------------------------------------------------------------ values
-
-#: An escape in a repr: those JSON lacks (``\x00``, ``\U000e0001``) to write as JSON's, or any
-#: other, matched whole so that an escaped backslash before ``x00`` is left as it is.
-_REPR_ESCAPE: Final = re.compile(r"\\(x[0-9a-f]{2}|U[0-9a-f]{8}|.)")
-
-
-def _json_escape(match: re.Match[str]) -> str:
-    code = match[1]
-    if len(code) == 3:  # x and two digits
-        return f"\\u00{code[1:]}"
-    if len(code) == 9:  # U and eight digits: a character past U+FFFF, as JSON's surrogate pair
-        point = int(code[1:], 16) - 0x10000
-        return f"\\u{0xD800 + (point >> 10):04x}\\u{0xDC00 + (point & 0x3FF):04x}"
-    return match[0]
-
-
-def _escaped(written: str) -> str:
-    r"""A repr of a string with JSON's escapes: ``'a\u0000'``, not ``'a\x00'``.
-
-    Keys and strings are quoted in messages as Python quotes them; their escapes are JSON's, the
-    ones a model can send back (and the ones JSON path, RFC 9535, reads).
-    """
-    return _REPR_ESCAPE.sub(_json_escape, written) if "\\" in written else written
-
-
-def _quote_char(text: str) -> str:
-    # The quote Python's repr picks: a double quote only for text with ' and no ".
-    return '"' if "'" in text and '"' not in text else "'"
-
-
-def _quoted(text: str, cut: int) -> str:
-    """*text* quoted as repr quotes it; past *cut* characters only its beginning (unclosed)."""
-    quote = _quote_char(text)
-    # repr of the beginning plus the other quote character picks the quote the whole text gets
-    # (and escapes the same characters); the added character and its quote are cut off again.
-    other = '"' if quote == "'" else "'"
-    body = _escaped(repr(text[:cut] + other)[1:-2])
-    return quote + body + (quote if len(text) <= cut else "")
-
-
-def _pieces(value: object, cut: int) -> Iterator[str]:
-    """The text of *value*, piece by piece (the caller stops reading once it has enough)."""
-    if value is None:
-        yield "null"
-    elif value is True:
-        yield "true"
-    elif value is False:
-        yield "false"
-    elif isinstance(value, str):
-        yield _quoted(value, cut)
-    elif isinstance(value, int):
-        yield int_text(value)
-    elif isinstance(value, float):
-        yield repr(value)
-    elif isinstance(value, (list, tuple)):
-        items = typing.cast("Sequence[object]", value)
-        yield "["
-        for index, item in enumerate(items):
-            if index:
-                yield ", "
-            yield from _pieces(item, cut)
-        yield "]"
-    elif isinstance(value, dict):
-        mapping = typing.cast("dict[object, object]", value)
-        yield "{"
-        for index, (key, item) in enumerate(mapping.items()):
-            if index:
-                yield ", "
-            yield from _pieces(key, cut)
-            yield ": "
-            yield from _pieces(item, cut)
-        yield "}"
-    else:
-        yield safe_repr(value)
-
-
-def safe_repr(value: object) -> str:
-    """``repr(value)``, or its type's name in angle brackets when its ``__repr__`` fails."""
-    try:
-        return repr(value)
-    except Exception:  # noqa: BLE001 - a repr that fails (or gives no str) must not break the text
-        return f"<{type(value).__name__}>"
-
-
-def _last_char(value: object) -> str:
-    """The last character of *value*'s whole text, without writing it."""
-    if value is None:
-        return "l"
-    if value is True or value is False:
-        return "e"
-    if isinstance(value, str):
-        return _quote_char(value)
-    if isinstance(value, int):
-        return str(abs(value) % 10)
-    if isinstance(value, (list, tuple)):
-        return "]"
-    if isinstance(value, dict):
-        return "}"
-    return safe_repr(value)[-1:]
-
-
-#: How many characters `short` shows by default.
-SHORT_LIMIT: Final = 60
-#: The integers whose repr `short` shows whole by default (at most `SHORT_LIMIT` characters),
-#: bounds excluded: generated code writes those itself (see `typed_toolsets.call.nodes.Source`).
-SHORT_INTS: Final = (-(10 ** (SHORT_LIMIT - 1)), 10**SHORT_LIMIT)
-
-
-def short(value: object, limit: int = SHORT_LIMIT) -> str:
-    """*value* as a message shows it, cut to *limit* characters (keeping the last one).
-
-    JSON's own words are used (``true``, ``false``, ``null``); strings and keys are quoted as
-    Python quotes them (``'x'``). Writing stops as soon as the text is known to be too long, so
-    showing part of a megabyte costs no more than showing a short value, and a value nested
-    thousands of levels deep needs no more than *limit* levels of recursion.
-    """
-    # The usual cases, in one step.
-    kind = type(value)
-    plain: Any = value  # a str or an int, once its type is known
-    if kind is str:
-        if len(plain) <= limit:
-            text = repr(plain)
-            if "\\" in text:  # an escape, written as JSON's (most texts have none)
-                text = _escaped(text)
-            if len(text) <= limit:
-                return text
-    elif kind is int:
-        try:
-            text = repr(plain)
-        except ValueError:  # past the digit limit: `int_text` words it
-            text = int_text(plain)
-        if len(text) <= limit:
-            return text
-    elif value is None or kind is bool:
-        return "null" if value is None else "true" if value else "false"
-    elif not plain and (kind is list or kind is dict):
-        return "[]" if kind is list else "{}"
-    parts: list[str] = []
-    size = 0
-    for piece in _pieces(value, limit + 1):
-        parts.append(piece)
-        size += len(piece)
-        if size > limit:
-            break
-    text = "".join(parts)
-    if size <= limit:
-        return text
-    return f"{text[: limit - 4]}...{_last_char(value)}"
 
 
 # ----------------------------------------------------------------------------------- reasons
@@ -582,11 +426,6 @@ def _bound_lost_reason(shown: str, lost: BoundLost) -> str:
         "(items equal in Python count once in a set, such as whole numbers past 2**53 read as "
         f"one float), so the set {broken}; send items that stay different"
     )
-
-
-def short_text(text: str, limit: int = 200) -> str:
-    """*text* cut to *limit* characters."""
-    return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
 def exception_text(exc: BaseException, limit: int) -> str:

@@ -20,7 +20,8 @@ import attrs
 from typed_toolsets.call.pipeline import read_arguments as _read_arguments
 from typed_toolsets.call.proxy import Arguments, ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
-from typed_toolsets.call.validation import json_path, short
+from typed_toolsets.call.shown import short
+from typed_toolsets.call.validation import json_path
 from typed_toolsets.definition.limits import Limits
 
 from .dialects import mcp_output_schema, mcp_structured_content, unique_tools

@@ -14,7 +14,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
-from typed_toolsets.call.validation import short_text
+from typed_toolsets.call.shown import short_text
 
 __all__ = ["unsayable_literal"]
 

@@ -17,7 +17,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Final
 
-from typed_toolsets.call.validation import short_text
+from typed_toolsets.call.shown import short_text
 from typed_toolsets.types.typespec import Schema
 
 __all__ = ["BESIDE", "split_type_list", "type_into_branches", "untyped_schema"]
