@@ -1,4 +1,4 @@
-"""`typed_toolsets.server` in process: the MCP server, the ASGI app, its guards, its threads.
+"""`typed_toolsets.server` in process: the MCP server, the ASGI app and its guards.
 
 The SDK's own clients talk to the server in memory (``Client(server)``) or to the ASGI app over
 an in-process HTTP transport (no socket), which also shows the app working when mounted in a
@@ -15,9 +15,6 @@ import gc
 import json
 import logging
 import sys
-import threading
-import time
-from collections.abc import Iterator
 from typing import Any
 
 import anyio
@@ -34,13 +31,11 @@ from typed_toolsets import ExportError, Limits, Toolset, export, tool
 from typed_toolsets.server import (
     DaemonThreads,
     asgi_app,
-    check_bind,
     configure_logging,
-    is_loopback,
     logger,
     mcp_server,
 )
-from typed_toolsets.server.http import LOOPBACK_HOSTS, body_limit
+from typed_toolsets.server.http import body_limit
 
 pytestmark = pytest.mark.anyio
 BOUND = 60.0
@@ -604,102 +599,3 @@ async def test_one_app_serves_again_after_its_lifespan_ended() -> None:
             (await post(Starlette(routes=[Mount("/t", app)]), {}, path="/t/mcp")).status_code
         )
     assert statuses == [200, 200, 200]
-
-
-# -------------------------------------------------------------------------------- binding
-
-
-@pytest.mark.parametrize(
-    ("host", "loopback"),
-    [
-        ("127.0.0.1", True),
-        ("127.8.9.10", True),
-        ("localhost", True),
-        ("LOCALHOST", True),  # the resolver's names are case-insensitive
-        ("localhost.", True),
-        ("::1", True),
-        ("[::1]", True),
-        ("0.0.0.0", False),  # noqa: S104 - the address we refuse
-        ("::", False),
-        ("192.168.1.5", False),
-        ("example.com", False),
-        ("localhost.example.com", False),
-    ],
-)
-def test_loopback(host: str, loopback: bool) -> None:
-    assert is_loopback(host) is loopback
-
-
-def test_binding_beyond_loopback_needs_a_token() -> None:
-    check_bind("127.0.0.1", None)
-    check_bind("0.0.0.0", "token")  # noqa: S104
-    with pytest.raises(ValueError, match=r"binding to 0\.0\.0\.0 would let anyone"):
-        check_bind("0.0.0.0", None)  # noqa: S104
-    with pytest.raises(ValueError, match="token is empty"):
-        check_bind("127.0.0.1", "")
-
-
-@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "[::1]", "LocalHost"])
-def test_each_address_bound_without_a_token_is_one_the_host_check_answers(host: str) -> None:
-    check_bind(host, None)
-    name = f"[{host.strip('[]')}]" if ":" in host else host.lower()
-    assert name in LOOPBACK_HOSTS
-
-
-def test_another_loopback_address_needs_a_token_since_no_request_to_it_is_answered() -> None:
-    with pytest.raises(ValueError, match=r"cannot serve on 127\.0\.0\.2; serve on 127\.0\.0\.1"):
-        check_bind("127.0.0.2", None)
-    check_bind("127.0.0.2", "token")
-    with pytest.raises(ValueError, match="token is empty"):
-        asgi_app(SampleToolset.to_tools(), token="")
-
-
-# -------------------------------------------------------------------------------- threads
-
-
-@pytest.fixture
-def pool() -> Iterator[DaemonThreads]:
-    threads = DaemonThreads(4)
-    yield threads
-    threads.shutdown(cancel_futures=True)
-
-
-def test_daemon_threads_run_calls_in_daemon_threads(pool: DaemonThreads) -> None:
-    seen = pool.submit(lambda: (threading.current_thread().daemon, threading.get_ident()))
-    daemon, ident = seen.result(BOUND)
-    assert daemon is True
-    assert ident != threading.get_ident()
-    failing = pool.submit(int, "x")
-    with pytest.raises(ValueError, match="invalid literal"):
-        failing.result(BOUND)
-
-
-def test_daemon_threads_grow_to_their_limit_and_are_reused(pool: DaemonThreads) -> None:
-    release = threading.Event()
-    blocked = [pool.submit(release.wait, BOUND) for _ in range(6)]
-    time.sleep(0.2)
-    assert pool.started == 4  # never more than the limit: the other two wait their turn
-    assert sum(f.running() for f in blocked) == 4
-    release.set()
-    assert all(f.result(BOUND) for f in blocked)
-    for _ in range(10):
-        pool.submit(time.sleep, 0).result(BOUND)
-    assert pool.started == 4  # idle threads took the later calls
-
-
-def test_shutting_down_never_waits_for_a_running_call() -> None:
-    threads = DaemonThreads(1)
-    release = threading.Event()
-    running = threads.submit(release.wait, BOUND)
-    queued = threads.submit(time.sleep, 0)
-    time.sleep(0.1)
-    started = time.monotonic()
-    threads.shutdown(wait=True, cancel_futures=True)
-    assert time.monotonic() - started < 1.0
-    assert queued.cancelled()
-    with pytest.raises(RuntimeError, match="shut down"):
-        threads.submit(time.sleep, 0)
-    release.set()
-    assert running.result(BOUND) is True
-    with pytest.raises(ValueError, match="at least 1"):
-        DaemonThreads(0)
