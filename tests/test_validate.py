@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Annotated, Any
 
 import attrs
@@ -196,13 +196,23 @@ def test_a_union_reports_the_variant_whose_tag_the_value_carries(
 ) -> None:
     for annotation, at in ((Kitty | Puppy, "$.value"), (Kennel, "$.value.pet")):
         arguments = {"value": sent if annotation is not Kennel else {"pet": sent}}
-        result = echo_tool(annotation).invoke(arguments)
-        assert result.error is not None
-        found = [(d.path, d.message) for d in result.error.details]
+        found = _refused_as_the_reference_refuses(annotation, arguments)
         assert found == [(f"{at}.{key}", message) for _, key, message in expected]
-        schema = echo_tool(annotation).parameters
-        reference = problems(make_validator(schema), arguments)[0]
-        assert [(json_path(p), m) for p, m in reference] == found
+
+
+def _refused_as_the_reference_refuses(
+    annotation: object, arguments: Mapping[str, object]
+) -> list[tuple[str, str]]:
+    """The problems of refused *arguments* of a tool taking *annotation*, as JSON paths.
+
+    The jsonschema reference path finds the same ones.
+    """
+    result = echo_tool(annotation).invoke(arguments)
+    assert result.error is not None
+    found = [(d.path, d.message) for d in result.error.details]
+    reference = problems(make_validator(echo_tool(annotation).parameters), arguments)[0]
+    assert [(json_path(p), m) for p, m in reference] == found
+    return found
 
 
 @attrs.frozen
@@ -243,12 +253,8 @@ def test_a_union_without_tags_reports_the_variant_the_object_s_keys_are_nearest(
 ) -> None:
     for annotation, at in ((ByName | ById, "$.value"), (Lookup, "$.value.by")):
         arguments = {"value": sent if annotation is not Lookup else {"by": sent}}
-        result = echo_tool(annotation).invoke(arguments)
-        assert result.error is not None
-        found = [(d.path, d.message) for d in result.error.details]
+        found = _refused_as_the_reference_refuses(annotation, arguments)
         assert found == [(f"{at}.{key}", message) for key, message in expected]
-        reference = problems(make_validator(echo_tool(annotation).parameters), arguments)[0]
-        assert [(json_path(p), m) for p, m in reference] == found
 
 
 @attrs.frozen
