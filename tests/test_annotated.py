@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from typing import Annotated, Any
 
 import pytest
@@ -75,6 +76,44 @@ def test_a_bound_no_json_text_writes_is_a_definition_error(bound: Any) -> None:
     # It raised ValueError (the interpreter's digit limit) when the class was created.
     with pytest.raises(ToolsetDefinitionError, match="needs an int of at most 4,300 digits"):
         echo(Annotated[int, bound])
+
+
+@pytest.mark.parametrize(
+    ("annotation", "words"),
+    [
+        (Annotated[str, MinLen(5), MaxLen(2)], "MinLen(5) and MaxLen(2) leave no length"),
+        (Annotated[list[int], MinLen(3), MaxLen(1)], "MinLen(3) and MaxLen(1) leave no length"),
+        (Annotated[dict[str, int], MinLen(2), MaxLen(0)], "MinLen(2) and MaxLen(0) leave no"),
+        (Annotated[int, Ge(3), Le(1)], "Ge(3) and Le(1) leave no number"),
+        (Annotated[float, Gt(2), Lt(2)], "Gt(2) and Lt(2) leave no number"),
+        (Annotated[float, Ge(2.5), Lt(2.5)], "Ge(2.5) and Lt(2.5) leave no number"),
+        (Annotated[int, Ge(2), Ge(5), Le(4)], "Ge(5) and Le(4)"),  # the stricter of a repeat
+        (Annotated[str | list[str], MinLen(3), MaxLen(1)], "MinLen(3) and MaxLen(1)"),
+        (Annotated[int | float, Gt(1), Le(1)], "Gt(1) and Le(1) leave no number"),
+    ],
+)
+def test_bounds_no_value_meets_are_a_definition_error(annotation: Any, words: str) -> None:
+    # The schema is valid JSON Schema, but it refuses every value: a tool nobody could call.
+    with pytest.raises(ToolsetDefinitionError, match=rf"{re.escape(words)}.*every value"):
+        echo(annotation)
+
+
+@pytest.mark.parametrize(
+    ("annotation", "accepted"),
+    [
+        (Annotated[str, MinLen(2), MaxLen(2)], "ab"),
+        (Annotated[float, Ge(2), Le(2)], 2),
+        (Annotated[str | None, MinLen(3), MaxLen(1)], None),  # null is left
+        (Annotated[int | None, Gt(3), Lt(1)], None),
+        (Annotated[str | int, MinLen(3), MaxLen(1)], 7),  # the bounds do not apply to ints
+    ],
+)
+def test_bounds_that_leave_a_value_are_kept(annotation: Any, accepted: object) -> None:
+    proxy = echo(annotation)
+    for arguments in both_forms(accepted):
+        result = proxy.invoke(arguments)
+        assert result.ok, result.error
+        assert result.value == {"value": accepted}
 
 
 _BOUNDS = [Gt(EDGE), Ge(EDGE + 1), Lt(EDGE + 2), Le(EDGE - 1), Gt(-EDGE - 2), MultipleOf(3)]

@@ -158,14 +158,80 @@ def _keywords(constraints: list[tuple[str, object]], base: TypeSpec, base_type: 
                 )
                 raise Unsupported(msg)
         for keyword in targets:
-            if keyword in keywords:
-                if keyword == "multipleOf":
-                    msg = "only one MultipleOf constraint can apply"
-                    raise Unsupported(msg)
-                lower = keyword.startswith(("min", "exclusiveMin"))
-                limit = max(limit, keywords[keyword]) if lower else min(limit, keywords[keyword])
-            keywords[keyword] = limit
+            if keyword == "multipleOf" and keyword in keywords:
+                msg = "only one MultipleOf constraint can apply"
+                raise Unsupported(msg)
+            _tightened(keywords, keyword, limit)
     return keywords
+
+
+def _tightened(keywords: Schema, keyword: str, limit: int | float) -> None:
+    """Set the bound *keyword* of *keywords* to *limit*, keeping the stricter of a repeat."""
+    if keyword in keywords:
+        lower = keyword.startswith(("min", "exclusiveMin"))
+        limit = max(limit, keywords[keyword]) if lower else min(limit, keywords[keyword])
+    keywords[keyword] = limit
+
+
+def _bounds(constraints: list[tuple[str, object]]) -> Schema:
+    """The bounds *constraints* set, for every JSON type they may apply to (checked already)."""
+    bounds: Schema = {}
+    for name, raw in constraints:
+        if name == "MultipleOf":
+            continue
+        if name in _NUMBER_CONSTRAINTS:
+            targets = [_NUMBER_CONSTRAINTS[name]]
+        else:
+            targets = [pair[name == "MaxLen"] for pair in _LENGTH_KEYWORDS.values()]
+        for keyword in targets:
+            _tightened(bounds, keyword, _limit(name, raw))
+    return bounds
+
+
+# A bound's constraint, by the keyword it became (what the author wrote, for the message).
+_BOUND_NAMES: Final = {
+    "minimum": "Ge",
+    "exclusiveMinimum": "Gt",
+    "maximum": "Le",
+    "exclusiveMaximum": "Lt",
+    **{low: "MinLen" for low, _ in _LENGTH_KEYWORDS.values()},
+    **{high: "MaxLen" for _, high in _LENGTH_KEYWORDS.values()},
+}
+
+
+def _no_value_between(keywords: Schema, json_types: frozenset[str]) -> str | None:
+    """Why no value of *json_types* meets both a lower and an upper bound of *keywords*, if none.
+
+    *keywords* hold the bounds for every JSON type they may apply to (`_bounds`); a type they do
+    not apply to has all its values left.
+
+    ``MinLen(5)`` with ``MaxLen(2)``, ``Ge(3)`` with ``Le(1)``, ``Gt(2)`` with ``Lt(2)``: the
+    schema is valid but refuses every value, so the tool could never be called; that is said
+    once, when the class is made, rather than by every call. A type with values the bounds do
+    not apply to (``null`` of ``str | None``) keeps them.
+    """
+    pairs = [(kind, low, high, False) for kind, (low, high) in _LENGTH_KEYWORDS.items()]
+    pairs += [
+        ("number", low, high, low.startswith("exclusive") or high.startswith("exclusive"))
+        for low in ("minimum", "exclusiveMinimum")
+        for high in ("maximum", "exclusiveMaximum")
+    ]
+    empty: dict[str, str] = {}  # JSON type -> why none of its values is left
+    for kind, low, high, strict in pairs:
+        if kind in empty or low not in keywords or high not in keywords:
+            continue
+        floor, ceiling = keywords[low], keywords[high]
+        if floor > ceiling or (strict and floor >= ceiling):
+            what = "number" if kind == "number" else "length"
+            empty[kind] = (
+                f"{_BOUND_NAMES[low]}({floor!r}) and {_BOUND_NAMES[high]}({ceiling!r}) leave no "
+                f"{what} between them, so every value would be refused"
+            )
+    if "number" in empty:
+        empty["integer"] = empty["number"]
+    if not empty or not json_types <= empty.keys():
+        return None
+    return next(iter(empty.values()))
 
 
 _NUMBER_COMPARE: Final = frozenset(_NUMBER_CONSTRAINTS.values())
@@ -250,8 +316,15 @@ def _annotated_rule(annotation: object, builder: Builder) -> TypeSpec:
     description = annotated_description(metadata)
     constraints = _constraints(tuple(metadata))
     if constraints and is_union(base_type):
-        return _distribute(annotation, base_type, constraints, description, builder)
-    return _constrained(annotation, builder.spec(base_type), base_type, constraints, description)
+        spec = _distribute(annotation, base_type, constraints, description, builder)
+    else:
+        spec = _constrained(
+            annotation, builder.spec(base_type), base_type, constraints, description
+        )
+    empty = _no_value_between(_bounds(constraints), spec.json_types) if constraints else None
+    if empty is not None:
+        raise Unsupported(empty)
+    return spec
 
 
 def _constrained(
