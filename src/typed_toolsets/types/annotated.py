@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import typing
-from collections.abc import Callable, Sized
+from collections.abc import Callable, Collection, Sized
 from typing import Any, Final
 
 import attrs
@@ -140,29 +140,28 @@ def _keywords(constraints: list[tuple[str, object]], base: TypeSpec, base_type: 
     keywords: Schema = {}
     for name, raw in constraints:
         limit = _limit(name, raw)
-        if name in _NUMBER_CONSTRAINTS:
-            if not base.json_types & _NUMBER_TYPES:
-                msg = f"the {name} constraint applies to numbers, not to {label(base_type)}"
-                raise Unsupported(msg)
-            targets = [_NUMBER_CONSTRAINTS[name]]
-        else:
-            targets = [
-                pair[0 if name == "MinLen" else 1]
-                for kind, pair in _LENGTH_KEYWORDS.items()
-                if kind in base.json_types
-            ]
-            if not targets:
-                msg = (
-                    f"the {name} constraint applies to strings, arrays and objects, "
-                    f"not to {label(base_type)}"
-                )
-                raise Unsupported(msg)
+        targets = _targets(name, base.json_types)
+        if not targets:
+            applies = "numbers" if name in _NUMBER_CONSTRAINTS else "strings, arrays and objects"
+            msg = f"the {name} constraint applies to {applies}, not to {label(base_type)}"
+            raise Unsupported(msg)
         for keyword in targets:
             if keyword == "multipleOf" and keyword in keywords:
                 msg = "only one MultipleOf constraint can apply"
                 raise Unsupported(msg)
             _tightened(keywords, keyword, limit)
     return keywords
+
+
+#: Every JSON type a constraint may apply to.
+_EVERY_KIND: Final = _NUMBER_TYPES | _LENGTH_KEYWORDS.keys()
+
+
+def _targets(name: str, kinds: Collection[str]) -> list[str]:
+    """The keywords the constraint *name* sets for values of the JSON types *kinds* (none: [])."""
+    if name in _NUMBER_CONSTRAINTS:
+        return [_NUMBER_CONSTRAINTS[name]] if any(k in _NUMBER_TYPES for k in kinds) else []
+    return [pair[name == "MaxLen"] for kind, pair in _LENGTH_KEYWORDS.items() if kind in kinds]
 
 
 def _tightened(keywords: Schema, keyword: str, limit: int | float) -> None:
@@ -179,11 +178,7 @@ def _bounds(constraints: list[tuple[str, object]]) -> Schema:
     for name, raw in constraints:
         if name == "MultipleOf":
             continue
-        if name in _NUMBER_CONSTRAINTS:
-            targets = [_NUMBER_CONSTRAINTS[name]]
-        else:
-            targets = [pair[name == "MaxLen"] for pair in _LENGTH_KEYWORDS.values()]
-        for keyword in targets:
+        for keyword in _targets(name, _EVERY_KIND):
             _tightened(bounds, keyword, _limit(name, raw))
     return bounds
 
