@@ -9,12 +9,12 @@
 
 from __future__ import annotations
 
-import _thread
 import asyncio
 import contextlib
 import functools
 import gc
 import re
+import signal
 import sys
 import threading
 import time
@@ -36,6 +36,7 @@ class ForeignExit(BaseException):  # as trio's Cancelled or gevent's GreenletExi
 
 
 _release = threading.Event()
+_started = threading.Event()
 _raise: dict[str, BaseException] = {}
 
 
@@ -112,6 +113,13 @@ class Stubborn(Toolset):
 
     @tool
     def wait(self) -> str:
+        _release.wait(10)
+        return "done"
+
+    @tool(limits=Limits(timeout=60.0))
+    def holds(self) -> str:
+        """Waits to be let go, far within its deadline: only Ctrl-C stops its caller waiting."""
+        _started.set()
         _release.wait(10)
         return "done"
 
@@ -434,10 +442,20 @@ def test_a_sync_model_that_raises_stop_iteration_does_not_hang_the_async_agent()
 # ----------------------------------------------------------------------------------- finding 12
 
 
-def _interrupt_after(seconds: float) -> threading.Thread:
+def _interrupt_once_started() -> threading.Thread:
+    """Ctrl-C (SIGINT) in the main thread once `Stubborn.holds` runs and its caller waits.
+
+    Its deadline is far: however busy the machine, the caller is still waiting then. A signal,
+    unlike ``_thread.interrupt_main``, wakes a thread blocked on a lock at once.
+    """
+    _started.clear()
+    main = threading.main_thread().ident
+    assert main is not None
+
     def interrupt() -> None:
-        time.sleep(seconds)
-        _thread.interrupt_main()
+        if _started.wait(30):
+            time.sleep(0.05)  # the caller, which started the worker, is waiting for it by now
+            signal.pthread_kill(main, signal.SIGINT)
 
     thread = threading.Thread(target=interrupt)
     thread.start()
@@ -448,11 +466,11 @@ def _interrupt_after(seconds: float) -> threading.Thread:
     threading.current_thread() is not threading.main_thread(), reason="needs the main thread"
 )
 def test_ctrl_c_while_waiting_counts_the_worker_thread(released: None) -> None:
-    wait: Callable[..., Any] = stubborn()["wait"].invoke
+    holds: Callable[..., Any] = stubborn()["holds"].invoke
     before = execution.abandoned.count
-    interrupter = _interrupt_after(0.05)
+    interrupter = _interrupt_once_started()
     with pytest.raises(KeyboardInterrupt):
-        wait(None)
+        holds(None)
     interrupter.join()
     # The worker goes on after the caller stopped waiting: it counts towards the cap.
     assert execution.abandoned.count == before + 1
