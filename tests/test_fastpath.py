@@ -439,6 +439,15 @@ class TestATextCutShort:
 
     LONG = json.dumps({"note": "Note: " + "word " * 80, "count": 3})
 
+    @pytest.mark.parametrize("text", ['{"a": 1', '{\n  "a": 1', '{"a":\n 1,\n "b": 2  ', "\n"])
+    def test_its_error_is_the_parser_s_own(self, text: str) -> None:
+        # Built without counting the line breaks of a text that has none.
+        found = _handover.CutShort("Expecting ',' delimiter", text, len(text))
+        parser = json.JSONDecodeError("Expecting ',' delimiter", text, len(text))
+        assert str(found) == str(parser)
+        assert (found.msg, found.doc, found.pos) == (parser.msg, parser.doc, parser.pos)
+        assert (found.lineno, found.colno) == (parser.lineno, parser.colno)
+
     @pytest.mark.parametrize(
         ("cut", "found"),
         [
@@ -468,25 +477,32 @@ class TestATextCutShort:
             # whose own repeated key the parser refuses: orjson kept the plain value after it.
             ('"": {"a": "", "a": null}, "": "", "z": 0', False),
             ('"a": 1, "a": 2', False),  # so a repeated key leaves the text to the parser
-            ('"a": {"b": "x\\u003a"}, "c": 3', False),  # an escaped colon: left to the parser
+            # An escaped colon: orjson's reading is left to the parser (it could hide a dropped
+            # member); jiter refuses any repeated key, so its reading is the parser's.
+            ('"a": {"b": "x\\u003a"}, "c": 3', "jiter"),
             ('"a": ' + "[" * 40 + "1" + "]" * 40 + ', "b": 3', False),  # deeper than the limit
-            ('"a": 1' + "0" * 400, False),  # a number orjson reads as a float
+            # A number orjson reads as a float; jiter and the parser read it exactly.
+            ('"a": 1' + "0" * 400, "jiter"),
             ('"a": 1.5e999', False),  # a number no float holds
+            ('"a": -1' + "0" * 400 + ".5", False),  # nor this one
             ('"a": "\\ud800"', False),  # an escaped lone surrogate
             ('"a": 1,', False),  # a comma, then the end
             ("", False),  # no member: "{" expects a key
         ],
     )
+    @pytest.mark.parametrize("reader", ["jiter", "orjson"])
     def test_the_parser_s_error_is_found_only_when_it_is_the_one(
-        self, members: str, found: bool
+        self, members: str, found: bool | str, reader: str, monkeypatch: pytest.MonkeyPatch
     ) -> None:
+        if reader == "orjson":
+            monkeypatch.setattr(_handover, "_found_unique", [None])  # as without jiter
         cut = "{" + " " * 300 + members
         handover = self.handover_of(cut)
         proxy = take()
         checked = exact(proxy, cut)
         assert type(checked) is not dict
         assert proxy.dynamic_call(cut) == f"Error: {checked.message}"  # type: ignore[attr-defined]
-        assert (type(handover) is _handover.CutShort) == found
+        assert (type(handover) is _handover.CutShort) == (found is True or found == reader)
 
     @given(
         st.lists(

@@ -16,7 +16,14 @@ exactly when the exact path would accept the same input with the same result:
   with it, and nothing adds one). The colons of the strings the arguments hold, or of some of
   them (string arguments, arrays of strings: a spec's `TypeSpec.colons`), are counted first:
   the writing's count lies between the members plus those and the text's own, so when those
-  account for every colon of the text, nothing is written;
+  account for every colon of the text, nothing is written. A text of more than
+  `typed_toolsets.types.handover.UNIQUE_KEYS_FROM` characters, of arguments that admit no
+  number and cannot nest deeper than the limit, is read by jiter instead, which refuses a
+  repeated key at any depth however it is escaped (counting a long text's colons costs more
+  than that); nothing is counted. What jiter reads and the strict parser refuses is a number (an
+  infinite float, an integer of too many digits), which no such argument takes: a refusal hands
+  over jiter's reading only when it holds none (`reads_alike`), and a text jiter refuses is read
+  by orjson as the others are;
 - orjson turns integer literals beyond 64 bits into floats. While the fast path structures, the
   number mode (`typed_toolsets.types.typespec.exact_numbers`) is off, and a hook that would read
   a float of 2**63 or more differently from the integer literal it may stand for raises
@@ -65,6 +72,9 @@ from .handover import (
     FLAT_TYPES,
     LONG,
     MARKS,
+    UNIQUE_KEYS,
+    UNIQUE_KEYS_FROM,
+    UNIQUE_KEYS_OPTIONS,
     Handover,
     count_char,
     cut_short,
@@ -73,6 +83,7 @@ from .handover import (
     orjson_names,
     strict_reading,
     too_deep,
+    unique_keys_reader,
 )
 from .typespec import (
     MISSING,
@@ -162,6 +173,7 @@ _SHARED: Final[dict[str, Any]] = {
     "Reject": Reject,
     "M": MISSING,
     "flat": FLAT_TYPES,
+    "U": UNIQUE_KEYS,
     **LAYOUT_NAMES,  # what inlined format layouts read
 }
 
@@ -216,6 +228,11 @@ def make_fast_arguments(
     # Arguments whose valid values are all scalars other than numbers that may be floats: a dict
     # of them is checked for such values and copied, not read back (see below).
     flat = all(spec.json_types <= _FLAT_JSON_TYPES for spec in specs)
+    unique = None if guard_numbers or check_depth else unique_keys_reader()
+    if unique is not None:
+        namespace["unique"] = unique
+    # Written in the source as keywords (a ``**`` mapping would be unpacked on every call).
+    unique_options = ", ".join(f"{key}={value!r}" for key, value in UNIQUE_KEYS_OPTIONS.items())
     # What the checks written in this frame do with arguments that do not structure: hand them
     # over at once (raising `Reject` to the handler below costs a refusal about 2,000 instructions).
     handover = f"return exact(arguments, reading(kind, text, v, {max_depth}))"
@@ -253,13 +270,31 @@ def make_fast_arguments(
             else f"            if size > {_CUT_SHORT} and {_NO_OBJECT_END}:"
         ),
         f"                return exact(arguments, cut(arguments, {max_depth}))",
+        *(
+            [
+                f"            if size > {UNIQUE_KEYS_FROM}:",
+                "                try:",
+                f"                    v = unique(arguments.encode(), {unique_options})",
+                "                    kind = U",
+                "                except Exception:",
+                "                    pass",
+            ]
+            if unique is not None
+            else []
+        ),
         "        text = arguments",
-        "        try:",
-        "            v = loads(text)",
-        "        except invalid as e:",  # where orjson stopped: the exact path reads on from there
-        "            return exact(arguments, e)",
-        "        except Exception:",
-        f"            {miss}",
+        *(["        if kind is str:"] if unique is not None else []),
+        *[
+            ("    " if unique is not None else "") + line
+            for line in [
+                "        try:",
+                "            v = loads(text)",
+                "        except invalid as e:",  # where orjson stopped: the exact path reads on
+                "            return exact(arguments, e)",
+                "        except Exception:",
+                f"            {miss}",
+            ]
+        ],
         "    elif kind is dict:",
         "        try:",
         "            text = dumps(arguments, None, plain_only)",
@@ -320,6 +355,7 @@ def make_fast_arguments(
         '        colons = text.count(":") if size < long else count(text, ":")',
         "    elif kind is dict:",
         f"        return {result}",
+        *(["    elif kind is U:", f"        return {result}"] if unique is not None else []),
         "    else:",
         '        colons = count(text, b":")',
         "    members = len(v)",

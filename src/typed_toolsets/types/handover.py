@@ -8,20 +8,21 @@ dropped, by the colon count of `typed_toolsets.types.fastpath`, and no integer b
 orjson reads one past 64 bits as a float and writes that with an exponent of at least ``e+18``,
 so only when its writing holds an ``e+`` are the text's literals checked, none having 19 digits
 or more; a long text whose values are only strings, integers, booleans and null holds no float,
-and its strings' colons are counted instead of its writing's). Otherwise the exact path parses
-the text strictly (and reports what that refuses), then lets its checker decide. Handing over
-from inside the generated code keeps "fast path once, then exact path" in one place, at the cost
-of one call.
+and its strings' colons are counted instead of its writing's; jiter's reading, which refuses
+repeated keys, is when it holds no number the strict parser refuses and nests no deeper than the
+limit: `reads_alike`). Otherwise the exact path parses the text strictly (and reports what that
+refuses), then lets its checker decide. Handing over from inside the generated code keeps "fast
+path once, then exact path" in one place, at the cost of one call.
 
 A text orjson found invalid is handed over with orjson's error, whose position tells the exact
 path where orjson stopped: orjson refuses a number whose value is no finite float where it reads
 it, so the exact path's parser reads the numbers before it with its own C number reading, and
 only those after it are looked for long literals. A long text that does not end in ``}`` (then
 whitespace) is no JSON object, and most often a model's output cut off: orjson's error on it would
-walk the text to count its lines, so the fast path reads it with the brace added instead
-(`cut_short`): when that is an object with members, read as the strict parser would read it,
-the exact path is handed that parser's own error (`CutShort`), which it reports without reading
-the text again; else nothing.
+walk the text to count its lines, so the fast path reads it with the brace added instead (by
+jiter when it is installed: `cut_short`): when that is an object with members, read as the strict
+parser would read it, the exact path is handed that parser's own error (`CutShort`), which it
+reports without reading the text again; else nothing.
 The exact path returns its verdict on refused arguments rather than raising it (it raises no
 `Exception`), so a handover from inside the structuring ``try`` returns through it.
 
@@ -32,12 +33,25 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import operator
 import typing
 from collections.abc import Callable, Iterable
 from typing import Any, AnyStr, Final, TypeAlias, TypeVar
 
-__all__ = ["CutShort", "Handover", "cut_short", "strict_reading"]
+from .typespec import LONG_INT
+
+__all__ = [
+    "UNIQUE_KEYS",
+    "UNIQUE_KEYS_FROM",
+    "UNIQUE_KEYS_OPTIONS",
+    "CutShort",
+    "Handover",
+    "cut_short",
+    "reads_alike",
+    "strict_reading",
+    "unique_keys_reader",
+]
 
 orjson_loads: Callable[[bytes | str], Any] | None
 _dumps: Callable[..., bytes]
@@ -66,6 +80,67 @@ except ImportError:  # pragma: no cover
     orjson_names = {}  # no fast path is built
 
 _C = TypeVar("_C")
+
+
+@typing.final
+class UNIQUE_KEYS:  # noqa: N801 - a marker, compared by identity as the types it stands beside
+    """The ``kind`` of arguments read by jiter, which refuses repeated keys (`unique_keys_reader`).
+
+    The fast path structures such a reading without counting colons; when it refuses them, it
+    hands them over with this kind, and `strict_reading` checks what jiter reads differently.
+    """
+
+
+def unique_keys_reader() -> Callable[..., Any] | None:
+    """Jiter's ``from_json``, or None when jiter is not installed (imported on first use).
+
+    Called with ``catch_duplicate_keys=True`` and ``allow_inf_nan=False``, it refuses what the
+    strict parser refuses (repeated keys however escaped, lone surrogates, ``NaN``, a byte order
+    mark), except numbers: a literal past a float's range reads as an infinity, and integers of
+    more digits than the strict parser takes are read when the interpreter's own limit allows
+    them. `reads_alike` looks for those.
+    """
+    try:
+        from jiter import from_json
+    except ImportError:  # pragma: no cover - jiter is a dependency; only its speed-up is lost
+        return None
+    return from_json
+
+
+#: JSON values the strict parser reads as jiter does, whatever they hold.
+_NO_NUMBER_SCALARS: Final = frozenset({str, bool, type(None)})
+
+
+def reads_alike(value: dict[str, object], max_depth: int) -> bool:
+    """Whether the strict parser reads the text of jiter's *value* as *value*, within the depth.
+
+    It does unless the value holds an infinite float or an integer of more than
+    `typed_toolsets.types.typespec.MAX_INT_DIGITS` digits (which it refuses), or nests deeper
+    than *max_depth* (the exact path says how deep). Level by level, as `too_deep` walks, each
+    level's numbers looked at in C passes.
+    """
+    if set(map(type, value.values())) <= _NO_NUMBER_SCALARS:
+        return max_depth > 0  # strings, booleans and nulls only: one level, nothing to look at
+    objects: list[dict[str, object]] = [value]
+    arrays: list[list[object]] = []
+    for _ in range(max_depth):
+        members: list[object] = [
+            *itertools.chain.from_iterable(map(_object_values, objects)),
+            *itertools.chain.from_iterable(arrays),
+        ]
+        types = list(map(type, members))
+        if types.count(float) and not all(map(math.isfinite, _of_type(members, types, float))):
+            return False
+        if types.count(int):
+            ints = _of_type(members, types, int)
+            if max(ints) >= LONG_INT or min(ints) <= -LONG_INT:
+                return False
+        objects = _of_type(members, types, dict)
+        arrays = _of_type(members, types, list)
+        if not objects and not arrays:
+            return True
+    return False
+
 
 #: What the fast path tells the exact path about arguments: nothing (False), that they parsed but
 #: did not structure (True), or also their reading, the same as strict parsing gives (a dict); or,
@@ -217,6 +292,9 @@ def strict_reading(
         else True (they did not structure; the exact path reads them itself).
     """
     try:
+        if kind is UNIQUE_KEYS:
+            # No member dropped (jiter refuses a repeated key) and no integer read as a float.
+            return value if reads_alike(value, max_depth) else True
         size = len(text)
         colons, flat = 0, False
         if kind is not dict:
@@ -290,6 +368,12 @@ class CutShort(json.JSONDecodeError):
     would read it to its end and stop there, expecting a comma.
     """
 
+    def __init__(self, msg: str, doc: str, pos: int) -> None:
+        # A text without a line break (most are compact) is one line, whose column is the
+        # position's: the parser's message without counting line breaks over the whole text.
+        super().__init__(msg, doc if "\n" in doc else "", pos)
+        self.doc = doc
+
 
 #: What Python's parser says at the end of an object's text whose last member is complete.
 _EXPECTING_COMMA: Final = "Expecting ',' delimiter"
@@ -310,8 +394,13 @@ def cut_short(text: str, max_depth: int) -> Handover:
         max_depth: The deepest nesting accepted (a text nested deeper is the limit's error).
     """
     whole = text + "}"
+    unique = _unique_keys() if len(whole) > UNIQUE_KEYS_FROM else None
     try:
-        value = typing.cast("Callable[[str], object]", orjson_loads)(whole)
+        if unique is not None:
+            # Read by jiter, a repeated key is refused rather than looked for by counting.
+            value = unique(whole.encode(), **UNIQUE_KEYS_OPTIONS)
+        else:
+            value = typing.cast("Callable[[str], object]", orjson_loads)(whole)
     except Exception:  # noqa: BLE001 - not an object cut short: the exact path says what it is
         return False
     if type(value) is not dict:
@@ -319,6 +408,27 @@ def cut_short(text: str, max_depth: int) -> Handover:
     members = typing.cast("dict[str, object]", value)
     if not members:
         return False  # "{" alone expects a key
-    if strict_reading(str, whole, members, max_depth) is not members:
+    kind = str if unique is None else UNIQUE_KEYS
+    if strict_reading(kind, whole, members, max_depth) is not members:
         return False
     return CutShort(_EXPECTING_COMMA, text, len(text))
+
+
+#: From this length on, a text whose values jiter can read is read by it (see
+#: `typed_toolsets.types.fastpath`): the colons of a long text cost more to count than jiter's
+#: look for repeated keys.
+UNIQUE_KEYS_FROM: Final = 256
+#: How jiter is asked to read arguments (the key strings are shared, from jiter's own cache).
+UNIQUE_KEYS_OPTIONS: Final[dict[str, Any]] = {
+    "catch_duplicate_keys": True,
+    "allow_inf_nan": False,
+    "cache_mode": "keys",
+}
+_found_unique: list[Callable[..., Any] | None] = []
+
+
+def _unique_keys() -> Callable[..., Any] | None:
+    """`unique_keys_reader`, imported once."""
+    if not _found_unique:
+        _found_unique.append(unique_keys_reader())
+    return _found_unique[0]
