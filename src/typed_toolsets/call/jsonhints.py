@@ -18,6 +18,7 @@ _PYTHON_WORD_RE: Final = re.compile(r"(True|False|None)\b")
 _FENCE_RE: Final = re.compile(r"[ \t\n\r]*```")
 _END_RE: Final = re.compile(r"[ \t\n\r]*\Z")
 _SPACE: Final = " \t\n\r"
+_CUT: Final = "; the text ends before the JSON object does: send it whole"
 
 
 def _before(text: str, pos: int) -> str:
@@ -46,6 +47,8 @@ def json_hint(message: str, text: str, pos: int) -> str:
     if _FENCE_RE.match(text) is not None:
         return "; the text is wrapped in a Markdown code fence (```): send the JSON object alone"
     here = text[pos : pos + 1]
+    if not here and message.startswith("Expecting"):
+        return _CUT  # nothing at the position: the text ends there (most often cut short)
     if message.startswith("Extra data"):
         return "; more text follows the JSON object: send the object alone"
     if message.startswith("Invalid control character"):
@@ -67,5 +70,5 @@ def json_hint(message: str, text: str, pos: int) -> str:
     if message.startswith("Unterminated string"):
         return '; a string has no closing quote (") before the text ends: send the text whole'
     if message.startswith("Expecting") and _END_RE.match(text, pos) is not None:
-        return "; the text ends before the JSON object does: send it whole"
+        return _CUT
     return ""

@@ -242,24 +242,29 @@ def read_arguments(
         deep (``"limit"``), not JSON or not an object (``"arguments"``), or holding a value
         that is no JSON value (refused at its path).
     """
+    if isinstance(handover, CutShort):
+        # The strict parser's own error, found by the fast path: not read again (nor raised).
+        hint = json_hint(handover.msg, handover.doc, handover.pos)
+        return invalid_json(name, f"{handover}{hint}")
     try:
-        if isinstance(handover, CutShort):
-            # The strict parser's own error, found by the fast path: not read again.
-            msg = f"{handover}{json_hint(handover.msg, handover.doc, handover.pos)}"
-            raise InvalidJSON(msg)
         # Where orjson stopped reading the text, when it found it invalid.
         stopped = handover.pos if isinstance(handover, ValueError) else 0
         return load_arguments(arguments, limits, stopped)
     except LimitExceeded as exc:
         return limit_error(name, exc)
     except InvalidJSON as exc:
-        return ToolError(name, "arguments", f"Invalid JSON arguments for tool {name!r}: {exc}")
+        return invalid_json(name, str(exc))
     except NotAnObject as exc:
         return ToolError(name, "arguments", f"Arguments for tool {name!r} {exc}")
     except NotJSONValue as exc:
         from .refusal import ArgumentsRefusal
 
         return ArgumentsRefusal(name, [(tuple(exc.path), str(exc))], more=False)
+
+
+def invalid_json(name: str, reason: str) -> ToolError:
+    """The error of tool *name*'s arguments that are no JSON text (*reason* says why)."""
+    return ToolError(name, "arguments", f"Invalid JSON arguments for tool {name!r}: {reason}")
 
 
 def limit_error(name: str, exc: LimitExceeded) -> ToolError:
