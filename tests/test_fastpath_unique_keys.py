@@ -83,12 +83,13 @@ def agrees(proxy: ToolProxy, arguments: str) -> object:
 
 
 class TestTaken:
-    def test_colons_and_escaped_colons_in_strings_are_taken(self) -> None:
+    @pytest.mark.parametrize("form", [str, bytes])
+    def test_colons_and_escaped_colons_in_strings_are_taken(self, form: type) -> None:
         write = proxies()["write"]
         # An escaped colon sends a text read by orjson to the exact path (it could hide a
         # dropped member); jiter refuses any repeated key, so this one is taken.
         text = write_text().replace("Note:", "Note\\u003a", 1)
-        taken = fast_of(write)(text)
+        taken = fast_of(write)(text if form is str else text.encode())
         assert type(taken) is dict
         assert taken == exact(write, text)
         assert taken["content"].startswith("Note: def")

@@ -233,6 +233,26 @@ def make_fast_arguments(
         namespace["unique"] = unique
     # Written in the source as keywords (a ``**`` mapping would be unpacked on every call).
     unique_options = ", ".join(f"{key}={value!r}" for key, value in UNIQUE_KEYS_OPTIONS.items())
+
+    def unique_first(data: str, indent: str) -> list[str]:
+        """A long text of *kind* read by jiter first (its UTF-8 is *data*), when it can be."""
+        if unique is None:
+            return []
+        return [
+            f"{indent}if size > {UNIQUE_KEYS_FROM}:",
+            f"{indent}    try:",
+            f"{indent}        v = unique({data}, {unique_options})",
+            f"{indent}        kind = U",
+            f"{indent}    except Exception:",  # a repeated key, or no JSON: orjson reads it
+            f"{indent}        pass",
+        ]
+
+    def or_orjson(kind: str, reading: list[str]) -> list[str]:
+        """The lines reading a text of *kind* with orjson: only if jiter did not read it."""
+        if unique is None:
+            return reading
+        return [f"        if kind is {kind}:", *[f"    {line}" for line in reading]]
+
     # What the checks written in this frame do with arguments that do not structure: hand them
     # over at once (raising `Reject` to the handler below costs a refusal about 2,000 instructions).
     handover = f"return exact(arguments, reading(kind, text, v, {max_depth}))"
@@ -270,31 +290,19 @@ def make_fast_arguments(
             else f"            if size > {_CUT_SHORT} and {_NO_OBJECT_END}:"
         ),
         f"                return exact(arguments, cut(arguments, {max_depth}))",
-        *(
-            [
-                f"            if size > {UNIQUE_KEYS_FROM}:",
-                "                try:",
-                f"                    v = unique(arguments.encode(), {unique_options})",
-                "                    kind = U",
-                "                except Exception:",
-                "                    pass",
-            ]
-            if unique is not None
-            else []
-        ),
+        *unique_first("arguments.encode()", "            "),
         "        text = arguments",
-        *(["        if kind is str:"] if unique is not None else []),
-        *[
-            ("    " if unique is not None else "") + line
-            for line in [
+        *or_orjson(
+            "str",
+            [
                 "        try:",
                 "            v = loads(text)",
                 "        except invalid as e:",  # where orjson stopped: the exact path reads on
                 "            return exact(arguments, e)",
                 "        except Exception:",
                 f"            {miss}",
-            ]
-        ],
+            ],
+        ),
         "    elif kind is dict:",
         "        try:",
         "            text = dumps(arguments, None, plain_only)",
@@ -323,13 +331,20 @@ def make_fast_arguments(
         "        except Exception:",
         f"            {miss}",
         "    elif kind is bytes:",
-        f"        if len(arguments) > {max_bytes}:  # the limit",
+        "        size = len(arguments)",
+        f"        if size > {max_bytes}:  # the limit",
         f"            {miss}",
         "        text = arguments",
-        "        try:",
-        "            v = loads(text)",
-        "        except Exception:",
-        f"            {miss}",
+        *unique_first("arguments", "        "),
+        *or_orjson(
+            "bytes",
+            [
+                "        try:",
+                "            v = loads(text)",
+                "        except Exception:",
+                f"            {miss}",
+            ],
+        ),
         "    else:",
         f"        {miss}",
         "    if type(v) is not dict:",

@@ -92,7 +92,7 @@ class UNIQUE_KEYS:  # noqa: N801 - a marker, compared by identity as the types i
 
 
 def unique_keys_reader() -> Callable[..., Any] | None:
-    """Jiter's ``from_json``, or None when jiter is not installed (imported on first use).
+    """Jiter's ``from_json``, or None when jiter is not installed (imported once, on first use).
 
     Called with ``catch_duplicate_keys=True`` and ``allow_inf_nan=False``, it refuses what the
     strict parser refuses (repeated keys however escaped, lone surrogates, ``NaN``, a byte order
@@ -100,11 +100,18 @@ def unique_keys_reader() -> Callable[..., Any] | None:
     more digits than the strict parser takes are read when the interpreter's own limit allows
     them. `reads_alike` looks for those.
     """
-    try:
-        from jiter import from_json
-    except ImportError:  # pragma: no cover - jiter is a dependency; only its speed-up is lost
-        return None
-    return from_json
+    found = _found_unique
+    if not found:
+        try:
+            from jiter import from_json
+        except ImportError:  # pragma: no cover - jiter is a dependency; only its speed is lost
+            found.append(None)
+        else:
+            found.append(from_json)
+    return found[0]
+
+
+_found_unique: list[Callable[..., Any] | None] = []
 
 
 #: JSON values the strict parser reads as jiter does, whatever they hold.
@@ -394,7 +401,7 @@ def cut_short(text: str, max_depth: int) -> Handover:
         max_depth: The deepest nesting accepted (a text nested deeper is the limit's error).
     """
     whole = text + "}"
-    unique = _unique_keys() if len(whole) > UNIQUE_KEYS_FROM else None
+    unique = unique_keys_reader() if len(whole) > UNIQUE_KEYS_FROM else None
     try:
         if unique is not None:
             # Read by jiter, a repeated key is refused rather than looked for by counting.
@@ -424,11 +431,3 @@ UNIQUE_KEYS_OPTIONS: Final[dict[str, Any]] = {
     "allow_inf_nan": False,
     "cache_mode": "keys",
 }
-_found_unique: list[Callable[..., Any] | None] = []
-
-
-def _unique_keys() -> Callable[..., Any] | None:
-    """`unique_keys_reader`, imported once."""
-    if not _found_unique:
-        _found_unique.append(unique_keys_reader())
-    return _found_unique[0]
