@@ -68,6 +68,29 @@ def test_arguments_sent_inside_a_key_are_said_to_be_so() -> None:
         assert hint not in proxy.dynamic_call(other)
 
 
+def test_arguments_sent_as_json_text_inside_a_key_are_said_to_be_so() -> None:
+    # What a provider hands over as a tool call's "arguments" is JSON text: sent inside the key.
+    params = [("query", str, inspect.Parameter.empty), ("limit", int, 10)]
+    proxy = make_echo_toolset(params).to_tools()[0]
+    hint = (
+        "it holds the arguments themselves, as JSON text: send them as an object at the top "
+        "level, not inside 'arguments'"
+    )
+    wrapped = {"arguments": json.dumps({"query": "x", "limit": 2})}
+    for form in (wrapped, json.dumps(wrapped)):
+        result = proxy.invoke(form)
+        assert result.error is not None
+        reasons = {d.path: d.message for d in result.error.details}
+        assert reasons["$.query"] == "missing required argument"
+        assert reasons["$.arguments"].endswith(f"; {hint}")
+    # Not for text holding other names, no object, or no JSON at all; nor past the length
+    # hints read (a refusal costs about what reading the call did).
+    too_long = json.dumps({"query": "x" * 10_000})
+    for text in ['{"q": 1}', "[1]", '  {"query": ', "query: x", "", '"{}"', too_long]:
+        message = proxy.dynamic_call({"arguments": text})
+        assert "arguments themselves" not in message
+
+
 def test_a_long_key_holding_the_arguments_is_shown_cut_in_the_hint() -> None:
     # The key is the model's: the path before the reason was cut, the hint echoed it whole.
     proxy = make_echo_toolset([("query", str, inspect.Parameter.empty)]).to_tools()[0]

@@ -14,7 +14,7 @@ from typing import Final
 
 from typed_toolsets.types.typespec import json_key, kind_admitted, schema_kind
 
-__all__ = ["member_hint", "quoted_hint", "union_hint"]
+__all__ = ["member_hint", "quoted_hint", "quoted_object", "union_hint"]
 
 #: The JSON type a text may hold, by its first character.
 _BY_FIRST: Final = {
@@ -30,6 +30,19 @@ _BY_FIRST: Final = {
 _SHOWN: Final = 40
 #: Longer strings are not read for a hint: a refusal costs about what reading the call did.
 _READ: Final = 10_000
+
+
+def quoted_object(text: str) -> object:
+    """The JSON object a string holds (arguments sent as the text of one), else None.
+
+    Only read to word a hint, and only up to the length hints read.
+    """
+    if len(text) > _READ or text.lstrip(" \t\n\r")[:1] != "{":
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def quoted_hint(instance: object, expected: Collection[str]) -> str:

@@ -23,6 +23,7 @@ from typed_toolsets.types.arguments import ArgumentsVariant, Unbuilt
 from typed_toolsets.types.typespec import Path
 
 from .checker import Checker
+from .quoted import quoted_object
 from .result import ArgumentProblem, ToolError
 from .shown import short
 from .validation import (
@@ -209,15 +210,21 @@ def _unwrapped(
     Models sometimes send ``{"arguments": {...}}`` (or ``input``, ``params``, a whole tool call
     with its ``name``): the key is unexpected and every required argument missing. When an
     object at an unexpected key holds only parameter names, its problem says to send them at
-    the top level.
+    the top level; so does a string there holding such an object as JSON text (what a provider
+    hands over as a tool call's ``arguments``).
     """
     problems: list[Problem] = []
     for path, reason in found:
         if len(path) == 1:
             inner = arguments.get(typing.cast("str", path[0]))
+            if type(inner) is str:
+                inner = quoted_object(inner)
+                how = ", as JSON text: send them as an object"
+            else:
+                how = ": send them"
             if type(inner) is dict and inner and names.issuperset(inner):  # pyright: ignore[reportUnknownArgumentType]
                 reason = (
-                    f"{reason}; it holds the arguments themselves: send them at the top level, "
+                    f"{reason}; it holds the arguments themselves{how} at the top level, "
                     f"not inside {short(path[0])}"
                 )
         problems.append((path, reason))
