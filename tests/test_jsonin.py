@@ -89,7 +89,7 @@ class TestNoArguments:
         # Under a limit of 1 byte, None and empty text (which mean {}) were accepted while {},
         # as text or as a mapping, was refused as 2 bytes: each form of one value is now its
         # text's size, 2 bytes, refused alike and accepted alike.
-        with pytest.raises(jsonin.LimitExceeded, match=r"^2 bytes, over the limit of 1 bytes "):
+        with pytest.raises(jsonin.LimitExceeded, match=r"^2 bytes, over the limit of 1 byte "):
             jsonin.load_arguments(empty, Limits(max_argument_bytes=1))
         assert jsonin.load_arguments(empty, Limits(max_argument_bytes=2)) == {}
 
@@ -102,7 +102,7 @@ class TestNoArguments:
 
         ping = Tiny.to_tools()[0]
         expected = (
-            "Error: Arguments for tool 'tiny_ping' are 2 bytes, over the limit of 1 bytes "
+            "Error: Arguments for tool 'tiny_ping' are 2 bytes, over the limit of 1 byte "
             "(Limits.max_argument_bytes); send less data"
         )
         assert ping.dynamic_call(empty) == expected
@@ -408,13 +408,17 @@ class TestMappingSize:
 
     @pytest.mark.parametrize(
         ("arguments", "measured"),
-        [({"a": 1}, "more than 1"), ({"a": {"b": [1, 2]}}, "more than 1"), ({}, "2")],
+        [
+            ({"a": 1}, "more than 1 byte"),
+            ({"a": {"b": [1, 2]}}, "more than 1 byte"),
+            ({}, "2 bytes"),
+        ],
     )
     def test_under_a_limit_below_the_braces_a_mapping_is_measured_truly(
         self, arguments: dict[str, Any], measured: str
     ) -> None:
         # Every mapping was said to be "2 bytes" (its braces), whatever it held.
-        with pytest.raises(jsonin.LimitExceeded, match=f"^{measured} bytes, over the limit of 1 "):
+        with pytest.raises(jsonin.LimitExceeded, match=f"^{measured}, over the limit of 1 byte "):
             jsonin.load_arguments(arguments, Limits(max_argument_bytes=1))
 
     @given(st.dictionaries(text, json_values, max_size=4))

@@ -100,9 +100,11 @@ def check_size(size: int | None, limits: Limits) -> None:
 def size_error(size: int | None, limits: Limits) -> LimitExceeded:
     """The refusal of *size* bytes (None: more than the limit) over the byte limit."""
     limit = limits.max_argument_bytes
-    measured = f"more than {limit:,}" if size is None else f"{size:,}"
+    unit = "byte" if limit == 1 else "bytes"
+    # A size over the limit is at least 2: bytes; "more than" the limit is said in its unit.
+    measured = f"more than {limit:,} {unit}" if size is None else f"{size:,} bytes"
     return LimitExceeded(
-        f"{measured} bytes, over the limit of {limit:,} bytes (Limits.max_argument_bytes); "
+        f"{measured}, over the limit of {limit:,} {unit} (Limits.max_argument_bytes); "
         "send less data"
     )
 

@@ -235,7 +235,7 @@ def make_fast_arguments(
     unique_options = ", ".join(f"{key}={value!r}" for key, value in UNIQUE_KEYS_OPTIONS.items())
 
     def unique_first(data: str, indent: str) -> list[str]:
-        """A long text of *kind* read by jiter first (its UTF-8 is *data*), when it can be."""
+        """The lines reading a long text with jiter first (*data*: its UTF-8), when it can."""
         if unique is None:
             return []
         return [
