@@ -28,7 +28,7 @@ from typed_toolsets.types import typespec as _typespec
 @attrs.frozen
 class Page:
     title: str
-    tags: list[str] = attrs.Factory(list)
+    note: str | None = None
 
 
 class WordsToolset(Toolset):
@@ -49,6 +49,10 @@ class WordsToolset(Toolset):
     def wait(self, *, content: str, seconds: float = 1.0) -> list[object]:
         return [content, seconds]
 
+    @tool
+    def tag(self, *, content: str, tags: list[str]) -> list[object]:
+        return [content, tags]
+
 
 def proxies() -> dict[str, ToolProxy]:
     return {proxy.method_name: proxy for proxy in WordsToolset.to_tools()}
@@ -62,7 +66,7 @@ def write_text(**extra: object) -> str:
     arguments: dict[str, object] = {
         "path": "src/a.py",
         "content": CONTENT,
-        "page": {"title": "Plan: v2", "tags": ["a:b", "c"]},
+        "page": {"title": "Plan: v2", "note": "a:b"},
         **extra,
     }
     text = json.dumps(arguments)
@@ -93,7 +97,7 @@ class TestTaken:
         assert type(taken) is dict
         assert taken == exact(write, text)
         assert taken["content"].startswith("Note: def")
-        assert taken["page"].tags == ["a:b", "c"]
+        assert taken["page"].note == "a:b"
 
     def test_a_short_text_is_read_by_orjson(self) -> None:
         write = proxies()["write"]
@@ -130,7 +134,7 @@ class TestRepeatedKeys:
         assert isinstance(error, ToolError)
         assert "appears more than once" in error.message
 
-    @pytest.mark.parametrize("key", ['"title"', '"t\\u0069tle"', '"tags"'])
+    @pytest.mark.parametrize("key", ['"title"', '"t\\u0069tle"', '"note"'])
     def test_inside_a_struct(self, key: str) -> None:
         write = proxies()["write"]
         text = write_text().replace('"title": "Plan: v2"', f'"title": "Plan: v2", {key}: "x"')
@@ -175,6 +179,13 @@ class TestWhatOnlyJiterReads:
         escaped = json.dumps({"content": CONTENT}).replace("Note:", "Note\\u003a", 1)
         assert fast_of(wait)(escaped) == MISS
 
+    def test_arrays_keep_the_colon_count(self) -> None:
+        # orjson builds an array's many short strings faster than jiter does.
+        tag = proxies()["tag"]
+        text = json.dumps({"content": CONTENT, "tags": ["a", "b:c"]})
+        assert type(fast_of(tag)(text)) is dict
+        assert fast_of(tag)(text.replace("Note:", "Note\\u003a", 1)) == MISS
+
 
 def markers_of(proxy: ToolProxy, text: str) -> Any:
     return fast_of(proxy)(text)
@@ -187,7 +198,7 @@ def test_strict_reading_of_jiters_reading_looks_only_at_its_numbers_and_depth() 
     assert _handover.strict_reading(_handover.UNIQUE_KEYS, text, value, 32) is value
     assert _handover.strict_reading(_handover.UNIQUE_KEYS, text, value, 1) is True  # too deep
     for odd in (math.inf, -math.inf, _typespec.LONG_INT, -_typespec.LONG_INT):
-        bent = {**value, "page": {"tags": [odd]}}
+        bent = {**value, "page": {"note": [odd]}}
         assert _handover.strict_reading(_handover.UNIQUE_KEYS, text, bent, 32) is True
-    edge = {**value, "page": {"tags": [1.5e308, _typespec.LONG_INT - 1, -_typespec.LONG_INT + 1]}}
+    edge = {**value, "page": {"note": [1.5e308, _typespec.LONG_INT - 1, -_typespec.LONG_INT + 1]}}
     assert _handover.strict_reading(_handover.UNIQUE_KEYS, text, edge, 32) is edge

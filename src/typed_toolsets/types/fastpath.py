@@ -18,12 +18,13 @@ exactly when the exact path would accept the same input with the same result:
   the writing's count lies between the members plus those and the text's own, so when those
   account for every colon of the text, nothing is written. A text of more than
   `typed_toolsets.types.handover.UNIQUE_KEYS_FROM` characters, of arguments that admit no
-  number and cannot nest deeper than the limit, is read by jiter instead, which refuses a
-  repeated key at any depth however it is escaped (counting a long text's colons costs more
-  than that); nothing is counted. What jiter reads and the strict parser refuses is a number (an
-  infinite float, an integer of too many digits), which no such argument takes: a refusal hands
-  over jiter's reading only when it holds none (`reads_alike`), and a text jiter refuses is read
-  by orjson as the others are;
+  number and no array and cannot nest deeper than the limit, is read by jiter instead, which
+  refuses a repeated key at any depth however it is escaped (counting a long string's colons
+  costs more than that; an array's many short strings orjson builds faster); nothing is
+  counted. What jiter reads and the strict parser refuses is a number (an infinite float, an
+  integer of too many digits), which no such argument takes: a refusal hands over jiter's
+  reading only when it holds none (`reads_alike`), and a text jiter refuses is read by orjson as
+  the others are;
 - orjson turns integer literals beyond 64 bits into floats. While the fast path structures, the
   number mode (`typed_toolsets.types.typespec.exact_numbers`) is off, and a hook that would read
   a float of 2**63 or more differently from the integer literal it may stand for raises
@@ -125,8 +126,8 @@ def _subschemas(schema: dict[str, Any]) -> list[object]:
     return found
 
 
-def _has_numbers(schema: object) -> bool:
-    """Whether a schema admits JSON numbers anywhere (types, enums or constants)."""
+def _admits(schema: object, kinds: frozenset[str]) -> bool:
+    """Whether a schema admits JSON values of *kinds* anywhere (types, enums or constants)."""
     stack: list[object] = [schema]
     while stack:
         node = stack.pop()
@@ -134,15 +135,35 @@ def _has_numbers(schema: object) -> bool:
             continue
         mapping = typing.cast("dict[str, Any]", node)
         declared = mapping.get("type")
-        if declared in ("integer", "number"):
+        if declared in kinds:
             return True
         constants = [mapping["const"]] if "const" in mapping else list(mapping.get("enum") or ())
-        if any(isinstance(c, (int, float)) and not isinstance(c, bool) for c in constants):
+        if any(_kind_of(constant) in kinds for constant in constants):
             return True
         if declared is None and not mapping.keys() & {"anyOf", "$ref", "enum", "const"}:
-            return True  # an open schema (a registered type's, say) may admit numbers
+            return True  # an open schema (a registered type's, say) may admit anything
         stack.extend(_subschemas(mapping))
     return False
+
+
+def _kind_of(constant: object) -> str:
+    """The JSON type of a constant, as the kinds `_admits` looks for name it."""
+    if isinstance(constant, bool):
+        return "boolean"
+    if isinstance(constant, (int, float)):
+        return "number"
+    return "array" if isinstance(constant, (list, tuple)) else "other"
+
+
+_NUMBERS: Final = frozenset({"integer", "number"})
+#: What a text read by jiter must not be able to hold: numbers (it reads ``1e400`` as infinity),
+#: and arrays (orjson builds many short strings faster than jiter, counting colons included).
+_NOT_FOR_JITER: Final = frozenset({"integer", "number", "array"})
+
+
+def _has_numbers(schema: object) -> bool:
+    """Whether a schema admits JSON numbers anywhere (types, enums or constants)."""
+    return _admits(schema, _NUMBERS)
 
 
 # The JSON types of a flat tool's values (the Python types of such values orjson writes as it
@@ -228,7 +249,9 @@ def make_fast_arguments(
     # Arguments whose valid values are all scalars other than numbers that may be floats: a dict
     # of them is checked for such values and copied, not read back (see below).
     flat = all(spec.json_types <= _FLAT_JSON_TYPES for spec in specs)
-    unique = None if guard_numbers or check_depth else unique_keys_reader()
+    # Read by jiter: texts of arguments whose values hold no number and no array (a long string
+    # of code or prose, most often), that cannot nest past the limit.
+    unique = None if check_depth or _admits(schema, _NOT_FOR_JITER) else unique_keys_reader()
     if unique is not None:
         namespace["unique"] = unique
     # Written in the source as keywords (a ``**`` mapping would be unpacked on every call).
