@@ -617,6 +617,9 @@ class TestWithoutOrjson:
             True,
         ),
         ({"type": "object", "properties": {"u": {"pattern": "x"}}}, True),
+        # A registered type's schema may name a list of types.
+        ({"type": "object", "properties": {"u": {"type": ["string", "integer"]}}}, True),
+        ({"type": "object", "properties": {"u": {"type": ["string", "null"]}}}, False),
     ],
 )
 def test_number_guard_is_needed_only_where_numbers_can_appear(

@@ -134,8 +134,10 @@ def _admits(schema: object, kinds: frozenset[str]) -> bool:
         if not isinstance(node, dict):
             continue
         mapping = typing.cast("dict[str, Any]", node)
-        declared = mapping.get("type")
-        if declared in kinds:
+        declared: object = mapping.get("type")
+        # A registered type's schema may name a list of types.
+        named = typing.cast("list[object]", declared) if isinstance(declared, list) else [declared]
+        if any(kind in kinds for kind in named if isinstance(kind, str)):
             return True
         constants = [mapping["const"]] if "const" in mapping else list(mapping.get("enum") or ())
         if any(_kind_of(constant) in kinds for constant in constants):
