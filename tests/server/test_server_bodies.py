@@ -19,7 +19,6 @@ import pytest
 from tests.server.sample import SampleToolset
 from tests.server.support import post_scope
 from typed_toolsets.server import asgi_app
-from typed_toolsets.server.messages import BAD_ID
 
 pytestmark = pytest.mark.anyio
 BOUND = 60.0
@@ -92,9 +91,21 @@ async def test_a_body_sent_in_parts_within_its_time_is_served() -> None:
     assert json.loads(answers[1]["body"])["result"]["structuredContent"] == {"result": 3}
 
 
-@pytest.mark.parametrize("request_id", ["1.5", "true", "null", "[1]", "{}", "1e3", "-2.0"])
+@pytest.mark.parametrize(
+    ("request_id", "sent"),
+    [
+        ("1.5", "a number with a fraction or an exponent"),
+        ("1e3", "a number with a fraction or an exponent"),
+        ("-2.0", "a number with a fraction or an exponent"),
+        ("true", "true"),
+        ("false", "false"),
+        ("null", "null (MCP allows no null id)"),
+        ("[1]", "an array"),
+        ("{}", "an object"),
+    ],
+)
 async def test_a_request_whose_id_is_no_string_or_integer_is_a_json_rpc_error(
-    request_id: str,
+    request_id: str, sent: str
 ) -> None:
     # The SDK took it for a notification: 202 and no answer for the client's request.
     body = (
@@ -111,7 +122,10 @@ async def test_a_request_whose_id_is_no_string_or_integer_is_a_json_rpc_error(
     assert response.json() == {
         "jsonrpc": "2.0",
         "id": None,
-        "error": {"code": -32600, "message": BAD_ID},
+        "error": {
+            "code": -32600,
+            "message": f'Invalid Request: "id" must be a string or an integer, not {sent}',
+        },
     }
 
 

@@ -183,10 +183,20 @@ INVALID_REQUEST = -32600
             b'{"jsonrpc": "2.0", "id": 1.5, "method": "ping"}',
             None,
             INVALID_REQUEST,
-            'Invalid Request: "id" must be a string or an integer',
+            'Invalid Request: "id" must be a string or an integer, not a number with a fraction',
         ),
-        (b'{"jsonrpc": "2.0", "id": null, "method": "ping"}', None, INVALID_REQUEST, "Invalid "),
-        (b'{"jsonrpc": "2.0", "id": true, "method": "ping"}', None, INVALID_REQUEST, "Invalid "),
+        (
+            b'{"jsonrpc": "2.0", "id": null, "method": "ping"}',
+            None,
+            INVALID_REQUEST,
+            'Invalid Request: "id" must be a string or an integer, not null (MCP allows no null id)',
+        ),
+        (
+            b'{"jsonrpc": "2.0", "id": true, "method": "ping"}',
+            None,
+            INVALID_REQUEST,
+            'Invalid Request: "id" must be a string or an integer, not true',
+        ),
     ],
 )
 def test_a_line_that_is_no_message_is_answered_with_a_json_rpc_error(

@@ -18,8 +18,8 @@ import mcp_types as types
 from pydantic import ValidationError
 
 __all__ = [
-    "BAD_ID",
     "bad_id",
+    "bad_id_message",
     "error",
     "id_in",
     "misread_id",
@@ -28,8 +28,23 @@ __all__ = [
     "valid_id",
 ]
 
-#: Why a request with an id of another kind is refused.
-BAD_ID: Final = 'Invalid Request: "id" must be a string or an integer (MCP allows no null id)'
+#: What a request's id may be, as the refusal of another id says.
+_ID_RULE: Final = 'Invalid Request: "id" must be a string or an integer'
+
+
+def bad_id_message(value: object) -> str:
+    """Why a request whose id is *value* (as Python's json reads it) is refused, in JSON terms."""
+    if value is None:
+        sent = "null (MCP allows no null id)"
+    elif isinstance(value, bool):
+        sent = "true" if value else "false"
+    elif isinstance(value, float):
+        sent = "a number with a fraction or an exponent"
+    elif isinstance(value, list):
+        sent = "an array"
+    else:
+        sent = "an object"
+    return f"{_ID_RULE}, not {sent}"
 
 
 def error(request_id: types.RequestId | None, code: int, message: str) -> types.JSONRPCError:
@@ -64,7 +79,7 @@ def bad_id(data: bytes, message: types.JSONRPCMessage) -> types.JSONRPCError | N
     fields = read_object(data)
     if fields is None or "id" not in fields:
         return None
-    return error(None, types.INVALID_REQUEST, BAD_ID)
+    return error(None, types.INVALID_REQUEST, bad_id_message(fields["id"]))
 
 
 # An "id" member whose value is no string and no integer: a literal, a container, or a number
