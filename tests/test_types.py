@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Annotated, Any, Literal, NamedTuple, NewType, Optional, Union
 
+import annotated_types
 import attrs
 import pytest
 import typing_extensions
@@ -569,6 +570,18 @@ def test_a_key_type_with_constraints_is_named_as_written() -> None:
     message = str(caught.value)
     assert "a key type cannot carry constraints or descriptions" in message
     assert "(got Annotated[str, MaxLen(max_length=2)])" in message
+
+
+def test_annotated_types_named_constraints_are_read_not_dropped() -> None:
+    # `LowerCase`, `IsFinite` and the like are aliases (``Annotated[T, Predicate(...)]``): as
+    # metadata, their predicate is a constraint JSON Schema cannot express, said so; their
+    # bounds are read as if written in place.
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        echo(Annotated[str, annotated_types.LowerCase])
+    assert "annotated_types.Predicate cannot be expressed in JSON Schema" in str(caught.value)
+    bounded = echo(Annotated[int, Annotated[int, Ge(1)]])
+    assert bounded.parameters["properties"]["value"] == {"type": "integer", "minimum": 1}
+    assert bounded.dynamic_call({"value": 0}).startswith(f"{PREFIX}'types_echo': value: 0 is")
 
 
 def test_recursive_class_uses_defs_and_ref() -> None:

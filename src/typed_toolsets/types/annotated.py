@@ -84,6 +84,12 @@ def _constraints(metadata: tuple[object, ...]) -> list[tuple[str, object]]:
         if isinstance(item, annotated_types.GroupedMetadata):
             queue[:0] = list(item)
             continue
+        if _is_annotated(item):
+            # annotated_types' named constraints (`LowerCase`, `IsFinite`, ...) are aliases,
+            # ``Annotated[<type variable>, Predicate(...)]``: as metadata, their own metadata
+            # applies (left unread, a constraint the user wrote would be lost without a word).
+            queue[:0] = typing.get_args(item)[1:]
+            continue
         for kind, name, field in simple:
             if isinstance(item, kind):
                 found.append((name, getattr(item, field)))
