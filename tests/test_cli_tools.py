@@ -719,12 +719,30 @@ def test_help_of_every_command_explains_it(
     assert len(text.splitlines()) > 10
 
 
-def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in (["call", TEXT], ["schema", TEXT, "--format", "xml"], ["list"]):
-        with pytest.raises(SystemExit) as exited:
-            main(argv)
-        assert exited.value.code == 2
-    assert "usage:" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["call", TEXT], "typed-toolsets call: error: the following arguments are required: TOOL"),
+        (
+            ["schema", TEXT, "--format", "xml"],
+            "typed-toolsets schema: error: argument --format: invalid choice: 'xml'",
+        ),
+        (["list"], "typed-toolsets list: error: the following arguments are required: TARGET"),
+        ([], "typed-toolsets: error: the following arguments are required: COMMAND"),
+    ],
+)
+def test_usage_errors_exit_2_with_a_one_line_reason(
+    argv: list[str], line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (written,) = captured.err.splitlines()  # the reason alone, not argparse's usage over it
+    assert written.startswith(line)
+    command = line.split(": error")[0]
+    assert written.endswith(f" (see {command} --help)")
 
 
 # ------------------------------------------------------------------ streams and interrupts

@@ -16,7 +16,7 @@ import sys
 import textwrap
 import typing
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final, TextIO
+from typing import TYPE_CHECKING, Any, Final, NoReturn, TextIO
 
 from typed_toolsets._version import __version__
 
@@ -199,6 +199,14 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """Say a usage error in one line, as every other failure is said, and exit with 2.
+
+        argparse's own printed the command's whole usage first (four or five lines over the
+        reason); the line points at ``--help`` for it.
+        """
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if not message:
