@@ -33,7 +33,20 @@ def proxy() -> ToolProxy:
         ('{"query": "x", "tags": None}', "JSON writes true, false and null in lower case"),
         (
             '{"query": "line\none"}',
-            "a line break or tab inside a string must be written as \\n or \\t (escape it)",
+            "a line break inside a string must be written as \\n (escape it)",
+        ),
+        ('{"query": "a\tb"}', "a tab inside a string must be written as \\t (escape it)"),
+        (
+            '{"query": "a\rb"}',
+            "a carriage return inside a string must be written as \\r (escape it)",
+        ),
+        (
+            '{"query": "a\x01b"}',
+            "the control character U+0001 inside a string must be written as \\u0001 (escape it)",
+        ),
+        (
+            '{"\x00": 1}',
+            "the control character U+0000 inside a string must be written as \\u0000 (escape it)",
         ),
         (
             '{"query": "C:\\temp\\x"}',

@@ -33,6 +33,28 @@ def _before(text: str, pos: int) -> str:
     return ""
 
 
+#: The control characters JSON has a short escape for, named as a hint names them.
+_SHORT_ESCAPES: Final = {
+    "\n": ("a line break", "\\n"),
+    "\t": ("a tab", "\\t"),
+    "\r": ("a carriage return", "\\r"),
+    "\b": ("a backspace", "\\b"),
+    "\f": ("a form feed", "\\f"),
+}
+
+
+def _control_hint(char: str) -> str:
+    """What to write for the raw control character *char* the parser found inside a string."""
+    named = _SHORT_ESCAPES.get(char)
+    if named is not None:
+        what, escape = named
+    elif len(char) == 1 and char < " ":
+        what, escape = f"the control character U+{ord(char):04X}", f"\\u{ord(char):04x}"
+    else:  # pragma: no cover - the parser names the character at the position
+        return "; a control character inside a string must be escaped (\\n, \\t or \\uXXXX)"
+    return f"; {what} inside a string must be written as {escape} (escape it)"
+
+
 def json_hint(message: str, text: str, pos: int) -> str:
     """What to change, said after the parser's *message* about *text* at *pos*; or "".
 
@@ -52,7 +74,7 @@ def json_hint(message: str, text: str, pos: int) -> str:
     if message.startswith("Extra data"):
         return "; more text follows the JSON object: send the object alone"
     if message.startswith("Invalid control character"):
-        return "; a line break or tab inside a string must be written as \\n or \\t (escape it)"
+        return _control_hint(here)
     if message.startswith("Invalid \\escape"):
         return (
             '; a backslash inside a string must be written as \\\\ (only \\", \\\\, \\/, \\b, '
