@@ -47,6 +47,8 @@ PATTERNS = [
     r"[^x]$\s",
     r"\^$\n",
 ]
+#: Lines with braces, for the repetitions without a lower bound.
+BRACES = "a{,3}\nxy\nxaay\nxaaay\nab\nb\naab\na{,}\n"
 line_text = st.text(alphabet=st.sampled_from(list("abAB x\n\r\té")), max_size=40)
 
 
@@ -161,6 +163,35 @@ def test_RE_1_unsupported_syntax_is_a_clear_error(
     assert "RE2" in message
     captured = capfd.readouterr()
     assert (captured.out, captured.err) == ("", "")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "kept"),
+    [
+        # Up to n, as Ruby and Python's re read it (RE2 alone matched the braces as characters).
+        (r"xa{,2}y", "xy\nxaay\n"),
+        (r"^a{,1}b{,12}$", "ab\nb\n"),
+        # As characters: in a class or escaped.
+        (r"a[{,3}]", "a{,3}\na{,}\n"),
+        (r"a\{,3}", "a{,3}\n"),
+    ],
+)
+def test_a_repetition_without_its_lower_bound_means_from_zero(pattern: str, kept: str) -> None:
+    assert _regex.filter_lines(BRACES, pattern, invert=False) == kept
+    # The seed's engine reads these patterns as Python's re does.
+    assert kept == _reference(BRACES, pattern, invert=False)
+
+
+@pytest.mark.parametrize("pattern", [r"\Qa{,3}\E", r"a{,}"])
+def test_braces_quoted_or_without_a_bound_stay_characters(pattern: str) -> None:
+    # RE2's own reading (Python's re has no \Q, and reads {,} as *).
+    assert _regex.filter_lines(BRACES, pattern, invert=False) == pattern.strip("\\QE") + "\n"
+
+
+def test_a_repetition_of_nothing_is_still_refused_quoting_the_pattern_sent() -> None:
+    with pytest.raises(InvalidPatternError) as info:
+        _regex.filter_lines("x", "{,3}", invert=False)
+    assert str(info.value).startswith("RE2 cannot use the pattern '{,3}': ")
 
 
 def test_RE_1_wrapping_cannot_validate_an_invalid_pattern() -> None:

@@ -140,13 +140,14 @@ _LACKS: Final = (
 )
 
 
-def _compile(pattern: str) -> _Regex:
+def _compile(pattern: str, sent: str) -> _Regex:
+    """RE2's program of *pattern*, which reads the pattern *sent* (an error quotes that one)."""
     try:
         return re2.compile(pattern, _options())
     except re2.error as exc:
         reason = _reason(exc)
         advice = next((text for start, text in _ADVICE if reason.startswith(start)), _LACKS)
-        msg = f"RE2 cannot use the pattern {quote_pattern(pattern)}: {reason}; {advice}"
+        msg = f"RE2 cannot use the pattern {quote_pattern(sent)}: {reason}; {advice}"
         raise InvalidPatternError(msg) from None
 
 
@@ -289,6 +290,37 @@ def _multi_line_kept_on(pattern: str) -> str:
     return "".join(parts)
 
 
+_DIGITS: Final = frozenset("0123456789")
+
+
+def _lower_bounds_written(pattern: str) -> str:
+    r"""*pattern* with each ``{,n}`` written ``{0,n}``.
+
+    Ruby (the seed's engine) and Python's ``re`` read ``a{,3}`` as up to three ``a``; RE2 reads
+    the braces as the characters themselves, so the pattern would quietly mean something else.
+    A ``{,n}`` inside a class or an escape (``[{,3}]``, ``\Q{,3}\E``) is left as it is
+    (`_pieces`); so is ``{,}`` (no bound written), as RE2 reads it: the characters themselves.
+    """
+    if "{," not in pattern:
+        return pattern
+    pieces = [piece for _, piece in _pieces(pattern)]
+    starts = [start for start, _ in _pieces(pattern)]
+    parts: list[str] = []
+    done = 0
+    for index, piece in enumerate(pieces):
+        if piece != "{" or pieces[index + 1 : index + 2] != [","]:
+            continue
+        end = index + 2
+        while end < len(pieces) and pieces[end] in _DIGITS:
+            end += 1
+        if end == index + 2 or pieces[end : end + 1] != ["}"]:
+            continue
+        parts += [pattern[done : starts[index] + 1], "0"]
+        done = starts[index] + 1
+    parts.append(pattern[done:])
+    return "".join(parts)
+
+
 def _kept_spans(inner: _Regex, whole: _Regex, joined: bytes, pattern: str) -> list[tuple[int, int]]:
     """The [start, end) in *joined* of each line the seed keeps, end just past its newline.
 
@@ -340,8 +372,9 @@ def filter_lines(text: str, pattern: str, *, invert: bool) -> str:
     # Compiled on its own first, so that the prefix cannot turn an invalid pattern into a valid
     # one. A prefix, not a group around the pattern: a closing ")" would be quoted by an
     # unterminated \Q in the pattern ("\Qa)" is valid RE2, "(?m:\Qa))" is not).
-    whole = _compile(pattern)
-    inner = _compile(f"(?m){_multi_line_kept_on(pattern)}")
+    written = _lower_bounds_written(pattern)
+    whole = _compile(written, pattern)
+    inner = _compile(f"(?m){_multi_line_kept_on(written)}", pattern)
     _check_work(whole if whole.programsize > inner.programsize else inner, pattern, len(data))
     if _needs_line_by_line(pattern):
         lines = _lines(data)
