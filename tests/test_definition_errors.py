@@ -1729,6 +1729,26 @@ def test_every_parameter_naming_something_undefined_is_reported() -> None:
     ]
 
 
+def test_a_name_undefined_in_a_struct_s_fields_is_reported_at_the_parameter() -> None:
+    # The parameter's own annotation resolves; the class it names has a field naming nothing.
+    source = (
+        "from __future__ import annotations\n"
+        "import attrs\n"
+        "@attrs.define\n"
+        "class Point:\n"
+        "    x: Nowhere\n"
+        "def op(self, *, at: Point, n: int): ...\n"
+    )
+    namespace: dict[str, object] = {}
+    exec(source, namespace)  # noqa: S102 - a fixed source
+    cls = type("T", (Toolset,), {"exports": (tool("op"),), "op": namespace["op"]})
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        cls.to_tools()
+    (found,) = caught.value.problems
+    assert (found.kind, found.method, found.parameter) == ("unresolved-name", "op", "at")
+    assert str(found).startswith("T.op: parameter 'at': an annotation names 'Nowhere', ")
+
+
 @pytest.mark.parametrize(
     ("annotation", "reason"),
     [

@@ -242,6 +242,11 @@ def read_method(
             continue
         try:
             spec = registry.spec(annotation)
+        except Unresolved as exc:
+            # A name in a struct's own annotations (a field of a class the parameter takes):
+            # reported at the parameter, as a name in its annotation is.
+            unresolved.append((exc.name, parameter.name))
+            continue
         except Unsupported as exc:
             problems.append(
                 problem(
