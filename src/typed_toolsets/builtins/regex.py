@@ -303,11 +303,11 @@ def _lower_bounds_written(pattern: str) -> str:
     """
     if "{," not in pattern:
         return pattern
-    pieces = [piece for _, piece in _pieces(pattern)]
-    starts = [start for start, _ in _pieces(pattern)]
+    found = list(_pieces(pattern))
+    pieces = [piece for _, piece in found]
     parts: list[str] = []
     done = 0
-    for index, piece in enumerate(pieces):
+    for index, (start, piece) in enumerate(found):
         if piece != "{" or pieces[index + 1 : index + 2] != [","]:
             continue
         end = index + 2
@@ -315,8 +315,8 @@ def _lower_bounds_written(pattern: str) -> str:
             end += 1
         if end == index + 2 or pieces[end : end + 1] != ["}"]:
             continue
-        parts += [pattern[done : starts[index] + 1], "0"]
-        done = starts[index] + 1
+        parts += [pattern[done : start + 1], "0"]
+        done = start + 1
     parts.append(pattern[done:])
     return "".join(parts)
 
