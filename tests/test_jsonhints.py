@@ -61,6 +61,13 @@ def proxy() -> ToolProxy:
         ),
         ('{"query": "x"', "the text ends before the JSON object does: send it whole"),
         ('{"query": "x", "tags": ["a"', "the text ends before the JSON object does: send it whole"),
+        # Cut inside a literal, a number or a \u escape: the parser stops inside the token.
+        ('{"query": "x", "tags": tr', "the text ends before the JSON object does: send it whole"),
+        ('{"query": nul', "the text ends before the JSON object does: send it whole"),
+        ('{"tags": [-', "the text ends before the JSON object does: send it whole"),
+        ('{"tags": [1.', "the text ends before the JSON object does: send it whole"),
+        ('{"tags": [1e+', "the text ends before the JSON object does: send it whole"),
+        ('{"query": "\\u12', "the text ends before the JSON object does: send it whole"),
     ],
 )
 def test_the_usual_slips_say_what_to_change(text: str, hint: str) -> None:
@@ -71,7 +78,10 @@ def test_the_usual_slips_say_what_to_change(text: str, hint: str) -> None:
         assert message.endswith(f" (char {message.split('(char ')[1].split(')')[0]}); {hint}")
 
 
-@pytest.mark.parametrize("text", ['{"query": 1 2}', '{"query" "x"}', '{"a": tru}', '{"a": -}'])
+@pytest.mark.parametrize(
+    "text",
+    ['{"query": 1 2}', '{"query" "x"}', '{"a": tru}', '{"a": -}', '{"a": "\\u12zz"}', "tru"],
+)
 def test_other_invalid_json_keeps_the_parser_s_words_alone(text: str) -> None:
     message = proxy().dynamic_call(text)
     assert message.startswith(PREFIX)

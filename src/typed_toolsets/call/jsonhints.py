@@ -3,8 +3,9 @@
 The parser says where it stopped (``Expecting value: line 1 column 1 (char 0)``); a model
 corrects itself sooner when told what it wrote there in JSON's terms: a Markdown code fence, a
 trailing comma, single quotes, Python's ``True``, a raw newline inside a string, a lone
-backslash, text after the object, or an object cut short. Each hint is looked for at the
-parser's position only (a few characters either side), so its cost does not grow with the text.
+backslash, text after the object, or an object cut short (also inside a literal, a number or an
+escape). Each hint is looked for at the parser's position only (a few characters either side),
+so its cost does not grow with the text.
 """
 
 from __future__ import annotations
@@ -18,6 +19,13 @@ _PYTHON_WORD_RE: Final = re.compile(r"(True|False|None)\b")
 _FENCE_RE: Final = re.compile(r"[ \t\n\r]*```")
 _END_RE: Final = re.compile(r"[ \t\n\r]*\Z")
 _SPACE: Final = " \t\n\r"
+#: What is left where the parser stopped in a text cut inside a token: ``true``, ``false`` or
+#: ``null`` begun, a number's sign, fraction or exponent without digits (``-``, ``1.``, ``1e+``:
+#: the parser stops at the sign, dot or ``e``), a ``\u`` escape short of its four digits.
+_CUT_TOKEN_RE: Final = re.compile(
+    r"(?:t(?:ru?)?|f(?:a(?:ls?)?)?|n(?:ul?)?|-|\.|[eE][-+]?|u[0-9a-fA-F]{0,3})\Z"
+)
+_CUT_TOKEN_CHARS: Final = 4
 _CUT: Final = "; the text ends before the JSON object does: send it whole"
 
 
@@ -93,4 +101,11 @@ def json_hint(message: str, text: str, pos: int) -> str:
         return '; a string has no closing quote (") before the text ends: send the text whole'
     if message.startswith("Expecting") and _END_RE.match(text, pos) is not None:
         return _CUT
+    if (
+        pos
+        and len(text) - pos <= _CUT_TOKEN_CHARS
+        and message.startswith(("Expecting", "Invalid \\uXXXX"))
+        and _CUT_TOKEN_RE.match(text, pos) is not None
+    ):
+        return _CUT  # the text ends inside a literal, a number or an escape
     return ""
