@@ -76,6 +76,22 @@ def test_usage_errors_are_one_line_and_exit_status_2(
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("token", ["   ", "secret\n", " secret", "se\tcret", "sécret"])
+def test_a_token_no_client_can_send_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, token: str
+) -> None:
+    # The server would start and refuse every request with 401.
+    monkeypatch.setenv("TYPED_TOOLSETS_TEST_TOKEN", token)
+    status, err = serve(
+        capsys, SAMPLE, "--transport", "http", "--token-env", "TYPED_TOOLSETS_TEST_TOKEN"
+    )
+    assert status == 2
+    assert err.startswith(
+        "typed-toolsets serve: error: --token-env TYPED_TOOLSETS_TEST_TOKEN: the token has spaces"
+    )
+    assert err.count("\n") == 1
+
+
 def test_a_definition_error_in_a_target_is_exit_status_1(
     capsys: pytest.CaptureFixture[str], workdir: Path
 ) -> None:

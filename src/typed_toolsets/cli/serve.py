@@ -182,6 +182,17 @@ def _token(settings: _Settings) -> str | None:
             "is not set or empty; put the bearer token there"
         )
         raise CommandError(EXIT_USAGE, msg)
+    if not (token.isascii() and token.isprintable()) or token != token.strip():
+        from .tools import CommandError
+
+        # No client can send it (a header ends at a line break, and its ends are trimmed): the
+        # server would refuse every request.
+        msg = (
+            f"--token-env {settings.token_env}: the token has spaces at its ends, a line break "
+            "or another character an Authorization header cannot carry; use printable ASCII "
+            "(a token read from a file keeps its final line break: strip it)"
+        )
+        raise CommandError(EXIT_USAGE, msg)
     return token
 
 
