@@ -412,6 +412,14 @@ async def test_without_a_token_only_loopback_hosts_are_answered() -> None:
         assert (await post(with_token, auth, host="mcp.example.com")).status_code == 200
         assert (await post(named, auth, host="mcp.internal:443")).status_code == 200
         assert (await post(named, auth, host="other.internal")).status_code == 421
+        # Host names are case-insensitive (RFC 3986), on either side.
+        assert (await post(named, auth, host="MCP.Internal")).status_code == 200
+        shouted = asgi_app(SampleToolset.to_tools(), token=TOKEN, allowed_hosts=["MCP.INTERNAL"])
+        assert (await post(shouted, auth, host="mcp.internal:8000")).status_code == 200
+        upper = await post(app, {"Origin": "HTTP://LocalHost:3000"}, host="LOCALHOST:8000")
+        assert upper.status_code == 200
+        assert (await post(app, {}, host="LOCALHOST")).status_code == 200
+        assert (await post(app, {"Origin": "http://Attacker.example"})).status_code == 403
 
 
 async def test_get_opens_no_idle_stream() -> None:

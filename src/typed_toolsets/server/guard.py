@@ -127,7 +127,8 @@ def transport_security(
     """Host/Origin checks: loopback names without a token, *allowed_hosts* when given."""
     if allowed_hosts is None and token is not None:
         return None  # the token is the guard; a rebinding page cannot send it
-    hosts = list(LOOPBACK_HOSTS if allowed_hosts is None else allowed_hosts)
+    # In lower case, as the request's own names are compared (`typed_toolsets.server.http`).
+    hosts = [host.lower() for host in (LOOPBACK_HOSTS if allowed_hosts is None else allowed_hosts)]
     with_ports = [h for host in hosts for h in (host, f"{host}:*")]
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,

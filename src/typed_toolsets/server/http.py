@@ -142,7 +142,7 @@ class _Endpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         # The Host and Origin checks come first: a request they refuse gets 421 or 403, never
         # one of our own answers below (which would tell a rebinding page the server is there).
-        refusal = await self._guard.validate_request(Request(scope), is_post=False)
+        refusal = await self._guard.validate_request(Request(_names_lowered(scope)), is_post=False)
         if refusal is not None:
             await refusal(scope, receive, send)
             return
@@ -174,6 +174,23 @@ class _Endpoint:
         if not self._running or manager is None:
             manager = await self._start_in_background()
         await _until_answered(manager.handle_request, scope, receive, send)
+
+
+#: The headers naming where a request is addressed: host names in them are case-insensitive.
+_NAMING: Final = (b"host", b"origin")
+
+
+def _names_lowered(scope: Scope) -> Scope:
+    """*scope* with its ``Host`` and ``Origin`` in lower case, as the checks compare them.
+
+    The SDK compares them with the allowed names as strings: ``LOCALHOST`` (a name in any case
+    is the same host, RFC 3986) was refused with 421.
+    """
+    headers = scope.get("headers", ())
+    if not any(name in _NAMING for name, _ in headers):
+        return scope
+    lowered = [(name, value.lower() if name in _NAMING else value) for name, value in headers]
+    return {**scope, "headers": lowered}
 
 
 #: The answer to any method but POST: 405 with ``Allow: POST``. MCP allows it for GET from a
