@@ -23,6 +23,7 @@ __all__ = [
     "FunctionSource",
     "SourceIndex",
     "attribute_accesses",
+    "constant",
     "resolve",
     "root_name",
 ]
@@ -166,7 +167,7 @@ class SourceIndex:
             yield from self._exports(value.value, at or value.lineno)
         elif isinstance(value, ast.Call) and self._is_tool(value.func):
             name = self._method_name(value)
-            if isinstance(name, str):  # a literal, or a module constant (`Final`)
+            if isinstance(name, str):  # a literal, a module constant (`Final`), or of those
                 yield name, at or value.lineno
         elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
             yield from self._exports(value.left, at)
@@ -192,7 +193,7 @@ class SourceIndex:
                 first = keyword.value
         if first is None:
             return None
-        return first.value if isinstance(first, ast.Constant) else resolve(first, self._namespace)
+        return constant(first, self._namespace)
 
     def _decorator_lines(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[int]:
         return [
@@ -265,6 +266,44 @@ def resolve(expr: ast.expr, namespace: dict[str, object]) -> object:
         except Exception:  # noqa: BLE001 - a failing attribute means "cannot tell"
             return UNRESOLVED
     return UNRESOLVED
+
+
+#: The longest string `constant` builds by repeating one (``"a" * 2``): a method name is short.
+_REPEATED_CHARS: Final = 10_000
+
+
+def constant(expr: ast.expr, namespace: dict[str, object]) -> object:
+    """The value of a constant expression, as the mypy plugin reads a method name; or `UNRESOLVED`.
+
+    Literals and names (`resolve`), strings joined with ``+`` or repeated with ``*``, and
+    f-strings whose ``{...}`` hold such strings without a conversion or a format spec: the plugin
+    reports a declaration so named on its own line, and so must ``check``.
+    """
+    if isinstance(expr, ast.Constant):
+        return expr.value
+    if isinstance(expr, ast.BinOp):
+        left, right = constant(expr.left, namespace), constant(expr.right, namespace)
+        if isinstance(expr.op, ast.Add) and type(left) is str and type(right) is str:
+            return left + right
+        if isinstance(expr.op, ast.Mult):
+            text, count = (left, right) if type(left) is str else (right, left)
+            if type(text) is str and type(count) is int and len(text) * count <= _REPEATED_CHARS:
+                return text * count
+        return UNRESOLVED
+    if isinstance(expr, ast.JoinedStr):
+        parts: list[str] = []
+        for part in expr.values:
+            if isinstance(part, ast.FormattedValue):
+                if part.conversion != -1 or part.format_spec is not None:
+                    return UNRESOLVED
+                value = constant(part.value, namespace)
+            else:
+                value = constant(part, namespace)
+            if type(value) is not str:
+                return UNRESOLVED
+            parts.append(value)
+        return "".join(parts)
+    return resolve(expr, namespace)
 
 
 def root_name(expr: ast.expr) -> str | None:

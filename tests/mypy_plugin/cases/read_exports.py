@@ -123,3 +123,14 @@ class AnnotatedOnly(Named):
 
     @tool(tool_name="named_find")  # E: AnnotatedOnly.other: the tool name 'named_find' is already exported by the method 'find'  [toolset-duplicate-name]
     def other(self) -> None: ...
+
+
+class Folded(Toolset):
+    # Method names written as constant expressions are reported on their own lines, by both.
+    exports = (
+        tool(NAME + "_fnd"),  # E: Folded.lookup_fnd: Folded has no method 'lookup_fnd' to export; did you mean 'lookup_find'?  [toolset-unknown-method]
+        tool(f"{NAME}_fi"),  # E: Folded.lookup_fi: Folded has no method 'lookup_fi' to export; did you mean 'lookup_find'?  [toolset-unknown-method]
+        tool("z" * 2),  # E: Folded.zz: Folded has no method 'zz' to export  [toolset-unknown-method]
+    )
+
+    def lookup_find(self) -> None: ...
