@@ -411,6 +411,15 @@ def test_a_user_type_is_known_by_its_schema_s_json_types() -> None:
     assert find_ambiguity(Ratio | str) is None
 
 
+@pytest.mark.parametrize(
+    "annotation",
+    [Optional[str] | Literal[None], Literal[None] | None, Optional[Literal[None]]],  # noqa: UP045
+)
+def test_none_beside_literal_none_is_no_ambiguity(annotation: object) -> None:
+    # Both read null as None: no order changes the value (mypy folds them into one, too).
+    assert find_ambiguity(annotation) is None
+
+
 class MaybeCount:
     pass
 

@@ -412,6 +412,16 @@ class Ambiguity:
 _NULL: Final = frozenset({"null"})
 
 
+def _none_alone(shape: Shape) -> bool:
+    """Whether *shape* is ``None`` or ``Literal[None]``: either reads null as None, the same value.
+
+    (mypy folds ``Literal[None]`` into ``None``: the plugin never sees the two apart.)
+    """
+    if shape.kind == "constants":
+        return all(value is None for value in shape.constants)
+    return shape.kind == "scalar" and shape.kinds == _NULL
+
+
 def find_ambiguity(shape: Shape) -> Ambiguity | None:
     """Return the first ambiguous union in *shape* (depth first, in declared order), if any."""
     return _find(shape, set())
@@ -425,7 +435,7 @@ def _find(shape: Shape, seen: set[int]) -> Ambiguity | None:
         variants = shape.variants
         for index, first in enumerate(variants):
             for second in variants[index + 1 :]:
-                if overlaps(first, second):
+                if overlaps(first, second) and not (_none_alone(first) and _none_alone(second)):
                     null = _NULL in (first.kinds, second.kinds)
                     return Ambiguity(shape.label, first.label, second.label, null=null)
     children: list[Shape] = list(shape.variants)
