@@ -61,6 +61,15 @@ def proxy() -> ToolProxy:
         ),
         ('{"query": "x"', "the text ends before the JSON object does: send it whole"),
         ('{"query": "x", "tags": ["a"', "the text ends before the JSON object does: send it whole"),
+        # Numbers as other languages write them, quoted with their JSON writing.
+        ('{"tags": [1, 02]}', "a JSON number has no leading zero (write 2, not 02)"),
+        ('{"query": -007}', "a JSON number has no leading zero (write -7, not -007)"),
+        ('{"query": 0x1F}', "JSON has no hexadecimal numbers (write 31, not 0x1F)"),
+        ('{"query": 0xZ}', "JSON has no hexadecimal numbers: write the number in decimal"),
+        ('{"query": +2.5}', "a JSON number has no plus sign (write 2.5, not +2.5)"),
+        ('{"query": -.25}', "a JSON number starts with a digit (write -0.25, not -.25)"),
+        ('{"query": 3.}', "a JSON number has digits after its point (write 1.0 or 1, not 1.)"),
+        ('{"query": undefined}', "JSON has no undefined: send null, or leave the key out"),
         # Cut inside a literal, a number or a \u escape: the parser stops inside the token.
         ('{"query": "x", "tags": tr', "the text ends before the JSON object does: send it whole"),
         ('{"query": nul', "the text ends before the JSON object does: send it whole"),
@@ -80,7 +89,17 @@ def test_the_usual_slips_say_what_to_change(text: str, hint: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ['{"query": 1 2}', '{"query" "x"}', '{"a": tru}', '{"a": -}', '{"a": "\\u12zz"}', "tru"],
+    [
+        '{"query": 1 2}',
+        '{"query" "x"}',
+        '{"a": tru}',
+        '{"a": -}',
+        '{"a": "\\u12zz"}',
+        "tru",
+        '{"a": 1.5.3}',
+        '{"a": 1e5 0}',
+        '{"a": .}',
+    ],
 )
 def test_other_invalid_json_keeps_the_parser_s_words_alone(text: str) -> None:
     message = proxy().dynamic_call(text)

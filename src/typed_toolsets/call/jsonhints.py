@@ -3,8 +3,8 @@
 The parser says where it stopped (``Expecting value: line 1 column 1 (char 0)``); a model
 corrects itself sooner when told what it wrote there in JSON's terms: a Markdown code fence, a
 trailing comma, single quotes, Python's ``True``, a raw newline inside a string, a lone
-backslash, text after the object, or an object cut short (also inside a literal, a number or an
-escape). Each hint is looked for at the parser's position only (a few characters either side),
+backslash, a number as other languages write it (``07``, ``+1``, ``.5``, ``0x1F``), text after
+the object, or an object cut short (also inside a literal, a number or an escape). Each hint is looked for at the parser's position only (a few characters either side),
 so its cost does not grow with the text.
 """
 
@@ -108,4 +108,66 @@ def json_hint(message: str, text: str, pos: int) -> str:
         and _CUT_TOKEN_RE.match(text, pos) is not None
     ):
         return _CUT  # the text ends inside a literal, a number or an escape
+    return _number_hint(message, text, pos, here)
+
+
+_DIGIT: Final = frozenset("0123456789")
+#: The characters of a number the parser read, but a leading sign.
+_NUMBER_PART: Final = frozenset("0123456789.eE+-")
+#: Numbers as other languages write them, each with its JSON writing: quoted by the hints below
+#: when short (a few dozen characters).
+_LEADING_ZERO_RE: Final = re.compile(r"(-?)0+([0-9]{1,30})(?![0-9])")
+_HEX_RE: Final = re.compile(r"(-?)0[xX]([0-9a-fA-F]{1,15})(?![0-9a-zA-Z])")
+_PLUS_RE: Final = re.compile(r"\+([0-9]{1,30}(?:\.[0-9]{1,30})?)(?![0-9.])")
+_DOT_RE: Final = re.compile(r"(-?)\.([0-9]{1,30})(?![0-9])")
+
+
+def _number_hint(message: str, text: str, pos: int, here: str) -> str:
+    """What to change in a number written as other languages write it (``07``, ``+1``, ``.5``).
+
+    The number written is quoted with its JSON writing when it is short.
+    """
+    after = text[pos + 1 : pos + 2]
+    if message.startswith("Expecting value"):
+        if here == "+" and after in _DIGIT:
+            found = _PLUS_RE.match(text, pos)
+            example = "1, not +1" if found is None else f"{found.group(1)}, not {found.group()}"
+            return f"; a JSON number has no plus sign (write {example})"
+        if here == "." or (here == "-" and after == "."):
+            found = _DOT_RE.match(text, pos)
+            if found is not None:
+                sign, digits = found.groups()
+                return (
+                    "; a JSON number starts with a digit "
+                    f"(write {sign}0.{digits}, not {found.group()})"
+                )
+        if text.startswith("undefined", pos):
+            return "; JSON has no undefined: send null, or leave the key out"
+        return ""
+    if not message.startswith("Expecting ',' delimiter") or text[pos - 1 : pos] not in _DIGIT:
+        return ""
+    if here == "." and after not in _DIGIT:
+        return "; a JSON number has digits after its point (write 1.0 or 1, not 1.)"
+    # The parser read a number up to here; only a lone 0 (or -0) stops before a digit or an x.
+    start = pos - 2 if text[pos - 2 : pos - 1] == "-" else pos - 1
+    if text[pos - 1] != "0" or (start and text[start - 1] in _NUMBER_PART):
+        return ""
+    if here in _DIGIT:
+        found = _LEADING_ZERO_RE.match(text, start)
+        if found is not None:
+            sign, digits = found.groups()
+            return (
+                "; a JSON number has no leading zero "
+                f"(write {sign}{int(digits)}, not {found.group()})"
+            )
+        return "; a JSON number has no leading zero (write 7, not 07)"
+    if here in ("x", "X"):
+        found = _HEX_RE.match(text, start)
+        if found is not None:
+            sign, digits = found.groups()
+            return (
+                "; JSON has no hexadecimal numbers "
+                f"(write {sign}{int(digits, 16)}, not {found.group()})"
+            )
+        return "; JSON has no hexadecimal numbers: write the number in decimal"
     return ""
