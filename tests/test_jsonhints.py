@@ -65,7 +65,7 @@ def proxy() -> ToolProxy:
         ('{"tags": [1, 02]}', "a JSON number has no leading zero (write 2, not 02)"),
         ('{"query": -007}', "a JSON number has no leading zero (write -7, not -007)"),
         ('{"query": 0x1F}', "JSON has no hexadecimal numbers (write 31, not 0x1F)"),
-        ('{"query": 0xZ}', "JSON has no hexadecimal numbers: write the number in decimal"),
+        ('{"query": 0xZ}', "JSON has no hexadecimal numbers (write 16, not 0x10)"),
         ('{"query": +2.5}', "a JSON number has no plus sign (write 2.5, not +2.5)"),
         ('{"query": -.25}', "a JSON number starts with a digit (write -0.25, not -.25)"),
         ('{"query": 3.}', "a JSON number has digits after its point (write 1.0 or 1, not 1.)"),

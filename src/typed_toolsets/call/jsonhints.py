@@ -4,13 +4,15 @@ The parser says where it stopped (``Expecting value: line 1 column 1 (char 0)``)
 corrects itself sooner when told what it wrote there in JSON's terms: a Markdown code fence, a
 trailing comma, single quotes, Python's ``True``, a raw newline inside a string, a lone
 backslash, a number as other languages write it (``07``, ``+1``, ``.5``, ``0x1F``), text after
-the object, or an object cut short (also inside a literal, a number or an escape). Each hint is looked for at the parser's position only (a few characters either side),
-so its cost does not grow with the text.
+the object, or an object cut short (also inside a literal, a number or an escape). Each hint
+is looked for at the parser's position only (a few characters either side), so its cost does
+not grow with the text.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Final
 
 __all__ = ["json_hint"]
@@ -130,17 +132,11 @@ def _number_hint(message: str, text: str, pos: int, here: str) -> str:
     after = text[pos + 1 : pos + 2]
     if message.startswith("Expecting value"):
         if here == "+" and after in _DIGIT:
-            found = _PLUS_RE.match(text, pos)
-            example = "1, not +1" if found is None else f"{found.group(1)}, not {found.group()}"
-            return f"; a JSON number has no plus sign (write {example})"
-        if here == "." or (here == "-" and after == "."):
-            found = _DOT_RE.match(text, pos)
-            if found is not None:
-                sign, digits = found.groups()
-                return (
-                    "; a JSON number starts with a digit "
-                    f"(write {sign}0.{digits}, not {found.group()})"
-                )
+            return _rewrite("a JSON number has no plus sign", _PLUS_RE, text, pos)
+        if (here == "." and after in _DIGIT) or (
+            here == "-" and after == "." and text[pos + 2 : pos + 3] in _DIGIT
+        ):
+            return _rewrite("a JSON number starts with a digit", _DOT_RE, text, pos)
         if text.startswith("undefined", pos):
             return "; JSON has no undefined: send null, or leave the key out"
         return ""
@@ -153,21 +149,24 @@ def _number_hint(message: str, text: str, pos: int, here: str) -> str:
     if text[pos - 1] != "0" or (start and text[start - 1] in _NUMBER_PART):
         return ""
     if here in _DIGIT:
-        found = _LEADING_ZERO_RE.match(text, start)
-        if found is not None:
-            sign, digits = found.groups()
-            return (
-                "; a JSON number has no leading zero "
-                f"(write {sign}{int(digits)}, not {found.group()})"
-            )
-        return "; a JSON number has no leading zero (write 7, not 07)"
+        return _rewrite("a JSON number has no leading zero", _LEADING_ZERO_RE, text, start)
     if here in ("x", "X"):
-        found = _HEX_RE.match(text, start)
-        if found is not None:
-            sign, digits = found.groups()
-            return (
-                "; JSON has no hexadecimal numbers "
-                f"(write {sign}{int(digits, 16)}, not {found.group()})"
-            )
-        return "; JSON has no hexadecimal numbers: write the number in decimal"
+        return _rewrite("JSON has no hexadecimal numbers", _HEX_RE, text, start)
     return ""
+
+
+#: For each way of writing a number `_number_hint` names: its JSON writing, from the match.
+_WRITINGS: Final[dict[re.Pattern[str], tuple[Callable[[re.Match[str]], str], str]]] = {
+    _PLUS_RE: (lambda found: found[1], "1, not +1"),
+    _DOT_RE: (lambda found: f"{found[1]}0.{found[2]}", "0.5, not .5"),
+    _LEADING_ZERO_RE: (lambda found: f"{found[1]}{int(found[2])}", "7, not 07"),
+    _HEX_RE: (lambda found: f"{found[1]}{int(found[2], 16)}", "16, not 0x10"),
+}
+
+
+def _rewrite(rule: str, written: re.Pattern[str], text: str, at: int) -> str:
+    """``; <rule> (write <JSON>, not <written>)``: the number at *at*, or an example when long."""
+    writing, example = _WRITINGS[written]
+    found = written.match(text, at)
+    shown = example if found is None else f"{writing(found)}, not {found.group()}"
+    return f"; {rule} (write {shown})"
