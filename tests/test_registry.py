@@ -78,6 +78,27 @@ def test_registered_structure_failures_are_argument_problems() -> None:
     assert "ValueError: NaN is not an amount" in result.error.message
 
 
+class Loop:
+    """Registered below with a structure hook that never returns: it recurses."""
+
+
+def _forever(value: object) -> Loop:
+    return _forever(value)
+
+
+def test_a_hook_that_recurses_is_its_part_s_problem_not_the_nesting() -> None:
+    # It was reported as arguments nested too deeply ("send a flatter structure") for a string.
+    register_type(Loop, schema={"type": "string"}, structure=_forever, unstructure=str)
+    proxy = echo_tool(Loop)
+    for arguments in ({"value": "x"}, '{"value": "x"}'):
+        result = proxy.invoke(arguments)
+        assert result.error is not None
+        assert result.error.kind == "arguments"
+        (problem,) = result.error.details
+        assert problem.path == "$.value"
+        assert problem.message.startswith("'x' is not accepted: RecursionError: ")
+
+
 def test_register_type_checks_its_arguments() -> None:
     with pytest.raises(TypeError, match="`tp` must be a class"):
         register_type("Money", schema={}, structure=str, unstructure=str)  # type: ignore[arg-type]

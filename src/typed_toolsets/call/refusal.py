@@ -12,6 +12,7 @@ with one `ArgumentProblem` per problem only when a `ToolResult` asks for it.
 
 from __future__ import annotations
 
+import sys
 import threading
 import typing
 import weakref
@@ -51,6 +52,10 @@ def checker_of(variant: ArgumentsVariant) -> Checker:
                 found = _checkers[variant] = Checker(variant.schema)
     return found
 
+
+#: Python's default recursion limit: arguments within `typed_toolsets.call.jsonin.MAX_NESTING`
+#: are structured well within it, on a fresh stack.
+_DEFAULT_RECURSION_LIMIT: Final = 1000
 
 #: Paths already written for a message (`dotted_path`), by path: the same few recur.
 _written: Final[dict[Path, str]] = {}
@@ -180,8 +185,12 @@ def explainer(
             return ArgumentsRefusal(tool, found, more, prefix)
         converted = convert(arguments)
         if isinstance(converted, list):
-            if any(isinstance(unbuilt.cause, RecursionError) for unbuilt in converted):
+            if any(isinstance(unbuilt.cause, RecursionError) for unbuilt in converted) and (
+                not fresh or sys.getrecursionlimit() < _DEFAULT_RECURSION_LIMIT
+            ):
                 return again(arguments, fresh)
+            # On a fresh stack, under the default limit, arguments the checker took do not nest
+            # deep enough to run out of it: the part's own hook or validator recursed.
             failures = [_unbuilt_problem(arguments, unbuilt) for unbuilt in converted]
             return ArgumentsRefusal(tool, failures, more=False, prefix=prefix)
         return converted
