@@ -877,6 +877,54 @@ def test_a_gh_crash_is_one_line_with_its_exit_status(fake_gh: Any) -> None:
         GitHubCLIToolset().api_request(endpoint="search/issues")
 
 
+def test_a_crash_quotes_the_line_naming_it_not_a_warning_before_it(fake_gh: Any) -> None:
+    fake_gh.reply("api", stderr="! some warning gh prints first\n" + GO_PANIC, exit=2)
+    with pytest.raises(ProgramFailedError) as info:
+        GitHubCLIToolset().api_request(endpoint="search/issues")
+    assert str(info.value) == (
+        "gh failed with exit status 2: panic: unknown type map[bot:1] (gh crashed; its crash "
+        "report is not shown)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("stderr", "answer"),
+    [
+        # gh's error was what passed the cap: it is the answer (cut), not a cut result.
+        (
+            b"gh: Bad credentials (HTTP 401)\n" + b"E" * 500,
+            'Failed to list issues: {"message":"Bad credentials"}gh: Bad credentials (HTTP 401)\n',
+        ),
+        # A crash's report passing the cap: one line, as any crash.
+        ((GO_PANIC * 10).encode(), None),
+    ],
+    ids=["error", "crash"],
+)
+def test_gh_killed_at_the_cap_while_writing_its_error_is_a_failure(
+    monkeypatch: pytest.MonkeyPatch, stderr: bytes, answer: str | None
+) -> None:
+    # Before: a cut result, its note alone ("ask for less"): gh's error was lost.
+    killed = ProcessResult(
+        returncode=-signal.SIGKILL,
+        stdout=b'{"message":"Bad credentials"}',
+        stderr=stderr,
+        ended_by="output_cap",
+        duration=0.1,
+    )
+    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: killed)
+    toolset = GitHubCLIToolset(max_output_bytes=200)
+    if answer is None:
+        with pytest.raises(ProgramFailedError) as info:
+            toolset.list_issues()
+        assert str(info.value) == (
+            "gh failed: panic: unknown type map[bot:1] (gh crashed; its crash report is not shown)"
+        )
+        return
+    output = toolset.list_issues()
+    assert output.startswith(answer)
+    assert output.endswith("[truncated: gh's output exceeded 200 bytes]")
+
+
 def test_gh_killed_by_a_signal_is_a_crash(fake_gh: Any) -> None:
     fake_gh.reply("pr", "view", stderr="half a messa", signal=int(signal.SIGTERM))
     with pytest.raises(ProgramFailedError) as info:

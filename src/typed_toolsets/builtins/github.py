@@ -51,9 +51,9 @@ from .github_formats import (
     format_pr_list,
     format_traffic,
 )
-from .outputs import cap_answer, escape_controls, redact
+from .outputs import cap_answer, decode_output, escape_controls, redact
 from .process import ProcessResult
-from .programs import failure_line, run_program
+from .programs import failure_line, first_line, run_program
 
 __all__ = [
     "BuiltinToolError",
@@ -196,11 +196,19 @@ def _crashed(result: ProcessResult) -> bool:
     """
     if result.returncode < 0:
         return result.ended_by == "exit"
-    dump = result.stderr
-    died = dump.startswith((b"panic: ", b"fatal error: ")) or any(
-        marker in dump for marker in (b"\npanic: ", b"\nfatal error: ")
-    )
-    return died and b"goroutine " in dump
+    return _crash_named(result.stderr) is not None and b"goroutine " in result.stderr
+
+
+#: How Go begins the report of a crash, on a line of its own.
+_CRASHES: Final = (b"panic: ", b"fatal error: ")
+
+
+def _crash_named(stderr: bytes) -> str | None:
+    """The line of *stderr* that says why Go crashed (``panic: ...``), if it has one."""
+    for line in stderr.split(b"\n"):
+        if line.startswith(_CRASHES):
+            return decode_output(line)
+    return None
 
 
 # ------------------------------------------------------------------------------------ toolset
@@ -259,19 +267,26 @@ class GitHubCLIToolset(Toolset):
         """The message of a failed gh run (the seed's merged output), or None when it succeeded.
 
         A run cut at the output cap succeeded as far as it went (gh exited 0 first, or we killed
-        it there): `_query` and `api_request` say it was cut.
+        it there): `_query` and `api_request` say it was cut. Unless gh had written more to
+        stderr than to stdout: then it was writing its error, which is the answer, cut.
 
         Raises:
             ProgramFailedError: gh crashed; the message is one line with its exit status.
         """
         if result.returncode == 0:
             return None  # a whole result, or one cut at the cap (the callers say which)
-        if result.truncated and result.returncode == -signal.SIGKILL:
+        killed_at_cap = result.truncated and result.returncode == -signal.SIGKILL
+        if killed_at_cap and len(result.stderr) <= len(result.stdout):
             # Killed by us at the cap while printing: a cut result, not a failure of gh, even
             # if gh also wrote to stderr (a warning, a progress line).
             return None
-        if _crashed(result):
-            line = failure_line("gh", result)
+        # Killed at the cap while writing mostly to stderr: gh's error (or crash), not a result.
+        crash = _crash_named(result.stderr) if killed_at_cap else None
+        if crash is not None or _crashed(result):
+            if killed_at_cap:
+                line = f"gh failed: {first_line(crash or '')}"
+            else:
+                line = failure_line("gh", result, _crash_named(result.stderr))
             msg = redact(f"{line} (gh crashed; its crash report is not shown)", secrets)
             raise ProgramFailedError(msg)
         text = (result.stdout + result.stderr).decode("utf-8", "replace")

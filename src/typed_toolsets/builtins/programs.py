@@ -21,7 +21,14 @@ from .exceptions import ProgramFailedError, ProgramNotFoundError, ProgramTimeout
 from .outputs import decode_output
 from .process import ProcessResult, StartError, run_bounded
 
-__all__ = ["caller_path", "failure_line", "find_program", "run_program", "search_environment"]
+__all__ = [
+    "caller_path",
+    "failure_line",
+    "find_program",
+    "first_line",
+    "run_program",
+    "search_environment",
+]
 
 _SEARCH_LOCALE: Final = "C.UTF-8"
 #: Longest part of a failed program's message that `failure_line` quotes.
@@ -125,12 +132,13 @@ def run_program(
     return result
 
 
-def failure_line(name: str, result: ProcessResult) -> str:
+def failure_line(name: str, result: ProcessResult, quoted: str | None = None) -> str:
     """One line saying how *name* failed: its exit status (or signal) and its first line of output.
 
     Only the first non-blank line is quoted (escaped, at most 300 characters): a crashing program
     prints a dump of its internals (a Go goroutine dump, a Rust backtrace) that tells a model
-    nothing and may be long.
+    nothing and may be long. *quoted*, when given, is the line of it to quote instead (the one
+    naming the crash).
     """
     if result.returncode < 0:
         try:
@@ -140,8 +148,13 @@ def failure_line(name: str, result: ProcessResult) -> str:
         how = f"was killed by {signal_name}"
     else:
         how = f"failed with exit status {result.returncode}"
-    printed = decode_output(result.stderr or result.stdout)
+    first = first_line(decode_output(result.stderr or result.stdout) if quoted is None else quoted)
+    return f"{name} {how}: {first}" if first else f"{name} {how}"
+
+
+def first_line(printed: str) -> str:
+    """The first non-blank line of *printed* (escaped), as a failure quotes it: cut when long."""
     first = next((line.strip() for line in printed.split("\n") if line.strip()), "")
     if len(first) > _MAX_QUOTED:
         first = first[: _MAX_QUOTED - 3] + "..."
-    return f"{name} {how}: {first}" if first else f"{name} {how}"
+    return first
