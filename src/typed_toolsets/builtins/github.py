@@ -188,15 +188,17 @@ _VIEWS: Final = _traffic_query("views")
 _CLONES: Final = _traffic_query("clones")
 
 
-def _crashed(result: ProcessResult) -> bool:
+def _crashed(result: ProcessResult, named: str | None) -> bool:
     """Whether gh died of a signal it was not sent by us, or of a Go panic or fatal error.
+
+    *named* is `_crash_named` of its stderr.
 
     Go prints ``panic: ...`` or ``fatal error: ...`` and then a dump of every goroutine's stack
     (exit status 2); gh's ordinary failures (exit 1, 4) are one message from GitHub or gh.
     """
     if result.returncode < 0:
         return result.ended_by == "exit"
-    return _crash_named(result.stderr) is not None and b"goroutine " in result.stderr
+    return named is not None and b"goroutine " in result.stderr
 
 
 #: How Go begins the report of a crash, on a line of its own.
@@ -281,16 +283,16 @@ class GitHubCLIToolset(Toolset):
             # if gh also wrote to stderr (a warning, a progress line).
             return None
         # Killed at the cap while writing mostly to stderr: gh's error (or crash), not a result.
-        crash = _crash_named(result.stderr) if killed_at_cap else None
-        if crash is not None or _crashed(result):
-            if killed_at_cap:
-                line = f"gh failed: {first_line(crash or '')}"
-            else:
-                line = failure_line("gh", result, _crash_named(result.stderr))
-            msg = redact(f"{line} (gh crashed; its crash report is not shown)", secrets)
-            raise ProgramFailedError(msg)
-        text = (result.stdout + result.stderr).decode("utf-8", "replace")
-        return self._render(text, secrets, "gh's output", cut=result.truncated)
+        crash = _crash_named(result.stderr)
+        if killed_at_cap and crash is not None:
+            line = f"gh failed: {first_line(crash)}"
+        elif _crashed(result, crash):
+            line = failure_line("gh", result, crash)
+        else:
+            text = (result.stdout + result.stderr).decode("utf-8", "replace")
+            return self._render(text, secrets, "gh's output", cut=result.truncated)
+        msg = redact(f"{line} (gh crashed; its crash report is not shown)", secrets)
+        raise ProgramFailedError(msg)
 
     def _render(
         self, text: str, secrets: list[str], what: str, hint: str = "", *, cut: bool = False

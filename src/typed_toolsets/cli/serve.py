@@ -173,27 +173,26 @@ def _load(settings: _Settings) -> list[ToolProxy]:
 def _token(settings: _Settings) -> str | None:
     if settings.token_env is None:
         return None
-    token = os.environ.get(settings.token_env, "")
+    name = settings.token_env
+    token = os.environ.get(name, "")
+    if token and token.isascii() and token.isprintable() and token == token.strip():
+        return token
+    from .tools import CommandError
+
     if not token:
-        from .tools import CommandError
-
         msg = (
-            f"--token-env {settings.token_env}: the environment variable {settings.token_env} "
-            "is not set or empty; put the bearer token there"
+            f"--token-env {name}: the environment variable {name} is not set or empty; put the "
+            "bearer token there"
         )
-        raise CommandError(EXIT_USAGE, msg)
-    if not (token.isascii() and token.isprintable()) or token != token.strip():
-        from .tools import CommandError
-
+    else:
         # No client can send it (a header ends at a line break, and its ends are trimmed): the
         # server would refuse every request.
         msg = (
-            f"--token-env {settings.token_env}: the token has spaces at its ends, a line break "
-            "or another character an Authorization header cannot carry; use printable ASCII "
-            "(a token read from a file keeps its final line break: strip it)"
+            f"--token-env {name}: the token has spaces at its ends, a line break or another "
+            "character an Authorization header cannot carry; use printable ASCII (a token read "
+            "from a file keeps its final line break: strip it)"
         )
-        raise CommandError(EXIT_USAGE, msg)
-    return token
+    raise CommandError(EXIT_USAGE, msg)
 
 
 def _http_only(args: argparse.Namespace) -> None:
