@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import enum
 import json
+import sys
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any
 
+if sys.version_info < (3, 11):
+    from exceptiongroup import ExceptionGroup
+
 import attrs
+import cattrs
 import pytest
 from annotated_types import Ge, Gt, Le, Lt, MaxLen, MinLen, MultipleOf
 
@@ -554,6 +559,49 @@ def test_an_exception_with_a_message_and_more_shows_the_message_alone() -> None:
         f"{reason}"
     )
     assert build.dynamic_call('{"tag": "c"}') == f"Error: Tool 'tag_build' failed: {reason}"
+
+
+@attrs.define
+class Point:
+    x: int
+    y: str
+
+
+class Plotted:
+    """Registered below: its hook structures a `Point` with a converter of its own."""
+
+    def __init__(self, point: Point) -> None:
+        self.point = point
+
+
+def test_a_group_of_exceptions_says_what_each_member_said() -> None:
+    # cattrs' own error said only "While structuring Point (2 sub-exceptions)", an
+    # ExceptionGroup "(2 sub-exceptions)": nothing a model or a person could act on.
+    own = cattrs.Converter()
+    register_type(
+        Plotted,
+        schema={"type": "object"},
+        structure=lambda value: Plotted(own.structure(value, Point)),
+        unstructure=lambda plotted: own.unstructure(plotted.point),
+    )
+    echo = echo_tool(Plotted)
+    assert echo.dynamic_call('{"value": {"x": "a"}}') == (
+        f"Error: Invalid arguments for tool {echo.name!r}: value: {{'x': 'a'}} is not accepted: "
+        "ClassValidationError: While structuring Point (2 sub-exceptions): invalid value for "
+        "type, expected int @ $.x; required field missing @ $.y"
+    )
+
+    class Grouped(Toolset):
+        @tool
+        def run(self) -> None:
+            inner = ExceptionGroup("inner", [ValueError("boom"), TypeError()])
+            raise ExceptionGroup("outer", [KeyError("k"), inner, OSError("disk")])
+
+    (run,) = Grouped.to_tools()
+    assert run.dynamic_call(None) == (
+        "Error: Tool 'grouped_run' failed: ExceptionGroup: outer (3 sub-exceptions): "
+        "KeyError: 'k'; ValueError: boom; TypeError; OSError: disk"
+    )
 
 
 #: A whole number past the float range, and a registered schema whose ``not`` leaves its check to

@@ -429,11 +429,15 @@ def _bound_lost_reason(shown: str, lost: BoundLost) -> str:
 
 
 def exception_text(exc: BaseException, limit: int) -> str:
-    """``<Type>: <message>`` of *exc* (its type alone without a message), the message cut.
+    """``<Type>: <message>`` of *exc* (its type alone without a message), cut to *limit*.
 
     An exception raised with a message and then more (attrs' validators raise
     ``ValueError(message, attribute, options, value)``) has the message alone: the default
-    ``str()`` would write the tuple of all of them, Python reprs included.
+    ``str()`` would write the tuple of all of them, Python reprs included. An exception group's
+    message only counts its members (``While structuring Inner (2 sub-exceptions)``, ``unhandled
+    errors in a TaskGroup (1 sub-exception)``): what went wrong follows it, each innermost
+    exception in turn, in cattrs' words with its path within the value for cattrs' own
+    (``invalid value for type, expected int @ $.x``).
     """
     try:
         args = exc.args
@@ -441,7 +445,44 @@ def exception_text(exc: BaseException, limit: int) -> str:
             text = str.__str__(args[0])
         else:
             text = str(exc)
+        leaves = _group_leaves(exc, limit)
+        if leaves:
+            text = f"{text}: {'; '.join(leaves)}" if text else "; ".join(leaves)
     except Exception:  # noqa: BLE001 - a broken __str__ must not break the error path
         text = ""
     name = type(exc).__name__
     return f"{name}: {short_text(text, limit)}" if text else name
+
+
+#: At most this many innermost exceptions of a group are written (each is cut anyway).
+_LEAVES: Final = 8
+
+
+def _group_leaves(exc: BaseException, limit: int) -> list[str]:
+    """What the innermost exceptions of *exc*, an exception group, say; nothing for another."""
+    if not _members(exc):
+        return []
+    if type(exc).__module__.partition(".")[0] == "cattrs":
+        # A cattrs error was raised by cattrs, so it is loaded: its words name each path.
+        from cattrs import transform_error
+
+        return transform_error(exc)[:_LEAVES]
+    leaves: list[str] = []
+    walks = [iter(_members(exc))]  # in order, depth first, without recursing
+    while walks and len(leaves) < _LEAVES:
+        member = next(walks[-1], None)
+        if member is None:
+            walks.pop()
+        elif _members(member):
+            walks.append(iter(_members(member)))
+        else:
+            leaves.append(exception_text(member, limit))
+    return leaves
+
+
+def _members(exc: BaseException) -> tuple[BaseException, ...]:
+    """The exceptions *exc* groups: Python's groups, or the backport's on Python 3.10."""
+    members: object = getattr(exc, "exceptions", None)
+    if isinstance(members, tuple) and callable(getattr(exc, "derive", None)):
+        return typing.cast("tuple[BaseException, ...]", members)
+    return ()
