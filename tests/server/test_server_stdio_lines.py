@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,8 @@ from tests.server.support import (
     text_of,
     write,
 )
-from typed_toolsets.server.protocol import body_limit, too_large
+from typed_toolsets.server.messages import SERVER_BUSY
+from typed_toolsets.server.protocol import MAX_IN_FLIGHT, body_limit, too_large, too_many
 
 pytestmark = pytest.mark.slow
 
@@ -247,3 +249,42 @@ async def test_the_sdk_client_is_told_its_request_was_too_long(tmp_path: Path) -
             after = await client.call_tool("sample_add", {"a": 1, "b": 2})
     assert (raised.value.code, raised.value.message) == (-32600, TOO_LONG["message"])
     assert text_of(after) == "3"
+
+
+def _asleep(request_id: int) -> bytes:
+    """A ``tools/call`` line of ``sample_asleep`` for a minute: a call that stays in flight."""
+    params = {"name": "sample_asleep", "arguments": {"seconds": 60}}
+    request = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+    return json.dumps(request).encode() + b"\n"
+
+
+def _ping(process: subprocess.Popen[bytes]) -> dict[str, Any]:
+    send_line(process, b'{"jsonrpc": "2.0", "id": "ping", "method": "ping"}')
+    return read_answer(process, BOUND)
+
+
+def test_requests_past_the_in_flight_bound_are_answered_at_once() -> None:
+    # The SDK started a task for every request read, however many: 20,000 small calls of a slow
+    # tool took 300 MiB. Past MAX_IN_FLIGHT, a request is answered with an error at once, and
+    # each request that settles (answered, or cancelled) makes room for one more.
+    busy = {"code": SERVER_BUSY, "message": too_many(MAX_IN_FLIGHT)}
+    over = 10
+    with initialized(SAMPLE) as process:
+        send_line(process, b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+        write(process, b"".join(_asleep(i) for i in range(1, MAX_IN_FLIGHT + over + 1)))
+        refused = [read_answer(process, BOUND) for _ in range(over)]
+        assert refused == [
+            {"jsonrpc": "2.0", "id": MAX_IN_FLIGHT + i, "error": busy} for i in range(1, over + 1)
+        ]
+        for request_id in (1, 2):
+            cancel = {"requestId": request_id}
+            notification = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel}
+            send_line(process, json.dumps(notification).encode())
+        # Once the cancelled calls have settled (a ping is served again), two more are served,
+        # and a third is refused (the first answer written).
+        deadline = time.monotonic() + BOUND
+        while "error" in _ping(process):
+            assert time.monotonic() < deadline, "no room made by the cancelled requests"
+            time.sleep(0.05)
+        write(process, b"".join(_asleep(i) for i in (-1, -2, -3)))
+        assert read_answer(process, BOUND) == {"jsonrpc": "2.0", "id": -3, "error": busy}

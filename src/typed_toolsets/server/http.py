@@ -35,7 +35,14 @@ from typed_toolsets import ToolProxy
 
 from .bodies import BODY_SECONDS, error_response, misread, read_body, replayed
 from .guard import LOOPBACK_HOSTS, BearerAuth, check_bind, is_loopback, transport_security
-from .protocol import DEFAULT_NAME, body_limit, logger, mcp_server, request_limit
+from .protocol import (
+    DEFAULT_NAME,
+    MAX_IN_FLIGHT,
+    body_limit,
+    logger,
+    mcp_server,
+    request_limit,
+)
 from .stopping import Watchdog, watchdog
 from .threads import DEFAULT_THREADS, DaemonThreads
 
@@ -477,23 +484,10 @@ def run(
     Raises:
         OSError: The address cannot be bound.
     """
-    import uvicorn
     from uvicorn.supervisors import Multiprocess
 
     sock = _bind(host, port)
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=sock.getsockname()[1],
-        factory=isinstance(app, str),
-        workers=workers,
-        lifespan="on",
-        # Our own line per call replaces the access log; uvicorn's own messages go to the
-        # logging configuration in place (stderr from `serve`).
-        log_config=None,
-        access_log=False,
-        timeout_graceful_shutdown=5,
-    )
+    config = _config(app, host, sock.getsockname()[1], workers)
     plural = "s" if workers != 1 else ""
     logger.info("serving %s at %s (%d worker%s)", what, url_of(sock, path), workers, plural)
     try:
@@ -503,6 +497,28 @@ def run(
             _clean_stop_server()(config).run(sockets=[sock])
     finally:
         sock.close()
+
+
+def _config(app: ASGIApp | str, host: str, port: int, workers: int) -> uvicorn.Config:
+    """The configuration of uvicorn serving *app* on *host*:*port* with *workers* processes."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        factory=isinstance(app, str),
+        workers=workers,
+        lifespan="on",
+        # Our own line per call replaces the access log; uvicorn's own messages go to the
+        # logging configuration in place (stderr from `serve`).
+        log_config=None,
+        access_log=False,
+        timeout_graceful_shutdown=5,
+        # Past it, a request is answered 503 at once (connections count, idle ones too): each
+        # request being served holds a task and its arguments (see `MAX_IN_FLIGHT`).
+        limit_concurrency=MAX_IN_FLIGHT,
+    )
 
 
 def _clean_stop_server() -> type[uvicorn.Server]:

@@ -18,6 +18,7 @@ import mcp_types as types
 from pydantic import ValidationError
 
 __all__ = [
+    "SERVER_BUSY",
     "bad_id",
     "bad_id_message",
     "error",
@@ -27,6 +28,10 @@ __all__ = [
     "unreadable",
     "valid_id",
 ]
+
+#: The code of the error answering a request the server has no room for: one of JSON-RPC's
+#: server errors (-32000 to -32099) that MCP does not name.
+SERVER_BUSY: Final = -32010
 
 #: What a request's id may be, as the refusal of another id says.
 _ID_RULE: Final = 'Invalid Request: "id" must be a string or an integer'

@@ -36,16 +36,24 @@ from typed_toolsets.export.calls import mcp_error
 
 __all__ = [
     "DEFAULT_NAME",
+    "MAX_IN_FLIGHT",
     "body_limit",
     "logger",
     "mcp_server",
     "request_limit",
     "too_large",
+    "too_many",
     "tools_text",
 ]
 
 #: The server name reported to clients (``serverInfo.name``) unless another is given.
 DEFAULT_NAME: Final = "typed-toolsets"
+
+#: At most this many requests are served at once: a stdio client's requests past it are
+#: answered at once with a JSON-RPC error (`too_many`), an HTTP server's with 503. Each waiting
+#: request holds a task and its parsed arguments (about 15 KiB for a small one), so a client
+#: writing faster than calls end (or never reading its answers) could fill the memory.
+MAX_IN_FLIGHT: Final = 1024
 
 #: One INFO record per call: ``tool=<name> outcome=<ok|error:<kind>|cancelled> duration=<s>``.
 logger = logging.getLogger("typed_toolsets.server")
@@ -81,6 +89,14 @@ def too_large(what: str, limit: int) -> str:
         f"the request {what} is larger than {limit:,} bytes, the most this server reads (four "
         "times its tools' largest Limits.max_argument_bytes, plus 64 KiB); send smaller "
         "arguments"
+    )
+
+
+def too_many(limit: int) -> str:
+    """What a client is told of a request sent while *limit* of its requests are in flight."""
+    return (
+        f"the server is busy: {limit:,} requests are in flight, the most it serves at once; "
+        "wait for their answers before sending more"
     )
 
 

@@ -14,12 +14,14 @@ stdin. It also reads a line whole, however long, and drops one it cannot parse w
 answer. Ours reads at most `request_limit` bytes of a line (what HTTP reads of a body) and
 discards the rest; a line that is too long, or not a JSON-RPC message, is answered with a
 JSON-RPC error for its request's id when that can be read (``null`` otherwise), so the client
-is not left waiting for an answer that will never come.
+is not left waiting for an answer that will never come. A request read while `MAX_IN_FLIGHT`
+of the client's are being served is answered at once with an error (`_InFlight`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -27,22 +29,34 @@ import queue
 import re
 import sys
 import threading
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import AsyncIterable, Callable, Generator, Iterable
 from typing import IO, TYPE_CHECKING, Any, Final, cast
 
 import anyio
 import mcp_types as types
 from mcp.server.stdio import stdio_server
-from mcp.shared.message import SessionMessage
+from mcp.shared.message import ServerMessageMetadata, SessionMessage
+from typing_extensions import Self
 
 from typed_toolsets import ToolProxy
 
-from .messages import bad_id, error, unreadable, valid_id
-from .protocol import DEFAULT_NAME, logger, mcp_server, request_limit, too_large, tools_text
+from .messages import SERVER_BUSY, bad_id, error, unreadable, valid_id
+from .protocol import (
+    DEFAULT_NAME,
+    MAX_IN_FLIGHT,
+    logger,
+    mcp_server,
+    request_limit,
+    too_large,
+    too_many,
+    tools_text,
+)
 from .stopping import Watchdog, watchdog
 from .threads import DEFAULT_THREADS, DaemonThreads
 
 if TYPE_CHECKING:
+    from types import TracebackType
+
     from anyio.streams.memory import MemoryObjectSendStream
     from mcp.server import Server
     from mcp.shared._stream_protocols import WriteStream
@@ -83,12 +97,34 @@ async def serve_stdio(
             # lines to read).
             async with stdio_server(_NO_LINES) as (unread, write_stream):
                 unread.close()
-                send, receive = anyio.create_memory_object_stream[SessionMessage | Exception]()
-                async with receive, anyio.create_task_group() as group:
-                    group.start_soon(_requests, lines, send, write_stream)
-                    await _run(server, receive, write_stream)
-                    group.cancel_scope.cancel()
+                await _serve_lines(server, lines, write_stream, line_limit=lines.limit)
     logger.info("stdin closed; stopping")
+
+
+async def _serve_lines(
+    server: Server[Any],
+    lines: AsyncIterable[bytes | _Overlong],
+    write_stream: WriteStream[SessionMessage],
+    *,
+    limit: int = MAX_IN_FLIGHT,
+    line_limit: int = 0,
+) -> None:
+    """Run *server* on the requests of *lines* until they end, *limit* of them at most at once.
+
+    Args:
+        server: The MCP server.
+        lines: The client's lines (each a JSON-RPC message, or a discarded `_Overlong` one).
+        write_stream: Where the server's messages go.
+        limit: How many requests are served at once; one more is answered with an error.
+        line_limit: The longest line read, for the answer to a longer one.
+    """
+    in_flight = _InFlight(limit)
+    send, receive = anyio.create_memory_object_stream[SessionMessage | Exception]()
+    answers = _Answers(write_stream, in_flight)
+    async with receive, anyio.create_task_group() as group:
+        group.start_soon(_requests, lines, line_limit, in_flight, send, write_stream)
+        await _run(server, receive, answers)
+        group.cancel_scope.cancel()
 
 
 async def _run(server: Server[Any], read_stream: Any, write_stream: Any) -> None:
@@ -125,7 +161,9 @@ _NO_LINES: Final = cast("anyio.AsyncFile[str]", _NoLines())  # the SDK only iter
 
 
 async def _requests(
-    lines: _Lines,
+    lines: AsyncIterable[bytes | _Overlong],
+    line_limit: int,
+    in_flight: _InFlight,
     requests: MemoryObjectSendStream[SessionMessage | Exception],
     answers: WriteStream[SessionMessage],
 ) -> None:
@@ -134,17 +172,101 @@ async def _requests(
     A line that is none (not JSON, not a message, an id neither a string nor an integer, too
     long) gets a JSON-RPC error on *answers*, for its request's id when that can be read;
     blank lines are skipped. The SDK drops such lines unanswered, and a client whose request
-    it was would wait for an answer forever.
+    it was would wait for an answer forever. So is a request past *in_flight*'s limit answered,
+    at once: the SDK would start a task for each, however many.
     """
     async with requests:
         async for line in lines:
-            parsed = _parsed(line, lines.limit)
+            parsed = _parsed(line, line_limit)
+            if isinstance(parsed, SessionMessage):
+                parsed = in_flight.admit(parsed)
             if isinstance(parsed, SessionMessage):
                 await requests.send(parsed)
             elif parsed is not None:
                 logger.info("refused a request: %s", parsed.error.message)
                 with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
                     await answers.send(SessionMessage(parsed))
+
+
+class _InFlight:
+    """The client's requests passed to the server and not settled yet, at most *limit*.
+
+    A request settles once its answer is written (`_Answers`), or when the SDK ends it
+    unanswered (one the client cancelled: its message's ``on_request_unanswered``).
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.count = 0
+        # By id: a client may (wrongly) reuse one, and each request is answered.
+        self._ids: collections.Counter[types.RequestId] = collections.Counter()
+
+    def admit(self, message: SessionMessage) -> SessionMessage | types.JSONRPCError:
+        """*message*, counted when it is a request; the error answering it past the limit."""
+        request = message.message
+        if not isinstance(request, types.JSONRPCRequest):
+            return message  # a notification, or the client's answer to a request of ours
+        request_id = request.id
+        if self.count >= self.limit:
+            return error(request_id, SERVER_BUSY, too_many(self.limit))
+        self.count += 1
+        self._ids[request_id] += 1
+
+        async def unanswered() -> None:
+            self.settle(request_id)
+
+        return SessionMessage(
+            request, metadata=ServerMessageMetadata(on_request_unanswered=unanswered)
+        )
+
+    def settle(self, request_id: types.RequestId) -> None:
+        """Count request *request_id* out (an id not in flight is left alone)."""
+        left = self._ids[request_id] - 1
+        if left < 0:
+            del self._ids[request_id]
+            return
+        self.count -= 1
+        if left:
+            self._ids[request_id] = left
+        else:
+            del self._ids[request_id]
+
+
+class _Answers:
+    """The server's write stream: each answer written settles its request in *in_flight*."""
+
+    def __init__(self, stream: WriteStream[SessionMessage], in_flight: _InFlight) -> None:
+        self._stream = stream
+        self._in_flight = in_flight
+
+    async def send(self, item: SessionMessage, /) -> None:
+        """Write *item*; an answer settles its request once written (or failed to be)."""
+        try:
+            await self._stream.send(item)
+        finally:
+            # Not before: a client that does not read its answers would make room for more
+            # requests while theirs wait to be written.
+            message = item.message
+            if isinstance(message, types.JSONRPCResponse | types.JSONRPCError) and (
+                message.id is not None
+            ):
+                self._in_flight.settle(message.id)
+
+    async def aclose(self) -> None:
+        """Close the stream."""
+        await self._stream.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        await self.aclose()
+        return None
 
 
 def _parsed(line: bytes | _Overlong, limit: int) -> SessionMessage | types.JSONRPCError | None:
