@@ -46,6 +46,20 @@ RECORDINGS = next(
     None,
 )
 HAVE_RG = shutil.which("rg") is not None
+
+
+def _grep_warns() -> bool:
+    """Whether this grep warns of a pattern starting with a repetition (GNU grep 3.8 and later)."""
+    grep = shutil.which("grep")
+    if grep is None:
+        return False
+    done = subprocess.run(
+        [grep, "-E", "--", "+a"], input=b"", capture_output=True, check=False, timeout=30
+    )
+    return b"warning" in done.stderr
+
+
+GREP_WARNS = _grep_warns()
 needs_rg = pytest.mark.skipif(not HAVE_RG, reason="ripgrep is not installed (CI installs it)")
 
 LOG = (
@@ -178,8 +192,64 @@ def test_recorded_basic_regex_artefacts_are_fixed_by_extended_grep() -> None:
     assert grep.dynamic_call({"text": LOG, "pattern": "[0-9]+ ERROR", "count_only": True}) == (
         "Found 2 matches for pattern '[0-9]+ ERROR'"
     )
-    # \d is not a digit class in grep (it matches a literal "d"): text_rg has \d.
-    assert grep.dynamic_call({"text": "abc 123\nd\n", "pattern": "\\d"}) == "d\n"
+    # \d is not a digit class in grep (it would match a literal "d"): refused, with [0-9].
+    assert grep.dynamic_call({"text": "abc 123\nd\n", "pattern": "\\d"}) == (
+        "Error: Tool 'text_grep' failed: InvalidPatternError: `pattern` has \\d, which grep's "
+        "POSIX extended regular expressions lack: grep would read it as the letter d; write "
+        "[0-9] for a digit, or use text_rg"
+    )
+
+
+@pytest.mark.parametrize(
+    ("pattern", "advice"),
+    [
+        ("\\d+", "as the letter d; write [0-9] for a digit, or use text_rg"),
+        ("name\\tage", "as the letter t; write the tab character itself, or [[:blank:]] for"),
+        ("foo\\r$", "as the letter r; write the carriage return itself"),
+        ("\\p{L}+", "as the letter p; write a class such as [[:alpha:]], or use text_rg"),
+        ("\\x41", "as the letter x; use text_rg, which takes Perl-style escapes"),
+        ("[\\d\\s]+", "\\d inside [...], where grep reads a backslash as itself: it would match"),
+        ("[^]\\w]", "\\w inside [...]"),
+    ],
+)
+def test_grep_refuses_an_escaped_letter_it_would_read_as_the_letter(
+    pattern: str, advice: str
+) -> None:
+    # They matched lines holding the letter (\t: a "t"), or none: a wrong answer, unannounced.
+    answer = _tools()["text_grep"].dynamic_call({"text": "name\tage\nbob\tt\n", "pattern": pattern})
+    assert answer.startswith("Error: Tool 'text_grep' failed: InvalidPatternError: `pattern` has ")
+    assert advice in answer
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["\\w+\\s\\b", "\\bword\\B", "a\\.b\\|c", "[[:digit:]]+", "[^\\]]", "[]a]", "x\\{2\\}"],
+)
+def test_grep_takes_the_escapes_it_has(pattern: str) -> None:
+    answer = _tools()["text_grep"].dynamic_call({"text": "a word\n", "pattern": pattern})
+    assert not answer.startswith("Error:"), answer
+
+
+@pytest.mark.parametrize(
+    ("pattern", "warning"),
+    [
+        ("(?i)foo", "? at start of expression"),
+        ("+", "+ at start of expression"),
+        ("(?P<x>foo)", "? at start of expression"),
+        ("*foo", "* at start of expression"),
+    ],
+)
+@pytest.mark.skipif(not GREP_WARNS, reason="this grep prints no warnings (GNU grep before 3.8)")
+def test_a_pattern_grep_warns_about_is_refused_with_its_warning(pattern: str, warning: str) -> None:
+    # grep warned on stderr and answered: no match at all for (?i)foo, every line for +.
+    answer = _tools()["text_grep"].dynamic_call(
+        {"text": "foo\nFOO bar\npath\n", "pattern": pattern}
+    )
+    assert answer == (
+        f"Error: Tool 'text_grep' failed: InvalidPatternError: grep rejected the pattern "
+        f"{pattern!r}: grep: warning: {warning} (grep takes POSIX extended regular "
+        "expressions: use [0-9] for digits, or text_rg for Perl-style classes)"
+    )
 
 
 # ------------------------------------------------------------------------------------ grep

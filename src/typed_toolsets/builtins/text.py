@@ -11,6 +11,7 @@ from typed_toolsets import ToolAnnotations, Toolset, tool
 from typed_toolsets.definition.validators import positive_int, positive_seconds
 
 from . import regex, text_ops
+from .ere import check_grep_escapes
 from .exceptions import (
     BuiltinToolError,
     InputTooLargeError,
@@ -51,6 +52,7 @@ _TIMEOUT_HINT: Final = "search less text or use a simpler pattern"
 #: then SIGABRT) print when an allocation fails at the address-space cap.
 _OUT_OF_MEMORY: Final = (b"memory exhausted", b"memory allocation of")
 _SEARCH_CUT_HINT: Final = "refine the pattern or search less text"
+_GREP_WARNING: Final = "grep: warning: "
 _GREP_SYNTAX_HINT: Final = (
     "grep takes POSIX extended regular expressions: use [0-9] for digits, or text_rg for "
     "Perl-style classes"
@@ -178,6 +180,7 @@ class TextProcessingToolset(Toolset):
             ``No matches found for pattern '<p>'``.
         """
         check_pattern(pattern, engine="grep", allow_newline=False)
+        check_grep_escapes(pattern)
         arguments = _grep_arguments(pattern, ignore_case=ignore_case, count_only=count_only)
         data = encode_text(text, max_bytes=self.max_text_bytes)
         output = self._search("grep", arguments, data, _GREP_INSTALL, pattern)
@@ -237,6 +240,18 @@ class TextProcessingToolset(Toolset):
                 "counts (a{1,50} rather than a{1,32767}) or a simpler pattern, or search less text"
             )
             raise InvalidPatternError(msg)
+        if program == "grep" and result.returncode in (0, 1):
+            # grep warns of a pattern it reads in a way the writer hardly meant ("? at start of
+            # expression" for Perl's (?i), "+ at start", "stray \ before ..."), then answers.
+            warnings = [
+                line
+                for line in decode_output(result.stderr).splitlines()
+                if line.startswith(_GREP_WARNING)
+            ]
+            if warnings:
+                explained = f"{'; '.join(warnings)} ({_GREP_SYNTAX_HINT})"
+                msg = f"grep rejected the pattern {quote_pattern(pattern)}: {explained}"
+                raise InvalidPatternError(msg)
         if result.truncated:
             return self._answer(
                 decode_output(cut_to_lines(result.stdout)), _SEARCH_CUT_HINT, cut=True
