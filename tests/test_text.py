@@ -527,6 +527,32 @@ def test_a_program_is_not_started_once_the_call_deadline_has_passed() -> None:
         contextvars.copy_context().run(late_grep)
 
 
+@pytest.mark.parametrize("pattern", ["a", "^a\\s", "\\Aa"])
+def test_filter_lines_stops_at_the_toolset_s_timeout(pattern: str) -> None:
+    # A search per kept line costs microseconds: a million lines ran for 9 to 21 s, unbounded
+    # (and on in an abandoned thread after its call's Limits.timeout).
+    toolset = TextProcessingToolset(timeout=0.2)
+    started = time.monotonic()
+    with pytest.raises(ProgramTimeoutError) as raised:
+        toolset.filter_lines(text="a\n" * 1_000_000, pattern=pattern)
+    assert time.monotonic() - started < 5
+    assert str(raised.value) == (
+        "filter_lines did not finish within 0.2 seconds and was stopped (the lines matched so "
+        "far are not returned); search less text or use a simpler pattern"
+    )
+
+
+def test_filter_lines_stops_at_the_call_s_deadline() -> None:
+    def in_a_timed_call() -> str:
+        set_call_deadline(time.monotonic() + 0.2)
+        return TextProcessingToolset().filter_lines(text="a\n" * 1_000_000, pattern="a")
+
+    started = time.monotonic()
+    with pytest.raises(ProgramTimeoutError, match=r"within the call's Limits\.timeout and was"):
+        contextvars.copy_context().run(in_a_timed_call)
+    assert time.monotonic() - started < 5
+
+
 @pytest.mark.usefixtures("no_leaks")
 @pytest.mark.parametrize(
     ("method", "arguments"),

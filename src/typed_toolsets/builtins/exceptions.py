@@ -8,7 +8,8 @@ Hierarchy::
         │   ├── InputTooLargeError              a text, pattern, list or value over its cap
         │   └── InvalidPatternError             a pattern refused by a rule or by the engine
         ├── ProgramNotFoundError                grep, rg or gh is not on the caller's PATH
-        ├── ProgramTimeoutError (TimeoutError)  the deadline passed; the process group was killed
+        ├── ProgramTimeoutError (TimeoutError)  the deadline passed: the process group was killed
+        │                                       (filter_lines, run here, stopped)
         ├── ProgramFailedError                  the program could not start, or crashed
         └── OutputTooLargeError                 gh's JSON was cut at the output cap
 
@@ -63,7 +64,11 @@ class ProgramNotFoundError(BuiltinToolError):
 
 
 class ProgramTimeoutError(BuiltinToolError, TimeoutError):
-    """The external program did not finish before the deadline; its process group was killed."""
+    """The work did not finish before the deadline and was stopped.
+
+    An external program's whole process group was killed; `filter_lines`, which runs in the
+    process, stopped between two searches.
+    """
 
 
 class ProgramFailedError(BuiltinToolError):

@@ -15,6 +15,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+import attrs
+
 from typed_toolsets.definition.limits import call_deadline
 
 from .exceptions import ProgramFailedError, ProgramNotFoundError, ProgramTimeoutError
@@ -22,6 +24,7 @@ from .outputs import decode_output
 from .process import ProcessResult, StartError, run_bounded
 
 __all__ = [
+    "TimeBudget",
     "caller_path",
     "failure_line",
     "find_program",
@@ -31,6 +34,8 @@ __all__ = [
 ]
 
 _SEARCH_LOCALE: Final = "C.UTF-8"
+#: How a program is stopped at its deadline.
+_KILLED: Final = "its whole process group was killed"
 #: Longest part of a failed program's message that `failure_line` quotes.
 _MAX_QUOTED: Final = 300
 
@@ -98,12 +103,8 @@ def run_program(
             its group was killed. Or the call's deadline had passed: it was not started.
     """
     path = find_program(name, install_hint=install_hint)
-    # A call with a Limits.timeout stops waiting at its deadline, and the program goes with it.
-    deadline = call_deadline()
-    left = timeout if deadline is None else min(timeout, deadline - time.monotonic())
-    if left <= 0:
-        msg = f"{name} was not started: the call's deadline (Limits.timeout) has passed"
-        raise ProgramTimeoutError(msg)
+    budget = TimeBudget.start(name, timeout)
+    left = budget.deadline - time.monotonic()
     try:
         result = run_bounded(
             [name, *arguments],
@@ -122,14 +123,48 @@ def run_program(
         msg = f"the {name!r} program ({path}) could not be started: {exc.strerror or exc}"
         raise ProgramFailedError(msg) from None
     if result.ended_by == "deadline":
-        unit = "second" if timeout == 1 else "seconds"
-        within = f"{timeout:g} {unit}" if left == timeout else "the call's Limits.timeout"
-        msg = (
-            f"{name} did not finish within {within} and was stopped (its whole process group "
-            f"was killed); {timeout_hint}"
-        )
-        raise ProgramTimeoutError(msg)
+        raise budget.spent(_KILLED, timeout_hint)
     return result
+
+
+@attrs.frozen
+class TimeBudget:
+    """How long a piece of work may run: the tool's *timeout*, or less by the call's deadline.
+
+    Attributes:
+        name: What runs, for the messages (``grep``, ``filter_lines``).
+        timeout: The tool's own bound, in seconds.
+        deadline: When the work must stop (`time.monotonic`).
+        by_call: Whether the deadline is that of a call with a `Limits.timeout`.
+    """
+
+    name: str
+    timeout: float
+    deadline: float
+    by_call: bool
+
+    @classmethod
+    def start(cls, name: str, timeout: float) -> TimeBudget:
+        """The budget of work starting now.
+
+        Raises:
+            ProgramTimeoutError: The call's deadline has passed already: nothing may start.
+        """
+        now = time.monotonic()
+        call = call_deadline()
+        if call is not None and call < now + timeout:
+            if call <= now:
+                msg = f"{name} was not started: the call's deadline (Limits.timeout) has passed"
+                raise ProgramTimeoutError(msg)
+            return cls(name, timeout, call, by_call=True)
+        return cls(name, timeout, now + timeout, by_call=False)
+
+    def spent(self, how: str, hint: str) -> ProgramTimeoutError:
+        """The error of work stopped (*how*: what stopping it took) at the deadline."""
+        unit = "second" if self.timeout == 1 else "seconds"
+        within = "the call's Limits.timeout" if self.by_call else f"{self.timeout:g} {unit}"
+        msg = f"{self.name} did not finish within {within} and was stopped ({how}); {hint}"
+        return ProgramTimeoutError(msg)
 
 
 def failure_line(name: str, result: ProcessResult, quoted: str | None = None) -> str:

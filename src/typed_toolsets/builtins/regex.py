@@ -50,6 +50,9 @@ text's size is over `MAX_WORK`, and `_MAX_MEM` keeps compiling a 4 KB pattern to
 
 from __future__ import annotations
 
+import itertools
+import math
+import time
 from collections.abc import Iterator
 from typing import Final, Protocol
 
@@ -164,6 +167,9 @@ def _check_work(regex: _Regex, pattern: str, size: int) -> None:
     )
     raise InvalidPatternError(msg)
 
+
+#: The clock is read once every this many searches (each takes microseconds).
+_CHECKED_EVERY: Final = 512
 
 #: Put after each line's newline for the whole-text search: a byte no pattern matches, between
 #: two newlines (see the module docstring). ``_BREAK`` is its end, where the next line starts.
@@ -321,10 +327,14 @@ def _lower_bounds_written(pattern: str) -> str:
     return "".join(parts)
 
 
-def _kept_spans(inner: _Regex, whole: _Regex, joined: bytes, pattern: str) -> list[tuple[int, int]]:
+def _kept_spans(
+    inner: _Regex, whole: _Regex, joined: bytes, pattern: str, deadline: float
+) -> list[tuple[int, int]]:
     """The [start, end) in *joined* of each line the seed keeps, end just past its newline.
 
-    One search per kept line: a line without a match costs no Python at all.
+    One search per kept line: a line without a match costs no Python at all. A search costs a
+    few microseconds, so a million kept lines take seconds: past *deadline* (`time.monotonic`),
+    `TimeoutError`.
     """
     # A match that starts after a line's newline is one of the seed's only if it is empty there.
     empty_at_end = whole.search(b"\n", 1) is not None
@@ -334,7 +344,9 @@ def _kept_spans(inner: _Regex, whole: _Regex, joined: bytes, pattern: str) -> li
     size = len(joined)
     spans: list[tuple[int, int]] = []
     position = 0
-    while True:
+    for searched in itertools.count(1):
+        if not searched % _CHECKED_EVERY and time.monotonic() > deadline:
+            raise TimeoutError
         match = inner.search(joined, position)
         if match is None:
             break
@@ -362,11 +374,12 @@ def _kept_spans(inner: _Regex, whole: _Regex, joined: bytes, pattern: str) -> li
     return spans
 
 
-def filter_lines(text: str, pattern: str, *, invert: bool) -> str:
+def filter_lines(text: str, pattern: str, *, invert: bool, deadline: float = math.inf) -> str:
     """Keep the lines of *text* that match *pattern* case-insensitively (or, if *invert*, don't).
 
     Raises:
         InvalidPatternError: RE2 rejects the pattern, or its program is too large for the text.
+        TimeoutError: The lines were not all matched by *deadline* (`time.monotonic`).
     """
     data = text.encode("utf-8", "surrogatepass")
     # Compiled on its own first, so that the prefix cannot turn an invalid pattern into a valid
@@ -377,11 +390,15 @@ def filter_lines(text: str, pattern: str, *, invert: bool) -> str:
     inner = _compile(f"(?m){_multi_line_kept_on(written)}", pattern)
     _check_work(whole if whole.programsize > inner.programsize else inner, pattern, len(data))
     if _needs_line_by_line(pattern):
-        lines = _lines(data)
-        kept = [line for line in lines if _line_matches(inner, whole, line) != invert]
+        kept: list[bytes] = []
+        for counted, line in enumerate(_lines(data), 1):
+            if not counted % _CHECKED_EVERY and time.monotonic() > deadline:
+                raise TimeoutError
+            if _line_matches(inner, whole, line) != invert:
+                kept.append(line)
         return b"".join(kept).decode("utf-8", "surrogatepass")
     joined = data.replace(b"\n", b"\n" + _SEPARATOR)
-    spans = _kept_spans(inner, whole, joined, pattern)
+    spans = _kept_spans(inner, whole, joined, pattern, deadline)
     pieces: list[bytes] = []
     if not invert:
         pieces = [joined[start:end] for start, end in spans]

@@ -23,7 +23,7 @@ from .exceptions import (
 )
 from .inputs import MAX_PATTERN_BYTES, check_int, check_pattern, check_text, encode_text
 from .outputs import cap_answer, cut_to_lines, decode_output, escape_controls, quote_pattern
-from .programs import failure_line, run_program, search_environment
+from .programs import TimeBudget, failure_line, run_program, search_environment
 
 __all__ = [
     "BuiltinToolError",
@@ -48,6 +48,8 @@ PatternText = Annotated[str, MaxLen(MAX_PATTERN_BYTES)]
 _GREP_INSTALL: Final = "install GNU grep (Debian/Ubuntu: apt-get install grep)"
 _RG_INSTALL: Final = "install ripgrep (Debian/Ubuntu: apt-get install ripgrep)"
 _TIMEOUT_HINT: Final = "search less text or use a simpler pattern"
+#: How filter_lines is stopped at its deadline.
+_PART_LEFT: Final = "the lines matched so far are not returned"
 #: What grep ("grep: Memory exhausted") and rg (Rust's "memory allocation of N bytes failed",
 #: then SIGABRT) print when an allocation fails at the address-space cap.
 _OUT_OF_MEMORY: Final = (b"memory exhausted", b"memory allocation of")
@@ -126,7 +128,8 @@ class TextProcessingToolset(Toolset):
     """Text search and analysis tools: grep, word count, ripgrep, line extraction and more.
 
     Attributes:
-        timeout: Seconds grep or rg may run before its process group is killed.
+        timeout: Seconds grep or rg may run before its process group is killed, and
+            filter_lines (which runs here, with RE2) before it is stopped.
         max_output_bytes: Cap on what a tool returns, in UTF-8 bytes after escaping, and on
             what grep or rg may print (stdout and stderr together). A longer answer is cut at
             a line and ends with a ``[truncated: ...]`` note.
@@ -344,7 +347,13 @@ class TextProcessingToolset(Toolset):
             The kept lines, with their line endings.
         """
         check_pattern(pattern, engine="RE2")
-        kept = regex.filter_lines(self._text(text, whole_lines=True), pattern, invert=invert)
+        text = self._text(text, whole_lines=True)
+        # Run here, not as a program: bounded by the same timeout, checked between searches.
+        budget = TimeBudget.start("filter_lines", self.timeout)
+        try:
+            kept = regex.filter_lines(text, pattern, invert=invert, deadline=budget.deadline)
+        except TimeoutError:
+            raise budget.spent(_PART_LEFT, _TIMEOUT_HINT) from None
         return self._answer(escape_controls(kept), _SEARCH_CUT_HINT)
 
     def unique_lines(self, *, text: str, preserve_order: bool = True) -> str:
