@@ -15,6 +15,7 @@ from typing import Any, Final
 
 import cattrs
 
+from .bounded import keep_recent
 from .catalog import registry
 from .typespec import TypeSpec, Unresolved, Unsupported
 
@@ -90,6 +91,7 @@ class _HookCache:
         with self._lock:
             if cleared == self._cleared:
                 self._hooks[annotation] = hook
+                keep_recent(self._hooks)
         return hook
 
     def cache_clear(self) -> None:

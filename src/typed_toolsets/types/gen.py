@@ -16,11 +16,13 @@ import linecache
 import re
 import sys
 import types
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
 
+from .bounded import keep_recent
 from .typespec import MISSING, Reject, TypeSpec
 
 __all__ = [
@@ -44,8 +46,9 @@ _numbers: Final = itertools.count(1)
 _NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: Generated code compiled so far, by the hash of its source: (the source's lines, as linecache
 #: holds them; the function's code, or the module's when the function has defaults or a
-#: closure; whether it is the function's). Kept for the life of the process, as linecache keeps
-#: the source: there is one per shape of arguments, not one per tool.
+#: closure; whether it is the function's). Mostly one per shape of arguments, but a checker's
+#: code names its parameters, so tools that come and go add their own: the oldest are dropped
+#: (`keep_recent`), and each source leaves linecache once no function runs its code.
 _codes: dict[int, list[tuple[list[str], types.CodeType, bool]]] = {}
 
 
@@ -81,6 +84,9 @@ def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Calla
     exec(module, namespace)  # noqa: S102 - our own generated source, built from field names
     linecache.cache[filename] = (len(source), None, lines, filename)
     generated = namespace["generated"]
+    # The function's code lives as long as a function or `_codes` holds it (a module's code
+    # holds its function's as a constant): then tracebacks need its source no more.
+    weakref.finalize(generated.__code__, linecache.cache.pop, filename, None)
     # A function without defaults or a closure is rebuilt from its own code alone; otherwise
     # the module code runs again, so that its defaults are evaluated in the new namespace.
     plain = (generated.__defaults__, generated.__kwdefaults__, generated.__closure__) == (
@@ -89,6 +95,7 @@ def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Calla
         None,
     )
     compiled.append((lines, generated.__code__ if plain else module, plain))
+    keep_recent(_codes)
     return generated
 
 

@@ -7,9 +7,11 @@ new type is added in one place. Users add types with `register_type` (`.usertype
 from __future__ import annotations
 
 import contextlib
+import itertools
 import re
 import threading
 import typing
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, Protocol
 
@@ -19,6 +21,7 @@ from typed_toolsets.rules import reasons
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.rules.shapes import Shape
 
+from .bounded import keep_recent
 from .typespec import (
     Schema,
     TypeSpec,
@@ -203,6 +206,10 @@ class Builder:
 class TypeRegistry:
     """Ordered rules plus the caches of built specs and ``$defs`` entries. Thread-safe.
 
+    The specs cached are bounded (`typed_toolsets.types.bounded`): a type of a toolset that is
+    gone is dropped in time. A recursive class's ``$defs`` entry is kept for good (a schema
+    built with it may be documented later: the strict form is built on first use).
+
     Attributes:
         strict: This registry builds the strict form of each type (see `strict_form`).
     """
@@ -215,7 +222,8 @@ class TypeRegistry:
         self._cache: dict[object, TypeSpec] = {}
         self._defs: dict[type, tuple[str, Schema, frozenset[type]]] = {}
         self._def_refs: dict[type, TypeSpec] = {}
-        self._names: dict[type, str] = {}
+        # Weak: a token holds no reference to its class (the caches above are bounded).
+        self._names: weakref.WeakKeyDictionary[type, str] = weakref.WeakKeyDictionary()
         self._lock = threading.RLock()
         # The strict form reads its rules from the registry it is the strict form of.
         self._rules_of = self if strict_of is None else strict_of
@@ -291,7 +299,7 @@ class TypeRegistry:
         with self._lock:
             token = self._names.get(cls)
             if token is None:
-                token = f"{_DEF_TOKEN}{len(self._names)}"
+                token = f"{_DEF_TOKEN}{next(_tokens)}"
                 self._names[cls] = token
             return token
 
@@ -310,6 +318,7 @@ class TypeRegistry:
             spec = builder.spec(annotation)
             # Commit only after the whole build succeeded, so no half-built spec is cached.
             self._cache.update(builder.cache)
+            keep_recent(self._cache)
             for cls, entry in builder.new_defs.items():
                 self._defs[cls] = entry
                 ref = _lookup(builder.cache, cls)
@@ -342,6 +351,8 @@ class TypeRegistry:
 
 
 _DEF_TOKEN: Final = "typed-toolsets-def-"  # noqa: S105 - a $defs placeholder, not a secret
+#: The number of each token: never reused, though classes go and their tokens with them.
+_tokens: Final = itertools.count()
 
 
 def _class_order(cls: type) -> tuple[str, str]:

@@ -1,0 +1,71 @@
+"""Caches keyed by users' types hold a bounded number of them (`typed_toolsets.types.bounded`).
+
+A program that defines toolsets with types of their own and drops them kept every type, and
+the code generated for its tools, for good: about 20 KiB a toolset, without end.
+"""
+
+from __future__ import annotations
+
+import enum
+import gc
+import inspect
+import linecache
+import weakref
+from typing import Any
+
+import attrs
+import pytest
+
+from typed_toolsets import Toolset, tool
+from typed_toolsets.types import bounded, gen
+
+BOUND = 64
+TOOLSETS = 300
+
+
+def _define_use_and_drop(number: int) -> weakref.ref[type]:
+    """A toolset with types of its own and a parameter named after *number*, used and dropped."""
+
+    @attrs.define
+    class Item:
+        name: str
+
+    class Color(enum.Enum):
+        RED = "red"
+
+    def run(self: Any, **arguments: Any) -> int:
+        return len(arguments)
+
+    parameter = f"item_{number}"
+    run.__annotations__ = {parameter: Item, "color": Color, "return": int}
+    namespace: dict[str, Any] = {"run": tool(_keyword_only(run, parameter))}
+    toolset = type(Toolset)(f"Dropped{number}", (Toolset,), namespace)
+    (proxy,) = toolset.to_tools()
+    assert proxy.dynamic_call({parameter: {"name": "x"}, "color": "red"}) == 2
+    # A refusal: its checker's code names the parameter, so each tool has code of its own.
+    assert proxy.dynamic_call({parameter: {"name": 1}, "color": "red"}).startswith("Error:")
+    return weakref.ref(Item)
+
+
+def _keyword_only(function: Any, parameter: str) -> Any:
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [
+        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter(parameter, keyword, annotation=function.__annotations__[parameter]),
+        inspect.Parameter("color", keyword, annotation=function.__annotations__["color"]),
+    ]
+    function.__signature__ = inspect.Signature(parameters, return_annotation=int)
+    return function
+
+
+def test_the_types_and_code_of_dropped_toolsets_are_let_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounded, "CACHED_ENTRIES", BOUND)
+    codes, lines = len(gen._codes), len(linecache.cache)
+    items = [_define_use_and_drop(number) for number in range(TOOLSETS)]
+    gc.collect()
+    alive = sum(item() is not None for item in items)
+    # Each cache keeps at most BOUND entries (a type, or a hook or code for it).
+    assert alive <= 2 * BOUND
+    assert items[0]() is None
+    assert len(gen._codes) <= codes + BOUND
+    assert len(linecache.cache) <= lines + 4 * BOUND
