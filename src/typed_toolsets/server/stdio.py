@@ -4,8 +4,8 @@ While serving, file descriptor 1 points at stderr (the SDK moves it) and 0 at th
 (we do, see below), so nothing a tool (or a program it runs) prints or reads can corrupt the
 protocol (what is left in ``sys.stdout``'s buffer is flushed there before the SDK gives file
 descriptor 1 back); our log lines go to stderr. When the client closes stdin, in-flight calls
-are cancelled (an async tool is cancelled; a sync tool's daemon thread is abandoned) and the
-server returns.
+get `ANSWER_GRACE` to be answered, then are cancelled (an async tool is cancelled; a sync
+tool's daemon thread is abandoned) and the server returns.
 
 The requests are read from a private duplicate of file descriptor 0 by a daemon thread of ours,
 not by the SDK's reader: that one waits in a thread the interpreter joins, and cannot be
@@ -61,7 +61,11 @@ if TYPE_CHECKING:
     from mcp.server import Server
     from mcp.shared._stream_protocols import WriteStream
 
-__all__ = ["serve_stdio"]
+__all__ = ["ANSWER_GRACE", "serve_stdio"]
+
+#: When stdin ends, how long the calls still running have to be answered before they are
+#: cancelled (the SDK's client gives a server 2 seconds to exit after closing its stdin).
+ANSWER_GRACE: Final = 1.0
 
 
 async def serve_stdio(
@@ -97,7 +101,9 @@ async def serve_stdio(
             # lines to read).
             async with stdio_server(_NO_LINES) as (unread, write_stream):
                 unread.close()
-                await _serve_lines(server, lines, write_stream, line_limit=lines.limit)
+                await _serve_lines(
+                    server, lines, write_stream, line_limit=lines.limit, on_end=lines.stopping
+                )
     logger.info("stdin closed; stopping")
 
 
@@ -108,6 +114,7 @@ async def _serve_lines(
     *,
     limit: int = MAX_IN_FLIGHT,
     line_limit: int = 0,
+    on_end: Callable[[], None] = lambda: None,
 ) -> None:
     """Run *server* on the requests of *lines* until they end, *limit* of them at most at once.
 
@@ -117,12 +124,13 @@ async def _serve_lines(
         write_stream: Where the server's messages go.
         limit: How many requests are served at once; one more is answered with an error.
         line_limit: The longest line read, for the answer to a longer one.
+        on_end: Called when the lines have ended and the calls still running are cancelled.
     """
     in_flight = _InFlight(limit)
     send, receive = anyio.create_memory_object_stream[SessionMessage | Exception]()
     answers = _Answers(write_stream, in_flight)
     async with receive, anyio.create_task_group() as group:
-        group.start_soon(_requests, lines, line_limit, in_flight, send, write_stream)
+        group.start_soon(_requests, lines, line_limit, in_flight, send, write_stream, on_end)
         await _run(server, receive, answers)
         group.cancel_scope.cancel()
 
@@ -166,6 +174,7 @@ async def _requests(
     in_flight: _InFlight,
     requests: MemoryObjectSendStream[SessionMessage | Exception],
     answers: WriteStream[SessionMessage],
+    on_end: Callable[[], None],
 ) -> None:
     """Pass each JSON-RPC message of *lines* on to the server as *requests*, as the SDK does.
 
@@ -174,6 +183,11 @@ async def _requests(
     blank lines are skipped. The SDK drops such lines unanswered, and a client whose request
     it was would wait for an answer forever. So is a request past *in_flight*'s limit answered,
     at once: the SDK would start a task for each, however many.
+
+    When the lines end, the calls running get `ANSWER_GRACE` to be answered before the server
+    is told, which cancels the rest: a client that writes its requests and closes stdin (a
+    script piping them in) is answered every call that ends in time. (Told at once, the SDK
+    cancelled even a call that had ended, before its answer was written.) Then *on_end*.
     """
     async with requests:
         async for line in lines:
@@ -186,6 +200,9 @@ async def _requests(
                 logger.info("refused a request: %s", parsed.error.message)
                 with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
                     await answers.send(SessionMessage(parsed))
+        with anyio.move_on_after(ANSWER_GRACE):
+            await in_flight.drained()
+        on_end()
 
 
 class _InFlight:
@@ -200,6 +217,13 @@ class _InFlight:
         self.count = 0
         # By id: a client may (wrongly) reuse one, and each request is answered.
         self._ids: collections.Counter[types.RequestId] = collections.Counter()
+        self._drained: anyio.Event | None = None
+
+    async def drained(self) -> None:
+        """Return once no request is in flight."""
+        while self.count:
+            self._drained = anyio.Event()
+            await self._drained.wait()
 
     def admit(self, message: SessionMessage) -> SessionMessage | types.JSONRPCError:
         """*message*, counted when it is a request; the error answering it past the limit."""
@@ -230,6 +254,8 @@ class _InFlight:
             self._ids[request_id] = left
         else:
             del self._ids[request_id]
+        if not self.count and self._drained is not None:
+            self._drained.set()
 
 
 class _Answers:
@@ -400,7 +426,7 @@ class _Lines:
         self.limit = limit
         self._asks: queue.SimpleQueue[_Delivery | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
-        # Started at the end of stdin, which stops the server (see `stopping`).
+        # Started when the end of stdin stops the server (see `stopping`).
         self._watchdog: Watchdog | None = None
 
     def __aiter__(self) -> _Lines:
@@ -430,10 +456,13 @@ class _Lines:
         self._asks.put(deliver)
         line = await answer
         if not line:
-            if self._watchdog is None:
-                self._watchdog = watchdog()
             raise StopAsyncIteration
         return line
+
+    def stopping(self) -> None:
+        """The end of stdin stops the server now: its stop is watched (see `stopping`)."""
+        if self._watchdog is None:
+            self._watchdog = watchdog()
 
     def _read(self) -> None:
         try:
