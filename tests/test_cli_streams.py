@@ -388,3 +388,46 @@ def test_help_that_stdout_cannot_take_is_one_line_and_status_1(args: list[str]) 
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (0, b"")
+
+
+_BROKEN_TARGET = """\
+from typed_toolsets import Toolset, tool
+
+
+class Broken(Toolset):
+    exports = (tool("nope"),)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (_BROKEN_TARGET, 1),
+        (
+            _BROKEN_TARGET.replace('"nope"', '"run"')
+            + "\n    def run(self) -> int:\n        return 1\n",
+            0,
+        ),
+    ],
+    ids=["problems", "clean"],
+)
+def test_check_keeps_its_verdict_when_the_reader_of_its_findings_goes_away(
+    tmp_path: Path, source: str, expected: int
+) -> None:
+    # `check pkg | head` exited 0 once head had gone, problems or not: CI with pipefail passed.
+    (tmp_path / "target.py").write_text(source)
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run(
+            [*COMMAND, "check", "target.py"],
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (expected, b"")

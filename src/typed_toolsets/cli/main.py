@@ -58,12 +58,14 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except TargetError as exc:
         err.write(f"typed-toolsets check: error: {exc}\n")
         return EXIT_USAGE
+    count = len(result.findings)
+    skipped = len(result.unchecked)
+    # The verdict stands if the reader of the findings goes away (`check pkg | head`).
+    args.verdict = EXIT_USAGE if skipped else EXIT_PROBLEMS if count else EXIT_OK
     for finding in result.findings:
         out.write(finding.format() + "\n")
-    count = len(result.findings)
     checked = len(result.classes)
     toolsets = f"{checked} toolset{'s' if checked != 1 else ''}"
-    skipped = len(result.unchecked)
     # Targets that could not be checked are said last, and make the status a usage error's.
     tail = f"; {skipped} target{'s' if skipped != 1 else ''} not checked" if skipped else ""
     if count:
@@ -77,9 +79,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(f"Success: no problems found in {toolsets}\n")
     for reason in result.unchecked:
         err.write(f"typed-toolsets check: error: {reason}\n")
-    if skipped:
-        return EXIT_USAGE
-    return EXIT_PROBLEMS if count else EXIT_OK
+    verdict: int = args.verdict
+    return verdict
 
 
 def _demo(args: argparse.Namespace, out: TextIO, _err: TextIO) -> int:
@@ -317,21 +318,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(args.command, "interrupted")
         return EXIT_INTERRUPTED
     except BaseException as exc:
-        failed = _output_failed(args.command, exc)
+        failed = _output_failed(args.command, exc, getattr(args, "verdict", EXIT_OK))
         if failed is None:
             raise
         return failed
     return status
 
 
-def _output_failed(command: str, exc: BaseException) -> int | None:
+def _output_failed(command: str, exc: BaseException, verdict: int = EXIT_OK) -> int | None:
     """The status when writing the output of *command* failed with *exc*, said on stderr.
 
     None when *exc* is no failure to write stdout (the caller raises it again).
+
+    Args:
+        command: The command that was writing.
+        exc: What writing raised.
+        verdict: The status of a command that had judged before writing (``check``): the
+            reader going away does not change it.
     """
     if _broken_pipe(exc):  # the reader went away (`typed-toolsets demo | head`)
         _drop(sys.stdout)
-        return EXIT_OK
+        return verdict
     if isinstance(exc, ValueError) and getattr(sys.stdout, "closed", False):
         # A tool (or a target) closed sys.stdout: nothing more can be written to it.
         _say(command, "error: cannot write the output: sys.stdout was closed")
