@@ -89,6 +89,12 @@ class ClassInfo:
         self._lock = threading.Lock()
         self._resolved = all(e.method is not None for e in exports)
 
+    def _owns(self, export: Export) -> bool:
+        """Whether this class declares *export* or defines its method (not merely inherits it)."""
+        return class_info(export.owner) is self or any(
+            spec.method_name == export.method_name for spec in self.own_specs
+        )
+
     def is_resolved(self) -> bool:
         """Whether every export's method signature has been read."""
         return self._resolved
@@ -107,6 +113,8 @@ class ClassInfo:
                 return self.exports
             problems: list[Problem] = []
             resolved: list[Export] = []
+            # As `build_class` gives them: the parameters read of the class's own exports.
+            parameters: list[tuple[str, str, object]] = []
             for export in self.exports:
                 if export.method is None:
                     try:
@@ -115,6 +123,8 @@ class ClassInfo:
                         )
                     except SignatureProblems as exc:
                         problems.extend(exc.problems)
+                        if self._owns(export):
+                            parameters.extend((export.method_name, *p) for p in exc.parameters)
                         continue
                     except Unresolved as exc:
                         problems.extend(_unresolved_problems(class_name, export.method_name, exc))
@@ -122,7 +132,13 @@ class ClassInfo:
                     export = attrs.evolve(export, method=method)
                 resolved.append(export)
             if problems:
-                raise ToolsetDefinitionError(problems)
+                for export in resolved:
+                    if export.method is not None and self._owns(export):
+                        read = ((p.name, p.annotation) for p in export.method.params)
+                        parameters.extend((export.method_name, *p) for p in read)
+                error = ToolsetDefinitionError(problems)
+                error._parameters = tuple(parameters)  # pyright: ignore[reportPrivateUsage]
+                raise error
             self.exports = resolved
             self._resolved = True
             return resolved

@@ -2,6 +2,7 @@
 # annotations (PEP 563 strings, resolved when the tools are built): to_tools() would fail.
 from __future__ import annotations
 
+import datetime
 from typing import TYPE_CHECKING
 
 from typed_toolsets import Toolset, tool
@@ -27,6 +28,12 @@ class Tasks(Toolset):
     @tool
     def imported_at_run_time(self, *, item: Item) -> str:
         return item.name
+
+    # Reported beside the unresolved names, by check too (it read no parameter of a class whose
+    # tools failed to build only then).
+    @tool
+    def either(self, *, when: datetime.date | str) -> str:  # E: Tasks.either: parameter 'when' has the union date | str, and a JSON value can match both date and str (the first one in declared order wins)  [toolset-ambiguous-union]
+        return str(when)
 
 
 
