@@ -55,7 +55,7 @@ def explain_unsupported(annotation: object) -> str:
     if annotation is bytes or annotation is bytearray or annotation is memoryview:
         return reasons.BYTES
     if isinstance(annotation, typing.TypeVar):
-        return reasons.type_variable(repr(annotation))
+        return reasons.type_variable(annotation.__name__)
     origin = typing.get_origin(annotation)
     if fullname(origin) == "collections.abc.Callable" or annotation is _TYPING_CALLABLE:
         return reasons.CALLABLES

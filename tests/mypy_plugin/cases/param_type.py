@@ -107,6 +107,7 @@ class Types(Toolset):
         tool("mappings"),
         tool("binary"),
         tool("generics"),
+        tool("variable"),
         tool("structs"),
         tool("inherited"),
         tool("generic_structs"),
@@ -126,7 +127,8 @@ class Types(Toolset):
         nested: list[dict[str, Opaque]],  # E: Types.mappings: parameter 'nested' has type list[dict[str, Opaque]], which has no JSON Schema ('Opaque' is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; use one of those, or register it with typed_toolsets.register_type() (and, for the mypy plugin, list it under registered_types in its config))  [toolset-param-type]
     ) -> None: ...
     def binary(self, *, raw: bytes, blob: Blob, arr: bytearray) -> None: ...  # E: Types.binary: parameter 'arr' has type bytearray, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]  # E: Types.binary: parameter 'blob' has type Blob, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]  # E: Types.binary: parameter 'raw' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
-    def generics(self, *, bare: list, var: T, iterable: Iterable[int], box: Box[int]) -> None: ...  # E: Types.generics: parameter 'bare' has type list[Any], which has no JSON Schema (list needs its type parameters (for example list[str]))  [toolset-param-type]  # E: Types.generics: parameter 'box' has type Box[int], which has no JSON Schema ('Box' is generic; generic structs are not supported)  [toolset-param-type]  # E: Types.generics: parameter 'iterable' has type Iterable[int], which has no JSON Schema ('Iterable' is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; use one of those, or register it with typed_toolsets.register_type() (and, for the mypy plugin, list it under registered_types in its config))  [toolset-param-type]  # E: Types.generics: parameter 'var' has type T, which has no JSON Schema (the type variable T has no JSON Schema)  [toolset-param-type]
+    def generics(self, *, bare: list, iterable: Iterable[int], box: Box[int]) -> None: ...  # E: Types.generics: parameter 'bare' has type list[Any], which has no JSON Schema (list needs its type parameters (for example list[str]))  [toolset-param-type]  # E: Types.generics: parameter 'box' has type Box[int], which has no JSON Schema ('Box' is generic; generic structs are not supported)  [toolset-param-type]  # E: Types.generics: parameter 'iterable' has type Iterable[int], which has no JSON Schema ('Iterable' is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; use one of those, or register it with typed_toolsets.register_type() (and, for the mypy plugin, list it under registered_types in its config))  [toolset-param-type]
+    def variable(self, *, var: T) -> None: ...  # E: Types.variable: parameter 'var' has type T, which has no JSON Schema (the type variable T has no JSON Schema)  [toolset-param-type]
 
     @tool
     def bare_mapping(self, *, table: dict) -> None: ...  # E: Types.bare_mapping: parameter 'table' has type dict[Any, Any], which has no JSON Schema (dict needs its type parameters (for example dict[str, int]))  [toolset-param-type]
