@@ -307,6 +307,73 @@ def test_a_structure_hook_stricter_than_its_schema_is_caught() -> None:
 
 
 @attrs.frozen
+class Quantity:
+    count: int
+
+
+def _quantity(value: object) -> Quantity:
+    if type(value) is not int:  # a model's 3.0, which "integer" admits, fails
+        msg = f"expected an int, got {value!r}"
+        raise TypeError(msg)
+    return Quantity(value)
+
+
+@attrs.frozen
+class Size:
+    number: int
+
+
+def _size(value: object) -> Size:
+    if type(value) is not int:  # 1.0 equals the member 1 for the schema's enum
+        msg = f"expected an int, got {value!r}"
+        raise TypeError(msg)
+    return Size(value)
+
+
+register_type(
+    Quantity,
+    schema={"type": "integer", "minimum": 0},
+    structure=_quantity,
+    unstructure=lambda quantity: quantity.count,
+    strategy=st.integers(min_value=0).map(Quantity),
+)
+register_type(
+    Size,
+    schema={"enum": [1, 2]},
+    structure=_size,
+    unstructure=lambda size: size.number,
+    strategy=st.sampled_from([1, 2]).map(Size),
+)
+
+
+class QuantityToolset(Toolset):
+    @tool
+    def buy(self, *, quantity: Quantity) -> str:
+        return "bought"
+
+
+class SizeToolset(Toolset):
+    @tool
+    def fit(self, *, size: Size) -> str:
+        return "fits"
+
+
+@pytest.mark.parametrize(
+    ("toolset", "parameter"), [(QuantityToolset, "quantity"), (SizeToolset, "size")]
+)
+def test_a_hook_refusing_an_integral_float_its_schema_admits_is_caught(
+    toolset: type[Toolset], parameter: str
+) -> None:
+    # Drawn from the schema, an integer (or an enum member 1) was only ever an int: a model's
+    # 3.0, which the call path hands to the hook as it is, was never tried.
+    error = failure(toolset)
+    assert error.parameter == parameter
+    assert "arguments its schema admits were refused" in str(error)
+    assert "TypeError: expected an int, got " in str(error)
+    assert isinstance(error.example[parameter], float)
+
+
+@attrs.frozen
 class Code:
     text: str
 

@@ -67,3 +67,29 @@ def test_a_pattern_s_values_are_not_only_what_a_hook_would_write() -> None:
 
     collect()
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize(
+    ("schema", "spellings"),
+    [
+        ({"type": "integer", "minimum": 0}, {int, float}),
+        ({"enum": [1, 2]}, {int, float}),
+        ({"const": 3.0}, {int, float}),
+        ({"enum": ["a", True, 1.5]}, {str, bool, float}),
+    ],
+)
+def test_a_whole_number_is_drawn_in_both_json_spellings(
+    schema: dict[str, Any], spellings: set[type]
+) -> None:
+    # JSON's 3 and 3.0 are the same number for the schema: a model may send either, and the
+    # structure hook gets what was sent.
+    strategy = schema_values(schema)
+    assert strategy is not None
+    seen: set[type] = set()
+
+    @given(strategy)
+    def collect(value: object) -> None:
+        seen.add(type(value))
+
+    collect()
+    assert seen == spellings

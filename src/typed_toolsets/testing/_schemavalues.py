@@ -14,7 +14,10 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-__all__ = ["schema_values"]
+__all__ = ["SAFE_INTEGER", "schema_values"]
+
+#: Whole numbers up to this size are exactly floats too (2**53): a JSON ``3.0`` is ``3``.
+SAFE_INTEGER: Final = 2**53
 
 #: The keywords `schema_values` draws exactly; a schema with any other is left to its strategy.
 _WORDS: Final = frozenset(
@@ -48,12 +51,13 @@ def schema_values(schema: Mapping[str, Any]) -> st.SearchStrategy[Any] | None:
     if not set(schema) <= _WORDS:
         return None
     if "const" in schema:
-        return st.just(schema["const"])
+        return st.sampled_from(_spellings(schema["const"]))
     if "enum" in schema:
         constants: object = schema["enum"]
         if not isinstance(constants, list) or not constants:
             return None
-        return st.sampled_from(typing.cast("list[object]", constants))
+        listed = typing.cast("list[object]", constants)
+        return st.sampled_from([spelling for c in listed for spelling in _spellings(c)])
     kind = schema.get("type")
     if kind == "string":
         return _text(schema)
@@ -93,8 +97,24 @@ def _number(schema: Mapping[str, Any], *, integer: bool) -> st.SearchStrategy[An
         return None if integer else _real(low, high, above, below)
     whole = st.integers(min_value=least, max_value=most)
     if integer:
-        return whole
+        # "integer" admits integral floats: a model's 3.0 is sent to the hook as it is.
+        safe_least = -SAFE_INTEGER if least is None else max(least, -SAFE_INTEGER)
+        safe_most = SAFE_INTEGER if most is None else min(most, SAFE_INTEGER)
+        if safe_least > safe_most:
+            return whole
+        return whole | st.integers(safe_least, safe_most).map(float)
     return st.one_of(whole, _real(low, high, above, below))
+
+
+def _spellings(constant: object) -> list[object]:
+    """*constant*, and the number equal to it that JSON writes otherwise (``1.0`` for ``1``)."""
+    if isinstance(constant, bool) or not isinstance(constant, (int, float)):
+        return [constant]
+    if isinstance(constant, int):
+        return [constant, float(constant)] if abs(constant) <= SAFE_INTEGER else [constant]
+    if constant.is_integer() and abs(constant) <= SAFE_INTEGER:
+        return [constant, int(constant)]
+    return [constant]
 
 
 def _real(

@@ -23,7 +23,7 @@ from hypothesis.errors import ResolutionFailed
 from typed_toolsets._public import public_in
 
 from . import _seams
-from ._schemavalues import schema_values
+from ._schemavalues import SAFE_INTEGER, schema_values
 
 if TYPE_CHECKING:
     from typed_toolsets.call.proxy import ToolProxy
@@ -38,8 +38,6 @@ _RECURSION_LIMIT: Final = 3
 #: A collection without ``maxItems`` gets at most this many items more than its minimum, which
 #: keeps nested and recursive values small enough to shrink.
 _EXTRA_ITEMS: Final = 4
-#: Integers beyond this size have no exact float form.
-_SAFE_INTEGER: Final = 2**53
 
 
 @public_in("typed_toolsets.testing")
@@ -292,7 +290,7 @@ class _Walk:
         if not self.json:
             return integers
         # The schema's "integer" admits integral floats too: 3.0 must be accepted as 3.
-        as_floats = _integers(constraints, -_SAFE_INTEGER, _SAFE_INTEGER).map(float)
+        as_floats = _integers(constraints, -SAFE_INTEGER, SAFE_INTEGER).map(float)
         return integers | as_floats
 
     def _float(self, _form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
@@ -300,7 +298,7 @@ class _Walk:
         if not self.json:
             return floats
         # JSON integers are numbers; beyond 2**53 they need not fit a float (a documented error).
-        return floats | _integers(constraints, -_SAFE_INTEGER, _SAFE_INTEGER)
+        return floats | _integers(constraints, -SAFE_INTEGER, SAFE_INTEGER)
 
     def _number(self, _form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
         return _integers(constraints) | _floats(constraints)
