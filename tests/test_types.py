@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, NamedTuple, NewType, Optional, Union
 
 import annotated_types
 import attrs
+import jsonschema
 import pytest
 import typing_extensions
 from annotated_types import Ge, Gt, Interval, Le, Len, Lt, MaxLen, MinLen, MultipleOf
@@ -922,6 +923,34 @@ def test_two_spellings_of_one_set_item_are_two_in_json_and_one_in_the_set(
     # README, "Set items": uniqueItems compares the JSON strings; the method gets one item.
     for arguments in ({"value": spellings}, json.dumps({"value": spellings})):
         assert echo(annotation).invoke(arguments).value == {"value": {item}}
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        [[1, "a"], [2, "a"], [1, "b"]],
+        [[1, "a"], [1.0, "a"]],  # one item in JSON: a duplicate
+        [[1, "a"], [1, "a"]],
+        [[True, "a"], [1, "a"]],
+        [[1, ["a"]], [1, ["a"]]],
+        [[1, {"a": 1}]],
+        [[1, "a", 3]],
+        ["ab", ["a", "b"]],
+        [[1, None]],
+        [],
+    ],
+)
+@pytest.mark.parametrize("annotation", [set[tuple[int, str]], frozenset[tuple[int, ...]]])
+def test_a_set_of_tuples_gives_jsonschema_s_verdict(annotation: object, items: list[Any]) -> None:
+    # Their items are keyed as tuples (not `json_key`, a microsecond an item): the verdict
+    # and the value stay jsonschema's and the converter's.
+    proxy = echo(annotation)
+    valid = jsonschema.Draft202012Validator(proxy.parameters).is_valid({"value": items})
+    for arguments in ({"value": items}, json.dumps({"value": items})):
+        result = proxy.invoke(arguments)
+        assert result.ok is valid, (arguments, result)
+        if valid:
+            assert result.value == {"value": {tuple(item) for item in items}}
 
 
 def test_float_beyond_the_float_range_is_an_argument_problem() -> None:
