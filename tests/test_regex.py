@@ -266,6 +266,9 @@ def test_RE_2_re2s_own_size_failure_gets_size_advice_not_syntax_advice() -> None
         ("[z-a]", "fix the pattern's syntax"),
         ("a{1,5000}", "RE2 repeats at most 1,000 times"),
         ("a{2,1}", "RE2 repeats at most 1,000 times"),
+        # Every count under 1,000: the limit is on their product, which the advice now says.
+        ("(a{10}){101}", "the counts of repetitions inside one another multiply"),
+        ("((a{10}){10}){11}", "the counts of repetitions inside one another multiply"),
     ],
 )
 def test_a_syntax_error_gets_syntax_advice_not_advice_on_constructs_it_lacks(

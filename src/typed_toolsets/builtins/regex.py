@@ -126,7 +126,8 @@ _ADVICE: Final = (
         "invalid repetition size",
         (
             "RE2 repeats at most 1,000 times: in {n,m}, n and m are at most 1000 and n is not "
-            "above m (a{1,50} rather than a{1,5000})"
+            "above m, and the counts of repetitions inside one another multiply ((a{10}){101} "
+            "repeats a 1,010 times): use smaller counts (a{1,50} rather than a{1,5000})"
         ),
     ),
     ("missing ]", _SYNTAX_ADVICE),
