@@ -214,13 +214,17 @@ class _Builder:
         if given:
             shown = json.dumps(canonical["default"], ensure_ascii=False)
             cause = f"admits null but defaults to {shown}"
+            fix = "make the default None"
         else:
+            # No default to make None: a TypedDict's NotRequired key, a registered type's
+            # optional property.
             cause = "admits null but may also be left out"
+            fix = "make it required (Required[...] for a TypedDict key)"
         self.refuse(
             path,
             cause,
-            "in strict mode null would have to mean both; make the default None, or take None "
-            "out of its type, or export it with strict=False",
+            f"in strict mode null would have to mean both; {fix}, or take None out of its "
+            "type, or export it with strict=False",
         )
         return strict
 
