@@ -9,7 +9,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Final, NoReturn, TypeVar
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import FailedHealthCheck, InvalidArgument, Unsatisfiable
 
@@ -129,7 +129,9 @@ class _ToolCheck:
                 f"Hypothesis could not generate {what} small enough to check it (its "
                 f"HealthCheck.{check}); the likely cause is a MinLen asking for long strings or "
                 "collections, or collections nested deep: lower it, or suppress "
-                f"HealthCheck.{check} in your Hypothesis profile"
+                f"HealthCheck.{check} in your Hypothesis profile and pass a small max_examples "
+                "(each example is large: the four checks of a tool with 100 of them may take "
+                "minutes)"
             )
             return type(exc)(where + message + hypothesis_said)
         limits = self.proxy.limits
@@ -172,7 +174,10 @@ class _ToolCheck:
     def _refused(self, error: ToolError, what: str, example: object) -> NoReturn:
         paths = [d.path for d in error.details]
         parameter = next((p for p in map(_parameter_of, paths) if p is not None), None)
-        self.fail(parameter, f"{what} ({error.kind} error: {error.message})", example)
+        message = f"{what} ({error.kind} error: {error.message})"
+        if error.kind == "arguments":
+            message += f"; {_REFUSED_FIX}"
+        self.fail(parameter, message, example)
 
     def _agree(
         self,
@@ -297,11 +302,11 @@ class _ToolCheck:
         text = _seams.json_text(mapping)
         exact = _seams.exact_path(self.proxy, text)
         if isinstance(exact, ToolError):
-            self._refused(exact, "arguments its schema admits were refused", mapping)
+            self._refused(exact, _REFUSED, mapping)
         as_mapping = _seams.exact_path(self.proxy, mapping)
         if isinstance(as_mapping, ToolError):
             self._refused(
-                as_mapping, "arguments its schema admits were refused as a mapping", mapping
+                as_mapping, f"{_REFUSED} as a mapping", mapping
             )
         self._agree(("the mapping", as_mapping), ("its JSON text", exact), mapping)
         fast = _seams.fast_path(self.proxy, text)
@@ -396,6 +401,15 @@ def _has_strict_variant(proxy: ToolProxy) -> bool:
     return True
 
 
+#: What the "accepted" check says of arguments the schema admits and the call refuses.
+_REFUSED: Final = "arguments its schema admits were refused"
+#: And what to change: the two sides must agree.
+_REFUSED_FIX: Final = (
+    "the class or hook is stricter than the schema: tighten the schema (Annotated constraints, "
+    "or the registered schema) or loosen the class's validator or the structure hook"
+)
+
+
 def _settings(max_examples: int | None) -> settings:
     current = settings()  # the active profile: users' derandomisation and sizes carry over
     return settings(
@@ -405,6 +419,10 @@ def _settings(max_examples: int | None) -> settings:
         database=None,
         report_multiple_bugs=False,
         suppress_health_check=[*current.suppress_health_check, HealthCheck.too_slow],
+        # The explain phase lists lines "always and only run by failing test cases": lines of
+        # this library's call path, read as a bug of its own; the error already says which
+        # tool, which example and what to change.
+        phases=[phase for phase in current.phases if phase is not Phase.explain],
     )
 
 
