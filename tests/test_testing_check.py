@@ -695,7 +695,9 @@ def test_values_too_large_to_generate_are_named_as_such() -> None:
         "BulkyToolset: tool 'bulky_load': Hypothesis could not generate values of its parameters "
         "small enough to check it (its HealthCheck.large_base_example); the likely cause is a "
         "MinLen asking for long strings or collections, or collections nested deep: lower it, "
-        "or suppress HealthCheck.large_base_example in your Hypothesis profile\n"
+        "or suppress HealthCheck.large_base_example in your Hypothesis profile and pass a small "
+        "max_examples (each example is large: the four checks of a tool with 100 of them may "
+        "take minutes)\n"
     )
     assert "refuses" not in message
     assert isinstance(caught.value.__cause__, FailedHealthCheck)
