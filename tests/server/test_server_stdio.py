@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import signal
 import subprocess
 import time
@@ -34,6 +35,8 @@ from tests.server.support import (
     initialized,
     processes_with,
     raw_stdio,
+    read_answer,
+    send_line,
     serve_argv,
     text_of,
     wait_until,
@@ -422,6 +425,29 @@ def test_what_a_target_prints_while_importing_goes_to_stderr(tmp_path: Path) -> 
     for text in ("printed while importing", "written to fd 1", "a child process", "by the tool"):
         assert text in stderr
     assert status == 0
+
+
+def test_what_a_tool_prints_reaches_stderr_while_the_server_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # sys.stdout, block-buffered on a pipe, held it until the server stopped (out of order with
+    # the log, or lost to a SIGKILL).
+    monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)  # as a client starts the server
+    target = tmp_path / "prints.py"
+    target.write_text(PRINTS, encoding="utf-8")
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "prints_hi"}}
+    with initialized(f"{target}:PrintsToolset") as process:
+        assert process.stderr is not None
+        send_line(process, json.dumps(call).encode())
+        assert read_answer(process, BOUND)["id"] == 1
+        seen = b""
+        deadline = time.monotonic() + BOUND
+        while b"printed by the tool" not in seen:
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            ready, _, _ = select.select([process.stderr], [], [], 0.1)
+            if ready:
+                seen += os.read(process.stderr.fileno(), 65536)
+        assert process.poll() is None  # still serving
 
 
 CLOSES = """\

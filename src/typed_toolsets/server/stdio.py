@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import io
 import json
 import os
 import queue
@@ -92,7 +93,7 @@ async def serve_stdio(
     if threads is not None:
         asyncio.get_running_loop().set_default_executor(DaemonThreads(threads))
     logger.info("serving %s over stdio", tools_text(proxies))
-    with _stdin_lines(request_limit(proxies)) as lines:
+    with _stdin_lines(request_limit(proxies)) as lines, _line_buffered_stdout():
         if lines is None:  # the SDK reads stdin itself
             async with stdio_server() as (read_stream, write_stream):
                 await _run(server, read_stream, write_stream)
@@ -143,6 +144,29 @@ async def _run(server: Server[Any], read_stream: Any, write_stream: Any) -> None
         # What tools printed may still sit in sys.stdout's buffer; flushed at exit, it would
         # reach the protocol stream, which the SDK gives back to file descriptor 1 on leaving.
         _flush_stdout()
+
+
+@contextlib.contextmanager
+def _line_buffered_stdout() -> Generator[None]:
+    """``sys.stdout`` writes each line at once meanwhile (while serving, it reaches stderr).
+
+    Block-buffered, as it is when stdout is no terminal, what a tool prints would reach the log
+    only when the server stops, out of order with the log's lines, or never if it is killed.
+    """
+    stream = sys.stdout
+    if not isinstance(stream, io.TextIOWrapper) or stream.line_buffering:
+        yield
+        return
+    try:
+        stream.reconfigure(line_buffering=True)
+    except (OSError, ValueError):  # closed, or its buffer detached
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            stream.reconfigure(line_buffering=False)
 
 
 def _flush_stdout() -> None:
