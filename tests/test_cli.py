@@ -470,6 +470,8 @@ def test_long_options_are_taken_only_in_full(args: list[str], typo: str) -> None
     )
     assert result.returncode == 2, result.stderr
     assert result.stdout == ""
-    assert result.stderr.splitlines()[-1].startswith(
-        f"typed-toolsets: error: unrecognized arguments: {typo}"
-    )
+    # Told against the subcommand's usage (it pointed at `typed-toolsets --help`).
+    command = args[0]
+    line = result.stderr.splitlines()[-1]
+    assert line.startswith(f"typed-toolsets {command}: error: unrecognized arguments: {typo}")
+    assert line.endswith(f"(see typed-toolsets {command} --help)")

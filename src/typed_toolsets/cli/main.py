@@ -278,6 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .serve import add_parser as add_serve
 
     add_serve(commands)
+    for command in commands.choices.values():
+        # Whose usage an unknown argument is told against (see `main`).
+        command.set_defaults(usage_parser=command)
     return parser
 
 
@@ -297,7 +300,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr = _quiet(None)
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:
+            # argparse's own check names the top-level parser ("see typed-toolsets --help")
+            # for an option of `schema`'s mistyped.
+            usage: argparse.ArgumentParser = getattr(args, "usage_parser", parser)
+            usage.error(f"unrecognized arguments: {' '.join(unknown)}")
     except (OSError, ValueError) as exc:  # --help or --version could not be written
         unwritten = _output_failed("", exc)
         if unwritten is None:

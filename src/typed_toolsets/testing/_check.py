@@ -305,9 +305,7 @@ class _ToolCheck:
             self._refused(exact, _REFUSED, mapping)
         as_mapping = _seams.exact_path(self.proxy, mapping)
         if isinstance(as_mapping, ToolError):
-            self._refused(
-                as_mapping, f"{_REFUSED} as a mapping", mapping
-            )
+            self._refused(as_mapping, f"{_REFUSED} as a mapping", mapping)
         self._agree(("the mapping", as_mapping), ("its JSON text", exact), mapping)
         fast = _seams.fast_path(self.proxy, text)
         if fast is not None:
