@@ -241,6 +241,9 @@ def test_the_parent_code_disables_everything(
     [
         ("no_such_module_xyz", "cannot import 'no_such_module_xyz': ModuleNotFoundError"),
         ("missing_file.py", "missing_file.py: no such file"),
+        # importlib's words were "the 'package' argument is required to perform a relative import"
+        (".", ".: not a module name or a .py file; give a module's dotted name (mypackage.tools)"),
+        ("..pkg", "..pkg: not a module name or a .py file; give a module's dotted name"),
         ("raises_mod", "cannot import 'raises_mod': RuntimeError: boom"),
         ("clean_target:Nope", "clean_target:Nope: clean_target has no Toolset class 'Nope'"),
         (

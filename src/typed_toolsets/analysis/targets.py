@@ -170,6 +170,14 @@ def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
         name, spec = _file_module(source)
     else:
         name = module_text
+        if name.startswith("."):
+            # importlib would say "the 'package' argument is required to perform a relative
+            # import".
+            msg = (
+                f"{module_text}: not a module name or a .py file; give a module's dotted name "
+                "(mypackage.tools) or the path of a .py file (mypackage/tools.py)"
+            )
+            raise TargetError(msg)
         if str(Path.cwd()) not in sys.path and "" not in sys.path:
             sys.path.insert(0, str(Path.cwd()))
     try:
