@@ -8,8 +8,7 @@ Hierarchy::
         │   ├── InputTooLargeError              a text, pattern, list or value over its cap
         │   └── InvalidPatternError             a pattern refused by a rule or by the engine
         ├── ProgramNotFoundError                grep, rg or gh is not on the caller's PATH
-        ├── ProgramTimeoutError (TimeoutError)  the deadline passed: the process group was killed
-        │                                       (filter_lines, run here, stopped)
+        ├── ProgramTimeoutError (TimeoutError)  the deadline passed: the work was stopped
         ├── ProgramFailedError                  the program could not start, or crashed
         └── OutputTooLargeError                 gh's JSON was cut at the output cap
 
