@@ -20,12 +20,15 @@ from mypy.nodes import (
     ARG_POS,
     ARG_STAR,
     ARG_STAR2,
+    AssignmentExpr,
     AssignmentStmt,
     CallExpr,
+    ConditionalExpr,
     Context,
     Expression,
     FuncDef,
     GeneratorExpr,
+    IndexExpr,
     ListComprehension,
     ListExpr,
     MemberExpr,
@@ -154,7 +157,18 @@ def describe(expr: Expression) -> str:
         return "a comprehension"
     if isinstance(expr, OpExpr):
         return f"{describe(expr.left)} {expr.op} {describe(expr.right)}"
-    return "an expression"
+    if isinstance(expr, IndexExpr):
+        base = describe(expr.base)
+        return f"an item or a slice of {base}" if base.startswith("a") else f"{base}[...]"
+    if isinstance(expr, AssignmentExpr):
+        return f"({describe(expr.target)} := ...)"
+    if isinstance(expr, ConditionalExpr):
+        return f"{describe(expr.if_expr)} if ... else {describe(expr.else_expr)}"
+    if isinstance(expr, StarExpr):
+        return f"*{describe(expr.expr)}"
+    if isinstance(expr, TupleExpr):
+        return "a tuple"
+    return "(an expression)"  # set in a sentence as a name: "the method name (an expression)"
 
 
 def fold(expr: Expression, module: str) -> ConstantValue | None:

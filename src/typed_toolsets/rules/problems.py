@@ -313,27 +313,27 @@ KINDS: Final[Mapping[Kind, Template]] = {
     # -- unchecked: what the mypy plugin cannot read (only the plugin reports these)
     "unchecked-exports": Template(
         "unchecked",
-        "the exports in {expression} cannot be checked statically (mypy cannot tell which "
+        "the exports given as {expression} cannot be checked statically (mypy cannot tell which "
         f"tool(...) calls it holds); {_WRITE_EXPORTS}",
     ),
     "unchecked-exports-name": Template(
         "unchecked",
-        "the exports in {expression} cannot be checked statically (it is not a Final constant "
+        "the exports given as {expression} cannot be checked statically (it is not a Final constant "
         f"of this module); {_WRITE_EXPORTS}",
     ),
     "unchecked-method-name": Template(
         "unchecked",
-        "the method name {expression} cannot be checked statically (it is not a string literal "
+        "the method name given as {expression} cannot be checked statically (it is not a string literal "
         "or a Final constant); write the name as a literal, or declare the constant Final",
     ),
     "unchecked-tool-name": Template(
         "unchecked",
-        "the tool name {expression} cannot be checked statically (it is not a string literal "
+        "the tool name given as {expression} cannot be checked statically (it is not a string literal "
         "or a Final constant); write the name as a literal, or declare the constant Final",
     ),
     "unchecked-toolset-name": Template(
         "unchecked",
-        "`toolset_name = {expression}` cannot be checked statically, nor the tool names made "
+        "`toolset_name` given as {expression} cannot be checked statically, nor the tool names made "
         "from it (it is not a string literal or a Final constant); write the name as a literal, "
         "or declare the constant Final",
     ),

@@ -41,7 +41,7 @@ class Child(Branches):
 
 
 class Copy(Branches):
-    exports = Branches.exports  # E: Copy: the exports in Branches.exports cannot be checked statically (mypy cannot tell which tool(...) calls it holds); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
+    exports = Branches.exports  # E: Copy: the exports given as Branches.exports cannot be checked statically (mypy cannot tell which tool(...) calls it holds); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
 
 
 class Decorators(Toolset):

@@ -20,7 +20,7 @@ DESCRIBED: dict[str, Any] = {"description": "Go."}
 class Helper(Toolset):
     exports = (
         tool("search"),
-        exported("lookup"),  # E: Helper: the exports in exported(...) cannot be checked statically (mypy cannot tell which tool(...) calls it holds); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
+        exported("lookup"),  # E: Helper: the exports given as exported(...) cannot be checked statically (mypy cannot tell which tool(...) calls it holds); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
     )
 
     def search(self, *, query: str) -> str:
@@ -31,21 +31,21 @@ class Helper(Toolset):
 
 
 class NotFinal(Toolset):
-    exports = NOT_FINAL  # E: NotFinal: the exports in NOT_FINAL cannot be checked statically (it is not a Final constant of this module); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
+    exports = NOT_FINAL  # E: NotFinal: the exports given as NOT_FINAL cannot be checked statically (it is not a Final constant of this module); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
 
     def search(self, *, query: str) -> str:
         return query
 
 
 class OtherModule(Toolset):
-    exports = SHARED  # E: OtherModule: the exports in SHARED cannot be checked statically (it is not a Final constant of this module); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
+    exports = SHARED  # E: OtherModule: the exports given as SHARED cannot be checked statically (it is not a Final constant of this module); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
 
     def search(self, *, query: str) -> str:
         return query
 
 
 class Comprehension(Toolset):
-    exports = tuple(tool(name) for name in NAMES)  # E: Comprehension: the exports in tuple(...) cannot be checked statically (mypy cannot tell which tool(...) calls it holds); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
+    exports = tuple(tool(name) for name in NAMES)  # E: Comprehension: the exports given as tuple(...) cannot be checked statically (mypy cannot tell which tool(...) calls it holds); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
 
     def search(self, *, query: str) -> str:
         return query
@@ -55,10 +55,10 @@ class Comprehension(Toolset):
 
 
 class Names(Toolset):
-    toolset_name = LOOKUP.upper()  # E: Names: `toolset_name = LOOKUP.upper(...)` cannot be checked statically, nor the tool names made from it (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    toolset_name = LOOKUP.upper()  # E: Names: `toolset_name` given as LOOKUP.upper(...) cannot be checked statically, nor the tool names made from it (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
     exports = (
-        tool(LOOKUP),  # E: Names: the method name LOOKUP cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
-        tool("search", tool_name=LOOKUP),  # E: Names.search: the tool name LOOKUP cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+        tool(LOOKUP),  # E: Names: the method name given as LOOKUP cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+        tool("search", tool_name=LOOKUP),  # E: Names.search: the tool name given as LOOKUP cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
     )
 
     def search(self, *, query: str) -> str:
@@ -119,13 +119,27 @@ class UnpackedBadName(Toolset):
 
 
 class Formatted(Toolset):
-    toolset_name = f"{LOOKUP}_tools"  # E: Formatted: `toolset_name = an f-string` cannot be checked statically, nor the tool names made from it (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    toolset_name = f"{LOOKUP}_tools"  # E: Formatted: `toolset_name` given as an f-string cannot be checked statically, nor the tool names made from it (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
 
-    @tool(tool_name=f"{APP:3}")  # E: Formatted.padded: the tool name an f-string cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    @tool(tool_name=f"{APP:3}")  # E: Formatted.padded: the tool name given as an f-string cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
     def padded(self) -> None: ...
 
-    @tool(tool_name="%s_del" % APP)  # E: Formatted.delete: the tool name '%s_del' % APP cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    @tool(tool_name="%s_del" % APP)  # E: Formatted.delete: the tool name given as '%s_del' % APP cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
     def delete(self) -> None: ...
 
-    @tool(tool_name="{}_upd".format(APP))  # E: Formatted.update: the tool name '{}_upd'.format(...) cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    @tool(tool_name="{}_upd".format(APP))  # E: Formatted.update: the tool name given as '{}_upd'.format(...) cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
     def update(self) -> None: ...
+
+
+class Described(Toolset):
+    # Each expression is named in the message, as it is written.
+    toolset_name = "a" if APP else "b"  # E: Described: `toolset_name` given as 'a' if ... else 'b' cannot be checked statically, nor the tool names made from it (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    exports = (tool(name := "w"), tool("w", tool_name=NAMES[0]))  # E: Described: the method name given as (name := ...) cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]  # E: Described.w: the tool name given as NAMES[...] cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+
+    def w(self) -> None: ...
+
+
+class Sliced(Toolset):
+    exports = (tool("s"),)[:1]  # E: Sliced: the exports given as an item or a slice of a tuple cannot be checked statically (mypy cannot tell which tool(...) calls it holds); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
+
+    def s(self) -> None: ...
