@@ -318,24 +318,24 @@ KINDS: Final[Mapping[Kind, Template]] = {
     ),
     "unchecked-exports-name": Template(
         "unchecked",
-        "the exports given as {expression} cannot be checked statically (it is not a Final constant "
-        f"of this module); {_WRITE_EXPORTS}",
+        "the exports given as {expression} cannot be checked statically (it is not a Final "
+        f"constant of this module); {_WRITE_EXPORTS}",
     ),
     "unchecked-method-name": Template(
         "unchecked",
-        "the method name given as {expression} cannot be checked statically (it is not a string literal "
-        "or a Final constant); write the name as a literal, or declare the constant Final",
+        "the method name given as {expression} cannot be checked statically (it is not a string "
+        "literal or a Final constant); write the name as a literal, or declare the constant Final",
     ),
     "unchecked-tool-name": Template(
         "unchecked",
-        "the tool name given as {expression} cannot be checked statically (it is not a string literal "
-        "or a Final constant); write the name as a literal, or declare the constant Final",
+        "the tool name given as {expression} cannot be checked statically (it is not a string "
+        "literal or a Final constant); write the name as a literal, or declare the constant Final",
     ),
     "unchecked-toolset-name": Template(
         "unchecked",
-        "`toolset_name` given as {expression} cannot be checked statically, nor the tool names made "
-        "from it (it is not a string literal or a Final constant); write the name as a literal, "
-        "or declare the constant Final",
+        "`toolset_name` given as {expression} cannot be checked statically, nor the tool names "
+        "made from it (it is not a string literal or a Final constant); write the name as a "
+        "literal, or declare the constant Final",
     ),
     "unchecked-mixin-toolset-name": Template(
         "unchecked",

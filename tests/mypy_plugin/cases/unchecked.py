@@ -134,9 +134,11 @@ class Formatted(Toolset):
 class Described(Toolset):
     # Each expression is named in the message, as it is written.
     toolset_name = "a" if APP else "b"  # E: Described: `toolset_name` given as 'a' if ... else 'b' cannot be checked statically, nor the tool names made from it (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
-    exports = (tool(name := "w"), tool("w", tool_name=NAMES[0]))  # E: Described: the method name given as (name := ...) cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]  # E: Described.w: the tool name given as NAMES[...] cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    exports = (tool(name := "w"), tool("v", tool_name=NAMES[0]))  # E: Described: the method name given as (name := ...) cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]  # E: Described.v: the tool name given as NAMES[...] cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
 
     def w(self) -> None: ...
+
+    def v(self) -> None: ...
 
 
 class Sliced(Toolset):
