@@ -1811,3 +1811,25 @@ def test_an_error_raised_with_a_message_of_one_s_own_keeps_it() -> None:
     assert (str(again), again.problems) == (str(error), ())
     assert ExportError("two tools clash").problems == ("two tools clash",)
     assert str(ExportError("two tools clash")) == "two tools clash"
+
+
+#: A recursive alias written as a string: Python evaluates it one level deep.
+JsonText: typing.TypeAlias = "dict[str, JsonText] | list[JsonText] | str | None"
+
+
+def test_a_recursive_string_alias_is_told_as_the_plugin_tells_it() -> None:
+    # It read "ForwardRef('dict[str, JsonText] | ...') has no JSON Schema mapping": Python's
+    # internals, and no way out.
+    def define() -> None:
+        class Documents(Toolset):
+            @tool
+            def store(self, *, document: JsonText) -> str:
+                return ""
+
+    problem = single(define)
+    assert "ForwardRef" not in problem
+    assert problem.endswith(
+        "which has no JSON Schema (recursive type aliases are not supported; use a recursive "
+        "attrs class) [toolset-param-type]"
+    )
+    assert "dict[str, dict[str, JsonText] | list[JsonText] | str | None]" in problem

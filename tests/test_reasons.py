@@ -19,6 +19,7 @@ WORDS: dict[str, str] = {
     "NEVER": reasons.NEVER,
     "OBJECT": reasons.OBJECT,
     "OMITTED_PARAMETERS": reasons.OMITTED_PARAMETERS,
+    "RECURSIVE_ALIAS": reasons.RECURSIVE_ALIAS,
     "enum_value": "is not a JSON string, number, boolean or null",
     "field_none_default": "does not admit null; add `| None` to its annotation",
     "field_reason": "",  # `field C.f: <reason>`: no words of its own

@@ -123,7 +123,7 @@ class SchemaCheck:
         if isinstance(t, TypeAliasType) and t.alias is not None:
             self._reach(t.alias.fullname, t.alias.module)
             if t.is_recursive and not _names_its_class(t):
-                return "recursive type aliases are not supported; use a recursive attrs class"
+                return reasons.RECURSIVE_ALIAS
             if getattr(t.alias, "python_3_12_type_alias", False):
                 return "aliases made with the `type` statement are not supported"
         proper = get_proper_type(t)

@@ -25,6 +25,8 @@ def label(annotation: object) -> str:
         return f"[{', '.join(label(a) for a in typing.cast('list[object]', annotation))}]"
     if isinstance(annotation, typing.TypeVar):
         return annotation.__name__
+    if isinstance(annotation, typing.ForwardRef):  # a name as written, not ForwardRef('...')
+        return annotation.__forward_arg__
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin is typing.Union or origin is types.UnionType:

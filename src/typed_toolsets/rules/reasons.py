@@ -22,6 +22,7 @@ __all__ = [
     "NEVER",
     "OBJECT",
     "OMITTED_PARAMETERS",
+    "RECURSIVE_ALIAS",
     "field_none_default",
     "field_reason",
     "enum_value",
@@ -41,6 +42,7 @@ ANY: Final = "Any has no JSON Schema; use a concrete type"
 OBJECT: Final = "object has no JSON Schema; use a concrete type"
 BYTES: Final = "bytes cannot be sent as JSON; use str (for example base64 text)"
 CALLABLES: Final = "callables have no JSON Schema"
+RECURSIVE_ALIAS: Final = "recursive type aliases are not supported; use a recursive attrs class"
 #: Only the plugin says it: mypy fills a generic's omitted parameters in with ``Any`` where the
 #: run time sees the bare generic (`missing_parameters`, with its name).
 OMITTED_PARAMETERS: Final = "a generic type needs its type parameters (for example list[str])"

@@ -56,6 +56,10 @@ def explain_unsupported(annotation: object) -> str:
         return reasons.BYTES
     if isinstance(annotation, typing.TypeVar):
         return reasons.type_variable(annotation.__name__)
+    if isinstance(annotation, typing.ForwardRef):
+        # Left in an annotation already resolved: a string alias naming itself, which Python
+        # evaluates one level deep (`Json: TypeAlias = "dict[str, Json] | ..."`).
+        return reasons.RECURSIVE_ALIAS
     origin = typing.get_origin(annotation)
     if fullname(origin) == "collections.abc.Callable" or annotation is _TYPING_CALLABLE:
         return reasons.CALLABLES
