@@ -1016,3 +1016,22 @@ def test_a_crash_dump_is_reported_in_one_line(
     assert tools["text_grep"].dynamic_call({"text": "a", "pattern": "a"}) == (
         "Error: Tool 'text_grep' failed: ProgramFailedError: grep was killed by SIGTERM"
     )
+
+
+@needs_rg
+@pytest.mark.parametrize(
+    ("pattern", "advice"),
+    [
+        ("(?<year>[0-9]{4})", "rg names a group (?P<name>...), not (?<name>...)"),
+        ("a{,2}b", "rg needs the lower bound of a repetition: write {0,n}, not {,n}"),
+        ("a\\Z", "rg has no \\Z: write $ (each line is matched on its own) or \\z"),
+        ("\\Qa.b\\E", "rg has no \\Q...\\E quoting: put a backslash before each special"),
+    ],
+)
+def test_rg_s_general_words_get_advice_from_the_pattern(pattern: str, advice: str) -> None:
+    # rg said only "unrecognized flag" or "unrecognized escape sequence" for what other engines
+    # (filter_lines' RE2 among them) take.
+    answer = _tools()["text_rg"].dynamic_call({"text": "x\n", "pattern": pattern})
+    if not answer.startswith("Error:"):
+        pytest.skip("this rg takes the pattern")  # rg 14 takes (?<name>...)
+    assert f"\n{advice}" in answer, answer

@@ -110,11 +110,34 @@ def _rg_arguments(pattern: str, *, context: int) -> list[str]:
     return [*arguments, "-e", pattern, "--", "-"]
 
 
-def _rg_explained(message: str) -> str:
+#: Advice keyed by what rg's error says and what the pattern holds: constructs of other engines
+#: rg refuses in general words ("unrecognized flag"). (Python's re is never imported here.)
+_RG_SPELLINGS: Final = (
+    ("unrecognized flag", "(?<", "rg names a group (?P<name>...), not (?<name>...)"),
+    (
+        "repetition quantifier expects a valid decimal",
+        "{,",
+        "rg needs the lower bound of a repetition: write {0,n}, not {,n}",
+    ),
+    (
+        "unrecognized escape sequence",
+        "\\Z",
+        "rg has no \\Z: write $ (each line is matched on its own) or \\z",
+    ),
+    (
+        "unrecognized escape sequence",
+        "\\Q",
+        "rg has no \\Q...\\E quoting: put a backslash before each special character instead",
+    ),
+)
+
+
+def _rg_explained(message: str, pattern: str) -> str:
     """The error *message* of rg without its advice on flags text_rg cannot take, with ours."""
     paragraphs = [part.strip("\n") for part in message.split("\n\n")]
     kept = "\n\n".join(part for part in paragraphs if not part.startswith("Consider enabling"))
     advice = [text for fragment, text in _RG_ADVICE if fragment in kept]
+    advice += [text for said, found, text in _RG_SPELLINGS if said in kept and found in pattern]
     return kept + "".join(f"\n{text}" for text in advice)
 
 
@@ -267,7 +290,7 @@ class TextProcessingToolset(Toolset):
             if program == "grep":
                 explained = f"{message} ({_GREP_SYNTAX_HINT})"
             else:
-                explained = _rg_explained(message)
+                explained = _rg_explained(message, pattern)
             msg = f"{name} rejected the pattern {quote_pattern(pattern)}: {explained}"
             raise InvalidPatternError(msg)
         raise ProgramFailedError(failure_line(program, result))
