@@ -1035,3 +1035,14 @@ def test_rg_s_general_words_get_advice_from_the_pattern(pattern: str, advice: st
     if not answer.startswith("Error:"):
         pytest.skip("this rg takes the pattern")  # rg 14 takes (?<name>...)
     assert f"\n{advice}" in answer, answer
+
+
+@pytest.mark.parametrize("pattern", ["a{99999}", "a{5,2}"])
+def test_grep_s_errors_about_counts_get_advice_about_counts(pattern: str) -> None:
+    # They were told "use [0-9] for digits, or text_rg for Perl-style classes".
+    answer = _tools()["text_grep"].dynamic_call({"text": "x\n", "pattern": pattern})
+    assert answer.startswith("Error: Tool 'text_grep' failed: InvalidPatternError: grep rejected")
+    assert answer.endswith(
+        "(use a smaller repetition count (a{1,50} rather than a{1,32767}), with its lower bound "
+        "not above its upper one)"
+    )

@@ -55,6 +55,15 @@ _PART_LEFT: Final = "the lines matched so far are not returned"
 _OUT_OF_MEMORY: Final = (b"memory exhausted", b"memory allocation of")
 _SEARCH_CUT_HINT: Final = "refine the pattern or search less text"
 _GREP_WARNING: Final = "grep: warning: "
+#: Advice for grep's errors that are about counts, not syntax (keyed by a part of the error).
+_GREP_COUNTS: Final = (
+    "use a smaller repetition count (a{1,50} rather than a{1,32767}), with its lower bound not "
+    "above its upper one"
+)
+_GREP_ADVICE: Final = (
+    ("too big", _GREP_COUNTS),
+    ("Invalid content of", _GREP_COUNTS),
+)
 _GREP_SYNTAX_HINT: Final = (
     "grep takes POSIX extended regular expressions: use [0-9] for digits, or text_rg for "
     "Perl-style classes"
@@ -288,7 +297,10 @@ class TextProcessingToolset(Toolset):
         if result.returncode == 2:
             message = decode_output(result.stderr).strip() or "(no message)"
             if program == "grep":
-                explained = f"{message} ({_GREP_SYNTAX_HINT})"
+                hint = next(
+                    (text for said, text in _GREP_ADVICE if said in message), _GREP_SYNTAX_HINT
+                )
+                explained = f"{message} ({hint})"
             else:
                 explained = _rg_explained(message, pattern)
             msg = f"{name} rejected the pattern {quote_pattern(pattern)}: {explained}"
