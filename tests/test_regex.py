@@ -182,6 +182,27 @@ def test_a_repetition_without_its_lower_bound_means_from_zero(pattern: str, kept
     assert kept == _reference(BRACES, pattern, invert=False)
 
 
+#: Lines with each kind of blank between a and b: space, tab, vertical tab, form feed, none.
+SPACES = "a b\na\tb\na\x0bb\na\x0cb\nab\nacb\n"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "kept"),
+    [
+        # Ruby's \s matches a vertical tab (RE2's alone did not): so does the seed's filter.
+        (r"a\sb", "a b\na\tb\na\x0bb\na\x0cb\n"),
+        (r"a[\s,]b", "a b\na\tb\na\x0bb\na\x0cb\n"),
+        (r"a\Sb", "acb\n"),
+        (r"a[^\s]b", "acb\n"),
+        # Escaped or quoted, it stays two characters.
+        (r"a[\\s]b", ""),
+        (r"\Qa\sb\E", ""),
+    ],
+)
+def test_a_space_class_matches_a_vertical_tab_as_ruby_s_does(pattern: str, kept: str) -> None:
+    assert _regex.filter_lines(SPACES, pattern, invert=False) == kept
+
+
 @pytest.mark.parametrize("pattern", [r"\Qa{,3}\E", r"a{,}"])
 def test_braces_quoted_or_without_a_bound_stay_characters(pattern: str) -> None:
     # RE2's own reading (Python's re has no \Q, and reads {,} as *).

@@ -328,6 +328,44 @@ def _lower_bounds_written(pattern: str) -> str:
     return "".join(parts)
 
 
+def _ruby_spaces_written(pattern: str) -> str:
+    r"""*pattern* with ``\s`` matching a vertical tab too, as Ruby's does (RE2's does not).
+
+    ``\s`` is written ``[\s\v]`` and ``\S`` ``[^\s\v]``; inside a class, ``\s`` is written
+    ``\s\v`` (a ``\S`` inside a class is left as RE2 reads it: it admits a vertical tab).
+    """
+    if "\\s" not in pattern and "\\S" not in pattern:
+        return pattern
+    parts: list[str] = []
+    for _, piece in _pieces(pattern):
+        if piece == "\\s":
+            parts.append("[\\s\\v]")
+        elif piece == "\\S":
+            parts.append("[^\\s\\v]")
+        elif piece.startswith("[") and "\\s" in piece:
+            parts.append(_class_spaces_written(piece))
+        else:
+            parts.append(piece)
+    return "".join(parts)
+
+
+def _class_spaces_written(piece: str) -> str:
+    r"""The class *piece* with each ``\s`` in it written ``\s\v``."""
+    parts: list[str] = []
+    position = done = 0
+    while position < len(piece):
+        if piece[position] != "\\":
+            position += 1
+            continue
+        end = _escape_end(piece, position)
+        if piece[position:end] == "\\s":
+            parts += [piece[done:end], "\\v"]
+            done = end
+        position = end
+    parts.append(piece[done:])
+    return "".join(parts)
+
+
 def _kept_spans(
     inner: _Regex, whole: _Regex, joined: bytes, pattern: str, deadline: float
 ) -> list[tuple[int, int]]:
@@ -386,7 +424,7 @@ def filter_lines(text: str, pattern: str, *, invert: bool, deadline: float = mat
     # Compiled on its own first, so that the prefix cannot turn an invalid pattern into a valid
     # one. A prefix, not a group around the pattern: a closing ")" would be quoted by an
     # unterminated \Q in the pattern ("\Qa)" is valid RE2, "(?m:\Qa))" is not).
-    written = _lower_bounds_written(pattern)
+    written = _ruby_spaces_written(_lower_bounds_written(pattern))
     whole = _compile(written, pattern)
     inner = _compile(f"(?m){_multi_line_kept_on(written)}", pattern)
     _check_work(whole if whole.programsize > inner.programsize else inner, pattern, len(data))
