@@ -12,6 +12,7 @@ import os
 import select
 import signal
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -448,6 +449,34 @@ def test_what_a_tool_prints_reaches_stderr_while_the_server_runs(
             if ready:
                 seen += os.read(process.stderr.fileno(), 65536)
         assert process.poll() is None  # still serving
+
+
+HOST = """\
+from typed_toolsets.server import serve
+from typed_toolsets.text import TextProcessingToolset
+
+print("starting my server")  # block-buffered: stdout is a pipe
+serve(TextProcessingToolset.to_tools())
+"""
+
+
+def test_what_a_host_printed_before_serving_stays_off_the_protocol(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Making sys.stdout line-buffered flushed it, before the SDK had moved file descriptor 1:
+    # the banner went out on the protocol's stdout.
+    monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)
+    host = tmp_path / "host.py"
+    host.write_text(HOST, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(host)],
+        input=json.dumps(INITIALIZE).encode() + b"\n",
+        capture_output=True,
+        timeout=BOUND,
+        check=False,
+    )
+    assert [json.loads(line)["id"] for line in done.stdout.splitlines()] == [0]
+    assert b"starting my server" in done.stderr
 
 
 CLOSES = """\

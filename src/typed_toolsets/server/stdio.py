@@ -93,7 +93,7 @@ async def serve_stdio(
     if threads is not None:
         asyncio.get_running_loop().set_default_executor(DaemonThreads(threads))
     logger.info("serving %s over stdio", tools_text(proxies))
-    with _stdin_lines(request_limit(proxies)) as lines, _line_buffered_stdout():
+    with _stdin_lines(request_limit(proxies)) as lines:
         if lines is None:  # the SDK reads stdin itself
             async with stdio_server() as (read_stream, write_stream):
                 await _run(server, read_stream, write_stream)
@@ -137,9 +137,12 @@ async def _serve_lines(
 
 
 async def _run(server: Server[Any], read_stream: Any, write_stream: Any) -> None:
-    """Run *server* until its requests end."""
+    """Run *server* until its requests end (inside `stdio_server`: fd 1 points at stderr)."""
     try:
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        # Only now: switching the buffering flushes what a host printed before serving, which
+        # must reach stderr, not the protocol's stdout.
+        with _line_buffered_stdout():
+            await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
         # What tools printed may still sit in sys.stdout's buffer; flushed at exit, it would
         # reach the protocol stream, which the SDK gives back to file descriptor 1 on leaving.
