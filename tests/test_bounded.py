@@ -10,6 +10,8 @@ import enum
 import gc
 import inspect
 import linecache
+import sys
+import threading
 import weakref
 from typing import Any
 
@@ -73,3 +75,29 @@ def test_the_types_and_code_of_dropped_toolsets_are_let_go(monkeypatch: pytest.M
     assert items[0]() is None
     assert len(gen._codes) <= codes + BOUND
     assert len(linecache.cache) <= lines + 4 * BOUND
+
+
+def test_caches_are_dropped_from_by_one_thread_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two threads over the bound dropped the same oldest entries of the generated code's cache:
+    # KeyError, or "dictionary changed size during iteration", out of a class definition.
+    monkeypatch.setattr(bounded, "CACHED_ENTRIES", 8)
+    failures: list[BaseException] = []
+
+    def define(first: int) -> None:
+        for number in range(first, first + 60):
+            try:
+                _define_use_and_drop(number)
+            except BaseException as exc:  # every failure is the test's finding
+                failures.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=define, args=(1000 * k,)) for k in range(1, 9)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []

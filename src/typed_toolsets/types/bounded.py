@@ -26,10 +26,11 @@ def keep_recent(cache: dict[_K, _V]) -> None:
     """Drop the oldest entries of *cache* when it holds more than `CACHED_ENTRIES`.
 
     A quarter of the bound goes at once, so that the cost of dropping is spread over many
-    insertions.
+    insertions. The caller holds the cache's lock: a cache shared by threads is changed by one
+    at a time.
     """
     limit = CACHED_ENTRIES  # read here, so that a test can lower it
     if len(cache) <= limit:
         return
     for key in list(itertools.islice(cache, len(cache) - limit * 3 // 4)):
-        del cache[key]
+        cache.pop(key, None)

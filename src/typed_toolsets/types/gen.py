@@ -15,6 +15,7 @@ import itertools
 import linecache
 import re
 import sys
+import threading
 import types
 import weakref
 from collections.abc import Callable, Mapping, Sequence
@@ -50,6 +51,7 @@ _NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: code names its parameters, so tools that come and go add their own: the oldest are dropped
 #: (`keep_recent`), and each source leaves linecache once no function runs its code.
 _codes: dict[int, list[tuple[list[str], types.CodeType, bool]]] = {}
+_codes_lock: Final = threading.Lock()
 
 
 def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Callable[..., Any]:
@@ -68,7 +70,8 @@ def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Calla
     # Most generated lines recur across tools ("    if x is M:"): interned, each is stored once
     # (what linecache keeps is otherwise the largest part of a tool's memory).
     lines = [sys.intern(line) for line in source.splitlines(keepends=True)]
-    compiled = _codes.setdefault(hash(source), [])
+    with _codes_lock:
+        compiled = _codes.setdefault(hash(source), [])
     for known, code, is_function in compiled:
         if known == lines:
             if code.co_filename not in linecache.cache:  # cleared since (linecache.clearcache)
@@ -94,8 +97,9 @@ def compile_function(source: str, name: str, namespace: dict[str, Any]) -> Calla
         None,
         None,
     )
-    compiled.append((lines, generated.__code__ if plain else module, plain))
-    keep_recent(_codes)
+    with _codes_lock:  # tools are built in any thread: the oldest are dropped by one at once
+        compiled.append((lines, generated.__code__ if plain else module, plain))
+        keep_recent(_codes)
     return generated
 
 
