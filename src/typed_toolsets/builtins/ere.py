@@ -86,6 +86,10 @@ def _bracket_end(pattern: str, start: int) -> int:
             found = pattern.find(closer, index + 2)
             index = size if found < 0 else found + 2
             continue
+        if char == "\\" and pattern.startswith("\\", index + 1):
+            # Two backslashes: a backslash, as the writer meant it either way ([\\a-z]).
+            index += 2
+            continue
         if char == "\\" and index + 1 < size and pattern[index + 1].isascii():
             letter = pattern[index + 1]
             if letter.isalpha():
