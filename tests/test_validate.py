@@ -574,6 +574,14 @@ class Plotted:
         self.point = point
 
 
+class Itself(ExceptionGroup):  # type: ignore[type-arg]
+    """A group that holds itself: its walk must end all the same."""
+
+    @property
+    def exceptions(self) -> tuple[BaseException, ...]:  # type: ignore[override]
+        return (self,)
+
+
 def test_a_group_of_exceptions_says_what_each_member_said() -> None:
     # cattrs' own error said only "While structuring Point (2 sub-exceptions)", an
     # ExceptionGroup "(2 sub-exceptions)": nothing a model or a person could act on.
@@ -596,6 +604,28 @@ def test_a_group_of_exceptions_says_what_each_member_said() -> None:
         def run(self) -> None:
             inner = ExceptionGroup("inner", [ValueError("boom"), TypeError()])
             raise ExceptionGroup("outer", [KeyError("k"), inner, OSError("disk")])
+
+    class Nested(Toolset):
+        @tool
+        def run(self) -> None:
+            try:
+                own.structure({"x": "a"}, Point)
+            except Exception as exc:
+                raise ExceptionGroup("tasks", [exc]) from None
+
+    class Loops(Toolset):
+        @tool
+        def run(self) -> None:
+            raise Itself("loops", [ValueError("v")])
+
+    # cattrs' words at any depth (they were Python's, without paths, inside another group).
+    assert Nested.to_tools()[0].dynamic_call(None) == (
+        "Error: Tool 'nested_run' failed: ExceptionGroup: tasks (1 sub-exception): invalid "
+        "value for type, expected int @ $.x; required field missing @ $.y"
+    )
+    assert Loops.to_tools()[0].dynamic_call(None) == (
+        "Error: Tool 'loops_run' failed: Itself: loops (1 sub-exception)"
+    )
 
     (run,) = Grouped.to_tools()
     assert run.dynamic_call(None) == (

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import typing
 import weakref
-from collections.abc import Callable, Iterable, Sequence, Sized
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from typing import Any, Final
 
 from typed_toolsets.rules.formats import (
@@ -459,25 +459,39 @@ _LEAVES: Final = 8
 
 
 def _group_leaves(exc: BaseException, limit: int) -> list[str]:
-    """What the innermost exceptions of *exc*, an exception group, say; nothing for another."""
+    """What the innermost exceptions of *exc*, an exception group, say; nothing for another.
+
+    In order, depth first, without recursing; a group met again (one holding itself) is passed
+    over. A cattrs error, at any depth, says its own in cattrs' words.
+    """
     if not _members(exc):
         return []
-    if type(exc).__module__.partition(".")[0] == "cattrs":
-        # A cattrs error was raised by cattrs, so it is loaded: its words name each path.
-        from cattrs import transform_error
-
-        return transform_error(exc)[:_LEAVES]
     leaves: list[str] = []
-    walks = [iter(_members(exc))]  # in order, depth first, without recursing
+    seen = {id(exc)}
+    walks: list[Iterator[str | BaseException]] = [iter(_cattrs_words(exc) or _members(exc))]
     while walks and len(leaves) < _LEAVES:
         member = next(walks[-1], None)
         if member is None:
             walks.pop()
+        elif isinstance(member, str):  # cattrs' words for a part
+            leaves.append(member)
         elif _members(member):
-            walks.append(iter(_members(member)))
+            if id(member) not in seen:
+                seen.add(id(member))
+                walks.append(iter(_cattrs_words(member) or _members(member)))
         else:
             leaves.append(exception_text(member, limit))
     return leaves
+
+
+def _cattrs_words(group: BaseException) -> list[str]:
+    """The words of cattrs for its errors in *group*, each with its path; none for another."""
+    if type(group).__module__.partition(".")[0] != "cattrs":
+        return []
+    # A cattrs error was raised by cattrs, so it is loaded.
+    from cattrs import transform_error
+
+    return transform_error(group)
 
 
 def _members(exc: BaseException) -> tuple[BaseException, ...]:
