@@ -1049,6 +1049,14 @@ def test_rg_s_general_words_get_advice_from_the_pattern(pattern: str, advice: st
     assert f"\n{advice}" in answer, answer
 
 
+@needs_rg
+def test_rg_s_advice_reads_the_pattern_s_escapes() -> None:
+    # In C:\\Zone the Z follows an escaped backslash: it is no \Z, and rg refuses the \y.
+    answer = _tools()["text_rg"].dynamic_call({"text": "x\n", "pattern": "C:\\\\Zone\\y"})
+    assert answer.startswith("Error:")
+    assert "rg has no \\Z" not in answer
+
+
 @pytest.mark.parametrize("pattern", ["a{99999}", "a{5,2}"])
 def test_grep_s_errors_about_counts_get_advice_about_counts(pattern: str) -> None:
     # They were told "use [0-9] for digits, or text_rg for Perl-style classes".

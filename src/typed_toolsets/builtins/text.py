@@ -141,12 +141,28 @@ _RG_SPELLINGS: Final = (
 )
 
 
+def _escapes(pattern: str) -> set[str]:
+    r"""The escapes of *pattern* (``\d``, ``\\``): each a backslash and the character after it."""
+    found: set[str] = set()
+    index = pattern.find("\\")
+    while 0 <= index < len(pattern) - 1:
+        found.add(pattern[index : index + 2])
+        index = pattern.find("\\", index + 2)
+    return found
+
+
 def _rg_explained(message: str, pattern: str) -> str:
     """The error *message* of rg without its advice on flags text_rg cannot take, with ours."""
     paragraphs = [part.strip("\n") for part in message.split("\n\n")]
     kept = "\n\n".join(part for part in paragraphs if not part.startswith("Consider enabling"))
     advice = [text for fragment, text in _RG_ADVICE if fragment in kept]
-    advice += [text for said, found, text in _RG_SPELLINGS if said in kept and found in pattern]
+    escapes = _escapes(pattern)
+    advice += [
+        text
+        for said, found, text in _RG_SPELLINGS
+        # An escape is looked for among the pattern's escapes: in C:\\Zone the Z is no \Z.
+        if said in kept and found in (escapes if found.startswith("\\") else pattern)
+    ]
     return kept + "".join(f"\n{text}" for text in advice)
 
 
