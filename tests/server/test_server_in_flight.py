@@ -10,7 +10,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import httpx
+import httpx2
 import pytest
 import uvicorn
 
@@ -27,7 +27,7 @@ def _slow_call(url: str) -> tuple[int, float]:
     params = {"name": "sample_asleep", "arguments": {"seconds": SECONDS}}
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
     started = time.monotonic()
-    with httpx.Client(timeout=BOUND) as client:
+    with httpx2.Client(timeout=BOUND) as client:
         response = client.post(url, json=call, headers=HEADERS)
     return response.status_code, time.monotonic() - started
 
