@@ -113,21 +113,19 @@ async def _serve_lines(
     lines: AsyncIterable[bytes | _Overlong],
     write_stream: WriteStream[SessionMessage],
     *,
-    limit: int = MAX_IN_FLIGHT,
-    line_limit: int = 0,
-    on_end: Callable[[], None] = lambda: None,
+    line_limit: int,
+    on_end: Callable[[], None],
 ) -> None:
-    """Run *server* on the requests of *lines* until they end, *limit* of them at most at once.
+    """Run *server* on the requests of *lines* until they end, `MAX_IN_FLIGHT` at most at once.
 
     Args:
         server: The MCP server.
         lines: The client's lines (each a JSON-RPC message, or a discarded `_Overlong` one).
         write_stream: Where the server's messages go.
-        limit: How many requests are served at once; one more is answered with an error.
         line_limit: The longest line read, for the answer to a longer one.
         on_end: Called when the lines have ended and the calls still running are cancelled.
     """
-    in_flight = _InFlight(limit)
+    in_flight = _InFlight(MAX_IN_FLIGHT)
     send, receive = anyio.create_memory_object_stream[SessionMessage | Exception]()
     answers = _Answers(write_stream, in_flight)
     async with receive, anyio.create_task_group() as group:
