@@ -75,6 +75,8 @@ def explain_unsupported(annotation: object) -> str:
         return reasons.generic_struct(origin.__qualname__)
     if isinstance(annotation, type):
         return reasons.not_a_struct(annotation.__qualname__)
+    if isinstance(origin, type):  # `Iterable[int]`: said of the class, as the plugin says it
+        return reasons.not_a_struct(origin.__qualname__)
     return f"{annotation!r} has no JSON Schema mapping"
 
 

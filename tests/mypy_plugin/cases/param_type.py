@@ -107,11 +107,13 @@ class Types(Toolset):
         tool("mappings"),
         tool("binary"),
         tool("generics"),
+        tool("wrapped"),
         tool("variable"),
         tool("structs"),
         tool("inherited"),
         tool("generic_structs"),
         tool("enums"),
+        tool("tuple_valued"),
         tool("others"),
         tool("sets"),
     )
@@ -127,7 +129,8 @@ class Types(Toolset):
         nested: list[dict[str, Opaque]],  # E: Types.mappings: parameter 'nested' has type list[dict[str, Opaque]], which has no JSON Schema ('Opaque' is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; use one of those, or register it with typed_toolsets.register_type() (and, for the mypy plugin, list it under registered_types in its config))  [toolset-param-type]
     ) -> None: ...
     def binary(self, *, raw: bytes, blob: Blob, arr: bytearray) -> None: ...  # E: Types.binary: parameter 'arr' has type bytearray, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]  # E: Types.binary: parameter 'blob' has type Blob, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]  # E: Types.binary: parameter 'raw' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
-    def generics(self, *, bare: list, iterable: Iterable[int], box: Box[int]) -> None: ...  # E: Types.generics: parameter 'bare' has type list[Any], which has no JSON Schema (list needs its type parameters (for example list[str]))  [toolset-param-type]  # E: Types.generics: parameter 'box' has type Box[int], which has no JSON Schema ('Box' is generic; generic structs are not supported)  [toolset-param-type]  # E: Types.generics: parameter 'iterable' has type Iterable[int], which has no JSON Schema ('Iterable' is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; use one of those, or register it with typed_toolsets.register_type() (and, for the mypy plugin, list it under registered_types in its config))  [toolset-param-type]
+    def generics(self, *, bare: list, count: int) -> None: ...  # E: Types.generics: parameter 'bare' has type list[Any], which has no JSON Schema (list needs its type parameters (for example list[str]))  [toolset-param-type]
+    def wrapped(self, *, iterable: Iterable[int], box: Box[int]) -> None: ...  # E: Types.wrapped: parameter 'box' has type Box[int], which has no JSON Schema ('Box' is generic; generic structs are not supported)  [toolset-param-type]  # E: Types.wrapped: parameter 'iterable' has type Iterable[int], which has no JSON Schema ('Iterable' is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; use one of those, or register it with typed_toolsets.register_type() (and, for the mypy plugin, list it under registered_types in its config))  [toolset-param-type]
     def variable(self, *, var: T) -> None: ...  # E: Types.variable: parameter 'var' has type T, which has no JSON Schema (the type variable T has no JSON Schema)  [toolset-param-type]
 
     @tool
@@ -135,7 +138,8 @@ class Types(Toolset):
     def structs(self, *, outer: Outer, init: WithInitVar, point: Point) -> None: ...  # E: Types.structs: parameter 'init' has type WithInitVar, which has no JSON Schema (dataclass WithInitVar has the InitVar field 'seed' (not supported))  [toolset-param-type]  # E: Types.structs: parameter 'outer' has type Outer, which has no JSON Schema (field Outer.inner: field WithAny.payload: Any has no JSON Schema; use a concrete type)  [toolset-param-type]  # E: Types.structs: parameter 'point' has type Point, which has no JSON Schema (field Point.label: object has no JSON Schema; use a concrete type)  [toolset-param-type]
     def inherited(self, *, outer: OuterAgain, init: InitVarAgain) -> None: ...  # E: Types.inherited: parameter 'init' has type InitVarAgain, which has no JSON Schema (dataclass InitVarAgain has the InitVar field 'seed' (not supported))  [toolset-param-type]  # E: Types.inherited: parameter 'outer' has type OuterAgain, which has no JSON Schema (field OuterAgain.inner: field WithAny.payload: Any has no JSON Schema; use a concrete type)  [toolset-param-type]
     def generic_structs(self, *, page: Page[int], duo: Duo[str]) -> None: ...  # E: Types.generic_structs: parameter 'duo' has type Duo[str], which has no JSON Schema ('Duo' is generic; generic structs are not supported)  [toolset-param-type]  # E: Types.generic_structs: parameter 'page' has type Page[int], which has no JSON Schema ('Page' is generic; generic structs are not supported)  [toolset-param-type]
-    def enums(self, *, pair: TupleValued, empty: Empty, blit: Literal[b"x"], many: Many) -> None: ...  # E: Types.enums: parameter 'blit' has type Literal[b'x'], which has no JSON Schema (the literal Literal[b'x'] is bytes; JSON has no bytes)  [toolset-param-type]  # E: Types.enums: parameter 'empty' has type Empty, which has no JSON Schema (enum 'Empty' has no members)  [toolset-param-type]  # E: Types.enums: parameter 'many' has type Many, which has no JSON Schema (enum 'Many' is a Flag whose members combine into more than 1,024 values, too many for a JSON enum to list; use a set of an Enum's members (frozenset[...]) instead)  [toolset-param-type]  # E: Types.enums: parameter 'pair' has type TupleValued, which has no JSON Schema (enum 'TupleValued' has the member 'PAIR', whose value is not a JSON string, number, boolean or null)  [toolset-param-type]
+    def enums(self, *, empty: Empty, blit: Literal[b"x"], many: Many) -> None: ...  # E: Types.enums: parameter 'blit' has type Literal[b'x'], which has no JSON Schema (the literal Literal[b'x'] is bytes; JSON has no bytes)  [toolset-param-type]  # E: Types.enums: parameter 'empty' has type Empty, which has no JSON Schema (enum 'Empty' has no members)  [toolset-param-type]  # E: Types.enums: parameter 'many' has type Many, which has no JSON Schema (enum 'Many' is a Flag whose members combine into more than 1,024 values, too many for a JSON enum to list; use a set of an Enum's members (frozenset[...]) instead)  [toolset-param-type]
+    def tuple_valued(self, *, pair: TupleValued) -> None: ...  # E: Types.tuple_valued: parameter 'pair' has type TupleValued, which has no JSON Schema (enum 'TupleValued' has the member 'PAIR', whose value is not a JSON string, number, boolean or null)  [toolset-param-type]
     def others(
         self,
         *,
