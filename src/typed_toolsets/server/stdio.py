@@ -270,9 +270,8 @@ class _InFlight:
 
     def settle(self, request_id: types.RequestId) -> None:
         """Count request *request_id* out (an id not in flight is left alone)."""
-        left = self._ids[request_id] - 1
+        left = self._ids[request_id] - 1  # a Counter: 0 for an id it does not hold
         if left < 0:
-            del self._ids[request_id]
             return
         self.count -= 1
         if left:
