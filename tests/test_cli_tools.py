@@ -517,8 +517,45 @@ def test_a_definition_error_in_the_target_is_shown_with_status_1(tmp_path: Path)
     )
     done = cli("call", "broken_tools:Broken", "broken_nope", cwd=tmp_path)
     assert done.returncode == 1
-    assert done.stderr.startswith("typed-toolsets call: error: Broken.nope: Broken has no method")
-    assert "Traceback" not in done.stderr
+    # Where `check` reports it: the declaration's line.
+    assert done.stderr == (
+        "typed-toolsets call: error: broken_tools.py:4: Broken.nope: Broken has no method "
+        "'nope' to export [toolset-unknown-method]\n"
+    )
+
+
+@pytest.mark.slow
+def test_a_definition_problem_found_on_first_use_is_told_where_it_is(tmp_path: Path) -> None:
+    # The class is created (its annotations name a class defined later), and its tools fail
+    # when built: each problem on the line of its parameter, as `check` reports it.
+    (tmp_path / "late_tools.py").write_text(
+        textwrap.dedent(
+            """\
+            from __future__ import annotations
+
+            from typed_toolsets import Toolset, tool
+
+            class Late(Toolset):
+                @tool
+                def f(
+                    self,
+                    *,
+                    when: Later,
+                ) -> str:
+                    return ""
+
+            class Later:
+                pass
+            """
+        )
+    )
+    for command in ("list", "schema"):
+        done = cli(command, "late_tools.py", cwd=tmp_path)
+        assert done.returncode == 1
+        assert done.stderr.startswith(
+            f"typed-toolsets {command}: error: late_tools.py:10: Late.f: "
+        )
+        assert done.stderr.endswith("[toolset-param-type]\n")
 
 
 UNBUILDABLE = """\

@@ -50,7 +50,7 @@ from .targets import (
     toolset_classes,
 )
 
-__all__ = ["CheckResult", "Finding", "TargetError", "run_check"]
+__all__ = ["CheckResult", "Finding", "TargetError", "located", "run_check"]
 
 #: Problems of a declaration itself, reported on the declaration's line.
 _DECLARATION_CODES: Final = frozenset(
@@ -471,3 +471,26 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
         raise TargetError(msg)
     findings = sorted(checker.findings, key=lambda f: (f.path, f.line, f.message))
     return CheckResult(tuple(findings), tuple(checker.classes), tuple(unchecked))
+
+
+def located(target: str, error: ToolsetDefinitionError) -> str:
+    """*error*'s message, each problem led by the file and line ``check`` reports it on.
+
+    For the commands that stop at a target's definition problems (``list``, ``schema``,
+    ``call``, ``serve``): the target is checked as ``check`` checks it, and each problem of
+    *error* it finds gets its ``path:line: ``. A problem it does not find (or a target it cannot
+    check again) is told as the error tells it.
+    """
+    if not error.problems:
+        return str(error)
+    try:
+        result = run_check([target])
+    except Exception:  # noqa: BLE001 - the target's own code ran again: the error is told as is
+        return str(error)
+    places = {f.problem: f for f in result.findings if f.line}
+    lines: list[str] = []
+    for problem in error.problems:
+        found = places.get(problem)
+        where = "" if found is None else f"{shown_path(found.path)}:{found.line}: "
+        lines.append(f"{where}{problem}")
+    return "\n".join(lines)

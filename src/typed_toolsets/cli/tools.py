@@ -63,7 +63,14 @@ def _target_classes(target: str) -> list[type[Toolset]]:
     except TargetError as exc:
         raise _Stop(EXIT_USAGE, str(exc)) from None
     except ToolsetDefinitionError as exc:
-        raise _Stop(EXIT_PROBLEMS, str(exc)) from None
+        raise _definition_stop(target, exc) from None
+
+
+def _definition_stop(target: str, error: ToolsetDefinitionError) -> _Stop:
+    """The stop of a command whose *target* has definition problems, each told where it is."""
+    from typed_toolsets.analysis.check import located
+
+    return _Stop(EXIT_PROBLEMS, located(target, error))
 
 
 def _tools(target: str) -> list[ToolProxy]:
@@ -72,10 +79,10 @@ def _tools(target: str) -> list[ToolProxy]:
     What the import and the constructors print goes to stderr (`stdout_to_stderr`).
     """
     with stdout_to_stderr():
-        return _built(_target_classes(target))
+        return _built(target, _target_classes(target))
 
 
-def _built(classes: list[type[Toolset]]) -> list[ToolProxy]:
+def _built(target: str, classes: list[type[Toolset]]) -> list[ToolProxy]:
     tools: list[ToolProxy] = []
     for cls in classes:
         needed = required_init_fields(cls)
@@ -89,7 +96,7 @@ def _built(classes: list[type[Toolset]]) -> list[ToolProxy]:
         try:
             tools.extend(cls.to_tools())
         except ToolsetDefinitionError as exc:
-            raise _Stop(EXIT_PROBLEMS, str(exc)) from None
+            raise _definition_stop(target, exc) from None
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - its constructor raised: exit 2
             # A target that cannot be built is one that cannot be loaded: one line, no
             # traceback; a constructor's sys.exit() is no status of this command's.
