@@ -356,6 +356,22 @@ class TestForwardReferences:
         assert plan.output_schema is not None
         assert plan.output_schema["required"] == ["owner", "steps"]
 
+    def test_a_return_annotation_naming_a_later_class_has_its_schema(self) -> None:
+        # Only the return annotation names a later class: it was read at class creation, and
+        # had no schema (output_schema None) while the same return type of a method whose
+        # parameter also named a later class had one.
+        get, describe = forward_toolsets.CatalogToolset.to_tools()
+        assert get.output_schema == {
+            "type": "object",
+            "properties": {"sku": {"type": "string"}, "price": {"type": "number"}},
+            "required": ["sku", "price"],
+            "additionalProperties": False,
+        }
+        assert get.invoke({"sku": "A"}).value == forward_toolsets.Item("A", 1.0)
+        # A name never defined has no schema, as a type without one: the tool still works.
+        assert describe.output_schema is None
+        assert describe.dynamic_call({"sku": "B"}) == "B"
+
     def test_nested_class_names_resolve_in_the_class_namespace(self) -> None:
         mode = forward_toolsets.PlannerToolset.to_tools()[1]
         assert mode.dynamic_call({"mode": "fast"}) == "fast/safe"

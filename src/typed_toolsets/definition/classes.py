@@ -119,7 +119,11 @@ class ClassInfo:
                 if export.method is None:
                     try:
                         method = read_method(
-                            class_name, export.method_name, export.func, export.owner
+                            class_name,
+                            export.method_name,
+                            export.func,
+                            export.owner,
+                            deferred=True,
                         )
                     except SignatureProblems as exc:
                         problems.extend(exc.problems)

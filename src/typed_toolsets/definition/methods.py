@@ -176,7 +176,12 @@ _SELF_KINDS: Final = frozenset(
 
 
 def read_method(
-    class_name: str, method_name: str, func: Callable[..., Any], owner: type
+    class_name: str,
+    method_name: str,
+    func: Callable[..., Any],
+    owner: type,
+    *,
+    deferred: bool = False,
 ) -> MethodInfo:
     """Read an exported method's signature and build its schemas.
 
@@ -185,10 +190,14 @@ def read_method(
         method_name: The exported method's name.
         func: The plain function.
         owner: The class whose body defines *func* (its namespace resolves names).
+        deferred: It is read when the tools are first built, after `Unresolved` at class
+            creation: a return annotation naming what is still not defined then has no schema
+            (``output_schema`` None), as one with no JSON Schema mapping.
 
     Raises:
         SignatureProblems: The method cannot be exported; every problem is listed.
-        Unresolved: An annotation names something not defined yet.
+        Unresolved: An annotation names something not defined yet (a return annotation's only
+            when not *deferred*).
     """
     try:
         signature = inspect.signature(func)
@@ -286,7 +295,7 @@ def read_method(
     from typed_toolsets.types.arguments import ArgumentsModel
 
     is_async = makes_coroutine(func)
-    output = _output_spec(signature.return_annotation, globalns, localns)
+    output = _output_spec(signature.return_annotation, globalns, localns, deferred=deferred)
     return MethodInfo(
         func=func,
         arguments=ArgumentsModel.build(func.__qualname__, params),
@@ -403,9 +412,14 @@ def _shown(default: object) -> str:
 
 
 def _output_spec(
-    annotation: object, globalns: dict[str, Any], localns: dict[str, Any]
+    annotation: object, globalns: dict[str, Any], localns: dict[str, Any], *, deferred: bool
 ) -> TypeSpec | None:
-    """The spec of a return annotation (None for ``None``, or one with no schema)."""
+    """The spec of a return annotation (None for ``None``, or one with no schema).
+
+    Raises:
+        Unresolved: It names something not defined yet, and the method is not read *deferred*
+            (a class defined later in the module: read again when the tools are first built).
+    """
     if (
         annotation is _EMPTY
         or annotation is None
@@ -418,5 +432,9 @@ def _output_spec(
         if resolved is None or resolved is type(None):
             return None
         return registry.spec(resolved)
-    except (Unresolved, Unsupported):
+    except Unresolved:
+        if not deferred:
+            raise
+        return None
+    except Unsupported:
         return None
