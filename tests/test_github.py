@@ -532,6 +532,18 @@ def test_api_request_is_get_only(fake_gh: Any) -> None:
     assert fake_gh.argvs() == [["api", "--method=GET", "--", "user"]]
 
 
+def test_api_responses_stay_json_with_control_characters_escaped(fake_gh: Any) -> None:
+    # JSON allows DEL and C1 characters raw in a string: written \x7f they made the response
+    # invalid JSON; the C0 ones gh already escaped stay as gh wrote them.
+    body = '{"title": "DEL\x7f NEL\x85 CSI\x9b[31m", "esc": "\\u001b[2J", "n": 1}'
+    fake_gh.reply("api", stdout=body)
+    response = _tools()["github_api_request"].dynamic_call({"endpoint": "repos/o/r/issues/1"})
+    assert response == (
+        '{"title": "DEL\\u007f NEL\\u0085 CSI\\u009b[31m", "esc": "\\u001b[2J", "n": 1}'
+    )
+    assert json.loads(response) == json.loads(body)
+
+
 def test_api_request_fills_placeholders_from_repo(fake_gh: Any) -> None:
     fake_gh.reply("api", stdout="[]")
     tools = _tools()
@@ -678,14 +690,17 @@ def test_a_run_cut_at_the_output_cap_is_truncated_output_not_a_gh_failure(
 
 
 def test_answers_are_capped_as_returned_after_escaping_and_formatting(fake_gh: Any) -> None:
-    # gh's output fits the cap, but the answer did not: each control byte is escaped as four
-    # characters, and the seed's format of an empty issue ({}) is four times its JSON.
+    # gh's output fits the cap, but the answer did not: each control byte is escaped as six
+    # characters in the API's JSON (four in text), and the seed's format of an empty issue
+    # ({}) is four times its JSON.
     fake_gh.reply("api", stdout="\x01" * 900)
     fake_gh.reply("issue", "list", stdout="[" + ", ".join(["{}"] * 200) + "]")
     fake_gh.reply("pr", "view", stdout="\x02" * 900, exit=1)
     tools = _tools(max_output_bytes=1000)
     response = tools["github_api_request"].dynamic_call({"endpoint": "user"})
-    assert response.startswith("\\x01\\x01")
+    assert response.startswith("\\u0001\\u0001")
+    # No escape is cut in two (the note's line break right after a whole one).
+    assert response.split("\n")[0].endswith("\\u0001")
     assert response.endswith(
         "\n[truncated: the response exceeded 1,000 bytes; ask for less (for example per_page "
         "in fields)]"

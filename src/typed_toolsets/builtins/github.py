@@ -295,7 +295,14 @@ class GitHubCLIToolset(Toolset):
         raise ProgramFailedError(msg)
 
     def _render(
-        self, text: str, secrets: list[str], what: str, hint: str = "", *, cut: bool = False
+        self,
+        text: str,
+        secrets: list[str],
+        what: str,
+        hint: str = "",
+        *,
+        cut: bool = False,
+        json: bool = False,
     ) -> str:
         r"""*text* escaped, its secrets redacted, within `max_output_bytes` or cut with a note.
 
@@ -310,9 +317,10 @@ class GitHubCLIToolset(Toolset):
             what: What the note says was too long (``the response``).
             hint: The note's advice, with its leading ``; ``.
             cut: gh's output was already cut at the cap: add the note even if the text fits.
+            json: *text* is gh's JSON: control characters are escaped as JSON escapes them.
         """
         note = f"[truncated: {what} exceeded {self.max_output_bytes:,} bytes{hint}]"
-        answer = redact(escape_controls(valid_text(text)), secrets)
+        answer = redact(escape_controls(valid_text(text), json=json), secrets)
         return cap_answer(answer, max_bytes=self.max_output_bytes, note=note, cut=cut)
 
     def _query(self, arguments: list[str], query: _Query) -> str:
@@ -431,6 +439,7 @@ class GitHubCLIToolset(Toolset):
             "the response",
             "; ask for less (for example per_page in fields)",
             cut=result.truncated,
+            json=True,
         )
 
     def traffic_views(self, *, repo: Repo, per: Annotated[str, MaxLen(8)] | None = None) -> str:

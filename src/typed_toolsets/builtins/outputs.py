@@ -25,34 +25,47 @@ __all__ = [
 REDACTED: Final = "[REDACTED]"
 
 
-def _control_table() -> dict[int, str]:
+def _control_table(escape: str) -> dict[int, str]:
     controls = [*range(0x20), 0x7F, *range(0x80, 0xA0)]
-    return {c: f"\\x{c:02x}" for c in controls if c not in (0x09, 0x0A, 0x0D)}
+    return {c: escape.format(c) for c in controls if c not in (0x09, 0x0A, 0x0D)}
 
 
-_CONTROLS: Final = _control_table()
+_CONTROLS: Final = _control_table("\\x{:02x}")
+#: The same characters in JSON's spelling: inside a JSON text's strings, the text stays JSON.
+_JSON_CONTROLS: Final = _control_table("\\u{:04x}")
 # One fixed character class (linear, no backtracking). Substituting only where it matches keeps
 # the common case, text with no control character, at a scan: str.translate with a table costs
 # about 50 ms per MB of non-ASCII text.
 _CONTROL_CHAR: Final = re.compile("[" + "".join(map(chr, _CONTROLS)) + "]")
 #: One escape as `escape_controls` writes it, in UTF-8: where a cut inside a line must not fall.
-_ESCAPE: Final = re.compile(rb"\\x[0-9a-f]{2}")
+_ESCAPE: Final = re.compile(rb"\\x[0-9a-f]{2}|\\u[0-9a-f]{4}")
 
 
 def _escape(match: re.Match[str]) -> str:
     return _CONTROLS[ord(match.group())]
 
 
-def escape_controls(text: str) -> str:
+def _json_escape(match: re.Match[str]) -> str:
+    return _JSON_CONTROLS[ord(match.group())]
+
+
+def escape_controls(text: str, *, json: bool = False) -> str:
     r"""Write C0/C1 control characters (not ``\t``, ``\n`` or a CRLF's ``\r``) as ``\xNN``.
 
     Every text the built-in tools return passes through here (or `decode_output`), so what a
     program printed and what a pure-Python tool computed are escaped alike.
+
+    Args:
+        text: The text.
+        json: *text* is JSON (a GitHub API response): they are written ``\u00NN``, as JSON
+            writes them, so that a DEL or a C1 character a string held raw (JSON allows it)
+            leaves the text JSON.
     """
-    escaped = _CONTROL_CHAR.sub(_escape, text)
+    escaped = _CONTROL_CHAR.sub(_json_escape if json else _escape, text)
     if "\r" not in escaped:
         return escaped
-    return "\r\n".join(part.replace("\r", "\\x0d") for part in escaped.split("\r\n"))
+    cr = "\\u000d" if json else "\\x0d"
+    return "\r\n".join(part.replace("\r", cr) for part in escaped.split("\r\n"))
 
 
 def quote_pattern(pattern: str) -> str:
@@ -76,12 +89,12 @@ def cut_to_lines(data: bytes) -> bytes:
 
 
 def _outside_escape(data: bytes, end: int) -> int:
-    r"""*end*, or the start of the ``\xNN`` escape in *data* that it would cut in two.
+    r"""*end*, or the start of the ``\xNN`` (or ``\uNNNN``) escape in *data* it would cut in two.
 
     A cut ``\x1`` reads as a different text; ``\x1b`` written by the sender is kept whole too.
     """
     # Two escapes cannot overlap (a hex digit is not a backslash): at most one straddles *end*.
-    for start in range(max(end - 3, 0), end):
+    for start in range(max(end - 5, 0), end):
         if _ESCAPE.match(data, start):
             return start
     return end
