@@ -962,6 +962,23 @@ def test_ordinary_gh_failures_keep_the_seed_format(fake_gh: Any) -> None:
     )
 
 
+def test_a_gh_failure_without_output_tells_its_status(fake_gh: Any) -> None:
+    # The seed's answer ended at its colon ("Failed to get issue: "), telling nothing.
+    fake_gh.reply("issue", "view", exit=1)
+    fake_gh.reply("issue", "list", stdout=" \n", exit=4)
+    fake_gh.reply("api", exit=1)
+    tools = _tools()
+    assert tools["github_get_issue"].dynamic_call({"issue_number": 1}) == (
+        "Failed to get issue: gh failed with exit status 1"
+    )
+    assert tools["github_list_issues"].dynamic_call({}) == (
+        "Failed to list issues: gh failed with exit status 4"
+    )
+    assert tools["github_api_request"].dynamic_call({"endpoint": "user"}) == (
+        "API request failed: gh failed with exit status 1"
+    )
+
+
 # ------------------------------------------------------------------------- environment
 
 

@@ -290,6 +290,9 @@ class GitHubCLIToolset(Toolset):
             line = failure_line("gh", result, crash)
         else:
             text = (result.stdout + result.stderr).decode("utf-8", "replace")
+            if not text.strip():
+                # The seed's answer would end at its colon: the status is all there is to tell.
+                return failure_line("gh", result)
             return self._render(text, secrets, "gh's output", cut=result.truncated)
         msg = redact(f"{line} (gh crashed; its crash report is not shown)", secrets)
         raise ProgramFailedError(msg)
