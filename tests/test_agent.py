@@ -614,13 +614,18 @@ def test_the_deadline_is_checked_before_a_tool_runs() -> None:
     assert shop.ran == []
 
 
-def test_a_final_answer_that_arrives_late_is_still_returned() -> None:
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_a_final_answer_that_arrives_after_the_deadline_is_not_returned(runner: str) -> None:
+    # Past the deadline the run raises (SPEC 10): run() returned the late answer of a sync
+    # model (which it cannot interrupt), while arun() raised for the same model.
     def slow_model(transcript: Transcript) -> dict[str, Any]:
-        time.sleep(0.2)  # a sync model cannot be interrupted
+        time.sleep(0.2)
         return FINISH
 
-    result = ReAct(slow_model, [], max_iterations=1, deadline=0.05).run("Go.")
-    assert result.final_answer == "the answer"
+    with pytest.raises(DeadlineExceededError) as caught:
+        _run(ReAct(slow_model, [], max_iterations=1, deadline=0.05), runner)
+    assert caught.value.waiting_for == "the model"
+    assert caught.value.steps == ()
 
 
 @pytest.mark.parametrize("runner", ["run", "arun"])

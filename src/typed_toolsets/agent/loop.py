@@ -383,6 +383,10 @@ class ReAct:
                 raise clock.passed(steps, "the model")
             read = read_reply(reply, self._tools)
             if read.finishes:
+                if clock.expired():
+                    # A sync model in `run` is noticed only when it returns: a final answer
+                    # past the deadline is not one `arun` would have waited for (SPEC 10).
+                    raise clock.passed(steps, "the model")
                 steps.append(Step(read.thought, FINISH, {}, None, time.perf_counter() - started))
                 return AgentResult(read.final_answer, tuple(steps), len(steps))
             outcome = yield from self._act(read, clock, steps)
