@@ -216,16 +216,35 @@ def test_a_file_outside_the_current_directory_is_shown_by_its_whole_path(
     assert out[0].startswith(f"{far}:7: error: First.asign:")
 
 
-def test_class_targets_check_only_that_class(
+def test_class_targets_check_that_class_and_the_import_of_its_module(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = write("pkg/__init__.py", "")
-    path = write("pkg/tools.py", BROKEN)
+    write("pkg/__init__.py", "")
+    write("pkg/tools.py", BROKEN)
+    broken = f"{Path('pkg', 'tools.py')}:"
+    # The module cannot be imported (First and Second raise as it runs), so neither can Fine:
+    # their problems are the target's findings (SPEC 9), where "Success" was said.
     status, out, _ = run(capsys, "pkg.tools:Fine")
-    assert (status, out) == (0, ["Success: no problems found in 1 toolset"])
-    status, out, _ = run(capsys, f"{path}:NeedsDb")
     assert status == 1
-    assert [line.split(": ")[0] for line in out[:-1]] == [f"{Path('pkg', 'tools.py')}:34"]
+    assert [line.split(": ")[0] for line in out[:-1]] == [f"{broken}7", f"{broken}21"]
+    # Of the module's other classes, nothing else is checked: only the target's own calls.
+    # (Another file: a module imported once is not run again in this process.)
+    other = write("other_tools.py", BROKEN)
+    status, out, _ = run(capsys, f"{other}:NeedsDb")
+    assert status == 1
+    lines = [line.split(": ")[0] for line in out[:-1]]
+    assert lines == ["other_tools.py:7", "other_tools.py:21", "other_tools.py:34"]
+
+
+def test_a_class_target_in_a_module_another_module_breaks_is_not_a_success(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Importing the target's module imports a broken one: neither can be imported.
+    write("broken_dep.py", BROKEN)
+    write("uses_dep.py", "import broken_dep\n" + CLEAN)
+    status, out, _ = run(capsys, "uses_dep:Paint")
+    assert status == 1
+    assert out[0].startswith("broken_dep.py:7: error: First.asign: ")
 
 
 def test_the_parent_code_disables_everything(

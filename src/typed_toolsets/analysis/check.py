@@ -223,17 +223,6 @@ class _Checker:
             return source.assigned.get(method, source.line)
         return source.line
 
-    def keep_only(self, qualname: str, findings_from: int, classes_from: int) -> None:
-        """Drop what was found since the given counts about classes other than *qualname*."""
-
-        def wanted(name: str | None) -> bool:
-            return name is not None and (name == qualname or name.startswith(f"{qualname}."))
-
-        self.findings[findings_from:] = [
-            f for f in self.findings[findings_from:] if wanted(f.toolset)
-        ]
-        self.classes[classes_from:] = [c for c in self.classes[classes_from:] if wanted(c)]
-
     def add(self, finding: Finding) -> None:
         if finding.code not in self.disabled and finding not in self.findings:
             self.findings.append(finding)
@@ -438,12 +427,11 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
         modules.append(loaded.name)
         namespace = dict(vars(loaded.module)) if loaded.module is not None else {}
         checker.index(loaded.path, namespace)
-        findings_before, classes_before = len(checker.findings), len(checker.classes)
+        findings_before = len(checker.findings)
+        # Every class that failed as the module was imported, the target's or not: the module
+        # cannot be imported, so neither can the target class (SPEC 9: a finding, exit 1).
         for failure in loaded.failures:
             checker.from_error(failure, loaded.path)
-        if class_name is not None:
-            # Other classes of the module failed too; only the target's problems are wanted.
-            checker.keep_only(class_name, findings_before, classes_before)
         if loaded.module is None:
             continue
         if class_name is None:
