@@ -497,3 +497,29 @@ def test_long_options_are_taken_only_in_full(args: list[str], typo: str) -> None
     line = result.stderr.splitlines()[-1]
     assert line.startswith(f"typed-toolsets {command}: error: unrecognized arguments: {typo}")
     assert line.endswith(f"(see typed-toolsets {command} --help)")
+
+
+def test_the_problems_of_one_line_keep_the_order_of_the_error(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Sorted by their words, they came '**kw' before '*args', and parameters x, f, b as b, f, x.
+    write(
+        "one_line.py",
+        """\
+        from collections.abc import Callable
+
+        from typed_toolsets import Toolset, tool
+
+        class OneLine(Toolset):
+            @tool
+            def star(self, *args: int, **kw: int) -> None: ...
+
+            @tool
+            def types(self, *, x: object, f: Callable[[], int], b: bytes) -> None: ...
+        """,
+    )
+    status, out, _ = run(capsys, "one_line")
+    assert status == 1
+    # The order the class's ToolsetDefinitionError lists them in (and the plugin reports).
+    found = [line.split(": ", 3)[3].split(" is ")[0].split(" has ")[0] for line in out[:-1]]
+    assert found == ["'*args'", "'**kw'", "parameter 'x'", "parameter 'f'", "parameter 'b'"]

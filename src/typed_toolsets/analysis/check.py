@@ -457,7 +457,8 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
             raise no_toolsets(targets[0], modules[0])
         msg = "none of the targets defines a Toolset class"
         raise TargetError(msg)
-    findings = sorted(checker.findings, key=lambda f: (f.path, f.line, f.message))
+    # Stable: the problems of one line keep the order they were found in (the error's, SPEC 1).
+    findings = sorted(checker.findings, key=lambda f: (f.path, f.line))
     return CheckResult(tuple(findings), tuple(checker.classes), tuple(unchecked))
 
 
