@@ -83,6 +83,17 @@ def test_rest_params() -> None:
     }
 
 
+def test_a_role_opening_the_summary_is_text_not_a_field() -> None:
+    # ":func:`search` ..." read as a field list left the tool the fallback description.
+    doc = """:func:`search`, wrapped: finds things.
+
+    :param query: What :class:`Index` looks for.
+    """
+    assert summary(doc) == ":func:`search`, wrapped: finds things."
+    assert parameter_descriptions(doc) == {"query": "What :class:`Index` looks for."}
+    assert summary(":param query: Only fields.") is None
+
+
 def test_attributes_section() -> None:
     doc = """A person.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from typed_toolsets.rules.names import mangle, written_names
+from typed_toolsets.rules.names import default_description, mangle, written_names
 
 CLASSES = ("Tasks", "_Tasks", "__Tasks", "___", "T_", "Outer_Inner")
 NAMES = ("find", "_find", "__find", "__find_", "__find__", "__", "___", "_Tasks__find")
@@ -35,3 +35,17 @@ def test_written_names_are_the_names_stored_so(class_name: str, name: str) -> No
         assert mangle(class_name, written) == stored
     if stored != name:  # `def __find` is no attribute `__find`
         assert written_names(class_name, name) == ()
+
+
+@pytest.mark.parametrize(
+    ("method", "described"),
+    [
+        ("word_count", "Word count operation"),
+        ("_under", "Under operation"),  # was " under operation"
+        ("trailing_", "Trailing operation"),  # was "Trailing  operation"
+        ("two__words", "Two words operation"),
+        ("ALL_CAPS", "All caps operation"),
+    ],
+)
+def test_default_description_has_one_space_between_words(method: str, described: str) -> None:
+    assert default_description(method) == described

@@ -92,9 +92,11 @@ def final_tool_name(toolset_name: str, method_name: str, tool_name: str | None) 
 def default_description(method_name: str) -> str:
     """Build the fallback description like the seed: ``word_count`` gives ``Word count operation``.
 
-    Underscores become spaces, the first letter is upper-cased and the rest lower-cased.
+    Underscores become spaces, the first letter is upper-cased and the rest lower-cased. A
+    leading, trailing or repeated underscore leaves no space of its own (``_under`` gives
+    ``Under operation``).
     """
-    words = method_name.replace("_", " ")
+    words = " ".join(word for word in method_name.split("_") if word) or method_name
     return f"{words[:1].upper()}{words[1:].lower()} operation"
 
 
