@@ -168,6 +168,30 @@ def test_decorating_a_staticmethod_is_reported() -> None:
     assert "staticmethod" in single(build)
 
 
+def test_decorating_a_cached_property_or_singledispatchmethod_names_the_method() -> None:
+    # tool() said "@tool can only decorate a method (got <functools.cached_property object at
+    # 0x...>)": no class, no method, an address.
+    def cached() -> None:
+        class CachedToolset(Toolset):
+            @tool
+            @functools.cached_property
+            def size(self) -> int:
+                return 1
+
+    def dispatched() -> None:
+        class DispatchToolset(Toolset):
+            @tool
+            @functools.singledispatchmethod
+            def show(self, value: object) -> str:
+                return str(value)
+
+    assert single(cached) == (
+        "CachedToolset.size: 'size' is a property; only plain instance methods (def or async "
+        "def) can be exported [toolset-not-a-method]"
+    )
+    assert single(dispatched).startswith("DispatchToolset.show: 'show' is an attribute")
+
+
 def test_duplicate_final_names() -> None:
     def build() -> None:
         class DupToolset(Toolset):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
 
@@ -132,11 +134,17 @@ class ToolSpec:
 
 
 def _unwrap(obj: object) -> object:
-    """The function inside a staticmethod, classmethod or property (else *obj* itself)."""
+    """The function inside a staticmethod, classmethod or property (else *obj* itself).
+
+    A `functools.cached_property` or `functools.singledispatchmethod` too: marked through its
+    function, it is found by the class, which says what it is and why it cannot be exported.
+    """
     if issubclass(type(obj), (staticmethod, classmethod)):
         return getattr(obj, "__func__", None)
     if isinstance(obj, property):
         return obj.fget
+    if isinstance(obj, (functools.cached_property, functools.singledispatchmethod)):
+        return typing.cast("object", obj.func)
     return obj
 
 
