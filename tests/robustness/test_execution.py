@@ -345,7 +345,17 @@ def test_abandoned_tasks_count_towards_the_cap(
     refused = tools["retry"].invoke(None)
     assert refused.error is not None
     assert refused.error.kind == "limit"
-    assert "abandoned threads and tasks" in refused.error.message
+    # Not "calls that timed out": an agent's model left at its run's deadline counts too.
+    running = execution.abandoned.count
+    calls = (
+        "1 earlier call left running at its deadline has"
+        if running == 1
+        else (f"{running} earlier calls left running at their deadline have")
+    )
+    assert refused.error.message == (
+        f"Tool 'stubborn_retry' was not started: {calls} not ended (the limit is "
+        f"{execution.MAX_ABANDONED_THREADS} abandoned threads and tasks); try again later"
+    )
 
 
 # ----------------------------------------------------------------------------------- finding 11

@@ -289,8 +289,15 @@ def too_many_abandoned(name: str) -> ToolError | None:
         running = abandoned.running()
         if running >= MAX_ABANDONED_THREADS:
             message = (
-                f"{_not_started(name)}{running} earlier calls that timed out are still "
-                f"running (the limit is {MAX_ABANDONED_THREADS} abandoned threads and tasks); "
+                # Not only tool calls that timed out: an agent's model or approval left at its
+                # run's deadline is one too.
+                f"{_not_started(name)}"
+                + (
+                    "1 earlier call left running at its deadline has not ended"
+                    if running == 1
+                    else f"{running} earlier calls left running at their deadline have not ended"
+                )
+                + f" (the limit is {MAX_ABANDONED_THREADS} abandoned threads and tasks); "
                 "try again later"
             )
             return ToolError(name, "limit", message)
