@@ -73,6 +73,8 @@ def test_the_value_itself_is_asked_for(annotation: object, sent: str, expected: 
         (list[int], "5"),
         (bool, "True"),  # Python's spelling, not JSON's
         (int, "NaN"),
+        (float, "1e400"),  # overflows a float: refused without quotes too
+        (float, "-1e400"),
         (int, "[" * 5000),  # nested past what is read for a hint
         (list[int], json.dumps(list(range(3000)))),  # longer than what is read for a hint
     ],

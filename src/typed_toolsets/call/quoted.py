@@ -8,6 +8,7 @@ place); the refusal says what is wanted instead, so the model can correct itself
 from __future__ import annotations
 
 import json
+import math
 import typing
 from collections.abc import Collection, Iterable
 from typing import Final
@@ -72,6 +73,8 @@ def quoted_hint(instance: object, expected: Collection[str]) -> str:
             value: object = json.loads(text)
         except (ValueError, RecursionError):
             return ""  # not JSON after all (or nested past what is worth reading for a hint)
+        if type(value) is float and not math.isfinite(value):
+            return ""  # 1e400 overflows a float: sent without quotes, it is refused all the same
         kind = schema_kind(value)  # 1e3 is a whole number: an integer, as jsonschema says
     if not kind_admitted(kind, expected):
         return ""
