@@ -197,8 +197,15 @@ class TestConvertLocatesWhatCannotBeBuilt:
         assert isinstance(failure.cause, OverflowError)
 
     def test_locate_stops_at_the_value_itself(self) -> None:
-        assert locate(registry.spec(int), "x") == ((), None)
-        assert locate(registry.spec(list[int]), [1, "x"]) == ((1,), None)
+        assert locate(registry.spec(int), "x") == [((), None)]
+        assert locate(registry.spec(list[int]), [1, "x"]) == [((1,), None)]
+
+    def test_locate_finds_every_failing_part_in_order_up_to_most(self) -> None:
+        spec = registry.spec(list[list[int]])
+        value = [["a", 1], [2], [3, "b", "c"]]
+        assert locate(spec, value, 10) == [((0, 0), None), ((2, 1), None), ((2, 2), None)]
+        assert locate(spec, value, 2) == [((0, 0), None), ((2, 1), None)]
+        assert locate(spec, value) == [((0, 0), None)]
 
 
 class TestOnce:

@@ -561,6 +561,36 @@ def test_an_exception_with_a_message_and_more_shows_the_message_alone() -> None:
     assert build.dynamic_call('{"tag": "c"}') == f"Error: Tool 'tag_build' failed: {reason}"
 
 
+class TagsToolset(Toolset):
+    @tool
+    def keep(self, *, items: list[Tagged], first: Tagged | None = None) -> int:
+        return len(items)
+
+
+def test_every_part_that_cannot_be_built_is_named_up_to_the_cap() -> None:
+    # Only the first failing item was named: the model fixed it, and learned of the next one
+    # on its next call (SPEC 4: all problems are reported, not just the first).
+    (keep,) = TagsToolset.to_tools()
+    reason = "is not accepted: ValueError: 'tag' must be in ['a', 'b']"
+    result = keep.invoke(
+        {"items": [{"tag": "c"}, {"tag": "a"}, {"tag": "d"}], "first": {"tag": "e"}}
+    )
+    assert result.error is not None
+    assert [(p.path, p.message) for p in result.error.details] == [
+        ("$.items[0]", f"{{'tag': 'c'}} {reason} (got 'c')"),
+        ("$.items[2]", f"{{'tag': 'd'}} {reason} (got 'd')"),
+        ("$.first", f"{{'tag': 'e'}} {reason} (got 'e')"),
+    ]
+    many = keep.dynamic_call({"items": [{"tag": str(i)} for i in range(30)]})
+    assert many.count(reason) == 20
+    assert many.endswith(
+        "items[19]: {'tag': '19'} " + reason + " (got '19'); (more problems not shown)"
+    )
+    exactly = keep.dynamic_call({"items": [{"tag": str(i)} for i in range(20)]})
+    assert exactly.count(reason) == 20
+    assert not exactly.endswith("(more problems not shown)")
+
+
 @attrs.define
 class Point:
     x: int

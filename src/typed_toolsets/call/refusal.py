@@ -28,6 +28,7 @@ from .quoted import quoted_object
 from .result import ArgumentProblem, ToolError
 from .shown import short
 from .validation import (
+    MAX_PROBLEMS,
     Problem,
     collect,
     dotted_path,
@@ -183,7 +184,8 @@ def explainer(
                 found = _unwrapped(arguments, found, names)
             # Positional: a class called with a keyword argument costs half as much again.
             return ArgumentsRefusal(tool, found, more, prefix)
-        converted = convert(arguments)
+        # One past the cap: whether more parts fail than the refusal names.
+        converted = convert(arguments, MAX_PROBLEMS + 1)
         if isinstance(converted, list):
             if any(isinstance(unbuilt.cause, RecursionError) for unbuilt in converted) and (
                 not fresh or sys.getrecursionlimit() < _DEFAULT_RECURSION_LIMIT
@@ -192,7 +194,8 @@ def explainer(
             # On a fresh stack, under the default limit, arguments the checker took do not nest
             # deep enough to run out of it: the part's own hook or validator recursed.
             failures = [_unbuilt_problem(arguments, unbuilt) for unbuilt in converted]
-            return ArgumentsRefusal(tool, failures, more=False, prefix=prefix)
+            more = len(failures) > MAX_PROBLEMS
+            return ArgumentsRefusal(tool, failures[:MAX_PROBLEMS], more, prefix)
         return converted
 
     def again(arguments: dict[str, object], fresh: bool) -> dict[str, object] | Verdict:

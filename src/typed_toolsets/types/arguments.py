@@ -106,34 +106,48 @@ class Unbuilt:
     cause: BaseException | None
 
 
-def locate(spec: TypeSpec, value: object) -> tuple[Path, BaseException | None]:
-    """Find the innermost part of *value* that fails to structure as *spec*, and why.
+def locate(spec: TypeSpec, value: object, most: int = 1) -> list[tuple[Path, BaseException | None]]:
+    """Find the innermost parts of *value* that fail to structure as *spec*, and why.
+
+    A part whose own parts all build is a failure itself (its class's validator, its hook); one
+    with parts that fail is looked into, each of them, in the value's order. Each part is built
+    at most once per level it is looked at from: linear in the value's size times its depth.
+
+    Args:
+        spec: The type.
+        value: A value its schema accepts.
+        most: Stop once this many are found.
 
     Returns:
-        Its path below *value*, and the exception (None when it is a `Reject` other than
-        `BoundLost`, or when nothing fails).
+        Each failing part's path below *value*, and the exception (None when it is a `Reject`
+        other than `BoundLost`); ``[((), None)]`` when nothing fails.
     """
-    path: list[str | int] = []
-    current_spec, current = spec, value
-    while True:
+    found: list[tuple[Path, BaseException | None]] = []
+    stack: list[tuple[TypeSpec, object, Path]] = [(spec, value, ())]
+    while stack and len(found) < most:
+        current_spec, current, path = stack.pop()
+        failing: list[tuple[TypeSpec, object, Path]] = []
         for segment, child, child_value in current_spec.children(current):
             try:
                 child.structure(child_value)
             except Exception:  # noqa: BLE001 - any failure: look inside this child
-                path.append(segment)
-                current_spec, current = child, child_value
-                break
+                failing.append((child, child_value, (*path, segment)))
+                if len(found) + len(failing) >= most:
+                    break  # each holds a failure at least: enough to look into
+        if failing:
+            stack += reversed(failing)
+            continue
+        try:
+            current_spec.structure(current)
+        except BoundLost as exc:  # the one refusal that says why
+            found.append((path, exc))
+        except Reject:
+            found.append((path, None))
+        except Exception as exc:  # noqa: BLE001 - the cause, reported to the caller
+            found.append((path, exc))
         else:
-            break
-    try:
-        current_spec.structure(current)
-    except BoundLost as exc:  # the one refusal that says why
-        return tuple(path), exc
-    except Reject:
-        return tuple(path), None
-    except Exception as exc:  # noqa: BLE001 - the cause, reported to the caller
-        return tuple(path), exc
-    return tuple(path), None
+            found.append((path, None))
+    return found
 
 
 @attrs.frozen(eq=False)
@@ -253,11 +267,14 @@ class ArgumentsVariant:
                     fast[key] = found
         return found
 
-    def convert(self, arguments: dict[str, object]) -> dict[str, object] | list[Unbuilt]:
+    def convert(
+        self, arguments: dict[str, object], most: int = 1
+    ) -> dict[str, object] | list[Unbuilt]:
         """Structure schema-valid *arguments* one by one: the keyword arguments, or what failed.
 
         Meant for arguments the validator accepts (so no key is unknown or missing): each one
-        that cannot be built is located down to its innermost failing part.
+        that cannot be built is located down to its innermost failing parts (`locate`), up to
+        *most* of them in all.
         """
         hooks = self._reader.get().hooks
         kwargs: dict[str, object] = {}
@@ -271,8 +288,10 @@ class ArgumentsVariant:
             try:
                 kwargs[prop.name] = hooks[prop.name](value)
             except Exception:  # noqa: BLE001 - located and reported below
-                inner, cause = locate(prop.spec, value)
-                failures.append(Unbuilt((prop.name, *inner), prop.annotation, cause))
+                for inner, cause in locate(prop.spec, value, most - len(failures)):
+                    failures.append(Unbuilt((prop.name, *inner), prop.annotation, cause))
+                if len(failures) >= most:
+                    break
         return failures or kwargs
 
 
