@@ -1304,7 +1304,7 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         "op",
         "a",
         (
-            "T.op: parameter 'a' has the default 'x', which is not a valid int (ValueError: 'x' is "
+            "T.op: parameter 'a' has the default 'x', which is not a valid int ('x' is "
             "not an int) [toolset-signature]"
         ),
     ),

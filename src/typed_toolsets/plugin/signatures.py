@@ -40,6 +40,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from typed_toolsets.rules import reasons
 from typed_toolsets.rules.names import mangle
 from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.rules.shapes import find_ambiguity
@@ -255,8 +256,8 @@ class SignatureCheck:
         """A bool as the default of a number type (mypy accepts it: bool derives from int).
 
         Only ``int``, ``float``, ``int | None`` and ``float | None`` are judged (the run time's
-        reasons for them are known); the union only when written so (*pep604*): the run time's
-        reason names ``Optional[X]`` as ``typing.Optional[X]``, and ``None | X`` in that order.
+        reasons for them are known, `typed_toolsets.rules.reasons`); the union only when written
+        so (*pep604*): the run time names ``None | X`` in that order.
         An infinity or NaN is a fine default of a float, which the schema only does not show; the
         constraints of ``Annotated`` that may refuse it are invisible to mypy: left to the run
         time, as caches written before this rule may still record such a default.
@@ -282,11 +283,11 @@ class SignatureCheck:
         ):
             return None  # the run time's reason depends on the order and the spelling
         if len(items) > 1:
-            reason = f"{default} matches no variant of {self.types.show(arg_type)}"
+            reason = reasons.no_variant(default, self.types.show(arg_type))
         elif numbers[0] == "builtins.float":
-            reason = f"{default} is not a finite number"
+            reason = reasons.not_finite(default)
         else:
-            reason = f"{default} is not an int"
+            reason = reasons.not_a(default, "an int")
         return problem(
             "bad-default",
             self.class_name,
@@ -294,7 +295,7 @@ class SignatureCheck:
             parameter,
             default=default,
             type=self.types.show(arg_type),
-            reason=f"ValueError: {reason}",
+            reason=reason,
         )
 
 

@@ -32,6 +32,9 @@ __all__ = [
     "literal_value",
     "missing_parameters",
     "no_members",
+    "no_variant",
+    "not_a",
+    "not_finite",
     "not_a_struct",
     "str_keys",
     "type_variable",
@@ -156,3 +159,21 @@ def field_none_default(field: str, type_label: str) -> str:
         f"field {field} defaults to None but its type {type_label} does not admit null; add "
         "`| None` to its annotation (a None default does not make a field nullable)"
     )
+
+
+# ----------------------------------------------------- why a default has no JSON form (its type)
+
+
+def not_a(value: str, what: str) -> str:
+    """Why *value* (as shown) is no default of a plain type: ``True is not an int``."""
+    return f"{value} is not {what}"
+
+
+def not_finite(value: str) -> str:
+    """Why *value* (as shown) is no default of ``float``: ``False is not a finite number``."""
+    return f"{value} is not a finite number"
+
+
+def no_variant(value: str, union: str) -> str:
+    """Why *value* (as shown) is no default of the union *union* (as shown)."""
+    return f"none of the variants of {union} takes {value}"

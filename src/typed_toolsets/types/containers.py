@@ -20,6 +20,7 @@ from .items import SHORT, all_of, kept_items
 from .registry import Builder, Describer, Rule
 from .typespec import (
     ChildrenFn,
+    NoJSONFormError,
     Reject,
     Schema,
     StructureHook,
@@ -174,7 +175,7 @@ def _list_like(annotation: object, item: TypeSpec, *, as_tuple: bool) -> TypeSpe
     def unstructure(value: Any) -> Any:
         if not isinstance(value, (list, tuple)):
             msg = f"{value!r} is not a list or tuple"
-            raise ValueError(msg)
+            raise NoJSONFormError(msg)
         items: list[Any] | tuple[Any, ...] = value  # pyright: ignore[reportUnknownVariableType]
         return [unstructure_item(element) for element in items]
 
@@ -231,11 +232,11 @@ def _tuple_rule(annotation: object, builder: Builder) -> TypeSpec:
     def unstructure(value: Any) -> Any:
         if not isinstance(value, (tuple, list)):
             msg = f"{value!r} is not a tuple"
-            raise ValueError(msg)
+            raise NoJSONFormError(msg)
         items: list[Any] | tuple[Any, ...] = value  # pyright: ignore[reportUnknownVariableType]
         if len(items) != count:
             msg = f"{value!r} is not a tuple of {count} items"
-            raise ValueError(msg)
+            raise NoJSONFormError(msg)
         return [s.unstructure(v) for s, v in zip(specs, items, strict=True)]
 
     def children(value: Any) -> Children:
@@ -375,7 +376,7 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
     def unstructure(value: Any) -> Any:
         if not isinstance(value, (set, frozenset)):
             msg = f"{value!r} is not a set"
-            raise ValueError(msg)
+            raise NoJSONFormError(msg)
         members: set[Any] | frozenset[Any] = value  # pyright: ignore[reportUnknownVariableType]
         items = [unstructure_item(v) for v in members]
         try:
@@ -443,13 +444,13 @@ def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
     def unstructure(value: Any) -> Any:
         if not isinstance(value, Mapping):
             msg = f"{value!r} is not a mapping"
-            raise ValueError(msg)
+            raise NoJSONFormError(msg)
         mapping: Mapping[Any, Any] = value  # pyright: ignore[reportUnknownVariableType]
         result: dict[str, Any] = {}
         for key, element in mapping.items():
             if not isinstance(key, str):
                 msg = f"mapping key {key!r} is not a str"
-                raise ValueError(msg)
+                raise NoJSONFormError(msg)
             result[key] = unstructure_item(element)
         return result
 

@@ -11,7 +11,7 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from .typespec import MAX_INT_DIGITS, Reject, Schema, TypeSpec, has_long_int
+from .typespec import MAX_INT_DIGITS, NoJSONFormError, Reject, Schema, TypeSpec, has_long_int
 
 __all__ = ["NonFiniteDefaultError", "json_default"]
 
@@ -35,6 +35,8 @@ def json_default(default: object, spec: TypeSpec) -> object:
     """
     try:
         value = spec.unstructure(default)
+    except NoJSONFormError as exc:  # the type's own words
+        raise ValueError(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - any failure means "no JSON form"
         msg = f"{type(exc).__name__}: {exc}"
         raise ValueError(msg) from None

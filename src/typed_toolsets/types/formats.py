@@ -23,7 +23,7 @@ from typed_toolsets.rules.shapes import Shape
 from .gen import InlineForm, compile_function, with_inline_form
 from .items import all_of
 from .registry import Builder, Describer, Rule
-from .typespec import Reject, TypeSpec, joined_colons
+from .typespec import NoJSONFormError, Reject, TypeSpec, joined_colons
 
 __all__ = ["FORMAT_RULES", "format_spec"]
 
@@ -201,7 +201,7 @@ def format_spec(row: FormatType[Any]) -> TypeSpec:
     def unstructure(value: Any) -> Any:
         if type(value) is not cls:
             msg = f"{value!r} is not a {cls.__name__}"
-            raise ValueError(msg)
+            raise NoJSONFormError(msg)
         return write(value)
 
     return TypeSpec(

@@ -27,6 +27,7 @@ from .containers import fullname
 from .registry import Builder, Describer, Rule, unknown_shape
 from .typespec import (
     LONG_INT,
+    NoJSONFormError,
     Reject,
     Schema,
     TypeSpec,
@@ -103,8 +104,8 @@ def _unstructure_number(value: Any) -> Any:
     if type(value) is int:
         return value
     if not isinstance(value, float) or not math.isfinite(value):
-        msg = f"{value!r} is not a finite number"
-        raise ValueError(msg)
+        msg = reasons.not_finite(repr(value))
+        raise NoJSONFormError(msg)
     return value
 
 
@@ -117,8 +118,8 @@ def _unstructure_exact(kind: type, what: str) -> Callable[[Any], Any]:
         if type(value) is kind:
             return value
         if not isinstance(value, kind) or (kind is int and type(value) is bool):
-            msg = f"{value!r} is not {what}"
-            raise ValueError(msg)
+            msg = reasons.not_a(repr(value), what)
+            raise NoJSONFormError(msg)
         return plain(value)
 
     return unstructure
@@ -360,7 +361,7 @@ def _enum_rule(annotation: object, _builder: Builder) -> TypeSpec:
     def unstructure(value: Any) -> Any:
         if not isinstance(value, cls):
             msg = f"{value!r} is not a member of {cls.__qualname__}"
-            raise ValueError(msg)
+            raise NoJSONFormError(msg)
         return plain_json(value.value)
 
     generated = "An enumeration."  # Python 3.10 gives every undocumented Enum this docstring
@@ -419,7 +420,7 @@ def _literal_rule(annotation: object, _builder: Builder) -> TypeSpec:
             if same(value, result):
                 return plain_json(json_value)
         msg = f"{value!r} is not one of {results!r}"
-        raise ValueError(msg)
+        raise NoJSONFormError(msg)
 
     return _constants_spec(annotation, values, results, None, check, unstructure, one_as_const=True)
 

@@ -69,6 +69,15 @@ class Reject(Exception):  # noqa: N818 - a verdict, not an error
     __slots__ = ()
 
 
+class NoJSONFormError(ValueError):
+    """Raised by the library's own unstructure functions: a value the type cannot write as JSON.
+
+    Its message says why in the type's words (``'x' is not a list or tuple``); a default's
+    problem (`typed_toolsets.types.defaults.json_default`) shows it as it is, where another
+    exception (a registered type's own hook) is shown with its type.
+    """
+
+
 class BoundLost(Reject):
     """A value within its bounds whose Python value is not: the reading changed it.
 

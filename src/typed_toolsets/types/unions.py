@@ -8,12 +8,14 @@ import typing
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
+from typed_toolsets.rules import reasons
+from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.shapes import Shape
 
 from .gen import OptionalForm, with_optional_form
 from .registry import Builder, Describer, Rule
 from .scalars import scalar_spec
-from .typespec import BoundLost, Reject, TypeSpec, count_members, union_refs
+from .typespec import BoundLost, NoJSONFormError, Reject, TypeSpec, count_members, union_refs
 
 __all__ = ["UNION_RULES", "is_union", "numbers_merged", "union_spec"]
 
@@ -118,8 +120,8 @@ def union_spec(annotation: object, variants: list[TypeSpec], *, nullable: bool) 
                     return variant.unstructure(value)
                 except (ValueError, TypeError):
                     continue
-        msg = f"{value!r} matches no variant of {annotation!r}"
-        raise ValueError(msg)
+        msg = reasons.no_variant(repr(value), label(annotation))
+        raise NoJSONFormError(msg)
 
     def children(value: Any) -> Iterator[tuple[str | int, TypeSpec, Any]]:
         # A union value sits at the union's own path: descend into the variant that matched it.

@@ -42,13 +42,13 @@ class Defaults(Toolset):
     def overflow(self, *, x: float = 1e999) -> float:
         return x
 
-    def flag(self, *, n: int = True) -> int:  # E: Defaults.flag: parameter 'n' has the default True, which is not a valid int (ValueError: True is not an int)  [toolset-signature]
+    def flag(self, *, n: int = True) -> int:  # E: Defaults.flag: parameter 'n' has the default True, which is not a valid int (True is not an int)  [toolset-signature]
         return n
 
-    def flag_float(self, *, x: float = False) -> float:  # E: Defaults.flag_float: parameter 'x' has the default False, which is not a valid float (ValueError: False is not a finite number)  [toolset-signature]
+    def flag_float(self, *, x: float = False) -> float:  # E: Defaults.flag_float: parameter 'x' has the default False, which is not a valid float (False is not a finite number)  [toolset-signature]
         return x
 
-    def optional(self, *, n: int | None = False) -> int | None:  # E: Defaults.optional: parameter 'n' has the default False, which is not a valid int | None (ValueError: False matches no variant of int | None)  [toolset-signature]
+    def optional(self, *, n: int | None = False) -> int | None:  # E: Defaults.optional: parameter 'n' has the default False, which is not a valid int | None (none of the variants of int | None takes False)  [toolset-signature]
         return n
 
     def constrained(self, *, x: Annotated[float, Ge(0)] = math.inf) -> float:
@@ -72,15 +72,15 @@ class Defaults(Toolset):
 class DecoratedDefaults(Toolset):
     # mypy analyses a decorated method's defaults with its body, after the class is read.
     @tool
-    def flag(self, *, n: int = False) -> int:  # E: DecoratedDefaults.flag: parameter 'n' has the default False, which is not a valid int (ValueError: False is not an int)  [toolset-signature]
+    def flag(self, *, n: int = False) -> int:  # E: DecoratedDefaults.flag: parameter 'n' has the default False, which is not a valid int (False is not an int)  [toolset-signature]
         return n
 
     @tool(description="A float.")
-    def flag_float(self, *, x: float = True) -> float:  # E: DecoratedDefaults.flag_float: parameter 'x' has the default True, which is not a valid float (ValueError: True is not a finite number)  [toolset-signature]
+    def flag_float(self, *, x: float = True) -> float:  # E: DecoratedDefaults.flag_float: parameter 'x' has the default True, which is not a valid float (True is not a finite number)  [toolset-signature]
         return x
 
     @tool()
-    def optional(self, *, w: int | None = False) -> int | None:  # E: DecoratedDefaults.optional: parameter 'w' has the default False, which is not a valid int | None (ValueError: False matches no variant of int | None)  [toolset-signature]
+    def optional(self, *, w: int | None = False) -> int | None:  # E: DecoratedDefaults.optional: parameter 'w' has the default False, which is not a valid int | None (none of the variants of int | None takes False)  [toolset-signature]
         return w
 
     @tool

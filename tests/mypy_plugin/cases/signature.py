@@ -72,7 +72,7 @@ class Wrapped(Toolset):
         return __key
 
     @tool
-    def old_style_bytes(self, __data: bytes, *, __n: int = False) -> int:  # E: Wrapped.old_style_bytes: parameter '_Wrapped__data' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]  # E: Wrapped.old_style_bytes: parameter '_Wrapped__n' has the default False, which is not a valid int (ValueError: False is not an int)  [toolset-signature]
+    def old_style_bytes(self, __data: bytes, *, __n: int = False) -> int:  # E: Wrapped.old_style_bytes: parameter '_Wrapped__data' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]  # E: Wrapped.old_style_bytes: parameter '_Wrapped__n' has the default False, which is not a valid int (False is not an int)  [toolset-signature]
         return __n
 
 
