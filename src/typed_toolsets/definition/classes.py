@@ -431,6 +431,13 @@ def build_class(cls: type, toolset_base: type) -> None:
         if name_problem is not None:
             problems.append(name_problem)
         func = typing.cast("Callable[..., Any]", value)
+        limits = spec.limits if spec.limits is not None else class_limits
+        # The declaration's own problem, told with the method's (as the plugin tells both).
+        inline_problem = (
+            _inline_problem(class_name, method_name, func, limits) if spec.inline else None
+        )
+        if inline_problem is not None:
+            problems.append(inline_problem)
         method: MethodInfo | None
         try:
             # Read even under a name problem: the method's own problems are listed too.
@@ -444,13 +451,7 @@ def build_class(cls: type, toolset_base: type) -> None:
             method = None  # a forward reference: resolved when the tools are first built
         if method is not None and (owner is cls or method_name in own_names):
             parameters.extend((method_name, p.name, p.annotation) for p in method.params)
-        limits = spec.limits if spec.limits is not None else class_limits
-        if spec.inline:
-            inline_problem = _inline_problem(class_name, method_name, func, limits)
-            if inline_problem is not None:
-                problems.append(inline_problem)
-                continue
-        if name_problem is not None:
+        if inline_problem is not None or name_problem is not None:
             continue
         description = spec.description
         if description is None:

@@ -84,3 +84,10 @@ class MixedRemote(RemoteTimedMixin, Toolset):
 
     def quick(self) -> int:
         return 1
+
+
+class Uploads(Toolset):
+    # The run time told only the parameter's problem when the method had one.
+    @tool(inline=True)  # E: Uploads.upload: 'upload' is an async def, which always runs on the event loop; inline=True is only for sync methods, remove it  [toolset-inline]
+    async def upload(self, *, data: bytes) -> str:  # E: Uploads.upload: parameter 'data' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
+        return ""
