@@ -39,6 +39,7 @@ from mypy.nodes import (
     MemberExpr,
     NameExpr,
     OverloadedFuncDef,
+    PlaceholderNode,
     RefExpr,
     Statement,
     StrExpr,
@@ -164,10 +165,16 @@ def _record_conditional(
 
 def _methods(
     api: SemanticAnalyzerPluginInterface, body: list[Statement], registered: frozenset[str]
-) -> dict[str, dict[str, object]]:
-    """The facts about each method of a class body (`typed_toolsets.plugin.sources`)."""
+) -> tuple[dict[str, dict[str, object]], bool]:
+    """The facts about each method of a class body (`typed_toolsets.plugin.sources`).
+
+    Returns:
+        The facts by method, and whether an annotation names what is not defined yet in this
+        pass (a class later in the module): its facts are not final.
+    """
     module = api.modules[api.cur_mod_id]
     facts: dict[str, dict[str, object]] = {}
+    placeholders: list[str] = []
     for stmt in body:
         if not isinstance(stmt, (FuncDef, Decorator, OverloadedFuncDef)):
             continue
@@ -176,12 +183,17 @@ def _methods(
             continue
 
         def lookup(name: str, func: FuncDef = func) -> SymbolTableNode | None:
-            return api.lookup_qualified(name, func, suppress_errors=True)
+            found = api.lookup_qualified(name, func, suppress_errors=True)
+            # Not found in this pass, or a placeholder: a class defined later in the module
+            # may be either until it is (on the final pass, a name still missing is missing).
+            if found is None or isinstance(found.node, PlaceholderNode):
+                placeholders.append(name)
+            return found
 
         facts[stmt.name] = method_facts(func, lookup, module, api.options, registered)
         # mypy's cache keeps no decorators: whether one wraps the method is recorded here.
         facts[stmt.name]["wrapped"] = wrapped_function(stmt)
-    return facts
+    return facts, bool(placeholders)
 
 
 def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
@@ -243,7 +255,11 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     data["aliases"] = aliases
     data["lambdas"] = lambdas
     data["loose_tools"] = loose
-    data["methods"] = _methods(ctx.api, ctx.cls.defs.body, registered)
+    data["methods"], waiting = _methods(ctx.api, ctx.cls.defs.body, registered)
+    if waiting and not ctx.api.final_iteration:
+        # A later class's name: whether it admits null is known once it is defined, in a
+        # further pass (this hook runs again then; what is recorded now is overwritten).
+        ctx.api.defer()
     data["type_checking"] = type_checking_members(ctx.cls.defs.body, ctx.api.options)
     data["mixin_declarations"] = _mixin_declarations(ctx.api, info)
     info.metadata[META] = data
