@@ -24,14 +24,15 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Sequence
+import typing
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import attrs
 
 from typed_toolsets._toolset import Toolset
-from typed_toolsets.definition.classes import class_info, init_problem
+from typed_toolsets.definition.classes import class_info, init_problem, read_deferred
 from typed_toolsets.definition.errors import ToolsetDefinitionError
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem
@@ -261,7 +262,19 @@ class _Checker:
             # The plugin reports a class's ambiguous unions beside its errors: so does check.
             path = self.file_of(cls) or origin.path or fallback
             qualname = class_display_name(cls.__qualname__)
-            for method, parameter, annotation in exc._parameters:  # pyright: ignore[reportPrivateUsage]
+            read = list(exc._parameters)  # pyright: ignore[reportPrivateUsage]
+            # Its methods that named a class defined later were not read when it failed; the
+            # module has run since: read now, as the first to_tools() would (and the plugin does).
+            for method, func, owner in exc._deferred:  # pyright: ignore[reportPrivateUsage]
+                info, failed, parameters = read_deferred(
+                    qualname, method, typing.cast("Callable[..., Any]", func), owner
+                )
+                for found in failed:
+                    self.add(Finding(path, self.locate(cls, path, found, 0), found))
+                if info is not None:
+                    parameters = [(p.name, p.annotation) for p in info.params]
+                read += [(method, *p) for p in parameters]
+            for method, parameter, annotation in read:
                 self.ambiguity(cls, path, qualname, method, parameter, annotation)
 
     # -- a class that was built

@@ -117,21 +117,13 @@ class ClassInfo:
             parameters: list[tuple[str, str, object]] = []
             for export in self.exports:
                 if export.method is None:
-                    try:
-                        method = read_method(
-                            class_name,
-                            export.method_name,
-                            export.func,
-                            export.owner,
-                            deferred=True,
-                        )
-                    except SignatureProblems as exc:
-                        problems.extend(exc.problems)
+                    method, failed, unread = read_deferred(
+                        class_name, export.method_name, export.func, export.owner
+                    )
+                    if method is None:
+                        problems.extend(failed)
                         if self._owns(export):
-                            parameters.extend((export.method_name, *p) for p in exc.parameters)
-                        continue
-                    except Unresolved as exc:
-                        problems.extend(_unresolved_problems(class_name, export.method_name, exc))
+                            parameters.extend((export.method_name, *p) for p in unread)
                         continue
                     export = attrs.evolve(export, method=method)
                 resolved.append(export)
@@ -146,6 +138,22 @@ class ClassInfo:
             self.exports = resolved
             self._resolved = True
             return resolved
+
+
+def read_deferred(
+    class_name: str, method_name: str, func: Callable[..., Any], owner: type
+) -> tuple[MethodInfo | None, list[Problem], list[tuple[str, object]]]:
+    """Read a method whose annotations named what was not defined when its class was created.
+
+    Returns:
+        The method read, or None with its problems and the parameters read despite them.
+    """
+    try:
+        return read_method(class_name, method_name, func, owner, deferred=True), [], []
+    except SignatureProblems as exc:
+        return None, list(exc.problems), list(exc.parameters)
+    except Unresolved as exc:
+        return None, _unresolved_problems(class_name, method_name, exc), []
 
 
 def _unresolved_problems(class_name: str, method_name: str, exc: Unresolved) -> list[Problem]:
@@ -396,6 +404,7 @@ def build_class(cls: type, toolset_base: type) -> None:
     # The parameters read of the exports this class declares or defines (not inherited
     # unchanged), for `check` when the class has problems.
     parameters: list[tuple[str, str, object]] = []
+    deferred: list[tuple[str, object, type]] = []
     own_names = {s.method_name for s in own}
     merged = _merged_specs(cls, own)
     problems.extend(_mixin_problems(cls, toolset_base, {s.method_name for s in merged}))
@@ -449,6 +458,8 @@ def build_class(cls: type, toolset_base: type) -> None:
             continue
         except Unresolved:
             method = None  # a forward reference: resolved when the tools are first built
+            if owner is cls or method_name in own_names:
+                deferred.append((method_name, func, owner))
         if method is not None and (owner is cls or method_name in own_names):
             parameters.extend((method_name, p.name, p.annotation) for p in method.params)
         if inline_problem is not None or name_problem is not None:
@@ -479,6 +490,7 @@ def build_class(cls: type, toolset_base: type) -> None:
     if problems:
         error = ToolsetDefinitionError(problems)
         error._parameters = tuple(parameters)  # pyright: ignore[reportPrivateUsage]
+        error._deferred = tuple(deferred)  # pyright: ignore[reportPrivateUsage]
         raise error
     type.__setattr__(cls, INFO_ATTRIBUTE, ClassInfo(cls, own, exports))
 

@@ -51,6 +51,10 @@ class ToolsetDefinitionError(TypedToolsetsError, TypeError):
     # problems (not those of methods inherited unchanged): ``typed-toolsets check`` still
     # reports their ambiguous unions, as the mypy plugin does. Not part of the public API.
     _parameters: tuple[tuple[str, str, object], ...] = ()
+    # (method, function, owner) of the class's own exports whose annotations named something
+    # not defined yet when the class failed: ``check`` reads them once the module has run, as
+    # the first ``to_tools()`` would have. Not part of the public API.
+    _deferred: tuple[tuple[str, object, type], ...] = ()
 
     def __init__(self, problems: Iterable[Problem] | str) -> None:
         if isinstance(problems, str):  # a str is iterable too: its characters are no records
