@@ -215,8 +215,12 @@ def test_values_become_json_text_and_strings_stay_text() -> None:
 
 
 def test_respond_refuses_what_is_no_tool_call() -> None:
-    with pytest.raises(TypeError, match="respond\\(\\) takes an OpenAI Chat tool call"):
+    with pytest.raises(TypeError, match="respond\\(\\) takes an OpenAI Chat tool call") as caught:
         respond(TOOLS, {"type": "text", "text": "hello"})
+    assert str(caught.value).endswith("; got dict with type 'text'")
+    with pytest.raises(TypeError) as caught:
+        respond(TOOLS, 5)  # type: ignore[arg-type]
+    assert str(caught.value).endswith("as a mapping or the SDK's object; got int")  # no "type None"
     with pytest.raises(TypeError, match="no id to answer to"):
         respond(TOOLS, {"type": "tool_use", "name": "diary_echo", "input": {}})
 

@@ -208,7 +208,8 @@ def _read_call(tool_call: object) -> _Call:
         msg = (
             "respond() takes an OpenAI Chat tool call (message.tool_calls[i]), an OpenAI "
             "Responses function_call item or an Anthropic tool_use block, as a mapping or the "
-            f"SDK's object; got {type(tool_call).__name__} with type {kind!r}"
+            f"SDK's object; got {type(tool_call).__name__}"
+            + ("" if kind is None else f" with type {kind!r}")
         )
         raise TypeError(msg)
     if not isinstance(call.call_id, str):
