@@ -219,7 +219,7 @@ def test_respond_refuses_what_is_no_tool_call() -> None:
         respond(TOOLS, {"type": "text", "text": "hello"})
     assert str(caught.value).endswith("; got dict with type 'text'")
     with pytest.raises(TypeError) as caught:
-        respond(TOOLS, 5)  # type: ignore[arg-type]
+        respond(TOOLS, 5)
     assert str(caught.value).endswith("as a mapping or the SDK's object; got int")  # no "type None"
     with pytest.raises(TypeError, match="no id to answer to"):
         respond(TOOLS, {"type": "tool_use", "name": "diary_echo", "input": {}})
