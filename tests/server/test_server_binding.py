@@ -52,3 +52,23 @@ def test_another_loopback_address_needs_a_token_since_no_request_to_it_is_answer
     check_bind("127.0.0.2", "token")
     with pytest.raises(ValueError, match="token is empty"):
         asgi_app(SampleToolset.to_tools(), token="")
+
+
+@pytest.mark.parametrize("token", ["abc\n", " abc", "abc ", "café", "a\tb"])
+def test_a_token_no_client_can_send_is_refused_from_python_too(token: str) -> None:
+    # The command line refused it (--token-env); asgi_app and check_bind took it, and every
+    # request was then answered 401.
+    reason = (
+        "the bearer token has spaces at its ends, a line break or another character an "
+        "Authorization header cannot carry; use printable ASCII"
+    )
+    with pytest.raises(ValueError, match=reason):
+        asgi_app(SampleToolset.to_tools(), token=token)
+    with pytest.raises(ValueError, match=reason):
+        check_bind("0.0.0.0", token)  # noqa: S104
+    asgi_app(SampleToolset.to_tools(), token="a b")  # sent as it is after "Bearer "
+
+
+def test_the_refusal_to_bind_names_the_python_argument_and_the_option() -> None:
+    with pytest.raises(ValueError, match=r"token=\.\.\. from Python; --token-env NAME on the"):
+        check_bind("0.0.0.0", None)  # noqa: S104

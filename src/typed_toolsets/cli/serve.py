@@ -175,7 +175,10 @@ def _token(settings: _Settings) -> str | None:
         return None
     name = settings.token_env
     token = os.environ.get(name, "")
-    if token and token.isascii() and token.isprintable() and token == token.strip():
+    from typed_toolsets.server.guard import token_problem
+
+    problem = token_problem(token)
+    if problem is None:
         return token
     from .tools import CommandError
 
@@ -185,13 +188,7 @@ def _token(settings: _Settings) -> str | None:
             "bearer token there"
         )
     else:
-        # No client can send it (a header ends at a line break, and its ends are trimmed): the
-        # server would refuse every request.
-        msg = (
-            f"--token-env {name}: the token has spaces at its ends, a line break or another "
-            "character an Authorization header cannot carry; use printable ASCII (a token read "
-            "from a file keeps its final line break: strip it)"
-        )
+        msg = f"--token-env {name}: the token {problem}"
     raise CommandError(EXIT_USAGE, msg)
 
 

@@ -36,22 +36,50 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def token_problem(token: str) -> str | None:
+    """Why *token* cannot be the bearer token, if it cannot (the words follow "the token ").
+
+    No client can send one with a line break, a character outside printable ASCII, or spaces at
+    its ends (a header ends at a line break, and its value is trimmed): the server would refuse
+    every request.
+    """
+    if not token:
+        return "is empty; set it to a long random string"
+    if not (token.isascii() and token.isprintable() and token == token.strip()):
+        return (
+            "has spaces at its ends, a line break or another character an Authorization header "
+            "cannot carry; use printable ASCII (a token read from a file keeps its final line "
+            "break: strip it)"
+        )
+    return None
+
+
+def check_token(token: str | None) -> None:
+    """Refuse a bearer token no client can send (see `token_problem`).
+
+    Raises:
+        ValueError: It cannot be the token; the message says why.
+    """
+    problem = None if token is None else token_problem(token)
+    if problem is not None:
+        msg = f"the bearer token {problem}"
+        raise ValueError(msg)
+
+
 def check_bind(host: str, token: str | None) -> None:
     """Refuse to serve beyond loopback without a bearer token.
 
     Raises:
         ValueError: *host* is not a loopback address and there is no token, or a loopback
-            address the ``Host`` check does not answer (`LOOPBACK_HOSTS`); or the token is
-            empty.
+            address the ``Host`` check does not answer (`LOOPBACK_HOSTS`); or the token is one no
+            client can send (`token_problem`).
     """
-    if token is not None and not token:
-        msg = "the bearer token is empty; set it to a long random string"
-        raise ValueError(msg)
+    check_token(token)
     if token is None and not is_loopback(host):
         msg = (
             f"binding to {host} would let anyone who can reach it run the tools; serve on "
-            "127.0.0.1 (the default), or require a bearer token (--token-env NAME, with the "
-            "token in that environment variable)"
+            "127.0.0.1 (the default), or require a bearer token (token=... from Python; "
+            "--token-env NAME on the command line, with the token in that environment variable)"
         )
         raise ValueError(msg)
     if token is None and _host_name(host) not in LOOPBACK_HOSTS:

@@ -34,7 +34,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from typed_toolsets import ToolProxy
 
 from .bodies import BODY_SECONDS, error_response, misread, read_body, replayed
-from .guard import LOOPBACK_HOSTS, BearerAuth, check_bind, is_loopback, transport_security
+from .guard import (
+    LOOPBACK_HOSTS,
+    BearerAuth,
+    check_bind,
+    check_token,
+    is_loopback,
+    transport_security,
+)
 from .protocol import (
     DEFAULT_NAME,
     MAX_IN_FLIGHT,
@@ -409,11 +416,11 @@ def asgi_app(
 
     Raises:
         ExportError: Two tools have the same exported name.
-        ValueError: *token* is empty, or *body_seconds* is not a positive number of seconds.
+        ValueError: *token* is one no client can send (empty, a line break, spaces at its ends:
+            `typed_toolsets.server.guard.token_problem`), or *body_seconds* is not a positive
+            number of seconds.
     """
-    if token is not None and not token:
-        msg = "the bearer token is empty; set it to a long random string"
-        raise ValueError(msg)
+    check_token(token)
     if not body_seconds > 0:  # NaN too
         msg = f"body_seconds must be a positive number of seconds, not {body_seconds!r}"
         raise ValueError(msg)
