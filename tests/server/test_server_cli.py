@@ -202,3 +202,47 @@ def test_serve_called_from_code_never_ends_its_callers_process(
     monkeypatch.setenv(SETTINGS_VARIABLE, json.dumps(settings))
     assert isinstance(worker_app(), Starlette)
     assert watchdog() is None  # no watchdog is started here by any stop
+
+
+def test_a_class_named_twice_is_served_once(capsys: pytest.CaptureFixture[str]) -> None:
+    # `typed_toolsets.text` holds TextProcessingToolset, named again alone: its 8 tools were
+    # each "exported twice", a usage error in one 3,000-character line. Now the run gets as
+    # far as binding, to a port already taken (so it serves nothing).
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        status, err = serve(
+            capsys,
+            "typed_toolsets.text",
+            TEXT,
+            "--transport",
+            "http",
+            "--port",
+            port,
+        )
+    assert status == 2
+    assert err.startswith(f"typed-toolsets serve: error: cannot serve on 127.0.0.1:{port}: ")
+
+
+def test_several_clashes_are_named_in_one_short_line(
+    capsys: pytest.CaptureFixture[str], workdir: Path
+) -> None:
+    twins = workdir / "twin_tools.py"
+    twins.write_text(
+        "from typed_toolsets import Toolset, tool\n\n\n"
+        "class One(Toolset):\n"
+        "    toolset_name = 'twin'\n\n"
+        "    @tool\n    def a(self) -> int:\n        return 1\n\n"
+        "    @tool\n    def b(self) -> int:\n        return 1\n\n\n"
+        "class Two(One):\n"
+        "    pass\n"
+    )
+    status, err = serve(capsys, f"{twins}:One", f"{twins}:Two")
+    assert status == 2
+    assert err == (
+        "typed-toolsets serve: error: 2 tool names are each exported by two tools ('twin_a', "
+        "'twin_b'); Two tools are exported as 'twin_a': One.a and Two.a; a model could not tell "
+        "them apart. Rename one with tool(..., tool_name=...) or a different toolset_name, or "
+        "leave one out\n"
+    )

@@ -149,9 +149,9 @@ def _load(settings: _Settings) -> list[ToolProxy]:
     Raises:
         CommandError: A target cannot be loaded, a name is unknown, or two tools share one.
     """
-    from .tools import CommandError, did_you_mean, tools_of, unique_or_stop
+    from .tools import CommandError, did_you_mean, targets_tools, unique_or_stop
 
-    tools = [proxy for target in settings.targets for proxy in tools_of(target)]
+    tools = targets_tools(list(settings.targets))
     if settings.tools is not None:
         known = {proxy.name for proxy in tools}
         unknown = [name for name in settings.tools if name not in known]
@@ -244,7 +244,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.transport == "stdio":
         _http_only(args)
         _stdio_streams()
-        tools = _load(settings)  # what the targets print goes to stderr (`tools_of`)
+        tools = _load(settings)  # what the targets print goes to stderr (`targets_tools`)
         server.serve(tools, transport="stdio", log_arguments=settings.log_arguments)
         return EXIT_OK
     host = args.host if args.host is not None else _DEFAULT_HOST

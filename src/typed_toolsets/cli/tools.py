@@ -37,7 +37,7 @@ __all__ = [
     "list_command",
     "run_command",
     "schema_command",
-    "tools_of",
+    "targets_tools",
     "unique_or_stop",
 ]
 
@@ -78,8 +78,23 @@ def _tools(target: str) -> list[ToolProxy]:
 
     What the import and the constructors print goes to stderr (`stdout_to_stderr`).
     """
+    return _targets_tools([target])
+
+
+def _targets_tools(targets: list[str]) -> list[ToolProxy]:
+    """Every tool of the classes the *targets* name, merged: a class named twice is built once.
+
+    ``serve pkg.tools pkg.tools:Search`` names ``Search`` twice (in the module, and alone): its
+    tools are served once, not refused as a clash with themselves.
+    """
+    tools: list[ToolProxy] = []
+    built: set[type[Toolset]] = set()
     with stdout_to_stderr():
-        return _built(target, _target_classes(target))
+        for target in targets:
+            classes = [cls for cls in _target_classes(target) if cls not in built]
+            built.update(classes)
+            tools += _built(target, classes)
+    return tools
 
 
 def _built(target: str, classes: list[type[Toolset]]) -> list[ToolProxy]:
@@ -114,8 +129,15 @@ def _unique(tools: list[ToolProxy]) -> dict[str, ToolProxy]:
     try:
         return unique_tools(tools)
     except ExportError as exc:
-        # One line, whatever the number of clashes: the command's error is a single line.
-        raise _Stop(EXIT_USAGE, " ".join(str(exc).split())) from None
+        # One line, whatever the number of clashes: the command's error is a single line, which
+        # names every clash and words the first.
+        first = " ".join(str(exc).splitlines()[0].split())
+        seen: dict[str, ToolProxy] = {}
+        clashes = list(dict.fromkeys(p.name for p in tools if seen.setdefault(p.name, p) is not p))
+        if len(clashes) > 1:
+            names = ", ".join(repr(name) for name in clashes)
+            first = f"{len(clashes)} tool names are each exported by two tools ({names}); {first}"
+        raise _Stop(EXIT_USAGE, first) from None
 
 
 def _error_lines(command: str, err: TextIO, message: str) -> None:
@@ -155,8 +177,8 @@ def did_you_mean(unknown: list[str], names: list[str]) -> str:
 #: that ends a command with a status and one line, loading a TARGET's tools, refusing a name
 #: clash among them, and running a command body that may raise the first.
 CommandError = _Stop
-tools_of = _tools
 unique_or_stop = _unique
+targets_tools = _targets_tools
 run_command = _run
 
 
