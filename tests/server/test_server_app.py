@@ -299,6 +299,31 @@ def test_a_name_clash_is_refused_naming_both_tools() -> None:
     assert "OtherToolset.plus" in message
 
 
+def test_serving_tools_marked_requires_approval_warns_that_nobody_is_asked(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # MCP has no field for the mark and a server asks nobody: they were served in silence.
+    class Risky(Toolset):
+        @tool(requires_approval=True)
+        def wipe(self) -> str:
+            return "wiped"
+
+        @tool
+        def peek(self) -> str:
+            return "ok"
+
+    caplog.set_level(logging.WARNING, logger.name)
+    mcp_server(Risky.to_tools())
+    (record,) = caplog.records
+    assert record.levelno == logging.WARNING
+    assert record.getMessage().startswith(
+        "served like any other tool, without asking anyone: risky_wipe (marked requires_approval;"
+    )
+    caplog.clear()
+    mcp_server(SampleToolset.to_tools())
+    assert caplog.records == []
+
+
 async def test_each_call_logs_one_line(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger.name)
     with anyio.fail_after(BOUND):

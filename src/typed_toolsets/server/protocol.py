@@ -179,7 +179,7 @@ class _Tools:
     def __init__(self, tools: Iterable[ToolProxy], *, log_arguments: bool) -> None:
         proxies = list(tools)
         entries = mcp(proxies)  # raises ExportError naming both tools of a clash
-        self._tools = proxies
+        self.proxies = proxies
         self._by_name = {proxy.name: proxy for proxy in proxies}
         self._schemas = {entry["name"]: entry["inputSchema"] for entry in entries}
         self._listing = types.ListToolsResult(
@@ -202,7 +202,7 @@ class _Tools:
         proxy = self._by_name.get(name)
         # A known name calls its proxy directly; an unknown one gets the export's answer, which
         # lists the available tools.
-        tools = (proxy,) if proxy is not None else self._tools
+        tools = (proxy,) if proxy is not None else self.proxies
         started = time.perf_counter()
         outcome = "error:internal"
         try:
@@ -269,6 +269,16 @@ def mcp_server(
         ExportError: Two tools have the same exported name (the message names both).
     """
     table = _Tools(tools, log_arguments=log_arguments)
+    approval = [proxy.name for proxy in table.proxies if proxy.requires_approval]
+    if approval:
+        # Said where the server starts: nothing in MCP carries the mark, and nobody here can
+        # approve a call (section 10's callback is the agent loop's, not a server's).
+        logger.warning(
+            "served like any other tool, without asking anyone: %s (marked requires_approval; "
+            "MCP has no field for it, so only a client's host that asks its user before each "
+            "call keeps it; leave them out with --tools to serve them to no one)",
+            ", ".join(approval),
+        )
     return Server(
         name,
         version=__version__,
