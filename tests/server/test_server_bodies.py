@@ -158,3 +158,50 @@ async def test_ids_inside_the_arguments_and_notifications_are_left_to_the_sdk() 
 def test_the_body_s_time_must_be_a_positive_number_of_seconds(seconds: float) -> None:
     with pytest.raises(ValueError, match="body_seconds must be a positive number of seconds"):
         asgi_app(SampleToolset.to_tools(), body_seconds=seconds)
+
+
+_NOT_A_MESSAGE = (
+    'Invalid Request: the body is not a JSON-RPC 2.0 message (one object, with "jsonrpc": "2.0", '
+    'a "method" and, for a request, an "id"; "params", when sent, an object)'
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "request_id"),
+    [
+        ('{"id": 11, "method": "ping"}', 11),  # no "jsonrpc"
+        ('{"jsonrpc": "1.0", "id": "a", "method": "ping"}', "a"),
+        ('{"jsonrpc": "2.0", "id": 3, "method": "ping", "params": []}', 3),
+        ('[{"jsonrpc": "2.0", "id": 4, "method": "ping"}]', None),  # a batch
+        ('"ping"', None),
+    ],
+)
+async def test_a_body_that_is_no_json_rpc_message_is_answered_as_stdio_answers_a_line(
+    body: str, request_id: object
+) -> None:
+    # The SDK answered -32602 with pydantic's report of six validation errors, and no id.
+    app = asgi_app(SampleToolset.to_tools(), threads=None)
+    async with httpx2.AsyncClient(
+        transport=httpx2.ASGITransport(app=app), base_url="http://127.0.0.1"
+    ) as client:
+        with anyio.fail_after(BOUND):
+            response = await client.post("/mcp", content=body, headers=ACCEPT)
+    assert response.status_code == 400
+    assert response.json() == {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "error": {"code": -32600, "message": _NOT_A_MESSAGE},
+    }
+
+
+async def test_a_body_that_is_no_json_is_a_parse_error_with_the_parser_s_reason() -> None:
+    app = asgi_app(SampleToolset.to_tools(), threads=None)
+    async with httpx2.AsyncClient(
+        transport=httpx2.ASGITransport(app=app), base_url="http://127.0.0.1"
+    ) as client:
+        with anyio.fail_after(BOUND):
+            response = await client.post("/mcp", content='{"id": 1,', headers=ACCEPT)
+    assert response.status_code == 400
+    answer = response.json()
+    assert answer["error"]["code"] == -32700
+    assert answer["error"]["message"].startswith("Parse error: ")

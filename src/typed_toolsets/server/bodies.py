@@ -18,7 +18,7 @@ import mcp_types as types
 from starlette.responses import JSONResponse
 from starlette.types import Message, Receive, Scope
 
-from .messages import misread_id
+from .messages import misread_body
 from .protocol import too_large
 
 __all__ = ["BODY_SECONDS", "error_response", "misread", "read_body", "replayed"]
@@ -94,11 +94,15 @@ async def read_body(
 
 
 def misread(body: bytes) -> JSONResponse | None:
-    """The answer to a request the SDK would take for a notification (see `.messages`): 400."""
-    refusal = misread_id(body)
+    """The 400 answering a body that is no JSON-RPC message, or whose id is no id.
+
+    See `.messages.misread_body`: said as stdio says it, with the request's id when it has one.
+    """
+    refusal = misread_body(body)
     if refusal is None:
         return None
-    return error_response(400, refusal.error.message, code=refusal.error.code)
+    error = refusal.error
+    return error_response(400, error.message, code=error.code, request_id=refusal.id)
 
 
 def replayed(body: bytes, receive: Receive) -> Receive:

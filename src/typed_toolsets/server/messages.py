@@ -23,7 +23,7 @@ __all__ = [
     "bad_id_message",
     "error",
     "id_in",
-    "misread_id",
+    "misread_body",
     "read_object",
     "unreadable",
     "valid_id",
@@ -59,17 +59,27 @@ def error(request_id: types.RequestId | None, code: int, message: str) -> types.
     )
 
 
-def unreadable(data: bytes, exc: Exception) -> types.JSONRPCError:
-    """The answer to a message the SDK's parser refused: not JSON, or JSON but not a message."""
+def unreadable(data: bytes, exc: Exception, *, line: bool = True) -> types.JSONRPCError:
+    """The answer to a message the SDK's parser refused: not JSON, or JSON but not a message.
+
+    Args:
+        data: The message (a line over stdio, a request's body over HTTP).
+        exc: The parser's error.
+        line: *data* is a line of stdio (else an HTTP request's body).
+    """
     errors = exc.errors() if isinstance(exc, ValidationError) else []
     for found in errors:
         if found["type"] == "json_invalid":
             detail = found.get("ctx", {}).get("error", found["msg"])
             return error(id_in(data), types.PARSE_ERROR, f"Parse error: {detail}")
+    what = (
+        "the line is not a JSON-RPC 2.0 message (one object per line"
+        if line
+        else ("the body is not a JSON-RPC 2.0 message (one object")
+    )
     message = (
-        "Invalid Request: the line is not a JSON-RPC 2.0 message (one object per line, with "
-        '"jsonrpc": "2.0", a "method" and, for a request, an "id"; "params", when sent, an '
-        "object)"
+        f'Invalid Request: {what}, with "jsonrpc": "2.0", a "method" and, for a request, an '
+        '"id"; "params", when sent, an object)'
     )
     return error(id_in(data), types.INVALID_REQUEST, message)
 
@@ -92,14 +102,20 @@ def bad_id(data: bytes, message: types.JSONRPCMessage) -> types.JSONRPCError | N
 _SUSPECT_ID: Final = re.compile(rb'"id"\s*:\s*(?:[^\s"0-9-]|-?[0-9]+[.eE])')
 
 
-def misread_id(body: bytes) -> types.JSONRPCError | None:
-    """`bad_id` for a request body not parsed yet: parsed only when its ids look suspect."""
-    if _SUSPECT_ID.search(body) is None:
-        return None  # every "id" is a string or an integer: no request taken for a notification
+def misread_body(body: bytes) -> types.JSONRPCError | None:
+    """The answer to a request body that is no JSON-RPC message, or whose id is no id.
+
+    Read as the SDK reads it. Where the SDK would answer a message it cannot read with
+    ``-32602`` and its parser's report (several lines of pydantic's), the answer is stdio's
+    (`unreadable`); a request whose id is neither a string nor an integer, which the SDK would
+    take for a notification, is `bad_id`'s. None for a body the SDK reads as it should.
+    """
     try:
         message = types.jsonrpc_message_adapter.validate_json(body, by_name=False)
-    except Exception:  # noqa: BLE001 - the SDK refuses it with its own answer
-        return None
+    except Exception as exc:  # noqa: BLE001 - any refusal: said as stdio says it
+        return unreadable(body, exc, line=False)
+    if _SUSPECT_ID.search(body) is None:
+        return None  # every "id" is a string or an integer: no request taken for a notification
     return bad_id(body, message)
 
 
