@@ -1,4 +1,4 @@
-"""`rules.reasons`: each reason an annotation has no schema is written there, and only there."""
+"""`rules.reasons`: each reason an annotation (or a default) has no JSON form is written there alone."""
 
 from __future__ import annotations
 
@@ -29,7 +29,10 @@ WORDS: dict[str, str] = {
     "literal_value": "is bytes; JSON has no bytes",
     "missing_parameters": "needs its type parameters (for example",
     "no_members": "has no members",
+    "no_variant": "none of the variants of",
+    "not_a": "",  # `True is not an int`: words of the type's own
     "not_a_struct": "is not an attrs class, dataclass, TypedDict, NamedTuple, enum",
+    "not_finite": "is not a finite number",
     "str_keys": "JSON object keys are strings; use a str key type",
     "type_variable": "the type variable",
     "unannotated_field": "",  # `field C.f has no type annotation`: a parameter's says it too
@@ -52,6 +55,8 @@ def test_the_words_are_the_reasons_own() -> None:
         "literal_value": reasons.literal_value("Literal[b'x']", is_bytes=True),
         "missing_parameters": reasons.missing_parameters("builtins.dict", "dict"),
         "no_members": reasons.no_members("E"),
+        "no_variant": reasons.no_variant("True", "int | None"),
+        "not_finite": reasons.not_finite("True"),
         "not_a_struct": reasons.not_a_struct("C"),
         "str_keys": reasons.str_keys("int"),
         "type_variable": reasons.type_variable("T"),
