@@ -523,3 +523,32 @@ def test_the_problems_of_one_line_keep_the_order_of_the_error(
     # The order the class's ToolsetDefinitionError lists them in (and the plugin reports).
     found = [line.split(": ", 3)[3].split(" is ")[0].split(" has ")[0] for line in out[:-1]]
     assert found == ["'*args'", "'**kw'", "parameter 'x'", "parameter 'f'", "parameter 'b'"]
+
+
+def test_an_ambiguous_union_with_a_bad_default_is_told_both_ways(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The parameter's bad default dropped it from those looked at for ambiguity: the plugin
+    # told the ambiguity, check only the default.
+    write(
+        "bad_union_default.py",
+        """\
+        import enum
+
+        from typed_toolsets import Toolset, tool
+
+        class Color(str, enum.Enum):
+            RED = "red"
+
+        class Amb(Toolset):
+            @tool
+            def find(self, *, c: str | Color = 1) -> int:
+                return 1
+        """,
+    )
+    status, out, _ = run(capsys, "bad_union_default")
+    assert status == 1
+    assert [line.split("  [")[-1] for line in out[:-1]] == [
+        "toolset-signature]",
+        "toolset-ambiguous-union]",
+    ]

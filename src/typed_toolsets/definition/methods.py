@@ -231,6 +231,9 @@ def read_method(
     localns = dict(vars(owner))
     docs = docstrings.parameter_descriptions(func.__doc__)
     params: list[Param] = []
+    # Each parameter whose type has a schema, its default judged or not: `check` looks at
+    # these for ambiguous unions when the method has problems (as the plugin does).
+    read: list[tuple[str, object]] = []
     unresolved: list[tuple[str, str]] = []
     for parameter in parameters:
         try:
@@ -268,6 +271,7 @@ def read_method(
                 )
             )
             continue
+        read.append((parameter.name, annotation))
         default = parameter.default
         if default is not _EMPTY:
             default_problem = _default_problem(
@@ -288,7 +292,7 @@ def read_method(
             )
         )
     if problems:
-        raise SignatureProblems(problems, [(p.name, p.annotation) for p in params])
+        raise SignatureProblems(problems, read)
     if unresolved:
         raise UnresolvedParameter(unresolved)
     # Loaded by the first class that exports a method, not by `import typed_toolsets`.
