@@ -46,8 +46,15 @@ def test_over_http_requests_past_the_bound_are_answered_503_at_once(
         while not server.started:
             assert time.monotonic() < deadline, "uvicorn did not start"
             time.sleep(0.01)
+        url = http.url_of(sock)
         with ThreadPoolExecutor(6) as pool:
-            answers = list(pool.map(_slow_call, [http.url_of(sock)] * 6))
+            # Two first, in flight before the others connect: uvicorn counts open connections
+            # against the bound too, so six opened at once (a loaded machine runs the threads
+            # before the server reads a request) could all be refused.
+            first = [pool.submit(_slow_call, url) for _ in range(2)]
+            time.sleep(SECONDS / 4)
+            later = [pool.submit(_slow_call, url) for _ in range(4)]
+            answers = [future.result() for future in first + later]
     finally:
         server.should_exit = True
         thread.join(BOUND)
@@ -55,7 +62,7 @@ def test_over_http_requests_past_the_bound_are_answered_503_at_once(
     served = [seconds for status, seconds in answers if status == 200]
     refused = [seconds for status, seconds in answers if status == 503]
     assert len(served) + len(refused) == len(answers)
-    assert served
+    assert 1 <= len(served) <= 3
     assert min(served) >= SECONDS
     assert len(refused) >= 3
     assert max(refused) < SECONDS
