@@ -508,7 +508,10 @@ def test_a_definition_error_in_the_target_is_shown_with_status_1(tmp_path: Path)
     (tmp_path / "broken_tools.py").write_text(
         textwrap.dedent(
             """\
+            import sys
             from typed_toolsets import Toolset, tool
+
+            print("importing", file=sys.stderr)
 
             class Broken(Toolset):
                 exports = (tool("nope"),)
@@ -517,9 +520,11 @@ def test_a_definition_error_in_the_target_is_shown_with_status_1(tmp_path: Path)
     )
     done = cli("call", "broken_tools:Broken", "broken_nope", cwd=tmp_path)
     assert done.returncode == 1
-    # Where `check` reports it: the declaration's line.
+    # Where `check` reports it (the declaration's line), found without running the module
+    # again (it ran three times).
     assert done.stderr == (
-        "typed-toolsets call: error: broken_tools.py:4: Broken.nope: Broken has no method "
+        "importing\n"
+        "typed-toolsets call: error: broken_tools.py:7: Broken.nope: Broken has no method "
         "'nope' to export [toolset-unknown-method]\n"
     )
 

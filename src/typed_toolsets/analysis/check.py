@@ -475,21 +475,22 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
     return CheckResult(tuple(findings), tuple(checker.classes), tuple(unchecked))
 
 
-def located(target: str, error: ToolsetDefinitionError) -> str:
+def located(error: ToolsetDefinitionError) -> str:
     """*error*'s message, each problem led by the file and line ``check`` reports it on.
 
     For the commands that stop at a target's definition problems (``list``, ``schema``,
-    ``call``, ``serve``): the target is checked as ``check`` checks it, and each problem of
-    *error* it finds gets its ``path:line: ``. A problem it does not find (or a target it cannot
-    check again) is told as the error tells it.
+    ``call``, ``serve``): each problem is placed as ``check`` places a definition error raised
+    while importing (from the error's traceback and the source, without running the module
+    again), and gets its ``path:line: ``. A problem not placed is told as the error tells it.
     """
     if not error.problems:
         return str(error)
+    checker = _Checker(frozenset())
     try:
-        result = run_check([target])
-    except Exception:  # noqa: BLE001 - the target's own code ran again: the error is told as is
+        checker.from_error(error, "")
+    except Exception:  # noqa: BLE001 - its methods' own code ran again: the error is told as is
         return str(error)
-    places = {f.problem: f for f in result.findings if f.line}
+    places = {f.problem: f for f in checker.findings if f.line and f.path}
     lines: list[str] = []
     for problem in error.problems:
         found = places.get(problem)

@@ -63,14 +63,14 @@ def _target_classes(target: str) -> list[type[Toolset]]:
     except TargetError as exc:
         raise _Stop(EXIT_USAGE, str(exc)) from None
     except ToolsetDefinitionError as exc:
-        raise _definition_stop(target, exc) from None
+        raise _definition_stop(exc) from None
 
 
-def _definition_stop(target: str, error: ToolsetDefinitionError) -> _Stop:
-    """The stop of a command whose *target* has definition problems, each told where it is."""
+def _definition_stop(error: ToolsetDefinitionError) -> _Stop:
+    """The stop of a command whose target has definition problems, each told where it is."""
     from typed_toolsets.analysis.check import located
 
-    return _Stop(EXIT_PROBLEMS, located(target, error))
+    return _Stop(EXIT_PROBLEMS, located(error))
 
 
 def _tools(target: str) -> list[ToolProxy]:
@@ -93,11 +93,11 @@ def _targets_tools(targets: list[str]) -> list[ToolProxy]:
         for target in targets:
             classes = [cls for cls in _target_classes(target) if cls not in built]
             built.update(classes)
-            tools += _built(target, classes)
+            tools += _built(classes)
     return tools
 
 
-def _built(target: str, classes: list[type[Toolset]]) -> list[ToolProxy]:
+def _built(classes: list[type[Toolset]]) -> list[ToolProxy]:
     tools: list[ToolProxy] = []
     for cls in classes:
         needed = required_init_fields(cls)
@@ -111,7 +111,7 @@ def _built(target: str, classes: list[type[Toolset]]) -> list[ToolProxy]:
         try:
             tools.extend(cls.to_tools())
         except ToolsetDefinitionError as exc:
-            raise _definition_stop(target, exc) from None
+            raise _definition_stop(exc) from None
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - its constructor raised: exit 2
             # A target that cannot be built is one that cannot be loaded: one line, no
             # traceback; a constructor's sys.exit() is no status of this command's.
