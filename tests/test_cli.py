@@ -552,3 +552,52 @@ def test_an_ambiguous_union_with_a_bad_default_is_told_both_ways(
         "toolset-signature]",
         "toolset-ambiguous-union]",
     ]
+
+
+MIXED = """\
+from typed_toolsets import Toolset, tool
+
+class Good(Toolset):
+    @tool
+    def ping(self) -> str:
+        return "pong"
+
+class Bad(Toolset):
+    @tool
+    def broken(self, *, data: bytes) -> int:
+        return 0
+
+class Sub(Bad):
+    pass
+"""
+
+
+def test_a_class_target_of_a_module_that_fails_is_told_what_is_missing(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write("mixed_mod.py", MIXED)
+    # A name no class statement has is a typo, whatever else fails: it was passed over.
+    status, out, err = run(capsys, "mixed_mod:Nope")
+    assert (status, out) == (2, [])
+    assert err.startswith("typed-toolsets check: error: mixed_mod:Nope: mixed_mod has no Toolset")
+    # One whose class statement failed, or whose base's did: its problems, not "no class".
+    # (Another module: one imported once is not run again in this process.)
+    write("mixed_sub.py", MIXED)
+    status, out, _ = run(capsys, "mixed_sub:Sub")
+    assert status == 1
+    assert out[0].startswith("mixed_sub.py:10: error: Bad.broken: parameter 'data' has type bytes")
+
+
+@pytest.mark.parametrize(
+    "targets", [("ord_mod:Good", "ord_mod:Bad"), ("ord_mod:Bad", "ord_mod:Good")]
+)
+def test_two_targets_in_one_failing_module_are_told_alike_in_either_order(
+    write: Write, capsys: pytest.CaptureFixture[str], targets: tuple[str, str]
+) -> None:
+    # The second target read the module the first left behind, without its failures: "Bad"
+    # was then said not to exist (status 2), in one order only.
+    write("ord_mod.py", MIXED)
+    status, out, err = run(capsys, *targets)
+    assert status == 1
+    assert out[0].startswith("ord_mod.py:10: error: Bad.broken: ")
+    assert err == ""

@@ -428,10 +428,14 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
     checker = _Checker(_normalise_codes(disable))
     modules: list[str] = []
     unchecked: list[str] = []
+    # By module part: two targets in one module read it once, its failures included (a module
+    # that failed is not in sys.modules as it ran, so a second import would not see them).
+    loaded_modules: dict[str, LoadedModule] = {}
     for target in targets:
         try:
             module_text, class_name = split_target(target)
-            loaded = load_module(module_text)
+            loaded = loaded_modules.get(module_text) or load_module(module_text)
+            loaded_modules[module_text] = loaded
         except TargetError as exc:
             if len(targets) == 1:
                 raise
@@ -440,7 +444,6 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
         modules.append(loaded.name)
         namespace = dict(vars(loaded.module)) if loaded.module is not None else {}
         checker.index(loaded.path, namespace)
-        findings_before = len(checker.findings)
         # Every class that failed as the module was imported, the target's or not: the module
         # cannot be imported, so neither can the target class (SPEC 9: a finding, exit 1).
         for failure in loaded.failures:
@@ -452,8 +455,9 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
         else:
             value = resolve_class(loaded.module, class_name)
             if value is None:
-                if len(checker.findings) > findings_before:
-                    continue  # the class failed to build: its problems are reported
+                source = checker.index(loaded.path).classes.get(class_name)
+                if loaded.failures and source is not None:
+                    continue  # it failed to build (or its base did): the problems are reported
                 missing = no_class(target, loaded.name, loaded.module, class_name)
                 if len(targets) == 1:
                     raise missing
