@@ -92,6 +92,7 @@ def test_a_role_opening_the_summary_is_text_not_a_field() -> None:
     assert summary(doc) == ":func:`search`, wrapped: finds things."
     assert parameter_descriptions(doc) == {"query": "What :class:`Index` looks for."}
     assert summary(":param query: Only fields.") is None
+    assert summary("Do it.\n:param x:the x") == "Do it."  # a field without a space after it
 
 
 def test_attributes_section() -> None:

@@ -53,8 +53,8 @@ _GOOGLE_ENTRY_RE: Final = re.compile(
 )
 # ``:param name: text`` or ``:param type name: text``.
 _REST_PARAM_RE: Final = re.compile(rf":param\s+(?:[^:]*?\s)?({_NAME})\s*:(.*)")
-# A field list's ``:name:`` ends with a space or the line: ``:func:`x``` is a role, in the text.
-_REST_FIELD_RE: Final = re.compile(r":[A-Za-z][^:`]*:(?:\s|$)")
+# A field list's ``:name:``; one a backtick follows (``:func:`x```) is a role, in the text.
+_REST_FIELD_RE: Final = re.compile(r":[A-Za-z][^:`]*:(?!`)")
 
 
 # A NumPy style section's rule, under its name: ``Parameters`` then ``----------``.
