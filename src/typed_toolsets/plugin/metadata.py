@@ -44,7 +44,7 @@ __all__ = [
 #: Key of the recorded declarations in ``TypeInfo.metadata`` (JSON, stored in mypy's cache).
 META: Final = "typed_toolsets"
 #: Bumped when the shape of the recorded metadata changes.
-META_VERSION: Final = 4
+META_VERSION: Final = 5
 #: Key of a mixin's recorded ``toolset_name`` and ``limits`` (a class that is not a Toolset).
 MIXIN_META: Final = "typed_toolsets_mixin"
 #: Key of the fields of a class (a struct, maybe) whose default is ``None``, recorded for every

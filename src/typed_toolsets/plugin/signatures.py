@@ -180,7 +180,7 @@ class SignatureCheck:
         # As at run time, the other parameters' types are still checked: every problem at once.
         none_defaults = _strings(facts.get("none_defaults")) if facts is not None else []
         unresolved = _pairs(facts.get("unresolved")) if facts is not None else {}
-        literal_defaults = _triples(facts.get("literal_defaults")) if facts is not None else {}
+        literal_defaults = _pairs(facts.get("literal_defaults")) if facts is not None else {}
         unresolved_names: list[tuple[Problem, Span]] = []
         for index in range(1, len(kinds)):
             if index in flagged:
@@ -198,9 +198,8 @@ class SignatureCheck:
             if reported is None and key in none_defaults:
                 reported = self.default_problem(method, parameter, arg_type)
             if reported is None and key in literal_defaults:
-                default, union = literal_defaults[key]
                 reported = self.literal_default_problem(
-                    method, parameter, arg_type, default, pep604=union == "|"
+                    method, parameter, arg_type, literal_defaults[key]
                 )
             if reported is None:
                 reported = self.ambiguity_problem(method, parameter, arg_type)
@@ -251,13 +250,13 @@ class SignatureCheck:
         return problem("none-default", self.class_name, method, parameter, type=shown)
 
     def literal_default_problem(
-        self, method: str, parameter: str, arg_type: Type, default: str, *, pep604: bool
+        self, method: str, parameter: str, arg_type: Type, default: str
     ) -> Problem | None:
         """A bool as the default of a number type (mypy accepts it: bool derives from int).
 
-        Only ``int``, ``float``, ``int | None`` and ``float | None`` are judged (the run time's
-        reasons for them are known, `typed_toolsets.rules.reasons`); the union only when written
-        so (*pep604*): the run time names ``None | X`` in that order.
+        Only ``int``, ``float`` and either then ``None`` (``Optional[int]``, ``float | None``)
+        are judged: the run time's reasons for them are known (`typed_toolsets.rules.reasons`),
+        and it shows such a union as mypy does.
         An infinity or NaN is a fine default of a float, which the schema only does not show; the
         constraints of ``Annotated`` that may refuse it are invisible to mypy: left to the run
         time, as caches written before this rule may still record such a default.
@@ -279,9 +278,11 @@ class SignatureCheck:
         if not numbers:
             return None
         if len(items) > 1 and not (
-            pep604 and len(items) == 2 == len(numbers) + 1 and isinstance(items[1], NoneType)
+            len(items) == 2 == len(numbers) + 1 and isinstance(items[1], NoneType)
         ):
-            return None  # the run time's reason depends on the order and the spelling
+            # A number then None: the only unions whose reasons are known here. The run time
+            # shows `None | int` in that order, which mypy writes `int | None`.
+            return None
         if len(items) > 1:
             reason = reasons.no_variant(default, self.types.show(arg_type))
         elif numbers[0] == "builtins.float":
@@ -323,16 +324,6 @@ def _pairs(value: object) -> dict[str, str]:
             key, name = cast("list[object]", item)
             pairs[str(key)] = str(name)
     return pairs
-
-
-def _triples(value: object) -> dict[str, tuple[str, str]]:
-    """``[[parameter, a, b], ...]`` (recorded JSON) as a mapping."""
-    found: dict[str, tuple[str, str]] = {}
-    for item in cast("list[object]", value) if isinstance(value, list) else []:
-        if isinstance(item, list) and len(cast("list[object]", item)) == 3:
-            key, first, second = cast("list[object]", item)
-            found[str(key)] = str(first), str(second)
-    return found
 
 
 def _arguments(func: FuncDef) -> list[Argument] | None:

@@ -10,10 +10,9 @@ what the checks need from them is recorded with the class's declarations
 - ``unresolved``: ``[parameter, name]`` for an annotation naming something Python cannot find
   when it resolves the annotation: a name imported only under ``if TYPE_CHECKING:``, or, for a
   string annotation (PEP 563), a name local to the function the class is defined in;
-- ``literal_defaults``: ``[parameter, repr, union]`` for a bool default (``True``), which a
-  number type refuses and mypy accepts (bool derives from int), shown as the run time's ``repr``
-  shows it; *union* is ``"|"`` when the annotation is written as ``X | Y`` (the run time's reason
-  then names it as mypy does), else ``""``.
+- ``literal_defaults``: ``[parameter, repr]`` for a bool default (``True``), which a number
+  type refuses and mypy accepts (bool derives from int), shown as the run time's ``repr`` shows
+  it.
 
 `typed_toolsets.plugin.declarations` adds ``wrapped``: whether a decorator other than `tool`
 wraps the method (`typeinfo.wrapped_function`; mypy's cache keeps no decorators).
@@ -100,9 +99,7 @@ def method_facts(
             continue
         shown = literal_default(argument.initializer)
         if shown is not None:
-            # The run time names a union by its repr: only `int | None` is written as mypy does.
-            written = isinstance(annotation, UnionType) and annotation.uses_pep604_syntax
-            literal_defaults.append([name, shown, "|" if written else ""])
+            literal_defaults.append([name, shown])
         if _is_none(argument.initializer) and not admits_null(annotation, lookup, analysed):
             none_defaults.append(name)
         for found, in_string in _names(annotation, strings):

@@ -97,3 +97,11 @@ class NoSelf(Toolset):
     @tool
     def ping() -> str:  # E: NoSelf.ping: it takes no `self`; a tool is an instance method: make `self` its first parameter  [toolset-signature]  # E: Method must have at least one argument. Did you forget the "self" argument?  [misc]
         return "pong"
+
+
+class OptionalBools(Toolset):
+    # Optional[X] is shown `X | None` by the run time too now (it was typing.Optional[X]), so
+    # the plugin judges it; `None | int` keeps its order at run time, mypy writes it `int | None`.
+    @tool
+    def spelled(self, *, n: Optional[int] = False) -> int:  # E: OptionalBools.spelled: parameter 'n' has the default False, which is not a valid int | None (none of the variants of int | None takes False)  [toolset-signature]
+        return 1
