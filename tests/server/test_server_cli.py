@@ -241,8 +241,8 @@ def test_several_clashes_are_named_in_one_short_line(
     status, err = serve(capsys, f"{twins}:One", f"{twins}:Two")
     assert status == 2
     assert err == (
-        "typed-toolsets serve: error: 2 tool names are each exported by two tools ('twin_a', "
-        "'twin_b'); Two tools are exported as 'twin_a': One.a and Two.a; a model could not tell "
+        "typed-toolsets serve: error: 2 tool names are each exported more than once ('twin_a', "
+        "'twin_b'). Two tools are exported as 'twin_a': One.a and Two.a; a model could not tell "
         "them apart. Rename one with tool(..., tool_name=...) or a different toolset_name, or "
         "leave one out\n"
     )

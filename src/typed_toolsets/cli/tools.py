@@ -136,7 +136,7 @@ def _unique(tools: list[ToolProxy]) -> dict[str, ToolProxy]:
         clashes = list(dict.fromkeys(p.name for p in tools if seen.setdefault(p.name, p) is not p))
         if len(clashes) > 1:
             names = ", ".join(repr(name) for name in clashes)
-            first = f"{len(clashes)} tool names are each exported by two tools ({names}); {first}"
+            first = f"{len(clashes)} tool names are each exported more than once ({names}). {first}"
         raise _Stop(EXIT_USAGE, first) from None
 
 

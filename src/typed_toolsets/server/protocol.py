@@ -276,7 +276,8 @@ def mcp_server(
         logger.warning(
             "served like any other tool, without asking anyone: %s (marked requires_approval; "
             "MCP has no field for it, so only a client's host that asks its user before each "
-            "call keeps it; leave them out with --tools to serve them to no one)",
+            "call keeps it; leave them out of the tools served, with --tools on the command "
+            "line, to serve them to no one)",
             ", ".join(approval),
         )
     return Server(
