@@ -112,12 +112,7 @@ async def test_a_request_whose_id_is_no_string_or_integer_is_a_json_rpc_error(
         '{"jsonrpc": "2.0", "id": ' + request_id + ', "method": "tools/call", "params": '
         '{"name": "sample_add", "arguments": {"a": 1, "b": 2}}}'
     )
-    app = asgi_app(SampleToolset.to_tools(), threads=None)
-    async with httpx2.AsyncClient(
-        transport=httpx2.ASGITransport(app=app), base_url="http://127.0.0.1"
-    ) as client:
-        with anyio.fail_after(BOUND):
-            response = await client.post("/mcp", content=body, headers=ACCEPT)
+    (response,) = await _posted(body)
     assert response.status_code == 400
     assert response.json() == {
         "jsonrpc": "2.0",
@@ -139,19 +134,22 @@ async def test_ids_inside_the_arguments_and_notifications_are_left_to_the_sdk() 
     }
     nested = {**call, "params": {"name": "sample_add", "arguments": {"a": 1, "b": 2}, "id": 1.5}}
     notification = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-    app = asgi_app(SampleToolset.to_tools(), threads=None)
-    async with httpx2.AsyncClient(
-        transport=httpx2.ASGITransport(app=app), base_url="http://127.0.0.1"
-    ) as client:
-        with anyio.fail_after(BOUND):
-            echoed = await client.post("/mcp", content=json.dumps(call), headers=ACCEPT)
-            added = await client.post("/mcp", content=json.dumps(nested), headers=ACCEPT)
-            noted = await client.post("/mcp", content=json.dumps(notification), headers=ACCEPT)
+    echoed, added, noted = await _posted(*map(json.dumps, (call, nested, notification)))
     assert echoed.status_code == 200
     assert echoed.json()["id"] == 9
     assert added.status_code == 200
     assert added.json()["result"]["structuredContent"] == {"result": 3}
     assert noted.status_code == 202
+
+
+async def _posted(*bodies: str) -> list[httpx2.Response]:
+    """The answers of the sample app, in process, to a POST of each of *bodies* in turn."""
+    app = asgi_app(SampleToolset.to_tools(), threads=None)
+    async with httpx2.AsyncClient(
+        transport=httpx2.ASGITransport(app=app), base_url="http://127.0.0.1"
+    ) as client:
+        with anyio.fail_after(BOUND):
+            return [await client.post("/mcp", content=body, headers=ACCEPT) for body in bodies]
 
 
 @pytest.mark.parametrize("seconds", [0, -1, math.nan])
@@ -180,12 +178,7 @@ async def test_a_body_that_is_no_json_rpc_message_is_answered_as_stdio_answers_a
     body: str, request_id: object
 ) -> None:
     # The SDK answered -32602 with pydantic's report of six validation errors, and no id.
-    app = asgi_app(SampleToolset.to_tools(), threads=None)
-    async with httpx2.AsyncClient(
-        transport=httpx2.ASGITransport(app=app), base_url="http://127.0.0.1"
-    ) as client:
-        with anyio.fail_after(BOUND):
-            response = await client.post("/mcp", content=body, headers=ACCEPT)
+    (response,) = await _posted(body)
     assert response.status_code == 400
     assert response.json() == {
         "jsonrpc": "2.0",
@@ -195,12 +188,7 @@ async def test_a_body_that_is_no_json_rpc_message_is_answered_as_stdio_answers_a
 
 
 async def test_a_body_that_is_no_json_is_a_parse_error_with_the_parser_s_reason() -> None:
-    app = asgi_app(SampleToolset.to_tools(), threads=None)
-    async with httpx2.AsyncClient(
-        transport=httpx2.ASGITransport(app=app), base_url="http://127.0.0.1"
-    ) as client:
-        with anyio.fail_after(BOUND):
-            response = await client.post("/mcp", content='{"id": 1,', headers=ACCEPT)
+    (response,) = await _posted('{"id": 1,')
     assert response.status_code == 400
     answer = response.json()
     assert answer["error"]["code"] == -32700
