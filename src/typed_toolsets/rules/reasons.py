@@ -1,4 +1,4 @@
-"""Why an annotation has no JSON Schema: each reason written once, for the run time and the plugin.
+"""Why an annotation (or a default) has no JSON form: each reason written once, for both sides.
 
 The type registry (`typed_toolsets.types`) and the mypy plugin judge annotations apart, from
 Python objects and from mypy's types, but say the same thing in the same words: a problem's
