@@ -26,6 +26,22 @@ def serve(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     return status, captured.err
 
 
+def served_up_to_binding(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """Serve *args* over HTTP on a port already taken: the run's error, once it got that far.
+
+    A run that gets as far as binding passed every check of its targets and options; the port
+    being taken, it serves nothing and returns.
+    """
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        status, err = serve(capsys, *args, "--transport", "http", "--port", port)
+    assert status == 2
+    assert err.startswith(f"typed-toolsets serve: error: cannot serve on 127.0.0.1:{port}: ")
+    return err
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -112,15 +128,7 @@ def test_a_clash_outside_the_chosen_tools_does_not_matter(
 ) -> None:
     # --tools picks other_hello only, so the sample_add clash is not served and not an error:
     # the run gets as far as binding, to a port already taken (so it serves nothing).
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = str(taken.getsockname()[1])
-        status, err = serve(
-            capsys, SAMPLE, OTHER, "--tools", "other_hello", "--transport", "http", "--port", port
-        )
-    assert status == 2
-    assert err.startswith(f"typed-toolsets serve: error: cannot serve on 127.0.0.1:{port}: ")
+    err = served_up_to_binding(capsys, SAMPLE, OTHER, "--tools", "other_hello")
     assert "Address already in use" in err
 
 
@@ -208,21 +216,7 @@ def test_a_class_named_twice_is_served_once(capsys: pytest.CaptureFixture[str]) 
     # `typed_toolsets.text` holds TextProcessingToolset, named again alone: its 8 tools were
     # each "exported twice", a usage error in one 3,000-character line. Now the run gets as
     # far as binding, to a port already taken (so it serves nothing).
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = str(taken.getsockname()[1])
-        status, err = serve(
-            capsys,
-            "typed_toolsets.text",
-            TEXT,
-            "--transport",
-            "http",
-            "--port",
-            port,
-        )
-    assert status == 2
-    assert err.startswith(f"typed-toolsets serve: error: cannot serve on 127.0.0.1:{port}: ")
+    served_up_to_binding(capsys, "typed_toolsets.text", TEXT)
 
 
 def test_several_clashes_are_named_in_one_short_line(
