@@ -19,7 +19,7 @@ import attrs
 import pytest
 
 from typed_toolsets import Toolset, tool
-from typed_toolsets.types import bounded, gen
+from typed_toolsets.types import bounded, compiled
 
 BOUND = 64
 TOOLSETS = 300
@@ -62,7 +62,7 @@ def _keyword_only(function: Any, parameter: str) -> Any:
 
 def test_the_types_and_code_of_dropped_toolsets_are_let_go(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bounded, "CACHED_ENTRIES", BOUND)
-    codes, lines = len(gen._codes), len(linecache.cache)
+    codes, lines = len(compiled._codes), len(linecache.cache)
     items = [_define_use_and_drop(number) for number in range(TOOLSETS)]
     # Freed in turns (weak references' callbacks run between them): after mypy's in-process
     # runs (its high thresholds), one collection left every toolset of this test alive.
@@ -73,7 +73,7 @@ def test_the_types_and_code_of_dropped_toolsets_are_let_go(monkeypatch: pytest.M
     # Each cache keeps at most BOUND entries (a type, or a hook or code for it).
     assert alive <= 2 * BOUND
     assert items[0]() is None
-    assert len(gen._codes) <= codes + BOUND
+    assert len(compiled._codes) <= codes + BOUND
     assert len(linecache.cache) <= lines + 4 * BOUND
 
 

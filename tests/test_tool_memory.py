@@ -22,8 +22,8 @@ import pytest
 from typed_toolsets import Toolset, tool
 from typed_toolsets.definition.classes import class_info
 from typed_toolsets.types.arguments import ArgumentsVariant
+from typed_toolsets.types.compiled import compile_function
 from typed_toolsets.types.fastpath import orjson_available
-from typed_toolsets.types.gen import compile_function
 
 needs_orjson = pytest.mark.skipif(not orjson_available(), reason="the fast path needs orjson")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import typing
 from typing import Any, Final
 
-from typed_toolsets.types.gen import compile_function
+from typed_toolsets.types.compiled import compile_function
 from typed_toolsets.types.typespec import MISSING
 
 from .jsonvalues import Link, path_of

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from typed_toolsets.rules.formats import BY_FORMAT
 from typed_toolsets.types.annotated import not_multiple
-from typed_toolsets.types.gen import compile_function
+from typed_toolsets.types.compiled import compile_function
 from typed_toolsets.types.typespec import json_key, kind_admitted, schema_kind
 
 from .validation import SHALLOW_KEYWORDS, reason_of

@@ -17,7 +17,7 @@ from typing import Any, Final, TypeAlias
 
 from typing_extensions import override
 
-from typed_toolsets.types.gen import compile_function
+from typed_toolsets.types.compiled import compile_function
 
 from .jsonschema_errors import closest, tag_mismatch
 from .jsonvalues import Link, path_of

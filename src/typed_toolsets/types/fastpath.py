@@ -65,7 +65,8 @@ from typing import Any, Final, TypeVar
 
 from typed_toolsets.rules.formats import LAYOUT_NAMES
 
-from .gen import KeyHook, compile_bound, object_body
+from .compiled import compile_bound
+from .gen import KeyHook, object_body
 from .handover import (
     BYTE_ESCAPES,
     BYTE_MARKS,

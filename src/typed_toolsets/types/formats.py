@@ -20,7 +20,8 @@ from typing import Annotated, Any, Final, TypeAlias
 from typed_toolsets.rules.formats import BY_CLASS, LAYOUT_NAMES, FormatType
 from typed_toolsets.rules.shapes import Shape
 
-from .gen import InlineForm, compile_function, with_inline_form
+from .compiled import compile_function
+from .gen import InlineForm, with_inline_form
 from .items import all_of
 from .registry import Builder, Describer, Rule
 from .typespec import NoJSONFormError, Reject, TypeSpec, joined_colons
