@@ -949,6 +949,55 @@ def test_gh_killed_by_a_signal_is_a_crash(fake_gh: Any) -> None:
     )
 
 
+TOKEN = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+@pytest.mark.parametrize(
+    ("reply", "start"),
+    [
+        (
+            {"exit": 2, "stderr": f"panic: {'x' * 270}{TOKEN}\n\ngoroutine 1 [running]:\n"},
+            "gh failed",
+        ),
+        (
+            {"signal": int(signal.SIGTERM), "stderr": f"{'x' * 280}{TOKEN} and more"},
+            "gh was killed",
+        ),
+    ],
+    ids=["panic", "signal"],
+)
+def test_a_crash_line_cut_short_shows_no_part_of_the_token(
+    fake_gh: Any, monkeypatch: pytest.MonkeyPatch, reply: dict[str, Any], start: str
+) -> None:
+    # The line was cut to 300 characters before the token was looked for: its first 20 showed.
+    monkeypatch.setenv("GH_TOKEN", TOKEN)
+    fake_gh.reply("api", **reply)
+    with pytest.raises(ProgramFailedError) as info:
+        GitHubCLIToolset().api_request(endpoint="search/issues")
+    message = str(info.value)
+    assert message.startswith(start)
+    assert message.endswith("(gh crashed; its crash report is not shown)")
+    assert TOKEN[:8] not in message
+
+
+def test_a_crash_line_past_the_cap_shows_no_part_of_the_token(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GH_TOKEN", TOKEN)
+    killed = ProcessResult(
+        returncode=-signal.SIGKILL,
+        stdout=b"",
+        stderr=f"panic: {'x' * 270}{TOKEN}\n".encode() * 3,
+        ended_by="output_cap",
+        duration=0.1,
+    )
+    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: killed)
+    with pytest.raises(ProgramFailedError) as info:
+        GitHubCLIToolset(max_output_bytes=200).list_issues()
+    assert str(info.value).startswith("gh failed: panic: xxx")
+    assert TOKEN[:8] not in str(info.value)
+
+
 def test_ordinary_gh_failures_keep_the_seed_format(fake_gh: Any) -> None:
     # "panic: " in a message from GitHub, without Go's goroutine dump, is not a crash.
     fake_gh.reply("issue", "view", stderr="HTTP 422: panic: not a crash\n", exit=1)

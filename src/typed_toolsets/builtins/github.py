@@ -285,9 +285,11 @@ class GitHubCLIToolset(Toolset):
         # Killed at the cap while writing mostly to stderr: gh's error (or crash), not a result.
         crash = _crash_named(result.stderr)
         if killed_at_cap and crash is not None:
-            line = f"gh failed: {first_line(crash)}"
+            # Redacted before the line is cut: a token cut in two would no longer be found.
+            line = f"gh failed: {first_line(redact(crash, secrets))}"
         elif _crashed(result, crash):
-            line = failure_line("gh", result, crash)
+            printed = decode_output(result.stderr or result.stdout) if crash is None else crash
+            line = failure_line("gh", result, redact(printed, secrets))
         else:
             text = (result.stdout + result.stderr).decode("utf-8", "replace")
             if not text.strip():
