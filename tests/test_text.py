@@ -210,6 +210,11 @@ def test_recorded_basic_regex_artefacts_are_fixed_by_extended_grep() -> None:
         ("\\x41", "as the letter x; use text_rg, which takes Perl-style escapes"),
         ("[\\d\\s]+", "\\d inside [...], where grep reads a backslash as itself: it would match"),
         ("[^]\\w]", "\\w inside [...]"),
+        # GNU grep's anchors: don\'t matched nothing (\' is the end of the line to grep).
+        ("don\\'t", "has \\', which grep reads as the end of the line, not as the character '"),
+        ("\\`name", "grep reads as the start of the line, not as the character `; write `"),
+        ("\\<b\\>", "has \\<, which grep reads as the start of a word, not as the character <"),
+        ("a\\>", "the end of a word, not as the character >; write > itself for the character"),
     ],
 )
 def test_grep_refuses_an_escaped_letter_it_would_read_as_the_letter(

@@ -35,12 +35,24 @@ _INSTEAD: Final = {
 }
 _ELSE: Final = "use text_rg, which takes Perl-style escapes"
 
+#: The escaped punctuation GNU grep reads as an anchor, where other regex flavours (and a model
+#: escaping an apostrophe in ``don\'t``) mean the character: what grep reads, what to write.
+_ANCHORS: Final = {
+    "'": ("the end of the line", "write ' itself for an apostrophe, or $ for the end"),
+    "`": ("the start of the line", "write ` itself for a backquote, or ^ for the start"),
+    "<": ("the start of a word", "write < itself for the character, or \\b for a word edge"),
+    ">": ("the end of a word", "write > itself for the character, or \\b for a word edge"),
+}
+
 #: The classes, equivalence classes and collating symbols inside a bracket expression.
 _BRACKET_OPENERS: Final = ("[:", "[=", "[.")
 
 
 def check_grep_escapes(pattern: str) -> None:
-    r"""Refuse *pattern* when it escapes a letter grep reads as the letter (``\d``, ``[\d]``).
+    r"""Refuse *pattern* when grep reads one of its escapes otherwise than it was meant.
+
+    An escaped letter grep gives no meaning to is read as the letter (``\d``, ``[\d]``); an
+    escaped ``'`` `` ` `` ``<`` ``>`` is an anchor to GNU grep (``don\'t`` matches nothing).
 
     Raises:
         InvalidPatternError: The first such escape, what grep reads, and what to write.
@@ -52,6 +64,13 @@ def check_grep_escapes(pattern: str) -> None:
             letter = pattern[index + 1]
             if letter.isascii() and letter.isalpha() and letter not in _KNOWN:
                 raise InvalidPatternError(_escaped_letter(letter))
+            if letter in _ANCHORS:
+                meaning, instead = _ANCHORS[letter]
+                msg = (
+                    f"`pattern` has \\{letter}, which grep reads as {meaning}, not as the "
+                    f"character {letter}; {instead}"
+                )
+                raise InvalidPatternError(msg)
             index += 2
         elif char == "[":
             index = _bracket_end(pattern, index)
