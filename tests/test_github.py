@@ -1071,6 +1071,20 @@ def test_environment_enterprise_host_gets_only_its_token() -> None:
     assert (env.get("GITHUB_TOKEN"), "GH_ENTERPRISE_TOKEN" in env, secrets) == ("t2", False, ["t2"])
 
 
+@pytest.mark.parametrize("hostname", ["acme.ghe.com", "github.localhost", "api.github.localhost"])
+def test_hosts_gh_reads_gh_token_for_get_it_not_the_enterprise_one(hostname: str) -> None:
+    # gh (go-gh's IsEnterprise) reads GH_TOKEN for a GHE.com tenancy and github.localhost: they
+    # got GH_ENTERPRISE_TOKEN alone, and gh went unauthenticated.
+    source = {"GITHUB_TOKEN": "ghp_two", "GH_ENTERPRISE_TOKEN": "ent"}
+    env, secrets = gh_environment(github_args.check_hostname(hostname), source)
+    assert env["GH_HOST"] == hostname.removeprefix("api.")
+    assert (env.get("GITHUB_TOKEN"), "GH_ENTERPRISE_TOKEN" in env, secrets) == (
+        "ghp_two",
+        False,
+        ["ghp_two"],
+    )
+
+
 def test_hostname_is_validated() -> None:
     with pytest.raises(ValueError, match="hostname"):
         GitHubCLIToolset(hostname="evil.example/o")

@@ -135,6 +135,10 @@ _HOSTNAME_CHARS: Final = _ALNUM | set("-.")
 #: Tokens gh reads, by host kind, in gh's own order of precedence.
 _GITHUB_TOKENS: Final = ("GH_TOKEN", "GITHUB_TOKEN")
 _ENTERPRISE_TOKENS: Final = ("GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN")
+#: GitHub's local development host, and the domain of GitHub's tenancy instances (GHE.com):
+#: with github.com, the hosts gh does not count as enterprise servers (go-gh's IsEnterprise).
+_LOCAL_HOST: Final = "github.localhost"
+_TENANCY_DOMAIN: Final = ".ghe.com"
 
 
 class IssueState(enum.Enum):
@@ -482,8 +486,9 @@ def check_hostname(value: object) -> str:
 
     Lower-cased, without the trailing dot of a fully qualified name (``github.com.`` is
     github.com), and ``DEFAULT_HOST`` for any subdomain of github.com (``api.github.com``), which
-    gh itself takes for github.com. Another spelling of github.com would count as an enterprise
-    host here and get ``GH_ENTERPRISE_TOKEN``, which gh would then send to github.com.
+    gh itself takes for github.com (so for ``github.localhost``). Another spelling of github.com
+    would count as an enterprise host here and get ``GH_ENTERPRISE_TOKEN``, which gh would then
+    send to github.com.
 
     Raises:
         ValueError: Not a host name.
@@ -498,7 +503,15 @@ def check_hostname(value: object) -> str:
         msg = f"`hostname` must be a host name such as 'github.com' (got {value!r})"
         raise ValueError(msg)
     host = value.lower().removesuffix(".")
-    return DEFAULT_HOST if host.endswith("." + DEFAULT_HOST) else host
+    for own in (DEFAULT_HOST, _LOCAL_HOST):
+        if host.endswith("." + own):
+            return own
+    return host
+
+
+def _takes_github_token(host: str) -> bool:
+    """Whether gh reads *host*'s token from ``GH_TOKEN`` (not ``GH_ENTERPRISE_TOKEN``)."""
+    return host in (DEFAULT_HOST, _LOCAL_HOST) or host.endswith(_TENANCY_DOMAIN)
 
 
 def gh_environment(
@@ -507,8 +520,10 @@ def gh_environment(
     """The child environment for gh, from an allow-list, and the secret values in it.
 
     Passed: ``PATH``; ``HOME``; ``GH_CONFIG_DIR`` (or ``$XDG_CONFIG_HOME/gh``, which is where gh
-    would look); the token for *hostname* only (``GH_TOKEN``/``GITHUB_TOKEN`` for github.com,
-    ``GH_ENTERPRISE_TOKEN``/``GITHUB_ENTERPRISE_TOKEN`` plus ``GH_HOST`` for another host); and
+    would look); ``GH_HOST`` for a host other than github.com; the token for *hostname* only,
+    from the variables gh reads for it (``GH_TOKEN``/``GITHUB_TOKEN`` for github.com,
+    github.localhost and a GHE.com tenancy, ``GH_ENTERPRISE_TOKEN``/``GITHUB_ENTERPRISE_TOKEN``
+    for an enterprise server); and
     settings that keep gh non-interactive: ``GH_PROMPT_DISABLED=1``,
     ``GH_NO_UPDATE_NOTIFIER=1``, ``GH_PAGER=cat``, ``NO_COLOR=1``. Nothing else.
 
@@ -533,10 +548,9 @@ def gh_environment(
         env["GH_CONFIG_DIR"] = source["GH_CONFIG_DIR"]
     elif source.get("XDG_CONFIG_HOME"):
         env["GH_CONFIG_DIR"] = os.path.join(source["XDG_CONFIG_HOME"], "gh")
-    names = _GITHUB_TOKENS
     if hostname != DEFAULT_HOST:
         env["GH_HOST"] = hostname
-        names = _ENTERPRISE_TOKENS
+    names = _GITHUB_TOKENS if _takes_github_token(hostname) else _ENTERPRISE_TOKENS
     secrets: list[str] = []
     for name in names:
         token = source.get(name)
