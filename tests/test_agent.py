@@ -1385,6 +1385,29 @@ def test_model_exceptions_propagate() -> None:
         ReAct(broken, [], max_iterations=1).run("Go.")
 
 
+def test_a_stop_iteration_from_the_model_or_approve_is_raised_not_a_result_of_none() -> None:
+    # A model replaying an iterator that runs out (next(replies)) made run() return None.
+    replies = iter([_call("shop_echo", text="hi")])
+    with pytest.raises(StopIteration):
+        ReAct(lambda transcript: next(replies), list(_shop()[1].values()), max_iterations=5).run(
+            "Go."
+        )
+
+    def approve(name: str, arguments: Mapping[str, Any]) -> bool:
+        raise StopIteration
+
+    agent, shop = _agent([_call("shop_delete", path="/tmp/x"), FINISH], approve=approve)
+    with pytest.raises(StopIteration):
+        agent.run("Delete.")
+    assert shop.ran == []
+    # A coroutine cannot raise StopIteration: arun's is Python's RuntimeError, caused by it.
+    replies = iter([_call("shop_echo", text="hi")])
+    agent = ReAct(lambda transcript: next(replies), list(_shop()[1].values()), max_iterations=5)
+    with pytest.raises(RuntimeError, match="raised StopIteration") as info:
+        asyncio.run(agent.arun("Go."))
+    assert isinstance(info.value.__cause__, StopIteration)
+
+
 def test_the_agent_module_does_not_import_an_sdk() -> None:
     import subprocess
     import sys

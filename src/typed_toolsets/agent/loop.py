@@ -295,11 +295,15 @@ class ReAct:
         core = self._core(_task(task), clock)
         runner = SyncRunner()
         try:
-            request = next(core)
+            answer: object = None
             while True:
-                request = core.send(self._answer(request, runner))
-        except StopIteration as done:
-            return typing.cast("AgentResult", done.value)
+                try:
+                    request = core.send(answer)
+                except StopIteration as done:
+                    return typing.cast("AgentResult", done.value)
+                # Outside the `try`: a StopIteration the model or a callback raises is theirs
+                # (propagated unchanged), not the end of the loop (a run returning None).
+                answer = self._answer(request, runner)
         finally:
             core.close()
             runner.close()
@@ -314,11 +318,13 @@ class ReAct:
         clock = _Clock(self._deadline)
         core = self._core(_task(task), clock)
         try:
-            request = next(core)
+            answer: object = None
             while True:
-                request = core.send(await self._aanswer(request))
-        except StopIteration as done:
-            return typing.cast("AgentResult", done.value)
+                try:
+                    request = core.send(answer)
+                except StopIteration as done:
+                    return typing.cast("AgentResult", done.value)
+                answer = await self._aanswer(request)
         finally:
             core.close()
 
