@@ -253,6 +253,29 @@ class TestAsync:
         assert asyncio.run(main()) == ("done", "done")
         assert all(name != threading.main_thread().name for name in seen)
 
+    def test_acall_of_a_sync_tool_raises_what_it_raised(self) -> None:
+        class Raising(Toolset):
+            @tool
+            def first(self, *, items: list[int]) -> int:
+                return next(iter(items))  # StopIteration on []
+
+            @tool
+            def divide(self, *, a: int) -> float:
+                return 1 / a
+
+        first, divide = Raising.to_tools()
+
+        async def main(call: Any) -> Any:
+            return await asyncio.wait_for(call, 5)  # it never ended: a StopIteration in a future
+
+        with pytest.raises(ZeroDivisionError):
+            asyncio.run(main(divide.acall(a=0)))
+        # A coroutine cannot raise StopIteration: Python's RuntimeError, caused by it.
+        with pytest.raises(RuntimeError, match="raised StopIteration") as info:
+            asyncio.run(main(first.acall(items=[])))
+        assert isinstance(info.value.__cause__, StopIteration)
+        assert asyncio.run(main(first.acall(items=[4]))) == 4
+
     def test_sync_form_runs_an_async_tool_without_a_loop(self) -> None:
         assert tools()["slow_add"].dynamic_call({"a": 1, "b": 1}) == 2
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Generic, TypeAlias, cast, overload
+from typing import Any, Generic, Literal, TypeAlias, cast, overload
 
 import attrs
 from typing_extensions import ParamSpec, TypeVar
@@ -241,7 +241,11 @@ class ToolProxy(Generic[_P, _R_co]):
             return self._bound(*args, **kwargs)
         import asyncio  # a running loop loaded it; the module does not need it before
 
-        value = await asyncio.to_thread(self._bound, *args, **kwargs)
+        returned, value = await asyncio.to_thread(_outcome, self._bound, args, kwargs)
+        if not returned:
+            # Raised here, not in the worker: an asyncio future cannot hold a StopIteration
+            # (the call never ended); in this coroutine it becomes Python's RuntimeError.
+            raise value
         # A sync wrapper of an async def may return the coroutine (or run it itself).
         return await value if self._pipeline.wrapper and awaitable(value) else value
 
@@ -276,3 +280,13 @@ def make_proxies(exports: list[Export], instance: typed_toolsets.Toolset) -> lis
         )
         for export in exports
     ]
+
+
+def _outcome(
+    func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[Literal[True], Any] | tuple[Literal[False], BaseException]:
+    """``func(*args, **kwargs)``: (True, its value), or (False, what it raised)."""
+    try:
+        return True, func(*args, **kwargs)
+    except BaseException as exc:  # noqa: BLE001 - raised again by the caller, in its coroutine
+        return False, exc
