@@ -156,6 +156,25 @@ class Stubborn(Toolset):
         """Ends as ``next()`` on an exhausted iterator does: an asyncio future cannot hold that."""
         raise StopIteration("no more")
 
+    @tool
+    async def fails_late(self) -> str:
+        """Cleans up slowly when cancelled (past the grace), and then fails."""
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            await asyncio.sleep(execution.CANCEL_GRACE + 0.2)
+            raise RuntimeError("cleanup failed") from None
+        return "done"
+
+    @tool(limits=Limits(timeout=60.0))
+    async def fails_on_cancel(self) -> str:
+        """Fails at once when cancelled."""
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            raise RuntimeError("cleanup failed") from None
+        return "done"
+
 
 def stubborn() -> dict[str, ToolProxy]:
     return {t.method_name: t for t in Stubborn.to_tools()}
@@ -408,6 +427,32 @@ def test_a_thread_that_stops_the_host_leaves_no_unread_future(
         _raise.clear()  # and so does the exception, with the frames its traceback holds
         gc.collect()
     assert stopped
+    assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
+
+
+def test_a_task_left_behind_that_fails_later_is_not_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Its call was answered ("timeout", or the caller's cancellation): asyncio logged "Task
+    # exception was never retrieved" with a traceback when the task failed afterwards.
+    tools = stubborn()
+
+    async def main() -> tuple[object, bool]:
+        answer = await tools["fails_late"].adynamic_call(None)
+        caller = asyncio.ensure_future(tools["fails_on_cancel"].adynamic_call(None))
+        await asyncio.sleep(0.05)
+        caller.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await caller
+        await asyncio.sleep(0.5)  # the first task fails in its cleanup meanwhile
+        return answer, caller.cancelled()
+
+    with caplog.at_level("ERROR", logger="asyncio"):
+        answer, cancelled = asyncio.run(main())
+        gc.collect()
+    assert isinstance(answer, str)
+    assert "did not stop within" in answer
+    assert cancelled
     assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
 
 

@@ -16,7 +16,6 @@ from typed_toolsets.call.execution import (
     abandon_task,
     finish_loop,
     in_own_thread,
-    retrieved,
 )
 
 __all__ = ["TIMED_OUT", "SyncRunner", "call_async", "running_loop", "settle"]
@@ -54,8 +53,7 @@ async def call_async(function: Callable[..., Any], *args: object) -> object:
 def _leave(task: asyncio.Future[object]) -> None:
     """Cancel *task* and leave it to end, counted until it does, as a cancelled call does."""
     task.cancel()
-    abandon_task(task)
-    task.add_done_callback(retrieved)  # what it ends with no longer matters
+    abandon_task(task)  # what it ends with no longer matters: read when it ends
 
 
 async def settle(awaitable: Awaitable[object], timeout: float | None) -> object:

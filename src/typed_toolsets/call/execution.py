@@ -319,8 +319,18 @@ def abandon(future: concurrent.futures.Future[Any], state: dict[str, bool]) -> b
         return True
 
 
-def abandon_task(task: asyncio.Future[Any]) -> None:
-    """Count a task left running (it ignored its cancellation) until it ends (`_Abandoned`)."""
+def abandon_task(task: asyncio.Future[Any], *, answered: bool = True) -> None:
+    """Count a task left running (it ignored its cancellation) until it ends (`_Abandoned`).
+
+    Args:
+        task: The task.
+        answered: The task's call was answered without it: what it raises in the end is read
+            (`retrieved`), not logged by asyncio as "Task exception was never retrieved" long
+            after. A task a tool started and never awaited is not (its end is reported as
+            ``asyncio.run`` would report it).
+    """
+    if answered:
+        task.add_done_callback(retrieved)
     with abandoned.lock:
         if not task.done():
             abandoned.tasks.add(task)
@@ -345,7 +355,7 @@ def finish_loop(loop: asyncio.AbstractEventLoop) -> None:
                 left = [task for task in rest if task not in abandoned.tasks]
             for task in left:
                 task.cancel()
-                abandon_task(task)
+                abandon_task(task, answered=False)
             loop.run_until_complete(asyncio.wait(rest))
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.run_until_complete(loop.shutdown_default_executor())
