@@ -279,6 +279,17 @@ class TestAsync:
     def test_sync_form_runs_an_async_tool_without_a_loop(self) -> None:
         assert tools()["slow_add"].dynamic_call({"a": 1, "b": 1}) == 2
 
+    def test_sync_form_of_an_async_tool_leaves_the_current_event_loop(self) -> None:
+        # asyncio.run ends by setting none: get_event_loop() then raised in the caller.
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            assert tools()["slow_add"].dynamic_call({"a": 1, "b": 1}) == 2
+            assert asyncio.get_event_loop() is loop
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
+
     def test_sync_form_inside_a_running_loop_is_an_error(self) -> None:
         slow_add = tools()["slow_add"]
 

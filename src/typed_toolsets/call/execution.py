@@ -19,13 +19,15 @@ import threading
 import time
 import typing
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Final
 
 from typed_toolsets.definition.limits import set_call_deadline
 
 from .result import ToolError
 from .validation import exception_text
+
+_T = typing.TypeVar("_T")
 
 if TYPE_CHECKING:
     # Imported where used: a first call without a deadline needs neither.
@@ -49,6 +51,7 @@ __all__ = [
     "propagates",
     "refused_as_busy",
     "retrieved",
+    "run_apart",
     "start_thread",
     "too_many_abandoned",
     "wait_thread",
@@ -378,6 +381,27 @@ def awaitable(value: object) -> typing.TypeGuard[typing.Awaitable[Any]]:
     import inspect  # only for such wrappers
 
     return inspect.isawaitable(value)
+
+
+def run_apart(coroutine: Coroutine[Any, Any, _T]) -> _T:
+    """``asyncio.run(coroutine)``, leaving the thread's current event loop as it was.
+
+    ``asyncio.run`` ends by setting none (``asyncio.get_event_loop()`` then raises in a program
+    that had set one): a sync call of an async tool is not to change the caller's asyncio state.
+    From Python 3.11, `asyncio.Runner` with a loop factory runs it as ``asyncio.run`` does
+    (Ctrl-C cancels the coroutine first); on 3.10, a loop of its own, finished as `finish_loop`
+    finishes one.
+    """
+    import asyncio
+
+    if sys.version_info >= (3, 11):
+        with asyncio.Runner(loop_factory=asyncio.new_event_loop) as runner:
+            return runner.run(coroutine)
+    loop = asyncio.new_event_loop()  # pragma: no cover - Python 3.10
+    try:  # pragma: no cover
+        return loop.run_until_complete(coroutine)
+    finally:  # pragma: no cover
+        finish_loop(loop)
 
 
 def retrieved(future: asyncio.Future[Any]) -> None:

@@ -426,7 +426,7 @@ class Pipeline:
                 )
                 return Failed(ToolError(name, "execution", message))
             if timeout is None:
-                return asyncio.run(self._await(bound, kwargs))
+                return execution.run_apart(self._await(bound, kwargs))
             return self._drive(bound, kwargs, timeout)
         # A sync method with a deadline (`run` calls the others directly).
         refused = _not_started(name)
