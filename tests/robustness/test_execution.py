@@ -175,6 +175,11 @@ class Stubborn(Toolset):
             raise RuntimeError("cleanup failed") from None
         return "done"
 
+    @tool(limits=Limits())
+    async def fails_on_cancel_untimed(self) -> str:
+        """Fails at once when cancelled, without a deadline of its own."""
+        return await self.fails_on_cancel()
+
 
 def stubborn() -> dict[str, ToolProxy]:
     return {t.method_name: t for t in Stubborn.to_tools()}
@@ -454,6 +459,35 @@ def test_a_task_left_behind_that_fails_later_is_not_logged(
     assert "did not stop within" in answer
     assert cancelled
     assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
+
+
+@pytest.mark.parametrize("name", ["fails_on_cancel", "fails_on_cancel_untimed"])
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="3.10 cannot tell a task is cancelled")
+def test_a_tool_turning_its_cancellation_into_an_error_leaves_the_caller_cancelled(
+    name: str,
+) -> None:
+    # Without a deadline, the caller got the error text and went on: its cancellation was lost
+    # (and an enclosing asyncio.timeout never raised).
+    proxy = stubborn()[name]
+
+    async def cancelled() -> bool:
+        caller = asyncio.ensure_future(proxy.adynamic_call(None))
+        await asyncio.sleep(0.05)
+        caller.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await caller
+        return caller.cancelled()
+
+    async def timed_out() -> bool:
+        try:
+            async with asyncio.timeout(0.05):  # type: ignore[attr-defined,unused-ignore]
+                await proxy.ainvoke(None)
+        except TimeoutError:
+            return True
+        return False
+
+    assert asyncio.run(cancelled())
+    assert asyncio.run(timed_out())
 
 
 def test_a_stop_iteration_in_a_timed_thread_ends_the_async_call_at_once() -> None:

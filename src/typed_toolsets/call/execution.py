@@ -42,6 +42,7 @@ __all__ = [
     "abandon_task",
     "abandoned",
     "awaitable",
+    "being_cancelled",
     "call_in_own_thread",
     "contained",
     "execution_error",
@@ -381,6 +382,19 @@ def awaitable(value: object) -> typing.TypeGuard[typing.Awaitable[Any]]:
     import inspect  # only for such wrappers
 
     return inspect.isawaitable(value)
+
+
+def being_cancelled() -> bool:
+    """Whether the current task has a cancellation pending (Python 3.11+; 3.10 cannot tell)."""
+    import asyncio
+
+    if sys.version_info >= (3, 11):
+        try:
+            task = asyncio.current_task()
+        except RuntimeError:  # no running loop
+            return False
+        return task is not None and task.cancelling() > 0
+    return False  # pragma: no cover - Python 3.10
 
 
 def run_apart(coroutine: Coroutine[Any, Any, _T]) -> _T:

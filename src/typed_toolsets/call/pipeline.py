@@ -396,7 +396,13 @@ class Pipeline:
             if self.ainline:
                 return bound(**kwargs)
             return await self._aexecute(bound, kwargs)
-        except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
+        except BaseException as exc:
+            if execution.being_cancelled():
+                # The tool turned the caller's cancellation into another exception: the caller
+                # is cancelled all the same (an enclosing `asyncio.timeout` counts on it).
+                import asyncio
+
+                raise asyncio.CancelledError from exc
             return self.failure(exc)
 
     def failure(self, exc: BaseException) -> Failed:
