@@ -175,6 +175,12 @@ class Stubborn(Toolset):
             raise RuntimeError("cleanup failed") from None
         return "done"
 
+    @tool
+    async def blocks_its_loop(self) -> str:
+        """A blocking client called from an async def: no timer on its loop can fire."""
+        time.sleep(TIMEOUT + execution.CANCEL_GRACE + 0.9)
+        return "late"
+
     @tool(limits=Limits())
     async def fails_on_cancel_untimed(self) -> str:
         """Fails at once when cancelled, without a deadline of its own."""
@@ -488,6 +494,20 @@ def test_a_tool_turning_its_cancellation_into_an_error_leaves_the_caller_cancell
 
     assert asyncio.run(cancelled())
     assert asyncio.run(timed_out())
+
+
+def test_an_async_tool_blocking_its_loop_past_the_deadline_times_out_in_both_forms() -> None:
+    # From async code its late value was a success; from sync code, a timeout.
+    proxy = stubborn()["blocks_its_loop"]
+    before = execution.abandoned.count
+    late = asyncio.run(proxy.ainvoke(None))
+    assert late.error is not None
+    assert late.error.kind == "timeout"
+    assert "it blocked the event loop, so it could not be cancelled at its deadline" in (
+        late.error.message
+    )
+    assert proxy.invoke(None).error.kind == "timeout"  # type: ignore[union-attr]
+    settle(before)  # the sync form's loop thread, left blocked
 
 
 def test_a_stop_iteration_in_a_timed_thread_ends_the_async_call_at_once() -> None:

@@ -67,6 +67,11 @@ _LOOP_MARGIN: Final = 0.5
 
 # How a timeout's message ends when the call's thread, which nothing can stop, is left running.
 _THREAD_LEFT: Final = "its thread may still be running"
+# How it ends when an async tool blocked its event loop past the deadline (then ended).
+_BLOCKED_LOOP: Final = (
+    "it blocked the event loop, so it could not be cancelled at its deadline; what it returned "
+    "after it is dropped"
+)
 
 
 @typing.final
@@ -561,6 +566,11 @@ class Pipeline:
         try:
             done, _ = await asyncio.wait({task}, timeout=timeout)
             if done:
+                if time.monotonic() - started > timeout + CANCEL_GRACE + _LOOP_MARGIN:
+                    # It held the loop past its deadline, so no timer could stop it: late, as
+                    # the sync form (which waits this long for a blocked loop) reports it.
+                    execution.retrieved(task)
+                    return self._timed_out(started, _BLOCKED_LOOP)
                 value = task.result()
                 if isinstance(value, execution.Exited):
                     raise value.exc
