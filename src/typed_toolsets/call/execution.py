@@ -108,12 +108,23 @@ def _propagating() -> tuple[type[BaseException], ...]:
     return _STOPPING if asyncio is None else (*_STOPPING, asyncio.CancelledError)
 
 
+def _backported_group() -> type[BaseException] | tuple[()]:
+    """On Python 3.10, the ``exceptiongroup`` backport's group (cattrs and anyio raise it there).
+
+    None can have been raised before the backport was imported.
+    """
+    backport = sys.modules.get("exceptiongroup")
+    found: type[BaseException] | None = getattr(backport, "BaseExceptionGroup", None)
+    return () if found is None else found
+
+
 def propagates(exc: BaseException) -> bool:
     """Whether *exc* goes on to the caller rather than becoming an ``"execution"`` error."""
     propagating = _propagating()
     if isinstance(exc, propagating):
         return True
-    if not isinstance(exc, _GROUP):
+    group = _GROUP or _backported_group()
+    if not isinstance(exc, group):
         return False
     # BaseExceptionGroup is Python 3.11+, and the package is typed for 3.10.
     subgroup: Callable[[object], object] = getattr(exc, "subgroup")  # noqa: B009
