@@ -17,7 +17,7 @@ import attrs
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import NotRequired, TypeAliasType, TypedDict
 
 from tests.strategies.annotations import Case, cases
 from typed_toolsets import register_type
@@ -106,6 +106,7 @@ register_type(
 )
 
 UserId = NewType("UserId", str)
+Name = TypeAliasType("Name", UserId)
 
 
 AMBIGUOUS = [
@@ -285,6 +286,7 @@ NONE = scalar("None", "null")
 RULE_SHAPES: dict[str, tuple[object, object]] = {
     "annotated": (Annotated[int, annotated_types.Ge(0), "a count"], INT),
     "newtype": (UserId, STR),
+    "type alias": (Name, STR),
     "scalar": (float, scalar("float", *NUMBER_KINDS)),
     "enum": (
         Size,

@@ -15,6 +15,7 @@ WORDS: dict[str, str] = {
     "BYTES": reasons.BYTES,
     "CALLABLES": reasons.CALLABLES,
     "CLASSES": reasons.CLASSES,
+    "GENERIC_TYPE_ALIAS": reasons.GENERIC_TYPE_ALIAS,
     "LITERAL_STRING": reasons.LITERAL_STRING,
     "NEVER": reasons.NEVER,
     "OBJECT": reasons.OBJECT,

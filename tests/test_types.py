@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, NamedTuple, NewType, Optional, Union
 
 import annotated_types
 import attrs
+import hypothesis
 import jsonschema
 import pytest
 import typing_extensions
@@ -129,6 +130,9 @@ class Node:
 
 
 UserId = NewType("UserId", str)
+Tags = typing_extensions.TypeAliasType("Tags", list[str])
+Key = typing_extensions.TypeAliasType("Key", UserId)
+MaybeTags = typing_extensions.TypeAliasType("MaybeTags", "Tags | None")
 
 
 def echo(annotation: object) -> ToolProxy:
@@ -534,6 +538,33 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         {"u1": 1},
         {"u1": "1"},
         "value.u1: '1' is not of type 'integer'; 1 is wanted, without quotes",
+    ),
+    (
+        "type alias",
+        Tags,
+        {"type": "array", "items": {"type": "string"}},
+        ["a"],
+        ["a"],
+        [1],
+        "value[0]: 1 is not of type 'string'",
+    ),
+    (
+        "type alias of a NewType of str as mapping keys",
+        dict[Key, int],
+        {"type": "object", "additionalProperties": {"type": "integer"}},
+        {"u1": 1},
+        {"u1": 1},
+        {"u1": True},
+        "value.u1: true is not of type 'integer'",
+    ),
+    (
+        "type alias naming another, as text",
+        MaybeTags,
+        {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+        None,
+        None,
+        "a",
+        "value: 'a' is not valid here; expected an array or null",
     ),
 ]
 
@@ -1148,3 +1179,24 @@ def test_a_flag_of_too_many_combinations_is_a_definition_error() -> None:
         "a JSON enum to list; use a set of an Enum's members (frozenset[...]) instead)"
     ) in str(caught.value)
     echo(enum.Flag("Ten", [f"M{i}" for i in range(10)]))  # 1,024 values: listed
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="the `type` statement is Python 3.12+")
+def test_an_alias_made_with_the_type_statement_is_the_type_it_names() -> None:
+    namespace: dict[str, Any] = {}
+    exec("type Tags = list[str]\ntype Pair[T] = tuple[T, T]", namespace)  # noqa: S102
+    proxy = echo(namespace["Tags"])
+    assert proxy.parameters["properties"]["value"] == {"type": "array", "items": {"type": "string"}}
+    assert proxy.dynamic_call({"value": ["a"]}) == {"value": ["a"]}
+    with pytest.raises(ToolsetDefinitionError, match=r"has type Pair\[int\].*generic aliases"):
+        echo(namespace["Pair"][int])
+
+
+def test_an_alias_given_to_the_registry_itself_is_the_type_it_names() -> None:
+    from typed_toolsets.testing import values
+    from typed_toolsets.types.catalog import registry
+
+    assert registry.spec(Tags).schema == {"type": "array", "items": {"type": "string"}}
+    assert registry.spec(MaybeTags).schema == registry.spec(Optional[list[str]]).schema  # noqa: UP045
+    found = hypothesis.find(values(Tags), lambda value: len(value) > 1)
+    assert all(isinstance(item, str) for item in found)

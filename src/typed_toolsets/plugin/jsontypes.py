@@ -124,8 +124,9 @@ class SchemaCheck:
             self._reach(t.alias.fullname, t.alias.module)
             if t.is_recursive and not _names_its_class(t):
                 return reasons.RECURSIVE_ALIAS
-            if getattr(t.alias, "python_3_12_type_alias", False):
-                return "aliases made with the `type` statement are not supported"
+            if getattr(t.alias, "python_3_12_type_alias", False) and t.alias.alias_tvars:
+                # One without parameters stands for its type, as at run time (`types.hints`).
+                return reasons.GENERIC_TYPE_ALIAS
         proper = get_proper_type(t)
         if isinstance(proper, NoneType):
             return None

@@ -29,6 +29,7 @@ from mypy.types import (
     Overloaded,
     ProperType,
     Type,
+    TypeAliasType,
     get_proper_type,
 )
 
@@ -65,7 +66,18 @@ BYTES: Final = frozenset({"builtins.bytes", "builtins.bytearray", "builtins.memo
 
 
 def label(t: Type, options: Options) -> str:
-    """How a type is named in problems: as written, without quotes (``dict[int, str]``)."""
+    """How a type is named in problems: as written, without quotes (``dict[int, str]``).
+
+    A generic ``type`` alias applied is named so (``Pair[int]``), as the run time names it
+    (mypy would write the type it stands for).
+    """
+    if (
+        isinstance(t, TypeAliasType)
+        and t.alias is not None
+        and t.alias.python_3_12_type_alias
+        and t.alias.alias_tvars
+    ):
+        return f"{t.alias.name}[{', '.join(label(a, options) for a in t.args)}]"
     return format_type_bare(t, options)
 
 

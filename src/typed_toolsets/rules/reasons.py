@@ -18,6 +18,7 @@ __all__ = [
     "BYTES",
     "CALLABLES",
     "CLASSES",
+    "GENERIC_TYPE_ALIAS",
     "LITERAL_STRING",
     "NEVER",
     "OBJECT",
@@ -46,6 +47,11 @@ OBJECT: Final = "object has no JSON Schema; use a concrete type"
 BYTES: Final = "bytes cannot be sent as JSON; use str (for example base64 text)"
 CALLABLES: Final = "callables have no JSON Schema"
 RECURSIVE_ALIAS: Final = "recursive type aliases are not supported; use a recursive attrs class"
+#: An alias made with the ``type`` statement (or ``TypeAliasType``) that takes type parameters;
+#: one without them stands for the type it names.
+GENERIC_TYPE_ALIAS: Final = (
+    "generic aliases made with the `type` statement are not supported; write the type it names"
+)
 #: Only the plugin says it: mypy fills a generic's omitted parameters in with ``Any`` where the
 #: run time sees the bare generic (`missing_parameters`, with its name).
 OMITTED_PARAMETERS: Final = "a generic type needs its type parameters (for example list[str])"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from typed_toolsets.types.hints import expand_alias
 from typed_toolsets.types.typespec import MISSING
 from typed_toolsets.types.usertypes import StrategySource, user_strategies
 
@@ -178,6 +179,8 @@ def describe(annotation: object) -> Form:
         return Form("registered", annotation, json_types, python_type=typing.cast(type, annotation))
     if rule == "newtype":
         return describe(getattr(annotation, "__supertype__"))  # noqa: B009 - NewType's attribute
+    if rule == "type alias":
+        return describe(expand_alias(annotation))
     if rule == "annotated":
         return Form(
             "annotated",

@@ -1,4 +1,7 @@
-"""Registry rules for ``Annotated`` (descriptions and annotated_types constraints) and NewType."""
+"""Registry rules for the forms standing for another type: Annotated, NewType, ``type`` aliases.
+
+``Annotated`` adds a description and annotated_types constraints to its type.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.shapes import Shape
 
 from .description import Description
+from .hints import expand_alias, is_type_alias
 from .registry import Builder, Describer, Rule
 from .typespec import (
     LONG_INT,
@@ -414,6 +418,24 @@ def _newtype_rule(annotation: object, builder: Builder) -> TypeSpec:
     return builder.spec(supertype)
 
 
+def _is_named_type(annotation: object) -> bool:
+    # Given to the registry itself (annotations are expanded as they are evaluated): a generic
+    # one, or one naming itself, has no mapping (`catalog.explain_unsupported` says why).
+    return (
+        is_type_alias(annotation)
+        and not getattr(annotation, "__type_params__", ())
+        and expand_alias(annotation) is not None
+    )
+
+
+def _named_type_rule(annotation: object, builder: Builder) -> TypeSpec:
+    return builder.spec(expand_alias(annotation))
+
+
+def _named_type_shape(annotation: object, describer: Describer) -> Shape:
+    return describer.shape(expand_alias(annotation))
+
+
 def _annotated_shape(annotation: object, describer: Describer) -> Shape:
     # The base type's shape, narrowed by the bounds and lengths: the union tries its variants
     # in order, so `Annotated[int, Ge(0)] | Annotated[int, Lt(0)]` is no ambiguity.
@@ -451,4 +473,5 @@ def _newtype_shape(annotation: object, describer: Describer) -> Shape:
 ANNOTATED_RULES: Final = (
     Rule("annotated", _is_annotated, _annotated_rule, _annotated_shape),
     Rule("newtype", _is_newtype, _newtype_rule, _newtype_shape),
+    Rule("type alias", _is_named_type, _named_type_rule, _named_type_shape),
 )

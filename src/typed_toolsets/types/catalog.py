@@ -18,6 +18,7 @@ from typed_toolsets.rules import reasons
 from .annotated import ANNOTATED_RULES
 from .containers import CONTAINER_RULES, fullname, is_bare_generic
 from .formats import FORMAT_RULES
+from .hints import is_type_alias
 from .registry import Builder, Rule, TypeRegistry, registry, unknown_shape
 from .scalars import SCALAR_RULES
 from .structs import STRUCT_RULES
@@ -70,6 +71,13 @@ def explain_unsupported(annotation: object) -> str:
         )
     if isinstance(annotation, str):
         return f"the annotation {annotation!r} is still a string; it could not be resolved"
+    alias = annotation if is_type_alias(annotation) else origin
+    if is_type_alias(alias):
+        # Left by `types.hints` (and the "type alias" rule): one with type parameters, or one
+        # naming itself.
+        if getattr(alias, "__type_params__", ()):
+            return reasons.GENERIC_TYPE_ALIAS
+        return reasons.RECURSIVE_ALIAS
     if isinstance(origin, type) and any(rule.predicate(origin) for rule in STRUCT_RULES):
         # `Page[int]`: the struct rules take classes, not their parameterisations.
         return reasons.generic_struct(origin.__qualname__)

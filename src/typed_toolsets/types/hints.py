@@ -20,9 +20,12 @@ import typing
 from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any, ForwardRef
 
-__all__ = ["class_hints", "evaluate"]
+__all__ = ["class_hints", "evaluate", "expand_alias", "is_type_alias"]
 
 _NoneType = type(None)
+#: How many parts of an expanded alias are looked at for the alias itself (a bound: an
+#: annotation is written by hand).
+_MAX_PARTS = 10_000
 
 
 def evaluate(annotation: object, globalns: dict[str, Any], localns: Mapping[str, Any]) -> object:
@@ -83,11 +86,32 @@ class _Evaluation:
         self.globalns = globalns
         self.localns = localns
         self._evaluating: set[str] = set()
+        self._aliases: list[object] = []  # the `type` aliases being expanded, outermost first
 
     def of(self, node: object) -> object:
-        """*node* with its forward references evaluated; forms that held one built anew."""
+        """*node* with its forward references evaluated; forms that held one built anew.
+
+        An alias made with the ``type`` statement (or ``TypeAliasType``) without type
+        parameters is the type it names; one naming itself is left as it is, as a name of its
+        own is, and a generic one too (`typed_toolsets.types.catalog` says why).
+        """
         if isinstance(node, ForwardRef):
             return self._reference(node)
+        if is_type_alias(node) and not getattr(node, "__type_params__", ()):
+            if node in self._aliases:
+                return node
+            self._aliases.append(node)
+            try:
+                # Evaluated when first read: a name not defined raises NameError here.
+                value: object = getattr(node, "__value__")  # noqa: B009
+                if isinstance(value, str):  # TypeAliasType("Json", "dict[str, Json] | int")
+                    module = str(getattr(node, "__module__", ""))
+                    value = ForwardRef(value, is_argument=False, is_class=True, module=module)
+                expanded = self.of(value)
+            finally:
+                self._aliases.pop()
+            # One naming itself is left whole (named in problems as written, as mypy names it).
+            return node if _mentions(expanded, node) else expanded
         if isinstance(node, types.GenericAlias):
             # `list["Tree"]` keeps the text: typing reads a text there as a forward reference.
             texts = tuple(ForwardRef(a) if isinstance(a, str) else a for a in node.__args__)
@@ -160,6 +184,38 @@ class _Scope(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len({**self._fallback, **self._builtins, **self._globalns})
+
+
+def is_type_alias(node: object) -> bool:
+    """Whether *node* is an alias made with the ``type`` statement or ``TypeAliasType``."""
+    kind = type(node)
+    return kind.__name__ == "TypeAliasType" and kind.__module__ in ("typing", "typing_extensions")
+
+
+def expand_alias(alias: object) -> object | None:
+    """The type a ``type`` alias without type parameters names, or None when it names itself.
+
+    For an alias met outside an evaluated annotation (given to the registry itself): those in
+    annotations are expanded as they are evaluated.
+
+    Raises:
+        NameError: A name in it is not defined.
+    """
+    module = sys.modules.get(str(getattr(alias, "__module__", "")))
+    expanded = evaluate(alias, vars(module) if module is not None else {}, {})
+    return None if expanded is alias else expanded
+
+
+def _mentions(annotation: object, alias: object) -> bool:
+    """Whether *alias* is part of *annotation* (looked at up to `_MAX_PARTS` parts)."""
+    stack, seen = [annotation], 0
+    while stack and seen < _MAX_PARTS:
+        part = stack.pop()
+        if part is alias:
+            return True
+        stack.extend(typing.get_args(part))
+        seen += 1
+    return False
 
 
 def _same(new: tuple[object, ...], old: tuple[object, ...]) -> bool:

@@ -1,0 +1,27 @@
+# Aliases made with `TypeAliasType` (and, from Python 3.12, the `type` statement): one without
+# type parameters stands for the type it names; a generic one, or one naming itself, is refused.
+from typing import TypeVar
+
+from typing_extensions import TypeAliasType
+
+from typed_toolsets import Toolset, tool
+
+T = TypeVar("T")
+Tags = TypeAliasType("Tags", list[str])
+Scores = TypeAliasType("Scores", "dict[str, int] | None")
+Json = TypeAliasType("Json", "dict[str, Json] | int")
+Pair = TypeAliasType("Pair", tuple[T, T], type_params=(T,))
+
+
+class Aliased(Toolset):
+    @tool
+    def tag(self, *, tags: Tags, nested: list[Tags] | None = None, scores: Scores = None) -> int:
+        return len(tags)
+
+    @tool
+    def tree(self, *, value: Json) -> int:  # E: Aliased.tree: parameter 'value' has type Json, which has no JSON Schema (recursive type aliases are not supported; use a recursive attrs class)  [toolset-param-type]
+        return 0
+
+    @tool
+    def pair(self, *, value: Pair[int]) -> int:  # E: Aliased.pair: parameter 'value' has type Pair[int], which has no JSON Schema (generic aliases made with the `type` statement are not supported; write the type it names)  [toolset-param-type]
+        return 0
