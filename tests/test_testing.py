@@ -523,3 +523,23 @@ def test_near_miss_unpacks_as_a_pair() -> None:
     arguments_, path = NearMiss({"a": 1}, "$.a")
     assert (arguments_, path) == ({"a": 1}, "$.a")
     assert inspect.isclass(NearMiss)
+
+
+def test_a_set_s_items_are_different_once_read_not_only_as_json_text() -> None:
+    # Two spellings of one moment ("...+00:00", "...Z"), or one moment at two offsets, are two
+    # JSON strings but one datetime: arguments() drew sets the tool then found too small.
+    from hypothesis.errors import NoSuchExample, Unsatisfiable
+
+    from typed_toolsets.testing import _strategies
+    from typed_toolsets.types.converter import structure_hook
+
+    spellings = ["2000-01-01T00:00:00+00:00", "2000-01-01T00:00:00Z", "2000-01-01T01:00:00+01:00"]
+    moments = st.one_of([st.just(text) for text in spellings])
+    drawn = _strategies._unique_lists(moments, 1, 3, structure_hook(datetime.datetime))  # pyright: ignore[reportPrivateUsage]
+    quick = settings(database=None, max_examples=300)
+    with pytest.raises((NoSuchExample, Unsatisfiable)):
+        find(drawn, lambda value: len(value) > 1, settings=quick)
+    assert find(drawn, lambda value: True, settings=quick) == [spellings[0]]
+    # Unique as text alone (what they were), the three are all drawn together.
+    as_text = _strategies._unique_lists(moments, 1, 3, str)  # pyright: ignore[reportPrivateUsage]
+    assert len(find(as_text, lambda value: len(value) > 2, settings=quick)) == 3

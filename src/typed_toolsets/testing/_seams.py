@@ -254,6 +254,13 @@ def unstructurer(annotation: object) -> Callable[[Any], Any]:
     return unstructure_hook(annotation)
 
 
+def structurer(annotation: object) -> Callable[[Any], Any]:
+    """The project converter's function turning JSON into a value of *annotation*."""
+    from typed_toolsets.types.converter import structure_hook
+
+    return structure_hook(annotation)
+
+
 def strict_json(annotation: object) -> Callable[[object], object]:
     """The function writing a JSON value of a registered type as its strict schema wants it.
 

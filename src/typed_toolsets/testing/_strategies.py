@@ -52,6 +52,8 @@ class NoStrategyError(ResolutionFailed):
 # ------------------------------------------------------------------------------------- leaves
 
 #: The strategy with no values (typed: Hypothesis's own is generic in nothing).
+#: Marks the key of an item that could not be read (`_read_key`), apart from every value.
+_UNREAD: Final = object()
 _NOTHING: st.SearchStrategy[Any] = st.nothing()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
 
 #: RFC 3339 offsets are whole minutes, less than a day; UTC is the most common of them.
@@ -182,8 +184,24 @@ def _tuples(item: st.SearchStrategy[Any], low: int, high: int) -> st.SearchStrat
     return st.lists(item, min_size=low, max_size=high).map(tuple)
 
 
-def _unique_lists(item: st.SearchStrategy[Any], low: int, high: int) -> st.SearchStrategy[Any]:
-    return st.lists(item, min_size=low, max_size=high, unique_by=_seams.json_key)
+def _unique_lists(
+    item: st.SearchStrategy[Any], low: int, high: int, structure: Callable[[Any], Any]
+) -> st.SearchStrategy[Any]:
+    # Unique as uniqueItems counts them, and as values once read (a set of them would otherwise
+    # come out smaller): two spellings of one moment ("...+00:00", "...Z"), or one moment at two
+    # offsets, are one datetime.
+    keys = (_seams.json_key, functools.partial(_read_key, structure))
+    return st.lists(item, min_size=low, max_size=high, unique_by=keys)
+
+
+def _read_key(structure: Callable[[Any], Any], item: object) -> object:
+    """*item* as read (hashable, as a set's items are), or its JSON key if it cannot be."""
+    try:
+        value = structure(item)
+        hash(value)
+    except Exception:  # noqa: BLE001 - the tool says what is wrong with it, not the draw
+        return (_UNREAD, _seams.json_key(item))
+    return value
 
 
 def _sets(item: st.SearchStrategy[Any], low: int, high: int) -> st.SearchStrategy[Any]:
@@ -387,7 +405,9 @@ class _Walk:
     def _set(self, form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
         if self.json:
             # Unique as JSON Schema's uniqueItems counts (1 and 1.0 alike, true and 1 not).
-            return self._sized(form, constraints, ("minItems", "maxItems"), list, _unique_lists)
+            structure = _seams.structurer(form.args[-1])
+            build = functools.partial(_unique_lists, structure=structure)
+            return self._sized(form, constraints, ("minItems", "maxItems"), list, build)
         if form.kind == "frozenset":
             return self._sized(form, constraints, ("minItems", "maxItems"), frozenset, _frozensets)
         return self._sized(form, constraints, ("minItems", "maxItems"), set, _sets)
