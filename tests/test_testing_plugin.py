@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import attrs
 from hypothesis import find
@@ -218,3 +219,42 @@ def test_a_strategy_function_is_called_only_when_a_strategy_is_asked_for() -> No
     # register_type (a NameError for a name defined later, Hypothesis's InvalidArgument for a
     # function not returning a strategy), while the module registering the type was imported.
     assert run(LAZY_SCENARIO) == {"called_at_registration": False, "cents": True}
+
+
+def test_a_type_in_a_project_module_named_like_the_standard_library_s_gets_its_strategy(
+    tmp_path: Path,
+) -> None:
+    # Judged by its name alone, a project's own `tabnanny.py` (or `email.py`, `code.py`) was the
+    # standard library's, and its types were left to Hypothesis's guess (Sku(code='')).
+    module = textwrap.dedent(
+        """
+        import attrs
+        from hypothesis import strategies as st
+        from typed_toolsets import register_type
+
+        @attrs.frozen
+        class Sku:
+            code: str
+
+        register_type(
+            Sku,
+            schema={"type": "string"},
+            structure=Sku,
+            unstructure=lambda s: s.code,
+            strategy=st.from_regex(r"\\A[A-Z]{3}\\Z").map(Sku),
+        )
+        """
+    )
+    (tmp_path / "tabnanny.py").write_text(module, encoding="utf-8")
+    found = run(
+        f"""
+        import json, sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        from hypothesis import find, strategies as st
+        import tabnanny
+        example = find(st.from_type(tabnanny.Sku), lambda sku: True)
+        print(json.dumps({{"code": example.code, "file": tabnanny.__file__}}))
+        """
+    )
+    assert str(found["file"]).startswith(str(tmp_path))
+    assert found["code"] == "AAA"

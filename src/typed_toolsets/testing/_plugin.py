@@ -10,7 +10,9 @@ behind a test suite's back. See docs/testing.md.
 
 from __future__ import annotations
 
+import os
 import sys
+import sysconfig
 import typing
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -27,8 +29,7 @@ _ours: set[type] = set()
 
 
 def _known_to_hypothesis(tp: type) -> bool:
-    module = tp.__module__.partition(".")[0]
-    if module == "builtins" or module in sys.stdlib_module_names:
+    if _from_standard_library(tp.__module__):
         return True
     try:
         # Hypothesis has no public way to ask whether a type has a registered strategy.
@@ -38,6 +39,28 @@ def _known_to_hypothesis(tp: type) -> bool:
     except ImportError:  # pragma: no cover - a Hypothesis that moved its table
         return False
     return tp in _global_type_lookup
+
+
+def _from_standard_library(name: str) -> bool:
+    """Whether the module *name* is the standard library's, by where it was loaded from.
+
+    Not by its name alone: a project's own ``email.py`` or ``code.py``, first on ``sys.path``,
+    is named like the standard library's module it hides.
+    """
+    top = name.partition(".")[0]
+    if top not in sys.stdlib_module_names and top != "builtins":
+        return False
+    module = sys.modules.get(name)
+    file: object = getattr(module, "__file__", None)
+    if not isinstance(file, str):
+        return True  # built into the interpreter (or frozen)
+    where = os.path.realpath(file)
+    paths = sysconfig.get_paths()
+    third_party = {os.path.realpath(paths[key]) for key in ("purelib", "platlib") if key in paths}
+    if any(where.startswith(path + os.sep) for path in third_party):
+        return False
+    standard = {os.path.realpath(paths[key]) for key in ("stdlib", "platstdlib") if key in paths}
+    return any(where.startswith(path + os.sep) for path in standard)
 
 
 def _register(tp: type, source: StrategySource) -> None:
