@@ -869,6 +869,40 @@ def test_a_type_without_strategy_names_the_tool_and_parameter() -> None:
         check_toolset(cls)
 
 
+class _Wrongly:
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+
+def _failing_strategy() -> st.SearchStrategy[_Wrongly]:
+    raise RuntimeError("strategy factory failed")
+
+
+@pytest.mark.parametrize(
+    ("strategy", "said"),
+    [
+        # It drew ints: "unstructuring 0 raised AttributeError: 'int' object has no attribute".
+        (lambda: st.integers(), r"drew \d+ \(of type int\), not a _Wrongly value; give "),
+        # The function failing escaped bare (RuntimeError: strategy factory failed).
+        (_failing_strategy, r"give _Wrongly's strategy raised RuntimeError: strategy factory"),
+    ],
+    ids=["wrong type", "factory raises"],
+)
+def test_a_wrong_registered_strategy_is_said_so_naming_the_tool_and_parameter(
+    strategy: Any, said: str
+) -> None:
+    register_type(
+        _Wrongly,
+        schema={"type": "integer"},
+        structure=_Wrongly,
+        unstructure=lambda wrongly: wrongly.value,
+        strategy=strategy,
+    )
+    cls = make_echo_toolset([("thing", _Wrongly, inspect.Parameter.empty)], toolset_name="wrong")
+    with pytest.raises(NoStrategyError, match=r"tool 'wrong_echo', parameter 'thing': .*" + said):
+        check_toolset(cls, max_examples=20)
+
+
 def test_only_toolsets_are_checked() -> None:
     with pytest.raises(TypeError, match="needs a Toolset class or instance"):
         check_toolset(int)  # type: ignore[arg-type]  # wrong on purpose

@@ -437,13 +437,25 @@ def _drawn(tool: str, params: tuple[_seams.Parameter, ...]) -> st.SearchStrategy
     each: dict[str, st.SearchStrategy[Any]] = {}
     for param in params:
         try:
-            each[param.name] = values(param.annotation)
+            each[param.name] = _named(
+                values(param.annotation), f"tool {tool!r}, parameter {param.name!r}"
+            )
         except NoStrategyError as exc:
             msg = f"tool {tool!r}, parameter {param.name!r}: {exc}"
             raise NoStrategyError(msg) from None
     required = {p.name: each[p.name] for p in params if p.required}
     optional = {p.name: each[p.name] for p in params if not p.required}
     return st.fixed_dictionaries(required, optional=optional)
+
+
+@st.composite
+def _named(draw: st.DrawFn, strategy: st.SearchStrategy[_T], where: str) -> _T:
+    """*strategy*'s values; a registered strategy that draws no value of its type says *where*."""
+    try:
+        return draw(strategy)
+    except NoStrategyError as exc:
+        msg = f"{where}: {exc}"
+        raise NoStrategyError(msg) from None
 
 
 def check_toolset(

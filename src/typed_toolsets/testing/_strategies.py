@@ -44,8 +44,9 @@ _EXTRA_ITEMS: Final = 4
 class NoStrategyError(ResolutionFailed):
     """No strategy is known for an annotation (a `ResolutionFailed`, hence a `TypeError`).
 
-    Raised for a type registered with ``register_type`` without ``strategy=``, and for an
-    annotation that has no JSON Schema mapping at all. The message names the type.
+    Raised for a type registered with ``register_type`` without ``strategy=`` (or with one that
+    is no strategy, fails to give one, or draws values of another type), and for an annotation
+    that has no JSON Schema mapping at all. The message names the type.
     """
 
 
@@ -232,6 +233,18 @@ def _is_built(value: object) -> bool:
     return value is not _REFUSED
 
 
+def _drawn_of(tp: type, value: object) -> object:
+    """*value*, drawn from the strategy registered for *tp*, when it is one of *tp*'s values."""
+    if not isinstance(value, tp):
+        msg = (
+            f"the strategy registered for {tp.__qualname__} drew {value!r} (of type "
+            f"{type(value).__qualname__}), not a {tp.__qualname__} value; give register_type() "
+            f"a strategy of {tp.__qualname__} values"
+        )
+        raise NoStrategyError(msg)
+    return value
+
+
 def _unstructure_drawn(name: str, unstructure: Callable[[Any], Any], value: object) -> object:
     try:
         return unstructure(value)
@@ -345,11 +358,20 @@ class _Walk:
                 f"pass strategy=<a Hypothesis strategy of {name} values> to register_type"
             )
             raise NoStrategyError(msg)
-        strategy = source() if callable(source) else source
+        try:
+            strategy = source() if callable(source) else source
+        except Exception as exc:
+            msg = (
+                f"the function registered with register_type() to give {name}'s strategy raised "
+                f"{type(exc).__name__}: {exc}"
+            )
+            raise NoStrategyError(msg) from exc
         if not isinstance(strategy, st.SearchStrategy):
             msg = f"the strategy registered for {name} is {strategy!r}, not a Hypothesis strategy"
             raise NoStrategyError(msg)
-        found: st.SearchStrategy[Any] = strategy  # pyright: ignore[reportUnknownVariableType]
+        found: st.SearchStrategy[Any] = strategy.map(  # pyright: ignore[reportUnknownMemberType]
+            functools.partial(_drawn_of, tp)
+        )
         if not self.json:
             return found
         unstructure = _seams.unstructurer(form.annotation)
