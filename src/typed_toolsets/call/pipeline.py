@@ -401,7 +401,7 @@ class Pipeline:
             if self.ainline:
                 return bound(**kwargs)
             return await self._aexecute(bound, kwargs)
-        except BaseException as exc:
+        except BaseException as exc:  # reported unless it `propagates` (or the caller is cancelled)
             if execution.being_cancelled():
                 # The tool turned the caller's cancellation into another exception: the caller
                 # is cancelled all the same (an enclosing `asyncio.timeout` counts on it).

@@ -436,12 +436,11 @@ def _run(config: settings, strategy: st.SearchStrategy[_T], check: Callable[[_T]
 def _drawn(tool: str, params: tuple[_seams.Parameter, ...]) -> st.SearchStrategy[dict[str, Any]]:
     each: dict[str, st.SearchStrategy[Any]] = {}
     for param in params:
+        where = f"tool {tool!r}, parameter {param.name!r}"
         try:
-            each[param.name] = _named(
-                values(param.annotation), f"tool {tool!r}, parameter {param.name!r}"
-            )
+            each[param.name] = _named(values(param.annotation), where)
         except NoStrategyError as exc:
-            msg = f"tool {tool!r}, parameter {param.name!r}: {exc}"
+            msg = f"{where}: {exc}"
             raise NoStrategyError(msg) from None
     required = {p.name: each[p.name] for p in params if p.required}
     optional = {p.name: each[p.name] for p in params if not p.required}

@@ -52,9 +52,9 @@ class NoStrategyError(ResolutionFailed):
 
 # ------------------------------------------------------------------------------------- leaves
 
-#: The strategy with no values (typed: Hypothesis's own is generic in nothing).
 #: Marks the key of an item that could not be read (`_read_key`), apart from every value.
 _UNREAD: Final = object()
+#: The strategy with no values (typed: Hypothesis's own is generic in nothing).
 _NOTHING: st.SearchStrategy[Any] = st.nothing()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
 
 #: RFC 3339 offsets are whole minutes, less than a day; UTC is the most common of them.
