@@ -1,8 +1,9 @@
 """The type layer: annotation -> JSON Schema + structure and unstructure hooks, from one registry.
 
 Also a method's arguments as one closed object (`arguments`), the evaluation of annotations
-(`hints`), the code generator (`gen`) and the fast path that reads JSON text (`fastpath`) and
-what it tells the exact path about the arguments it hands over (`handover`).
+(`hints`), the code generator (`gen`, compiling through `compiled`) and the fast path that reads
+JSON text (`fastpath`) and what it tells the exact path about the arguments it hands over
+(`handover`).
 
 May import: `typed_toolsets.rules`, `typed_toolsets._public`, the standard library, attrs,
 cattrs, typing_extensions, annotated_types and, lazily, jsonschema and (optional) orjson. Never
