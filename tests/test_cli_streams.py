@@ -247,6 +247,61 @@ def test_a_stderr_that_cannot_be_written_keeps_the_status(
     assert done.stdout == (b"Lines: 1, Words: 1, Characters: 1\n" if expected == 0 else b"")
 
 
+PRINTING = """\
+from typed_toolsets import Toolset, tool
+
+print("importing noisy")
+
+
+class Noisy(Toolset):
+    def __init__(self) -> None:
+        print("building Noisy")
+
+    @tool
+    def pairs(self) -> dict[str, int]:
+        print("a debugging line")
+        return {"a": 1}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "closed-pipe",
+        pytest.param(
+            "full",
+            marks=pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full"),
+        ),
+    ],
+)
+@pytest.mark.parametrize("args", [["call", "noisy:Noisy", "noisy_pairs"], ["check", "noisy"]])
+def test_a_target_or_tool_printing_to_a_stderr_that_fails_still_works(
+    tmp_path: Path, kind: str, args: list[str]
+) -> None:
+    # What they printed went to stderr, and print() raised there: the import failed (status
+    # 2, "cannot import"), or the tool did (status 1). (Writing to descriptor 1 itself, as a
+    # child process does, fails as it would in any program whose stdout failed.)
+    (tmp_path / "noisy.py").write_text(PRINTING, encoding="utf-8")
+    descriptor = _stderr_that_fails(kind)
+    try:
+        done = subprocess.run(
+            [*COMMAND, *args],
+            stdout=subprocess.PIPE,
+            stderr=descriptor,
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(descriptor)
+    assert done.returncode == 0
+    if args[0] == "call":
+        assert json.loads(done.stdout) == {"a": 1}
+    else:
+        assert done.stdout.startswith(b"Success")
+
+
 @pytest.mark.slow
 def test_without_stderr_what_targets_and_tools_print_stays_off_stdout(noisy: Path) -> None:
     # Started with `2>&-`, the next descriptor opened took number 2: the copy of stdout made

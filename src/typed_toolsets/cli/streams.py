@@ -8,6 +8,7 @@ protocol of ``serve`` over stdio.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import sys
 from collections.abc import Generator
@@ -77,14 +78,48 @@ def _own_stream() -> Generator[TextIO | None, None, None]:
         yield None  # print() writes nothing while sys.stdout is None
         return
     encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
-    stream = open(  # noqa: SIM115 - closed below, after what it holds is flushed
-        descriptor, "w", encoding=encoding, errors="backslashreplace", buffering=1
+    stream = _Lenient(
+        io.BufferedWriter(io.FileIO(descriptor, "w")),
+        encoding=encoding,
+        errors="backslashreplace",
+        line_buffering=True,
     )
     try:
         yield stream
     finally:
         with contextlib.suppress(OSError, ValueError):
             stream.close()
+
+
+class _Lenient(io.TextIOWrapper):
+    """A text stream written to as best effort: what cannot be written is dropped.
+
+    On a write error (a full disk, a reader gone) its descriptor is pointed at the null device.
+    What targets and tools print goes to stderr, which the command writes to as best effort
+    too: a target printing as it is imported must not fail to import because stderr is
+    ``/dev/full``, nor a tool fail because it printed. (The checks wrap the C stream's own
+    methods: a Ctrl-C between two lines of Python in its lowest layer could leave written
+    bytes in its buffer, to be written again.)
+    """
+
+    def write(self, text: str, /) -> int:
+        try:
+            return super().write(text)
+        except OSError:
+            self._drop()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except OSError:
+            self._drop()
+
+    def _drop(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self.fileno())
+            os.close(null)
 
 
 def _flush(stream: TextIO | None) -> None:
