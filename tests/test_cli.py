@@ -263,6 +263,14 @@ def test_the_parent_code_disables_everything(
         # importlib's words were "the 'package' argument is required to perform a relative import"
         (".", ".: not a module name or a .py file; give a module's dotted name (mypackage.tools)"),
         ("..pkg", "..pkg: not a module name or a .py file; give a module's dotted name"),
+        # importlib's words: "No module named 'pkg_dir/'".
+        ("pkg_dir/", "pkg_dir/: not a module name or a .py file; give a module's dotted name"),
+        # It was "no such file".
+        ("a_dir.py", "a_dir.py: a directory, not a .py file"),
+        # Read as the module good.py.bak, it imported (and ran) the module raises_mod first.
+        ("raises_mod.py.bak", "raises_mod.py.bak: not a .py file; give a .py file or a module's"),
+        # The path too long to look at was "cannot write the output: [Errno 36]", status 1.
+        ("m" * 300, "cannot import 'mmmmmmmm"),
         ("raises_mod", "cannot import 'raises_mod': RuntimeError: boom"),
         ("clean_target:Nope", "clean_target:Nope: clean_target has no Toolset class 'Nope'"),
         (
@@ -274,7 +282,10 @@ def test_the_parent_code_disables_everything(
 def test_unimportable_targets_exit_2_with_one_line(
     write: Write, capsys: pytest.CaptureFixture[str], target: str, reason: str
 ) -> None:
-    write("raises_mod.py", "raise RuntimeError('boom')\n")
+    here = write("raises_mod.py", "raise RuntimeError('boom')\n").parent
+    (here / "raises_mod.py.bak").write_text("raise RuntimeError('boom')\n", encoding="utf-8")
+    (here / "a_dir.py").mkdir(exist_ok=True)
+    (here / "pkg_dir").mkdir(exist_ok=True)
     write("clean_target.py", CLEAN)
     status, out, err = run(capsys, target)
     assert (status, out) == (2, [])
@@ -601,3 +612,24 @@ def test_two_targets_in_one_failing_module_are_told_alike_in_either_order(
     assert status == 1
     assert out[0].startswith("ord_mod.py:10: error: Bad.broken: ")
     assert err == ""
+
+
+@pytest.mark.slow
+def test_a_removed_working_directory_still_lets_an_installed_module_load(tmp_path: Path) -> None:
+    # Path.cwd() raised: "cannot write the output: [Errno 2] No such file or directory", 1.
+    import subprocess
+    import sys
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    code = (
+        "import os, runpy, sys\n"
+        f"os.chdir({str(gone)!r}); os.rmdir({str(gone)!r})\n"
+        "sys.argv = ['typed-toolsets', 'check', 'typed_toolsets.text']\n"
+        "runpy.run_module('typed_toolsets', run_name='__main__')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("Success")

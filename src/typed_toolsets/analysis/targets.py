@@ -20,6 +20,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import itertools
+import os
 import sys
 import types
 import typing
@@ -162,24 +163,34 @@ def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
     candidate = Path(module_text)
     spec: importlib.machinery.ModuleSpec | None = None
     source: Path | None = None
-    if module_text.endswith(".py") or candidate.is_file():
-        if not candidate.is_file():
-            msg = f"{module_text}: no such file"
+    is_file = _is(candidate, Path.is_file)
+    if module_text.endswith(".py") or is_file:
+        if not is_file:
+            what = "a directory, not a .py file" if _is(candidate, Path.is_dir) else "no such file"
+            msg = f"{module_text}: {what}"
+            raise TargetError(msg)
+        if candidate.suffix != ".py":
+            # Its name read as a module's would import another module (good.py.bak: good).
+            msg = f"{module_text}: not a .py file; give a .py file or a module's dotted name"
             raise TargetError(msg)
         source = candidate.resolve()
         name, spec = _file_module(source)
     else:
         name = module_text
-        if name.startswith("."):
+        if name.startswith(".") or "/" in name or os.sep in name:
             # importlib would say "the 'package' argument is required to perform a relative
-            # import".
+            # import", or "No module named 'pkg/'".
             msg = (
                 f"{module_text}: not a module name or a .py file; give a module's dotted name "
                 "(mypackage.tools) or the path of a .py file (mypackage/tools.py)"
             )
             raise TargetError(msg)
-        if str(Path.cwd()) not in sys.path and "" not in sys.path:
-            sys.path.insert(0, str(Path.cwd()))
+        try:
+            here = str(Path.cwd())
+        except OSError:  # the working directory was removed: installed modules still import
+            here = None
+        if here is not None and here not in sys.path and "" not in sys.path:
+            sys.path.insert(0, here)
     try:
         module = _import(name, spec)
     except ToolsetDefinitionError as exc:
@@ -205,6 +216,14 @@ def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
         raise TargetError(msg)
     path = getattr(module, "__file__", None) or module_text
     return LoadedModule(name, module, str(path))
+
+
+def _is(path: Path, test: Callable[[Path], bool]) -> bool:
+    """``test(path)``, False when the path cannot even be looked at (a name too long for one)."""
+    try:
+        return test(path)
+    except OSError:
+        return False
 
 
 def _colon_hint(name: str) -> str:
