@@ -46,6 +46,17 @@ def test_without_stdout_the_output_cannot_be_written_one_line_status_1(args: lis
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["list", "--help"]])
+def test_without_stdout_help_and_version_are_one_line_status_1(args: list[str]) -> None:
+    # They were written to stderr, status 0.
+    status, _, err = _run([*_without(1), *args])
+    assert (status, err) == (
+        1,
+        "typed-toolsets: error: cannot write the output: stdout is closed\n",
+    )
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "expected"),
     [

@@ -212,10 +212,11 @@ class _Parser(argparse.ArgumentParser):
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if not message:
             return
-        if file is not None and file is sys.stdout:
+        if file is sys.stdout:
             # --help and --version: the command's output, whose write error `main` says (it
-            # was dropped as stderr's are, and the status was 0 with nothing written).
-            out = typing.cast("TextIO", file)
+            # was dropped as stderr's are, and the status was 0 with nothing written). Without
+            # a stdout (`>&-`) argparse hands None: said as for every command.
+            out = typing.cast("TextIO", file or _missing("stdout is closed"))
             out.write(message)
             out.flush()
             return
