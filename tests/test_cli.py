@@ -510,6 +510,20 @@ def test_long_options_are_taken_only_in_full(args: list[str], typo: str) -> None
     assert line.endswith(f"(see typed-toolsets {command} --help)")
 
 
+@pytest.mark.parametrize("args", [["--vers"], ["--vers", "list", "typed_toolsets.text"], ["-x"]])
+def test_an_unknown_option_before_the_command_is_told_against_the_program(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "--vers" alone said "the following arguments are required: COMMAND"; before a command,
+    # it was told against that command ("typed-toolsets list: ... (see typed-toolsets list").
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err == (
+        f"typed-toolsets: error: unrecognized arguments: {args[0]} (see typed-toolsets --help)\n"
+    )
+
+
 def test_the_problems_of_one_line_keep_the_order_of_the_error(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:

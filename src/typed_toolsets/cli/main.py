@@ -285,6 +285,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The options of the program itself, given before its command.
+_PROGRAM_OPTIONS: Final = frozenset({"-h", "--help", "--version"})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
@@ -301,6 +305,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr = _quiet(None)
     parser = build_parser()
     try:
+        # An option before the command is the program's own (--help, --version): another one
+        # was told as a missing COMMAND, or against the command's usage.
+        for word in sys.argv[1:] if argv is None else argv:
+            if not word.startswith("-") or word in ("-", "--"):
+                break
+            if word not in _PROGRAM_OPTIONS:
+                parser.error(f"unrecognized arguments: {word}")
         args, unknown = parser.parse_known_args(argv)
         if unknown:
             # argparse's own check names the top-level parser ("see typed-toolsets --help")
