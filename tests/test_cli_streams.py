@@ -497,3 +497,15 @@ def test_check_keeps_its_verdict_when_the_reader_of_its_findings_goes_away(
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (expected, b"")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="bytes in argv are POSIX")
+def test_an_argument_s_bytes_that_are_not_utf_8_are_shown_as_bytes() -> None:
+    # They were Python's surrogate escapes: "cannot import 'mod\udcff'".
+    done = subprocess.run(
+        [*COMMAND, "list", os.fsdecode(b"mod\xff")], capture_output=True, timeout=120, check=False
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith(b"typed-toolsets list: error: cannot import 'mod\\xff':")
+    assert b"udc" not in done.stderr

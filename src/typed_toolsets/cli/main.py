@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import io
 import os
+import re
 import sys
 import textwrap
 import typing
@@ -408,12 +409,31 @@ class _Quiet(io.TextIOBase):
     def write(self, s: str, /) -> int:
         if self._stream is not None:
             try:
-                self._stream.write(s)
+                self._stream.write(_bytes_shown(s))
                 self._stream.flush()
             except (OSError, ValueError):
                 _drop(self._stream)
                 self._stream = None
         return len(s)
+
+
+def _bytes_shown(text: str) -> str:
+    r"""*text* with the bytes an argument held that are not UTF-8 shown as ``\xff``.
+
+    Python reads such bytes of ``sys.argv`` as lone surrogates (``\udcff``), which a message
+    echoing the argument (in its repr, as most do) would show in Python's own escape.
+    """
+    if text.isascii():
+        return _ESCAPED_BYTE.sub(r"\\x\1", text) if "\\udc" in text else text
+    try:
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # another lone surrogate: the stream's own escape
+        return text
+    return _ESCAPED_BYTE.sub(r"\\x\1", text)
+
+
+#: A byte of an argument that is not UTF-8, as a repr shows it (``\udcff``).
+_ESCAPED_BYTE: Final = re.compile(r"\\udc([89a-f][0-9a-f])")
 
 
 def _quiet(stream: TextIO | None) -> TextIO:
