@@ -301,6 +301,8 @@ class TestAsync:
         assert result.error.kind == "execution"
         assert "ainvoke" in result.error.message
         assert "adynamic_call" in result.error.message
+        # Who calls through typed_toolsets.export holds no proxy: its async forms are named.
+        assert "export: adispatch, arespond, amcp_call" in result.error.message
 
     def test_cancellation_propagates(self) -> None:
         slow_add = tools()["slow_add"]

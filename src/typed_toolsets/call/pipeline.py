@@ -433,7 +433,8 @@ class Pipeline:
             else:
                 message = (
                     f"Tool {name!r} is async and an event loop is running in this thread; "
-                    "use `await proxy.ainvoke(...)` or `await proxy.adynamic_call(...)` instead"
+                    "use `await proxy.ainvoke(...)` or `await proxy.adynamic_call(...)` instead "
+                    "(through typed_toolsets.export: adispatch, arespond, amcp_call)"
                 )
                 return Failed(ToolError(name, "execution", message))
             if timeout is None:
