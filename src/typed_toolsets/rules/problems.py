@@ -129,6 +129,13 @@ _WRITE_EXPORTS: Final = (
     "write the tool(...) calls in the class body, or in a Final tuple of this module (tuples "
     "joined with `+`, repeated with `*` or unpacked with `*` are read too)"
 )
+#: Why a name cannot be read: mypy records the value of a literal, and of a Final constant set
+#: to one (or to literals and such constants joined with +), not of one set from another name.
+_UNKNOWN_VALUE: Final = (
+    "it is neither a string literal nor a Final constant whose value mypy knows: one set to a "
+    "literal, not from another name"
+)
+_WRITE_NAME: Final = "write the name as a literal, or set a Final constant to the literal"
 _PATTERN: Final = TOOL_NAME_PATTERN.replace("{", "{{").replace("}", "}}")
 
 #: The code and the message template of every kind of problem.
@@ -323,19 +330,18 @@ KINDS: Final[Mapping[Kind, Template]] = {
     ),
     "unchecked-method-name": Template(
         "unchecked",
-        "the method name given as {expression} cannot be checked statically (it is not a string "
-        "literal or a Final constant); write the name as a literal, or declare the constant Final",
+        "the method name given as {expression} cannot be checked statically "
+        f"({_UNKNOWN_VALUE}); {_WRITE_NAME}",
     ),
     "unchecked-tool-name": Template(
         "unchecked",
-        "the tool name given as {expression} cannot be checked statically (it is not a string "
-        "literal or a Final constant); write the name as a literal, or declare the constant Final",
+        "the tool name given as {expression} cannot be checked statically "
+        f"({_UNKNOWN_VALUE}); {_WRITE_NAME}",
     ),
     "unchecked-toolset-name": Template(
         "unchecked",
         "`toolset_name` given as {expression} cannot be checked statically, nor the tool names "
-        "made from it (it is not a string literal or a Final constant); write the name as a "
-        "literal, or declare the constant Final",
+        f"made from it ({_UNKNOWN_VALUE}); {_WRITE_NAME}",
     ),
     "unchecked-mixin-toolset-name": Template(
         "unchecked",

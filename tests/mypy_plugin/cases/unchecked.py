@@ -5,7 +5,7 @@ import re2  # type: ignore[import-untyped]  # no types: mypy sees Any
 
 from typed_toolsets import Toolset, tool
 
-from remote_exports import SHARED, ComputedMixin, exported
+from remote_exports import PREFIX, SHARED, ComputedMixin, exported
 
 LOOKUP = "lookup"  # not Final: it could change before the class is created
 NOT_FINAL = (tool("search"),)
@@ -55,10 +55,10 @@ class Comprehension(Toolset):
 
 
 class Names(Toolset):
-    toolset_name = LOOKUP.upper()  # E: Names: `toolset_name` given as LOOKUP.upper(...) cannot be checked statically, nor the tool names made from it (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    toolset_name = LOOKUP.upper()  # E: Names: `toolset_name` given as LOOKUP.upper(...) cannot be checked statically, nor the tool names made from it (it is neither a string literal nor a Final constant whose value mypy knows: one set to a literal, not from another name); write the name as a literal, or set a Final constant to the literal  [toolset-unchecked]
     exports = (
-        tool(LOOKUP),  # E: Names: the method name given as LOOKUP cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
-        tool("search", tool_name=LOOKUP),  # E: Names.search: the tool name given as LOOKUP cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+        tool(LOOKUP),  # E: Names: the method name given as LOOKUP cannot be checked statically (it is neither a string literal nor a Final constant whose value mypy knows: one set to a literal, not from another name); write the name as a literal, or set a Final constant to the literal  [toolset-unchecked]
+        tool("search", tool_name=LOOKUP),  # E: Names.search: the tool name given as LOOKUP cannot be checked statically (it is neither a string literal nor a Final constant whose value mypy knows: one set to a literal, not from another name); write the name as a literal, or set a Final constant to the literal  [toolset-unchecked]
     )
 
     def search(self, *, query: str) -> str:
@@ -119,22 +119,22 @@ class UnpackedBadName(Toolset):
 
 
 class Formatted(Toolset):
-    toolset_name = f"{LOOKUP}_tools"  # E: Formatted: `toolset_name` given as an f-string cannot be checked statically, nor the tool names made from it (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    toolset_name = f"{LOOKUP}_tools"  # E: Formatted: `toolset_name` given as an f-string cannot be checked statically, nor the tool names made from it (it is neither a string literal nor a Final constant whose value mypy knows: one set to a literal, not from another name); write the name as a literal, or set a Final constant to the literal  [toolset-unchecked]
 
-    @tool(tool_name=f"{APP:3}")  # E: Formatted.padded: the tool name given as an f-string cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    @tool(tool_name=f"{APP:3}")  # E: Formatted.padded: the tool name given as an f-string cannot be checked statically (it is neither a string literal nor a Final constant whose value mypy knows: one set to a literal, not from another name); write the name as a literal, or set a Final constant to the literal  [toolset-unchecked]
     def padded(self) -> None: ...
 
-    @tool(tool_name="%s_del" % APP)  # E: Formatted.delete: the tool name given as '%s_del' % APP cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    @tool(tool_name="%s_del" % APP)  # E: Formatted.delete: the tool name given as '%s_del' % APP cannot be checked statically (it is neither a string literal nor a Final constant whose value mypy knows: one set to a literal, not from another name); write the name as a literal, or set a Final constant to the literal  [toolset-unchecked]
     def delete(self) -> None: ...
 
-    @tool(tool_name="{}_upd".format(APP))  # E: Formatted.update: the tool name given as '{}_upd'.format(...) cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    @tool(tool_name="{}_upd".format(APP))  # E: Formatted.update: the tool name given as '{}_upd'.format(...) cannot be checked statically (it is neither a string literal nor a Final constant whose value mypy knows: one set to a literal, not from another name); write the name as a literal, or set a Final constant to the literal  [toolset-unchecked]
     def update(self) -> None: ...
 
 
 class Described(Toolset):
     # Each expression is named in the message, as it is written.
-    toolset_name = "a" if APP else "b"  # E: Described: `toolset_name` given as 'a' if ... else 'b' cannot be checked statically, nor the tool names made from it (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
-    exports = (tool(name := "w"), tool("v", tool_name=NAMES[0]))  # E: Described: the method name given as (name := ...) cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]  # E: Described.v: the tool name given as NAMES[...] cannot be checked statically (it is not a string literal or a Final constant); write the name as a literal, or declare the constant Final  [toolset-unchecked]
+    toolset_name = "a" if APP else "b"  # E: Described: `toolset_name` given as 'a' if ... else 'b' cannot be checked statically, nor the tool names made from it (it is neither a string literal nor a Final constant whose value mypy knows: one set to a literal, not from another name); write the name as a literal, or set a Final constant to the literal  [toolset-unchecked]
+    exports = (tool(name := "w"), tool("v", tool_name=NAMES[0]))  # E: Described: the method name given as (name := ...) cannot be checked statically (it is neither a string literal nor a Final constant whose value mypy knows: one set to a literal, not from another name); write the name as a literal, or set a Final constant to the literal  [toolset-unchecked]  # E: Described.v: the tool name given as NAMES[...] cannot be checked statically (it is neither a string literal nor a Final constant whose value mypy knows: one set to a literal, not from another name); write the name as a literal, or set a Final constant to the literal  [toolset-unchecked]
 
     def w(self) -> None: ...
 
@@ -145,3 +145,14 @@ class Sliced(Toolset):
     exports = (tool("s"),)[:1]  # E: Sliced: the exports given as an item or a slice of a tuple cannot be checked statically (mypy cannot tell which tool(...) calls it holds); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
 
     def s(self) -> None: ...
+
+
+# A Final constant set from another module's Final name: mypy records no value for it (the
+# message said to declare it Final, which it is).
+RENAMED: Final = PREFIX
+
+
+class FromAnotherName(Toolset):
+    exports = (tool(RENAMED),)  # E: FromAnotherName: the method name given as RENAMED cannot be checked statically (it is neither a string literal nor a Final constant whose value mypy knows: one set to a literal, not from another name); write the name as a literal, or set a Final constant to the literal  [toolset-unchecked]
+
+    def shop(self) -> None: ...
