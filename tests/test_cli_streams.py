@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -219,17 +220,35 @@ def _stderr_that_fails(kind: str) -> int:
     return writer
 
 
+#: The kinds of `_stderr_that_fails`.
+FAILING_STDERRS: list[Any] = [
+    "closed-pipe",
+    pytest.param(
+        "full", marks=pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+    ),
+]
+
+
+def _with_failing_stderr(
+    kind: str, args: list[str], cwd: Path | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """The command run with a stderr on which every write fails (`_stderr_that_fails`)."""
+    descriptor = _stderr_that_fails(kind)
+    try:
+        return subprocess.run(
+            [*COMMAND, *args],
+            stdout=subprocess.PIPE,
+            stderr=descriptor,
+            cwd=cwd,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(descriptor)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "kind",
-    [
-        "closed-pipe",
-        pytest.param(
-            "full",
-            marks=pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full"),
-        ),
-    ],
-)
+@pytest.mark.parametrize("kind", FAILING_STDERRS)
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
@@ -247,13 +266,7 @@ def test_a_stderr_that_cannot_be_written_keeps_the_status(
 ) -> None:
     # The error line is lost, the status is not: a broken stderr once made a failed call 0
     # (read as the reader of stdout going away) and a usage error 1 (an output write error).
-    descriptor = _stderr_that_fails(kind)
-    try:
-        done = subprocess.run(
-            [*COMMAND, *args], stdout=subprocess.PIPE, stderr=descriptor, timeout=120, check=False
-        )
-    finally:
-        os.close(descriptor)
+    done = _with_failing_stderr(kind, args)
     assert done.returncode == expected
     assert done.stdout == (b"Lines: 1, Words: 1, Characters: 1\n" if expected == 0 else b"")
 
@@ -276,16 +289,7 @@ class Noisy(Toolset):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "kind",
-    [
-        "closed-pipe",
-        pytest.param(
-            "full",
-            marks=pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full"),
-        ),
-    ],
-)
+@pytest.mark.parametrize("kind", FAILING_STDERRS)
 @pytest.mark.parametrize("args", [["call", "noisy:Noisy", "noisy_pairs"], ["check", "noisy"]])
 def test_a_target_or_tool_printing_to_a_stderr_that_fails_still_works(
     tmp_path: Path, kind: str, args: list[str]
@@ -294,18 +298,7 @@ def test_a_target_or_tool_printing_to_a_stderr_that_fails_still_works(
     # 2, "cannot import"), or the tool did (status 1). (Writing to descriptor 1 itself, as a
     # child process does, fails as it would in any program whose stdout failed.)
     (tmp_path / "noisy.py").write_text(PRINTING, encoding="utf-8")
-    descriptor = _stderr_that_fails(kind)
-    try:
-        done = subprocess.run(
-            [*COMMAND, *args],
-            stdout=subprocess.PIPE,
-            stderr=descriptor,
-            cwd=tmp_path,
-            timeout=120,
-            check=False,
-        )
-    finally:
-        os.close(descriptor)
+    done = _with_failing_stderr(kind, args, tmp_path)
     assert done.returncode == 0
     if args[0] == "call":
         assert json.loads(done.stdout) == {"a": 1}
