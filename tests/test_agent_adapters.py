@@ -341,6 +341,35 @@ def test_openai_calls_without_ids_or_with_object_arguments_are_sent_back_valid(
     assert sent[2]["function"]["arguments"] == "{}"
 
 
+@pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
+def test_openai_a_compatible_server_s_own_fields_are_sent_back_as_they_came(as_sdk: bool) -> None:
+    """DeepSeek refuses the next request without the message's ``reasoning_content``, Gemini's
+    compatible server without each call's ``extra_content`` (its thought signature): the
+    assistant message was rebuilt from OpenAI's fields alone."""
+    call = {
+        **_openai_call("call_A", "text_wc", {"text": "a b"}),
+        "extra_content": {"google": {"thought_signature": "SIG123"}},
+    }
+    replies = [
+        completion(
+            1,
+            {"content": None, "reasoning_content": "I should count.", "tool_calls": [call]},
+            "tool_calls",
+        ),
+        completion(2, {"content": "2 words."}, "stop"),
+    ]
+    client, log = fake_openai(replies, as_sdk=as_sdk)
+    result = ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=4).run("Count.")
+    assert result.final_answer == "2 words."
+    assistant = log.requests[-1]["messages"][1]
+    # OpenAI's own reply-only fields (`annotations`, a null `refusal`) are not repeated.
+    assert assistant == {
+        "role": "assistant",
+        "reasoning_content": "I should count.",
+        "tool_calls": [call],
+    }
+
+
 def test_openai_refusal_is_the_final_answer() -> None:
     reply = completion(1, {"content": None, "refusal": "I can't help with that."}, "stop")
     client, _ = fake_openai([reply])

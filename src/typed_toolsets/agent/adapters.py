@@ -52,6 +52,20 @@ def _get(obj: object, key: str) -> Any:
     return getattr(obj, key, None)
 
 
+def _extras(obj: object, known: frozenset[str]) -> dict[str, Any]:
+    """The fields of an SDK object or a mapping besides *known*: a provider's own, as they came.
+
+    An SDK object keeps the fields its model does not declare in ``model_extra`` (pydantic).
+    """
+    fields = typing.cast(
+        "object", obj if isinstance(obj, Mapping) else getattr(obj, "model_extra", None)
+    )
+    if not isinstance(fields, Mapping):
+        return {}
+    items = typing.cast("Mapping[str, Any]", fields).items()
+    return {key: value for key, value in items if key not in known and value is not None}
+
+
 def _items(obj: object, key: str) -> list[object]:
     """A list field of an SDK object or a mapping (empty when absent or null)."""
     value = _get(obj, key)
@@ -252,12 +266,19 @@ class OpenAIChatModel(_NativeModel):
             calls.append({"id": call_id, "name": name, "arguments": arguments})
             sent.append(
                 {
+                    **_extras(call, _OPENAI_CALL_FIELDS),
                     "id": call_id,
                     "type": "function",
                     "function": {"name": _name(name), "arguments": _arguments_text(arguments)},
                 }
             )
-        assistant: dict[str, Any] = {"role": "assistant"}
+        # A compatible server's own fields go back as they came: DeepSeek refuses the next
+        # request without the message's `reasoning_content`, Gemini without each call's
+        # `extra_content` (its thought signature).
+        assistant: dict[str, Any] = {
+            **_extras(message, _OPENAI_MESSAGE_FIELDS),
+            "role": "assistant",
+        }
         if content is not None:
             assistant["content"] = content
         if sent:
@@ -265,6 +286,15 @@ class OpenAIChatModel(_NativeModel):
         if not text and not calls and isinstance(refusal, str):
             text = refusal  # the model declined: its refusal is its answer
         return _Read(assistant, text, calls, text)
+
+
+#: The fields of a Chat Completions reply's message and tool call that OpenAI defines: those the
+#: next request repeats are written by the adapter (the others are the reply's alone, such as
+#: `annotations`, which the API would refuse in a request).
+_OPENAI_MESSAGE_FIELDS: Final = frozenset(
+    {"content", "refusal", "role", "annotations", "audio", "function_call", "tool_calls"}
+)
+_OPENAI_CALL_FIELDS: Final = frozenset({"id", "type", "function"})
 
 
 @attrs.frozen
@@ -509,7 +539,7 @@ def anthropic_model(
         max_tokens: The reply's token limit (the API requires one).
         strict: Send the strict tool schemas; ``null`` means the default, as for OpenAI.
         instructions: The ``system`` prompt, if given.
-        **options: More request parameters (``temperature``, ``tool_choice``, ...).
+        **options: More request parameters (``tool_choice``, ``stop_sequences``, ...).
 
     Raises:
         TypeError: *options* hold ``messages``, ``tools`` or ``stream``, which the adapter
