@@ -1377,6 +1377,16 @@ def test_the_task_must_be_text() -> None:
         agent.run(3)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("task", ["", "  \n"])
+def test_the_task_must_say_something(task: str) -> None:
+    # It was sent as it is: Anthropic's API refuses a message with empty content.
+    agent = ReAct(_done, [], max_iterations=1)
+    with pytest.raises(ValueError, match="the task is empty: give the text of what the agent"):
+        agent.run(task)
+    with pytest.raises(ValueError, match="the task is empty"):
+        asyncio.run(agent.arun(task))
+
+
 def test_model_exceptions_propagate() -> None:
     def broken(transcript: Transcript) -> dict[str, Any]:
         raise ConnectionError("the API is down")

@@ -289,7 +289,9 @@ class ReAct:
         Raises:
             MaxIterationsError: No final answer within ``max_iterations`` steps.
             DeadlineExceededError: The deadline passed first.
-            TypeError: The model returned a response object, not a step; approve() a non-bool.
+            TypeError: The task is no str; the model returned a response object, not a step;
+                approve() returned a non-bool.
+            ValueError: The task is empty (or blank).
         """
         clock = _Clock(self._deadline)
         core = self._core(_task(task), clock)
@@ -487,4 +489,8 @@ def _task(task: object) -> str:
     if not isinstance(task, str):
         msg = f"the task must be a str, got {type(task).__name__}"
         raise TypeError(msg)
+    if not task.strip():
+        # Nothing for the model to do, and a request Anthropic's API refuses (empty content).
+        msg = "the task is empty: give the text of what the agent is to do"
+        raise ValueError(msg)
     return task
