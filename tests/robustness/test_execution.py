@@ -410,7 +410,7 @@ def test_other_base_exceptions_are_execution_errors(name: str, exc: BaseExceptio
 
 if sys.version_info < (3, 11):
     # The backport cattrs and anyio raise on 3.10: a group of it holding a stop goes on too.
-    from exceptiongroup import BaseExceptionGroup
+    from exceptiongroup import BaseExceptionGroup  # type: ignore[import-not-found,unused-ignore]
 
 _PROPAGATING: list[BaseException] = [
     KeyboardInterrupt(),
@@ -418,6 +418,19 @@ _PROPAGATING: list[BaseException] = [
     asyncio.CancelledError(),
     BaseExceptionGroup("group", [KeyboardInterrupt()]),
 ]
+
+
+class _HoldsItself(BaseExceptionGroup[BaseException]):  # type: ignore[misc]
+    """A group whose `exceptions` hold itself: the 3.10 backport's `subgroup` never ended."""
+
+    @property
+    def exceptions(self) -> tuple[BaseException, ...]:
+        return (self, *super().exceptions)
+
+
+def test_a_group_that_holds_itself_is_judged_at_once() -> None:
+    assert execution.propagates(_HoldsItself("loop", [KeyboardInterrupt()]))
+    assert not execution.propagates(_HoldsItself("loop", [ValueError("v")]))
 
 
 @pytest.mark.parametrize("exc", _PROPAGATING, ids=lambda e: type(e).__name__)

@@ -47,6 +47,7 @@ __all__ = [
     "contained",
     "execution_error",
     "finish_loop",
+    "holds",
     "in_own_thread",
     "internal_error",
     "propagates",
@@ -120,15 +121,36 @@ def _backported_group() -> type[BaseException] | tuple[()]:
 
 def propagates(exc: BaseException) -> bool:
     """Whether *exc* goes on to the caller rather than becoming an ``"execution"`` error."""
-    propagating = _propagating()
-    if isinstance(exc, propagating):
+    return holds(exc, _propagating())
+
+
+def holds(exc: BaseException, kinds: type[BaseException] | tuple[type[BaseException], ...]) -> bool:
+    """Whether *exc* is one of *kinds*, or an exception group holding one at any depth.
+
+    Walked here rather than with ``subgroup``: the backport's (Python 3.10) follows a group that
+    holds itself (its ``exceptions`` overridden) without end, taking all memory.
+    """
+    if isinstance(exc, kinds):
         return True
     group = _GROUP or _backported_group()
     if not isinstance(exc, group):
         return False
-    # BaseExceptionGroup is Python 3.11+, and the package is typed for 3.10.
-    subgroup: Callable[[object], object] = getattr(exc, "subgroup")  # noqa: B009
-    return subgroup(propagating) is not None
+    seen: set[int] = set()
+    stack: list[object] = [exc]
+    while stack:
+        member = stack.pop()
+        if isinstance(member, kinds):
+            return True
+        if not isinstance(member, group) or id(member) in seen:
+            continue
+        seen.add(id(member))
+        try:
+            members: object = getattr(member, "exceptions", ())
+        except Exception:  # noqa: BLE001, S112 - a property of the tool's own that fails
+            continue
+        if isinstance(members, tuple):
+            stack.extend(typing.cast("tuple[object, ...]", members))
+    return False
 
 
 class _Abandoned:

@@ -30,7 +30,7 @@ from mcp.server import Server, ServerRequestContext
 
 from typed_toolsets import ToolProxy
 from typed_toolsets._version import __version__
-from typed_toolsets.call.execution import execution_error, propagates
+from typed_toolsets.call.execution import execution_error, holds, propagates
 from typed_toolsets.export import amcp_call, mcp
 from typed_toolsets.export.calls import mcp_error
 
@@ -131,12 +131,8 @@ def _exited(exc: BaseException) -> bool:
 
 
 def _holds_cancellation(exc: BaseException) -> bool:
-    """Whether *exc* is a cancellation, or an exception group holding one (Python 3.11+)."""
-    cancelled = anyio.get_cancelled_exc_class()
-    if isinstance(exc, cancelled):
-        return True
-    split: Any = getattr(exc, "split", None)  # an exception group
-    return split is not None and split(cancelled)[0] is not None
+    """Whether *exc* is a cancellation, or an exception group holding one."""
+    return holds(exc, anyio.get_cancelled_exc_class())
 
 
 if sys.version_info >= (3, 11):
