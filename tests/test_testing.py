@@ -29,6 +29,7 @@ from typed_toolsets.testing import (
     NoStrategyError,
     _seams,
     arguments,
+    check_toolset,
     invalid_arguments,
     values,
 )
@@ -543,3 +544,50 @@ def test_a_set_s_items_are_different_once_read_not_only_as_json_text() -> None:
     # Unique as text alone (what they were), the three are all drawn together.
     as_text = _strategies._unique_lists(moments, 1, 3, str)  # pyright: ignore[reportPrivateUsage]
     assert len(find(as_text, lambda value: len(value) > 2, settings=quick)) == 3
+
+
+@attrs.frozen
+class Cents:
+    """Registered with register_type by the test below, after a toolset using it is made."""
+
+    amount: int
+
+
+def test_a_type_registered_after_the_class_is_named_with_the_order_to_fix() -> None:
+    # The tool keeps the form in force when its class was made (a JSON object here); drawn
+    # from the registry's later form (a string), every example was refused by the tool, and
+    # check_toolset blamed the schema for being stricter than the converter.
+    class Till(Toolset):
+        @tool
+        def pay(self, *, price: Cents, extra: list[Cents] | None = None) -> int:
+            return price.amount
+
+    register_type(
+        Cents,
+        schema={"type": "string", "pattern": r"^[0-9]+$"},
+        structure=lambda text: Cents(int(text)),
+        unstructure=lambda value: str(value.amount),
+        strategy=st.builds(Cents, st.integers(0, 99)),
+    )
+    proxy = Till.to_tools()[0]
+    expected = (
+        r"^tool 'till_pay', parameter 'price': Cents has another JSON Schema now than when the "
+        r"toolset's class was created \(register_type was called for it, or for a type inside "
+        r"it, after the class statement\), and the tool keeps the form it was made with; call "
+        r"register_type before the class is defined$"
+    )
+    for strategy in (arguments, invalid_arguments):
+        with pytest.raises(NoStrategyError, match=expected):
+            strategy(proxy)
+    with pytest.raises(NoStrategyError, match=expected[1:]):
+        check_toolset(Till, max_examples=5)
+
+    class Later(Toolset):  # made after the registration: the forms agree
+        @tool
+        def pay(self, *, price: Cents, extra: list[Cents] | None = None) -> int:
+            return price.amount
+
+    later = Later.to_tools()[0]
+    assert later.parameters["properties"]["price"]["type"] == "string"
+    mapping = first(arguments(later), lambda _: True)
+    assert later.invoke(mapping).ok

@@ -22,7 +22,7 @@ from typed_toolsets.definition.limits import Limits
 from . import _seams
 from ._nearmiss import NearMiss, invalid_arguments
 from ._same import defines_equality, json_forms, same
-from ._strategies import NoStrategyError, arguments, values
+from ._strategies import NoStrategyError, arguments, tool_parameters, values
 
 __all__ = ["ToolsetCheckError", "check_toolset"]
 
@@ -86,7 +86,7 @@ class _ToolCheck:
         self.toolset = toolset
         self.proxy = proxy
         self.call = call
-        self.params = _seams.parameters(proxy)
+        self.params = tool_parameters(proxy)
         self.annotations = {p.name: p.annotation for p in self.params}
         self.schema_problems = _seams.schema_checker(proxy.parameters)
         self.strict_problems: Callable[[object], list[tuple[Any, str]]] | None = None

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from typed_toolsets._public import public_in
 
 from . import _seams
-from ._strategies import Constraints, arguments
+from ._strategies import Constraints, arguments, tool_parameters
 
 if TYPE_CHECKING:
     from typed_toolsets.call.proxy import ToolProxy
@@ -238,7 +238,7 @@ def invalid_arguments(proxy: ToolProxy) -> st.SearchStrategy[NearMiss]:
         TypeError: *proxy* is not a tool (a toolset's class, say: its tools are ``to_tools()``).
     """
     proxy = _seams.tool_proxy(proxy, "invalid_arguments")
-    params = _seams.parameters(proxy)
+    params = tool_parameters(proxy)
 
     def near_misses(valid: dict[str, Any]) -> st.SearchStrategy[NearMiss]:
         finder = _Finder(valid)

@@ -379,6 +379,20 @@ def parameters(proxy: ToolProxy) -> tuple[Parameter, ...]:
     return tuple(Parameter(p.name, p.annotation, p.required) for p in method.params)
 
 
+def registered_since(proxy: ToolProxy) -> Parameter | None:
+    """The first parameter whose type the registry now gives another schema than *proxy* has.
+
+    A tool keeps the forms in force when its toolset's class was created: a `register_type`
+    call since changes what the registry (and so this module's strategies) says of the type,
+    not what the tool reads.
+    """
+    for prop in proxy._pipeline.exact.arguments.properties:  # pyright: ignore[reportPrivateUsage]
+        now = _spec(prop.annotation)
+        if now is not prop.spec and now.schema != prop.spec.schema:
+            return Parameter(prop.name, prop.annotation, prop.required)
+    return None
+
+
 def _exact(proxy: ToolProxy, strict: bool) -> ExactPath:
     """The tool's exact path: of its standard arguments, or of their strict form."""
     from typed_toolsets.call.pipeline import ExactPath

@@ -523,7 +523,7 @@ def arguments(proxy: ToolProxy, *, strict: bool = False) -> st.SearchStrategy[di
         _seams.strict_parameters(proxy)
     walk = _Walk(json=True, strict=strict)
     each: dict[str, st.SearchStrategy[Any]] = {}
-    params = _seams.parameters(proxy)
+    params = tool_parameters(proxy)
     for param in params:
         try:
             each[param.name] = walk.of(param.annotation)
@@ -539,3 +539,24 @@ def arguments(proxy: ToolProxy, *, strict: bool = False) -> st.SearchStrategy[di
     else:
         mappings = st.fixed_dictionaries(required, optional=optional)
     return mappings.filter(functools.partial(_seams.within_limits, proxy))
+
+
+def tool_parameters(proxy: ToolProxy) -> tuple[_seams.Parameter, ...]:
+    """*proxy*'s parameters, once it is known that the registry describes their types as the tool.
+
+    Raises:
+        NoStrategyError: A parameter's type (or a type inside it) was registered with
+            `register_type` after the toolset's class was created: the tool reads the form in
+            force then, which values drawn from the registry would not have.
+    """
+    changed = _seams.registered_since(proxy)
+    if changed is not None:
+        msg = (
+            f"tool {proxy.name!r}, parameter {changed.name!r}: {_seams.label(changed.annotation)}"
+            " has another JSON Schema now than when the toolset's class was created"
+            " (register_type was called for it, or for a type inside it, after the class"
+            " statement), and the tool keeps the form it was made with; call register_type"
+            " before the class is defined"
+        )
+        raise NoStrategyError(msg)
+    return _seams.parameters(proxy)
