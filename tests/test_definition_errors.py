@@ -381,7 +381,7 @@ class Pet:  # mutable: not hashable
         ("object", "object has no JSON Schema"),
         ("Any", "Any has no JSON Schema"),
         ("Callable[[int], str]", "callables have no JSON Schema"),
-        ("dict[int, str]", "JSON object keys are strings"),
+        ("dict[int, str]", "only str keys are supported"),
         ("bytes", "bytes cannot be sent as JSON"),
         ("Opaque", "'Opaque' is not an attrs class"),
         ("Box[int]", "'Box' is generic; generic structs are not supported"),
@@ -1370,8 +1370,9 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         "op",
         "a",
         (
-            "T.op: parameter 'a' has type dict[int, Any], which has no JSON Schema (JSON object keys "
-            "are strings; use a str key type (got int)) [toolset-param-type]"
+            "T.op: parameter 'a' has type dict[int, Any], which has no JSON Schema (only str keys "
+            "are supported, as JSON object keys are strings; use dict[str, ...] and convert or "
+            "check the keys in the method (got int)) [toolset-param-type]"
         ),
     ),
     (

@@ -34,7 +34,7 @@ WORDS: dict[str, str] = {
     "not_a": "",  # `True is not an int`: words of the type's own
     "not_a_struct": "is not an attrs class, dataclass, TypedDict, NamedTuple, enum",
     "not_finite": "is not a finite number",
-    "str_keys": "JSON object keys are strings; use a str key type",
+    "str_keys": "only str keys are supported, as JSON object keys are strings; use dict[str, ...] and convert or check the keys in the method",
     "type_variable": "the type variable",
     "unannotated_field": "",  # `field C.f has no type annotation`: a parameter's says it too
 }

@@ -71,7 +71,12 @@ def type_variable(shown: str) -> str:
 
 def str_keys(key: str) -> str:
     """The reason a mapping whose key type (*key*, as shown) is not ``str`` has no schema."""
-    return f"JSON object keys are strings; use a str key type (got {key})"
+    # True of a key type whose values are strings too (``Literal["a"]``, a str enum): none but
+    # str is read as a key.
+    return (
+        "only str keys are supported, as JSON object keys are strings; use dict[str, ...] and "
+        f"convert or check the keys in the method (got {key})"
+    )
 
 
 def generic_struct(name: str) -> str:

@@ -124,8 +124,8 @@ class Types(Toolset):
     def mappings(
         self,
         *,
-        int_keys: dict[int, str],  # E: Types.mappings: parameter 'int_keys' has type dict[int, str], which has no JSON Schema (JSON object keys are strings; use a str key type (got int))  [toolset-param-type]
-        literal_keys: dict[Literal["a"], int],  # E: Types.mappings: parameter 'literal_keys' has type dict[Literal['a'], int], which has no JSON Schema (JSON object keys are strings; use a str key type (got Literal['a']))  [toolset-param-type]
+        int_keys: dict[int, str],  # E: Types.mappings: parameter 'int_keys' has type dict[int, str], which has no JSON Schema (only str keys are supported, as JSON object keys are strings; use dict[str, ...] and convert or check the keys in the method (got int))  [toolset-param-type]
+        literal_keys: dict[Literal["a"], int],  # E: Types.mappings: parameter 'literal_keys' has type dict[Literal['a'], int], which has no JSON Schema (only str keys are supported, as JSON object keys are strings; use dict[str, ...] and convert or check the keys in the method (got Literal['a']))  [toolset-param-type]
         nested: list[dict[str, Opaque]],  # E: Types.mappings: parameter 'nested' has type list[dict[str, Opaque]], which has no JSON Schema ('Opaque' is not an attrs class, dataclass, TypedDict, NamedTuple, enum or supported builtin type; use one of those, or register it with typed_toolsets.register_type() (and, for the mypy plugin, list it under registered_types in its config))  [toolset-param-type]
     ) -> None: ...
     def binary(self, *, raw: bytes, blob: Blob, arr: bytearray) -> None: ...  # E: Types.binary: parameter 'arr' has type bytearray, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]  # E: Types.binary: parameter 'blob' has type Blob, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]  # E: Types.binary: parameter 'raw' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
