@@ -231,6 +231,13 @@ class ById:
 
 
 @attrs.frozen
+class Optionals:
+    a: int
+    b: int = 0
+    c: int = 0
+
+
+@attrs.frozen
 class Lookup:
     """Refers to itself: its variants are $refs."""
 
@@ -243,14 +250,6 @@ class Lookup:
         # ById's key with a wrong value: its problem, not "id: unexpected field; expected
         # only: name" (ByName's, the first variant's), which is false of the union.
         ({"id": "7"}, [("id", "'7' is not of type 'integer'; 7 is wanted, without quotes")]),
-        # Nearest to neither: the first variant's problems, as before.
-        (
-            {"name": 1, "id": 2},
-            [
-                ("name", "1 is not of type 'string'"),
-                ("id", "unexpected field; expected only: name"),
-            ],
-        ),
     ],
 )
 def test_a_union_without_tags_reports_the_variant_the_object_s_keys_are_nearest(
@@ -260,6 +259,35 @@ def test_a_union_without_tags_reports_the_variant_the_object_s_keys_are_nearest(
         arguments = {"value": sent if annotation is not Lookup else {"by": sent}}
         found = _refused_as_the_reference_refuses(annotation, arguments)
         assert found == [(f"{at}.{key}", message) for key, message in expected]
+
+
+@pytest.mark.parametrize("sent", [{"name": 1, "id": 2}, {}, {"nick": "x"}])
+def test_an_object_as_near_to_several_variants_is_told_what_each_wants(
+    sent: dict[str, object],
+) -> None:
+    # The first variant's problems ("expected only: name") were false of the union.
+    for annotation, at, shapes in (
+        (ByName | ById, "$.value", "an object with only 'name', or an object with only 'id'"),
+        (
+            Lookup,
+            "$.value.by",
+            "an object with only 'name', an object with only 'id', or an object with only 'by'",
+        ),
+    ):
+        arguments = {"value": sent if annotation is not Lookup else {"by": sent}}
+        found = _refused_as_the_reference_refuses(annotation, arguments)
+        assert found == [
+            (at, f"{short(sent)} fits none of the accepted objects; expected {shapes}")
+        ]
+
+
+def test_an_object_variant_is_described_by_its_required_and_optional_keys() -> None:
+    proxy = echo_tool(Optionals | ByName)
+    assert proxy.dynamic_call({"value": {"x": 1}}) == (
+        f"Error: Invalid arguments for tool {proxy.name!r}: value: {{'x': 1}} fits none of the "
+        "accepted objects; expected an object with 'a', and optionally 'b' and 'c', or an "
+        "object with only 'name'"
+    )
 
 
 @attrs.frozen

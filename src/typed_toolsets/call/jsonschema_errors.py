@@ -36,7 +36,15 @@ if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
-__all__ = ["closest", "expand", "has_tags", "is_tag_error", "problems", "tag_mismatch"]
+__all__ = [
+    "closest",
+    "expand",
+    "has_tags",
+    "is_tag_error",
+    "no_variant",
+    "problems",
+    "tag_mismatch",
+]
 
 
 def _property_names(schema: object) -> list[str]:
@@ -150,7 +158,11 @@ def _union_problems(
     if meant:
         chosen = meant[0]
     elif progressed:
-        nearest = closest(error.instance, [options[i] for i, _ in progressed], root)
+        shaped = [options[i] for i, _ in progressed]
+        nearest = closest(error.instance, shaped, root)
+        if nearest is None:
+            yield path, no_variant(error.instance, shaped, root)
+            return
         chosen = progressed[nearest][1]
     else:
         chosen = []
@@ -190,18 +202,22 @@ def _tags(schema: object, root: object) -> dict[str, object]:
     return {name: sub["const"] for name, sub in properties.items() if "const" in as_dict(sub)}
 
 
-def closest(instance: object, options: list[object], root: object) -> int:
+def closest(instance: object, options: list[object], root: object) -> int | None:
     """Which of *options*, variants *instance* has the shape of (in declared order), it is nearest.
 
     For an object, the variant that leaves the fewest of its keys undeclared (in a closed
     object) and of its own required keys absent, the first of those in declared order; else
     the first. So ``{"b": 1}`` sent for ``A | B`` is told that ``b`` wants a string (B's
     problem), not that ``b`` is unexpected and ``a`` missing (A's), which is false of the union.
+
+    None when the object's keys are wrong for two or more variants alike (``{}`` for a union of
+    objects each with a required key): no variant is nearer, and the problems of the first
+    would say "expected only" its keys, which is false of the union (`no_variant` says why).
     """
     if type(instance) is not dict or len(options) < 2:
         return 0
     members = typing.cast("dict[str, object]", instance)
-    best, fewest = 0, -1
+    best, fewest, tied = 0, -1, False
     for index, option in enumerate(options):
         found = _resolved(option, root)
         properties = as_dict(found.get("properties"))
@@ -213,8 +229,43 @@ def closest(instance: object, options: list[object], root: object) -> int:
         )
         absent = sum(1 for name in required if isinstance(name, str) and name not in members)
         if fewest < 0 or undeclared + absent < fewest:
-            best, fewest = index, undeclared + absent
-    return best
+            best, fewest, tied = index, undeclared + absent, False
+        elif undeclared + absent == fewest:
+            tied = True
+    return None if tied and fewest > 0 else best
+
+
+def no_variant(instance: object, options: list[object], root: object) -> str:
+    """The reason for an object whose keys are as wrong for each of *options* (see `closest`)."""
+    shapes = _either([_object_shape(option, root) for option in options])
+    return f"{short(instance)} fits none of the accepted objects; expected {shapes}"
+
+
+def _object_shape(option: object, root: object) -> str:
+    """An object variant by its keys (``an object with 'a', and optionally 'b'``)."""
+    found = _resolved(option, root)
+    required = [name for name in found.get("required", []) if isinstance(name, str)]
+    optional = [name for name in as_dict(found.get("properties")) if name not in required]
+    closed = found.get("additionalProperties") is False
+    if required and closed and not optional:
+        return f"an object with only {_and(required)}"
+    if required and closed:
+        return f"an object with {_and(required)}, and optionally {_and(optional)}"
+    if required:
+        return f"an object with {_and(required)}"
+    if closed and optional:
+        return f"an object with at most {_and(optional)}"
+    return "an object"
+
+
+def _and(keys: list[str]) -> str:
+    words = [short(key) for key in keys]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _either(phrases: list[str]) -> str:
+    unique = list(dict.fromkeys(phrases))
+    return unique[0] if len(unique) == 1 else ", ".join(unique[:-1]) + ", or " + unique[-1]
 
 
 def tag_mismatch(

@@ -19,7 +19,7 @@ from typing_extensions import override
 
 from typed_toolsets.types.compiled import compile_function
 
-from .jsonschema_errors import closest, tag_mismatch
+from .jsonschema_errors import closest, no_variant, tag_mismatch
 from .jsonvalues import Link, path_of
 from .keywords import Scalar, Test
 from .source import Source
@@ -482,8 +482,11 @@ class AnyOf(Keyword):
                     yield (*base, key), reason
                 return
             options = [self.options[i] for i in shaped]
-            nearest = shaped[closest(x, options, self.root)]
-            yield from self.nodes[nearest].errors(x, link, memo)
+            nearest = closest(x, options, self.root)
+            if nearest is None:
+                yield path_of(link), no_variant(x, options, self.root)
+                return
+            yield from self.nodes[shaped[nearest]].errors(x, link, memo)
             return
         yield path_of(link), union_mismatch(x, self.options, self.expected)
 
