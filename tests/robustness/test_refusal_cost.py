@@ -10,6 +10,7 @@ import asyncio
 import json
 import threading
 import time
+import types
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -277,3 +278,22 @@ def test_an_oversized_buffer_is_refused_without_a_copy(kind: type[bytearray | me
     )
     assert peak_mib(lambda: proxy.invoke(buffer)) < 1
     assert peak_mib(lambda: asyncio.run(proxy.ainvoke(buffer))) < 5
+
+
+@pytest.mark.parametrize("character", ["x", "é", "\ud800"])
+@pytest.mark.parametrize("where", ["value", "key"])
+def test_a_mapping_holding_a_huge_string_is_refused_by_its_length(
+    character: str, where: str
+) -> None:
+    # The walk quoted (and for non-ASCII, encoded) the whole string before comparing its size:
+    # refusing a string of 400 million characters took about a second and twice its memory.
+    proxy = tools()["unique"]
+    huge = character * (64 * MB)
+    arguments = types.MappingProxyType({"x": huge} if where == "value" else {huge: 1})
+    result = proxy.invoke(arguments)
+    assert result.error is not None
+    assert result.error.message == (
+        "Arguments for tool 'hostile_unique' are more than 2,000,000 bytes, over the limit of "
+        "2,000,000 bytes (Limits.max_argument_bytes); send less data"
+    )
+    assert peak_mib(lambda: proxy.invoke(arguments)) < 1

@@ -130,6 +130,16 @@ def _scalar_copy(value: object) -> tuple[object, int]:
     raise NotJSONValue(msg, [])
 
 
+def _check_length(text: str, room: int, limits: Limits) -> None:
+    """Refuse *text* as too large when its length alone leaves no *room* (bytes still allowed).
+
+    Quoting, escaping and encoding a string cost as much as the string: one of a gigabyte was
+    copied twice before the walk found it over the limit.
+    """
+    if str.__len__(text) > room:
+        check_size(None, limits)
+
+
 def _members(value: object) -> Iterator[tuple[Any, Any]]:
     """A mapping's members, read one at a time (a mapping may be lazy, or endless)."""
     mapping = typing.cast("Mapping[Any, Any]", value)
@@ -167,6 +177,7 @@ def copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
                         f"the key {short_repr(key)} is not a string (JSON object keys are strings)"
                     )
                     raise NotJSONValue(msg, list(path))
+                _check_length(key, max_size - size, limits)
                 try:
                     key = _plain_string(key)
                 except NotJSONValue as exc:
@@ -189,6 +200,8 @@ def copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
                 size += 2  # the brackets
                 opened = True
             else:
+                if isinstance(value, str):
+                    _check_length(value, max_size - size, limits)
                 try:
                     element, length = _scalar_copy(value)
                 except NotJSONValue as exc:
