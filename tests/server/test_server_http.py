@@ -14,6 +14,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -432,6 +433,65 @@ async def test_a_stop_tells_the_sdk_client_why_its_call_ended(tmp_path: Path) ->
                     os.kill(server.pid, signal.SIGTERM)
         assert [(e.code, e.message) for e in failures] == [(STOPPED["code"], STOPPED["message"])]
         _stopped_cleanly(server, signalled)
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_stop_while_a_body_is_arriving_answers_it_without_a_traceback(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    # The body was read outside the answer-when-stopped guard: uvicorn's cancellation at the
+    # end of its graceful period reached it as the app's failure, a 500 and a traceback.
+    server = HttpServer((SAMPLE,), tmp_path / "serve.log")
+    try:
+        server.wait_started()
+        with socket.create_connection(("127.0.0.1", server.port), timeout=BOUND) as client:
+            client.sendall(
+                b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"
+            )
+            time.sleep(0.5)  # the app is reading the body
+            os.kill(server.pid, stop)
+            answer = b""
+            while chunk := client.recv(4096):
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503 "), answer
+        assert json.loads(body) == {"jsonrpc": "2.0", "id": None, "error": STOPPED}
+        assert server.process.wait(STOP_TIMEOUT) == 0
+        log = server.log()
+        assert "Traceback" not in log
+        assert "Exception in ASGI application" not in log
+    finally:
+        server.stop()
+
+
+async def test_a_second_ctrl_c_stops_at_once_without_a_traceback(tmp_path: Path) -> None:
+    # uvicorn's forced exit skips the lifespan's shutdown and ends the loop, which cancelled
+    # the lifespan's task: uvicorn logged that cancellation with a traceback.
+    server = HttpServer((SAMPLE,), tmp_path / "serve.log")
+    try:
+        server.wait_started()
+        marker = tmp_path / "long"
+        answers: list[httpx2.Response] = []
+        async with httpx2.AsyncClient(timeout=BOUND) as client:
+
+            async def post() -> None:
+                request = _asleep("long-1", 60, marker)
+                answers.append(await client.post(server.url, json=request, headers=ACCEPT))
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(post)
+                await _started(marker)
+                signalled = time.monotonic()
+                os.kill(server.pid, signal.SIGINT)
+                await anyio.sleep(1)
+                os.kill(server.pid, signal.SIGINT)
+        assert [(a.status_code, a.json()["error"]) for a in answers] == [(503, STOPPED)]
+        status = server.process.wait(STOP_TIMEOUT)
+        assert (status, time.monotonic() - signalled < GRACE) == (0, True), server.log()
+        assert "Traceback" not in server.log()
     finally:
         server.stop()
 

@@ -175,7 +175,13 @@ class _Endpoint:
         scope = typed
         # Read here, within the limits (`.bodies`): the SDK reads a body whole, however large
         # or slow.
-        body = await read_body(scope, receive, self._max_body, self._body_seconds)
+        try:
+            body = await read_body(scope, receive, self._max_body, self._body_seconds)
+        except asyncio.CancelledError:
+            # The server stopped while the body was arriving (a slow client's): answered as a
+            # call it stopped, not passed on as the app's failure (a 500 and a traceback).
+            await _answer_stopped(scope, receive, send, None)
+            return
         if not isinstance(body, bytes):
             await body(scope, receive, send)
             return
@@ -291,16 +297,21 @@ async def _until_answered(app: ASGIApp, scope: Scope, receive: Receive, send: Se
     except asyncio.CancelledError:
         # A disconnect's cancellation stays inside `_unless_disconnected`: this one came
         # from whoever runs the request, and it is over once the request is answered.
-        _uncancel()
         if exchange.answering:
+            _uncancel()
             return
-        response = error_response(
-            503,
-            _STOPPED_MESSAGE,
-            code=types.INTERNAL_ERROR,
-            request_id=exchange.request_id(),
-        )
-        await response(scope, receive, send)
+        await _answer_stopped(scope, receive, send, exchange.request_id())
+
+
+async def _answer_stopped(
+    scope: Scope, receive: Receive, send: Send, request_id: str | int | None
+) -> None:
+    """Answer a request the server stopped (cancelled) before its answer began: HTTP 503."""
+    _uncancel()
+    response = error_response(
+        503, _STOPPED_MESSAGE, code=types.INTERNAL_ERROR, request_id=request_id
+    )
+    await response(scope, receive, send)
 
 
 def _uncancel() -> None:
@@ -372,7 +383,13 @@ def _app(
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncGenerator[None, None]:
         async with endpoint.running(own_loop=True):
-            yield
+            try:
+                yield
+            except asyncio.CancelledError:
+                # A forced stop (uvicorn's second Ctrl-C) skips the lifespan's shutdown and
+                # ends the loop, cancelling the task waiting for it: uvicorn logged that as the
+                # lifespan's failure, with a traceback. It ends here as the shutdown would.
+                _uncancel()
 
     middleware = [Middleware(BearerAuth, token=token)] if token is not None else []
     return Starlette(routes=[Route(path, endpoint)], middleware=middleware, lifespan=lifespan)
