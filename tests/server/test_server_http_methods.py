@@ -95,3 +95,14 @@ def test_loopback_requests_are_still_answered(server: HttpServer) -> None:
         200,
         {"jsonrpc": "2.0", "id": 1, "result": {}},
     )
+
+
+def test_refused_hosts_and_origins_write_nothing_into_the_log(server: HttpServer) -> None:
+    # The SDK's warning per refusal reached stderr bare (Python's last-resort handler), with
+    # the header as sent: any web page could write lines into the server's log.
+    for header in ({"Host": "forged-line.example"}, {"Origin": "http://forged-line.example"}):
+        response = httpx2.post(server.url, content=PING, headers={**JSON, **header}, timeout=BOUND)
+        assert response.status_code in (403, 421)
+    log = server.log()
+    assert "forged-line" not in log
+    assert all(" typed-toolsets serve: " in line for line in log.splitlines()), log

@@ -78,10 +78,17 @@ def configure_logging(stream: TextIO | None = None) -> None:
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False
-    uvicorn_logger = logging.getLogger("uvicorn.error")
-    uvicorn_logger.addHandler(handler)
-    uvicorn_logger.setLevel(logging.WARNING)
-    uvicorn_logger.propagate = False
+    # The MCP SDK's warnings and errors too: without a handler, Python's last resort wrote
+    # them bare.
+    for name in ("uvicorn.error", "mcp"):
+        library_logger = logging.getLogger(name)
+        library_logger.addHandler(handler)
+        library_logger.setLevel(logging.WARNING)
+        library_logger.propagate = False
+    # A request the Host and Origin checks refuse is answered 421 or 403, which tells the client
+    # why; a line per refusal (the SDK's, with the header as sent) would let any web page write
+    # into the server's log.
+    logging.getLogger("mcp.server.transport_security").setLevel(logging.ERROR)
 
 
 def serve(
