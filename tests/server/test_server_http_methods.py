@@ -6,8 +6,10 @@ client never sends (other methods, a rebinding page's ``Host`` or ``Origin``).
 
 from __future__ import annotations
 
+import itertools
 import json
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -106,3 +108,33 @@ def test_refused_hosts_and_origins_write_nothing_into_the_log(server: HttpServer
     log = server.log()
     assert "forged-line" not in log
     assert all(" typed-toolsets serve: " in line for line in log.splitlines()), log
+
+
+def test_a_connection_whose_request_head_never_ends_is_closed(server: HttpServer) -> None:
+    # uvicorn bounds a connection's idle time only after a first answer, and any byte stops
+    # that timer: connections sending nothing, or a header byte now and then, were held for
+    # ever, and enough of them (uvicorn counts them in limit_concurrency) had every call
+    # answered 503.
+    from typed_toolsets.server.heads import HEAD_SECONDS
+
+    silent = socket.create_connection(("127.0.0.1", server.port), timeout=BOUND)
+    dripping = socket.create_connection(("127.0.0.1", server.port), timeout=BOUND)
+    try:
+        opened = time.monotonic()
+        dripping.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        for header in itertools.count():
+            if time.monotonic() - opened > HEAD_SECONDS + 10:
+                pytest.fail("the connection is still open")
+            try:
+                dripping.sendall(f"X-{header}: 1\r\n".encode())
+            except OSError:  # closed by the server
+                break
+            time.sleep(0.5)
+        assert time.monotonic() - opened > HEAD_SECONDS - 1
+        assert silent.recv(1) == b""  # closed too, without an answer
+        # A request whose head comes in time is answered as before.
+        response = httpx2.post(server.url, content=PING, headers=JSON, timeout=BOUND)
+        assert response.status_code == 200
+    finally:
+        silent.close()
+        dripping.close()

@@ -527,12 +527,16 @@ def _config(app: ASGIApp | str, host: str, port: int, workers: int) -> uvicorn.C
     """The configuration of uvicorn serving *app* on *host*:*port* with *workers* processes."""
     import uvicorn
 
+    from .heads import HeadsInTime
+
     return uvicorn.Config(
         app,
         host=host,
         port=port,
         factory=isinstance(app, str),
         workers=workers,
+        # uvicorn's own protocol holds a connection whose request head never ends for ever.
+        http=HeadsInTime,
         lifespan="on",
         # Our own line per call replaces the access log; uvicorn's own messages go to the
         # logging configuration in place (stderr from `serve`).

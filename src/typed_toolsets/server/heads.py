@@ -1,0 +1,64 @@
+"""uvicorn's HTTP/1.1 protocol (h11), with a deadline for each request's line and headers.
+
+uvicorn bounds a connection's idle time only after a first answer (its keep-alive timer, which
+any byte received stops): a connection that sends nothing, or a few bytes of headers now and
+then, was held for ever, and every connection counts against uvicorn's ``limit_concurrency``,
+so a thousand of them had every caller answered 503. Here a request's head must be whole within
+`HEAD_SECONDS` of the connection opening, or of the previous answer on it, or the connection
+is closed. The body has its own bound (`.bodies`).
+
+May import uvicorn and h11 (the server extra's); loaded by `.http` when it runs uvicorn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Final
+
+import h11
+from typing_extensions import override
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+__all__ = ["HEAD_SECONDS", "HeadsInTime"]
+
+#: How long a request's line and headers may take to arrive (seconds), from the connection
+#: opening or the previous answer on it.
+HEAD_SECONDS: Final = 10.0
+
+
+class HeadsInTime(H11Protocol):
+    """uvicorn's h11 protocol, closing a connection whose request head is not whole in time."""
+
+    _head_timer: asyncio.TimerHandle | None = None
+
+    @override
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn narrows asyncio's BaseTransport the same way
+        super().connection_made(transport)
+        self._wait_for_head()
+
+    @override
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():  # kept alive: the next request's head is awaited
+            self._wait_for_head()
+
+    @override
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_waiting()
+        super().connection_lost(exc)
+
+    def _wait_for_head(self) -> None:
+        self._stop_waiting()
+        self._head_timer = self.loop.call_later(HEAD_SECONDS, self._head_late)
+
+    def _stop_waiting(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        # IDLE: no request line and headers read whole since the connection opened or the
+        # previous answer (a request being read or answered is past it).
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.transport.close()
