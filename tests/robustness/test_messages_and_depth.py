@@ -198,6 +198,35 @@ def test_the_year_0000_is_refused_for_what_it_is(annotation: object, text: str) 
     assert proxy.invoke(json.dumps({"value": text})).error == result.error
 
 
+@pytest.mark.parametrize(
+    ("annotation", "text", "said"),
+    [
+        (
+            datetime,
+            "2016-12-31T23:58:60Z",
+            "an RFC 3339 date-time such as 2024-05-01T12:30:00Z or null; " + LEAP_SECOND_RULE,
+        ),
+        (
+            date,
+            "0000-03-01",
+            (
+                "a date such as 2024-05-01 or null; it is in the year 0000, which RFC 3339 allows "
+                "but Python's dates do not (they start at 0001); send a year from 0001 to 9999"
+            ),
+        ),
+    ],
+)
+def test_an_optional_date_or_date_time_says_the_same_reason(
+    annotation: object, text: str, said: str
+) -> None:
+    # With null as the union's other variant the reason was lost: "not valid here" alone.
+    proxy = echo_tool(annotation | None)
+    result = proxy.invoke({"value": text})
+    assert result.error is not None
+    assert result.error.details[0].message == f"'{text}' is not valid here; expected {said}"
+    assert proxy.invoke(json.dumps({"value": text})).error == result.error
+
+
 # ------------------------------------------------------------------------------------ finding 9
 
 

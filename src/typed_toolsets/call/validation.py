@@ -296,16 +296,40 @@ def _format_reason(parse: Callable[[str], object], hint: str, instance: object) 
     rule is added), a date in the year 0000 (valid RFC 3339 that Python cannot hold: said so).
     """
     shown = short(instance)
+    broken = _rule_broken(parse, instance)
+    if broken is YEAR_ZERO_RULE:
+        return f"{shown} {YEAR_ZERO_RULE}"
+    return f"{shown}{hint}; {broken}" if broken else shown + hint
+
+
+def _rule_broken(parse: Callable[[str], object], instance: object) -> str | None:
+    """The rule a text of a format's grammar breaks, if the grammar does not show it.
+
+    `LEAP_SECOND_RULE` or `YEAR_ZERO_RULE`; None when *instance* is valid or breaks the grammar.
+    """
     if isinstance(instance, str):
         try:
             parse(instance)
         except MisplacedLeapSecondError:
-            return f"{shown}{hint}; {LEAP_SECOND_RULE}"
+            return LEAP_SECOND_RULE
         except YearZeroError:
-            return f"{shown} {YEAR_ZERO_RULE}"
+            return YEAR_ZERO_RULE
         except ValueError:
             pass
-    return shown + hint
+    return None
+
+
+def _format_rules(instance: object, options: Sequence[object]) -> str:
+    """The rule a string refused by a union breaks in a format variant (see `_rule_broken`)."""
+    if type(instance) is not str:
+        return ""
+    for option in options:
+        fmt = as_dict(option).get("format")
+        if isinstance(fmt, str) and fmt in BY_FORMAT:
+            broken = _rule_broken(BY_FORMAT[fmt].parse, instance)
+            if broken is not None:
+                return f"; it {broken}" if broken is YEAR_ZERO_RULE else f"; {broken}"
+    return ""
 
 
 def missing(*, top: bool) -> str:
@@ -343,7 +367,7 @@ def union_mismatch(instance: object, options: Sequence[object], expected: str | 
     """
     if expected is None:
         expected = union_expectation(options)
-    hint = union_hint(instance, options)
+    hint = union_hint(instance, options) + _format_rules(instance, options)
     return f"{short(instance)} is not valid here; expected {expected}{hint}"
 
 
