@@ -447,6 +447,25 @@ def test_annotations_without_schema(annotation: str, cause: str) -> None:
     assert problem.endswith("[toolset-param-type]")
 
 
+@pytest.mark.parametrize(
+    ("annotation", "shown"),
+    [
+        ("Annotated[bool, Ge(0)]", "Annotated[bool, ...]"),
+        ("list[Annotated[int, MaxLen(2)]] | None", "list[Annotated[int, ...]] | None"),
+        ("list[Any]", "list[Any]"),  # no metadata at fault: the type as written
+        ("Annotated[Any, 'a note']", "Any"),
+    ],
+)
+def test_a_constraint_without_schema_names_the_annotated_type(annotation: str, shown: str) -> None:
+    # "parameter 'x' has type int, which has no JSON Schema": int has one; its metadata did not.
+    namespace: dict[str, Any] = {"Annotated": Annotated, "Ge": Ge, "MaxLen": MaxLen, "Any": Any}
+    exec(f"def op(self, *, x: {annotation}) -> None: ...", namespace)  # noqa: S102
+    problem = single(
+        lambda: type("TypeToolset", (Toolset,), {"exports": (tool("op"),), "op": namespace["op"]})
+    )
+    assert problem.startswith(f"TypeToolset.op: parameter 'x' has type {shown}, which has no JSON ")
+
+
 def test_none_default_does_not_make_a_parameter_nullable() -> None:
     def build() -> None:
         class NoneToolset(Toolset):

@@ -25,6 +25,7 @@ from typed_toolsets.types.typespec import (
     TypeSpec,
     Unresolved,
     Unsupported,
+    UnsupportedMetadata,
 )
 
 if TYPE_CHECKING:
@@ -266,7 +267,8 @@ def read_method(
                     class_name,
                     method_name,
                     parameter.name,
-                    type=label(annotation),
+                    # The metadata, not the type, has no schema: Annotated[int, ...] is said.
+                    type=label(annotation, annotated=isinstance(exc, UnsupportedMetadata)),
                     reason=str(exc),
                 )
             )

@@ -15,8 +15,14 @@ __all__ = ["int_text", "label", "value_text"]
 _NoneType = type(None)
 
 
-def label(annotation: object) -> str:
-    """A short readable name for an annotation (``str | Color``, ``list[int]``)."""
+def label(annotation: object, *, annotated: bool = False) -> str:
+    """A short readable name for an annotation (``str | Color``, ``list[int]``).
+
+    Args:
+        annotation: The annotation.
+        annotated: Write ``Annotated[int, ...]`` where the annotation has metadata (for a
+            problem the metadata causes), rather than the type alone.
+    """
     if annotation is None or annotation is _NoneType:
         return "None"
     if annotation is Ellipsis:
@@ -30,14 +36,15 @@ def label(annotation: object) -> str:
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin is typing.Union or origin is types.UnionType:
-        return " | ".join(label(a) for a in args)
+        return " | ".join(label(a, annotated=annotated) for a in args)
     if origin is typing.Literal:
         return f"Literal[{', '.join(value_text(a) for a in args)}]"
     if origin is typing.Annotated:
-        return label(args[0])
+        base = label(args[0], annotated=annotated)
+        return f"Annotated[{base}, ...]" if annotated else base
     if origin is not None and args:
         name = getattr(origin, "__name__", None) or label(origin)
-        return f"{name}[{', '.join(label(a) for a in args)}]"
+        return f"{name}[{', '.join(label(a, annotated=annotated) for a in args)}]"
     qualname = getattr(annotation, "__qualname__", None)
     if isinstance(qualname, str):
         return qualname

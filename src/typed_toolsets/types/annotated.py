@@ -25,7 +25,7 @@ from .typespec import (
     Reject,
     Schema,
     TypeSpec,
-    Unsupported,
+    UnsupportedMetadata,
     check_float,
 )
 from .unions import is_union, numbers_merged, union_spec
@@ -68,7 +68,7 @@ def _constraints(metadata: tuple[object, ...]) -> list[tuple[str, object]]:
     """The ``(constraint name, value)`` pairs of ``Annotated`` metadata, in order.
 
     Raises:
-        Unsupported: An annotated_types constraint that JSON Schema cannot express.
+        UnsupportedMetadata: An annotated_types constraint that JSON Schema cannot express.
     """
     import annotated_types
 
@@ -101,7 +101,7 @@ def _constraints(metadata: tuple[object, ...]) -> list[tuple[str, object]]:
         else:
             if type(item).__module__ == "annotated_types":
                 msg = f"annotated_types.{type(item).__name__} cannot be expressed in JSON Schema"
-                raise Unsupported(msg)
+                raise UnsupportedMetadata(msg)
     return found
 
 
@@ -113,17 +113,17 @@ def _limit(name: str, value: object) -> int | float:
         or (isinstance(value, float) and not math.isfinite(value))
     ):
         msg = f"the {name} constraint needs a finite int or float (got {value!r})"
-        raise Unsupported(msg)
+        raise UnsupportedMetadata(msg)
     if isinstance(value, int) and not -LONG_INT < value < LONG_INT:
         # No JSON text writes it (nor does repr, past the interpreter's digit limit).
         msg = f"the {name} constraint needs an int of at most {MAX_INT_DIGITS:,} digits"
-        raise Unsupported(msg)
+        raise UnsupportedMetadata(msg)
     if name in ("MinLen", "MaxLen") and (not isinstance(value, int) or value < 0):
         msg = f"the {name} constraint needs a non-negative int (got {value!r})"
-        raise Unsupported(msg)
+        raise UnsupportedMetadata(msg)
     if name == "MultipleOf" and value <= 0:
         msg = f"the MultipleOf constraint needs a positive number (got {value!r})"
-        raise Unsupported(msg)
+        raise UnsupportedMetadata(msg)
     return value
 
 
@@ -154,11 +154,11 @@ def _keywords(constraints: list[tuple[str, object]], base: TypeSpec, base_type: 
         if not targets:
             applies = "numbers" if name in _NUMBER_CONSTRAINTS else "strings, arrays and objects"
             msg = f"the {name} constraint applies to {applies}, not to {label(base_type)}"
-            raise Unsupported(msg)
+            raise UnsupportedMetadata(msg)
         for keyword in targets:
             if keyword == "multipleOf" and keyword in keywords:
                 msg = "only one MultipleOf constraint can apply"
-                raise Unsupported(msg)
+                raise UnsupportedMetadata(msg)
             _tightened(keywords, keyword, limit)
     return keywords
 
@@ -328,7 +328,7 @@ def _annotated_rule(annotation: object, builder: Builder) -> TypeSpec:
         )
     empty = _no_value_between(_bounds(constraints), spec.json_types) if constraints else None
     if empty is not None:
-        raise Unsupported(empty)
+        raise UnsupportedMetadata(empty)
     return spec
 
 
@@ -400,7 +400,7 @@ def _distribute(
         parts.append(_constrained(annotation, variant, arg, constraints, None) if fits else arg)
     if all(not isinstance(part, TypeSpec) for part in parts):
         msg = f"no variant of {base_type!r} accepts the constraints {sorted(names)}"
-        raise Unsupported(msg)
+        raise UnsupportedMetadata(msg)
     variants = [part if isinstance(part, TypeSpec) else builder.spec(part) for part in parts]
     nullable = _NoneType in typing.get_args(base_type)
     union = union_spec(annotation, variants, nullable=nullable)
@@ -443,7 +443,7 @@ def _annotated_shape(annotation: object, describer: Describer) -> Shape:
     shape = describer.shape(base)
     try:
         constraints = _constraints(tuple(metadata))
-    except Unsupported:  # the spec says why; the shape is the base's
+    except UnsupportedMetadata:  # the spec says why; the shape is the base's
         return shape
     for name, limit in constraints:
         if isinstance(limit, bool) or not isinstance(limit, (int, float)):

@@ -31,6 +31,7 @@ __all__ = [
     "UNSAFE_FLOAT",
     "Unresolved",
     "Unsupported",
+    "UnsupportedMetadata",
     "check_float",
     "container_spec",
     "count_members",
@@ -103,6 +104,10 @@ class BoundLost(Reject):
 
 class Unsupported(Exception):  # noqa: N818 - a verdict on an annotation, not an error
     """An annotation has no JSON Schema mapping. The message says why."""
+
+
+class UnsupportedMetadata(Unsupported):
+    """An ``Annotated`` annotation's metadata has no JSON Schema mapping (its type alone may)."""
 
 
 class Unresolved(Exception):  # noqa: N818 - a verdict on an annotation, not an error
