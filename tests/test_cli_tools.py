@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import textwrap
@@ -120,6 +121,18 @@ def test_the_console_script_runs_too() -> None:
         check=False,
     )
     assert (done.returncode, done.stdout) == (0, "a\nb\n")
+
+
+@pytest.mark.slow
+def test_the_help_s_stdin_example_works_as_printed() -> None:
+    # It was `echo '{"text": "b\\na"}' | ...`: dash's echo (sh on Debian) turns the JSON escape
+    # into a line break, and the call was refused as invalid JSON. printf '%s' writes its
+    # argument as is in every shell.
+    (line,) = [line for line in cli("call", "--help").stdout.splitlines() if " | " in line]
+    writer, command = (shlex.split(part) for part in line.split(" | "))
+    assert writer[:2] == ["printf", "%s"]
+    done = cli(*command[1:], stdin=writer[2])
+    assert (done.returncode, done.stdout) == (0, "a\nb\n"), done.stderr
 
 
 @pytest.mark.slow

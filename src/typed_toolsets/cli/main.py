@@ -168,7 +168,8 @@ def _add_tool_commands(commands: Any) -> None:
         epilog=(
             "examples:\n"
             f'  typed-toolsets call {_EXAMPLE_TARGET} text_wc \'{{"text": "one two"}}\'\n'
-            f'  echo \'{{"text": "b\\na"}}\' | typed-toolsets call {_EXAMPLE_TARGET} '
+            # printf, not echo: dash's echo turns the JSON escape \n into a line break.
+            f"  printf '%s' '{{\"text\": \"b\\na\"}}' | typed-toolsets call {_EXAMPLE_TARGET} "
             "text_sort_lines -"
         ),
         formatter_class=formatter,
