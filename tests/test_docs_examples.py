@@ -104,7 +104,7 @@ def test_the_command_line_call_prints_what_the_readme_shows(
     block = _block_with("typed-toolsets call typed_toolsets.text", "sh")
     command, shown = block.strip().splitlines()
     argv = shlex.split(command)
-    assert argv[0] == "typed-toolsets"
+    assert argv[0] == ".venv/bin/typed-toolsets"  # the environment "Try it" made
     assert main(argv[1:]) == 0
     assert capsys.readouterr().out.strip() == shown.removeprefix("# ")
 
