@@ -582,11 +582,15 @@ def test_the_deadline_stops_the_run_after_a_slow_sync_tool() -> None:
     assert isinstance(error, AgentError)
     assert [s.observation for s in error.steps] == ["rested"]  # a sync tool cannot be stopped
     assert error.deadline == 0.1
-    assert error.waiting_for == "the model"
-    assert str(error).startswith("The agent's deadline of 0.1 s passed after 1 step, at the model")
+    # Noticed as the tool returns, and said to be the tool's: it was "the model", where the
+    # time did not go.
+    assert error.waiting_for == "tool 'shop_nap'"
+    assert str(error).startswith(
+        "The agent's deadline of 0.1 s passed after 1 step, at tool 'shop_nap'; "
+    )
     assert shop.ran == ["nap"]
     again = pickle.loads(pickle.dumps(error))  # noqa: S301 - our own object
-    assert (again.deadline, again.waiting_for, again.steps) == (0.1, "the model", error.steps)
+    assert (again.deadline, again.waiting_for, again.steps) == (0.1, "tool 'shop_nap'", error.steps)
 
 
 def test_a_deadline_that_passed_in_the_last_step_is_not_reported_as_the_bound() -> None:
@@ -596,7 +600,7 @@ def test_a_deadline_that_passed_in_the_last_step_is_not_reported_as_the_bound() 
     with pytest.raises(DeadlineExceededError) as caught:
         agent.run("Nap.")
     assert [s.observation for s in caught.value.steps] == ["rested"]
-    assert caught.value.waiting_for == "the model"
+    assert caught.value.waiting_for == "tool 'shop_nap'"
 
 
 def test_the_deadline_is_checked_before_a_tool_runs() -> None:

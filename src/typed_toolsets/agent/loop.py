@@ -82,12 +82,13 @@ _Core: TypeAlias = "Generator[_Request, object, AgentResult]"
 
 @attrs.frozen
 class _Outcome:
-    """What an action gave: the observation, and whether the deadline stopped the tool."""
+    """What an action gave: its observation; whether the tool ran, and the deadline stopped it."""
 
     observation: str
     ok: bool
     result: ToolResult | None = None
     stopped: bool = False
+    ran: bool = False
 
 
 class _Clock:
@@ -408,7 +409,9 @@ class ReAct:
                 result=outcome.result,
             )
             steps.append(step)
-            if outcome.stopped:
+            if outcome.stopped or (outcome.ran and clock.expired()):
+                # A sync tool in `run` cannot be stopped: the deadline that passed while it ran
+                # is noticed as it returns, and was the tool's, not the next model turn's.
                 raise clock.passed(steps, f"tool {read.action!r}")
             turns.append(Turn(reply, self._shown(outcome.observation), step))
         if clock.expired():
@@ -472,7 +475,7 @@ class ReAct:
             )
         done = typing.cast("ToolResult", result)
         text = result_text(proxy, done.value) if done.error is None else failure_text(done.error)
-        return _Outcome(text, ok=done.ok, result=done)
+        return _Outcome(text, ok=done.ok, result=done, ran=True)
 
     def _shown(self, observation: str) -> str:
         """The observation as the model sees it: cut at the cap, with a note saying so."""
