@@ -206,7 +206,9 @@ def test_wrong_declarations_are_definition_errors() -> None:
                 return "pong"
 
     message = str(caught.value)
-    assert "Wrong: `tool_annotations` must be a ToolAnnotations or None" in message
+    assert (
+        "Wrong: `tool_annotations` must be a ToolAnnotations, a mapping of MCP's hints" in message
+    )
     assert "Wrong: `requires_approval` must be True or False (got 'yes')" in message
     assert len(caught.value.problems) == 2
 
@@ -214,7 +216,9 @@ def test_wrong_declarations_are_definition_errors() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "expected"),
     [
-        ({"annotations": {"readOnlyHint": True}}, "`annotations` must be a ToolAnnotations"),
+        ({"annotations": {"readOnly": True}}, "`annotations` must be a ToolAnnotations, a "),
+        ({"annotations": {"readOnlyHint": "yes"}}, "`annotations` must be a ToolAnnotations, a "),
+        ({"annotations": ("readOnlyHint", True)}, "`annotations` must be a ToolAnnotations, a "),
         ({"requires_approval": 1}, "`requires_approval` must be a bool or None (got 1)"),
     ],
 )
@@ -223,6 +227,45 @@ def test_tool_checks_the_new_options(kwargs: dict[str, object], expected: str) -
         tool("ping", **kwargs)  # type: ignore[arg-type]
     with pytest.raises(ToolsetDefinitionError, match=re.escape(expected)):
         tool(**kwargs)  # type: ignore[call-overload]
+
+
+def test_annotations_may_be_written_in_mcp_s_names() -> None:
+    # SPEC 8 names the hints as MCP does: a mapping of those (or the fields' own names, or the
+    # MCP SDK's ToolAnnotations) was refused as "not a ToolAnnotations".
+    from mcp.types import ToolAnnotations as SdkAnnotations
+
+    class Files(Toolset):
+        tool_annotations: ClassVar[dict[str, bool]] = {"readOnlyHint": True, "openWorldHint": False}
+
+        @tool(annotations={"readOnlyHint": False, "destructiveHint": True, "title": "Delete"})
+        def delete(self, *, path: str) -> None: ...
+
+        @tool(annotations={"idempotent_hint": True})
+        def touch(self, *, path: str) -> None: ...
+
+        @tool(annotations=SdkAnnotations(title="Stat"))
+        def stat(self, *, path: str) -> int:
+            return len(path)
+
+    delete, touch, stat = Files.to_tools()
+    assert delete.annotations == ToolAnnotations(
+        title="Delete", read_only_hint=False, destructive_hint=True, open_world_hint=False
+    )
+    assert touch.annotations == ToolAnnotations(
+        read_only_hint=True, idempotent_hint=True, open_world_hint=False
+    )
+    assert stat.annotations == ToolAnnotations(
+        title="Stat", read_only_hint=True, open_world_hint=False
+    )
+    assert export.mcp([delete])[0]["annotations"] == {
+        "title": "Delete",
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "openWorldHint": False,
+    }
+    assert tool("delete", annotations={"readOnlyHint": True}).annotations == ToolAnnotations(
+        read_only_hint=True
+    )
 
 
 def test_the_bare_decorator_refuses_options_given_with_the_method() -> None:

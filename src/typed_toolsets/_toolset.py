@@ -10,7 +10,7 @@ import attrs
 
 from ._public import public
 from .definition.classes import build_class, class_info, init_problem
-from .definition.declarations import ToolAnnotations, ToolSpec
+from .definition.declarations import AnnotationsLike, ToolSpec
 from .definition.errors import ToolsetDefinitionError
 from .definition.limits import DEFAULT_LIMITS, Limits
 from .rules.names import class_display_name, default_toolset_name, mangle
@@ -90,7 +90,9 @@ class Toolset:
         exports: The declared exports, in order: ``(tool("method"), ...)``.
         limits: The `Limits` applied to this toolset's tools (a tool's own limits replace them).
         tool_annotations: Hints for clients about every tool of the toolset (MCP tool
-            annotations); a tool's own ``tool(..., annotations=...)`` is laid over them.
+            annotations): a `ToolAnnotations`, or a mapping in MCP's names
+            (``{"readOnlyHint": True}``); a tool's own ``tool(..., annotations=...)`` is laid
+            over them.
         requires_approval: Whether an agent may run this toolset's tools only after its approval
             callback agrees (a tool's ``tool(..., requires_approval=...)`` overrides it).
     """
@@ -98,7 +100,7 @@ class Toolset:
     toolset_name: ClassVar[str]
     exports: ClassVar[tuple[ToolSpec, ...]] = ()
     limits: ClassVar[Limits] = DEFAULT_LIMITS
-    tool_annotations: ClassVar[ToolAnnotations | None] = None
+    tool_annotations: ClassVar[AnnotationsLike | None] = None
     requires_approval: ClassVar[bool] = False
 
     if TYPE_CHECKING:

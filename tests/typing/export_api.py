@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from typing_extensions import assert_type
@@ -33,7 +34,7 @@ class NotesToolset(Toolset):
 
 
 def declarations() -> None:
-    assert_type(Toolset.tool_annotations, ToolAnnotations | None)
+    assert_type(Toolset.tool_annotations, ToolAnnotations | Mapping[str, str | bool | None] | None)
     assert_type(Toolset.requires_approval, bool)
     assert_type(NotesToolset.requires_approval, bool)
     hints = ToolAnnotations(title="t", read_only_hint=True, open_world_hint=False)

@@ -27,7 +27,14 @@ from typed_toolsets.rules.names import (
 from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.types.typespec import MISSING, Unresolved
 
-from .declarations import ToolAnnotations, ToolSpec, marks, spec_of
+from .declarations import (
+    ANNOTATIONS_EXPECTED,
+    ToolAnnotations,
+    ToolSpec,
+    marks,
+    read_annotations,
+    spec_of,
+)
 from .errors import ToolsetDefinitionError
 from .limits import DEFAULT_LIMITS, Limits
 from .methods import (
@@ -324,15 +331,17 @@ def _class_limits(cls: type, problems: list[Problem]) -> Limits:
 def _class_policy(cls: type, problems: list[Problem]) -> tuple[ToolAnnotations | None, bool]:
     """The toolset-wide ``tool_annotations`` and ``requires_approval`` of *cls*, checked."""
     where = class_display_name(cls.__qualname__)
-    annotations = _class_annotations(cls, where, problems)
-    if annotations is not None and not isinstance(annotations, ToolAnnotations):
+    declared = _class_annotations(cls, where, problems)
+    try:
+        annotations = read_annotations(declared)
+    except TypeError:
         problems.append(
             problem(
                 "class-option-type",
                 where,
                 option="tool_annotations",
-                expected="a ToolAnnotations or None",
-                got=repr(annotations),
+                expected=ANNOTATIONS_EXPECTED,
+                got=repr(declared),
             )
         )
         annotations = None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import functools
 import typing
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, overload
 
 import attrs
 
@@ -15,7 +15,17 @@ from typed_toolsets.rules.problems import Problem, problem
 from .errors import ToolsetDefinitionError
 from .limits import Limits
 
-__all__ = ["SPEC_ATTRIBUTE", "ToolAnnotations", "ToolSpec", "marks", "spec_of", "tool"]
+__all__ = [
+    "ANNOTATIONS_EXPECTED",
+    "SPEC_ATTRIBUTE",
+    "AnnotationsLike",
+    "ToolAnnotations",
+    "ToolSpec",
+    "marks",
+    "read_annotations",
+    "spec_of",
+    "tool",
+]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -75,19 +85,66 @@ class ToolAnnotations:
 
     def to_dict(self) -> dict[str, str | bool]:
         """The MCP ``annotations`` object: the fields that are set, in MCP's camelCase names."""
-        names = {
-            "title": "title",
-            "read_only_hint": "readOnlyHint",
-            "destructive_hint": "destructiveHint",
-            "idempotent_hint": "idempotentHint",
-            "open_world_hint": "openWorldHint",
-        }
         found: dict[str, str | bool] = {}
-        for field, key in names.items():
+        for key, field in _MCP_NAMES.items():
             value: str | bool | None = getattr(self, field)
             if value is not None:
                 found[key] = value
         return found
+
+
+#: Each hint's name in MCP (``tool(annotations={"readOnlyHint": True})``), and its field's.
+_MCP_NAMES: Final = {
+    "title": "title",
+    "readOnlyHint": "read_only_hint",
+    "destructiveHint": "destructive_hint",
+    "idempotentHint": "idempotent_hint",
+    "openWorldHint": "open_world_hint",
+}
+#: What `read_annotations` takes, as a definition error says it.
+ANNOTATIONS_EXPECTED: Final = (
+    "a ToolAnnotations, a mapping of MCP's hints (title, readOnlyHint, destructiveHint, "
+    "idempotentHint, openWorldHint) to a str or true or false, or None"
+)
+
+
+class _Dumped(Protocol):
+    """A model that writes itself as a mapping (the MCP SDK's ``ToolAnnotations``, pydantic's)."""
+
+    def model_dump(self, *, exclude_none: bool = ...) -> dict[str, Any]: ...
+
+
+#: What a toolset's ``tool_annotations`` may be (``tool(annotations=...)`` also takes the MCP
+#: SDK's ``ToolAnnotations``).
+AnnotationsLike: TypeAlias = "ToolAnnotations | Mapping[str, str | bool | None]"
+
+
+def read_annotations(value: object) -> ToolAnnotations | None:
+    """Tool annotations as declared: a `ToolAnnotations`, or MCP's hints by name.
+
+    A mapping may use MCP's names (``{"readOnlyHint": True}``) or the fields' own; an object
+    with a ``model_dump`` method (the MCP SDK's ``ToolAnnotations``) is read as its mapping.
+
+    Raises:
+        TypeError: *value* is none of those, names a hint neither way, or holds a value of the
+            wrong type (see `ANNOTATIONS_EXPECTED`).
+    """
+    if value is None or isinstance(value, ToolAnnotations):
+        return value
+    dump = getattr(value, "model_dump", None)
+    if not isinstance(value, Mapping) and callable(dump):
+        value = dump(exclude_none=True)
+    if not isinstance(value, Mapping):
+        raise TypeError(ANNOTATIONS_EXPECTED)
+    fields: dict[str, Any] = {}  # checked by the class's own validators
+    for key, hint in typing.cast("Mapping[object, object]", value).items():
+        name = _MCP_NAMES.get(key) if isinstance(key, str) else None
+        if name is None and key in _MCP_NAMES.values():
+            name = typing.cast("str", key)
+        if name is None:
+            raise TypeError(ANNOTATIONS_EXPECTED)
+        fields[name] = hint
+    return ToolAnnotations(**fields)
 
 
 @public
@@ -170,9 +227,20 @@ def _check_arguments(
     options: tuple[tuple[str, object, type], ...] = (
         ("description", description, str),
         ("limits", limits, Limits),
-        ("annotations", annotations, ToolAnnotations),
         ("requires_approval", requires_approval, bool),
     )
+    try:
+        read_annotations(annotations)
+    except TypeError:
+        found = problem(
+            "class-option-type",
+            None,
+            method,
+            option="annotations",
+            expected=ANNOTATIONS_EXPECTED,
+            got=repr(annotations),
+        )
+        problems.append(found)
     for option, value, expected in options:
         if value is not None and not isinstance(value, expected):
             problems.append(
@@ -225,7 +293,7 @@ def tool(
     tool_name: str | None = None,
     description: str | None = None,
     limits: Limits | None = None,
-    annotations: ToolAnnotations | None = None,
+    annotations: AnnotationsLike | _Dumped | None = None,
     requires_approval: bool | None = None,
     inline: bool = False,
 ) -> ToolSpec: ...
@@ -238,7 +306,7 @@ def tool(
     tool_name: str | None = None,
     description: str | None = None,
     limits: Limits | None = None,
-    annotations: ToolAnnotations | None = None,
+    annotations: AnnotationsLike | _Dumped | None = None,
     requires_approval: bool | None = None,
     inline: bool = False,
 ) -> Callable[[_F], _F]: ...
@@ -248,7 +316,7 @@ def tool(
     tool_name: str | None = None,
     description: str | None = None,
     limits: Limits | None = None,
-    annotations: ToolAnnotations | None = None,
+    annotations: AnnotationsLike | _Dumped | None = None,
     requires_approval: bool | None = None,
     inline: bool = False,
 ) -> ToolSpec | Callable[..., Any]:
@@ -265,7 +333,8 @@ def tool(
             method's docstring, else ``"<Method name> operation"``.
         limits: Limits for this tool, replacing the toolset's.
         annotations: Hints for clients (MCP tool annotations), laid over the toolset's
-            ``tool_annotations`` field by field.
+            ``tool_annotations`` field by field: a `ToolAnnotations`, or a mapping in MCP's
+            names (``{"readOnlyHint": True}``; the MCP SDK's ``ToolAnnotations`` too).
         requires_approval: True: an agent runs this tool only after its approval callback
             agrees; None: the toolset's ``requires_approval``.
         inline: True: the async call forms (``ainvoke``, ``adynamic_call``, ``acall``) run this
@@ -292,7 +361,7 @@ def tool(
                     tool_name=tool_name,
                     description=description,
                     limits=limits,
-                    annotations=annotations,
+                    annotations=read_annotations(annotations),
                     requires_approval=requires_approval,
                     inline=inline,
                 ),
@@ -319,7 +388,7 @@ def tool(
         tool_name=tool_name,
         description=description,
         limits=limits,
-        annotations=annotations,
+        annotations=read_annotations(annotations),
         requires_approval=requires_approval,
         inline=inline,
     )
