@@ -116,7 +116,7 @@ class _Dumped(Protocol):
 
 #: What a toolset's ``tool_annotations`` may be (``tool(annotations=...)`` also takes the MCP
 #: SDK's ``ToolAnnotations``).
-AnnotationsLike: TypeAlias = "ToolAnnotations | Mapping[str, str | bool | None]"
+AnnotationsLike: TypeAlias = ToolAnnotations | Mapping[str, str | bool | None]
 
 
 def read_annotations(value: object) -> ToolAnnotations | None:
