@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 import pytest
 
-from typed_toolsets import Toolset, tool
+from typed_toolsets import Limits, Toolset, tool
 from typed_toolsets.definition.classes import class_info
 from typed_toolsets.types.arguments import ArgumentsVariant
 from typed_toolsets.types.compiled import compile_function
@@ -236,3 +236,29 @@ def test_tools_with_names_of_their_own_stay_within_their_memory() -> None:
     # what any tool of their types builds once (their shapes' code, the types' specs).
     _kept_per_tool(3, "first")
     assert _kept_per_tool(40, "measured") < 10 * 1024
+
+
+def test_toolsets_with_limits_of_their_own_let_their_code_go(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each max_argument_bytes writes a fast path of its own; the number mode's registry held
+    # every such code for good (and so its source in linecache): a host setting the limit per
+    # session kept about 7.6 KiB per value it ever used.
+    from typed_toolsets.types import bounded, typespec
+
+    monkeypatch.setattr(bounded, "CACHED_ENTRIES", 40)
+
+    def one(size: int) -> None:
+        class Sized(Toolset):
+            @tool(limits=Limits(max_argument_bytes=size))
+            def add(self, *, a: int, b: int) -> int:
+                return a + b
+
+        assert Sized.to_tools()[0].dynamic_call('{"a": 1, "b": 2}') == 3
+
+    for size in range(10_000, 10_300):
+        one(size)
+    gc.collect()
+    assert len(typespec._modes) < 100  # the registry the leak was in
+    fast_paths = [name for name in linecache.cache if "fast path of arguments of" in name]
+    assert len(fast_paths) < 100

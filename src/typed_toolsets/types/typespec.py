@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 import types
 import typing
+import weakref
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, TypeAlias
 
@@ -269,9 +270,11 @@ def count_members(value: object) -> int:
 # (from an attrs validator, say) has its own mode and leaves the outer call's as it was. Asked
 # only for such a float: a fast path pays nothing per call for it (a context variable set and
 # reset cost each call about 2,500 instructions).
-# By the id of each registered code, the code (held, so no other object takes its id) and
-# whether it structures exactly: an int is hashed at once, a code object's hash reads it all.
-_modes: Final[dict[int, tuple[types.CodeType, bool]]] = {}
+# By the id of each registered code, a weak reference to the code and whether it structures
+# exactly: an int is hashed at once, a code object's hash reads it all. The entry goes with its
+# code (before another object can take its id): each size limit writes its own fast path, and
+# held here, every one a process ever made stayed, with its source in linecache.
+_modes: Final[dict[int, tuple[weakref.ref[types.CodeType], bool]]] = {}
 
 
 def structures_numbers(code: types.CodeType, *, exactly: bool) -> None:
@@ -281,7 +284,13 @@ def structures_numbers(code: types.CodeType, *, exactly: bool) -> None:
         code: The code of a fast path (*exactly* false) or of the exact path's entry (true).
         exactly: Which mode the functions it calls structure in, up to the next registered one.
     """
-    _modes[id(code)] = (code, exactly)
+    key = id(code)
+
+    def forget(ref: weakref.ref[types.CodeType]) -> None:
+        if _modes.get(key, (None,))[0] is ref:
+            del _modes[key]
+
+    _modes[key] = (weakref.ref(code, forget), exactly)
 
 
 def exact_numbers() -> bool:
