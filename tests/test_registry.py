@@ -403,3 +403,22 @@ def test_a_default_whose_json_form_is_not_json_is_a_definition_error(
     error = outcome[0]
     assert isinstance(error, ToolsetDefinitionError)
     assert f"its JSON form is not JSON ({says}); unstructure must return JSON values" in str(error)
+
+
+def test_registering_a_type_again_replaces_its_rule() -> None:
+    # Each registration added a rule and kept the earlier ones, which could never match
+    # again: rules piled up and every later build asked each of them first.
+    class Ticket:
+        def __init__(self, code: str) -> None:
+            self.code = code
+
+    before = len(registry.rules())
+    for pattern in ("^[a-z]+$", "^[0-9]+$", "^[A-Z]+$"):
+        register_type(
+            Ticket,
+            schema={"type": "string", "pattern": pattern},
+            structure=Ticket,
+            unstructure=lambda ticket: ticket.code,
+        )
+    assert len(registry.rules()) == before + 1
+    assert registry.spec(Ticket).schema == {"type": "string", "pattern": "^[A-Z]+$"}

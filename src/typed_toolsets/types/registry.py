@@ -100,12 +100,15 @@ class Rule:
         factory: Builds the annotation's `TypeSpec`.
         shape: Describes the annotation for the ambiguity analysis (which JSON values it
             admits), as the factory's schema does; by default, from the schema's JSON types.
+        replaces: For a user rule, what it is the rule of (the registered class): a later
+            rule for the same takes its place.
     """
 
     name: str
     predicate: Predicate
     factory: Factory
     shape: ShapeFunction = schema_shape
+    replaces: object = None
 
 
 class _Pending:
@@ -243,11 +246,17 @@ class TypeRegistry:
     def add_user_rule(self, rule: Rule) -> None:
         """Put a user rule ahead of every other rule and forget cached specs it may change.
 
+        A rule that `Rule.replaces` what an earlier one does takes that one's place.
+
         Recursive classes are built again too (their fields may hold the type); the ``$defs``
         entries of the old builds stay until a new build replaces them, so a schema built
         before the rule is still documented as it was built.
         """
         with self._lock:
+            if rule.replaces is not None:
+                # Registered again: the earlier rule could never match again, and every build
+                # would still ask it first.
+                self._user[:] = [r for r in self._user if r.replaces is not rule.replaces]
             self._user.insert(0, rule)
             self._forget()
             strict = self._strict_form

@@ -182,6 +182,7 @@ def register_type(
             name=f"user:{tp.__module__}.{tp.__qualname__}",
             predicate=lambda a: a is tp,
             factory=factory,
+            replaces=tp,
         )
     )
     user_strategies.set(tp, strategy)
