@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import re
 import threading
 import time
 from typing import Any
@@ -40,6 +41,15 @@ class SlowToolset(Toolset):
     @tool
     def fails(self) -> None:
         raise TimeoutError("the tool's own timeout")
+
+
+class BriefToolset(Toolset):
+    limits = Limits(timeout=0.002)
+
+    @tool
+    def wait(self, *, seconds: float) -> str:
+        _release.wait(seconds)
+        return "done"
 
 
 def slow() -> dict[str, Any]:
@@ -133,6 +143,17 @@ class TestSyncDeadline:
         assert "thread may still be running" in result.error.message
         _release.set()
         _release.clear()
+
+    def test_a_short_timeout_says_how_long_it_waited(self) -> None:
+        # Two decimals said "no result after 0.00 s" for a timeout of a millisecond or two.
+        result = BriefToolset.to_tools()[0].invoke({"seconds": 1})
+        _release.set()
+        _release.clear()
+        assert result.error is not None
+        said = r"no result after ([0-9.e-]+) s \(Limits\.timeout=0\.002\)"
+        waited = re.search(said, result.error.message)
+        assert waited is not None, result.error.message
+        assert 0.002 <= float(waited.group(1)) < 1
 
     def test_fast_call_within_the_deadline(self) -> None:
         assert slow()["wait"].dynamic_call({"seconds": 0}) == "done"

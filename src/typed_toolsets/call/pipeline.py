@@ -595,8 +595,11 @@ class Pipeline:
 
     def _timed_out(self, started: float, note: str) -> Failed:
         waited = time.monotonic() - started
+        # Two decimals, or (under a tenth of a second) three significant digits: a timeout of a
+        # millisecond said "after 0.00 s".
+        shown = f"{waited:.2f}" if waited >= 0.1 else f"{waited:.3g}"
         message = (
-            f"Tool {self.exact.name!r} timed out: no result after {waited:.2f} s "
+            f"Tool {self.exact.name!r} timed out: no result after {shown} s "
             f"(Limits.timeout={self.exact.limits.timeout}); {note}"
         )
         return Failed(ToolError(self.exact.name, "timeout", message))
