@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from typed_toolsets import ExportError, Toolset, register_type, tool
-from typed_toolsets.export import anthropic, dispatch, openai_chat
+from typed_toolsets.export import anthropic, dispatch, gemini, openai_chat
 from typed_toolsets.testing import _seams
 
 
@@ -277,3 +277,78 @@ def test_an_object_inside_a_registered_all_of_is_made_strict_or_refused() -> Non
     assert dispatch([closed], "layers_closed", {"closed": {"m": 1}}, strict=True) == (
         Closed({"m": 1})
     )
+
+
+@attrs.frozen
+class Counts:
+    given: dict[str, int]
+
+
+@attrs.frozen
+class Labelled:
+    given: dict[str, Any]
+
+
+# Keys beyond the named ones, by pattern: open to those though additionalProperties is false.
+register_type(
+    Counts,
+    schema={
+        "type": "object",
+        "patternProperties": {"^x": {"type": "integer"}},
+        "additionalProperties": False,
+    },
+    structure=Counts,
+    unstructure=lambda counts: counts.given,
+)
+# Named properties, and any other key (no additionalProperties: open by default).
+register_type(
+    Labelled,
+    schema={"type": "object", "properties": {"k": {"type": "string"}}, "required": ["k"]},
+    structure=Labelled,
+    unstructure=lambda labelled: labelled.given,
+)
+
+
+class Tally(Toolset):
+    @tool
+    def total(self, *, counts: Counts) -> int:
+        return sum(counts.given.values())
+
+    @tool
+    def label(self, *, labelled: Labelled) -> int:
+        return len(labelled.given)
+
+
+def test_an_object_keyed_by_patterns_is_refused_in_strict_mode_not_closed() -> None:
+    # Its strict form was closed to {} (the keys its patterns admit then refused by the grammar
+    # the model is held to), where dict[str, T] is refused.
+    total, _ = Tally.to_tools()
+    assert total.dynamic_call({"counts": {"xa": 2, "xb": 3}}) == 5
+    for export in (openai_chat, anthropic):
+        with pytest.raises(ExportError) as caught:
+            export([total], strict=True)
+        assert caught.value.problems == (
+            (
+                "Tool 'tally_total' has no lossless strict schema: parameter 'counts' is an object "
+                "with free-form keys (such as dict[str, T]); strict mode needs additionalProperties: "
+                "false, which would admit only {}; use a list of key/value objects or an attrs "
+                "class, or export it with strict=False"
+            ),
+        )
+
+
+def test_gemini_says_why_it_cannot_write_an_object_of_patterns_or_notes_an_open_one() -> None:
+    total, label = Tally.to_tools()
+    # Not "an object with no fields ... it can only be {}": it admits {"xa": 2}.
+    with pytest.raises(ExportError, match="parameter 'counts' is an object with free-form keys"):
+        gemini([total])
+    # The named property is written, and the other keys it takes are noted, as an explicit
+    # additionalProperties is: they were dropped without a word.
+    (declaration,) = gemini([label])
+    assert declaration["parameters"]["properties"]["labelled"] == {
+        "type": "object",
+        "properties": {"k": {"type": "string"}},
+        "required": ["k"],
+        "description": 'JSON Schema: {"additionalProperties": true}',
+    }
+    assert label.dynamic_call({"labelled": {"k": "a", "extra": 1}}) == 2

@@ -159,7 +159,8 @@ class _Builder:
     ) -> None:
         properties = typing.cast("Mapping[str, Any]", schema.get("properties") or {})
         extra = schema.get("additionalProperties", True)
-        if extra is not False:
+        # patternProperties admits keys beyond the named ones too: closed, those would be lost.
+        if extra is not False or schema.get("patternProperties"):
             self.refuse(
                 path,
                 "is an object with free-form keys (such as dict[str, T])",

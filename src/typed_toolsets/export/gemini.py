@@ -265,8 +265,14 @@ class _Gemini:
             moved = {**single[1], **moved}
         if result.get("type") == "object" and not result.get("properties"):
             # Gemini refuses an object without properties, and a map has none to name.
-            closed = schema.get("additionalProperties", True) is False
+            closed = schema.get("additionalProperties", True) is False and not schema.get(
+                "patternProperties"
+            )
             raise _Unwritable(path, *(_NO_FIELDS if closed else _FREE_FORM))
+        if result.get("type") == "object" and "additionalProperties" not in schema:
+            # Open by default (a registered schema that does not say): Gemini reads the named
+            # properties as the only ones, so the openness is noted as an explicit one is.
+            moved["additionalProperties"] = True
         if result.get("type") == "array" and "items" not in result:
             # Gemini refuses an array without items; maxItems, kept, bounds the tuples.
             prefix = typing.cast("list[Schema]", moved.get("prefixItems") or [])
