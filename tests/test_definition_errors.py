@@ -1689,6 +1689,35 @@ def test_a_sync_wrapper_of_an_async_def_is_an_async_tool() -> None:
     assert [p.kind for p in records_of(build)] == ["inline-async"]
 
 
+class _Delegating(Toolset):
+    async def _double(self, x: int) -> int:
+        await asyncio.sleep(0)
+        return 2 * x
+
+    @tool
+    def double(self, *, x: int) -> collections.abc.Awaitable[int]:
+        return self._double(x)
+
+    @tool
+    def named(self, *, x: int) -> collections.abc.Coroutine[Any, Any, str]:
+        return self._name(x)
+
+    async def _name(self, x: int) -> str:
+        return f"n{x}"
+
+
+def test_a_plain_def_returning_an_awaitable_is_an_async_tool() -> None:
+    # Its coroutine was handed back unawaited, as the tool's value (and "never awaited").
+    double, named = _Delegating.to_tools()
+    assert (double.is_async, named.is_async) == (True, True)
+    assert double.output_schema == {"type": "integer"}
+    assert named.output_schema == {"type": "string"}
+    assert double.dynamic_call({"x": 2}) == 4
+    assert named.invoke('{"x": 3}').value == "n3"
+    assert asyncio.run(double.adynamic_call({"x": 4})) == 8
+    assert asyncio.run(named.ainvoke({"x": 5})).value == "n5"
+
+
 def _running_wrapper(fn: Callable[..., Any]) -> Callable[..., Any]:
     """A decorator whose plain ``def`` wrapper runs the method's coroutine itself."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections.abc
 import inspect
 import math
 import typing
@@ -300,8 +301,16 @@ def read_method(
     # Loaded by the first class that exports a method, not by `import typed_toolsets`.
     from typed_toolsets.types.arguments import ArgumentsModel
 
+    returned = signature.return_annotation
     is_async = makes_coroutine(func)
-    output = _output_spec(signature.return_annotation, globalns, localns, deferred=deferred)
+    if not is_async:
+        awaited = _awaited(returned, globalns, localns)
+        if awaited is not _EMPTY:
+            # A plain def that returns an awaitable (`-> Awaitable[int]`, a coroutine it makes):
+            # awaited as a sync wrapper's is, its value is what the tool returns. It was handed
+            # back unawaited, as the tool's value.
+            is_async, returned = True, awaited
+    output = _output_spec(returned, globalns, localns, deferred=deferred)
     return MethodInfo(
         func=func,
         arguments=ArgumentsModel.build(func.__qualname__, params),
@@ -322,6 +331,27 @@ def makes_coroutine(func: Callable[..., Any]) -> bool:
     unawaited coroutine as the tool's value.
     """
     return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(inspect.unwrap(func))
+
+
+#: The origins of return annotations that say a plain def returns something to await.
+_AWAITABLE_ORIGINS: Final = frozenset({collections.abc.Awaitable, collections.abc.Coroutine})
+
+
+def _awaited(annotation: object, globalns: dict[str, Any], localns: dict[str, Any]) -> object:
+    """What awaiting a value of the return *annotation* gives (``T`` of ``Awaitable[T]``).
+
+    ``Coroutine[Any, Any, T]`` gives ``T`` too; any other annotation `inspect.Parameter.empty`.
+    """
+    if annotation is _EMPTY:
+        return _EMPTY
+    try:
+        resolved = resolve_annotation(annotation, globalns, localns)
+    except (Unresolved, Unsupported):
+        return _EMPTY
+    if typing.get_origin(resolved) not in _AWAITABLE_ORIGINS:
+        return _EMPTY
+    args = typing.get_args(resolved)
+    return args[-1] if args else Any
 
 
 def _annotation_globals(func: Callable[..., Any]) -> dict[str, Any]:
