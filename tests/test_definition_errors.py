@@ -1252,6 +1252,25 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         ),
     ),
     (
+        # The same wrapper taking the instance first: it was told that *args and **kwargs are
+        # not supported.
+        "hidden-signature-after-self",
+        _class(
+            "T",
+            exports=(tool("op"),),
+            op=_function("def wrapper(self, *args, **kwargs): ...\nop = wrapper"),
+        ),
+        "hidden-signature",
+        "T",
+        "op",
+        None,
+        (
+            "T.op: it is a function named 'wrapper' that takes only *args and **kwargs: a "
+            "decorator without functools.wraps hides the method's parameters; decorate its "
+            "wrapper with @functools.wraps(<the method>) [toolset-signature]"
+        ),
+    ),
+    (
         "api-name-of-its-own",
         _class("T", exports=(tool("proxy"),), proxy=_function("def op(self): ...")),
         "api-name",

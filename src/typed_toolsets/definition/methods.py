@@ -44,6 +44,7 @@ __all__ = [
 
 _EMPTY: Final = inspect.Parameter.empty
 _VAR_POSITIONAL: Final = inspect.Parameter.VAR_POSITIONAL
+_VAR_KEYWORD: Final = inspect.Parameter.VAR_KEYWORD
 
 
 class SignatureProblems(Exception):  # noqa: N818 (a verdict carrying records, not an error)
@@ -217,6 +218,16 @@ def read_method(
         # The instance is passed first: without a parameter for it, no call can succeed.
         raise SignatureProblems([problem("no-self", class_name, method_name)])
     parameters = parameters[1:]
+    wrapper = getattr(func, "__name__", method_name)
+    if (
+        parameters
+        and wrapper != method_name
+        and all(p.kind in (_VAR_POSITIONAL, _VAR_KEYWORD) for p in parameters)
+    ):
+        # The same wrapper taking the instance first, ``(self, *args, **kwargs)``: it was told
+        # that *args and **kwargs are not supported, which the method's own parameters are not.
+        found = problem("hidden-signature", class_name, method_name, wrapper=wrapper)
+        raise SignatureProblems([found])
     problems: list[Problem] = []
     # A parameter of a kind no call can pass, or without an annotation, is one problem; the
     # others' annotations are still checked, so the error lists every problem at once (SPEC 1).
