@@ -227,3 +227,15 @@ def test_a_numpy_docstring_describes_a_tool_and_its_struct() -> None:
     # The parameter's words describe it; the class's describe its field.
     assert properties["at"]["description"] == "Where."
     assert properties["at"]["properties"]["x"]["description"] == "East."
+
+
+def test_a_doc_that_is_no_string_is_no_docstring() -> None:
+    # `f.__doc__ = 5`: cleandoc raised AttributeError out of the class statement.
+    def double(self: object, *, x: int) -> int:
+        return 2 * x
+
+    double.__doc__ = 5  # type: ignore[assignment]  # what the test is about
+    DocOdd = type("DocOdd", (Toolset,), {"exports": (tool("double"),), "double": double})
+    (proxy,) = DocOdd.to_tools()
+    assert proxy.description == "Double operation"
+    assert proxy.dynamic_call({"x": 2}) == 4

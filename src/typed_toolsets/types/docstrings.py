@@ -63,8 +63,10 @@ _NUMPY_RULE_RE: Final = re.compile(r"-{3,}")
 _NUMPY_ENTRY_RE: Final = re.compile(rf"({_NAME}(?:\s*,\s*{_NAME})*)(?:\s*:.*)?")
 
 
-def _lines(doc: str | None) -> list[str]:
-    if not doc:
+def _lines(doc: object) -> list[str]:
+    # Typed str | None by the callers (as __doc__ is), checked here: __doc__ may be set to
+    # anything, and an int raised out of cleandoc, out of the class statement.
+    if not doc or not isinstance(doc, str):
         return []
     return inspect.cleandoc(doc).splitlines()
 
