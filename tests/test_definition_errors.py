@@ -1925,3 +1925,24 @@ def test_a_recursive_string_alias_is_told_as_the_plugin_tells_it() -> None:
         "attrs class) [toolset-param-type]"
     )
     assert "dict[str, dict[str, JsonText] | list[JsonText] | str | None]" in problem
+
+
+def test_tool_on_an_overload_says_to_mark_the_implementation() -> None:
+    # @overload returns one function for every overload: marked, the class exported nothing
+    # (it keeps the implementation), and every overload in the process was marked.
+    with pytest.raises(ToolsetDefinitionError) as caught:
+
+        class Overloaded(Toolset):
+            @tool
+            @typing.overload
+            def get(self, *, x: int) -> int: ...
+            @typing.overload
+            def get(self, *, x: str) -> str: ...
+            def get(self, *, x: int | str) -> int | str:
+                return x
+
+    assert str(caught.value) == (
+        "tool(): @tool cannot mark an @overload: the class keeps only the implementation; put "
+        "@tool on the def without @overload [toolset-not-a-method]"
+    )
+    assert not hasattr(typing.overload(lambda: None), "__typed_toolsets_spec__")

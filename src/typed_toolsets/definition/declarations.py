@@ -37,6 +37,8 @@ _MARKS_ATTRIBUTE: Final = "__typed_toolsets_marks__"
 
 
 _optional_bool = attrs.validators.optional(attrs.validators.instance_of(bool))
+#: Where `typing.overload` comes from (`typing_extensions` has its own on older Pythons).
+_TYPING_MODULES: Final = frozenset({"typing", "typing_extensions"})
 
 
 @public
@@ -275,6 +277,17 @@ def _mark(obj: object, spec_for: Callable[[str], ToolSpec]) -> None:
     name = getattr(target, "__name__", None)
     if not isinstance(name, str) or not callable(target):
         raise ToolsetDefinitionError([problem("tool-not-a-method", None, got=repr(obj))])
+    if name == "_overload_dummy" and getattr(target, "__module__", None) in _TYPING_MODULES:
+        # What @overload returns, one function for every overload: marked, it exported
+        # nothing (the class keeps the implementation), and was marked for every class.
+        found = problem(
+            "tool-cannot-mark",
+            None,
+            got="an @overload",
+            reason="the class keeps only the implementation; put @tool on the def without "
+            "@overload",
+        )
+        raise ToolsetDefinitionError([found])
     spec = spec_for(name)
     try:
         if isinstance(getattr(target, SPEC_ATTRIBUTE, None), ToolSpec):
