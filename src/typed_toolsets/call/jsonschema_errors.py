@@ -25,6 +25,7 @@ from .validation import (
     as_dict,
     collect,
     counted,
+    join_phrases,
     keyword_reason,
     missing,
     unexpected,
@@ -237,8 +238,13 @@ def closest(instance: object, options: list[object], root: object) -> int | None
 
 def no_variant(instance: object, options: list[object], root: object) -> str:
     """The reason for an object whose keys are as wrong for each of *options* (see `closest`)."""
-    shapes = _either([_object_shape(option, root) for option in options])
+    # ", or ": the shapes have commas of their own.
+    shapes = join_phrases([_object_shape(option, root) for option in options], ", or ")
     return f"{short(instance)} fits none of the accepted objects; expected {shapes}"
+
+
+def _keys(keys: list[str]) -> str:
+    return join_phrases([short(key) for key in keys], " and ")
 
 
 def _object_shape(option: object, root: object) -> str:
@@ -248,24 +254,14 @@ def _object_shape(option: object, root: object) -> str:
     optional = [name for name in as_dict(found.get("properties")) if name not in required]
     closed = found.get("additionalProperties") is False
     if required and closed and not optional:
-        return f"an object with only {_and(required)}"
+        return f"an object with only {_keys(required)}"
     if required and closed:
-        return f"an object with {_and(required)}, and optionally {_and(optional)}"
+        return f"an object with {_keys(required)}, and optionally {_keys(optional)}"
     if required:
-        return f"an object with {_and(required)}"
+        return f"an object with {_keys(required)}"
     if closed and optional:
-        return f"an object with at most {_and(optional)}"
+        return f"an object with at most {_keys(optional)}"
     return "an object"
-
-
-def _and(keys: list[str]) -> str:
-    words = [short(key) for key in keys]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _either(phrases: list[str]) -> str:
-    unique = list(dict.fromkeys(phrases))
-    return unique[0] if len(unique) == 1 else ", ".join(unique[:-1]) + ", or " + unique[-1]
 
 
 def tag_mismatch(

@@ -42,6 +42,7 @@ __all__ = [
     "dotted_path",
     "exception_text",
     "expectation",
+    "join_phrases",
     "json_path",
     "keyword_reason",
     "missing",
@@ -182,15 +183,16 @@ def expectation(given: object) -> str:
         return phrase
     options: list[object] = schema.get("anyOf", [])
     if options:
-        return _join([expectation(s) for s in options])
+        return join_phrases([expectation(s) for s in options])
     return "a valid value"
 
 
-def _join(phrases: Sequence[str]) -> str:
+def join_phrases(phrases: Sequence[str], last: str = " or ") -> str:
+    """*phrases* as one, each once: ``a, b or c`` (*last* joins the last two)."""
     unique = list(dict.fromkeys(phrases))
     if len(unique) == 1:
         return unique[0]
-    return ", ".join(unique[:-1]) + " or " + unique[-1]
+    return ", ".join(unique[:-1]) + last + unique[-1]
 
 
 def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
@@ -204,7 +206,7 @@ def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
     """
     if keyword == "type":
         expected = [value] if isinstance(value, str) else list(typing.cast("list[str]", value))
-        tail = f" is not of type {_join([repr(t) for t in expected])}"
+        tail = f" is not of type {join_phrases([repr(t) for t in expected])}"
         wanted = frozenset(expected)
         if "string" in wanted:
             return _suffixed(tail)  # a string is never refused for its type: no hint to give
@@ -354,7 +356,7 @@ def unexpected(allowed: Sequence[str], *, top: bool) -> str:
 
 def union_expectation(options: Sequence[object]) -> str:
     """What a union accepts, in a few words: each of its variants' `expectation`."""
-    return _join([expectation(option) for option in options])
+    return join_phrases([expectation(option) for option in options])
 
 
 def union_mismatch(instance: object, options: Sequence[object], expected: str | None = None) -> str:
