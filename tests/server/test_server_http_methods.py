@@ -138,3 +138,34 @@ def test_a_connection_whose_request_head_never_ends_is_closed(server: HttpServer
     finally:
         silent.close()
         dripping.close()
+
+
+@pytest.mark.parametrize(
+    ("head", "status"),
+    [
+        ("POST /nope HTTP/1.1\r\nHost: 127.0.0.1", b"404"),
+        ("GET /mcp HTTP/1.1\r\nHost: 127.0.0.1", b"405"),
+        ("POST /mcp HTTP/1.1\r\nHost: attacker.example", b"421"),
+    ],
+)
+def test_a_request_answered_before_its_body_leaves_no_connection_held(
+    server: HttpServer, head: str, status: bytes
+) -> None:
+    # uvicorn waited for the rest of the body it never read, and each byte stopped its
+    # keep-alive timer: a client sending one a second held the connection for ever.
+    with socket.create_connection(("127.0.0.1", server.port), timeout=BOUND) as sock:
+        sock.sendall(f"{head}\r\nContent-Length: 100000000\r\n\r\n".encode())
+        received = b""
+        started = time.monotonic()
+        while time.monotonic() - started < BOUND:
+            try:
+                sock.sendall(b"a")
+                chunk = sock.recv(65536)
+            except OSError:  # reset: closed
+                break
+            if not chunk:
+                break
+            received += chunk
+            time.sleep(0.2)
+        assert time.monotonic() - started < 5
+    assert received.startswith(b"HTTP/1.1 " + status), received

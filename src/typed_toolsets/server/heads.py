@@ -5,7 +5,8 @@ any byte received stops): a connection that sends nothing, or a few bytes of hea
 then, was held for ever, and every connection counts against uvicorn's ``limit_concurrency``,
 so a thousand of them had every caller answered 503. Here a request's head must be whole within
 `HEAD_SECONDS` of the connection opening, or of the previous answer on it, or the connection
-is closed. The body has its own bound (`.bodies`).
+is closed; so is a connection whose request was answered before its body was read. The body
+has its own bound (`.bodies`).
 
 May import uvicorn and h11 (the server extra's); loaded by `.http` when it runs uvicorn.
 """
@@ -39,8 +40,15 @@ class HeadsInTime(H11Protocol):
     @override
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if not self.transport.is_closing():  # kept alive: the next request's head is awaited
-            self._wait_for_head()
+        if self.transport.is_closing():
+            return
+        if self.conn.their_state is h11.SEND_BODY:
+            # Answered before its body was read (404, 401, 421...): uvicorn waits for the rest
+            # of the body, and any byte stops its keep-alive timer, so a client sending one a
+            # minute held the connection for ever. Closed, as servers close such a connection.
+            self.transport.close()
+            return
+        self._wait_for_head()  # kept alive: the next request's head is awaited
 
     @override
     def connection_lost(self, exc: Exception | None) -> None:
