@@ -1725,6 +1725,29 @@ class _Delegating(Toolset):
         return f"n{x}"
 
 
+class _LaterAwaited(Toolset):
+    async def _one(self) -> int:
+        return 1
+
+    @tool
+    def bare(self) -> collections.abc.Awaitable:  # type: ignore[type-arg]  # bare on purpose
+        return self._one()
+
+    @tool
+    def unknown(self) -> collections.abc.Awaitable[NeverDefined]:  # type: ignore[name-defined]  # noqa: F821
+        return self._one()
+
+
+def test_an_awaitable_of_an_unresolved_or_no_type_is_awaited_too() -> None:
+    # The awaited type naming what is not defined (imported under TYPE_CHECKING, say), or none:
+    # the coroutine was handed back unawaited.
+    bare, unknown = _LaterAwaited.to_tools()
+    assert (bare.is_async, unknown.is_async) == (True, True)
+    assert (bare.output_schema, unknown.output_schema) == (None, None)
+    assert bare.dynamic_call() == 1
+    assert unknown.dynamic_call() == 1
+
+
 def test_a_plain_def_returning_an_awaitable_is_an_async_tool() -> None:
     # Its coroutine was handed back unawaited, as the tool's value (and "never awaited").
     double, named = _Delegating.to_tools()

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 from typed_toolsets import Toolset, tool
 
 
@@ -16,6 +18,11 @@ class CatalogToolset(Toolset):
     @tool
     async def fetch(self, *, item: str) -> int:
         return len(item)
+
+    @tool
+    def count(self, *, item: str) -> Awaitable[int]:
+        """A plain def returning an awaitable: its tool's value is what awaiting it gives."""
+        return self.fetch(item=item)
 
     @tool
     def remove(self, item: str) -> None:

@@ -45,5 +45,9 @@ async def typed_async(catalog: CatalogToolset) -> int:
     # A sync method from async code: same value types.
     assert_type(await search.acall(query="x"), list[str])
     assert_type(await search.ainvoke({"query": "x"}), ToolResult[list[str]])
+    count = Toolset.proxy(catalog.count)
+    assert_type(count.invoke({"item": "x"}), ToolResult[int])
+    assert_type(await count.ainvoke({"item": "x"}), ToolResult[int])
+    assert_type(await count.acall(item="x"), int)
     result = await fetch.ainvoke({"item": "x"})
     return result.value if result.value is not None else 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import Any, Generic, Literal, TypeAlias, cast, overload
 
 import attrs
@@ -151,7 +151,7 @@ class ToolProxy(Generic[_P, _R_co]):
     # An async method's model-facing result is what its coroutine returns.
     @overload
     def invoke(
-        self: ToolProxy[_Q, Coroutine[Any, Any, _T]], arguments: Arguments = None
+        self: ToolProxy[_Q, Awaitable[_T]], arguments: Arguments = None
     ) -> ToolResult[_T]: ...
     @overload
     def invoke(self: ToolProxy[_Q, _T], arguments: Arguments = None) -> ToolResult[_T]: ...
@@ -225,7 +225,7 @@ class ToolProxy(Generic[_P, _R_co]):
 
     @overload
     async def acall(
-        self: ToolProxy[_Q, Coroutine[Any, Any, _T]], *args: _Q.args, **kwargs: _Q.kwargs
+        self: ToolProxy[_Q, Awaitable[_T]], *args: _Q.args, **kwargs: _Q.kwargs
     ) -> _T: ...
     @overload
     async def acall(self: ToolProxy[_Q, _T], *args: _Q.args, **kwargs: _Q.kwargs) -> _T: ...
@@ -251,7 +251,7 @@ class ToolProxy(Generic[_P, _R_co]):
 
     @overload
     async def ainvoke(
-        self: ToolProxy[_Q, Coroutine[Any, Any, _T]], arguments: Arguments = None
+        self: ToolProxy[_Q, Awaitable[_T]], arguments: Arguments = None
     ) -> ToolResult[_T]: ...
     @overload
     async def ainvoke(self: ToolProxy[_Q, _T], arguments: Arguments = None) -> ToolResult[_T]: ...

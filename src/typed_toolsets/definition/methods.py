@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import collections.abc
 import inspect
 import math
@@ -344,25 +345,49 @@ def makes_coroutine(func: Callable[..., Any]) -> bool:
     return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(inspect.unwrap(func))
 
 
-#: The origins of return annotations that say a plain def returns something to await.
-_AWAITABLE_ORIGINS: Final = frozenset({collections.abc.Awaitable, collections.abc.Coroutine})
+#: The return annotations that say a plain def returns something to await, bare or with the
+#: awaited type (``Awaitable[int]``, ``Coroutine[Any, Any, int]``).
+_AWAITABLES: Final[frozenset[object]] = frozenset(
+    {collections.abc.Awaitable, collections.abc.Coroutine, typing.Awaitable, typing.Coroutine}
+)
 
 
 def _awaited(annotation: object, globalns: dict[str, Any], localns: dict[str, Any]) -> object:
     """What awaiting a value of the return *annotation* gives (``T`` of ``Awaitable[T]``).
 
-    ``Coroutine[Any, Any, T]`` gives ``T`` too; any other annotation `inspect.Parameter.empty`.
+    ``Coroutine[Any, Any, T]`` gives ``T`` too, a bare ``Awaitable`` `Any`; any other annotation
+    `inspect.Parameter.empty`. Awaiting is told by the annotation's own name alone, however its
+    ``T`` resolves: ``Awaitable[Later]``, with ``Later`` not defined yet, is still awaited.
     """
     if annotation is _EMPTY:
         return _EMPTY
     try:
         resolved = resolve_annotation(annotation, globalns, localns)
     except (Unresolved, Unsupported):
-        return _EMPTY
-    if typing.get_origin(resolved) not in _AWAITABLE_ORIGINS:
+        resolved = _subscripted(annotation, globalns, localns)
+        return Any if resolved in _AWAITABLES else _EMPTY
+    if resolved in _AWAITABLES:
+        return Any
+    if typing.get_origin(resolved) not in _AWAITABLES:
         return _EMPTY
     args = typing.get_args(resolved)
     return args[-1] if args else Any
+
+
+def _subscripted(annotation: object, globalns: dict[str, Any], localns: dict[str, Any]) -> object:
+    """What a string annotation ``X[...]`` subscripts (``X`` resolved), or None."""
+    if not isinstance(annotation, str):
+        return None
+    try:
+        node = ast.parse(annotation.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.Subscript):
+        return None
+    try:
+        return resolve_annotation(ast.unparse(node.value), globalns, localns)
+    except (Unresolved, Unsupported):
+        return None
 
 
 def _annotation_globals(func: Callable[..., Any]) -> dict[str, Any]:
