@@ -10,6 +10,9 @@ import dis
 import enum
 import gc
 import linecache
+import subprocess
+import sys
+import textwrap
 import traceback
 import tracemalloc
 import uuid
@@ -19,7 +22,7 @@ from typing import Any
 import attrs
 import pytest
 
-from typed_toolsets import Limits, Toolset, tool
+from typed_toolsets import Toolset, tool
 from typed_toolsets.definition.classes import class_info
 from typed_toolsets.types.arguments import ArgumentsVariant
 from typed_toolsets.types.compiled import compile_function
@@ -238,31 +241,38 @@ def test_tools_with_names_of_their_own_stay_within_their_memory() -> None:
     assert _kept_per_tool(40, "measured") < 10 * 1024
 
 
-def test_toolsets_with_limits_of_their_own_let_their_code_go(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_toolsets_with_limits_of_their_own_let_their_code_go() -> None:
     # Each max_argument_bytes writes a fast path of its own; the number mode's registry held
     # every such code for good (and so its source in linecache): a host setting the limit per
-    # session kept about 7.6 KiB per value it ever used.
-    from typed_toolsets.types import bounded, typespec
+    # session kept about 7.6 KiB per value it ever used. Measured in a process of its own: the
+    # tools other tests keep alive (or drop meanwhile) would blur the count.
+    script = textwrap.dedent(
+        """
+        import gc, linecache
+        from typed_toolsets import Limits, Toolset, tool
+        from typed_toolsets.types import bounded, typespec
 
-    monkeypatch.setattr(bounded, "CACHED_ENTRIES", 40)
+        bounded.CACHED_ENTRIES = 40
 
-    def one(size: int) -> None:
-        class Sized(Toolset):
-            @tool(limits=Limits(max_argument_bytes=size))
-            def add(self, *, a: int, b: int) -> int:
-                return a + b
+        def one(size):
+            class Sized(Toolset):
+                @tool(limits=Limits(max_argument_bytes=size))
+                def add(self, *, a: int, b: int) -> int:
+                    return a + b
 
-        assert Sized.to_tools()[0].dynamic_call('{"a": 1, "b": 2}') == 3
+            assert Sized.to_tools()[0].dynamic_call('{"a": 1, "b": 2}') == 3
 
-    def fast_paths() -> int:
-        return sum("fast path of arguments of" in name for name in linecache.cache)
-
-    gc.collect()
-    before = (len(typespec._modes), fast_paths())  # the other tests' tools, still alive
-    for size in range(10_000, 10_300):
-        one(size)
-    gc.collect()
-    assert len(typespec._modes) - before[0] < 100  # the registry the leak was in
-    assert fast_paths() - before[1] < 100
+        for size in range(10_000, 10_300):
+            one(size)
+        gc.collect()
+        fast_paths = sum("fast path of arguments of" in name for name in linecache.cache)
+        print(len(typespec._modes), fast_paths)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    modes, fast_paths = map(int, done.stdout.split())
+    assert modes < 100  # the registry the leak was in
+    assert fast_paths < 100
