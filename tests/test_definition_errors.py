@@ -1950,6 +1950,24 @@ def test_a_recursive_string_alias_is_told_as_the_plugin_tells_it() -> None:
     assert "dict[str, dict[str, JsonText] | list[JsonText] | str | None]" in problem
 
 
+def test_a_method_of_the_class_under_another_name_is_no_wrapper() -> None:
+    # `g = impl`, with only **options after self: "'**options' is not supported" (what the
+    # plugin says too), not a decorator's wrapper hiding the parameters.
+    with pytest.raises(ToolsetDefinitionError) as caught:
+
+        class Aliased(Toolset):
+            def impl(self, **options: int) -> int:
+                return len(options)
+
+            exports = (tool("g"),)
+            g = impl
+
+    assert str(caught.value) == (
+        "Aliased.g: '**options' is not supported; declare keyword parameters instead "
+        "[toolset-signature]"
+    )
+
+
 def test_tool_on_an_overload_says_to_mark_the_implementation() -> None:
     # @overload returns one function for every overload: marked, the class exported nothing
     # (it keeps the implementation), and every overload in the process was marked.

@@ -46,6 +46,7 @@ __all__ = [
 _EMPTY: Final = inspect.Parameter.empty
 _VAR_POSITIONAL: Final = inspect.Parameter.VAR_POSITIONAL
 _VAR_KEYWORD: Final = inspect.Parameter.VAR_KEYWORD
+_VAR_KINDS: Final = frozenset({_VAR_POSITIONAL, _VAR_KEYWORD})
 
 
 class SignatureProblems(Exception):  # noqa: N818 (a verdict carrying records, not an error)
@@ -209,26 +210,14 @@ def read_method(
         found = problem("unreadable-signature", class_name, method_name, reason=str(exc))
         raise SignatureProblems([found]) from None
     parameters = list(signature.parameters.values())
+    wrapper = _wrapper_name(func, method_name, parameters)
+    if wrapper is not None:
+        found = problem("hidden-signature", class_name, method_name, wrapper=wrapper)
+        raise SignatureProblems([found])
     if not parameters or parameters[0].kind not in _SELF_KINDS:
-        wrapper = getattr(func, "__name__", method_name)
-        if parameters[0:1] and parameters[0].kind is _VAR_POSITIONAL and wrapper != method_name:
-            # A decorator's wrapper without functools.wraps: its (*args, **kwargs) stand in
-            # for the method's own signature.
-            found = problem("hidden-signature", class_name, method_name, wrapper=wrapper)
-            raise SignatureProblems([found])
         # The instance is passed first: without a parameter for it, no call can succeed.
         raise SignatureProblems([problem("no-self", class_name, method_name)])
     parameters = parameters[1:]
-    wrapper = getattr(func, "__name__", method_name)
-    if (
-        parameters
-        and wrapper != method_name
-        and all(p.kind in (_VAR_POSITIONAL, _VAR_KEYWORD) for p in parameters)
-    ):
-        # The same wrapper taking the instance first, ``(self, *args, **kwargs)``: it was told
-        # that *args and **kwargs are not supported, which the method's own parameters are not.
-        found = problem("hidden-signature", class_name, method_name, wrapper=wrapper)
-        raise SignatureProblems([found])
     problems: list[Problem] = []
     # A parameter of a kind no call can pass, or without an annotation, is one problem; the
     # others' annotations are still checked, so the error lists every problem at once (SPEC 1).
@@ -332,6 +321,28 @@ def read_method(
         output_unstructure=None if output is None else output.unstructure,
         summary=docstrings.summary(func.__doc__),
     )
+
+
+def _wrapper_name(
+    func: Callable[..., Any], method_name: str, parameters: list[inspect.Parameter]
+) -> str | None:
+    """The name of a decorator's wrapper made without functools.wraps, when *func* is one.
+
+    Its ``(*args, **kwargs)``, or ``(self, *args, **kwargs)``, stand in for the method's own
+    parameters, which the message says (not that *args and **kwargs are not supported). A
+    function of the class's own body with the instance first (``g = impl``) is no wrapper.
+    """
+    name = getattr(func, "__name__", method_name)
+    if name == method_name or not parameters:
+        return None
+    rest = parameters[1:] if parameters[0].kind in _SELF_KINDS else parameters
+    if parameters[0].kind is _VAR_POSITIONAL:
+        return name
+    qualname: str = getattr(func, "__qualname__", name)
+    outer = qualname.rsplit(".", 2)[-2] if "." in qualname else "<locals>"
+    if rest and outer == "<locals>" and all(p.kind in _VAR_KINDS for p in rest):
+        return name
+    return None
 
 
 def makes_coroutine(func: Callable[..., Any]) -> bool:
