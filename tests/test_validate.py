@@ -281,7 +281,22 @@ def test_an_object_as_near_to_several_variants_is_told_what_each_wants(
         ]
 
 
+@attrs.frozen
+class Nothing:
+    """No fields: admits only {}."""
+
+
+@attrs.frozen
+class Maybe:
+    a: int = 0
+
+
 def test_an_object_variant_is_described_by_its_required_and_optional_keys() -> None:
+    empty = echo_tool(Nothing | Maybe)
+    assert empty.dynamic_call({"value": {"x": 1}}) == (
+        f"Error: Invalid arguments for tool {empty.name!r}: value: {{'x': 1}} fits none of the "
+        "accepted objects; expected an empty object, or an object with at most 'a'"
+    )
     proxy = echo_tool(Optionals | ByName)
     assert proxy.dynamic_call({"value": {"x": 1}}) == (
         f"Error: Invalid arguments for tool {proxy.name!r}: value: {{'x': 1}} fits none of the "

@@ -261,7 +261,7 @@ def _object_shape(option: object, root: object) -> str:
         return f"an object with {_keys(required)}"
     if closed and optional:
         return f"an object with at most {_keys(optional)}"
-    return "an object"
+    return "an empty object" if closed else "an object"
 
 
 def tag_mismatch(

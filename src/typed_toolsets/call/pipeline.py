@@ -595,9 +595,9 @@ class Pipeline:
 
     def _timed_out(self, started: float, note: str) -> Failed:
         waited = time.monotonic() - started
-        # Two decimals, or (under a tenth of a second) three significant digits: a timeout of a
-        # millisecond said "after 0.00 s".
-        shown = f"{waited:.2f}" if waited >= 0.1 else f"{waited:.3g}"
+        # Two decimals, or (under a tenth of a second) up to six, never an exponent: a timeout
+        # of a millisecond said "after 0.00 s".
+        shown = f"{waited:.2f}" if waited >= 0.1 else f"{waited:.6f}".rstrip("0").rstrip(".")
         message = (
             f"Tool {self.exact.name!r} timed out: no result after {shown} s "
             f"(Limits.timeout={self.exact.limits.timeout}); {note}"

@@ -377,7 +377,7 @@ def _class_annotations(cls: type, where: str, problems: list[Problem]) -> object
                 return spelled
             continue
         declared = members["tool_annotations"]
-        if spelled is not None and declared is not None and declared != spelled:
+        if spelled is not None and declared is not None and _read(declared) != spelled:
             problems.append(
                 problem(
                     "class-option-type",
@@ -390,6 +390,14 @@ def _class_annotations(cls: type, where: str, problems: list[Problem]) -> object
             )
         return spelled if declared is None and spelled is not None else declared
     return None
+
+
+def _read(declared: object) -> object:
+    """*declared* hints as a `ToolAnnotations`, to compare; as they are when they cannot be read."""
+    try:
+        return read_annotations(declared)
+    except TypeError:
+        return declared
 
 
 def build_class(cls: type, toolset_base: type) -> None:

@@ -105,8 +105,8 @@ _MCP_NAMES: Final = {
 }
 #: What `read_annotations` takes, as a definition error says it.
 ANNOTATIONS_EXPECTED: Final = (
-    "a ToolAnnotations, a mapping of MCP's hints (title, readOnlyHint, destructiveHint, "
-    "idempotentHint, openWorldHint) to a str or true or false, or None"
+    f"a ToolAnnotations, a mapping of MCP's hints ({', '.join(_MCP_NAMES)}: the title a str, "
+    "the others True or False), or None"
 )
 
 
