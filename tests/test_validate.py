@@ -282,6 +282,60 @@ def test_an_object_as_near_to_several_variants_is_told_what_each_wants(
 
 
 @attrs.frozen
+class Count:
+    """The keys of `Label`, with other types: only the members' types tell the two apart."""
+
+    x: int
+    next: Count | Label | None = None
+
+
+@attrs.frozen
+class Label:
+    x: str
+    next: Count | Label | None = None
+
+
+@attrs.frozen
+class Amount:
+    unit: str
+    value: float
+
+
+@attrs.frozen
+class Phrase:
+    unit: str
+    value: str
+
+
+@pytest.mark.parametrize(
+    ("annotation", "sent", "expected"),
+    [
+        # A Label (its x a string) whose wrong part is two levels down: that part's problem,
+        # not "x: 's' is not of type 'integer'" (Count's, the first variant's), which is false
+        # of the union.
+        (
+            Count | Label,
+            {"x": "s", "next": {"x": 1, "next": {"x": [], "next": None}}},
+            [("next.next.x", "[] is not of type 'integer'")],
+        ),
+        (
+            Count | Label,
+            {"x": "s", "next": 7},
+            [("next", "7 is not valid here; expected a Count object, a Label object or null")],
+        ),
+        # One member of the wrong type for Phrase, two for Amount: Phrase's problem.
+        (Amount | Phrase, {"unit": 5, "value": "x"}, [("unit", "5 is not of type 'string'")]),
+        (Phrase | Amount, {"unit": 5, "value": 2.5}, [("unit", "5 is not of type 'string'")]),
+    ],
+)
+def test_among_variants_the_keys_fit_alike_the_members_types_choose(
+    annotation: object, sent: dict[str, object], expected: list[tuple[str, str]]
+) -> None:
+    found = _refused_as_the_reference_refuses(annotation, {"value": sent})
+    assert found == [(f"$.value.{key}", message) for key, message in expected]
+
+
+@attrs.frozen
 class Nothing:
     """No fields: admits only {}."""
 

@@ -13,9 +13,9 @@ import itertools
 import re
 import typing
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from typed_toolsets.types.typespec import Path, json_key
+from typed_toolsets.types.typespec import Path, json_key, kind_admitted, schema_kind
 
 from .keywords import type_implied
 from .shown import short, short_text
@@ -207,9 +207,12 @@ def closest(instance: object, options: list[object], root: object) -> int | None
     """Which of *options*, variants *instance* has the shape of (in declared order), it is nearest.
 
     For an object, the variant that leaves the fewest of its keys undeclared (in a closed
-    object) and of its own required keys absent, the first of those in declared order; else
-    the first. So ``{"b": 1}`` sent for ``A | B`` is told that ``b`` wants a string (B's
-    problem), not that ``b`` is unexpected and ``a`` missing (A's), which is false of the union.
+    object) and of its own required keys absent. So ``{"b": 1}`` sent for ``A | B`` is told
+    that ``b`` wants a string (B's problem), not that ``b`` is unexpected and ``a`` missing
+    (A's), which is false of the union. Among variants whose keys all fit, the one with the
+    fewest members of the wrong JSON type (`_misfits`, one level deep: linear in the object,
+    however deep the variants recurse), the first of those in declared order. So
+    ``{"x": "s", "next": ...}`` for ``A(x: int, next) | B(x: str, next)`` is judged as a B.
 
     None when the object's keys are wrong for two or more variants alike (``{}`` for a union of
     objects each with a required key): no variant is nearer, and the problems of the first
@@ -218,7 +221,7 @@ def closest(instance: object, options: list[object], root: object) -> int | None
     if type(instance) is not dict or len(options) < 2:
         return 0
     members = typing.cast("dict[str, object]", instance)
-    best, fewest, tied = 0, -1, False
+    fewest, nearest = -1, list[tuple[int, dict[str, Any]]]()
     for index, option in enumerate(options):
         found = _resolved(option, root)
         properties = as_dict(found.get("properties"))
@@ -230,10 +233,54 @@ def closest(instance: object, options: list[object], root: object) -> int | None
         )
         absent = sum(1 for name in required if isinstance(name, str) and name not in members)
         if fewest < 0 or undeclared + absent < fewest:
-            best, fewest, tied = index, undeclared + absent, False
+            fewest, nearest = undeclared + absent, [(index, properties)]
         elif undeclared + absent == fewest:
-            tied = True
-    return None if tied and fewest > 0 else best
+            nearest.append((index, properties))
+    if len(nearest) == 1:
+        return nearest[0][0]
+    if fewest > 0:
+        return None
+    # min keeps the first of equals: declared order decides what the members do not.
+    return min(nearest, key=lambda found: _misfits(members, found[1], root))[0]
+
+
+def _misfits(members: dict[str, object], properties: dict[str, Any], root: object) -> int:
+    """How many of *members* have a JSON type their property's schema does not admit."""
+    return sum(
+        1
+        for key, value in members.items()
+        if key in properties and not _fits(schema_kind(value), properties[key], root, _FIT_DEPTH)
+    )
+
+
+#: How many unions inside unions `_fits` looks into (a registered schema may nest them).
+_FIT_DEPTH: Final = 8
+
+
+def _fits(kind: str, schema: object, root: object, depth: int) -> bool:
+    """Whether a value of JSON type *kind* (`schema_kind`) can pass *schema* (its types only).
+
+    Only ``type``, ``const``, ``enum`` and the variants of ``anyOf`` and ``oneOf`` are read; a
+    schema that says nothing of types admits every kind.
+    """
+    found = _resolved(schema, root)
+    declared = found.get("type")
+    if isinstance(declared, (str, list)):
+        names = [declared] if isinstance(declared, str) else typing.cast("list[str]", declared)
+        if not kind_admitted(kind, names):
+            return False
+    constants = [found["const"]] if "const" in found else found.get("enum")
+    if isinstance(constants, list) and not any(
+        kind_admitted(kind, [schema_kind(c)]) for c in typing.cast("list[object]", constants)
+    ):
+        return False
+    for keyword in ("anyOf", "oneOf"):
+        variants = found.get(keyword)
+        if not isinstance(variants, list) or depth <= 0:
+            continue
+        if not any(_fits(kind, v, root, depth - 1) for v in typing.cast("list[object]", variants)):
+            return False
+    return True
 
 
 def no_variant(instance: object, options: list[object], root: object) -> str:
