@@ -377,6 +377,35 @@ def test_openai_refusal_is_the_final_answer() -> None:
     assert result.final_answer == "I can't help with that."
 
 
+@pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [
+        ("content_filter", "the provider's content filter withheld the reply"),
+        ("length", "the reply reached the token limit before any text; raise max_tokens"),
+    ],
+)
+def test_openai_an_empty_reply_cut_off_or_withheld_stops_the_run(
+    reason: str, said: str, as_sdk: bool
+) -> None:
+    # It ended the run "successfully" with the final answer "".
+    client, _ = fake_openai([completion(1, {"content": None}, reason)], as_sdk=as_sdk)
+    with pytest.raises(AgentError) as raised:
+        ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=2).run("x")
+    assert str(raised.value) == (
+        f"openai_chat_model: the provider's reply is empty (finish_reason {reason!r}): {said}; "
+        "the run stopped"
+    )
+    # With text, the text is the answer; an empty reply that simply stopped is "" as before.
+    for message, finish, answer in (
+        ({"content": "Partial"}, reason, "Partial"),
+        ({"content": ""}, "stop", ""),
+    ):
+        client, _ = fake_openai([completion(1, message, finish)], as_sdk=as_sdk)
+        agent = ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=2)
+        assert agent.run("x").final_answer == answer
+
+
 # ------------------------------------------------------------------------------- Anthropic
 
 
@@ -838,6 +867,37 @@ def test_openai_a_reply_without_choices_stops_the_run_with_its_error(as_sdk: boo
     client, _ = fake_openai([failed], as_sdk=False)
     with pytest.raises(AgentError, match=r"holds no choices \(no message, no tool call\)"):
         ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=2).run("x")
+
+
+@pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [
+        ("refusal", "the provider's safety system withheld the reply"),
+        ("max_tokens", "the reply reached the token limit before any text; raise max_tokens"),
+        (
+            "model_context_window_exceeded",
+            (
+                "the conversation filled the model's context window; cap the observations "
+                "(max_observation_chars) or shorten the task"
+            ),
+        ),
+    ],
+)
+def test_anthropic_an_empty_reply_cut_off_or_withheld_stops_the_run(
+    reason: str, said: str, as_sdk: bool
+) -> None:
+    client, _ = fake_anthropic([_message(1, [], reason)], as_sdk=as_sdk)
+    with pytest.raises(AgentError) as raised:
+        ReAct(anthropic_model(client, model="m"), TOOLS, max_iterations=2).run("x")
+    assert str(raised.value) == (
+        f"anthropic_model: the provider's reply is empty (stop_reason {reason!r}): {said}; "
+        "the run stopped"
+    )
+    text = [{"type": "text", "text": "Partial"}]
+    client, _ = fake_anthropic([_message(1, text, reason)], as_sdk=as_sdk)
+    agent = ReAct(anthropic_model(client, model="m"), TOOLS, max_iterations=2)
+    assert agent.run("x").final_answer == "Partial"
 
 
 @pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])

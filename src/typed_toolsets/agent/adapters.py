@@ -285,6 +285,10 @@ class OpenAIChatModel(_NativeModel):
             assistant["tool_calls"] = sent
         if not text and not calls and isinstance(refusal, str):
             text = refusal  # the model declined: its refusal is its answer
+        if not text and not calls:
+            withheld = _withheld("openai_chat_model", "finish_reason", choices[0])
+            if withheld is not None:
+                return _Read({}, "", [], "", failure=withheld)
         return _Read(assistant, text, calls, text)
 
 
@@ -371,6 +375,10 @@ class AnthropicModel(_NativeModel):
             else:  # thinking and the like: sent back exactly as received
                 blocks.append(_as_dict(block))
         text = "".join(texts)
+        if not text and not calls:
+            withheld = _withheld("anthropic_model", "stop_reason", response)
+            if withheld is not None:
+                return _Read({}, "", [], "", failure=withheld)
         return _Read({"role": "assistant", "content": blocks}, text, calls, text)
 
 
@@ -389,6 +397,28 @@ def _no_reply(function: str, missing: str, response: object) -> str:
         return f"{said}, only an error: {json.dumps(error, ensure_ascii=False, default=str)}"
     except (TypeError, ValueError, RecursionError):  # circular: its text, as a JSON string
         return f"{said}, only an error: {json.dumps(str(error), ensure_ascii=False)}"
+
+
+#: The stop reasons of a reply the provider cut off or withheld, and what to do about it. Such a
+#: reply without text or a call is no answer: read as one, the run ended "successfully" with "".
+_WITHHELD: Final = {
+    "content_filter": "the provider's content filter withheld the reply",
+    "refusal": "the provider's safety system withheld the reply",
+    "length": "the reply reached the token limit before any text; raise max_tokens",
+    "max_tokens": "the reply reached the token limit before any text; raise max_tokens",
+    "model_context_window_exceeded": (
+        "the conversation filled the model's context window; cap the observations "
+        "(max_observation_chars) or shorten the task"
+    ),
+}
+
+
+def _withheld(function: str, field: str, reply: object) -> str | None:
+    """What an empty *reply* says when its stop reason (its *field*) is one of `_WITHHELD`."""
+    reason = _get(reply, field)
+    if not isinstance(reason, str) or reason not in _WITHHELD:
+        return None
+    return f"{function}: the provider's reply is empty ({field} {reason!r}): {_WITHHELD[reason]}"
 
 
 def _final_answer(arguments: object) -> object:
