@@ -899,34 +899,35 @@ def test_a_result_is_written_by_the_registration_its_tool_was_built_with() -> No
     assert mcp_call(Till.to_tools(), "till_late", {"c": 6})["structuredContent"] == {"result": 6}
 
 
-class Pennies(int):
-    """A sum in cents, registered with a schema that jsonschema checks (its ``not``)."""
+class Thirds(int):
+    """A count of tenths in thirds, registered with a schema that jsonschema checks (its ``not``)."""
 
 
 register_type(
-    Pennies,
-    schema={"type": "integer", "multipleOf": 0.01, "not": {"const": 5}},
-    structure=Pennies,
+    Thirds,
+    schema={"type": "integer", "multipleOf": 0.3, "not": {"const": 5}},
+    structure=Thirds,
     unstructure=int,
 )
 
 
 class Purse(Toolset):
     @tool
-    def total(self, *, digits: int) -> Pennies:
-        return Pennies(10**digits)
+    def total(self, *, digits: int, odd: bool = False) -> Thirds:
+        return Thirds(3 * 10**digits + odd)
 
 
 def test_a_result_past_the_float_range_over_a_float_multiple_is_judged_not_raised() -> None:
-    # mcp_call raised OverflowError (jsonschema's multipleOf dividing it by 0.01); now it is
-    # judged as 10**307 is, whose quotient alone overflows: jsonschema's exact fallback.
+    # mcp_call raised OverflowError (jsonschema's multipleOf dividing it by a float); now it is
+    # judged exactly, as 10**307 is, whose quotient alone overflows.
     tools = Purse.to_tools()
-    assert mcp_call(tools, "purse_total", {"digits": 2})["structuredContent"] == {"result": 100}
+    assert mcp_call(tools, "purse_total", {"digits": 2})["structuredContent"] == {"result": 300}
     for digits in (307, 399):
-        answer = mcp_call(tools, "purse_total", {"digits": digits})
+        assert mcp_call(tools, "purse_total", {"digits": digits})["isError"] is False
+        answer = mcp_call(tools, "purse_total", {"digits": digits, "odd": True})
         assert answer["isError"] is True
         error = json.loads(answer["content"][0]["text"])["error"]
         assert error["message"] == (
             "Tool 'purse_total' returned a value its return annotation does not admit: "
-            f"$.result: 1{'0' * 55}...0 is not a multiple of 0.01"
+            f"$.result: 3{'0' * 55}...1 is not a multiple of 0.3"
         )

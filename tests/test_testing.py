@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import decimal
 import inspect
 import json
 import re
@@ -110,6 +111,11 @@ def depth(tree: Tree) -> int:
         (Annotated[float, Gt(0.5), Le(2.5)], lambda v: type(v) is float and 0.5 < v <= 2.5),
         (Annotated[int, MultipleOf(7)], lambda v: v % 7 == 0),
         (Annotated[float, MultipleOf(0.25), Ge(0)], lambda v: v >= 0 and (v / 0.25).is_integer()),
+        # Multiples as JSON writes them: 0.3, not 3 * 0.1 = 0.30000000000000004.
+        (
+            Annotated[float, MultipleOf(0.1)],
+            lambda v: decimal.Decimal(repr(v)) % decimal.Decimal("0.1") == 0,
+        ),
         (Annotated[str, MinLen(2), MaxLen(4)], lambda v: 2 <= len(v) <= 4),
         (Annotated[list[int], MinLen(1), MaxLen(2)], lambda v: 1 <= len(v) <= 2),
         (Annotated[dict[str, int], MaxLen(1)], lambda v: len(v) <= 1),

@@ -764,22 +764,64 @@ def test_a_group_of_exceptions_says_what_each_member_said() -> None:
 #: A whole number past the float range, and a registered schema whose ``not`` leaves its check to
 #: jsonschema, whose own ``multipleOf`` divides it by the float divisor and overflows.
 _HUGE = 10**399
-_CENTS = {"type": "integer", "multipleOf": 0.01, "not": {"const": 5}}
+_THIRDS = {"type": "integer", "multipleOf": 0.3, "not": {"const": 5}}
 
 
 def test_a_multiple_of_a_float_is_judged_for_an_integer_past_the_float_range() -> None:
     # It answered "they could not be processed (OverflowError: int too large to convert to
-    # float)"; now as for 10**307, whose quotient alone overflows: jsonschema's exact fallback.
-    class Cents:
+    # float)"; now exactly, as for 10**307, whose quotient alone overflows.
+    class Thirds:
         pass
 
-    register_type(Cents, schema=_CENTS, structure=lambda _: Cents(), unstructure=lambda _: 0)
+    register_type(Thirds, schema=_THIRDS, structure=lambda _: Thirds(), unstructure=lambda _: 0)
     for huge in (_HUGE, 10**307):
-        reason = f"{short(huge)} is not a multiple of 0.01"
-        result = echo_tool(Cents).invoke(json.dumps({"value": huge}))
+        reason = f"{short(huge)} is not a multiple of 0.3"
+        result = echo_tool(Thirds).invoke(json.dumps({"value": huge}))
         assert result.error is not None
         assert [(p.path, p.message) for p in result.error.details] == [("$.value", reason)]
-        assert problems(make_validator(_CENTS), huge) == ([((), reason)], False)
-    # Where jsonschema's division holds, its verdict stands: a quotient rounded to a whole float.
-    assert problems(make_validator(_CENTS), 10**306) == ([], False)
-    assert echo_tool(Cents).invoke({"value": 3}).ok
+        assert problems(make_validator(_THIRDS), huge) == ([((), reason)], False)
+        assert problems(make_validator(_THIRDS), 3 * huge) == ([], False)
+        assert echo_tool(Thirds).invoke(json.dumps({"value": 3 * huge})).ok
+    assert echo_tool(Thirds).invoke({"value": 3}).ok
+
+
+@pytest.mark.parametrize(
+    ("value", "divisor", "multiple"),
+    [
+        # What a model writes for a step of 0.1 or 0.01: jsonschema's float division refused
+        # each (0.3 / 0.1 is 2.9999999999999996).
+        (0.3, 0.1, True),
+        (0.7, 0.1, True),
+        (19.99, 0.01, True),
+        (0.07, 0.01, True),
+        (4.35, 0.05, True),
+        (3, 0.1, True),
+        (-2.4, 0.6, True),
+        (1e300, 0.1, True),
+        (0.35, 0.1, False),
+        (1.005, 0.01, False),
+        # The number the text says, not the sum it came from.
+        (0.30000000000000004, 0.1, False),
+        (1e300, 7, False),
+        (7e300, 7, True),
+        (10**400 + 1, 0.5, True),
+        (10**400 + 1, 2, False),
+    ],
+)
+def test_a_multiple_is_judged_on_the_numbers_as_json_writes_them(
+    value: float, divisor: float, multiple: bool
+) -> None:
+    schema = {"type": "number", "multipleOf": divisor}
+    kind = int if isinstance(value, int) else float
+    proxy = echo_tool(Annotated[kind, MultipleOf(divisor)])
+    reason = f"{short(value)} is not a multiple of {divisor}"
+    expected = [] if multiple else [((), reason)]
+    assert problems(make_validator(schema), value) == (expected, False)
+    for sent in (json.dumps({"value": value}), {"value": value}):
+        result = proxy.invoke(sent)
+        if multiple:
+            assert result.ok, result.error
+            assert result.value == {"value": value}
+        else:
+            assert result.error is not None
+            assert [(p.path, p.message) for p in result.error.details] == [("$.value", reason)]

@@ -15,6 +15,7 @@ import typing
 import uuid
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta, timezone
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
 
 from hypothesis import strategies as st
@@ -156,7 +157,10 @@ def _floats(constraints: Constraints) -> st.SearchStrategy[float]:
         last = None if high is None else math.floor(high[0] / step)
         if first is not None and last is not None and first > last:
             return _NOTHING
-        return st.integers(first, last).map(lambda k: float(k * step))
+        # k times the step as written (0.3, not 3 * 0.1 = 0.30000000000000004, which is no
+        # multiple of 0.1 as JSON writes it: `not_multiple`).
+        written = Decimal(repr(float(step)))
+        return st.integers(first, last).map(lambda k: float(k * written))
     if _empty_range(low, high):
         return _NOTHING
     return st.floats(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import typing
 from collections.abc import Callable, Collection, Sized
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
@@ -29,6 +29,9 @@ from .typespec import (
     check_float,
 )
 from .unions import is_union, numbers_merged, union_spec
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = ["ANNOTATED_RULES", "annotated_description", "not_multiple"]
 
@@ -128,21 +131,39 @@ def _limit(name: str, value: object) -> int | float:
 
 
 def not_multiple(value: int | float, divisor: int | float) -> bool:
-    """Whether *value* is not a multiple of *divisor*: jsonschema's rule, never overflowing.
+    """Whether *value* is not a multiple of *divisor*, each number as JSON text writes it.
 
-    jsonschema divides in floats and, when the quotient is past the float range, decides with
-    exact fractions. An integer past the float range (over 309 digits) makes its own division
-    overflow, which jsonschema lets escape; the same exact fallback decides it here.
+    Integers divide exactly. A float is read as its shortest decimal form (``repr``: the number
+    a model writes and JSON text holds, not the binary fraction nearest it), so ``19.99`` is a
+    multiple of ``0.01`` and ``0.3`` one of ``0.1``, as JSON Schema means them; dividing in
+    binary floats, as jsonschema does, refuses both (``0.3 / 0.1`` is ``2.9999999999999996``).
+    ``0.30000000000000004`` is no multiple of ``0.1``: that is the number the text says.
     """
-    if isinstance(divisor, float):
-        try:
-            quotient = value / divisor
-            return int(quotient) != quotient
-        except OverflowError:
-            from fractions import Fraction  # rare: a quotient beyond float range
+    if isinstance(value, int) and isinstance(divisor, int):
+        return bool(value % divisor)
+    try:
+        quotient = value / divisor
+        # A multiple's binary quotient is a whole number to within a few units in the last
+        # place: one farther off is none, decided without exact arithmetic.
+        if abs(quotient - round(quotient)) > _NEAR_WHOLE * max(1.0, abs(quotient)):
+            return True
+    except OverflowError:  # a quotient past the float range: decided exactly below
+        pass
+    return (_exact(value) / _exact(divisor)).denominator != 1
 
-            return (Fraction(value) / Fraction(divisor)).denominator != 1
-    return bool(value % divisor)
+
+#: How near a whole number the binary quotient of two decimal multiples always is, relatively
+#: (three roundings of 2**-53 each, with a wide margin).
+_NEAR_WHOLE: Final = 1e-9
+
+
+def _exact(number: int | float) -> Fraction:
+    """*number* as an exact fraction: a float by its shortest decimal form (`not_multiple`)."""
+    # Imported here: only a number near a multiple gets this far.
+    from decimal import Decimal
+    from fractions import Fraction
+
+    return Fraction(Decimal(repr(number))) if isinstance(number, float) else Fraction(number)
 
 
 def _keywords(constraints: list[tuple[str, object]], base: TypeSpec, base_type: object) -> Schema:
