@@ -164,6 +164,7 @@ def test_a_tool_that_exits_is_a_failed_call_not_the_commands_status(tmp_path: Pa
     (tmp_path / "quits.py").write_text(
         textwrap.dedent(
             """\
+            import asyncio
             import sys
 
             from typed_toolsets import Toolset, tool
@@ -173,6 +174,13 @@ def test_a_tool_that_exits_is_a_failed_call_not_the_commands_status(tmp_path: Pa
                 @tool
                 def stop(self, *, code: int) -> int:
                     sys.exit(code)
+
+                @tool
+                async def wait(self) -> int:
+                    # Awaiting a task something else cancelled raises CancelledError.
+                    task = asyncio.create_task(asyncio.sleep(10))
+                    task.cancel()
+                    return await task
             """
         ),
         encoding="utf-8",
@@ -180,6 +188,10 @@ def test_a_tool_that_exits_is_a_failed_call_not_the_commands_status(tmp_path: Pa
     done = cli("call", "quits.py:Quits", "quits_stop", '{"code": 2}', cwd=tmp_path)
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == "Error: Tool 'quits_stop' failed: SystemExit: 2\n"
+    # It was a traceback: the call path lets cancellation through, for its host to stop.
+    done = cli("call", "quits.py:Quits", "quits_wait", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == "Error: Tool 'quits_wait' failed: CancelledError\n"
 
 
 @pytest.mark.slow
@@ -441,6 +453,8 @@ def test_each_failure_is_a_line_of_the_commands_error(tmp_path: Path) -> None:
         ),
         ("missing.py:Cls", "missing.py: no such file"),
         ("raising_mod", "cannot import 'raising_mod': RuntimeError: boom"),
+        # Any BaseException but KeyboardInterrupt: it was a traceback with status 1.
+        ("cancelled_mod", "cannot import 'cancelled_mod': CancelledError"),
         ("empty_mod", "empty_mod: empty_mod defines no Toolset class\n"),
         (
             "importing_mod",
@@ -465,6 +479,7 @@ def test_targets_that_cannot_be_loaded_are_one_line_usage_errors(
     tmp_path: Path, target: str, expected: str
 ) -> None:
     (tmp_path / "raising_mod.py").write_text("raise RuntimeError('boom')\n")
+    (tmp_path / "cancelled_mod.py").write_text("import asyncio\nraise asyncio.CancelledError\n")
     (tmp_path / "empty_mod.py").write_text("X = 1\n")
     (tmp_path / "importing_mod.py").write_text(
         "from typed_toolsets.text import TextProcessingToolset\n"
@@ -577,6 +592,7 @@ def test_a_definition_problem_found_on_first_use_is_told_where_it_is(tmp_path: P
 
 
 UNBUILDABLE = """\
+import asyncio
 import os
 import sys
 
@@ -598,6 +614,11 @@ class Exiting(Toolset):
     def __init__(self) -> None:
         sys.exit(0)
 
+
+class Cancelled(Toolset):
+    def __init__(self) -> None:
+        raise asyncio.CancelledError
+
     @tool
     def ping(self) -> str:
         return "pong"
@@ -617,10 +638,12 @@ class FromEnvironment(Toolset):
 @pytest.mark.parametrize(
     ("cls", "reason"),
     [
-        ("Raising", "RuntimeError: no connection (unbuildable.py, line 11)"),
+        ("Raising", "RuntimeError: no connection (unbuildable.py, line 12)"),
         # The constructor's exit is no status of the command's: it used to end it with 0.
-        ("Exiting", "SystemExit: 0 (unbuildable.py, line 20)"),
-        ("FromEnvironment", "KeyError: 'TYPED_TOOLSETS_UNSET_TOKEN' (unbuildable.py, line 29)"),
+        ("Exiting", "SystemExit: 0 (unbuildable.py, line 21)"),
+        # Any BaseException but KeyboardInterrupt: it was a traceback with status 1.
+        ("Cancelled", "CancelledError (unbuildable.py, line 26)"),
+        ("FromEnvironment", "KeyError: 'TYPED_TOOLSETS_UNSET_TOKEN' (unbuildable.py, line 35)"),
     ],
 )
 def test_a_class_whose_constructor_raises_is_a_one_line_usage_error(

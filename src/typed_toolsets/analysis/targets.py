@@ -201,7 +201,10 @@ def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
         if not recover:
             raise
         return _load_by_statement(name, exc, spec)
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - any import failure is exit 2
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - any import failure is exit 2
+        # SystemExit, and CancelledError or a library's own BaseException raised at import.
         failure = _import_failure(name, exc)
         if spec is None and isinstance(exc, ModuleNotFoundError) and exc.name == name:
             failure = TargetError(f"{failure}{_colon_hint(name)}")
@@ -375,7 +378,9 @@ def _load_by_statement(
             if exc.name not in skipped:
                 raise _import_failure(name, exc) from None
             skipped.update(_bound_names(stmt))  # needs a class that failed: already reported
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - the module fails, as on import
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the module fails, as on import
             raise _import_failure(name, exc) from None
     if not loaded.failures:  # pragma: no cover - the import failed once, so it fails again
         loaded.failures.append(first)

@@ -112,7 +112,9 @@ def _built(classes: list[type[Toolset]]) -> list[ToolProxy]:
             tools.extend(cls.to_tools())
         except ToolsetDefinitionError as exc:
             raise _definition_stop(exc) from None
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - its constructor raised: exit 2
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - its constructor raised: exit 2
             # A target that cannot be built is one that cannot be loaded: one line, no
             # traceback; a constructor's sys.exit() is no status of this command's.
             from typed_toolsets.analysis.targets import failure_text
@@ -376,6 +378,8 @@ def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``typed-toolsets call TARGET TOOL [JSON | -]``: run one tool as a model would."""
 
     def body() -> int:
+        from asyncio import CancelledError
+
         from typed_toolsets.call.execution import execution_error
         from typed_toolsets.call.jsonbounds import size_error
         from typed_toolsets.call.pipeline import limit_error
@@ -401,10 +405,11 @@ def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         try:
             with stdout_to_stderr():  # what the tool prints is not its result
                 result = proxy.invoke(arguments)
-        except SystemExit as exc:
-            # The call path lets a tool's exit through for a host that is stopping; here the
-            # command is the host, and one tool exiting (argparse on bad input) is that call's
-            # failure, as in the MCP server: not this command's status.
+        except (SystemExit, CancelledError) as exc:
+            # The call path lets a tool's exit and cancellation through for a host that is
+            # stopping; here the command is the host, and one tool exiting (argparse on bad
+            # input) or cancelled (awaiting a task something else cancelled) is that call's
+            # failure, as in the MCP server: not this command's status, nor a traceback.
             err.write(f"Error: {execution_error(proxy.name, exc).message}\n")
             return EXIT_PROBLEMS
         if not result.ok:
