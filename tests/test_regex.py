@@ -304,6 +304,28 @@ def test_a_syntax_error_gets_syntax_advice_not_advice_on_constructs_it_lacks(
     assert "backreferences" not in message
 
 
+@pytest.mark.parametrize("pattern", [r"\h+", r"a\e"])
+def test_an_escape_re2_has_not_gets_advice_on_escapes(pattern: str) -> None:
+    # It was told to rewrite the pattern without backreferences and lookaround.
+    with pytest.raises(InvalidPatternError) as info:
+        TextProcessingToolset().filter_lines(text="abc\n", pattern=pattern)
+    message = str(info.value)
+    assert message.endswith(
+        "RE2 has no such escape: write the characters it stands for as a class ([ \\t] rather "
+        "than \\h), and put a backslash only before punctuation"
+    )
+    assert "backreferences" not in message
+
+
+def test_a_nul_in_filter_lines_pattern_is_not_said_to_be_a_program_argument() -> None:
+    with pytest.raises(InvalidPatternError) as info:
+        TextProcessingToolset().filter_lines(text="a\x00b\n", pattern="\x00")
+    assert str(info.value) == (
+        "`pattern` contains a NUL character (\\x00), which this tool cannot search for; leave "
+        "it out"
+    )
+
+
 @pytest.mark.parametrize("pattern", [r"(a)\1", "(?=a)", "(?<=a)b", "(?>a)", "a++"])
 def test_a_construct_re2_lacks_gets_advice_naming_the_constructs(pattern: str) -> None:
     with pytest.raises(InvalidPatternError, match="without backreferences, lookahead/lookbehind"):

@@ -1062,6 +1062,29 @@ def test_rg_s_advice_reads_the_pattern_s_escapes() -> None:
     assert "rg has no \\Z" not in answer
 
 
+@pytest.mark.parametrize(
+    ("pattern", "advice"),
+    [
+        (
+            "(a",
+            "every ( needs its ) and every [ its ]; to match one literally, put a backslash before it",
+        ),
+        (
+            "[a",
+            "every ( needs its ) and every [ its ]; to match one literally, put a backslash before it",
+        ),
+        ("a\\", "end the pattern without a lone \\; write \\\\ to match a backslash"),
+        ("[b-a]", "a range in [...] runs from a lower character to a higher one ([a-z])"),
+        ("\\1", "refer only to a group the pattern has, as in (ab)\\1"),
+    ],
+)
+def test_grep_s_syntax_errors_get_advice_about_their_syntax(pattern: str, advice: str) -> None:
+    # They were told "use [0-9] for digits, or text_rg for Perl-style classes".
+    answer = _tools()["text_grep"].dynamic_call({"text": "x\n", "pattern": pattern})
+    assert answer.startswith("Error: Tool 'text_grep' failed: InvalidPatternError: grep rejected")
+    assert answer.endswith(f"({advice})")
+
+
 @pytest.mark.parametrize("pattern", ["a{99999}", "a{5,2}"])
 def test_grep_s_errors_about_counts_get_advice_about_counts(pattern: str) -> None:
     # They were told "use [0-9] for digits, or text_rg for Perl-style classes".

@@ -100,7 +100,9 @@ def check_pattern(pattern: object, *, engine: str, allow_newline: bool = True) -
         msg = f"`pattern` is empty; give {engine} at least one character to search for"
         raise InvalidPatternError(msg)
     if "\x00" in pattern:
-        msg = "`pattern` contains a NUL character (\\x00), which no program argument can hold"
+        # grep and rg take the pattern as a program argument; RE2's is kept to their rules.
+        why = "no program argument can hold" if engine != "RE2" else "this tool cannot search for"
+        msg = f"`pattern` contains a NUL character (\\x00), which {why}; leave it out"
         raise InvalidPatternError(msg)
     if not allow_newline and "\n" in pattern:
         msg = (

@@ -144,6 +144,12 @@ _LACKS: Final = (
 )
 
 
+_UNKNOWN_ESCAPE: Final = (
+    "RE2 has no such escape: write the characters it stands for as a class ([ \\t] rather than "
+    "\\h), and put a backslash only before punctuation"
+)
+
+
 def _compile(pattern: str, sent: str) -> _Regex:
     """RE2's program of *pattern*, which reads the pattern *sent* (an error quotes that one)."""
     try:
@@ -151,6 +157,8 @@ def _compile(pattern: str, sent: str) -> _Regex:
     except re2.error as exc:
         reason = _reason(exc)
         advice = next((text for start, text in _ADVICE if reason.startswith(start)), _LACKS)
+        if reason.startswith("invalid escape sequence") and not reason[-1:].isdigit():
+            advice = _UNKNOWN_ESCAPE  # \h, \e: no construct RE2 lacks, an escape it has not
         msg = f"RE2 cannot use the pattern {quote_pattern(sent)}: {reason}; {advice}"
         raise InvalidPatternError(msg) from None
 

@@ -63,6 +63,20 @@ _GREP_COUNTS: Final = (
 _GREP_ADVICE: Final = (
     ("too big", _GREP_COUNTS),
     ("Invalid content of", _GREP_COUNTS),
+    (
+        "Unmatched",
+        "every ( needs its ) and every [ its ]; to match one literally, put a backslash before it",
+    ),
+    ("Trailing backslash", "end the pattern without a lone \\; write \\\\ to match a backslash"),
+    ("Invalid range end", "a range in [...] runs from a lower character to a higher one ([a-z])"),
+    (
+        "Invalid character class name",
+        (
+            "name a POSIX class ([[:alpha:]], [[:digit:]], [[:space:]], [[:upper:]], ...), or "
+            "use text_rg for Perl-style classes (\\d, \\w)"
+        ),
+    ),
+    ("Invalid back reference", "refer only to a group the pattern has, as in (ab)\\1"),
 )
 _GREP_SYNTAX_HINT: Final = (
     "grep takes POSIX extended regular expressions: use [0-9] for digits, or text_rg for "
