@@ -806,6 +806,9 @@ def test_a_multiple_of_a_float_is_judged_for_an_integer_past_the_float_range() -
         (7e300, 7, True),
         (10**400 + 1, 0.5, True),
         (10**400 + 1, 2, False),
+        # Subnormal floats hold fewer digits: their binary quotient is far from whole (10.02).
+        (1e-320, 1e-321, True),
+        (7e-321, 1e-322, True),
     ],
 )
 def test_a_multiple_is_judged_on_the_numbers_as_json_writes_them(

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import math
+import sys
 import typing
 from collections.abc import Callable, Collection, Sized
 from typing import TYPE_CHECKING, Any, Final
@@ -144,8 +145,12 @@ def not_multiple(value: int | float, divisor: int | float) -> bool:
     try:
         quotient = value / divisor
         # A multiple's binary quotient is a whole number to within a few units in the last
-        # place: one farther off is none, decided without exact arithmetic.
-        if abs(quotient - round(quotient)) > _NEAR_WHOLE * max(1.0, abs(quotient)):
+        # place: one farther off is none, decided without exact arithmetic. (A subnormal float
+        # holds fewer digits, so its quotient can be farther off: it is read exactly.)
+        if (
+            abs(quotient - round(quotient)) > _NEAR_WHOLE * max(1.0, abs(quotient))
+            and min(abs(value), abs(divisor)) >= sys.float_info.min
+        ):
             return True
     except OverflowError:  # a quotient past the float range: decided exactly below
         pass
