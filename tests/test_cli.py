@@ -121,6 +121,36 @@ def test_every_broken_class_of_a_module_is_reported_on_its_line(
     ]
 
 
+def test_a_class_whose_base_skips_init_subclass_is_checked(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Its base's __init_subclass__ does not call super(): it had no checks ("Success").
+    path = write(
+        "registry_mod.py",
+        """\
+        from typed_toolsets import Toolset, tool
+
+
+        class Registry(Toolset):
+            def __init_subclass__(cls, **kwargs: object) -> None:
+                pass
+
+
+        class Skips(Registry):
+            exports = (tool("nope"),)
+        """,
+    )
+    status, out, err = run(capsys, str(path))
+    assert (status, err) == (1, "")
+    assert out == [
+        (
+            "registry_mod.py:10: error: Skips.nope: Skips has no method 'nope' to export  "
+            "[toolset-unknown-method]"
+        ),
+        "Found 1 problem in 1 file (checked 2 toolsets)",
+    ]
+
+
 def test_statements_needing_a_failed_class_are_skipped_and_others_still_fail(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:

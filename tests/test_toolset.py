@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import pytest
@@ -383,3 +383,61 @@ class TestForwardReferences:
         message = str(caught.value)
         assert "BrokenForwardToolset.use" in message
         assert "'NeverDefined'" in message
+
+
+class Registry(Toolset):
+    """A base that records its subclasses and forgets ``super().__init_subclass__()``."""
+
+    registered: ClassVar[list[type]] = []
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        Registry.registered.append(cls)
+
+
+class Registered(Registry):
+    exports = (tool("shout"),)
+
+    @tool
+    def ping(self, *, text: str) -> str:
+        return text
+
+    def shout(self, *, text: str) -> str:
+        return text.upper()
+
+
+class RegisteredChild(Registered):
+    @tool
+    def echo(self, *, text: str) -> str:
+        return text
+
+
+class TestSkippedInitSubclass:
+    """A base's ``__init_subclass__`` without ``super()``: its subclasses had no tools at all.
+
+    ``to_tools()`` returned ``[]`` and no check ran: the class is built on first use now.
+    """
+
+    def test_its_subclasses_are_built_on_first_use(self) -> None:
+        assert names(Registered) == ["registered_shout", "registered_ping"]
+        # Bases first: the child inherits what its base declares, as at class creation.
+        assert names(RegisteredChild()) == [
+            "registeredchild_shout",
+            "registeredchild_ping",
+            "registeredchild_echo",
+        ]
+        assert Registered.to_tools()[1].dynamic_call({"text": "hi"}) == "hi"
+        assert Toolset.proxy(Registered().shout).call(text="hi") == "HI"
+
+    def test_their_problems_are_raised_on_first_use(self) -> None:
+        class Broken(Registry):
+            exports = (tool("nope"),)
+
+            @tool
+            def take(self, *, data: bytes) -> None: ...
+
+        with pytest.raises(ToolsetDefinitionError) as caught:
+            Broken.to_tools()
+        assert [p.code for p in caught.value.problems] == [
+            "toolset-unknown-method",
+            "toolset-param-type",
+        ]

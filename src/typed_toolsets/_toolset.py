@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, TypeVar, cast, overl
 import attrs
 
 from ._public import public
-from .definition.classes import build_class, class_info, init_problem
+from .definition.classes import build_class, built_info, init_problem
 from .definition.declarations import AnnotationsLike, ToolSpec
 from .definition.errors import ToolsetDefinitionError
 from .definition.limits import DEFAULT_LIMITS, Limits
@@ -148,8 +148,8 @@ class Toolset:
 def _proxies(cls: type[Toolset], instance: Toolset) -> list[ToolProxy]:
     from .call.proxy import make_proxies
 
-    info = class_info(cls)
-    if info is None:  # `Toolset` itself, or a class whose creation failed
+    info = built_info(cls, Toolset)
+    if info is None:  # `Toolset` itself
         return []
     return make_proxies(info.resolved_exports(class_display_name(cls.__qualname__)), instance)
 
@@ -189,7 +189,7 @@ def _proxy_of(method: Callable[..., object]) -> ToolProxy:
         raise TypeError(msg)
     cls = type(instance)
     class_name = class_display_name(cls.__qualname__)
-    info = class_info(cls)
+    info = built_info(cls, Toolset)
     exports = info.resolved_exports(class_name) if info is not None else []
     # The method may be exported under an alias too (`search = find`): its own name first, as
     # the class stores it (a private `def __find` in `Tasks` is `_Tasks__find`).

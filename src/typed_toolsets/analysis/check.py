@@ -32,7 +32,12 @@ from typing import Any, Final, Literal
 import attrs
 
 from typed_toolsets._toolset import Toolset
-from typed_toolsets.definition.classes import class_info, init_problem, read_deferred
+from typed_toolsets.definition.classes import (
+    built_info,
+    class_info,
+    init_problem,
+    read_deferred,
+)
 from typed_toolsets.definition.errors import ToolsetDefinitionError
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem
@@ -282,11 +287,13 @@ class _Checker:
     def check_class(self, cls: type[Toolset]) -> None:
         qualname = class_display_name(cls.__qualname__)
         self.seen_class(qualname)
-        info = class_info(cls)
         path = self.file_of(cls)
-        if info is None or path is None:
+        if path is None:
             return
         try:
+            info = built_info(cls, Toolset)
+            if info is None:
+                return
             exports = info.resolved_exports(qualname)
         except ToolsetDefinitionError as exc:
             self.from_error(exc, path)

@@ -178,6 +178,30 @@ def class_info(cls: type) -> ClassInfo | None:
     return info if isinstance(info, ClassInfo) else None
 
 
+def built_info(cls: type, toolset_base: type) -> ClassInfo | None:
+    """The info of *cls*, a subclass of *toolset_base*, building it now if its creation did not.
+
+    A base that overrides ``__init_subclass__`` without calling ``super().__init_subclass__()``
+    (a registry of subclasses, say) keeps `build_class` from running for its subclasses: they
+    had no tools and no checks. They are built on first use, bases first, so that inherited
+    declarations merge as at class creation. None for *toolset_base* itself.
+
+    Raises:
+        ToolsetDefinitionError: A class so built has problems.
+    """
+    info = class_info(cls)
+    if info is None and cls is not toolset_base:
+        for klass in reversed(cls.__mro__):
+            if (
+                klass is not toolset_base
+                and issubclass(klass, toolset_base)
+                and class_info(klass) is None
+            ):
+                build_class(klass, toolset_base)
+        info = class_info(cls)
+    return info
+
+
 def _lookup(cls: type, name: str) -> tuple[type, object] | None:
     for klass in cls.__mro__:
         if name in klass.__dict__:
