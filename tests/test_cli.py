@@ -151,6 +151,47 @@ def test_a_class_whose_base_skips_init_subclass_is_checked(
     ]
 
 
+def test_a_forward_reference_beside_another_problem_of_its_method_is_checked(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `p` names a class defined later, and `q` has a bad default: only q's problem was told
+    # (p's appeared once q was fixed), while the plugin tells both at once.
+    path = write(
+        "forward_mod.py",
+        """\
+        from __future__ import annotations
+
+        import attrs
+
+        from typed_toolsets import Toolset, tool
+
+
+        class Top(Toolset):
+            @tool
+            def both(self, *, p: Point, q: int = True) -> None: ...
+
+
+        @attrs.define
+        class Point:
+            cb: bytes = b""
+        """,
+    )
+    status, out, err = run(capsys, str(path))
+    assert (status, err) == (1, "")
+    assert out == [
+        (
+            "forward_mod.py:10: error: Top.both: parameter 'q' has the default True, which is "
+            "not a valid int (True is not an int)  [toolset-signature]"
+        ),
+        (
+            "forward_mod.py:10: error: Top.both: parameter 'p' has type Point, which has no JSON "
+            "Schema (field Point.cb: bytes cannot be sent as JSON; use str (for example base64 "
+            "text))  [toolset-param-type]"
+        ),
+        "Found 2 problems in 1 file (checked 1 toolset)",
+    ]
+
+
 def test_statements_needing_a_failed_class_are_skipped_and_others_still_fail(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -275,7 +275,8 @@ class _Checker:
                     qualname, method, typing.cast("Callable[..., Any]", func), owner
                 )
                 for found in failed:
-                    self.add(Finding(path, self.locate(cls, path, found, 0), found))
+                    if found not in exc.problems:  # told already, when the class failed
+                        self.add(Finding(path, self.locate(cls, path, found, 0), found))
                 if info is not None:
                     parameters = [(p.name, p.annotation) for p in info.params]
                 read += [(method, *p) for p in parameters]

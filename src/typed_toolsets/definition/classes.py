@@ -496,6 +496,8 @@ def build_class(cls: type, toolset_base: type) -> None:
             problems.extend(exc.problems)
             if owner is cls or method_name in own_names:
                 parameters.extend((method_name, *read) for read in exc.parameters)
+                if exc.unresolved:  # its forward references' problems are told once defined
+                    deferred.append((method_name, func, owner))
             continue
         except Unresolved:
             method = None  # a forward reference: resolved when the tools are first built

@@ -53,15 +53,22 @@ class SignatureProblems(Exception):  # noqa: N818 (a verdict carrying records, n
     """A method cannot be exported; ``problems`` says why.
 
     ``parameters`` are the parameters read despite them, with their annotations (what
-    ``typed-toolsets check`` still analyses for ambiguous unions).
+    ``typed-toolsets check`` still analyses for ambiguous unions); ``unresolved``, whether other
+    parameters' annotations name what is not defined yet (read again once it is, for their own
+    problems).
     """
 
     def __init__(
-        self, problems: list[Problem], parameters: Sequence[tuple[str, object]] = ()
+        self,
+        problems: list[Problem],
+        parameters: Sequence[tuple[str, object]] = (),
+        *,
+        unresolved: bool = False,
     ) -> None:
         super().__init__("\n".join(str(p) for p in problems))
         self.problems = problems
         self.parameters = tuple(parameters)
+        self.unresolved = unresolved
 
 
 class UnresolvedParameter(Unresolved):
@@ -296,7 +303,7 @@ def read_method(
             )
         )
     if problems:
-        raise SignatureProblems(problems, read)
+        raise SignatureProblems(problems, read, unresolved=bool(unresolved))
     if unresolved:
         raise UnresolvedParameter(unresolved)
     # Loaded by the first class that exports a method, not by `import typed_toolsets`.
