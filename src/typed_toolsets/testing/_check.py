@@ -21,7 +21,7 @@ from typed_toolsets.definition.limits import Limits
 
 from . import _seams
 from ._nearmiss import NearMiss, invalid_arguments
-from ._same import defines_equality, json_forms, same
+from ._same import UNSEEN, defines_equality, json_forms, same
 from ._strategies import NoStrategyError, arguments, tool_parameters, values
 
 __all__ = ["ToolsetCheckError", "check_toolset"]
@@ -73,6 +73,11 @@ class ToolsetCheckError(AssertionError):
 def _parameter_of(path: str) -> str | None:
     found = _PARAMETER_RE.match(path)
     return found.group(1) if found else None
+
+
+def _json_object(example: object) -> dict[str, object]:
+    """*example* when it is a JSON object (the arguments sent), else an empty one."""
+    return typing.cast("dict[str, object]", example) if isinstance(example, dict) else {}
 
 
 def _kinds(value: object) -> str:
@@ -187,9 +192,10 @@ class _ToolCheck:
     ) -> None:
         """Both keyword-argument mappings hold the same values, of the same types."""
         (one, mine), (other, theirs) = first, second
+        sent = _json_object(example)
         for name in sorted(set(mine) | set(theirs)):
             left, right = mine.get(name, _ABSENT), theirs.get(name, _ABSENT)
-            if not same(left, right):
+            if not same(left, right, sent=sent.get(name, UNSEEN)):
                 self.fail(
                     name,
                     f"{one} structured it as {left!r} ({_kinds(left)}), {other} as {right!r} "

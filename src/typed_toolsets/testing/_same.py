@@ -17,10 +17,20 @@ import attrs
 
 from . import _seams
 
-__all__ = ["defines_equality", "json_forms", "same"]
+__all__ = ["UNSEEN", "defines_equality", "json_forms", "same"]
 
 
-def same(left: object, right: object, *, defaults: bool = False) -> bool:
+class _Unseen:
+    """The JSON value a compared value was structured from is not known."""
+
+
+#: No JSON value known (`same`'s *sent*).
+UNSEEN: Final = _Unseen()
+#: A struct field's key absent from the JSON object sent.
+_LEFT_OUT: Final = _Unseen()
+
+
+def same(left: object, right: object, *, defaults: bool = False, sent: object = UNSEEN) -> bool:
     """Whether two values are equal and of the same types, all the way down.
 
     ``==`` is not enough: ``"red" == Color.RED`` for a ``str`` enum, ``1 == True``, and two aware
@@ -31,18 +41,33 @@ def same(left: object, right: object, *, defaults: bool = False) -> bool:
     JSON form: with ``y: float = 0`` or ``tags: Sequence[str] = attrs.Factory(tuple)`` the class
     holds ``0`` or ``()`` when the field is left out, and their JSON comes back as ``0.0`` or
     ``[]``, values of the annotation alike.
+
+    *sent* is the JSON value both were structured from, when known: a struct's field that it
+    leaves out (or sends as ``null``, which the strict variant reads as its default) and a
+    factory fills is not compared, since each structuring calls the factory again (``uuid4``,
+    ``now()``, a counter give a new value every time).
     """
     if type(left) is not type(right):
         return False
     names = _compared(left)
     if names is not None:
-        held = _defaults(type(left)) if defaults else {}
+        given = typing.cast("dict[str, object]", sent) if isinstance(sent, dict) else None
+        held = _fields(type(left)) if defaults or given is not None else {}
         for name in names:
             mine, theirs = getattr(left, name), getattr(right, name)
-            if same(mine, theirs, defaults=defaults):
-                continue
             field = held.get(name)
-            if field is None or not _at_default(field, mine):
+            part = UNSEEN if given is None or field is None else given.get(field.name, _LEFT_OUT)
+            if same(mine, theirs, defaults=defaults, sent=part):
+                continue
+            if (part is _LEFT_OUT or part is None) and field is not None and field.factory:
+                # Made anew by its factory for each (the strict variant's null is the default).
+                continue
+            if (
+                not defaults
+                or field is None
+                or not _has_default(field)
+                or not _at_default(field, mine)
+            ):
                 return False
             if not _same_json(field.annotation, mine, theirs):
                 return False
@@ -50,8 +75,10 @@ def same(left: object, right: object, *, defaults: bool = False) -> bool:
     if isinstance(left, (list, tuple)):
         items: list[Any] | tuple[Any, ...] = left  # pyright: ignore[reportUnknownVariableType]
         others: list[Any] | tuple[Any, ...] = right  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+        parts = _items_sent(sent, len(items))
         return len(items) == len(others) and all(
-            same(a, b, defaults=defaults) for a, b in zip(items, others, strict=True)
+            same(a, b, defaults=defaults, sent=part)
+            for a, b, part in zip(items, others, parts, strict=True)
         )
     if isinstance(left, (set, frozenset)):
         members: set[Any] | frozenset[Any] = left  # pyright: ignore[reportUnknownVariableType]
@@ -62,8 +89,10 @@ def same(left: object, right: object, *, defaults: bool = False) -> bool:
     if isinstance(left, dict):
         mapping: dict[Any, Any] = left  # pyright: ignore[reportUnknownVariableType]
         other: dict[Any, Any] = right  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+        entries = typing.cast("dict[Any, object]", sent) if isinstance(sent, dict) else {}
         return mapping.keys() == other.keys() and all(
-            same(mapping[k], other[k], defaults=defaults) for k in mapping
+            same(mapping[k], other[k], defaults=defaults, sent=entries.get(k, UNSEEN))
+            for k in mapping
         )
     if isinstance(left, (datetime, time)):
         moment = typing.cast("datetime | time", right)
@@ -75,6 +104,13 @@ def same(left: object, right: object, *, defaults: bool = False) -> bool:
         if forms is not None:
             return same(*forms)
     return bool(left == right)
+
+
+def _items_sent(sent: object, count: int) -> list[object]:
+    """The JSON items *sent* holds for an array of *count* values (unknown unless it holds them)."""
+    if isinstance(sent, list) and len(typing.cast("list[object]", sent)) == count:
+        return list(typing.cast("list[object]", sent))
+    return [UNSEEN] * count
 
 
 def _compared(value: object) -> list[str] | None:
@@ -90,24 +126,24 @@ def _compared(value: object) -> list[str] | None:
     return None
 
 
-#: `_defaults` of each struct class met (kept while the class lives).
+#: `_fields` of each struct class met (kept while the class lives).
 _held: Final[weakref.WeakKeyDictionary[type, dict[str, _seams.Field]]] = weakref.WeakKeyDictionary()
 
 
-def _defaults(kind: type) -> dict[str, _seams.Field]:
-    """The fields of the struct class *kind* that have a default, by attribute name."""
+def _fields(kind: type) -> dict[str, _seams.Field]:
+    """The fields of the struct class *kind*, by attribute name."""
     found = _held.get(kind)
     if found is None:
         try:
             fields = _seams.describe(kind).fields
         except _seams.UnsupportedAnnotation:
             fields = ()
-        found = _held[kind] = {
-            f.attr_name: f
-            for f in fields
-            if f.default is not _seams.MISSING or f.factory is not None
-        }
+        found = _held[kind] = {f.attr_name: f for f in fields}
     return found
+
+
+def _has_default(field: _seams.Field) -> bool:
+    return field.default is not _seams.MISSING or field.factory is not None
 
 
 def _at_default(field: _seams.Field, value: object) -> bool:
