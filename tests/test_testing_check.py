@@ -245,6 +245,43 @@ def test_an_ambiguous_union_is_caught() -> None:
     assert error.example == {"wall": 0, "color": StrColor.RED}
 
 
+class UuidOrTextToolset(Toolset):
+    @tool
+    def tag(self, *, ref: uuid.UUID | str) -> str:
+        return str(ref)
+
+
+class ColorOrTextToolset(Toolset):
+    @tool
+    def tag(self, *, label: StrColor | str) -> str:
+        return str(label)
+
+
+class DayOrTextToolset(Toolset):
+    @tool
+    def tag(self, *, on: datetime.date | str) -> str:
+        return str(on)
+
+
+@pytest.mark.parametrize(
+    ("toolset", "parameter", "union"),
+    [
+        (UuidOrTextToolset, "ref", "UUID | str"),
+        (ColorOrTextToolset, "label", "StrColor | str"),
+        (DayOrTextToolset, "on", "date | str"),
+    ],
+)
+def test_an_ambiguous_union_whose_later_variant_is_wider_is_caught(
+    toolset: type[Toolset], parameter: str, union: str
+) -> None:
+    # A str that looks like a UUID, a date or an enum member's value comes back as the earlier
+    # variant; random text almost never does, so such toolsets passed.
+    error = failure(toolset)
+    assert error.parameter == parameter
+    assert f"the union {union} is ambiguous" in str(error)
+    assert "came back as" in str(error)
+
+
 @attrs.frozen
 class Reading:
     value: int | None

@@ -260,6 +260,25 @@ def _unstructure_drawn(name: str, unstructure: Callable[[Any], Any], value: obje
         raise ValueError(msg) from exc
 
 
+def _crossed(
+    source: object, target: object, fallback: st.SearchStrategy[Any], value: object
+) -> st.SearchStrategy[Any]:
+    """*value* (of *source*) as a value of *target* with the same JSON form, if there is one.
+
+    Else *fallback* (*target*'s own strategy): no draw is thrown away.
+    """
+    try:
+        sent = _seams.unstructurer(source)(value)
+        made = _seams.structurer(target)(sent)
+        same_json = _seams.json_key(_seams.unstructurer(target)(made)) == _seams.json_key(sent)
+    except Exception:  # noqa: BLE001 - no such value: the target's own are drawn instead
+        return fallback
+    form = _seams.describe(target)
+    if not same_json or (form.kind == "annotated" and _seams.violates(form.constraints, sent)):
+        return fallback
+    return st.just(made)
+
+
 def _satisfies(
     constraints: Constraints, to_json: Callable[[Any], Any] | None, value: object
 ) -> bool:
@@ -400,7 +419,21 @@ class _Walk:
     def _union(self, form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
         # Constraints reach every variant; each applies those of its own JSON type, as in JSON
         # Schema.
-        return st.one_of([self.of(arg, constraints) for arg in form.args])
+        variants = [self.of(arg, constraints) for arg in form.args]
+        if self.json or _seams.ambiguity(form.annotation) is None:
+            return st.one_of(variants)
+        # An ambiguous union (`UUID | str`): a later variant's values are also drawn from an
+        # earlier one's JSON forms, where the later type takes them (a UUID's text as a str).
+        # The union reads such a value back as the earlier variant, which the round trip shows
+        # with the example; random text alone almost never looks like a UUID.
+        crossed = [
+            variants[i].flatmap(
+                functools.partial(_crossed, form.args[i], form.args[j], variants[j])
+            )
+            for j in range(1, len(variants))
+            for i in range(j)
+        ]
+        return st.one_of(*variants, *crossed)
 
     def _sized(
         self,
