@@ -192,6 +192,27 @@ def test_a_forward_reference_beside_another_problem_of_its_method_is_checked(
     ]
 
 
+def test_a_problem_of_the_exports_value_is_told_on_its_line(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was told on the class line; mypy reports the assignment's type on the exports line.
+    path = write(
+        "exports_mod.py",
+        """\
+        from typed_toolsets import Toolset, tool
+
+
+        class One(Toolset):
+            exports = (tool("a"))
+
+            def a(self) -> None: ...
+        """,
+    )
+    status, out, _ = run(capsys, str(path))
+    assert status == 1
+    assert out[0].startswith("exports_mod.py:5: error: One: `exports` is one tool('a') declaration")
+
+
 def test_statements_needing_a_failed_class_are_skipped_and_others_still_fail(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:

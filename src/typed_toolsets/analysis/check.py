@@ -64,6 +64,10 @@ _DECLARATION_CODES: Final = frozenset(
     for code in ("unknown-method", "not-a-method", "duplicate-name", "invalid-name", "inline")
 )
 _INIT: Final = CODE_PREFIX + "init"
+#: Problems of the value of `exports` itself: told on its assignment.
+_EXPORTS_KINDS: Final = frozenset(
+    {"exports-not-a-tuple", "exports-one-tool", "exports-item", "exports-method"}
+)
 #: `Toolset.proxy()` of a method the class does not export: the call's problem, not the class's.
 _NOT_EXPORTED: Final = "not-exported"
 _NAME_CODES: Final = frozenset(CODE_PREFIX + code for code in ("duplicate-name", "invalid-name"))
@@ -190,6 +194,8 @@ class _Checker:
             return 0
         method = found.method
         if method is None:
+            if found.kind in _EXPORTS_KINDS:  # where mypy reports the assignment's type
+                return source.assigned.get("exports", source.line)
             return source.line
         own = [line for name, line in source.decls if name == method]
         decl_line = (own[min(repeat, len(own) - 1)] if repeat else own[-1]) if own else None
