@@ -326,6 +326,12 @@ class Phrase:
         # One member of the wrong type for Phrase, two for Amount: Phrase's problem.
         (Amount | Phrase, {"unit": 5, "value": "x"}, [("unit", "5 is not of type 'string'")]),
         (Phrase | Amount, {"unit": 5, "value": 2.5}, [("unit", "5 is not of type 'string'")]),
+        # Maps: their values' schema counts for every member (three misfits against one).
+        (
+            dict[str, int] | dict[str, str],
+            {"a": "x", "b": "y", "c": "z", "d": 1},
+            [("d", "1 is not of type 'string'")],
+        ),
     ],
 )
 def test_among_variants_the_keys_fit_alike_the_members_types_choose(
@@ -806,6 +812,10 @@ def test_a_multiple_of_a_float_is_judged_for_an_integer_past_the_float_range() -
         (7e300, 7, True),
         (10**400 + 1, 0.5, True),
         (10**400 + 1, 2, False),
+        # A whole quotient of more digits than the decimal context holds: read as fractions.
+        (10**699, 0.01, True),
+        (3 * 10**699, 0.3, True),
+        (10**699 + 1, 0.3, False),
         # Subnormal floats hold fewer digits: their binary quotient is far from whole (10.02).
         (1e-320, 1e-321, True),
         (7e-321, 1e-322, True),

@@ -233,9 +233,9 @@ def closest(instance: object, options: list[object], root: object) -> int | None
         )
         absent = sum(1 for name in required if isinstance(name, str) and name not in members)
         if fewest < 0 or undeclared + absent < fewest:
-            fewest, nearest = undeclared + absent, [(index, properties)]
+            fewest, nearest = undeclared + absent, [(index, found)]
         elif undeclared + absent == fewest:
-            nearest.append((index, properties))
+            nearest.append((index, found))
     if len(nearest) == 1:
         return nearest[0][0]
     if fewest > 0:
@@ -244,13 +244,20 @@ def closest(instance: object, options: list[object], root: object) -> int | None
     return min(nearest, key=lambda found: _misfits(members, found[1], root))[0]
 
 
-def _misfits(members: dict[str, object], properties: dict[str, Any], root: object) -> int:
-    """How many of *members* have a JSON type their property's schema does not admit."""
-    return sum(
-        1
-        for key, value in members.items()
-        if key in properties and not _fits(schema_kind(value), properties[key], root, _FIT_DEPTH)
-    )
+def _misfits(members: dict[str, object], variant: dict[str, Any], root: object) -> int:
+    """How many of *members* have a JSON type their schema in *variant* does not admit.
+
+    A member's schema is its property's, else the variant's ``additionalProperties`` (a map's
+    values: ``dict[str, int]``); a member with neither is not counted.
+    """
+    properties = as_dict(variant.get("properties"))
+    extra: object = variant.get("additionalProperties")
+    count = 0
+    for key, value in members.items():
+        schema: object = properties.get(key, extra)
+        if not _fits(schema_kind(value), schema, root, _FIT_DEPTH):  # no schema admits all
+            count += 1
+    return count
 
 
 #: How many unions inside unions `_fits` looks into (a registered schema may nest them).

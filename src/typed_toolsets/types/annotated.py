@@ -183,10 +183,11 @@ _CONTEXT: Final[list[Context]] = []
 
 
 def _context() -> Context:
-    from decimal import Context, Inexact, Rounded
+    from decimal import Context, Inexact, InvalidOperation, Rounded
 
-    # An inexact conversion (an integer of more digits) raises, to be read as a fraction.
-    context = Context(prec=_QUOTIENT_DIGITS, traps=[Inexact, Rounded])
+    # An inexact conversion (an integer of more digits) raises, and so does a remainder whose
+    # quotient has more digits (`DivisionImpossible`, else a NaN): both are read as fractions.
+    context = Context(prec=_QUOTIENT_DIGITS, traps=[Inexact, Rounded, InvalidOperation])
     _CONTEXT.append(context)
     return context
 
