@@ -838,3 +838,19 @@ def test_a_multiple_is_judged_on_the_numbers_as_json_writes_them(
         else:
             assert result.error is not None
             assert [(p.path, p.message) for p in result.error.details] == [("$.value", reason)]
+
+
+def test_the_reference_keeps_the_object_s_order_for_its_extra_members() -> None:
+    # jsonschema goes through a set of the extra keys: the problems came in another order in
+    # every process (its hash seed); the checker's fallback to jsonschema had the same order.
+    schema = {
+        "type": "object",
+        "properties": {"k": {}},
+        "additionalProperties": {"type": "integer"},
+    }
+    sent = dict.fromkeys("qwkertyu")
+    found, more = problems(make_validator(schema), sent)
+    assert (found, more) == (
+        [((name,), "null is not of type 'integer'") for name in "qwertyu"],
+        False,
+    )

@@ -6,6 +6,7 @@ arguments the fast path refuses, and to check a user-registered type's values.
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
@@ -46,10 +47,40 @@ def _multiple_of(
         yield ValidationError(f"{instance!r} is not a multiple of {divisor}")
 
 
+#: jsonschema's own ``additionalProperties``.
+_JSONSCHEMA_ADDITIONAL: Final = typing.cast(
+    "Callable[..., Iterator[ValidationError]]",
+    Draft202012Validator.VALIDATORS["additionalProperties"],
+)
+
+
+def _additional_properties(
+    validator: Draft202012Validator, extra: Any, instance: Any, schema: Any
+) -> Iterator[ValidationError]:
+    """The ``additionalProperties`` keyword, checking an object's members in the object's order.
+
+    jsonschema's own goes through a set of the keys, whose order changes with the hash seed of
+    each process: the problems of a refusal came in another order on every run.
+    """
+    if validator.is_type(extra, "object") and validator.is_type(instance, "object"):
+        declared = schema.get("properties", {})
+        patterns = "|".join(schema.get("patternProperties", {}))
+        for key in instance:
+            if key not in declared and not (patterns and re.search(patterns, key)):
+                yield from validator.descend(instance[key], extra, path=key)  # pyright: ignore[reportUnknownMemberType]
+        return
+    # False (and true): one error naming the keys, sorted; no order to keep.
+    yield from _JSONSCHEMA_ADDITIONAL(validator, extra, instance, schema)
+
+
 #: Draft 2020-12 with a ``multipleOf`` that gives a verdict on an integer past the float range
-#: over a float divisor, where jsonschema's own lets an ``OverflowError`` escape.
+#: over a float divisor, where jsonschema's own lets an ``OverflowError`` escape, and an
+#: ``additionalProperties`` whose problems keep the object's order.
 _extend = typing.cast("Callable[..., type[Draft202012Validator]]", validators.extend)  # untyped
-_Validator: Final = _extend(Draft202012Validator, {"multipleOf": _multiple_of})
+_Validator: Final = _extend(
+    Draft202012Validator,
+    {"multipleOf": _multiple_of, "additionalProperties": _additional_properties},
+)
 
 
 def make_validator(schema: Schema) -> Draft202012Validator:
