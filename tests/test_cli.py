@@ -558,6 +558,15 @@ def test_check_finds_the_classes_list_finds_and_refuses_a_target_without_any(
     status, out, err = run(capsys, "json")
     assert (status, out) == (2, [])
     assert err == "typed-toolsets check: error: json: json defines no Toolset class\n"
+    # One that only imports toolsets is told how to name them, as list tells it.
+    write("facade_mod.py", "from typed_toolsets.text import TextProcessingToolset\n")
+    status, out, err = run(capsys, "facade_mod")
+    assert (status, out) == (2, [])
+    assert err == (
+        "typed-toolsets check: error: facade_mod: facade_mod defines no Toolset class; it "
+        "imports TextProcessingToolset: list the ones to use in its __all__, or name one "
+        "(facade_mod:TextProcessingToolset)\n"
+    )
     # Among several targets, a helper module without toolsets is fine.
     write("helper_mod.py", "X = 1\n")
     write("clean_mod.py", CLEAN)

@@ -485,7 +485,9 @@ def run_check(targets: Sequence[str], *, disable: Sequence[str] = ()) -> CheckRe
         # Nothing was checked, so nothing was found: a mistaken target, as `list` says. One of
         # several targets may be a helper module the others import.
         if len(modules) == 1:
-            raise no_toolsets(targets[0], modules[0])
+            # With the Toolset classes it only imports named, as `list` names them.
+            (only,) = loaded_modules.values()
+            raise no_toolsets(targets[0], modules[0], only.module)
         msg = "none of the targets defines a Toolset class"
         raise TargetError(msg)
     # Stable: the problems of one line keep the order they were found in (the error's, SPEC 1).
