@@ -1871,6 +1871,12 @@ def test_a_name_undefined_in_a_struct_s_fields_is_reported_at_the_parameter() ->
         ("typing_extensions.Never", "Never has no JSON Schema"),
         ("typing_extensions.LiteralString", "LiteralString is a string written in the source code"),
         ("list[typing_extensions.LiteralString]", "LiteralString is a string written in the"),
+        # As the plugin says it (mypy sees Self's type variable); it was "typing.Self has no
+        # JSON Schema mapping", and TypeGuard's Python repr.
+        ("typing_extensions.Self", "the type variable Self has no JSON Schema"),
+        ("typing_extensions.Self | None", "the type variable Self has no JSON Schema"),
+        ("typing.TypeGuard[int]", "TypeGuard and TypeIs annotate what a type predicate returns"),
+        ("typing_extensions.TypeIs[str]", "TypeGuard and TypeIs annotate what a type predicate"),
     ],
 )
 def test_never_and_literal_string_say_why_they_have_no_schema(annotation: str, reason: str) -> None:

@@ -21,6 +21,7 @@ WORDS: dict[str, str] = {
     "OBJECT": reasons.OBJECT,
     "OMITTED_PARAMETERS": reasons.OMITTED_PARAMETERS,
     "RECURSIVE_ALIAS": reasons.RECURSIVE_ALIAS,
+    "TYPE_PREDICATE": reasons.TYPE_PREDICATE,
     "enum_value": "is not a JSON string, number, boolean or null",
     "field_none_default": "does not admit null; add `| None` to its annotation",
     "field_reason": "",  # `field C.f: <reason>`: no words of its own
@@ -38,8 +39,9 @@ WORDS: dict[str, str] = {
     "type_variable": "the type variable",
     "unannotated_field": "",  # `field C.f has no type annotation`: a parameter's says it too
 }
-#: Said by one side only: mypy reads LiteralString as str; only mypy omits parameters so.
-ONE_SIDE = {"LITERAL_STRING": "types", "OMITTED_PARAMETERS": "plugin"}
+#: Said by one side only: mypy reads LiteralString as str and TypeGuard as bool; only mypy
+#: omits parameters so.
+ONE_SIDE = {"LITERAL_STRING": "types", "OMITTED_PARAMETERS": "plugin", "TYPE_PREDICATE": "types"}
 
 
 def test_every_reason_is_listed_here() -> None:

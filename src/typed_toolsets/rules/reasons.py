@@ -24,6 +24,7 @@ __all__ = [
     "OBJECT",
     "OMITTED_PARAMETERS",
     "RECURSIVE_ALIAS",
+    "TYPE_PREDICATE",
     "field_none_default",
     "field_reason",
     "enum_value",
@@ -61,6 +62,12 @@ NEVER: Final = "Never has no JSON Schema"
 LITERAL_STRING: Final = (
     "LiteralString is a string written in the source code, and a model's arguments never are; "
     "use str, and check the value in the method"
+)
+
+
+#: Only the run time can tell (mypy reads ``TypeGuard[T]`` and ``TypeIs[T]`` as ``bool``).
+TYPE_PREDICATE: Final = (
+    "TypeGuard and TypeIs annotate what a type predicate returns, a bool; use bool"
 )
 
 

@@ -41,6 +41,17 @@ _LITERAL_STRING: Final[tuple[object, ...]] = (
 )
 
 
+# Looked up by name: Python 3.10's typing has no Self, and TypeIs came in 3.13.
+_EXTENSIONS_SELF: Final = typing.cast(object, getattr(typing_extensions, "Self"))  # noqa: B009
+_SELF: Final[tuple[object, ...]] = (getattr(typing, "Self", _EXTENSIONS_SELF), _EXTENSIONS_SELF)
+_TYPE_PREDICATES: Final[tuple[object, ...]] = (
+    typing.TypeGuard,
+    typing_extensions.TypeGuard,
+    getattr(typing, "TypeIs", typing_extensions.TypeIs),
+    typing_extensions.TypeIs,
+)
+
+
 def explain_unsupported(annotation: object) -> str:
     """Say why *annotation* has no JSON Schema, and what to use instead."""
     if annotation is typing.Any or annotation is typing_extensions.Any:
@@ -53,6 +64,10 @@ def explain_unsupported(annotation: object) -> str:
         return reasons.NEVER
     if annotation in _LITERAL_STRING:
         return reasons.LITERAL_STRING
+    if annotation in _SELF:  # as mypy sees it: a TypeVar bound to the class
+        return reasons.type_variable("Self")
+    if typing.get_origin(annotation) in _TYPE_PREDICATES:
+        return reasons.TYPE_PREDICATE
     if annotation is bytes or annotation is bytearray or annotation is memoryview:
         return reasons.BYTES
     if isinstance(annotation, typing.TypeVar):
