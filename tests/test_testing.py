@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import decimal
 import inspect
 import json
 import re
 import uuid
+from fractions import Fraction
 from typing import Annotated, Any, Literal, NamedTuple, Optional
 
 import attrs
@@ -110,11 +110,23 @@ def depth(tree: Tree) -> int:
         (Annotated[int, Ge(3), Lt(10)], lambda v: type(v) is int and 3 <= v < 10),
         (Annotated[float, Gt(0.5), Le(2.5)], lambda v: type(v) is float and 0.5 < v <= 2.5),
         (Annotated[int, MultipleOf(7)], lambda v: v % 7 == 0),
-        (Annotated[float, MultipleOf(0.25), Ge(0)], lambda v: v >= 0 and (v / 0.25).is_integer()),
+        (
+            Annotated[float, MultipleOf(0.25), Ge(0)],
+            lambda v: v >= 0 and Fraction(repr(v)) % Fraction("0.25") == 0,
+        ),
         # Multiples as JSON writes them: 0.3, not 3 * 0.1 = 0.30000000000000004.
         (
             Annotated[float, MultipleOf(0.1)],
-            lambda v: decimal.Decimal(repr(v)) % decimal.Decimal("0.1") == 0,
+            lambda v: Fraction(repr(v)) % Fraction("0.1") == 0,
+        ),
+        # Near the ends of the float range, where a float holds fewer digits than a multiple.
+        (
+            Annotated[float, MultipleOf(1.7), Ge(1e300)],
+            lambda v: v >= 1e300 and Fraction(repr(v)) % Fraction("1.7") == 0,
+        ),
+        (
+            Annotated[float, MultipleOf(0.3), Le(-1e200)],
+            lambda v: v <= -1e200 and Fraction(repr(v)) % Fraction("0.3") == 0,
         ),
         (Annotated[str, MinLen(2), MaxLen(4)], lambda v: 2 <= len(v) <= 4),
         (Annotated[list[int], MinLen(1), MaxLen(2)], lambda v: 1 <= len(v) <= 2),

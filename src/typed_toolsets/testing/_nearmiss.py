@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from typed_toolsets._public import public_in
 
 from . import _seams
-from ._strategies import Constraints, arguments, tool_parameters
+from ._numbers import Constraints
+from ._strategies import arguments, tool_parameters
 
 if TYPE_CHECKING:
     from typed_toolsets.call.proxy import ToolProxy

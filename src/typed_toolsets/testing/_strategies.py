@@ -15,7 +15,6 @@ import typing
 import uuid
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta, timezone
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
 
 from hypothesis import strategies as st
@@ -24,6 +23,7 @@ from hypothesis.errors import ResolutionFailed
 from typed_toolsets._public import public_in
 
 from . import _seams
+from ._numbers import NOTHING, Constraints, floats_within, integers_within, limits
 from ._schemavalues import SAFE_INTEGER, schema_values
 
 if TYPE_CHECKING:
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 __all__ = ["NoStrategyError", "arguments", "values"]
 
 _T = TypeVar("_T")
-Constraints = tuple[tuple[str, "int | float"], ...]
 
 #: How many times one class may nest inside itself in a generated value.
 _RECURSION_LIMIT: Final = 3
@@ -55,8 +54,6 @@ class NoStrategyError(ResolutionFailed):
 
 #: Marks the key of an item that could not be read (`_read_key`), apart from every value.
 _UNREAD: Final = object()
-#: The strategy with no values (typed: Hypothesis's own is generic in nothing).
-_NOTHING: st.SearchStrategy[Any] = st.nothing()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
 
 #: RFC 3339 offsets are whole minutes, less than a day; UTC is the most common of them.
 _offsets = st.just(timezone.utc) | st.integers(-(23 * 60 + 59), 23 * 60 + 59).map(
@@ -91,92 +88,10 @@ def _spellings(text: str, kind: type) -> st.SearchStrategy[str]:
     return st.sampled_from(found)
 
 
-def _limits(constraints: Constraints, *keywords: str) -> list[int | float]:
-    return [limit for keyword, limit in constraints if keyword in keywords]
-
-
-def _integer_bounds(constraints: Constraints) -> tuple[int | None, int | None]:
-    lows = [math.ceil(v) for v in _limits(constraints, "minimum")]
-    lows += [math.floor(v) + 1 for v in _limits(constraints, "exclusiveMinimum")]
-    highs = [math.floor(v) for v in _limits(constraints, "maximum")]
-    highs += [math.ceil(v) - 1 for v in _limits(constraints, "exclusiveMaximum")]
-    return (max(lows) if lows else None), (min(highs) if highs else None)
-
-
-def _integers(
-    constraints: Constraints, low: int | None = None, high: int | None = None
-) -> st.SearchStrategy[int]:
-    """Integers within the numeric constraints (and within *low*..*high* when given)."""
-    bottom, top = _integer_bounds(constraints)
-    if low is not None:
-        bottom = low if bottom is None else max(bottom, low)
-    if high is not None:
-        top = high if top is None else min(top, high)
-    if bottom is not None and top is not None and bottom > top:
-        return _NOTHING
-    steps = _limits(constraints, "multipleOf")
-    if steps and float(steps[0]).is_integer():
-        step = int(steps[0])
-        first = None if bottom is None else -(-bottom // step)
-        last = None if top is None else top // step
-        if first is not None and last is not None and first > last:
-            return _NOTHING
-        return st.integers(first, last).map(lambda k: k * step)
-    return st.integers(bottom, top)
-
-
-def _tightest(
-    constraints: Constraints, inclusive: str, exclusive: str, *, lower: bool
-) -> tuple[float, bool] | None:
-    """The tightest of the bounds named *inclusive* / *exclusive*, and whether it is exclusive."""
-    bounds = [(float(v), False) for v in _limits(constraints, inclusive)]
-    bounds += [(float(v), True) for v in _limits(constraints, exclusive)]
-    if not bounds:
-        return None
-    # At equal values the exclusive bound is the tighter one.
-    if lower:
-        return max(bounds)
-    return min(bounds, key=lambda bound: (bound[0], not bound[1]))
-
-
-def _empty_range(low: tuple[float, bool] | None, high: tuple[float, bool] | None) -> bool:
-    if low is None or high is None:
-        return False
-    return low[0] > high[0] or (low[0] == high[0] and (low[1] or high[1]))
-
-
-def _floats(constraints: Constraints) -> st.SearchStrategy[float]:
-    """Finite floats within the numeric constraints."""
-    low = _tightest(constraints, "minimum", "exclusiveMinimum", lower=True)
-    high = _tightest(constraints, "maximum", "exclusiveMaximum", lower=False)
-    steps = _limits(constraints, "multipleOf")
-    if steps:
-        # Multiples of the step; values at the edges are settled by the caller's final check.
-        step = steps[0]
-        first = None if low is None else math.ceil(low[0] / step)
-        last = None if high is None else math.floor(high[0] / step)
-        if first is not None and last is not None and first > last:
-            return _NOTHING
-        # k times the step as written (0.3, not 3 * 0.1 = 0.30000000000000004, which is no
-        # multiple of 0.1 as JSON writes it: `not_multiple`).
-        written = Decimal(repr(float(step)))
-        return st.integers(first, last).map(lambda k: float(k * written))
-    if _empty_range(low, high):
-        return _NOTHING
-    return st.floats(
-        min_value=None if low is None else low[0],
-        max_value=None if high is None else high[0],
-        exclude_min=low is not None and low[1],
-        exclude_max=high is not None and high[1],
-        allow_nan=False,
-        allow_infinity=False,
-    )
-
-
 def _sizes(constraints: Constraints, low: str, high: str) -> tuple[int, int] | None:
     """The size bounds for a string, array or object (None when none can be met)."""
-    minimum = max([0, *(math.ceil(v) for v in _limits(constraints, low))])
-    maxima = [math.floor(v) for v in _limits(constraints, high)]
+    minimum = max([0, *(math.ceil(v) for v in limits(constraints, low))])
+    maxima = [math.floor(v) for v in limits(constraints, high)]
     maximum = min(maxima) if maxima else minimum + _EXTRA_ITEMS
     return None if minimum > maximum else (minimum, maximum)
 
@@ -328,9 +243,9 @@ class _Walk:
     def _str(self, _form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
         sizes = _sizes(constraints, "minLength", "maxLength")
         if sizes is None:
-            return _NOTHING
+            return NOTHING
         # Strings are leaves: without maxLength they keep Hypothesis's own sizes.
-        bounded = bool(_limits(constraints, "maxLength"))
+        bounded = bool(limits(constraints, "maxLength"))
         return _text(sizes[0], sizes[1] if bounded else None)
 
     def _bool(self, _form: _seams.Form, _constraints: Constraints) -> st.SearchStrategy[Any]:
@@ -340,22 +255,22 @@ class _Walk:
         return st.none()
 
     def _int(self, _form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
-        integers = _integers(constraints)
+        integers = integers_within(constraints)
         if not self.json:
             return integers
         # The schema's "integer" admits integral floats too: 3.0 must be accepted as 3.
-        as_floats = _integers(constraints, -SAFE_INTEGER, SAFE_INTEGER).map(float)
+        as_floats = integers_within(constraints, -SAFE_INTEGER, SAFE_INTEGER).map(float)
         return integers | as_floats
 
     def _float(self, _form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
-        floats = _floats(constraints)
+        floats = floats_within(constraints)
         if not self.json:
             return floats
         # JSON integers are numbers; beyond 2**53 they need not fit a float (a documented error).
-        return floats | _integers(constraints, -SAFE_INTEGER, SAFE_INTEGER)
+        return floats | integers_within(constraints, -SAFE_INTEGER, SAFE_INTEGER)
 
     def _number(self, _form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
-        return _integers(constraints) | _floats(constraints)
+        return integers_within(constraints) | floats_within(constraints)
 
     def _format(self, form: _seams.Form, _constraints: Constraints) -> st.SearchStrategy[Any]:
         kind = typing.cast(type, form.python_type)
@@ -446,11 +361,11 @@ class _Walk:
         """A collection of *form*'s items (or values), sized by the two *keywords*."""
         sizes = _sizes(constraints, *keywords)
         if sizes is None:
-            return _NOTHING
+            return NOTHING
         item = self.of(form.args[-1])
         if item.is_empty:
             # No item can be drawn (a recursion cut off here): only the empty collection.
-            return _NOTHING if sizes[0] else st.builds(empty)
+            return NOTHING if sizes[0] else st.builds(empty)
         return build(item, *sizes)
 
     def _list(self, form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
@@ -485,7 +400,7 @@ class _Walk:
         if self._nesting.count(cls) >= _RECURSION_LIMIT:
             # Deep enough: optional and nullable references end here, and a class that always
             # contains itself has no finite value at all.
-            return _NOTHING
+            return NOTHING
         self._nesting.append(cls)
         try:
             each = {field.name: self.of(field.annotation) for field in form.fields}
