@@ -153,13 +153,22 @@ def struct_fields(info: TypeInfo, decorated: TypeInfo, kind: str) -> Iterator[St
         alias = attribute.get("alias") if is_attrs else None
         sym = info.get(name)
         node = sym.node if sym is not None else None
+        annotation = node.type if isinstance(node, Var) else None
+        if not is_attrs and _kw_only_marker(annotation):
+            continue  # mypy records the marker among the attributes; no constructor takes it
         yield StructField(
             name=name,
             key=alias if isinstance(alias, str) else name,
-            type=node.type if isinstance(node, Var) else None,
+            type=annotation,
             required=not attribute.get("has_default"),
             init_var=init_var,
         )
+
+
+def _kw_only_marker(annotation: Type | None) -> bool:
+    """Whether *annotation* is ``dataclasses.KW_ONLY``, the marker of keyword-only fields."""
+    found = get_proper_type(annotation)
+    return isinstance(found, Instance) and found.type.fullname == "dataclasses.KW_ONLY"
 
 
 def attrs_field_names(info: TypeInfo) -> set[str]:

@@ -63,6 +63,15 @@ class Chain:
     next: Chain | None = None
 
 
+@dataclasses.dataclass
+class Span:
+    """Fields after the KW_ONLY marker are keyword-only; the marker is no field."""
+
+    low: int
+    _: dataclasses.KW_ONLY
+    high: int = 10
+
+
 class NamedFilter(Filter):
     """Not decorated again: attrs sees Filter's fields (as dataclasses sees Window's below)."""
 
@@ -142,7 +151,15 @@ class Everything(Toolset):
 
     @tool
     def structs(
-        self, *, flt: Filter, tree: Tree, window: Window, chain: Chain, query: Query, pair: Pair
+        self,
+        *,
+        flt: Filter,
+        tree: Tree,
+        window: Window,
+        chain: Chain,
+        query: Query,
+        pair: Pair,
+        span: Span,
     ) -> None: ...
 
     @tool
