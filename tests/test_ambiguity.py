@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import enum
+import typing
 import uuid
 from typing import Annotated, Literal, NamedTuple, NewType, Optional, Union
 
@@ -194,6 +195,11 @@ def test_labels() -> None:
     assert label(Literal["a", 1]) == "Literal['a', 1]"
     assert label(tuple[int, ...]) == "tuple[int, ...]"
     assert label(None) == "None"
+    # As mypy writes them: an enum member by its name, and the empty tuple (not the bare one).
+    assert label(Literal[Color.RED, "red"]) == "Literal[Color.RED, 'red']"
+    assert label(tuple[()] | list[int]) == "tuple[()] | list[int]"
+    assert label(typing.Tuple[()]) == "tuple[()]"  # noqa: UP006
+    assert label(typing.Tuple) == "Tuple"  # noqa: UP006
 
 
 def test_unknown_shapes_never_overlap() -> None:

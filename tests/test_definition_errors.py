@@ -418,6 +418,9 @@ class Pet:  # mutable: not hashable
             "the literal Literal[<an integer of about 5001 digits>] is not a JSON string",
         ),
         ("Huge", "member 'A', whose value <an integer of about 5001 digits> is not a JSON"),
+        # Its schema was {"enum": []}: a tool no call could satisfy.
+        ("Literal[()]", "has type Literal[()], which has no JSON Schema (a Literal with no values"),
+        ("set[Literal[()]]", "has type set[Literal[()]], which has no JSON Schema"),
     ],
 )
 def test_annotations_without_schema(annotation: str, cause: str) -> None:

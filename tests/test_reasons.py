@@ -15,6 +15,7 @@ WORDS: dict[str, str] = {
     "BYTES": reasons.BYTES,
     "CALLABLES": reasons.CALLABLES,
     "CLASSES": reasons.CLASSES,
+    "EMPTY_LITERAL": reasons.EMPTY_LITERAL,
     "GENERIC_TYPE_ALIAS": reasons.GENERIC_TYPE_ALIAS,
     "LITERAL_STRING": reasons.LITERAL_STRING,
     "NEVER": reasons.NEVER,
@@ -41,7 +42,12 @@ WORDS: dict[str, str] = {
 }
 #: Said by one side only: mypy reads LiteralString as str and TypeGuard as bool; only mypy
 #: omits parameters so.
-ONE_SIDE = {"LITERAL_STRING": "types", "OMITTED_PARAMETERS": "plugin", "TYPE_PREDICATE": "types"}
+ONE_SIDE = {
+    "EMPTY_LITERAL": "types",
+    "LITERAL_STRING": "types",
+    "OMITTED_PARAMETERS": "plugin",
+    "TYPE_PREDICATE": "types",
+}
 
 
 def test_every_reason_is_listed_here() -> None:

@@ -6,6 +6,7 @@ runtime's problems and the plugin's read alike. Standard library only.
 
 from __future__ import annotations
 
+import enum
 import math
 import types
 import typing
@@ -38,10 +39,12 @@ def label(annotation: object, *, annotated: bool = False) -> str:
     if origin is typing.Union or origin is types.UnionType:
         return " | ".join(label(a, annotated=annotated) for a in args)
     if origin is typing.Literal:
-        return f"Literal[{', '.join(value_text(a) for a in args)}]"
+        return f"Literal[{', '.join(_literal_text(a) for a in args) or '()'}]"
     if origin is typing.Annotated:
         base = label(args[0], annotated=annotated)
         return f"Annotated[{base}, ...]" if annotated else base
+    if origin is tuple and not args and annotation is not typing.Tuple:  # noqa: UP006 - the bare one
+        return "tuple[()]"  # the empty tuple; the bare tuple, which has no schema, has no origin
     if origin is not None and args:
         name = getattr(origin, "__name__", None) or label(origin)
         return f"{name}[{', '.join(label(a, annotated=annotated) for a in args)}]"
@@ -52,6 +55,13 @@ def label(annotation: object, *, annotated: bool = False) -> str:
     for prefix in ("typing_extensions.", "typing.", "collections.abc."):
         text = text.replace(prefix, "")
     return text
+
+
+def _literal_text(value: object) -> str:
+    """A literal's value as written in the annotation: an enum member by its name, as mypy does."""
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__qualname__}.{value.name}"
+    return value_text(value)
 
 
 def value_text(value: object) -> str:

@@ -18,6 +18,7 @@ __all__ = [
     "BYTES",
     "CALLABLES",
     "CLASSES",
+    "EMPTY_LITERAL",
     "GENERIC_TYPE_ALIAS",
     "LITERAL_STRING",
     "NEVER",
@@ -84,6 +85,11 @@ def str_keys(key: str) -> str:
         "only str keys are supported, as JSON object keys are strings; use dict[str, ...] and "
         f"convert or check the keys in the method (got {key})"
     )
+
+
+#: Why ``Literal[()]`` has no schema: it lists no value (only the runtime sees it; mypy refuses
+#: the annotation itself).
+EMPTY_LITERAL: Final = "a Literal with no values admits nothing a model can send; list at least one"
 
 
 def generic_struct(name: str) -> str:

@@ -405,6 +405,8 @@ def _is_literal(annotation: object) -> bool:
 
 def _literal_rule(annotation: object, _builder: Builder) -> TypeSpec:
     results: list[object] = list(typing.get_args(annotation))
+    if not results:
+        raise Unsupported(reasons.EMPTY_LITERAL)
     values = [r.value if isinstance(r, enum.Enum) else r for r in results]
     for value in values:
         _json_scalar_type(value)

@@ -122,6 +122,8 @@ class Ambiguous(Toolset):
         tool("flag_auto"),
         tool("flag_combination"),
         tool("enum_auto_after_value"),
+        tool("member_vs_enum"),
+        tool("empty_vs_list"),
     )
 
     def enum_after_str(self, *, color: str | Color) -> None: ...  # E: Ambiguous.enum_after_str: parameter 'color' has the union str | Color, and a JSON value can match both str and Color (the first one in declared order wins)  [toolset-ambiguous-union]
@@ -133,6 +135,8 @@ class Ambiguous(Toolset):
     def formats(self, *, when: datetime.date | str) -> None: ...  # E: Ambiguous.formats: parameter 'when' has the union date | str, and a JSON value can match both date and str (the first one in declared order wins)  [toolset-ambiguous-union]
     def inherited_fields(self, *, query: ByName | LabelAgain) -> None: ...  # E: Ambiguous.inherited_fields: parameter 'query' has the union ByName | LabelAgain, and a JSON value can match both ByName and LabelAgain (the first one in declared order wins)  [toolset-ambiguous-union]
     def literal_vs_scalar(self, *, mode: Literal["fast", "slow"] | str) -> None: ...  # E: Ambiguous.literal_vs_scalar: parameter 'mode' has the union Literal['fast', 'slow'] | str, and a JSON value can match both Literal['fast'] and str (the first one in declared order wins)  [toolset-ambiguous-union]
+    def member_vs_enum(self, *, color: Literal[Color.RED] | Color) -> None: ...  # E: Ambiguous.member_vs_enum: parameter 'color' has the union Literal[Color.RED] | Color, and a JSON value can match both Literal[Color.RED] and Color (the first one in declared order wins)  [toolset-ambiguous-union]
+    def empty_vs_list(self, *, items: tuple[()] | list[int]) -> None: ...  # E: Ambiguous.empty_vs_list: parameter 'items' has the union tuple[()] | list[int], and a JSON value can match both tuple[()] and list[int] (the first one in declared order wins)  [toolset-ambiguous-union]
     def str_mixin_auto(self, *, ticket: Ticket | str) -> None: ...  # E: Ambiguous.str_mixin_auto: parameter 'ticket' has the union Ticket | str, and a JSON value can match both Ticket and str (the first one in declared order wins)  [toolset-ambiguous-union]
     def partly_computed(self, *, value: Computed | str) -> None: ...  # E: Ambiguous.partly_computed: parameter 'value' has the union Computed | str, and a JSON value can match both Computed and str (the first one in declared order wins)  [toolset-ambiguous-union]
     def float_members(self, *, ratio: Ratio | str) -> None: ...  # E: Ambiguous.float_members: parameter 'ratio' has the union Ratio | str, and a JSON value can match both Ratio and str (the first one in declared order wins)  [toolset-ambiguous-union]
