@@ -50,6 +50,27 @@ def test_a_number_past_2_53_read_below_its_bound_is_refused_with_why() -> None:
     assert proxy.invoke({"value": EDGE + 2}).value == {"value": float(EDGE + 2)}
 
 
+def test_a_float_past_2_53_read_as_an_int_that_is_no_multiple_is_refused_with_why() -> None:
+    # 1e23 is a multiple of 10 as written, and the method got int(1e23), which is not.
+    proxy = echo(Annotated[int, MultipleOf(10)])
+    for arguments in both_forms(1e23):
+        result = proxy.invoke(arguments)
+        assert result.error is not None
+        (problem,) = result.error.details
+        assert problem.path == "$.value"
+        assert problem.message == (
+            "1e+23 is read as the whole number 99999999999999991611392 (a float holds whole "
+            "numbers exactly only up to 2**53 = 9007199254740992), and 99999999999999991611392 "
+            "is not a multiple of 10; write all its digits, as an integer"
+        )
+    for arguments in [*both_forms(10**23), *both_forms(1e22), *both_forms(1.2e20)]:
+        value = proxy.invoke(arguments).value
+        assert value is not None
+        assert value["value"] % 10 == 0
+    # A float parameter gets the float, whose JSON form is the multiple the model wrote.
+    assert echo(Annotated[float, MultipleOf(10)]).invoke({"value": 1e23}).value == {"value": 1e23}
+
+
 @pytest.mark.parametrize(
     ("annotation", "inside", "outside"),
     [

@@ -99,6 +99,27 @@ def test_a_hook_that_recurses_is_its_part_s_problem_not_the_nesting() -> None:
         assert problem.message.startswith("'x' is not accepted: RecursionError: ")
 
 
+class Power:
+    """Registered below with a structure hook that overflows on its own (2.0 ** 2000)."""
+
+    def __init__(self, exponent: int) -> None:
+        self.value = 2.0**exponent
+
+
+def test_a_hook_s_own_overflow_is_told_in_its_words_not_as_a_number_too_large() -> None:
+    # It was "2000 is too large for a float; send a number between -1.8e308 and 1.8e308":
+    # 2000 is well inside that range, and no number the model could send would do.
+    register_type(Power, schema={"type": "integer"}, structure=Power, unstructure=lambda _: 0)
+    proxy = echo_tool(Power)
+    for arguments in ({"value": 2000}, '{"value": 2000}'):
+        result = proxy.invoke(arguments)
+        assert result.error is not None
+        (problem,) = result.error.details
+        assert problem.path == "$.value"
+        assert problem.message.startswith("2000 is not accepted: OverflowError: ")
+    assert proxy.invoke({"value": 3}).ok
+
+
 def test_register_type_checks_its_arguments() -> None:
     with pytest.raises(TypeError, match="`tp` must be a class"):
         register_type("Money", schema={}, structure=str, unstructure=str)  # type: ignore[arg-type]

@@ -6,7 +6,7 @@ import enum
 import json
 import sys
 from collections.abc import Iterator, Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 if sys.version_info < (3, 11):
     from exceptiongroup import ExceptionGroup
@@ -139,6 +139,18 @@ def test_odd_keys_are_quoted_in_paths() -> None:
         .dynamic_call({"owner": {"name": "A", "age": 1}, "tags": [], "roles": {"a b": "root"}})
         .endswith("roles['a b']: 'root' is not one of ['admin', 'user']")
     )
+
+
+def test_a_long_enum_is_listed_by_whole_members_and_the_rest_counted() -> None:
+    # It was cut inside a member ("'region-15...]"), and the rest went unnamed.
+    members = [f"region-{i}" for i in range(40)]
+    proxy = echo_tool(Literal[tuple(members)])  # type: ignore[misc]
+    (problem,) = proxy.invoke({"value": "region-99"}).error.details  # type: ignore[union-attr]
+    shown = ", ".join(repr(m) for m in members[:31])
+    assert problem.message == f"'region-99' is not one of [{shown}, ...] (9 more in the schema)"
+    short_list = echo_tool(Literal["a", "b"]).invoke({"value": "c"}).error
+    assert short_list is not None
+    assert short_list.details[0].message == "'c' is not one of ['a', 'b']"
 
 
 def test_a_value_of_another_type_than_an_enum_s_is_one_problem() -> None:

@@ -217,7 +217,7 @@ def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
         )
     if keyword in ("enum", "const"):
         tail = (
-            f" is not one of {short(value, 200)}"
+            f" is not one of {_enum_members(typing.cast('list[object]', value))}"
             if keyword == "enum"
             else f" is not {short(value)}, the only accepted value"
         )
@@ -257,6 +257,23 @@ def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
         )
 
     return reason
+
+
+#: An enum's members are listed whole up to about this many characters, then counted.
+_MEMBERS_CHARS: Final = 400
+
+
+def _enum_members(members: list[object]) -> str:
+    """*members* as a message lists them: each one whole, those past `_MEMBERS_CHARS` counted."""
+    shown: list[str] = []
+    size = 0
+    for index, member in enumerate(members):
+        text = short(member)
+        size += len(text) + 2
+        if size > _MEMBERS_CHARS and index:
+            return f"[{', '.join(shown)}, ...] ({len(members) - index} more in the schema)"
+        shown.append(text)
+    return f"[{', '.join(shown)}]"
 
 
 #: The tail of each reason `_suffixed` made (see `suffix_of`).
@@ -425,7 +442,7 @@ def unbuilt_reason(value: object, cause: BaseException | None) -> str:
             is meant for the caller), or None when it matched no structure.
     """
     shown = short(value)
-    if isinstance(cause, OverflowError) and isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(cause, OverflowError) and _past_floats(value):
         return f"{shown} is too large for a float; {FLOAT_RANGE}"
     if isinstance(cause, BoundLost):
         return _bound_lost_reason(shown, cause)
@@ -435,9 +452,27 @@ def unbuilt_reason(value: object, cause: BaseException | None) -> str:
     return f"{shown} is not accepted: {exception_text(cause, 200)}"
 
 
+def _past_floats(value: object) -> bool:
+    """Whether *value* is an integer too large for a float (a hook's own overflow is not that)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    try:
+        float(value)
+    except OverflowError:
+        return True
+    return False
+
+
 def _bound_lost_reason(shown: str, lost: BoundLost) -> str:
     """Why a value within its bounds is refused: what was read from it is not (`BoundLost`)."""
     result = lost.result
+    if isinstance(result, int):
+        broken = keyword_reason(lost.keyword, lost.limit, result)
+        return (
+            f"{shown} is read as the whole number {short(result)} (a float holds whole numbers "
+            f"exactly only up to 2**53 = 9007199254740992), and {broken}; write all its digits, "
+            "as an integer"
+        )
     if isinstance(result, float):
         broken = keyword_reason(lost.keyword, lost.limit, result)
         return (

@@ -331,8 +331,11 @@ def _violation(keyword: str, limit: int | float) -> Callable[[Any], bool]:
     return length_violation
 
 
+#: From here on, floats are whole numbers spaced more than 1 apart.
+_EXACT_WHOLE: Final = 2.0**53
+
 #: The types of read values that may break a bound their JSON value keeps (`_read_check`).
-_READ_CHANGES: Final = frozenset({float, set, frozenset})
+_READ_CHANGES: Final = frozenset({int, float, set, frozenset})
 _ITEM_COUNTS: Final = ("minItems", "maxItems")
 
 
@@ -349,8 +352,17 @@ def _read_check(keywords: Schema) -> Callable[[Any, Any], None]:
     """
     numbers = [(k, v, _compare(k, v)) for k, v in keywords.items() if k in _NUMBER_COMPARE]
     sizes = [(k, v) for k, v in keywords.items() if k in _ITEM_COUNTS]
+    steps = [(k, v) for k, v in keywords.items() if k == "multipleOf"]
 
     def check(value: Any, result: Any) -> None:
+        if type(result) is int:
+            # A whole float read as an int: `multipleOf` judged its shortest form (1e+23), the
+            # method gets its exact value (99999999999999991611392), which past 2**53 differs.
+            if type(value) is float and not -_EXACT_WHOLE < value < _EXACT_WHOLE:
+                for keyword, limit in steps:
+                    if not_multiple(result, limit):
+                        raise BoundLost(keyword, limit, result)
+            return
         if type(result) is float:
             # An int and a float compare exactly: unequal when the float is not that number.
             if type(value) is int and result != value:
