@@ -322,6 +322,26 @@ MALFORMED = [
 ]
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"action": True, "action_input": "oops"},
+        {"action": {"name": "shop_add"}, "action_input": [1]},
+        {"action_input": "{"},
+    ],
+)
+def test_arguments_without_a_tool_name_are_not_read_as_a_tool_s(reply: Any) -> None:
+    # They were read for a tool named 'None' ("Invalid JSON arguments for tool 'None'").
+    model = Recorder([reply, FINISH])
+    _, tools = _shop()
+    observation = ReAct(model, list(tools.values()), max_iterations=3).run("Add.").steps[0]
+    assert observation.observation is not None
+    problem = observation.observation.split(". Reply with one JSON object")[0]
+    assert "'None'" not in problem
+    assert problem.startswith('Error: Malformed step: "action" ')
+    assert '"action_input"' not in problem  # only the name is at fault
+
+
 @pytest.mark.parametrize(("reply", "problem"), MALFORMED)
 def test_a_malformed_step_is_an_observation_saying_what_to_fix(reply: Any, problem: str) -> None:
     model = Recorder([reply, FINISH])

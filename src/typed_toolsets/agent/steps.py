@@ -348,7 +348,8 @@ def _arguments(
     value = step.get(key)
     if isinstance(value, StrictArguments):  # a native adapter's, in strict mode
         value = value.arguments
-    if value is None or is_finish(action):
+    if value is None or action is None or is_finish(action):
+        # Without a tool's name there is no tool to read them as: the step's problem is its name.
         return {}, None, None
     if not isinstance(value, (str, bytes, bytearray, Mapping)) and "native" not in step:
         # A native call's arguments are said about as the tool says them (read_arguments).
@@ -358,9 +359,9 @@ def _arguments(
             None,
         )
     sent = typing.cast("object", value)
-    proxy = tools.get(action) if action is not None else None
+    proxy = tools.get(action)
     if proxy is None:
-        read = read_arguments(str(action), _UNKNOWN_TOOL_LIMITS, sent)
+        read = read_arguments(action, _UNKNOWN_TOOL_LIMITS, sent)
     else:
         read = read_arguments(proxy.name, proxy.limits, sent)
     if not isinstance(read, dict):
