@@ -232,6 +232,21 @@ class TestStrictParsing:
         assert message.startswith("Error: Invalid JSON arguments for tool 'input_take': ")
         assert "lone surrogate" in message
 
+    def test_json_6_a_lone_surrogate_is_shown_in_json_escapes_at_its_path(self) -> None:
+        # It was "the string 'a\x85b\ud800' contains a lone surrogate (U+D800)": Python's
+        # escapes, no path in the text form, and nothing said about what to send.
+        reason = (
+            "the string 'a\\u0085b\\ud800'{at} contains a lone surrogate (U+D800), half of a "
+            "character, which UTF-8 cannot hold; send whole characters or leave it out"
+        )
+        assert take().dynamic_call('{"items": ["x", "a\\u0085b\\ud800"]}') == (
+            "Error: Invalid JSON arguments for tool 'input_take': "
+            + reason.format(at=" at items[1]")
+        )
+        assert take().dynamic_call({"items": ["x", "a\x85b\ud800"]}) == (
+            "Error: Invalid arguments for tool 'input_take': items[1]: " + reason.format(at="")
+        )
+
     def test_json_6_surrogate_pairs_are_fine(self) -> None:
         result = InputToolset.to_tools()[0]
         assert result.invoke('{"pattern": "\\ud83d\\ude00"}').ok

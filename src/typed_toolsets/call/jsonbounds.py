@@ -28,6 +28,7 @@ __all__ = [
     "check_text_depth",
     "depth_error",
     "depth_limit",
+    "lone_surrogate",
     "short_repr",
     "size_error",
     "text_depth",
@@ -74,6 +75,19 @@ class NotJSONValue(ArgumentsInputError):  # noqa: N818 - a kind of ArgumentsInpu
     def __init__(self, message: str, path: list[str | int]) -> None:
         super().__init__(message)
         self.path = path
+
+
+def lone_surrogate(text: str, where: str = "") -> str:
+    """Why *text* (found at *where*, when given) is no JSON string: it holds a lone surrogate."""
+    from .shown import short  # the words of a refusal, not of every call
+
+    found = SURROGATE_RE.search(text)
+    code = ord(found.group()) if found else 0
+    at = f" at {where}" if where else ""
+    return (
+        f"the string {short(text)}{at} contains a lone surrogate (U+{code:04X}), half of a "
+        "character, which UTF-8 cannot hold; send whole characters or leave it out"
+    )
 
 
 def short_repr(value: object, limit: int = 40) -> str:

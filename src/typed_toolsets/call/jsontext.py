@@ -16,7 +16,7 @@ from typing import Any, Final
 from typed_toolsets.rules.sendable import not_finite, too_large
 from typed_toolsets.types.typespec import MAX_INT_DIGITS
 
-from .jsonbounds import FLOAT_RANGE, SURROGATE_RE, InvalidJSON, short_repr
+from .jsonbounds import FLOAT_RANGE, SURROGATE_RE, InvalidJSON, lone_surrogate
 from .jsonhints import json_hint
 
 __all__ = ["long_numbers_in", "parse_strict", "text_shape"]
@@ -152,21 +152,23 @@ def _where_repeated(text: str, error: _DuplicateKeyError) -> str:
 
 def _check_strings(value: object) -> None:
     r"""Reject lone surrogates (a JSON escape such as ``\\ud800`` with no pair): not UTF-8."""
-    stack: list[object] = [value]
+    # Each item with its path (a key's own path is its object's), walked in the text's order.
+    stack: list[tuple[object, tuple[str | int, ...]]] = [(value, ())]
     while stack:
-        item = stack.pop()
+        item, path = stack.pop()
         if isinstance(item, str):
             if not item.isascii() and SURROGATE_RE.search(item):
-                char = SURROGATE_RE.search(item)
-                code = ord(char.group()) if char else 0
-                msg = f"the string {short_repr(item)} contains a lone surrogate (U+{code:04X})"
-                raise ValueError(msg)
+                from .validation import dotted_path  # the words of a refusal only
+
+                raise ValueError(lone_surrogate(item, dotted_path(path) if path else ""))
         elif isinstance(item, dict):
             mapping = typing.cast("dict[str, object]", item)
-            stack.extend(mapping.keys())
-            stack.extend(mapping.values())
+            for key, member in reversed(mapping.items()):
+                stack.append((member, (*path, key)))
+                stack.append((key, path))
         elif isinstance(item, list):
-            stack.extend(typing.cast("list[object]", item))
+            items = typing.cast("list[object]", item)
+            stack.extend((items[index], (*path, index)) for index in reversed(range(len(items))))
 
 
 def text_shape(text: str) -> tuple[bytes, bytes]:

@@ -23,6 +23,7 @@ from .jsonbounds import (
     check_size,
     depth_error,
     depth_limit,
+    lone_surrogate,
     short_repr,
 )
 
@@ -97,8 +98,7 @@ def _plain_string(value: str) -> str:
     """
     plain = str.__str__(value)
     if not plain.isascii() and SURROGATE_RE.search(plain):
-        msg = f"the string {short_repr(plain)} contains a lone surrogate"
-        raise NotJSONValue(msg, [])
+        raise NotJSONValue(lone_surrogate(plain), [])
     return plain
 
 
