@@ -303,13 +303,21 @@ RULE_SHAPES: dict[str, tuple[object, object]] = {
             "constants": (1, 2.5),
         },
     ),
+    # One value per variant, as mypy reads it: two values one JSON value gives are then found.
     "literal": (
         Literal["a", True, None],
         {
-            "kind": "constants",
+            "kind": "union",
             "label": "Literal['a', True, None]",
             "kinds": ["boolean", "null", "string"],
-            "constants": ("a", True, None),
+            "variants": [
+                {"kind": "constants", "label": label, "kinds": [kind], "constants": (value,)}
+                for label, kind, value in [
+                    ("Literal['a']", "string", "a"),
+                    ("Literal[True]", "boolean", True),
+                    ("Literal[None]", "null", None),
+                ]
+            ],
         },
     ),
     "format": (datetime.time, scalar("time", "string", fmt="time")),
@@ -385,6 +393,27 @@ RULE_SHAPES: dict[str, tuple[object, object]] = {
 
 def _first_rule(annotation: object) -> str:
     return next(rule.name for rule in registry.rules() if rule.predicate(annotation))
+
+
+def test_literals_are_read_as_mypy_reads_them() -> None:
+    # One value: its constant. Several: a union of one each, repeats dropped and
+    # Literal[None] read as None, so the runtime and the plugin find the same ambiguities.
+    assert summary(shape_of(Literal["a"])) == {
+        "kind": "constants",
+        "label": "Literal['a']",
+        "kinds": ["string"],
+        "constants": ("a",),
+    }
+    found = find_ambiguity(Literal[Color.RED, "red"])
+    assert found is not None
+    assert (found.union, found.first, found.second) == (
+        "Literal[Color.RED, 'red']",
+        "Literal[Color.RED]",
+        "Literal['red']",
+    )
+    # Either variant gives the same value: no ambiguity (check warned; mypy did not).
+    assert find_ambiguity(Optional[Literal[None, 1]]) is None  # noqa: UP045
+    assert find_ambiguity(Union[Literal["a"], Literal["a", "b"]]) is None  # noqa: UP007
 
 
 def test_every_built_in_rule_has_a_shape_case() -> None:

@@ -399,7 +399,24 @@ def _constants_shape(annotation: object, describer: Describer) -> Shape:
     return Shape.constants_of(describer.label(annotation), constants)
 
 
-def _is_literal(annotation: object) -> bool:
+def literal_of(value: object) -> object:
+    """``Literal[value]``, for a value known only at run time."""
+    return Literal.__getitem__(value)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+
+
+def _literal_shape(annotation: object, describer: Describer) -> Shape:
+    values = typing.get_args(annotation)
+    if len(values) < 2:
+        return _constants_shape(annotation, describer)
+    # mypy reads Literal[a, b] as Literal[a] | Literal[b], the same shape here: two values read
+    # from one JSON value (Literal[Color.RED, "red"]) are then found, as the plugin finds them.
+    return Shape.union(
+        describer.label(annotation), tuple(describer.shape(literal_of(v)) for v in values)
+    )
+
+
+def is_literal(annotation: object) -> bool:
+    """Whether *annotation* is a ``Literal`` (of typing or typing_extensions)."""
     return typing.get_origin(annotation) in (Literal, typing_extensions.Literal)
 
 
@@ -430,5 +447,5 @@ def _literal_rule(annotation: object, _builder: Builder) -> TypeSpec:
 SCALAR_RULES: Final = (
     Rule("scalar", _is_scalar, _scalar_rule, _scalar_shape),
     Rule("enum", _is_enum, _enum_rule, _constants_shape),
-    Rule("literal", _is_literal, _literal_rule, _constants_shape),
+    Rule("literal", is_literal, _literal_rule, _literal_shape),
 )

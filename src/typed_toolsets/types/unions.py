@@ -14,7 +14,7 @@ from typed_toolsets.rules.shapes import Shape
 
 from .gen import OptionalForm, with_optional_form
 from .registry import Builder, Describer, Rule
-from .scalars import scalar_spec
+from .scalars import is_literal, literal_of, scalar_spec
 from .typespec import BoundLost, NoJSONFormError, Reject, TypeSpec, count_members, union_refs
 
 __all__ = ["UNION_RULES", "is_union", "numbers_merged", "union_spec"]
@@ -190,8 +190,23 @@ def _number_kind(annotation: object) -> str | None:
 def _union_shape(annotation: object, describer: Describer) -> Shape:
     # `int | float` is one Numeric variant, as in `_union_rule`.
     return Shape.union_of(
-        describer.label(annotation), typing.get_args(annotation), _number_kind, describer.shape
+        describer.label(annotation), _as_mypy_reads(annotation), _number_kind, describer.shape
     )
+
+
+def _as_mypy_reads(union: object) -> list[object]:
+    """The variants of *union* as mypy reads them, so the plugin and the runtime see one union.
+
+    mypy reads ``Literal["a", "b"]`` as ``Literal["a"] | Literal["b"]``, ``Literal[None]`` as
+    ``None``, and keeps each variant once: ``Literal["a"] | Literal["a", "b"]`` is no ambiguity
+    (either way ``"a"`` gives ``"a"``).
+    """
+    found: list[object] = []
+    for variant in typing.get_args(union):
+        values = typing.get_args(variant) if is_literal(variant) else ()
+        split = [type(None) if v is None else literal_of(v) for v in values] or [variant]
+        found += [item for item in split if not any(item == seen for seen in found)]
+    return found
 
 
 UNION_RULES: Final = (Rule("union", is_union, _union_rule, _union_shape),)

@@ -124,6 +124,8 @@ class Ambiguous(Toolset):
         tool("enum_auto_after_value"),
         tool("member_vs_enum"),
         tool("empty_vs_list"),
+        tool("member_and_value"),
+        tool("optional_member_and_value"),
     )
 
     def enum_after_str(self, *, color: str | Color) -> None: ...  # E: Ambiguous.enum_after_str: parameter 'color' has the union str | Color, and a JSON value can match both str and Color (the first one in declared order wins)  [toolset-ambiguous-union]
@@ -137,6 +139,8 @@ class Ambiguous(Toolset):
     def literal_vs_scalar(self, *, mode: Literal["fast", "slow"] | str) -> None: ...  # E: Ambiguous.literal_vs_scalar: parameter 'mode' has the union Literal['fast', 'slow'] | str, and a JSON value can match both Literal['fast'] and str (the first one in declared order wins)  [toolset-ambiguous-union]
     def member_vs_enum(self, *, color: Literal[Color.RED] | Color) -> None: ...  # E: Ambiguous.member_vs_enum: parameter 'color' has the union Literal[Color.RED] | Color, and a JSON value can match both Literal[Color.RED] and Color (the first one in declared order wins)  [toolset-ambiguous-union]
     def empty_vs_list(self, *, items: tuple[()] | list[int]) -> None: ...  # E: Ambiguous.empty_vs_list: parameter 'items' has the union tuple[()] | list[int], and a JSON value can match both tuple[()] and list[int] (the first one in declared order wins)  [toolset-ambiguous-union]
+    def member_and_value(self, *, x: Literal[Color.RED, "red"]) -> None: ...  # E: Ambiguous.member_and_value: parameter 'x' has the union Literal[Color.RED, 'red'], and a JSON value can match both Literal[Color.RED] and Literal['red'] (the first one in declared order wins)  [toolset-ambiguous-union]
+    def optional_member_and_value(self, *, x: Optional[Literal[Color.RED, "red"]] = None) -> None: ...  # E: Ambiguous.optional_member_and_value: parameter 'x' has the union Literal[Color.RED, 'red'] | None, and a JSON value can match both Literal[Color.RED] and Literal['red'] (the first one in declared order wins)  [toolset-ambiguous-union]
     def str_mixin_auto(self, *, ticket: Ticket | str) -> None: ...  # E: Ambiguous.str_mixin_auto: parameter 'ticket' has the union Ticket | str, and a JSON value can match both Ticket and str (the first one in declared order wins)  [toolset-ambiguous-union]
     def partly_computed(self, *, value: Computed | str) -> None: ...  # E: Ambiguous.partly_computed: parameter 'value' has the union Computed | str, and a JSON value can match both Computed and str (the first one in declared order wins)  [toolset-ambiguous-union]
     def float_members(self, *, ratio: Ratio | str) -> None: ...  # E: Ambiguous.float_members: parameter 'ratio' has the union Ratio | str, and a JSON value can match both Ratio and str (the first one in declared order wins)  [toolset-ambiguous-union]
@@ -167,6 +171,8 @@ class Unambiguous(Toolset):
         perm: Perm | Literal[32, 40] = 32,
         step: Step | Literal[2] = 2,
         digit: Digit | int = 0,
+        nulls: Optional[Literal[None, 1]] = None,
+        repeated: Union[Literal["a"], Literal["a", "b"]] = "a",
     ) -> None: ...
 
 
