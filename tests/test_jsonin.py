@@ -144,8 +144,9 @@ class TestNotAnObject:
     @pytest.mark.parametrize("value", [object(), {1, 2}])
     def test_python_values_without_a_json_form_are_named_by_their_type(self, value: object) -> None:
         assert take().dynamic_call(value) == (
+            # "not object" read as if a JSON object were refused for not being one.
             "Error: Arguments for tool 'input_take' must be a JSON object (a mapping or JSON "
-            f"text), not {type(value).__name__}"
+            f"text), not a value of the Python type {type(value).__name__!r}"
         )
 
 
@@ -647,7 +648,9 @@ class TestMappings:
             ({"items": [datetime(2020, 1, 1)]}, "items[0]", "(a datetime) is not a JSON value"),
             ({"items": [{1, 2}]}, "items[0]", "(a set) is not a JSON value"),
             ({"items": [b"x"]}, "items[0]", "(a bytes) is not a JSON value"),
-            ({"items": [object()]}, "items[0]", "(an object) is not a JSON value"),
+            # An address says nothing (it showed "<object object at 0x7f...>"): the type alone.
+            ({"items": [object()]}, "items[0]", "items[0]: a Python object is not a JSON value"),
+            ({None: 1}, "$", "the key null is not a string"),  # JSON's word (it showed None)
             ({"items": [float("nan")]}, "items[0]", ": NaN is not valid JSON"),
             ({"items": [float("-inf")]}, "items[0]", ": -Infinity is not valid JSON"),
             ({"items": [float("inf")]}, "items[0]", ": Infinity is not valid JSON"),

@@ -99,7 +99,10 @@ def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[
         msg = f"must be a JSON object, not {_json_kind(typing.cast(object, arguments))}"
         raise NotAnObject(msg)
     else:
-        msg = f"must be a JSON object (a mapping or JSON text), not {type(arguments).__name__}"
+        msg = (
+            "must be a JSON object (a mapping or JSON text), not a value of the Python type "
+            f"{type(arguments).__name__!r}"
+        )
         raise NotAnObject(msg)
     if stopped > 0:
         check_text_depth(text, limits)

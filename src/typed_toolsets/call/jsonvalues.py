@@ -123,9 +123,16 @@ def _scalar_copy(value: object) -> tuple[object, int]:
         return number, _int_size(number) if type(number) is int else len(repr(number))
     from .validation import with_article  # the words of a refusal, not of every call
 
+    name = type(value).__name__
+    # object's own repr says nothing but an address: the type alone is named.
+    shown = (
+        f"a Python {name}"
+        if type(value).__repr__ is object.__repr__
+        else f"{short_repr(value)} ({with_article(name)})"
+    )
     msg = (
-        f"{short_repr(value)} ({with_article(type(value).__name__)}) is not a JSON value; send "
-        "strings, numbers, booleans, null, lists and string-keyed mappings"
+        f"{shown} is not a JSON value; send strings, numbers, booleans, null, lists and "
+        "string-keyed mappings"
     )
     raise NotJSONValue(msg, [])
 
@@ -173,9 +180,9 @@ def copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
                 size += 1  # the comma before this member or item
             if isinstance(target, dict):
                 if not isinstance(key, str):
-                    msg = (
-                        f"the key {short_repr(key)} is not a string (JSON object keys are strings)"
-                    )
+                    from .shown import short  # the words of a refusal, not of every call
+
+                    msg = f"the key {short(key)} is not a string (JSON object keys are strings)"
                     raise NotJSONValue(msg, list(path))
                 _check_length(key, max_size - size, limits)
                 try:
