@@ -449,6 +449,29 @@ def test_gemini_keeps_the_notes_of_an_optional_parameter_with_a_description() ->
     }
 
 
+@dataclasses.dataclass
+class Depth:
+    depth: int = 3
+
+
+def test_gemini_writes_an_optional_struct_as_closed_as_the_call_reads_it() -> None:
+    # It noted 'JSON Schema: {"additionalProperties": true}' on the optional one (the outer
+    # anyOf said nothing), while the call refuses any key the class does not declare.
+    class Optional_(Toolset):
+        @tool
+        def f(self, *, a: Depth, b: Depth | None = None) -> int:
+            return 0
+
+    (entry,) = gemini(Optional_.to_tools())
+    properties = entry["parameters"]["properties"]
+    assert "description" not in properties["a"]
+    assert "description" not in properties["b"]
+    assert properties["b"]["nullable"] is True
+    refused = Optional_.to_tools()[0].invoke({"a": {}, "b": {"depth": 1, "extra": 2}}).error
+    assert refused is not None
+    assert refused.details[0].path == "$.b.extra"
+
+
 class Code(enum.Enum):
     OK = "ok"
     NOT_FOUND = 404

@@ -269,9 +269,14 @@ class _Gemini:
                 "patternProperties"
             )
             raise _Unwritable(path, *(_NO_FIELDS if closed else _FREE_FORM))
-        if result.get("type") == "object" and "additionalProperties" not in schema:
+        if (
+            single is None
+            and result.get("type") == "object"
+            and "additionalProperties" not in schema
+        ):
             # Open by default (a registered schema that does not say): Gemini reads the named
-            # properties as the only ones, so the openness is noted as an explicit one is.
+            # properties as the only ones, so the openness is noted as an explicit one is. (A
+            # variant merged in above was judged on its own schema, which says.)
             moved["additionalProperties"] = True
         if result.get("type") == "array" and "items" not in result:
             # Gemini refuses an array without items; maxItems, kept, bounds the tuples.
