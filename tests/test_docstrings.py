@@ -239,3 +239,43 @@ def test_a_doc_that_is_no_string_is_no_docstring() -> None:
     (proxy,) = DocOdd.to_tools()
     assert proxy.description == "Double operation"
     assert proxy.dynamic_call({"x": 2}) == 4
+
+
+class Shop(Toolset):
+    toolset_name = "shop"
+
+    @tool
+    def price(self, *, item_id: int) -> int:
+        """Return the price of an item in cents.
+
+        Args:
+            item_id: The catalogue number of the item.
+        """
+        return 100
+
+
+class Discounted(Shop):
+    def price(self, *, item_id: int) -> int:  # the same tool, another implementation
+        return 90
+
+
+class Relabelled(Shop):
+    def price(self, *, item_id: int) -> int:
+        """Return the discounted price."""
+        return 90
+
+
+def test_an_override_without_a_docstring_keeps_the_tool_s_descriptions() -> None:
+    # It became "Price operation" with no parameter description; inspect.getdoc, pydoc and
+    # Sphinx all show the base method's docstring for it.
+    (base,) = Shop.to_tools()
+    (override,) = Discounted.to_tools()
+    assert override.description == base.description == "Return the price of an item in cents."
+    assert override.parameters == base.parameters
+    assert override.parameters["properties"]["item_id"]["description"] == (
+        "The catalogue number of the item."
+    )
+    # An override with a docstring of its own says what it says, and nothing more.
+    (own,) = Relabelled.to_tools()
+    assert own.description == "Return the discounted price."
+    assert "description" not in own.parameters["properties"]["item_id"]

@@ -42,6 +42,7 @@ from .methods import (
     SignatureProblems,
     UnresolvedParameter,
     makes_coroutine,
+    method_doc,
     read_method,
 )
 
@@ -509,7 +510,9 @@ def build_class(cls: type, toolset_base: type) -> None:
             continue
         description = spec.description
         if description is None:
-            description = (method.summary if method is not None else None) or _summary(func)
+            description = (method.summary if method is not None else None) or _summary(
+                func, owner, method_name
+            )
         if description is None:
             description = default_description(method_name)
         exports.append(
@@ -553,10 +556,10 @@ def _inline_problem(
     return None
 
 
-def _summary(func: Callable[..., Any]) -> str | None:
+def _summary(func: Callable[..., Any], owner: type, method_name: str) -> str | None:
     from typed_toolsets.types.docstrings import summary
 
-    return summary(func.__doc__)
+    return summary(method_doc(func, owner, method_name))
 
 
 def init_problem(cls: type) -> Problem | None:

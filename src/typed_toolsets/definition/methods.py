@@ -239,7 +239,8 @@ def read_method(
 
     globalns = _annotation_globals(func)
     localns = dict(vars(owner))
-    docs = docstrings.parameter_descriptions(func.__doc__)
+    doc = method_doc(func, owner, method_name)
+    docs = docstrings.parameter_descriptions(doc)
     params: list[Param] = []
     # Each parameter whose type has a schema, its default judged or not: `check` looks at
     # these for ambiguous unions when the method has problems (as the plugin does).
@@ -326,8 +327,26 @@ def read_method(
         sync_wrapper=is_async and not inspect.iscoroutinefunction(func),
         output_schema=None if output is None else registry.document(output.schema, output.refs),
         output_unstructure=None if output is None else output.unstructure,
-        summary=docstrings.summary(func.__doc__),
+        summary=docstrings.summary(doc),
     )
+
+
+def method_doc(func: Callable[..., Any], owner: type, name: str) -> str | None:
+    """*func*'s docstring, or, when it has none, that of the method it overrides.
+
+    As `inspect.getdoc` reads a method's (and pydoc and Sphinx show it): an override written
+    without a docstring keeps the description and the parameters' descriptions of the tool.
+    """
+    doc = func.__doc__
+    if doc is not None:
+        return doc
+    for base in owner.__mro__[1:]:
+        found = base.__dict__.get(name)
+        if found is not None:
+            inherited = getattr(found, "__doc__", None)
+            if isinstance(inherited, str):
+                return inherited
+    return None
 
 
 def _wrapper_name(
