@@ -279,3 +279,37 @@ def test_an_override_without_a_docstring_keeps_the_tool_s_descriptions() -> None
     (own,) = Relabelled.to_tools()
     assert own.description == "Return the discounted price."
     assert "description" not in own.parameters["properties"]["item_id"]
+
+
+def test_a_role_with_its_domain_is_text_not_a_field() -> None:
+    # ":py:func:`search` found." at a line's start ended the summary and the parameter's text.
+    doc = """Return the price of the item that
+    :py:func:`search` found.
+
+    :param item_id: the catalogue number, as
+        :py:func:`search` returns it.
+    :returns: the price.
+    """
+    assert summary(doc) == "Return the price of the item that :py:func:`search` found."
+    assert parameter_descriptions(doc) == {
+        "item_id": "the catalogue number, as :py:func:`search` returns it."
+    }
+
+
+def test_lines_end_at_line_feeds_only() -> None:
+    # A docstring with CR line ends lost its parameters; U+2028 ended a description early.
+    doc = "Do it.\r\n\r\n    Args:\r        x: before\u2028after.\r        y: why.\r"
+    assert summary(doc) == "Do it."
+    assert parameter_descriptions(doc) == {"x": "before\u2028after.", "y": "why."}
+
+
+def test_other_parameters_and_types_two_deep_are_read() -> None:
+    doc = """Do it.
+
+    Args:
+        y (tuple(int, tuple(int, int))): a nested type.
+
+    Other Parameters:
+        z: an other parameter.
+    """
+    assert parameter_descriptions(doc) == {"y": "a nested type.", "z": "an other parameter."}

@@ -40,21 +40,30 @@ _SECTION_HEADERS: Final = frozenset(
     }
 )
 _PARAM_SECTIONS: Final = frozenset(
-    {"args", "arguments", "parameters", "params", "keyword args", "keyword arguments"}
+    {
+        "args",
+        "arguments",
+        "parameters",
+        "params",
+        "keyword args",
+        "keyword arguments",
+        "other parameters",
+    }
 )
 _ATTRIBUTE_SECTIONS: Final = frozenset({"attributes"})
 _HEADER_RE: Final = re.compile(r"([A-Za-z][A-Za-z ]*):\s*")
 # A Python identifier: not ASCII-only (``größe``).
 _NAME: Final = r"[^\W\d]\w*"
 # ``name: text`` or ``name (type): text`` or ``name (type, optional): text``; the type may hold
-# parentheses of its own (``tuple(int, int)``).
+# parentheses of its own, two deep (``tuple(int, tuple(int, int))``).
 _GOOGLE_ENTRY_RE: Final = re.compile(
-    rf"(\*{{0,2}}{_NAME})\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*:(.*)"
+    rf"(\*{{0,2}}{_NAME})\s*(?:\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?\s*:(.*)"
 )
 # ``:param name: text`` or ``:param type name: text``.
 _REST_PARAM_RE: Final = re.compile(rf":param\s+(?:[^:]*?\s)?({_NAME})\s*:(.*)")
-# A field list's ``:name:``; one a backtick follows (``:func:`x```) is a role, in the text.
-_REST_FIELD_RE: Final = re.compile(r":[A-Za-z][^:`]*:(?!`)")
+# A field list's ``:name:``; a role (``:func:`x```, ``:py:func:`x```: names, then a backtick)
+# is part of the text.
+_REST_FIELD_RE: Final = re.compile(r":(?![\w.+-]+(?::[\w.+-]+)*:`)[A-Za-z][^:`]*:")
 
 
 # A NumPy style section's rule, under its name: ``Parameters`` then ``----------``.
@@ -68,7 +77,9 @@ def _lines(doc: object) -> list[str]:
     # anything, and an int raised out of cleandoc, out of the class statement.
     if not doc or not isinstance(doc, str):
         return []
-    return inspect.cleandoc(doc).splitlines()
+    # Lines end at line feeds (CR LF and a lone CR read as one), as Python's own source does:
+    # splitlines() also ends them at U+2028, NEL and the like, which are text here.
+    return inspect.cleandoc(doc.replace("\r\n", "\n").replace("\r", "\n")).split("\n")
 
 
 def _is_header(line: str) -> str | None:
