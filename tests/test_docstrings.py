@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import attrs
 
 from typed_toolsets import Toolset, tool
@@ -313,3 +315,38 @@ def test_other_parameters_and_types_two_deep_are_read() -> None:
         z: an other parameter.
     """
     assert parameter_descriptions(doc) == {"y": "a nested type.", "z": "an other parameter."}
+
+
+@attrs.define
+class Item:
+    """An item.
+
+    Attributes:
+        sku: Stock keeping unit.
+        name: What it is called.
+    """
+
+    sku: Annotated[str, "The SKU, e.g. AB-123."]
+    name: str
+
+
+@attrs.define
+class Boxed(Item):
+    size: int = 1
+
+
+class Store(Toolset):
+    @tool
+    def add(self, *, item: Item, boxed: Boxed) -> int:
+        return 0
+
+
+def test_a_field_is_described_as_a_parameter_is_annotated_first_and_as_its_bases_say() -> None:
+    # The docstring beat Annotated for a field (the reverse of a parameter), and a subclass
+    # without a docstring lost its inherited fields' descriptions.
+    (add,) = Store.to_tools()
+    for name in ("item", "boxed"):
+        fields = add.parameters["properties"][name]["properties"]
+        assert fields["sku"]["description"] == "The SKU, e.g. AB-123."
+        assert fields["name"]["description"] == "What it is called."
+    assert "description" not in add.parameters["properties"]["boxed"]["properties"]["size"]

@@ -17,7 +17,7 @@ from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.types import docstrings
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.defaults import NonFiniteDefaultError, json_default
-from typed_toolsets.types.description import Description
+from typed_toolsets.types.description import description_of
 from typed_toolsets.types.hints import evaluate
 from typed_toolsets.types.structs import Property
 from typed_toolsets.types.typespec import (
@@ -149,18 +149,6 @@ def resolve_annotation(
     except Exception as exc:  # noqa: BLE001 - a broken annotation is a definition problem
         msg = f"the annotation {annotation!r} could not be evaluated ({type(exc).__name__}: {exc})"
         raise Unsupported(msg) from None
-
-
-def _annotated_description(annotation: object) -> str | None:
-    if typing.get_origin(annotation) is not typing.Annotated:
-        return None
-    found: str | None = None
-    for item in typing.get_args(annotation)[1:]:
-        if isinstance(item, str):
-            found = item
-        elif isinstance(item, Description):
-            found = item.text
-    return found
 
 
 _KIND_PROBLEMS: Final[Mapping[object, Kind]] = {
@@ -300,7 +288,7 @@ def read_method(
                 spec=spec,
                 required=default is _EMPTY,
                 default=MISSING if default is _EMPTY else default,
-                description=_annotated_description(annotation) or docs.get(parameter.name),
+                description=description_of(annotation) or docs.get(parameter.name),
             )
         )
     if problems:

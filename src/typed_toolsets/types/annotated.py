@@ -16,7 +16,7 @@ import attrs
 from typed_toolsets.rules.labels import label
 from typed_toolsets.rules.shapes import Shape
 
-from .description import Description
+from .description import annotated_description
 from .hints import expand_alias, is_type_alias
 from .registry import Builder, Describer, Rule
 from .typespec import (
@@ -34,7 +34,7 @@ from .unions import is_union, numbers_merged, union_spec
 if TYPE_CHECKING:
     from decimal import Context
 
-__all__ = ["ANNOTATED_RULES", "annotated_description", "not_multiple"]
+__all__ = ["ANNOTATED_RULES", "not_multiple"]
 
 _NoneType: Final = type(None)
 _NUMBER_TYPES: Final = frozenset({"integer", "number"})
@@ -55,17 +55,6 @@ _LENGTH_TYPES: Final[dict[str, type]] = {"string": str, "array": list, "object":
 
 def _is_annotated(annotation: object) -> bool:
     return typing.get_origin(annotation) is typing.Annotated
-
-
-def annotated_description(metadata: typing.Iterable[object]) -> str | None:
-    """The last description in ``Annotated`` metadata (a plain ``str`` or a `Description`)."""
-    found: str | None = None
-    for item in metadata:
-        if isinstance(item, str):
-            found = item
-        elif isinstance(item, Description):
-            found = item.text
-    return found
 
 
 def _constraints(metadata: tuple[object, ...]) -> list[tuple[str, object]]:

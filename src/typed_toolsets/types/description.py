@@ -1,12 +1,15 @@
-"""Metadata for ``Annotated`` parameters."""
+"""Metadata for ``Annotated`` parameters, and the description it gives."""
 
 from __future__ import annotations
+
+import typing
+from collections.abc import Iterable
 
 import attrs
 
 from typed_toolsets._public import public
 
-__all__ = ["Description"]
+__all__ = ["Description", "annotated_description", "description_of"]
 
 
 @public
@@ -21,3 +24,21 @@ class Description:
     """
 
     text: str = attrs.field(validator=attrs.validators.instance_of(str))
+
+
+def annotated_description(metadata: Iterable[object]) -> str | None:
+    """The last description in ``Annotated`` metadata (a plain ``str`` or a `Description`)."""
+    found: str | None = None
+    for item in metadata:
+        if isinstance(item, str):
+            found = item
+        elif isinstance(item, Description):
+            found = item.text
+    return found
+
+
+def description_of(annotation: object) -> str | None:
+    """The description an ``Annotated`` annotation gives (None for any other annotation)."""
+    if typing.get_origin(annotation) is not typing.Annotated:
+        return None
+    return annotated_description(typing.get_args(annotation)[1:])

@@ -25,6 +25,7 @@ from typed_toolsets.rules.shapes import Shape
 
 from . import docstrings
 from .defaults import json_default
+from .description import description_of
 from .gen import KeyHook, UnstructureField, generate_object_structure, generate_unstructure
 from .hints import class_hints
 from .registry import Builder, Describer, Rule, ShapeFunction, unknown_shape
@@ -103,6 +104,14 @@ def resolve_hints(cls: type, only: Collection[str] | None = None) -> dict[str, o
 _FACTORY: Final = typing.cast("type", attrs.Factory)
 
 
+def _field_docs(cls: type) -> dict[str, str]:
+    """The fields described in the docstrings of *cls* and its bases (its own winning)."""
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        docs.update(docstrings.field_descriptions(klass.__dict__.get("__doc__")))
+    return docs
+
+
 def _metadata_description(metadata: typing.Mapping[Any, Any]) -> str | None:
     value = metadata.get("description")
     return value if isinstance(value, str) else None
@@ -113,7 +122,7 @@ def _metadata_description(metadata: typing.Mapping[Any, Any]) -> str | None:
 
 def _attrs_fields(cls: type) -> list[FieldInfo]:
     hints = resolve_hints(cls)
-    docs = docstrings.field_descriptions(cls.__doc__)
+    docs = _field_docs(cls)
     fields: list[FieldInfo] = []
     for field in attrs.fields(cls):
         if not field.init:
@@ -141,6 +150,7 @@ def _attrs_fields(cls: type) -> list[FieldInfo]:
                 required=required,
                 default=default,
                 description=_metadata_description(field.metadata)
+                or description_of(annotation)
                 or docs.get(field.name)
                 or docs.get(alias),
                 factory=factory,
@@ -217,7 +227,7 @@ def _dataclass_fields(cls: type) -> list[FieldInfo]:
             msg = reasons.init_var_field(cls.__qualname__, name)
             raise Unsupported(msg)
     hints = resolve_hints(cls, only={field.name for field in dataclasses.fields(cls)})
-    docs = docstrings.field_descriptions(cls.__doc__)
+    docs = _field_docs(cls)
     fields: list[FieldInfo] = []
     for field in dataclasses.fields(cls):
         if not field.init:
@@ -225,14 +235,17 @@ def _dataclass_fields(cls: type) -> list[FieldInfo]:
         has_default = field.default is not dataclasses.MISSING
         made = field.default_factory
         has_factory = made is not dataclasses.MISSING
+        annotation = hints.get(field.name, field.type)
         fields.append(
             FieldInfo(
                 name=field.name,
                 attr_name=field.name,
-                annotation=hints.get(field.name, field.type),
+                annotation=annotation,
                 required=not has_default and not has_factory,
                 default=field.default if has_default else MISSING,
-                description=_metadata_description(field.metadata) or docs.get(field.name),
+                description=_metadata_description(field.metadata)
+                or description_of(annotation)
+                or docs.get(field.name),
                 factory=None if made is dataclasses.MISSING else made,
             )
         )
@@ -282,7 +295,7 @@ def _typeddict_fields(cls: type) -> list[FieldInfo]:
         )
         raise Unsupported(msg)
     hints = resolve_hints(cls)
-    docs = docstrings.field_descriptions(cls.__doc__)
+    docs = _field_docs(cls)
     required_keys: frozenset[str] = getattr(cls, "__required_keys__", frozenset(hints))
     fields: list[FieldInfo] = []
     for name, hint in hints.items():
@@ -295,7 +308,7 @@ def _typeddict_fields(cls: type) -> list[FieldInfo]:
                 attr_name=name,
                 annotation=annotation,
                 required=name in required_keys if said is None else said,
-                description=docs.get(name),
+                description=description_of(annotation) or docs.get(name),
             )
         )
     return fields
@@ -303,7 +316,7 @@ def _typeddict_fields(cls: type) -> list[FieldInfo]:
 
 def _namedtuple_fields(cls: type) -> list[FieldInfo]:
     hints = resolve_hints(cls)
-    docs = docstrings.field_descriptions(cls.__doc__)
+    docs = _field_docs(cls)
     defaults: dict[str, object] = getattr(cls, "_field_defaults", {})
     names: tuple[str, ...] = getattr(cls, "_fields", ())
     fields: list[FieldInfo] = []
@@ -318,7 +331,7 @@ def _namedtuple_fields(cls: type) -> list[FieldInfo]:
                 annotation=hints[name],
                 required=name not in defaults,
                 default=defaults.get(name, MISSING),
-                description=docs.get(name),
+                description=description_of(hints[name]) or docs.get(name),
             )
         )
     return fields
