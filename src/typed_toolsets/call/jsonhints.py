@@ -17,7 +17,8 @@ from typing import Final
 
 __all__ = ["json_hint"]
 
-_PYTHON_WORD_RE: Final = re.compile(r"(True|False|None)\b")
+#: Python's words, and JSON's in another case (``TRUE``, ``Null``): the parser stops at them.
+_WORD_CASE_RE: Final = re.compile(r"(?i:true|false|null|none)\b")
 _FENCE_RE: Final = re.compile(r"[ \t\n\r]*```")
 _END_RE: Final = re.compile(r"[ \t\n\r]*\Z")
 _SPACE: Final = " \t\n\r"
@@ -92,7 +93,10 @@ def json_hint(message: str, text: str, pos: int) -> str:
         )
     if here == "'":
         return '; JSON writes strings and keys in double quotes ("), not single quotes'
-    if _PYTHON_WORD_RE.match(text, pos) is not None:
+    word = _WORD_CASE_RE.match(text, pos)
+    if word is not None:
+        if word.group() == "none":
+            return "; JSON writes null, not none"
         return "; JSON writes true, false and null in lower case"
     # Python 3.13 names it itself, at the comma; before, it stops at the bracket after it.
     if message.startswith("Illegal trailing comma") or (
@@ -110,7 +114,37 @@ def json_hint(message: str, text: str, pos: int) -> str:
         and _CUT_TOKEN_RE.match(text, pos) is not None
     ):
         return _CUT  # the text ends inside a literal, a number or an escape
-    return _number_hint(message, text, pos, here)
+    return _number_hint(message, text, pos, here) or _syntax_hint(message, text, pos, here)
+
+
+def _syntax_hint(message: str, text: str, pos: int, here: str) -> str:
+    """What to change where JSON's own syntax was not followed.
+
+    A comment, a bare word, a key without quotes, a comma too many or missing, a missing colon,
+    a unicode escape short of its four digits.
+    """
+    if text.startswith(("//", "/*"), pos):
+        return "; JSON has no comments: remove them"
+    if message.startswith("Invalid \\uXXXX"):
+        return "; a \\u escape has four hexadecimal digits (\\u00e9)"
+    if message.startswith("Expecting property name"):
+        if here == ",":
+            if _before(text, pos) == ",":
+                return "; two commas in a row: remove one"
+            return "; no comma goes right after {: remove it"
+        if here.isalpha() or here in "_$":
+            return '; JSON writes keys in double quotes ("name": ...)'
+        return ""
+    if message.startswith("Expecting value") and (here.isalpha() or here == "_"):
+        return (
+            '; JSON writes text in double quotes ("like this"); its only words are true, false '
+            "and null"
+        )
+    if message.startswith("Expecting ',' delimiter") and (here in '"{[-' or here in _DIGIT):
+        return "; a comma (,) goes between the members of an object and the items of an array"
+    if message.startswith("Expecting ':' delimiter"):
+        return '; a colon (:) goes between a key and its value ("name": value)'
+    return ""
 
 
 _DIGIT: Final = frozenset("0123456789")
