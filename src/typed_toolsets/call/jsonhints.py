@@ -4,7 +4,9 @@ The parser says where it stopped (``Expecting value: line 1 column 1 (char 0)``)
 corrects itself sooner when told what it wrote there in JSON's terms: a Markdown code fence, a
 trailing comma, single quotes, Python's ``True``, a raw newline inside a string, a lone
 backslash, a number as other languages write it (``07``, ``+1``, ``.5``, ``0x1F``), text after
-the object, or an object cut short (also inside a literal, a number or an escape). Each hint
+the object, an object cut short (also inside a literal, a number or an escape), or JSON's
+syntax as other notations write it (keys without quotes, comments, bare words, a missing comma
+or colon). Each hint
 is looked for at the parser's position only (a few characters either side), so its cost does
 not grow with the text.
 """
