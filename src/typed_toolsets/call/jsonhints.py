@@ -6,9 +6,8 @@ trailing comma, single quotes, Python's ``True``, a raw newline inside a string,
 backslash, a number as other languages write it (``07``, ``+1``, ``.5``, ``0x1F``), text after
 the object, an object cut short (also inside a literal, a number or an escape), or JSON's
 syntax as other notations write it (keys without quotes, comments, bare words, a missing comma
-or colon). Each hint
-is looked for at the parser's position only (a few characters either side), so its cost does
-not grow with the text.
+or colon). Each hint is looked for at the parser's position only (a few characters either
+side), so its cost does not grow with the text.
 """
 
 from __future__ import annotations
