@@ -687,7 +687,7 @@ def test_a_reply_with_lone_surrogates_is_sent_back_as_valid_unicode(as_sdk: bool
         assert "Count\ufffd." in json.dumps(log.requests[1]["messages"][1], ensure_ascii=False)
     # What the model sent is what the loop read: the tool refused the lone surrogate.
     observation = result.steps[0].observation or ""
-    assert observation.endswith("contains a lone surrogate")
+    assert "text: the string 'a\\ud800' contains a lone surrogate (U+D800)" in observation
 
 
 @pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
