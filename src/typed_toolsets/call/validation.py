@@ -463,22 +463,24 @@ def _past_floats(value: object) -> bool:
     return False
 
 
+#: Why a whole number past 2**53 changes when read as a float.
+_FLOAT_WHOLES: Final = "a float holds whole numbers exactly only up to 2**53 = 9007199254740992"
+
+
 def _bound_lost_reason(shown: str, lost: BoundLost) -> str:
     """Why a value within its bounds is refused: what was read from it is not (`BoundLost`)."""
     result = lost.result
     if isinstance(result, int):
         broken = keyword_reason(lost.keyword, lost.limit, result)
         return (
-            f"{shown} is read as the whole number {short(result)} (a float holds whole numbers "
-            f"exactly only up to 2**53 = 9007199254740992), and {broken}; write all its digits, "
-            "as an integer"
+            f"{shown} is read as the whole number {short(result)} ({_FLOAT_WHOLES}), and "
+            f"{broken}; write all its digits, as an integer"
         )
     if isinstance(result, float):
         broken = keyword_reason(lost.keyword, lost.limit, result)
         return (
-            f"{shown} is {short(result)} as a float (a float holds whole numbers exactly only up "
-            f"to 2**53 = 9007199254740992), and {broken}; send a number that stays within the "
-            "bounds as a float"
+            f"{shown} is {short(result)} as a float ({_FLOAT_WHOLES}), and {broken}; send a "
+            "number that stays within the bounds as a float"
         )
     items = list(typing.cast("Iterable[object]", result))
     broken = keyword_reason(lost.keyword, lost.limit, items)

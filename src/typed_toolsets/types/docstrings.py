@@ -8,37 +8,6 @@ from typing import Final
 
 __all__ = ["description_text", "field_descriptions", "parameter_descriptions", "summary"]
 
-_SECTION_HEADERS: Final = frozenset(
-    {
-        "args",
-        "arguments",
-        "parameters",
-        "params",
-        "keyword args",
-        "keyword arguments",
-        "other parameters",
-        "attributes",
-        "returns",
-        "return",
-        "yields",
-        "yield",
-        "raises",
-        "raise",
-        "except",
-        "exceptions",
-        "note",
-        "notes",
-        "example",
-        "examples",
-        "see also",
-        "warning",
-        "warnings",
-        "warns",
-        "todo",
-        "references",
-        "methods",
-    }
-)
 _PARAM_SECTIONS: Final = frozenset(
     {
         "args",
@@ -51,6 +20,33 @@ _PARAM_SECTIONS: Final = frozenset(
     }
 )
 _ATTRIBUTE_SECTIONS: Final = frozenset({"attributes"})
+_SECTION_HEADERS: Final = (
+    _PARAM_SECTIONS
+    | _ATTRIBUTE_SECTIONS
+    | frozenset(
+        {
+            "returns",
+            "return",
+            "yields",
+            "yield",
+            "raises",
+            "raise",
+            "except",
+            "exceptions",
+            "note",
+            "notes",
+            "example",
+            "examples",
+            "see also",
+            "warning",
+            "warnings",
+            "warns",
+            "todo",
+            "references",
+            "methods",
+        }
+    )
+)
 _HEADER_RE: Final = re.compile(r"([A-Za-z][A-Za-z ]*):\s*")
 # A Python identifier: not ASCII-only (``größe``).
 _NAME: Final = r"[^\W\d]\w*"
