@@ -152,15 +152,34 @@ def _where_repeated(text: str, error: _DuplicateKeyError) -> str:
 
 def _check_strings(value: object) -> None:
     r"""Reject lone surrogates (a JSON escape such as ``\\ud800`` with no pair): not UTF-8."""
-    # Each item with its path (a key's own path is its object's), walked in the text's order.
+    stack: list[object] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii() and SURROGATE_RE.search(item):
+                raise ValueError(_first_lone_surrogate(value))
+        elif isinstance(item, dict):
+            mapping = typing.cast("dict[str, object]", item)
+            stack.extend(mapping.keys())
+            stack.extend(mapping.values())
+        elif isinstance(item, list):
+            stack.extend(typing.cast("list[object]", item))
+
+
+def _first_lone_surrogate(value: object) -> str:
+    """Why *value* is refused: its first string holding a lone surrogate, and where it is.
+
+    Walked again, in the text's order and with paths, only once one was found.
+    """
+    from .validation import dotted_path  # the words of a refusal only
+
+    # Each item with its path (a key's own path is its object's).
     stack: list[tuple[object, tuple[str | int, ...]]] = [(value, ())]
     while stack:
         item, path = stack.pop()
         if isinstance(item, str):
             if not item.isascii() and SURROGATE_RE.search(item):
-                from .validation import dotted_path  # the words of a refusal only
-
-                raise ValueError(lone_surrogate(item, dotted_path(path) if path else ""))
+                return lone_surrogate(item, dotted_path(path) if path else "")
         elif isinstance(item, dict):
             mapping = typing.cast("dict[str, object]", item)
             for key, member in reversed(mapping.items()):
@@ -169,6 +188,7 @@ def _check_strings(value: object) -> None:
         elif isinstance(item, list):
             items = typing.cast("list[object]", item)
             stack.extend((items[index], (*path, index)) for index in reversed(range(len(items))))
+    return lone_surrogate("")  # pragma: no cover - called only once one was found
 
 
 def text_shape(text: str) -> tuple[bytes, bytes]:
