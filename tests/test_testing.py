@@ -124,6 +124,11 @@ def depth(tree: Tree) -> int:
             Annotated[float, MultipleOf(1.7), Ge(1e300)],
             lambda v: v >= 1e300 and Fraction(repr(v)) % Fraction("1.7") == 0,
         ),
+        # A bound over a small step is past the float range: it was divided as floats (inf).
+        (
+            Annotated[float, MultipleOf(1e-10), Ge(1e300)],
+            lambda v: v >= 1e300 and Fraction(repr(v)) % Fraction("1e-10") == 0,
+        ),
         (
             Annotated[float, MultipleOf(0.3), Le(-1e200)],
             lambda v: v <= -1e200 and Fraction(repr(v)) % Fraction("0.3") == 0,

@@ -81,10 +81,12 @@ def floats_within(constraints: Constraints) -> st.SearchStrategy[float]:
     if steps:
         # Multiples of the step; values at the edges are settled by the caller's final check.
         step = steps[0]
-        # Past the largest float, k times the step is no number JSON can hold.
-        widest = math.floor(Fraction(sys.float_info.max) / abs(Fraction(step)))
-        first = -widest if low is None else math.ceil(low[0] / step)
-        last = widest if high is None else math.floor(high[0] / step)
+        # Past the largest float, k times the step is no number JSON can hold. (Divided as
+        # fractions: a bound near the float range over a small step overflows a float.)
+        per = Fraction(step)
+        widest = math.floor(Fraction(sys.float_info.max) / abs(per))
+        first = -widest if low is None else math.ceil(Fraction(low[0]) / per)
+        last = widest if high is None else math.floor(Fraction(high[0]) / per)
         if first > last:
             return NOTHING
         # k times the step as written (0.3, not 3 * 0.1 = 0.30000000000000004, which is no
