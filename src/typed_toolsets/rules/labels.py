@@ -43,8 +43,10 @@ def label(annotation: object, *, annotated: bool = False) -> str:
     if origin is typing.Annotated:
         base = label(args[0], annotated=annotated)
         return f"Annotated[{base}, ...]" if annotated else base
-    if origin is tuple and not args and annotation is not typing.Tuple:  # noqa: UP006 - the bare one
-        return "tuple[()]"  # the empty tuple; the bare tuple, which has no schema, has no origin
+    # The empty tuple: of the bare forms, which have no schema, `tuple` has no origin and
+    # `typing.Tuple` is the one with an origin and no arguments.
+    if origin is tuple and not args and annotation is not typing.Tuple:  # noqa: UP006
+        return "tuple[()]"
     if origin is not None and args:
         name = getattr(origin, "__name__", None) or label(origin)
         return f"{name}[{', '.join(label(a, annotated=annotated) for a in args)}]"
