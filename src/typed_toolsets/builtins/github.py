@@ -15,6 +15,7 @@ import attrs
 from annotated_types import Ge, Le, MaxLen
 
 from typed_toolsets import ToolAnnotations, Toolset, tool
+from typed_toolsets._public import public_in
 from typed_toolsets.definition.validators import positive_int, positive_seconds
 from typed_toolsets.rules.sendable import not_finite, too_large, valid_text
 
@@ -216,6 +217,7 @@ def _crash_named(stderr: bytes) -> str | None:
 # ------------------------------------------------------------------------------------ toolset
 
 
+@public_in("typed_toolsets.github")
 @attrs.define
 class GitHubCLIToolset(Toolset):
     """Read-only GitHub tools (issues, pull requests, API GET requests, traffic) through ``gh``.

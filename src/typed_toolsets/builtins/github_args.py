@@ -30,6 +30,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final, cast
 
+from typed_toolsets._public import public_in
+
 from .exceptions import InputTooLargeError, InvalidArgumentError
 from .inputs import check_int
 from .programs import caller_path
@@ -141,6 +143,7 @@ _LOCAL_HOST: Final = "github.localhost"
 _TENANCY_DOMAIN: Final = ".ghe.com"
 
 
+@public_in("typed_toolsets.github")
 class IssueState(enum.Enum):
     """Which issues to list by state."""
 
@@ -149,6 +152,7 @@ class IssueState(enum.Enum):
     ALL = "all"
 
 
+@public_in("typed_toolsets.github")
 class PRState(enum.Enum):
     """Which pull requests to list by state."""
 

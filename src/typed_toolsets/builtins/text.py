@@ -8,6 +8,7 @@ import attrs
 from annotated_types import Ge, Le, MaxLen
 
 from typed_toolsets import ToolAnnotations, Toolset, tool
+from typed_toolsets._public import public_in
 from typed_toolsets.definition.validators import positive_int, positive_seconds
 
 from . import regex, text_ops
@@ -185,6 +186,7 @@ def _no_matches(pattern: str) -> str:
     return f"No matches found for pattern {quote_pattern(pattern)}"
 
 
+@public_in("typed_toolsets.text")
 @attrs.define
 class TextProcessingToolset(Toolset):
     """Text search and analysis tools: grep, word count, ripgrep, line extraction and more.
