@@ -697,6 +697,27 @@ def test_every_text_tool_escapes_control_characters() -> None:
         assert _raw_controls(output) == [], (name, output)
 
 
+#: A line a reader sees as "amount: 100 amount: 1000" while it holds another order.
+REORDERED = "amount: 100 \u202e0001 :tnuoma\u202c \u2067x\u2069\n"
+
+
+@needs_rg
+def test_bidirectional_overrides_are_escaped_in_every_answer() -> None:
+    # They came back raw ("Trojan Source"): the text shown was not the text there.
+    tools = _tools()
+    escaped = "amount: 100 \\u202e0001 :tnuoma\\u202c \\u2067x\\u2069\n"
+    for name in ("text_grep", "text_rg", "text_filter_lines"):
+        assert tools[name].dynamic_call({"text": REORDERED, "pattern": "amount"}) == escaped
+    for name in ("text_sort_lines", "text_unique_lines"):
+        assert tools[name].dynamic_call({"text": REORDERED}) == escaped
+    assert tools["text_grep"].dynamic_call({"text": "x\n", "pattern": "\u202eabc"}) == (
+        "No matches found for pattern '\\u202eabc'"
+    )
+    # Right-to-left letters, and the marks of their direction, are text: kept as they are.
+    hebrew = "\u05e9\u05dc\u05d5\u05dd \u200f!\n"
+    assert tools["text_sort_lines"].dynamic_call({"text": hebrew}) == hebrew
+
+
 @needs_rg
 def test_program_and_pure_python_outputs_are_escaped_the_same_way() -> None:
     tools = _tools()

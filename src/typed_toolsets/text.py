@@ -20,8 +20,9 @@ seed's (DSPy.rb ``TextProcessingToolset``), including its text semantics: lines 
   group and a combined stdout+stderr cap (`max_output_bytes`, 1 MB) enforced while reading;
   output cut at the cap ends with a ``[truncated: ...]`` note.
 - Every tool's output, and a pattern quoted in an answer or an error, shows control characters
-  (ANSI/OSC escapes, BEL, C1 controls, DEL, a carriage return outside CRLF) as ``\xNN``: what
-  grep and rg print and what the pure-Python tools compute are escaped alike.
+  (ANSI/OSC escapes, BEL, C1 controls, DEL, a carriage return outside CRLF) as ``\xNN``, and
+  the bidirectional overrides and isolates as ``\uNNNN``: what grep and rg print and what the
+  pure-Python tools compute are escaped alike.
 - grep takes POSIX *extended* regular expressions (``grep -E``: ``ERROR|WARN`` works; ``\d`` is
   not a digit class, use ``[0-9]`` or ``text_rg``); the seed's basic-regex grep silently matched
   nothing for such patterns.

@@ -25,9 +25,15 @@ __all__ = [
 REDACTED: Final = "[REDACTED]"
 
 
+#: The bidirectional embeddings, overrides and isolates: shown raw they reorder the text around
+#: them, so a reader sees another text than the one there ("Trojan Source").
+_BIDI: Final = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
+
+
 def _control_table(escape: str) -> dict[int, str]:
     controls = [*range(0x20), 0x7F, *range(0x80, 0xA0)]
-    return {c: escape.format(c) for c in controls if c not in (0x09, 0x0A, 0x0D)}
+    table = {c: escape.format(c) for c in controls if c not in (0x09, 0x0A, 0x0D)}
+    return table | {c: f"\\u{c:04x}" for c in _BIDI}
 
 
 _CONTROLS: Final = _control_table("\\x{:02x}")
@@ -51,6 +57,9 @@ def _json_escape(match: re.Match[str]) -> str:
 
 def escape_controls(text: str, *, json: bool = False) -> str:
     r"""Write C0/C1 control characters (not ``\t``, ``\n`` or a CRLF's ``\r``) as ``\xNN``.
+
+    The bidirectional embeddings, overrides and isolates (U+202A to U+202E, U+2066 to U+2069)
+    are written ``\uNNNN``: they would show the text around them in another order.
 
     Every text the built-in tools return passes through here (or `decode_output`), so what a
     program printed and what a pure-Python tool computed are escaped alike.
