@@ -88,11 +88,16 @@ def _spellings(text: str, kind: type) -> st.SearchStrategy[str]:
     return st.sampled_from(found)
 
 
-def _sizes(constraints: Constraints, low: str, high: str) -> tuple[int, int] | None:
-    """The size bounds for a string, array or object (None when none can be met)."""
+def _sizes(
+    constraints: Constraints, low: str, high: str, extra: int = _EXTRA_ITEMS
+) -> tuple[int, int] | None:
+    """The size bounds for a string, array or object (None when none can be met).
+
+    Without a maximum, at most *extra* more than the minimum.
+    """
     minimum = max([0, *(math.ceil(v) for v in limits(constraints, low))])
     maxima = [math.floor(v) for v in limits(constraints, high)]
-    maximum = min(maxima) if maxima else minimum + _EXTRA_ITEMS
+    maximum = min(maxima) if maxima else minimum + extra
     return None if minimum > maximum else (minimum, maximum)
 
 
@@ -221,6 +226,9 @@ class _Walk:
         self.json = json
         self.strict = strict
         self._nesting: list[type] = []
+        #: How many collections enclose the one being built: each level allows fewer items
+        #: (4, 2, then 1 more than the minimum), so nested lists stay small enough to check.
+        self._collections = 0
 
     def of(self, annotation: object, constraints: Constraints = ()) -> st.SearchStrategy[Any]:
         """The strategy of *annotation*, using *constraints* (at its position) as hints.
@@ -359,10 +367,14 @@ class _Walk:
         build: Callable[[st.SearchStrategy[Any], int, int], st.SearchStrategy[Any]],
     ) -> st.SearchStrategy[Any]:
         """A collection of *form*'s items (or values), sized by the two *keywords*."""
-        sizes = _sizes(constraints, *keywords)
+        sizes = _sizes(constraints, *keywords, max(1, _EXTRA_ITEMS >> self._collections))
         if sizes is None:
             return NOTHING
-        item = self.of(form.args[-1])
+        self._collections += 1
+        try:
+            item = self.of(form.args[-1])
+        finally:
+            self._collections -= 1
         if item.is_empty:
             # No item can be drawn (a recursion cut off here): only the empty collection.
             return NOTHING if sizes[0] else st.builds(empty)
