@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import threading
 import time
 from typing import Any
@@ -303,6 +304,64 @@ class TestAsync:
         assert "adynamic_call" in result.error.message
         # Who calls through typed_toolsets.export holds no proxy: its async forms are named.
         assert "export: adispatch, arespond, amcp_call" in result.error.message
+
+    @pytest.mark.skipif(sys.version_info < (3, 11), reason="asyncio.TaskGroup is Python 3.11+")
+    def test_a_task_group_failing_after_its_body_is_the_tool_s_failure(self) -> None:
+        # Python 3.11 and 3.12 leave the group's own cancel request counted on the task (3.13
+        # takes it back): it was taken for the caller's cancellation, and CancelledError raised.
+        class Grouped(Toolset):
+            @tool
+            async def run(self, *, wrap: bool = False) -> int:
+                async def child() -> None:
+                    await asyncio.sleep(0)
+                    raise KeyError("k")
+
+                try:
+                    async with asyncio.TaskGroup() as group:
+                        group.create_task(child())
+                except Exception as exc:  # the group
+                    if wrap:
+                        raise ValueError("wrapped") from exc
+                    raise
+                return 1
+
+        (run,) = Grouped.to_tools()
+
+        async def main() -> tuple[list[str], int]:
+            messages = [await run.adynamic_call({}), await run.adynamic_call({"wrap": True})]
+            task = asyncio.current_task()
+            assert task is not None
+            return messages, task.cancelling()
+
+        messages, cancelling = asyncio.run(main())
+        grouped = (
+            "Error: Tool 'grouped_run' failed: ExceptionGroup: unhandled errors in a TaskGroup "
+            "(1 sub-exception): KeyError: 'k'"
+        )
+        assert messages == [grouped, "Error: Tool 'grouped_run' failed: ValueError: wrapped"]
+        assert cancelling == 0
+
+    @pytest.mark.skipif(sys.version_info < (3, 11), reason="Task.cancelling is Python 3.11+")
+    def test_a_cancellation_the_tool_turns_into_an_error_cancels_the_caller(self) -> None:
+        class Swallowing(Toolset):
+            @tool
+            async def wait(self) -> int:
+                try:
+                    await asyncio.sleep(10)
+                except asyncio.CancelledError:
+                    raise RuntimeError("stopped") from None
+                return 1
+
+        (wait,) = Swallowing.to_tools()
+
+        async def main() -> None:
+            async with asyncio.timeout(0.05):
+                await wait.adynamic_call({})
+
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            asyncio.run(main())
+        assert time.monotonic() - started < 5
 
     def test_cancellation_propagates(self) -> None:
         slow_add = tools()["slow_add"]

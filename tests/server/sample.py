@@ -51,6 +51,19 @@ class SampleToolset(Toolset):
         """Raise ValueError(message)."""
         raise ValueError(message)
 
+    @tool
+    async def taskgroup(self, *, message: str) -> str:
+        """Fail in a TaskGroup's child once the block's body has ended (its most common use)."""
+
+        async def child() -> None:
+            await asyncio.sleep(0)
+            raise ValueError(message)
+
+        if sys.version_info >= (3, 11):
+            async with asyncio.TaskGroup() as group:
+                group.create_task(child())
+        return message
+
     @tool(limits=Limits(timeout=0.5))
     def deadline(self, *, seconds: float) -> float:
         """Sleep in a thread, with a 0.5 s deadline."""

@@ -160,6 +160,21 @@ async def test_a_failing_tool_is_an_execution_error(served: Served) -> None:
     }
 
 
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="asyncio.TaskGroup is Python 3.11+")
+async def test_a_task_group_failing_after_its_body_is_an_execution_error(served: Served) -> None:
+    # Python 3.11 and 3.12 leave the group's own cancel request counted on the task: it was
+    # taken for the request's cancellation, and the server stopped ("Connection closed").
+    for _ in range(2):
+        error = envelope(await served.call("sample_taskgroup", {"message": "boom"}))["error"]
+        assert error["kind"] == "execution"
+        assert error["message"] == (
+            "Tool 'sample_taskgroup' failed: ExceptionGroup: unhandled errors in a TaskGroup "
+            "(1 sub-exception): ValueError: boom"
+        )
+    added = await served.call("sample_add", {"a": 1, "b": 2})
+    assert (added.is_error, added.structured_content) == (False, {"result": 3})
+
+
 async def test_a_sync_tool_past_its_deadline_is_a_timeout(served: Served) -> None:
     started = time.monotonic()
     error = envelope(await served.call("sample_deadline", {"seconds": 30}))["error"]

@@ -417,8 +417,15 @@ def awaitable(value: object) -> typing.TypeGuard[typing.Awaitable[Any]]:
     return inspect.isawaitable(value)
 
 
-def being_cancelled() -> bool:
-    """Whether the current task has a cancellation pending (Python 3.11+; 3.10 cannot tell)."""
+def being_cancelled(exc: BaseException) -> bool:
+    """Whether the current task is being cancelled, *exc* (what a tool raised) standing for it.
+
+    Python 3.10 cannot tell (False). Python 3.11 and 3.12 leave a request to cancel counted on a
+    task whose ``TaskGroup`` saw a child fail once the block's body had ended (the group cancels
+    its own task to stop the body, and takes the request back only from 3.13): when what the tool
+    raised holds an exception group, that request is the group's, taken back here, and the
+    caller is cancelled only if another request remains.
+    """
     import asyncio
 
     if sys.version_info >= (3, 11):
@@ -426,8 +433,25 @@ def being_cancelled() -> bool:
             task = asyncio.current_task()
         except RuntimeError:  # no running loop
             return False
-        return task is not None and task.cancelling() > 0
+        if task is None or not task.cancelling():
+            return False
+        if sys.version_info < (3, 13) and _holds_group(exc):
+            task.uncancel()
+            return task.cancelling() > 0
+        return True
     return False  # pragma: no cover - Python 3.10
+
+
+def _holds_group(exc: BaseException) -> bool:
+    """Whether *exc*, or an exception it was raised from or while handling, is a group."""
+    seen: set[int] = set()
+    found: BaseException | None = exc
+    while found is not None and id(found) not in seen:
+        if isinstance(found, _GROUP):
+            return True
+        seen.add(id(found))
+        found = found.__cause__ or found.__context__
+    return False
 
 
 def run_apart(coroutine: Coroutine[Any, Any, _T]) -> _T:

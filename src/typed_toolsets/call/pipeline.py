@@ -402,7 +402,7 @@ class Pipeline:
                 return bound(**kwargs)
             return await self._aexecute(bound, kwargs)
         except BaseException as exc:  # reported unless it `propagates` (or the caller is cancelled)
-            if execution.being_cancelled():
+            if execution.being_cancelled(exc):
                 # The tool turned the caller's cancellation into another exception: the caller
                 # is cancelled all the same (an enclosing `asyncio.timeout` counts on it).
                 import asyncio
