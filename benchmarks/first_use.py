@@ -157,7 +157,7 @@ unique_names = False
 def _signature(index: int) -> list[tuple[str, str, str | None]]:
     """The parameters of tool *index*: one to four, drawn so that shapes vary across tools.
 
-    From the pool, 1,000 tools have 48 distinct signatures, as real tools reuse ``query``,
+    From the pool, 1,000 tools have 12 distinct signatures, as real tools reuse ``query``,
     ``limit`` or ``path``; with `unique_names`, every tool's names are its own (the worst case
     for anything shared between tools).
     """

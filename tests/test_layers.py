@@ -37,7 +37,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "analysis": _CORE,
     "plugin": {"_public", "rules", "_version"},
     "mypy": {"_public", "plugin", "rules", "_version"},
-    "builtins": {PUBLIC, "definition", "rules"},
+    "builtins": {PUBLIC, "_public", "definition", "rules"},
     "text": {"builtins"},
     "github": {"builtins"},
     "export": _CORE,

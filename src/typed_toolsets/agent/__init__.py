@@ -30,8 +30,9 @@ models is in `typed_toolsets.agent.prompt` and docs/agent.md.
 May import the public API of the core (`typed_toolsets`), `typed_toolsets.export`, the type
 layer's helpers (`typed_toolsets.types`) and, of the call path, only what
 `typed_toolsets.call.execution` keeps about calls left running and the strict JSON reading of
-`typed_toolsets.call.jsonin` (a reply is read as arguments are), and `short` of
-`typed_toolsets.call.validation` (a name the model sent is shown cut as a value is); nothing in
+`typed_toolsets.call.jsonin` (a reply is read as arguments are), `short` of
+`typed_toolsets.call.shown` (a name the model sent is shown cut as a value is) and
+`with_article` of `typed_toolsets.call.validation`; nothing in
 the core imports it, and no provider SDK is imported.
 """
 

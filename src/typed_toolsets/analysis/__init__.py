@@ -6,5 +6,6 @@
 - `check`: ``typed-toolsets check`` itself.
 
 May import the core (`typed_toolsets.rules`, `.types`, `.definition`, `.call`, `Toolset`).
-Never the built-in toolsets or the integrations; only the CLI imports this layer.
+Never the built-in toolsets or the integrations; only the CLI and `typed_toolsets.testing`
+(which warns of the ambiguous unions `check` finds) import this layer.
 """

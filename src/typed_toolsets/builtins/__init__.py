@@ -1,6 +1,8 @@
 """The built-in toolsets (text, GitHub CLI) and their hardened helpers.
 
-May import the public API of the core (`typed_toolsets`) and the standard library; the core
-never imports this layer. Public modules: `typed_toolsets.text`, `typed_toolsets.github` and
-`typed_toolsets.builtins.exceptions`.
+May import the public API of the core (`typed_toolsets`), of the definition layer its errors,
+limits and validators (`typed_toolsets.definition.errors`, `.limits`, `.validators`), the
+sendable-text rules (`typed_toolsets.rules.sendable`), `typed_toolsets._public` and the
+standard library; the core never imports this layer. Public modules: `typed_toolsets.text`,
+`typed_toolsets.github` and `typed_toolsets.builtins.exceptions`.
 """
