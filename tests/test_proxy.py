@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import threading
@@ -340,6 +341,62 @@ class TestAsync:
         )
         assert messages == [grouped, "Error: Tool 'grouped_run' failed: ValueError: wrapped"]
         assert cancelling == 0
+
+    @pytest.mark.skipif(sys.version_info < (3, 11), reason="asyncio.TaskGroup is Python 3.11+")
+    def test_a_task_group_stopped_by_the_caller_s_cancellation_cancels_the_caller(self) -> None:
+        # Its child turns the cancellation into an error: the group is raised as the caller's
+        # cancellation reaches the block. Taken for the group's own request, the cancellation
+        # was dropped: the timeout ran on for the rest of its block.
+        class Working(Toolset):
+            @tool
+            async def work(self) -> int:
+                async def child() -> None:
+                    try:
+                        await asyncio.sleep(10)
+                    except asyncio.CancelledError:
+                        raise ValueError("unhandled error") from None
+
+                async with asyncio.TaskGroup() as group:
+                    group.create_task(child())
+                    await asyncio.sleep(10)
+                return 1
+
+        (work,) = Working.to_tools()
+
+        async def main() -> int:
+            async with asyncio.timeout(0.1):
+                await work.adynamic_call({})
+                await asyncio.sleep(2)
+            return 0
+
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            asyncio.run(main())
+        assert time.monotonic() - started < 1.5
+
+    @pytest.mark.skipif(sys.version_info < (3, 11), reason="Task.cancelling is Python 3.11+")
+    def test_a_cancellation_while_a_group_is_handled_is_counted_as_asyncio_counts_it(self) -> None:
+        class Handling(Toolset):
+            @tool
+            async def handle(self) -> int:
+                try:
+                    raise ExceptionGroup("g", [ValueError("v")])  # noqa: F821 - 3.11+
+                except Exception:
+                    await asyncio.sleep(10)
+                return 1
+
+        (handle,) = Handling.to_tools()
+
+        async def main() -> int:
+            inner = asyncio.ensure_future(handle.ainvoke({}))
+            await asyncio.sleep(0.05)
+            inner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await inner
+            return inner.cancelling() if hasattr(inner, "cancelling") else -1
+
+        # The request is still counted once, as plain asyncio leaves it (it was taken back).
+        assert asyncio.run(main()) == 1
 
     @pytest.mark.skipif(sys.version_info < (3, 11), reason="Task.cancelling is Python 3.11+")
     def test_a_cancellation_the_tool_turns_into_an_error_cancels_the_caller(self) -> None:

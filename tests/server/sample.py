@@ -77,8 +77,13 @@ class SampleToolset(Toolset):
         return seconds
 
     @tool
-    async def asleep(self, *, seconds: float, marker: str | None = None) -> float:
-        """Sleep on the event loop; *marker* says 'started', then 'cancelled' if cancelled."""
+    async def asleep(
+        self, *, seconds: float, marker: str | None = None, swallow: bool = False
+    ) -> float:
+        """Sleep on the event loop; *marker* says 'started', then 'cancelled' if cancelled.
+
+        With *swallow*, a cancellation is turned into a RuntimeError.
+        """
         if marker is not None:
             Path(marker).write_text("started")
         try:
@@ -86,6 +91,8 @@ class SampleToolset(Toolset):
         except asyncio.CancelledError:
             if marker is not None:
                 Path(marker).write_text("cancelled")
+            if swallow:
+                raise RuntimeError("stopped") from None
             raise
         return seconds
 

@@ -222,10 +222,16 @@ async def test_slow_calls_do_not_hold_up_others(served: Served) -> None:
     assert finished.count("sample_sleep") == 8
 
 
-async def test_a_cancelled_request_cancels_the_async_tool(served: Served, log_dir: Path) -> None:
+@pytest.mark.parametrize("swallow", [False, True])
+async def test_a_cancelled_request_cancels_the_async_tool(
+    served: Served, log_dir: Path, swallow: bool
+) -> None:
+    # A tool turning its cancellation into another exception stopped the server: the call path
+    # raised a CancelledError of its own, which anyio did not know for its cancel scope's.
     marker = log_dir / f"cancel-{uuid.uuid4().hex}"
+    arguments = {"seconds": 60, "marker": str(marker), "swallow": swallow}
     async with anyio.create_task_group() as group:
-        group.start_soon(served.call, "sample_asleep", {"seconds": 60, "marker": str(marker)})
+        group.start_soon(served.call, "sample_asleep", arguments)
         with anyio.fail_after(BOUND):
             while not marker.exists():
                 await anyio.sleep(0.05)

@@ -19,7 +19,7 @@ import threading
 import time
 import typing
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from typed_toolsets.definition.limits import set_call_deadline
@@ -43,6 +43,7 @@ __all__ = [
     "abandoned",
     "awaitable",
     "being_cancelled",
+    "cancellation_in",
     "call_in_own_thread",
     "contained",
     "execution_error",
@@ -422,9 +423,10 @@ def being_cancelled(exc: BaseException) -> bool:
 
     Python 3.10 cannot tell (False). Python 3.11 and 3.12 leave a request to cancel counted on a
     task whose ``TaskGroup`` saw a child fail once the block's body had ended (the group cancels
-    its own task to stop the body, and takes the request back only from 3.13): when what the tool
-    raised holds an exception group, that request is the group's, taken back here, and the
-    caller is cancelled only if another request remains.
+    its own task to stop the body, and takes the request back only from 3.13). The group it then
+    raises was raised while no cancellation was being handled, unlike one raised as the caller's
+    cancellation reached the block: that request is the group's, taken back here, and the caller
+    is cancelled only if another request remains.
     """
     import asyncio
 
@@ -435,23 +437,38 @@ def being_cancelled(exc: BaseException) -> bool:
             return False
         if task is None or not task.cancelling():
             return False
-        if sys.version_info < (3, 13) and _holds_group(exc):
+        if (
+            sys.version_info < (3, 13)
+            and not isinstance(exc, asyncio.CancelledError)
+            and _left_by_group(exc, asyncio.CancelledError)
+        ):
             task.uncancel()
             return task.cancelling() > 0
         return True
     return False  # pragma: no cover - Python 3.10
 
 
-def _holds_group(exc: BaseException) -> bool:
-    """Whether *exc*, or an exception it was raised from or while handling, is a group."""
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """*exc*, then what it was raised from or while handling, and so on (each once)."""
     seen: set[int] = set()
     found: BaseException | None = exc
     while found is not None and id(found) not in seen:
-        if isinstance(found, _GROUP):
-            return True
+        yield found
         seen.add(id(found))
         found = found.__cause__ or found.__context__
+
+
+def _left_by_group(exc: BaseException, cancelled: type[BaseException]) -> bool:
+    """Whether *exc* holds an exception group raised while no cancellation was handled."""
+    for found in _chain(exc):
+        if isinstance(found, _GROUP):
+            return not any(isinstance(c, cancelled) for c in _chain(found))
     return False
+
+
+def cancellation_in(exc: BaseException, cancelled: type[BaseException]) -> BaseException | None:
+    """The cancellation *exc* was raised from or while handling, if any (a cancel scope's own)."""
+    return next((found for found in _chain(exc) if isinstance(found, cancelled)), None)
 
 
 def run_apart(coroutine: Coroutine[Any, Any, _T]) -> _T:

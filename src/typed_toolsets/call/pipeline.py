@@ -404,10 +404,12 @@ class Pipeline:
         except BaseException as exc:  # reported unless it `propagates` (or the caller is cancelled)
             if execution.being_cancelled(exc):
                 # The tool turned the caller's cancellation into another exception: the caller
-                # is cancelled all the same (an enclosing `asyncio.timeout` counts on it).
+                # is cancelled all the same (an enclosing `asyncio.timeout` counts on it), with
+                # the cancellation's own words, by which anyio knows its cancel scope's.
                 import asyncio
 
-                raise asyncio.CancelledError from exc
+                cause = execution.cancellation_in(exc, asyncio.CancelledError)
+                raise asyncio.CancelledError(*(cause.args if cause else ())) from exc
             return self.failure(exc)
 
     def failure(self, exc: BaseException) -> Failed:
