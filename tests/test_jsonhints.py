@@ -104,6 +104,13 @@ def proxy() -> ToolProxy:
             "a comma (,) goes between the members of an object and the items of an array",
         ),
         ('{"query" "x"}', 'a colon (:) goes between a key and its value ("name": value)'),
+        # JSON's own words where another token is wanted: the slip is not their case.
+        ("{true: 1}", 'JSON writes keys in double quotes ("name": ...)'),
+        ('{"query" true}', 'a colon (:) goes between a key and its value ("name": value)'),
+        (
+            '{"tags": [1 true]}',
+            "a comma (,) goes between the members of an object and the items of an array",
+        ),
         ('{"query": "x",, "tags": []}', "two commas in a row: remove one"),
         ('{, "query": "x"}', "no comma goes right after {: remove it"),
         ('{"a": "\\u12zz"}', "a \\u escape has four hexadecimal digits (\\u00e9)"),

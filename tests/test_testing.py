@@ -6,6 +6,7 @@ import dataclasses
 import datetime
 import inspect
 import json
+import math
 import re
 import uuid
 from fractions import Fraction
@@ -124,6 +125,11 @@ def depth(tree: Tree) -> int:
             Annotated[float, MultipleOf(1.7), Ge(1e300)],
             lambda v: v >= 1e300 and Fraction(repr(v)) % Fraction("1.7") == 0,
         ),
+        # A step whose written form is above its binary value: the widest multiple was
+        # reckoned from the binary one, and k times the written step passed the float range.
+        (Annotated[float, MultipleOf(5e-324)], math.isfinite),
+        # An integral float step as JSON writes it: 1e23 is 10**23, not int(1e23).
+        (Annotated[int, Gt(0), MultipleOf(1e23)], lambda v: v > 0 and v % 10**23 == 0),
         # A bound over a small step is past the float range: it was divided as floats (inf).
         (
             Annotated[float, MultipleOf(1e-10), Ge(1e300)],

@@ -18,8 +18,10 @@ from typing import Final
 
 __all__ = ["json_hint"]
 
-#: Python's words, and JSON's in another case (``TRUE``, ``Null``): the parser stops at them.
+#: Python's words, and JSON's in another case (``TRUE``, ``Null``): where a value is expected,
+#: the parser stops at them.
 _WORD_CASE_RE: Final = re.compile(r"(?i:true|false|null|none)\b")
+_JSON_WORDS: Final = frozenset({"true", "false", "null"})
 _FENCE_RE: Final = re.compile(r"[ \t\n\r]*```")
 _END_RE: Final = re.compile(r"[ \t\n\r]*\Z")
 _SPACE: Final = " \t\n\r"
@@ -94,8 +96,8 @@ def json_hint(message: str, text: str, pos: int) -> str:
         )
     if here == "'":
         return '; JSON writes strings and keys in double quotes ("), not single quotes'
-    word = _WORD_CASE_RE.match(text, pos)
-    if word is not None:
+    word = _WORD_CASE_RE.match(text, pos) if message.startswith("Expecting value") else None
+    if word is not None and word.group() not in _JSON_WORDS:
         if word.group() == "none":
             return "; JSON writes null, not none"
         return "; JSON writes true, false and null in lower case"
@@ -141,7 +143,9 @@ def _syntax_hint(message: str, text: str, pos: int, here: str) -> str:
             '; JSON writes text in double quotes ("like this"); its only words are true, false '
             "and null"
         )
-    if message.startswith("Expecting ',' delimiter") and (here in '"{[-' or here in _DIGIT):
+    if message.startswith("Expecting ',' delimiter") and (
+        here in '"{[-' or here in _DIGIT or here.isalpha()
+    ):
         return "; a comma (,) goes between the members of an object and the items of an array"
     if message.startswith("Expecting ':' delimiter"):
         return '; a colon (:) goes between a key and its value ("name": value)'

@@ -44,7 +44,8 @@ def integers_within(
         return NOTHING
     steps = limits(constraints, "multipleOf")
     if steps and float(steps[0]).is_integer():
-        step = int(steps[0])
+        # As JSON writes it: 1e23 is 10**23, not int(1e23) (`not_multiple`).
+        step = int(Decimal(repr(steps[0]))) if isinstance(steps[0], float) else steps[0]
         first = None if bottom is None else -(-bottom // step)
         last = None if top is None else top // step
         if first is not None and last is not None and first > last:
@@ -81,17 +82,18 @@ def floats_within(constraints: Constraints) -> st.SearchStrategy[float]:
     if steps:
         # Multiples of the step; values at the edges are settled by the caller's final check.
         step = steps[0]
+        # k times the step as written (0.3, not 3 * 0.1 = 0.30000000000000004, which is no
+        # multiple of 0.1 as JSON writes it: `not_multiple`).
+        written = Decimal(repr(float(step)))
         # Past the largest float, k times the step is no number JSON can hold. (Divided as
-        # fractions: a bound near the float range over a small step overflows a float.)
-        per = Fraction(step)
+        # fractions of the step as written: a bound near the float range over a small step
+        # overflows a float, and a step's written form may be above its binary value.)
+        per = Fraction(written)
         widest = math.floor(Fraction(sys.float_info.max) / abs(per))
         first = -widest if low is None else math.ceil(Fraction(low[0]) / per)
         last = widest if high is None else math.floor(Fraction(high[0]) / per)
         if first > last:
             return NOTHING
-        # k times the step as written (0.3, not 3 * 0.1 = 0.30000000000000004, which is no
-        # multiple of 0.1 as JSON writes it: `not_multiple`).
-        written = Decimal(repr(float(step)))
         digits = _FLOAT_DIGITS - len(written.as_tuple().digits)
         return st.integers(first, last).map(
             lambda k: float(_few_digits(k, digits, first, last) * written)
