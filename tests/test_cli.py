@@ -424,26 +424,86 @@ def test_a_target_that_cannot_be_imported_does_not_hide_the_others_problems(
     assert err.count("\n") == 1
 
 
-def test_a_definition_error_a_module_raises_itself_is_its_import_failure(
+def test_a_definition_error_a_module_raises_itself_is_a_finding(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The module's own words, not the library's records: exit 2 with one line, as any error.
+    # SPEC 9: a finding with its message (exit 1), at the line that raised it; the classes
+    # before it are checked all the same. The other commands cannot import such a module.
     write(
         "own_rule.py",
         """\
-        from typed_toolsets import ToolsetDefinitionError
+        from typed_toolsets import Toolset, ToolsetDefinitionError, tool
+
+        class Fine(Toolset):
+            @tool
+            def op(self, x) -> int:
+                return 1
 
         raise ToolsetDefinitionError("every plugin must set a name")
         """,
     )
     status, out, err = run(capsys, "own_rule")
-    assert (status, out) == (2, [])
-    assert err == (
-        "typed-toolsets check: error: cannot import 'own_rule': ToolsetDefinitionError: "
-        "every plugin must set a name (own_rule.py, line 3)\n"
+    assert (status, err) == (1, "")
+    assert out == [
+        (
+            "own_rule.py:5: error: Fine.op: parameter 'x' has no type annotation; annotate it "
+            "so it gets a JSON Schema  [toolset-signature]"
+        ),
+        "own_rule.py:8: error: every plugin must set a name  [toolset-raised]",
+        "Found 2 problems in 1 file (checked 1 toolset)",
+    ]
+    # Its code can be disabled as any other: then nothing is left to check.
+    write(
+        "own_rule_off.py", "from typed_toolsets import ToolsetDefinitionError as E\nraise E('x')\n"
     )
-    assert main(["list", "own_rule"]) == 2
-    assert "ToolsetDefinitionError: every plugin must set a name" in capsys.readouterr().err
+    assert main(["list", "own_rule_off"]) == 2
+    assert capsys.readouterr().err == (
+        "typed-toolsets list: error: cannot import 'own_rule_off': ToolsetDefinitionError: "
+        "x (own_rule_off.py, line 2)\n"
+    )
+    status, out, err = run(capsys, "own_rule_off", "--disable", "toolset-raised")
+    assert (status, out) == (2, [])
+    assert "own_rule_off defines no Toolset class" in err
+
+
+def test_a_definition_error_raised_for_a_class_names_it(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Raised from a base's __init_subclass__: the class it was raised for leads the message,
+    # and the classes after it are still checked.
+    write(
+        "own_base.py",
+        """\
+        from typed_toolsets import Toolset, ToolsetDefinitionError, tool
+
+        class Base(Toolset):
+            def __init_subclass__(cls, **kwargs: object) -> None:
+                super().__init_subclass__(**kwargs)
+                if "plugin" not in vars(cls):
+                    raise ToolsetDefinitionError("set `plugin` in every subclass")
+
+        class Missing(Base):
+            @tool
+            def op(self) -> int:
+                return 1
+
+        class Later(Base):
+            plugin = "later"
+
+            @tool
+            def op(self, x) -> int:
+                return 1
+        """,
+    )
+    status, out, _ = run(capsys, "own_base")
+    assert status == 1
+    assert out[:2] == [
+        "own_base.py:7: error: Missing: set `plugin` in every subclass  [toolset-raised]",
+        (
+            "own_base.py:18: error: Later.op: parameter 'x' has no type annotation; annotate it "
+            "so it gets a JSON Schema  [toolset-signature]"
+        ),
+    ]
 
 
 def test_unknown_codes_are_usage_errors(write: Write, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from typed_toolsets import Problem as PublicProblem
 from typed_toolsets.rules.problems import (
+    CHECK_ONLY_CODES,
     CODE_PREFIX,
     KINDS,
     PROBLEM_CODES,
@@ -37,10 +38,13 @@ def test_codes_are_the_ten_stable_codes() -> None:
         "ambiguous-union",
         "unchecked",
         "inline",
+        "raised",
     } == PROBLEM_CODES
     assert WARNING_CODES <= PROBLEM_CODES
     # The plugin's own: what it cannot read statically, the run time and `check` see.
     assert {"unchecked"} == STATIC_ONLY_CODES
+    # check's own: a definition error raised in the checked code's words.
+    assert {"raised"} == CHECK_ONLY_CODES
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))

@@ -41,6 +41,7 @@ from typed_toolsets.definition.classes import (
 from typed_toolsets.definition.errors import ToolsetDefinitionError
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem
+from typed_toolsets.rules.problems import problem as make_problem
 
 from .ambiguity import find_ambiguity
 from .sources import ClassSource, SourceIndex, attribute_accesses, resolve, root_name
@@ -248,6 +249,14 @@ class _Checker:
     def from_error(self, exc: ToolsetDefinitionError, fallback: str) -> None:
         origin = _error_origin(exc)
         cls = origin.cls
+        if not exc.problems:
+            # Raised in the code's own words: its message, where that code raised it.
+            toolset = None if cls is None else class_display_name(cls.__qualname__)
+            if toolset is not None:
+                self.seen_class(toolset)
+            found = make_problem("raised", toolset, message=str(exc))
+            self.add(Finding(origin.call_path or fallback, origin.call_line, found))
+            return
         repeats: dict[str, int] = {}
         for found in exc.problems:
             if (

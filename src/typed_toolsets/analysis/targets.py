@@ -154,10 +154,12 @@ def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
         module_text: A module name or a path to a ``.py`` file.
         recover: When a class definition raises `ToolsetDefinitionError`, run the module again
             statement by statement so that every class is created or reported (the errors go to
-            ``failures``). When False, the error propagates.
+            ``failures``), one raised in the module's own words included. When False, the
+            error propagates, and one in the module's own words is its import failure.
 
     Raises:
-        TargetError: The module cannot be found or raises anything else while importing.
+        TargetError: The module cannot be found or raises anything else while importing
+            (a `ToolsetDefinitionError` in its own words too, when *recover* is False).
         ToolsetDefinitionError: A class of the module is invalid and *recover* is False.
     """
     candidate = Path(module_text)
@@ -194,13 +196,15 @@ def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
     try:
         module = _import(name, spec)
     except ToolsetDefinitionError as exc:
+        if recover:
+            # A finding of `check` (SPEC 9), its message the code's own when no record of the
+            # library's says it.
+            return _load_by_statement(name, exc, spec)
         if not exc.problems:
-            # Raised by the module's own code with a message: no record of the library's to
-            # report, so the module fails to import, as with any other exception.
+            # For the other commands, raised by the module's own code with a message: the
+            # module fails to import, as with any other exception.
             raise _import_failure(name, exc) from None
-        if not recover:
-            raise
-        return _load_by_statement(name, exc, spec)
+        raise
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: BLE001 - any import failure is exit 2
@@ -370,8 +374,6 @@ def _load_by_statement(
         try:
             exec(code, module.__dict__)  # noqa: S102 - the user's own module, as `import` would
         except ToolsetDefinitionError as exc:
-            if not exc.problems:  # the module's own, as on import
-                raise _import_failure(name, exc) from None
             loaded.failures.append(exc)
             skipped.update(_bound_names(stmt))
         except NameError as exc:

@@ -37,8 +37,9 @@ class ToolsetDefinitionError(TypedToolsetsError, TypeError):
 
     Your own code may raise it with a message (``ToolsetDefinitionError("...")``, from an
     ``__init_subclass__`` of its own, say): the message is kept as given and ``problems`` is
-    empty, since no record of the library's says it. The command line reports such an error
-    raised while a target is imported as that target's import failure.
+    empty, since no record of the library's says it. ``typed-toolsets check`` reports such an
+    error raised while a target is imported as a finding with its message (code
+    ``toolset-raised``); the other commands, as that target's import failure.
 
     Attributes:
         problems: One `Problem` record per problem, in the order they were found; each has

@@ -29,6 +29,7 @@ _DESCRIPTIONS: Final = {
     "init": "Cls.to_tools() on a Toolset whose constructor needs arguments",
     "ambiguous-union": "a JSON value could match two variants of a union parameter",
     "unchecked": "an export the plugin cannot read, so cannot check statically",
+    "raised": "a ToolsetDefinitionError raised in the code's own words (only check runs it)",
 }
 #: One error code per problem code (keyed without the ``toolset-`` prefix), under `TOOLSET_CODE`.
 ERROR_CODES: Final = {

@@ -13,7 +13,10 @@ two format specs of their own: ``{x:names}`` lists names (``'a', 'b'``) and ``{x
 writes ``; did you mean 'a' or 'b'?`` (nothing when there is no candidate).
 
 ``tool()``'s own argument errors are raised before any class exists: their records have
-``toolset=None`` and render as ``tool(): <cause> [toolset-<code>]``.
+``toolset=None`` and render as ``tool(): <cause> [toolset-<code>]``. A `ToolsetDefinitionError`
+that code of the user's raised with a message of its own (no record of the library's says it)
+becomes a record only in ``typed-toolsets check`` (kind ``raised``, code ``toolset-raised``):
+its line is that message, led by the class it was raised for when that is known.
 
 Standard library only: the mypy plugin imports this module on every run (and hashes every file
 of this package into its cache key, so a template change re-checks cached modules).
@@ -31,6 +34,7 @@ from typed_toolsets._public import public
 from .names import TOOL_NAME_PATTERN
 
 __all__ = [
+    "CHECK_ONLY_CODES",
     "CODE_PREFIX",
     "KINDS",
     "PROBLEM_CODES",
@@ -107,6 +111,7 @@ Kind = Literal[
     "unchecked-inline",
     "unchecked-conditional",
     "unchecked-arguments",
+    "raised",
 ]
 
 
@@ -379,6 +384,8 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "its __init_subclass__), so none of its declarations can be checked statically; remove "
         "the metaclass, or check the class with `typed-toolsets check`",
     ),
+    # -- raised: a ToolsetDefinitionError raised with its own message (only `check` reports it)
+    "raised": Template("raised", "{message}"),
 }
 
 #: The error codes, without `CODE_PREFIX`, shared by the runtime, ``check`` and the plugin.
@@ -389,6 +396,10 @@ WARNING_CODES: Final = frozenset({"ambiguous-union"})
 
 #: Codes only the mypy plugin reports: what it cannot read statically, the run time sees.
 STATIC_ONLY_CODES: Final = frozenset({"unchecked"})
+
+#: Codes only ``check`` reports: a definition error the checked code raised in its own words
+#: (the run time raises it as it was raised; the plugin does not run the code).
+CHECK_ONLY_CODES: Final = frozenset({"raised"})
 
 
 class _Formatter(string.Formatter):
@@ -483,9 +494,12 @@ class Problem:
 
     @property
     def where(self) -> str:
-        """``Class.method``, ``Class`` for a problem of the class, ``tool()`` without a class."""
+        """``Class.method``, ``Class`` for a problem of the class, ``tool()`` without a class.
+
+        Empty for a message raised in the code's own words outside any known class.
+        """
         if self.toolset is None:
-            return "tool()"
+            return "" if self.kind == "raised" else "tool()"
         return self.toolset if self.method is None else f"{self.toolset}.{self.method}"
 
     @property
@@ -502,7 +516,8 @@ class Problem:
     @property
     def message(self) -> str:
         """``<where>: <cause>``: the line without its code, as the mypy plugin reports it."""
-        return f"{self.where}: {self.cause}"
+        where = self.where
+        return f"{where}: {self.cause}" if where else self.cause
 
     @property
     def severity(self) -> Literal["error", "warning"]:
