@@ -85,6 +85,16 @@ def test_the_shortcut_reads_what_the_grammar_reads(kind: str, data: st.DataObjec
         (formats.parse_uuid, "+23e4567-e89b-12d3-a456-426614174000"),
         (formats.parse_uuid, " 23e4567-e89b-12d3-a456-426614174000"),
         (formats.parse_uuid, "123e4567-e89b-12d3-a456-4266 4174 00"),
+        # The hook reads a UUID of the layout with msgspec, quoted as a JSON string: what JSON
+        # would read otherwise (a quote, escapes, controls) or not at all is refused as before.
+        (formats.parse_uuid, '123e4567-e89b-12d3-a456-42661417400"'),
+        (formats.parse_uuid, '123e4567-e89b-12d3-a456-4266141740"0'),
+        (formats.parse_uuid, "123e4567-e89b-12d3-a456-42661417400\\"),
+        (formats.parse_uuid, "123e4567-e89b-12d3-a456-4266\\u0041BC"),
+        (formats.parse_uuid, "123e4567-e89b-12d3-a456-42661417400\x00"),
+        (formats.parse_uuid, "123e4567-e89b-12d3-a456-42661417400\ud800"),
+        (formats.parse_uuid, "123e4567-e89b-12d3-a456-42661417400\u00e9"),
+        (formats.parse_uuid, "123e4567-e89b-12d3-a456-42661417400\uff41"),
     ],
 )
 def test_near_misses_read_as_the_grammar_reads_them(
@@ -132,6 +142,17 @@ def test_the_values_are_those_of_the_grammar() -> None:
     assert parsed == uuid.UUID("123e4567-e89b-12d3-a456-426614174000")
     assert parsed.is_safe is uuid.SafeUUID.unknown
     assert hash(parsed) == hash(uuid.UUID(int=parsed.int))
+
+
+def test_the_hook_reads_a_uuid_as_the_parser_does() -> None:
+    structure = format_spec(formats.BY_CLASS[uuid.UUID]).structure
+    text = "123E4567-e89b-12d3-A456-426614174000"
+    hooked = structure(text)
+    assert type(hooked) is uuid.UUID
+    assert hooked == formats.parse_uuid(text) == uuid.UUID(text)
+    assert hooked.is_safe is uuid.SafeUUID.unknown
+    assert hash(hooked) == hash(uuid.UUID(text))
+    assert str(hooked) == text.lower()
 
 
 def _hooked(structure: Callable[[object], object], value: object) -> object:

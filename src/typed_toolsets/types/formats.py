@@ -14,6 +14,7 @@ what the grammar says.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from typing import Annotated, Any, Final, TypeAlias
 
@@ -58,12 +59,44 @@ def _json_writer() -> tuple[_Writer, int]:
     return dumps, OPT_PASSTHROUGH_SUBCLASS
 
 
+#: The format classes whose single texts msgspec reads faster than the row's reader: a UUID's
+#: builds the value in Python steps (the date and time readers are C already).
+_READ_ONE_BY_MSGSPEC: Final = frozenset({uuid.UUID})
+
+
+def _one_reader(row: FormatType[Any]) -> Callable[[str], Any]:
+    """The reader of one text of *row*'s layout: the row's, or msgspec's where it is faster.
+
+    msgspec's reads the text quoted as a JSON string. Within the layout (a UUID's 36 characters,
+    hyphens in place) it reads exactly the row's values and raises `ValueError` where the row's
+    reader does: anything that is not a hexadecimal digit (a quote, a backslash, a control or a
+    non-ASCII character included) leaves no valid UUID, and a lone surrogate cannot be encoded.
+    Bound with the first text, as the list reader is (msgspec is imported then).
+    """
+    if row.cls not in _READ_ONE_BY_MSGSPEC:
+        return row.read
+    decode: Callable[[bytes], Any] | None = None
+
+    def read(text: str) -> Any:
+        nonlocal decode
+        if decode is None:
+            try:
+                import msgspec
+            except ImportError:  # pragma: no cover - a dependency; the row's reader without it
+                return row.read(text)
+            decode = msgspec.json.Decoder(row.cls).decode
+        return decode(b'"%s"' % text.encode())
+
+    return read
+
+
 def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
     """The structuring hook of *row*'s values, with its list function attached."""
+    read = _one_reader(row)
     namespace: dict[str, Any] = {
         **LAYOUT_NAMES,
         "Reject": Reject,
-        "read": row.read,
+        "read": read,
         "parse": row.parse,
     }
     layout = row.layout
@@ -116,9 +149,7 @@ def _structure_hooks(row: FormatType[Any]) -> Callable[[Any], Any]:
             return count
         return joined_colons(values)
 
-    return with_inline_form(
-        structure, InlineForm(layout, row.read, LAYOUT_NAMES, read_each, colons)
-    )
+    return with_inline_form(structure, InlineForm(layout, read, LAYOUT_NAMES, read_each, colons))
 
 
 #: What the list reader of a format has read last, when nothing: no list is None.
