@@ -248,6 +248,23 @@ class TestStrictParsing:
             "Error: Invalid arguments for tool 'input_take': items[1]: " + reason.format(at="")
         )
 
+    def test_json_6_a_raw_lone_surrogate_in_text_is_shown_at_its_path(self) -> None:
+        # Half a character as a character (a Python caller's text, or an SDK's that read JSON
+        # escaping one): it was "the text contains a lone surrogate at character 31".
+        prefix = "Error: Invalid JSON arguments for tool 'input_take': "
+        assert take().dynamic_call('{"items": ["x", "a\x85b\ud800"]}') == (
+            f"{prefix}the string 'a\\u0085b\\ud800' at items[1] contains a lone surrogate "
+            "(U+D800), half of a character, which UTF-8 cannot hold; send whole characters or "
+            "leave it out"
+        )
+        # Outside any string, or in a text that is not JSON besides: told by its position.
+        assert take().dynamic_call('{"items": []}\ud800') == (
+            f"{prefix}the text contains a lone surrogate at character 13"
+        )
+        assert take().dynamic_call("[" * 5000 + "\ud800") == (
+            f"{prefix}the text contains a lone surrogate at character 5000"
+        )
+
     def test_json_6_surrogate_pairs_are_fine(self) -> None:
         result = InputToolset.to_tools()[0]
         assert result.invoke('{"pattern": "\\ud83d\\ude00"}').ok

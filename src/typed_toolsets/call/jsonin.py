@@ -26,7 +26,7 @@ from .jsonbounds import (
     depth_limit,
     text_depth,
 )
-from .jsontext import long_numbers_in, parse_strict, text_shape
+from .jsontext import long_numbers_in, parse_strict, raw_surrogate, text_shape
 from .jsonvalues import Link, copy_mapping, path_of
 
 __all__ = [
@@ -75,8 +75,7 @@ def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[
             try:
                 encoded = len(text.encode("utf-8"))
             except UnicodeEncodeError as exc:
-                msg = f"the text contains a lone surrogate at character {exc.start}"
-                raise InvalidJSON(msg) from None
+                raise InvalidJSON(raw_surrogate(text, exc.start)) from None
             check_size(encoded, limits)
     elif isinstance(arguments, (bytes, bytearray, memoryview)):
         # Measured before the copy (a buffer of any size is refused without one).

@@ -19,7 +19,7 @@ from typed_toolsets.types.typespec import MAX_INT_DIGITS
 from .jsonbounds import FLOAT_RANGE, SURROGATE_RE, InvalidJSON, lone_surrogate
 from .jsonhints import json_hint
 
-__all__ = ["long_numbers_in", "parse_strict", "text_shape"]
+__all__ = ["long_numbers_in", "parse_strict", "raw_surrogate", "text_shape"]
 
 _SURROGATE_ESCAPE_RE: Final = re.compile(r"\\u[dD][89a-fA-F]")
 # Digits as "0", "e" and "E" as "e", the opening brackets as "[", everything else as " ": a run of
@@ -164,6 +164,23 @@ def _check_strings(value: object) -> None:
             stack.extend(mapping.values())
         elif isinstance(item, list):
             stack.extend(typing.cast("list[object]", item))
+
+
+def raw_surrogate(text: str, start: int) -> str:
+    """Why *text*, which holds a lone surrogate character at *start*, is refused.
+
+    A Python caller's text (or a provider SDK's, read from JSON that escaped half a character)
+    can hold one as a character, not as an escape: read as JSON all the same, the string that
+    holds it is named with its path, as an escaped one is; a text that is not JSON besides is
+    told by the character's position.
+    """
+    import json  # a refusal's words only
+
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return f"the text contains a lone surrogate at character {start}"
+    return _first_lone_surrogate(value)
 
 
 def _first_lone_surrogate(value: object) -> str:
