@@ -187,6 +187,18 @@ async def test_a_body_that_is_no_json_rpc_message_is_answered_as_stdio_answers_a
     }
 
 
+async def test_a_body_nested_past_what_json_reads_is_answered_for_its_id() -> None:
+    # Python's json cannot read 3,000 levels either: the id is read from the body's start.
+    deep = "[" * 3000 + "]" * 3000
+    (response,) = await _posted(
+        '{"jsonrpc": "2.0", "id": 21, "method": "tools/call", "params": {"name": "sample_echo", '
+        f'"arguments": {{"text": {deep}}}}}}}'
+    )
+    assert response.status_code == 400
+    answer = response.json()
+    assert (answer["id"], answer["error"]["code"]) == (21, -32700)
+
+
 async def test_a_body_that_is_no_json_is_a_parse_error_with_the_parser_s_reason() -> None:
     (response,) = await _posted('{"id": 1,')
     assert response.status_code == 400

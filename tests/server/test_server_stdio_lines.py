@@ -149,7 +149,23 @@ INVALID_REQUEST = -32600
     ("line", "request_id", "code", "message"),
     [
         (b"garbage", None, PARSE_ERROR, "Parse error: expected value at line 1 column 1"),
-        (b'{"jsonrpc": "2.0", "id": 4, "method": "ping"', None, PARSE_ERROR, "Parse error: "),
+        # Cut short, or past what json reads: the id is still read where it can be (it was not).
+        (b'{"jsonrpc": "2.0", "id": 4, "method": "ping"', 4, PARSE_ERROR, "Parse error: "),
+        (b'{"jsonrpc": "2.0", "method": "ping", "id": "4"', None, PARSE_ERROR, "Parse error: "),
+        (
+            b'{"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": {"name": '
+            b'"sample_echo", "arguments": {"text": %s}}}' % (b"[" * 1200 + b"]" * 1200),
+            12,
+            PARSE_ERROR,
+            "Parse error: recursion limit exceeded",
+        ),
+        (
+            b'{"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "sample_echo", '
+            b'"arguments": {"text": %s}}, "id": "13"}' % (b"[" * 1200 + b"]" * 1200),
+            "13",
+            PARSE_ERROR,
+            "Parse error: recursion limit exceeded",
+        ),
         (b"\xff\xfe{}", None, PARSE_ERROR, "Parse error: "),
         # Not UTF-8: the SDK's reader made the byte U+FFFD, and the tool echoed "a\ufffdb".
         (
@@ -165,7 +181,7 @@ INVALID_REQUEST = -32600
         (b'{"jsonrpc": "2.0", "id": 5, "method": "x\\ud800"}', 5, PARSE_ERROR, "Parse error: "),
         (
             b'{"jsonrpc": "2.0", "id": 6, "method": "ping", "params": {"n": 1%s}}' % (b"0" * 5000),
-            None,
+            6,
             PARSE_ERROR,
             "Parse error: ",
         ),

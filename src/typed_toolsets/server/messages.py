@@ -18,6 +18,8 @@ import mcp_types as types
 from pydantic import ValidationError
 
 __all__ = [
+    "ID_HEAD",
+    "ID_TAIL",
     "SERVER_BUSY",
     "bad_id",
     "bad_id_message",
@@ -25,6 +27,7 @@ __all__ = [
     "id_in",
     "misread_body",
     "read_object",
+    "unread_id",
     "unreadable",
     "valid_id",
 ]
@@ -120,10 +123,50 @@ def misread_body(body: bytes) -> types.JSONRPCError | None:
 
 
 def id_in(data: bytes) -> types.RequestId | None:
-    """The id of the request *data* holds, when Python's json reads it and it is valid."""
+    """The id of the request *data* holds, when it is valid.
+
+    As Python's json reads it; when json cannot read *data* (it is cut short, or nested deeper
+    than json's recursion allows), as `unread_id` finds it.
+    """
     fields = read_object(data)
-    found = None if fields is None else fields.get("id")
+    if fields is None:
+        return unread_id(data[:ID_HEAD], data[-ID_TAIL:])
+    found = fields.get("id")
     return found if valid_id(found) else None
+
+
+#: How much of a message's start and end `unread_id` looks at: a client writes ``"id"`` before
+#: ``"params"`` (the Python SDK does) or after them (the TypeScript SDK does). Stdio keeps as
+#: much of a line too long to hold.
+ID_HEAD: Final = 64 * 1024
+ID_TAIL: Final = 512
+
+# The id of a request that cannot be read whole: a scalar member (jsonrpc, method) may come
+# before it. Strings with escapes are not read: the answer's id is then null.
+_ID_VALUE: Final = rb'(-?(?:0|[1-9][0-9]{0,30})|"[^"\\]{0,1000}")'
+_SCALAR: Final = rb'(?:"[^"\\]*"|-?[0-9][0-9.eE+-]*|true|false|null)'
+_LEADING_ID: Final = re.compile(
+    rb'\s*\{\s*(?:"[^"\\]*"\s*:\s*' + _SCALAR + rb'\s*,\s*)*"id"\s*:\s*' + _ID_VALUE + rb"\s*[,}]"
+)
+# The last member: only the object that closes the message can end with `"id": ...}` at its end
+# (a nested one is followed by the brackets of those around it).
+_TRAILING_ID: Final = re.compile(rb'[{,]\s*"id"\s*:\s*' + _ID_VALUE + rb"\s*\}\s*\Z")
+
+
+def unread_id(head: bytes, tail: bytes) -> types.RequestId | None:
+    """The id of a request not read whole, from its first bytes *head* and its last *tail*.
+
+    Found when it comes before ``"params"`` (only scalar members before it), or as the object's
+    last member; None otherwise, or when it is no valid id.
+    """
+    found = _LEADING_ID.match(head) or _TRAILING_ID.search(tail)
+    if found is None:
+        return None
+    try:
+        value: object = json.loads(found.group(1))
+    except ValueError:  # not UTF-8: not the id the client has
+        return None
+    return value if valid_id(value) else None
 
 
 def read_object(data: bytes) -> dict[str, object] | None:

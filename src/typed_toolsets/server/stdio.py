@@ -24,10 +24,8 @@ import asyncio
 import collections
 import contextlib
 import io
-import json
 import os
 import queue
-import re
 import sys
 import threading
 from collections.abc import AsyncIterable, Callable, Generator, Iterable
@@ -41,7 +39,15 @@ from typing_extensions import Self
 
 from typed_toolsets import ToolProxy
 
-from .messages import SERVER_BUSY, bad_id, error, unreadable, valid_id
+from .messages import (
+    ID_HEAD,
+    ID_TAIL,
+    SERVER_BUSY,
+    bad_id,
+    error,
+    unread_id,
+    unreadable,
+)
 from .protocol import (
     DEFAULT_NAME,
     MAX_IN_FLIGHT,
@@ -337,38 +343,6 @@ def _parsed(line: bytes | _Overlong, limit: int) -> SessionMessage | types.JSONR
     return SessionMessage(message) if refusal is None else refusal
 
 
-# The id of a request whose line is too long to read: a scalar member (jsonrpc, method) may
-# come before it. Strings with escapes are not read: the answer's id is then null.
-_ID_VALUE: Final = rb'(-?(?:0|[1-9][0-9]{0,30})|"[^"\\]{0,1000}")'
-_SCALAR: Final = rb'(?:"[^"\\]*"|-?[0-9][0-9.eE+-]*|true|false|null)'
-_LEADING_ID: Final = re.compile(
-    rb'\s*\{\s*(?:"[^"\\]*"\s*:\s*' + _SCALAR + rb'\s*,\s*)*"id"\s*:\s*' + _ID_VALUE + rb"\s*[,}]"
-)
-# The last member: only the object that closes the line can end with `"id": ...}` at its end
-# (a nested one is followed by the brackets of those around it).
-_TRAILING_ID: Final = re.compile(rb'[{,]\s*"id"\s*:\s*' + _ID_VALUE + rb"\s*\}\s*\Z")
-
-
-def _leading_id(head: bytes) -> types.RequestId | None:
-    """The id of the request whose line begins with *head*, when it comes before "params"."""
-    found = _LEADING_ID.match(head)
-    return None if found is None else _id_value(found.group(1))
-
-
-def _trailing_id(tail: bytes) -> types.RequestId | None:
-    """The id of the request whose line ends with *tail*, when it is the object's last member."""
-    found = _TRAILING_ID.search(tail)
-    return None if found is None else _id_value(found.group(1))
-
-
-def _id_value(text: bytes) -> types.RequestId | None:
-    try:
-        value: object = json.loads(text)
-    except ValueError:  # not UTF-8: not the id the client has
-        return None
-    return value if valid_id(value) else None
-
-
 # ------------------------------------------------------------------------------------- stdin
 
 
@@ -428,11 +402,6 @@ _Delivery = Callable[["bytes | _Overlong | BaseException"], None]
 
 #: How much of a discarded line is read at a time.
 _CHUNK: Final = 64 * 1024
-#: Where the id of a discarded request is looked for: the first bytes of its line (a client
-#: writes ``"id"`` before ``"params"``, the Python SDK does) and the last (the TypeScript SDK
-#: writes it after them).
-_HEAD: Final = 64 * 1024
-_TAIL: Final = 512
 
 
 class _Lines:
@@ -507,15 +476,14 @@ class _Lines:
         line = self._file.readline(self.limit + 1)
         if len(line) <= self.limit or line.endswith(b"\n"):
             return line
-        head, tail = line[:_HEAD], line[-_TAIL:]
+        head, tail = line[:ID_HEAD], line[-ID_TAIL:]
         del line
         while not tail.endswith(b"\n"):
             chunk = self._file.readline(_CHUNK)
             if not chunk:  # the end of stdin, in the middle of the line
                 break
-            tail = (tail + chunk)[-_TAIL:]
-        found = _leading_id(head)
-        return _Overlong(found if found is not None else _trailing_id(tail))
+            tail = (tail + chunk)[-ID_TAIL:]
+        return _Overlong(unread_id(head, tail))
 
     def close(self) -> None:
         """Let the thread end (and close the descriptor) once its read, if any, returns.
