@@ -313,6 +313,48 @@ def test_a_str_subclass_from_a_str_tool_is_plain_text() -> None:
     assert respond(tools, call)["content"] == '"happy"'
 
 
+class Measure(float):
+    """A float subclass, as numpy's float64 is."""
+
+
+class Ratio(float, enum.Enum):
+    HALF = 0.5
+
+
+@attrs.define
+class Mean:
+    mean: float
+
+
+def test_a_float_subclass_from_a_float_tool_is_a_plain_number() -> None:
+    # It was refused over MCP ("a Measure is not a JSON value") while an int subclass passed.
+    class Stats(Toolset):
+        @tool
+        def one(self) -> float:
+            return Measure(2.5)
+
+        @tool
+        def nested(self) -> Mean:
+            return Mean(Measure(0.25))
+
+        @tool
+        def items(self) -> list[float]:
+            return [Measure(1.0), Ratio.HALF]
+
+    tools = Stats.to_tools()
+    for name, text, content in [
+        ("stats_one", "2.5", {"result": 2.5}),
+        ("stats_nested", '{"mean": 0.25}', {"mean": 0.25}),
+        ("stats_items", "[1.0, 0.5]", {"result": [1.0, 0.5]}),
+    ]:
+        answer = mcp_call(tools, name)
+        assert answer["isError"] is False
+        assert answer["structuredContent"] == content
+        assert answer["content"] == [{"type": "text", "text": text}]
+    found = mcp_call(tools, "stats_items")["structuredContent"]["result"]
+    assert [type(item) for item in found] == [float, float]
+
+
 def test_an_mcp_result_its_output_schema_refuses_is_the_tools_failure() -> None:
     # MCP has structuredContent conform to the outputSchema the tool advertised: NaN (no JSON
     # number), a string for an int and a naive datetime (no RFC 3339 form) are the tool's error.

@@ -106,7 +106,8 @@ def _unstructure_number(value: Any) -> Any:
     if not isinstance(value, float) or not math.isfinite(value):
         msg = reasons.not_finite(repr(value))
         raise NoJSONFormError(msg)
-    return value
+    # A subclass (numpy's float64, a float-mixin enum member) as the plain float it holds.
+    return value if type(value) is float else float.__float__(value)
 
 
 def _unstructure_exact(kind: type, what: str) -> Callable[[Any], Any]:
