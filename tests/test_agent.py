@@ -7,6 +7,7 @@ import enum
 import gc
 import json
 import pickle
+import sys
 import threading
 import time
 import warnings
@@ -252,6 +253,48 @@ def test_a_return_value_whose_repr_fails_is_observed_not_raised(runner: str) -> 
     result = _run(ReAct(model, Opaque.to_tools(), max_iterations=3), runner)
     assert result.steps[0].observation == '"<_NoRepr>"'
     assert result.steps[0].ok
+    assert result.final_answer == "the answer"
+
+
+class Stray(Toolset):
+    """Tools that let out a cancellation of their own while the run goes on."""
+
+    @tool
+    async def awaited(self) -> str:
+        async def job() -> str:
+            await asyncio.sleep(10)
+            return "never"  # pragma: no cover
+
+        task = asyncio.create_task(job())
+        asyncio.get_running_loop().call_soon(task.cancel)  # something else cancels it
+        return await task
+
+    @tool
+    def raised(self) -> str:
+        raise asyncio.CancelledError
+
+
+_STRAY_VERSIONS = pytest.mark.skipif(
+    sys.version_info < (3, 11), reason="Python 3.10 cannot tell it from the run's cancellation"
+)
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+@pytest.mark.parametrize("deadline", [None, 10.0])
+@pytest.mark.parametrize(
+    "action", ["stray_raised", pytest.param("stray_awaited", marks=_STRAY_VERSIONS)]
+)
+def test_a_tool_s_own_cancellation_is_an_observation(
+    runner: str, deadline: float | None, action: str
+) -> None:
+    # It ended the run with CancelledError, the steps lost, though nothing cancelled the run.
+    if runner == "arun" and action == "stray_raised" and sys.version_info < (3, 11):
+        pytest.skip("Python 3.10 cannot tell it from the run's cancellation")
+    model = ScriptedModel([{"action": action}, FINISH])
+    agent = ReAct(model, Stray.to_tools(), max_iterations=3, deadline=deadline)
+    result = _run(agent, runner)
+    assert result.steps[0].observation == f"Error: Tool {action!r} failed: CancelledError"
+    assert not result.steps[0].ok
     assert result.final_answer == "the answer"
 
 

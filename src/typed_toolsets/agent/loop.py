@@ -28,6 +28,7 @@ from typed_toolsets import (
     Toolset,
 )
 from typed_toolsets._public import public_in
+from typed_toolsets.call.execution import execution_error, stray_cancellation
 from typed_toolsets.export.dialects import unique_tools
 from typed_toolsets.export.values import result_text
 
@@ -340,6 +341,14 @@ class ReAct:
             approve = typing.cast("Approve", self._approve)
             verdict = approve(request.tool, request.arguments)
             return runner.settle(verdict, request.timeout, "the approval callback")
+        try:
+            return self._run_tool(request, runner)
+        except BaseException as exc:
+            if not stray_cancellation(exc):
+                raise
+            return _failed(request.proxy, exc)
+
+    def _run_tool(self, request: _RunTool, runner: SyncRunner) -> object:
         proxy = request.proxy
         if proxy.is_async:
             if running_loop():
@@ -370,11 +379,17 @@ class ReAct:
             asked = call_async(approve, request.tool, request.arguments)
             return await settle(asked, request.timeout)
         proxy = request.proxy
-        if request.timeout is not None and not (proxy.is_async or proxy.inline):
-            # A thread of its own, not the loop's executor: one still running at the deadline
-            # holds no worker there, and asyncio.run does not wait for it (counted until done).
-            return await settle(call_async(proxy.invoke, request.arguments), request.timeout)
-        return await settle(proxy.ainvoke(request.arguments), request.timeout)
+        try:
+            if request.timeout is not None and not (proxy.is_async or proxy.inline):
+                # A thread of its own, not the loop's executor: one still running at the deadline
+                # holds no worker there, and asyncio.run does not wait for it (counted until done).
+                called = call_async(proxy.invoke, request.arguments)
+                return await settle(called, request.timeout)
+            return await settle(proxy.ainvoke(request.arguments), request.timeout)
+        except BaseException as exc:
+            if not stray_cancellation(exc):
+                raise
+            return _failed(proxy, exc)
 
     # ----------------------------------------------------------------------------- the loop
 
@@ -486,6 +501,16 @@ class ReAct:
             f"{observation[:cap]}\n[Observation truncated: showing the first {cap} of "
             f"{len(observation)} characters.]"
         )
+
+
+def _failed(proxy: ToolProxy, exc: BaseException) -> ToolResult[Any]:
+    """The step's result when the tool let out a cancellation of its own.
+
+    The call path lets every ``CancelledError`` through; one the run is not cancelled by (the
+    tool awaited a task something else cancelled) is the tool's failure, an observation as any
+    other (`typed_toolsets.call.execution.stray_cancellation`).
+    """
+    return ToolResult.failure(execution_error(proxy.name, exc))
 
 
 def _task(task: object) -> str:

@@ -56,6 +56,7 @@ __all__ = [
     "retrieved",
     "run_apart",
     "start_thread",
+    "stray_cancellation",
     "too_many_abandoned",
     "wait_thread",
 ]
@@ -446,6 +447,28 @@ def being_cancelled(exc: BaseException) -> bool:
             return task.cancelling() > 0
         return True
     return False  # pragma: no cover - Python 3.10
+
+
+def stray_cancellation(exc: BaseException) -> bool:
+    """Whether *exc*, out of a tool call, is a cancellation the tool raised of its own.
+
+    A tool that awaits a task something else cancelled, or raises ``CancelledError`` itself,
+    lets one out (alone, or in an exception group) while its caller goes on: the call path lets
+    it through (`propagates`), and a caller that is not being cancelled may take it for the
+    tool's failure. Outside a running task (a sync call) no caller was cancelled; inside one,
+    Python 3.11's ``Task.cancelling`` tells the caller's cancellation apart, and Python 3.10
+    cannot (False: the caller's, as far as it can tell).
+    """
+    asyncio = sys.modules.get("asyncio")
+    if asyncio is None or not holds(exc, asyncio.CancelledError):
+        return False
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no running loop
+        return True
+    if task is None:
+        return True
+    return sys.version_info >= (3, 11) and not task.cancelling()
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:

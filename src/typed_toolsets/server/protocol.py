@@ -15,11 +15,9 @@ tool, its outcome and its duration, and the arguments' values only when asked.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import math
-import sys
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
@@ -30,7 +28,12 @@ from mcp.server import Server, ServerRequestContext
 
 from typed_toolsets import ToolProxy
 from typed_toolsets._version import __version__
-from typed_toolsets.call.execution import execution_error, holds, propagates
+from typed_toolsets.call.execution import (
+    execution_error,
+    holds,
+    propagates,
+    stray_cancellation,
+)
 from typed_toolsets.export import amcp_call, mcp
 from typed_toolsets.export.calls import mcp_error
 
@@ -135,38 +138,21 @@ def _holds_cancellation(exc: BaseException) -> bool:
     return holds(exc, anyio.get_cancelled_exc_class())
 
 
-if sys.version_info >= (3, 11):
+def _stray_cancellation(exc: BaseException) -> bool:
+    """Whether *exc*, out of a tool call, is a cancellation the tool raised of its own.
 
-    def _stray_cancellation(exc: BaseException) -> bool:
-        """Whether *exc*, out of a tool call, is a cancellation the tool raised of its own.
-
-        An async tool that awaits a task something else cancelled raises ``CancelledError``
-        while its request goes on (alone, or in an exception group with other errors). Let
-        through, the SDK would take it for its own cancellation, or for its own failure: over
-        stdio its task group ends and the server with it; over HTTP the session manager's task
-        group ends, and every later request is answered 500. The request's own cancellation
-        (the client's, or the server stopping) must go on: the SDK and our transports cancel
-        through anyio cancel scopes, and a host may cancel the request's task natively (uvicorn
-        stopping a 2026-07-28 JSON request past its graceful period), which ``Task.cancelling``
-        counts.
-        """
-        if not _holds_cancellation(exc):
-            return False
-        if anyio.current_effective_deadline() == -math.inf:  # an enclosing scope was cancelled
-            return False
-        task = asyncio.current_task()
-        return task is not None and not task.cancelling()
-
-else:
-
-    def _stray_cancellation(exc: BaseException) -> bool:
-        """Never here: the request's cancellation, as far as Python 3.10 can tell.
-
-        Without ``Task.cancelling`` a tool's own cancellation cannot be told from a native
-        cancel of the request's task, so every one goes on as the request's.
-        """
-        del exc
+    An async tool that awaits a task something else cancelled raises ``CancelledError`` while
+    its request goes on (`stray_cancellation`). Let through, the SDK would take it for its own
+    cancellation, or for its own failure: over stdio its task group ends and the server with it;
+    over HTTP the session manager's task group ends, and every later request is answered 500.
+    The request's own cancellation (the client's, or the server stopping) must go on: the SDK and
+    our transports cancel through anyio cancel scopes, and a host may cancel the request's task
+    natively (uvicorn stopping a 2026-07-28 JSON request past its graceful period), which
+    ``Task.cancelling`` counts. Python 3.10 cannot tell: every one goes on as the request's.
+    """
+    if anyio.current_effective_deadline() == -math.inf:  # an enclosing scope was cancelled
         return False
+    return stray_cancellation(exc)
 
 
 class _Tools:
