@@ -468,6 +468,35 @@ def test_every_text_a_result_carries_is_valid_unicode() -> None:
     assert tools[0].invoke({}).value == UNDECODABLE
 
 
+class Listing(Toolset):
+    """Undecodable file names that differ in the byte U+FFFD would replace."""
+
+    @tool
+    def sizes(self) -> dict[str, int]:
+        names = [b"a\xff", b"a\xfe", b"b\xff"]
+        sizes = {name.decode("utf-8", "surrogateescape"): size for size, name in enumerate(names)}
+        return {**sizes, "plain": 9}
+
+    @tool
+    def apart(self) -> dict[str, dict[str, int]]:
+        # Replaced, these do not meet: U+FFFD as everywhere else.
+        return {"x": {UNDECODABLE: 1}, "y": {"pair\ud83d\ude00": 2}}
+
+
+def test_keys_one_once_their_lone_surrogates_are_replaced_stay_apart() -> None:
+    # They became one key: twice in the text (which a strict reader refuses), and one member
+    # lost from structuredContent.
+    tools = Listing.to_tools()
+    sizes = {"a\\udcff": 0, "a\\udcfe": 1, "b\\udcff": 2, "plain": 9}
+    answer = mcp_call(tools, "listing_sizes")
+    assert answer["structuredContent"] == sizes
+    assert json.loads(answer["content"][0]["text"]) == sizes
+    text = respond(tools, {"id": "c", "function": {"name": "listing_sizes", "arguments": "{}"}})
+    assert text["content"] == json.dumps(sizes)
+    apart = {"x": {"abc\ufffd": 1}, "y": {"pair\U0001f600": 2}}
+    assert mcp_call(tools, "listing_apart")["structuredContent"] == apart
+
+
 class Badge:
     """A registered type whose unstructure leaves a UUID (a part of no JSON type) in its form."""
 

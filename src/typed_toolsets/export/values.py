@@ -23,7 +23,7 @@ from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
 
 from .dialects import answers_in_text
 
-__all__ = ["json_value", "not_json", "plain_json", "result_text", "valid_text"]
+__all__ = ["distinct_keys", "json_value", "not_json", "plain_json", "result_text", "valid_text"]
 
 
 def _return_hook(proxy: ToolProxy) -> Callable[[Any], Any] | None:
@@ -71,22 +71,75 @@ def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -
         # A str subclass (a StrEnum member) of a `-> str` tool: its text.
         return valid_text(str.__str__(value))
     data = json_value(proxy, value)
+    text = _written(data, value, indent)
+    valid = valid_text(text)
+    if valid is not text:
+        # Lone surrogates, which U+FFFD replaces: in keys, that may make two of an object's
+        # keys one (undecodable file names differing in one byte).
+        keyed = distinct_keys(data)
+        if keyed is not data:
+            valid = valid_text(_written(keyed, value, indent))
+    return valid
+
+
+def _written(data: object, value: object, indent: int | None) -> str:
+    """*data* (*value* as JSON) as JSON text, lone surrogates and all; never raises."""
     try:
         try:
-            text = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
+            return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
         except (TypeError, ValueError):
             # Not JSON as it stands (NaN, an object with no JSON form): still valid JSON text,
             # with such values written as strings (their repr; a type's name when even that
             # fails).
             lenient = _jsonable(data, set(), _Cycles(data))
-            text = json.dumps(lenient, ensure_ascii=False, indent=indent, default=safe_repr)
+            return json.dumps(lenient, ensure_ascii=False, indent=indent, default=safe_repr)
     except RecursionError:
         # json.dumps recurses: a value nested thousands of levels deep (a long chain of a
         # recursive class) has no text it can write, which is said rather than raised.
-        text = json.dumps(_TOO_DEEP)
+        return json.dumps(_TOO_DEEP)
     except Exception:  # noqa: BLE001 - a part that breaks even the lenient writing (a key's str)
-        text = json.dumps(f"<a {type(value).__name__} value that cannot be written as text>")
-    return valid_text(text)
+        return json.dumps(f"<a {type(value).__name__} value that cannot be written as text>")
+
+
+def distinct_keys(value: object) -> object:
+    r"""*value* with the keys of its dicts still distinct once their lone surrogates are replaced.
+
+    `valid_text` replaces each lone surrogate by U+FFFD, so ``"a\udcff"`` and ``"a\udcfe"``
+    would become one key (a JSON object holding it twice, or one member lost). In a dict where
+    that happens, each key holding one is written with its lone surrogates as ``\uXXXX`` text
+    instead (``"a\\udcff"``), one key each. *value* itself when nothing changes; never raises.
+    """
+    try:
+        return _keyed(value)
+    except RecursionError:  # as deep as that, it is written as too deep anyway
+        return value
+
+
+def _keyed(value: object) -> object:
+    if isinstance(value, list):
+        items = typing.cast("list[object]", value)
+        listed = [_keyed(item) for item in items]
+        same = all(p is i for p, i in zip(listed, items, strict=True))
+        return items if same else listed
+    if not isinstance(value, dict):
+        return value
+    members = typing.cast("dict[object, object]", value)
+    parts = {key: _keyed(member) for key, member in members.items()}
+    replaced = {valid_text(key) if isinstance(key, str) else key for key in parts}
+    if len(replaced) == len(parts):
+        return members if all(parts[key] is members[key] for key in parts) else parts
+    return {
+        _surrogates_escaped(key) if isinstance(key, str) else key: member
+        for key, member in parts.items()
+    }
+
+
+def _surrogates_escaped(text: str) -> str:
+    r"""*text* with each lone surrogate written as its ``\uXXXX`` escape (a pair joined whole)."""
+    joined = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return "".join(
+        f"\\u{ord(char):04x}" if "\ud800" <= char <= "\udfff" else char for char in joined
+    )
 
 
 _TOO_DEEP: Final = "<a value nested too deeply to write as JSON text>"
@@ -227,7 +280,13 @@ def plain_json(value: object) -> object:
     A part of another type (an enum member, a UUID a registered type's unstructure left) is
     written by its own JSON form: what a client receives, not the Python object.
     """
-    return json.loads(valid_text(json.dumps(value, ensure_ascii=False, default=_json_form)))
+    text = json.dumps(value, ensure_ascii=False, default=_json_form)
+    valid = valid_text(text)
+    if valid is not text:  # lone surrogates: keys that are one once replaced stay two
+        keyed = distinct_keys(value)
+        if keyed is not value:
+            valid = valid_text(json.dumps(keyed, ensure_ascii=False, default=_json_form))
+    return json.loads(valid)
 
 
 def _json_form(value: object) -> object:
