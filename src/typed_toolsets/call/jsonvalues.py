@@ -159,11 +159,13 @@ def copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
     """Copy a mapping into plain JSON values, checking types, depth and size as it goes.
 
     The size is counted while walking, the way compact JSON text would be written, and the walk
-    stops as soon as it passes the limit: a huge list (or an endless lazy mapping) costs no more
-    than the limit allows. No recursion: one iterator per open container.
+    stops once it passes twice the limit: a huge list (or an endless lazy mapping) costs no more
+    than that, and arguments a little over the limit are refused with their size, as text is
+    ("more than" the limit only when the walk stopped). No recursion: one iterator per open
+    container.
     """
     max_depth = depth_limit(limits)
-    max_size = limits.max_argument_bytes
+    measured_to = 2 * limits.max_argument_bytes  # where measuring stops (see above)
     root: dict[str, object] = {}
     size = 2  # the braces (checked at the end: under a limit of 1, a member makes it "more than")
     # Per open container: its members or items, still to read, and the copy being filled; the
@@ -184,7 +186,7 @@ def copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
 
                     msg = f"the key {short(key)} is not a string (JSON object keys are strings)"
                     raise NotJSONValue(msg, list(path))
-                _check_length(key, max_size - size, limits)
+                _check_length(key, measured_to - size, limits)
                 try:
                     key = _plain_string(key)
                 except NotJSONValue as exc:
@@ -208,7 +210,7 @@ def copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
                 opened = True
             else:
                 if isinstance(value, str):
-                    _check_length(value, max_size - size, limits)
+                    _check_length(value, measured_to - size, limits)
                 try:
                     element, length = _scalar_copy(value)
                 except NotJSONValue as exc:
@@ -219,7 +221,7 @@ def copy_mapping(arguments: object, limits: Limits) -> dict[str, object]:
                 target[key] = element
             else:
                 target.append(element)
-            if size > max_size:
+            if size > measured_to:
                 check_size(None, limits)
             if opened:
                 targets.append(element)
