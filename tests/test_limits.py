@@ -190,6 +190,11 @@ class TestSyncDeadline:
             refused = wait.invoke({"seconds": 0})
             assert refused.error is not None
             assert "abandoned threads" in refused.error.message
+            # check() says so too (it said None, and an approved call was then refused); a
+            # tool without a deadline is started all the same.
+            assert wait.check({"seconds": 0}) == refused.error
+            assert wait.check({"seconds": "x"}).kind == "arguments"  # type: ignore[union-attr]
+            assert slow()["patient"].check({"seconds": 0}) is None
         finally:
             _release.set()
         deadline = time.monotonic() + 5

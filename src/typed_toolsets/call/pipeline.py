@@ -412,6 +412,16 @@ class Pipeline:
                 raise asyncio.CancelledError(*(cause.args if cause else ())) from exc
             return self.failure(exc)
 
+    def not_started(self) -> ToolError | None:
+        """The refusal a call would get before it starts, whatever its arguments (None: none).
+
+        A tool with a deadline is not started while too many calls left at theirs still run.
+        """
+        if self.exact.limits.timeout is None:
+            return None
+        refused = _not_started(self.exact.name)
+        return None if refused is None else refused.error
+
     def failure(self, exc: BaseException) -> Failed:
         """The outcome of a call that raised *exc*: the tool's own failure.
 

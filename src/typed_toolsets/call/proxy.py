@@ -191,15 +191,17 @@ class ToolProxy(Generic[_P, _R_co]):
 
         Returns:
             The error `invoke` would return before running the method (``"arguments"`` or
-            ``"limit"``), or None when the arguments would reach it. Never raises an `Exception`;
-            `KeyboardInterrupt`, `SystemExit` and cancellation propagate.
+            ``"limit"``, the latter also when a tool with a timeout would not be started now:
+            too many calls left at their deadline still run), or None when the arguments would
+            reach it. Never raises an `Exception`; `KeyboardInterrupt`, `SystemExit` and
+            cancellation propagate.
         """
         pipeline = self._pipeline
         try:
             kwargs = pipeline.fast(arguments)
         except BaseException as exc:  # noqa: BLE001 - reported unless it `propagates`
             return pipeline.failure(exc).error
-        return kwargs.error if type(kwargs) is Failed else None
+        return kwargs.error if type(kwargs) is Failed else pipeline.not_started()
 
     def dynamic_call(self, arguments: Arguments = None) -> Any:
         """Run the model-facing call: the method's return value, or ``"Error: <message>"``.
