@@ -298,6 +298,69 @@ def test_a_tool_s_own_cancellation_is_an_observation(
     assert result.final_answer == "the answer"
 
 
+@pytest.mark.parametrize(
+    ("reply", "problem"),
+    [
+        # A text's "native" key is the model's own, ignored as any other (it read the step as a
+        # native adapter's tool call: "Unknown tool null", "Unknown tool 7").
+        ('{"thought": "hm", "native": true}', '"action" is missing (a tool name, or "finish")'),
+        ({"action": 7, "native": None}, '"action" must be a string (a tool name, or "finish")'),
+        ({"action": "finish", "native": 1}, '"finish" needs a "final_answer"'),
+    ],
+)
+def test_a_native_key_the_model_sends_changes_nothing(reply: Any, problem: str) -> None:
+    agent, _ = _agent([reply, FINISH])
+    observation = agent.run("Go.").steps[0].observation
+    assert observation.startswith(f"Error: Malformed step: {problem}")
+    assert observation.endswith(STEP_FORMAT)
+
+
+@pytest.mark.parametrize(
+    ("answer", "problem"),
+    [
+        (float("nan"), '"final_answer" has no JSON form: NaN is not valid JSON'),
+        ({"a": [1, float("inf")]}, '"final_answer.a[1]" has no JSON form: Infinity is not'),
+        ({1, 2}, '"final_answer" has no JSON form: {1, 2} (a set) is not a JSON value'),
+    ],
+)
+def test_a_final_answer_with_no_json_form_is_a_malformed_step(answer: object, problem: str) -> None:
+    # A mapping's answer was returned as it was: result.to_dict() was no JSON-ready dict.
+    agent, _ = _agent([{"action": "finish", "final_answer": answer}, FINISH])
+    result = agent.run("Go.")
+    assert result.steps[0].observation.startswith(f"Error: Malformed step: {problem}")
+    assert result.final_answer == "the answer"
+    json.dumps(result.to_dict(), allow_nan=False)
+
+
+def test_a_final_answer_is_read_as_json_values() -> None:
+    # A tuple is a JSON array, as in arguments; the answer is a copy, not the model's object.
+    sent = {"rows": (1, 2), "note": None}
+    result = _agent([{"action": "finish", "final_answer": sent}])[0].run("Go.")
+    assert result.final_answer == {"rows": [1, 2], "note": None}
+    assert json.loads(json.dumps(result.to_dict()))["final_answer"] == result.final_answer
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_a_slow_approval_is_named_as_the_part_that_overran(runner: str) -> None:
+    # run() named the tool, which never ran ("tool 'shop_delete'"); arun the approval.
+    def approve(name: str, arguments: Mapping[str, Any]) -> bool:
+        time.sleep(0.3)
+        return True
+
+    shop, tools = _shop()
+    agent = ReAct(
+        ScriptedModel([_call("shop_delete", path="/")]),
+        [tools["shop_delete"]],
+        max_iterations=2,
+        approve=approve,
+        deadline=0.1,
+    )
+    with pytest.raises(DeadlineExceededError) as caught:
+        _run(agent, runner)
+    assert caught.value.waiting_for == "the approval of 'shop_delete'"
+    assert shop.ran == []
+
+
 def test_an_unknown_action_lists_the_tools_and_calls_nothing() -> None:
     # The toolset has shop_delete, but the agent was not given it.
     agent, shop = _agent([_call("shop_delete", path="/etc"), FINISH], "shop_add", "shop_echo")
@@ -676,7 +739,8 @@ def test_the_deadline_is_checked_before_a_tool_runs() -> None:
     agent = ReAct(slow_model, [tools["shop_add"]], max_iterations=3, deadline=0.05)
     with pytest.raises(DeadlineExceededError) as caught:
         agent.run("Go.")
-    assert caught.value.waiting_for == "tool 'shop_add'"
+    # The model overran, as arun says (this named the tool, which never ran).
+    assert caught.value.waiting_for == "the model"
     assert caught.value.steps == ()
     assert shop.ran == []
 
@@ -1204,7 +1268,7 @@ def test_an_awaitable_asked_for_after_the_deadline_is_closed_not_left_unawaited(
     )
     with pytest.raises(DeadlineExceededError) as caught:
         agent.run("Go.")
-    assert caught.value.waiting_for == "the approval of 'shop_delete'"
+    assert caught.value.waiting_for == "the model"
     assert shop.ran == []
     gc.collect()  # an un-awaited coroutine warns when it is collected
 
@@ -1229,9 +1293,9 @@ def test_nobody_is_asked_to_approve_a_call_after_the_deadline(runner: str) -> No
     )
     with pytest.raises(DeadlineExceededError) as caught:
         _run(agent, runner)
-    # (arun stops waiting for the sync model itself, in its worker thread.)
-    late = "the approval of 'shop_delete'" if runner == "run" else "the model"
-    assert caught.value.waiting_for == late
+    # (arun stops waiting for the sync model itself, in its worker thread; run notices it as
+    # the model returns, and names it as arun does.)
+    assert caught.value.waiting_for == "the model"
     assert (asked, shop.ran) == ([], [])
 
 

@@ -403,14 +403,12 @@ class ReAct:
             started = time.perf_counter()
             transcript = Transcript(task, tools, tuple(turns), self._prompt)
             reply = yield _AskModel(transcript, clock.remaining())
-            if reply is TIMED_OUT:
+            if reply is TIMED_OUT or clock.expired():
+                # A sync model in `run` is noticed only when it returns: a step past the deadline
+                # (a final answer, a tool call) is not one `arun` would have waited for (SPEC 10).
                 raise clock.passed(steps, "the model")
             read = read_reply(reply, self._tools)
             if read.finishes:
-                if clock.expired():
-                    # A sync model in `run` is noticed only when it returns: a final answer
-                    # past the deadline is not one `arun` would have waited for (SPEC 10).
-                    raise clock.passed(steps, "the model")
                 steps.append(Step(read.thought, FINISH, {}, None, time.perf_counter() - started))
                 return AgentResult(read.final_answer, tuple(steps), len(steps))
             outcome = yield from self._act(read, clock, steps)
@@ -454,17 +452,17 @@ class ReAct:
             # Only a call the tool would accept is put to the callback: what it approves are the
             # arguments that run (read, de-duplicated, valid, within the limits).
             refused = yield _CheckArguments(proxy, arguments, clock.remaining())
-            if refused is TIMED_OUT:
+            if refused is TIMED_OUT or clock.expired():
+                # Read in `run` on the caller's thread, noticed late as a sync model is; nobody
+                # is asked about a call that cannot run.
                 raise clock.passed(steps, f"the check of the arguments of {proxy.name!r}")
             if refused is not None:
                 error = typing.cast("ToolError", refused)
                 return _Outcome(failure_text(error), ok=False, result=ToolResult.failure(error))
-            if clock.expired():
-                # A sync model returned late: nobody is asked about a call that cannot run.
-                raise clock.passed(steps, f"the approval of {proxy.name!r}")
             asked = copy.deepcopy(read.arguments)  # what the callback sees cannot change the call
             verdict = yield _AskApproval(proxy.name, asked, clock.remaining())
-            if verdict is TIMED_OUT:
+            if verdict is TIMED_OUT or clock.expired():
+                # A sync callback in `run`, noticed as it returns: it, not the tool, overran.
                 raise clock.passed(steps, f"the approval of {proxy.name!r}")
             if not isinstance(verdict, bool):
                 msg = (

@@ -24,9 +24,11 @@ import attrs
 
 from typed_toolsets import Limits, StrictArguments, ToolError, ToolProxy, ToolResult
 from typed_toolsets._public import public_in
+from typed_toolsets.call.jsonbounds import LimitExceeded, NotJSONValue
 from typed_toolsets.call.jsonin import MAX_NESTING, InvalidJSON, parse_strict, text_depth
+from typed_toolsets.call.jsonvalues import copy_mapping
 from typed_toolsets.call.shown import short
-from typed_toolsets.call.validation import with_article
+from typed_toolsets.call.validation import dotted_path, with_article
 from typed_toolsets.export.calls import read_arguments
 from typed_toolsets.rules.sendable import valid_text
 from typed_toolsets.types.typespec import json_type_of
@@ -281,8 +283,9 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
         problems.append(f'"thought" must be a string, not {json_type_of(thought)}')
         thought = ""
 
-    # A native adapter's step (a tool call it read) is answered in tool calls' terms.
-    native = "native" in step
+    # A native adapter's step (a tool call it read) is answered in tool calls' terms: a mapping
+    # whose "native" is the adapter's record of the provider's reply, never a text's key.
+    native = data is reply and _adapter_record(step.get("native"))
     action = step.get("action")
     sent_name: object = action
     if native and not isinstance(action, str):
@@ -297,10 +300,16 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
         )
         action = None
 
-    arguments, argument_problem, unreadable = _arguments(step, action, tools)
+    arguments, argument_problem, unreadable = _arguments(step, action, tools, native=native)
     final_answer = step.get("final_answer")
     if is_finish(action) and final_answer is None:
         problems.append('"finish" needs a "final_answer"')
+    elif is_finish(action) and data is reply:
+        # A mapping's answer may hold what no JSON text can (NaN, a set): read as JSON values,
+        # as arguments are, so that the result's to_dict() is JSON-ready.
+        final_answer, answer_problem = _answer_read(final_answer)
+        if answer_problem is not None:
+            problems.append(answer_problem)
 
     if problems:
         if argument_problem is not None:
@@ -330,8 +339,35 @@ def _arguments_key(step: Mapping[str, Any]) -> str:
     return "tool_input" if "tool_input" in step else "action_input"
 
 
+def _answer_read(answer: object) -> tuple[object, str | None]:
+    """*answer* copied into plain JSON values, or why it has no JSON form (and None)."""
+    try:
+        copied = copy_mapping({_FINAL_ANSWER: answer}, _ANSWER_LIMITS)
+    except NotJSONValue as exc:
+        return None, f'"{dotted_path(exc.path)}" has no JSON form: {exc}'
+    except LimitExceeded as exc:
+        return None, f'"{_FINAL_ANSWER}": {exc}'
+    return copied[_FINAL_ANSWER], None
+
+
+_FINAL_ANSWER: Final = "final_answer"
+#: A final answer is no tool's arguments: its size is not bounded, its nesting is as JSON's.
+_ANSWER_LIMITS: Final = Limits(max_argument_bytes=2**62, max_depth=MAX_NESTING)
+
+
+def _adapter_record(value: object) -> bool:
+    """Whether *value*, a step's ``"native"``, is what a native adapter puts there."""
+    return isinstance(value, Mapping) and isinstance(
+        typing.cast("Mapping[str, Any]", value).get("provider"), str
+    )
+
+
 def _arguments(
-    step: Mapping[str, Any], action: str | None, tools: Mapping[str, ToolProxy]
+    step: Mapping[str, Any],
+    action: str | None,
+    tools: Mapping[str, ToolProxy],
+    *,
+    native: bool,
 ) -> tuple[dict[str, Any], str | None, ToolError | None]:
     """The tool arguments of a step (``action_input``, or its synonym ``tool_input``).
 
@@ -351,7 +387,7 @@ def _arguments(
     if value is None or action is None or is_finish(action):
         # Without a tool's name there is no tool to read them as: the step's problem is its name.
         return {}, None, None
-    if not isinstance(value, (str, bytes, bytearray, Mapping)) and "native" not in step:
+    if not isinstance(value, (str, bytes, bytearray, Mapping)) and not native:
         # A native call's arguments are said about as the tool says them (read_arguments).
         return (
             {},
