@@ -361,6 +361,25 @@ def test_a_slow_approval_is_named_as_the_part_that_overran(runner: str) -> None:
     assert shop.ran == []
 
 
+class Scale(Toolset):
+    limits = Limits(max_argument_bytes=20)
+
+    @tool
+    def by(self, *, x: float) -> float:
+        return x
+
+
+@pytest.mark.parametrize("sent", ['{"x": 1e15}', b'{"x": 1e15}'])
+def test_arguments_sent_as_text_are_measured_as_written(sent: str | bytes) -> None:
+    # The tool got the parsed dict, where 1e15 is written 1000000000000000.0: 11 bytes were
+    # refused as "more than 20 bytes", and the model told to send less data.
+    model = ScriptedModel([{"action": "scale_by", "action_input": sent}, FINISH])
+    result = ReAct(model, Scale.to_tools(), max_iterations=3).run("Go.")
+    assert result.steps[0].ok
+    assert result.steps[0].observation == "1000000000000000.0"
+    assert result.steps[0].arguments == {"x": 1e15}
+
+
 def test_an_unknown_action_lists_the_tools_and_calls_nothing() -> None:
     # The toolset has shop_delete, but the agent was not given it.
     agent, shop = _agent([_call("shop_delete", path="/etc"), FINISH], "shop_add", "shop_echo")

@@ -441,7 +441,13 @@ class ReAct:
             failed = None if read.refused is None else ToolResult.failure(read.refused)
             return _Outcome(read.problem or "Error: Malformed step", ok=False, result=failed)
         proxy = self._tools[read.action]
-        arguments: Arguments = StrictArguments(read.arguments) if read.strict else read.arguments
+        arguments: Arguments = (
+            StrictArguments(read.arguments)
+            if read.strict
+            else read.arguments
+            if read.text is None
+            else read.text
+        )
         if proxy.requires_approval:
             if self._approve is None:
                 return _Outcome(

@@ -145,6 +145,9 @@ class Reply:
             schema: ``null`` for a defaulted property means its default); the tool is called so.
         refused: The tool's error about arguments it cannot read (not JSON, not an object, over
             its limits), which ``problem`` says; None otherwise.
+        text: The arguments as the JSON text the model sent them in (None when they came as a
+            mapping): the tool is called with it, so they are measured as written (a float's
+            ``1e15`` is 4 bytes, not the 18 of ``1000000000000000.0``).
     """
 
     thought: str
@@ -154,6 +157,7 @@ class Reply:
     problem: str | None = None
     strict: bool = False
     refused: ToolError | None = None
+    text: str | bytes | None = None
 
     @property
     def finishes(self) -> bool:
@@ -331,8 +335,12 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
     if argument_problem is not None:
         problem = _malformed([argument_problem], native=native)
         return Reply(thought, action, arguments, problem=problem)
-    strict = isinstance(step.get(_arguments_key(step)), StrictArguments)
-    return Reply(thought, action, arguments, final_answer=final_answer, strict=strict)
+    sent: object = step.get(_arguments_key(step))
+    strict = isinstance(sent, StrictArguments)
+    written: str | bytes | None = None
+    if isinstance(sent, (str, bytes, bytearray)):
+        written = sent if isinstance(sent, str) else bytes(sent)
+    return Reply(thought, action, arguments, final_answer=final_answer, strict=strict, text=written)
 
 
 def _arguments_key(step: Mapping[str, Any]) -> str:
