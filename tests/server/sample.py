@@ -25,6 +25,14 @@ class Point:
     y: float
 
 
+@attrs.frozen
+class Link:
+    """One link of a chain (a recursive result)."""
+
+    value: int
+    next: Link | None = None
+
+
 class SampleToolset(Toolset):
     """Tools for the server tests."""
 
@@ -40,6 +48,14 @@ class SampleToolset(Toolset):
     def point(self, *, x: float, y: float) -> Point:
         """Make a point."""
         return Point(x, y)
+
+    @tool
+    def chain(self, *, length: int) -> Link | None:
+        """A chain of *length* links."""
+        found: Link | None = None
+        for value in range(length):
+            found = Link(value, found)
+        return found
 
     @tool
     def echo(self, *, text: str) -> str:

@@ -119,6 +119,21 @@ async def test_the_list_is_our_mcp_export(served: Served) -> None:
 # ---------------------------------------------------------------------------------- calls
 
 
+async def test_a_result_deeper_than_clients_read_is_the_tools_failure(served: Served) -> None:
+    # The SDK client's own reader and checker read 128 levels; past about 200 it dropped the
+    # answer (the call waited for its timeout) while the server logged the call as ok.
+    deepest = await served.call("sample_chain", {"length": 127})  # 128 with {"result": ...}
+    assert deepest.is_error is False
+    assert deepest.structured_content is not None
+    for length in (128, 250):
+        refused = envelope(await served.call("sample_chain", {"length": length}))
+        assert refused["error"]["kind"] == "execution"
+        assert refused["error"]["message"] == (
+            f"Tool 'sample_chain' returned a value nested {length + 1} levels deep, deeper than "
+            "MCP clients read (128 levels); return a flatter value"
+        )
+
+
 async def test_structured_results_come_with_a_text_block(served: Served) -> None:
     added = await served.call("sample_add", {"a": 2, "b": 3})
     assert (added.is_error, text_of(added), added.structured_content) == (

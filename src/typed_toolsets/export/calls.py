@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from typed_toolsets.call.jsonbounds import text_depth
 from typed_toolsets.call.pipeline import read_arguments as _read_arguments
 from typed_toolsets.call.proxy import Arguments, ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
@@ -26,7 +27,7 @@ from typed_toolsets.definition.limits import Limits
 
 from .dialects import mcp_output_schema, mcp_structured_content, unique_tools
 from .strict_arguments import strict_arguments
-from .values import json_value, not_json, plain_json, result_text, valid_text
+from .values import json_value, not_json, plain_json_text, result_text, valid_text
 
 if TYPE_CHECKING:
     from typed_toolsets.call.checker import Checker
@@ -292,8 +293,11 @@ def _mcp_result(proxy: ToolProxy | None, result: ToolResult) -> dict[str, Any]:
             if problem is None:
                 # Sent, and so judged, as plain JSON values: a part of another type (a UUID a
                 # registered type's unstructure left) by its JSON form, text valid Unicode.
-                structured = plain_json(structured)
-                problem = _output_problem(schema, structured)
+                text = plain_json_text(structured)
+                message = _too_deep(proxy.name, text)
+                structured = None if message is not None else json.loads(text)
+                if message is None:
+                    problem = _output_problem(schema, structured)
         except RecursionError:
             # Writing and checking the value recurse: a value nested hundreds of levels deep
             # cannot be sent as structured content (nor judged), which is said, not raised.
@@ -319,6 +323,25 @@ def _mcp_result(proxy: ToolProxy | None, result: ToolResult) -> dict[str, Any]:
         answer["structuredContent"] = structured
     answer["isError"] = error
     return answer
+
+
+#: The deepest structured content sent: the MCP SDK's reader refuses a message nested about 200
+#: levels deep (the answer is then dropped, and the client waits for its own timeout), and its
+#: check of the content against the outputSchema recurses out of Python's stack sooner.
+MCP_RESULT_DEPTH: Final = 128
+
+
+def _too_deep(name: str, text: str) -> str | None:
+    """Why structured content written as *text* cannot be sent (None: it can)."""
+    if text.count("[") + text.count("{") <= MCP_RESULT_DEPTH:
+        return None  # too few brackets to be too deep (the cheap bound)
+    depth = text_depth(text)
+    if depth <= MCP_RESULT_DEPTH:
+        return None
+    return (
+        f"Tool {name!r} returned a value nested {depth} levels deep, deeper than MCP clients "
+        f"read ({MCP_RESULT_DEPTH} levels); return a flatter value"
+    )
 
 
 #: The checkers of MCP output schemas, by the schema's JSON text (at most `_CHECKERS` of them).

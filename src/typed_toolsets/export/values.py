@@ -23,7 +23,15 @@ from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
 
 from .dialects import answers_in_text
 
-__all__ = ["distinct_keys", "json_value", "not_json", "plain_json", "result_text", "valid_text"]
+__all__ = [
+    "distinct_keys",
+    "json_value",
+    "not_json",
+    "plain_json",
+    "plain_json_text",
+    "result_text",
+    "valid_text",
+]
 
 
 def _return_hook(proxy: ToolProxy) -> Callable[[Any], Any] | None:
@@ -280,13 +288,18 @@ def plain_json(value: object) -> object:
     A part of another type (an enum member, a UUID a registered type's unstructure left) is
     written by its own JSON form: what a client receives, not the Python object.
     """
+    return json.loads(plain_json_text(value))
+
+
+def plain_json_text(value: object) -> str:
+    """The JSON text of `plain_json`'s value: valid Unicode, each object's keys distinct."""
     text = json.dumps(value, ensure_ascii=False, default=_json_form)
     valid = valid_text(text)
     if valid is not text:  # lone surrogates: keys that are one once replaced stay two
         keyed = distinct_keys(value)
         if keyed is not value:
             valid = valid_text(json.dumps(keyed, ensure_ascii=False, default=_json_form))
-    return json.loads(valid)
+    return valid
 
 
 def _json_form(value: object) -> object:
