@@ -78,15 +78,21 @@ def result_text(proxy: ToolProxy, value: object, *, indent: int | None = None) -
     if isinstance(value, str) and answers_in_text(proxy.output_schema):
         # A str subclass (a StrEnum member) of a `-> str` tool: its text.
         return valid_text(str.__str__(value))
-    data = json_value(proxy, value)
-    text = _written(data, value, indent)
+    return _sendable(json_value(proxy, value), lambda data: _written(data, value, indent))
+
+
+def _sendable(data: object, write: Callable[[object], str]) -> str:
+    """*data* as *write* writes it, valid Unicode (`valid_text`), each object's keys distinct.
+
+    Lone surrogates are replaced by U+FFFD: in keys, that may make two of an object's keys one
+    (undecodable file names differing in one byte), which `distinct_keys` keeps apart.
+    """
+    text = write(data)
     valid = valid_text(text)
     if valid is not text:
-        # Lone surrogates, which U+FFFD replaces: in keys, that may make two of an object's
-        # keys one (undecodable file names differing in one byte).
         keyed = distinct_keys(data)
         if keyed is not data:
-            valid = valid_text(_written(keyed, value, indent))
+            valid = valid_text(write(keyed))
     return valid
 
 
@@ -293,13 +299,7 @@ def plain_json(value: object) -> object:
 
 def plain_json_text(value: object) -> str:
     """The JSON text of `plain_json`'s value: valid Unicode, each object's keys distinct."""
-    text = json.dumps(value, ensure_ascii=False, default=_json_form)
-    valid = valid_text(text)
-    if valid is not text:  # lone surrogates: keys that are one once replaced stay two
-        keyed = distinct_keys(value)
-        if keyed is not value:
-            valid = valid_text(json.dumps(keyed, ensure_ascii=False, default=_json_form))
-    return valid
+    return _sendable(value, lambda data: json.dumps(data, ensure_ascii=False, default=_json_form))
 
 
 def _json_form(value: object) -> object:
