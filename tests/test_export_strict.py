@@ -632,3 +632,32 @@ def test_a_union_only_the_strict_form_makes_ambiguous_is_refused() -> None:
         _ = g.strict_parameters
     # A union the standard form tells apart in strict mode too is exported (tags differ).
     assert _tool("order").strict_parameters["properties"]["pet"]["anyOf"][0]["properties"]
+
+
+class NamedTuplePoint(NamedTuple):
+    name: str = "anon"
+
+
+class NamedTupleCount(NamedTuple):
+    count: int
+
+
+def test_a_namedtuple_is_seen_by_the_strict_union_analysis() -> None:
+    # Left out of the analysis (as check and the mypy plugin leave it), NamedTuplePoint | Numbered
+    # was exported: {"name": null} gave Numbered(None) in the standard form and the NamedTuple's
+    # default in the strict one.
+    class Either(Toolset):
+        @tool
+        def f(self, *, v: NamedTuplePoint | Numbered) -> str:
+            return repr(v)
+
+        @tool
+        def g(self, *, v: NamedTupleCount | Numbered | int) -> str:
+            return repr(v)
+
+    f, g = Either.to_tools()
+    assert f.invoke({"v": {"name": None}}).value == "Numbered(name=None)"
+    with pytest.raises(ExportError, match=r"has the union NamedTuplePoint \| Numbered, whose"):
+        _ = f.strict_parameters
+    # Told apart by their required fields, in both forms: exported.
+    assert g.strict_parameters["properties"]["v"]["anyOf"][0]["required"] == ["count"]

@@ -182,7 +182,7 @@ class _Builder:
 
     def unions(self, parameter: str) -> None:
         """Refuse a union in *parameter*'s type that only its strict form makes ambiguous."""
-        found = find_strict_ambiguity(shape_of(self.annotations[parameter]))
+        found = find_strict_ambiguity(shape_of(self.annotations[parameter], strict=True))
         if found is not None:
             self.refuse(
                 (parameter,),

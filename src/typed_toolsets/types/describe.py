@@ -40,8 +40,13 @@ class _Describer:
     It shares one shape per class, so recursive classes terminate.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, strict: bool) -> None:
         self._classes: dict[type, Shape] = {}
+        self._strict = strict
+
+    @property
+    def strict(self) -> bool:
+        return self._strict
 
     def shape(self, annotation: object) -> Shape:
         rule = _rule_for(annotation)
@@ -74,6 +79,10 @@ class _Describer:
         return shape
 
 
-def shape_of(annotation: object) -> Shape:
-    """Describe *annotation* for the union analyses (`typed_toolsets.rules.shapes`)."""
-    return _Describer().shape(annotation)
+def shape_of(annotation: object, *, strict: bool = False) -> Shape:
+    """Describe *annotation* for the union analyses (`typed_toolsets.rules.shapes`).
+
+    With *strict*, for the strict export's: every object is described, what the mypy plugin
+    does not read included (a NamedTuple), since no check of the plugin's must agree with it.
+    """
+    return _Describer(strict=strict).shape(annotation)

@@ -57,6 +57,15 @@ class Describer(Protocol):
     never overlaps anything.
     """
 
+    @property
+    def strict(self) -> bool:
+        """Whether the session is the strict export's, which the mypy plugin has no part in.
+
+        The union analysis of ``check`` leaves alone what the plugin cannot read, so the two
+        agree; the strict export's must see every object a union's variants may be.
+        """
+        ...
+
     def shape(self, annotation: object) -> Shape:
         """The shape of a nested annotation."""
         ...

@@ -539,14 +539,21 @@ def _shape(fields_of: Callable[[type], list[FieldInfo]]) -> ShapeFunction:
     return shape
 
 
+def _namedtuple_shape(annotation: object, describer: Describer) -> Shape:
+    # Left out of check's analysis, as the mypy plugin leaves NamedTuples; the strict export's
+    # sees it as the object it is.
+    if describer.strict:
+        return _shape(_namedtuple_fields)(annotation, describer)
+    return unknown_shape(annotation, describer)
+
+
 STRUCT_RULES: Final = (
     Rule("attrs", _is_attrs, _rule(_attrs_fields, "attrs"), _shape(_attrs_fields)),
     Rule(
         "dataclass", _is_dataclass, _rule(_dataclass_fields, "dataclass"), _shape(_dataclass_fields)
     ),
     Rule("typeddict", _is_typeddict, _rule(_typeddict_fields, "dict"), _shape(_typeddict_fields)),
-    # NamedTuples are left out of the analysis, as the mypy plugin leaves them.
-    Rule("namedtuple", _is_namedtuple, _rule(_namedtuple_fields, "namedtuple"), unknown_shape),
+    Rule("namedtuple", _is_namedtuple, _rule(_namedtuple_fields, "namedtuple"), _namedtuple_shape),
 )
 #: The field reader of each struct rule, by the rule's name.
 _FIELD_READERS: Final[dict[str, Callable[[type], list[FieldInfo]]]] = {
