@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from typed_toolsets import Description, Limits, ToolResult, Toolset, register_type, tool
-from typed_toolsets.call.pipeline import ExactPath, Failed
+from typed_toolsets.call.exact import ExactPath, Failed
 from typed_toolsets.definition.classes import class_info
 from typed_toolsets.types.arguments import ArgumentsModel, _Once, locate
 from typed_toolsets.types.catalog import registry

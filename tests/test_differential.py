@@ -40,7 +40,7 @@ from tests.strategies.toolsets import make_echo_toolset
 from tests.test_fastpath import REFUSED
 from tests.test_fastpath import fast_of as fast_alone
 from typed_toolsets import Limits, ToolError
-from typed_toolsets.call.pipeline import Failed
+from typed_toolsets.call.exact import Failed
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.types.converter import converter
 from typed_toolsets.types.handover import UNIQUE_KEYS_FROM

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from tests.strategies.annotations import json_values, repeated_key_objects
 from typed_toolsets import Limits, Toolset, register_type, tool
-from typed_toolsets.call.pipeline import Failed
+from typed_toolsets.call.exact import Failed
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.types import fastpath as _fastpath
 from typed_toolsets.types import handover as _handover

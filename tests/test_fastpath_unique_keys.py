@@ -18,7 +18,7 @@ import pytest
 
 from tests.test_fastpath import MISS, REFUSED, exact, fast_of, markers, recording
 from typed_toolsets import ToolError, Toolset, tool
-from typed_toolsets.call.pipeline import Failed
+from typed_toolsets.call.exact import Failed
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.types import fastpath as _fastpath
 from typed_toolsets.types import handover as _handover

@@ -18,8 +18,9 @@ from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.typespec import json_copy
 
+from .exact import Failed
 from .execution import awaitable
-from .pipeline import Failed, Pipeline
+from .pipeline import Pipeline
 from .result import ToolError, ToolResult, error_text
 from .strict import JSONArguments, StrictArguments
 

@@ -380,9 +380,9 @@ def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     def body() -> int:
         from asyncio import CancelledError
 
+        from typed_toolsets.call.exact import limit_error
         from typed_toolsets.call.execution import execution_error
         from typed_toolsets.call.jsonbounds import size_error
-        from typed_toolsets.call.pipeline import limit_error
         from typed_toolsets.export.values import result_text
 
         tools = _tools(args.target)

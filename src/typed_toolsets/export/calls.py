@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from typed_toolsets.call.exact import read_arguments as _read_arguments
 from typed_toolsets.call.jsonbounds import text_depth
-from typed_toolsets.call.pipeline import read_arguments as _read_arguments
 from typed_toolsets.call.proxy import Arguments, ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
 from typed_toolsets.call.shown import short

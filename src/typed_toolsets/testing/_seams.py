@@ -25,7 +25,7 @@ from typed_toolsets.types.typespec import MISSING
 from typed_toolsets.types.usertypes import StrategySource, user_strategies
 
 if TYPE_CHECKING:
-    from typed_toolsets.call.pipeline import ExactPath
+    from typed_toolsets.call.exact import ExactPath
     from typed_toolsets.call.proxy import ToolProxy
     from typed_toolsets.call.result import ToolError
     from typed_toolsets.types.handover import Handover
@@ -395,7 +395,7 @@ def registered_since(proxy: ToolProxy) -> Parameter | None:
 
 def _exact(proxy: ToolProxy, strict: bool) -> ExactPath:
     """The tool's exact path: of its standard arguments, or of their strict form."""
-    from typed_toolsets.call.pipeline import ExactPath
+    from typed_toolsets.call.exact import ExactPath
 
     exact = proxy._pipeline.exact  # pyright: ignore[reportPrivateUsage]
     if not strict:
@@ -416,7 +416,7 @@ def exact_path(
         arguments: What a model sent.
         strict: Read them as written for the strict schema (``null`` for a default).
     """
-    from typed_toolsets.call.pipeline import Failed
+    from typed_toolsets.call.exact import Failed
 
     checked = _exact(proxy, strict)(arguments)
     return checked.error if type(checked) is Failed else checked
