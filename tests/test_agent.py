@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import builtins
 import enum
 import gc
 import json
@@ -378,6 +379,25 @@ def test_arguments_sent_as_text_are_measured_as_written(sent: str | bytes) -> No
     assert result.steps[0].ok
     assert result.steps[0].observation == "1000000000000000.0"
     assert result.steps[0].arguments == {"x": 1e15}
+
+
+class Stopping(Toolset):
+    @tool
+    def grouped(self) -> str:
+        group = getattr(builtins, "BaseExceptionGroup", None)
+        if group is None:  # Python 3.10
+            raise KeyboardInterrupt
+        raise group("stop", [asyncio.CancelledError(), KeyboardInterrupt()])
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_ctrl_c_grouped_with_a_cancellation_still_propagates(runner: str) -> None:
+    # Taken for the tool's own cancellation, the group became an observation and the run went
+    # on; Ctrl-C (and an exit) must stop it, grouped or not.
+    model = ScriptedModel([{"action": "stopping_grouped"}, FINISH])
+    with pytest.raises(BaseException) as caught:
+        _run(ReAct(model, Stopping.to_tools(), max_iterations=3), runner)
+    assert call_execution.holds(caught.value, KeyboardInterrupt)
 
 
 def test_an_unknown_action_lists_the_tools_and_calls_nothing() -> None:

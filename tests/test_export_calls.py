@@ -478,6 +478,10 @@ class Listing(Toolset):
         return {**sizes, "plain": 9}
 
     @tool
+    def spelled(self) -> dict[str, int]:
+        return {"a" + chr(0xDCFF): 1, "a" + chr(0xDCFE): 2, "a\\udcff": 3}
+
+    @tool
     def apart(self) -> dict[str, dict[str, int]]:
         # Replaced, these do not meet: U+FFFD as everywhere else.
         return {"x": {UNDECODABLE: 1}, "y": {"pair\ud83d\ude00": 2}}
@@ -493,6 +497,9 @@ def test_keys_one_once_their_lone_surrogates_are_replaced_stay_apart() -> None:
     assert json.loads(answer["content"][0]["text"]) == sizes
     text = respond(tools, {"id": "c", "function": {"name": "listing_sizes", "arguments": "{}"}})
     assert text["content"] == json.dumps(sizes)
+    # A key also spelled as the escaped text: numbered, not lost.
+    spelled = mcp_call(tools, "listing_spelled")["structuredContent"]
+    assert spelled == {"a\\udcff (2)": 1, "a\\udcfe": 2, "a\\udcff": 3}
     apart = {"x": {"abc\ufffd": 1}, "y": {"pair\U0001f600": 2}}
     assert mcp_call(tools, "listing_apart")["structuredContent"] == apart
 

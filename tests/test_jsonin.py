@@ -257,7 +257,11 @@ class TestStrictParsing:
             "(U+D800), half of a character, which UTF-8 cannot hold; send whole characters or "
             "leave it out"
         )
-        # Outside any string, or in a text that is not JSON besides: told by its position.
+        # Outside any string, in a text that is not JSON besides, or in a member a repeated key
+        # hides (json keeps the last): told by its position (it named "the string ''").
+        assert take().dynamic_call('{"items": ["\ud800"], "items": []}') == (
+            f"{prefix}the text contains a lone surrogate at character 12"
+        )
         assert take().dynamic_call('{"items": []}\ud800') == (
             f"{prefix}the text contains a lone surrogate at character 13"
         )

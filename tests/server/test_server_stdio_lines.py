@@ -152,6 +152,26 @@ INVALID_REQUEST = -32600
         # Cut short, or past what json reads: the id is still read where it can be (it was not).
         (b'{"jsonrpc": "2.0", "id": 4, "method": "ping"', 4, PARSE_ERROR, "Parse error: "),
         (b'{"jsonrpc": "2.0", "method": "ping", "id": "4"', None, PARSE_ERROR, "Parse error: "),
+        # An "id" at the end of a line cut short, or missing its last brace, is a nested
+        # object's: the answer's id is null, never that one.
+        (
+            (
+                b'{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": '
+                b'{"requestId": 3, "id": 5}'
+            ),
+            None,
+            PARSE_ERROR,
+            "Parse error: ",
+        ),
+        (
+            (
+                b'{"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "sample_echo", '
+                b'"arguments": {"id": 5}'
+            ),
+            None,
+            PARSE_ERROR,
+            "Parse error: ",
+        ),
         (
             b'{"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": {"name": '
             b'"sample_echo", "arguments": {"text": %s}}}' % (b"[" * 1200 + b"]" * 1200),

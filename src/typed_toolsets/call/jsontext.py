@@ -157,7 +157,7 @@ def _check_strings(value: object) -> None:
         item = stack.pop()
         if isinstance(item, str):
             if not item.isascii() and SURROGATE_RE.search(item):
-                raise ValueError(_first_lone_surrogate(value))
+                raise ValueError(_first_lone_surrogate(value) or lone_surrogate(item))
         elif isinstance(item, dict):
             mapping = typing.cast("dict[str, object]", item)
             stack.extend(mapping.keys())
@@ -177,16 +177,18 @@ def raw_surrogate(text: str, start: int) -> str:
     import json  # a refusal's words only
 
     try:
-        value = json.loads(text)
+        found = _first_lone_surrogate(json.loads(text))
     except (ValueError, RecursionError):
-        return f"the text contains a lone surrogate at character {start}"
-    return _first_lone_surrogate(value)
+        found = None
+    # (json keeps the last of repeated keys: the string may be one it dropped.)
+    return found or f"the text contains a lone surrogate at character {start}"
 
 
-def _first_lone_surrogate(value: object) -> str:
+def _first_lone_surrogate(value: object) -> str | None:
     """Why *value* is refused: its first string holding a lone surrogate, and where it is.
 
-    Walked again, in the text's order and with paths, only once one was found.
+    Walked again, in the text's order and with paths, only once one was found (None when
+    *value* holds none).
     """
     from .validation import dotted_path  # the words of a refusal only
 
@@ -205,7 +207,7 @@ def _first_lone_surrogate(value: object) -> str:
         elif isinstance(item, list):
             items = typing.cast("list[object]", item)
             stack.extend((items[index], (*path, index)) for index in reversed(range(len(items))))
-    return lone_surrogate("")  # pragma: no cover - called only once one was found
+    return None
 
 
 def text_shape(text: str) -> tuple[bytes, bytes]:

@@ -121,7 +121,8 @@ def distinct_keys(value: object) -> object:
     `valid_text` replaces each lone surrogate by U+FFFD, so ``"a\udcff"`` and ``"a\udcfe"``
     would become one key (a JSON object holding it twice, or one member lost). In a dict where
     that happens, each key holding one is written with its lone surrogates as ``\uXXXX`` text
-    instead (``"a\\udcff"``), one key each. *value* itself when nothing changes; never raises.
+    instead (``"a\\udcff"``), one key each (numbered, ``"a\\udcff (2)"``, in the rare dict
+    that also has a key spelled so). *value* itself when nothing changes; never raises.
     """
     try:
         return _keyed(value)
@@ -142,10 +143,16 @@ def _keyed(value: object) -> object:
     replaced = {valid_text(key) if isinstance(key, str) else key for key in parts}
     if len(replaced) == len(parts):
         return members if all(parts[key] is members[key] for key in parts) else parts
-    return {
-        _surrogates_escaped(key) if isinstance(key, str) else key: member
-        for key, member in parts.items()
-    }
+    escaped: dict[object, object] = {}
+    for key, member in parts.items():
+        written: object = _surrogates_escaped(key) if isinstance(key, str) else key
+        number = 1
+        while written in escaped or (written != key and written in parts):
+            # A key also spelled as that text: numbered, so that no member is lost.
+            number += 1
+            written = f"{_surrogates_escaped(typing.cast('str', key))} ({number})"
+        escaped[written] = member
+    return escaped
 
 
 def _surrogates_escaped(text: str) -> str:

@@ -130,9 +130,24 @@ def id_in(data: bytes) -> types.RequestId | None:
     """
     fields = read_object(data)
     if fields is None:
-        return unread_id(data[:ID_HEAD], data[-ID_TAIL:])
+        # Whole, unlike a line too long to hold: an id at its end is taken only where the
+        # brackets before it leave it a member of the outermost object (a message cut short,
+        # or missing its last brace, ends with a nested object's).
+        top = _top_level_end(data)
+        return unread_id(data[:ID_HEAD], data[-ID_TAIL:] if top else b"")
     found = fields.get("id")
     return found if valid_id(found) else None
+
+
+def _top_level_end(data: bytes) -> bool:
+    """Whether *data*'s last ``}`` closes its outermost bracket (brackets in strings aside)."""
+    outside = b"".join(_ESCAPE.sub(b"", data).split(b'"')[::2])
+    opened = outside.count(b"{") + outside.count(b"[")
+    closed = outside.count(b"}") + outside.count(b"]")
+    return opened == closed and outside.rstrip().endswith(b"}")
+
+
+_ESCAPE: Final = re.compile(rb"\\.", re.DOTALL)
 
 
 #: How much of a message's start and end `unread_id` looks at: a client writes ``"id"`` before
