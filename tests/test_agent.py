@@ -400,6 +400,39 @@ def test_ctrl_c_grouped_with_a_cancellation_still_propagates(runner: str) -> Non
     assert call_execution.holds(caught.value, KeyboardInterrupt)
 
 
+def _slow_check(_instance: object, _attribute: object, _value: object) -> None:
+    time.sleep(0.3)
+
+
+@attrs.frozen
+class Slowly:
+    path: str = attrs.field(validator=_slow_check)
+
+
+class Guarded(Toolset):
+    @tool(requires_approval=True)
+    def remove(self, *, target: Slowly) -> str:
+        return target.path  # pragma: no cover - the deadline comes first
+
+
+@pytest.mark.parametrize("runner", ["run", "arun"])
+def test_a_slow_check_of_the_arguments_is_named_as_the_part_that_overran(runner: str) -> None:
+    # The arguments are read (a class's own validator runs) before a person is asked: in run
+    # that is noticed as it returns, and named as arun names it.
+    asked: list[str] = []
+
+    def approve(name: str, arguments: Mapping[str, Any]) -> bool:
+        asked.append(name)  # pragma: no cover - never asked
+        return True  # pragma: no cover
+
+    model = ScriptedModel([{"action": "guarded_remove", "action_input": {"target": {"path": "/"}}}])
+    agent = ReAct(model, Guarded.to_tools(), max_iterations=2, approve=approve, deadline=0.1)
+    with pytest.raises(DeadlineExceededError) as caught:
+        _run(agent, runner)
+    assert caught.value.waiting_for == "the check of the arguments of 'guarded_remove'"
+    assert asked == []
+
+
 def test_an_unknown_action_lists_the_tools_and_calls_nothing() -> None:
     # The toolset has shop_delete, but the agent was not given it.
     agent, shop = _agent([_call("shop_delete", path="/etc"), FINISH], "shop_add", "shop_echo")

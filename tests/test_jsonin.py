@@ -249,6 +249,9 @@ class TestStrictParsing:
         )
 
     def test_json_6_a_raw_lone_surrogate_in_text_is_shown_at_its_path(self) -> None:
+        half = (
+            ", half of a character, which UTF-8 cannot hold; send whole characters or leave it out"
+        )
         # Half a character as a character (a Python caller's text, or an SDK's that read JSON
         # escaping one): it was "the text contains a lone surrogate at character 31".
         prefix = "Error: Invalid JSON arguments for tool 'input_take': "
@@ -260,13 +263,13 @@ class TestStrictParsing:
         # Outside any string, in a text that is not JSON besides, or in a member a repeated key
         # hides (json keeps the last): told by its position (it named "the string ''").
         assert take().dynamic_call('{"items": ["\ud800"], "items": []}') == (
-            f"{prefix}the text contains a lone surrogate at character 12"
+            f"{prefix}the text contains a lone surrogate at character 12{half}"
         )
         assert take().dynamic_call('{"items": []}\ud800') == (
-            f"{prefix}the text contains a lone surrogate at character 13"
+            f"{prefix}the text contains a lone surrogate at character 13{half}"
         )
         assert take().dynamic_call("[" * 5000 + "\ud800") == (
-            f"{prefix}the text contains a lone surrogate at character 5000"
+            f"{prefix}the text contains a lone surrogate at character 5000{half}"
         )
 
     def test_json_6_surrogate_pairs_are_fine(self) -> None:

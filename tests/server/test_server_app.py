@@ -211,6 +211,12 @@ class Stray(Toolset):
         raise group("inner tasks", [asyncio.CancelledError(), ValueError("boom")])
 
     @tool
+    async def exits(self) -> str:
+        # With a tool's own exit: its failure too, as a bare SystemExit is (the server goes on).
+        group: Any = getattr(builtins, "BaseExceptionGroup")  # noqa: B009 - typed for 3.10
+        raise group("inner", [asyncio.CancelledError(), SystemExit(3)])
+
+    @tool
     def ok(self) -> str:
         return "ok"
 
@@ -226,6 +232,10 @@ class Stray(Toolset):
         (
             "stray_group",
             "BaseExceptionGroup: inner tasks (2 sub-exceptions): CancelledError; ValueError: boom",
+        ),
+        (
+            "stray_exits",
+            "BaseExceptionGroup: inner (2 sub-exceptions): CancelledError; SystemExit: 3",
         ),
     ],
 )

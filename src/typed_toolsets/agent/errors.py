@@ -84,8 +84,9 @@ class DeadlineExceededError(AgentError, TimeoutError):
         steps: The steps completed before the deadline (a tool call stopped by the deadline is
             the last step, its observation saying so).
         deadline: The deadline the run was given, in seconds.
-        waiting_for: What the run was doing or about to do: ``"the model"`` or
-            ``"tool '<name>'"``.
+        waiting_for: What the run was doing or about to do: ``"the model"``,
+            ``"tool '<name>'"``, ``"the approval of '<name>'"`` or ``"the check of the arguments
+            of '<name>'"`` (reading them for an approval).
     """
 
     deadline: float

@@ -28,7 +28,7 @@ from typed_toolsets import (
     Toolset,
 )
 from typed_toolsets._public import public_in
-from typed_toolsets.call.execution import execution_error, stray_cancellation
+from typed_toolsets.call.execution import execution_error, holds, stray_cancellation
 from typed_toolsets.export.dialects import unique_tools
 from typed_toolsets.export.values import result_text
 
@@ -344,7 +344,7 @@ class ReAct:
         try:
             return self._run_tool(request, runner)
         except BaseException as exc:
-            if not stray_cancellation(exc):
+            if not _own_cancellation(exc):
                 raise
             return _failed(request.proxy, exc)
 
@@ -387,7 +387,7 @@ class ReAct:
                 return await settle(called, request.timeout)
             return await settle(proxy.ainvoke(request.arguments), request.timeout)
         except BaseException as exc:
-            if not stray_cancellation(exc):
+            if not _own_cancellation(exc):
                 raise
             return _failed(proxy, exc)
 
@@ -445,8 +445,8 @@ class ReAct:
             StrictArguments(read.arguments)
             if read.strict
             else read.arguments
-            if read.text is None
-            else read.text
+            if read.arguments_text is None
+            else read.arguments_text
         )
         if proxy.requires_approval:
             if self._approve is None:
@@ -505,6 +505,14 @@ class ReAct:
             f"{observation[:cap]}\n[Observation truncated: showing the first {cap} of "
             f"{len(observation)} characters.]"
         )
+
+
+def _own_cancellation(exc: BaseException) -> bool:
+    """Whether *exc*, out of a tool call, is a cancellation of the tool's own (see `_failed`).
+
+    Ctrl-C and an exit go on, grouped with one or not: the run stops, as `invoke` lets them.
+    """
+    return stray_cancellation(exc) and not holds(exc, (KeyboardInterrupt, SystemExit))
 
 
 def _failed(proxy: ToolProxy, exc: BaseException) -> ToolResult[Any]:

@@ -24,8 +24,8 @@ import attrs
 
 from typed_toolsets import Limits, StrictArguments, ToolError, ToolProxy, ToolResult
 from typed_toolsets._public import public_in
-from typed_toolsets.call.jsonbounds import LimitExceeded, NotJSONValue
-from typed_toolsets.call.jsonin import MAX_NESTING, InvalidJSON, parse_strict, text_depth
+from typed_toolsets.call.jsonbounds import LimitExceeded, NotJSONValue, depth_over
+from typed_toolsets.call.jsonin import MAX_NESTING, InvalidJSON, parse_strict
 from typed_toolsets.call.jsonvalues import copy_mapping
 from typed_toolsets.call.shown import short
 from typed_toolsets.call.validation import dotted_path, with_article
@@ -145,9 +145,9 @@ class Reply:
             schema: ``null`` for a defaulted property means its default); the tool is called so.
         refused: The tool's error about arguments it cannot read (not JSON, not an object, over
             its limits), which ``problem`` says; None otherwise.
-        text: The arguments as the JSON text the model sent them in (None when they came as a
-            mapping): the tool is called with it, so they are measured as written (a float's
-            ``1e15`` is 4 bytes, not the 18 of ``1000000000000000.0``).
+        arguments_text: The arguments as the JSON text the model sent them in (None when they
+            came as a mapping): the tool is called with it, so they are measured as written (a
+            float's ``1e15`` is 4 bytes, not the 18 of ``1000000000000000.0``).
     """
 
     thought: str
@@ -157,7 +157,7 @@ class Reply:
     problem: str | None = None
     strict: bool = False
     refused: ToolError | None = None
-    text: str | bytes | None = None
+    arguments_text: str | bytes | None = None
 
     @property
     def finishes(self) -> bool:
@@ -195,7 +195,7 @@ def parse_json(text: str | bytes | bytearray) -> object:
     if not isinstance(text, str):
         text = bytes(text).decode("utf-8")
     # Bounded as the call path bounds arguments before parsing (cheap count first).
-    if text.count("[") + text.count("{") > _DEEPEST and text_depth(text) > _DEEPEST:
+    if depth_over(text, _DEEPEST) is not None:
         msg = f"nested deeper than {_DEEPEST} levels"
         raise RecursionError(msg)
     try:
@@ -340,7 +340,9 @@ def read_reply(reply: object, tools: Mapping[str, ToolProxy]) -> Reply:
     written: str | bytes | None = None
     if isinstance(sent, (str, bytes, bytearray)):
         written = sent if isinstance(sent, str) else bytes(sent)
-    return Reply(thought, action, arguments, final_answer=final_answer, strict=strict, text=written)
+    return Reply(
+        thought, action, arguments, final_answer=final_answer, strict=strict, arguments_text=written
+    )
 
 
 def _arguments_key(step: Mapping[str, Any]) -> str:

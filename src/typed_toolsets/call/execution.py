@@ -460,8 +460,8 @@ def stray_cancellation(exc: BaseException) -> bool:
     cannot (False: the caller's, as far as it can tell).
     """
     asyncio = sys.modules.get("asyncio")
-    if asyncio is None or not holds(exc, asyncio.CancelledError) or holds(exc, _STOPPING):
-        return False  # (a group holding Ctrl-C or an exit goes on, as they do)
+    if asyncio is None or not holds(exc, asyncio.CancelledError):
+        return False
     try:
         task = asyncio.current_task()
     except RuntimeError:  # no running loop

@@ -28,7 +28,9 @@ __all__ = [
     "check_text_depth",
     "depth_error",
     "depth_limit",
+    "depth_over",
     "lone_surrogate",
+    "outside_strings",
     "short_repr",
     "size_error",
     "text_depth",
@@ -146,20 +148,40 @@ def depth_error(depth: int | None, limit: int) -> LimitExceeded:
 def text_depth(text: str) -> int:
     """Measure the deepest nesting of ``[``/``{`` outside strings, without recursion or parsing.
 
-    Passes in C, linear whatever the text: escapes are dropped first (outside strings they are
-    invalid JSON anyway), so every quote left delimits a string; splitting at the quotes leaves
-    the text outside strings at the even places; every byte of it but the brackets is deleted,
-    and the brackets left are summed up. Malformed text gives some number; the parser rejects it
-    afterwards.
+    Passes in C, linear whatever the text: of the text outside strings (`outside_strings`),
+    every byte but the brackets is deleted, and the brackets left are summed up. Malformed text
+    gives some number; the parser rejects it afterwards.
     """
-    if "\\" in text:
-        text = _ESCAPE_RE.sub("", text)
-    outside = "".join(text.split('"')[::2]).encode("utf-8", "surrogatepass")
-    brackets = outside.translate(None, _NOT_BRACKETS)
+    brackets = outside_strings(text).encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
     if not brackets:
         return 0
     # No list of the levels: a megabyte of brackets would make one of tens of megabytes.
     return max(0, max(itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets))))
+
+
+def outside_strings(text: str) -> str:
+    """*text* without its JSON strings: escapes dropped, then every other piece between quotes.
+
+    Escapes are dropped first (outside strings they are invalid JSON anyway), so every quote left
+    delimits a string. Malformed text gives some text; the parser rejects it afterwards.
+    """
+    if "\\" in text:
+        text = _ESCAPE_RE.sub("", text)
+    return "".join(text.split('"')[::2])
+
+
+def depth_over(text: str, limit: int, opened: int | None = None) -> int | None:
+    """How deep *text* nests when that is deeper than *limit* (None: within it).
+
+    *opened* is the number of its opening brackets, when the caller has counted them: a text with
+    no more of them than the limit cannot be too deep, which costs two counts to know.
+    """
+    if opened is None:
+        opened = text.count("[") + text.count("{")
+    if opened <= limit:
+        return None
+    depth = text_depth(text)
+    return depth if depth > limit else None
 
 
 def check_text_depth(text: str, limits: Limits, opened: int | None = None) -> None:
@@ -168,11 +190,6 @@ def check_text_depth(text: str, limits: Limits, opened: int | None = None) -> No
     *opened* is the number of its opening brackets, when the caller has counted them.
     """
     limit = depth_limit(limits)
-    if opened is None:
-        opened = text.count("[") + text.count("{")
-    # Cheap bound first: a text with fewer opening brackets than the limit cannot be too deep.
-    if opened <= limit:
-        return
-    depth = text_depth(text)
-    if depth > limit:
+    depth = depth_over(text, limit, opened)
+    if depth is not None:
         raise depth_error(depth, limit)

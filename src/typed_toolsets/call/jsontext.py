@@ -181,7 +181,10 @@ def raw_surrogate(text: str, start: int) -> str:
     except (ValueError, RecursionError):
         found = None
     # (json keeps the last of repeated keys: the string may be one it dropped.)
-    return found or f"the text contains a lone surrogate at character {start}"
+    return found or (
+        f"the text contains a lone surrogate at character {start}, half of a character, which "
+        "UTF-8 cannot hold; send whole characters or leave it out"
+    )
 
 
 def _first_lone_surrogate(value: object) -> str | None:

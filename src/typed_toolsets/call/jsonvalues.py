@@ -2,7 +2,7 @@
 
 What SDKs hand over (a dict, a lazy mapping, tuples, str and int subclasses) is walked once,
 without recursion, as compact JSON text would write it: its size is counted on the way and the
-walk stops at the limit, so a huge or endless input costs no more than the limit allows.
+walk stops at twice the limit, so a huge or endless input costs no more than that.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from typed_toolsets.call.exact import read_arguments as _read_arguments
-from typed_toolsets.call.jsonbounds import text_depth
+from typed_toolsets.call.jsonbounds import depth_over
 from typed_toolsets.call.proxy import Arguments, ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
 from typed_toolsets.call.shown import short
@@ -333,10 +333,8 @@ MCP_RESULT_DEPTH: Final = 128
 
 def _too_deep(name: str, text: str) -> str | None:
     """Why structured content written as *text* cannot be sent (None: it can)."""
-    if text.count("[") + text.count("{") <= MCP_RESULT_DEPTH:
-        return None  # too few brackets to be too deep (the cheap bound)
-    depth = text_depth(text)
-    if depth <= MCP_RESULT_DEPTH:
+    depth = depth_over(text, MCP_RESULT_DEPTH)
+    if depth is None:
         return None
     return (
         f"Tool {name!r} returned a value nested {depth} levels deep, deeper than MCP clients "

@@ -18,7 +18,7 @@ from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.call.shown import safe_repr, short_text
 from typed_toolsets.call.validation import json_path, with_article
 from typed_toolsets.rules.labels import int_text
-from typed_toolsets.rules.sendable import not_finite, valid_text
+from typed_toolsets.rules.sendable import escaped_surrogates, not_finite, valid_text
 from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
 
 from .dialects import answers_in_text
@@ -145,22 +145,14 @@ def _keyed(value: object) -> object:
         return members if all(parts[key] is members[key] for key in parts) else parts
     escaped: dict[object, object] = {}
     for key, member in parts.items():
-        written: object = _surrogates_escaped(key) if isinstance(key, str) else key
+        written: object = escaped_surrogates(key) if isinstance(key, str) else key
         number = 1
         while written in escaped or (written != key and written in parts):
             # A key also spelled as that text: numbered, so that no member is lost.
             number += 1
-            written = f"{_surrogates_escaped(typing.cast('str', key))} ({number})"
+            written = f"{escaped_surrogates(typing.cast('str', key))} ({number})"
         escaped[written] = member
     return escaped
-
-
-def _surrogates_escaped(text: str) -> str:
-    r"""*text* with each lone surrogate written as its ``\uXXXX`` escape (a pair joined whole)."""
-    joined = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
-    return "".join(
-        f"\\u{ord(char):04x}" if "\ud800" <= char <= "\udfff" else char for char in joined
-    )
 
 
 _TOO_DEEP: Final = "<a value nested too deeply to write as JSON text>"

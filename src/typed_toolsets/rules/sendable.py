@@ -6,7 +6,7 @@ toolsets (what their programs print), so each says it the same way. Standard lib
 
 from __future__ import annotations
 
-__all__ = ["not_finite", "too_large", "valid_text"]
+__all__ = ["escaped_surrogates", "not_finite", "too_large", "valid_text"]
 
 
 def valid_text(text: str) -> str:
@@ -22,9 +22,29 @@ def valid_text(text: str) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        # UTF-16 holds a lone surrogate as one unit, which the decoder replaces as one character.
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+        return _paired(text, "replace")
     return text
+
+
+def escaped_surrogates(text: str) -> str:
+    r"""*text* with each lone surrogate written as its ``\uXXXX`` escape (a pair, as its character).
+
+    For where U+FFFD would make two texts one (`valid_text` replaces every lone surrogate alike).
+    """
+    if valid_text(text) == text:
+        return text
+    return "".join(
+        f"\\u{ord(char):04x}" if "\ud800" <= char <= "\udfff" else char
+        for char in _paired(text, "surrogatepass")
+    )
+
+
+def _paired(text: str, errors: str) -> str:
+    """*text* with surrogate pairs joined into their characters, lone ones as *errors* says.
+
+    UTF-16 holds a lone surrogate as one unit, which the decoder handles as one character.
+    """
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", errors)
 
 
 def not_finite(value: float | str) -> str:

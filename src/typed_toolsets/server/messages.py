@@ -5,7 +5,7 @@ The SDK's parser takes a request whose id is neither a string nor an integer (``
 for ever, over HTTP it gets 202 and no answer. Both transports answer such a request, and a
 message the parser refuses, with a JSON-RPC error, for the request's id when it can be read.
 
-May import the MCP SDK's types, pydantic and the standard library.
+May import the MCP SDK's types, pydantic, the call path's JSON bounds and the standard library.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from typing import Final, TypeGuard, cast
 
 import mcp_types as types
 from pydantic import ValidationError
+
+from typed_toolsets.call.jsonbounds import outside_strings
 
 __all__ = [
     "ID_HEAD",
@@ -141,13 +143,10 @@ def id_in(data: bytes) -> types.RequestId | None:
 
 def _top_level_end(data: bytes) -> bool:
     """Whether *data*'s last ``}`` closes its outermost bracket (brackets in strings aside)."""
-    outside = b"".join(_ESCAPE.sub(b"", data).split(b'"')[::2])
-    opened = outside.count(b"{") + outside.count(b"[")
-    closed = outside.count(b"}") + outside.count(b"]")
-    return opened == closed and outside.rstrip().endswith(b"}")
-
-
-_ESCAPE: Final = re.compile(rb"\\.", re.DOTALL)
+    outside = outside_strings(data.decode("utf-8", errors="replace"))
+    opened = outside.count("{") + outside.count("[")
+    closed = outside.count("}") + outside.count("]")
+    return opened == closed and outside.rstrip().endswith("}")
 
 
 #: How much of a message's start and end `unread_id` looks at: a client writes ``"id"`` before
