@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from tests.strategies.annotations import json_values, text
 from typed_toolsets import Limits, Toolset, tool
-from typed_toolsets.call import jsonin
+from typed_toolsets.call import jsonbounds, jsonin
 from typed_toolsets.call.jsonin import Link, path_of
 
 
@@ -635,6 +635,20 @@ class TestDepthLimit:
         assert jsonin.text_depth('{"a": [1, {"b": [2]}]}') == 4
         assert jsonin.text_depth('{"a": "[[[[", "b": "\\\\"}') == 1
         assert jsonin.text_depth('["\\"[", [[]]]') == 3
+
+    @pytest.mark.parametrize(
+        ("text", "one"),
+        [
+            ('{"a": [1, {"b": "}"}]}', True),
+            ("[[], {}]", True),
+            ('{"a": 1}{"id": 7}', False),  # balanced, but two values
+            ('{"a": ]{"id": 7}', False),
+            ('{"a": [1}', False),
+            ("", False),
+        ],
+    )
+    def test_one_value_is_opened_first_and_closed_last(self, text: str, one: bool) -> None:
+        assert jsonbounds.one_value(text) is one
 
 
 class TestMappings:

@@ -153,7 +153,14 @@ INVALID_REQUEST = -32600
         (b'{"jsonrpc": "2.0", "id": 4, "method": "ping"', 4, PARSE_ERROR, "Parse error: "),
         (b'{"jsonrpc": "2.0", "method": "ping", "id": "4"', None, PARSE_ERROR, "Parse error: "),
         # An "id" at the end of a line cut short, or missing its last brace, is a nested
-        # object's: the answer's id is null, never that one.
+        # object's, and one after the message closed is another object's: the answer's id is
+        # null, never that one.
+        (
+            b'{"jsonrpc": "2.0", "method": "notifications/initialized"}{"id": 7}',
+            None,
+            PARSE_ERROR,
+            "Parse error: ",
+        ),
         (
             (
                 b'{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": '

@@ -30,6 +30,7 @@ __all__ = [
     "depth_limit",
     "depth_over",
     "lone_surrogate",
+    "one_value",
     "outside_strings",
     "short_repr",
     "size_error",
@@ -157,6 +158,20 @@ def text_depth(text: str) -> int:
         return 0
     # No list of the levels: a megabyte of brackets would make one of tens of megabytes.
     return max(0, max(itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets))))
+
+
+def one_value(text: str) -> bool:
+    """Whether *text*'s brackets (outside strings) are one value's: opened first, closed last.
+
+    The first bracket opens it, no later one closes it before the last, and the last closes it:
+    ``{...}{...}`` or ``{...}]{...}`` are not one, however their brackets balance.
+    """
+    brackets = outside_strings(text).encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
+    opened = brackets.count(b"[") + brackets.count(b"{")
+    if not brackets or 2 * opened != len(brackets):
+        return False  # none, or not as many closed as opened
+    levels = itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets[:-1]))
+    return min(levels, default=1) > 0
 
 
 def outside_strings(text: str) -> str:

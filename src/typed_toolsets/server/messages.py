@@ -17,7 +17,7 @@ from typing import Final, TypeGuard, cast
 import mcp_types as types
 from pydantic import ValidationError
 
-from typed_toolsets.call.jsonbounds import outside_strings
+from typed_toolsets.call.jsonbounds import one_value, outside_strings
 
 __all__ = [
     "ID_HEAD",
@@ -142,11 +142,9 @@ def id_in(data: bytes) -> types.RequestId | None:
 
 
 def _top_level_end(data: bytes) -> bool:
-    """Whether *data*'s last ``}`` closes its outermost bracket (brackets in strings aside)."""
-    outside = outside_strings(data.decode("utf-8", errors="replace"))
-    opened = outside.count("{") + outside.count("[")
-    closed = outside.count("}") + outside.count("]")
-    return opened == closed and outside.rstrip().endswith("}")
+    """Whether *data*'s last ``}`` closes the object its first bracket opened (strings aside)."""
+    text = data.decode("utf-8", errors="replace")
+    return outside_strings(text).rstrip().endswith("}") and one_value(text)
 
 
 #: How much of a message's start and end `unread_id` looks at: a client writes ``"id"`` before
