@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 import attrs
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from tests.test_fastpath import MISS, REFUSED, exact, fast_of, markers, recording
 from typed_toolsets import ToolError, Toolset, tool
@@ -202,3 +204,43 @@ def test_strict_reading_of_jiters_reading_looks_only_at_its_numbers_and_depth() 
         assert _handover.strict_reading(_handover.UNIQUE_KEYS, text, bent, 32) is True
     edge = {**value, "page": {"note": [1.5e308, _typespec.LONG_INT - 1, -_typespec.LONG_INT + 1]}}
     assert _handover.strict_reading(_handover.UNIQUE_KEYS, text, edge, 32) is edge
+
+
+def _reads_alike_reference(value: object, level: int, max_depth: int) -> bool:
+    """The plain recursive statement of `reads_alike`, for values shallow enough to recurse."""
+    if type(value) is float:
+        return math.isfinite(value)
+    if type(value) is int:
+        return -_typespec.LONG_INT < value < _typespec.LONG_INT
+    if type(value) in (dict, list):
+        if level > max_depth:
+            return False
+        members = value.values() if isinstance(value, dict) else value
+        return all(_reads_alike_reference(item, level + 1, max_depth) for item in members)
+    return True
+
+
+_ODD_NUMBERS = (math.inf, -math.inf, _typespec.LONG_INT, -_typespec.LONG_INT, 1.5e308, -(2**70))
+# Drawn by index: hypothesis cannot show an integer of 4,301 digits.
+_odd_numbers = st.integers(0, len(_ODD_NUMBERS) - 1).map(_ODD_NUMBERS.__getitem__)
+_jiter_values = st.recursive(
+    st.none() | st.booleans() | st.text(max_size=3) | st.integers() | st.floats() | _odd_numbers,
+    lambda inner: st.lists(inner, max_size=24) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=60,
+)
+
+
+@given(
+    value=st.dictionaries(st.text(max_size=3), _jiter_values, max_size=24),
+    max_depth=st.integers(0, 6),
+)
+@example(value={"a": [1, {"b": -_typespec.LONG_INT}]}, max_depth=3)
+@example(value={"a": [1, {"b": _typespec.LONG_INT - 1}]}, max_depth=3)
+@example(value={"a": [1, {"b": []}]}, max_depth=3)
+@example(value={"a": [1, {"b": [math.nan]}]}, max_depth=4)
+@example(value={str(i): [i, -math.inf] for i in range(20)}, max_depth=2)
+def test_reads_alike_is_its_plain_statement_for_few_members_and_many(
+    value: dict[str, object], max_depth: int
+) -> None:
+    # Up to 16 members in all, they are looked at one by one; more, level by level.
+    assert _handover.reads_alike(value, max_depth) is _reads_alike_reference(value, 1, max_depth)

@@ -37,6 +37,7 @@ import math
 import operator
 import typing
 from collections.abc import Callable, Iterable
+from math import isfinite
 from typing import Any, AnyStr, Final, TypeAlias, TypeVar
 
 from .typespec import LONG_INT
@@ -114,6 +115,9 @@ def unique_keys_reader() -> Callable[..., Any] | None:
 _found_unique: list[Callable[..., Any] | None] = []
 
 
+#: Up to this many members at every level together, `reads_alike` looks at them one by one.
+_FEW_MEMBERS: Final = 16
+_LEAST_INT: Final = -LONG_INT
 #: JSON values the strict parser reads as jiter does, whatever they hold.
 _NO_NUMBER_SCALARS: Final = frozenset({str, bool, type(None)})
 
@@ -124,10 +128,16 @@ def reads_alike(value: dict[str, object], max_depth: int) -> bool:
     It does unless the value holds an infinite float or an integer of more than
     `typed_toolsets.types.typespec.MAX_INT_DIGITS` digits (which it refuses), or nests deeper
     than *max_depth* (the exact path says how deep). Level by level, as `too_deep` walks, each
-    level's numbers looked at in C passes.
+    level's numbers looked at in C passes; but a value of few members in all is looked at one
+    member after another (the passes' fixed cost is several times a few members' steps).
     """
+    if max_depth <= 0:
+        return False
+    few = _few_alike(value, max_depth)
+    if few is not None:
+        return few
     if set(map(type, value.values())) <= _NO_NUMBER_SCALARS:
-        return max_depth > 0  # strings, booleans and nulls only: one level, nothing to look at
+        return True  # strings, booleans and nulls only: one level, nothing to look at
     objects: list[dict[str, object]] = [value]
     arrays: list[list[object]] = []
     for _ in range(max_depth):
@@ -147,6 +157,33 @@ def reads_alike(value: dict[str, object], max_depth: int) -> bool:
         if not objects and not arrays:
             return True
     return False
+
+
+def _few_alike(value: dict[str, object], max_depth: int) -> bool | None:
+    """`reads_alike` for a value of at most `_FEW_MEMBERS` members in all, else None."""
+    left = _FEW_MEMBERS - len(value)
+    if left < 0:
+        return None
+    # Items are Any: a cast is a call, several times a comparison's cost.
+    containers: list[tuple[Iterable[Any], int]] = [(value.values(), 1)]
+    while containers:
+        members, level = containers.pop()
+        for item in members:
+            kind = type(item)  # pyright: ignore[reportUnknownVariableType] - item is Any, for speed
+            if kind is int:
+                if not _LEAST_INT < item < LONG_INT:
+                    return False
+            elif kind is float:
+                if not isfinite(item):
+                    return False
+            elif kind is dict or kind is list:
+                if level >= max_depth:
+                    return False  # it nests one level deeper than the limit
+                left -= len(item)
+                if left < 0:
+                    return None
+                containers.append((item.values() if kind is dict else item, level + 1))
+    return True
 
 
 #: What the fast path tells the exact path about arguments: nothing (False), that they parsed but
