@@ -453,6 +453,7 @@ class TestATextCutShort:
         [
             (LONG[:-1], True),  # the closing brace missing: the parser's error is found
             (LONG[:-1] + " \n", True),  # and then whitespace
+            (json.dumps(json.loads(LONG), indent=2)[:-2], True),  # lines: counted when written
             (LONG[:300], False),  # inside the string
             (LONG[: LONG.index('"count"') + 3], False),  # inside a key
             (LONG[:-3] + "  ", False),  # inside the number, then spaces

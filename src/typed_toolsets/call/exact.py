@@ -24,7 +24,7 @@ from typed_toolsets.types.handover import CutShort, Handover
 from typed_toolsets.types.typespec import structures_numbers
 
 from .execution import internal_error
-from .jsonhints import json_hint
+from .jsonhints import CUT_HINT
 from .jsonin import (
     InvalidJSON,
     LimitExceeded,
@@ -214,8 +214,8 @@ def read_arguments(
     """
     if isinstance(handover, CutShort):
         # The strict parser's own error, found by the fast path: not read again (nor raised).
-        hint = json_hint(handover.msg, handover.doc, handover.pos)
-        return invalid_json(name, f"{handover}{hint}")
+        # It stops at the text's end, expecting more: `json_hint`'s hint for that, looked up.
+        return invalid_json(name, f"{handover}{CUT_HINT}")
     try:
         # Where orjson stopped reading the text, when it found it invalid.
         stopped = handover.pos if isinstance(handover, ValueError) else 0

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-__all__ = ["json_hint"]
+__all__ = ["CUT_HINT", "json_hint"]
 
 #: Python's words, and JSON's in another case (``TRUE``, ``Null``): where a value is expected,
 #: the parser stops at them.
@@ -32,7 +32,8 @@ _CUT_TOKEN_RE: Final = re.compile(
     r"(?:t(?:ru?)?|f(?:a(?:ls?)?)?|n(?:ul?)?|-|\.|[eE][-+]?|u[0-9a-fA-F]{0,3})\Z"
 )
 _CUT_TOKEN_CHARS: Final = 4
-_CUT: Final = "; the text ends before the JSON object does: send it whole"
+#: The hint for a text that ends where the parser expected more of it.
+CUT_HINT: Final = "; the text ends before the JSON object does: send it whole"
 
 
 def _before(text: str, pos: int) -> str:
@@ -84,7 +85,7 @@ def json_hint(message: str, text: str, pos: int) -> str:
         return "; the text is wrapped in a Markdown code fence (```): send the JSON object alone"
     here = text[pos : pos + 1]
     if not here and message.startswith("Expecting"):
-        return _CUT  # nothing at the position: the text ends there (most often cut short)
+        return CUT_HINT  # nothing at the position: the text ends there (most often cut short)
     if message.startswith("Extra data"):
         return "; more text follows the JSON object: send the object alone"
     if message.startswith("Invalid control character"):
@@ -109,14 +110,14 @@ def json_hint(message: str, text: str, pos: int) -> str:
     if message.startswith("Unterminated string"):
         return '; a string has no closing quote (") before the text ends: send the text whole'
     if message.startswith("Expecting") and _END_RE.match(text, pos) is not None:
-        return _CUT
+        return CUT_HINT
     if (
         pos
         and len(text) - pos <= _CUT_TOKEN_CHARS
         and message.startswith(("Expecting", "Invalid \\uXXXX"))
         and _CUT_TOKEN_RE.match(text, pos) is not None
     ):
-        return _CUT  # the text ends inside a literal, a number or an escape
+        return CUT_HINT  # the text ends inside a literal, a number or an escape
     return _number_hint(message, text, pos, here) or _syntax_hint(message, text, pos, here)
 
 

@@ -190,7 +190,7 @@ def _few_alike(value: dict[str, object], max_depth: int) -> bool | None:
 #: did not structure (True), or also their reading, the same as strict parsing gives (a dict); or,
 #: for JSON text (a str) orjson found invalid, its error, which says where it stopped reading, or
 #: for an object's text cut before its closing brace, the strict parser's own error (`CutShort`).
-Handover: TypeAlias = "bool | dict[str, object] | json.JSONDecodeError"
+Handover: TypeAlias = "bool | dict[str, object] | json.JSONDecodeError | CutShort"
 
 
 # An object's values, as a function of the object (in C).
@@ -405,18 +405,44 @@ def strict_reading(
     return value
 
 
-class CutShort(json.JSONDecodeError):
+@typing.final
+class CutShort:
     """Python's strict parser's own error for an object's text missing only its closing brace.
 
     The fast path hands it over (`cut_short`) in place of reading the text again: that parser
-    would read it to its end and stop there, expecting a comma.
+    would read it to its end and stop there, expecting a comma. Not raised, so no exception: a
+    `json.JSONDecodeError` counts the text's lines as it is made (2 us over 2 KB), this record
+    only when it is written.
+
+    Attributes:
+        msg: The parser's message, without the position.
+        doc: The text.
+        pos: Where the parser stopped: the text's end.
     """
 
+    __slots__ = ("doc", "msg", "pos")
+
     def __init__(self, msg: str, doc: str, pos: int) -> None:
-        # A text without a line break (most are compact) is one line, whose column is the
-        # position's: the parser's message without counting line breaks over the whole text.
-        super().__init__(msg, doc if "\n" in doc else "", pos)
+        self.msg = msg
         self.doc = doc
+        self.pos = pos
+
+    @property
+    def lineno(self) -> int:
+        """The line of the position, from 1, as `json.JSONDecodeError` counts it."""
+        return self.doc.count("\n", 0, self.pos) + 1
+
+    @property
+    def colno(self) -> int:
+        """The column of the position, from 1, as `json.JSONDecodeError` counts it."""
+        return self.pos - self.doc.rfind("\n", 0, self.pos)
+
+    def __str__(self) -> str:
+        """The parser's message with its position, as `json.JSONDecodeError` writes it."""
+        pos = self.pos
+        if "\n" not in self.doc:  # one line (most texts are compact): nothing to count
+            return f"{self.msg}: line 1 column {pos + 1} (char {pos})"
+        return f"{self.msg}: line {self.lineno} column {self.colno} (char {pos})"
 
 
 #: What Python's parser says at the end of an object's text whose last member is complete.
