@@ -89,6 +89,8 @@ def test_registered_types_in_pyproject(tmp_path: Path) -> None:
         ("setup.cfg", "[typed_toolsets.mypy]\nregistered_types = a.B, c.D\n", {"a.B", "c.D"}),
         ("setup.cfg", "[mypy]\nstrict = True\n", set()),
         ("setup.cfg", "not an ini file [", set()),
+        # Read raw, as mypy reads the file: no interpolation, which raised at `get`.
+        ("setup.cfg", "[typed_toolsets.mypy]\nregistered_types = a.B%, %(c)s\n", {"a.B%", "%(c)s"}),
         ("p.toml", '[tool.typed_toolsets.mypy]\nregistered_types = "a.B,c.D"\n', {"a.B", "c.D"}),
         ("p.toml", "[tool.typed_toolsets.mypy]\nregistered_types = 3\n", set()),
         ("p.toml", "not = [toml", set()),

@@ -62,7 +62,8 @@ def read_registered_types(config_file: str | None) -> frozenset[str]:
         elif isinstance(value, list):
             names = [str(v) for v in value]  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
     else:
-        parser = configparser.ConfigParser()
+        # Raw, as mypy reads its own file: a `%` is no interpolation (it would raise at `get`).
+        parser = configparser.RawConfigParser()
         try:
             parser.read(config_file, encoding="utf-8")
         except configparser.Error:
