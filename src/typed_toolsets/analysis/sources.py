@@ -127,10 +127,17 @@ class SourceIndex:
             value: ast.expr | None = None
             for assigned in _assigned_names(stmt):
                 source.assigned[mangle(node.name, assigned)] = stmt.lineno
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-                target = stmt.targets[0]
-                if isinstance(target, ast.Name) and target.id == "exports":
+            if isinstance(stmt, ast.Assign):
+                # `exports = ALL = (...)` binds the value to each name.
+                if any(isinstance(t, ast.Name) and t.id == "exports" for t in stmt.targets):
                     value = stmt.value
+            elif (
+                isinstance(stmt, ast.AugAssign)
+                and isinstance(stmt.op, ast.Add)
+                and isinstance(stmt.target, ast.Name)
+                and stmt.target.id == "exports"
+            ):
+                exports += self._exports(stmt.value)  # the tuple the class holds grows
             elif (
                 isinstance(stmt, ast.AnnAssign)
                 and isinstance(stmt.target, ast.Name)

@@ -94,6 +94,7 @@ _UNREADABLE_EXPORTS: Final = frozenset(
         "unchecked-exports-name",
         "unchecked-method-name",
         "unchecked-conditional",
+        "unchecked-binding",
         "unchecked-arguments",
     }
 )

@@ -28,6 +28,7 @@ from mypy.nodes import (
     AssignmentStmt,
     Block,
     CallExpr,
+    Context,
     Decorator,
     Expression,
     ForStmt,
@@ -35,18 +36,22 @@ from mypy.nodes import (
     IfStmt,
     IndexExpr,
     LambdaExpr,
+    ListExpr,
     MatchStmt,
     MemberExpr,
     NameExpr,
+    OperatorAssignmentStmt,
     OverloadedFuncDef,
     PlaceholderNode,
     RefExpr,
+    StarExpr,
     Statement,
     StrExpr,
     SymbolNode,
     SymbolTableNode,
     TempNode,
     TryStmt,
+    TupleExpr,
     TypeInfo,
     Var,
     WhileStmt,
@@ -64,7 +69,7 @@ from typed_toolsets.rules.problems import problem
 from .codes import report
 from .fullnames import TOOL_SPEC, TOOLSET
 from .inline import record_limits
-from .metadata import DIGEST, FIELDS_META, META, META_VERSION, MIXIN_META
+from .metadata import DIGEST, FIELDS_META, META, META_VERSION, MIXIN_META, records
 from .reader import Reader, assignments, describe, span
 from .sources import method_facts, type_checking_members
 from .typeinfo import class_span, display_name, function_of, wrapped_function
@@ -75,14 +80,69 @@ __all__ = ["record_class", "record_mixin"]
 _CHECKED_METACLASSES: Final = ("builtins.type", "abc.ABCMeta")
 
 
+#: The class attributes whose values declare the class's tools.
+_DECLARING: Final = ("exports", "toolset_name", "limits")
+
+
 def _assigns(stmt: Statement, name: str) -> TypeGuard[AssignmentStmt]:
-    """Whether *stmt* is ``name = value`` (or ``name: T = value``)."""
-    return (
-        isinstance(stmt, AssignmentStmt)
-        and len(stmt.lvalues) == 1
-        and isinstance(stmt.lvalues[0], NameExpr)
-        and stmt.lvalues[0].name == name
+    """Whether *stmt* is ``name = value`` (or ``name: T = value``, or ``name = other = value``)."""
+    return isinstance(stmt, AssignmentStmt) and any(
+        isinstance(target, NameExpr) and target.name == name for target in stmt.lvalues
     )
+
+
+def _unread_bindings(stmt: Statement) -> list[tuple[str, str]]:
+    """Each declaring attribute *stmt* binds in a way the plugin does not read, and how.
+
+    ``exports, other = ...`` (a tuple target) and ``toolset_name += ...`` (an augmented
+    assignment; ``exports += ...`` is read where the class body set ``exports`` before).
+    """
+    if isinstance(stmt, OperatorAssignmentStmt):
+        target = stmt.lvalue
+        if isinstance(target, NameExpr) and target.name in _DECLARING:
+            return [(target.name, f"`{target.name} {stmt.op}= ...`")]
+        return []
+    if not isinstance(stmt, AssignmentStmt):
+        return []
+    found: list[tuple[str, str]] = []
+    targets = [t for t in stmt.lvalues if isinstance(t, (TupleExpr, ListExpr))]
+    while targets:
+        target = targets.pop()
+        for item in target.items:
+            item = item.expr if isinstance(item, StarExpr) else item
+            if isinstance(item, (TupleExpr, ListExpr)):
+                targets.append(item)
+            elif isinstance(item, NameExpr) and item.name in _DECLARING:
+                found.append((item.name, "a tuple target"))
+    return found
+
+
+def _unknown(data: dict[str, object], name: str, at: Context, where: str) -> None:
+    """The class sets *name*, a declaring attribute, to what the plugin cannot know.
+
+    *where* says how, for the messages about ``limits`` (only an inline tool needs them).
+    """
+    if name == "exports":
+        data["exports_set"] = True
+        data["exports_unchecked"] = True
+        data["exports"] = []
+    elif name == "toolset_name":
+        data["toolset_name_set"] = True
+        data["toolset_name_at"] = span(at)
+        data.pop("toolset_name", None)
+    else:
+        data["limits_set"] = True
+        data["limits_at"] = span(at)
+        data["limits_expression"] = f"`limits` ({where})"
+        data.pop("limits_timeout", None)
+
+
+def _record_unread(reader: Reader, stmt: Statement, data: dict[str, object]) -> None:
+    """Declaring attributes bound in a way the plugin does not read: reported, never skipped."""
+    for name, binding in _unread_bindings(stmt):
+        _unknown(data, name, stmt, f"bound by {binding}")
+        if name != "limits":  # reported by the inline tool that needs them
+            reader.skip("unchecked-binding", stmt, name=name, binding=binding)
 
 
 def _class_statements(body: list[Statement]) -> Iterator[tuple[Statement, str | None]]:
@@ -138,22 +198,13 @@ def _record_conditional(
     ``toolset_name``, or ``limits``) becomes unknown, and a ``@tool`` there may or may not
     declare a tool.
     """
-    if _assigns(stmt, "exports") and not isinstance(stmt.rvalue, TempNode):
-        data["exports_set"] = True
-        data["exports_unchecked"] = True
-        data["exports"] = []
-        reader.skip("unchecked-conditional", stmt, declaration="`exports = ...`", block=block)
-    elif _assigns(stmt, "toolset_name") and not isinstance(stmt.rvalue, TempNode):
-        data["toolset_name_set"] = True
-        data["toolset_name_at"] = span(stmt)
-        data.pop("toolset_name", None)
-        reader.skip("unchecked-conditional", stmt, declaration="`toolset_name = ...`", block=block)
-    elif _assigns(stmt, "limits") and not isinstance(stmt.rvalue, TempNode):
-        # Only an inline tool needs the class's limits: it is reported as unchecked there.
-        data["limits_set"] = True
-        data["limits_at"] = span(stmt)
-        data["limits_expression"] = f"`limits` (set inside {block})"
-        data.pop("limits_timeout", None)
+    for name in _DECLARING:
+        if _assigns(stmt, name) and not isinstance(stmt.rvalue, TempNode):
+            _unknown(data, name, stmt, f"set inside {block}")
+            if name != "limits":  # reported by the inline tool that needs them
+                declaration = f"`{name} = ...`"
+                reader.skip("unchecked-conditional", stmt, declaration=declaration, block=block)
+    _record_unread(reader, stmt, data)
     before = len(reader.unchecked)
     decl = _statement_decoratordecl(reader, stmt)
     del reader.unchecked[before:]  # its options are not read: the declaration itself is not
@@ -196,6 +247,45 @@ def _methods(
     return facts, bool(placeholders)
 
 
+class _Attributes:
+    """What the names a class body assigns say, besides its declarations."""
+
+    def __init__(self) -> None:
+        #: ``search = find``: the function each alias holds.
+        self.aliases: dict[str, dict[str, object]] = {}
+        #: ``f = lambda self: ...``: each lambda's parameters.
+        self.lambdas: dict[str, list[list[str]]] = {}
+        #: ``count = tool("word_count")``: a declaration outside ``exports``.
+        self.loose: list[dict[str, object]] = []
+
+    def record(
+        self, reader: Reader, stmt: AssignmentStmt, name: str, data: dict[str, object]
+    ) -> None:
+        """Record ``name = value`` (*stmt*) into the class's metadata *data*, or here."""
+        value = stmt.rvalue
+        if isinstance(value, TempNode):
+            return  # `exports: ClassVar[...]` alone sets nothing: the class inherits the value
+        if name == "exports":
+            exports: list[dict[str, object]] = []
+            before = len(reader.unchecked)
+            reader.exports(value, exports)
+            data["exports"] = exports
+            data["exports_set"] = True
+            data["exports_unchecked"] = len(reader.unchecked) > before
+        elif name == "toolset_name":
+            _record_toolset_name(reader, stmt, data)
+        elif name == "limits":
+            record_limits(stmt, data, describe, span(stmt))
+        elif isinstance(value, LambdaExpr):
+            self.lambdas[name] = _lambda_parameters(value)
+        elif _loose_tool(reader, value) is not None:
+            self.loose.append({"attribute": name, "method": _loose_tool(reader, value)})
+        else:
+            alias = alias_target(value)
+            if alias is not None:
+                self.aliases[name] = {**alias, **span(stmt)}
+
+
 def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     """Store the class's own declarations as metadata (idempotent: may run several times).
 
@@ -216,45 +306,27 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     reader = Reader(ctx.api, info)
     data: dict[str, object] = {"version": META_VERSION}
     decorated: list[dict[str, object]] = []
-    aliases: dict[str, dict[str, object]] = {}
-    lambdas: dict[str, list[list[str]]] = {}
-    loose: list[dict[str, object]] = []
+    attributes = _Attributes()
     for stmt, block in _class_statements(ctx.cls.defs.body):
         if block is not None:
             _record_conditional(reader, stmt, block, data)
             continue
-        if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1:
-            target = stmt.lvalues[0]
-            name = target.name if isinstance(target, NameExpr) else None
-            if isinstance(stmt.rvalue, TempNode):
-                pass  # `exports: ClassVar[...]` alone sets nothing: the class inherits the value
-            elif name == "exports":
-                exports: list[dict[str, object]] = []
-                before = len(reader.unchecked)
-                reader.exports(stmt.rvalue, exports)
-                data["exports"] = exports
-                data["exports_set"] = True
-                data["exports_unchecked"] = len(reader.unchecked) > before
-            elif name == "toolset_name":
-                _record_toolset_name(reader, stmt, data)
-            elif name == "limits":
-                record_limits(stmt, data, describe, span(stmt))
-            elif name is not None and isinstance(stmt.rvalue, LambdaExpr):
-                lambdas[name] = _lambda_parameters(stmt.rvalue)
-            elif name is not None and _loose_tool(reader, stmt.rvalue) is not None:
-                loose.append({"attribute": name, "method": _loose_tool(reader, stmt.rvalue)})
-            elif name is not None:
-                alias = alias_target(stmt.rvalue)
-                if alias is not None:
-                    aliases[name] = {**alias, **span(stmt)}
+        if isinstance(stmt, AssignmentStmt):
+            for target in stmt.lvalues:  # `exports = ALL = (...)` binds the value to each name
+                if isinstance(target, NameExpr):
+                    attributes.record(reader, stmt, target.name, data)
+        if _extends_exports(stmt, data):
+            _record_extension(reader, stmt, data)
+        else:
+            _record_unread(reader, stmt, data)
         # Stacked `@tool`s declare the method once each: merging reports the further ones.
         decorated += _statement_decoratordecls(reader, stmt)
     data.setdefault("exports", [])
     data["decorated"] = decorated
     data["unchecked"] = reader.unchecked
-    data["aliases"] = aliases
-    data["lambdas"] = lambdas
-    data["loose_tools"] = loose
+    data["aliases"] = attributes.aliases
+    data["lambdas"] = attributes.lambdas
+    data["loose_tools"] = attributes.loose
     data["methods"], waiting = _methods(ctx.api, ctx.cls.defs.body, registered)
     if waiting and not ctx.api.final_iteration:
         # A later class's name: whether it admits null is known once it is defined, in a
@@ -272,6 +344,29 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     for stmt, _ in _class_statements(ctx.cls.defs.body):
         if _assigns(stmt, "exports"):
             _declare_exports_type(ctx, stmt)
+
+
+def _extends_exports(stmt: Statement, data: dict[str, object]) -> TypeGuard[OperatorAssignmentStmt]:
+    """Whether *stmt* is ``exports += ...`` after the class body set ``exports`` itself."""
+    return (
+        isinstance(stmt, OperatorAssignmentStmt)
+        and stmt.op == "+"
+        and isinstance(stmt.lvalue, NameExpr)
+        and stmt.lvalue.name == "exports"
+        and data.get("exports_set") is True
+    )
+
+
+def _record_extension(
+    reader: Reader, stmt: OperatorAssignmentStmt, data: dict[str, object]
+) -> None:
+    """``exports += (...)`` after ``exports = ...``: the tuple the class holds grows."""
+    more: list[dict[str, object]] = []
+    before = len(reader.unchecked)
+    reader.exports(stmt.rvalue, more)
+    data["exports"] = [*records(data["exports"]), *more]
+    unread = data.get("exports_unchecked") is True or len(reader.unchecked) > before
+    data["exports_unchecked"] = unread
 
 
 def _mixin_declarations(
@@ -542,9 +637,10 @@ def _declare_exports_type(ctx: ClassDefContext, stmt: AssignmentStmt) -> None:
     ``[assignment]`` error. Declaring the type keeps mypy's check that the value is a tuple of
     `ToolSpec`.
     """
-    target = stmt.lvalues[0]
-    if stmt.type is not None or not isinstance(target, NameExpr):
+    names = [t for t in stmt.lvalues if isinstance(t, NameExpr) and t.name == "exports"]
+    if stmt.type is not None or not names:
         return
+    (target,) = names
     var = target.node
     if not isinstance(var, Var) or var.info is not ctx.cls.info or not var.is_inferred:
         return

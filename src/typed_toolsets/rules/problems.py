@@ -110,6 +110,7 @@ Kind = Literal[
     "unchecked-metaclass",
     "unchecked-inline",
     "unchecked-conditional",
+    "unchecked-binding",
     "unchecked-arguments",
     "raised",
 ]
@@ -371,6 +372,12 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "{declaration} inside {block} cannot be checked statically (which tools the class "
         "declares then depends on what runs when the class is created); declare it at the top "
         "level of the class body, or check the class with `typed-toolsets check`",
+    ),
+    "unchecked-binding": Template(
+        "unchecked",
+        "`{name}` bound by {binding} cannot be checked statically (the plugin reads it from "
+        "`{name} = ...` in the class body); write it so, or check the class with "
+        "`typed-toolsets check`",
     ),
     "unchecked-type": Template(
         "unchecked",
