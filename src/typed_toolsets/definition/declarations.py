@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, over
 import attrs
 
 from typed_toolsets._public import public
-from typed_toolsets.rules.problems import Problem, problem
+from typed_toolsets.rules.problems import OVERLOAD_MARK, Problem, problem
 
 from .errors import ToolsetDefinitionError
 from .limits import Limits
@@ -280,13 +280,7 @@ def _mark(obj: object, spec_for: Callable[[str], ToolSpec]) -> None:
     if name == "_overload_dummy" and getattr(target, "__module__", None) in _TYPING_MODULES:
         # What @overload returns, one function for every overload: marked, it exported
         # nothing (the class keeps the implementation), and was marked for every class.
-        found = problem(
-            "tool-cannot-mark",
-            None,
-            got="an @overload",
-            reason="the class keeps only the implementation; put @tool on the def without "
-            "@overload",
-        )
+        found = problem("tool-cannot-mark", None, got="an @overload", reason=OVERLOAD_MARK)
         raise ToolsetDefinitionError([found])
     spec = spec_for(name)
     try:

@@ -44,7 +44,7 @@ from typed_toolsets.rules.names import (
     tool_name_problem,
     written_names,
 )
-from typed_toolsets.rules.problems import Kind, Problem, problem
+from typed_toolsets.rules.problems import OVERLOAD_MARK, Kind, Problem, problem
 
 from .codes import Span, note, report
 from .deps import depend_on
@@ -60,6 +60,7 @@ from .metadata import (
     loose_tools_of,
     metadata,
     mixin_toolset_name,
+    overload_marks_of,
     stored_span,
     type_checking_members_of,
     unchecked_of,
@@ -397,6 +398,7 @@ class ClassCheck:
         """Check every declaration the class has, its own and inherited."""
         self.report_unchecked()
         self.report_loose_tools()
+        self.report_overload_marks()
         origin, toolset_name = self.toolset_name_origin(self.info)
         final_names: dict[str, Declaration] = {}
         declarations = self.merged()
@@ -512,6 +514,12 @@ class ClassCheck:
             method = item.values.get("method")
             values = {k: v for k, v in item.values.items() if k != "method"}
             report(self.api, problem(item.kind, self.name, method, **values), item.span)
+
+    def report_overload_marks(self) -> None:
+        """``@tool`` above an ``@overload``: refused as the class body runs, said as then."""
+        for at in overload_marks_of(self.info):
+            marked = problem("tool-cannot-mark", None, got="an @overload", reason=OVERLOAD_MARK)
+            report(self.api, marked, at)
 
     def report_loose_tools(self) -> None:
         """``count = tool("word_count")`` whose method this class's body does not declare."""

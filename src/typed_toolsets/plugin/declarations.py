@@ -67,7 +67,7 @@ from typed_toolsets.rules.names import mangle
 from typed_toolsets.rules.problems import problem
 
 from .codes import report
-from .fullnames import TOOL_SPEC, TOOLSET
+from .fullnames import TOOL_FUNCTION, TOOL_SPEC, TOOLSET
 from .inline import record_limits
 from .metadata import DIGEST, FIELDS_META, META, META_VERSION, MIXIN_META, records
 from .reader import Reader, assignments, describe, span
@@ -80,6 +80,8 @@ __all__ = ["record_class", "record_mixin"]
 _CHECKED_METACLASSES: Final = ("builtins.type", "abc.ABCMeta")
 
 
+#: What ``@overload`` is.
+_OVERLOAD: Final = frozenset({"typing.overload", "typing_extensions.overload"})
 #: The class attributes whose values declare the class's tools.
 _DECLARING: Final = ("exports", "toolset_name", "limits")
 
@@ -300,13 +302,14 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
         ctx.api.add_plugin_dependency(make_wildcard_trigger(base.fullname))
     module = ctx.api.modules.get(ctx.api.cur_mod_id)
     refs = getattr(module, "module_refs", None)
-    if isinstance(refs, set):  # coarse incremental mode on mypy 1.19 to 2.3
+    if isinstance(refs, set):  # coarse incremental mode on mypy 1.20 to 2.3
         refs.update(b.module_name for b in ancestors if b.module_name != ctx.api.cur_mod_id)  # pyright: ignore[reportUnknownMemberType]
 
     reader = Reader(ctx.api, info)
     data: dict[str, object] = {"version": META_VERSION}
     decorated: list[dict[str, object]] = []
     attributes = _Attributes()
+    overload_marks: list[dict[str, int]] = []
     for stmt, block in _class_statements(ctx.cls.defs.body):
         if block is not None:
             _record_conditional(reader, stmt, block, data)
@@ -321,8 +324,10 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
             _record_unread(reader, stmt, data)
         # Stacked `@tool`s declare the method once each: merging reports the further ones.
         decorated += _statement_decoratordecls(reader, stmt)
+        overload_marks += _overload_marks(ctx.api, stmt)
     data.setdefault("exports", [])
     data["decorated"] = decorated
+    data["overload_marks"] = overload_marks
     data["unchecked"] = reader.unchecked
     data["aliases"] = attributes.aliases
     data["lambdas"] = attributes.lambdas
@@ -606,6 +611,37 @@ def _statement_decoratordecls(reader: Reader, stmt: Statement) -> list[dict[str,
                 if found:
                     return found
     return []
+
+
+def _overload_marks(api: SemanticAnalyzerPluginInterface, stmt: Statement) -> list[dict[str, int]]:
+    """Where a ``@tool`` above an ``@overload`` of *stmt* is: it marks what ``@overload`` returns.
+
+    The run time refuses it (``tool-cannot-mark``) as the class body runs. (A ``@tool`` below
+    ``@overload`` marks a function the class does not keep either, but nothing refuses it.)
+    mypy analyses the overloads with the methods' bodies, after this hook: their decorators'
+    names are looked up here.
+    """
+    if not isinstance(stmt, OverloadedFuncDef):
+        return []
+    marks: list[dict[str, int]] = []
+    for item in stmt.unanalyzed_items:
+        if not isinstance(item, Decorator):
+            continue
+        decorators = item.original_decorators
+        named = [_decorator_name(api, dec) for dec in decorators]
+        overload = next((i for i, name in enumerate(named) if name in _OVERLOAD), None)
+        if overload is not None:
+            above = zip(decorators[:overload], named[:overload], strict=True)
+            marks += [span(dec) for dec, name in above if name == TOOL_FUNCTION]
+    return marks
+
+
+def _decorator_name(api: SemanticAnalyzerPluginInterface, dec: Expression) -> str | None:
+    """The full name of what decorates: the function itself, or one called with options only."""
+    if isinstance(dec, CallExpr) and ARG_POS not in dec.arg_kinds:
+        dec = dec.callee
+    node = _resolve(api, dec) if isinstance(dec, RefExpr) else None
+    return node.fullname if node is not None else None
 
 
 def _add_digest(ctx: ClassDefContext, data: dict[str, object]) -> None:

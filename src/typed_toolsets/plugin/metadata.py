@@ -28,6 +28,7 @@ __all__ = [
     "class_metadata",
     "declarations_of",
     "loose_tools_of",
+    "overload_marks_of",
     "metadata",
     "method_facts_of",
     "mixin_metadata",
@@ -202,6 +203,12 @@ def loose_tools_of(info: TypeInfo) -> list[tuple[str, str]]:
         if isinstance(attribute, str) and isinstance(method, str):
             found.append((attribute, method))
     return found
+
+
+def overload_marks_of(info: TypeInfo) -> list[Span]:
+    """Where *info*'s own body puts ``@tool`` above an ``@overload``."""
+    found = [stored_span(mark) for mark in records(class_metadata(info).get("overload_marks"))]
+    return [at for at in found if at is not None]
 
 
 def lambda_of(info: TypeInfo, name: str) -> list[tuple[str, str]] | None:

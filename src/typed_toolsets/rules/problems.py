@@ -37,6 +37,7 @@ __all__ = [
     "CHECK_ONLY_CODES",
     "CODE_PREFIX",
     "KINDS",
+    "OVERLOAD_MARK",
     "PROBLEM_CODES",
     "STATIC_ONLY_CODES",
     "WARNING_CODES",
@@ -45,6 +46,12 @@ __all__ = [
     "Value",
     "problem",
 ]
+
+#: Why ``@tool`` over ``@overload`` is refused (``tool-cannot-mark``, at run time and statically):
+#: it would mark what ``@overload`` returns, which the class does not keep.
+OVERLOAD_MARK: Final = (
+    "the class keeps only the implementation; put @tool on the def without @overload"
+)
 
 #: Every error code starts with this (it is also the parent code in the mypy plugin).
 CODE_PREFIX: Final = "toolset-"

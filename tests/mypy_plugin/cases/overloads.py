@@ -1,0 +1,38 @@
+# `@tool` above an `@overload` marks what `@overload` returns, which the class does not keep:
+# refused as the class body runs, and by the plugin, where it is written. On the
+# implementation it declares the tool.
+from typing import overload
+
+from typing_extensions import overload as ext_overload
+
+from typed_toolsets import Toolset, tool
+
+
+class Marked(Toolset):
+    @tool  # E: tool(): @tool cannot mark an @overload: the class keeps only the implementation; put @tool on the def without @overload  [toolset-not-a-method]
+    @overload
+    def h(self, *, q: int) -> int: ...
+    @overload
+    def h(self, *, q: str) -> str: ...
+    def h(self, *, q: int | str) -> int | str:
+        return q
+
+
+class MarkedWithOptions(Toolset):
+    @overload
+    def h(self, *, q: int) -> int: ...
+    @tool(tool_name="hh")  # E: tool(): @tool cannot mark an @overload: the class keeps only the implementation; put @tool on the def without @overload  [toolset-not-a-method]
+    @ext_overload
+    def h(self, *, q: str) -> str: ...
+    def h(self, *, q: int | str) -> int | str:
+        return q
+
+
+class Implementation(Toolset):
+    @overload
+    def h(self, *, q: int) -> int: ...
+    @overload
+    def h(self, *, q: str) -> str: ...
+    @tool
+    def h(self, *, q: int | str) -> int | str:
+        return q
