@@ -176,5 +176,5 @@ class TypedToolsetsPlugin(Plugin):
 
 def plugin(version: str) -> type[Plugin]:
     """Entry point called by mypy with its version string."""
-    del version  # every supported mypy (>= 1.19) has the hooks used here
+    del version  # every supported mypy (>= 1.20) has the hooks used here
     return TypedToolsetsPlugin

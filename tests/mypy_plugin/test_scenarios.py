@@ -118,6 +118,21 @@ def project(tmp_path: Path, warm_cache: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.parametrize("plugins", ["typed_toolsets.mypy", ""])
+def test_a_run_after_one_on_a_submodule_reads_the_package_from_the_cache(
+    tmp_path: Path, plugins: str
+) -> None:
+    # mypy 1.19 stopped here ("method must be called on parsed file only"), with or without
+    # the plugin: the reason 1.20 is the oldest supported (tox's mypy-plugin-min runs it).
+    (tmp_path / "mypy.ini").write_text(
+        CONFIG.format(plugins=plugins, cache=tmp_path / "cache"), encoding="utf-8"
+    )
+    _write(tmp_path / "first.py", "import typed_toolsets._version\n")
+    _write(tmp_path / "second.py", "import typed_toolsets\n")
+    assert _errors(_mypy("first.py", cwd=tmp_path)) == []
+    assert _errors(_mypy("second.py", cwd=tmp_path)) == []
+
+
 def test_incremental_run_sees_a_renamed_grandparent_method(project: Path) -> None:
     assert _errors(_mypy("-p", "pkg", cwd=project)) == []
     _write(project / "pkg" / "base.py", BASE.replace("def assign(", "def assign_task("))
