@@ -1998,3 +1998,31 @@ def test_tool_on_an_overload_says_to_mark_the_implementation() -> None:
         "@tool on the def without @overload [toolset-not-a-method]"
     )
     assert not hasattr(typing.overload(lambda: None), "__typed_toolsets_spec__")
+
+
+class _ItemsAsAttributes(dict[str, int]):
+    """A dict whose attributes are its items: a missing one is a KeyError, not AttributeError."""
+
+    def __getattr__(self, name: str) -> int:
+        return self[name]
+
+
+class _Unbound:
+    """Like a context-local proxy used outside its context: every attribute access raises."""
+
+    def __getattribute__(self, name: str) -> object:
+        raise RuntimeError("working outside of the application context")
+
+
+@pytest.mark.parametrize("kind", [_ItemsAsAttributes, _Unbound])
+def test_a_class_attribute_whose_attributes_raise_is_only_an_attribute(kind: type) -> None:
+    class Settings(Toolset):
+        settings = kind()
+        other = staticmethod(len)  # looked at as the attributes are, and told apart by type
+
+        @tool
+        def ping(self, *, x: int) -> int:
+            return x
+
+    (ping,) = Settings.to_tools()
+    assert ping.dynamic_call({"x": 2}) == 2

@@ -266,7 +266,8 @@ def _own_specs(cls: type, problems: list[Problem]) -> tuple[ToolSpec, ...]:
                     problems.append(problem(kind, class_name, got=repr(item)))
     loose: list[tuple[str, ToolSpec]] = []
     for name, value in cls.__dict__.items():
-        if isinstance(value, ToolSpec):
+        # By type: any attribute comes here, and a proxy's `__class__` may raise.
+        if issubclass(type(value), ToolSpec):
             if name != "exports":
                 loose.append((name, value))
             continue

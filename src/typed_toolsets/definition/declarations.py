@@ -198,12 +198,15 @@ def _unwrap(obj: object) -> object:
     A `functools.cached_property` or `functools.singledispatchmethod` too: marked through its
     function, it is found by the class, which says what it is and why it cannot be exported.
     """
-    if issubclass(type(obj), (staticmethod, classmethod)):
+    # By type, not isinstance: a proxy's `__class__` may raise (werkzeug's LocalProxy outside
+    # a request), and any class attribute comes here.
+    kind = type(obj)
+    if issubclass(kind, (staticmethod, classmethod)):
         return getattr(obj, "__func__", None)
-    if isinstance(obj, property):
-        return obj.fget
-    if isinstance(obj, (functools.cached_property, functools.singledispatchmethod)):
-        return typing.cast("object", obj.func)
+    if issubclass(kind, property):
+        return typing.cast("property", obj).fget
+    if issubclass(kind, (functools.cached_property, functools.singledispatchmethod)):
+        return typing.cast("functools.cached_property[object]", obj).func
     return obj
 
 
@@ -413,5 +416,8 @@ def marks(obj: object) -> int:
 def spec_of(obj: object) -> ToolSpec | None:
     """Return the `ToolSpec` the decorator form attached to *obj* (or what it wraps), if any."""
     target = _unwrap(obj)
-    spec = getattr(target, SPEC_ATTRIBUTE, None)
-    return spec if isinstance(spec, ToolSpec) else None
+    try:
+        spec = getattr(target, SPEC_ATTRIBUTE, None)
+        return spec if isinstance(spec, ToolSpec) else None
+    except Exception:  # noqa: BLE001 - its own __getattr__ (a dict read as attributes: KeyError)
+        return None
