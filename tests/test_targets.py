@@ -203,3 +203,38 @@ def test_a_file_target_still_imports_its_siblings_and_a_package_file_its_package
     assert [c.__name__ for c in load_toolsets(str(tools))] == ["AToolset"]
     (cls,) = load_toolsets(str(member))
     assert cls.__module__ == "pkg.tools"
+
+
+@pytest.mark.parametrize(
+    ("prefix", "encoding"),
+    [(b"\xef\xbb\xbf", "utf-8"), (b"# -*- coding: latin-1 -*-\n", "latin-1")],
+    ids=["byte-order-mark", "coding-line"],
+)
+def test_a_file_is_read_as_python_decodes_it(workdir: Path, prefix: bytes, encoding: str) -> None:
+    # Read as plain UTF-8, a BOM made the parser refuse it (findings on line 0, the call sites
+    # not looked at) and a Latin-1 file could not be read.
+    source = textwrap.dedent(
+        """\
+        import attrs
+        from typed_toolsets import Toolset, tool
+
+        # caf\u00e9
+        class Broken(Toolset):
+            exports = (tool("g"),)
+
+        @attrs.define
+        class Needs(Toolset):
+            url: str
+
+        def main() -> None:
+            Needs.to_tools()
+        """
+    )
+    lines = prefix.count(b"\n")
+    (workdir / "decoded.py").write_bytes(prefix + source.encode(encoding))
+    findings = run_check([str(workdir / "decoded.py")]).findings
+    # Each where the file has it: the declaration, the call.
+    assert sorted((f.line - lines, f.code) for f in findings) == [
+        (6, "toolset-unknown-method"),
+        (13, "toolset-init"),
+    ]

@@ -26,7 +26,6 @@ import ast
 import sys
 import typing
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, Final, Literal
 
 import attrs
@@ -44,7 +43,14 @@ from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem
 from typed_toolsets.rules.problems import problem as make_problem
 
 from .ambiguity import find_ambiguity
-from .sources import ClassSource, SourceIndex, attribute_accesses, resolve, root_name
+from .sources import (
+    ClassSource,
+    SourceIndex,
+    attribute_accesses,
+    read_source,
+    resolve,
+    root_name,
+)
 from .targets import (
     LoadedModule,
     TargetError,
@@ -173,11 +179,7 @@ class _Checker:
     def index(self, path: str, namespace: dict[str, object] | None = None) -> SourceIndex:
         found = self._indexes.get(path)
         if found is None:
-            try:
-                source = Path(path).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                source = ""
-            found = SourceIndex(path, source, namespace or {})
+            found = SourceIndex(path, read_source(path) or "", namespace or {})
             self._indexes[path] = found
         return found
 
@@ -348,10 +350,12 @@ class _Checker:
     def check_calls(self, loaded: LoadedModule, wanted: set[type] | None) -> None:
         if loaded.module is None or _INIT in self.disabled:
             return
+        source = read_source(loaded.path)
         try:
-            source = Path(loaded.path).read_text(encoding="utf-8")
-            tree = ast.parse(source, filename=loaded.path)
-        except (OSError, UnicodeDecodeError, SyntaxError):
+            tree = ast.parse(source, filename=loaded.path) if source is not None else None
+        except SyntaxError:
+            return
+        if tree is None:
             return
         namespace = dict(vars(loaded.module))
         for node, local in attribute_accesses(tree):

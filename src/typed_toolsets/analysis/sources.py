@@ -8,6 +8,7 @@ parameter. `attribute_accesses` and `resolve` find ``X.to_tools`` call sites and
 from __future__ import annotations
 
 import ast
+import importlib.util
 import typing
 from collections.abc import Callable, Iterator
 from typing import Final
@@ -24,6 +25,7 @@ __all__ = [
     "SourceIndex",
     "attribute_accesses",
     "constant",
+    "read_source",
     "resolve",
     "root_name",
 ]
@@ -35,6 +37,19 @@ class FunctionSource:
 
     line: int
     params: dict[str, int]
+
+
+def read_source(path: str) -> str | None:
+    """The source text of the module file *path*, decoded as Python decodes it; None if unreadable.
+
+    A byte order mark and a PEP 263 coding line are honoured (reading it as plain UTF-8 left a
+    BOM the parser refuses, and refused a Latin-1 file).
+    """
+    try:
+        with open(path, "rb") as handle:
+            return importlib.util.decode_source(handle.read())
+    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+        return None
 
 
 @attrs.define
