@@ -2026,3 +2026,39 @@ def test_a_class_attribute_whose_attributes_raise_is_only_an_attribute(kind: typ
 
     (ping,) = Settings.to_tools()
     assert ping.dynamic_call({"x": 2}) == 2
+
+
+@pytest.mark.parametrize(
+    ("annotation", "reason"),
+    [
+        ("list[int, str]", "list takes one type parameter, not 2 (for example list[str])"),
+        ("dict[str]", "dict takes two type parameters, not 1 (for example dict[str, int])"),
+        ("set[int, str]", "set takes one type parameter, not 2 (for example set[str])"),
+        (
+            "collections.abc.Mapping[str]",
+            "Mapping takes two type parameters, not 1 (for example Mapping[str, int])",
+        ),
+    ],
+)
+def test_a_generic_given_the_wrong_number_of_parameters_is_told_so(
+    annotation: str, reason: str
+) -> None:
+    # Python builds such an annotation without a word; unpacking its parameters raised.
+    source = f"class Arity(Toolset):\n    @tool\n    def f(self, *, a: {annotation}) -> None: ...\n"
+    namespace = {"Toolset": Toolset, "tool": tool, "collections": collections}
+    (record,) = records_of(lambda: exec(source, namespace))  # noqa: S102 - this test's own text
+    assert (record.code, record.method, record.parameter) == ("toolset-param-type", "f", "a")
+    assert f"which has no JSON Schema ({reason})" in str(record)
+
+
+def test_a_wrong_number_of_parameters_met_when_a_later_name_is_read_is_a_definition_error() -> None:
+    class Later(Toolset):
+        @tool
+        def f(self, *, a: Pending) -> None: ...  # noqa: F821 - defined below
+
+    globals()["Pending"] = dict[str]  # type: ignore[misc]
+    try:
+        (record,) = records_of(Later.to_tools)
+    finally:
+        del globals()["Pending"]
+    assert "dict takes two type parameters, not 1" in str(record)

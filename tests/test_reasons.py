@@ -39,14 +39,16 @@ WORDS: dict[str, str] = {
     "str_keys": "only str keys are supported, as JSON object keys are strings; use dict[str, ...] and convert or check the keys in the method",
     "type_variable": "the type variable",
     "unannotated_field": "",  # `field C.f has no type annotation`: a parameter's says it too
+    "wrong_parameters": "type parameters, not",
 }
 #: Said by one side only: mypy reads LiteralString as str and TypeGuard as bool; only mypy
-#: omits parameters so.
+#: omits parameters so; mypy reports a wrong number of them itself ([type-arg]).
 ONE_SIDE = {
     "EMPTY_LITERAL": "types",
     "LITERAL_STRING": "types",
     "OMITTED_PARAMETERS": "plugin",
     "TYPE_PREDICATE": "types",
+    "wrong_parameters": "types",
 }
 
 
@@ -69,6 +71,7 @@ def test_the_words_are_the_reasons_own() -> None:
         "not_a_struct": reasons.not_a_struct("C"),
         "str_keys": reasons.str_keys("int"),
         "type_variable": reasons.type_variable("T"),
+        "wrong_parameters": reasons.wrong_parameters("builtins.dict", "dict", 1),
     }
     assert set(rendered) == {name for name in WORDS if name.islower() and WORDS[name]}
     for name, text in rendered.items():

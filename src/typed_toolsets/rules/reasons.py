@@ -42,6 +42,7 @@ __all__ = [
     "str_keys",
     "type_variable",
     "unannotated_field",
+    "wrong_parameters",
 ]
 
 ANY: Final = "Any has no JSON Schema; use a concrete type"
@@ -148,13 +149,27 @@ def missing_parameters(fullname: str, name: str) -> str:
         fullname: The generic's fully qualified name (``builtins.dict``, ``typing.Mapping``).
         name: Its name as the message shows it.
     """
+    return f"{name} needs its type parameters (for example {_example(fullname, name)})"
+
+
+def wrong_parameters(fullname: str, name: str, given: int) -> str:
+    """The reason a list, set or dict given too many or too few type parameters has no schema.
+
+    Args:
+        fullname: The generic's fully qualified name (``builtins.dict``, ``typing.Mapping``).
+        name: Its name as the message shows it.
+        given: How many it was given (``dict[str]``: 1).
+    """
+    takes = "two type parameters" if fullname in MAPPING_ORIGINS else "one type parameter"
+    return f"{name} takes {takes}, not {given} (for example {_example(fullname, name)})"
+
+
+def _example(fullname: str, name: str) -> str:
     if fullname in MAPPING_ORIGINS:
-        example = f"{name}[str, int]"
-    elif fullname in ("builtins.tuple", "typing.Tuple"):
-        example = f"{name}[int, ...]"
-    else:
-        example = f"{name}[str]"
-    return f"{name} needs its type parameters (for example {example})"
+        return f"{name}[str, int]"
+    if fullname in ("builtins.tuple", "typing.Tuple"):
+        return f"{name}[int, ...]"
+    return f"{name}[str]"
 
 
 def field_reason(field: str, reason: str) -> str:

@@ -198,12 +198,27 @@ def _list_like(annotation: object, item: TypeSpec, *, as_tuple: bool) -> TypeSpe
     )
 
 
+def _parameters(annotation: object, takes: int) -> tuple[object, ...]:
+    """The type parameters of *annotation*, a generic that *takes* so many of them.
+
+    Raises:
+        Unsupported: It was given another number (``list[int, str]``, ``dict[str]``), which
+            Python accepts when it builds the annotation.
+    """
+    given = typing.get_args(annotation)
+    if len(given) != takes:
+        origin = typing.get_origin(annotation)
+        name = getattr(origin, "__name__", repr(origin))
+        raise Unsupported(reasons.wrong_parameters(fullname(origin), name, len(given)))
+    return given
+
+
 def _is_sequence(annotation: object) -> bool:
     return _origin_name(annotation) in SEQUENCE_ORIGINS and bool(typing.get_args(annotation))
 
 
 def _sequence_rule(annotation: object, builder: Builder) -> TypeSpec:
-    (item_type,) = typing.get_args(annotation)
+    (item_type,) = _parameters(annotation, 1)
     return _list_like(annotation, builder.spec(item_type), as_tuple=False)
 
 
@@ -329,7 +344,7 @@ def _of_scalars(annotation: object, builder: Builder) -> bool:
 
 
 def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
-    (item_type,) = typing.get_args(annotation)
+    (item_type,) = _parameters(annotation, 1)
     item = builder.spec(item_type)
     if not item.hashable:
         raise Unsupported(sets.unhashable(label(item_type)))
@@ -408,7 +423,7 @@ def _key_is_str(key_type: object) -> bool:
 
 
 def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
-    key_type, value_type = typing.get_args(annotation)
+    key_type, value_type = _parameters(annotation, 2)
     if not _key_is_str(key_type):
         if typing.get_origin(key_type) is typing.Annotated:
             # The label would show the bare str: name the metadata the schema cannot carry.
@@ -483,7 +498,7 @@ def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
 
 
 def _array_shape(annotation: object, describer: Describer) -> Shape:
-    (item_type,) = typing.get_args(annotation)
+    (item_type,) = _parameters(annotation, 1)
     return Shape.array(describer.label(annotation), describer.shape(item_type))
 
 
@@ -498,7 +513,7 @@ def _tuple_shape(annotation: object, describer: Describer) -> Shape:
 
 
 def _mapping_shape(annotation: object, describer: Describer) -> Shape:
-    _key_type, value_type = typing.get_args(annotation)
+    _key_type, value_type = _parameters(annotation, 2)
     return Shape.mapping(describer.label(annotation), describer.shape(value_type))
 
 
