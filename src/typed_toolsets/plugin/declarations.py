@@ -67,7 +67,7 @@ from typed_toolsets.rules.names import mangle
 from typed_toolsets.rules.problems import problem
 
 from .codes import report
-from .fullnames import TOOL_FUNCTION, TOOL_SPEC, TOOLSET
+from .fullnames import TOOL_SPEC, TOOLSET
 from .inline import record_limits
 from .metadata import DIGEST, FIELDS_META, META, META_VERSION, MIXIN_META, records
 from .reader import Reader, assignments, describe, span
@@ -324,7 +324,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
             _record_unread(reader, stmt, data)
         # Stacked `@tool`s declare the method once each: merging reports the further ones.
         decorated += _statement_decoratordecls(reader, stmt)
-        overload_marks += _overload_marks(ctx.api, stmt)
+        overload_marks += _overload_marks(reader, stmt)
     data.setdefault("exports", [])
     data["decorated"] = decorated
     data["overload_marks"] = overload_marks
@@ -613,13 +613,14 @@ def _statement_decoratordecls(reader: Reader, stmt: Statement) -> list[dict[str,
     return []
 
 
-def _overload_marks(api: SemanticAnalyzerPluginInterface, stmt: Statement) -> list[dict[str, int]]:
+def _overload_marks(reader: Reader, stmt: Statement) -> list[dict[str, int]]:
     """Where a ``@tool`` above an ``@overload`` of *stmt* is: it marks what ``@overload`` returns.
 
-    The run time refuses it (``tool-cannot-mark``) as the class body runs. (A ``@tool`` below
-    ``@overload`` marks a function the class does not keep either, but nothing refuses it.)
-    mypy analyses the overloads with the methods' bodies, after this hook: their decorators'
-    names are looked up here.
+    The run time refuses it (``tool-cannot-mark``) as the class body runs, at the ``@tool``
+    nearest the ``@overload`` (a further one never runs). (A ``@tool`` below ``@overload``
+    marks a function the class does not keep either, but nothing refuses it.) mypy analyses
+    the overloads with the methods' bodies, after this hook: their decorators' names are looked
+    up here.
     """
     if not isinstance(stmt, OverloadedFuncDef):
         return []
@@ -628,20 +629,31 @@ def _overload_marks(api: SemanticAnalyzerPluginInterface, stmt: Statement) -> li
         if not isinstance(item, Decorator):
             continue
         decorators = item.original_decorators
-        named = [_decorator_name(api, dec) for dec in decorators]
-        overload = next((i for i, name in enumerate(named) if name in _OVERLOAD), None)
-        if overload is not None:
-            above = zip(decorators[:overload], named[:overload], strict=True)
-            marks += [span(dec) for dec, name in above if name == TOOL_FUNCTION]
+        found = [_resolved(reader.api, dec) for dec in decorators]
+        overload = next(
+            (i for i, ref in enumerate(found) if ref is not None and ref.fullname in _OVERLOAD),
+            None,
+        )
+        if overload is None:
+            continue
+        tools = [
+            i for i, ref in enumerate(found[:overload]) if ref is not None and reader.is_tool(ref)
+        ]
+        if tools:
+            marks.append(span(decorators[tools[-1]]))
     return marks
 
 
-def _decorator_name(api: SemanticAnalyzerPluginInterface, dec: Expression) -> str | None:
-    """The full name of what decorates: the function itself, or one called with options only."""
+def _resolved(api: SemanticAnalyzerPluginInterface, dec: Expression) -> NameExpr | None:
+    """What decorates (or, called with options only, its callee), looked up as a bound name."""
     if isinstance(dec, CallExpr) and ARG_POS not in dec.arg_kinds:
         dec = dec.callee
     node = _resolve(api, dec) if isinstance(dec, RefExpr) else None
-    return node.fullname if node is not None else None
+    if node is None:
+        return None
+    bound = NameExpr(node.name)
+    bound.node, bound.fullname = node, node.fullname
+    return bound
 
 
 def _add_digest(ctx: ClassDefContext, data: dict[str, object]) -> None:
@@ -676,7 +688,7 @@ def _declare_exports_type(ctx: ClassDefContext, stmt: AssignmentStmt) -> None:
     names = [t for t in stmt.lvalues if isinstance(t, NameExpr) and t.name == "exports"]
     if stmt.type is not None or not names:
         return
-    (target,) = names
+    target = names[0]  # `exports = exports = (...)` binds it twice, to one variable
     var = target.node
     if not isinstance(var, Var) or var.info is not ctx.cls.info or not var.is_inferred:
         return

@@ -11,6 +11,13 @@ class Chained(Toolset):
         return 1
 
 
+class Twice(Toolset):
+    exports = exports = (tool("fnd"),)  # E: Twice.fnd: Twice has no method 'fnd' to export; did you mean 'find'?  [toolset-unknown-method]
+
+    def find(self, *, q: str) -> int:
+        return 1
+
+
 class ChainedName(Toolset):
     toolset_name = alias = "a b"
 

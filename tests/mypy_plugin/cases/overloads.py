@@ -36,3 +36,28 @@ class Implementation(Toolset):
     @tool
     def h(self, *, q: int | str) -> int | str:
         return q
+
+
+expose = tool
+
+
+class Alias(Toolset):
+    @expose  # E: tool(): @tool cannot mark an @overload: the class keeps only the implementation; put @tool on the def without @overload  [toolset-not-a-method]
+    @overload
+    def h(self, *, q: int) -> int: ...
+    @overload
+    def h(self, *, q: str) -> str: ...
+    def h(self, *, q: int | str) -> int | str:
+        return q
+
+
+class Stacked(Toolset):
+    # The @tool nearest the @overload raises; the one above it never runs.
+    @tool
+    @tool  # E: tool(): @tool cannot mark an @overload: the class keeps only the implementation; put @tool on the def without @overload  [toolset-not-a-method]
+    @overload
+    def h(self, *, q: int) -> int: ...
+    @overload
+    def h(self, *, q: str) -> str: ...
+    def h(self, *, q: int | str) -> int | str:
+        return q
