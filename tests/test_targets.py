@@ -238,3 +238,43 @@ def test_a_file_is_read_as_python_decodes_it(workdir: Path, prefix: bytes, encod
         (6, "toolset-unknown-method"),
         (13, "toolset-init"),
     ]
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        'TOOLS = REGISTRY["Broken"].to_tools()',  # a registry the failed class never joined
+        "raise SystemExit(0)",
+        'raise RuntimeError("configuration missing")',
+    ],
+)
+def test_what_fails_after_a_failed_class_does_not_hide_it(workdir: Path, after: str) -> None:
+    # The import stopped at the class; run again statement by statement, a later statement
+    # that fails (perhaps because of it) ends the run, and the class's problem is reported.
+    _write(
+        workdir,
+        "registry_mod.py",
+        f"""\
+        from typed_toolsets import Toolset, tool
+
+        REGISTRY = {{}}
+
+
+        def register(cls):
+            REGISTRY[cls.__name__] = cls
+            return cls
+
+
+        @register
+        class Broken(Toolset):
+            exports = (tool("serch"),)
+
+            def search(self, *, q: str) -> str:
+                return q
+
+
+        {after}
+        """,
+    )
+    (finding,) = run_check(["registry_mod"]).findings
+    assert (finding.code, finding.line) == ("toolset-unknown-method", 13)

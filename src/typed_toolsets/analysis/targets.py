@@ -348,8 +348,11 @@ def _load_by_statement(
     """Run a module whose import raised a definition error again, one statement at a time.
 
     A class statement that raises is recorded and skipped, so every class of the module is
-    checked; statements that need a skipped class fail in turn and are skipped too. Module-level
-    code therefore runs twice: ``check`` is meant for modules that define toolsets.
+    checked; statements that need a skipped class fail in turn and are skipped too. Once a class
+    has failed, a statement that raises anything else ends the run (the import never got that
+    far, and it may follow from the class: a registry lookup, an exit), and the failures found
+    are reported. Module-level code therefore runs twice: ``check`` is meant for modules that
+    define toolsets.
     """
     spec = spec if spec is not None else importlib.util.find_spec(name)
     loader = spec.loader if spec is not None else None
@@ -376,13 +379,17 @@ def _load_by_statement(
         except ToolsetDefinitionError as exc:
             loaded.failures.append(exc)
             skipped.update(_bound_names(stmt))
-        except NameError as exc:
-            if exc.name not in skipped:
-                raise _import_failure(name, exc) from None
-            skipped.update(_bound_names(stmt))  # needs a class that failed: already reported
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001 - the module fails, as on import
+            if isinstance(exc, NameError) and exc.name in skipped:
+                skipped.update(_bound_names(stmt))  # needs a class that failed: reported
+                continue
+            if loaded.failures:
+                # Past a class that failed, which the import never got beyond: this failure
+                # (a registry without the class, an exit) may follow from it. What failed
+                # before is reported; the rest of the module is not run.
+                break
             raise _import_failure(name, exc) from None
     if not loaded.failures:  # pragma: no cover - the import failed once, so it fails again
         loaded.failures.append(first)
