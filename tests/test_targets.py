@@ -278,3 +278,17 @@ def test_what_fails_after_a_failed_class_does_not_hide_it(workdir: Path, after: 
     )
     (finding,) = run_check(["registry_mod"]).findings
     assert (finding.code, finding.line) == ("toolset-unknown-method", 13)
+
+
+def test_a_module_nested_past_the_recursion_limit_is_checked(workdir: Path) -> None:
+    # One expression of 1,200 operands and an `elif` chain of 1,200 branches: Python compiles
+    # them, and the walks of the source (classes and functions, `to_tools()` call sites) ran
+    # out of stack on them (a traceback, exit 1).
+    terms = " | ".join(f"(1 << {i % 60})" for i in range(1200))
+    branches = "".join(f"    elif n == {i}:\n        return {i}\n" for i in range(1, 1200))
+    chain = f"def pick(n):\n    if n == 0:\n        return 0\n{branches}    return -1\n"
+    source = TOOLS + f"\n\nMASK = {terms}\n\n\n{chain}\n\nFirst.to_tools()\n"
+    (workdir / "deep_mod.py").write_text(source, encoding="utf-8")
+    result = run_check(["deep_mod"])
+    assert result.findings == ()
+    assert len(result.classes) == 2  # First and Holder.Second

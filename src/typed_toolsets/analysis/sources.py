@@ -101,23 +101,29 @@ class SourceIndex:
         self._walk(tree.body, "")
 
     def _walk(self, body: list[ast.stmt], prefix: str) -> None:
-        for node in body:
+        # In source order, with a stack of its own: a long `elif` chain nests deeper than
+        # Python's recursion limit.
+        pending = [(stmt, prefix) for stmt in reversed(body)]
+        while pending:
+            node, where = pending.pop()
+            inner: list[ast.stmt] = []
             if isinstance(node, ast.ClassDef):
-                qualname = f"{prefix}{node.name}"
+                qualname = f"{where}{node.name}"
                 self.classes[qualname] = self._class(node)
-                self._walk(node.body, f"{qualname}.")
+                inner, where = node.body, f"{qualname}."
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.functions[f"{prefix}{node.name}"] = _function_source(node)
-                self._walk(node.body, f"{prefix}{node.name}.<locals>.")
+                self.functions[f"{where}{node.name}"] = _function_source(node)
+                inner, where = node.body, f"{where}{node.name}.<locals>."
             else:
                 for field in ("body", "orelse", "finalbody", "handlers"):
-                    inner = getattr(node, field, None)
-                    if isinstance(inner, list):
-                        statements = [s for s in inner if isinstance(s, ast.stmt)]  # pyright: ignore[reportUnknownVariableType]
-                        for handler in inner:  # pyright: ignore[reportUnknownVariableType]
-                            if isinstance(handler, ast.ExceptHandler):
-                                statements.extend(handler.body)
-                        self._walk(statements, prefix)
+                    block = getattr(node, field, None)
+                    if isinstance(block, list):
+                        for item in block:  # pyright: ignore[reportUnknownVariableType]
+                            if isinstance(item, ast.stmt):
+                                inner.append(item)
+                            elif isinstance(item, ast.ExceptHandler):
+                                inner.extend(item.body)
+            pending += [(stmt, where) for stmt in reversed(inner)]
 
     def function(self, qualname: str) -> FunctionSource | None:
         """The function or method *qualname* (``Class.method``, ``helper``), if in this file.
@@ -351,16 +357,17 @@ def _bound_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> s
 
 
 def attribute_accesses(tree: ast.Module) -> Iterator[tuple[ast.Attribute, frozenset[str]]]:
-    """Every attribute access, with the names bound locally by the enclosing functions."""
+    """Every attribute access, with the names bound locally by the enclosing functions.
 
-    def visit(
-        node: ast.AST, local: frozenset[str]
-    ) -> Iterator[tuple[ast.Attribute, frozenset[str]]]:
+    In source order, walked with a stack of its own: an expression of a thousand operands
+    (``A | B | ...``) or a long ``elif`` chain nests deeper than Python's recursion limit.
+    """
+    pending: list[tuple[ast.AST, frozenset[str]]] = [(tree, frozenset())]
+    while pending:
+        node, local = pending.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             local = local | _bound_names(node)
         if isinstance(node, ast.Attribute):
             yield node, local
-        for child in ast.iter_child_nodes(node):
-            yield from visit(child, local)
-
-    yield from visit(tree, frozenset())
+        children = list(ast.iter_child_nodes(node))
+        pending += [(child, local) for child in reversed(children)]
