@@ -1937,6 +1937,11 @@ def test_an_error_raised_with_a_message_of_one_s_own_keeps_it() -> None:
     assert (str(again), again.problems) == (str(error), ())
     assert ExportError("two tools clash").problems == ("two tools clash",)
     assert str(ExportError("two tools clash")) == "two tools clash"
+    # A list of one's own messages too (`check` read each as a record, and crashed).
+    several = ToolsetDefinitionError(["Plugins must set a name", "and a version"])
+    assert (str(several), several.problems) == ("Plugins must set a name\nand a version", ())
+    again = pickle.loads(pickle.dumps(several))  # noqa: S301 - our own object
+    assert (str(again), again.problems) == (str(several), ())
 
 
 #: A recursive alias written as a string: Python evaluates it one level deep.

@@ -292,3 +292,26 @@ def test_a_module_nested_past_the_recursion_limit_is_checked(workdir: Path) -> N
     result = run_check(["deep_mod"])
     assert result.findings == ()
     assert len(result.classes) == 2  # First and Holder.Second
+
+
+def test_a_list_of_ones_own_messages_raised_is_a_finding(workdir: Path) -> None:
+    _write(
+        workdir,
+        "own_list_mod.py",
+        """\
+        from typed_toolsets import Toolset, ToolsetDefinitionError
+
+
+        class Base(Toolset):
+            def __init_subclass__(cls, **kwargs: object) -> None:
+                super().__init_subclass__(**kwargs)
+                raise ToolsetDefinitionError(["Plugins must set a name", "and a version"])
+
+
+        class Plugin(Base):
+            pass
+        """,
+    )
+    (finding,) = run_check(["own_list_mod"]).findings
+    assert (finding.code, finding.toolset, finding.line) == ("toolset-raised", "Plugin", 7)
+    assert "Plugins must set a name\nand a version" in finding.format()

@@ -36,10 +36,11 @@ class ToolsetDefinitionError(TypedToolsetsError, TypeError):
     method and the cause: ``Class.method: cause [toolset-<code>]``.
 
     Your own code may raise it with a message (``ToolsetDefinitionError("...")``, from an
-    ``__init_subclass__`` of its own, say): the message is kept as given and ``problems`` is
-    empty, since no record of the library's says it. ``typed-toolsets check`` reports such an
-    error raised while a target is imported as a finding with its message (code
-    ``toolset-raised``); the other commands, as that target's import failure.
+    ``__init_subclass__`` of its own, say), or a list of them: the message is kept as given
+    (one line each) and ``problems`` is empty, since no record of the library's says it.
+    ``typed-toolsets check`` reports such an error raised while a target is imported as a
+    finding with its message (code ``toolset-raised``); the other commands, as that target's
+    import failure.
 
     Attributes:
         problems: One `Problem` record per problem, in the order they were found; each has
@@ -57,13 +58,17 @@ class ToolsetDefinitionError(TypedToolsetsError, TypeError):
     # the first ``to_tools()`` would have. Not part of the public API.
     _deferred: tuple[tuple[str, object, type], ...] = ()
 
-    def __init__(self, problems: Iterable[Problem] | str) -> None:
+    def __init__(self, problems: Iterable[Problem] | Iterable[str] | str) -> None:
         if isinstance(problems, str):  # a str is iterable too: its characters are no records
             self.problems = ()
             super().__init__(problems)
             return
-        self.problems = tuple(problems)
-        super().__init__("\n".join(str(p) for p in self.problems))
+        found: tuple[Problem | str, ...] = tuple(problems)
+        records = tuple(p for p in found if isinstance(p, Problem))
+        # Messages of your own code's (a list of str) are kept as given, one per line, as one
+        # message is; no record of the library's says them.
+        self.problems = records if len(records) == len(found) else ()
+        super().__init__("\n".join(str(p) for p in found))
 
     def __reduce__(
         self,
