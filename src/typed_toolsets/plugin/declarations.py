@@ -581,7 +581,8 @@ def _lambda_parameters(expr: LambdaExpr) -> list[list[str]]:
     for argument in expr.arguments:
         if argument.kind in kinds:
             kind = kinds[argument.kind]
-        elif argument.pos_only:
+        elif argument.pos_only and argument.kind.is_positional():
+            # mypy before 2 marks a keyword-only `__key` positional-only too (its old spelling)
             kind = "positional-only"
         else:
             kind = "positional" if argument.kind.is_positional() else "keyword"
