@@ -433,3 +433,52 @@ class TestAsync:
         with pytest.raises(asyncio.CancelledError):
             asyncio.run(main())
         assert time.monotonic() - started < 5
+
+
+class TestPickling:
+    """A proxy pickles as its toolset and name (its compiled code and locks never could)."""
+
+    def test_a_pickled_proxy_is_the_tool_of_the_pickled_toolset(self) -> None:
+        import pickle
+
+        divide = MathToolset(calls=["before"]).to_tools()[0]
+        again = pickle.loads(pickle.dumps(divide))  # noqa: S301 - our own object
+        assert (again.name, again.method_name, again.schema) == (
+            divide.name,
+            divide.method_name,
+            divide.schema,
+        )
+        assert again.dynamic_call({"a": 6, "b": 3}) == 2.0
+        assert again.toolset.calls == ["before", "divide"]  # its own copy of the toolset
+        assert divide.toolset.calls == ["before"]
+
+    def test_a_copy_is_bound_to_the_same_toolset_and_a_deep_copy_to_a_copy_of_it(self) -> None:
+        import copy
+
+        divide = MathToolset().to_tools()[0]
+        assert copy.copy(divide).toolset is divide.toolset
+        deep = copy.deepcopy(divide)
+        assert deep.toolset is not divide.toolset
+        assert deep.toolset == divide.toolset
+        assert deep.dynamic_call('{"a": 1, "b": 4}') == 0.25
+
+    def test_a_renamed_proxy_is_found_by_its_method(self) -> None:
+        import pickle
+
+        renamed = attrs.evolve(MathToolset().to_tools()[0], name="divide_numbers")
+        again = pickle.loads(pickle.dumps(renamed))  # noqa: S301 - our own object
+        assert again.method_name == "divide"
+
+    def test_it_runs_in_a_process_pool(self) -> None:
+        import concurrent.futures
+        import multiprocessing
+
+        divide = MathToolset().to_tools()[0]
+        # A fresh interpreter (spawn) imports this module to load the toolset's class.
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+            answers = list(pool.map(divide.dynamic_call, [{"a": 1, "b": 2}, {"a": 1}], timeout=120))
+        assert answers[0] == 0.5
+        assert answers[1] == (
+            "Error: Invalid arguments for tool 'math_divide': b: missing required argument"
+        )

@@ -137,6 +137,15 @@ class ToolProxy(Generic[_P, _R_co]):
         """The `Limits` that apply to this tool."""
         return self._export.limits
 
+    def __reduce__(self) -> tuple[Callable[..., ToolProxy], tuple[object, ...]]:
+        """Pickled (or copied) as its toolset and its name: built again from them when loaded.
+
+        What it holds besides is built per class, with compiled code and locks no pickle takes.
+        A deep copy is the tool of a deep copy of the toolset. The toolset must pickle itself
+        (its class importable, its fields picklable), as for any object sent to a process.
+        """
+        return _rebuilt, (self.toolset, self.name, self.method_name)
+
     def call(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co:
         """Call the method directly: no conversion, exceptions propagate, its result is returned.
 
@@ -283,6 +292,23 @@ def make_proxies(exports: list[Export], instance: typed_toolsets.Toolset) -> lis
         )
         for export in exports
     ]
+
+
+def _rebuilt(toolset: typed_toolsets.Toolset, name: str, method_name: str) -> ToolProxy:
+    """The tool *name* of *toolset*, as `ToolProxy.__reduce__` stores it.
+
+    Raises:
+        LookupError: The toolset's class no longer exports it (another version of the code).
+    """
+    proxies = toolset.to_tools()
+    for proxy in proxies:
+        if proxy.name == name:
+            return proxy
+    for proxy in proxies:  # renamed since (attrs.evolve): the method is what it calls
+        if proxy.method_name == method_name:
+            return proxy
+    msg = f"{type(toolset).__qualname__} exports no tool {name!r} (method {method_name!r})"
+    raise LookupError(msg)
 
 
 def _outcome(
