@@ -2067,3 +2067,19 @@ def test_a_wrong_number_of_parameters_met_when_a_later_name_is_read_is_a_definit
     finally:
         del globals()["Pending"]
     assert "dict takes two type parameters, not 1" in str(record)
+
+
+def test_a_tool_spec_made_or_evolved_directly_is_checked_as_tool_checks_it() -> None:
+    spec = tool("f")
+    # Each was let through (a number as the description, in every export) or broke class
+    # creation with an AttributeError.
+    for changes in ({"limits": 5}, {"description": 5}, {"inline": "yes"}, {"tool_name": 7}):
+        with pytest.raises(ToolsetDefinitionError) as caught:
+            attrs.evolve(spec, **changes)
+        (record,) = caught.value.problems
+        assert record.code in ("toolset-signature", "toolset-invalid-name"), changes
+    from typed_toolsets import ToolAnnotations, ToolSpec
+
+    hinted = attrs.evolve(spec, annotations={"readOnlyHint": True})  # type: ignore[arg-type]
+    assert hinted.annotations == ToolAnnotations(read_only_hint=True)
+    assert ToolSpec("f", annotations={"readOnlyHint": True}) == hinted  # type: ignore[arg-type]

@@ -175,6 +175,22 @@ class ToolSpec:
     requires_approval: bool | None = None
     inline: bool = False
 
+    def __attrs_post_init__(self) -> None:
+        # Made directly or by `attrs.evolve`, it is checked as `tool` checks its arguments,
+        # and hints given as a mapping are read as `tool` reads them.
+        _check_arguments(
+            self.method_name,
+            self.tool_name,
+            self.description,
+            self.limits,
+            self.annotations,
+            self.requires_approval,
+            self.inline,
+        )
+        given = typing.cast("object", self.annotations)  # a mapping, despite the field's type
+        if given is not None and not isinstance(given, ToolAnnotations):
+            object.__setattr__(self, "annotations", read_annotations(given))
+
     if not TYPE_CHECKING:  # type checkers report the call as they would without it
 
         def __call__(self, func: object) -> None:
