@@ -2083,3 +2083,27 @@ def test_a_tool_spec_made_or_evolved_directly_is_checked_as_tool_checks_it() -> 
     hinted = attrs.evolve(spec, annotations={"readOnlyHint": True})  # type: ignore[arg-type]
     assert hinted.annotations == ToolAnnotations(read_only_hint=True)
     assert ToolSpec("f", annotations={"readOnlyHint": True}) == hinted  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="add_note is Python 3.11+")
+def test_the_library_s_errors_keep_their_notes_when_pickled_or_copied() -> None:
+    import copy
+
+    from typed_toolsets import ExportError
+    from typed_toolsets.agent import DeadlineExceededError, MaxIterationsError
+    from typed_toolsets.testing import ToolsetCheckError
+
+    errors: list[BaseException] = [
+        ToolsetDefinitionError("Plugins must set a name"),
+        ExportError("two tools clash"),
+        MaxIterationsError((), 3),
+        DeadlineExceededError((), 1.5, "model"),
+        ToolsetCheckError("T", "t_f", "x", "the schema refused it", "{}"),
+    ]
+    for error in errors:
+        error.add_note("while loading plugin 'acme'")  # type: ignore[attr-defined]
+        again = pickle.loads(pickle.dumps(error))  # noqa: S301 - our own object
+        for copied in (again, copy.deepcopy(error)):
+            assert type(copied) is type(error)
+            assert str(copied) == str(error)
+            assert copied.__notes__ == ["while loading plugin 'acme'"]  # type: ignore[attr-defined]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from typed_toolsets import TypedToolsetsError
 from typed_toolsets._public import public_in
+from typed_toolsets.definition.errors import notes_state
 
 if TYPE_CHECKING:
     from .steps import Step
@@ -71,9 +72,11 @@ class MaxIterationsError(AgentError):
         )
         super().__init__(message, done)
 
-    def __reduce__(self) -> tuple[type[MaxIterationsError], tuple[tuple[Step, ...], int]]:
+    def __reduce__(
+        self,
+    ) -> tuple[type[MaxIterationsError], tuple[tuple[Step, ...], int], dict[str, object] | None]:
         # The default rebuilds the exception from its message alone.
-        return type(self), (self.steps, self.max_iterations)
+        return type(self), (self.steps, self.max_iterations), notes_state(self)
 
 
 @public_in("typed_toolsets.agent")
@@ -105,5 +108,7 @@ class DeadlineExceededError(AgentError, TimeoutError):
 
     def __reduce__(
         self,
-    ) -> tuple[type[DeadlineExceededError], tuple[tuple[Step, ...], float, str]]:
-        return type(self), (self.steps, self.deadline, self.waiting_for)
+    ) -> tuple[
+        type[DeadlineExceededError], tuple[tuple[Step, ...], float, str], dict[str, object] | None
+    ]:
+        return type(self), (self.steps, self.deadline, self.waiting_for), notes_state(self)

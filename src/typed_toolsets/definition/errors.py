@@ -13,12 +13,25 @@ strings from `ToolProxy.dynamic_call`.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable
 
 from typed_toolsets._public import public
 from typed_toolsets.rules.problems import Problem
 
-__all__ = ["ExportError", "ToolsetDefinitionError", "TypedToolsetsError"]
+__all__ = ["ExportError", "ToolsetDefinitionError", "TypedToolsetsError", "notes_state"]
+
+
+def notes_state(exc: BaseException) -> dict[str, object] | None:
+    """What an exception's own ``__reduce__`` keeps besides its arguments: its notes, if any.
+
+    A ``__reduce__`` that rebuilds an exception from its attributes drops what was added to it
+    since (``add_note``, which Hypothesis and frameworks use); pickle sets this state back.
+    """
+    notes: object = getattr(exc, "__notes__", None)
+    if not isinstance(notes, list):
+        return None
+    return {"__notes__": list(typing.cast("list[object]", notes))}
 
 
 @public
@@ -72,9 +85,11 @@ class ToolsetDefinitionError(TypedToolsetsError, TypeError):
 
     def __reduce__(
         self,
-    ) -> tuple[type[ToolsetDefinitionError], tuple[tuple[Problem, ...] | str]]:
+    ) -> tuple[
+        type[ToolsetDefinitionError], tuple[tuple[Problem, ...] | str], dict[str, object] | None
+    ]:
         # The default rebuilds the exception from its message, which is not a list of records.
-        return type(self), (self.problems or str(self),)
+        return type(self), (self.problems or str(self),), notes_state(self)
 
 
 @public
@@ -98,6 +113,8 @@ class ExportError(TypedToolsetsError, ValueError):
         self.problems = (problems,) if isinstance(problems, str) else tuple(problems)
         super().__init__("\n".join(self.problems))
 
-    def __reduce__(self) -> tuple[type[ExportError], tuple[tuple[str, ...]]]:
+    def __reduce__(
+        self,
+    ) -> tuple[type[ExportError], tuple[tuple[str, ...]], dict[str, object] | None]:
         # The default rebuilds the exception from its message, which is not the list.
-        return type(self), (self.problems,)
+        return type(self), (self.problems,), notes_state(self)

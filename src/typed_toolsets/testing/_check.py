@@ -17,6 +17,7 @@ from typed_toolsets._public import public_in
 from typed_toolsets._toolset import Toolset
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
+from typed_toolsets.definition.errors import notes_state
 from typed_toolsets.definition.limits import Limits
 
 from . import _seams
@@ -65,9 +66,12 @@ class ToolsetCheckError(AssertionError):
             shown = shown[: _SHOWN - 3] + "..."
         super().__init__(f"{where}: {problem}\n  example: {shown}")
 
-    def __reduce__(self) -> tuple[type[ToolsetCheckError], tuple[object, ...]]:
+    def __reduce__(
+        self,
+    ) -> tuple[type[ToolsetCheckError], tuple[object, ...], dict[str, object] | None]:
         # The default rebuilds an exception from its message alone (pytest-xdist pickles it).
-        return type(self), (self.toolset, self.tool, self.parameter, self.problem, self.example)
+        found = (self.toolset, self.tool, self.parameter, self.problem, self.example)
+        return type(self), found, notes_state(self)
 
 
 def _parameter_of(path: str) -> str | None:
