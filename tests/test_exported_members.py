@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import importlib
+import inspect
 import json
 import pickle
 import pickletools
@@ -358,3 +359,13 @@ def test_subpackage_errors_pickle_by_their_public_name() -> None:
         assert not any(".agent." in s or "._" in s for s in strings)
         again = pickle.loads(data)  # noqa: S301 - the bytes pickled just above
         assert (type(again), str(again)) == (type(error), str(error))
+
+
+def test_the_annotations_of_the_public_functions_resolve() -> None:
+    # `register_type`'s strategy was a string alias joined with `| None`, which cannot be
+    # evaluated (frameworks and documentation tools read the hints at run time).
+    hints = typing.get_type_hints(typed_toolsets.register_type)
+    assert hints["strategy"] is not None
+    functions = [getattr(typed_toolsets, name) for name in typed_toolsets.__all__]
+    for function in filter(inspect.isfunction, functions):
+        typing.get_type_hints(function)

@@ -40,7 +40,7 @@ class StrategyLike(Protocol):
 
 
 #: A strategy, or a function of no arguments that makes it on first use.
-StrategySource: TypeAlias = "StrategyLike | Callable[[], StrategyLike]"
+StrategySource: TypeAlias = StrategyLike | Callable[[], StrategyLike]
 
 
 class _UserStrategies:
