@@ -482,3 +482,13 @@ class TestPickling:
         assert answers[1] == (
             "Error: Invalid arguments for tool 'math_divide': b: missing required argument"
         )
+
+
+def test_a_result_s_repr_shows_a_large_value_cut_short() -> None:
+    from typed_toolsets import StrictArguments
+
+    large = ToolResult.success("x" * 10_000_000)
+    assert len(repr(large)) < 400  # a log line, not ten megabytes
+    assert repr(ToolResult.success([1, "a"])) == "ToolResult(ok=True, value=[1, 'a'], error=None)"
+    assert len(repr(StrictArguments({"text": "y" * 100_000}))) < 400
+    assert large == ToolResult.success("x" * 10_000_000)  # the value itself is whole

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, TypeAlias
+import reprlib
+from typing import Any, Final, Generic, Literal, TypeAlias
 
 import attrs
 from typing_extensions import Never, TypeVar
 
 from typed_toolsets._public import public
 
-__all__ = ["ArgumentProblem", "ErrorKind", "ToolError", "ToolResult", "error_text"]
+__all__ = ["ArgumentProblem", "ErrorKind", "ToolError", "ToolResult", "error_text", "short_repr"]
 
 #: The type of a result's value (`object` for a bare ``ToolResult``).
 _R_co = TypeVar("_R_co", covariant=True, default=object)
@@ -72,6 +73,22 @@ class ToolError:
         }
 
 
+def _values_repr() -> reprlib.Repr:
+    shown = reprlib.Repr()
+    shown.maxstring = shown.maxother = shown.maxlong = 200
+    shown.maxlist = shown.maxtuple = shown.maxdict = shown.maxset = shown.maxfrozenset = 32
+    shown.maxlevel = 6
+    return shown
+
+
+_VALUES_REPR: Final = _values_repr()
+
+
+def short_repr(value: object) -> str:
+    """*value* in a repr, cut where long: a result of 10 MB would fill a log line with it."""
+    return _VALUES_REPR.repr(value)
+
+
 @public
 @attrs.frozen
 class ToolResult(Generic[_R_co]):
@@ -87,7 +104,7 @@ class ToolResult(Generic[_R_co]):
     """
 
     ok: bool
-    value: _R_co | None = None
+    value: _R_co | None = attrs.field(default=None, repr=short_repr)
     error: ToolError | None = None
 
     @classmethod

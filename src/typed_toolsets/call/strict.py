@@ -43,6 +43,8 @@ from typed_toolsets.types.describe import shape_of
 from typed_toolsets.types.strict import admits_null, def_name, null_sentence, nullable
 from typed_toolsets.types.typespec import Schema, json_copy
 
+from .result import short_repr
+
 if TYPE_CHECKING:
     from typed_toolsets.types.arguments import ArgumentsVariant
 
@@ -68,7 +70,7 @@ class StrictArguments:
         arguments: What the model sent: a mapping, JSON text, or None / ``""``.
     """
 
-    arguments: JSONArguments
+    arguments: JSONArguments = attrs.field(repr=short_repr)
 
 
 class _Builder:
