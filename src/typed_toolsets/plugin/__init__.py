@@ -9,6 +9,9 @@ and report the same `typed_toolsets.rules.problems.Problem` records.
 - `codes`: the error codes and how a record is reported to mypy;
 - `config`: the plugin's configuration and the digest of the rules (mypy's cache key);
 - `declarations`: reading ``tool()`` declarations during semantic analysis, and their metadata;
+- `body`: a class body's statements as the plugin reads them, and which bind a declaring
+  attribute in a way it does not read;
+- `decorators`: the ``@tool`` marks of a class body's methods (and above an ``@overload``);
 - `sources`: what a method's source shows (parameter names, None defaults as written, names
   Python cannot resolve), recorded with the declarations;
 - `classes`: the checks of a class once it is defined (names, kinds, duplicates);

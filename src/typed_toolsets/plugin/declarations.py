@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
 from typing import Final, TypeGuard
 
 from mypy.nodes import (
@@ -26,47 +25,36 @@ from mypy.nodes import (
     ARG_STAR,
     ARG_STAR2,
     AssignmentStmt,
-    Block,
     CallExpr,
     Context,
     Decorator,
     Expression,
-    ForStmt,
     FuncDef,
-    IfStmt,
     IndexExpr,
     LambdaExpr,
-    ListExpr,
-    MatchStmt,
     MemberExpr,
     NameExpr,
     OperatorAssignmentStmt,
     OverloadedFuncDef,
     PlaceholderNode,
     RefExpr,
-    StarExpr,
     Statement,
     StrExpr,
-    SymbolNode,
     SymbolTableNode,
     TempNode,
-    TryStmt,
-    TupleExpr,
     TypeInfo,
     Var,
-    WhileStmt,
-    WithStmt,
-    get_member_expr_fullname,
 )
 from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 from mypy.plugins.common import add_attribute_to_class
 from mypy.server.trigger import make_wildcard_trigger
 from mypy.types import PROTOCOL_NAMES, LiteralType, get_proper_type
 
-from typed_toolsets.rules.names import mangle
 from typed_toolsets.rules.problems import problem
 
+from .body import DECLARING, assigns, class_statements, unread_bindings
 from .codes import report
+from .decorators import overload_marks, resolve, statement_decoratordecl, statement_decoratordecls
 from .fullnames import TOOL_SPEC, TOOLSET
 from .inline import record_limits
 from .metadata import DIGEST, FIELDS_META, META, META_VERSION, MIXIN_META, records
@@ -78,45 +66,6 @@ __all__ = ["record_class", "record_mixin"]
 
 #: The metaclasses with which mypy simulates ``__init_subclass__`` (``check_init_subclass``).
 _CHECKED_METACLASSES: Final = ("builtins.type", "abc.ABCMeta")
-
-
-#: What ``@overload`` is.
-_OVERLOAD: Final = frozenset({"typing.overload", "typing_extensions.overload"})
-#: The class attributes whose values declare the class's tools.
-_DECLARING: Final = ("exports", "toolset_name", "limits")
-
-
-def _assigns(stmt: Statement, name: str) -> TypeGuard[AssignmentStmt]:
-    """Whether *stmt* is ``name = value`` (or ``name: T = value``, or ``name = other = value``)."""
-    return isinstance(stmt, AssignmentStmt) and any(
-        isinstance(target, NameExpr) and target.name == name for target in stmt.lvalues
-    )
-
-
-def _unread_bindings(stmt: Statement) -> list[tuple[str, str]]:
-    """Each declaring attribute *stmt* binds in a way the plugin does not read, and how.
-
-    ``exports, other = ...`` (a tuple target) and ``toolset_name += ...`` (an augmented
-    assignment; ``exports += ...`` is read where the class body set ``exports`` before).
-    """
-    if isinstance(stmt, OperatorAssignmentStmt):
-        target = stmt.lvalue
-        if isinstance(target, NameExpr) and target.name in _DECLARING:
-            return [(target.name, f"`{target.name} {stmt.op}= ...`")]
-        return []
-    if not isinstance(stmt, AssignmentStmt):
-        return []
-    found: list[tuple[str, str]] = []
-    targets = [t for t in stmt.lvalues if isinstance(t, (TupleExpr, ListExpr))]
-    while targets:
-        target = targets.pop()
-        for item in target.items:
-            item = item.expr if isinstance(item, StarExpr) else item
-            if isinstance(item, (TupleExpr, ListExpr)):
-                targets.append(item)
-            elif isinstance(item, NameExpr) and item.name in _DECLARING:
-                found.append((item.name, "a tuple target"))
-    return found
 
 
 def _unknown(data: dict[str, object], name: str, at: Context, where: str) -> None:
@@ -141,54 +90,10 @@ def _unknown(data: dict[str, object], name: str, at: Context, where: str) -> Non
 
 def _record_unread(reader: Reader, stmt: Statement, data: dict[str, object]) -> None:
     """Declaring attributes bound in a way the plugin does not read: reported, never skipped."""
-    for name, binding in _unread_bindings(stmt):
+    for name, binding in unread_bindings(stmt):
         _unknown(data, name, stmt, f"bound by {binding}")
         if name != "limits":  # reported by the inline tool that needs them
             reader.skip("unchecked-binding", stmt, name=name, binding=binding)
-
-
-def _class_statements(body: list[Statement]) -> Iterator[tuple[Statement, str | None]]:
-    """The statements of a class body, with the statement each one is nested in (None at the top).
-
-    The blocks of ``if``, ``try``, ``with``, ``for``, ``while`` and ``match`` statements are
-    walked (not functions or classes), except those mypy does not analyse either (the other
-    branch of a ``sys.version_info`` or ``TYPE_CHECKING`` test).
-    """
-    for stmt in body:
-        yield stmt, None
-        for block, where in _nested_blocks(stmt):
-            for inner in _block_statements(block):
-                yield inner, where
-
-
-def _block_statements(block: Block) -> Iterator[Statement]:
-    if block.is_unreachable:
-        return
-    for stmt in block.body:
-        yield stmt
-        for inner, _ in _nested_blocks(stmt):
-            yield from _block_statements(inner)
-
-
-def _nested_blocks(stmt: Statement) -> list[tuple[Block, str]]:
-    """The blocks of a compound statement, each with how messages name the statement."""
-    blocks: Sequence[Block | None]
-    if isinstance(stmt, IfStmt):
-        where, blocks = "an `if` statement", [*stmt.body, stmt.else_body]
-    elif isinstance(stmt, TryStmt):
-        where = "a `try` statement"
-        blocks = [stmt.body, *stmt.handlers, stmt.else_body, stmt.finally_body]
-    elif isinstance(stmt, WithStmt):
-        where, blocks = "a `with` statement", [stmt.body]
-    elif isinstance(stmt, ForStmt):
-        where, blocks = "a `for` loop", [stmt.body, stmt.else_body]
-    elif isinstance(stmt, WhileStmt):
-        where, blocks = "a `while` loop", [stmt.body, stmt.else_body]
-    elif isinstance(stmt, MatchStmt):
-        where, blocks = "a `match` statement", stmt.bodies
-    else:
-        return []
-    return [(block, where) for block in blocks if block is not None]
 
 
 def _record_conditional(
@@ -200,15 +105,15 @@ def _record_conditional(
     ``toolset_name``, or ``limits``) becomes unknown, and a ``@tool`` there may or may not
     declare a tool.
     """
-    for name in _DECLARING:
-        if _assigns(stmt, name) and not isinstance(stmt.rvalue, TempNode):
+    for name in DECLARING:
+        if assigns(stmt, name) and not isinstance(stmt.rvalue, TempNode):
             _unknown(data, name, stmt, f"set inside {block}")
             if name != "limits":  # reported by the inline tool that needs them
                 declaration = f"`{name} = ...`"
                 reader.skip("unchecked-conditional", stmt, declaration=declaration, block=block)
     _record_unread(reader, stmt, data)
     before = len(reader.unchecked)
-    decl = _statement_decoratordecl(reader, stmt)
+    decl = statement_decoratordecl(reader, stmt)
     del reader.unchecked[before:]  # its options are not read: the declaration itself is not
     if decl is not None:
         at = {key: decl[key] for key in ("line", "column", "end_line", "end_column")}
@@ -309,8 +214,8 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     data: dict[str, object] = {"version": META_VERSION}
     decorated: list[dict[str, object]] = []
     attributes = _Attributes()
-    overload_marks: list[dict[str, int]] = []
-    for stmt, block in _class_statements(ctx.cls.defs.body):
+    marked_overloads: list[dict[str, int]] = []
+    for stmt, block in class_statements(ctx.cls.defs.body):
         if block is not None:
             _record_conditional(reader, stmt, block, data)
             continue
@@ -323,11 +228,11 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
         else:
             _record_unread(reader, stmt, data)
         # Stacked `@tool`s declare the method once each: merging reports the further ones.
-        decorated += _statement_decoratordecls(reader, stmt)
-        overload_marks += _overload_marks(reader, stmt)
+        decorated += statement_decoratordecls(reader, stmt)
+        marked_overloads += overload_marks(reader, stmt)
     data.setdefault("exports", [])
     data["decorated"] = decorated
-    data["overload_marks"] = overload_marks
+    data["overload_marks"] = marked_overloads
     data["unchecked"] = reader.unchecked
     data["aliases"] = attributes.aliases
     data["lambdas"] = attributes.lambdas
@@ -346,8 +251,8 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
         # mypy skips the `__init_subclass__` simulation the checks run in: say so.
         found = problem("unchecked-metaclass", display_name(info), metaclass=meta.type.name)
         report(ctx.api, found, class_span(info))
-    for stmt, _ in _class_statements(ctx.cls.defs.body):
-        if _assigns(stmt, "exports"):
+    for stmt, _ in class_statements(ctx.cls.defs.body):
+        if assigns(stmt, "exports"):
             _declare_exports_type(ctx, stmt)
 
 
@@ -389,11 +294,11 @@ def _mixin_declarations(
             continue
         reader = Reader(api, base)
         mixin = display_name(base)
-        for stmt, block in _class_statements(base.defn.defs.body):
+        for stmt, block in class_statements(base.defn.defs.body):
             declared: list[dict[str, object]] = []
-            if block is None and _assigns(stmt, "exports"):
+            if block is None and assigns(stmt, "exports"):
                 reader.exports(stmt.rvalue, declared)
-            decl = _statement_decoratordecl(reader, stmt) if block is None else None
+            decl = statement_decoratordecl(reader, stmt) if block is None else None
             declared += [decl] if decl is not None else []
             found += [{"mixin": mixin, "method": str(d["method"])} for d in declared]
     return found
@@ -446,7 +351,7 @@ def record_mixin(ctx: ClassDefContext) -> None:
         data["mixin_toolset_name"] = value.value if isinstance(value, StrExpr) else None
 
     for stmt in limits:
-        record_limits(stmt, data, describe, span(stmt), lambda ref: _resolve(ctx.api, ref))
+        record_limits(stmt, data, describe, span(stmt), lambda ref: resolve(ctx.api, ref))
     info.metadata[MIXIN_META] = data
     if not protocol:  # then the daemon may miss an edit of its name or limits: rare enough
         _add_digest(ctx, {**data, **(fields or {})})
@@ -473,15 +378,6 @@ def _unnamed_parameters(body: list[Statement]) -> dict[str, dict[str, object]]:
     return found
 
 
-def _resolve(api: SemanticAnalyzerPluginInterface, ref: RefExpr) -> SymbolNode | None:
-    """What *ref* names, for the MRO hook, which mypy calls before it analyses the class body."""
-    name = ref.name if isinstance(ref, NameExpr) else None
-    if isinstance(ref, MemberExpr):
-        name = get_member_expr_fullname(ref)  # `tt.Limits`
-    found = api.lookup_qualified(name, ref, suppress_errors=True) if name else None
-    return found.node if found is not None else None
-
-
 def _is_protocol(ctx: ClassDefContext) -> bool:
     """Whether the class is a protocol (mypy sets ``is_protocol`` after the MRO hook runs).
 
@@ -489,7 +385,7 @@ def _is_protocol(ctx: ClassDefContext) -> bool:
     """
     for expr in ctx.cls.removed_base_type_exprs:
         base = expr.base if isinstance(expr, IndexExpr) else expr
-        node = _resolve(ctx.api, base) if isinstance(base, RefExpr) else None
+        node = resolve(ctx.api, base) if isinstance(base, RefExpr) else None
         if node is not None and node.fullname in PROTOCOL_NAMES:
             return True
     return False
@@ -588,73 +484,6 @@ def _lambda_parameters(expr: LambdaExpr) -> list[list[str]]:
             kind = "positional" if argument.kind.is_positional() else "keyword"
         found.append([argument.variable.name, kind])
     return found
-
-
-def _statement_decoratordecl(reader: Reader, stmt: Statement) -> dict[str, object] | None:
-    found = _statement_decoratordecls(reader, stmt)
-    return found[0] if found else None
-
-
-def _statement_decoratordecls(reader: Reader, stmt: Statement) -> list[dict[str, object]]:
-    # The method is the class attribute, named as Python stores it (a private `__x` is `_Cls__x`).
-    if isinstance(stmt, Decorator):
-        return reader.decorators(mangle(reader.info.name, stmt.name), stmt.original_decorators)
-    if isinstance(stmt, OverloadedFuncDef):
-        # At run time the class holds the implementation (or, for a property with a setter,
-        # the getter), so that is where a @tool counts.
-        candidates: list[object] = [stmt.impl]
-        if stmt.is_property and stmt.items:
-            candidates.append(stmt.items[0])
-        for item in candidates:
-            if isinstance(item, Decorator):
-                name = mangle(reader.info.name, stmt.name)
-                found = reader.decorators(name, item.original_decorators)
-                if found:
-                    return found
-    return []
-
-
-def _overload_marks(reader: Reader, stmt: Statement) -> list[dict[str, int]]:
-    """Where a ``@tool`` above an ``@overload`` of *stmt* is: it marks what ``@overload`` returns.
-
-    The run time refuses it (``tool-cannot-mark``) as the class body runs, at the ``@tool``
-    nearest the ``@overload`` (a further one never runs). (A ``@tool`` below ``@overload``
-    marks a function the class does not keep either, but nothing refuses it.) mypy analyses
-    the overloads with the methods' bodies, after this hook: their decorators' names are looked
-    up here.
-    """
-    if not isinstance(stmt, OverloadedFuncDef):
-        return []
-    marks: list[dict[str, int]] = []
-    for item in stmt.unanalyzed_items:
-        if not isinstance(item, Decorator):
-            continue
-        decorators = item.original_decorators
-        found = [_resolved(reader.api, dec) for dec in decorators]
-        overload = next(
-            (i for i, ref in enumerate(found) if ref is not None and ref.fullname in _OVERLOAD),
-            None,
-        )
-        if overload is None:
-            continue
-        tools = [
-            i for i, ref in enumerate(found[:overload]) if ref is not None and reader.is_tool(ref)
-        ]
-        if tools:
-            marks.append(span(decorators[tools[-1]]))
-    return marks
-
-
-def _resolved(api: SemanticAnalyzerPluginInterface, dec: Expression) -> NameExpr | None:
-    """What decorates (or, called with options only, its callee), looked up as a bound name."""
-    if isinstance(dec, CallExpr) and ARG_POS not in dec.arg_kinds:
-        dec = dec.callee
-    node = _resolve(api, dec) if isinstance(dec, RefExpr) else None
-    if node is None:
-        return None
-    bound = NameExpr(node.name)
-    bound.node, bound.fullname = node, node.fullname
-    return bound
 
 
 def _add_digest(ctx: ClassDefContext, data: dict[str, object]) -> None:

@@ -1,0 +1,112 @@
+"""The ``@tool`` marks a class body puts on its methods, read during semantic analysis.
+
+Each ``@tool`` (stacked ones each) of a method, of a property's getter and of an overloaded
+method's implementation declares it; one above an ``@overload`` marks what ``@overload``
+returns instead, which the run time refuses.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.nodes import (
+    ARG_POS,
+    CallExpr,
+    Decorator,
+    Expression,
+    MemberExpr,
+    NameExpr,
+    OverloadedFuncDef,
+    RefExpr,
+    Statement,
+    SymbolNode,
+    get_member_expr_fullname,
+)
+from mypy.plugin import SemanticAnalyzerPluginInterface
+
+from typed_toolsets.rules.names import mangle
+
+from .reader import Reader, span
+
+__all__ = ["overload_marks", "resolve", "statement_decoratordecl", "statement_decoratordecls"]
+
+#: What ``@overload`` is.
+_OVERLOAD: Final = frozenset({"typing.overload", "typing_extensions.overload"})
+
+
+def statement_decoratordecl(reader: Reader, stmt: Statement) -> dict[str, object] | None:
+    """The first declaration *stmt*'s ``@tool`` marks make, if any."""
+    found = statement_decoratordecls(reader, stmt)
+    return found[0] if found else None
+
+
+def statement_decoratordecls(reader: Reader, stmt: Statement) -> list[dict[str, object]]:
+    """The declaration each ``@tool`` mark of *stmt* (a method, decorated or overloaded) makes."""
+    # The method is the class attribute, named as Python stores it (a private `__x` is `_Cls__x`).
+    if isinstance(stmt, Decorator):
+        return reader.decorators(mangle(reader.info.name, stmt.name), stmt.original_decorators)
+    if isinstance(stmt, OverloadedFuncDef):
+        # At run time the class holds the implementation (or, for a property with a setter,
+        # the getter), so that is where a @tool counts.
+        candidates: list[object] = [stmt.impl]
+        if stmt.is_property and stmt.items:
+            candidates.append(stmt.items[0])
+        for item in candidates:
+            if isinstance(item, Decorator):
+                name = mangle(reader.info.name, stmt.name)
+                found = reader.decorators(name, item.original_decorators)
+                if found:
+                    return found
+    return []
+
+
+def overload_marks(reader: Reader, stmt: Statement) -> list[dict[str, int]]:
+    """Where a ``@tool`` above an ``@overload`` of *stmt* is: it marks what ``@overload`` returns.
+
+    The run time refuses it (``tool-cannot-mark``) as the class body runs, at the ``@tool``
+    nearest the ``@overload`` (a further one never runs). (A ``@tool`` below ``@overload``
+    marks a function the class does not keep either, but nothing refuses it.) mypy analyses
+    the overloads with the methods' bodies, after this hook: their decorators' names are looked
+    up here.
+    """
+    if not isinstance(stmt, OverloadedFuncDef):
+        return []
+    marks: list[dict[str, int]] = []
+    for item in stmt.unanalyzed_items:
+        if not isinstance(item, Decorator):
+            continue
+        decorators = item.original_decorators
+        found = [_bound_name(reader.api, dec) for dec in decorators]
+        overload = next(
+            (i for i, ref in enumerate(found) if ref is not None and ref.fullname in _OVERLOAD),
+            None,
+        )
+        if overload is None:
+            continue
+        tools = [
+            i for i, ref in enumerate(found[:overload]) if ref is not None and reader.is_tool(ref)
+        ]
+        if tools:
+            marks.append(span(decorators[tools[-1]]))
+    return marks
+
+
+def _bound_name(api: SemanticAnalyzerPluginInterface, dec: Expression) -> NameExpr | None:
+    """What decorates (or, called with options only, its callee), looked up as a bound name."""
+    if isinstance(dec, CallExpr) and ARG_POS not in dec.arg_kinds:
+        dec = dec.callee
+    node = resolve(api, dec) if isinstance(dec, RefExpr) else None
+    if node is None:
+        return None
+    bound = NameExpr(node.name)
+    bound.node, bound.fullname = node, node.fullname
+    return bound
+
+
+def resolve(api: SemanticAnalyzerPluginInterface, ref: RefExpr) -> SymbolNode | None:
+    """What *ref* names, for the MRO hook, which mypy calls before it analyses the class body."""
+    name = ref.name if isinstance(ref, NameExpr) else None
+    if isinstance(ref, MemberExpr):
+        name = get_member_expr_fullname(ref)  # `tt.Limits`
+    found = api.lookup_qualified(name, ref, suppress_errors=True) if name else None
+    return found.node if found is not None else None
