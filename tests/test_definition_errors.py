@@ -2080,6 +2080,16 @@ def test_a_tool_spec_made_or_evolved_directly_is_checked_as_tool_checks_it() -> 
         assert record.code in ("toolset-signature", "toolset-invalid-name"), changes
     from typed_toolsets import ToolAnnotations, ToolSpec
 
+    # A function named "" is still marked as its attribute's tool, as before these checks.
+    def nameless(self: object) -> int:
+        return 1
+
+    nameless.__name__ = ""
+
+    class Nameless(Toolset):
+        run = tool(nameless)
+
+    assert [proxy.name for proxy in Nameless.to_tools()] == ["nameless_run"]
     hinted = attrs.evolve(spec, annotations={"readOnlyHint": True})  # type: ignore[arg-type]
     assert hinted.annotations == ToolAnnotations(read_only_hint=True)
     assert ToolSpec("f", annotations={"readOnlyHint": True}) == hinted  # type: ignore[arg-type]

@@ -492,3 +492,6 @@ def test_a_result_s_repr_shows_a_large_value_cut_short() -> None:
     assert repr(ToolResult.success([1, "a"])) == "ToolResult(ok=True, value=[1, 'a'], error=None)"
     assert len(repr(StrictArguments({"text": "y" * 100_000}))) < 400
     assert large == ToolResult.success("x" * 10_000_000)  # the value itself is whole
+    # A dict keeps its own order (reprlib alone sorts the keys).
+    ordered = ToolResult.success({"zeta": 1, "alpha": [2, 1]})
+    assert repr(ordered) == "ToolResult(ok=True, value={'zeta': 1, 'alpha': [2, 1]}, error=None)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import reprlib
 from typing import Any, Final, Generic, Literal, TypeAlias
 
@@ -73,8 +74,24 @@ class ToolError:
         }
 
 
+class _InOrder(reprlib.Repr):
+    """reprlib's cut of long values, with a dict's items in their own order (reprlib sorts)."""
+
+    def repr_dict(self, x: dict[Any, Any], level: int) -> str:
+        if not x:
+            return "{}"
+        if level <= 0:
+            return "{...}"
+        below = level - 1
+        items = itertools.islice(x.items(), self.maxdict)
+        shown = [f"{self.repr1(key, below)}: {self.repr1(value, below)}" for key, value in items]
+        if len(x) > self.maxdict:
+            shown.append("...")
+        return "{" + ", ".join(shown) + "}"
+
+
 def _values_repr() -> reprlib.Repr:
-    shown = reprlib.Repr()
+    shown = _InOrder()
     shown.maxstring = shown.maxother = shown.maxlong = 200
     shown.maxlist = shown.maxtuple = shown.maxdict = shown.maxset = shown.maxfrozenset = 32
     shown.maxlevel = 6

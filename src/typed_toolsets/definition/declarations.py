@@ -177,9 +177,10 @@ class ToolSpec:
 
     def __attrs_post_init__(self) -> None:
         # Made directly or by `attrs.evolve`, it is checked as `tool` checks its arguments,
-        # and hints given as a mapping are read as `tool` reads them.
+        # and hints given as a mapping are read as `tool` reads them. An empty method name is
+        # the class's to judge: a function named "" is marked as its attribute's tool.
         _check_arguments(
-            self.method_name,
+            self.method_name if self.method_name != "" else None,
             self.tool_name,
             self.description,
             self.limits,
