@@ -77,6 +77,9 @@ _EXPORTS_KINDS: Final = frozenset(
 )
 #: `Toolset.proxy()` of a method the class does not export: the call's problem, not the class's.
 _NOT_EXPORTED: Final = "not-exported"
+#: Before 3.11, Python puts an error raised applying a decorator at its function's `def` line
+#: (later, and the plugin, at the decorator's).
+_DECORATORS_AT_DEF: Final = sys.version_info < (3, 11)
 _NAME_CODES: Final = frozenset(CODE_PREFIX + code for code in ("duplicate-name", "invalid-name"))
 _NOT_A_METHOD: Final = CODE_PREFIX + "not-a-method"
 
@@ -271,6 +274,9 @@ class _Checker:
                 # `Toolset.proxy(...)` call that ran while importing, or a class the traceback
                 # does not show: report the call, as the plugin does.
                 path, line = origin.call_path or fallback, origin.call_line
+                if _DECORATORS_AT_DEF and found.toolset is None:
+                    # Python 3.10 puts a decorator's call at its function's `def` line.
+                    line = self.index(path).marked_defs.get(line, line)
             else:
                 path = self.file_of(cls) or origin.path or fallback
                 repeat = 0

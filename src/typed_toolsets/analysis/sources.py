@@ -94,6 +94,8 @@ class SourceIndex:
         self.functions: dict[str, FunctionSource] = {}
         self._namespace = namespace
         self._is_tool = _tool_matcher(namespace)
+        #: The line of each function's ``def`` that ``@tool`` marks, and the nearest such mark's.
+        self.marked_defs: dict[int, int] = {}
         try:
             tree = ast.parse(source, filename=path)
         except SyntaxError:
@@ -113,6 +115,7 @@ class SourceIndex:
                 inner, where = node.body, f"{qualname}."
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.functions[f"{where}{node.name}"] = _function_source(node)
+                self._record_marks(node)
                 inner, where = node.body, f"{where}{node.name}.<locals>."
             else:
                 for field in ("body", "orelse", "finalbody", "handlers"):
@@ -222,6 +225,11 @@ class SourceIndex:
         if first is None:
             return None
         return constant(first, self._namespace)
+
+    def _record_marks(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        marks = self._decorator_lines(node)
+        if marks:
+            self.marked_defs[node.lineno] = marks[-1]  # applied first, so the one that raises
 
     def _decorator_lines(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[int]:
         return [
