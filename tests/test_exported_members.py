@@ -12,7 +12,7 @@ import subprocess
 import sys
 import textwrap
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import attrs
@@ -361,11 +361,48 @@ def test_subpackage_errors_pickle_by_their_public_name() -> None:
         assert (type(again), str(again)) == (type(error), str(error))
 
 
+def _public_callables(package: str) -> Iterator[tuple[str, object]]:
+    """Each public function of *package*, and each public method of its public classes."""
+    module = importlib.import_module(package)
+    for name in module.__all__:
+        value = getattr(module, name)
+        if inspect.isfunction(value):
+            yield name, value
+        elif isinstance(value, type):
+            for attribute, member in vars(value).items():
+                if attribute.startswith("_") and attribute not in ("__init__", "__call__"):
+                    continue
+                if isinstance(member, (staticmethod, classmethod)):
+                    member = member.__func__
+                elif isinstance(member, property):
+                    member = member.fget
+                if inspect.isfunction(member):
+                    yield f"{name}.{attribute}", member
+
+
 def test_the_annotations_of_the_public_functions_resolve() -> None:
     # `register_type`'s strategy was a string alias joined with `| None`, which cannot be
     # evaluated (frameworks and documentation tools read the hints at run time).
     hints = typing.get_type_hints(typed_toolsets.register_type)
     assert hints["strategy"] is not None
-    functions = [getattr(typed_toolsets, name) for name in typed_toolsets.__all__]
-    for function in filter(inspect.isfunction, functions):
-        typing.get_type_hints(function)
+
+
+@pytest.mark.parametrize("package", ["typed_toolsets", "typed_toolsets.testing"])
+def test_the_annotations_of_the_public_callables_resolve(package: str) -> None:
+    # `Toolset.proxy` and the testing strategies named `ToolProxy`, imported for type checkers
+    # only: get_type_hints raised NameError.
+    found = dict(_public_callables(package))
+    assert found
+    unresolved: dict[str, str] = {}
+    for name, function in found.items():
+        try:
+            hints = typing.get_type_hints(function)
+        except (NameError, TypeError) as exc:
+            unresolved[name] = repr(exc)
+        else:
+            if any(isinstance(h, (str, typing.ForwardRef)) for h in hints.values()):
+                unresolved[name] = repr(hints)
+    assert unresolved == {}
+    if package == "typed_toolsets":
+        hints = typing.get_type_hints(typed_toolsets.Toolset.proxy)
+        assert typing.get_origin(hints["return"]) is typed_toolsets.ToolProxy

@@ -8,6 +8,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, TypeVar, cast, overl
 
 import attrs
 
+# The package itself, for the annotation of the public `Toolset.proxy`: importing `.call.proxy`
+# at run time would load the call layer with every toolset class, and the package loads it
+# lazily when the annotation is evaluated (`typing.get_type_hints`).
+import typed_toolsets
+
 from ._public import public
 from .definition.classes import build_class, built_info, init_problem
 from .definition.declarations import AnnotationsLike, ToolSpec
@@ -121,7 +126,7 @@ class Toolset:
         build_class(cls, Toolset)
 
     @staticmethod
-    def proxy(method: Callable[_P, _R]) -> ToolProxy[_P, _R]:
+    def proxy(method: Callable[_P, _R]) -> typed_toolsets.ToolProxy[_P, _R]:
         """The tool of one exported method of a toolset instance, statically typed.
 
         ``Toolset.proxy(tasks.search)`` is the `ToolProxy` ``tasks.to_tools()`` lists for

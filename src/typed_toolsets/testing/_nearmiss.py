@@ -15,18 +15,16 @@ import typing
 import uuid
 from collections.abc import Sequence
 from datetime import date, datetime, time
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple, Protocol
 
 from hypothesis import strategies as st
 
 from typed_toolsets._public import public_in
+from typed_toolsets.call.proxy import ToolProxy
 
 from . import _seams
 from ._numbers import Constraints
 from ._strategies import arguments, tool_parameters
-
-if TYPE_CHECKING:
-    from typed_toolsets.call.proxy import ToolProxy
 
 __all__ = ["NearMiss", "invalid_arguments"]
 

@@ -15,19 +15,17 @@ import typing
 import uuid
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta, timezone
-from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
+from typing import Any, Final, TypeVar, overload
 
 from hypothesis import strategies as st
 from hypothesis.errors import ResolutionFailed
 
 from typed_toolsets._public import public_in
+from typed_toolsets.call.proxy import ToolProxy
 
 from . import _seams
 from ._numbers import NOTHING, Constraints, floats_within, integers_within, limits
 from ._schemavalues import SAFE_INTEGER, schema_values
-
-if TYPE_CHECKING:
-    from typed_toolsets.call.proxy import ToolProxy
 
 __all__ = ["NoStrategyError", "arguments", "values"]
 
