@@ -35,6 +35,7 @@ from typed_toolsets.agent import (
     ScriptedModel,
     Step,
     Transcript,
+    Turn,
 )
 from typed_toolsets.agent.steps import STEP_FORMAT
 from typed_toolsets.call import execution as call_execution
@@ -1099,6 +1100,25 @@ def test_a_long_observation_is_cut_for_the_model_and_kept_whole_in_the_step() ->
     assert shown[0].step.observation == text
     assert shown[1].observation == "short"
     assert model.seen[-1].messages()[3]["content"].startswith("Observation: " + "x" * 20 + "\n[")
+
+
+def test_the_reprs_of_a_run_show_large_values_cut_short() -> None:
+    # A step of a 10 MB observation, or a run of thousands of steps, filled a log line with it.
+    huge = "x" * 1_000_000
+    step = Step(huge, "shop_echo", {"text": huge}, huge, 0.5)
+    assert len(repr(step)) < 1_000
+    assert repr(step).startswith("Step(thought='xxx")
+    small = Step("Add.", "shop_add", {"a": 1, "b": 2}, "3", 0.5)
+    assert repr(small) == (
+        "Step(thought='Add.', action='shop_add', arguments={'a': 1, 'b': 2},"
+        " observation='3', duration=0.5, ok=True)"
+    )
+    result = AgentResult(huge, (step,) * 10_000, 10_000)
+    assert len(repr(result)) < 20_000
+    turn = Turn(huge, huge, step)
+    transcript = Transcript(huge, (), (turn,) * 10_000, huge)
+    assert len(repr(turn)) < 2_000
+    assert len(repr(transcript)) < 20_000
 
 
 # ---------------------------------------------------------------------------- async models

@@ -31,7 +31,8 @@ May import the public API of the core (`typed_toolsets`), `typed_toolsets.export
 layer's helpers (`typed_toolsets.types`) and, of the call path, only what
 `typed_toolsets.call.execution` keeps about calls left running and the strict JSON reading of
 `typed_toolsets.call.jsonin` (a reply is read as arguments are), `short` of
-`typed_toolsets.call.shown` (a name the model sent is shown cut as a value is) and
+`typed_toolsets.call.shown` (a name the model sent is shown cut as a value is), `short_repr` of
+`typed_toolsets.call.result` (a step's repr cuts a large value as a result's does) and
 `with_article` of `typed_toolsets.call.validation`; nothing in
 the core imports it, and no provider SDK is imported.
 """

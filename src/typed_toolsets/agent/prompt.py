@@ -30,6 +30,7 @@ import attrs
 
 from typed_toolsets import StrictArguments, ToolProxy
 from typed_toolsets._public import public_in
+from typed_toolsets.call.result import short_repr
 from typed_toolsets.rules.sendable import valid_text
 
 from .steps import STEP_FORMAT, Step
@@ -87,8 +88,9 @@ class Turn:
         step: The step as recorded (its observation in full).
     """
 
-    reply: object
-    observation: str
+    # A reply or an observation may be megabytes: a repr shows them cut short.
+    reply: object = attrs.field(repr=short_repr)
+    observation: str = attrs.field(repr=short_repr)
     step: Step
 
     def text_messages(self) -> list[dict[str, str]]:
@@ -127,10 +129,11 @@ class Transcript:
         system_prompt: The instructions for a text model (see `system_prompt`).
     """
 
-    task: str
-    tools: tuple[ToolProxy, ...]
-    turns: tuple[Turn, ...]
-    system_prompt: str
+    # A run may take thousands of turns, and the prompt shows every tool: a repr cuts them short.
+    task: str = attrs.field(repr=short_repr)
+    tools: tuple[ToolProxy, ...] = attrs.field(repr=short_repr)
+    turns: tuple[Turn, ...] = attrs.field(repr=short_repr)
+    system_prompt: str = attrs.field(repr=short_repr)
 
     def messages(self, *, system: bool = True) -> list[dict[str, str]]:
         """The transcript as chat messages (``{"role": ..., "content": ...}``).

@@ -27,6 +27,7 @@ from typed_toolsets._public import public_in
 from typed_toolsets.call.jsonbounds import LimitExceeded, NotJSONValue, depth_over
 from typed_toolsets.call.jsonin import MAX_NESTING, InvalidJSON, parse_strict
 from typed_toolsets.call.jsonvalues import copy_mapping
+from typed_toolsets.call.result import short_repr
 from typed_toolsets.call.shown import short
 from typed_toolsets.call.validation import dotted_path, with_article
 from typed_toolsets.export.calls import read_arguments
@@ -86,10 +87,11 @@ class Step:
             the tool was called or refused the arguments; None otherwise.
     """
 
-    thought: str
-    action: str | None
-    arguments: Mapping[str, Any]
-    observation: str | None
+    # What the model sent and the tool gave may be megabytes: a repr shows them cut short.
+    thought: str = attrs.field(repr=short_repr)
+    action: str | None = attrs.field(repr=short_repr)
+    arguments: Mapping[str, Any] = attrs.field(repr=short_repr)
+    observation: str | None = attrs.field(repr=short_repr)
     duration: float
     ok: bool = True
     result: ToolResult | None = attrs.field(default=None, repr=False)
@@ -117,8 +119,9 @@ class AgentResult:
         iterations: How many steps the model took (``len(steps)``).
     """
 
-    final_answer: object
-    steps: tuple[Step, ...]
+    # A run may take thousands of steps: a repr shows the first few, each cut short.
+    final_answer: object = attrs.field(repr=short_repr)
+    steps: tuple[Step, ...] = attrs.field(repr=short_repr)
     iterations: int
 
     def to_dict(self) -> dict[str, Any]:
