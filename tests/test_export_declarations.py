@@ -41,8 +41,15 @@ def test_annotations_check_their_types(kwargs: dict[str, object]) -> None:
     if kwargs == {"open_world_hint": None}:
         assert ToolAnnotations(**kwargs).open_world_hint is None  # type: ignore[arg-type]
         return
-    with pytest.raises(TypeError):
+    # attrs' own TypeError said "'title' must be <class 'str'>" and held the attrs field.
+    with pytest.raises(ToolsetDefinitionError) as raised:
         ToolAnnotations(**kwargs)  # type: ignore[arg-type]
+    (name, value), *_ = kwargs.items()
+    expected = "a str" if name == "title" else "True, False"
+    assert str(raised.value) == (
+        f"ToolAnnotations(): `{name}` must be {expected} or None (got {value!r})"
+    )
+    assert isinstance(raised.value, TypeError)  # as it was
 
 
 def test_annotations_are_keyword_only() -> None:

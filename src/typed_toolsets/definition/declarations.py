@@ -36,7 +36,18 @@ SPEC_ATTRIBUTE: Final = "__typed_toolsets_spec__"
 _MARKS_ATTRIBUTE: Final = "__typed_toolsets_marks__"
 
 
-_optional_bool = attrs.validators.optional(attrs.validators.instance_of(bool))
+def _check_hint(_instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """`ToolAnnotations`' validator: a value of the wrong type is a definition error.
+
+    As `tool` raises for its own arguments, not attrs' TypeError, whose message names
+    ``<class 'bool'>`` and the attrs field.
+    """
+    expected, words = (str, "a str") if attribute.name == "title" else (bool, "True, False")
+    if value is not None and not isinstance(value, expected):
+        msg = f"ToolAnnotations(): `{attribute.name}` must be {words} or None (got {value!r})"
+        raise ToolsetDefinitionError(msg)
+
+
 #: Where `typing.overload` comes from (`typing_extensions` has its own on older Pythons).
 _TYPING_MODULES: Final = frozenset({"typing", "typing_extensions"})
 
@@ -62,15 +73,17 @@ class ToolAnnotations:
             meaningful when it is not read-only (MCP ``idempotentHint``).
         open_world_hint: The tool reaches outside systems, such as the web or a remote API,
             rather than a closed domain (MCP ``openWorldHint``).
+
+    Raises:
+        ToolsetDefinitionError: A hint is not True, False or None, or the title not a str or
+            None; the message names the field.
     """
 
-    title: str | None = attrs.field(
-        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(str))
-    )
-    read_only_hint: bool | None = attrs.field(default=None, validator=_optional_bool)
-    destructive_hint: bool | None = attrs.field(default=None, validator=_optional_bool)
-    idempotent_hint: bool | None = attrs.field(default=None, validator=_optional_bool)
-    open_world_hint: bool | None = attrs.field(default=None, validator=_optional_bool)
+    title: str | None = attrs.field(default=None, validator=_check_hint)
+    read_only_hint: bool | None = attrs.field(default=None, validator=_check_hint)
+    destructive_hint: bool | None = attrs.field(default=None, validator=_check_hint)
+    idempotent_hint: bool | None = attrs.field(default=None, validator=_check_hint)
+    open_world_hint: bool | None = attrs.field(default=None, validator=_check_hint)
 
     def over(self, base: ToolAnnotations | None) -> ToolAnnotations:
         """These hints laid over *base*: each field set here wins, the others come from *base*."""
