@@ -463,11 +463,42 @@ class TestPickling:
         assert deep.dynamic_call('{"a": 1, "b": 4}') == 0.25
 
     def test_a_renamed_proxy_is_found_by_its_method(self) -> None:
+        import copy
         import pickle
 
         renamed = attrs.evolve(MathToolset().to_tools()[0], name="divide_numbers")
         again = pickle.loads(pickle.dumps(renamed))  # noqa: S301 - our own object
-        assert again.method_name == "divide"
+        # A copy or a pickle came back under the old name.
+        assert (again.method_name, again.name) == ("divide", "divide_numbers")
+        assert copy.copy(renamed).name == "divide_numbers"
+        assert again.dynamic_call({"a": 1}).startswith("Error: Invalid arguments for tool 'divide_")
+
+
+def test_a_renamed_proxy_names_its_new_name_in_every_message() -> None:
+    # attrs.evolve(proxy, name=...) kept the old name in every refusal and error.
+    divide, add = (attrs.evolve(tools()[m], name=f"renamed_{m}") for m in ("divide", "slow_add"))
+    assert divide.dynamic_call({"a": 1}) == (
+        "Error: Invalid arguments for tool 'renamed_divide': b: missing required argument"
+    )
+    failed = divide.invoke({"a": 1, "b": 0}).error
+    assert failed is not None
+    assert (failed.tool, failed.kind) == ("renamed_divide", "execution")
+    assert "'renamed_divide'" in failed.message
+    checked = divide.check({"a": "x"})
+    assert checked is not None
+    assert checked.tool == "renamed_divide"
+    refused = asyncio.run(add.ainvoke({"a": 1})).error
+    assert refused is not None
+    assert refused.tool == "renamed_slow_add"
+    assert "'math_" not in divide.dynamic_call("not json")
+    assert divide.schema["name"] == "renamed_divide"
+    assert divide.dynamic_call({"a": 6, "b": 3}) == 2.0
+    # Renamed back, or not renamed at all, it is the tool as built.
+    assert (
+        attrs.evolve(divide, name="math_divide")
+        .dynamic_call({"a": 1})
+        .startswith("Error: Invalid arguments for tool 'math_divide'")
+    )
 
     def test_it_runs_in_a_process_pool(self) -> None:
         import concurrent.futures

@@ -51,6 +51,9 @@ class ToolProxy(Generic[_P, _R_co]):
     returning ``ToolResult[R]`` (the awaited value's type for an async method). A bare
     ``ToolProxy``, as `to_tools` lists them, takes any arguments and returns ``Any``.
 
+    ``attrs.evolve(proxy, name="other")`` renames the tool: the copy is the same tool under the
+    new name, which its schema, its errors and refusals, and its own copies and pickles all say.
+
     Attributes:
         name: The exported tool name (``<toolset_name>_<method>`` unless overridden).
         description: The description shown to the model.
@@ -65,6 +68,15 @@ class ToolProxy(Generic[_P, _R_co]):
     _export: Export = attrs.field(repr=False, alias="export")
     _pipeline: Pipeline = attrs.field(repr=False, alias="pipeline")
     _bound: Callable[_P, _R_co] = attrs.field(repr=False, alias="bound")
+
+    def __attrs_post_init__(self) -> None:
+        # Renamed (`attrs.evolve(proxy, name=...)`): the export and its pipeline name the tool
+        # in every message, so the renamed tool gets its own (built once per rename).
+        export = self._export
+        if export.name != self.name:
+            export = attrs.evolve(export, name=self.name)
+            object.__setattr__(self, "_export", export)
+            object.__setattr__(self, "_pipeline", Pipeline.of(export))
 
     @property
     def parameters(self) -> dict[str, Any]:
@@ -304,9 +316,9 @@ def _rebuilt(toolset: typed_toolsets.Toolset, name: str, method_name: str) -> To
     for proxy in proxies:
         if proxy.name == name:
             return proxy
-    for proxy in proxies:  # renamed since (attrs.evolve): the method is what it calls
+    for proxy in proxies:  # renamed (attrs.evolve): found by the method it calls
         if proxy.method_name == method_name:
-            return proxy
+            return attrs.evolve(proxy, name=name)
     msg = f"{type(toolset).__qualname__} exports no tool {name!r} (method {method_name!r})"
     raise LookupError(msg)
 
