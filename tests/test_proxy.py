@@ -99,6 +99,18 @@ class TestDirectCall:
         coroutine = tools()["slow_add"].call(a=1, b=2)
         assert asyncio.run(coroutine) == 3
 
+    def test_call_has_the_method_s_signature(self) -> None:
+        # It showed (*args, **kwargs), which tells a reader (or a framework) nothing.
+        import inspect
+
+        divide, add = tools()["divide"], tools()["slow_add"]
+        assert inspect.signature(divide.call) == inspect.signature(MathToolset().divide)
+        assert str(inspect.signature(add.call)) == (
+            "(*, a: 'int', b: 'int', delay: 'float' = 0.0) -> 'int'"
+        )
+        typed = Toolset.proxy(MathToolset().divide)
+        assert list(inspect.signature(typed.call).parameters) == ["a", "b"]
+
 
 class TestModelFacingCall:
     def test_invoke_success(self) -> None:

@@ -158,13 +158,18 @@ class ToolProxy(Generic[_P, _R_co]):
         """
         return _rebuilt, (self.toolset, self.name, self.method_name)
 
-    def call(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co:
-        """Call the method directly: no conversion, exceptions propagate, its result is returned.
+    # The bound method itself, not a method of the proxy's own: ``inspect.signature`` then shows
+    # the method's parameters, where a forwarding ``call(*args, **kwargs)`` showed those two.
+    @property
+    def call(self) -> Callable[_P, _R_co]:
+        """The method bound to the toolset: calling it is the direct call.
 
-        For an async method this returns the coroutine; await it, or use `acall`. Typed with
-        the method's own signature for a proxy from `typed_toolsets.Toolset.proxy`.
+        No conversion, exceptions propagate, its result is returned; for an async method it
+        returns the coroutine (await it, or use `acall`). Its signature is the method's own
+        (``inspect.signature(proxy.call)``), and so is its type for a proxy from
+        `typed_toolsets.Toolset.proxy`.
         """
-        return self._bound(*args, **kwargs)
+        return self._bound
 
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co:
         """Same as `call`."""
