@@ -51,7 +51,8 @@ MAY_IMPORT: dict[str, set[str]] = {
 #: Imports that go against the arrows on purpose, each with its reason.
 EXCEPTIONS = {
     # The proxy's `toolset` field is annotated `typed_toolsets.Toolset`; the module is imported
-    # (not the class: that would be a cycle) so that the annotation resolves at run time.
+    # (not the class: that would be a cycle) so that the annotation resolves at run time, and a
+    # proxy loaded from a pickle finds its toolset class's exports below `Toolset`.
     ("call/proxy.py", "typed_toolsets"),
     # Likewise `Toolset.proxy` returns a `typed_toolsets.ToolProxy`: importing `call.proxy`
     # itself would load the call layer with every toolset class, before any tool is built.

@@ -464,6 +464,29 @@ class TestPickling:
         assert again.toolset.calls == ["before", "divide"]  # its own copy of the toolset
         assert divide.toolset.calls == ["before"]
 
+    def test_loading_the_tools_of_a_toolset_builds_each_once(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import pickle
+
+        from typed_toolsets.call import proxy as proxy_module
+
+        every = MathToolset().to_tools()
+        data = pickle.dumps(every)
+        built: list[str] = []
+        make = proxy_module.make_proxies
+
+        def counted(exports: list[Any], instance: Toolset) -> list[Any]:
+            built.extend(e.name for e in exports)
+            return make(exports, instance)
+
+        monkeypatch.setattr(proxy_module, "make_proxies", counted)
+        again = pickle.loads(data)  # noqa: S301 - our own object
+        assert [p.name for p in again] == [p.name for p in every]
+        assert len({id(p.toolset) for p in again}) == 1
+        # Each proxy loaded built every tool of its toolset: N proxies cost N * N.
+        assert sorted(built) == sorted(p.name for p in every)
+
     def test_a_copy_is_bound_to_the_same_toolset_and_a_deep_copy_to_a_copy_of_it(self) -> None:
         import copy
 

@@ -14,7 +14,7 @@ import attrs
 import typed_toolsets
 
 from ._public import public
-from .definition.classes import build_class, built_info, init_problem
+from .definition.classes import build_class, exports_of, init_problem
 from .definition.declarations import AnnotationsLike, ToolSpec
 from .definition.errors import ToolsetDefinitionError
 from .definition.limits import DEFAULT_LIMITS, Limits
@@ -153,10 +153,7 @@ class Toolset:
 def _proxies(cls: type[Toolset], instance: Toolset) -> list[ToolProxy]:
     from .call.proxy import make_proxies
 
-    info = built_info(cls, Toolset)
-    if info is None:  # `Toolset` itself
-        return []
-    return make_proxies(info.resolved_exports(class_display_name(cls.__qualname__)), instance)
+    return make_proxies(exports_of(cls, Toolset), instance)
 
 
 def _class_to_tools(cls: object) -> list[ToolProxy]:
@@ -194,8 +191,7 @@ def _proxy_of(method: Callable[..., object]) -> ToolProxy:
         raise TypeError(msg)
     cls = type(instance)
     class_name = class_display_name(cls.__qualname__)
-    info = built_info(cls, Toolset)
-    exports = info.resolved_exports(class_name) if info is not None else []
+    exports = exports_of(cls, Toolset)
     # The method may be exported under an alias too (`search = find`): its own name first, as
     # the class stores it (a private `def __find` in `Tasks` is `_Tasks__find`).
     name = _stored_name(func)

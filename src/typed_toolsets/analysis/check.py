@@ -32,8 +32,8 @@ import attrs
 
 from typed_toolsets._toolset import Toolset
 from typed_toolsets.definition.classes import (
-    built_info,
     class_info,
+    exports_of,
     init_problem,
     read_deferred,
 )
@@ -315,10 +315,7 @@ class _Checker:
         if path is None:
             return
         try:
-            info = built_info(cls, Toolset)
-            if info is None:
-                return
-            exports = info.resolved_exports(qualname)
+            exports = exports_of(cls, Toolset)
         except ToolsetDefinitionError as exc:
             self.from_error(exc, path)
             return

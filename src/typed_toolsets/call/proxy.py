@@ -8,11 +8,11 @@ from typing import Any, Generic, Literal, TypeAlias, cast, overload
 import attrs
 from typing_extensions import ParamSpec, TypeVar
 
-# The package itself, for the `Toolset` annotation: `Toolset` is defined above this layer, and
-# the package loads it lazily when the annotation is evaluated (`typing.get_type_hints`).
+# The package itself, for `Toolset`, defined above this layer: the package loads it lazily when
+# the annotation is evaluated (`typing.get_type_hints`), or a proxy is loaded (`_rebuilt`).
 import typed_toolsets
 from typed_toolsets._public import public
-from typed_toolsets.definition.classes import Export
+from typed_toolsets.definition.classes import Export, exports_of
 from typed_toolsets.definition.declarations import ToolAnnotations
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
@@ -314,18 +314,21 @@ def make_proxies(exports: list[Export], instance: typed_toolsets.Toolset) -> lis
 def _rebuilt(toolset: typed_toolsets.Toolset, name: str, method_name: str) -> ToolProxy:
     """The tool *name* of *toolset*, as `ToolProxy.__reduce__` stores it.
 
+    Only that tool is built, as ``toolset.to_tools()`` would build it: loading every tool of a
+    toolset built them all for each.
+
     Raises:
         LookupError: The toolset's class no longer exports it (another version of the code).
     """
-    proxies = toolset.to_tools()
-    for proxy in proxies:
-        if proxy.name == name:
-            return proxy
-    for proxy in proxies:  # renamed (attrs.evolve): found by the method it calls
-        if proxy.method_name == method_name:
-            return attrs.evolve(proxy, name=name)
-    msg = f"{type(toolset).__qualname__} exports no tool {name!r} (method {method_name!r})"
-    raise LookupError(msg)
+    exports = exports_of(type(toolset), typed_toolsets.Toolset)
+    found = next((e for e in exports if e.name == name), None)
+    if found is None:  # renamed (attrs.evolve): found by the method it calls
+        found = next((e for e in exports if e.method_name == method_name), None)
+    if found is None:
+        msg = f"{type(toolset).__qualname__} exports no tool {name!r} (method {method_name!r})"
+        raise LookupError(msg)
+    proxy = make_proxies([found], toolset)[0]
+    return proxy if proxy.name == name else attrs.evolve(proxy, name=name)
 
 
 def _outcome(

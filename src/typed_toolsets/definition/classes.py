@@ -51,6 +51,7 @@ __all__ = [
     "Export",
     "build_class",
     "class_info",
+    "exports_of",
     "init_problem",
     "required_init_fields",
 ]
@@ -179,16 +180,17 @@ def class_info(cls: type) -> ClassInfo | None:
     return info if isinstance(info, ClassInfo) else None
 
 
-def built_info(cls: type, toolset_base: type) -> ClassInfo | None:
-    """The info of *cls*, a subclass of *toolset_base*, building it now if its creation did not.
+def exports_of(cls: type, toolset_base: type) -> list[Export]:
+    """What the tools of *cls*, a subclass of *toolset_base*, are built from: its exports, resolved.
 
     A base that overrides ``__init_subclass__`` without calling ``super().__init_subclass__()``
     (a registry of subclasses, say) keeps `build_class` from running for its subclasses: they
     had no tools and no checks. They are built on first use, bases first, so that inherited
-    declarations merge as at class creation. None for *toolset_base* itself.
+    declarations merge as at class creation. Empty for *toolset_base* itself.
 
     Raises:
-        ToolsetDefinitionError: A class so built has problems.
+        ToolsetDefinitionError: A class so built has problems, or a deferred annotation still
+            cannot be resolved (see `ClassInfo.resolved_exports`).
     """
     info = class_info(cls)
     if info is None and cls is not toolset_base:
@@ -200,7 +202,7 @@ def built_info(cls: type, toolset_base: type) -> ClassInfo | None:
             ):
                 build_class(klass, toolset_base)
         info = class_info(cls)
-    return info
+    return [] if info is None else info.resolved_exports(class_display_name(cls.__qualname__))
 
 
 def _lookup(cls: type, name: str) -> tuple[type, object] | None:
