@@ -387,10 +387,20 @@ def test_the_annotations_of_the_public_functions_resolve() -> None:
     assert hints["strategy"] is not None
 
 
-@pytest.mark.parametrize("package", ["typed_toolsets", "typed_toolsets.testing"])
+@pytest.mark.parametrize(
+    "package",
+    [
+        "typed_toolsets",
+        "typed_toolsets.testing",
+        "typed_toolsets.agent",
+        "typed_toolsets.export",
+        "typed_toolsets.server",
+    ],
+)
 def test_the_annotations_of_the_public_callables_resolve(package: str) -> None:
-    # `Toolset.proxy` and the testing strategies named `ToolProxy`, imported for type checkers
-    # only: get_type_hints raised NameError.
+    # `Toolset.proxy` and the testing strategies named `ToolProxy`, the agent's errors `Step`,
+    # imported for type checkers only (get_type_hints raised NameError); `ReAct` named string
+    # aliases joined with `| None` (TypeError).
     found = dict(_public_callables(package))
     assert found
     unresolved: dict[str, str] = {}

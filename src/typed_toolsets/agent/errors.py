@@ -14,14 +14,12 @@ are observations the model reads and corrects. Exceptions raised by the applicat
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from typed_toolsets import TypedToolsetsError
 from typed_toolsets._public import public_in
 from typed_toolsets.definition.errors import notes_state
 
-if TYPE_CHECKING:
-    from .steps import Step
+from .steps import Step
 
 __all__ = ["AgentError", "DeadlineExceededError", "MaxIterationsError"]
 

@@ -40,11 +40,11 @@ from .waiting import TIMED_OUT, SyncRunner, call_async, running_loop, settle
 __all__ = ["Approve", "Model", "ModelReply", "ReAct"]
 
 #: What a model returns for one step: JSON text, or a mapping (see `typed_toolsets.agent`).
-ModelReply: TypeAlias = "Mapping[str, Any] | str | bytes"
+ModelReply: TypeAlias = Mapping[str, Any] | str | bytes
 #: The model: takes the transcript, returns the next step (or an awaitable of it).
-Model: TypeAlias = "Callable[[Transcript], ModelReply | Awaitable[ModelReply]]"
+Model: TypeAlias = Callable[[Transcript], ModelReply | Awaitable[ModelReply]]
 #: The approval callback: ``approve(tool_name, arguments)`` returns (or awaits to) a bool.
-Approve: TypeAlias = "Callable[[str, Mapping[str, Any]], bool | Awaitable[bool]]"
+Approve: TypeAlias = Callable[[str, Mapping[str, Any]], bool | Awaitable[bool]]
 
 
 # ------------------------------------------------------------------------- the requests
