@@ -173,20 +173,16 @@ class _Attributes:
         if isinstance(value, TempNode):
             return  # `exports: ClassVar[...]` alone sets nothing: the class inherits the value
         if name == "exports":
-            exports: list[dict[str, object]] = []
-            before = len(reader.unchecked)
-            reader.exports(value, exports)
-            data["exports"] = exports
+            data["exports"], data["exports_unchecked"] = _read_exports(reader, value)
             data["exports_set"] = True
-            data["exports_unchecked"] = len(reader.unchecked) > before
         elif name == "toolset_name":
             _record_toolset_name(reader, stmt, data)
         elif name == "limits":
             record_limits(stmt, data, describe, span(stmt))
         elif isinstance(value, LambdaExpr):
             self.lambdas[name] = _lambda_parameters(value)
-        elif _loose_tool(reader, value) is not None:
-            self.loose.append({"attribute": name, "method": _loose_tool(reader, value)})
+        elif (method := _loose_tool(reader, value)) is not None:
+            self.loose.append({"attribute": name, "method": method})
         else:
             alias = alias_target(value)
             if alias is not None:
@@ -271,12 +267,20 @@ def _record_extension(
     reader: Reader, stmt: OperatorAssignmentStmt, data: dict[str, object]
 ) -> None:
     """``exports += (...)`` after ``exports = ...``: the tuple the class holds grows."""
-    more: list[dict[str, object]] = []
-    before = len(reader.unchecked)
-    reader.exports(stmt.rvalue, more)
+    more, unread = _read_exports(reader, stmt.rvalue)
     data["exports"] = [*records(data["exports"]), *more]
-    unread = data.get("exports_unchecked") is True or len(reader.unchecked) > before
-    data["exports_unchecked"] = unread
+    data["exports_unchecked"] = data.get("exports_unchecked") is True or unread
+
+
+def _read_exports(reader: Reader, value: Expression) -> tuple[list[dict[str, object]], bool]:
+    """The declarations an ``exports`` value makes, and whether some of it could not be read.
+
+    What could not be read is recorded as unchecked on *reader* (`Reader.exports`).
+    """
+    found: list[dict[str, object]] = []
+    before = len(reader.unchecked)
+    reader.exports(value, found)
+    return found, len(reader.unchecked) > before
 
 
 def _mixin_declarations(
@@ -297,7 +301,7 @@ def _mixin_declarations(
         for stmt, block in class_statements(base.defn.defs.body):
             declared: list[dict[str, object]] = []
             if block is None and assigns(stmt, "exports"):
-                reader.exports(stmt.rvalue, declared)
+                declared, _ = _read_exports(reader, stmt.rvalue)
             decl = statement_decoratordecl(reader, stmt) if block is None else None
             declared += [decl] if decl is not None else []
             found += [{"mixin": mixin, "method": str(d["method"])} for d in declared]
