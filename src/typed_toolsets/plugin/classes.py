@@ -97,6 +97,7 @@ _UNREADABLE_EXPORTS: Final = frozenset(
         "unchecked-conditional",
         "unchecked-binding",
         "unchecked-arguments",
+        "unchecked-decorator",
     }
 )
 #: Modules whose definitions never change between runs (mypy does not track them either).

@@ -29,6 +29,7 @@ from mypy.nodes import (
     FuncDef,
     GeneratorExpr,
     IndexExpr,
+    LambdaExpr,
     ListComprehension,
     ListExpr,
     MemberExpr,
@@ -46,7 +47,7 @@ from mypy.nodes import (
 )
 from mypy.plugin import SemanticAnalyzerPluginInterface
 from mypy.subtypes import is_same_type
-from mypy.types import get_proper_type
+from mypy.types import AnyType, get_proper_type
 
 from .fullnames import TOOL_FUNCTION, TOOLSET
 from .inline import read_inline
@@ -447,7 +448,39 @@ class Reader:
                 and ARG_POS not in dec.arg_kinds
             ):
                 found.append(self.with_tool_name(decl(name, None, dec, "decorator"), dec))
+            elif self.might_be_tool(dec):
+                text = describe(dec)
+                text = f"({text})" if isinstance(dec, (ConditionalExpr, OpExpr)) else text
+                self.skip("unchecked-decorator", dec, method=name, expression=text)
         return found
+
+    def might_be_tool(self, expr: Expression, depth: int = 0) -> bool:
+        """Whether the decorator *expr* might be `tool` (or ``tool(...)``), for all mypy knows.
+
+        ``@(tool if X else tool)``, ``@DECORATORS[0]``, a name of type ``Any`` (an untyped
+        library's too) might be; a function, a class or a module, a call of one, a lambda, or
+        an attribute of a value of a known type are not (mypy checks what they return).
+        """
+        if depth > MAX_DEPTH or self.is_tool(expr):
+            return True
+        if isinstance(expr, CallExpr):
+            callee = expr.callee  # `tool("name")` as a decorator: mypy reports its type
+            return not self.is_tool(callee) and self.might_be_tool(callee, depth + 1)
+        if isinstance(expr, ConditionalExpr):
+            return any(self.might_be_tool(e, depth + 1) for e in (expr.if_expr, expr.else_expr))
+        if isinstance(expr, AssignmentExpr):
+            return self.might_be_tool(expr.value, depth + 1)
+        if isinstance(expr, MemberExpr) and expr.node is None:
+            return self.might_be_tool(expr.expr, depth + 1)  # `obj.method`: what is `obj`?
+        if not isinstance(expr, RefExpr):
+            return not isinstance(expr, LambdaExpr)  # an item, an operation...
+        var = expr.node
+        if not isinstance(var, Var):
+            return False  # a function, a class, a module (or no name: mypy reports it)
+        if var.type is not None:
+            return isinstance(get_proper_type(var.type), AnyType)
+        value = self.constant(expr, depth)
+        return value is None or self.might_be_tool(value, depth + 1)
 
 
 def decl(method: str, tool_name: str | None, node: Context, form: str) -> dict[str, object]:

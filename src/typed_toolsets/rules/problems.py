@@ -119,6 +119,7 @@ Kind = Literal[
     "unchecked-conditional",
     "unchecked-binding",
     "unchecked-arguments",
+    "unchecked-decorator",
     "raised",
 ]
 
@@ -385,6 +386,12 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "`{name}` bound by {binding} cannot be checked statically (the plugin reads it from "
         "`{name} = ...` in the class body); write it so, or check the class with "
         "`typed-toolsets check`",
+    ),
+    "unchecked-decorator": Template(
+        "unchecked",
+        "the decorator @{expression} cannot be checked statically (mypy cannot tell whether it "
+        "is tool, which would declare the method a tool); write @tool or @tool(...) itself "
+        "there (or a name bound to tool), or check the class with `typed-toolsets check`",
     ),
     "unchecked-type": Template(
         "unchecked",

@@ -1,5 +1,7 @@
 # What the plugin cannot read is reported as such, with its own code, never skipped silently.
-from typing import Any, Final
+import functools
+from collections.abc import Callable
+from typing import Any, Final, ParamSpec, TypeVar
 
 import re2  # type: ignore[import-untyped]  # no types: mypy sees Any
 
@@ -12,6 +14,8 @@ NOT_FINAL = (tool("search"),)
 NAMES: Final = ("search", "lookup")
 APP: Final = "crm"
 SEARCH_ONLY = ("search",)
+P = ParamSpec("P")
+R = TypeVar("R")
 OPTIONS: dict[str, Any] = {"tool_name": "find"}
 BAD_OPTIONS: dict[str, Any] = {"tool_name": "bad name!"}
 DESCRIBED: dict[str, Any] = {"description": "Go."}
@@ -156,3 +160,76 @@ class FromAnotherName(Toolset):
     exports = (tool(RENAMED),)  # E: FromAnotherName: the method name given as RENAMED cannot be checked statically (it is neither a string literal nor a Final constant whose value mypy knows: one set to a literal, not from another name); write the name as a literal, or set a Final constant to the literal  [toolset-unchecked]
 
     def shop(self) -> None: ...
+
+
+# A decorator mypy cannot tell from `tool` might declare the method: said where it is written.
+# Those that are known functions or classes (or calls of them) say nothing.
+DECORATORS = [tool]
+UNTYPED: Any = tool
+cached = functools.cache
+
+
+def passthrough(func: Callable[P, R]) -> Callable[P, R]:
+    return func
+
+
+def factory() -> Callable[[Callable[P, R]], Callable[P, R]]:
+    return passthrough
+
+
+class Holder:
+    def wrap(self, func: Callable[P, R]) -> Callable[P, R]:
+        return func
+
+
+holder = Holder()
+
+
+class Decorated(Toolset):
+    @(tool if APP else tool)  # E: Decorated.either: the decorator @(tool if ... else tool) cannot be checked statically (mypy cannot tell whether it is tool, which would declare the method a tool); write @tool or @tool(...) itself there (or a name bound to tool), or check the class with `typed-toolsets check`  [toolset-unchecked]
+    def either(self) -> None: ...
+
+    @DECORATORS[0]  # E: Decorated.item: the decorator @DECORATORS[...] cannot be checked statically (mypy cannot tell whether it is tool, which would declare the method a tool); write @tool or @tool(...) itself there (or a name bound to tool), or check the class with `typed-toolsets check`  [toolset-unchecked]
+    def item(self) -> None: ...
+
+    @DECORATORS[0](tool_name="called")  # E: Decorated.called: the decorator @DECORATORS[...](...) cannot be checked statically (mypy cannot tell whether it is tool, which would declare the method a tool); write @tool or @tool(...) itself there (or a name bound to tool), or check the class with `typed-toolsets check`  [toolset-unchecked]
+    def called(self) -> None: ...
+
+    @UNTYPED  # E: Untyped decorator makes function "untyped" untyped  [untyped-decorator]  # E: Decorated.untyped: the decorator @UNTYPED cannot be checked statically (mypy cannot tell whether it is tool, which would declare the method a tool); write @tool or @tool(...) itself there (or a name bound to tool), or check the class with `typed-toolsets check`  [toolset-unchecked]
+    def untyped(self) -> None: ...
+
+    @staticmethod
+    def static() -> None: ...
+
+    @property
+    def prop(self) -> int:
+        return 1
+
+    @functools.cache
+    def cached_method(self) -> int:
+        return 1
+
+    @cached
+    def cached_alias(self) -> int:
+        return 1
+
+    @functools.lru_cache(maxsize=None)
+    def lru(self) -> int:
+        return 1
+
+    @passthrough
+    def plain(self) -> None: ...
+
+    @factory()
+    def made(self) -> None: ...
+
+    @holder.wrap
+    def held(self) -> None: ...
+
+    @(lambda func: func)
+    def anonymous(self) -> None: ...
+
+
+def proxies(decorated: Decorated) -> None:
+    # Any method may be exported then: no `toolset-unknown-method` for one that is not.
+    Toolset.proxy(decorated.plain)
