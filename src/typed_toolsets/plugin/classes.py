@@ -31,9 +31,7 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import CheckerPluginInterface, MethodContext
-from mypy.types import (
-    Type,
-)
+from mypy.types import Type
 
 from typed_toolsets.rules.names import (
     API_NAMES,
@@ -53,6 +51,7 @@ from .inline import inline_problem
 from .metadata import (
     META,
     Declaration,
+    absent_members_of,
     alias_of,
     class_metadata,
     declarations_of,
@@ -62,7 +61,6 @@ from .metadata import (
     mixin_toolset_name,
     overload_marks_of,
     stored_span,
-    type_checking_members_of,
     unchecked_of,
     wrapped,
 )
@@ -208,7 +206,7 @@ def _resolve(
 def _lookup(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -> _Found | None:
     """The attribute *name* of *info* at run time: mypy keeps a private ``__x`` unmangled."""
     for klass in info.mro:
-        hidden = type_checking_members_of(klass)
+        hidden = absent_members_of(klass)
         for written in written_names(klass.name, name):
             sym = klass.names.get(written)
             if sym is None or written in hidden:  # absent at run time: the bases are looked in
@@ -542,7 +540,7 @@ class ClassCheck:
                 for name, sym in klass.names.items()
                 if not (name.startswith("__") and name.endswith("__"))
                 and is_plain_function(sym.node)
-                and name not in type_checking_members_of(klass)
+                and name not in absent_members_of(klass)
             }
         )
         matches = close_matches(decl.method, candidates)

@@ -28,6 +28,7 @@ from mypy.nodes import (
     CallExpr,
     Context,
     Decorator,
+    DelStmt,
     Expression,
     FuncDef,
     IndexExpr,
@@ -50,6 +51,7 @@ from mypy.plugins.common import add_attribute_to_class
 from mypy.server.trigger import make_wildcard_trigger
 from mypy.types import PROTOCOL_NAMES, LiteralType, get_proper_type
 
+from typed_toolsets.rules.names import mangle
 from typed_toolsets.rules.problems import problem
 
 from .body import DECLARING, assigns, class_statements, unread_bindings
@@ -59,7 +61,7 @@ from .fullnames import TOOL_SPEC, TOOLSET
 from .inline import record_limits
 from .metadata import DIGEST, FIELDS_META, META, META_VERSION, MIXIN_META, records
 from .reader import Reader, assignments, describe, span
-from .sources import method_facts, type_checking_members
+from .sources import absent_members, deleted_names, method_facts
 from .typeinfo import class_span, display_name, function_of, wrapped_function
 
 __all__ = ["record_class", "record_mixin"]
@@ -225,6 +227,9 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
             _record_unread(reader, stmt, data)
         # Stacked `@tool`s declare the method once each: merging reports the further ones.
         decorated += statement_decoratordecls(reader, stmt)
+        if isinstance(stmt, DelStmt):  # `del find` after `@tool def find`: the mark goes too
+            gone = {mangle(info.name, name) for name in deleted_names(stmt)}
+            decorated = [decl for decl in decorated if decl["method"] not in gone]
         marked_overloads += overload_marks(reader, stmt)
     data.setdefault("exports", [])
     data["decorated"] = decorated
@@ -238,7 +243,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
         # A later class's name: whether it admits null is known once it is defined, in a
         # further pass (this hook runs again then; what is recorded now is overwritten).
         ctx.api.defer()
-    data["type_checking"] = type_checking_members(ctx.cls.defs.body, ctx.api.options)
+    data["absent"] = absent_members(ctx.cls.defs.body, ctx.api.options)
     data["mixin_declarations"] = _mixin_declarations(ctx.api, info)
     info.metadata[META] = data
     _add_digest(ctx, data)
@@ -322,8 +327,8 @@ def record_mixin(ctx: ClassDefContext) -> None:
     """Record a class's ``toolset_name``, ``limits`` and unnamed parameters if not a Toolset.
 
     Its literal ``toolset_name``, its ``limits``, the names of its methods' positional-only
-    parameters (`_unnamed_parameters`) and the names it binds only under ``if TYPE_CHECKING:``
-    (`sources.type_checking_members`): a Toolset subclass combining the mixin takes its name,
+    parameters (`_unnamed_parameters`) and the names it binds that it lacks at run time
+    (`sources.absent_members`): a Toolset subclass combining the mixin takes its name,
     limits and methods from it, and the mixin's own body is gone once the mixin comes from mypy's
     cache. The limits are recorded as `inline.record_limits` records a Toolset's.
     """
@@ -340,16 +345,16 @@ def record_mixin(ctx: ClassDefContext) -> None:
     if not any(isinstance(s.rvalue, CallExpr) for s in limits):
         limits = []
     methods = {} if ctx.api.is_stub_file else _unnamed_parameters(body)
-    typing_only = type_checking_members(body, ctx.api.options)
-    if not (names or limits or methods or typing_only) or info.has_base(TOOLSET):
+    absent = absent_members(body, ctx.api.options)
+    if not (names or limits or methods or absent) or info.has_base(TOOLSET):
         if fields is not None and not info.has_base(TOOLSET):
             _add_digest(ctx, fields)  # (never a protocol's)
         return  # `record_class` reads a Toolset's
     data: dict[str, object] = {"version": META_VERSION}
     if methods:
         data["methods"] = methods
-    if typing_only:
-        data["type_checking"] = typing_only
+    if absent:
+        data["absent"] = absent
     for stmt in names:  # the last assignment is the class's
         value = stmt.rvalue
         data["mixin_toolset_name"] = value.value if isinstance(value, StrExpr) else None

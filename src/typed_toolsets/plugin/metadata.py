@@ -24,6 +24,7 @@ __all__ = [
     "MIXIN_META",
     "Declaration",
     "Unchecked",
+    "absent_members_of",
     "alias_of",
     "class_metadata",
     "declarations_of",
@@ -37,7 +38,6 @@ __all__ = [
     "none_default_fields",
     "records",
     "stored_span",
-    "type_checking_members_of",
     "unchecked_of",
     "wrapped",
 ]
@@ -45,7 +45,7 @@ __all__ = [
 #: Key of the recorded declarations in ``TypeInfo.metadata`` (JSON, stored in mypy's cache).
 META: Final = "typed_toolsets"
 #: Bumped when the shape of the recorded metadata changes.
-META_VERSION: Final = 5
+META_VERSION: Final = 6
 #: Key of a mixin's recorded ``toolset_name`` and ``limits`` (a class that is not a Toolset).
 MIXIN_META: Final = "typed_toolsets_mixin"
 #: Key of the fields of a class (a struct, maybe) whose default is ``None``, recorded for every
@@ -261,14 +261,14 @@ def mixin_method_facts_of(info: TypeInfo, name: str) -> dict[str, object] | None
     return cast("dict[str, object]", entry) if isinstance(entry, dict) else None
 
 
-def type_checking_members_of(info: TypeInfo) -> frozenset[str]:
-    """The names *info*'s body binds only under ``if TYPE_CHECKING:`` (absent at run time).
+def absent_members_of(info: TypeInfo) -> frozenset[str]:
+    """The names *info*'s body binds that it does not have at run time (`sources.absent_members`).
 
     Recorded by `declarations.record_class` for a Toolset, `declarations.record_mixin` for
     another class.
     """
     data = metadata(info) or mixin_metadata(info) or {}
-    names = data.get("type_checking")
+    names = data.get("absent")
     return (
         frozenset(str(n) for n in cast("list[object]", names))
         if isinstance(names, list)

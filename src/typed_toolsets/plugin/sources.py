@@ -30,6 +30,7 @@ from mypy.nodes import (
     Block,
     ClassDef,
     Decorator,
+    DelStmt,
     Expression,
     ForStmt,
     FuncDef,
@@ -55,7 +56,13 @@ from mypy.types import AnyType, Instance, Type, TypeList, TypeOfAny, UnboundType
 
 from .jsontypes import SchemaCheck
 
-__all__ = ["admits_null", "method_facts", "type_checking_members", "type_checking_names"]
+__all__ = [
+    "absent_members",
+    "admits_null",
+    "deleted_names",
+    "method_facts",
+    "type_checking_names",
+]
 
 _OPTIONAL: Final = frozenset({"typing.Optional", "typing_extensions.Optional"})
 _UNION: Final = frozenset({"typing.Union", "typing_extensions.Union"})
@@ -218,18 +225,41 @@ def type_checking_names(module: MypyFile, options: Options) -> frozenset[str]:
     return frozenset(typing_only - runtime)
 
 
-def type_checking_members(body: list[Statement], options: Options) -> list[str]:
-    """The names a class body binds only under ``if TYPE_CHECKING:``, sorted.
+def absent_members(body: list[Statement], options: Options) -> list[str]:
+    """The names a class body binds that the class does not have at run time, sorted.
 
-    mypy sees them as members of the class; Python never creates them, so a name exported from
-    there is no method at run time, and a base's attribute of that name is found instead.
+    Those bound only under ``if TYPE_CHECKING:`` (Python never creates them) and those a ``del``
+    at the top level of the body removes after their last binding. mypy sees both as members
+    of the class; a name exported from there is no method at run time, and a base's attribute
+    of that name is found instead.
     """
-    if not any(isinstance(stmt, IfStmt) for stmt in body):
-        return []
-    typing_only: set[str] = set()
-    runtime: set[str] = set()
-    _bind(body, runtime, typing_only, options)
-    return sorted(typing_only - runtime)
+    absent = _deleted(body, options)
+    if any(isinstance(stmt, IfStmt) for stmt in body):
+        typing_only: set[str] = set()
+        runtime: set[str] = set()
+        _bind(body, runtime, typing_only, options)
+        absent |= typing_only - runtime
+    return sorted(absent)
+
+
+def _deleted(body: list[Statement], options: Options) -> set[str]:
+    """The names a top-level ``del`` removes and no later statement binds again."""
+    if not any(isinstance(stmt, DelStmt) for stmt in body):
+        return set()  # (every class mypy analyses comes here: the cheap test first)
+    deleted: set[str] = set()
+    for stmt in body:
+        if isinstance(stmt, DelStmt):
+            deleted.update(deleted_names(stmt))
+        elif deleted:
+            bound: set[str] = set()  # under `if TYPE_CHECKING:` too: mypy sees it then
+            _bind([stmt], bound, bound, options)
+            deleted -= bound
+    return deleted
+
+
+def deleted_names(stmt: DelStmt) -> list[str]:
+    """The names ``del a, b`` removes, as written (not mangled)."""
+    return list(_targets(stmt.expr))
 
 
 def _bind(body: list[Statement], names: set[str], typing_only: set[str], options: Options) -> None:

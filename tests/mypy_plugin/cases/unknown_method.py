@@ -38,3 +38,50 @@ class Loose(Toolset):  # E: Loose: `count = tool('word_count')` declares no tool
 class EmptyName(Toolset):
     # `tool("")` raises before the class exists: `tool()`'s own error, not a missing method.
     exports = (tool(""),)  # E: tool(): the method name must be a non-empty str (got '')  [toolset-unknown-method]
+
+
+# `del` in the class body removes the method: exported, the run time finds none (or a base's);
+# marked with @tool, its mark goes with it, so it is no tool. mypy keeps the name.
+class Deleted(Toolset):
+    exports = (tool("find"),)  # E: Deleted.find: Deleted has no method 'find' to export  [toolset-unknown-method]
+
+    def find(self, *, q: str) -> str:
+        return q
+
+    del find
+
+
+class DeletedMarked(Toolset):
+    @tool
+    def find(self, q):  # type: ignore[no-untyped-def]  # no tool once deleted: not judged
+        return q
+
+    @tool
+    def keep(self) -> None: ...
+
+    del find
+
+
+class DeletedTwice(Toolset):
+    def find(self, *, q: str) -> str:
+        return q
+
+    del find
+
+    @tool  # type: ignore[no-redef]  # bound again: the class has it
+    def find(self, *, q: str) -> str:
+        return q
+
+
+class DeletedBase(Toolset):
+    def search(self, *, q: str) -> str:
+        return q
+
+
+class DeletedOverride(DeletedBase):
+    exports = (tool("search"),)  # the base's method is found instead
+
+    def search(self, *, q: str) -> str:
+        return q
+
+    del search
