@@ -42,9 +42,10 @@ from typed_toolsets.rules.names import (
     tool_name_problem,
     written_names,
 )
-from typed_toolsets.rules.problems import OVERLOAD_MARK, Kind, Problem, problem
+from typed_toolsets.rules.problems import Kind, Problem, problem
 
 from .codes import Span, note, report
+from .decorators import overload_mark_problem
 from .deps import depend_on
 from .fullnames import TOOLSET
 from .inline import inline_problem
@@ -517,8 +518,7 @@ class ClassCheck:
     def report_overload_marks(self) -> None:
         """``@tool`` above an ``@overload``: refused as the class body runs, said as then."""
         for at in overload_marks_of(self.info):
-            marked = problem("tool-cannot-mark", None, got="an @overload", reason=OVERLOAD_MARK)
-            report(self.api, marked, at)
+            report(self.api, overload_mark_problem(), at)
 
     def report_loose_tools(self) -> None:
         """``count = tool("word_count")`` whose method this class's body does not declare."""

@@ -56,7 +56,13 @@ from typed_toolsets.rules.problems import problem
 
 from .body import DECLARING, assigns, class_statements, unread_bindings
 from .codes import report
-from .decorators import overload_marks, resolve, statement_decoratordecl, statement_decoratordecls
+from .decorators import (
+    overload_marks,
+    report_overload_marks,
+    resolve,
+    statement_decoratordecl,
+    statement_decoratordecls,
+)
 from .fullnames import TOOL_SPEC, TOOLSET
 from .inline import record_limits
 from .metadata import DIGEST, FIELDS_META, META, META_VERSION, MIXIN_META, records
@@ -335,6 +341,8 @@ def record_mixin(ctx: ClassDefContext) -> None:
     # Called for every class mypy analyses (typeshed's too): the cheapest test first.
     body = ctx.cls.defs.body
     info = ctx.cls.info
+    if not info.has_base(TOOLSET):
+        report_overload_marks(ctx)  # (a Toolset's are checked with its declarations)
     # A protocol is no struct, and a digest would be a member every match must have.
     protocol = _is_protocol(ctx)
     fields = _record_none_defaults(info, [] if protocol else body)

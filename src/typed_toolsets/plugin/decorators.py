@@ -2,7 +2,8 @@
 
 Each ``@tool`` (stacked ones each) of a method, of a property's getter and of an overloaded
 method's implementation declares it; one above an ``@overload`` marks what ``@overload``
-returns instead, which the run time refuses.
+returns instead, which the run time refuses, in any class (`report_overload_marks` says so for
+a class that is not a Toolset; a Toolset's are recorded and reported with its checks).
 """
 
 from __future__ import annotations
@@ -22,13 +23,22 @@ from mypy.nodes import (
     SymbolNode,
     get_member_expr_fullname,
 )
-from mypy.plugin import SemanticAnalyzerPluginInterface
+from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 
 from typed_toolsets.rules.names import mangle
+from typed_toolsets.rules.problems import OVERLOAD_MARK, Problem, problem
 
+from .codes import report
 from .reader import Reader, span
 
-__all__ = ["overload_marks", "resolve", "statement_decoratordecl", "statement_decoratordecls"]
+__all__ = [
+    "overload_mark_problem",
+    "overload_marks",
+    "report_overload_marks",
+    "resolve",
+    "statement_decoratordecl",
+    "statement_decoratordecls",
+]
 
 #: What ``@overload`` is.
 _OVERLOAD: Final = frozenset({"typing.overload", "typing_extensions.overload"})
@@ -89,6 +99,27 @@ def overload_marks(reader: Reader, stmt: Statement) -> list[dict[str, int]]:
         if tools:
             marks.append(span(decorators[tools[-1]]))
     return marks
+
+
+def overload_mark_problem() -> Problem:
+    """The problem of a ``@tool`` above an ``@overload``, as ``tool()`` raises it."""
+    return problem("tool-cannot-mark", None, got="an @overload", reason=OVERLOAD_MARK)
+
+
+def report_overload_marks(ctx: ClassDefContext) -> None:
+    """Each ``@tool`` above an ``@overload`` in the body of a class that is not a Toolset.
+
+    ``tool()`` refuses it as the body runs, whatever the class: a mixin a Toolset combines later,
+    a protocol, any class. A stub's body never runs.
+    """
+    body = ctx.cls.defs.body
+    if ctx.api.is_stub_file or not any(isinstance(stmt, OverloadedFuncDef) for stmt in body):
+        return  # (every class mypy analyses comes here: the cheap tests first)
+    reader = Reader(ctx.api, ctx.cls.info)
+    for stmt in body:
+        for at in overload_marks(reader, stmt):
+            where = (at["line"], at["column"], at["end_line"], at["end_column"])
+            report(ctx.api, overload_mark_problem(), where)
 
 
 def _bound_name(api: SemanticAnalyzerPluginInterface, dec: Expression) -> NameExpr | None:
