@@ -213,6 +213,39 @@ def test_a_problem_of_the_exports_value_is_told_on_its_line(
     assert out[0].startswith("exports_mod.py:5: error: One: `exports` is one tool('a') declaration")
 
 
+def test_an_exported_method_deleted_after_its_class_is_told_on_its_declaration(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # to_tools() raised a bare AttributeError, while check said Success.
+    path = write(
+        "deleted_mod.py",
+        """\
+        from typed_toolsets import Toolset, tool
+
+
+        class Gone(Toolset):
+            @tool
+            def f(self) -> None: ...
+
+            @tool
+            def g(self) -> None: ...
+
+
+        del Gone.f
+        """,
+    )
+    status, out, err = run(capsys, str(path))
+    assert (status, err) == (1, "")
+    assert out == [
+        (
+            "deleted_mod.py:5: error: Gone.f: Gone exports 'f', but the method was deleted after "
+            "the class was defined; define it again, or remove its declaration (its @tool, or "
+            "its tool(...) in `exports`)  [toolset-unknown-method]"
+        ),
+        "Found 1 problem in 1 file (checked 1 toolset)",
+    ]
+
+
 def test_statements_needing_a_failed_class_are_skipped_and_others_still_fail(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:

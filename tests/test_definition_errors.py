@@ -909,6 +909,13 @@ class _Mixin:
     def op(self) -> None: ...
 
 
+def _deleted_op() -> type[Toolset]:
+    """A Toolset class exporting ``op``, whose ``op`` was deleted once the class was built."""
+    cls = type("T", (Toolset,), {"exports": (tool("op"),), "op": lambda self: None})
+    del cls.op  # type: ignore[attr-defined]
+    return cls
+
+
 def _unreadable() -> Callable[..., Any]:
     op = _function("def op(self) -> None: ...")
     op.__signature__ = "not a signature"  # type: ignore[attr-defined]
@@ -1470,6 +1477,20 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         ),
     ),
     (
+        # `del T.op` after the class was built: binding it raised a bare AttributeError.
+        "deleted-method",
+        lambda: _deleted_op().to_tools(),
+        "deleted-method",
+        "T",
+        "op",
+        None,
+        (
+            "T.op: T exports 'op', but the method was deleted after the class was defined; "
+            "define it again, or remove its declaration (its @tool, or its tool(...) in "
+            "`exports`) [toolset-unknown-method]"
+        ),
+    ),
+    (
         "inline-async",
         _class("T", exports=(tool("fetch", inline=True),), fetch=_async_method),
         "inline-async",
@@ -1557,6 +1578,32 @@ def test_each_kind_of_problem_is_a_record(
 
 def test_every_kind_is_exercised() -> None:
     assert {case[2] for case in RECORDS} | NOT_RAISED == set(KINDS)
+
+
+def test_a_method_deleted_after_its_class_was_built_is_told_until_defined_again() -> None:
+    class Base(Toolset):
+        @tool
+        def op(self) -> None: ...
+
+        @tool
+        def other(self) -> None: ...
+
+    class Sub(Base):
+        pass
+
+    instance = Sub()
+    op = Base.__dict__["op"]
+    del Base.op
+    for build, toolset in (
+        (Base.to_tools, "Base"),
+        (Sub.to_tools, "Sub"),
+        (instance.to_tools, "Sub"),
+        (lambda: Toolset.proxy(instance.other), "Sub"),
+    ):
+        (record,) = records_of(build)
+        assert (record.kind, record.toolset, record.method) == ("deleted-method", toolset, "op")
+    Base.op = op  # type: ignore[method-assign]
+    assert [p.method_name for p in instance.to_tools()] == ["op", "other"]
 
 
 def test_the_error_pickles_with_its_records() -> None:

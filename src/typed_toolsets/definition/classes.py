@@ -108,15 +108,30 @@ class ClassInfo:
         """Whether every export's method signature has been read."""
         return self._resolved
 
-    def resolved_exports(self, class_name: str) -> list[Export]:
-        """The exports with every method signature read, reading deferred ones now.
+    def resolved_exports(self, cls: type) -> list[Export]:
+        """The exports of *cls* (this info's class) with every method signature read.
+
+        Deferred ones are read now; each method is looked up again, since it may have been
+        deleted from the class (or a base) after the class was created.
 
         Raises:
-            ToolsetDefinitionError: A deferred annotation still cannot be resolved, or the
-                method cannot be exported.
+            ToolsetDefinitionError: A deferred annotation still cannot be resolved, the method
+                cannot be exported, or it has been deleted.
         """
-        if self._resolved:
-            return self.exports
+        class_name = class_display_name(cls.__qualname__)
+        exports = self.exports if self._resolved else self._resolve(class_name)
+        # Binding a deleted method raised a bare AttributeError from inside the library.
+        deleted = [
+            problem("deleted-method", class_name, export.method_name)
+            for export in exports
+            if _lookup(cls, export.method_name) is None
+        ]
+        if deleted:
+            raise ToolsetDefinitionError(deleted)
+        return exports
+
+    def _resolve(self, class_name: str) -> list[Export]:
+        """Read the deferred method signatures (see `resolved_exports`)."""
         with self._lock:
             if self.is_resolved():  # pragma: no cover - another thread finished first
                 return self.exports
@@ -202,7 +217,7 @@ def exports_of(cls: type, toolset_base: type) -> list[Export]:
             ):
                 build_class(klass, toolset_base)
         info = class_info(cls)
-    return [] if info is None else info.resolved_exports(class_display_name(cls.__qualname__))
+    return [] if info is None else info.resolved_exports(cls)
 
 
 def _lookup(cls: type, name: str) -> tuple[type, object] | None:

@@ -44,11 +44,12 @@ class ToolsetDefinitionError(TypedToolsetsError, TypeError):
     """A Toolset class or one of its tool declarations is invalid.
 
     Raised when the class is created (or, for annotations that name something defined later in
-    the module, when its tools are first built), and by ``tool()`` called with arguments of the
-    wrong type. The message lists every problem found, one per line, each naming the class, the
-    method and the cause: ``Class.method: cause [toolset-<code>]``. ``ToolAnnotations()`` given a
-    hint of the wrong type raises it too, before any class or declaration exists: its message
-    names the field, and ``problems`` is empty.
+    the module, when its tools are first built), when its tools are built after an exported
+    method was deleted from the class, and by ``tool()`` called with arguments of the wrong
+    type. The message lists every problem found, one per line, each naming the class, the method
+    and the cause: ``Class.method: cause [toolset-<code>]``. ``ToolAnnotations()`` given a hint
+    of the wrong type raises it too, before any class or declaration exists: its message names
+    the field, and ``problems`` is empty.
 
     Your own code may raise it with a message (``ToolsetDefinitionError("...")``, from an
     ``__init_subclass__`` of its own, say), or a list of them: the message is kept as given

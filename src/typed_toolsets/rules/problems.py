@@ -69,6 +69,7 @@ Kind = Literal[
     "exports-method",
     "tool-method-name",
     "not-exported",
+    "deleted-method",
     "annotated-attribute",
     "attribute",
     "attrs-field",
@@ -195,6 +196,12 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "unknown-method",
         "{method!r} is not exported as a tool; declare it with tool({method!r}) in `exports` "
         "or with @tool, or hold a method that is exported",
+    ),
+    "deleted-method": Template(
+        # `del Cls.method` after the class was created: only the run time sees it.
+        "unknown-method",
+        "{toolset} exports {method!r}, but the method was deleted after the class was defined; "
+        "define it again, or remove its declaration (its @tool, or its tool(...) in `exports`)",
     ),
     # -- not-a-method: the name is something other than a plain `def` / `async def`
     "annotated-attribute": Template(
