@@ -1606,6 +1606,42 @@ def test_a_method_deleted_after_its_class_was_built_is_told_until_defined_again(
     assert [p.method_name for p in instance.to_tools()] == ["op", "other"]
 
 
+class _NoRepr:
+    """A value whose ``__repr__`` raises, as a broken or proxied object's may."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+def test_values_whose_repr_raises_are_shown_by_their_type() -> None:
+    # The RuntimeError of their repr came out of class creation instead of the problems.
+    no_repr = _NoRepr()
+
+    def op(self: object, *, a: str = no_repr, b: list[int] = [no_repr]) -> None: ...  # type: ignore[assignment]  # noqa: B006
+
+    assert problems_of(_class("T", exports=(tool("op"), no_repr), op=op)) == [
+        "T: `exports` contains <_NoRepr>, not a tool(...) declaration [toolset-unknown-method]",
+        (
+            "T.op: parameter 'a' has the default <_NoRepr>, which is not a valid str (<_NoRepr> "
+            "is not a str) [toolset-signature]"
+        ),
+        (
+            "T.op: parameter 'b' has the default <list>, which is not a valid list[int] "
+            "(<_NoRepr> is not an int) [toolset-signature]"
+        ),
+    ]
+    assert problems_of(_class("T", exports=no_repr, limits=no_repr)) == [
+        (
+            "T: `exports` must be a tuple of tool(...) declarations (got <_NoRepr>) "
+            "[toolset-unknown-method]"
+        ),
+        "T: `limits` must be a Limits (got <_NoRepr>) [toolset-signature]",
+    ]
+    assert problems_of(lambda: tool("op", description=no_repr)) == [  # type: ignore[arg-type]
+        "tool(): `description` must be a str or None (got <_NoRepr>) [toolset-signature]"
+    ]
+
+
 def test_the_error_pickles_with_its_records() -> None:
     (record,) = records_of(_class("T", exports=(tool("asign"),), assign=lambda self: None))
     error = ToolsetDefinitionError([record])

@@ -298,3 +298,16 @@ class TestAsyncDeadline:
         assert done == "done"
         _release.set()
         _release.clear()
+
+
+class _NoRepr:
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+def test_a_limit_whose_repr_raises_is_refused_by_its_type() -> None:
+    # Its repr's RuntimeError came out instead of the refusal.
+    with pytest.raises(ValueError, match=r"`timeout` must be None .*\(got <_NoRepr>\)"):
+        Limits(timeout=_NoRepr())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"`max_depth` must be a positive int \(got <_NoRepr>\)"):
+        Limits(max_depth=_NoRepr())  # type: ignore[arg-type]

@@ -13,9 +13,9 @@ import typing
 from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
-from typed_toolsets.rules.labels import int_text
+from typed_toolsets.rules.labels import int_text, safe_repr
 
-__all__ = ["SHORT_INTS", "SHORT_LIMIT", "json_escaped", "safe_repr", "short", "short_text"]
+__all__ = ["SHORT_INTS", "SHORT_LIMIT", "json_escaped", "short", "short_text"]
 
 
 #: An escape in a repr: those JSON lacks (``\x00``, ``\U000e0001``) to write as JSON's, or any
@@ -91,14 +91,6 @@ def _pieces(value: object, cut: int) -> Iterator[str]:
         yield "}"
     else:
         yield safe_repr(value)
-
-
-def safe_repr(value: object) -> str:
-    """``repr(value)``, or its type's name in angle brackets when its ``__repr__`` fails."""
-    try:
-        return repr(value)
-    except Exception:  # noqa: BLE001 - a repr that fails (or gives no str) must not break the text
-        return f"<{type(value).__name__}>"
 
 
 def _last_char(value: object) -> str:

@@ -15,6 +15,7 @@ from typing import Any, Final
 
 import attrs
 
+from typed_toolsets.rules.labels import safe_repr
 from typed_toolsets.rules.names import (
     API_NAMES,
     class_display_name,
@@ -273,14 +274,14 @@ def _own_specs(cls: type, problems: list[Problem]) -> tuple[ToolSpec, ...]:
         if isinstance(declared, ToolSpec):
             problems.append(problem("exports-one-tool", class_name, name=declared.method_name))
         elif not isinstance(declared, (tuple, list)):
-            problems.append(problem("exports-not-a-tuple", class_name, got=repr(declared)))
+            problems.append(problem("exports-not-a-tuple", class_name, got=safe_repr(declared)))
         else:
             for item in typing.cast("tuple[object, ...] | list[object]", declared):
                 if isinstance(item, ToolSpec):
                     specs.append(item)
                 else:
                     kind: Kind = "exports-method" if callable(item) else "exports-item"
-                    problems.append(problem(kind, class_name, got=repr(item)))
+                    problems.append(problem(kind, class_name, got=safe_repr(item)))
     loose: list[tuple[str, ToolSpec]] = []
     for name, value in cls.__dict__.items():
         # By type: any attribute comes here, and a proxy's `__class__` may raise.
@@ -357,7 +358,7 @@ def _toolset_name(cls: type, problems: list[Problem]) -> str:
     name = getattr(cls, "toolset_name", None)
     if not isinstance(name, str):
         class_name = class_display_name(cls.__qualname__)
-        problems.append(problem("toolset-name-type", class_name, got=repr(name)))
+        problems.append(problem("toolset-name-type", class_name, got=safe_repr(name)))
         return default_toolset_name(cls.__name__)
     return name
 
@@ -366,7 +367,7 @@ def _class_limits(cls: type, problems: list[Problem]) -> Limits:
     limits = getattr(cls, "limits", DEFAULT_LIMITS)
     if not isinstance(limits, Limits):
         class_name = class_display_name(cls.__qualname__)
-        problems.append(problem("limits-type", class_name, got=repr(limits)))
+        problems.append(problem("limits-type", class_name, got=safe_repr(limits)))
         return DEFAULT_LIMITS
     return limits
 
@@ -384,7 +385,7 @@ def _class_policy(cls: type, problems: list[Problem]) -> tuple[ToolAnnotations |
                 where,
                 option="tool_annotations",
                 expected=ANNOTATIONS_EXPECTED,
-                got=repr(declared),
+                got=safe_repr(declared),
             )
         )
         annotations = None
@@ -396,7 +397,7 @@ def _class_policy(cls: type, problems: list[Problem]) -> tuple[ToolAnnotations |
                 where,
                 option="requires_approval",
                 expected="True or False",
-                got=repr(approval),
+                got=safe_repr(approval),
             )
         )
         approval = False
@@ -428,7 +429,7 @@ def _class_annotations(cls: type, where: str, problems: list[Problem]) -> object
                     option="annotations",
                     expected="left out where tool_annotations is set (both are the toolset's "
                     "tool annotations: keep one)",
-                    got=repr(spelled),
+                    got=safe_repr(spelled),
                 )
             )
         return spelled if declared is None and spelled is not None else declared

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, over
 import attrs
 
 from typed_toolsets._public import public
+from typed_toolsets.rules.labels import safe_repr
 from typed_toolsets.rules.problems import OVERLOAD_MARK, Problem, problem
 
 from .errors import ToolsetDefinitionError
@@ -256,9 +257,9 @@ def _check_arguments(
     method = method_name if isinstance(method_name, str) and method_name else None
     problems: list[Problem] = []
     if method is None and method_name is not None:
-        problems.append(problem("tool-method-name", None, got=repr(method_name)))
+        problems.append(problem("tool-method-name", None, got=safe_repr(method_name)))
     if tool_name is not None and not isinstance(tool_name, str):
-        problems.append(problem("tool-name-type", None, method, got=repr(tool_name)))
+        problems.append(problem("tool-name-type", None, method, got=safe_repr(tool_name)))
     options: tuple[tuple[str, object, type], ...] = (
         ("description", description, str),
         ("limits", limits, Limits),
@@ -273,7 +274,7 @@ def _check_arguments(
             method,
             option="annotations",
             expected=ANNOTATIONS_EXPECTED,
-            got=repr(annotations),
+            got=safe_repr(annotations),
         )
         problems.append(found)
     for option, value, expected in options:
@@ -285,7 +286,7 @@ def _check_arguments(
                     method,
                     option=option,
                     expected=expected.__name__,
-                    got=repr(value),
+                    got=safe_repr(value),
                 )
             )
     if not isinstance(inline, bool):
@@ -296,7 +297,7 @@ def _check_arguments(
                 method,
                 option="inline",
                 expected="True or False",
-                got=repr(inline),
+                got=safe_repr(inline),
             )
         )
     if problems:
@@ -309,7 +310,7 @@ def _mark(obj: object, spec_for: Callable[[str], ToolSpec]) -> None:
     target = _unwrap(obj)
     name = getattr(target, "__name__", None)
     if not isinstance(name, str) or not callable(target):
-        raise ToolsetDefinitionError([problem("tool-not-a-method", None, got=repr(obj))])
+        raise ToolsetDefinitionError([problem("tool-not-a-method", None, got=safe_repr(obj))])
     if name == "_overload_dummy" and getattr(target, "__module__", None) in _TYPING_MODULES:
         # What @overload returns, one function for every overload: marked, it exported
         # nothing (the class keeps the implementation), and was marked for every class.
@@ -322,7 +323,7 @@ def _mark(obj: object, spec_for: Callable[[str], ToolSpec]) -> None:
             setattr(target, _MARKS_ATTRIBUTE, marks(target) + 1)
         setattr(target, SPEC_ATTRIBUTE, spec)
     except (AttributeError, TypeError) as exc:
-        found = problem("tool-cannot-mark", None, name, got=repr(obj), reason=str(exc))
+        found = problem("tool-cannot-mark", None, name, got=safe_repr(obj), reason=str(exc))
         raise ToolsetDefinitionError([found]) from None
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 
-from typed_toolsets.rules.labels import label
+from typed_toolsets.rules.labels import label, safe_repr
 from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.types import docstrings
 from typed_toolsets.types.catalog import registry
@@ -21,6 +21,7 @@ from typed_toolsets.types.description import description_of
 from typed_toolsets.types.hints import evaluate
 from typed_toolsets.types.structs import Property
 from typed_toolsets.types.typespec import (
+    LONG_INT,
     MAX_INT_DIGITS,
     MISSING,
     Schema,
@@ -147,7 +148,8 @@ def resolve_annotation(
     except NameError as exc:
         raise Unresolved(getattr(exc, "name", None) or str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - a broken annotation is a definition problem
-        msg = f"the annotation {annotation!r} could not be evaluated ({type(exc).__name__}: {exc})"
+        shown = safe_repr(annotation)
+        msg = f"the annotation {shown} could not be evaluated ({type(exc).__name__}: {exc})"
         raise Unsupported(msg) from None
 
 
@@ -501,11 +503,13 @@ def _without_json_form(default: object, spec: TypeSpec) -> bool:
 
 
 def _shown(default: object) -> str:
-    """*default* as a definition problem shows it (an int past Python's digit limit has no repr)."""
-    try:
-        return repr(default)
-    except ValueError:
-        return f"<{type(default).__name__} of more than {MAX_INT_DIGITS:,} digits>"
+    """*default* as a definition problem shows it, also one without a repr.
+
+    An int past Python's digit limit has none, and a value's own ``__repr__`` may raise.
+    """
+    if type(default) is int and abs(default) >= LONG_INT:
+        return f"<int of more than {MAX_INT_DIGITS:,} digits>"
+    return safe_repr(default)
 
 
 def _output_spec(

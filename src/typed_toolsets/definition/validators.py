@@ -8,6 +8,8 @@ from typing import Final
 
 import attrs
 
+from typed_toolsets.rules.labels import safe_repr
+
 __all__ = ["MAX_SECONDS", "optional_positive_seconds", "positive_int", "positive_seconds"]
 
 #: The longest number of seconds a setting may hold: what this platform's threads can wait for
@@ -24,7 +26,7 @@ def positive_int(_instance: object, attribute: attrs.Attribute[int], value: int)
         ValueError: Naming the field and the value.
     """
     if type(value) is not int or value < 1:
-        msg = f"`{attribute.name}` must be a positive int (got {value!r})."
+        msg = f"`{attribute.name}` must be a positive int (got {safe_repr(value)})."
         raise ValueError(msg)
 
 
@@ -75,5 +77,5 @@ def _shown(value: object) -> str:
     """*value*'s repr, cut short (an int of thousands of digits would fill the message)."""
     if isinstance(value, int) and value.bit_length() > 200:
         return f"an int of {value.bit_length():,} bits"
-    text = repr(value)
+    text = safe_repr(value)
     return text if len(text) <= 60 else f"{text[:57]}..."

@@ -11,7 +11,7 @@ import math
 import types
 import typing
 
-__all__ = ["int_text", "label", "value_text"]
+__all__ = ["int_text", "label", "safe_repr", "value_text"]
 
 _NoneType = type(None)
 
@@ -53,7 +53,7 @@ def label(annotation: object, *, annotated: bool = False) -> str:
     qualname = getattr(annotation, "__qualname__", None)
     if isinstance(qualname, str):
         return qualname
-    text = repr(annotation)
+    text = safe_repr(annotation)
     for prefix in ("typing_extensions.", "typing.", "collections.abc."):
         text = text.replace(prefix, "")
     return text
@@ -71,6 +71,18 @@ def value_text(value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return int_text(value)
     return repr(value)
+
+
+def safe_repr(value: object) -> str:
+    """``repr(value)``, or its type's name in angle brackets when its ``__repr__`` fails.
+
+    For the values of the user's code a message shows: a ``__repr__`` that raises must not
+    replace the message (or the definition error) with its own exception.
+    """
+    try:
+        return repr(value)
+    except Exception:  # noqa: BLE001 - a repr that fails (or gives no str) must not break the text
+        return f"<{type(value).__name__}>"
 
 
 def int_text(number: int) -> str:

@@ -11,7 +11,7 @@ from typing import Any, Final
 import attrs
 
 from typed_toolsets.rules import reasons, sets
-from typed_toolsets.rules.labels import label
+from typed_toolsets.rules.labels import label, safe_repr
 from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import MAPPING_ORIGINS, SEQUENCE_ORIGINS, SET_ORIGINS
 
@@ -174,7 +174,7 @@ def _list_like(annotation: object, item: TypeSpec, *, as_tuple: bool) -> TypeSpe
 
     def unstructure(value: Any) -> Any:
         if not isinstance(value, (list, tuple)):
-            msg = f"{value!r} is not a list or tuple"
+            msg = f"{safe_repr(value)} is not a list or tuple"
             raise NoJSONFormError(msg)
         items: list[Any] | tuple[Any, ...] = value  # pyright: ignore[reportUnknownVariableType]
         return [unstructure_item(element) for element in items]
@@ -246,11 +246,11 @@ def _tuple_rule(annotation: object, builder: Builder) -> TypeSpec:
 
     def unstructure(value: Any) -> Any:
         if not isinstance(value, (tuple, list)):
-            msg = f"{value!r} is not a tuple"
+            msg = f"{safe_repr(value)} is not a tuple"
             raise NoJSONFormError(msg)
         items: list[Any] | tuple[Any, ...] = value  # pyright: ignore[reportUnknownVariableType]
         if len(items) != count:
-            msg = f"{value!r} is not a tuple of {count} items"
+            msg = f"{safe_repr(items)} is not a tuple of {count} items"
             raise NoJSONFormError(msg)
         return [s.unstructure(v) for s, v in zip(specs, items, strict=True)]
 
@@ -390,7 +390,7 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
 
     def unstructure(value: Any) -> Any:
         if not isinstance(value, (set, frozenset)):
-            msg = f"{value!r} is not a set"
+            msg = f"{safe_repr(value)} is not a set"
             raise NoJSONFormError(msg)
         members: set[Any] | frozenset[Any] = value  # pyright: ignore[reportUnknownVariableType]
         items = [unstructure_item(v) for v in members]
@@ -458,7 +458,7 @@ def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
 
     def unstructure(value: Any) -> Any:
         if not isinstance(value, Mapping):
-            msg = f"{value!r} is not a mapping"
+            msg = f"{safe_repr(value)} is not a mapping"
             raise NoJSONFormError(msg)
         mapping: Mapping[Any, Any] = value  # pyright: ignore[reportUnknownVariableType]
         result: dict[str, Any] = {}

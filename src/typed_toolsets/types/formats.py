@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Final, TypeAlias
 
 from typed_toolsets.rules.formats import BY_CLASS, LAYOUT_NAMES, FormatType
+from typed_toolsets.rules.labels import safe_repr
 from typed_toolsets.rules.shapes import Shape
 
 from .compiled import compile_function
@@ -232,7 +233,7 @@ def format_spec(row: FormatType[Any]) -> TypeSpec:
 
     def unstructure(value: Any) -> Any:
         if type(value) is not cls:
-            msg = f"{value!r} is not a {cls.__name__}"
+            msg = f"{safe_repr(value)} is not a {cls.__name__}"
             raise NoJSONFormError(msg)
         return write(value)
 

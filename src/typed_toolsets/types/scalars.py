@@ -18,7 +18,7 @@ import typing_extensions
 
 from typed_toolsets.rules import reasons
 from typed_toolsets.rules.flags import MAX_FLAG_VALUES, flag_values
-from typed_toolsets.rules.labels import value_text
+from typed_toolsets.rules.labels import safe_repr, value_text
 from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import scalar_kinds
 
@@ -104,7 +104,7 @@ def _unstructure_number(value: Any) -> Any:
     if type(value) is int:
         return value
     if not isinstance(value, float) or not math.isfinite(value):
-        msg = reasons.not_finite(repr(value))
+        msg = reasons.not_finite(safe_repr(value))
         raise NoJSONFormError(msg)
     # A subclass (numpy's float64, a float-mixin enum member) as the plain float it holds.
     return value if type(value) is float else float.__float__(value)
@@ -119,7 +119,7 @@ def _unstructure_exact(kind: type, what: str) -> Callable[[Any], Any]:
         if type(value) is kind:
             return value
         if not isinstance(value, kind) or (kind is int and type(value) is bool):
-            msg = reasons.not_a(repr(value), what)
+            msg = reasons.not_a(safe_repr(value), what)
             raise NoJSONFormError(msg)
         return plain(value)
 
@@ -361,7 +361,7 @@ def _enum_rule(annotation: object, _builder: Builder) -> TypeSpec:
 
     def unstructure(value: Any) -> Any:
         if not isinstance(value, cls):
-            msg = f"{value!r} is not a member of {cls.__qualname__}"
+            msg = f"{safe_repr(value)} is not a member of {cls.__qualname__}"
             raise NoJSONFormError(msg)
         return plain_json(value.value)
 
@@ -439,7 +439,7 @@ def _literal_rule(annotation: object, _builder: Builder) -> TypeSpec:
         for result, json_value in zip(results, values, strict=True):
             if same(value, result):
                 return plain_json(json_value)
-        msg = f"{value!r} is not one of {results!r}"
+        msg = f"{safe_repr(value)} is not one of {results!r}"
         raise NoJSONFormError(msg)
 
     return _constants_spec(annotation, values, results, None, check, unstructure, one_as_const=True)

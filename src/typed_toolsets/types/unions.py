@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from typed_toolsets.rules import reasons
-from typed_toolsets.rules.labels import label
+from typed_toolsets.rules.labels import label, safe_repr
 from typed_toolsets.rules.shapes import Shape
 
 from .gen import OptionalForm, with_optional_form
@@ -120,7 +120,7 @@ def union_spec(annotation: object, variants: list[TypeSpec], *, nullable: bool) 
                     return variant.unstructure(value)
                 except (ValueError, TypeError):
                     continue
-        msg = reasons.no_variant(repr(value), label(annotation))
+        msg = reasons.no_variant(safe_repr(value), label(annotation))
         raise NoJSONFormError(msg)
 
     def children(value: Any) -> Iterator[tuple[str | int, TypeSpec, Any]]:
