@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, ClassVar
 
 import attrs
@@ -441,3 +442,18 @@ class TestSkippedInitSubclass:
             "toolset-unknown-method",
             "toolset-param-type",
         ]
+
+
+def test_a_class_of_thousands_of_exports_is_built_in_linear_time() -> None:
+    # Each method's annotations were resolved in a copy of the class's namespace: 12,000
+    # exports took 18 s to build (about 2 s now, on a quiet machine).
+    count = 12_000
+    namespace: dict[str, object] = {"exports": tuple(tool(f"m{i}") for i in range(count))}
+    for i in range(count):
+
+        def method(self: object) -> None: ...
+
+        namespace[f"m{i}"] = method
+    started = time.perf_counter()
+    type("Many", (Toolset,), namespace)
+    assert time.perf_counter() - started < 8.0

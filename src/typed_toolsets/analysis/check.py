@@ -161,21 +161,51 @@ def _lookup_owner(cls: type, name: str) -> type | None:
     return None
 
 
-def _declaring_class(cls: type, method: str) -> type | None:
-    """The nearest class in *cls*'s MRO whose own declarations include *method*."""
-    for klass in cls.__mro__:
+@attrs.frozen
+class _Declared:
+    """Where a method of a class is declared.
+
+    Attributes:
+        by: The nearest class in the MRO whose own declarations include it.
+        default_name: Whether one of them leaves its tool name to ``toolset_name``.
+    """
+
+    by: type
+    default_name: bool
+
+
+def _declarations(cls: type) -> dict[str, _Declared]:
+    """Each method declared by *cls* or a Toolset base, with where (`_Declared`), in one pass."""
+    found: dict[str, _Declared] = {}
+    for klass in reversed(cls.__mro__):  # the nearest class's declarations written last
         info = class_info(klass)
-        if info is not None and any(s.method_name == method for s in info.own_specs):
-            return klass
-    return None
+        if info is None:
+            continue
+        mine: dict[str, _Declared] = {}
+        for spec in info.own_specs:
+            seen = mine.get(spec.method_name)
+            default_name = spec.tool_name is None or (seen is not None and seen.default_name)
+            mine[spec.method_name] = _Declared(klass, default_name)
+        found.update(mine)
+    return found
 
 
 class _Checker:
     def __init__(self, disabled: frozenset[str]) -> None:
         self.disabled = disabled
         self.findings: list[Finding] = []
+        self._found: set[Finding] = set()
         self.classes: list[str] = []
         self._indexes: dict[str, SourceIndex] = {}
+        # Per class: looked up once, not per export (a scan each was quadratic in the exports).
+        self._declared: dict[type, dict[str, _Declared]] = {}
+
+    def declared(self, cls: type, method: str) -> _Declared | None:
+        """Where *cls*'s declaration of *method* is (the nearest in its MRO), if any."""
+        table = self._declared.get(cls)
+        if table is None:
+            table = self._declared[cls] = _declarations(cls)
+        return table.get(method)
 
     # -- locations
 
@@ -203,7 +233,7 @@ class _Checker:
             if found.kind in _EXPORTS_KINDS:  # where mypy reports the assignment's type
                 return source.assigned.get("exports", source.line)
             return source.line
-        own = [line for name, line in source.decls if name == method]
+        own = source.decl_lines(method)
         decl_line = (own[min(repeat, len(own) - 1)] if repeat else own[-1]) if own else None
         owner = _lookup_owner(cls, method)
         if found.code in _DECLARATION_CODES:
@@ -220,8 +250,9 @@ class _Checker:
                 return function.line
         return decl_line or source.line
 
-    @staticmethod
-    def cause_line(toolset: type, source: ClassSource, found: Problem, owner: type | None) -> int:
+    def cause_line(
+        self, toolset: type, source: ClassSource, found: Problem, owner: type | None
+    ) -> int:
         """The line of *cls* that makes an inherited declaration a problem, else the class line.
 
         A name made from this class's ``toolset_name``, or a method replaced by an attribute
@@ -229,10 +260,8 @@ class _Checker:
         """
         method = found.method or ""
         if found.code in _NAME_CODES and "toolset_name" in source.assigned:
-            declaring = _declaring_class(toolset, method)
-            info = class_info(declaring) if declaring is not None else None
-            specs = info.own_specs if info is not None else ()
-            if any(s.method_name == method and s.tool_name is None for s in specs):
+            declared = self.declared(toolset, method)
+            if declared is not None and declared.default_name:
                 return source.assigned["toolset_name"]
         if found.code == _NOT_A_METHOD and owner is toolset:
             function = source.functions.get(method)
@@ -242,7 +271,8 @@ class _Checker:
         return source.line
 
     def add(self, finding: Finding) -> None:
-        if finding.code not in self.disabled and finding not in self.findings:
+        if finding.code not in self.disabled and finding not in self._found:
+            self._found.add(finding)
             self.findings.append(finding)
 
     def seen_class(self, qualname: str) -> None:
@@ -321,7 +351,8 @@ class _Checker:
             return
         for export in exports:
             method = export.method
-            declaring = _declaring_class(cls, export.method_name)
+            declared = self.declared(cls, export.method_name)
+            declaring = declared.by if declared is not None else None
             if (
                 method is None
                 or declaring is None

@@ -68,6 +68,19 @@ class ClassSource:
     decls: list[tuple[str, int]] = attrs.Factory(list[tuple[str, int]])
     functions: dict[str, FunctionSource] = attrs.Factory(dict[str, FunctionSource])
     assigned: dict[str, int] = attrs.Factory(dict[str, int])
+    _lines: dict[str, list[int]] | None = attrs.field(default=None, init=False, eq=False)
+
+    def decl_lines(self, method: str) -> list[int]:
+        """The lines of *method*'s declarations in `decls`, in order.
+
+        Grouped once: a scan of `decls` per problem was quadratic in a class of thousands of
+        exports.
+        """
+        if self._lines is None:
+            self._lines = {}
+            for name, line in self.decls:
+                self._lines.setdefault(name, []).append(line)
+        return self._lines.get(method, [])
 
 
 def _is_overload(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -95,15 +95,14 @@ class ClassInfo:
     def __init__(self, cls: type, own_specs: tuple[ToolSpec, ...], exports: list[Export]) -> None:
         self.qualname = cls.__qualname__
         self.own_specs = own_specs
+        self._own_names = frozenset(spec.method_name for spec in own_specs)
         self.exports = exports
         self._lock = threading.Lock()
         self._resolved = all(e.method is not None for e in exports)
 
     def _owns(self, export: Export) -> bool:
         """Whether this class declares *export* or defines its method (not merely inherits it)."""
-        return class_info(export.owner) is self or any(
-            spec.method_name == export.method_name for spec in self.own_specs
-        )
+        return class_info(export.owner) is self or export.method_name in self._own_names
 
     def is_resolved(self) -> bool:
         """Whether every export's method signature has been read."""

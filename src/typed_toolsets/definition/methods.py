@@ -131,7 +131,7 @@ class MethodInfo:
 
 
 def resolve_annotation(
-    annotation: object, globalns: dict[str, Any], localns: dict[str, Any]
+    annotation: object, globalns: dict[str, Any], localns: Mapping[str, Any]
 ) -> object:
     """Evaluate string annotations and forward references, keeping ``Annotated`` metadata.
 
@@ -228,7 +228,9 @@ def read_method(
     parameters = typed
 
     globalns = _annotation_globals(func)
-    localns = dict(vars(owner))
+    # The class's own namespace, read in place: a copy per method was quadratic in the size of
+    # a class of thousands of exports.
+    localns = vars(owner)
     doc = method_doc(func, owner, method_name)
     docs = docstrings.parameter_descriptions(doc)
     params: list[Param] = []
@@ -379,7 +381,7 @@ _AWAITABLES: Final[frozenset[object]] = frozenset(
 )
 
 
-def _awaited(annotation: object, globalns: dict[str, Any], localns: dict[str, Any]) -> object:
+def _awaited(annotation: object, globalns: dict[str, Any], localns: Mapping[str, Any]) -> object:
     """What awaiting a value of the return *annotation* gives (``T`` of ``Awaitable[T]``).
 
     ``Coroutine[Any, Any, T]`` gives ``T`` too, a bare ``Awaitable`` `Any`; any other annotation
@@ -401,7 +403,9 @@ def _awaited(annotation: object, globalns: dict[str, Any], localns: dict[str, An
     return args[-1] if args else Any
 
 
-def _subscripted(annotation: object, globalns: dict[str, Any], localns: dict[str, Any]) -> object:
+def _subscripted(
+    annotation: object, globalns: dict[str, Any], localns: Mapping[str, Any]
+) -> object:
     """What a string annotation ``X[...]`` subscripts (``X`` resolved), or None."""
     if not isinstance(annotation, str):
         return None
@@ -434,7 +438,7 @@ def _annotation_globals(func: Callable[..., Any]) -> dict[str, Any]:
 def resolve_annotation_for(
     annotation: object,
     globalns: dict[str, Any],
-    localns: dict[str, Any],
+    localns: Mapping[str, Any],
     class_name: str,
     method_name: str,
     param_name: str,
@@ -513,7 +517,7 @@ def _shown(default: object) -> str:
 
 
 def _output_spec(
-    annotation: object, globalns: dict[str, Any], localns: dict[str, Any], *, deferred: bool
+    annotation: object, globalns: dict[str, Any], localns: Mapping[str, Any], *, deferred: bool
 ) -> TypeSpec | None:
     """The spec of a return annotation (None for ``None``, or one with no schema).
 
