@@ -271,6 +271,49 @@ def test_thousands_of_exports_and_their_findings_are_checked_in_linear_time(
     assert out[0].startswith(f"many_mod.py:{13 + count}: warning: Many.m0: parameter 'c' has")
 
 
+def test_a_problem_of_an_exports_item_is_told_on_the_item_s_line(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # They were told on the last assignment of `exports`: here the `+=` line, for both.
+    path = write(
+        "items_mod.py",
+        """\
+        from typed_toolsets import Toolset, tool
+
+
+        class Items(Toolset):
+            exports = (
+                tool("f"),
+                "g",
+            )
+            exports += (
+                tool("h"),
+                len,
+            )
+
+            def f(self) -> None: ...
+
+            def g(self) -> None: ...
+
+            def h(self) -> None: ...
+        """,
+    )
+    status, out, _ = run(capsys, str(path))
+    assert status == 1
+    assert out == [
+        (
+            "items_mod.py:7: error: Items: `exports` contains 'g', not a tool(...) declaration  "
+            "[toolset-unknown-method]"
+        ),
+        (
+            "items_mod.py:11: error: Items: `exports` contains <built-in function len>, not a "
+            'tool(...) declaration (use tool("name"), not the method itself)  '
+            "[toolset-unknown-method]"
+        ),
+        "Found 2 problems in 1 file (checked 1 toolset)",
+    ]
+
+
 def test_statements_needing_a_failed_class_are_skipped_and_others_still_fail(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -17,7 +17,9 @@ reports, on the same lines and in the same words (the same
 
 Locations follow the plugin (`typed_toolsets.analysis.sources` finds them): a declaration's own
 line for problems of the declaration, the parameter's line for problems of a parameter of a
-method defined in the same file, and the ``class`` line for inherited declarations.
+method defined in the same file, and the ``class`` line for inherited declarations. A problem
+of the ``exports`` value is told on its assignment, and one of an item of it (not a
+``tool(...)``) on the item's own line.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from typed_toolsets.definition.classes import (
     init_problem,
     read_deferred,
 )
+from typed_toolsets.definition.declarations import ToolSpec
 from typed_toolsets.definition.errors import ToolsetDefinitionError
 from typed_toolsets.rules.names import class_display_name
 from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem
@@ -75,6 +78,8 @@ _INIT: Final = CODE_PREFIX + "init"
 _EXPORTS_KINDS: Final = frozenset(
     {"exports-not-a-tuple", "exports-one-tool", "exports-item", "exports-method"}
 )
+#: Problems of one item of `exports`, in the tuple's order: told on the item's line.
+_ITEM_KINDS: Final = frozenset({"exports-item", "exports-method"})
 #: `Toolset.proxy()` of a method the class does not export: the call's problem, not the class's.
 _NOT_EXPORTED: Final = "not-exported"
 #: Before 3.11, Python puts an error raised applying a decorator at its function's `def` line
@@ -199,6 +204,7 @@ class _Checker:
         self._indexes: dict[str, SourceIndex] = {}
         # Per class: looked up once, not per export (a scan each was quadratic in the exports).
         self._declared: dict[type, dict[str, _Declared]] = {}
+        self._item_lines: dict[type, list[int]] = {}
 
     def declared(self, cls: type, method: str) -> _Declared | None:
         """Where *cls*'s declaration of *method* is (the nearest in its MRO), if any."""
@@ -230,6 +236,10 @@ class _Checker:
             return 0
         method = found.method
         if method is None:
+            if found.kind in _ITEM_KINDS:
+                lines = self.item_lines(cls, source)
+                if repeat < len(lines):
+                    return lines[repeat]
             if found.kind in _EXPORTS_KINDS:  # where mypy reports the assignment's type
                 return source.assigned.get("exports", source.line)
             return source.line
@@ -249,6 +259,23 @@ class _Checker:
                     return function.params[found.parameter]
                 return function.line
         return decl_line or source.line
+
+    def item_lines(self, cls: type, source: ClassSource) -> list[int]:
+        """The line of each item of *cls*'s ``exports`` that is not a declaration, in order.
+
+        Empty when the source does not show the tuple the class holds, item for item.
+        """
+        found = self._item_lines.get(cls)
+        if found is None:
+            declared: object = vars(cls).get("exports")
+            items = typing.cast("tuple[object, ...]", declared)
+            if isinstance(declared, (tuple, list)) and len(items) == len(source.items or ()):
+                lines = source.items or []
+                found = [lines[i] for i, item in enumerate(items) if not isinstance(item, ToolSpec)]
+            else:
+                found = []
+            self._item_lines[cls] = found
+        return found
 
     def cause_line(
         self, toolset: type, source: ClassSource, found: Problem, owner: type | None
@@ -293,6 +320,7 @@ class _Checker:
             self.add(Finding(origin.call_path or fallback, origin.call_line, found))
             return
         repeats: dict[str, int] = {}
+        items = 0  # the problems of `exports` items so far: the n-th is of the n-th such item
         for found in exc.problems:
             if (
                 found.toolset is None
@@ -312,6 +340,8 @@ class _Checker:
                 repeat = 0
                 if found.method is not None and found.kind == "declared-twice":
                     repeats[found.method] = repeat = repeats.get(found.method, 0) + 1
+                elif found.kind in _ITEM_KINDS:
+                    repeat, items = items, items + 1
                 line = self.locate(cls, path, found, repeat)
             if found.toolset is not None:
                 self.seen_class(found.toolset)

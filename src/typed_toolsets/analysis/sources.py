@@ -62,12 +62,15 @@ class ClassSource:
         functions: The methods defined in the class body, by name.
         assigned: The names the class body assigns (``toolset_name = ...``, ``find = 3``), with
             the line of the last assignment.
+        items: The line of each item of the ``exports`` tuple the class holds, in its order
+            (``exports += ...`` included); None when the source does not show them all.
     """
 
     line: int
     decls: list[tuple[str, int]] = attrs.Factory(list[tuple[str, int]])
     functions: dict[str, FunctionSource] = attrs.Factory(dict[str, FunctionSource])
     assigned: dict[str, int] = attrs.Factory(dict[str, int])
+    items: list[int] | None = None
     _lines: dict[str, list[int]] | None = attrs.field(default=None, init=False, eq=False)
 
     def decl_lines(self, method: str) -> list[int]:
@@ -89,6 +92,10 @@ def _is_overload(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         or (isinstance(d, ast.Attribute) and d.attr == "overload")
         for d in node.decorator_list
     )
+
+
+#: The most items of an ``exports`` tuple `SourceIndex` lists lines for.
+_MAX_ITEMS: Final = 10_000_000
 
 
 class SourceIndex:
@@ -175,6 +182,10 @@ class SourceIndex:
                 and stmt.target.id == "exports"
             ):
                 exports += self._exports(stmt.value)  # the tuple the class holds grows
+                grown = self._items(stmt.value)
+                source.items = (
+                    None if grown is None or source.items is None else source.items + grown
+                )
             elif (
                 isinstance(stmt, ast.AnnAssign)
                 and isinstance(stmt.target, ast.Name)
@@ -183,6 +194,7 @@ class SourceIndex:
                 value = stmt.value
             if value is not None:
                 exports = list(self._exports(value))
+                source.items = self._items(value)
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 # The class attribute, as Python names it (a private `__x` is `_Class__x`).
                 name = mangle(node.name, stmt.name)
@@ -229,6 +241,43 @@ class SourceIndex:
                 for spec in specs:
                     if isinstance(spec, ToolSpec):
                         yield spec.method_name, at or value.lineno
+
+    def _items(self, value: ast.expr, at: int | None = None) -> list[int] | None:
+        """The line of each item of the tuple an ``exports`` value makes, as the class holds it.
+
+        Items reached through a name are on the name's line (*at*). None for a value whose
+        items the source does not show (a call, a name that is no tuple or list).
+        """
+        lines: list[int] = []
+        if isinstance(value, (ast.Tuple, ast.List)):
+            for item in value.elts:
+                if isinstance(item, ast.Starred):
+                    unpacked = self._items(item.value, at or item.lineno)
+                    if unpacked is None:
+                        return None
+                    lines += unpacked
+                else:
+                    lines.append(at or item.lineno)
+            return lines
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            left, right = self._items(value.left, at), self._items(value.right, at)
+            return None if left is None or right is None else left + right
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+            count, items = value.right, value.left
+            if not isinstance(count, ast.Constant):
+                count, items = value.left, value.right
+            repeated = self._items(items, at)
+            if not isinstance(count, ast.Constant) or type(count.value) is not int:
+                return None
+            times: int = count.value
+            if repeated is None or len(repeated) * times > _MAX_ITEMS:
+                return None  # a class that never runs (under `if False:`) may hold any count
+            return repeated * max(times, 0)
+        if isinstance(value, (ast.Name, ast.Attribute)):
+            found = resolve(value, self._namespace)
+            if isinstance(found, (tuple, list)):
+                return [at or value.lineno] * len(typing.cast("tuple[object, ...]", found))
+        return None
 
     def _method_name(self, call: ast.Call) -> object:
         first: ast.expr | None = call.args[0] if call.args else None
