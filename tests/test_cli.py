@@ -314,6 +314,47 @@ def test_a_problem_of_an_exports_item_is_told_on_the_item_s_line(
     ]
 
 
+def test_classes_of_one_name_are_counted_each(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Counted by name, the three were one toolset.
+    one = write(
+        "one_mod.py",
+        """\
+        from typed_toolsets import Toolset, tool
+
+
+        class Fine(Toolset):
+            @tool
+            def f(self) -> None: ...
+        """,
+    )
+    two = write(
+        "two_mod.py",
+        """\
+        from typed_toolsets import Toolset, tool
+
+
+        class Fine(Toolset):
+            @tool
+            def g(self) -> None: ...
+
+
+        def make() -> type[Toolset]:
+            class Fine(Toolset):
+                @tool
+                def h(self) -> None: ...
+
+            return Fine
+
+
+        Made = make()
+        """,
+    )
+    status, out, _ = run(capsys, str(one), str(two))
+    assert (status, out) == (0, ["Success: no problems found in 3 toolsets"])
+
+
 def test_statements_needing_a_failed_class_are_skipped_and_others_still_fail(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -149,7 +149,8 @@ class CheckResult:
 
     Attributes:
         findings: Every problem, sorted by file and line.
-        classes: The qualified names of the Toolset classes checked.
+        classes: The qualified names of the Toolset classes checked, one per class (two
+            classes of one name, in two modules or scopes, are two).
         unchecked: Why each target that could not be checked was not (it cannot be imported,
             or has no such class), one line each, in the targets' order.
     """
@@ -201,6 +202,7 @@ class _Checker:
         self.findings: list[Finding] = []
         self._found: set[Finding] = set()
         self.classes: list[str] = []
+        self._seen: set[object] = set()
         self._indexes: dict[str, SourceIndex] = {}
         # Per class: looked up once, not per export (a scan each was quadratic in the exports).
         self._declared: dict[type, dict[str, _Declared]] = {}
@@ -302,8 +304,13 @@ class _Checker:
             self._found.add(finding)
             self.findings.append(finding)
 
-    def seen_class(self, qualname: str) -> None:
-        if qualname not in self.classes:
+    def seen_class(self, qualname: str, cls: type | None = None) -> None:
+        """Count the class *qualname*, which is *cls* when that is known."""
+        # By the class itself: two classes named `A`, in two modules or scopes, are two.
+        known = cls is not None and class_display_name(cls.__qualname__) == qualname
+        key: object = cls if known else qualname
+        if key not in self._seen:
+            self._seen.add(key)
             self.classes.append(qualname)
 
     # -- problems raised by the library
@@ -315,7 +322,7 @@ class _Checker:
             # Raised in the code's own words: its message, where that code raised it.
             toolset = None if cls is None else class_display_name(cls.__qualname__)
             if toolset is not None:
-                self.seen_class(toolset)
+                self.seen_class(toolset, cls)
             found = make_problem("raised", toolset, message=str(exc))
             self.add(Finding(origin.call_path or fallback, origin.call_line, found))
             return
@@ -344,7 +351,7 @@ class _Checker:
                     repeat, items = items, items + 1
                 line = self.locate(cls, path, found, repeat)
             if found.toolset is not None:
-                self.seen_class(found.toolset)
+                self.seen_class(found.toolset, cls)
             self.add(Finding(path, line, found))
         if cls is not None:
             # The plugin reports a class's ambiguous unions beside its errors: so does check.
@@ -370,7 +377,7 @@ class _Checker:
 
     def check_class(self, cls: type[Toolset]) -> None:
         qualname = class_display_name(cls.__qualname__)
-        self.seen_class(qualname)
+        self.seen_class(qualname, cls)
         path = self.file_of(cls)
         if path is None:
             return
