@@ -3,6 +3,7 @@
 - `ambiguity`: the runtime's shapes of annotations, for the shared ambiguity analysis;
 - `targets`: loading the Toolset classes a command-line target names (shared by the commands);
 - `sources`: where classes, declarations, methods and parameters are in a target's source;
+- `origins`: the class and the user code lines a definition error raised while importing is of;
 - `check`: ``typed-toolsets check`` itself.
 
 May import the core (`typed_toolsets.rules`, `.types`, `.definition`, `.call`, `Toolset`).

@@ -46,6 +46,7 @@ from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem
 from typed_toolsets.rules.problems import problem as make_problem
 
 from .ambiguity import find_ambiguity
+from .origins import error_origin
 from .sources import (
     ClassSource,
     SourceIndex,
@@ -316,7 +317,7 @@ class _Checker:
     # -- problems raised by the library
 
     def from_error(self, exc: ToolsetDefinitionError, fallback: str) -> None:
-        origin = _error_origin(exc)
+        origin = error_origin(exc)
         cls = origin.cls
         if not exc.problems:
             # Raised in the code's own words: its message, where that code raised it.
@@ -441,52 +442,6 @@ class _Checker:
             if found is not None:
                 # The same record as a call that ran while importing: `add` keeps one.
                 self.add(Finding(loaded.path, node.lineno, found))
-
-
-@attrs.frozen
-class _Origin:
-    """Where a definition error comes from.
-
-    Attributes:
-        cls: The Toolset class it is about, when the traceback shows it.
-        path: The file of the user code that raised it: the module defining ``cls``, or the
-            innermost user frame when the class is not known.
-        line: The line in that file.
-        call_path: The file of the innermost user frame (a ``Cls.to_tools()`` call).
-        call_line: Its line.
-    """
-
-    cls: type | None
-    path: str | None
-    line: int
-    call_path: str | None
-    call_line: int
-
-
-# The core's own frames; the built-in toolsets' modules count as user code (they define classes).
-_LIBRARY_MODULES: Final = tuple(
-    f"typed_toolsets.{layer}" for layer in ("_", "rules.", "types.", "definition.", "call.")
-)
-
-
-def _error_origin(exc: BaseException) -> _Origin:
-    """The Toolset class a definition error is about, and the user code lines that raised it."""
-    cls: type | None = None
-    frames: list[tuple[str, str, int]] = []
-    tb = exc.__traceback__
-    while tb is not None:
-        candidate = tb.tb_frame.f_locals.get("cls")
-        if isinstance(candidate, type) and issubclass(candidate, Toolset):
-            cls = candidate
-        name = str(tb.tb_frame.f_globals.get("__name__"))
-        if not name.startswith((*_LIBRARY_MODULES, "importlib", "attr")):
-            frames.append((name, tb.tb_frame.f_code.co_filename, tb.tb_lineno))
-        tb = tb.tb_next
-    call_path, call_line = (frames[-1][1], frames[-1][2]) if frames else (None, 0)
-    module = cls.__module__ if cls is not None else None
-    defining = [f for f in frames if module is None or f[0] == module]
-    path, line = (defining[-1][1], defining[-1][2]) if defining else (None, 0)
-    return _Origin(cls, path, line, call_path, call_line)
 
 
 def _normalise_codes(codes: Sequence[str]) -> frozenset[str]:
