@@ -355,6 +355,54 @@ def test_classes_of_one_name_are_counted_each(
     assert (status, out) == (0, ["Success: no problems found in 3 toolsets"])
 
 
+def test_names_still_undefined_beside_an_annotation_that_cannot_be_evaluated_are_told(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Only `b` was told: its error hid the names of `a` and `c`, which the plugin tells (mypy,
+    # not the plugin, reports `b`).
+    path = write(
+        "typing_only_mod.py",
+        """\
+        from __future__ import annotations
+
+        from typing import TYPE_CHECKING
+
+        from typed_toolsets import Toolset, tool
+
+        if TYPE_CHECKING:
+            from enum import Enum as Priority
+
+
+        class Tasks(Toolset):
+            @tool
+            def f(
+                self,
+                *,
+                a: Priority,
+                b: "int + str",
+                c: Priority,
+            ) -> None: ...
+        """,
+    )
+    status, out, err = run(capsys, str(path))
+    assert (status, err) == (1, "")
+    unresolved = (
+        "an annotation names 'Priority', which Python cannot find when it resolves the "
+        "annotation; define or import it at the module's top level (an import under `if "
+        "TYPE_CHECKING:` or a name inside a function is not enough)  [toolset-param-type]"
+    )
+    assert out == [
+        f"typing_only_mod.py:16: error: Tasks.f: parameter 'a': {unresolved}",
+        (
+            "typing_only_mod.py:17: error: Tasks.f: parameter 'b': the annotation \"'int + str'\" "
+            "could not be evaluated (TypeError: unsupported operand type(s) for +: 'type' and "
+            "'type')  [toolset-param-type]"
+        ),
+        f"typing_only_mod.py:18: error: Tasks.f: parameter 'c': {unresolved}",
+        "Found 3 problems in 1 file (checked 1 toolset)",
+    ]
+
+
 def test_statements_needing_a_failed_class_are_skipped_and_others_still_fail(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:

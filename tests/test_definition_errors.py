@@ -2152,6 +2152,23 @@ def test_a_wrong_number_of_parameters_met_when_a_later_name_is_read_is_a_definit
     assert "dict takes two type parameters, not 1" in str(record)
 
 
+def test_a_name_still_undefined_is_told_beside_an_annotation_that_cannot_be_evaluated() -> None:
+    class Later(Toolset):
+        @tool
+        def f(self, *, a: Pending[int], b: NeverDefined) -> None: ...  # noqa: F821 - see below
+
+    globals()["Pending"] = 3
+    try:
+        records = records_of(Later.to_tools)
+    finally:
+        del globals()["Pending"]
+    # `a`'s annotation hid `b`'s missing name.
+    assert [(r.kind, r.parameter) for r in records] == [
+        ("bad-annotation", "a"),
+        ("unresolved-name", "b"),
+    ]
+
+
 def test_a_tool_spec_made_or_evolved_directly_is_checked_as_tool_checks_it() -> None:
     spec = tool("f")
     # Each was let through (a number as the description, in every export) or broke class

@@ -45,6 +45,7 @@ from .methods import (
     makes_coroutine,
     method_doc,
     read_method,
+    unresolved_problems,
 )
 
 __all__ = [
@@ -183,10 +184,7 @@ def read_deferred(
 def _unresolved_problems(class_name: str, method_name: str, exc: Unresolved) -> list[Problem]:
     """The problems of annotations that still name something undefined, one per parameter."""
     unresolved = exc.unresolved if isinstance(exc, UnresolvedParameter) else ((exc.name, None),)
-    return [
-        problem("unresolved-name", class_name, method_name, parameter, name=name)
-        for name, parameter in unresolved
-    ]
+    return unresolved_problems(class_name, method_name, unresolved)
 
 
 def class_info(cls: type) -> ClassInfo | None:

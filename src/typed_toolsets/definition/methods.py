@@ -42,6 +42,7 @@ __all__ = [
     "makes_coroutine",
     "read_method",
     "resolve_annotation",
+    "unresolved_problems",
 ]
 
 _EMPTY: Final = inspect.Parameter.empty
@@ -295,6 +296,13 @@ def read_method(
                 description=description_of(annotation) or docs.get(parameter.name),
             )
         )
+    if deferred and unresolved and problems and all(p.kind == "bad-annotation" for p in problems):
+        # Read once the module has run, a name still undefined stays so. An annotation that
+        # cannot be evaluated hid it, though the plugin tells it (mypy itself reports such an
+        # annotation, not the plugin): each is told, in the parameters' order.
+        position = {p.name: i for i, p in enumerate(parameters)}
+        every = [*problems, *unresolved_problems(class_name, method_name, unresolved)]
+        problems = sorted(every, key=lambda p: position.get(p.parameter or "", -1))
     if problems:
         raise SignatureProblems(problems, read, unresolved=bool(unresolved))
     if unresolved:
@@ -321,6 +329,16 @@ def read_method(
         output_unstructure=None if output is None else output.unstructure,
         summary=docstrings.summary(doc),
     )
+
+
+def unresolved_problems(
+    class_name: str, method_name: str, unresolved: Sequence[tuple[str, str | None]]
+) -> list[Problem]:
+    """The problems of annotations that name what is not defined: ``(name, parameter)`` each."""
+    return [
+        problem("unresolved-name", class_name, method_name, parameter, name=name)
+        for name, parameter in unresolved
+    ]
 
 
 def method_doc(func: Callable[..., Any], owner: type, name: str) -> str | None:
