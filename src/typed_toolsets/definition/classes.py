@@ -21,7 +21,6 @@ from typed_toolsets.rules.names import (
     class_display_name,
     close_matches,
     default_description,
-    default_toolset_name,
     final_tool_name,
     tool_name_problem,
 )
@@ -29,15 +28,13 @@ from typed_toolsets.rules.problems import Kind, Problem, problem
 from typed_toolsets.types.typespec import MISSING, Unresolved
 
 from .declarations import (
-    ANNOTATIONS_EXPECTED,
     ToolAnnotations,
     ToolSpec,
     marks,
-    read_annotations,
     spec_of,
 )
 from .errors import ToolsetDefinitionError
-from .limits import DEFAULT_LIMITS, Limits
+from .limits import Limits
 from .methods import (
     MethodInfo,
     SignatureProblems,
@@ -47,6 +44,7 @@ from .methods import (
     read_method,
     unresolved_problems,
 )
+from .options import class_limits_of, class_policy, toolset_name_of
 
 __all__ = [
     "ClassInfo",
@@ -351,96 +349,6 @@ def _mixin_problems(cls: type, toolset_base: type, declared: set[str]) -> list[P
     return found
 
 
-def _toolset_name(cls: type, problems: list[Problem]) -> str:
-    name = getattr(cls, "toolset_name", None)
-    if not isinstance(name, str):
-        class_name = class_display_name(cls.__qualname__)
-        problems.append(problem("toolset-name-type", class_name, got=safe_repr(name)))
-        return default_toolset_name(cls.__name__)
-    return name
-
-
-def _class_limits(cls: type, problems: list[Problem]) -> Limits:
-    limits = getattr(cls, "limits", DEFAULT_LIMITS)
-    if not isinstance(limits, Limits):
-        class_name = class_display_name(cls.__qualname__)
-        problems.append(problem("limits-type", class_name, got=safe_repr(limits)))
-        return DEFAULT_LIMITS
-    return limits
-
-
-def _class_policy(cls: type, problems: list[Problem]) -> tuple[ToolAnnotations | None, bool]:
-    """The toolset-wide ``tool_annotations`` and ``requires_approval`` of *cls*, checked."""
-    where = class_display_name(cls.__qualname__)
-    declared = _class_annotations(cls, where, problems)
-    try:
-        annotations = read_annotations(declared)
-    except TypeError:
-        problems.append(
-            problem(
-                "class-option-type",
-                where,
-                option="tool_annotations",
-                expected=ANNOTATIONS_EXPECTED,
-                got=safe_repr(declared),
-            )
-        )
-        annotations = None
-    approval = getattr(cls, "requires_approval", False)
-    if not isinstance(approval, bool):
-        problems.append(
-            problem(
-                "class-option-type",
-                where,
-                option="requires_approval",
-                expected="True or False",
-                got=safe_repr(approval),
-            )
-        )
-        approval = False
-    return annotations, approval
-
-
-def _class_annotations(cls: type, where: str, problems: list[Problem]) -> object:
-    """The toolset-wide tool annotations of *cls*, as the nearest class in its MRO declares them.
-
-    They are ``tool_annotations``, or ``annotations`` holding a `ToolAnnotations` (the word
-    ``tool(..., annotations=...)`` uses for one tool, as ``limits`` and ``requires_approval``
-    are one word at both levels); one class declaring both, differently, is a problem.
-    """
-    for klass in cls.__mro__:
-        members = vars(klass)
-        spelled = members.get("annotations")
-        if not isinstance(spelled, ToolAnnotations):
-            spelled = None
-        if "tool_annotations" not in members:
-            if spelled is not None:
-                return spelled
-            continue
-        declared = members["tool_annotations"]
-        if spelled is not None and declared is not None and _read(declared) != spelled:
-            problems.append(
-                problem(
-                    "class-option-type",
-                    where,
-                    option="annotations",
-                    expected="left out where tool_annotations is set (both are the toolset's "
-                    "tool annotations: keep one)",
-                    got=safe_repr(spelled),
-                )
-            )
-        return spelled if declared is None and spelled is not None else declared
-    return None
-
-
-def _read(declared: object) -> object:
-    """*declared* hints as a `ToolAnnotations`, to compare; as they are when they cannot be read."""
-    try:
-        return read_annotations(declared)
-    except TypeError:
-        return declared
-
-
 def build_class(cls: type, toolset_base: type) -> None:
     """Collect, check and store the exports of a new Toolset subclass.
 
@@ -453,9 +361,9 @@ def build_class(cls: type, toolset_base: type) -> None:
         return
     problems: list[Problem] = []
     own = _own_specs(cls, problems)
-    toolset_name = _toolset_name(cls, problems)
-    class_limits = _class_limits(cls, problems)
-    class_annotations, class_approval = _class_policy(cls, problems)
+    toolset_name = toolset_name_of(cls, problems)
+    class_limits = class_limits_of(cls, problems)
+    class_annotations, class_approval = class_policy(cls, problems)
     class_name = class_display_name(cls.__qualname__)
     exports: list[Export] = []
     final_names: dict[str, str] = {}
