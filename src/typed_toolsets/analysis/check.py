@@ -34,6 +34,7 @@ import attrs
 
 from typed_toolsets._toolset import Toolset
 from typed_toolsets.definition.classes import (
+    check_present,
     class_info,
     exports_of,
     init_problem,
@@ -384,6 +385,7 @@ class _Checker:
             return
         try:
             exports = exports_of(cls, Toolset)
+            check_present(cls, exports)
         except ToolsetDefinitionError as exc:
             self.from_error(exc, path)
             return

@@ -12,7 +12,7 @@ from typing_extensions import ParamSpec, TypeVar
 # the annotation is evaluated (`typing.get_type_hints`), or a proxy is loaded (`_rebuilt`).
 import typed_toolsets
 from typed_toolsets._public import public
-from typed_toolsets.definition.classes import Export, exports_of
+from typed_toolsets.definition.classes import Export, check_present, exports_of
 from typed_toolsets.definition.declarations import ToolAnnotations
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
@@ -296,19 +296,28 @@ class ToolProxy(Generic[_P, _R_co]):
 
 
 def make_proxies(exports: list[Export], instance: typed_toolsets.Toolset) -> list[ToolProxy]:
-    """Bind each export to *instance*."""
-    return [
-        ToolProxy(
-            name=export.name,
-            description=export.description,
-            method_name=export.method_name,
-            toolset=instance,
-            export=export,
-            pipeline=Pipeline.of(export),
-            bound=getattr(instance, export.method_name),
-        )
-        for export in exports
-    ]
+    """Bind each export to *instance*.
+
+    Raises:
+        ToolsetDefinitionError: A method was deleted from the class after it was created.
+    """
+    try:
+        return [
+            ToolProxy(
+                name=export.name,
+                description=export.description,
+                method_name=export.method_name,
+                toolset=instance,
+                export=export,
+                pipeline=Pipeline.of(export),
+                bound=getattr(instance, export.method_name),
+            )
+            for export in exports
+        ]
+    except AttributeError:
+        # Looked for only now: binding is what fails without the method.
+        check_present(type(instance), exports)
+        raise
 
 
 def _rebuilt(toolset: typed_toolsets.Toolset, name: str, method_name: str) -> ToolProxy:

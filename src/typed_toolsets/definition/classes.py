@@ -50,6 +50,7 @@ __all__ = [
     "ClassInfo",
     "Export",
     "build_class",
+    "check_present",
     "class_info",
     "exports_of",
     "init_problem",
@@ -110,24 +111,16 @@ class ClassInfo:
     def resolved_exports(self, cls: type) -> list[Export]:
         """The exports of *cls* (this info's class) with every method signature read.
 
-        Deferred ones are read now; each method is looked up again, since it may have been
-        deleted from the class (or a base) after the class was created.
+        Deferred ones are read now. A method deleted from the class after it was created is
+        not looked for here (every `to_tools` would pay for it): see `check_present`.
 
         Raises:
-            ToolsetDefinitionError: A deferred annotation still cannot be resolved, the method
-                cannot be exported, or it has been deleted.
+            ToolsetDefinitionError: A deferred annotation still cannot be resolved, or the
+                method cannot be exported.
         """
-        class_name = class_display_name(cls.__qualname__)
-        exports = self.exports if self._resolved else self._resolve(class_name)
-        # Binding a deleted method raised a bare AttributeError from inside the library.
-        deleted = [
-            problem("deleted-method", class_name, export.method_name)
-            for export in exports
-            if _lookup(cls, export.method_name) is None
-        ]
-        if deleted:
-            raise ToolsetDefinitionError(deleted)
-        return exports
+        if self._resolved:
+            return self.exports
+        return self._resolve(class_display_name(cls.__qualname__))
 
     def _resolve(self, class_name: str) -> list[Export]:
         """Read the deferred method signatures (see `resolved_exports`)."""
@@ -214,6 +207,25 @@ def exports_of(cls: type, toolset_base: type) -> list[Export]:
                 build_class(klass, toolset_base)
         info = class_info(cls)
     return [] if info is None else info.resolved_exports(cls)
+
+
+def check_present(cls: type, exports: list[Export]) -> None:
+    """Refuse *exports* of *cls* whose method was deleted after the class was created.
+
+    ``del Cls.method`` leaves its export behind: binding it raised a bare AttributeError from
+    inside the library. Called by `check`, and where binding failed.
+
+    Raises:
+        ToolsetDefinitionError: Each such export, as a ``deleted-method`` problem.
+    """
+    class_name = class_display_name(cls.__qualname__)
+    deleted = [
+        problem("deleted-method", class_name, export.method_name)
+        for export in exports
+        if _lookup(cls, export.method_name) is None
+    ]
+    if deleted:
+        raise ToolsetDefinitionError(deleted)
 
 
 def _lookup(cls: type, name: str) -> tuple[type, object] | None:
