@@ -51,6 +51,7 @@ __all__ = [
     "holds",
     "in_own_thread",
     "internal_error",
+    "not_started_error",
     "propagates",
     "refused_as_busy",
     "retrieved",
@@ -322,16 +323,20 @@ def _not_started(name: str) -> str:
     return f"Tool {name!r} was not started: "
 
 
+def not_started_error(name: str, reason: str) -> ToolError:
+    """The ``"limit"`` error of a call of *name* not started for *reason* (`refused_as_busy`)."""
+    return ToolError(name, "limit", _not_started(name) + reason)
+
+
 def too_many_abandoned(name: str) -> ToolError | None:
     """The ``"limit"`` error when too many abandoned calls still run, else None."""
     with abandoned.lock:
         running = abandoned.running()
         if running >= MAX_ABANDONED_THREADS:
-            message = (
+            reason = (
                 # Not only tool calls that timed out: an agent's model or approval left at its
                 # run's deadline is one too.
-                f"{_not_started(name)}"
-                + (
+                (
                     "1 earlier call left running at its deadline has not ended"
                     if running == 1
                     else f"{running} earlier calls left running at their deadline have not ended"
@@ -339,12 +344,16 @@ def too_many_abandoned(name: str) -> ToolError | None:
                 + f" (the limit is {MAX_ABANDONED_THREADS} abandoned threads and tasks); "
                 "try again later"
             )
-            return ToolError(name, "limit", message)
+            return not_started_error(name, reason)
     return None
 
 
 def refused_as_busy(error: ToolError) -> bool:
-    """Whether *error* is `too_many_abandoned`'s: a refusal to start, whatever the arguments."""
+    """Whether *error* is a refusal to start, whatever the arguments (`not_started_error`).
+
+    Too many abandoned calls still run (`too_many_abandoned`), or the tool runs as many calls
+    as its `Limits.max_concurrent` allows (`typed_toolsets.call.slots`).
+    """
     return error.kind == "limit" and error.message.startswith(_not_started(error.tool))
 
 

@@ -11,6 +11,8 @@ A model's arguments take one path (`Pipeline.run`, or `Pipeline.arun` from async
 2. The method runs: directly, in a worker thread when it has a deadline (or, from async code,
    when it is sync), or as a task (async methods). Sync and async differ only in this step;
    `typed_toolsets.call.execution` counts what is left running at a deadline and words failures.
+   A tool with a `Limits.max_concurrent` first takes a place (`typed_toolsets.call.slots`),
+   held until its method has really ended, or is refused.
 
 The outcome is the method's return value or a `Failed` carrying the `ToolResult` of the failure;
 the proxy turns it into a `ToolResult` (``invoke``) or the value or ``"Error: ..."`` text
@@ -38,6 +40,7 @@ from .exact import ExactPath, Failed
 from .execution import CANCEL_GRACE, execution_error, propagates
 from .offload import large
 from .result import ToolError
+from .slots import Slots
 
 if TYPE_CHECKING:
     # Imported where used: the first call of a sync tool without a deadline needs neither
@@ -85,12 +88,17 @@ class Pipeline:
         fast: The keyword arguments, by the fast path for JSON text when it can vouch for them,
             else by `exact` (which returns a `Failed` with the verdict to report instead).
         is_async: Whether the method is an ``async def`` (or a sync wrapper of one).
-        direct: `run` calls the (sync) method right there: no deadline to watch.
-        adirect: `arun` awaits the (async) method right there: no deadline to watch.
+        direct: `run` calls the (sync) method right there: no deadline to watch, no place to
+            take.
+        adirect: `arun` awaits the (async) method right there: no deadline to watch, no place
+            to take.
         ainline: `arun` calls the (sync) method right there, on the event loop's thread: it is
-            declared ``tool(..., inline=True)`` (which refuses a deadline).
+            declared ``tool(..., inline=True)`` (which refuses a deadline), and takes no place.
         wrapper: The method is a plain ``def`` wrapper of an ``async def``
             (`typed_toolsets.definition.methods.MethodInfo.sync_wrapper`).
+        inline: It is declared ``tool(..., inline=True)``: from async code, the (sync) method
+            runs on the event loop's thread.
+        slots: The places of its calls (`Limits.max_concurrent`), or None: no limit.
     """
 
     exact: ExactPath
@@ -100,6 +108,8 @@ class Pipeline:
     adirect: bool
     ainline: bool = False
     wrapper: bool = False
+    inline: bool = False
+    slots: Slots | None = None
 
     # Built on first use (a plain holder: a cached_property would give the class a __getattr__,
     # which makes every attribute read on the hot path slower).
@@ -137,7 +147,9 @@ class Pipeline:
         variant = method.arguments.standard
         limits = export.limits
         exact = ExactPath(export.name, limits, variant)
-        unbounded = limits.timeout is None
+        # No deadline to watch and no place to take: the method may be called right there.
+        concurrent = limits.max_concurrent
+        unbounded = limits.timeout is None and concurrent is None
         return cls(
             exact=exact,
             fast=exact.fast(),
@@ -146,6 +158,8 @@ class Pipeline:
             adirect=unbounded and method.is_async and not method.sync_wrapper,
             ainline=export.inline and unbounded and not method.is_async,
             wrapper=method.sync_wrapper,
+            inline=export.inline,
+            slots=None if concurrent is None else Slots(export.name, concurrent),
         )
 
     # -------------------------------------------------------------------------------- running
@@ -203,8 +217,14 @@ class Pipeline:
     def not_started(self) -> ToolError | None:
         """The refusal a call would get before it starts, whatever its arguments (None: none).
 
-        A tool with a deadline is not started while too many calls left at theirs still run.
+        A tool is not started while it runs as many calls as its `Limits.max_concurrent`
+        allows, and a tool with a deadline while too many calls left at theirs still run.
         """
+        slots = self.slots
+        if slots is not None:
+            busy = slots.refusal()
+            if busy is not None:
+                return busy
         if self.exact.limits.timeout is None:
             return None
         refused = _not_started(self.exact.name)
@@ -221,6 +241,20 @@ class Pipeline:
         return Failed(execution_error(self.exact.name, exc))
 
     def _execute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        slots = self.slots
+        if slots is None:
+            return self._execute_free(bound, kwargs)
+        place = slots.take()
+        if isinstance(place, ToolError):
+            return Failed(place)
+        try:
+            held = place.held(bound, is_async=self.is_async, wrapper=self.wrapper)
+            return self._execute_free(held, kwargs)
+        finally:
+            place.end_call()
+
+    def _execute_free(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        """`_execute` once the call has its place, if its tool has a limit."""
         import asyncio
 
         name = self.exact.name
@@ -240,7 +274,8 @@ class Pipeline:
             if timeout is None:
                 return execution.run_apart(self._await(bound, kwargs))
             return self._drive(bound, kwargs, timeout)
-        # A sync method with a deadline (`run` calls the others directly).
+        if timeout is None:  # one with a place to hold (`run` calls the others directly)
+            return bound(**kwargs)
         refused = _not_started(name)
         if refused is not None:
             return refused
@@ -313,6 +348,20 @@ class Pipeline:
             return self.failure(exc)
 
     async def _aexecute(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        slots = self.slots
+        if slots is None:
+            return await self._aexecute_free(bound, kwargs)
+        place = slots.take()
+        if isinstance(place, ToolError):
+            return Failed(place)
+        try:
+            held = place.held(bound, is_async=self.is_async, wrapper=self.wrapper)
+            return await self._aexecute_free(held, kwargs)
+        finally:
+            place.end_call()
+
+    async def _aexecute_free(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+        """`_aexecute` once the call has its place, if its tool has a limit."""
         timeout = self.exact.limits.timeout
         if self.is_async:
             if timeout is not None:
@@ -321,6 +370,8 @@ class Pipeline:
                     return refused
             return await self._await(bound, kwargs)
         if timeout is None:
+            if self.inline:  # one with a place to hold (`arun` calls the others directly)
+                return bound(**kwargs)
             return await self._in_thread(bound, **kwargs)
         refused = _not_started(self.exact.name)
         if refused is not None:

@@ -9,7 +9,7 @@ import attrs
 
 from typed_toolsets._public import public
 
-from .validators import optional_positive_seconds, positive_int
+from .validators import optional_positive_int, optional_positive_seconds, positive_int
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "call_deadline", "set_call_deadline"]
 
@@ -33,11 +33,19 @@ class Limits:
             at the deadline (a program it started through the built-in toolsets is killed
             then: `call_deadline`); an async tool is cancelled. At most what a thread can wait for
             (``validators.MAX_SECONDS``, about 292 years; 49 days on Windows).
+        max_concurrent: The most calls of the tool that run at once, or None for no limit.
+            Counted per tool across the process (every instance's proxy of it shares the
+            count). A call beyond it is not queued: once its arguments are accepted, it is
+            refused at once with a ``"limit"`` error. A call keeps its place until its method
+            has really ended, so a call left running at its deadline (an abandoned thread, or a
+            task that ignored its cancellation) still holds one: with a tool that starts a
+            program, at most this many of its programs run at any time.
     """
 
     max_argument_bytes: int = attrs.field(default=1_000_000, validator=positive_int)
     max_depth: int = attrs.field(default=32, validator=positive_int)
     timeout: float | None = attrs.field(default=None, validator=optional_positive_seconds)
+    max_concurrent: int | None = attrs.field(default=None, validator=optional_positive_int)
 
 
 #: The limits used when neither the toolset nor the tool sets any.

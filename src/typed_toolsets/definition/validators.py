@@ -10,7 +10,13 @@ import attrs
 
 from typed_toolsets.rules.labels import safe_repr
 
-__all__ = ["MAX_SECONDS", "optional_positive_seconds", "positive_int", "positive_seconds"]
+__all__ = [
+    "MAX_SECONDS",
+    "optional_positive_int",
+    "optional_positive_seconds",
+    "positive_int",
+    "positive_seconds",
+]
 
 #: The longest number of seconds a setting may hold: what this platform's threads can wait for
 #: (``threading.TIMEOUT_MAX``, about 292 years on Linux and 49 days on Windows), less a margin
@@ -27,6 +33,19 @@ def positive_int(_instance: object, attribute: attrs.Attribute[int], value: int)
     """
     if type(value) is not int or value < 1:
         msg = f"`{attribute.name}` must be a positive int (got {safe_repr(value)})."
+        raise ValueError(msg)
+
+
+def optional_positive_int(
+    _instance: object, attribute: attrs.Attribute[int | None], value: int | None
+) -> None:
+    """Accept None or an int of at least 1 (not a bool).
+
+    Raises:
+        ValueError: Naming the field and the value.
+    """
+    if value is not None and (type(value) is not int or value < 1):
+        msg = f"`{attribute.name}` must be None or a positive int (got {safe_repr(value)})."
         raise ValueError(msg)
 
 

@@ -222,7 +222,8 @@ class _ToolCheck:
         result = self.invoke(arguments)
         error = result.error
         # Timeouts are the tool's business, and so is the refusal to start more calls while
-        # too many that timed out still run (a "limit" error about no argument).
+        # too many that timed out still run, or beyond its max_concurrent (a "limit" error
+        # about no argument).
         if error is None or error.kind not in ("arguments", "limit"):
             return
         if not _seams.refused_as_busy(error):

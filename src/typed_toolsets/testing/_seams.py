@@ -437,10 +437,11 @@ def fast_path(proxy: ToolProxy, text: str, *, strict: bool = False) -> dict[str,
 
 
 def refused_as_busy(error: ToolError) -> bool:
-    """Whether *error* refused to start the call because too many timed-out calls still run.
+    """Whether *error* refused to start the call, whatever its arguments.
 
     A ``"limit"`` error that says nothing of the arguments: each call that timed out keeps its
-    thread (or task) until it ends, and past a cap new calls with a timeout are refused.
+    thread (or task) until it ends, and past a cap new calls with a timeout are refused; and a
+    tool with a ``Limits.max_concurrent`` refuses calls beyond it.
     """
     from typed_toolsets.call.execution import refused_as_busy as busy
 

@@ -18,6 +18,10 @@ class Inline(Toolset):
         tool("lookup", inline=True),
         tool("waits", inline=True, limits=Limits(timeout=SLOW)),  # E: Inline.waits: inline=True runs 'waits' on the event loop, where it cannot be stopped at a deadline, but its limits set timeout=2.5; remove inline=True (it then runs in a worker thread), or give the tool limits without one (tool(..., limits=attrs.evolve(Inline.limits, timeout=None)))  [toolset-inline]
         tool("unbounded", inline=FAST, limits=Limits(1000, 8, None)),
+        # `max_concurrent`, the fourth field, sets no deadline: read by keyword or position.
+        tool("capped", inline=True, limits=Limits(1000, 8, None, 2)),
+        tool("counted", inline=True, limits=Limits(max_concurrent=2)),
+        tool("capped_slow", inline=True, limits=Limits(1000, 8, SLOW, 2)),  # E: Inline.capped_slow: inline=True runs 'capped_slow' on the event loop, where it cannot be stopped at a deadline, but its limits set timeout=2.5; remove inline=True (it then runs in a worker thread), or give the tool limits without one (tool(..., limits=attrs.evolve(Inline.limits, timeout=None)))  [toolset-inline]
         tool("threaded", inline=False, limits=Limits(timeout=3)),
         tool("evolved", inline=True, limits=attrs.evolve(Toolset.limits)),  # E: Inline.evolved: whether 'evolved' may run inline cannot be checked statically (attrs.evolve(...) is not True or False, nor Limits(...) with a literal timeout); write literals there, or check the class with `typed-toolsets check`  [toolset-unchecked]
     )
@@ -27,6 +31,9 @@ class Inline(Toolset):
 
     def waits(self) -> None: ...
     def unbounded(self) -> None: ...
+    def capped(self) -> None: ...
+    def counted(self) -> None: ...
+    def capped_slow(self) -> None: ...
     def threaded(self) -> None: ...
     def evolved(self) -> None: ...
 
@@ -53,7 +60,7 @@ class Base(Toolset):
         return 1
 
 
-class Slow(Base):  # E: Slow.quick: inline=True runs 'quick' on the event loop, where it cannot be stopped at a deadline, but its limits set timeout=1; remove inline=True (it then runs in a worker thread), or give the tool limits without one (tool(..., limits=attrs.evolve(Slow.limits, timeout=None)))  [toolset-inline]  # N: Slow inherits the declaration of 'quick' from Base (line 51 of inline)
+class Slow(Base):  # E: Slow.quick: inline=True runs 'quick' on the event loop, where it cannot be stopped at a deadline, but its limits set timeout=1; remove inline=True (it then runs in a worker thread), or give the tool limits without one (tool(..., limits=attrs.evolve(Slow.limits, timeout=None)))  [toolset-inline]  # N: Slow inherits the declaration of 'quick' from Base (line 58 of inline)
     limits = Limits(timeout=1)
 
 
