@@ -1087,6 +1087,18 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         ),
     ),
     (
+        "slot",
+        _class("T", exports=(tool("name"),), __slots__=("name",)),
+        "slot",
+        "T",
+        "name",
+        None,
+        (
+            "T.name: 'name' is a slot (named in `__slots__`), not a method; only plain instance "
+            "methods can be exported [toolset-not-a-method]"
+        ),
+    ),
+    (
         "api-name",
         _class("T", exports=(tool("to_tools"),)),
         "api-name",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
+import types
 import typing
 from collections.abc import Callable
 from typing import Any, Final
@@ -250,8 +251,8 @@ def _annotated_field(cls: type, name: str) -> bool:
     return any(name in inspect.get_annotations(klass) for klass in cls.__mro__)
 
 
-def _kind_problem(class_name: str, name: str, value: object) -> Problem | None:
-    """Why the attribute *value* cannot be exported, or None when it is a plain method."""
+def _kind_problem(class_name: str, name: str, owner: type, value: object) -> Problem | None:
+    """Why the attribute *value* (of *owner*) cannot be exported, or None for a plain method."""
     if name in API_NAMES:  # Toolset's own, or a subclass's method in its place
         return problem("api-name", class_name, name)
     if name.startswith("__") and name.endswith("__"):
@@ -268,8 +269,14 @@ def _kind_problem(class_name: str, name: str, value: object) -> Problem | None:
         if inspect.isasyncgenfunction(value) or inspect.isgeneratorfunction(value):
             return problem("generator", class_name, name)
         return None
-    if type(value).__name__ in ("_CountingAttr", "member_descriptor"):
+    if type(value).__name__ == "_CountingAttr":
         return problem("attrs-field", class_name, name)
+    if isinstance(value, types.MemberDescriptorType):
+        # A slotted attrs class (a base: at class creation attrs has not made this one's yet)
+        # makes its fields slots; any other is a plain `__slots__` member.
+        if attrs.has(owner) and name in attrs.fields_dict(owner):
+            return problem("attrs-field", class_name, name)
+        return problem("slot", class_name, name)
     return problem("attribute", class_name, name)
 
 
@@ -397,7 +404,7 @@ def build_class(cls: type, toolset_base: type) -> None:
             problems.append(problem("unknown-method", class_name, method_name, matches=matches))
             continue
         owner, value = found
-        kind_problem = _kind_problem(class_name, method_name, value)
+        kind_problem = _kind_problem(class_name, method_name, owner, value)
         if kind_problem is not None:
             problems.append(kind_problem)
             continue

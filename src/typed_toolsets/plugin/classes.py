@@ -61,6 +61,7 @@ from .metadata import (
     metadata,
     mixin_toolset_name,
     overload_marks_of,
+    slots_of,
     stored_span,
     unchecked_of,
     wrapped,
@@ -178,6 +179,8 @@ class _Found:
         self.defined_in, self.module = defined_in or (owner, owner.module_name)
         #: For a lambda the class body binds (a plain function at run time): its parameters.
         self.lambda_parameters: list[tuple[str, str]] | None = None
+        #: Whether it is a slot of *owner* (its ``__slots__`` names it; mypy may not know it).
+        self.slot = False
 
 
 def _resolve(
@@ -207,11 +210,17 @@ def _resolve(
 def _lookup(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -> _Found | None:
     """The attribute *name* of *info* at run time: mypy keeps a private ``__x`` unmangled."""
     for klass in info.mro:
+        if name in slots_of(klass):
+            found = _Found(klass, None)  # its descriptor, not mypy's node of `self.<name> = ...`
+            found.slot = True
+            return found
         hidden = absent_members_of(klass)
         for written in written_names(klass.name, name):
             sym = klass.names.get(written)
             if sym is None or written in hidden:  # absent at run time: the bases are looked in
                 continue
+            if sym.implicit:
+                continue  # `self.<name> = ...` in a method: an instance's, not the class's
             parameters = lambda_of(klass, written)
             if parameters is not None and isinstance(sym.node, Var):
                 found = _Found(klass, sym.node)
@@ -591,6 +600,8 @@ class ClassCheck:
             ):
                 return problem("generator", self.name, name)
             return None
+        if found.slot:
+            return problem("slot", self.name, name)
         if isinstance(node, Var) and not node.has_explicit_value and not node.is_classvar:
             # Only annotated: the class has no such attribute at run time (yet).
             return problem("annotated-attribute", self.name, name)

@@ -67,7 +67,7 @@ from .fullnames import TOOL_SPEC, TOOLSET
 from .inline import record_limits
 from .metadata import DIGEST, FIELDS_META, META, META_VERSION, MIXIN_META, records
 from .reader import Reader, assignments, describe, span
-from .sources import absent_members, deleted_names, method_facts
+from .sources import absent_members, deleted_names, method_facts, slot_names
 from .typeinfo import class_span, display_name, function_of, wrapped_function
 
 __all__ = ["record_class", "record_mixin"]
@@ -250,6 +250,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
         # further pass (this hook runs again then; what is recorded now is overwritten).
         ctx.api.defer()
     data["absent"] = absent_members(ctx.cls.defs.body, ctx.api.options)
+    data["slots"] = slot_names(ctx.cls.defs.body, info.name)
     data["mixin_declarations"] = _mixin_declarations(ctx.api, info)
     info.metadata[META] = data
     _add_digest(ctx, data)
@@ -354,7 +355,8 @@ def record_mixin(ctx: ClassDefContext) -> None:
         limits = []
     methods = {} if ctx.api.is_stub_file else _unnamed_parameters(body)
     absent = absent_members(body, ctx.api.options)
-    if not (names or limits or methods or absent) or info.has_base(TOOLSET):
+    slots = slot_names(body, info.name)
+    if not (names or limits or methods or absent or slots) or info.has_base(TOOLSET):
         if fields is not None and not info.has_base(TOOLSET):
             _add_digest(ctx, fields)  # (never a protocol's)
         return  # `record_class` reads a Toolset's
@@ -363,6 +365,8 @@ def record_mixin(ctx: ClassDefContext) -> None:
         data["methods"] = methods
     if absent:
         data["absent"] = absent
+    if slots:
+        data["slots"] = slots
     for stmt in names:  # the last assignment is the class's
         value = stmt.rvalue
         data["mixin_toolset_name"] = value.value if isinstance(value, StrExpr) else None

@@ -37,6 +37,7 @@ __all__ = [
     "mixin_toolset_name",
     "none_default_fields",
     "records",
+    "slots_of",
     "stored_span",
     "unchecked_of",
     "wrapped",
@@ -45,7 +46,7 @@ __all__ = [
 #: Key of the recorded declarations in ``TypeInfo.metadata`` (JSON, stored in mypy's cache).
 META: Final = "typed_toolsets"
 #: Bumped when the shape of the recorded metadata changes.
-META_VERSION: Final = 6
+META_VERSION: Final = 7
 #: Key of a mixin's recorded ``toolset_name`` and ``limits`` (a class that is not a Toolset).
 MIXIN_META: Final = "typed_toolsets_mixin"
 #: Key of the fields of a class (a struct, maybe) whose default is ``None``, recorded for every
@@ -269,6 +270,20 @@ def absent_members_of(info: TypeInfo) -> frozenset[str]:
     """
     data = metadata(info) or mixin_metadata(info) or {}
     names = data.get("absent")
+    return (
+        frozenset(str(n) for n in cast("list[object]", names))
+        if isinstance(names, list)
+        else frozenset()
+    )
+
+
+def slots_of(info: TypeInfo) -> frozenset[str]:
+    """The slots *info*'s own ``__slots__`` makes (`sources.slot_names`), as stored.
+
+    Recorded like `absent_members_of`'s names.
+    """
+    data = metadata(info) or mixin_metadata(info) or {}
+    names = data.get("slots")
     return (
         frozenset(str(n) for n in cast("list[object]", names))
         if isinstance(names, list)

@@ -31,17 +31,21 @@ from mypy.nodes import (
     ClassDef,
     Decorator,
     DelStmt,
+    DictExpr,
     Expression,
     ForStmt,
     FuncDef,
     IfStmt,
     Import,
     ImportFrom,
+    ListExpr,
     MypyFile,
     NameExpr,
     OverloadedFuncDef,
     PlaceholderNode,
+    SetExpr,
     Statement,
+    StrExpr,
     SymbolTableNode,
     TryStmt,
     TupleExpr,
@@ -54,10 +58,14 @@ from mypy.options import Options
 from mypy.reachability import MYPY_TRUE, infer_condition_value
 from mypy.types import AnyType, Instance, Type, TypeList, TypeOfAny, UnboundType, UnionType
 
+from typed_toolsets.rules.names import mangle
+
+from .body import assigns
 from .jsontypes import SchemaCheck
 
 __all__ = [
     "absent_members",
+    "slot_names",
     "admits_null",
     "deleted_names",
     "method_facts",
@@ -240,6 +248,29 @@ def absent_members(body: list[Statement], options: Options) -> list[str]:
         _bind(body, runtime, typing_only, options)
         absent |= typing_only - runtime
     return sorted(absent)
+
+
+def slot_names(body: list[Statement], class_name: str) -> list[str]:
+    """The attributes a literal ``__slots__`` in a class body makes slots, as stored, sorted.
+
+    mypy keeps them (``TypeInfo.slots``) only when every base has ``__slots__`` too, and
+    `Toolset` has none: a slot is no member of the class to mypy, but one at run time.
+    """
+    items: list[Expression] = []
+    for stmt in body:
+        if not assigns(stmt, "__slots__"):
+            continue
+        value = stmt.rvalue  # the last assignment is the one the class is created with
+        if isinstance(value, StrExpr):
+            items = [value]
+        elif isinstance(value, (ListExpr, TupleExpr, SetExpr)):
+            items = value.items
+        elif isinstance(value, DictExpr):
+            items = [key for key, _ in value.items if key is not None]
+        else:
+            items = []
+    names = {item.value for item in items if isinstance(item, StrExpr)}
+    return sorted(mangle(class_name, name) for name in names - {"__dict__", "__weakref__"})
 
 
 def _deleted(body: list[Statement], options: Options) -> set[str]:

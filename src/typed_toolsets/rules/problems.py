@@ -73,6 +73,7 @@ Kind = Literal[
     "annotated-attribute",
     "attribute",
     "attrs-field",
+    "slot",
     "api-name",
     "special-method",
     "wrapped-method",
@@ -212,6 +213,10 @@ KINDS: Final[Mapping[Kind, Template]] = {
     ),
     "attrs-field": Template(
         "not-a-method", f"{{method!r}} is an attrs field, not a method; {_ONLY_SHORT}"
+    ),
+    "slot": Template(
+        "not-a-method",
+        f"{{method!r}} is a slot (named in `__slots__`), not a method; {_ONLY_SHORT}",
     ),
     "api-name": Template(
         "not-a-method", "{method!r} is part of the Toolset API and cannot be exported"

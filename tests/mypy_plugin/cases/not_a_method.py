@@ -141,3 +141,30 @@ class Replaced(Declared):  # N: Replaced inherits the declaration of 'find' from
     @functools.cache
     def count(cls) -> int:  # E: Replaced.count: 'count' is a classmethod; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
         return 1
+
+
+class Slotted(Toolset):
+    __slots__ = ("name",)
+    exports = (tool("name"),)  # E: Slotted.name: 'name' is a slot (named in `__slots__`), not a method; only plain instance methods can be exported  [toolset-not-a-method]
+
+
+class SlottedBase(Toolset):
+    __slots__ = "label"
+
+
+class FromSlottedBase(SlottedBase):
+    # mypy knows the attribute from `__init__`; at run time it is the base's slot.
+    exports = (tool("label"),)  # E: FromSlottedBase.label: 'label' is a slot (named in `__slots__`), not a method; only plain instance methods can be exported  [toolset-not-a-method]
+
+    def __init__(self) -> None:
+        self.label = "x"
+
+
+@attrs.define
+class Fields(Toolset):
+    url: str = "x"
+
+
+class FromFields(Fields):
+    # A slotted attrs class makes its fields slots: they are still its fields.
+    exports = (tool("url"),)  # E: FromFields.url: 'url' is an attrs field, not a method; only plain instance methods can be exported  [toolset-not-a-method]

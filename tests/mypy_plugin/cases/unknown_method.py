@@ -85,3 +85,11 @@ class DeletedOverride(DeletedBase):
         return q
 
     del search
+
+
+class InstanceAttribute(Toolset):
+    # mypy knows `self.count` from `__init__`: the class has no such attribute.
+    exports = (tool("count"),)  # E: InstanceAttribute.count: InstanceAttribute has no method 'count' to export  [toolset-unknown-method]
+
+    def __init__(self) -> None:
+        self.count = 1
