@@ -76,6 +76,7 @@ from .typeinfo import (
     function_of,
     is_plain_function,
     is_property,
+    wrapper_of,
 )
 
 __all__ = [
@@ -592,6 +593,9 @@ class ClassCheck:
             return problem("wrapped-method", self.name, name, wrapper=wrapper)
         if is_property(node):
             return problem("wrapped-method", self.name, name, wrapper="property")
+        called = wrapper_of(node)
+        if called is not None:
+            return problem("wrapped-method", self.name, name, wrapper=called)
         if isinstance(node, TypeInfo):
             return problem("nested-class", self.name, name)
         if is_plain_function(node) and func is not None:

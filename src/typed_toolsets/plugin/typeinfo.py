@@ -57,6 +57,7 @@ __all__ = [
     "struct_class",
     "struct_fields",
     "wrapped_function",
+    "wrapper_of",
 ]
 
 #: Types with a scalar schema (strings, numbers, booleans, formats such as dates and UUIDs).
@@ -276,6 +277,26 @@ def is_property(node: SymbolNode | None) -> bool:
     if isinstance(node, Decorator):
         return node.func.is_property or node.var.is_property
     return False
+
+
+#: The wrappers a class body may call by hand (``find = staticmethod(_find)``), as the run
+#: time's `_kind_problem` names them.
+_WRAPPER_CLASSES: Final = {
+    "builtins.staticmethod": "staticmethod",
+    "builtins.classmethod": "classmethod",
+    "builtins.property": "property",
+    "functools.cached_property": "property",
+}
+
+
+def wrapper_of(node: SymbolNode | None) -> str | None:
+    """The wrapper an attribute set to ``staticmethod(f)`` (or the like) is, else None."""
+    if not isinstance(node, Var) or node.type is None:
+        return None
+    value = get_proper_type(node.type)
+    if isinstance(value, Instance):
+        return _WRAPPER_CLASSES.get(value.type.fullname)
+    return None
 
 
 def is_plain_function(node: SymbolNode | None) -> bool:

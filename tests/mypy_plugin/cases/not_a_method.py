@@ -168,3 +168,18 @@ class Fields(Toolset):
 class FromFields(Fields):
     # A slotted attrs class makes its fields slots: they are still its fields.
     exports = (tool("url"),)  # E: FromFields.url: 'url' is an attrs field, not a method; only plain instance methods can be exported  [toolset-not-a-method]
+
+
+def _free() -> int:
+    return 1
+
+
+def _getter(self: object) -> int:
+    return 1
+
+
+class Wrapped(Toolset):
+    # The wrappers called by hand, not as decorators.
+    free = staticmethod(_free)
+    value = property(_getter)
+    exports = (tool("free"), tool("value"))  # E: Wrapped.free: 'free' is a staticmethod; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]  # E: Wrapped.value: 'value' is a property; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
