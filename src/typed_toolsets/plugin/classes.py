@@ -40,7 +40,6 @@ from typed_toolsets.rules.names import (
     final_tool_name,
     mangle,
     tool_name_problem,
-    written_names,
 )
 from typed_toolsets.rules.problems import Kind, Problem, problem
 
@@ -49,19 +48,17 @@ from .decorators import overload_mark_problem
 from .deps import depend_on
 from .fullnames import TOOLSET
 from .inline import inline_problem
+from .members import Found, lookup_member
 from .metadata import (
     META,
     Declaration,
     absent_members_of,
-    alias_of,
     class_metadata,
     declarations_of,
-    lambda_of,
     loose_tools_of,
     metadata,
     mixin_toolset_name,
     overload_marks_of,
-    slots_of,
     stored_span,
     unchecked_of,
     wrapped,
@@ -159,83 +156,6 @@ def _class_defs(statements: list[Statement]) -> Iterator[ClassDef]:
                     yield from _class_defs(inner)  # pyright: ignore[reportUnknownArgumentType]
 
 
-class _Found:
-    """An attribute found by name in a class's MRO: the class that has it, and its node.
-
-    For a method alias (``search = find``), ``node`` is the function it names, ``alias`` the
-    attribute's own node, and ``defined_in`` / ``module`` where that function is defined (no
-    class for a module-level function).
-    """
-
-    def __init__(
-        self,
-        owner: TypeInfo,
-        node: SymbolNode | None,
-        alias: SymbolNode | None = None,
-        defined_in: tuple[TypeInfo | None, str] | None = None,
-    ) -> None:
-        self.owner = owner
-        self.node = node
-        self.alias = alias
-        self.defined_in, self.module = defined_in or (owner, owner.module_name)
-        #: For a lambda the class body binds (a plain function at run time): its parameters.
-        self.lambda_parameters: list[tuple[str, str]] | None = None
-        #: Whether it is a slot of *owner* (its ``__slots__`` names it; mypy may not know it).
-        self.slot = False
-
-
-def _resolve(
-    modules: dict[str, MypyFile], fullname: str
-) -> tuple[TypeInfo | None, SymbolNode | None, str]:
-    """What *fullname* names: ``(class defining it or None, node, module)``."""
-    parts = fullname.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        module_name = ".".join(parts[:cut])
-        module = modules.get(module_name)
-        if module is None:
-            continue
-        owner: TypeInfo | None = None
-        table = module.names
-        node: SymbolNode | None = None
-        for part in parts[cut:]:
-            sym = table.get(part)
-            node = sym.node if sym is not None else None
-            if isinstance(node, TypeInfo):
-                owner, table = node, node.names
-            elif part != parts[-1]:
-                return None, None, module_name
-        return (owner if owner is not node else None), node, module_name
-    return None, None, ""
-
-
-def _lookup(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -> _Found | None:
-    """The attribute *name* of *info* at run time: mypy keeps a private ``__x`` unmangled."""
-    for klass in info.mro:
-        if name in slots_of(klass):
-            found = _Found(klass, None)  # its descriptor, not mypy's node of `self.<name> = ...`
-            found.slot = True
-            return found
-        hidden = absent_members_of(klass)
-        for written in written_names(klass.name, name):
-            sym = klass.names.get(written)
-            if sym is None or written in hidden:  # absent at run time: the bases are looked in
-                continue
-            if sym.implicit:
-                continue  # `self.<name> = ...` in a method: an instance's, not the class's
-            parameters = lambda_of(klass, written)
-            if parameters is not None and isinstance(sym.node, Var):
-                found = _Found(klass, sym.node)
-                found.lambda_parameters = parameters
-                return found
-            alias = alias_of(klass, written)
-            if alias is not None and isinstance(sym.node, Var):
-                owner, target, module = _resolve(modules, alias[0])
-                if target is not None:
-                    return _Found(klass, target, sym.node, (owner, module))
-            return _Found(klass, sym.node)
-    return None
-
-
 def merge(info: TypeInfo) -> tuple[list[Declaration], list[Declaration]]:
     """The declarations *info* has, merged along its MRO as `build_class` merges them.
 
@@ -279,11 +199,11 @@ def exported_function(info: TypeInfo, name: str, modules: dict[str, MypyFile]) -
     declarations, _ = merge(info)
     if any(decl.method == name for decl in declarations):
         return True
-    found = _lookup(info, name, modules)
+    found = lookup_member(info, name, modules)
     if found is None or found.node is None:
         return None  # not a method at all: mypy reports the attribute
     for decl in declarations:
-        other = _lookup(info, decl.method, modules)
+        other = lookup_member(info, decl.method, modules)
         if other is not None and other.node is found.node:
             return True
     return False
@@ -301,9 +221,9 @@ class ClassCheck:
         self.signatures = SignatureCheck(api, info, self.name, registered)
         self.noted: set[str] = set()
 
-    def lookup(self, info: TypeInfo, name: str) -> _Found | None:
+    def lookup(self, info: TypeInfo, name: str) -> Found | None:
         """*name* in *info*'s MRO (a method alias stands for the function it names)."""
-        return _lookup(info, name, checker_modules(self.api))
+        return lookup_member(info, name, checker_modules(self.api))
 
     def where(self, decl: Declaration) -> Span:
         """Own declarations are reported where they are written, inherited ones on the class."""
@@ -385,7 +305,7 @@ class ClassCheck:
             report(self.api, problem("declared-twice", self.name, decl.method), decl.span)
         return declarations
 
-    def inherited_method(self, decl: Declaration, found: _Found | None) -> bool:
+    def inherited_method(self, decl: Declaration, found: Found | None) -> bool:
         """Whether an inherited declaration still resolves to what it did in its own class.
 
         Problems of the method itself were then reported on that class already; repeating
@@ -479,7 +399,7 @@ class ClassCheck:
             (module for module in reached.values() if not module.startswith(_STABLE)),
         )
 
-    def check_inline(self, decl: Declaration, found: _Found) -> None:
+    def check_inline(self, decl: Declaration, found: Found) -> None:
         """``inline=True`` on an async method, or with a timeout (`plugin.inline`).
 
         An inherited declaration's problem is reported again only when this class causes it
@@ -509,7 +429,7 @@ class ClassCheck:
                 return  # reported on the class that declares it
         self.report(found_problem, decl)
 
-    def override_span(self, found: _Found, decl: Declaration) -> Span | None:
+    def override_span(self, found: Found, decl: Declaration) -> Span | None:
         """The attribute of this class that replaces an inherited declaration's method."""
         node = found.alias or found.node
         if self.own(decl) or found.owner is not self.info or node is None or node.line <= 0:
@@ -556,7 +476,7 @@ class ClassCheck:
         matches = close_matches(decl.method, candidates)
         return problem("unknown-method", self.name, decl.method, matches=matches)
 
-    def lambda_problems(self, method: str, found: _Found) -> list[Problem]:
+    def lambda_problems(self, method: str, found: Found) -> list[Problem]:
         """A lambda's parameters, as the run time's `read_method` judges a function's.
 
         None of them can have an annotation; the problems are reported on the declaration,
@@ -578,7 +498,7 @@ class ClassCheck:
             for name, kind in parameters[1:]
         ]
 
-    def kind_problem(self, name: str, found: _Found) -> Problem | None:
+    def kind_problem(self, name: str, found: Found) -> Problem | None:
         """Why *found* cannot be exported (the order of the runtime's `_kind_problem`)."""
         node = found.node
         if name in API_NAMES:  # Toolset's own, or a subclass's method in its place
