@@ -246,6 +246,8 @@ class _Checker:
                     return lines[repeat]
             if found.kind in _EXPORTS_KINDS:  # where mypy reports the assignment's type
                 return source.assigned.get("exports", source.line)
+            if found.kind == "toolset-name-type":  # where the class sets it, if it does
+                return source.assigned.get("toolset_name", source.line)
             return source.line
         own = source.decl_lines(method)
         decl_line = (own[min(repeat, len(own) - 1)] if repeat else own[-1]) if own else None

@@ -259,6 +259,8 @@ class ClassCheck:
                 return klass, default_toolset_name(info.name)
             data = metadata(klass)
             if data is not None and data.get("toolset_name_set"):
+                if "toolset_name_type" in data:  # no str: the run time takes the default
+                    return klass, default_toolset_name(info.name)
                 name = data.get("toolset_name")
                 return klass, name if isinstance(name, str) else None
             sym = klass.names.get("toolset_name")
@@ -330,6 +332,7 @@ class ClassCheck:
         self.report_loose_tools()
         self.report_overload_marks()
         origin, toolset_name = self.toolset_name_origin(self.info)
+        self.report_toolset_name_type(origin)
         final_names: dict[str, Declaration] = {}
         declarations = self.merged()
         if toolset_name is None and any(d.tool_name is None for d in declarations):
@@ -444,6 +447,17 @@ class ClassCheck:
             method = item.values.get("method")
             values = {k: v for k, v in item.values.items() if k != "method"}
             report(self.api, problem(item.kind, self.name, method, **values), item.span)
+
+    def report_toolset_name_type(self, origin: TypeInfo) -> None:
+        """A ``toolset_name`` of this class's body that is a constant but no str (``123``).
+
+        Not repeated on subclasses (*origin* is then a base): the class that sets it fails.
+        """
+        data = metadata(origin) if origin is self.info else None
+        got = (data or {}).get("toolset_name_type")
+        if isinstance(got, str):
+            at = stored_span((data or {}).get("toolset_name_at")) or class_span(self.info)
+            report(self.api, problem("toolset-name-type", self.name, got=got), at)
 
     def report_overload_marks(self) -> None:
         """``@tool`` above an ``@overload``: refused as the class body runs, said as then."""

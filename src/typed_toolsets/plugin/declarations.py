@@ -66,7 +66,7 @@ from .decorators import (
 from .fullnames import TOOL_SPEC, TOOLSET
 from .inline import record_limits
 from .metadata import DIGEST, FIELDS_META, META, META_VERSION, MIXIN_META, records
-from .reader import Reader, assignments, describe, span
+from .reader import Reader, assignments, describe, fold, span
 from .sources import absent_members, deleted_names, method_facts, slot_names
 from .typeinfo import class_span, display_name, function_of, wrapped_function
 
@@ -89,6 +89,7 @@ def _unknown(data: dict[str, object], name: str, at: Context, where: str) -> Non
         data["toolset_name_set"] = True
         data["toolset_name_at"] = span(at)
         data.pop("toolset_name", None)
+        data.pop("toolset_name_type", None)
     else:
         data["limits_set"] = True
         data["limits_at"] = span(at)
@@ -460,8 +461,15 @@ def _record_toolset_name(reader: Reader, stmt: AssignmentStmt, data: dict[str, o
     value = reader.literal_str(stmt.rvalue)
     data["toolset_name_set"] = True
     data["toolset_name_at"] = span(stmt)
+    data.pop("toolset_name", None)
+    data.pop("toolset_name_type", None)
     if isinstance(value, str):
         data["toolset_name"] = value
+        return
+    # A constant that is no str (`None`, `123`): the run time's problem, shown as its repr.
+    constant = None if value is None else fold(stmt.rvalue, reader.module)
+    if value is None or constant is not None:
+        data["toolset_name_type"] = repr(constant)
     else:
         reader.skip("unchecked-toolset-name", stmt.rvalue, expression=describe(stmt.rvalue))
 

@@ -83,3 +83,21 @@ class NamedAndTyped(Toolset):
 
     @tool  # E: NamedAndTyped.walk: the tool name 'namedandtyped_walk' is already exported by the method 'first'  [toolset-duplicate-name]
     def walk(self, *, blob: object) -> None: ...  # E: NamedAndTyped.walk: parameter 'blob' has type object, which has no JSON Schema (object has no JSON Schema; use a concrete type)  [toolset-param-type]
+
+
+class NotAString(Toolset):
+    # The run time takes the default name instead (`notastring`), as the plugin does.
+    toolset_name = 123  # E: NotAString: `toolset_name` must be a str (got 123)  [toolset-invalid-name]  # E: Incompatible types in assignment (expression has type "int", base class "Toolset" defined the type as "str")  [assignment]
+
+    @tool(tool_name="notastring_run")
+    def first(self) -> None: ...
+
+    @tool  # E: NotAString.run: the tool name 'notastring_run' is already exported by the method 'first'  [toolset-duplicate-name]
+    def run(self) -> None: ...
+
+
+class NoName(Toolset):
+    toolset_name = None  # E: NoName: `toolset_name` must be a str (got None)  [toolset-invalid-name]  # E: Incompatible types in assignment (expression has type "None", base class "Toolset" defined the type as "str")  [assignment]
+
+    @tool
+    def run(self) -> None: ...
