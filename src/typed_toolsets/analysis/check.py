@@ -169,6 +169,26 @@ def _lookup_owner(cls: type, name: str) -> type | None:
     return None
 
 
+def _copied(cls: type, method: str) -> bool:
+    """Whether *cls*'s `exports` holds its nearest base's declaration of *method* itself.
+
+    ``exports = Base.exports`` repeats the base's declarations: they keep meaning what they
+    meant, inherited (the plugin merges them so too), and a problem the class causes is told
+    where it causes it, not on the copy.
+    """
+    own = vars(cls).get("exports")
+    if not isinstance(own, (tuple, list)):
+        return False
+    items = typing.cast("tuple[object, ...] | list[object]", own)
+    mine = [s for s in items if isinstance(s, ToolSpec) and s.method_name == method]
+    for klass in cls.__mro__[1:]:
+        info = class_info(klass)
+        theirs = [s for s in info.own_specs if s.method_name == method] if info else []
+        if theirs:
+            return bool(mine) and mine[-1] is theirs[-1]
+    return False
+
+
 @attrs.frozen
 class _Declared:
     """Where a method of a class is declared.
@@ -253,7 +273,9 @@ class _Checker:
         decl_line = (own[min(repeat, len(own) - 1)] if repeat else own[-1]) if own else None
         owner = _lookup_owner(cls, method)
         if found.code in _DECLARATION_CODES:
-            return decl_line or self.cause_line(cls, source, found, owner)
+            if decl_line is not None and not _copied(cls, method):
+                return decl_line
+            return self.cause_line(cls, source, found, owner)
 
         value = vars(owner).get(method) if owner is not None else None
         qualname = getattr(value, "__qualname__", None)

@@ -74,6 +74,13 @@ class Again(Built):
     exports = Built.exports + (tool("lookup", tool_name="again_lookup"),)  # E: Again.lookup: the method 'lookup' is declared twice in this class  [toolset-duplicate-name]
 
 
+class Renamed(Built):  # N: Renamed inherits the declaration of 'search' from Built (line 60 of read_exports)  # N: Renamed inherits the declaration of 'lookup' from Built (line 60 of read_exports)  # N: Renamed inherits the declaration of 'ping' from Built (line 60 of read_exports)
+    # The copy keeps meaning Built's declarations: the names this class makes of them are wrong
+    # where it sets `toolset_name`.
+    toolset_name = "bad name"  # E: Renamed.search: the tool name 'bad name_search' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]  # E: Renamed.lookup: the tool name 'bad name_lookup' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]  # E: Renamed.ping: the tool name 'bad name_ping' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+    exports = Built.exports
+
+
 class Extended(Keywords):
     exports = Keywords.exports + (tool("extra"),)
 
