@@ -43,7 +43,7 @@ from typed_toolsets.rules.names import (
 )
 from typed_toolsets.rules.problems import Kind, Problem, problem
 
-from .codes import Span, note, report
+from .codes import Span, failed_within, note, report
 from .decorators import overload_mark_problem
 from .deps import depend_on
 from .fullnames import TOOLSET
@@ -442,8 +442,15 @@ class ClassCheck:
         return node.line, node.column, node.line, node.column + len(node.name)
 
     def report_unchecked(self) -> None:
-        """What this class's body declares in a way the plugin cannot read."""
+        """What this class's body declares in a way the plugin cannot read.
+
+        Not where mypy has already failed on the expression (``tool(undefined)``): its error
+        says what to fix there.
+        """
+        failed = failed_within(self.api)
         for item in unchecked_of(self.info):
+            if failed(item.span):
+                continue
             method = item.values.get("method")
             values = {k: v for k, v in item.values.items() if k != "method"}
             report(self.api, problem(item.kind, self.name, method, **values), item.span)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from mypy.errorcodes import ErrorCode
@@ -10,7 +11,7 @@ from mypy.plugin import CheckerPluginInterface, SemanticAnalyzerPluginInterface
 
 from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem
 
-__all__ = ["ERROR_CODES", "TOOLSET_CODE", "Span", "note", "report"]
+__all__ = ["ERROR_CODES", "TOOLSET_CODE", "Span", "failed_within", "note", "report"]
 
 #: Where a problem is: ``(line, column, end_line, end_column)``, as mypy's nodes give them.
 Span = tuple[int, int, int, int]
@@ -39,6 +40,11 @@ ERROR_CODES: Final = {
     for code in sorted(PROBLEM_CODES)
 }
 _BY_NAME: Final = {error_code.code: error_code for error_code in ERROR_CODES.values()}
+#: mypy's own errors that say an expression failed: a name it cannot find, a call that matches
+#: no signature of the function (`tool()`'s, for a declaration).
+_FAILED: Final = frozenset(
+    {"name-defined", "attr-defined", "call-overload", "call-arg", "arg-type"}
+)
 
 
 def _context(where: Context | Span) -> Context:
@@ -68,3 +74,27 @@ def report(
 def note(api: CheckerPluginInterface, text: str, where: Context | Span) -> None:
     """Add a note at *where* (after an error that it explains)."""
     api.msg.note(text, _context(where))
+
+
+def failed_within(api: CheckerPluginInterface) -> Callable[[Span], bool]:
+    """Whether mypy has already failed on an expression of the current file around a `Span`.
+
+    The errors `_FAILED` names, reported so far (a class body is checked before its
+    ``__init_subclass__`` call, which runs the class checks), whose span holds the given one or
+    lies inside it: the undefined name itself, or the ``tool(...)`` call around an argument.
+    """
+    errors = api.msg.errors
+    failed = [
+        (info.line, info.column, info.end_line, info.end_column)
+        for info in errors.error_info_map.get(errors.file, [])
+        if info.severity == "error" and info.code is not None and info.code.code in _FAILED
+    ]
+
+    def within(where: Span) -> bool:
+        return any(_nested(where, other) or _nested(other, where) for other in failed)
+
+    return within
+
+
+def _nested(inner: Span, outer: Span) -> bool:
+    return inner[:2] >= outer[:2] and inner[2:] <= outer[2:]
