@@ -16,6 +16,7 @@ import ctypes
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -44,6 +45,12 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# A suite started in the background by a non-interactive shell (`pytest ... &`, nohup) inherits
+# SIGINT ignored, which Python then keeps, and so do the programs the tests start: every test of
+# Ctrl-C would fail for how the suite was started. Ctrl-C is what they test: it is delivered.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 _PR_SET_CHILD_SUBREAPER = 36
 _subreaper: list[bool] = []
