@@ -52,6 +52,21 @@ def test_annotations_check_their_types(kwargs: dict[str, object]) -> None:
     assert isinstance(raised.value, TypeError)  # as it was
 
 
+class _NoRepr:
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+def test_annotations_given_a_value_without_a_repr_still_say_what_to_pass() -> None:
+    # The value's own RuntimeError came out of ToolAnnotations(), tool() and class creation.
+    with pytest.raises(
+        ToolsetDefinitionError, match=r"must be True, False or None \(got <_NoRepr>\)"
+    ):
+        ToolAnnotations(read_only_hint=_NoRepr())  # type: ignore[arg-type]
+    with pytest.raises(ToolsetDefinitionError, match="got <dict>"):
+        tool("f", annotations={"readOnlyHint": _NoRepr()})
+
+
 def test_annotations_are_keyword_only() -> None:
     with pytest.raises(TypeError):
         ToolAnnotations("title")  # type: ignore[misc]

@@ -45,7 +45,8 @@ def _check_hint(_instance: object, attribute: attrs.Attribute[Any], value: objec
     """
     expected, words = (str, "a str") if attribute.name == "title" else (bool, "True, False")
     if value is not None and not isinstance(value, expected):
-        msg = f"ToolAnnotations(): `{attribute.name}` must be {words} or None (got {value!r})"
+        shown = safe_repr(value)
+        msg = f"ToolAnnotations(): `{attribute.name}` must be {words} or None (got {shown})"
         raise ToolsetDefinitionError(msg)
 
 
