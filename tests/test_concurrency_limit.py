@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import functools
+import pickle
 import subprocess
 import sys
 import threading
@@ -12,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 
 from typed_toolsets import Limits, ToolError, ToolProxy, ToolResult, Toolset, tool
@@ -245,6 +248,51 @@ def test_the_limit_is_shared_by_every_instance_of_the_toolset(gauge: Gauge) -> N
         gauge.release.set()
         for thread in threads:
             thread.join(_WAIT)
+
+
+def test_renamed_copies_and_their_copies_and_pickles_count_with_the_tool(gauge: Gauge) -> None:
+    # Each rename, and each copy or pickle of one, had a count of its own: 3 ran with a limit of 4
+    # already reached.
+    original = Capped.proxy(Capped().work)
+    renamed = attrs.evolve(original, name="renamed")
+    others = [
+        attrs.evolve(original, name="renamed"),
+        copy.copy(renamed),
+        pickle.loads(pickle.dumps(renamed)),  # noqa: S301 - our own object
+    ]
+    threads = [threading.Thread(target=original.invoke, args=({},)) for _ in range(_LIMIT)]
+    for thread in threads:
+        thread.start()
+    try:
+        _until(lambda: gauge.now == _LIMIT, "the limit reached")
+        for other in [renamed, *others]:
+            error = other.invoke({}).error
+            assert error is not None
+            # The message names the tool as it was called.
+            assert error.message == _message("renamed", _LIMIT)
+        assert gauge.peak == _LIMIT
+    finally:
+        gauge.release.set()
+        for thread in threads:
+            thread.join(_WAIT)
+
+
+def test_a_sync_tool_with_a_limit_and_no_deadline_does_not_import_asyncio() -> None:
+    # Its first call imported asyncio, which a sync call without a deadline never needs.
+    code = (
+        "import sys\n"
+        "from typed_toolsets import Limits, Toolset, tool\n"
+        "class T(Toolset):\n"
+        "    @tool(limits=Limits(max_concurrent=2))\n"
+        "    def quick(self) -> int:\n"
+        "        return 1\n"
+        "assert T().to_tools()[0].invoke({}).value == 1\n"
+        "print('asyncio' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=_WAIT, check=True
+    )
+    assert done.stdout.strip() == "False"
 
 
 # ----------------------------------------------------------------- calls left at their deadline

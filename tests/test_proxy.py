@@ -508,6 +508,19 @@ class TestPickling:
         assert copy.copy(renamed).name == "divide_numbers"
         assert again.dynamic_call({"a": 1}).startswith("Error: Invalid arguments for tool 'divide_")
 
+    def test_a_proxy_with_its_own_description_keeps_it_in_copies_and_pickles(self) -> None:
+        import copy
+        import pickle
+
+        # The class's description came back.
+        described = attrs.evolve(MathToolset().to_tools()[0], description="Divide two numbers.")
+        again = pickle.loads(pickle.dumps(described))  # noqa: S301 - our own object
+        assert (again.name, again.description) == (described.name, "Divide two numbers.")
+        assert copy.copy(described).description == "Divide two numbers."
+        # A pickle of an earlier version, without one, keeps the class's.
+        rebuild, stored = described.__reduce__()
+        assert rebuild(*stored[:3]).description == MathToolset().to_tools()[0].description
+
 
 def test_a_renamed_proxy_names_its_new_name_in_every_message() -> None:
     # attrs.evolve(proxy, name=...) kept the old name in every refusal and error.

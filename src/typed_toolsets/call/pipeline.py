@@ -130,6 +130,13 @@ class Pipeline:
                 strict.append(exc)
         return strict[0]
 
+    def renamed(self, export: Export) -> Pipeline:
+        """The pipeline of *export*, this one's tool under another name (`attrs.evolve`).
+
+        Its calls count with this one's (`Limits.max_concurrent`): it is the same tool.
+        """
+        return attrs.evolve(self._build(export), slots=self.slots)
+
     @classmethod
     def of(cls, export: Export) -> Pipeline:
         """The pipeline of *export* (its method is resolved), built once per export."""
@@ -159,7 +166,7 @@ class Pipeline:
             ainline=export.inline and unbounded and not method.is_async,
             wrapper=method.sync_wrapper,
             inline=export.inline,
-            slots=None if concurrent is None else Slots(export.name, concurrent),
+            slots=None if concurrent is None else Slots(concurrent),
         )
 
     # -------------------------------------------------------------------------------- running
@@ -222,7 +229,7 @@ class Pipeline:
         """
         slots = self.slots
         if slots is not None:
-            busy = slots.refusal()
+            busy = slots.refusal(self.exact.name)
             if busy is not None:
                 return busy
         if self.exact.limits.timeout is None:
@@ -244,7 +251,7 @@ class Pipeline:
         slots = self.slots
         if slots is None:
             return self._execute_free(bound, kwargs)
-        place = slots.take()
+        place = slots.take(self.exact.name)
         if isinstance(place, ToolError):
             return Failed(place)
         try:
@@ -255,11 +262,11 @@ class Pipeline:
 
     def _execute_free(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
         """`_execute` once the call has its place, if its tool has a limit."""
-        import asyncio
-
         name = self.exact.name
         timeout = self.exact.limits.timeout
         if self.is_async:
+            import asyncio  # not for a sync tool without a deadline (see the imports above)
+
             try:
                 asyncio.get_running_loop()
             except RuntimeError:
@@ -351,7 +358,7 @@ class Pipeline:
         slots = self.slots
         if slots is None:
             return await self._aexecute_free(bound, kwargs)
-        place = slots.take()
+        place = slots.take(self.exact.name)
         if isinstance(place, ToolError):
             return Failed(place)
         try:

@@ -71,12 +71,13 @@ class ToolProxy(Generic[_P, _R_co]):
 
     def __attrs_post_init__(self) -> None:
         # Renamed (`attrs.evolve(proxy, name=...)`): the export and its pipeline name the tool
-        # in every message, so the renamed tool gets its own (built once per rename).
+        # in every message, so the renamed tool gets its own (built once per rename), whose
+        # calls still count with the tool's (`Limits.max_concurrent`).
         export = self._export
         if export.name != self.name:
             export = attrs.evolve(export, name=self.name)
             object.__setattr__(self, "_export", export)
-            object.__setattr__(self, "_pipeline", Pipeline.of(export))
+            object.__setattr__(self, "_pipeline", self._pipeline.renamed(export))
 
     @property
     def parameters(self) -> dict[str, Any]:
@@ -156,7 +157,7 @@ class ToolProxy(Generic[_P, _R_co]):
         A deep copy is the tool of a deep copy of the toolset. The toolset must pickle itself
         (its class importable, its fields picklable), as for any object sent to a process.
         """
-        return _rebuilt, (self.toolset, self.name, self.method_name)
+        return _rebuilt, (self.toolset, self.name, self.method_name, self.description)
 
     # The bound method itself, not a method of the proxy's own: ``inspect.signature`` then shows
     # the method's parameters, where a forwarding ``call(*args, **kwargs)`` showed those two.
@@ -218,10 +219,11 @@ class ToolProxy(Generic[_P, _R_co]):
 
         Returns:
             The error `invoke` would return before running the method (``"arguments"`` or
-            ``"limit"``, the latter also when a tool with a timeout would not be started now:
-            too many calls left at their deadline still run), or None when the arguments would
-            reach it. Never raises an `Exception`; `KeyboardInterrupt`, `SystemExit` and
-            cancellation propagate.
+            ``"limit"``, the latter also when the tool would not be started now: it runs as many
+            calls as its `Limits.max_concurrent` allows, or it has a timeout and too many calls
+            left at their deadline still run), or None when the arguments would reach it.
+            Never raises an `Exception`; `KeyboardInterrupt`, `SystemExit` and cancellation
+            propagate.
         """
         pipeline = self._pipeline
         try:
@@ -320,8 +322,13 @@ def make_proxies(exports: list[Export], instance: typed_toolsets.Toolset) -> lis
         raise
 
 
-def _rebuilt(toolset: typed_toolsets.Toolset, name: str, method_name: str) -> ToolProxy:
+def _rebuilt(
+    toolset: typed_toolsets.Toolset, name: str, method_name: str, description: str | None = None
+) -> ToolProxy:
     """The tool *name* of *toolset*, as `ToolProxy.__reduce__` stores it.
+
+    A *description* other than the class's (`attrs.evolve`) is kept; None keeps the class's
+    (a pickle of an earlier version stores none).
 
     Only that tool is built, as ``toolset.to_tools()`` would build it: loading every tool of a
     toolset built them all for each.
@@ -337,7 +344,11 @@ def _rebuilt(toolset: typed_toolsets.Toolset, name: str, method_name: str) -> To
         msg = f"{type(toolset).__qualname__} exports no tool {name!r} (method {method_name!r})"
         raise LookupError(msg)
     proxy = make_proxies([found], toolset)[0]
-    return proxy if proxy.name == name else attrs.evolve(proxy, name=name)
+    if description is None:
+        description = proxy.description
+    if proxy.name == name and proxy.description == description:
+        return proxy
+    return attrs.evolve(proxy, name=name, description=description)
 
 
 def _outcome(

@@ -31,36 +31,37 @@ _GIVEN: Final = 2
 class Slots:
     """The places of one tool's calls: at most `limit` taken at once (thread-safe)."""
 
-    __slots__ = ("limit", "lock", "name", "taken")
+    __slots__ = ("limit", "lock", "taken")
 
-    def __init__(self, name: str, limit: int) -> None:
-        #: The tool's exported name.
-        self.name = name
+    def __init__(self, limit: int) -> None:
         #: `Limits.max_concurrent`.
         self.limit = limit
         #: How many calls hold a place now; changed holding `lock`.
         self.taken = 0
         self.lock = threading.Lock()
 
-    def take(self) -> Place | ToolError:
-        """A place for a call, or the call's ``"limit"`` error when all are taken."""
+    def take(self, name: str) -> Place | ToolError:
+        """A place for a call of the tool *name*, or its ``"limit"`` error when all are taken.
+
+        *name* is the name it was called by: a renamed copy of the tool counts here too.
+        """
         with self.lock:
             if self.taken >= self.limit:
-                return self._refusal()
+                return self._refusal(name)
             self.taken += 1
         return Place(self)
 
-    def refusal(self) -> ToolError | None:
-        """The ``"limit"`` error a call would get now (all places are taken), else None."""
-        return self._refusal() if self.taken >= self.limit else None
+    def refusal(self, name: str) -> ToolError | None:
+        """The ``"limit"`` error a call of *name* would get now (all places taken), else None."""
+        return self._refusal(name) if self.taken >= self.limit else None
 
-    def _refusal(self) -> ToolError:
+    def _refusal(self, name: str) -> ToolError:
         calls = "1 call" if self.limit == 1 else f"{self.limit} calls"
         reason = (
             f"it is already running {calls} (Limits.max_concurrent={self.limit}), the most it "
             "runs at once; wait for one of them to end, then call again"
         )
-        return not_started_error(self.name, reason)
+        return not_started_error(name, reason)
 
 
 class Place:

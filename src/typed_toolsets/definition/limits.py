@@ -35,7 +35,8 @@ class Limits:
             (``validators.MAX_SECONDS``, about 292 years; 49 days on Windows).
         max_concurrent: The most calls of the tool that run at once, or None for no limit.
             Counted per tool across the process (every instance's proxy of it shares the
-            count). A call beyond it is not queued: once its arguments are accepted, it is
+            count, renamed copies too; a subclass's tools, inherited or not, count on their
+            own). A call beyond it is not queued: once its arguments are accepted, it is
             refused at once with a ``"limit"`` error. A call keeps its place until its method
             has really ended, so a call left running at its deadline (an abandoned thread, or a
             task that ignored its cancellation) still holds one: with a tool that starts a
