@@ -521,6 +521,20 @@ class TestPickling:
         rebuild, stored = described.__reduce__()
         assert rebuild(*stored[:3]).description == MathToolset().to_tools()[0].description
 
+    def test_it_runs_in_a_process_pool(self) -> None:
+        import concurrent.futures
+        import multiprocessing
+
+        divide = MathToolset().to_tools()[0]
+        # A fresh interpreter (spawn) imports this module to load the toolset's class.
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+            answers = list(pool.map(divide.dynamic_call, [{"a": 1, "b": 2}, {"a": 1}], timeout=120))
+        assert answers[0] == 0.5
+        assert answers[1] == (
+            "Error: Invalid arguments for tool 'math_divide': b: missing required argument"
+        )
+
 
 def test_a_renamed_proxy_names_its_new_name_in_every_message() -> None:
     # attrs.evolve(proxy, name=...) kept the old name in every refusal and error.
@@ -548,19 +562,45 @@ def test_a_renamed_proxy_names_its_new_name_in_every_message() -> None:
         .startswith("Error: Invalid arguments for tool 'math_divide'")
     )
 
-    def test_it_runs_in_a_process_pool(self) -> None:
-        import concurrent.futures
-        import multiprocessing
 
-        divide = MathToolset().to_tools()[0]
-        # A fresh interpreter (spawn) imports this module to load the toolset's class.
-        context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
-            answers = list(pool.map(divide.dynamic_call, [{"a": 1, "b": 2}, {"a": 1}], timeout=120))
-        assert answers[0] == 0.5
-        assert answers[1] == (
-            "Error: Invalid arguments for tool 'math_divide': b: missing required argument"
-        )
+def test_a_proxy_moved_to_another_toolset_calls_that_toolset() -> None:
+    first, second = MathToolset(), MathToolset()
+    divide = first.to_tools()[0]
+    moved = attrs.evolve(divide, toolset=second)
+    # It showed the new toolset but called the old one's method.
+    assert moved.dynamic_call({"a": 1, "b": 2}) == 0.5
+    assert moved(a=1, b=4) == 0.25
+    assert asyncio.run(moved.ainvoke({"a": 1, "b": 2})).value == 0.5
+    assert (first.calls, second.calls) == ([], ["divide", "divide", "divide"])
+    assert moved.call.__self__ is second  # type: ignore[attr-defined]
+    # Renamed and described at once, it keeps both.
+    both = attrs.evolve(divide, toolset=first, name="halve", description="Halve.")
+    assert (both.name, both.description, both.toolset) == ("halve", "Halve.", first)
+    assert both.dynamic_call({"a": 1}).startswith("Error: Invalid arguments for tool 'halve'")
+    assert both.dynamic_call({"a": 1, "b": 2}) == 0.5
+    assert first.calls == ["divide"]
+
+
+def test_a_proxy_moved_to_a_subclass_calls_its_override() -> None:
+    class Doubling(MathToolset):
+        @tool
+        def divide(self, *, a: int, b: int) -> float:
+            return 2 * a / b
+
+    moved = attrs.evolve(MathToolset().to_tools()[0], toolset=Doubling())
+    assert moved.dynamic_call({"a": 1, "b": 2}) == 1.0
+
+
+def test_a_proxy_moved_to_a_toolset_without_the_tool_is_refused() -> None:
+    class Other(Toolset):
+        toolset_name = "other"
+
+        @tool
+        def add(self, *, a: int) -> int:
+            return a
+
+    with pytest.raises(LookupError, match=r"Other exports no tool 'math_divide'"):
+        attrs.evolve(MathToolset().to_tools()[0], toolset=Other())
 
 
 def test_a_result_s_repr_shows_a_large_value_cut_short() -> None:

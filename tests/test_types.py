@@ -821,7 +821,7 @@ def test_a_default_past_the_json_digit_limit_is_not_published() -> None:
 
 
 def test_a_parameter_default_past_the_json_digit_limit_is_a_definition_error() -> None:
-    with pytest.raises(ToolsetDefinitionError, match=r"<int of more than 4,300 digits>"):
+    with pytest.raises(ToolsetDefinitionError, match=r"<an integer of about 4301 digits>"):
         make_echo_toolset([("n", int, 10**4300)])
 
 

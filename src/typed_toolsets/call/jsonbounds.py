@@ -32,7 +32,6 @@ __all__ = [
     "lone_surrogate",
     "one_value",
     "outside_strings",
-    "short_repr",
     "size_error",
     "text_depth",
 ]
@@ -91,15 +90,6 @@ def lone_surrogate(text: str, where: str = "") -> str:
         f"the string {short(text)}{at} contains a lone surrogate (U+{code:04X}), half of a "
         "character, which UTF-8 cannot hold; send whole characters or leave it out"
     )
-
-
-def short_repr(value: object, limit: int = 40) -> str:
-    """*value*'s repr, cut to *limit* characters (a failing repr is named by the type)."""
-    try:
-        text = repr(value)
-    except Exception:  # noqa: BLE001 - a repr that fails must not break error reporting
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
 # ------------------------------------------------------------------------------ size and depth

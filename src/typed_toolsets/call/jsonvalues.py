@@ -14,6 +14,7 @@ from json.encoder import encode_basestring
 from typing import Any, Final, TypeAlias
 
 from typed_toolsets.definition.limits import Limits
+from typed_toolsets.rules.labels import safe_repr
 from typed_toolsets.rules.sendable import not_finite
 from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
 
@@ -24,7 +25,6 @@ from .jsonbounds import (
     depth_error,
     depth_limit,
     lone_surrogate,
-    short_repr,
 )
 
 __all__ = ["Link", "copy_mapping", "path_of"]
@@ -128,7 +128,7 @@ def _scalar_copy(value: object) -> tuple[object, int]:
     shown = (
         f"a Python {name}"
         if type(value).__repr__ is object.__repr__
-        else f"{short_repr(value)} ({with_article(name)})"
+        else f"{safe_repr(value, 40)} ({with_article(name)})"
     )
     msg = (
         f"{shown} is not a JSON value; send strings, numbers, booleans, null, lists and "

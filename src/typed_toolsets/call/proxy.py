@@ -70,6 +70,15 @@ class ToolProxy(Generic[_P, _R_co]):
     _bound: Callable[_P, _R_co] = attrs.field(repr=False, alias="bound")
 
     def __attrs_post_init__(self) -> None:
+        owner = getattr(self._bound, "__self__", None)
+        if owner is not None and owner is not self.toolset:
+            # Moved to another toolset (`attrs.evolve(proxy, toolset=other)`): the tool of that
+            # toolset by this name, as a pickle loads it, so that its method is the one called.
+            moved = _rebuilt(self.toolset, self.name, self.method_name, self.description)
+            object.__setattr__(self, "_export", moved._export)
+            object.__setattr__(self, "_pipeline", moved._pipeline)
+            object.__setattr__(self, "_bound", moved._bound)
+            return
         # Renamed (`attrs.evolve(proxy, name=...)`): the export and its pipeline name the tool
         # in every message, so the renamed tool gets its own (built once per rename), whose
         # calls still count with the tool's (`Limits.max_concurrent`).

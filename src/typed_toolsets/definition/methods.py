@@ -21,8 +21,6 @@ from typed_toolsets.types.description import description_of
 from typed_toolsets.types.hints import evaluate
 from typed_toolsets.types.structs import Property
 from typed_toolsets.types.typespec import (
-    LONG_INT,
-    MAX_INT_DIGITS,
     MISSING,
     Schema,
     TypeSpec,
@@ -501,7 +499,7 @@ def _default_problem(
             class_name,
             method_name,
             name,
-            default=_shown(default),
+            default=safe_repr(default),
             type=label(annotation),
             reason=reason,
         )
@@ -522,16 +520,6 @@ def _without_json_form(default: object, spec: TypeSpec) -> bool:
     except Exception:  # noqa: BLE001 - any refusal means it is not a value of the type
         return False
     return True
-
-
-def _shown(default: object) -> str:
-    """*default* as a definition problem shows it, also one without a repr.
-
-    An int past Python's digit limit has none, and a value's own ``__repr__`` may raise.
-    """
-    if type(default) is int and abs(default) >= LONG_INT:
-        return f"<int of more than {MAX_INT_DIGITS:,} digits>"
-    return safe_repr(default)
 
 
 def _output_spec(

@@ -69,7 +69,7 @@ def positive_seconds(_instance: object, attribute: attrs.Attribute[float], value
     if _seconds_problem(value):
         msg = (
             f"`{attribute.name}` must be a positive number of seconds, at most {MAX_SECONDS:,} "
-            f"(got {_shown(value)})."
+            f"(got {safe_repr(value, 60)})."
         )
         raise ValueError(msg)
 
@@ -87,14 +87,6 @@ def optional_positive_seconds(
     if _seconds_problem(value):
         msg = (
             f"`{attribute.name}` must be None or a positive number of seconds, at most "
-            f"{MAX_SECONDS:,} (got {_shown(value)})."
+            f"{MAX_SECONDS:,} (got {safe_repr(value, 60)})."
         )
         raise ValueError(msg)
-
-
-def _shown(value: object) -> str:
-    """*value*'s repr, cut short (an int of thousands of digits would fill the message)."""
-    if isinstance(value, int) and value.bit_length() > 200:
-        return f"an int of {value.bit_length():,} bits"
-    text = safe_repr(value)
-    return text if len(text) <= 60 else f"{text[:57]}..."

@@ -96,6 +96,11 @@ def _sendable(data: object, write: Callable[[object], str]) -> str:
     return valid
 
 
+def _whole_repr(value: object) -> str:
+    """A value with no JSON form, written as a string: its whole repr (it is the tool's output)."""
+    return safe_repr(value, None)
+
+
 def _written(data: object, value: object, indent: int | None) -> str:
     """*data* (*value* as JSON) as JSON text, lone surrogates and all; never raises."""
     try:
@@ -106,7 +111,7 @@ def _written(data: object, value: object, indent: int | None) -> str:
             # with such values written as strings (their repr; a type's name when even that
             # fails).
             lenient = _jsonable(data, set(), _Cycles(data))
-            return json.dumps(lenient, ensure_ascii=False, indent=indent, default=safe_repr)
+            return json.dumps(lenient, ensure_ascii=False, indent=indent, default=_whole_repr)
     except RecursionError:
         # json.dumps recurses: a value nested thousands of levels deep (a long chain of a
         # recursive class) has no text it can write, which is said rather than raised.

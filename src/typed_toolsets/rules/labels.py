@@ -10,8 +10,9 @@ import enum
 import math
 import types
 import typing
+from typing import Final
 
-__all__ = ["int_text", "label", "safe_repr", "value_text"]
+__all__ = ["SHOWN_LIMIT", "int_text", "label", "safe_repr", "value_text"]
 
 _NoneType = type(None)
 
@@ -73,16 +74,29 @@ def value_text(value: object) -> str:
     return repr(value)
 
 
-def safe_repr(value: object) -> str:
-    """``repr(value)``, or its type's name in angle brackets when its ``__repr__`` fails.
+#: The most characters of a value a message shows (`safe_repr`).
+SHOWN_LIMIT: Final = 200
 
-    For the values of the user's code a message shows: a ``__repr__`` that raises must not
-    replace the message (or the definition error) with its own exception.
+
+def safe_repr(value: object, limit: int | None = SHOWN_LIMIT) -> str:
+    """``repr(value)``, cut to *limit* characters; never an exception of its own.
+
+    For the values of the user's code (and the model's) a message shows: a ``__repr__`` that
+    raises must not replace the message (or the definition error) with its own exception, so
+    the value is named by its type in angle brackets; an int past the interpreter's digit limit
+    has no repr and is described by its size (`int_text`).
+
+    Args:
+        value: The value.
+        limit: The most characters shown (None: all): a longer text is cut, ending in ``...``.
     """
     try:
-        return repr(value)
+        text = repr(value)
     except Exception:  # noqa: BLE001 - a repr that fails (or gives no str) must not break the text
-        return f"<{type(value).__name__}>"
+        text = int_text(value) if type(value) is int else f"<{type(value).__name__}>"
+    if limit is not None and len(text) > limit:
+        return f"{text[: limit - 3]}..."
+    return text
 
 
 def int_text(number: int) -> str:
