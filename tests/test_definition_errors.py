@@ -885,6 +885,42 @@ class T(Base):
     assert proxy.dynamic_call({}) == "pong"
 
 
+def test_to_tools_on_a_class_reads_its_constructor_only_when_calling_it_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import typed_toolsets._toolset as toolset_module
+
+    read: list[type] = []
+    real = toolset_module.init_problem
+    monkeypatch.setattr(toolset_module, "init_problem", lambda cls: read.append(cls) or real(cls))
+    built = _module("from typed_toolsets import Toolset, tool\nclass T(Toolset):\n" + _GO)["T"]
+    assert [p.dynamic_call({"x": 2}) for p in built.to_tools()] == [2]
+    # Its signature was read on every call: two thirds of a built class's to_tools().
+    assert read == []
+
+
+_GO = """
+    @tool
+    def go(self, *, x: int) -> int:
+        return x
+"""
+
+
+def test_a_type_error_of_the_constructor_s_own_code_is_not_a_definition_error() -> None:
+    source = (
+        """
+from typed_toolsets import Toolset, tool
+
+class T(Toolset):
+    def __init__(self) -> None:
+        raise TypeError("the database driver is missing")
+"""
+        + _GO
+    )
+    with pytest.raises(TypeError, match="the database driver is missing"):
+        _module(source)["T"].to_tools()
+
+
 # ------------------------------------------------------------------ the records, kind by kind
 
 

@@ -160,10 +160,17 @@ def _class_to_tools(cls: object) -> list[ToolProxy]:
     if not isinstance(cls, type) or not issubclass(cls, Toolset):  # pragma: no cover - typing
         msg = f"to_tools() needs a Toolset class (got {cls!r})"
         raise TypeError(msg)
-    found = init_problem(cls)
-    if found is not None:
-        raise ToolsetDefinitionError([found])
-    return _proxies(cls, cls())
+    try:
+        instance = cls()
+    except TypeError:
+        # Why, looked for only now: reading the constructor's signature cost two thirds of a
+        # built class's to_tools(). A missing argument or an abstract method fails the call
+        # before any of the class's own code runs.
+        found = init_problem(cls)
+        if found is not None:
+            raise ToolsetDefinitionError([found]) from None
+        raise
+    return _proxies(cls, instance)
 
 
 def _instance_to_tools(instance: Toolset) -> list[ToolProxy]:
