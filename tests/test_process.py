@@ -11,6 +11,7 @@ import os
 import resource
 import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -261,3 +262,24 @@ def test_DL_4_runner_in_a_thread_does_not_block_the_event_loop() -> None:
     assert elapsed < 0.8
     assert worst_gap < 0.05
     assert _processes_running(_sleep(16)) == []
+
+
+@pytest.mark.parametrize("module", ["typed_toolsets.text", "typed_toolsets.github"])
+def test_off_posix_the_built_in_toolsets_say_what_they_need(module: str) -> None:
+    # On Windows the import failed with "No module named 'resource'" (or, had that been
+    # guarded, with a missing os.killpg at the first deadline). Pretended here: the standard
+    # modules are imported first, as they would be there, then os.name says "nt".
+    script = (
+        "import pathlib, selectors, shutil, signal, subprocess, tempfile\n"
+        "import os\n"
+        "os.name = 'nt'\n"
+        "import typed_toolsets\n"
+        f"import {module}\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: typed_toolsets' built-in toolsets")
+    assert "needs a POSIX system (Linux or macOS); on Windows, run them under WSL" in last

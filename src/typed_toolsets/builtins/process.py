@@ -22,6 +22,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+
+if os.name != "posix":  # pragma: no cover - CI runs on Linux; tested by pretending otherwise
+    # Said here, on import, rather than as a missing module (``resource``) or, later, a missing
+    # ``os.killpg`` at the first call's deadline.
+    msg = (
+        "typed_toolsets' built-in toolsets (typed_toolsets.text, typed_toolsets.github) run "
+        "grep, rg and gh in process groups of their own, which needs a POSIX system (Linux or "
+        "macOS); on Windows, run them under WSL. The rest of typed_toolsets works without them."
+    )
+    raise ImportError(msg)
+
 import resource
 import selectors
 import signal
