@@ -1,4 +1,4 @@
-r"""`GitHubCLIToolset`: the seed library's read-only GitHub tools, run safely through ``gh``.
+r"""`GitHubCLIToolset`: DSPy.rb's read-only GitHub tools (the seed), run safely through ``gh``.
 
 Import it by name (``import typed_toolsets`` does not load it)::
 

@@ -1,4 +1,4 @@
-r"""`TextProcessingToolset`: the seed library's text tools, with its outputs and without its holes.
+r"""`TextProcessingToolset`: DSPy.rb's text tools (the seed), with its outputs, without its holes.
 
 Import it by name (``import typed_toolsets`` does not load it)::
 
