@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import typing
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Final, ParamSpec, Protocol, TypeAlias, TypeVar, overload
 
 import attrs
 
@@ -29,6 +29,10 @@ __all__ = [
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+# The decorator's own types: a ParamSpec keeps every signature without an `Any` in the
+# decorator's type (`--disallow-any-expr`), where a callable bound has one.
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 #: Name of the attribute under which the decorator form stores its `ToolSpec` on the function.
 SPEC_ATTRIBUTE: Final = "__typed_toolsets_spec__"
@@ -340,7 +344,7 @@ def tool(
     inline: bool = False,
 ) -> ToolSpec: ...
 @overload
-def tool(method_name: _F) -> _F: ...
+def tool(method_name: Callable[_P, _R]) -> Callable[_P, _R]: ...
 @overload
 def tool(
     method_name: None = None,
@@ -351,7 +355,7 @@ def tool(
     annotations: AnnotationsLike | _Dumped | None = None,
     requires_approval: bool | None = None,
     inline: bool = False,
-) -> Callable[[_F], _F]: ...
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]: ...
 def tool(
     method_name: str | Callable[..., Any] | None = None,
     *,
