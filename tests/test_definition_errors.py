@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import collections.abc
+import dataclasses
 import enum
 import functools
 import inspect
@@ -921,6 +922,42 @@ class T(Toolset):
         _module(source)["T"].to_tools()
 
 
+@pytest.mark.parametrize(
+    "decorate",
+    [attrs.define, attrs.frozen, functools.partial(dataclasses.dataclass, slots=True)],
+    ids=["attrs.define", "attrs.frozen", "dataclass-slots"],
+)
+def test_a_class_option_annotated_in_a_slotted_class_is_a_definition_error(
+    decorate: Callable[[type], type],
+) -> None:
+    # The class worked (its first build was kept), but its toolset_name was a slot descriptor:
+    # Tasks(toolset_name="other") was ignored, and every subclass failed, naming the descriptor.
+    namespace = {"__annotations__": {"toolset_name": "str"}, "toolset_name": "task"}
+    (record,) = records_of(lambda: decorate(type("Tasks", (Toolset,), namespace)))
+    assert (record.kind, record.toolset, record.code) == (
+        "option-field",
+        "Tasks",
+        "toolset-signature",
+    )
+    assert "`toolset_name` is a slot of each instance" in str(record)
+
+
+def test_a_class_option_annotated_as_a_class_variable_is_taken() -> None:
+    @attrs.define
+    class Tasks(Toolset):
+        toolset_name: typing.ClassVar[str] = "task"
+        base_url: str = "https://example.invalid"
+
+        @tool
+        def assign(self, *, task_id: str) -> str:
+            return task_id
+
+    class Sub(Tasks):
+        pass
+
+    assert [p.name for p in Sub(base_url="x").to_tools()] == ["task_assign"]
+
+
 # ------------------------------------------------------------------ the records, kind by kind
 
 
@@ -1421,6 +1458,20 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         None,
         None,
         "T: `requires_approval` must be True or False (got 'yes') [toolset-signature]",
+    ),
+    (
+        "option-field",
+        lambda: attrs.define(type("T", (Toolset,), {"__annotations__": {"limits": Limits}})),
+        "option-field",
+        "T",
+        None,
+        None,
+        (
+            "T: `limits` is a slot of each instance (annotated in an attrs class with slots, as "
+            "attrs.define makes it, or a dataclass with slots=True; or named in `__slots__`), so "
+            "the class has no `limits` and its subclasses fail; a class option is a class "
+            "attribute: drop the annotation, or annotate it `ClassVar[...]` [toolset-signature]"
+        ),
     ),
     (
         "tool-option-type",

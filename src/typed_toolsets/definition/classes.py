@@ -45,7 +45,7 @@ from .methods import (
     read_method,
     unresolved_problems,
 )
-from .options import class_limits_of, class_policy, toolset_name_of
+from .options import class_limits_of, class_policy, option_fields, toolset_name_of
 
 __all__ = [
     "ClassInfo",
@@ -376,9 +376,15 @@ def build_class(cls: type, toolset_base: type) -> None:
     """
     existing = class_info(cls)
     if existing is not None and existing.qualname == cls.__qualname__:
-        # attrs' slotted classes are built twice: the copy inherits the first build's dict.
+        # attrs' slotted classes are built twice: the copy inherits the first build's dict. An
+        # option annotated there became a slot only now.
+        slotted = option_fields(cls)
+        if slotted:
+            raise ToolsetDefinitionError(slotted)
         return
-    problems: list[Problem] = []
+    problems: list[Problem] = option_fields(cls)
+    if problems:  # a hand-written ``__slots__``: the option's value is no more
+        raise ToolsetDefinitionError(problems)
     own = _own_specs(cls, problems)
     toolset_name = toolset_name_of(cls, problems)
     class_limits = class_limits_of(cls, problems)

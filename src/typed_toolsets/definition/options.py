@@ -7,6 +7,9 @@ default taken in its place, so that the class's other problems are still found.
 
 from __future__ import annotations
 
+import types
+from typing import Final
+
 from typed_toolsets.rules.labels import safe_repr
 from typed_toolsets.rules.names import class_display_name, default_toolset_name
 from typed_toolsets.rules.problems import Problem, problem
@@ -14,7 +17,31 @@ from typed_toolsets.rules.problems import Problem, problem
 from .declarations import ANNOTATIONS_EXPECTED, ToolAnnotations, read_annotations
 from .limits import DEFAULT_LIMITS, Limits
 
-__all__ = ["class_limits_of", "class_policy", "toolset_name_of"]
+__all__ = ["OPTIONS", "class_limits_of", "class_policy", "option_fields", "toolset_name_of"]
+
+#: The toolset-wide options a Toolset class sets as class attributes.
+OPTIONS: Final = (
+    "toolset_name",
+    "exports",
+    "limits",
+    "tool_annotations",
+    "annotations",
+    "requires_approval",
+)
+
+
+def option_fields(cls: type) -> list[Problem]:
+    """The options *cls* makes slots of its instances (annotated in a slotted attrs class).
+
+    The class then holds each slot's descriptor where the option's value was; the value itself is
+    only the default of an ``__init__`` argument.
+    """
+    members = vars(cls)
+    return [
+        problem("option-field", class_display_name(cls.__qualname__), option=option)
+        for option in OPTIONS
+        if isinstance(members.get(option), types.MemberDescriptorType)
+    ]
 
 
 def toolset_name_of(cls: type, problems: list[Problem]) -> str:

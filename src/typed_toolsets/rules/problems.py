@@ -97,6 +97,7 @@ Kind = Literal[
     "bad-default",
     "limits-type",
     "class-option-type",
+    "option-field",
     "tool-option-type",
     "tool-options-form",
     "tool-spec-decorator",
@@ -282,6 +283,13 @@ KINDS: Final[Mapping[Kind, Template]] = {
     ),
     "limits-type": Template("signature", "`limits` must be a Limits (got {got})"),
     "class-option-type": Template("signature", "`{option}` must be {expected} (got {got})"),
+    "option-field": Template(
+        "signature",
+        "`{option}` is a slot of each instance (annotated in an attrs class with slots, as "
+        "attrs.define makes it, or a dataclass with slots=True; or named in `__slots__`), so the "
+        "class has no `{option}` and its subclasses fail; a class option is a class attribute: "
+        "drop the annotation, or annotate it `ClassVar[...]`",
+    ),
     "tool-option-type": Template(
         "signature", "`{option}` must be a {expected} or None (got {got})"
     ),
