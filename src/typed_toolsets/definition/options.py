@@ -8,26 +8,15 @@ default taken in its place, so that the class's other problems are still found.
 from __future__ import annotations
 
 import types
-from typing import Final
 
 from typed_toolsets.rules.labels import safe_repr
-from typed_toolsets.rules.names import class_display_name, default_toolset_name
+from typed_toolsets.rules.names import CLASS_OPTIONS, class_display_name, default_toolset_name
 from typed_toolsets.rules.problems import Problem, problem
 
 from .declarations import ANNOTATIONS_EXPECTED, ToolAnnotations, read_annotations
 from .limits import DEFAULT_LIMITS, Limits
 
-__all__ = ["OPTIONS", "class_limits_of", "class_policy", "option_fields", "toolset_name_of"]
-
-#: The toolset-wide options a Toolset class sets as class attributes.
-OPTIONS: Final = (
-    "toolset_name",
-    "exports",
-    "limits",
-    "tool_annotations",
-    "annotations",
-    "requires_approval",
-)
+__all__ = ["class_limits_of", "class_policy", "option_fields", "toolset_name_of"]
 
 
 def option_fields(cls: type) -> list[Problem]:
@@ -39,7 +28,7 @@ def option_fields(cls: type) -> list[Problem]:
     members = vars(cls)
     return [
         problem("option-field", class_display_name(cls.__qualname__), option=option)
-        for option in OPTIONS
+        for option in CLASS_OPTIONS
         if isinstance(members.get(option), types.MemberDescriptorType)
     ]
 

@@ -10,6 +10,7 @@ from typing import Final
 
 __all__ = [
     "API_NAMES",
+    "CLASS_OPTIONS",
     "TOOL_NAME_PATTERN",
     "class_display_name",
     "close_matches",
@@ -30,18 +31,16 @@ _TOOL_NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
 MAX_TOOL_NAME: Final = 64
 _NAME_CHARACTER_RE: Final = re.compile(r"[A-Za-z0-9_-]")
 
-#: Attributes of `Toolset` itself that can never be exported.
-API_NAMES: Final = frozenset(
-    {
-        "to_tools",
-        "proxy",
-        "toolset_name",
-        "exports",
-        "limits",
-        "tool_annotations",
-        "requires_approval",
-    }
+#: The toolset-wide options, class attributes of a Toolset class (``ClassVar``s of `Toolset`).
+CLASS_OPTIONS: Final = (
+    "toolset_name",
+    "exports",
+    "limits",
+    "tool_annotations",
+    "requires_approval",
 )
+#: Attributes of `Toolset` itself that can never be exported.
+API_NAMES: Final = frozenset({"to_tools", "proxy", *CLASS_OPTIONS})
 
 
 def is_valid_tool_name(name: str) -> bool:
