@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .call.result import ToolError as ToolError
     from .call.result import ToolResult as ToolResult
     from .call.strict import StrictArguments as StrictArguments
+    from .definition.declarations import AnnotationsLike as AnnotationsLike
     from .definition.declarations import ToolAnnotations as ToolAnnotations
     from .definition.declarations import ToolSpec as ToolSpec
     from .definition.declarations import tool as tool
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from .types.description import Description as Description
 
 __all__ = [
+    "AnnotationsLike",
     "ArgumentProblem",
     "Arguments",
     "Description",
@@ -60,6 +62,7 @@ __all__ = [
 ]
 
 _WHERE = {
+    "AnnotationsLike": ".definition.declarations",
     "ArgumentProblem": ".call.result",
     "Arguments": ".call.proxy",
     "Description": ".types.description",

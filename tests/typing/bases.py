@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import attrs
 
-from typed_toolsets import Toolset, tool
+from typed_toolsets import AnnotationsLike, Limits, ToolAnnotations, Toolset, tool
 
 
 class TaskToolset(Toolset):
@@ -31,3 +33,16 @@ class ConfiguredToolset(TaskToolset):
 
     base_url: str = "https://example.invalid"
     retries: int = 3
+
+
+class AnnotatedOptionsToolset(Toolset):
+    """Class options annotated with the types `Toolset` gives them (pyright's overrides)."""
+
+    toolset_name: ClassVar[str] = "annotated"
+    limits: ClassVar[Limits] = Limits(timeout=5.0)
+    tool_annotations: ClassVar[AnnotationsLike | None] = ToolAnnotations(read_only_hint=True)
+    requires_approval: ClassVar[bool] = False
+
+    @tool
+    def read(self, *, path: str) -> str:
+        return path
