@@ -942,6 +942,14 @@ def test_a_class_option_annotated_in_a_slotted_class_is_a_definition_error(
     assert "`toolset_name` is a slot of each instance" in str(record)
 
 
+def test_a_class_option_from_a_slot_of_a_mixin_is_a_definition_error() -> None:
+    # The message named the descriptor: "`limits` must be a Limits (got <member 'limits' ...>)".
+    config = attrs.define(type("Config", (), {"__annotations__": {"limits": "int"}, "limits": 3}))
+    (record,) = records_of(lambda: type("T", (config, Toolset), {}))
+    assert (record.kind, record.toolset) == ("option-field", "T")
+    assert "`limits` is a slot of each instance" in str(record)
+
+
 def test_a_class_option_annotated_as_a_class_variable_is_taken() -> None:
     @attrs.define
     class Tasks(Toolset):

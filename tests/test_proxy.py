@@ -591,16 +591,68 @@ def test_a_proxy_moved_to_a_subclass_calls_its_override() -> None:
     assert moved.dynamic_call({"a": 1, "b": 2}) == 1.0
 
 
-def test_a_proxy_moved_to_a_toolset_without_the_tool_is_refused() -> None:
+def test_a_proxy_moved_to_a_toolset_of_another_class_is_refused() -> None:
     class Other(Toolset):
         toolset_name = "other"
 
         @tool
-        def add(self, *, a: int) -> int:
+        def divide(self, *, a: int) -> int:
             return a
 
-    with pytest.raises(LookupError, match=r"Other exports no tool 'math_divide'"):
-        attrs.evolve(MathToolset().to_tools()[0], toolset=Other())
+    divide = MathToolset().to_tools()[0]
+    # A method of the same name in an unrelated class was bound, under the old description.
+    for other in (Other(), object()):
+        with pytest.raises(TypeError, match=r"takes a toolset of the tool's class, MathToolset"):
+            attrs.evolve(divide, toolset=other)
+
+
+def test_a_renamed_proxy_moved_or_copied_keeps_its_method() -> None:
+    import copy
+    import pickle
+
+    first, second = MathToolset(), MathToolset()
+    # Renamed to the name of another tool of the class: moved, copied or pickled, it was
+    # found by that name, so it called the other method.
+    renamed = attrs.evolve(first.to_tools()[0], name="math_nothing")
+    for again in (
+        attrs.evolve(renamed, toolset=second),
+        copy.copy(renamed),
+        pickle.loads(pickle.dumps(renamed)),  # noqa: S301 - our own object
+    ):
+        assert (again.name, again.method_name) == ("math_nothing", "divide")
+        assert again.dynamic_call({"a": 1, "b": 2}) == 0.5
+
+
+def test_a_method_replaced_on_the_instance_is_not_a_move() -> None:
+    @attrs.define
+    class Helper:
+        seen: list[str] = attrs.Factory(list)
+
+        def divide(self, *, a: int, b: int) -> float:
+            self.seen.append("helper")
+            return a * b
+
+    math, helper = MathToolset(), Helper()
+    math.__dict__["divide"] = helper.divide  # the instance's own attribute
+    # Its __self__ is not the toolset: taken for a move, it was rebuilt for ever.
+    (divide,) = [p for p in math.to_tools() if p.method_name == "divide"]
+    assert divide.dynamic_call({"a": 2, "b": 3}) == 6
+    assert helper.seen == ["helper"]
+
+
+def test_a_move_is_seen_whatever_the_instance_binds() -> None:
+    import functools
+
+    @attrs.define
+    class Cached(MathToolset):
+        def __attrs_post_init__(self) -> None:
+            self.__dict__["divide"] = functools.lru_cache(self.divide)
+
+    first, second = Cached(), Cached()
+    (divide,) = [p for p in first.to_tools() if p.method_name == "divide"]
+    moved = attrs.evolve(divide, toolset=second)
+    assert moved.dynamic_call({"a": 1, "b": 2}) == 0.5
+    assert (first.calls, second.calls) == ([], ["divide"])
 
 
 def test_a_result_s_repr_shows_a_large_value_cut_short() -> None:

@@ -451,6 +451,25 @@ def test_values_are_shown_in_json_words(value: object, shown: str) -> None:
     assert short(value) == shown
 
 
+class _LongRepr:
+    def __repr__(self) -> str:
+        return "LongRepr(" + "k" * 500 + ")"
+
+
+@pytest.mark.parametrize("limit", [60, 300, 1000])
+def test_a_value_with_a_long_repr_is_cut_keeping_its_last_character(limit: int) -> None:
+    # The shared repr helper cuts at 200 characters, ending in "...": `short` took its last
+    # character for the value's and ended the text "....".
+    whole = repr(_LongRepr())
+    shown = short(_LongRepr(), limit)
+    if limit >= len(whole):
+        assert shown == whole
+    else:
+        assert shown.startswith("LongRepr(kkk")
+        assert shown.endswith("k...)")
+        assert len(shown) == limit
+
+
 def test_a_union_s_expectation_is_the_same_kept_or_not() -> None:
     options: list[object] = [{"type": "string"}, {"type": "null"}]
     kept = union_expectation(options)

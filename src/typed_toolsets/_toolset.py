@@ -165,7 +165,7 @@ def _class_to_tools(cls: object) -> list[ToolProxy]:
     except TypeError:
         # Why, looked for only now: reading the constructor's signature cost two thirds of a
         # built class's to_tools(). A missing argument or an abstract method fails the call
-        # before any of the class's own code runs.
+        # before ``__init__`` runs (only a ``__new__`` of the class's own may have run).
         found = init_problem(cls)
         if found is not None:
             raise ToolsetDefinitionError([found]) from None

@@ -8,6 +8,7 @@ compares basedpyright's output with these comments.
 from __future__ import annotations
 
 import attrs
+from typing_extensions import override
 
 from typed_toolsets import ToolResult, Toolset, tool
 
@@ -36,6 +37,19 @@ class Stateless(Toolset):
     @tool
     def ping(self) -> str:
         return "pong"
+
+
+class Overrides(Stateless):
+    # A decorated method is still a method to pyright (its override checks hold), as long as
+    # `tool` returns the function's own type: typed with a ParamSpec, it was a plain callable.
+    @override
+    @tool
+    def pong(self) -> str:  # expect: reportGeneralTypeIssues
+        return "ping"
+
+    @tool
+    def ping(self) -> int:  # expect: reportIncompatibleMethodOverride
+        return 1
 
 
 def misuse(result: ToolResult, db: NeedsDb) -> None:

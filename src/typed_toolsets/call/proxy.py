@@ -16,6 +16,7 @@ from typed_toolsets.definition.classes import Export, check_present, exports_of
 from typed_toolsets.definition.declarations import ToolAnnotations
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.definition.limits import Limits
+from typed_toolsets.rules.labels import safe_repr
 from typed_toolsets.types.typespec import json_copy
 
 from .exact import Failed
@@ -68,16 +69,12 @@ class ToolProxy(Generic[_P, _R_co]):
     _export: Export = attrs.field(repr=False, alias="export")
     _pipeline: Pipeline = attrs.field(repr=False, alias="pipeline")
     _bound: Callable[_P, _R_co] = attrs.field(repr=False, alias="bound")
+    # The toolset the three fields above were made for: `toolset` unless the proxy was moved.
+    _built_for: object = attrs.field(repr=False, eq=False, alias="built_for")
 
     def __attrs_post_init__(self) -> None:
-        owner = getattr(self._bound, "__self__", None)
-        if owner is not None and owner is not self.toolset:
-            # Moved to another toolset (`attrs.evolve(proxy, toolset=other)`): the tool of that
-            # toolset by this name, as a pickle loads it, so that its method is the one called.
-            moved = _rebuilt(self.toolset, self.name, self.method_name, self.description)
-            object.__setattr__(self, "_export", moved._export)
-            object.__setattr__(self, "_pipeline", moved._pipeline)
-            object.__setattr__(self, "_bound", moved._bound)
+        if self._built_for is not self.toolset:
+            self._move()
             return
         # Renamed (`attrs.evolve(proxy, name=...)`): the export and its pipeline name the tool
         # in every message, so the renamed tool gets its own (built once per rename), whose
@@ -87,6 +84,29 @@ class ToolProxy(Generic[_P, _R_co]):
             export = attrs.evolve(export, name=self.name)
             object.__setattr__(self, "_export", export)
             object.__setattr__(self, "_pipeline", self._pipeline.renamed(export))
+
+    def _move(self) -> None:
+        """Moved to another toolset (`attrs.evolve(proxy, toolset=other)`): become its tool.
+
+        The same tool of the other toolset, as a pickle loads it, so that its method is the one
+        called; the other toolset must be of the proxy's class or a subclass of it.
+
+        Raises:
+            TypeError: The other toolset is of another class.
+        """
+        built = type(self._built_for)
+        if not isinstance(self.toolset, built):
+            msg = (
+                f"attrs.evolve(proxy, toolset=...) takes a toolset of the tool's class, "
+                f"{built.__qualname__}, or of a subclass (got {safe_repr(self.toolset, 60)}); "
+                "take the tools of another toolset from its to_tools()"
+            )
+            raise TypeError(msg)
+        moved = _rebuilt(self.toolset, self.name, self.method_name, self.description)
+        object.__setattr__(self, "_export", moved._export)
+        object.__setattr__(self, "_pipeline", moved._pipeline)
+        object.__setattr__(self, "_bound", moved._bound)
+        object.__setattr__(self, "_built_for", self.toolset)
 
     @property
     def parameters(self) -> dict[str, Any]:
@@ -322,6 +342,7 @@ def make_proxies(exports: list[Export], instance: typed_toolsets.Toolset) -> lis
                 export=export,
                 pipeline=Pipeline.of(export),
                 bound=getattr(instance, export.method_name),
+                built_for=instance,
             )
             for export in exports
         ]
@@ -346,9 +367,11 @@ def _rebuilt(
         LookupError: The toolset's class no longer exports it (another version of the code).
     """
     exports = exports_of(type(toolset), typed_toolsets.Toolset)
-    found = next((e for e in exports if e.name == name), None)
-    if found is None:  # renamed (attrs.evolve): found by the method it calls
-        found = next((e for e in exports if e.method_name == method_name), None)
+    # By its method first: a class exports each method once, and a renamed proxy (attrs.evolve)
+    # may bear the name of another of its tools.
+    found = next((e for e in exports if e.method_name == method_name), None)
+    if found is None:  # the method renamed since (another version of the code)
+        found = next((e for e in exports if e.name == name), None)
     if found is None:
         msg = f"{type(toolset).__qualname__} exports no tool {name!r} (method {method_name!r})"
         raise LookupError(msg)

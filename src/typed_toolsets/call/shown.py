@@ -90,7 +90,7 @@ def _pieces(value: object, cut: int) -> Iterator[str]:
             yield from _pieces(item, cut)
         yield "}"
     else:
-        yield safe_repr(value)
+        yield safe_repr(value, cut)
 
 
 def _last_char(value: object) -> str:
@@ -107,7 +107,7 @@ def _last_char(value: object) -> str:
         return "]"
     if isinstance(value, dict):
         return "}"
-    return safe_repr(value)[-1:]
+    return safe_repr(value, None)[-1:]  # the last character, not the cut's
 
 
 #: How many characters `short` shows by default.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import typing
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final, ParamSpec, Protocol, TypeAlias, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, overload
 
 import attrs
 
@@ -28,11 +28,20 @@ __all__ = [
     "tool",
 ]
 
-_F = TypeVar("_F", bound=Callable[..., Any])
-# The decorator's own types: a ParamSpec keeps every signature without an `Any` in the
-# decorator's type (`--disallow-any-expr`), where a callable bound has one.
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
+
+class _Function(Protocol):
+    """What `tool` decorates, as type checkers see it: a function (it has a name).
+
+    Not ``Callable[..., Any]``: its ``...`` is an ``Any`` in the decorator's type, which mypy's
+    ``--disallow-any-expr`` refuses on every ``@tool``. The decorator returns the function's own
+    type, so a decorated method is still a method to the checkers (overrides, ``@override``).
+    """
+
+    __name__: str
+    __qualname__: str
+
+
+_F = TypeVar("_F", bound=_Function)
 
 #: Name of the attribute under which the decorator form stores its `ToolSpec` on the function.
 SPEC_ATTRIBUTE: Final = "__typed_toolsets_spec__"
@@ -344,7 +353,7 @@ def tool(
     inline: bool = False,
 ) -> ToolSpec: ...
 @overload
-def tool(method_name: Callable[_P, _R]) -> Callable[_P, _R]: ...
+def tool(method_name: _F) -> _F: ...
 @overload
 def tool(
     method_name: None = None,
@@ -355,9 +364,9 @@ def tool(
     annotations: AnnotationsLike | _Dumped | None = None,
     requires_approval: bool | None = None,
     inline: bool = False,
-) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]: ...
+) -> Callable[[_F], _F]: ...
 def tool(
-    method_name: str | Callable[..., Any] | None = None,
+    method_name: str | _Function | None = None,
     *,
     tool_name: str | None = None,
     description: str | None = None,
@@ -365,7 +374,7 @@ def tool(
     annotations: AnnotationsLike | _Dumped | None = None,
     requires_approval: bool | None = None,
     inline: bool = False,
-) -> ToolSpec | Callable[..., Any]:
+) -> ToolSpec | _Function | Callable[[_F], _F]:
     """Declare a method as a tool, by name in ``exports`` or as a decorator.
 
     In the class body, ``exports = (tool("word_count", description="..."),)`` declares the

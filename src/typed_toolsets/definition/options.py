@@ -20,17 +20,18 @@ __all__ = ["class_limits_of", "class_policy", "option_fields", "toolset_name_of"
 
 
 def option_fields(cls: type) -> list[Problem]:
-    """The options *cls* makes slots of its instances (annotated in a slotted attrs class).
+    """The options *cls* takes from a slot of its instances (annotated in a slotted attrs class).
 
-    The class then holds each slot's descriptor where the option's value was; the value itself is
-    only the default of an ``__init__`` argument.
+    The class, or the base it takes the option from (a mixin's too), then holds the slot's
+    descriptor where the option's value was; the value itself is only an ``__init__`` default.
     """
-    members = vars(cls)
-    return [
-        problem("option-field", class_display_name(cls.__qualname__), option=option)
-        for option in CLASS_OPTIONS
-        if isinstance(members.get(option), types.MemberDescriptorType)
-    ]
+    where = class_display_name(cls.__qualname__)
+    found: list[Problem] = []
+    for option in CLASS_OPTIONS:
+        owner = next((klass for klass in cls.__mro__ if option in vars(klass)), None)
+        if owner is not None and isinstance(vars(owner)[option], types.MemberDescriptorType):
+            found.append(problem("option-field", where, option=option))
+    return found
 
 
 def toolset_name_of(cls: type, problems: list[Problem]) -> str:

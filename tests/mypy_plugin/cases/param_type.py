@@ -150,5 +150,11 @@ class Types(Toolset):
     ) -> None: ...
     def sets(self, *, mixed: set[bool | int], apart: set[tuple[bool, int]]) -> None: ...  # E: Types.sets: parameter 'mixed' has type set[bool | int], which has no JSON Schema (set items of type bool | int can hold a boolean and a number equal to it at one place, which JSON tells apart (true, 1) but a Python set merges (True == 1); use a list, or keep booleans and numbers apart)  [toolset-param-type]
 
+    # Decorated, with the type variable in the return type too: the decorator keeps the
+    # method's own type, so the variable is the method's, not one of the decorator's.
+    @tool
+    def decorated_variable(self, *, var: T) -> T:  # E: Types.decorated_variable: parameter 'var' has type T, which has no JSON Schema (the type variable T has no JSON Schema)  [toolset-param-type]
+        return var
+
     @tool
     def none_fields(self, *, direct: NoneField, inherited: NoneFieldAgain) -> None: ...  # E: Types.none_fields: parameter 'direct' has type NoneField, which has no JSON Schema (field NoneField.count defaults to None but its type int does not admit null; add `| None` to its annotation (a None default does not make a field nullable))  [toolset-param-type]  # E: Types.none_fields: parameter 'inherited' has type NoneFieldAgain, which has no JSON Schema (field NoneFieldAgain.count defaults to None but its type int does not admit null; add `| None` to its annotation (a None default does not make a field nullable))  [toolset-param-type]
