@@ -102,6 +102,10 @@ class SchemaCheck:
         #: After `problem`: the first type it met that mypy does not see (an unfollowed
         #: import), if any; its schema cannot be checked statically.
         self.unseen: str | None = None
+        # The structs `problem` found whole in this call (recursion into the ones it is still
+        # checking is taken as fine): a class reached again by another path is not checked
+        # again, where checking it once per path was exponential in a cycle of structs.
+        self._whole: set[str] = set()
 
     def _reach(self, fullname: str, module: str) -> None:
         self.reached[fullname] = module
@@ -117,6 +121,7 @@ class SchemaCheck:
         (``ignore_missing_imports``), `unseen` names that part afterwards.
         """
         self.unseen = None
+        self._whole = set()
         return self._problem(t, set())
 
     def _problem(self, t: Type, seen: set[str]) -> str | None:
@@ -153,7 +158,7 @@ class SchemaCheck:
         if isinstance(proper, TypedDictType):
             info = proper.fallback.type
             self._reach(info.fullname, info.module_name)
-            if info.fullname in seen:
+            if info.fullname in seen or info.fullname in self._whole:
                 return None  # recursive TypedDicts are supported
             if info.type_vars:
                 return _generic_struct(info)
@@ -165,6 +170,7 @@ class SchemaCheck:
                         anonymous = info.fullname.endswith("._TypedDict")
                         field = f"{info.name}.{key}"
                         return reason if anonymous else reasons.field_reason(field, reason)
+                self._whole.add(info.fullname)
                 return None
             finally:
                 seen.discard(info.fullname)
@@ -243,7 +249,7 @@ class SchemaCheck:
         self, info: TypeInfo, tuple_type: TupleType, seen: set[str]
     ) -> str | None:
         self._reach(info.fullname, info.module_name)
-        if info.fullname in seen:
+        if info.fullname in seen or info.fullname in self._whole:
             return None
         if info.type_vars:
             return _generic_struct(info)
@@ -261,6 +267,7 @@ class SchemaCheck:
                 reason = self._none_default_problem(info, field, item)
                 if reason is not None:
                     return reason
+            self._whole.add(info.fullname)
             return None
         finally:
             seen.discard(info.fullname)
@@ -281,7 +288,7 @@ class SchemaCheck:
         """The fields are *decorated*'s (the class itself or a base: `struct_class`), of *kind*."""
         info = instance.type
         self._reach(decorated.fullname, decorated.module_name)
-        if info.fullname in seen:
+        if info.fullname in seen or info.fullname in self._whole:
             return None  # recursive classes are supported
         if info.type_vars:
             return _generic_struct(info)
@@ -299,6 +306,7 @@ class SchemaCheck:
                 reason = self._none_default_problem(info, name, field.type)
                 if reason is not None:
                     return reason
+            self._whole.add(info.fullname)
             return None
         finally:
             seen.discard(info.fullname)
