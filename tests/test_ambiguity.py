@@ -23,7 +23,9 @@ from typing_extensions import NotRequired, TypeAliasType, TypedDict
 from tests.strategies.annotations import Case, cases
 from typed_toolsets import register_type
 from typed_toolsets.analysis.ambiguity import find_ambiguity, label, shape_of
+from typed_toolsets.rules import shapes
 from typed_toolsets.rules.shapes import Shape, overlaps
+from typed_toolsets.rules.shapes import find_ambiguity as find_shape_ambiguity
 from typed_toolsets.rules.typenames import NUMBER_KINDS
 from typed_toolsets.types.catalog import BUILTIN_RULES, registry
 from typed_toolsets.types.typespec import Reject, Unsupported
@@ -574,3 +576,97 @@ def test_overlap_is_symmetric(first: Case, second: Case) -> None:
 def test_a_type_overlaps_itself(case: Case) -> None:
     shape = shape_of(case.annotation)
     assert overlaps(shape, shape) or shape.kind == "opaque"
+
+
+# ------------------------------------------------------------- many variants: the first pair found
+
+_CONSTANT_POOL = [None, True, False, 0, 1, 1.0, -0.0, 2, "a", "b", "1", float("nan")]
+
+_VARIANTS = st.one_of(
+    st.lists(st.sampled_from(_CONSTANT_POOL), min_size=1, max_size=3).map(
+        lambda values: Shape.constants_of(repr(values), tuple(values))
+    ),
+    st.just(Shape.scalar("None", frozenset({"null"}))),
+    cases(max_leaves=2).map(lambda case: shape_of(case.annotation)),
+)
+
+
+def _none_only(shape: Shape) -> bool:
+    if shape.kind == "constants":
+        return all(value is None for value in shape.constants)
+    return shape.kind == "scalar" and shape.kinds == frozenset({"null"})
+
+
+def _first_pair_one_by_one(variants: list[Shape]) -> tuple[int, int] | None:
+    for i, first in enumerate(variants):
+        for j in range(i + 1, len(variants)):
+            second = variants[j]
+            if overlaps(first, second) and not (_none_only(first) and _none_only(second)):
+                return i, j
+    return None
+
+
+@given(variants=st.lists(_VARIANTS, max_size=8))
+def test_the_first_clash_is_the_one_comparing_every_pair_finds(variants: list[Shape]) -> None:
+    # Constants are matched through their keys, not pair by pair: the verdict and the pair
+    # reported must be those of comparing each variant with every later one, in order.
+    expected = _first_pair_one_by_one(variants)
+    assert shapes._first_clash(tuple(variants)) == expected
+    found = find_shape_ambiguity(Shape.union("u", tuple(variants)))
+    if expected is None:
+        assert found is None or found.union != "u"  # a clash inside a variant, not between two
+    else:
+        assert found is not None
+        assert (found.first, found.second) == (
+            variants[expected[0]].label,
+            variants[expected[1]].label,
+        )
+
+
+def _strict_pair_one_by_one(variants: list[Shape]) -> tuple[str, str] | None:
+    unions: list[tuple[Shape, Shape]] = []
+    strict = shapes._strict_form(Shape.union("u", tuple(variants)), {}, unions)
+    for i, first in enumerate(variants):
+        for j in range(i + 1, len(variants)):
+            if overlaps(strict.variants[i], strict.variants[j]) and not overlaps(
+                first, variants[j]
+            ):
+                return first.label, variants[j].label
+    return None
+
+
+@given(variants=st.lists(_VARIANTS, max_size=6))
+def test_strict_ambiguity_skips_only_pairs_of_constants(variants: list[Shape]) -> None:
+    expected = _strict_pair_one_by_one(variants)
+    found = shapes.find_strict_ambiguity(Shape.union("u", tuple(variants)))
+    if expected is not None:
+        assert found is not None
+        assert (found.union, found.first, found.second) == ("u", *expected)
+    else:
+        assert found is None or found.union != "u"
+
+
+def test_constants_match_by_json_value() -> None:
+    def constants(value: object) -> Shape:
+        return Shape.constants_of("c", (value,))
+
+    assert overlaps(constants(1), constants(1.0))  # one JSON number
+    assert overlaps(constants(0), constants(-0.0))
+    assert not overlaps(constants(value=True), constants(1))  # JSON tells true from 1
+    assert not overlaps(constants(value=False), constants(0))
+    assert not overlaps(constants("1"), constants(1))
+    assert not overlaps(constants(float("nan")), constants(float("nan")))  # NaN equals nothing
+    assert overlaps(constants(None), constants(None))
+
+
+def test_a_literal_of_many_values_is_checked_at_once() -> None:
+    # 20,000 one-value variants: pair by pair, 200 million comparisons.
+    values = tuple(f"v{n}" for n in range(20_000))
+    many = typing.cast("object", Literal.__getitem__(values))  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+    assert find_ambiguity(many) is None
+    # A value in two literals is read once (as mypy reads it): no clash, and found at once.
+    again = typing.cast("object", Literal.__getitem__(values[::-1]))  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+    assert find_ambiguity(Union[many, again]) is None  # noqa: UP007
+    found = find_ambiguity(Union[many, str])  # noqa: UP007
+    assert found is not None
+    assert (found.first, found.second) == ("Literal['v0']", "str")

@@ -118,10 +118,17 @@ class ShapeBuilder:
             return names.get(item.type.fullname) if isinstance(item, Instance) else None
 
         items: list[ProperType] = []
+        hashed: set[ProperType] = set()  # found again at once: a Literal of 4,000 values
         for item in map(get_proper_type, _flatten(union)):
             # Python's Union drops repeats (`Optional[Maybe]` with `Maybe = int | None`).
-            if item not in items:
-                items.append(item)
+            try:
+                if item in hashed:
+                    continue
+                hashed.add(item)
+            except TypeError:  # pragma: no cover - mypy's types hash; compared one by one else
+                if item in items:
+                    continue
+            items.append(item)
         if len(items) == 1:
             return self.shape(items[0])
         return Shape.union_of(text, items, number_kind, self.shape)

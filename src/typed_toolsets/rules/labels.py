@@ -10,9 +10,10 @@ import enum
 import math
 import types
 import typing
+from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["SHOWN_LIMIT", "int_text", "label", "safe_repr", "value_text"]
+__all__ = ["SHOWN_LIMIT", "int_text", "label", "literal_label", "safe_repr", "value_text"]
 
 _NoneType = type(None)
 
@@ -40,7 +41,7 @@ def label(annotation: object, *, annotated: bool = False) -> str:
     if origin is typing.Union or origin is types.UnionType:
         return " | ".join(label(a, annotated=annotated) for a in args)
     if origin is typing.Literal:
-        return f"Literal[{', '.join(_literal_text(a) for a in args) or '()'}]"
+        return literal_label(args)
     if origin is typing.Annotated:
         base = label(args[0], annotated=annotated)
         return f"Annotated[{base}, ...]" if annotated else base
@@ -58,6 +59,11 @@ def label(annotation: object, *, annotated: bool = False) -> str:
     for prefix in ("typing_extensions.", "typing.", "collections.abc."):
         text = text.replace(prefix, "")
     return text
+
+
+def literal_label(values: Iterable[object]) -> str:
+    """``Literal[...]`` of *values*: `label` of that literal, without building it."""
+    return f"Literal[{', '.join(map(_literal_text, values)) or '()'}]"
 
 
 def _literal_text(value: object) -> str:

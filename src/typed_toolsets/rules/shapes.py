@@ -35,11 +35,22 @@ def _value_kind(value: object) -> str:
     return "string"
 
 
-def _json_equal(left: object, right: object) -> bool:
-    # JSON tells booleans from numbers, while Python says True == 1.
-    if isinstance(left, bool) or isinstance(right, bool):
-        return type(left) is type(right) and left == right
-    return left == right
+def _json_key(value: object) -> tuple[str, object] | None:
+    """*value* as a dict key equal exactly for equal JSON values; None for one equal to none.
+
+    JSON tells booleans from numbers, while Python says ``True == 1``; ``1`` and ``1.0`` are one
+    JSON number; NaN equals nothing, itself included.
+    """
+    if value is None:
+        return _NULL_KEY
+    if isinstance(value, bool):
+        return ("boolean", value)
+    if isinstance(value, (int, float)):
+        return None if value != value else ("number", value)
+    return ("string", value)
+
+
+_NULL_KEY: Final = ("null", None)
 
 
 class Shape:
@@ -55,6 +66,7 @@ class Shape:
         kinds: The JSON value kinds it admits (see `scalar_kinds`).
         fmt: For string scalars, the format (``date`` ...), else None.
         constants: For enums and literals, the JSON values admitted.
+        keys: For enums and literals, the constants as `_json_key` gives them (found at once).
         unknown: For enums the mypy plugin cannot fully compute, the JSON kinds each member of
             unknown value may have (empty when every value is known).
         item: For variable-length arrays, the item shape; for mappings, the value shape.
@@ -74,6 +86,7 @@ class Shape:
         "fields",
         "fmt",
         "item",
+        "keys",
         "kind",
         "kinds",
         "label",
@@ -90,6 +103,7 @@ class Shape:
         self.kinds = kinds
         self.fmt: str | None = None
         self.constants: tuple[object, ...] = ()
+        self.keys: frozenset[tuple[str, object]] = frozenset()
         self.unknown: tuple[frozenset[str], ...] = ()
         self.item: Shape | None = None
         self.prefix: tuple[Shape, ...] | None = None
@@ -137,6 +151,7 @@ class Shape:
         kinds = frozenset(_value_kind(v) for v in values).union(*unknown)
         shape = cls("constants", label, kinds)
         shape.constants = values
+        shape.keys = frozenset(key for key in map(_json_key, values) if key is not None)
         shape.unknown = tuple(k for k in unknown if k)
         return shape
 
@@ -279,7 +294,7 @@ def _admits(shape: Shape, value: object) -> bool:
     if not _within(shape, value):
         return False
     if shape.kind == "constants":
-        return any(_json_equal(value, c) for c in shape.constants)
+        return _json_key(value) in shape.keys
     if shape.kind == "scalar" and shape.fmt is not None:
         # The format's grammar without its range checks: a constant that matches could be valid.
         row = BY_FORMAT.get(shape.fmt)
@@ -314,6 +329,9 @@ def _overlaps(left: Shape, right: Shape, assumed: set[tuple[int, int]]) -> bool:
         return False
     if left.kind == "opaque" or right.kind == "opaque":
         return True
+    if left.kind == "constants" and right.kind == "constants":
+        # A value known only by its kind never matches constants (see `_admits_all`).
+        return not left.keys.isdisjoint(right.keys)
     if left.kind == "constants" or right.kind == "constants":
         constants, other = (left, right) if left.kind == "constants" else (right, left)
         return any(_admits(other, value) for value in constants.constants) or any(
@@ -422,6 +440,59 @@ def _none_alone(shape: Shape) -> bool:
     return shape.kind == "scalar" and shape.kinds == _NULL
 
 
+def _clash(first: Shape, second: Shape) -> bool:
+    return overlaps(first, second) and not (_none_alone(first) and _none_alone(second))
+
+
+def _first_clash(variants: tuple[Shape, ...]) -> tuple[int, int] | None:
+    """The first two variants (by the first's index, then the second's) that share a value.
+
+    A ``Literal`` of 4,000 values is 4,000 variants: constants are matched through their keys,
+    and only pairs with another kind of variant are compared one by one.
+    """
+    best = _first_shared_constant(variants)
+    others = [j for j, v in enumerate(variants) if v.kind != "constants"]
+    for i, first in enumerate(variants):
+        if best is not None and i > best[0]:
+            break
+        later = range(i + 1, len(variants)) if first.kind != "constants" else others
+        for j in later:
+            if j <= i:
+                continue
+            if best is not None and (i, j) >= best:
+                break
+            if _clash(first, variants[j]):
+                best = (i, j)
+                break
+    return best
+
+
+def _first_shared_constant(variants: tuple[Shape, ...]) -> tuple[int, int] | None:
+    """The first two constants variants sharing a value, as `_first_clash` orders them."""
+    holders: dict[tuple[str, object], list[int]] = {}
+    for index, variant in enumerate(variants):
+        if variant.kind == "constants":
+            for key in variant.keys:
+                holders.setdefault(key, []).append(index)
+    best: tuple[int, int] | None = None
+    for key, indexes in holders.items():
+        if key == _NULL_KEY:
+            # Two variants that take only null read it as the same None: no clash.
+            alone = [_none_alone(variants[i]) for i in indexes]
+            pairs = (
+                (indexes[a], indexes[b])
+                for a in range(len(indexes))
+                for b in range(a + 1, len(indexes))
+                if not (alone[a] and alone[b])
+            )
+            pair = next(pairs, None)
+        else:
+            pair = (indexes[0], indexes[1]) if len(indexes) > 1 else None
+        if pair is not None and (best is None or pair < best):
+            best = pair
+    return best
+
+
 def find_ambiguity(shape: Shape) -> Ambiguity | None:
     """Return the first ambiguous union in *shape* (depth first, in declared order), if any."""
     return _find(shape, set())
@@ -432,12 +503,11 @@ def _find(shape: Shape, seen: set[int]) -> Ambiguity | None:
         return None
     seen.add(id(shape))
     if shape.kind == "union":
-        variants = shape.variants
-        for index, first in enumerate(variants):
-            for second in variants[index + 1 :]:
-                if overlaps(first, second) and not (_none_alone(first) and _none_alone(second)):
-                    null = _NULL in (first.kinds, second.kinds)
-                    return Ambiguity(shape.label, first.label, second.label, null=null)
+        pair = _first_clash(shape.variants)
+        if pair is not None:
+            first, second = shape.variants[pair[0]], shape.variants[pair[1]]
+            null = _NULL in (first.kinds, second.kinds)
+            return Ambiguity(shape.label, first.label, second.label, null=null)
     children: list[Shape] = list(shape.variants)
     if shape.item is not None:
         children.append(shape.item)
@@ -471,13 +541,16 @@ def find_strict_ambiguity(shape: Shape) -> Ambiguity | None:
     _strict_form(shape, {}, unions)
     for standard, strict in unions:
         variants = standard.variants
+        # Constants are their own strict form: two of them overlap in both forms or neither.
+        others = [j for j, v in enumerate(variants) if v.kind != "constants"]
         for index, first in enumerate(variants):
-            for later in range(index + 1, len(variants)):
-                second = variants[later]
-                if overlaps(strict.variants[index], strict.variants[later]) and not overlaps(
-                    first, second
+            later = range(index + 1, len(variants)) if first.kind != "constants" else others
+            for j in later:
+                if j > index and (
+                    overlaps(strict.variants[index], strict.variants[j])
+                    and not overlaps(first, variants[j])
                 ):
-                    return Ambiguity(standard.label, first.label, second.label)
+                    return Ambiguity(standard.label, first.label, variants[j].label)
     return None
 
 

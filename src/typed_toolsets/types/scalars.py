@@ -18,7 +18,7 @@ import typing_extensions
 
 from typed_toolsets.rules import reasons
 from typed_toolsets.rules.flags import MAX_FLAG_VALUES, flag_values
-from typed_toolsets.rules.labels import safe_repr, value_text
+from typed_toolsets.rules.labels import literal_label, safe_repr, value_text
 from typed_toolsets.rules.shapes import Shape
 from typed_toolsets.rules.typenames import scalar_kinds
 
@@ -407,12 +407,18 @@ def literal_of(value: object) -> object:
 
 def _literal_shape(annotation: object, describer: Describer) -> Shape:
     values = typing.get_args(annotation)
-    if len(values) < 2:
+    constants = describer.spec(annotation).constants
+    if len(values) < 2 or constants is None:
         return _constants_shape(annotation, describer)
     # mypy reads Literal[a, b] as Literal[a] | Literal[b], the same shape here: two values read
     # from one JSON value (Literal[Color.RED, "red"]) are then found, as the plugin finds them.
+    # The spec of the whole gives each value's JSON form: no spec is built per value.
     return Shape.union(
-        describer.label(annotation), tuple(describer.shape(literal_of(v)) for v in values)
+        describer.label(annotation),
+        tuple(
+            Shape.constants_of(literal_label((v,)), (c,))
+            for v, c in zip(values, constants, strict=True)
+        ),
     )
 
 
@@ -429,17 +435,26 @@ def _literal_rule(annotation: object, _builder: Builder) -> TypeSpec:
     for value in values:
         _json_scalar_type(value)
 
-    def same(value: object, result: object) -> bool:
-        return value is result or (type(value) is type(result) and value == result)
+    # Keyed by type too: True == 1, and Literal[1] does not take True.
+    json_of: dict[tuple[type, object], object] = {}
+    for result, json_value in zip(results, values, strict=True):
+        json_of.setdefault((type(result), result), plain_json(json_value))
+
+    def key(value: object) -> tuple[type, object] | None:
+        try:
+            found = (type(value), value)
+            return found if found in json_of else None
+        except TypeError:  # an unhashable value is none of the literal's
+            return None
 
     def check(value: Any) -> bool:
-        return any(same(value, r) for r in results)
+        return key(value) is not None
 
     def unstructure(value: Any) -> Any:
-        for result, json_value in zip(results, values, strict=True):
-            if same(value, result):
-                return plain_json(json_value)
-        msg = f"{safe_repr(value)} is not one of {results!r}"
+        found = key(value)
+        if found is not None:
+            return json_of[found]
+        msg = f"{safe_repr(value)} is not one of {safe_repr(results)}"
         raise NoJSONFormError(msg)
 
     return _constants_spec(annotation, values, results, None, check, unstructure, one_as_const=True)
