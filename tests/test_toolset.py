@@ -10,7 +10,8 @@ import attrs
 import pytest
 
 from tests.fixtures import forward_toolsets
-from typed_toolsets import Toolset, ToolsetDefinitionError, tool
+from typed_toolsets import Toolset, ToolsetDefinitionError, register_type, tool
+from typed_toolsets.definition.classes import class_info
 
 
 def names(cls: Any) -> list[str]:
@@ -457,3 +458,77 @@ def test_a_class_of_thousands_of_exports_is_built_in_linear_time() -> None:
     started = time.perf_counter()
     type("Many", (Toolset,), namespace)
     assert time.perf_counter() - started < 8.0
+
+
+@attrs.define
+class Amount:
+    cents: int
+
+
+@attrs.define
+class Ledger(Toolset):
+    toolset_name = "ledger"
+
+    @tool
+    def add(self, amount: Amount) -> int:
+        """Add an amount."""
+        return amount.cents
+
+    @tool
+    def count(self, limit: int = 10) -> int:
+        """Count entries."""
+        return limit
+
+
+def _methods(cls: type) -> dict[str, object]:
+    info = class_info(cls)
+    assert info is not None
+    return {export.method_name: export.method for export in info.exports}
+
+
+def test_a_subclass_shares_the_methods_it_inherits_unchanged() -> None:
+    # Each subclass of a 100-tool base read every method again: 20 ms to define it.
+    @attrs.define
+    class Sub(Ledger):
+        toolset_name = "sub"
+
+        @tool
+        def count(self, limit: int = 5) -> int:
+            """Count fewer entries."""
+            return limit
+
+    base, sub = _methods(Ledger), _methods(Sub)
+    assert sub["add"] is base["add"]
+    assert sub["count"] is not base["count"]  # its own method, read on its own
+    assert Sub.to_tools()[1].dynamic_call({}) == 5
+    assert Sub.to_tools()[0].dynamic_call({"amount": {"cents": 3}}) == 3
+
+
+@attrs.define
+class Cents:
+    value: int
+
+
+@attrs.define
+class Till(Toolset):
+    toolset_name = "till"
+
+    @tool
+    def put(self, amount: Cents) -> int:
+        """Put money in."""
+        return amount.value
+
+
+def test_a_type_registered_later_is_read_by_later_subclasses() -> None:
+    assert Till.to_tools()[0].parameters["properties"]["amount"]["type"] == "object"
+    register_type(Cents, schema={"type": "integer"}, structure=Cents, unstructure=lambda c: c.value)
+
+    @attrs.define
+    class Drawer(Till):
+        toolset_name = "drawer"
+
+    assert _methods(Drawer)["put"] is not _methods(Till)["put"]
+    assert Drawer.to_tools()[0].parameters["properties"]["amount"] == {"type": "integer"}
+    assert Drawer.to_tools()[0].dynamic_call({"amount": 7}) == 7
+    # The class defined before keeps what its tools were built from.
+    assert Till.to_tools()[0].parameters["properties"]["amount"]["type"] == "object"
