@@ -73,6 +73,23 @@ def test_name_lists_and_suggestions() -> None:
     assert "the constructor needs 'a', 'b';" in needs.cause
 
 
+def test_a_long_value_is_shown_by_its_start_and_end() -> None:
+    # A union holding a Literal of 4,000 values: a 35,000-character label in one message.
+    union = "Literal[" + ", ".join(f"'v{n}'" for n in range(4000)) + "] | int | str"
+    found = problem(
+        "ambiguous-union", "C", "m", "p", union=union, first="Literal['v0']", second="str"
+    )
+    assert len(found.message) < 700
+    assert "has the union Literal['v0', 'v1'," in found.cause
+    assert " ... " in found.cause
+    assert (
+        "'v3999'] | int | str, and a JSON value can match both Literal['v0'] and str" in found.cause
+    )
+    assert found.value("union") == union  # the record keeps it whole
+    short = problem("ambiguous-union", "C", "m", "p", union="int | str", first="int", second="str")
+    assert " ... " not in short.cause
+
+
 def test_values_are_checked_when_the_record_is_made() -> None:
     with pytest.raises(ValueError, match="needs the values \\['name', 'reason'\\]"):
         problem("invalid-tool-name", "C", "m")

@@ -458,7 +458,12 @@ class _Formatter(string.Formatter):
         if format_spec == "suggest":
             names = _names(value)
             return f"; did you mean {' or '.join(repr(n) for n in names)}?" if names else ""
-        return format(value, format_spec)
+        text = format(value, format_spec)
+        if len(text) > _SHOWN_MOST:
+            # A union of a 4,000-value Literal is a 35,000-character label: its start and its
+            # end (the other variants) tell which one it is (`Problem.value` keeps it whole).
+            return f"{text[:_SHOWN_HEAD]} ... {text[-_SHOWN_TAIL:]}"
+        return text
 
 
 def _names(value: object) -> tuple[str, ...]:
@@ -468,6 +473,10 @@ def _names(value: object) -> tuple[str, ...]:
 
 
 _FORMATTER: Final = _Formatter()
+#: The most characters of one value a message shows: past them, its start and its end.
+_SHOWN_MOST: Final = 400
+_SHOWN_HEAD: Final = 250
+_SHOWN_TAIL: Final = 145
 _OWN_FIELDS: Final = frozenset({"toolset", "method", "parameter"})
 
 
