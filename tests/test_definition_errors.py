@@ -1584,6 +1584,19 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         ),
     ),
     (
+        "proxy-of-class",
+        lambda: Toolset.proxy(_NeedsDb.helper),  # pyright: ignore[reportArgumentType]
+        "proxy-of-class",
+        "_NeedsDb",
+        "helper",
+        None,
+        (
+            "_NeedsDb.helper: Toolset.proxy() takes a method of a toolset instance, not the "
+            "class's function: make an instance and pass its method, as in "
+            "Toolset.proxy(_NeedsDb().helper) [toolset-not-a-method]"
+        ),
+    ),
+    (
         # `del T.op` after the class was built: binding it raised a bare AttributeError.
         "deleted-method",
         lambda: _deleted_op().to_tools(),

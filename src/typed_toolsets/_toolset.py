@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, TypeVar, cast, overload
 
@@ -143,7 +144,8 @@ class Toolset:
             result = search.invoke({"query": "lamp"})  # ToolResult[list[str]]
 
         Raises:
-            TypeError: *method* is not a method of a toolset instance.
+            TypeError: *method* is not a method of a toolset instance (for the class's function,
+                ``Toolset.proxy(Tasks.search)``, a `ToolsetDefinitionError`, which is one).
             ToolsetDefinitionError: The method is not exported (or the class's tools cannot be
                 built).
         """
@@ -191,6 +193,11 @@ def _proxy_of(method: Callable[..., object]) -> ToolProxy:
     instance = getattr(method, "__self__", None)
     func = getattr(method, "__func__", None)
     if not isinstance(instance, Toolset) or func is None:
+        owner, _, name = getattr(method, "__qualname__", "").rpartition(".")
+        if isinstance(method, types.FunctionType) and owner and not owner.endswith("<locals>"):
+            # `Toolset.proxy(Tasks.search)`: the function read from the class.
+            record = problem("proxy-of-class", class_display_name(owner), name)
+            raise ToolsetDefinitionError([record])
         msg = (
             "Toolset.proxy() takes a method of a toolset instance, as in "
             f"Toolset.proxy(tasks.search) (got {method!r})"

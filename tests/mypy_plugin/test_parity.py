@@ -56,7 +56,14 @@ KNOWN = [
             "plugin",
             "Toolset.proxy() raises it when called; check does not infer what an argument is",
         )
-        for text in ("proxy(catalog.helper)", "proxy(child.extra)", "proxy(remote.search)")
+        for text in (
+            "proxy(catalog.helper)",
+            "proxy(child.extra)",
+            "proxy(remote.search)",
+            "Toolset.proxy(Tools.search)",
+            "Tools.proxy(Tools.find)",
+            "proxy(kind.search)",
+        )
     ),
     (
         "private_names.py",

@@ -28,6 +28,7 @@ from .classes import display_name, exported_function
 from .codes import report
 from .deps import depend_on
 from .fullnames import TOOLSET
+from .members import lookup_member
 from .typeinfo import checker_modules, function_of
 
 __all__ = ["abstract_methods", "check_proxy_call", "check_to_tools_access"]
@@ -113,6 +114,16 @@ def check_proxy_call(ctx: MethodContext) -> Type:
     lookup_type = getattr(ctx.api, "lookup_type_or_none", None)
     receiver = lookup_type(argument.expr) if callable(lookup_type) else None
     receiver = get_proper_type(receiver) if isinstance(receiver, Type) else None
+    owner = _class_read(receiver)
+    if owner is not None:
+        read = lookup_member(owner, argument.name, checker_modules(ctx.api))
+        func = function_of(read.node if read is not None else None)
+        if func is not None and not (func.is_static or func.is_class or func.is_property):
+            # `Toolset.proxy(Tasks.search)`: no instance to bind, a TypeError at run time,
+            # which names the function by its own name (`find = search` is `search`).
+            found = problem("proxy-of-class", display_name(owner), func.name)
+            report(ctx.api, found, argument)
+        return ctx.default_return_type
     if not isinstance(receiver, Instance) or not receiver.type.has_base(TOOLSET):
         return ctx.default_return_type
     info = receiver.type
@@ -123,6 +134,19 @@ def check_proxy_call(ctx: MethodContext) -> Type:
         found = problem("not-exported", display_name(info), _function_name(info, argument.name))
         report(ctx.api, found, argument)
     return ctx.default_return_type
+
+
+def _class_read(receiver: ProperType | None) -> TypeInfo | None:
+    """The Toolset class *receiver* is (``Tasks``, ``type[Tasks]``), when it is a class."""
+    if isinstance(receiver, TypeType):
+        receiver = receiver.item
+    elif isinstance(receiver, CallableType) and receiver.is_type_obj():
+        receiver = get_proper_type(receiver.ret_type)
+    else:
+        return None
+    if isinstance(receiver, Instance) and receiver.type.has_base(TOOLSET):
+        return receiver.type
+    return None
 
 
 def _function_name(info: TypeInfo, name: str) -> str:

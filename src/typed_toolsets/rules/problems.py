@@ -69,6 +69,7 @@ Kind = Literal[
     "exports-method",
     "tool-method-name",
     "not-exported",
+    "proxy-of-class",
     "deleted-method",
     "annotated-attribute",
     "attribute",
@@ -198,6 +199,12 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "unknown-method",
         "{method!r} is not exported as a tool; declare it with tool({method!r}) in `exports` "
         "or with @tool, or hold a method that is exported",
+    ),
+    "proxy-of-class": Template(
+        # `Toolset.proxy(Tasks.search)`: a TypeError at run time, in these words.
+        "not-a-method",
+        "Toolset.proxy() takes a method of a toolset instance, not the class's function: make "
+        "an instance and pass its method, as in Toolset.proxy({toolset}().{method})",
     ),
     "deleted-method": Template(
         # `del Cls.method` after the class was created: only the run time sees it.

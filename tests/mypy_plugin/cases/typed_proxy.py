@@ -38,3 +38,21 @@ def hold(catalog: Catalog, child: Child, remote: RemoteMid, dynamic: Helper) -> 
     # Helper's exports hold a call mypy cannot read: any of its methods may be exported.
     Toolset.proxy(dynamic.lookup)
     del found, result, fetched
+
+
+class Tools(Toolset):
+    @tool
+    def search(self, *, query: str) -> list[str]:
+        return [query]
+
+    find = search
+
+    @staticmethod
+    def helper() -> None: ...
+
+
+def from_the_class(kind: type[Tools]) -> None:
+    Toolset.proxy(Tools.search)  # E: Tools.search: Toolset.proxy() takes a method of a toolset instance, not the class's function: make an instance and pass its method, as in Toolset.proxy(Tools().search)  [toolset-not-a-method]
+    Tools.proxy(Tools.find)  # E: Tools.search: Toolset.proxy() takes a method of a toolset instance, not the class's function: make an instance and pass its method, as in Toolset.proxy(Tools().search)  [toolset-not-a-method]
+    Toolset.proxy(kind.search)  # E: Tools.search: Toolset.proxy() takes a method of a toolset instance, not the class's function: make an instance and pass its method, as in Toolset.proxy(Tools().search)  [toolset-not-a-method]
+    Toolset.proxy(Tools().search)
