@@ -939,7 +939,31 @@ def test_a_class_option_annotated_in_a_slotted_class_is_a_definition_error(
         "Tasks",
         "toolset-signature",
     )
-    assert "`toolset_name` is a slot of each instance" in str(record)
+    assert "`toolset_name` is a field of each instance" in str(record)
+
+
+@pytest.mark.parametrize(
+    "decorate",
+    [functools.partial(attrs.define, slots=False), dataclasses.dataclass],
+    ids=["attrs-dict", "dataclass"],
+)
+def test_a_class_option_annotated_in_a_dict_class_is_a_definition_error_on_first_use(
+    decorate: Callable[[type], type],
+) -> None:
+    # attrs removed the class attribute once it wrote __init__: Tasks kept its first build's
+    # name, a subclass silently took its own default one; Tasks(toolset_name=...) did nothing.
+    @tool
+    def go(self: object, *, x: int) -> int:
+        return x
+
+    namespace = {"__annotations__": {"toolset_name": "str"}, "toolset_name": "task", "go": go}
+    tasks = decorate(type("Tasks", (Toolset,), namespace))
+    for use in (tasks.to_tools, lambda: tasks().to_tools(), lambda: Toolset.proxy(tasks().go)):
+        (record,) = records_of(use)
+        assert (record.kind, record.toolset) == ("option-field", "Tasks")
+        assert "`toolset_name` is a field of each instance" in str(record)
+    (record,) = records_of(lambda: type("Sub", (tasks,), {}))  # at once: the base is known
+    assert (record.kind, record.toolset) == ("option-field", "Sub")
 
 
 def test_a_class_option_from_a_slot_of_a_mixin_is_a_definition_error() -> None:
@@ -947,7 +971,7 @@ def test_a_class_option_from_a_slot_of_a_mixin_is_a_definition_error() -> None:
     config = attrs.define(type("Config", (), {"__annotations__": {"limits": "int"}, "limits": 3}))
     (record,) = records_of(lambda: type("T", (config, Toolset), {}))
     assert (record.kind, record.toolset) == ("option-field", "T")
-    assert "`limits` is a slot of each instance" in str(record)
+    assert "`limits` is a field of each instance" in str(record)
 
 
 def test_a_class_option_annotated_as_a_class_variable_is_taken() -> None:
@@ -1475,10 +1499,11 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         None,
         None,
         (
-            "T: `limits` is a slot of each instance (annotated in an attrs class with slots, as "
-            "attrs.define makes it, or a dataclass with slots=True; or named in `__slots__`), so "
-            "the class has no `limits` and its subclasses fail; a class option is a class "
-            "attribute: drop the annotation, or annotate it `ClassVar[...]` [toolset-signature]"
+            "T: `limits` is a field of each instance (annotated in an attrs class or a dataclass, "
+            "or named in `__slots__`), not a class option: `limits=` given to the constructor "
+            "changes nothing, and the class or its subclasses lose the value; a class option is "
+            "a class attribute: drop the annotation, or annotate it `ClassVar[...]` "
+            "[toolset-signature]"
         ),
     ),
     (

@@ -99,7 +99,8 @@ class ClassInfo:
         self._own_names = frozenset(spec.method_name for spec in own_specs)
         self.exports = exports
         self._lock = threading.Lock()
-        self._resolved = all(e.method is not None for e in exports)
+        # Resolved on first use, even with every method read: see `_resolve`.
+        self._resolved = False
 
     def _owns(self, export: Export) -> bool:
         """Whether this class declares *export* or defines its method (not merely inherits it)."""
@@ -121,13 +122,22 @@ class ClassInfo:
         """
         if self._resolved:
             return self.exports
-        return self._resolve(class_display_name(cls.__qualname__))
+        return self._resolve(cls)
 
-    def _resolve(self, class_name: str) -> list[Export]:
-        """Read the deferred method signatures (see `resolved_exports`)."""
+    def _resolve(self, cls: type) -> list[Export]:
+        """Read the deferred method signatures (see `resolved_exports`).
+
+        The class options are looked at again first: annotated in a dict attrs class or a
+        dataclass, an option became an instance field after the class was created (by the
+        decorator, which no hook of ours follows).
+        """
+        class_name = class_display_name(cls.__qualname__)
         with self._lock:
             if self.is_resolved():  # pragma: no cover - another thread finished first
                 return self.exports
+            fields = option_fields(cls)
+            if fields:
+                raise ToolsetDefinitionError(fields)
             problems: list[Problem] = []
             resolved: list[Export] = []
             # As `build_class` gives them: the parameters read of the class's own exports.

@@ -7,6 +7,7 @@ default taken in its place, so that the class's other problems are still found.
 
 from __future__ import annotations
 
+import dataclasses
 import types
 
 from typed_toolsets.rules.labels import safe_repr
@@ -20,18 +21,36 @@ __all__ = ["class_limits_of", "class_policy", "option_fields", "toolset_name_of"
 
 
 def option_fields(cls: type) -> list[Problem]:
-    """The options *cls* takes from a slot of its instances (annotated in a slotted attrs class).
+    """The options *cls* takes from a field of its instances, not from a class attribute.
 
-    The class, or the base it takes the option from (a mixin's too), then holds the slot's
-    descriptor where the option's value was; the value itself is only an ``__init__`` default.
+    Annotated in an attrs class or a dataclass, an option is an instance field: in a slotted
+    class the class (or the base it takes the option from, a mixin's too) holds the slot's
+    descriptor where the value was; attrs removes a dict class's class attribute once its
+    ``__init__`` is written. Either way the value is only an ``__init__`` default.
     """
     where = class_display_name(cls.__qualname__)
     found: list[Problem] = []
     for option in CLASS_OPTIONS:
-        owner = next((klass for klass in cls.__mro__ if option in vars(klass)), None)
-        if owner is not None and isinstance(vars(owner)[option], types.MemberDescriptorType):
-            found.append(problem("option-field", where, option=option))
+        for klass in cls.__mro__:
+            if option in _instance_fields(klass) or isinstance(
+                vars(klass).get(option), types.MemberDescriptorType
+            ):
+                found.append(problem("option-field", where, option=option))
+                break
+            if option in vars(klass):
+                break
     return found
+
+
+def _instance_fields(cls: type) -> frozenset[str]:
+    """The instance fields *cls* itself declares as an attrs class or a dataclass."""
+    own = vars(cls)
+    names: set[str] = set()
+    if "__attrs_attrs__" in own:
+        names.update(a.name for a in own["__attrs_attrs__"])
+    if "__dataclass_fields__" in own:
+        names.update(f.name for f in dataclasses.fields(cls))
+    return frozenset(names)
 
 
 def toolset_name_of(cls: type, problems: list[Problem]) -> str:

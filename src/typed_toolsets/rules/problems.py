@@ -292,10 +292,10 @@ KINDS: Final[Mapping[Kind, Template]] = {
     "class-option-type": Template("signature", "`{option}` must be {expected} (got {got})"),
     "option-field": Template(
         "signature",
-        "`{option}` is a slot of each instance (annotated in an attrs class with slots, as "
-        "attrs.define makes it, or a dataclass with slots=True; or named in `__slots__`), so the "
-        "class has no `{option}` and its subclasses fail; a class option is a class attribute: "
-        "drop the annotation, or annotate it `ClassVar[...]`",
+        "`{option}` is a field of each instance (annotated in an attrs class or a dataclass, or "
+        "named in `__slots__`), not a class option: `{option}=` given to the constructor "
+        "changes nothing, and the class or its subclasses lose the value; a class option is a "
+        "class attribute: drop the annotation, or annotate it `ClassVar[...]`",
     ),
     "tool-option-type": Template(
         "signature", "`{option}` must be a {expected} or None (got {got})"
