@@ -529,3 +529,76 @@ def test_a_type_registered_later_is_read_by_later_subclasses() -> None:
     assert Drawer.to_tools()[0].dynamic_call({"amount": 7}) == 7
     # The class defined before keeps what its tools were built from.
     assert Till.to_tools()[0].parameters["properties"]["amount"]["type"] == "object"
+
+
+def _save(self: object, item: Item) -> str:  # noqa: F821 - resolved in each class's namespace
+    """Save an item."""
+    return repr(item)
+
+
+@attrs.define
+class _Note:
+    text: str
+
+
+@attrs.define
+class _Todo:
+    title: str
+
+
+def _tools_of(item_type: type, name: str) -> type[Toolset]:
+    class Tools(Toolset):
+        toolset_name = name
+        Item = item_type
+        exports = (tool("save"),)
+        save = _save
+
+    return Tools
+
+
+def test_classes_of_one_name_sharing_a_function_read_it_each_in_its_own_namespace() -> None:
+    # A factory's classes share their module, qualname and function: the first one's read
+    # (`Item` as _Note) was taken by the second.
+    notes, todos = _tools_of(_Note, "notes"), _tools_of(_Todo, "todos")
+    assert notes.to_tools()[0].parameters["properties"]["item"]["required"] == ["text"]
+    assert todos.to_tools()[0].parameters["properties"]["item"]["required"] == ["title"]
+    assert todos.to_tools()[0].dynamic_call({"item": {"title": "x"}}) == "_Todo(title='x')"
+
+
+@attrs.define
+class Coins:
+    value: int
+
+
+def test_a_type_registered_while_a_class_is_read_is_not_missed_by_its_subclasses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The read made under the rules before the registration was kept for the subclasses.
+    from typed_toolsets.definition import classes
+
+    read = classes.read_method
+    registered: list[bool] = []
+
+    def register_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        found = read(*args, **kwargs)
+        if not registered:
+            registered.append(True)
+            register_type(
+                Coins, schema={"type": "integer"}, structure=Coins, unstructure=lambda c: c.value
+            )
+        return found
+
+    monkeypatch.setattr(classes, "read_method", register_meanwhile)
+
+    class Box(Toolset):
+        toolset_name = "box"
+
+        @tool
+        def put(self, amount: Coins) -> int:
+            return amount.value
+
+    class Crate(Box):
+        toolset_name = "crate"
+
+    assert Box.to_tools()[0].parameters["properties"]["amount"]["type"] == "object"
+    assert Crate.to_tools()[0].parameters["properties"]["amount"] == {"type": "integer"}

@@ -26,6 +26,7 @@ from typed_toolsets.rules.names import (
     tool_name_problem,
 )
 from typed_toolsets.rules.problems import Kind, Problem, problem
+from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.typespec import MISSING, Unresolved
 
 from .declarations import (
@@ -93,9 +94,20 @@ class Export:
 class ClassInfo:
     """The declarations and exports of one Toolset class (stored in the class's own dict)."""
 
-    def __init__(self, cls: type, own_specs: tuple[ToolSpec, ...], exports: list[Export]) -> None:
+    def __init__(
+        self,
+        cls: type,
+        own_specs: tuple[ToolSpec, ...],
+        exports: list[Export],
+        read: dict[tuple[str, Callable[..., Any]], MethodInfo],
+        generation: int,
+    ) -> None:
         self.qualname = cls.__qualname__
         self.own_specs = own_specs
+        # The methods the class defines, read when it was created, under the registry's rules
+        # of *generation*: its subclasses export those they inherit without reading them again.
+        self.read = read
+        self.generation = generation
         self._own_names = frozenset(spec.method_name for spec in own_specs)
         self.exports = exports
         self._lock = threading.Lock()
@@ -392,6 +404,9 @@ def build_class(cls: type, toolset_base: type) -> None:
         if slotted:
             raise ToolsetDefinitionError(slotted)
         return
+    # Before any method is read: a type registered meanwhile makes its reads stale.
+    generation = registry.generation
+    read: dict[tuple[str, Callable[..., Any]], MethodInfo] = {}
     problems: list[Problem] = option_fields(cls)
     if problems:  # a hand-written ``__slots__``: the option's value is no more
         raise ToolsetDefinitionError(problems)
@@ -448,10 +463,13 @@ def build_class(cls: type, toolset_base: type) -> None:
         )
         if inline_problem is not None:
             problems.append(inline_problem)
-        method: MethodInfo | None
+        method: MethodInfo | None = _read_before(owner, method_name, func)
         try:
             # Read even under a name problem: the method's own problems are listed too.
-            method = read_method(class_name, method_name, func, owner)
+            if method is None:
+                method = read_method(class_name, method_name, func, owner)
+                if owner is cls:
+                    read[method_name, func] = method
         except SignatureProblems as exc:
             problems.extend(exc.problems)
             if owner is cls or method_name in own_names:
@@ -497,7 +515,19 @@ def build_class(cls: type, toolset_base: type) -> None:
         error._parameters = tuple(parameters)  # pyright: ignore[reportPrivateUsage]
         error._deferred = tuple(deferred)  # pyright: ignore[reportPrivateUsage]
         raise error
-    type.__setattr__(cls, INFO_ATTRIBUTE, ClassInfo(cls, own, exports))
+    type.__setattr__(cls, INFO_ATTRIBUTE, ClassInfo(cls, own, exports, read, generation))
+
+
+def _read_before(owner: type, method_name: str, func: Callable[..., Any]) -> MethodInfo | None:
+    """*func* as the class defining it read it, while no type has been registered since.
+
+    Each subclass of a 100-tool base read every method again (20 ms to define it). attrs'
+    slotted copy of a class holds the first build's info, and the same functions.
+    """
+    info = vars(owner).get(INFO_ATTRIBUTE)
+    if not isinstance(info, ClassInfo) or info.generation != registry.generation:
+        return None
+    return info.read.get((method_name, func))
 
 
 def _inline_problem(

@@ -7,7 +7,6 @@ import collections.abc
 import inspect
 import math
 import typing
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
@@ -201,34 +200,6 @@ def read_method(
         Unresolved: An annotation names something not defined yet (a return annotation's only
             when not *deferred*).
     """
-    # attrs' slotted copy of a class holds the same functions: it is known by its names. A
-    # method read is alive while a class exports it, and holds its function: the id is its own.
-    key = (method_name, owner.__module__, owner.__qualname__, id(func))
-    method = None if deferred else _read.get(key)
-    if method is None or method.func is not func:
-        method = _read_method(class_name, method_name, func, owner, deferred=deferred)
-        if not deferred:
-            _read[key] = method
-    return method
-
-
-#: The methods read and still exported: a subclass exports the methods it inherits unchanged
-#: without reading them again (each subclass of a 100-tool base read them all). Forgotten when a
-#: type is registered, as the specs they were built from are.
-_read: weakref.WeakValueDictionary[tuple[str, str, str, int], MethodInfo] = (
-    weakref.WeakValueDictionary()
-)
-registry.on_new_rule(_read.clear)
-
-
-def _read_method(
-    class_name: str,
-    method_name: str,
-    func: Callable[..., Any],
-    owner: type,
-    *,
-    deferred: bool,
-) -> MethodInfo:
     try:
         signature = inspect.signature(func)
     except (TypeError, ValueError) as exc:

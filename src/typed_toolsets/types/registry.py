@@ -242,6 +242,9 @@ class TypeRegistry:
         self.strict = strict_of is not None
         self._strict_form: TypeRegistry | None = None
         self._on_new_rule: list[Callable[[], None]] = []
+        #: How many user rules were added: what was built from the rules at one count may
+        #: differ from what they build at a later one.
+        self.generation = 0
 
     def rules(self) -> list[Rule]:
         """The rules in dispatch order: users' first, then the built-in ones."""
@@ -267,6 +270,7 @@ class TypeRegistry:
                 # would still ask it first.
                 self._user[:] = [r for r in self._user if r.replaces is not rule.replaces]
             self._user.insert(0, rule)
+            self.generation += 1
             self._forget()
             strict = self._strict_form
             listeners = list(self._on_new_rule)
