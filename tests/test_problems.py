@@ -120,3 +120,10 @@ def test_records_are_frozen() -> None:
     record = problem("api-name", "C", "m")
     with pytest.raises(AttributeError):
         record.method = "other"  # type: ignore[misc]
+
+
+def test_a_long_reason_is_shown_whole() -> None:
+    # What is wrong may be in its middle (a chain of fields, the user's own exception text).
+    reason = "field A.b: " * 60 + "'Handle' is not a JSON type; register it"
+    found = problem("unsupported-type", "C", "m", "p", type="Handle", reason=reason)
+    assert reason in found.cause

@@ -465,12 +465,7 @@ class _Formatter(string.Formatter):
         if format_spec == "suggest":
             names = _names(value)
             return f"; did you mean {' or '.join(repr(n) for n in names)}?" if names else ""
-        text = format(value, format_spec)
-        if len(text) > _SHOWN_MOST:
-            # A union of a 4,000-value Literal is a 35,000-character label: its start and its
-            # end (the other variants) tell which one it is (`Problem.value` keeps it whole).
-            return f"{text[:_SHOWN_HEAD]} ... {text[-_SHOWN_TAIL:]}"
-        return text
+        return format(value, format_spec)
 
 
 def _names(value: object) -> tuple[str, ...]:
@@ -480,10 +475,22 @@ def _names(value: object) -> tuple[str, ...]:
 
 
 _FORMATTER: Final = _Formatter()
-#: The most characters of one value a message shows: past them, its start and its end.
+#: The values that are types' labels, and the most characters of one a message shows: past
+#: them, its start and its end (a reason is shown whole: what is wrong may be in its middle).
+_LABELS: Final = frozenset({"type", "union", "first", "second"})
 _SHOWN_MOST: Final = 400
 _SHOWN_HEAD: Final = 250
 _SHOWN_TAIL: Final = 145
+
+
+def _shown_label(text: Value) -> Value:
+    # A union of a 4,000-value Literal is a 35,000-character label: its start and its end (the
+    # other variants) tell which one it is (`Problem.value` keeps it whole).
+    if isinstance(text, str) and len(text) > _SHOWN_MOST:
+        return f"{text[:_SHOWN_HEAD]} ... {text[-_SHOWN_TAIL:]}"
+    return text
+
+
 _OWN_FIELDS: Final = frozenset({"toolset", "method", "parameter"})
 
 
@@ -567,7 +574,7 @@ class Problem:
             toolset=self.toolset,
             method=self.method,
             parameter=self.parameter,
-            **dict(self.values),
+            **{name: _shown_label(v) if name in _LABELS else v for name, v in self.values},
         )
 
     @property
