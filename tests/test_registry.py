@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import decimal
 import inspect
 import json
 import threading
 import typing
-from typing import Annotated, Union
+from typing import Annotated, Literal, Union
 
 import attrs
 import pytest
@@ -443,3 +444,17 @@ def test_registering_a_type_again_replaces_its_rule() -> None:
         )
     assert len(registry.rules()) == before + 1
     assert registry.spec(Ticket).schema == {"type": "string", "pattern": "^[A-Z]+$"}
+
+
+@dataclasses.dataclass
+class _Unhashable:
+    name: str
+
+    def __hash__(self) -> int:  # refuses, but not with TypeError
+        raise NotImplementedError
+
+
+def test_a_value_that_refuses_hashing_is_no_literal_value() -> None:
+    spec = registry.spec(Union[Literal["none"], _Unhashable])  # noqa: UP007
+    assert spec.unstructure("none") == "none"
+    assert spec.unstructure(_Unhashable("x")) == {"name": "x"}

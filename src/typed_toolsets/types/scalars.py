@@ -444,7 +444,7 @@ def _literal_rule(annotation: object, _builder: Builder) -> TypeSpec:
         try:
             found = (type(value), value)
             return found if found in json_of else None
-        except TypeError:  # an unhashable value is none of the literal's
+        except Exception:  # noqa: BLE001 - a value that cannot be hashed is none of the literal's
             return None
 
     def check(value: Any) -> bool:
