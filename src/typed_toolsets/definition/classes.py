@@ -119,7 +119,7 @@ class ClassInfo:
         return class_info(export.owner) is self or export.method_name in self._own_names
 
     def is_resolved(self) -> bool:
-        """Whether every export's method signature has been read."""
+        """Whether the exports are ready: every method read, the class options checked again."""
         return self._resolved
 
     def resolved_exports(self, cls: type) -> list[Export]:
