@@ -1501,9 +1501,9 @@ RECORDS: list[tuple[str, Callable[[], object], str, str | None, str | None, str 
         (
             "T: `limits` is a field of each instance (annotated in an attrs class or a dataclass, "
             "or named in `__slots__`), not a class option: `limits=` given to the constructor "
-            "changes nothing, and the class or its subclasses lose the value; a class option is "
-            "a class attribute: drop the annotation, or annotate it `ClassVar[...]` "
-            "[toolset-signature]"
+            "changes nothing, and the class itself may not keep the value (attrs removes it, a "
+            "slot replaces it); a class option is a class attribute: drop the annotation, or "
+            "annotate it `ClassVar[...]` [toolset-signature]"
         ),
     ),
     (
@@ -2363,3 +2363,34 @@ def test_the_library_s_errors_keep_their_notes_when_pickled_or_copied() -> None:
             assert type(copied) is type(error)
             assert str(copied) == str(error)
             assert copied.__notes__ == ["while loading plugin 'acme'"]  # type: ignore[attr-defined]
+
+
+def test_an_option_field_found_on_first_use_is_told_with_the_other_problems() -> None:
+    source = """
+import attrs
+from typed_toolsets import Toolset, tool
+
+@attrs.define(slots=False)
+class Tasks(Toolset):
+    toolset_name: str = "task"
+
+    @tool
+    def add(self, *, later: Later) -> None: ...
+"""
+    tasks = _module(source)["Tasks"]
+    kinds = [record.kind for record in records_of(tasks.to_tools)]
+    assert kinds == ["option-field", "unresolved-name"]
+
+
+def test_a_mixin_s_own_field_named_like_an_option_is_its_data() -> None:
+    @dataclasses.dataclass
+    class Quota:
+        limits: dict[str, int] = dataclasses.field(default_factory=dict)
+
+    class Tasks(Quota, Toolset):
+        @tool
+        def add(self, *, title: str) -> str:
+            return title
+
+    assert [p.name for p in Tasks(limits={"a": 1}).to_tools()] == ["tasks_add"]
+    assert Tasks.to_tools()[0].limits == Limits()

@@ -602,3 +602,41 @@ def test_a_type_registered_while_a_class_is_read_is_not_missed_by_its_subclasses
 
     assert Box.to_tools()[0].parameters["properties"]["amount"]["type"] == "object"
     assert Crate.to_tools()[0].parameters["properties"]["amount"] == {"type": "integer"}
+
+
+def test_after_a_registration_the_inherited_methods_are_read_once_more_then_shared(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Read again for one subclass, they were read again for every later one.
+    from typed_toolsets.definition import classes
+
+    @attrs.define
+    class Base(Toolset):
+        toolset_name = "base"
+
+        @tool
+        def one(self, n: int) -> int:
+            return n
+
+        @tool
+        def two(self, n: int) -> int:
+            return n
+
+    @attrs.define
+    class Pennies:
+        value: int
+
+    register_type(Pennies, schema={"type": "integer"}, structure=Pennies, unstructure=int)
+    reads: list[str] = []
+    read = classes.read_method
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(args[1])
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(classes, "read_method", counted)
+    first = type("First", (Base,), {})
+    assert sorted(reads) == ["one", "two"]
+    second = type("Second", (Base,), {})
+    assert sorted(reads) == ["one", "two"]
+    assert _methods(second)["one"] is _methods(first)["one"]

@@ -99,15 +99,13 @@ class ClassInfo:
         cls: type,
         own_specs: tuple[ToolSpec, ...],
         exports: list[Export],
-        read: dict[tuple[str, Callable[..., Any]], MethodInfo],
-        generation: int,
+        read: dict[tuple[str, Callable[..., Any]], tuple[int, MethodInfo]],
     ) -> None:
         self.qualname = cls.__qualname__
         self.own_specs = own_specs
-        # The methods the class defines, read when it was created, under the registry's rules
-        # of *generation*: its subclasses export those they inherit without reading them again.
+        # The methods the class defines, each read under the registry's rules of a generation
+        # (`_read_before`): its subclasses export those they inherit without reading them again.
         self.read = read
-        self.generation = generation
         self._own_names = frozenset(spec.method_name for spec in own_specs)
         self.exports = exports
         self._lock = threading.Lock()
@@ -122,24 +120,24 @@ class ClassInfo:
         """Whether the exports are ready: every method read, the class options checked again."""
         return self._resolved
 
-    def resolved_exports(self, cls: type) -> list[Export]:
-        """The exports of *cls* (this info's class) with every method signature read.
+    def resolved_exports(self, cls: type, toolset_base: type) -> list[Export]:
+        """The exports of *cls* (this info's class, a *toolset_base*) with every method read.
 
         Deferred ones are read now. A method deleted from the class after it was created is
         not looked for here (every `to_tools` would pay for it): see `check_present`.
 
         Raises:
             ToolsetDefinitionError: A deferred annotation still cannot be resolved, or the
-                method cannot be exported.
+                method cannot be exported, or a class option is an instance field.
         """
         if self._resolved:
             return self.exports
-        return self._resolve(cls)
+        return self._resolve(cls, toolset_base)
 
-    def _resolve(self, cls: type) -> list[Export]:
+    def _resolve(self, cls: type, toolset_base: type) -> list[Export]:
         """Read the deferred method signatures (see `resolved_exports`).
 
-        The class options are looked at again first: annotated in a dict attrs class or a
+        The class options are looked at again too: annotated in a dict attrs class or a
         dataclass, an option became an instance field after the class was created (by the
         decorator, which no hook of ours follows).
         """
@@ -147,10 +145,7 @@ class ClassInfo:
         with self._lock:
             if self.is_resolved():  # pragma: no cover - another thread finished first
                 return self.exports
-            fields = option_fields(cls)
-            if fields:
-                raise ToolsetDefinitionError(fields)
-            problems: list[Problem] = []
+            problems: list[Problem] = option_fields(cls, toolset_base)
             resolved: list[Export] = []
             # As `build_class` gives them: the parameters read of the class's own exports.
             parameters: list[tuple[str, str, object]] = []
@@ -229,7 +224,7 @@ def exports_of(cls: type, toolset_base: type) -> list[Export]:
             ):
                 build_class(klass, toolset_base)
         info = class_info(cls)
-    return [] if info is None else info.resolved_exports(cls)
+    return [] if info is None else info.resolved_exports(cls, toolset_base)
 
 
 def check_present(cls: type, exports: list[Export]) -> None:
@@ -400,14 +395,14 @@ def build_class(cls: type, toolset_base: type) -> None:
     if existing is not None and existing.qualname == cls.__qualname__:
         # attrs' slotted classes are built twice: the copy inherits the first build's dict. An
         # option annotated there became a slot only now.
-        slotted = option_fields(cls)
+        slotted = option_fields(cls, toolset_base)
         if slotted:
             raise ToolsetDefinitionError(slotted)
         return
     # Before any method is read: a type registered meanwhile makes its reads stale.
     generation = registry.generation
-    read: dict[tuple[str, Callable[..., Any]], MethodInfo] = {}
-    problems: list[Problem] = option_fields(cls)
+    read: dict[tuple[str, Callable[..., Any]], tuple[int, MethodInfo]] = {}
+    problems: list[Problem] = option_fields(cls, toolset_base)
     if problems:  # a hand-written ``__slots__``: the option's value is no more
         raise ToolsetDefinitionError(problems)
     own = _own_specs(cls, problems)
@@ -468,8 +463,11 @@ def build_class(cls: type, toolset_base: type) -> None:
             # Read even under a name problem: the method's own problems are listed too.
             if method is None:
                 method = read_method(class_name, method_name, func, owner)
+                owner_info = vars(owner).get(INFO_ATTRIBUTE)
                 if owner is cls:
-                    read[method_name, func] = method
+                    read[method_name, func] = (generation, method)
+                elif isinstance(owner_info, ClassInfo):  # read again: a type was registered
+                    owner_info.read[method_name, func] = (generation, method)
         except SignatureProblems as exc:
             problems.extend(exc.problems)
             if owner is cls or method_name in own_names:
@@ -515,19 +513,20 @@ def build_class(cls: type, toolset_base: type) -> None:
         error._parameters = tuple(parameters)  # pyright: ignore[reportPrivateUsage]
         error._deferred = tuple(deferred)  # pyright: ignore[reportPrivateUsage]
         raise error
-    type.__setattr__(cls, INFO_ATTRIBUTE, ClassInfo(cls, own, exports, read, generation))
+    type.__setattr__(cls, INFO_ATTRIBUTE, ClassInfo(cls, own, exports, read))
 
 
 def _read_before(owner: type, method_name: str, func: Callable[..., Any]) -> MethodInfo | None:
-    """*func* as the class defining it read it, while no type has been registered since.
+    """*func* as read for the class defining it, if no type has been registered since.
 
     Each subclass of a 100-tool base read every method again (20 ms to define it). attrs'
     slotted copy of a class holds the first build's info, and the same functions.
     """
     info = vars(owner).get(INFO_ATTRIBUTE)
-    if not isinstance(info, ClassInfo) or info.generation != registry.generation:
+    found = info.read.get((method_name, func)) if isinstance(info, ClassInfo) else None
+    if found is None or found[0] != registry.generation:
         return None
-    return info.read.get((method_name, func))
+    return found[1]
 
 
 def _inline_problem(

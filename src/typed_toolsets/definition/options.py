@@ -20,20 +20,22 @@ from .limits import DEFAULT_LIMITS, Limits
 __all__ = ["class_limits_of", "class_policy", "option_fields", "toolset_name_of"]
 
 
-def option_fields(cls: type) -> list[Problem]:
+def option_fields(cls: type, toolset_base: type) -> list[Problem]:
     """The options *cls* takes from a field of its instances, not from a class attribute.
 
-    Annotated in an attrs class or a dataclass, an option is an instance field: in a slotted
-    class the class (or the base it takes the option from, a mixin's too) holds the slot's
-    descriptor where the value was; attrs removes a dict class's class attribute once its
-    ``__init__`` is written. Either way the value is only an ``__init__`` default.
+    Annotated in a Toolset that is an attrs class or a dataclass, an option is an instance
+    field: attrs removes a dict class's class attribute once its ``__init__`` is written, and a
+    slotted class (or any base, a mixin's slots too) holds the slot's descriptor where the value
+    was. Either way the value is only an ``__init__`` default. (A mixin's field of that name is
+    its own data: the class reads the option from further along.)
     """
     where = class_display_name(cls.__qualname__)
     found: list[Problem] = []
     for option in CLASS_OPTIONS:
         for klass in cls.__mro__:
-            if option in _instance_fields(klass) or isinstance(
-                vars(klass).get(option), types.MemberDescriptorType
+            value = vars(klass).get(option)
+            if isinstance(value, types.MemberDescriptorType) or (
+                issubclass(klass, toolset_base) and option in _instance_fields(klass)
             ):
                 found.append(problem("option-field", where, option=option))
                 break

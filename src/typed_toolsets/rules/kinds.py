@@ -271,8 +271,9 @@ KINDS: Final[Mapping[Kind, Template]] = {
         "signature",
         "`{option}` is a field of each instance (annotated in an attrs class or a dataclass, or "
         "named in `__slots__`), not a class option: `{option}=` given to the constructor "
-        "changes nothing, and the class or its subclasses lose the value; a class option is a "
-        "class attribute: drop the annotation, or annotate it `ClassVar[...]`",
+        "changes nothing, and the class itself may not keep the value (attrs removes it, a slot "
+        "replaces it); a class option is a class attribute: drop the annotation, or annotate it "
+        "`ClassVar[...]`",
     ),
     "tool-option-type": Template(
         "signature", "`{option}` must be a {expected} or None (got {got})"

@@ -270,7 +270,6 @@ class TypeRegistry:
                 # would still ask it first.
                 self._user[:] = [r for r in self._user if r.replaces is not rule.replaces]
             self._user.insert(0, rule)
-            self.generation += 1
             self._forget()
             strict = self._strict_form
             listeners = list(self._on_new_rule)
@@ -279,6 +278,9 @@ class TypeRegistry:
                 strict._forget()
         for forget in listeners:
             forget()
+        # Last: what is built from here on sees the new rule, whatever it was counted under.
+        with self._lock:
+            self.generation += 1
 
     def on_new_rule(self, forget: Callable[[], None]) -> None:
         """Call *forget* after each user rule is added: a cache built from specs must forget them.
