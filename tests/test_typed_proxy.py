@@ -122,10 +122,37 @@ def test_a_private_method_is_named_as_its_class_stores_it() -> None:
     )
 
 
-@pytest.mark.parametrize("method", [len, Catalog.search, lambda: None, "search"])
+class Shelf(Catalog):
+    @staticmethod
+    def label() -> str:
+        return "shelf"
+
+    shortcut = lambda self: None  # noqa: E731
+
+
+class Plain:
+    def search(self) -> None: ...
+
+
+@pytest.mark.parametrize(
+    "method", [len, lambda: None, "search", Shelf.label, Shelf.shortcut, Plain.search]
+)
 def test_only_a_method_of_a_toolset_instance(method: object) -> None:
-    with pytest.raises(TypeError, match=r"takes a method of a toolset instance"):
+    with pytest.raises(TypeError, match=r"takes a method of a toolset instance") as caught:
         Toolset.proxy(method)  # type: ignore[arg-type]  # what the check refuses
+    assert not isinstance(caught.value, ToolsetDefinitionError)  # no instance would do
+
+
+@pytest.mark.parametrize("method", [Catalog.search, Shelf.search, Catalog.fetch])
+def test_a_toolset_s_function_read_from_its_class_says_to_make_an_instance(
+    method: object,
+) -> None:
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        Toolset.proxy(method)  # type: ignore[arg-type]  # what the check refuses
+    (problem,) = caught.value.problems
+    name = method.__name__  # type: ignore[attr-defined]
+    assert (problem.kind, problem.toolset, problem.method) == ("proxy-of-class", "Catalog", name)
+    assert f"as in Toolset.proxy(Catalog().{name})" in str(problem)
 
 
 def test_problems_found_when_the_tools_are_built_are_raised() -> None:

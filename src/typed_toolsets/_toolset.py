@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, TypeVar, cast, overload
@@ -179,6 +180,25 @@ def _instance_to_tools(instance: Toolset) -> list[ToolProxy]:
     return _proxies(type(instance), instance)
 
 
+def _defining_toolset(method: object) -> tuple[type, str] | None:
+    """The Toolset class whose body defines *method* as a plain method, and its name there.
+
+    Found by the function's names: a class inside a function (``<locals>``) is not, and the
+    plain TypeError is raised for it.
+    """
+    if not isinstance(method, types.FunctionType):
+        return None
+    *path, name = method.__qualname__.split(".")
+    found: object = sys.modules.get(method.__module__)
+    for part in path:
+        found = getattr(found, part, None)
+    if not (isinstance(found, type) and issubclass(found, Toolset)):
+        return None
+    if vars(found).get(mangle(found.__name__, name)) is method:
+        return found, name
+    return None
+
+
 def _stored_name(func: object) -> str:
     """The class attribute a method's function was defined as: its name, mangled if private."""
     name = str(getattr(func, "__name__", ""))
@@ -193,10 +213,11 @@ def _proxy_of(method: Callable[..., object]) -> ToolProxy:
     instance = getattr(method, "__self__", None)
     func = getattr(method, "__func__", None)
     if not isinstance(instance, Toolset) or func is None:
-        owner, _, name = getattr(method, "__qualname__", "").rpartition(".")
-        if isinstance(method, types.FunctionType) and owner and not owner.endswith("<locals>"):
+        defined = _defining_toolset(method)
+        if defined is not None:
             # `Toolset.proxy(Tasks.search)`: the function read from the class.
-            record = problem("proxy-of-class", class_display_name(owner), name)
+            owner, name = defined
+            record = problem("proxy-of-class", class_display_name(owner.__qualname__), name)
             raise ToolsetDefinitionError([record])
         msg = (
             "Toolset.proxy() takes a method of a toolset instance, as in "

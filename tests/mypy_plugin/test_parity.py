@@ -63,6 +63,7 @@ KNOWN = [
             "Toolset.proxy(Tools.search)",
             "Tools.proxy(Tools.find)",
             "proxy(kind.search)",
+            "proxy(MoreTools.search)",
         )
     ),
     (

@@ -29,7 +29,7 @@ from .codes import report
 from .deps import depend_on
 from .fullnames import TOOLSET
 from .members import lookup_member
-from .typeinfo import checker_modules, function_of
+from .typeinfo import checker_modules, function_of, wrapped_function
 
 __all__ = ["abstract_methods", "check_proxy_call", "check_to_tools_access"]
 
@@ -117,11 +117,18 @@ def check_proxy_call(ctx: MethodContext) -> Type:
     owner = _class_read(receiver)
     if owner is not None:
         read = lookup_member(owner, argument.name, checker_modules(ctx.api))
-        func = function_of(read.node if read is not None else None)
-        if func is not None and not (func.is_static or func.is_class or func.is_property):
+        node = read.node if read is not None else None
+        func = function_of(node)
+        if (
+            func is not None
+            and func.info is not FUNC_NO_INFO
+            and func.info.has_base(TOOLSET)
+            and not (func.is_static or func.is_class or func.is_property)
+            and not wrapped_function(node)
+        ):
             # `Toolset.proxy(Tasks.search)`: no instance to bind, a TypeError at run time,
-            # which names the function by its own name (`find = search` is `search`).
-            found = problem("proxy-of-class", display_name(owner), func.name)
+            # which names the function as its class defines it (`find = search` is `search`).
+            found = problem("proxy-of-class", display_name(func.info), func.name)
             report(ctx.api, found, argument)
         return ctx.default_return_type
     if not isinstance(receiver, Instance) or not receiver.type.has_base(TOOLSET):

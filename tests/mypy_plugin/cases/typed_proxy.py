@@ -1,4 +1,6 @@
 # Toolset.proxy(instance.method): the method must be one the class exports, as at run time.
+import functools
+
 from typed_toolsets import ToolResult, Toolset, tool
 
 from remote_base import RemoteMid
@@ -51,8 +53,17 @@ class Tools(Toolset):
     def helper() -> None: ...
 
 
+class MoreTools(Tools):
+    @functools.lru_cache  # noqa: B019 - the class attribute is the cache's wrapper
+    def cached(self) -> int:
+        return 1
+
+
 def from_the_class(kind: type[Tools]) -> None:
     Toolset.proxy(Tools.search)  # E: Tools.search: Toolset.proxy() takes a method of a toolset instance, not the class's function: make an instance and pass its method, as in Toolset.proxy(Tools().search)  [toolset-not-a-method]
     Tools.proxy(Tools.find)  # E: Tools.search: Toolset.proxy() takes a method of a toolset instance, not the class's function: make an instance and pass its method, as in Toolset.proxy(Tools().search)  [toolset-not-a-method]
     Toolset.proxy(kind.search)  # E: Tools.search: Toolset.proxy() takes a method of a toolset instance, not the class's function: make an instance and pass its method, as in Toolset.proxy(Tools().search)  [toolset-not-a-method]
     Toolset.proxy(Tools().search)
+    Toolset.proxy(MoreTools.search)  # E: Tools.search: Toolset.proxy() takes a method of a toolset instance, not the class's function: make an instance and pass its method, as in Toolset.proxy(Tools().search)  [toolset-not-a-method]
+    Toolset.proxy(MoreTools.cached)  # a wrapper: the run time judges it
+    Toolset.proxy(Tools.helper)  # a staticmethod: no instance to make
