@@ -23,7 +23,8 @@ from annotated_types import Ge, MaxLen, MultipleOf
 from typing_extensions import NamedTuple, TypedDict
 
 from typed_toolsets import Limits, Toolset, ToolsetDefinitionError, TypedToolsetsError, tool
-from typed_toolsets.rules.problems import CHECK_ONLY_CODES, KINDS, STATIC_ONLY_CODES, Problem
+from typed_toolsets.rules.kinds import CHECK_ONLY_CODES, KINDS, STATIC_ONLY_CODES
+from typed_toolsets.rules.problems import Problem
 
 
 def records_of(build: Callable[[], object]) -> list[Problem]:

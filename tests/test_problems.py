@@ -8,7 +8,7 @@ from typing import get_args
 import pytest
 
 from typed_toolsets import Problem as PublicProblem
-from typed_toolsets.rules.problems import (
+from typed_toolsets.rules.kinds import (
     CHECK_ONLY_CODES,
     CODE_PREFIX,
     KINDS,
@@ -16,9 +16,8 @@ from typed_toolsets.rules.problems import (
     STATIC_ONLY_CODES,
     WARNING_CODES,
     Kind,
-    Problem,
-    problem,
 )
+from typed_toolsets.rules.problems import Problem, problem
 
 
 def test_the_kind_literal_and_the_template_table_agree() -> None:

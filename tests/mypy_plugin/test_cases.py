@@ -29,7 +29,7 @@ def test_every_case_expects_something_or_says_clean(
 
 
 def test_every_plugin_code_is_exercised(case_output: dict[Path, list[str]]) -> None:
-    from typed_toolsets.rules.problems import CHECK_ONLY_CODES, PROBLEM_CODES
+    from typed_toolsets.rules.kinds import CHECK_ONLY_CODES, PROBLEM_CODES
 
     seen = {line.rsplit("[", 1)[-1].rstrip("]") for lines in case_output.values() for line in lines}
     # Not `check`'s own: the plugin does not run the code that would raise it.

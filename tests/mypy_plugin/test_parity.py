@@ -30,8 +30,9 @@ from typed_toolsets.analysis.check import Finding, run_check
 from typed_toolsets.analysis.targets import load_module, toolset_classes
 from typed_toolsets.definition.classes import init_problem
 from typed_toolsets.definition.errors import ToolsetDefinitionError
+from typed_toolsets.rules.kinds import CODE_PREFIX, STATIC_ONLY_CODES
 from typed_toolsets.rules.names import class_display_name
-from typed_toolsets.rules.problems import CODE_PREFIX, STATIC_ONLY_CODES, Problem
+from typed_toolsets.rules.problems import Problem
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASES = sorted(CASES_DIR.glob("*.py"))

@@ -42,8 +42,9 @@ from typed_toolsets.definition.classes import (
 )
 from typed_toolsets.definition.declarations import ToolSpec
 from typed_toolsets.definition.errors import ToolsetDefinitionError
+from typed_toolsets.rules.kinds import CODE_PREFIX, PROBLEM_CODES
 from typed_toolsets.rules.names import class_display_name
-from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem
+from typed_toolsets.rules.problems import Problem
 from typed_toolsets.rules.problems import problem as make_problem
 
 from .ambiguity import find_ambiguity

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 import attrs
 
+from typed_toolsets.rules.kinds import Kind
 from typed_toolsets.rules.labels import safe_repr
 from typed_toolsets.rules.names import (
     API_NAMES,
@@ -25,7 +26,7 @@ from typed_toolsets.rules.names import (
     final_tool_name,
     tool_name_problem,
 )
-from typed_toolsets.rules.problems import Kind, Problem, problem
+from typed_toolsets.rules.problems import Problem, problem
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.typespec import MISSING, Unresolved
 

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, over
 import attrs
 
 from typed_toolsets._public import public
+from typed_toolsets.rules.kinds import OVERLOAD_MARK
 from typed_toolsets.rules.labels import safe_repr
-from typed_toolsets.rules.problems import OVERLOAD_MARK, Problem, problem
+from typed_toolsets.rules.problems import Problem, problem
 
 from .errors import ToolsetDefinitionError
 from .limits import Limits

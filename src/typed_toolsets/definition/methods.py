@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 
+from typed_toolsets.rules.kinds import Kind
 from typed_toolsets.rules.labels import label, safe_repr
-from typed_toolsets.rules.problems import Kind, Problem, problem
+from typed_toolsets.rules.problems import Problem, problem
 from typed_toolsets.types import docstrings
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.defaults import NonFiniteDefaultError, json_default

@@ -33,6 +33,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import Type
 
+from typed_toolsets.rules.kinds import Kind
 from typed_toolsets.rules.names import (
     API_NAMES,
     close_matches,
@@ -41,7 +42,7 @@ from typed_toolsets.rules.names import (
     mangle,
     tool_name_problem,
 )
-from typed_toolsets.rules.problems import Kind, Problem, problem
+from typed_toolsets.rules.problems import Problem, problem
 
 from .codes import Span, failed_within, note, report
 from .decorators import overload_mark_problem

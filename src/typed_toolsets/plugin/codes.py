@@ -9,7 +9,8 @@ from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface, SemanticAnalyzerPluginInterface
 
-from typed_toolsets.rules.problems import CODE_PREFIX, PROBLEM_CODES, Problem
+from typed_toolsets.rules.kinds import CODE_PREFIX, PROBLEM_CODES
+from typed_toolsets.rules.problems import Problem
 
 __all__ = ["ERROR_CODES", "TOOLSET_CODE", "Span", "failed_within", "note", "report"]
 

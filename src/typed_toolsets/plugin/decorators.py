@@ -25,8 +25,9 @@ from mypy.nodes import (
 )
 from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 
+from typed_toolsets.rules.kinds import OVERLOAD_MARK
 from typed_toolsets.rules.names import mangle
-from typed_toolsets.rules.problems import OVERLOAD_MARK, Problem, problem
+from typed_toolsets.rules.problems import Problem, problem
 
 from .codes import report
 from .reader import Reader, span

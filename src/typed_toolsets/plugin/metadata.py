@@ -11,7 +11,7 @@ from typing import Final, cast
 
 from mypy.nodes import Decorator, SymbolNode, TypeInfo
 
-from typed_toolsets.rules.problems import KINDS, Kind
+from typed_toolsets.rules.kinds import KINDS, Kind
 
 from .codes import Span
 from .typeinfo import wrapped_function

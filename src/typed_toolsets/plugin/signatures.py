@@ -41,8 +41,9 @@ from mypy.types import (
 )
 
 from typed_toolsets.rules import reasons
+from typed_toolsets.rules.kinds import Kind
 from typed_toolsets.rules.names import mangle
-from typed_toolsets.rules.problems import Kind, Problem, problem
+from typed_toolsets.rules.problems import Problem, problem
 from typed_toolsets.rules.shapes import find_ambiguity
 
 from .codes import Span

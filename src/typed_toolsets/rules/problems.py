@@ -8,7 +8,7 @@ and the values its message needs; ``str(problem)`` is its line of the error mess
     Tasks.asign: Tasks has no method 'asign' to export [toolset-unknown-method]
 
 Each kind of problem (`Kind`) has one error code and one template in `KINDS` (the table is
-`typed_toolsets.rules.kinds`; its names are re-exported here); this module renders them.
+`typed_toolsets.rules.kinds`); this module renders them.
 
 ``tool()``'s own argument errors are raised before any class exists: their records have
 ``toolset=None`` and render as ``tool(): <cause> [toolset-<code>]``. A `ToolsetDefinitionError`
@@ -29,30 +29,9 @@ from typing import Final, Literal, TypeAlias, cast
 
 from typed_toolsets._public import public
 
-from .kinds import (
-    CHECK_ONLY_CODES,
-    CODE_PREFIX,
-    KINDS,
-    OVERLOAD_MARK,
-    PROBLEM_CODES,
-    STATIC_ONLY_CODES,
-    WARNING_CODES,
-    Kind,
-)
+from .kinds import CODE_PREFIX, KINDS, WARNING_CODES, Kind
 
-__all__ = [
-    "CHECK_ONLY_CODES",
-    "CODE_PREFIX",
-    "KINDS",
-    "OVERLOAD_MARK",
-    "PROBLEM_CODES",
-    "STATIC_ONLY_CODES",
-    "WARNING_CODES",
-    "Kind",
-    "Problem",
-    "Value",
-    "problem",
-]
+__all__ = ["Problem", "Value", "problem"]
 
 #: A value a message needs: a text (names, type labels, reasons, reprs) or a list of names.
 Value: TypeAlias = "str | tuple[str, ...]"
