@@ -155,6 +155,44 @@ def test_a_toolset_s_function_read_from_its_class_says_to_make_an_instance(
     assert f"as in Toolset.proxy(Catalog().{name})" in str(problem)
 
 
+def test_the_function_of_a_class_defined_in_a_function_says_to_make_an_instance() -> None:
+    # Not reachable from its module: found among the toolset classes alive, by its name.
+    def make() -> type[Toolset]:
+        class Local(Toolset):
+            @tool
+            def search(self, *, query: str) -> str:
+                return query
+
+        return Local
+
+    local = make()
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        Toolset.proxy(local.search)  # type: ignore[attr-defined]  # what the check refuses
+    (problem,) = caught.value.problems
+    assert (problem.kind, problem.toolset, problem.method) == ("proxy-of-class", "Local", "search")
+    assert "as in Toolset.proxy(Local().search)" in str(problem)
+
+
+def test_a_function_of_a_class_its_module_no_longer_names_says_to_make_an_instance() -> None:
+    namespace: dict[str, object] = {}
+    exec(  # noqa: S102 - a module-level class, its name then bound to another class
+        "from typed_toolsets import Toolset, tool\n"
+        "class Again(Toolset):\n"
+        "    @tool\n"
+        "    def go(self) -> None: ...\n"
+        "first = Again\n"
+        "class Again(Toolset):\n"
+        "    @tool\n"
+        "    def go(self) -> None: ...\n",
+        namespace,
+    )
+    first = namespace["first"]
+    assert isinstance(first, type)
+    with pytest.raises(ToolsetDefinitionError) as caught:
+        Toolset.proxy(vars(first)["go"])
+    assert caught.value.problems[0].kind == "proxy-of-class"
+
+
 def test_problems_found_when_the_tools_are_built_are_raised() -> None:
     namespace: dict[str, object] = {}
     exec(  # noqa: S102 - a class whose annotation names something never defined

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, TypeVar, cast, overload
 
 import attrs
@@ -183,20 +184,44 @@ def _instance_to_tools(instance: Toolset) -> list[ToolProxy]:
 def _defining_toolset(method: object) -> tuple[type, str] | None:
     """The Toolset class whose body defines *method* as a plain method, and its name there.
 
-    Found by the function's names: a class inside a function (``<locals>``) is not, and the
-    plain TypeError is raised for it.
+    Found by the function's names, through its module; a class out of its module's reach (one
+    defined in a function: ``<locals>``) among the toolset classes alive, by its qualified name.
     """
     if not isinstance(method, types.FunctionType):
         return None
     *path, name = method.__qualname__.split(".")
+    if not path:
+        return None
     found: object = sys.modules.get(method.__module__)
     for part in path:
         found = getattr(found, part, None)
-    if not (isinstance(found, type) and issubclass(found, Toolset)):
-        return None
-    if vars(found).get(mangle(found.__name__, name)) is method:
-        return found, name
+    # The class its module names first; another of that name only when it is not the one.
+    for owner in itertools.chain([found], _toolset_classes(".".join(path))):
+        if (
+            isinstance(owner, type)
+            and issubclass(owner, Toolset)
+            and vars(owner).get(mangle(owner.__name__, name)) is method
+        ):
+            return owner, name
     return None
+
+
+def _toolset_classes(qualname: str) -> Iterator[type]:
+    """The subclasses of `Toolset` alive whose qualified name is *qualname*, lazily.
+
+    Only for an error's wording (a class's function passed to `Toolset.proxy`): it walks every
+    toolset class.
+    """
+    seen: set[type] = set()
+    stack: list[type] = [Toolset]
+    while stack:
+        below: list[type] = type.__subclasses__(stack.pop())
+        for sub in below:
+            if sub not in seen:
+                seen.add(sub)
+                stack.append(sub)
+                if sub.__qualname__ == qualname:
+                    yield sub
 
 
 def _stored_name(func: object) -> str:
