@@ -134,3 +134,22 @@ def test_the_readme_first_command_works_from_a_fresh_install(tmp_path: Path) -> 
         check=True,
     )
     assert where.stdout.startswith(str(site))  # the installed copy ran, not the source tree
+
+
+def test_off_posix_the_demo_says_what_it_needs_in_one_line() -> None:
+    # Pretended as in tests/test_process.py: the standard modules first, then os.name says "nt".
+    script = (
+        "import pathlib, selectors, shutil, signal, subprocess, sys, tempfile\n"
+        "import os\n"
+        "os.name = 'nt'\n"
+        "from typed_toolsets.cli.main import main\n"
+        "sys.exit(main(['demo']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    (line,) = done.stderr.splitlines()  # no traceback
+    assert line.startswith("typed-toolsets demo: error: typed_toolsets' built-in toolsets")
+    assert "on Windows, run them under WSL" in line

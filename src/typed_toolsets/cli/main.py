@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import io
 import os
 import re
@@ -84,9 +85,16 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return verdict
 
 
-def _demo(args: argparse.Namespace, out: TextIO, _err: TextIO) -> int:
+def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .demo import main as demo
 
+    try:
+        # The demo's agent runs the text toolset, which needs a POSIX system: off one, its
+        # import says so, and that is said in one line, not as a traceback.
+        importlib.import_module("typed_toolsets.text")
+    except ImportError as exc:
+        err.write(f"typed-toolsets demo: error: {exc}\n")
+        return EXIT_PROBLEMS
     demo(out, as_json=args.json)
     return EXIT_OK
 
