@@ -147,10 +147,9 @@ def _rule_of(annotation: object) -> str:
     """The name of the registry rule that builds *annotation* (users' rules come first)."""
     from typed_toolsets.types.catalog import registry
 
-    for rule in registry.rules():
-        if rule.predicate(annotation):
-            return rule.name
-    return "unsupported"  # pragma: no cover - the catalog's last rule matches everything
+    rule = registry.rule_for(annotation)
+    # The catalog's last rule matches everything.
+    return "unsupported" if rule is None else rule.name  # pragma: no branch
 
 
 _SCALAR_KINDS: Final[dict[object, str]] = {

@@ -25,7 +25,10 @@ _UNKNOWN: Final[frozenset[str]] = frozenset()
 
 
 def _rule_for(annotation: object) -> Rule | None:
-    for rule in registry.rules():
+    found = registry.user_rule(annotation)
+    if found is not None:
+        return found
+    for rule in registry.builtin_rules():
         try:
             if rule.predicate(annotation):
                 return rule

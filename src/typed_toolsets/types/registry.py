@@ -109,8 +109,8 @@ class Rule:
         factory: Builds the annotation's `TypeSpec`.
         shape: Describes the annotation for the ambiguity analysis (which JSON values it
             admits), as the factory's schema does; by default, from the schema's JSON types.
-        replaces: For a user rule, what it is the rule of (the registered class): a later
-            rule for the same takes its place.
+        replaces: For a user rule (where it is required), what it is the rule of (the
+            registered class): a later rule for the same takes its place.
     """
 
     name: str
@@ -180,12 +180,12 @@ class Builder:
             found = _lookup(self.cache, annotation)
         if found is not None:
             return found
-        for rule in self.registry.rules():
-            if rule.predicate(annotation):
-                spec = rule.factory(annotation, self)
-                _store(self.cache, annotation, spec)
-                return spec
-        raise Unsupported(_describe_unsupported(annotation))
+        rule = self.registry.rule_for(annotation)
+        if rule is None:
+            raise Unsupported(_describe_unsupported(annotation))
+        spec = rule.factory(annotation, self)
+        _store(self.cache, annotation, spec)
+        return spec
 
     def struct(self, cls: type, make: Callable[[], TypeSpec]) -> TypeSpec:
         """Build an object type that may refer to itself, directly or through other classes.
@@ -230,7 +230,8 @@ class TypeRegistry:
         self, rules: Iterable[Rule] = (), *, strict_of: TypeRegistry | None = None
     ) -> None:
         self._builtin: list[Rule] = list(rules)
-        self._user: list[Rule] = []
+        # By the class each is the rule of (`Rule.replaces`), the latest registered last.
+        self._user: dict[object, Rule] = {}
         self._cache: dict[object, TypeSpec] = {}
         self._defs: dict[type, tuple[str, Schema, frozenset[type]]] = {}
         self._def_refs: dict[type, TypeSpec] = {}
@@ -247,9 +248,39 @@ class TypeRegistry:
         self.generation = 0
 
     def rules(self) -> list[Rule]:
-        """The rules in dispatch order: users' first, then the built-in ones."""
+        """The rules in dispatch order: users' first (the latest first), then the built-in ones."""
         source = self._rules_of
-        return [*source._user, *source._builtin]
+        return [*reversed(source._user.values()), *source._builtin]
+
+    def user_rule(self, annotation: object) -> Rule | None:
+        """The user rule of *annotation* (a registered class), if any.
+
+        Found by the class, not tried in turn: however many types are registered, a lookup
+        costs the same.
+        """
+        try:
+            rule = self._rules_of._user.get(annotation)
+        except TypeError:  # unhashable: no class
+            return None
+        return rule if rule is not None and rule.predicate(annotation) else None
+
+    def builtin_rules(self) -> list[Rule]:
+        """The built-in rules in dispatch order (after the user rules)."""
+        return self._rules_of._builtin
+
+    def rule_for(self, annotation: object) -> Rule | None:
+        """The first rule in dispatch order (`rules`) whose predicate takes *annotation*.
+
+        Raises:
+            Exception: What a built-in rule's predicate raised.
+        """
+        found = self.user_rule(annotation)
+        if found is not None:
+            return found
+        for rule in self._rules_of._builtin:
+            if rule.predicate(annotation):
+                return rule
+        return None
 
     def add_builtin(self, rule: Rule) -> None:
         """Append a built-in rule (used while the package initialises)."""
@@ -264,12 +295,13 @@ class TypeRegistry:
         entries of the old builds stay until a new build replaces them, so a schema built
         before the rule is still documented as it was built.
         """
+        if rule.replaces is None:
+            msg = f"a user rule is the rule of one class (`replaces`): {rule.name}"
+            raise ValueError(msg)
         with self._lock:
-            if rule.replaces is not None:
-                # Registered again: the earlier rule could never match again, and every build
-                # would still ask it first.
-                self._user[:] = [r for r in self._user if r.replaces is not rule.replaces]
-            self._user.insert(0, rule)
+            # Registered again: the earlier rule could never match again.
+            self._user.pop(rule.replaces, None)
+            self._user[rule.replaces] = rule
             self._forget()
             strict = self._strict_form
             listeners = list(self._on_new_rule)
