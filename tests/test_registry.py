@@ -144,6 +144,16 @@ def test_register_type_checks_its_arguments() -> None:
         ({"properties": {"a": {"pattern": 3}}}, "its pattern 3 is not a string"),
         ({"type": "strnig"}, "its type 'strnig' is not a JSON Schema type"),
         ({"type": ["string", "nul"]}, "its type 'nul' is not a JSON Schema type"),
+        # What jsonschema's metaschema refuses, which failed each call (or built no toolset).
+        ({"type": "string", "minLength": "3"}, "at /minLength, '3' is not of type 'integer'"),
+        ({"anyOf": []}, "at /anyOf, [] should be non-empty"),
+        ({"type": "number", "multipleOf": 0}, "at /multipleOf, 0 is less than or equal to"),
+        ({"enum": 5}, "it is not a Draft 2020-12 JSON Schema: at /enum, 5 is not of type 'array'"),
+        # Not JSON: the schema is exported as JSON.
+        ({"type": "string", "default": Money}, "at /default, which is not a JSON value"),
+        ({"maximum": float("nan")}, "it holds nan at /maximum, which is not a JSON number"),
+        ({"properties": {"a": {"enum": [1, float("inf")]}}}, "inf at /properties/a/enum/1"),
+        ({"properties": {1: {}}}, "a key that is not a string, 1, at /properties"),
     ],
 )
 def test_a_schema_that_cannot_work_is_refused_when_registered(schema: object, says: str) -> None:

@@ -2,9 +2,11 @@
 
 A registered type's schema is written into the schema of every tool that uses the type, and its
 arguments are checked against it with jsonschema (which runs ``pattern`` with Python's `re`).
-Three mistakes would otherwise surface only when a model calls such a tool, as an internal
-error: a reference (it would resolve against the tool's schema, not this one), a pattern Python
-cannot compile, and a ``type`` that is not one of JSON Schema's. Stdlib only.
+Mistakes would otherwise surface only when a model calls such a tool, as an internal error or
+as its arguments refused: a value that is not JSON (the schema is exported as JSON), a
+reference (it would resolve against the tool's schema, not this one), a pattern Python cannot
+compile, a ``type`` that is not one of JSON Schema's; `typed_toolsets.types.usertypes` then asks
+jsonschema's metaschema about the rest. Stdlib only.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-__all__ = ["JSON_TYPES", "schema_problem"]
+__all__ = ["JSON_TYPES", "not_json", "schema_problem"]
 
 #: JSON Schema's type names.
 JSON_TYPES: Final = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
@@ -73,6 +75,37 @@ def schema_problem(schema: Mapping[str, Any]) -> str | None:
                 known = ", ".join(sorted(JSON_TYPES))
                 return f"its type {name!r} is not a JSON Schema type (one of {known})"
     return None
+
+
+def not_json(value: object) -> str | None:
+    """The first part of *value* that is not a JSON value, said with where it is; None if none.
+
+    JSON values: str, int, a finite float, bool, None, a list or tuple of them, a mapping with
+    str keys of them.
+    """
+    stack: list[tuple[object, str]] = [(value, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, Mapping):
+            mapping: Mapping[object, object] = item  # pyright: ignore[reportUnknownVariableType]
+            for key, sub in mapping.items():
+                if not isinstance(key, str):
+                    return f"it has a key that is not a string, {key!r}, at {_at(where)}"
+                stack.append((sub, f"{where}/{key}"))
+        elif isinstance(item, (list, tuple)):
+            items: list[object] | tuple[object, ...] = item  # pyright: ignore[reportUnknownVariableType]
+            stack += [(sub, f"{where}/{index}") for index, sub in enumerate(items)]
+        elif isinstance(item, float):
+            if item != item or item in (float("inf"), float("-inf")):
+                return f"it holds {item!r} at {_at(where)}, which is not a JSON number"
+        elif item is not None and not isinstance(item, (str, int)):
+            return f"it holds {item!r} at {_at(where)}, which is not a JSON value"
+    return None
+
+
+def _at(where: str) -> str:
+    """A JSON pointer into the schema, for a message."""
+    return where or "the top level"
 
 
 def _subschemas(schema: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:

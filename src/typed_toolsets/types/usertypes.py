@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol, TypeAlias
 
 from .registry import Builder, Rule, registry
-from .schema_lint import JSON_TYPES, schema_problem
+from .schema_lint import JSON_TYPES, not_json, schema_problem
 from .typespec import (
     AmbiguousNumber,
     Reject,
@@ -119,8 +119,9 @@ def register_type(
 
     Raises:
         TypeError: An argument has the wrong type, or *tp* is ``NoneType`` (always JSON null).
-        ValueError: *schema* uses a reference (``$ref``, ``$defs``...), a pattern Python's `re`
-            cannot compile, or a ``type`` JSON Schema does not have.
+        ValueError: *schema* holds a value that is not JSON, uses a reference (``$ref``,
+            ``$defs``...), a pattern Python's `re` cannot compile or a ``type`` JSON Schema does
+            not have, or is not a Draft 2020-12 schema (its metaschema refuses it).
     """
     # Checked at run time too: callers without a type checker pass anything.
     if not isinstance(typing.cast(object, tp), type):
@@ -145,8 +146,17 @@ def register_type(
             f"(got {strategy!r})."
         )
         raise TypeError(msg)
+    problem = not_json(schema)
     frozen_schema = json_copy(schema)
-    problem = schema_problem(frozen_schema)
+    if problem is None:
+        problem = schema_problem(frozen_schema)
+    if problem is None:
+        # jsonschema's own verdict on the rest (a keyword's value of the wrong kind: an
+        # `enum` that is not an array, a `multipleOf` of 0, an empty `anyOf`); it is imported
+        # here rather than at the first call of a tool using the type.
+        from .validator import metaschema_problem
+
+        problem = metaschema_problem(frozen_schema)
     if problem is not None:
         msg = f"`schema` for {tp.__qualname__} cannot be used: {problem}."
         raise ValueError(msg)

@@ -11,7 +11,13 @@ import typing
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
-from jsonschema import Draft202012Validator, FormatChecker, ValidationError, validators
+from jsonschema import (
+    Draft202012Validator,
+    FormatChecker,
+    SchemaError,
+    ValidationError,
+    validators,
+)
 
 from typed_toolsets.rules.formats import FORMAT_TYPES
 
@@ -86,6 +92,16 @@ _Validator: Final = _extend(
 def make_validator(schema: Schema) -> Draft202012Validator:
     """Build a Draft 2020-12 validator for *schema* with the library's format checks."""
     return _Validator(schema, format_checker=format_checker())
+
+
+def metaschema_problem(schema: Schema) -> str | None:
+    """Why *schema* is not a Draft 2020-12 schema, as its metaschema says; None when it is one."""
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        where = "".join(f"/{part}" for part in exc.path) or "the top level"
+        return f"it is not a Draft 2020-12 JSON Schema: at {where}, {exc.message}"
+    return None
 
 
 def _valid(schema: Mapping[str, Any], value: Any) -> bool:
