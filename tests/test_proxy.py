@@ -432,6 +432,75 @@ class TestAsync:
             asyncio.run(main())
         assert time.monotonic() - started < 5
 
+    @pytest.mark.skipif(sys.version_info < (3, 11), reason="Task.cancelling is Python 3.11+")
+    @pytest.mark.parametrize("left_by", ["a caller's task group", "a handled cancellation"])
+    def test_a_request_left_counted_before_the_call_is_not_the_call_s_cancellation(
+        self, left_by: str
+    ) -> None:
+        # The caller's task kept a request counted from before the call (3.11 and 3.12 leave a
+        # group's own one when a child fails after the body; code that handles a cancellation
+        # and goes on leaves its own): an async or inline tool's error was taken for the
+        # caller's cancellation, and CancelledError raised where the sync forms say the error.
+        class Failing(Toolset):
+            @tool
+            async def later(self) -> int:
+                raise ZeroDivisionError("division by zero")
+
+            @tool(inline=True)
+            def now(self) -> int:
+                raise ZeroDivisionError("division by zero")
+
+            @tool
+            async def waits(self) -> int:
+                try:
+                    await asyncio.sleep(10)
+                except asyncio.CancelledError:
+                    raise RuntimeError("stopped") from None
+                return 1
+
+        later, now, waits = Failing.to_tools()
+
+        async def leave_a_request() -> None:
+            task = asyncio.current_task()
+            assert task is not None
+            if left_by == "a handled cancellation":
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.sleep(1)
+                return
+
+            async def child() -> None:
+                await asyncio.sleep(0.01)
+                raise KeyError("k")
+
+            with contextlib.suppress(Exception):
+                async with asyncio.TaskGroup() as group:
+                    group.create_task(child())
+
+        async def main() -> tuple[list[str], int]:
+            await leave_a_request()
+            task = asyncio.current_task()
+            assert task is not None
+            left = task.cancelling()
+            messages = [await later.adynamic_call({}), await now.adynamic_call({})]
+            messages.append((await later.ainvoke({})).error.message)  # type: ignore[union-attr]
+            # A request made during the call, on top of the one left, is the caller's: the
+            # tool turned it into an error, and the caller is cancelled all the same.
+            with pytest.raises(TimeoutError):
+                async with asyncio.timeout(0.05):
+                    await waits.adynamic_call({})
+            return messages, left
+
+        messages, left = asyncio.run(main())
+        if sys.version_info < (3, 13) or left_by == "a handled cancellation":
+            assert left == 1  # the case this is about
+        failed = "Tool 'failing_{}' failed: ZeroDivisionError: division by zero"
+        assert messages == [
+            "Error: " + failed.format("later"),
+            "Error: " + failed.format("now"),
+            failed.format("later"),
+        ]
+
     def test_cancellation_propagates(self) -> None:
         slow_add = tools()["slow_add"]
 

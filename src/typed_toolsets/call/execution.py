@@ -43,6 +43,7 @@ __all__ = [
     "abandoned",
     "awaitable",
     "being_cancelled",
+    "cancel_requests",
     "cancellation_in",
     "call_in_own_thread",
     "contained",
@@ -428,15 +429,35 @@ def awaitable(value: object) -> typing.TypeGuard[typing.Awaitable[Any]]:
     return inspect.isawaitable(value)
 
 
-def being_cancelled(exc: BaseException) -> bool:
+def cancel_requests() -> int:
+    """How many requests to cancel the current task has pending (``Task.cancelling``); 0 if none.
+
+    Read as a call starts: requests left counted from before it (see `being_cancelled`) are not
+    the call's to act on. Python 3.10 cannot tell (0), nor can code outside a task.
+    """
+    if sys.version_info >= (3, 11):
+        asyncio = sys.modules.get("asyncio")
+        if asyncio is None:
+            return 0
+        try:
+            task = asyncio.current_task()
+        except RuntimeError:  # no running loop
+            return 0
+        return 0 if task is None else int(task.cancelling())
+    return 0  # pragma: no cover - Python 3.10
+
+
+def being_cancelled(exc: BaseException, before: int = 0) -> bool:
     """Whether the current task is being cancelled, *exc* (what a tool raised) standing for it.
 
-    Python 3.10 cannot tell (False). Python 3.11 and 3.12 leave a request to cancel counted on a
-    task whose ``TaskGroup`` saw a child fail once the block's body had ended (the group cancels
-    its own task to stop the body, and takes the request back only from 3.13). The group it then
-    raises was raised while no cancellation was being handled, unlike one raised as the caller's
-    cancellation reached the block: that request is the group's, taken back here, and the caller
-    is cancelled only if another request remains.
+    Only a request made during the call counts: more pending than the *before* the call started
+    with (`cancel_requests`). One left counted from before is not this call's: a task that
+    caught a cancellation and went on without ``uncancel()``, or, on Python 3.11 and 3.12, one
+    whose ``TaskGroup`` saw a child fail once the block's body had ended (the group cancels its
+    own task to stop the body, and takes the request back only from 3.13), keeps it; the tool's
+    error is its own failure there. A group the tool raised that way was raised while no
+    cancellation was being handled, unlike one raised as the caller's cancellation reached the
+    block: that request is the group's, taken back here. Python 3.10 cannot tell (False).
     """
     import asyncio
 
@@ -445,7 +466,7 @@ def being_cancelled(exc: BaseException) -> bool:
             task = asyncio.current_task()
         except RuntimeError:  # no running loop
             return False
-        if task is None or not task.cancelling():
+        if task is None or task.cancelling() <= before:
             return False
         if (
             sys.version_info < (3, 13)
@@ -453,8 +474,7 @@ def being_cancelled(exc: BaseException) -> bool:
             and _left_by_group(exc, asyncio.CancelledError)
         ):
             task.uncancel()
-            return task.cancelling() > 0
-        return True
+        return task.cancelling() > before
     return False  # pragma: no cover - Python 3.10
 
 
