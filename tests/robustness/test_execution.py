@@ -523,11 +523,34 @@ def test_an_async_tool_blocking_its_loop_past_the_deadline_times_out_in_both_for
     late = asyncio.run(proxy.ainvoke(None))
     assert late.error is not None
     assert late.error.kind == "timeout"
-    assert "it blocked the event loop, so it could not be cancelled at its deadline" in (
+    assert "the event loop was blocked past its deadline (by the tool or by other code" in (
         late.error.message
     )
     assert proxy.invoke(None).error.kind == "timeout"  # type: ignore[union-attr]
     settle(before)  # the sync form's loop thread, left blocked
+
+
+def test_a_loop_another_task_blocks_past_the_deadline_is_not_said_to_be_the_tool_s_doing() -> None:
+    # The tool only awaited; the message said it had blocked the loop.
+    class Patient(Toolset):
+        @tool(limits=Limits(timeout=0.1))
+        async def wait(self) -> int:
+            await asyncio.sleep(0.01)
+            return 1
+
+    (proxy,) = Patient.to_tools()
+
+    async def main() -> Any:
+        call = asyncio.ensure_future(proxy.ainvoke(None))
+        await asyncio.sleep(0.005)  # the tool awaits, then another task holds the loop
+        time.sleep(execution.CANCEL_GRACE + 0.8)
+        return await call
+
+    result = asyncio.run(main())
+    assert result.error is not None
+    assert result.error.kind == "timeout"
+    assert "by the tool or by other code on that loop" in result.error.message
+    assert "it blocked" not in result.error.message
 
 
 def test_a_stop_iteration_in_a_timed_thread_ends_the_async_call_at_once() -> None:

@@ -56,10 +56,11 @@ _LOOP_MARGIN: Final = 0.5
 
 # How a timeout's message ends when the call's thread, which nothing can stop, is left running.
 _THREAD_LEFT: Final = "its thread may still be running"
-# How it ends when an async tool blocked its event loop past the deadline (then ended).
+# How it ends when an async tool's event loop was blocked past the deadline (then it ended): by
+# the tool, or by other code on the caller's loop, which the call cannot tell apart.
 _BLOCKED_LOOP: Final = (
-    "it blocked the event loop, so it could not be cancelled at its deadline; what it returned "
-    "after it is dropped"
+    "the event loop was blocked past its deadline (by the tool or by other code on that loop), "
+    "so it could not be cancelled then; what it returned after it is dropped"
 )
 
 
