@@ -297,6 +297,25 @@ def test_deeper_is_refused_quickly_whatever_max_depth_says(levels: int) -> None:
     assert_bounded(lambda: tree.invoke(tree_text(levels)), len(tree_text(levels)) / 1e6)
 
 
+@pytest.mark.parametrize("tool", ["tree", "numbers"])
+def test_a_text_nested_past_the_limit_in_every_part_is_refused_in_bounded_time(
+    tool: str,
+) -> None:
+    # Wide as well as deep: a thousand arrays, each nested one level past what is read. The
+    # value was walked a container at a time (0.3 s) and the text measured a bracket at a time
+    # (85 ms, twice); its text is measured in C passes now.
+    inner = MAX_NESTING - 1
+    text = '{"x": [' + ",".join(["[" * inner + "]" * inner] * 1_000) + "]}"
+    arguments = {"node": json.loads(text)["x"]} if tool == "tree" else json.loads(text)
+    proxy = deep()[tool]
+    for form in (text.replace('"x"', '"node"') if tool == "tree" else text, arguments):
+        result = proxy.invoke(form)
+        assert result.error is not None
+        assert result.error.kind == "limit", result.error.message
+        assert f"over the limit of {MAX_NESTING}" in result.error.message
+        assert_bounded(lambda form=form: proxy.invoke(form), len(text) / 1e6)
+
+
 def test_the_verdicts_do_not_depend_on_the_recursion_limit() -> None:
     """The same calls under three recursion limits, from a deep stack too: the same answers."""
     script = textwrap.dedent(

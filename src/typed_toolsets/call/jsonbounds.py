@@ -4,16 +4,17 @@ Measured before any work that scales with the input, and without recursion, so a
 input is a clean error rather than a RecursionError or a crash. Nesting deeper than
 `MAX_NESTING` is refused whatever ``Limits.max_depth`` allows: up to it, every later step (the
 parser, structuring, the checker) stays well within Python's default recursion limit, so the
-verdict on an input never depends on that limit.
+verdict on an input never depends on that limit. The depth of a text is measured from its
+brackets by `typed_toolsets.types.brackets` (the fast path measures large texts with it too).
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Final
 
 from typed_toolsets.definition.limits import Limits
+from typed_toolsets.types.brackets import depth_over, one_value, outside_strings, text_depth
 
 __all__ = [
     "FLOAT_RANGE",
@@ -45,10 +46,6 @@ MAX_NESTING: Final = 128
 FLOAT_RANGE: Final = "send a number between -1.8e308 and 1.8e308"
 #: A lone surrogate (half of a UTF-16 pair): no UTF-8 form, so no JSON text holds it.
 SURROGATE_RE: Final = re.compile("[\ud800-\udfff]")
-_ESCAPE_RE: Final = re.compile(r"\\.", re.DOTALL)
-# Every byte but the four brackets, for deleting them all in one C pass.
-_NOT_BRACKETS: Final = bytes(byte for byte in range(256) if byte not in b"[]{}")
-_BRACKET_STEP: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
 
 class LimitExceeded(Exception):  # noqa: N818 - named for the verdict, as the limit messages read
@@ -134,59 +131,6 @@ def depth_error(depth: int | None, limit: int) -> LimitExceeded:
         f"nested {measured} {levels} deep, over the limit of {limit} ({setting}); "
         "send a flatter structure"
     )
-
-
-def text_depth(text: str) -> int:
-    """Measure the deepest nesting of ``[``/``{`` outside strings, without recursion or parsing.
-
-    Passes in C, linear whatever the text: of the text outside strings (`outside_strings`),
-    every byte but the brackets is deleted, and the brackets left are summed up. Malformed text
-    gives some number; the parser rejects it afterwards.
-    """
-    brackets = outside_strings(text).encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
-    if not brackets:
-        return 0
-    # No list of the levels: a megabyte of brackets would make one of tens of megabytes.
-    return max(0, max(itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets))))
-
-
-def one_value(text: str) -> bool:
-    """Whether *text*'s brackets (outside strings) are one value's: opened first, closed last.
-
-    The first bracket opens it, no later one closes it before the last, and the last closes it:
-    ``{...}{...}`` or ``{...}]{...}`` are not one, however their brackets balance.
-    """
-    brackets = outside_strings(text).encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
-    opened = brackets.count(b"[") + brackets.count(b"{")
-    if not brackets or 2 * opened != len(brackets):
-        return False  # none, or not as many closed as opened
-    levels = itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets[:-1]))
-    return min(levels, default=1) > 0
-
-
-def outside_strings(text: str) -> str:
-    """*text* without its JSON strings: escapes dropped, then every other piece between quotes.
-
-    Escapes are dropped first (outside strings they are invalid JSON anyway), so every quote left
-    delimits a string. Malformed text gives some text; the parser rejects it afterwards.
-    """
-    if "\\" in text:
-        text = _ESCAPE_RE.sub("", text)
-    return "".join(text.split('"')[::2])
-
-
-def depth_over(text: str, limit: int, opened: int | None = None) -> int | None:
-    """How deep *text* nests when that is deeper than *limit* (None: within it).
-
-    *opened* is the number of its opening brackets, when the caller has counted them: a text with
-    no more of them than the limit cannot be too deep, which costs two counts to know.
-    """
-    if opened is None:
-        opened = text.count("[") + text.count("{")
-    if opened <= limit:
-        return None
-    depth = text_depth(text)
-    return depth if depth > limit else None
 
 
 def check_text_depth(text: str, limits: Limits, opened: int | None = None) -> None:

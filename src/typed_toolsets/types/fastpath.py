@@ -81,10 +81,10 @@ from .handover import (
     count_char,
     cut_short,
     escaped_colon,
+    nests_deeper,
     orjson_loads,
     orjson_names,
     strict_reading,
-    too_deep,
     unique_keys_reader,
 )
 from .typespec import (
@@ -191,7 +191,7 @@ _SHARED: Final[dict[str, Any]] = {
     "count": count_char,
     "joined_colons": joined_colons,
     "long": LONG,
-    "too_deep": too_deep,
+    "deeper": nests_deeper,
     "reading": strict_reading,
     "cut": cut_short,
     "Reject": Reject,
@@ -382,7 +382,7 @@ def make_fast_arguments(
             '        opened = text.count("[") + text.count("{")',
             "    else:",
             '        opened = text.count(b"[") + text.count(b"{")',
-            f"    if opened > {max_depth} and too_deep(v, {max_depth}):  # the depth limit",
+            f"    if opened > {max_depth} and deeper(text, v, {max_depth}, opened):  # the limit",
             f"        {miss}",
         ]
     lines += ["    try:", *body]

@@ -1,0 +1,146 @@
+"""How deep JSON text nests, from its brackets alone: no parsing, no recursion, passes in C.
+
+The brackets outside strings are picked out (`outside_strings`, then every other byte deleted)
+and summed up. Measured before a text is parsed, so an over-deep one costs neither a parser's
+work nor a structure's memory. Malformed text gives some number; the parser refuses it
+afterwards. Stdlib only: the call path measures texts before reading them, the fast path
+(`typed_toolsets.types.fastpath`) large ones before orjson reads them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Final
+
+__all__ = ["depth_over", "one_value", "outside_strings", "text_depth"]
+
+_ESCAPE_RE: Final = re.compile(r"\\.", re.DOTALL)
+_BYTE_ESCAPE_RE: Final = re.compile(rb"\\.", re.DOTALL)
+# Every byte but the four brackets, for deleting them all in one C pass; and but the quote too.
+_NOT_BRACKETS: Final = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_NOT_STRUCTURE: Final = bytes(byte for byte in range(256) if byte not in b'[]{}"')
+_BRACKET_STEP: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+# Braces as square brackets: one kind of pair to take out (`_depth_bound`).
+_SQUARE: Final = bytes.maketrans(b"{}", b"[]")
+# A pass that takes out fewer than this share of what is left stops the passes (see there).
+_FEW_LEAVES: Final = 4
+_RUNS: Final = re.compile(rb"\[+|\]+")
+_OPENING: Final = ord("[")
+
+
+def outside_strings(text: str) -> str:
+    """*text* without its JSON strings: escapes dropped, then every other piece between quotes.
+
+    Escapes are dropped first (outside strings they are invalid JSON anyway), so every quote left
+    delimits a string. Malformed text gives some text; the parser rejects it afterwards.
+    """
+    if "\\" in text:
+        text = _ESCAPE_RE.sub("", text)
+    return "".join(text.split('"')[::2])
+
+
+def _brackets(text: str | bytes) -> bytes:
+    """The brackets of *text* outside its strings, in order, as bytes (as `outside_strings`).
+
+    Escapes are dropped first; then every byte but the brackets and quotes, in C. Of what is
+    left, two quotes in a row close a string and open the next (or are an empty one): taken out
+    at once, so a text whose strings hold no bracket is left with no quote, and is never split
+    into its strings.
+    """
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if b"\\" in data:
+        data = _BYTE_ESCAPE_RE.sub(b"", data)
+    kept = data.translate(None, _NOT_STRUCTURE)
+    if b'"' in kept:
+        kept = kept.replace(b'""', b"")
+        if b'"' in kept:
+            kept = b"".join(kept.split(b'"')[::2])
+    return kept
+
+
+def _deepest(brackets: bytes) -> int:
+    """The highest running sum of *brackets* (an opening one +1, a closing one -1), at least 0.
+
+    Summed run by run (a run of opening brackets, then of closing ones, found in C): the
+    highest sum is at the end of a run of opening ones, and deep nesting makes long runs.
+    """
+    level = deepest = 0
+    for run in _RUNS.findall(brackets.translate(_SQUARE)):
+        if run[0] == _OPENING:
+            level += len(run)
+            deepest = max(deepest, level)
+        else:
+            level -= len(run)
+    return deepest
+
+
+def text_depth(text: str | bytes) -> int:
+    """Measure the deepest nesting of ``[``/``{`` outside strings, without recursion or parsing.
+
+    Passes in C, linear whatever the text: of the text outside strings (`outside_strings`),
+    every byte but the brackets is deleted, and the brackets left are summed up. Malformed text
+    gives some number; the parser rejects it afterwards.
+    """
+    return _deepest(_brackets(text))
+
+
+def _depth_bound(brackets: bytes) -> int:
+    """A bound on `_deepest` of *brackets*, equal to it when they balance; cheap on most texts.
+
+    Summing up the brackets costs a Python step each. Most of them close at once (``{}`` and
+    ``[]`` with no bracket between, once strings and scalars are deleted): each pass of
+    ``bytes.replace`` (in C) takes all of those out, and the depth with them by one at most
+    (every bracket left keeps its running sum: what was taken before it sums to 0). Passes stop
+    when one takes out little, and what is left is summed up: the passes plus its depth bound
+    the depth. Balanced brackets (any valid JSON text's) lose exactly one level per pass, their
+    deepest pair being one taken out.
+    """
+    square = brackets.translate(_SQUARE)
+    passes = 0
+    while square:
+        shorter = square.replace(b"[]", b"")
+        if len(shorter) == len(square):
+            break
+        passes += 1
+        taken = len(square) - len(shorter)
+        square = shorter
+        if taken * _FEW_LEAVES < len(square):
+            break  # few pairs close at once: long runs, which summing up passes over quickly
+    return passes + _deepest(square)  # already square: translated again, at C speed
+
+
+def depth_over(text: str | bytes, limit: int, opened: int | None = None) -> int | None:
+    """How deep *text* nests when that is deeper than *limit* (None: within it).
+
+    *opened* is the number of its opening brackets, when the caller has counted them: a text with
+    no more of them than the limit cannot be too deep, which costs two counts to know. Then a
+    bound of the depth (`_depth_bound`, exact for balanced brackets) decides most texts within it;
+    the depth itself is measured only for the others.
+    """
+    if opened is None:
+        if isinstance(text, str):
+            opened = text.count("[") + text.count("{")
+        else:
+            opened = text.count(b"[") + text.count(b"{")
+    if opened <= limit:
+        return None
+    brackets = _brackets(text)
+    if _depth_bound(brackets) <= limit:
+        return None
+    depth = _deepest(brackets)
+    return depth if depth > limit else None
+
+
+def one_value(text: str) -> bool:
+    """Whether *text*'s brackets (outside strings) are one value's: opened first, closed last.
+
+    The first bracket opens it, no later one closes it before the last, and the last closes it:
+    ``{...}{...}`` or ``{...}]{...}`` are not one, however their brackets balance.
+    """
+    brackets = _brackets(text)
+    opened = brackets.count(b"[") + brackets.count(b"{")
+    if not brackets or 2 * opened != len(brackets):
+        return False  # none, or not as many closed as opened
+    levels = itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets[:-1]))
+    return min(levels, default=1) > 0
