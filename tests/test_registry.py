@@ -169,6 +169,59 @@ def test_a_schema_that_cannot_work_is_refused_when_registered(schema: object, sa
         registry.spec(Custom)
 
 
+class _Color:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+register_type(
+    _Color,
+    schema={"oneOf": [{"enum": ["red", "green"]}, {"type": "string", "pattern": "^#[0-9a-f]{6}$"}]},
+    structure=_Color,
+    unstructure=lambda color: color.name,
+)
+
+
+class _Tag:
+    def __init__(self, value: int | str) -> None:
+        self.value = value
+
+
+register_type(
+    _Tag, schema={"type": ["integer", "string"]}, structure=_Tag, unstructure=lambda t: t.value
+)
+
+
+@pytest.mark.parametrize("sent", [2.5, None, True])
+@pytest.mark.parametrize("annotation", [_Color | int, int | _Color])
+def test_a_union_with_a_registered_one_of_names_every_variant(
+    sent: object, annotation: object
+) -> None:
+    # The value has the shape of neither branch of the registered type's oneOf: the union's
+    # other variant was left out of what to send ("expected one of ['red', 'green'] or a
+    # string" for an int | _Color parameter).
+    result = echo_tool(annotation).invoke({"value": sent})
+    assert result.error is not None
+    message = result.error.details[0].message
+    assert message.startswith(f"{json.dumps(sent)} is not valid here; expected ")
+    assert "one of ['red', 'green'], a string or an integer" in message or (
+        "an integer, one of ['red', 'green'] or a string" in message
+    )
+    # A string has the oneOf's shape: its own branch's words.
+    refused = echo_tool(annotation).invoke({"value": "blue"})
+    assert refused.error is not None
+    assert "'blue' does not match '^#[0-9a-f]{6}$'" in refused.error.message
+    assert echo_tool(annotation).invoke({"value": 3}).ok
+
+
+def test_a_registered_schema_listing_its_types_says_them_in_a_union() -> None:
+    result = echo_tool(_Tag | None).invoke({"value": 1.5})
+    assert result.error is not None
+    assert result.error.details[0].message == (
+        "1.5 is not valid here; expected an integer, a string or null"
+    )  # was "expected a valid value or null"
+
+
 def test_data_that_looks_like_a_reference_is_not_one() -> None:
     class Tagged:
         pass

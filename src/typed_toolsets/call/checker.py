@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Final
 from typed_toolsets.types.typespec import Schema
 
 from .assembly import generated_node, leaf_node, with_shallow
-from .jsonschema_errors import expand, has_tags, is_tag_error
+from .jsonschema_errors import expand, has_tags, is_tag_error, shallow_error
 from .jsonvalues import Link, path_of
 from .keywords import SCALAR_KEYWORDS, Scalar, Unsupported, json_key, type_implied
 from .nodes import (
@@ -51,7 +51,7 @@ from .nodes import (
     Reference,
     Required,
 )
-from .validation import MAX_PROBLEMS, SHALLOW_KEYWORDS, Problem, collect
+from .validation import MAX_PROBLEMS, Problem, collect
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -253,7 +253,7 @@ class Checker:
 
         def shallow(x: Any) -> bool:
             found = ask(schema).iter_errors(x)  # pyright: ignore[reportUnknownMemberType]
-            return any(not e.path and e.validator in SHALLOW_KEYWORDS for e in found)
+            return any(not e.path and shallow_error(e) for e in found)
 
         def tagged(x: Any) -> bool | None:
             if not has_tags(schema, root):

@@ -44,6 +44,7 @@ __all__ = [
     "is_tag_error",
     "no_variant",
     "problems",
+    "shallow_error",
     "tag_mismatch",
 ]
 
@@ -122,6 +123,29 @@ def _schema_reason(error: ValidationError) -> str | None:
     return None
 
 
+def shallow_error(error: ValidationError) -> bool:
+    """Whether *error* says its value has not even the shape of the schema (at the error's path).
+
+    A type, enum, const or format failure; or a union (``anyOf``, ``oneOf``) none of whose
+    branches the value has the shape of, as a union of the checker's own says it (a registered
+    type's ``oneOf`` of an enum and a pattern, given a number).
+    """
+    if error.validator in SHALLOW_KEYWORDS:
+        return True
+    if error.validator not in _UNIONS or not error.context:
+        return False
+    branches: dict[int, bool] = {}
+    for sub in error.context:
+        index = int(sub.relative_schema_path[0])
+        branches[index] = branches.get(index, False) or (
+            not sub.relative_path and shallow_error(sub)
+        )
+    return all(branches.values())
+
+
+_UNIONS: Final = frozenset({"anyOf", "oneOf"})
+
+
 def _union_problems(
     error: ValidationError, path: Path, prefix: Path, root: object
 ) -> Iterator[Problem]:
@@ -141,9 +165,7 @@ def _union_problems(
     progressed = [
         (index, errors)
         for index, errors in sorted(branches.items())
-        if not any(
-            (*prefix, *e.absolute_path) == path and e.validator in SHALLOW_KEYWORDS for e in errors
-        )
+        if not any((*prefix, *e.absolute_path) == path and shallow_error(e) for e in errors)
     ]
     meant = [
         errors

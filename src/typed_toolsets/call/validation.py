@@ -165,26 +165,34 @@ def as_dict(value: object) -> dict[str, Any]:
 
 def expectation(given: object) -> str:
     """Describe in a few words what a (sub)schema accepts."""
+    return join_phrases(_expected(given))
+
+
+def _expected(given: object) -> list[str]:
+    """What a (sub)schema accepts, one phrase per kind of value (a union's, each variant's)."""
     schema = as_dict(given)
     if not schema:
-        return "a valid value"
+        return ["a valid value"]
     if "const" in schema:
-        return short(schema["const"])
+        return [short(schema["const"])]
     if "enum" in schema:
-        return f"one of {short(schema['enum'], 120)}"
+        return [f"one of {short(schema['enum'], 120)}"]
     if "$ref" in schema:
-        return with_article(f"{str(schema['$ref']).rsplit('/', 1)[-1]} object")
+        return [with_article(f"{str(schema['$ref']).rsplit('/', 1)[-1]} object")]
     declared = schema.get("type")
     if isinstance(declared, str):
-        phrase = _TYPE_PHRASES.get(declared, declared)
         fmt = schema.get("format")
         if isinstance(fmt, str) and fmt in BY_FORMAT:
-            return BY_FORMAT[fmt].hint
-        return phrase
-    options: list[object] = schema.get("anyOf", [])
+            return [BY_FORMAT[fmt].hint]
+        return [_TYPE_PHRASES.get(declared, declared)]
+    if isinstance(declared, list) and declared and all(isinstance(t, str) for t in declared):  # pyright: ignore[reportUnknownVariableType]
+        # A registered type's schema may list its types.
+        return [_TYPE_PHRASES.get(name, name) for name in typing.cast("list[str]", declared)]
+    # The library writes unions as anyOf; a registered type's schema may use oneOf.
+    options: list[object] = schema.get("anyOf") or schema.get("oneOf") or []
     if options:
-        return join_phrases([expectation(s) for s in options])
-    return "a valid value"
+        return [phrase for option in options for phrase in _expected(option)]
+    return ["a valid value"]
 
 
 def join_phrases(phrases: Sequence[str], last: str = " or ") -> str:
@@ -373,7 +381,7 @@ def unexpected(allowed: Sequence[str], *, top: bool) -> str:
 
 def union_expectation(options: Sequence[object]) -> str:
     """What a union accepts, in a few words: each of its variants' `expectation`."""
-    return join_phrases([expectation(option) for option in options])
+    return join_phrases([phrase for option in options for phrase in _expected(option)])
 
 
 def union_mismatch(instance: object, options: Sequence[object], expected: str | None = None) -> str:
