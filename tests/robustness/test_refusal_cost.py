@@ -199,6 +199,37 @@ def test_a_mapping_of_the_offload_size_is_read_in_a_worker_thread(values: int) -
     assert bool(off_the_loop) is (values >= OFFLOAD_VALUES), spy.threads
 
 
+class Stamped(Toolset):
+    toolset_name = "stamped"
+
+    @tool
+    async def stamp(self, *, at: dict[str, str], tags: list[str]) -> int:
+        return len(at) + len(tags)
+
+
+@pytest.mark.parametrize("where", ["in a mapping", "in a list"])
+@pytest.mark.parametrize("chars", [OFFLOAD_CHARS - 1, OFFLOAD_CHARS])
+def test_a_mapping_of_the_offload_size_in_strings_is_read_in_a_worker_thread(
+    chars: int, where: str
+) -> None:
+    """A mapping of few values is read off the loop when its strings make the offload size: one
+    long string was read on it (a 40 MB one, under a raised byte limit, held it 0.5 s)."""
+    (stamp,) = Stamped.to_tools()
+    spy = ReadWhere({})
+    text = "x" * chars
+    inner = {"k": text} if where == "in a mapping" else {}
+    arguments = {"at": inner, "tags": [text] if where == "in a list" else [], "s": spy}
+    loop_thread = threading.current_thread().name
+
+    async def main() -> Any:
+        return await stamp.ainvoke(arguments)
+
+    result = asyncio.run(main())
+    assert result.error is not None  # "s" is unexpected: the spy is read to say so
+    off_the_loop = spy.threads - {loop_thread}
+    assert bool(off_the_loop) is (chars >= OFFLOAD_CHARS), (chars, spy.threads)
+
+
 @pytest.mark.parametrize("values", [OFFLOAD_VALUES - 1, OFFLOAD_VALUES])
 def test_strict_arguments_of_the_offload_size_are_read_in_a_worker_thread(values: int) -> None:
     """What a model wrote for the strict schema (``adispatch(..., strict=True)`` reads it as

@@ -20,26 +20,48 @@ __all__ = ["OFFLOAD_CHARS", "OFFLOAD_VALUES", "large"]
 #: (every item of an array short of required fields, or of the wrong depth) hold the loop about
 #: 12 ms; the hop to a thread and back costs about 0.2 ms, what reading 30 KB takes.
 OFFLOAD_CHARS: Final = 128 * 1024
-#: Likewise for a mapping holding at least this many values, at any depth.
+#: Likewise for a mapping holding at least this many values, at any depth, or strings of at
+#: least `OFFLOAD_CHARS` characters in all.
 OFFLOAD_VALUES: Final = 4096
 
 
+#: The types of values that hold nothing to read further, as a mapping's values mostly are.
+_PLAIN: Final = frozenset({int, float, bool, type(None)})
+
+
 def _few_values(arguments: object, budget: int) -> bool:
-    """Whether a mapping holds at most *budget* values (reading no more than that many)."""
+    """Whether a mapping holds at most *budget* values and `OFFLOAD_CHARS` of strings in all.
+
+    Reads no more than that many values. A value's type is looked at as it is before any
+    `isinstance` (an abstract class's check costs a microsecond each: a small dict took 8 us).
+    """
     stack: list[object] = [arguments]
-    seen = 0
+    seen = chars = 0
     try:
         while stack:
             item = stack.pop()
             values: Collection[object] = (
-                typing.cast("Mapping[object, object]", item).values()
-                if isinstance(item, Mapping)
+                typing.cast("dict[object, object]", item).values()
+                if type(item) is dict or isinstance(item, Mapping)
                 else typing.cast("Collection[object]", item)
             )
             seen += len(values)
             if seen > budget:
                 return False
-            stack += [v for v in values if isinstance(v, (Mapping, list, tuple))]
+            for value in values:
+                kind = type(value)
+                if kind is str:
+                    chars += str.__len__(typing.cast(str, value))
+                elif kind is dict or kind is list:
+                    stack.append(value)
+                elif kind in _PLAIN:
+                    continue
+                elif isinstance(value, str):
+                    chars += str.__len__(value)
+                elif isinstance(value, (Mapping, list, tuple)):
+                    stack.append(typing.cast(object, value))
+            if chars >= OFFLOAD_CHARS:
+                return False  # a long string: its format or pattern is read in C, holding the GIL
     except Exception:  # noqa: BLE001 - a mapping that cannot be read: the exact path says why
         return False
     return True
