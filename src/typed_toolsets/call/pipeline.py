@@ -198,7 +198,6 @@ class Pipeline:
         neither accepting nor refusing them holds the event loop for long.
         """
         fast = self.fast
-        before = execution.cancel_requests()
         try:
             if large(arguments):
                 read = await self._in_thread(fast, arguments)
@@ -213,7 +212,7 @@ class Pipeline:
                 return bound(**kwargs)
             return await self._aexecute(bound, kwargs)
         except BaseException as exc:  # reported unless it `propagates` (or the caller is cancelled)
-            if execution.being_cancelled(exc, before):
+            if execution.being_cancelled(exc):
                 # The tool turned the caller's cancellation into another exception: the caller
                 # is cancelled all the same (an enclosing `asyncio.timeout` counts on it), with
                 # the cancellation's own words, by which anyio knows its cancel scope's.
