@@ -451,6 +451,12 @@ class TestAsync:
                 raise ZeroDivisionError("division by zero")
 
             @tool
+            async def deadline(self) -> int:
+                # Its own deadline: the cancellation it requests becomes a TimeoutError.
+                await asyncio.wait_for(asyncio.sleep(10), 0.01)
+                return 1
+
+            @tool
             async def waits(self) -> int:
                 try:
                     await asyncio.sleep(10)
@@ -458,7 +464,7 @@ class TestAsync:
                     raise RuntimeError("stopped") from None
                 return 1
 
-        later, now, waits = Failing.to_tools()
+        later, now, deadline, waits = Failing.to_tools()
 
         async def leave_a_request() -> None:
             task = asyncio.current_task()
@@ -484,6 +490,7 @@ class TestAsync:
             left = task.cancelling()
             messages = [await later.adynamic_call({}), await now.adynamic_call({})]
             messages.append((await later.ainvoke({})).error.message)  # type: ignore[union-attr]
+            messages.append(await deadline.adynamic_call({}))
             # A request made during the call, on top of the one left, is the caller's: the
             # tool turned it into an error, and the caller is cancelled all the same.
             with pytest.raises(TimeoutError):
@@ -499,6 +506,7 @@ class TestAsync:
             "Error: " + failed.format("later"),
             "Error: " + failed.format("now"),
             failed.format("later"),
+            "Error: Tool 'failing_deadline' failed: TimeoutError",
         ]
 
     def test_cancellation_propagates(self) -> None:

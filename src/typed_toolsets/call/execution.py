@@ -439,12 +439,14 @@ def being_cancelled(exc: BaseException) -> bool:
     block's body had ended), and the tool's error is then its own failure, as the sync forms say
     it. A group the tool raised that way on those versions was raised while no cancellation was
     being handled, unlike one raised as the caller's cancellation reached the block: that
-    request is the group's, taken back here. Python 3.10 cannot tell (False).
+    request is the group's, taken back here. Nor is a `TimeoutError` raised from the
+    cancellation: the tool's own deadline (``asyncio.timeout``, ``asyncio.wait_for``) turns the
+    cancellation it requested into one, never the caller's. Python 3.10 cannot tell (False).
 
     Reading the count as each call starts would tell a request made during the call exactly,
     at a cost to every async call (half a microsecond on Python 3.11, a tenth of one on 3.13):
     so a tool that handles the caller's cancellation and raises another exception later, not
-    from it nor while handling it, leaves the caller uncancelled.
+    from it nor while handling it (or a `TimeoutError` from it), leaves the caller uncancelled.
     """
     import asyncio
 
@@ -462,8 +464,18 @@ def being_cancelled(exc: BaseException) -> bool:
             and _left_by_group(exc, cancelled)
         ):
             task.uncancel()
-        return task.cancelling() > 0 and cancellation_in(exc, cancelled) is not None
+        return task.cancelling() > 0 and _turned(exc, cancelled)
     return False  # pragma: no cover - Python 3.10
+
+
+def _turned(exc: BaseException, cancelled: type[BaseException]) -> bool:
+    """Whether *exc* holds a cancellation turned into it, not by a deadline (`being_cancelled`)."""
+    before: BaseException | None = None
+    for found in _chain(exc):
+        if isinstance(found, cancelled):
+            return not isinstance(before, TimeoutError)
+        before = found
+    return False
 
 
 def stray_cancellation(exc: BaseException) -> bool:
