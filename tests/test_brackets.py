@@ -52,17 +52,25 @@ def test_depth_over_says_the_depth_exactly_when_it_is_over_the_limit(text: str, 
     assert depth_over(text, limit) == (depth if depth > limit else None)
 
 
-@given(st.lists(st.booleans(), max_size=200))
-def test_the_bound_is_the_depth_itself_for_balanced_brackets(levels: list[bool]) -> None:
+@given(st.lists(st.booleans(), max_size=200), st.integers(0, 8))
+def test_balanced_brackets_are_measured_by_their_passes(levels: list[bool], limit: int) -> None:
+    # Valid JSON's brackets balance: the passes and what is left say the depth, never summing
+    # up all the brackets.
     text = _balanced(levels)
-    found = brackets._brackets(text)
-    assert brackets._depth_bound(found) == _running_sum_top(text)
+    square = brackets._brackets(text).translate(brackets._SQUARE)
+    depth = _running_sum_top(text)
+    assert brackets._summed(square) == (depth, True)
+    assert brackets._measured(brackets._brackets(text)) == depth
+    assert brackets._measured(brackets._brackets(text), limit) == (depth if depth > limit else None)
 
 
-@given(texts)
-def test_the_bound_is_never_below_the_depth(text: str) -> None:
-    # What lets `depth_over` trust it: within the limit by the bound is within it.
-    assert brackets._depth_bound(brackets._brackets(text)) >= _running_sum_top(text)
+@given(texts, st.integers(0, 8))
+def test_a_measure_within_the_limit_is_the_only_none(text: str, limit: int) -> None:
+    depth = _running_sum_top(text)
+    found = brackets._measured(brackets._brackets(text), limit)
+    assert found is None or found == depth
+    if depth > limit:
+        assert found == depth
 
 
 def test_strings_and_escapes_hold_no_bracket() -> None:

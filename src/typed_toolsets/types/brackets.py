@@ -21,12 +21,14 @@ _BYTE_ESCAPE_RE: Final = re.compile(rb"\\.", re.DOTALL)
 _NOT_BRACKETS: Final = bytes(byte for byte in range(256) if byte not in b"[]{}")
 _NOT_STRUCTURE: Final = bytes(byte for byte in range(256) if byte not in b'[]{}"')
 _BRACKET_STEP: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
-# Braces as square brackets: one kind of pair to take out (`_depth_bound`).
+# Braces as square brackets: one kind of pair to take out (`_measured`).
 _SQUARE: Final = bytes.maketrans(b"{}", b"[]")
 # A pass that takes out fewer than this share of what is left stops the passes (see there).
-_FEW_LEAVES: Final = 4
+_FEW_LEAVES: Final = 8
 _RUNS: Final = re.compile(rb"\[+|\]+")
 _OPENING: Final = ord("[")
+# Runs of at most this many brackets on average are summed bracket by bracket (`_summed`).
+_SHORT_RUNS: Final = 8
 
 
 def outside_strings(text: str) -> str:
@@ -59,42 +61,48 @@ def _brackets(text: str | bytes) -> bytes:
     return kept
 
 
-def _deepest(brackets: bytes) -> int:
-    """The highest running sum of *brackets* (an opening one +1, a closing one -1), at least 0.
+def _summed(square: bytes) -> tuple[int, bool]:
+    """The highest running sum of *square* (``[`` +1, ``]`` -1) from 0, and whether it balances.
 
-    Summed run by run (a run of opening brackets, then of closing ones, found in C): the
-    highest sum is at the end of a run of opening ones, and deep nesting makes long runs.
+    It balances when it ends at 0 and never goes below.
+
+    Deep nesting makes long runs of one kind: summed run by run (the runs found in C), the
+    highest sum being at the end of a run of opening brackets. Short runs (``[1],[1],...``) are
+    summed bracket by bracket, in C iterators, which costs less per bracket than a run found.
     """
-    level = deepest = 0
-    for run in _RUNS.findall(brackets.translate(_SQUARE)):
+    if not square:
+        return 0, True
+    runs = square.count(b"[]") + square.count(b"][")
+    if runs * _SHORT_RUNS > len(square):
+        # No list of the levels: a megabyte of brackets would make one of tens of megabytes.
+        steps = _BRACKET_STEP.__getitem__
+        deepest = max(0, max(itertools.accumulate(map(steps, square))))
+        balanced = 2 * square.count(b"[") == len(square) and (
+            min(itertools.accumulate(map(steps, square))) >= 0
+        )
+        return deepest, balanced
+    level = deepest = lowest = 0
+    for run in _RUNS.findall(square):
         if run[0] == _OPENING:
             level += len(run)
             deepest = max(deepest, level)
         else:
             level -= len(run)
-    return deepest
+            lowest = min(lowest, level)
+    return deepest, level == 0 and lowest >= 0
 
 
-def text_depth(text: str | bytes) -> int:
-    """Measure the deepest nesting of ``[``/``{`` outside strings, without recursion or parsing.
+def _measured(brackets: bytes, limit: int | None = None) -> int | None:
+    """The highest running sum of *brackets* (its depth), or None when it is within *limit*.
 
-    Passes in C, linear whatever the text: of the text outside strings (`outside_strings`),
-    every byte but the brackets is deleted, and the brackets left are summed up. Malformed text
-    gives some number; the parser rejects it afterwards.
-    """
-    return _deepest(_brackets(text))
-
-
-def _depth_bound(brackets: bytes) -> int:
-    """A bound on `_deepest` of *brackets*, equal to it when they balance; cheap on most texts.
-
-    Summing up the brackets costs a Python step each. Most of them close at once (``{}`` and
-    ``[]`` with no bracket between, once strings and scalars are deleted): each pass of
-    ``bytes.replace`` (in C) takes all of those out, and the depth with them by one at most
-    (every bracket left keeps its running sum: what was taken before it sums to 0). Passes stop
-    when one takes out little, and what is left is summed up: the passes plus its depth bound
-    the depth. Balanced brackets (any valid JSON text's) lose exactly one level per pass, their
-    deepest pair being one taken out.
+    Most brackets close at once (``{}`` and ``[]`` with no bracket between, once strings and
+    scalars are deleted): each pass of ``bytes.replace`` (in C) takes all of those out, and the
+    depth with them by one at most (every bracket left keeps its running sum: what was taken
+    before it sums to 0). Passes stop when one takes out little, and what is left is summed up
+    (`_summed`): the passes plus its depth bound the depth, which a bound within *limit*
+    settles. Balanced brackets (any valid JSON text's) lose exactly one level per pass, their
+    deepest pair being one taken out, and stay balanced: when what is left balances, the bound
+    is the depth. Only for brackets that do not (malformed text) are all of them summed up.
     """
     square = brackets.translate(_SQUARE)
     passes = 0
@@ -107,16 +115,29 @@ def _depth_bound(brackets: bytes) -> int:
         square = shorter
         if taken * _FEW_LEAVES < len(square):
             break  # few pairs close at once: long runs, which summing up passes over quickly
-    return passes + _deepest(square)  # already square: translated again, at C speed
+    left, balanced = _summed(square)
+    bound = passes + left
+    if limit is not None and bound <= limit:
+        return None
+    return bound if balanced else _summed(brackets.translate(_SQUARE))[0]
+
+
+def text_depth(text: str | bytes) -> int:
+    """Measure the deepest nesting of ``[``/``{`` outside strings, without recursion or parsing.
+
+    Passes in C, linear whatever the text: of the text outside strings (`outside_strings`),
+    every byte but the brackets is deleted, and the brackets left are summed up (`_measured`).
+    Malformed text gives some number; the parser rejects it afterwards.
+    """
+    depth = _measured(_brackets(text))
+    return 0 if depth is None else depth  # pragma: no branch - without a limit, a number
 
 
 def depth_over(text: str | bytes, limit: int, opened: int | None = None) -> int | None:
     """How deep *text* nests when that is deeper than *limit* (None: within it).
 
     *opened* is the number of its opening brackets, when the caller has counted them: a text with
-    no more of them than the limit cannot be too deep, which costs two counts to know. Then a
-    bound of the depth (`_depth_bound`, exact for balanced brackets) decides most texts within it;
-    the depth itself is measured only for the others.
+    no more of them than the limit cannot be too deep, which costs two counts to know.
     """
     if opened is None:
         if isinstance(text, str):
@@ -125,11 +146,8 @@ def depth_over(text: str | bytes, limit: int, opened: int | None = None) -> int 
             opened = text.count(b"[") + text.count(b"{")
     if opened <= limit:
         return None
-    brackets = _brackets(text)
-    if _depth_bound(brackets) <= limit:
-        return None
-    depth = _deepest(brackets)
-    return depth if depth > limit else None
+    depth = _measured(_brackets(text), limit)
+    return depth if depth is not None and depth > limit else None
 
 
 def one_value(text: str) -> bool:
