@@ -15,7 +15,7 @@ import pytest
 from annotated_types import MultipleOf
 
 from tests.strategies.toolsets import echo_tool, make_echo_toolset
-from typed_toolsets import ToolsetDefinitionError, export, register_type
+from typed_toolsets import Toolset, ToolsetDefinitionError, export, register_type, tool
 from typed_toolsets.types.catalog import registry
 from typed_toolsets.types.converter import converter
 from typed_toolsets.types.typespec import Reject, Unsupported
@@ -133,6 +133,12 @@ def test_register_type_checks_its_arguments() -> None:
         register_type(type(None), schema={"type": "string"}, structure=str, unstructure=str)
 
 
+def _holding_itself() -> dict[str, object]:
+    schema: dict[str, object] = {"type": "object"}
+    schema["properties"] = {"self": schema}
+    return schema
+
+
 @pytest.mark.parametrize(
     ("schema", "says"),
     [
@@ -154,6 +160,8 @@ def test_register_type_checks_its_arguments() -> None:
         ({"maximum": float("nan")}, "it holds nan at /maximum, which is not a JSON number"),
         ({"properties": {"a": {"enum": [1, float("inf")]}}}, "inf at /properties/a/enum/1"),
         ({"properties": {1: {}}}, "a key that is not a string, 1, at /properties"),
+        # A schema holding itself: the check went round it for ever.
+        (_holding_itself(), "it holds itself at /properties/self, which no JSON value does"),
     ],
 )
 def test_a_schema_that_cannot_work_is_refused_when_registered(schema: object, says: str) -> None:
@@ -220,6 +228,52 @@ def test_a_registered_schema_listing_its_types_says_them_in_a_union() -> None:
     assert result.error.details[0].message == (
         "1.5 is not valid here; expected an integer, a string or null"
     )  # was "expected a valid value or null"
+
+
+def test_a_schema_shared_without_holding_itself_is_json() -> None:
+    class Shared:
+        pass
+
+    item = {"type": "integer"}
+    schema = {"type": "object", "properties": {"a": item, "b": item}}
+    register_type(Shared, schema=schema, structure=lambda _: Shared(), unstructure=str)
+    assert registry.spec(Shared).schema == {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+    }
+
+
+class _Meta(type):
+    def __eq__(cls, other: object) -> bool:  # no __hash__: its classes are unhashable
+        return cls is other
+
+
+class _Unhashed(metaclass=_Meta):
+    def __init__(self, code: str) -> None:
+        self.code = code
+
+
+def test_a_class_its_metaclass_makes_unhashable_is_refused_with_the_reason() -> None:
+    # Registered, it reached dicts keyed by class (strategies, cattrs' dispatch) with a bare
+    # "unhashable type" TypeError.
+    with pytest.raises(TypeError, match=r"`tp` must be hashable: _Unhashed's metaclass defines"):
+        register_type(_Unhashed, schema={"type": "string"}, structure=_Unhashed, unstructure=str)
+    assert registry.user_rule(_Unhashed) is None
+
+
+def test_annotated_metadata_that_is_a_dict_builds_with_the_converter_imported() -> None:
+    # cattrs keys its hooks by annotation: an unhashable one failed to_tools() once the
+    # converter module was imported.
+    import typed_toolsets.types.converter  # noqa: F401
+
+    class Noted(Toolset):
+        @tool
+        def note(self, *, x: Annotated[int, {"doc": "a dict"}]) -> int:
+            return x
+
+    (note,) = Noted.to_tools()
+    assert note.invoke({"x": 3}).value == 3
+    assert note.invoke('{"x": 3, "t": "a:b"}').error is not None  # the exact path
 
 
 def test_data_that_looks_like_a_reference_is_not_one() -> None:

@@ -207,7 +207,7 @@ class Stamped(Toolset):
         return len(at) + len(tags)
 
 
-@pytest.mark.parametrize("where", ["in a mapping", "in a list"])
+@pytest.mark.parametrize("where", ["in a mapping", "in a list", "as a key"])
 @pytest.mark.parametrize("chars", [OFFLOAD_CHARS - 1, OFFLOAD_CHARS])
 def test_a_mapping_of_the_offload_size_in_strings_is_read_in_a_worker_thread(
     chars: int, where: str
@@ -216,8 +216,10 @@ def test_a_mapping_of_the_offload_size_in_strings_is_read_in_a_worker_thread(
     long string was read on it (a 40 MB one, under a raised byte limit, held it 0.5 s)."""
     (stamp,) = Stamped.to_tools()
     spy = ReadWhere({})
-    text = "x" * chars
-    inner = {"k": text} if where == "in a mapping" else {}
+    # Every key counts too: "at", "tags" and "s", and "k" in the mapping.
+    others = len("at") + len("tags") + len("s") + (len("k") if where == "in a mapping" else 0)
+    text = "x" * (chars - others)
+    inner = {"k": text} if where == "in a mapping" else {text: ""} if where == "as a key" else {}
     arguments = {"at": inner, "tags": [text] if where == "in a list" else [], "s": spy}
     loop_thread = threading.current_thread().name
 

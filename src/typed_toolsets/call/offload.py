@@ -30,21 +30,24 @@ _PLAIN: Final = frozenset({int, float, bool, type(None)})
 
 
 def _few_values(arguments: object, budget: int) -> bool:
-    """Whether a mapping holds at most *budget* values and `OFFLOAD_CHARS` of strings in all.
+    """Whether a mapping holds at most *budget* values, and strings under `OFFLOAD_CHARS`.
 
-    Reads no more than that many values. A value's type is looked at as it is before any
-    `isinstance` (an abstract class's check costs a microsecond each: a small dict took 8 us).
+    Its keys' characters count with its values'. Reads no more than that many values. A value's
+    type is looked at as it is before any `isinstance` (an abstract class's check costs a
+    microsecond each: a small dict took 8 us).
     """
     stack: list[object] = [arguments]
     seen = chars = 0
     try:
         while stack:
             item = stack.pop()
-            values: Collection[object] = (
-                typing.cast("dict[object, object]", item).values()
-                if type(item) is dict or isinstance(item, Mapping)
-                else typing.cast("Collection[object]", item)
-            )
+            if type(item) is dict or isinstance(item, Mapping):
+                mapping = typing.cast("Mapping[object, object]", item)
+                values: Collection[object] = mapping.values()
+                # Its keys are read too (an unexpected one is named): a long key counts.
+                chars += sum([str.__len__(key) for key in mapping if isinstance(key, str)])
+            else:
+                values = typing.cast("Collection[object]", item)
             seen += len(values)
             if seen > budget:
                 return False

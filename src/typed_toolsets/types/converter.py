@@ -127,6 +127,8 @@ def structure_hook(annotation: object, spec: TypeSpec | None = None) -> Callable
     (*spec*'s when given: the strict form's); a hook registered on the converter by hand is
     honoured.
     """
+    if not _hashable(annotation):  # cattrs dispatches by a dict: no hook of its own is there
+        return (registry.spec(annotation) if spec is None else spec).structure
     hook = converter.get_structure_hook(annotation)
     if getattr(hook, _MARK, False):
         return (registry.spec(annotation) if spec is None else spec).structure
@@ -139,4 +141,19 @@ def structure_hook(annotation: object, spec: TypeSpec | None = None) -> Callable
 
 def unstructure_hook(annotation: object) -> Callable[[Any], Any]:
     """The unstructuring function the converter uses for *annotation*."""
+    if not _hashable(annotation):  # as in `structure_hook`
+        return registry.spec(annotation).unstructure
     return converter.get_unstructure_hook(annotation)
+
+
+def _hashable(annotation: object) -> bool:
+    """Whether cattrs can dispatch on *annotation*: it looks hooks up in dicts.
+
+    A class whose metaclass has ``__eq__`` and no ``__hash__`` cannot be a key, nor can an
+    ``Annotated`` with a dict in its metadata.
+    """
+    try:
+        hash(annotation)
+    except TypeError:
+        return False
+    return True

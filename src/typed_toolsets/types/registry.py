@@ -260,7 +260,7 @@ class TypeRegistry:
         """
         try:
             rule = self._rules_of._user.get(annotation)
-        except TypeError:  # unhashable: no class
+        except TypeError:  # unhashable: no registered class
             return None
         return rule if rule is not None and rule.predicate(annotation) else None
 

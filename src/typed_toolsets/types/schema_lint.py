@@ -12,6 +12,7 @@ jsonschema's metaschema about the rest. Stdlib only.
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
@@ -81,20 +82,26 @@ def not_json(value: object) -> str | None:
     """The first part of *value* that is not a JSON value, said with where it is; None if none.
 
     JSON values: str, int, a finite float, bool, None, a list or tuple of them, a mapping with
-    str keys of them.
+    str keys of them; a container that holds itself (at any depth) is none.
     """
-    stack: list[tuple[object, str]] = [(value, "")]
+    # Each container with the ids of those it is inside: one met again inside itself is a cycle
+    # (met again elsewhere, it is only shared, as a JSON text would repeat it).
+    stack: list[tuple[object, str, frozenset[int]]] = [(value, "", frozenset())]
     while stack:
-        item, where = stack.pop()
+        item, where, inside = stack.pop()
+        if isinstance(item, (Mapping, list, tuple)):
+            if id(typing.cast(object, item)) in inside:
+                return f"it holds itself at {_at(where)}, which no JSON value does"
+            inside = inside | {id(typing.cast(object, item))}
         if isinstance(item, Mapping):
             mapping: Mapping[object, object] = item  # pyright: ignore[reportUnknownVariableType]
             for key, sub in mapping.items():
                 if not isinstance(key, str):
                     return f"it has a key that is not a string, {key!r}, at {_at(where)}"
-                stack.append((sub, f"{where}/{key}"))
+                stack.append((sub, f"{where}/{key}", inside))
         elif isinstance(item, (list, tuple)):
             items: list[object] | tuple[object, ...] = item  # pyright: ignore[reportUnknownVariableType]
-            stack += [(sub, f"{where}/{index}") for index, sub in enumerate(items)]
+            stack += [(sub, f"{where}/{index}", inside) for index, sub in enumerate(items)]
         elif isinstance(item, float):
             if item != item or item in (float("inf"), float("-inf")):
                 return f"it holds {item!r} at {_at(where)}, which is not a JSON number"

@@ -118,7 +118,8 @@ def register_type(
             naming the type.
 
     Raises:
-        TypeError: An argument has the wrong type, or *tp* is ``NoneType`` (always JSON null).
+        TypeError: An argument has the wrong type, or *tp* is ``NoneType`` (always JSON null)
+            or unhashable (a metaclass with ``__eq__`` and no ``__hash__``).
         ValueError: *schema* holds a value that is not JSON, uses a reference (``$ref``,
             ``$defs``...), a pattern Python's `re` cannot compile or a ``type`` JSON Schema does
             not have, or is not a Draft 2020-12 schema (its metaschema refuses it).
@@ -127,6 +128,15 @@ def register_type(
     if not isinstance(typing.cast(object, tp), type):
         msg = f"`tp` must be a class (got {tp!r})."
         raise TypeError(msg)
+    try:
+        hash(tp)
+    except TypeError:
+        msg = (
+            f"`tp` must be hashable: {tp.__qualname__}'s metaclass defines __eq__ without "
+            "__hash__; typed_toolsets keeps each registered type's rule by its class (give the "
+            "metaclass __hash__ = type.__hash__)."
+        )
+        raise TypeError(msg) from None
     if tp is type(None):
         # None is JSON null wherever it is written (a nullable parameter, Literal[None]): a
         # registration would never be used.
@@ -146,8 +156,8 @@ def register_type(
             f"(got {strategy!r})."
         )
         raise TypeError(msg)
-    problem = not_json(schema)
-    frozen_schema = json_copy(schema)
+    problem = not_json(schema)  # before a copy: a schema that holds itself has no end
+    frozen_schema = json_copy(schema) if problem is None else {}
     if problem is None:
         problem = schema_problem(frozen_schema)
     if problem is None:
