@@ -104,7 +104,7 @@ def _measured(brackets: bytes, limit: int | None = None) -> int | None:
     deepest pair being one taken out, and stay balanced: when what is left balances, the bound
     is the depth. Only for brackets that do not (malformed text) are all of them summed up.
     """
-    square = brackets.translate(_SQUARE)
+    whole = square = brackets.translate(_SQUARE)
     passes = 0
     while square:
         shorter = square.replace(b"[]", b"")
@@ -119,7 +119,7 @@ def _measured(brackets: bytes, limit: int | None = None) -> int | None:
     bound = passes + left
     if limit is not None and bound <= limit:
         return None
-    return bound if balanced else _summed(brackets.translate(_SQUARE))[0]
+    return bound if balanced else _summed(whole)[0]
 
 
 def text_depth(text: str | bytes) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import threading
 import typing
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
@@ -23,6 +24,7 @@ from jsonschema import (
 from typed_toolsets.rules.formats import FORMAT_TYPES
 
 from .annotated import not_multiple
+from .bounded import keep_recent
 from .strict import open_schema_nulls
 from .typespec import Schema
 
@@ -111,15 +113,15 @@ def metaschema_problem(schema: Schema) -> str | None:
         where = "".join(f"/{part}" for part in error.path) or "the top level"
         found = f"it is not a Draft 2020-12 JSON Schema: at {where}, {error.message}"
         break
-    if len(_verdicts) >= _VERDICTS_KEPT:
-        _verdicts.clear()  # schemas' texts come from users: kept within a bound
-    _verdicts[key] = found
+    with _verdicts_lock:  # schemas' texts come from users: kept within the caches' bound
+        _verdicts[key] = found
+        keep_recent(_verdicts)
     return found
 
 
 #: The metaschema's verdicts on schemas, by their text (`metaschema_problem`).
 _verdicts: dict[str, str | None] = {}
-_VERDICTS_KEPT: Final = 256
+_verdicts_lock: Final = threading.Lock()
 
 
 @functools.cache
