@@ -190,6 +190,21 @@ register_type(
 )
 
 
+class _Paint:
+    """As `_Color`, its schema an anyOf: the checker compiles it (jsonschema checks a oneOf)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+register_type(
+    _Paint,
+    schema={"anyOf": [{"enum": ["red", "green"]}, {"type": "string", "pattern": "^#[0-9a-f]{6}$"}]},
+    structure=_Paint,
+    unstructure=lambda paint: paint.name,
+)
+
+
 class _Tag:
     def __init__(self, value: int | str) -> None:
         self.value = value
@@ -201,8 +216,8 @@ register_type(
 
 
 @pytest.mark.parametrize("sent", [2.5, None, True])
-@pytest.mark.parametrize("annotation", [_Color | int, int | _Color])
-def test_a_union_with_a_registered_one_of_names_every_variant(
+@pytest.mark.parametrize("annotation", [_Color | int, int | _Color, _Paint | int, int | _Paint])
+def test_a_union_with_a_registered_union_names_every_variant(
     sent: object, annotation: object
 ) -> None:
     # The value has the shape of neither branch of the registered type's oneOf: the union's

@@ -207,7 +207,7 @@ def _merged(lines: list[str]) -> list[str]:
 def with_shallow(node: Node, checks: list[Scalar | Keyword]) -> Node:
     """*node*, told which of *checks* say a value has not even the schema's shape, and its tags."""
     tests = [c.test for c in checks if isinstance(c, Scalar) and c.shallow and c.test is not None]
-    followed = [c.shallow for c in checks if isinstance(c, Reference)]
+    followed = [c.shallow for c in checks if isinstance(c, (AnyOf, Reference))]
     if tests or followed:
 
         def shallow(x: Any) -> bool:

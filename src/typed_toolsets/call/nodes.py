@@ -452,6 +452,13 @@ class AnyOf(Keyword):
     def children(self) -> list[Node]:
         return self.nodes
 
+    def shallow(self, x: object) -> bool:
+        """Whether *x* has the shape of none of the variants (a union inside a union's variant)."""
+        for node in self.nodes:  # noqa: SIM110 - any() would build a generator per call
+            if not node.shallow(x):
+                return False
+        return True
+
     def _memo_valid(self, x: object, memo: Memo) -> bool:
         # Decided once per variant and value, however many enclosing unions ask.
         for node in self.nodes:
