@@ -553,6 +553,35 @@ def test_a_loop_another_task_blocks_past_the_deadline_is_not_said_to_be_the_tool
     assert "it blocked" not in result.error.message
 
 
+def test_a_sync_call_that_its_tool_held_past_the_deadline_blames_the_tool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # From sync code the loop is the call's own: only the tool ran on it. The caller's wait
+    # ends with the same deadline as the loop's check, so it says this only when the thread
+    # finishes in between (a race, widened here by a longer wait).
+    from typed_toolsets.call.pipeline import Pipeline
+
+    wait = Pipeline._wait  # pyright: ignore[reportPrivateUsage]
+
+    def patient(self: Pipeline, future: Any, state: Any, started: float, timeout: Any) -> Any:
+        return wait(self, future, state, started, None if timeout is None else timeout + 5)
+
+    monkeypatch.setattr(Pipeline, "_wait", patient)
+
+    class Holding(Toolset):
+        @tool(limits=Limits(timeout=0.05))
+        async def hold(self) -> int:
+            time.sleep(0.05 + execution.CANCEL_GRACE + 0.8)  # blocks its own loop
+            return 1
+
+    (proxy,) = Holding.to_tools()
+    result = proxy.invoke(None)
+    assert result.error is not None
+    assert result.error.kind == "timeout"
+    assert "the tool blocked its event loop past its deadline" in result.error.message
+    assert "other code" not in result.error.message
+
+
 def test_a_stop_iteration_in_a_timed_thread_ends_the_async_call_at_once() -> None:
     # It was copied into an asyncio future, which refuses a StopIteration: the copy never
     # ended, so the async call waited out the tool's whole timeout (asyncio logging a

@@ -62,6 +62,11 @@ _BLOCKED_LOOP: Final = (
     "the event loop was blocked past its deadline (by the tool or by other code on that loop), "
     "so it could not be cancelled then; what it returned after it is dropped"
 )
+# The same when the loop is the call's own (the sync forms): only the tool ran on it.
+_BLOCKED_OWN_LOOP: Final = (
+    "the tool blocked its event loop past its deadline, so it could not be cancelled then; "
+    "what it returned after it is dropped"
+)
 
 
 #: The tool's return value, or a `Failed`.
@@ -308,7 +313,7 @@ class Pipeline:
         loop = asyncio.new_event_loop()
         future, state = execution.start_thread(  # in the caller's context, as asyncio.run is
             self.exact.name,
-            lambda: loop.run_until_complete(self._await(bound, kwargs)),
+            lambda: loop.run_until_complete(self._await(bound, kwargs, _BLOCKED_OWN_LOOP)),
             {},
             after=lambda: execution.finish_loop(loop),
         )
@@ -406,12 +411,18 @@ class Pipeline:
             value = await execution.call_in_own_thread(self.exact.name, call, left)
         return await value if execution.awaitable(value) else value
 
-    async def _await(self, bound: Callable[..., Any], kwargs: dict[str, object]) -> Outcome:
+    async def _await(
+        self,
+        bound: Callable[..., Any],
+        kwargs: dict[str, object],
+        blocked: str = _BLOCKED_LOOP,
+    ) -> Outcome:
         """Call an async method and await its coroutine, cancelling it at the deadline.
 
         A task that does not stop within `CANCEL_GRACE` of its cancellation is left behind
         (counted, as abandoned threads are) and the call reports its timeout; so is the thread
-        of a sync wrapper still running at the deadline.
+        of a sync wrapper still running at the deadline. *blocked* ends the timeout's message
+        when the loop was held past the deadline: whose it is decides who may have held it.
         """
         import asyncio
 
@@ -430,7 +441,7 @@ class Pipeline:
                     # It held the loop past its deadline, so no timer could stop it: late, as
                     # the sync form (which waits this long for a blocked loop) reports it.
                     execution.retrieved(task)
-                    return self._timed_out(started, _BLOCKED_LOOP)
+                    return self._timed_out(started, blocked)
                 value = task.result()
                 if isinstance(value, execution.Exited):
                     raise value.exc
