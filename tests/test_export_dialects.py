@@ -10,13 +10,14 @@ import json
 import os
 import typing
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 import attrs
 import pytest
 from annotated_types import Gt, MaxLen, MinLen, MultipleOf
 
-from typed_toolsets import ExportError, ToolAnnotations, ToolProxy, Toolset, tool
+from tests.strategies.toolsets import echo_tool
+from typed_toolsets import ExportError, ToolAnnotations, ToolProxy, Toolset, register_type, tool
 from typed_toolsets.export import (
     anthropic,
     dispatch,
@@ -235,6 +236,40 @@ def test_the_items_openai_gets_admit_exactly_what_the_canonical_schema_admits() 
     assert properties["nothing"] == {"type": "array", "maxItems": 0, "items": {"type": "null"}}
     (strict,) = openai_chat(tools[:1], strict=True)
     assert strict["function"]["parameters"]["properties"]["nothing"] == properties["nothing"]
+
+
+class _Sheet:
+    """A registered type whose schema holds arrays under every kind of subschema keyword."""
+
+
+_ANY_ARRAY: Final = {"type": "array"}
+register_type(
+    _Sheet,
+    schema={
+        "type": "object",
+        "patternProperties": {"^x": _ANY_ARRAY},
+        "dependentSchemas": {"a": {"properties": {"b": _ANY_ARRAY}}},
+        "propertyNames": {"not": _ANY_ARRAY},
+        "if": _ANY_ARRAY,
+        "then": _ANY_ARRAY,
+        "else": {"properties": {"c": {"type": "array", "contains": _ANY_ARRAY}}},
+        "unevaluatedProperties": _ANY_ARRAY,
+    },
+    structure=lambda value: _Sheet(),
+    unstructure=lambda sheet: {},
+)
+
+
+def test_openai_gives_arrays_items_under_every_subschema_keyword() -> None:
+    # A registered schema may use any of JSON Schema's keywords: an array under
+    # patternProperties, dependentSchemas, if/then/else, contains or propertyNames went out
+    # without the items OpenAI requires.
+    proxy = echo_tool(_Sheet)
+    assert _arrays_without_items(proxy.parameters) != []  # the canonical schema is unchanged
+    (entry,) = openai_chat([proxy])
+    assert _arrays_without_items(entry) == []
+    sheet = entry["function"]["parameters"]["properties"]["value"]
+    assert sheet["patternProperties"]["^x"] == {"type": "array", "items": {}}
 
 
 def test_openai_gives_arrays_items_inside_recursive_definitions_too() -> None:

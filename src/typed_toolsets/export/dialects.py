@@ -21,6 +21,7 @@ from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.call.strict import schema_path
 from typed_toolsets.definition.errors import ExportError
 from typed_toolsets.rules.names import class_display_name
+from typed_toolsets.types.schema_lint import ONE_SUBSCHEMA, SUBSCHEMA_LISTS, SUBSCHEMA_MAPPINGS
 from typed_toolsets.types.strict import def_name
 from typed_toolsets.types.typespec import Schema
 
@@ -161,10 +162,11 @@ def _is_array(schema: Mapping[str, Any]) -> bool:
     return declared == "array"
 
 
-#: The keywords whose value is a schema, a list of schemas, or a mapping of names to schemas.
-_SUBSCHEMA: Final = frozenset({"items", "additionalProperties", "not"})
-_SUBSCHEMAS: Final = frozenset({"prefixItems", "anyOf", "allOf", "oneOf"})
-_NAMED_SUBSCHEMAS: Final = frozenset({"properties", "$defs"})
+#: The keywords whose value is a schema, a list of schemas, or a mapping of names to schemas
+#: (a registered type's schema may use any of JSON Schema's).
+_SUBSCHEMA: Final = frozenset(ONE_SUBSCHEMA)
+_SUBSCHEMAS: Final = frozenset(SUBSCHEMA_LISTS)
+_NAMED_SUBSCHEMAS: Final = frozenset({*SUBSCHEMA_MAPPINGS, "$defs"})
 
 
 def _with_items(schema: Mapping[str, Any]) -> Schema:

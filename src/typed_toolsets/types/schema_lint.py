@@ -16,7 +16,14 @@ import typing
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-__all__ = ["JSON_TYPES", "not_json", "schema_problem"]
+__all__ = [
+    "JSON_TYPES",
+    "ONE_SUBSCHEMA",
+    "SUBSCHEMA_LISTS",
+    "SUBSCHEMA_MAPPINGS",
+    "not_json",
+    "schema_problem",
+]
 
 #: JSON Schema's type names.
 JSON_TYPES: Final = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
@@ -30,8 +37,9 @@ _REFERENCING: Final = (
     "$anchor",
     "$dynamicAnchor",
 )
-#: Keywords whose value is one subschema, a list of them, or a mapping of names to them.
-_ONE: Final = (
+#: Keywords whose value is one subschema, a list of them, or a mapping of names to them
+#: (``$defs`` aside: a registered schema holds no reference, so its definitions go unused).
+ONE_SUBSCHEMA: Final = (
     "additionalProperties",
     "items",
     "contains",
@@ -43,8 +51,8 @@ _ONE: Final = (
     "unevaluatedItems",
     "unevaluatedProperties",
 )
-_LIST: Final = ("prefixItems", "allOf", "anyOf", "oneOf")
-_MAPPING: Final = ("properties", "patternProperties", "dependentSchemas")
+SUBSCHEMA_LISTS: Final = ("prefixItems", "allOf", "anyOf", "oneOf")
+SUBSCHEMA_MAPPINGS: Final = ("properties", "patternProperties", "dependentSchemas")
 
 
 def schema_problem(schema: Mapping[str, Any]) -> str | None:
@@ -124,12 +132,12 @@ def _subschemas(schema: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
             continue  # a boolean schema
         found: Mapping[str, Any] = sub  # pyright: ignore[reportUnknownVariableType]
         yield found
-        stack += [found[k] for k in _ONE if k in found]
-        for keyword in _LIST:
+        stack += [found[k] for k in ONE_SUBSCHEMA if k in found]
+        for keyword in SUBSCHEMA_LISTS:
             value = found.get(keyword)
             if isinstance(value, list):
                 stack += value
-        for keyword in _MAPPING:
+        for keyword in SUBSCHEMA_MAPPINGS:
             value = found.get(keyword)
             if isinstance(value, Mapping):
                 stack += list(value.values())  # pyright: ignore[reportUnknownArgumentType]
