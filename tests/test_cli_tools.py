@@ -884,6 +884,36 @@ class Tiny(Toolset):
 """
 
 
+UNBOUNDED = """\
+import sys
+
+from typed_toolsets import Limits, Toolset, tool
+
+
+class Unbounded(Toolset):
+    limits = Limits(max_argument_bytes={limit})
+
+    @tool
+    def echo(self, *, s: str) -> str:
+        return s
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("limit", ["sys.maxsize", "10**15"])
+def test_stdin_is_read_under_a_limit_written_as_none(tmp_path: Path, limit: str) -> None:
+    # One read of the limit's size: OverflowError past an index, MemoryError past the memory,
+    # each a traceback, for 14 bytes on stdin.
+    (tmp_path / "unbounded.py").write_text(UNBOUNDED.format(limit=limit))
+    argv = [*COMMAND, "call", "unbounded.py:Unbounded", "unbounded_echo", "-"]
+    status, out, err = _run_bytes(argv, cwd=tmp_path, stdin=b'{"s": "hi"}\n')
+    assert (status, out, err) == (0, b"hi\n", "")
+    status, out, err = _run_bytes(argv, cwd=tmp_path, stdin=b"x" * 3_000_000)
+    assert (status, out) == (1, b"")
+    assert err.startswith("Error: Invalid JSON arguments for tool 'unbounded_echo'")
+    assert "Traceback" not in err
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("ending", [b"", b"\n", b"\r\n"])
 def test_stdin_s_line_ending_is_not_counted_against_the_limit(

@@ -23,6 +23,7 @@ from mcp.client.stdio import stdio_client
 from tests.server.support import (
     SAMPLE,
     initialized,
+    raw_stdio,
     read_answer,
     send_line,
     serve_argv,
@@ -138,6 +139,34 @@ def test_stdin_ending_in_the_middle_of_a_long_line_ends_the_server() -> None:
     assert status == 0, stderr
     assert answers == [{"jsonrpc": "2.0", "id": 3, "error": TOO_LONG}]
     assert "stdin closed; stopping" in stderr
+    assert "Traceback" not in stderr
+
+
+UNBOUNDED = """\
+import sys
+
+from typed_toolsets import Limits, Toolset, tool
+
+
+class Unbounded(Toolset):
+    limits = Limits(max_argument_bytes=sys.maxsize)
+
+    @tool
+    def echo(self, *, s: str) -> str:
+        return s
+"""
+
+
+def test_a_limit_written_as_none_reads_lines_of_any_length(tmp_path: Path) -> None:
+    # The line limit (four times the arguments' and more) was a read's size past an index: the
+    # reading thread died of an OverflowError, and the server waited for a line for ever.
+    target = tmp_path / "unbounded.py"
+    target.write_text(UNBOUNDED, encoding="utf-8")
+    answers, status, stderr = raw_stdio(
+        [f"{target}:Unbounded"], [("unbounded_echo", {"s": "hi"})], BOUND
+    )
+    assert status == 0, stderr
+    assert answers[-1]["result"]["content"] == [{"type": "text", "text": "hi"}]
     assert "Traceback" not in stderr
 
 

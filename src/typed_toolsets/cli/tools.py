@@ -360,14 +360,42 @@ def _read_arguments(text: str | None, stdin: TextIO | None, limit: int) -> str |
         raise _Stop(EXIT_USAGE, "cannot read the arguments from stdin: it is closed")
     try:
         source: Any = getattr(stdin, "buffer", stdin)
-        read: str | bytes = source.read(limit + 3)
+        read: str | bytes = _read_most(source, limit + 3)
         if len(read) == limit + 3 and source.read(1):
             raise _OverLimit
     except (OSError, ValueError) as exc:
         raise _Stop(EXIT_USAGE, f"cannot read the arguments from stdin: {exc}") from None
+    except MemoryError:
+        msg = "cannot read the arguments from stdin: they do not fit in memory"
+        raise _Stop(EXIT_USAGE, msg) from None
     if isinstance(read, bytes):
         return read[:-2] if read.endswith(b"\r\n") else read.removesuffix(b"\n")
     return read[:-2] if read.endswith("\r\n") else read.removesuffix("\n")
+
+
+#: How much of stdin one read asks for: a read allocates what it asks for before it reads.
+_STDIN_CHUNK: Final = 1 << 20
+
+
+def _read_most(source: Any, most: int) -> str | bytes:
+    """At most *most* bytes (or characters) of *source*, all it holds when that is less.
+
+    Read in chunks, as they come: ``read(most)`` would allocate *most* bytes at once (a limit of
+    ``sys.maxsize`` is no size at all).
+    """
+    parts: list[Any] = []
+    size = 0
+    while size < most:
+        chunk = source.read(min(_STDIN_CHUNK, most - size))
+        if not chunk:
+            break
+        parts.append(chunk)
+        size += len(chunk)
+    if not parts:
+        empty: str | bytes = source.read(0)  # b"" or "", as the stream reads
+        return empty
+    joined: str | bytes = parts[0][:0].join(parts)
+    return joined
 
 
 class _OverLimit(Exception):  # noqa: N818 - control flow: stdin goes on past the byte limit

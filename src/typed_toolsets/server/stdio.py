@@ -416,7 +416,9 @@ class _Lines:
 
     def __init__(self, fd: int, limit: int) -> None:
         self._file: IO[bytes] = os.fdopen(fd, "rb", closefd=True)
-        self.limit = limit
+        # A read's size is an index: a limit written as "none" (`sys.maxsize` bytes of arguments,
+        # four times that for a request) is a line as long as any can be.
+        self.limit = min(limit, sys.maxsize - 1)
         self._asks: queue.SimpleQueue[_Delivery | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         # Started when the end of stdin stops the server (see `stopping`).
@@ -462,8 +464,8 @@ class _Lines:
             while (deliver := self._asks.get()) is not None:
                 try:
                     line = self._read_line()
-                except (OSError, ValueError) as exc:
-                    deliver(exc)
+                except Exception as exc:  # noqa: BLE001 - whatever ends the reading is said
+                    deliver(exc)  # to the server, which stops on it; never a wait for ever
                     return
                 deliver(line)
                 if not line:
