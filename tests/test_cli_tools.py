@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import textwrap
@@ -882,6 +883,35 @@ class Tiny(Toolset):
     def echo(self, *, s: str) -> str:
         return s
 """
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+def test_sigterm_kills_the_program_of_the_call_it_ends() -> None:
+    # SIGTERM ended the command where it stood: the kill of grep's process group at the
+    # call's deadline never came, and grep (backtracking for minutes) ran on alone.
+    from tests.server.support import alive, children_of, wait_until
+
+    arguments = json.dumps({"text": "ab" * 300 + "z", "pattern": r"^(.*)(.*)\2\1\1z"})
+    greps: set[int] = set()
+    with subprocess.Popen(
+        [*COMMAND, "call", TEXT, "text_grep", arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        try:
+            wait_until(lambda: greps.update(children_of(process.pid)) or greps, 60, "grep")
+            process.send_signal(signal.SIGTERM)
+            status = process.wait(20)
+            wait_until(lambda: not any(map(alive, greps)), 5, "grep to end")
+        finally:
+            for pid in greps:
+                if alive(pid):
+                    os.kill(pid, signal.SIGKILL)
+            if process.poll() is None:
+                process.kill()
+                process.wait(20)
+    assert status == -signal.SIGTERM
 
 
 UNBOUNDED = """\

@@ -21,12 +21,23 @@ PACKAGE = Path(typed_toolsets.__file__).parent
 #: What a module of the package ``typed_toolsets`` itself re-exports, the public API.
 PUBLIC = "public API"
 
-_CORE = {"_lazy", "_public", "_version", "rules", "types", "definition", "call", "_toolset"}
+_CORE = {
+    "_ending",
+    "_lazy",
+    "_public",
+    "_version",
+    "rules",
+    "types",
+    "definition",
+    "call",
+    "_toolset",
+}
 
 #: Layer -> the layers its modules may import (their own always).
 MAY_IMPORT: dict[str, set[str]] = {
     "rules": {"_public"},
     "_public": set(),
+    "_ending": set(),
     "_lazy": set(),
     "_version": set(),
     "types": {"_public", "rules"},
@@ -37,7 +48,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "analysis": _CORE,
     "plugin": {"_public", "rules", "_version"},
     "mypy": {"_public", "plugin", "rules", "_version"},
-    "builtins": {PUBLIC, "_public", "definition", "rules"},
+    "builtins": {PUBLIC, "_ending", "_public", "definition", "rules"},
     "text": {"builtins"},
     "github": {"builtins"},
     "export": _CORE,

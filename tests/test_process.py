@@ -150,6 +150,53 @@ def test_DL_1_keyboard_interrupt_kills_the_group_and_propagates() -> None:
     assert _processes_running(_sleep(12)) == []
 
 
+def test_DL_1_programs_still_running_when_the_process_ends_are_killed() -> None:
+    # Their thread kills them at the deadline; when the process ends first (a server's stop
+    # leaving the call's daemon thread, its watchdog's os._exit, SIGTERM to the command line),
+    # that kill never came and the program ran on with no deadline at all.
+    from typed_toolsets import _ending
+
+    results: list[_process.ProcessResult] = []
+    argv = [SH, "-c", f"{_sleep(41)} & wait"]
+    thread = threading.Thread(
+        target=lambda: results.append(run_bounded(argv, env=ENV, timeout=60)), daemon=True
+    )
+    thread.start()
+    end = time.monotonic() + 10
+    while not _scan(_sleep(41)) and time.monotonic() < end:
+        time.sleep(0.01)
+    assert _scan(_sleep(41)) != []
+    _ending.end_all()
+    assert _processes_running(_sleep(41)) == []
+    thread.join(10)
+    assert [result.returncode for result in results] == [-signal.SIGKILL]
+    assert _process._running == set()  # pyright: ignore[reportPrivateUsage]
+
+
+def test_DL_1_programs_still_running_at_the_interpreter_s_exit_are_killed() -> None:
+    # An interpreter exits with daemon threads in the middle of a call: its program is killed.
+    code = "\n".join(
+        [
+            "import threading, time",
+            "from typed_toolsets.builtins import process",
+            f"argv = [{SH!r}, '-c', {_sleep(42) + ' & wait'!r}]",
+            f"call = lambda: process.run_bounded(argv, env={ENV!r}, timeout=60)",
+            "threading.Thread(target=call, daemon=True).start()",
+            "end = time.monotonic() + 10",
+            "while not process._running and time.monotonic() < end:",
+            "    time.sleep(0.01)",
+            "time.sleep(0.2)",
+        ]
+    )
+    try:
+        done = subprocess.run([sys.executable, "-c", code], timeout=60, check=False)
+        assert done.returncode == 0
+        assert _processes_running(_sleep(42)) == []
+    finally:
+        for pid in _scan(_sleep(42)):
+            os.kill(pid, signal.SIGKILL)
+
+
 def test_DL_1_simulated_interrupt_is_prompt() -> None:
     # _thread.interrupt_main does not interrupt a blocked select: the loop's short slices do.
     import _thread

@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import anyio
 import mcp.client.stdio
@@ -32,6 +32,7 @@ from tests.server.support import (
     STUBBORN,
     TEXT,
     alive,
+    children_of,
     flatten,
     initialized,
     processes_with,
@@ -695,6 +696,58 @@ def test_a_call_that_ignores_its_cancellation_does_not_hold_the_stop(
     assert (ended, took < 10) == (status, True), stderr
     assert marker.read_text() == "cancelled"  # it was told, and went on
     assert LEFT_RUNNING in stderr
+    assert "Traceback" not in stderr
+
+
+#: A grep that backtracks for minutes (GNU grep's matcher of back-references), far past the
+#: tool's 10 s deadline: what a model can send `text_grep`.
+BACKTRACKING: Final[dict[str, Any]] = {"text": "ab" * 300 + "z", "pattern": r"^(.*)(.*)\2\1\1z"}
+
+
+def _greps_of(pid: int) -> set[int]:
+    return {
+        child
+        for child in children_of(pid)
+        if b"grep" in Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")[0]
+    }
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+@pytest.mark.parametrize(
+    ("stop", "status"),
+    [("close", 0), (signal.SIGTERM, -signal.SIGTERM), (signal.SIGINT, 130)],
+    ids=["stdin-closed", "SIGTERM", "SIGINT"],
+)
+def test_a_stop_kills_the_programs_of_the_calls_it_leaves(
+    stop: str | signal.Signals, status: int
+) -> None:
+    # The call's thread kills grep's process group at the deadline; the stop left that thread
+    # (a daemon) behind and the process ended, so grep ran on with no deadline at all.
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "text_grep", "arguments": BACKTRACKING},
+    }
+    greps: set[int] = set()
+    try:
+        with initialized(TEXT) as process:
+            assert process.stdin is not None
+            process.stdin.write(json.dumps(call).encode() + b"\n")
+            process.stdin.flush()
+            wait_until(lambda: greps.update(_greps_of(process.pid)) or greps, BOUND, "grep")
+            if stop == "close":
+                process.stdin.close()
+            else:
+                process.send_signal(stop)
+            ended = process.wait(20)
+            wait_until(lambda: not any(map(alive, greps)), 5, "grep to end")
+            stderr = _stderr(process)
+    finally:
+        for pid in greps:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    assert ended == status, stderr
     assert "Traceback" not in stderr
 
 

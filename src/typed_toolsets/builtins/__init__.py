@@ -2,7 +2,8 @@
 
 May import the public API of the core (`typed_toolsets`), of the definition layer its errors,
 limits and validators (`typed_toolsets.definition.errors`, `.limits`, `.validators`), the
-sendable-text rules (`typed_toolsets.rules.sendable`), `typed_toolsets._public` and the
-standard library; the core never imports this layer. Public modules: `typed_toolsets.text`,
+sendable-text rules (`typed_toolsets.rules.sendable`), `typed_toolsets._public`,
+`typed_toolsets._ending` (its programs killed when the process ends) and the standard library;
+the core never imports this layer. Public modules: `typed_toolsets.text`,
 `typed_toolsets.github` and `typed_toolsets.builtins.exceptions`.
 """

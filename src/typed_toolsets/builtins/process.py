@@ -14,8 +14,13 @@ group. Exit is detected without reaping, through a pidfd where the kernel offers
 5.3+) and otherwise by polling ``waitid(..., WNOWAIT)``; that keeps the exit status faithful
 (a normally exiting grep reports 0, 1 or 2, never the -9 of our cleanup kill).
 
-Known limit: a descendant that leaves the group with ``setsid()`` escapes the group kill. grep,
-rg and gh, run with the argument vectors this library builds, start no such helpers.
+When this process ends while programs run (a server stopping with calls left in their threads,
+SIGTERM to the command line), their groups are killed then (`typed_toolsets._ending`): a
+program never runs on past the process that started it, bounded by nothing.
+
+Known limits: a descendant that leaves the group with ``setsid()`` escapes the group kill. grep,
+rg and gh, run with the argument vectors this library builds, start no such helpers. A process
+killed by SIGKILL runs nothing at its end: its programs run on until their own end.
 """
 
 from __future__ import annotations
@@ -37,11 +42,14 @@ import resource
 import selectors
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import IO, Final, Literal, TypeAlias
 
 import attrs
+
+from typed_toolsets import _ending
 
 __all__ = ["EndedBy", "ProcessResult", "StartError", "run_bounded"]
 
@@ -136,6 +144,24 @@ def _limit_memory(pid: int, max_bytes: int) -> None:
 def _kill_group(pgid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
+
+
+# The process groups of the programs running now, their leaders not reaped yet: killed when this
+# process ends before their calls do (`typed_toolsets._ending`). A group leaves the set, under
+# the lock, before its leader is reaped, so the group id killed is never one reused since.
+# Re-entrant: a signal handler in the main thread may end them while that thread holds it.
+_running: Final[set[int]] = set()
+_running_lock: Final = threading.RLock()
+
+
+def _kill_running() -> None:
+    """Kill the process group of every program running now (this process is ending)."""
+    with _running_lock:
+        for pgid in tuple(_running):
+            _kill_group(pgid)
+
+
+_ending.at_end(_kill_running)
 
 
 class _Loop:
@@ -286,6 +312,8 @@ def run_bounded(
         )
     except OSError as exc:
         raise StartError(exc.errno, exc.strerror, exc.filename) from exc
+    with _running_lock:
+        _running.add(process.pid)
     pidfd: int | None = None
     loop: _Loop | None = None
     try:
@@ -300,6 +328,8 @@ def run_bounded(
         # reused, so this never signals an unrelated group. Runs on exceptions and on
         # KeyboardInterrupt too, so no descendant outlives the call.
         _kill_group(process.pid)
+        with _running_lock:
+            _running.discard(process.pid)
         if loop is not None:
             loop.close()
         if pidfd is not None:

@@ -14,10 +14,12 @@ import importlib
 import io
 import os
 import re
+import signal
 import sys
 import textwrap
 import typing
 from collections.abc import Callable, Sequence
+from types import FrameType
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TextIO
 
 from typed_toolsets._version import __version__
@@ -334,6 +336,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return unwritten
     args.as_program = argv is None
+    if args.as_program and args.command != "serve":  # serve's stop handles SIGTERM itself
+        _end_on_sigterm()
     handler: Command = args.handler
     # A process started without stdout or stderr (`>&-`, `2>&-`) has None there.
     out = sys.stdout if sys.stdout is not None else _missing("stdout is closed")
@@ -353,6 +357,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return failed
     return status
+
+
+def _end_on_sigterm() -> None:
+    """Have SIGTERM end the command as its default handling does, its calls' programs first.
+
+    A built-in's program runs in a process group of its own, which the call kills at its
+    deadline: ended by the signal where it stands, the command left it running with no deadline
+    at all (`typed_toolsets._ending`). Only over SIGTERM's default handling, on POSIX.
+    """
+    if os.name != "posix" or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _on_sigterm(signum: int, _frame: FrameType | None) -> None:
+    from typed_toolsets import _ending
+
+    _ending.end_all()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+    raise SystemExit(128 + signum)  # the signal, blocked in this thread, has not ended it yet
 
 
 def _output_failed(command: str, exc: BaseException, verdict: int = EXIT_OK) -> int | None:

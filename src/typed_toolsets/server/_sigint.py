@@ -28,6 +28,8 @@ from collections.abc import Coroutine
 from types import FrameType
 from typing import Any, TypeVar
 
+from typed_toolsets import _ending
+
 from .stopping import watchdog
 
 __all__ = ["run"]
@@ -166,6 +168,7 @@ class _EndOnSigterm:
             SystemExit: With 143 (128 + SIGTERM, as a shell reports it) if the signal, blocked
                 in this thread, has not ended it.
         """
+        _ending.end_all()  # no exit of the interpreter follows: end what it would have
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTERM)
         raise SystemExit(128 + signal.SIGTERM)

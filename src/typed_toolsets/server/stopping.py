@@ -22,6 +22,7 @@ import threading
 import time
 from typing import Final
 
+from typed_toolsets import _ending
 from typed_toolsets.call.execution import CANCEL_GRACE
 
 __all__ = ["STOP_GRACE", "Watchdog", "stop_ends_process", "watchdog"]
@@ -70,6 +71,7 @@ class Watchdog:
             "the process ends without them",
             STOP_GRACE,
         )
+        _ending.end_all()  # the interpreter does not exit: what it would end at exit, now
         logging.shutdown()  # writes out every handler's buffer
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
