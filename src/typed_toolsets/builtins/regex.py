@@ -136,6 +136,13 @@ _ADVICE: Final = (
     ("trailing \\", _SYNTAX_ADVICE),
     ("no argument for repetition operator", _SYNTAX_ADVICE),
     ("invalid character class range", _SYNTAX_ADVICE),
+    (
+        "bad repetition operator",
+        (
+            "one repetition operator follows an item: RE2 has no possessive quantifiers (a++, "
+            "a*+), and a repetition of a repetition is grouped first ((x{2}){3}, not x{2}{3})"
+        ),
+    ),
 )
 _LACKS: Final = (
     "filter_lines takes RE2 syntax (like Python's re, without backreferences, "
@@ -148,6 +155,17 @@ _UNKNOWN_ESCAPE: Final = (
     "RE2 has no such escape: write the characters it stands for as a class ([ \\t] rather than "
     "\\h), and put a backslash only before punctuation"
 )
+#: Escapes of other engines that RE2 has in another spelling.
+_ESCAPE_SPELLINGS: Final = {
+    "\\Z": "RE2 has no \\Z: write $ (each line is matched on its own) or \\z",
+}
+#: The ``(?`` openings RE2 refuses as constructs it lacks (look-around, atomic groups); any
+#: other is a flag it does not know or a group left open.
+_LACKED_GROUPS: Final = ("(?=", "(?!", "(?<=", "(?<!", "(?>")
+_GROUP_ADVICE: Final = (
+    "RE2's (?...) forms are (?:...), (?P<name>...) and the flags i, m, s and U, as (?i) or "
+    "(?i:...), each closed by )"
+)
 
 
 def _compile(pattern: str, sent: str) -> _Regex:
@@ -158,7 +176,10 @@ def _compile(pattern: str, sent: str) -> _Regex:
         reason = _reason(exc)
         advice = next((text for start, text in _ADVICE if reason.startswith(start)), _LACKS)
         if reason.startswith("invalid escape sequence") and not reason[-1:].isdigit():
-            advice = _UNKNOWN_ESCAPE  # \h, \e: no construct RE2 lacks, an escape it has not
+            # \h, \e: no construct RE2 lacks, an escape it has not (or spells otherwise)
+            advice = _ESCAPE_SPELLINGS.get(reason[-2:], _UNKNOWN_ESCAPE)
+        elif reason.startswith("invalid perl operator") and not reason.endswith(_LACKED_GROUPS):
+            advice = _GROUP_ADVICE  # (?z), or (?i never closed
         msg = f"RE2 cannot use the pattern {quote_pattern(sent)}: {reason}; {advice}"
         raise InvalidPatternError(msg) from None
 
