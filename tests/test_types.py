@@ -1200,3 +1200,47 @@ def test_an_alias_given_to_the_registry_itself_is_the_type_it_names() -> None:
     assert registry.spec(MaybeTags).schema == registry.spec(Optional[list[str]]).schema  # noqa: UP045
     found = hypothesis.find(values(Tags), lambda value: len(value) > 1)
     assert all(isinstance(item, str) for item in found)
+
+
+# ------------------------------------------------------------------------- unpacked tuples
+
+_FIXED_UNPACKED: list[object] = [tuple[int, typing_extensions.Unpack[tuple[str, str]]]]
+_ANY_LENGTH_UNPACKED: list[object] = [
+    tuple[int, typing_extensions.Unpack[tuple[str, ...]]],
+    tuple[typing_extensions.Unpack[tuple[int, ...]]],
+    tuple[str, typing_extensions.Unpack[tuple[int, ...]], str],
+]
+if sys.version_info >= (3, 11):  # the star syntax
+    _FIXED_UNPACKED.append(eval("tuple[int, *tuple[str, str]]"))  # noqa: S307
+    _ANY_LENGTH_UNPACKED.append(eval("tuple[int, *tuple[str, ...]]"))  # noqa: S307
+
+
+@pytest.mark.parametrize("annotation", _FIXED_UNPACKED)
+def test_a_fixed_tuple_unpacked_in_a_tuple_is_written_out_in_place(annotation: object) -> None:
+    # As mypy reads it: tuple[int, str, str]. It was a schema of two items, the second an array.
+    (proxy,) = make_echo_toolset([("value", annotation, inspect.Parameter.empty)]).to_tools()
+    assert proxy.parameters["properties"]["value"] == {
+        "type": "array",
+        "prefixItems": [{"type": "integer"}, {"type": "string"}, {"type": "string"}],
+        "minItems": 3,
+        "maxItems": 3,
+    }
+    result = proxy.invoke({"value": [1, "a", "b"]})
+    assert (result.ok, result.value) == (True, {"value": (1, "a", "b")})
+
+
+@pytest.mark.parametrize("annotation", _ANY_LENGTH_UNPACKED)
+def test_a_tuple_of_any_length_unpacked_in_a_tuple_is_a_definition_error(
+    annotation: object,
+) -> None:
+    # It was read as one nested array: [1, "a", "b"] refused, [1, ["a", "b"]] accepted and
+    # (1, ("a", "b")) given to a method annotated for (1, "a", "b").
+    with pytest.raises(ToolsetDefinitionError) as raised:
+        make_echo_toolset([("value", annotation, inspect.Parameter.empty)])
+    message = str(raised.value)
+    assert "*tuple[" in message  # the type as it is written, star and all
+    assert message.endswith(
+        "(a tuple of any length unpacked in a tuple (*tuple[X, ...]) has no JSON Schema; write "
+        "tuple[X, ...] for any number of items, or list each item: tuple[A, B]) "
+        "[toolset-param-type]"
+    )

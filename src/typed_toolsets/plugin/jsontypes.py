@@ -28,6 +28,7 @@ from mypy.types import (
     TypeVarLikeType,
     UninhabitedType,
     UnionType,
+    UnpackType,
     get_proper_type,
 )
 
@@ -154,6 +155,9 @@ class SchemaCheck:
             fallback = proper.partial_fallback.type
             if fallback.fullname != "builtins.tuple":
                 return self._namedtuple_problem(fallback, proper, seen)
+            if any(isinstance(get_proper_type(item), UnpackType) for item in proper.items):
+                # mypy writes a fixed tuple unpacked in place; one of any length is left.
+                return reasons.UNPACKED_TUPLE
             return self._first_problem(proper.items, seen)
         if isinstance(proper, TypedDictType):
             info = proper.fallback.type

@@ -42,6 +42,8 @@ def label(annotation: object, *, annotated: bool = False) -> str:
         return " | ".join(label(a, annotated=annotated) for a in args)
     if origin is typing.Literal:
         return literal_label(args)
+    if getattr(origin, "_name", None) == "Unpack" and len(args) == 1:  # as mypy writes it
+        return f"*{label(args[0], annotated=annotated)}"
     if origin is typing.Annotated:
         base = label(args[0], annotated=annotated)
         return f"Annotated[{base}, ...]" if annotated else base
@@ -51,7 +53,8 @@ def label(annotation: object, *, annotated: bool = False) -> str:
         return "tuple[()]"
     if origin is not None and args:
         name = getattr(origin, "__name__", None) or label(origin)
-        return f"{name}[{', '.join(label(a, annotated=annotated) for a in args)}]"
+        star = "*" if getattr(annotation, "__unpacked__", False) else ""  # `*tuple[str, ...]`
+        return f"{star}{name}[{', '.join(label(a, annotated=annotated) for a in args)}]"
     qualname = getattr(annotation, "__qualname__", None)
     if isinstance(qualname, str):
         return qualname

@@ -59,6 +59,10 @@ GENERIC_TYPE_ALIAS: Final = (
 #: run time sees the bare generic (`missing_parameters`, with its name).
 OMITTED_PARAMETERS: Final = "a generic type needs its type parameters (for example list[str])"
 CLASSES: Final = "classes (type[...]) have no JSON Schema"
+UNPACKED_TUPLE: Final = (
+    "a tuple of any length unpacked in a tuple (*tuple[X, ...]) has no JSON Schema; write "
+    "tuple[X, ...] for any number of items, or list each item: tuple[A, B]"
+)
 NEVER: Final = "Never has no JSON Schema"
 #: Only the run time can tell (mypy reads ``LiteralString`` as ``str``).
 LITERAL_STRING: Final = (

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from typed_toolsets.types.containers import tuple_items
 from typed_toolsets.types.hints import expand_alias
 from typed_toolsets.types.typespec import MISSING
 from typed_toolsets.types.usertypes import StrategySource, user_strategies
@@ -211,9 +212,8 @@ def describe(annotation: object) -> Form:
             kind = "frozenset"
         return Form(kind, annotation, json_types, args=args)
     if rule == "tuple":
-        if len(args) == 2 and args[1] is Ellipsis:
-            return Form("tuple", annotation, json_types, args=args[:1])
-        return Form("fixed", annotation, json_types, args=() if args == ((),) else args)
+        items, repeats = tuple_items(annotation)
+        return Form("tuple" if repeats else "fixed", annotation, json_types, args=items)
     if rule == "mapping":
         return Form("mapping", annotation, json_types, args=args[1:])
     from typed_toolsets.types import structs

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 import attrs
+import typing_extensions
 
 from typed_toolsets.rules import reasons, sets
 from typed_toolsets.rules.labels import label, safe_repr
@@ -32,7 +33,7 @@ from .typespec import (
     json_key,
 )
 
-__all__ = ["CONTAINER_RULES", "fullname", "is_bare_generic"]
+__all__ = ["CONTAINER_RULES", "fullname", "is_bare_generic", "tuple_items"]
 
 _NUMBER_TYPES: Final = frozenset({"integer", "number"})
 _STRING_TYPE: Final = frozenset({"string"})
@@ -223,15 +224,67 @@ def _sequence_rule(annotation: object, builder: Builder) -> TypeSpec:
 
 
 def _is_tuple(annotation: object) -> bool:
-    return typing.get_origin(annotation) is tuple and not is_bare_generic(annotation)
+    return (
+        typing.get_origin(annotation) is tuple
+        and not is_bare_generic(annotation)
+        and not getattr(annotation, "__unpacked__", False)  # `*tuple[...]`: a tuple's items
+    )
+
+
+#: The forms of ``Unpack[...]`` (``typing``'s from Python 3.11, and typing_extensions').
+_UNPACKS: Final = frozenset(
+    {typing_extensions.Unpack, getattr(typing, "Unpack", typing_extensions.Unpack)}
+)
+
+
+def tuple_items(annotation: object) -> tuple[tuple[Any, ...], bool]:
+    """The item types of the tuple type *annotation*, and whether the one item repeats.
+
+    ``tuple[X, ...]`` is ``((X,), True)``; a fixed tuple lists its items, the items of a tuple
+    unpacked in it (``*tuple[A, B]``, ``Unpack[tuple[A, B]]``) in their place, as mypy reads it.
+
+    Raises:
+        Unsupported: A tuple of any length is unpacked in it (``tuple[int, *tuple[str, ...]]``),
+            or something else is (a ``TypeVarTuple``).
+    """
+    args: tuple[Any, ...] = typing.get_args(annotation)
+    if len(args) == 2 and args[1] is Ellipsis:
+        return args[:1], True
+    if args == ((),):  # `tuple[()]` on Python 3.10
+        return (), False
+    items: list[Any] = []
+    for arg in args:
+        inner = _unpacked(arg)
+        if inner is None:
+            items.append(arg)
+            continue
+        found, repeats = tuple_items(inner)
+        if repeats:  # mypy too keeps it unpacked (a fixed one it writes out in place)
+            raise Unsupported(reasons.UNPACKED_TUPLE)
+        items += found
+    return tuple(items), False
+
+
+def _unpacked(item: object) -> object | None:
+    """The tuple type *item* unpacks (``*tuple[A, B]``, ``Unpack[...]``), or None: no unpacking.
+
+    Raises:
+        Unsupported: What ``Unpack[...]`` holds is no tuple (a ``TypeVarTuple``).
+    """
+    if getattr(item, "__unpacked__", False):
+        return tuple.__class_getitem__(typing.get_args(item))
+    if typing.get_origin(item) in _UNPACKS:
+        inner: object = typing.get_args(item)[0]
+        if typing.get_origin(inner) is not tuple:
+            raise Unsupported(reasons.UNPACKED_TUPLE)
+        return inner
+    return None
 
 
 def _tuple_rule(annotation: object, builder: Builder) -> TypeSpec:
-    args: tuple[Any, ...] = typing.get_args(annotation)
-    if len(args) == 2 and args[1] is Ellipsis:
+    args, repeats = tuple_items(annotation)
+    if repeats:
         return _list_like(annotation, builder.spec(args[0]), as_tuple=True)
-    if args == ((),):  # `tuple[()]` on Python 3.10
-        args = ()
     specs = [builder.spec(a) for a in args]
     structures = [s.structure for s in specs]
     count = len(specs)
@@ -313,10 +366,11 @@ def _scalars(
             if isinstance(value, (bool, int, float)) and value in (0, 1):
                 yield place, value
     elif origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            yield from _scalars(args[0], (*place, "*"))
+        items, repeats = tuple_items(annotation)
+        if repeats:
+            yield from _scalars(items[0], (*place, "*"))
         else:
-            for index, arg in enumerate(args):
+            for index, arg in enumerate(items):
                 yield from _scalars(arg, (*place, index))
     elif (supertype := getattr(annotation, "__supertype__", None)) is not None:  # a NewType
         yield from _scalars(supertype, place)
@@ -503,12 +557,10 @@ def _array_shape(annotation: object, describer: Describer) -> Shape:
 
 
 def _tuple_shape(annotation: object, describer: Describer) -> Shape:
-    args: tuple[Any, ...] = typing.get_args(annotation)
+    args, repeats = tuple_items(annotation)
     text = describer.label(annotation)
-    if len(args) == 2 and args[1] is Ellipsis:
+    if repeats:
         return Shape.array(text, describer.shape(args[0]))
-    if args == ((),):  # `tuple[()]` on Python 3.10
-        args = ()
     return Shape.fixed_array(text, tuple(describer.shape(a) for a in args))
 
 
