@@ -32,6 +32,10 @@ def label(annotation: object, *, annotated: bool = False) -> str:
         return "..."
     if isinstance(annotation, list):  # the parameters of Callable[[int, str], ...]
         return f"[{', '.join(label(a) for a in typing.cast('list[object]', annotation))}]"
+    if getattr(typing.get_origin(annotation), "_name", None) == "Unpack":
+        # As mypy writes it; before type variables, which typing_extensions' (3.10) poses as.
+        (unpacked,) = typing.get_args(annotation)
+        return f"*{label(unpacked, annotated=annotated)}"
     if isinstance(annotation, typing.TypeVar):
         return annotation.__name__
     if isinstance(annotation, typing.ForwardRef):  # a name as written, not ForwardRef('...')
@@ -42,8 +46,6 @@ def label(annotation: object, *, annotated: bool = False) -> str:
         return " | ".join(label(a, annotated=annotated) for a in args)
     if origin is typing.Literal:
         return literal_label(args)
-    if getattr(origin, "_name", None) == "Unpack" and len(args) == 1:  # as mypy writes it
-        return f"*{label(args[0], annotated=annotated)}"
     if origin is typing.Annotated:
         base = label(args[0], annotated=annotated)
         return f"Annotated[{base}, ...]" if annotated else base
