@@ -111,6 +111,10 @@ def test_a_bound_no_json_text_writes_is_a_definition_error(bound: Any) -> None:
         (Annotated[int, Ge(2), Ge(5), Le(4)], "Ge(5) and Le(4)"),  # the stricter of a repeat
         (Annotated[str | list[str], MinLen(3), MaxLen(1)], "MinLen(3) and MaxLen(1)"),
         (Annotated[int | float, Gt(1), Le(1)], "Gt(1) and Le(1) leave no number"),
+        # Numbers between the bounds, but no integer (was accepted: a tool nobody could call).
+        (Annotated[int, Gt(0), Lt(1)], "Gt(0) and Lt(1) leave no integer"),
+        (Annotated[int, Ge(0.5), Le(0.9)], "Ge(0.5) and Le(0.9) leave no integer"),
+        (Annotated[int, Gt(2.5), Lt(3)], "Gt(2.5) and Lt(3) leave no integer"),
     ],
 )
 def test_bounds_no_value_meets_are_a_definition_error(annotation: Any, words: str) -> None:
@@ -127,6 +131,10 @@ def test_bounds_no_value_meets_are_a_definition_error(annotation: Any, words: st
         (Annotated[str | None, MinLen(3), MaxLen(1)], None),  # null is left
         (Annotated[int | None, Gt(3), Lt(1)], None),
         (Annotated[str | int, MinLen(3), MaxLen(1)], 7),  # the bounds do not apply to ints
+        (Annotated[int, Ge(0.5), Le(1.5)], 1),  # one integer between them
+        (Annotated[int, Gt(-1), Lt(1)], 0),
+        (Annotated[int | float, Gt(0), Lt(1)], 0.5),  # no integer, but numbers
+        (Annotated[int | None, Gt(0), Lt(1)], None),
     ],
 )
 def test_bounds_that_leave_a_value_are_kept(annotation: Any, accepted: object) -> None:

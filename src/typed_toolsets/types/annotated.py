@@ -274,9 +274,36 @@ def _no_value_between(keywords: Schema, json_types: frozenset[str]) -> str | Non
             )
     if "number" in empty:
         empty["integer"] = empty["number"]
+    elif "integer" in json_types:
+        no_integer = _no_integer_between(keywords)
+        if no_integer is not None:
+            empty["integer"] = no_integer
     if not empty or not json_types <= empty.keys():
         return None
     return next(iter(empty.values()))
+
+
+def _no_integer_between(keywords: Schema) -> str | None:
+    """Why no integer meets the number bounds of *keywords*, when numbers do (``Gt(0), Lt(1)``)."""
+    lows = [
+        (math.ceil(keywords[k]) if k == "minimum" else math.floor(keywords[k]) + 1, k)
+        for k in ("minimum", "exclusiveMinimum")
+        if k in keywords
+    ]
+    highs = [
+        (math.floor(keywords[k]) if k == "maximum" else math.ceil(keywords[k]) - 1, k)
+        for k in ("maximum", "exclusiveMaximum")
+        if k in keywords
+    ]
+    if not lows or not highs:
+        return None
+    (least, low), (most, high) = max(lows), min(highs)
+    if least <= most:
+        return None
+    return (
+        f"{_BOUND_NAMES[low]}({keywords[low]!r}) and {_BOUND_NAMES[high]}({keywords[high]!r}) "
+        "leave no integer between them, so every value would be refused"
+    )
 
 
 _NUMBER_COMPARE: Final = frozenset(_NUMBER_CONSTRAINTS.values())
