@@ -330,3 +330,32 @@ def test_off_posix_the_built_in_toolsets_say_what_they_need(module: str) -> None
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("ImportError: typed_toolsets' built-in toolsets")
     assert "needs a POSIX system (Linux or macOS); on Windows, run them under WSL" in last
+
+
+def test_DL_1_a_forked_child_leaves_its_parent_s_programs_running() -> None:
+    # The child inherited the set of running programs and the ending at its exit: a child of
+    # os.fork() that exited normally killed the programs its parent's calls were running.
+    import warnings
+
+    from typed_toolsets import _ending
+
+    argv = [SH, "-c", f"{_sleep(43)} & wait"]
+    results: list[_process.ProcessResult] = []
+    thread = threading.Thread(
+        target=lambda: results.append(run_bounded(argv, env=ENV, timeout=3)), daemon=True
+    )
+    thread.start()
+    end = time.monotonic() + 10
+    while not _scan(_sleep(43)) and time.monotonic() < end:
+        time.sleep(0.01)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads running
+        child = os.fork()
+    if child == 0:  # pragma: no cover - the child: what its exit would run, then out
+        _ending.end_all()
+        os._exit(0)
+    os.waitpid(child, 0)
+    assert _scan(_sleep(43)) != []  # still running: the call's own deadline ends it
+    thread.join(10)
+    assert [result.ended_by for result in results] == ["deadline"]
+    assert _processes_running(_sleep(43)) == []

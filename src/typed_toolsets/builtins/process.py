@@ -151,7 +151,7 @@ def _kill_group(pgid: int) -> None:
 # the lock, before its leader is reaped, so the group id killed is never one reused since.
 # Re-entrant: a signal handler in the main thread may end them while that thread holds it.
 _running: Final[set[int]] = set()
-_running_lock: Final = threading.RLock()
+_running_lock = threading.RLock()
 
 
 def _kill_running() -> None:
@@ -161,7 +161,19 @@ def _kill_running() -> None:
             _kill_group(pgid)
 
 
+def _forget_running() -> None:
+    """In a child of a fork: the programs are its parent's, not the child's to end at its exit.
+
+    The lock is made anew: a thread of the parent may have held it (no thread runs in the
+    child to release it).
+    """
+    global _running_lock  # replaced once per fork, in the child
+    _running_lock = threading.RLock()
+    _running.clear()
+
+
 _ending.at_end(_kill_running)
+os.register_at_fork(after_in_child=_forget_running)
 
 
 class _Loop:
