@@ -115,6 +115,8 @@ def test_a_bound_no_json_text_writes_is_a_definition_error(bound: Any) -> None:
         (Annotated[int, Gt(0), Lt(1)], "Gt(0) and Lt(1) leave no integer"),
         (Annotated[int, Ge(0.5), Le(0.9)], "Ge(0.5) and Le(0.9) leave no integer"),
         (Annotated[int, Gt(2.5), Lt(3)], "Gt(2.5) and Lt(3) leave no integer"),
+        (Annotated[int, MultipleOf(5), Ge(1), Le(4)], "Ge(1) and Le(4) leave no multiple of 5"),
+        (Annotated[float, MultipleOf(5), Ge(-4), Lt(0)], "leave no multiple of 5"),
     ],
 )
 def test_bounds_no_value_meets_are_a_definition_error(annotation: Any, words: str) -> None:
@@ -135,6 +137,8 @@ def test_bounds_no_value_meets_are_a_definition_error(annotation: Any, words: st
         (Annotated[int, Gt(-1), Lt(1)], 0),
         (Annotated[int | float, Gt(0), Lt(1)], 0.5),  # no integer, but numbers
         (Annotated[int | None, Gt(0), Lt(1)], None),
+        (Annotated[int, MultipleOf(5), Ge(1), Le(5)], 5),
+        (Annotated[float, MultipleOf(0.5), Ge(0.1), Le(0.6)], 0.5),
     ],
 )
 def test_bounds_that_leave_a_value_are_kept(annotation: Any, accepted: object) -> None:

@@ -227,6 +227,7 @@ def _bounds(constraints: list[tuple[str, object]]) -> Schema:
     bounds: Schema = {}
     for name, raw in constraints:
         if name == "MultipleOf":
+            bounds["multipleOf"] = _limit(name, raw)  # one at most (checked already)
             continue
         for keyword in _targets(name, _EVERY_KIND):
             _tightened(bounds, keyword, _limit(name, raw))
@@ -274,10 +275,12 @@ def _no_value_between(keywords: Schema, json_types: frozenset[str]) -> str | Non
             )
     if "number" in empty:
         empty["integer"] = empty["number"]
-    elif "integer" in json_types:
+    else:
         no_integer = _no_integer_between(keywords)
         if no_integer is not None:
             empty["integer"] = no_integer
+            if isinstance(keywords.get("multipleOf"), int):  # its multiples are all integers
+                empty["number"] = no_integer
     if not empty or not json_types <= empty.keys():
         return None
     return next(iter(empty.values()))
@@ -298,12 +301,16 @@ def _no_integer_between(keywords: Schema) -> str | None:
     if not lows or not highs:
         return None
     (least, low), (most, high) = max(lows), min(highs)
-    if least <= most:
-        return None
-    return (
-        f"{_BOUND_NAMES[low]}({keywords[low]!r}) and {_BOUND_NAMES[high]}({keywords[high]!r}) "
-        "leave no integer between them, so every value would be refused"
-    )
+    bounds = f"{_BOUND_NAMES[low]}({keywords[low]!r}) and {_BOUND_NAMES[high]}({keywords[high]!r})"
+    if least > most:
+        return f"{bounds} leave no integer between them, so every value would be refused"
+    step = keywords.get("multipleOf")
+    if isinstance(step, int) and -(-least // step) * step > most:
+        return (
+            f"{bounds} leave no multiple of {step} between them (MultipleOf({step})), so every "
+            "value would be refused"
+        )
+    return None
 
 
 _NUMBER_COMPARE: Final = frozenset(_NUMBER_CONSTRAINTS.values())
