@@ -12,7 +12,7 @@ import re
 from typing import Annotated, Any
 
 import pytest
-from annotated_types import Ge, Gt, Le, Lt, MaxLen, MinLen, MultipleOf
+from annotated_types import Ge, Gt, Le, Len, Lt, MaxLen, MinLen, MultipleOf
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -117,6 +117,8 @@ def test_a_bound_no_json_text_writes_is_a_definition_error(bound: Any) -> None:
         (Annotated[int, Gt(2.5), Lt(3)], "Gt(2.5) and Lt(3) leave no integer"),
         (Annotated[int, MultipleOf(5), Ge(1), Le(4)], "Ge(1) and Le(4) leave no multiple of 5"),
         (Annotated[float, MultipleOf(5), Ge(-4), Lt(0)], "leave no multiple of 5"),
+        (Annotated[tuple[int, int], MinLen(3)], "MinLen(3) leaves no length for tuple[int, int]"),
+        (Annotated[tuple[int, int], MaxLen(1)], "MaxLen(1) leaves no length for tuple[int, int]"),
     ],
 )
 def test_bounds_no_value_meets_are_a_definition_error(annotation: Any, words: str) -> None:
@@ -232,3 +234,19 @@ def test_a_set_without_a_minimum_gets_the_items_that_stay_different() -> None:
     }
     # A maximum cannot be broken by fewer items.
     assert echo(Annotated[set[float], MaxLen(2)]).invoke({"value": [EDGE, EDGE + 1]}).ok
+
+
+@pytest.mark.parametrize("constraint", [Len(1, 3), MinLen(1), MaxLen(5)])
+def test_a_length_constraint_never_loosens_a_fixed_tuple(constraint: Any) -> None:
+    # The constraint's minItems and maxItems replaced the tuple's own: one or three items passed
+    # the schema, and the call failed with "they could not be processed (ValueError: zip()
+    # argument 2 is shorter than argument 1)".
+    proxy = echo(Annotated[tuple[int, int], constraint])
+    schema = proxy.parameters["properties"]["value"]
+    assert (schema["minItems"], schema["maxItems"]) == (2, 2)
+    for sent in ([1], [1, 2, 3]):
+        result = proxy.invoke({"value": sent})
+        assert result.error is not None
+        assert [detail.path for detail in result.error.details] == ["$.value"]
+        assert "could not be processed" not in result.error.message
+    assert proxy.invoke({"value": [1, 2]}).ok

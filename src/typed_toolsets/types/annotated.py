@@ -413,9 +413,29 @@ def _annotated_rule(annotation: object, builder: Builder) -> TypeSpec:
             annotation, builder.spec(base_type), base_type, constraints, description
         )
     empty = _no_value_between(_bounds(constraints), spec.json_types) if constraints else None
+    if empty is None and constraints and not is_union(base_type):
+        empty = _no_length_left(spec.schema, base_type, constraints)
     if empty is not None:
         raise UnsupportedMetadata(empty)
     return spec
+
+
+def _no_length_left(
+    schema: Schema, base_type: object, constraints: list[tuple[str, object]]
+) -> str | None:
+    """Why a length constraint leaves no array of a fixed tuple's length, if it leaves none.
+
+    ``Annotated[tuple[int, int], MinLen(3)]``: the tuple's own ``minItems`` and ``maxItems``
+    meet the constraint's in the schema, which no value can then meet.
+    """
+    least, most = schema.get("minItems"), schema.get("maxItems")
+    if not isinstance(least, int) or not isinstance(most, int) or least <= most:
+        return None
+    written = ", ".join(f"{name}({raw!r})" for name, raw in constraints if name.endswith("Len"))
+    return (
+        f"{written} leaves no length for {label(base_type)}, whose length is fixed, so every "
+        "value would be refused"
+    )
 
 
 def _constrained(
@@ -428,7 +448,13 @@ def _constrained(
     """*base* (the spec of *base_type*) with *constraints* and *description* applied."""
     keywords = _keywords(constraints, base, base_type)
     schema = dict(base.schema)
-    schema.update(keywords)
+    for keyword, value in keywords.items():
+        if keyword in _BOUND_NAMES and isinstance(schema.get(keyword), (int, float)):
+            # The type's own bound (a fixed tuple's length) stays where it is the stricter:
+            # replaced, `Len(1, 3)` let a tuple[int, int] be sent one or three items.
+            _tightened(schema, keyword, value)
+        else:
+            schema[keyword] = value
     if description is not None:
         schema["description"] = description
     if not keywords:
