@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import pytest
 from annotated_types import Ge, Gt, Le, Len, Lt, MaxLen, MinLen, MultipleOf
@@ -119,6 +119,11 @@ def test_a_bound_no_json_text_writes_is_a_definition_error(bound: Any) -> None:
         (Annotated[float, MultipleOf(5), Ge(-4), Lt(0)], "leave no multiple of 5"),
         (Annotated[tuple[int, int], MinLen(3)], "MinLen(3) leaves no length for tuple[int, int]"),
         (Annotated[tuple[int, int], MaxLen(1)], "MaxLen(1) leaves no length for tuple[int, int]"),
+        # More different items than the item type has values: check_toolset failed on them
+        # with Hypothesis's own InvalidArgument.
+        (Annotated[set[bool], MinLen(3)], "MinLen(3) asks for 3 different items, but set[bool] "),
+        (Annotated[set[Literal["a", "b"]], MinLen(3)], "has 2 possible items"),
+        (Annotated[frozenset[bool | None], MinLen(4)], "has 3 possible items"),
     ],
 )
 def test_bounds_no_value_meets_are_a_definition_error(annotation: Any, words: str) -> None:
@@ -141,6 +146,7 @@ def test_bounds_no_value_meets_are_a_definition_error(annotation: Any, words: st
         (Annotated[int | None, Gt(0), Lt(1)], None),
         (Annotated[int, MultipleOf(5), Ge(1), Le(5)], 5),
         (Annotated[float, MultipleOf(0.5), Ge(0.1), Le(0.6)], 0.5),
+        (Annotated[list[bool], MinLen(3)], [True, True, True]),  # repeats are allowed
     ],
 )
 def test_bounds_that_leave_a_value_are_kept(annotation: Any, accepted: object) -> None:
@@ -250,3 +256,8 @@ def test_a_length_constraint_never_loosens_a_fixed_tuple(constraint: Any) -> Non
         assert [detail.path for detail in result.error.details] == ["$.value"]
         assert "could not be processed" not in result.error.message
     assert proxy.invoke({"value": [1, 2]}).ok
+
+
+def test_a_set_may_ask_for_as_many_different_items_as_its_type_has() -> None:
+    proxy = echo(Annotated[set[bool], MinLen(2)])
+    assert proxy.invoke({"value": [True, False]}).value == {"value": {True, False}}

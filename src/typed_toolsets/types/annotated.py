@@ -429,13 +429,37 @@ def _no_length_left(
     meet the constraint's in the schema, which no value can then meet.
     """
     least, most = schema.get("minItems"), schema.get("maxItems")
-    if not isinstance(least, int) or not isinstance(most, int) or least <= most:
-        return None
     written = ", ".join(f"{name}({raw!r})" for name, raw in constraints if name.endswith("Len"))
-    return (
-        f"{written} leaves no length for {label(base_type)}, whose length is fixed, so every "
-        "value would be refused"
-    )
+    if isinstance(least, int) and isinstance(most, int) and least > most:
+        return (
+            f"{written} leaves no length for {label(base_type)}, whose length is fixed, so every "
+            "value would be refused"
+        )
+    distinct = _distinct_values(schema.get("items")) if schema.get("uniqueItems") else None
+    if isinstance(least, int) and distinct is not None and least > distinct:
+        return (
+            f"{written} asks for {least} different items, but {label(base_type)} has "
+            f"{distinct} possible item{'s' if distinct != 1 else ''}, so every value would be "
+            "refused"
+        )
+    return None
+
+
+def _distinct_values(schema: object) -> int | None:
+    """How many different JSON values *schema* admits, when they are few and known; else None."""
+    if not isinstance(schema, dict):
+        return None
+    found = typing.cast("dict[str, object]", schema)
+    if "const" in found:
+        return 1
+    values = found.get("enum")
+    if isinstance(values, list):
+        return len(typing.cast("list[object]", values))  # JSON Schema's enum values are distinct
+    options = found.get("anyOf")
+    if isinstance(options, list):
+        counts = [_distinct_values(option) for option in typing.cast("list[object]", options)]
+        return None if None in counts else sum(typing.cast("list[int]", counts))
+    return {"boolean": 2, "null": 1}.get(str(found.get("type")))
 
 
 def _constrained(
