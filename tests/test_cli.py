@@ -997,3 +997,24 @@ def test_a_removed_working_directory_still_lets_an_installed_module_load(tmp_pat
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.startswith("Success")
+
+
+def test_main_called_by_other_code_leaves_sigterm_as_it_was(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # main() reads sys.argv when given nothing. It put its SIGTERM handler in and left it there
+    # (the host's process kept it), and from another thread it raised ValueError ("signal only
+    # works in main thread").
+    import signal
+    import threading
+
+    monkeypatch.setattr(sys, "argv", ["typed-toolsets", "list", "typed_toolsets.text"])
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    assert main() == 0
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    statuses: list[int] = []
+    thread = threading.Thread(target=lambda: statuses.append(main()))
+    thread.start()
+    thread.join(60)
+    assert statuses == [0]
+    assert "text_grep" in capsys.readouterr().out

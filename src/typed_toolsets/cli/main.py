@@ -17,6 +17,7 @@ import re
 import signal
 import sys
 import textwrap
+import threading
 import typing
 from collections.abc import Callable, Sequence
 from types import FrameType
@@ -336,8 +337,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return unwritten
     args.as_program = argv is None
-    if args.as_program and args.command != "serve":  # serve's stop handles SIGTERM itself
-        _end_on_sigterm()
+    # serve's stop handles SIGTERM itself.
+    ended = _end_on_sigterm() if args.as_program and args.command != "serve" else False
     handler: Command = args.handler
     # A process started without stdout or stderr (`>&-`, `2>&-`) has None there.
     out = sys.stdout if sys.stdout is not None else _missing("stdout is closed")
@@ -356,19 +357,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         if failed is None:
             raise
         return failed
+    finally:
+        if ended:  # the caller's own handling again (main() may be called by other code)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
     return status
 
 
-def _end_on_sigterm() -> None:
+def _end_on_sigterm() -> bool:
     """Have SIGTERM end the command as its default handling does, its calls' programs first.
 
     A built-in's program runs in a process group of its own, which the call kills at its
     deadline: ended by the signal where it stands, the command left it running with no deadline
-    at all (`typed_toolsets._ending`). Only over SIGTERM's default handling, on POSIX.
+    at all (`typed_toolsets._ending`). Only over SIGTERM's default handling, in the main thread
+    (which alone takes signal handlers), on POSIX.
+
+    Returns:
+        Whether the handler was put in (`main` puts the default one back when it returns).
     """
-    if os.name != "posix" or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-        return
+    if (
+        os.name != "posix"
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
+        return False
     signal.signal(signal.SIGTERM, _on_sigterm)
+    return True
 
 
 def _on_sigterm(signum: int, _frame: FrameType | None) -> None:
