@@ -333,7 +333,10 @@ def test_a_nul_in_filter_lines_pattern_is_not_said_to_be_a_program_argument() ->
     )
 
 
-@pytest.mark.parametrize("pattern", [r"(a)\1", "(?=a)", "(?<=a)b", "(?<!a)b", "(?>a)"])
+@pytest.mark.parametrize(
+    "pattern",
+    [r"(a)\1", "(?=a)", "(?<=a)b", "(?<!a)b", "(?>a)", "(?P<n>a)(?P=n)", "(?R)", "(?1)", "(?|a)"],
+)
 def test_a_construct_re2_lacks_gets_advice_naming_the_constructs(pattern: str) -> None:
     with pytest.raises(InvalidPatternError, match="without backreferences, lookahead/lookbehind"):
         TextProcessingToolset().filter_lines(text="abc\n", pattern=pattern)

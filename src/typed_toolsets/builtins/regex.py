@@ -159,9 +159,23 @@ _UNKNOWN_ESCAPE: Final = (
 _ESCAPE_SPELLINGS: Final = {
     "\\Z": "RE2 has no \\Z: write $ (each line is matched on its own) or \\z",
 }
-#: The ``(?`` openings RE2 refuses as constructs it lacks (look-around, atomic groups); any
-#: other is a flag it does not know or a group left open.
-_LACKED_GROUPS: Final = ("(?=", "(?!", "(?<=", "(?<!", "(?>")
+
+
+def _flag_like(operator: str) -> bool:
+    """Whether RE2 refused the ``(?`` *operator* as a flag it does not know or a group left open.
+
+    Letters (and ``-``) only, not ``P`` or ``R``: the others are constructs RE2 lacks
+    (look-around, atomic groups, ``(?P=name)``, recursion ``(?R)`` and ``(?1)``, ``(?|``).
+    """
+    letters = operator[2:].replace("-", "")
+    return (
+        operator.startswith("(?")
+        and letters.isascii()
+        and letters.isalpha()
+        and (letters[0] not in "PR")
+    )
+
+
 _GROUP_ADVICE: Final = (
     "RE2's (?...) forms are (?:...), (?P<name>...) and the flags i, m, s and U, as (?i) or "
     "(?i:...), each closed by )"
@@ -178,7 +192,7 @@ def _compile(pattern: str, sent: str) -> _Regex:
         if reason.startswith("invalid escape sequence") and not reason[-1:].isdigit():
             # \h, \e: no construct RE2 lacks, an escape it has not (or spells otherwise)
             advice = _ESCAPE_SPELLINGS.get(reason[-2:], _UNKNOWN_ESCAPE)
-        elif reason.startswith("invalid perl operator") and not reason.endswith(_LACKED_GROUPS):
+        elif reason.startswith("invalid perl operator") and _flag_like(reason.split(": ")[-1]):
             advice = _GROUP_ADVICE  # (?z), or (?i never closed
         msg = f"RE2 cannot use the pattern {quote_pattern(sent)}: {reason}; {advice}"
         raise InvalidPatternError(msg) from None
