@@ -147,6 +147,9 @@ def test_bounds_no_value_meets_are_a_definition_error(annotation: Any, words: st
         (Annotated[int, MultipleOf(5), Ge(1), Le(5)], 5),
         (Annotated[float, MultipleOf(0.5), Ge(0.1), Le(0.6)], 0.5),
         (Annotated[list[bool], MinLen(3)], [True, True, True]),  # repeats are allowed
+        # Read as JSON writes it, 1e23 is a multiple of 5 (its binary value is not an integer's
+        # nearest): no definition error past 2**53.
+        (Annotated[float, MultipleOf(5), Ge(1e23), Le(1e23)], 1e23),
     ],
 )
 def test_bounds_that_leave_a_value_are_kept(annotation: Any, accepted: object) -> None:

@@ -1229,6 +1229,15 @@ def test_a_fixed_tuple_unpacked_in_a_tuple_is_written_out_in_place(annotation: o
     assert (result.ok, result.value) == (True, {"value": (1, "a", "b")})
 
 
+def test_a_set_of_tuples_with_a_fixed_tuple_unpacked_reads_them_written_out() -> None:
+    # Its check for tuples of scalars read the tuple's arguments itself: a definition error
+    # ("Unpack[tuple[str, str]] has no JSON Schema mapping") that mypy's plugin did not report.
+    annotation = set[tuple[int, typing_extensions.Unpack[tuple[str, str]]]]
+    (proxy,) = make_echo_toolset([("value", annotation, inspect.Parameter.empty)]).to_tools()
+    result = proxy.invoke({"value": [[1, "a", "b"], [2, "a", "b"]]})
+    assert (result.ok, result.value) == (True, {"value": {(1, "a", "b"), (2, "a", "b")}})
+
+
 @pytest.mark.parametrize("annotation", _ANY_LENGTH_UNPACKED)
 def test_a_tuple_of_any_length_unpacked_in_a_tuple_is_a_definition_error(
     annotation: object,

@@ -286,6 +286,10 @@ def _no_value_between(keywords: Schema, json_types: frozenset[str]) -> str | Non
     return next(iter(empty.values()))
 
 
+#: Past this, a float's binary value and the number its shortest text writes part (1e23).
+_EXACT_FLOATS: Final = 2**53
+
+
 def _no_integer_between(keywords: Schema) -> str | None:
     """Why no integer meets the number bounds of *keywords*, when numbers do (``Gt(0), Lt(1)``)."""
     lows = [
@@ -300,6 +304,8 @@ def _no_integer_between(keywords: Schema) -> str | None:
     ]
     if not lows or not highs:
         return None
+    if any(abs(keywords[k]) > _EXACT_FLOATS for _, k in (*lows, *highs)):
+        return None  # a float past 2**53 is read by its shortest text, not its binary value
     (least, low), (most, high) = max(lows), min(highs)
     bounds = f"{_BOUND_NAMES[low]}({keywords[low]!r}) and {_BOUND_NAMES[high]}({keywords[high]!r})"
     if least > most:

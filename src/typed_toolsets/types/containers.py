@@ -393,7 +393,7 @@ def _of_scalars(annotation: object, builder: Builder) -> bool:
         annotation = typing.get_args(annotation)[0]
     if typing.get_origin(annotation) is not tuple:
         return False
-    members = [a for a in typing.get_args(annotation) if a is not Ellipsis and a != ()]
+    members, _ = tuple_items(annotation)
     return all(builder.spec(member).json_types <= _SCALAR_TYPES for member in members)
 
 
