@@ -272,6 +272,33 @@ def test_openai_gives_arrays_items_under_every_subschema_keyword() -> None:
     assert sheet["patternProperties"]["^x"] == {"type": "array", "items": {}}
 
 
+class _Row:
+    """A registered array type whose items past the prefix unevaluatedItems refuses."""
+
+
+register_type(
+    _Row,
+    schema={"type": "array", "prefixItems": [{"type": "integer"}], "unevaluatedItems": False},
+    structure=lambda value: _Row(),
+    unstructure=lambda row: [1],
+)
+
+
+@pytest.mark.parametrize("nested", [False, True], ids=["top", "in-a-mapping"])
+def test_the_items_openai_gets_keep_what_unevaluated_items_refuses(nested: bool) -> None:
+    # `items: {}` was added beside `unevaluatedItems: false`: every item then counted as
+    # evaluated, and [1, "junk", 3] matched the exported schema, not the canonical one.
+    from jsonschema import Draft202012Validator
+
+    proxy = echo_tool(dict[str, _Row] if nested else _Row)
+    (entry,) = openai_chat([proxy])
+    exported = entry["function"]["parameters"]
+    sent = {"value": {"x": [1, "junk", 3]} if nested else [1, "junk", 3]}
+    assert not Draft202012Validator(proxy.parameters).is_valid(sent)
+    assert not Draft202012Validator(exported).is_valid(sent)
+    assert _arrays_without_items(exported) == []
+
+
 def test_openai_gives_arrays_items_inside_recursive_definitions_too() -> None:
     (entry,) = openai_chat(Tuples.to_tools()[1:])
     parameters = entry["function"]["parameters"]

@@ -186,8 +186,13 @@ def _with_items(schema: Mapping[str, Any]) -> Schema:
         else:
             result[key] = value
     if _is_array(result) and "items" not in result:
-        prefix = typing.cast("list[Schema]", result.get("prefixItems") or [])
-        result["items"] = array_items(prefix, result.get("maxItems"))
+        if "unevaluatedItems" in result:
+            # What it says of the items past the prefix: `items: {}` would have admitted them
+            # all, unevaluatedItems then finding none left to refuse.
+            result["items"] = result["unevaluatedItems"]
+        else:
+            prefix = typing.cast("list[Schema]", result.get("prefixItems") or [])
+            result["items"] = array_items(prefix, result.get("maxItems"))
     return result
 
 
