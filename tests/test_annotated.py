@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.strategies.toolsets import make_echo_toolset
-from typed_toolsets import ToolProxy, ToolsetDefinitionError
+from typed_toolsets import ToolProxy, ToolsetDefinitionError, register_type
 
 #: The first whole number a float cannot hold: 2**53 + 1 is read as 2.0**53.
 EDGE = 2**53
@@ -264,3 +264,27 @@ def test_a_length_constraint_never_loosens_a_fixed_tuple(constraint: Any) -> Non
 def test_a_set_may_ask_for_as_many_different_items_as_its_type_has() -> None:
     proxy = echo(Annotated[set[bool], MinLen(2)])
     assert proxy.invoke({"value": [True, False]}).value == {"value": {True, False}}
+
+
+class _Percent:
+    """A registered number type with bounds of its own."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+
+register_type(
+    _Percent,
+    schema={"type": "number", "minimum": 0, "maximum": 100},
+    structure=_Percent,
+    unstructure=lambda percent: percent.value,
+)
+
+
+def test_constraints_that_leave_a_registered_type_no_value_are_a_definition_error() -> None:
+    # Its own maximum stays (a constraint tightens, never loosens): Ge(200) left nothing.
+    with pytest.raises(ToolsetDefinitionError, match=r"Ge\(200\) and Le\(100\) leave no number"):
+        echo(Annotated[_Percent, Ge(200)])
+    proxy = echo(Annotated[_Percent, Ge(50)])
+    assert proxy.parameters["properties"]["value"]["minimum"] == 50
+    assert proxy.parameters["properties"]["value"]["maximum"] == 100

@@ -421,6 +421,9 @@ def _annotated_rule(annotation: object, builder: Builder) -> TypeSpec:
     empty = _no_value_between(_bounds(constraints), spec.json_types) if constraints else None
     if empty is None and constraints and not is_union(base_type):
         empty = _no_length_left(spec.schema, base_type, constraints)
+        if empty is None:  # the constraints with the type's own bounds (a registered type's)
+            own = {k: v for k, v in spec.schema.items() if k in _BOUND_NAMES or k == "multipleOf"}
+            empty = _no_value_between(own, spec.json_types)
     if empty is not None:
         raise UnsupportedMetadata(empty)
     return spec
