@@ -150,21 +150,32 @@ def test_DL_1_keyboard_interrupt_kills_the_group_and_propagates() -> None:
     assert _processes_running(_sleep(12)) == []
 
 
+def _run_in_a_thread(
+    tag: int, timeout: float
+) -> tuple[threading.Thread, list[_process.ProcessResult]]:
+    """A run of `_sleep` (*tag*) in a daemon thread, as a call runs it, once the sleep runs.
+
+    The thread's result goes in the list when the run ends.
+    """
+    results: list[_process.ProcessResult] = []
+    argv = [SH, "-c", f"{_sleep(tag)} & wait"]
+    thread = threading.Thread(
+        target=lambda: results.append(run_bounded(argv, env=ENV, timeout=timeout)), daemon=True
+    )
+    thread.start()
+    end = time.monotonic() + 10
+    while not _scan(_sleep(tag)) and time.monotonic() < end:
+        time.sleep(0.01)
+    return thread, results
+
+
 def test_DL_1_programs_still_running_when_the_process_ends_are_killed() -> None:
     # Their thread kills them at the deadline; when the process ends first (a server's stop
     # leaving the call's daemon thread, its watchdog's os._exit, SIGTERM to the command line),
     # that kill never came and the program ran on with no deadline at all.
     from typed_toolsets import _ending
 
-    results: list[_process.ProcessResult] = []
-    argv = [SH, "-c", f"{_sleep(41)} & wait"]
-    thread = threading.Thread(
-        target=lambda: results.append(run_bounded(argv, env=ENV, timeout=60)), daemon=True
-    )
-    thread.start()
-    end = time.monotonic() + 10
-    while not _scan(_sleep(41)) and time.monotonic() < end:
-        time.sleep(0.01)
+    thread, results = _run_in_a_thread(41, timeout=60)
     assert _scan(_sleep(41)) != []
     _ending.end_all()
     assert _processes_running(_sleep(41)) == []
@@ -339,15 +350,7 @@ def test_DL_1_a_forked_child_leaves_its_parent_s_programs_running() -> None:
 
     from typed_toolsets import _ending
 
-    argv = [SH, "-c", f"{_sleep(43)} & wait"]
-    results: list[_process.ProcessResult] = []
-    thread = threading.Thread(
-        target=lambda: results.append(run_bounded(argv, env=ENV, timeout=3)), daemon=True
-    )
-    thread.start()
-    end = time.monotonic() + 10
-    while not _scan(_sleep(43)) and time.monotonic() < end:
-        time.sleep(0.01)
+    thread, results = _run_in_a_thread(43, timeout=3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads running
         child = os.fork()
