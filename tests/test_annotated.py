@@ -9,8 +9,10 @@ from __future__ import annotations
 import inspect
 import json
 import re
+from fractions import Fraction
 from typing import Annotated, Any, Literal
 
+import jsonschema
 import pytest
 from annotated_types import Ge, Gt, Le, Len, Lt, MaxLen, MinLen, MultipleOf
 from hypothesis import given
@@ -124,6 +126,23 @@ def test_a_bound_no_json_text_writes_is_a_definition_error(bound: Any) -> None:
         (Annotated[set[bool], MinLen(3)], "MinLen(3) asks for 3 different items, but set[bool] "),
         (Annotated[set[Literal["a", "b"]], MinLen(3)], "has 2 possible items"),
         (Annotated[frozenset[bool | None], MinLen(4)], "has 3 possible items"),
+        # A float step: multiples as JSON writes them (0.3 is one of 0.1), none between.
+        (Annotated[float, MultipleOf(0.5), Gt(0), Lt(0.5)], "leave no multiple of 0.5"),
+        (Annotated[float, MultipleOf(0.25), Ge(0.3), Le(0.4)], "leave no multiple of 0.25"),
+        (Annotated[float, MultipleOf(0.1), Gt(0.3), Lt(0.4)], "leave no multiple of 0.1"),
+        (Annotated[int | float, MultipleOf(0.25), Ge(0.3), Le(0.4)], "no multiple of 0.25"),
+        # Multiples of 0.3 between them (0.9), but no integer one.
+        (Annotated[int, MultipleOf(0.3), Ge(0.9), Le(1.1)], "no integer multiple of 0.3"),
+        # Every variant of a union emptied (was accepted: its schema refused every value).
+        (
+            Annotated[tuple[int, int] | tuple[str, str], MinLen(3)],
+            (
+                "the constraints leave no value in any variant of tuple[int, int] | "
+                "tuple[str, str]: MinLen(3) leaves no length for tuple[int, int], whose length "
+                "is fixed; MinLen(3) leaves no length for tuple[str, str]"
+            ),
+        ),
+        (Annotated[tuple[int, int] | set[bool], MinLen(3)], "is fixed; MinLen(3) asks for 3"),
     ],
 )
 def test_bounds_no_value_meets_are_a_definition_error(annotation: Any, words: str) -> None:
@@ -146,6 +165,12 @@ def test_bounds_no_value_meets_are_a_definition_error(annotation: Any, words: st
         (Annotated[int | None, Gt(0), Lt(1)], None),
         (Annotated[int, MultipleOf(5), Ge(1), Le(5)], 5),
         (Annotated[float, MultipleOf(0.5), Ge(0.1), Le(0.6)], 0.5),
+        (Annotated[float, MultipleOf(0.1), Ge(0.3), Le(0.3)], 0.3),  # 0.3 / 0.1 in binary: 2.99..
+        (Annotated[int, MultipleOf(0.5), Ge(0.9), Le(1.1)], 1),
+        # A union keeps the variants the constraints leave values in, and null.
+        (Annotated[tuple[int, int] | tuple[str, str] | None, MinLen(3)], None),
+        (Annotated[tuple[int, int] | list[int], MinLen(3)], [1, 2, 3]),
+        (Annotated[tuple[int, int] | int, MinLen(3)], 4),  # MinLen does not apply to ints
         (Annotated[list[bool], MinLen(3)], [True, True, True]),  # repeats are allowed
         # Read as JSON writes it, 1e23 is a multiple of 5 (its binary value is not an integer's
         # nearest): no definition error past 2**53.
@@ -158,6 +183,52 @@ def test_bounds_that_leave_a_value_are_kept(annotation: Any, accepted: object) -
         result = proxy.invoke(arguments)
         assert result.ok, result.error
         assert result.value == {"value": accepted}
+
+
+#: Numbers of two decimals from -3 to 3, as JSON writes them.
+_HUNDREDTHS = st.integers(-300, 300).map(lambda n: n / 100)
+
+
+@given(
+    st.sampled_from([int, float]),
+    st.tuples(st.sampled_from([Ge, Gt]), _HUNDREDTHS),
+    st.tuples(st.sampled_from([Le, Lt]), _HUNDREDTHS),
+    st.none() | st.integers(1, 300).map(lambda n: n / 100 if n % 100 else n // 100),
+)
+def test_a_definition_error_for_bounds_exactly_when_no_value_passes(
+    kind: type, low: tuple[Any, float], high: tuple[Any, float], step: float | None
+) -> None:
+    # Every multiple of a step of two decimals has two decimals: trying each such number
+    # between -3 and 3 finds a value the tool accepts, if there is one.
+    constraints = [low[0](low[1]), high[0](high[1])]
+    if step is not None:
+        constraints.append(MultipleOf(step))
+    annotation: Any = Annotated[(kind, *constraints)]  # type: ignore[valid-type]
+    candidates = range(-3, 4) if kind is int else [n / 100 for n in range(-300, 301)]
+    proxy: ToolProxy | None = None
+    error = ""
+    try:
+        proxy = echo(annotation)
+    except ToolsetDefinitionError as exc:
+        error = str(exc)
+    if proxy is not None:
+        assert [x for x in candidates if proxy.invoke({"value": x}).ok], "no value passes"
+        return
+    assert "so every value would be refused" in error
+    # The bounds alone, and the step read as JSON writes numbers: no value passes either.
+    schema = {"type": "integer" if kind is int else "number", **_keyword(*low), **_keyword(*high)}
+    validator = jsonschema.Draft202012Validator(schema)
+    assert not [x for x in candidates if validator.is_valid(x) and _is_multiple(x, step)]
+
+
+def _keyword(kind: Any, limit: float) -> dict[str, float]:
+    names = {Ge: "minimum", Gt: "exclusiveMinimum", Le: "maximum", Lt: "exclusiveMaximum"}
+    return {names[kind]: limit}
+
+
+def _is_multiple(value: float, step: float | None) -> bool:
+    # jsonschema divides in binary floats (0.3 is no multiple of 0.1 there): read exactly.
+    return step is None or (Fraction(repr(value)) / Fraction(repr(step))).denominator == 1
 
 
 _BOUNDS = [Gt(EDGE), Ge(EDGE + 1), Lt(EDGE + 2), Le(EDGE - 1), Gt(-EDGE - 2), MultipleOf(3)]

@@ -156,6 +156,10 @@ def depth(tree: Tree) -> int:
         (frozenset[Size], lambda v: isinstance(v, frozenset)),
         (tuple[int, str], lambda v: isinstance(v, tuple) and len(v) == 2),
         (Tree, lambda v: depth(v) <= 3),
+        # Variants a length leaves no value drawn: only what is left (was a filter refusing
+        # every tuple drawn, and check_toolset's health check failed).
+        (Annotated[tuple[int, int] | tuple[str, str] | None, MinLen(3)], lambda v: v is None),
+        (Annotated[tuple[int, int] | list[int], MaxLen(1)], lambda v: type(v) is list),
     ],
 )
 def test_values_respect_their_type(annotation: object, holds: Any) -> None:

@@ -398,7 +398,12 @@ class _Walk:
 
     _frozenset = _set
 
-    def _fixed(self, form: _seams.Form, _constraints: Constraints) -> st.SearchStrategy[Any]:
+    def _fixed(self, form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
+        sizes = _sizes(constraints, "minItems", "maxItems", len(form.args))
+        if sizes is None or not sizes[0] <= len(form.args) <= sizes[1]:
+            # A length its constraints leave it no value of: a variant of a union, beside one
+            # that has values (a whole parameter so constrained is a definition error).
+            return NOTHING
         items = st.tuples(*(self.of(arg) for arg in form.args))
         return items.map(list) if self.json else items
 

@@ -33,6 +33,7 @@ from .unions import is_union, numbers_merged, union_spec
 
 if TYPE_CHECKING:
     from decimal import Context
+    from fractions import Fraction
 
 __all__ = ["ANNOTATED_RULES", "not_multiple"]
 
@@ -271,15 +272,20 @@ def _no_value_between(keywords: Schema, json_types: frozenset[str]) -> str | Non
             what = "number" if kind == "number" else "length"
             empty[kind] = (
                 f"{_BOUND_NAMES[low]}({floor!r}) and {_BOUND_NAMES[high]}({ceiling!r}) leave no "
-                f"{what} between them, so every value would be refused"
+                f"{what} between them"
             )
+    step = keywords.get("multipleOf")
+    if "number" not in empty and isinstance(step, float):
+        no_multiple = _no_multiple_between(keywords, integers=False)
+        if no_multiple is not None:
+            empty["number"] = no_multiple
     if "number" in empty:
         empty["integer"] = empty["number"]
     else:
         no_integer = _no_integer_between(keywords)
         if no_integer is not None:
             empty["integer"] = no_integer
-            if isinstance(keywords.get("multipleOf"), int):  # its multiples are all integers
+            if isinstance(step, int):  # its multiples are all integers
                 empty["number"] = no_integer
     if not empty or not json_types <= empty.keys():
         return None
@@ -291,32 +297,71 @@ _EXACT_FLOATS: Final = 2**53
 
 
 def _no_integer_between(keywords: Schema) -> str | None:
-    """Why no integer meets the number bounds of *keywords*, when numbers do (``Gt(0), Lt(1)``)."""
-    lows = [
-        (math.ceil(keywords[k]) if k == "minimum" else math.floor(keywords[k]) + 1, k)
-        for k in ("minimum", "exclusiveMinimum")
-        if k in keywords
-    ]
-    highs = [
-        (math.floor(keywords[k]) if k == "maximum" else math.ceil(keywords[k]) - 1, k)
-        for k in ("maximum", "exclusiveMaximum")
-        if k in keywords
-    ]
+    """Why no integer meets the number bounds of *keywords*, when numbers do (``Gt(0), Lt(1)``).
+
+    With a ``multipleOf``, also why no integer multiple of it does (``MultipleOf(5), Ge(1),
+    Le(4)``; ``MultipleOf(0.3), Ge(0.9), Le(1.1)``).
+    """
+    found = _no_multiple_between(keywords, integers=True, of_one=True)
+    if found is None and "multipleOf" in keywords:
+        found = _no_multiple_between(keywords, integers=True)
+    return found
+
+
+def _no_multiple_between(keywords: Schema, *, integers: bool, of_one: bool = False) -> str | None:
+    """Why no multiple of the ``multipleOf`` (or of 1) meets the number bounds, if none does.
+
+    Numbers are read as JSON text writes them (a float by its ``repr``), as `not_multiple` reads
+    them, and compared exactly: a float bound and its shortest text lie on the same side of
+    every number below 2**53 that JSON can write, so the verdict is the validator's. Past 2**53
+    nothing is judged (an integer is compared with a float bound's binary value there).
+
+    Args:
+        keywords: The bounds (`_bounds`).
+        integers: Only integers are wanted: a multiple of ``p/q`` (lowest terms) is an integer
+            exactly when it is a multiple of ``p``.
+        of_one: Any integer will do (the ``multipleOf`` is not looked at).
+    """
+    lows = [k for k in ("minimum", "exclusiveMinimum") if k in keywords]
+    highs = [k for k in ("maximum", "exclusiveMaximum") if k in keywords]
     if not lows or not highs:
         return None
-    if any(abs(keywords[k]) > _EXACT_FLOATS for _, k in (*lows, *highs)):
+    divisor = None if of_one else keywords.get("multipleOf")
+    every = (*lows, *highs) if divisor is None else (*lows, *highs, "multipleOf")
+    if any(abs(keywords[k]) > _EXACT_FLOATS for k in every):
         return None  # a float past 2**53 is read by its shortest text, not its binary value
-    (least, low), (most, high) = max(lows), min(highs)
+    from fractions import Fraction
+
+    step = Fraction(1) if divisor is None else _exactly(divisor)
+    if integers:
+        step = Fraction(step.numerator)
+    # The least and the most multiple index each bound leaves (an exclusive one skips itself).
+    least, low = max(
+        (math.floor(_exactly(keywords[k]) / step) + 1, k)
+        if k == "exclusiveMinimum"
+        else (math.ceil(_exactly(keywords[k]) / step), k)
+        for k in lows
+    )
+    most, high = min(
+        (math.ceil(_exactly(keywords[k]) / step) - 1, k)
+        if k == "exclusiveMaximum"
+        else (math.floor(_exactly(keywords[k]) / step), k)
+        for k in highs
+    )
+    if least <= most:
+        return None
     bounds = f"{_BOUND_NAMES[low]}({keywords[low]!r}) and {_BOUND_NAMES[high]}({keywords[high]!r})"
-    if least > most:
-        return f"{bounds} leave no integer between them, so every value would be refused"
-    step = keywords.get("multipleOf")
-    if isinstance(step, int) and -(-least // step) * step > most:
-        return (
-            f"{bounds} leave no multiple of {step} between them (MultipleOf({step})), so every "
-            "value would be refused"
-        )
-    return None
+    if divisor is None:
+        return f"{bounds} leave no integer between them"
+    what = "integer multiple" if integers and not isinstance(divisor, int) else "multiple"
+    return f"{bounds} leave no {what} of {divisor!r} between them (MultipleOf({divisor!r}))"
+
+
+def _exactly(number: int | float) -> Fraction:
+    """*number* as JSON text writes it, exactly (a float by its ``repr``)."""
+    from fractions import Fraction
+
+    return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
 
 
 _NUMBER_COMPARE: Final = frozenset(_NUMBER_CONSTRAINTS.values())
@@ -412,21 +457,37 @@ def _annotated_rule(annotation: object, builder: Builder) -> TypeSpec:
     base_type, *metadata = typing.get_args(annotation)
     description = annotated_description(metadata)
     constraints = _constraints(tuple(metadata))
-    if constraints and is_union(base_type):
-        spec = _distribute(annotation, base_type, constraints, description, builder)
+    if not constraints:
+        return _constrained(annotation, builder.spec(base_type), base_type, [], description)
+    if is_union(base_type):
+        spec, emptied = _distribute(annotation, base_type, constraints, description, builder)
     else:
         spec = _constrained(
             annotation, builder.spec(base_type), base_type, constraints, description
         )
-    empty = _no_value_between(_bounds(constraints), spec.json_types) if constraints else None
-    if empty is None and constraints and not is_union(base_type):
-        empty = _no_length_left(spec.schema, base_type, constraints)
-        if empty is None:  # the constraints with the type's own bounds (a registered type's)
-            own = {k: v for k, v in spec.schema.items() if k in _BOUND_NAMES or k == "multipleOf"}
-            empty = _no_value_between(own, spec.json_types)
+        emptied = None
+    empty = _no_value_between(_bounds(constraints), spec.json_types)
+    if empty is None:
+        empty = _own_bounds_crossed(spec, base_type, constraints) if emptied is None else emptied
     if empty is not None:
-        raise UnsupportedMetadata(empty)
+        msg = f"{empty}, so every value would be refused"
+        raise UnsupportedMetadata(msg)
     return spec
+
+
+def _own_bounds_crossed(
+    spec: TypeSpec, base_type: object, constraints: list[tuple[str, object]]
+) -> str | None:
+    """Why *constraints* and the type's own bounds leave *spec* (not a union) no value, if so.
+
+    The bounds the constraints set alone are judged before (`_no_value_between`); these are a
+    fixed tuple's length, a set's few possible items, a registered type's own bounds.
+    """
+    empty = _no_length_left(spec.schema, base_type, constraints)
+    if empty is None:
+        own = {k: v for k, v in spec.schema.items() if k in _BOUND_NAMES or k == "multipleOf"}
+        empty = _no_value_between(own, spec.json_types)
+    return empty
 
 
 def _no_length_left(
@@ -440,16 +501,12 @@ def _no_length_left(
     least, most = schema.get("minItems"), schema.get("maxItems")
     written = ", ".join(f"{name}({raw!r})" for name, raw in constraints if name.endswith("Len"))
     if isinstance(least, int) and isinstance(most, int) and least > most:
-        return (
-            f"{written} leaves no length for {label(base_type)}, whose length is fixed, so every "
-            "value would be refused"
-        )
+        return f"{written} leaves no length for {label(base_type)}, whose length is fixed"
     distinct = _distinct_values(schema.get("items")) if schema.get("uniqueItems") else None
     if isinstance(least, int) and distinct is not None and least > distinct:
         return (
             f"{written} asks for {least} different items, but {label(base_type)} has "
-            f"{distinct} possible item{'s' if distinct != 1 else ''}, so every value would be "
-            "refused"
+            f"{distinct} possible item{'s' if distinct != 1 else ''}"
         )
     return None
 
@@ -524,17 +581,22 @@ def _distribute(
     constraints: list[tuple[str, object]],
     description: str | None,
     builder: Builder,
-) -> TypeSpec:
+) -> tuple[TypeSpec, str | None]:
     """Build ``Annotated[A | B | None, C]`` as ``Annotated[A, C] | B | None`` where C applies.
 
     The variants' specs are built here, not from typing forms written for them: typing (3.10 to
     3.13) caches ``Annotated[...]`` and ``Union[...]`` by equality, which would bring back forms
     built earlier with other (equal) constraint values or inner unions in another order.
+
+    Returns:
+        The union's spec, and why the constraints leave no value in any of its variants when
+        they leave none (``Annotated[tuple[int, int] | tuple[str, str], MinLen(3)]``), else None.
     """
     names = {name for name, _ in constraints}
     wants_number = bool(names & _NUMBER_CONSTRAINTS.keys())
     wants_length = bool(names - _NUMBER_CONSTRAINTS.keys())
     parts: list[object] = []  # an annotation, or the spec of a constrained variant
+    emptied: list[str] = []  # why each constrained variant has no value left
     # `int | float` is one Numeric variant before the constraints apply, as in the union rule:
     # constrained one by one, `2.0` would be an int (the first variant it matches).
     for arg in numbers_merged([a for a in typing.get_args(base_type) if a is not _NoneType]):
@@ -542,16 +604,29 @@ def _distribute(
         fits = (not wants_number or bool(variant.json_types & _NUMBER_TYPES)) and (
             not wants_length or any(k in variant.json_types for k in _LENGTH_KEYWORDS)
         )
-        parts.append(_constrained(annotation, variant, arg, constraints, None) if fits else arg)
+        if not fits:
+            parts.append(arg)
+            continue
+        constrained = _constrained(annotation, variant, arg, constraints, None)
+        parts.append(constrained)
+        empty = _no_value_between(_bounds(constraints), constrained.json_types)
+        empty = empty or _own_bounds_crossed(constrained, arg, constraints)
+        if empty is not None:
+            emptied.append(empty)
     if all(not isinstance(part, TypeSpec) for part in parts):
         msg = f"no variant of {base_type!r} accepts the constraints {sorted(names)}"
         raise UnsupportedMetadata(msg)
     variants = [part if isinstance(part, TypeSpec) else builder.spec(part) for part in parts]
     nullable = _NoneType in typing.get_args(base_type)
     union = union_spec(annotation, variants, nullable=nullable)
-    if description is None:
-        return union
-    return attrs.evolve(union, schema={**union.schema, "description": description})
+    reason = None
+    if not nullable and len(emptied) == len(parts):  # null, or a variant left as it was, is left
+        reason = f"the constraints leave no value in any variant of {label(base_type)}: " + (
+            "; ".join(dict.fromkeys(emptied))
+        )
+    if description is not None:
+        union = attrs.evolve(union, schema={**union.schema, "description": description})
+    return union, reason
 
 
 def _is_newtype(annotation: object) -> bool:
