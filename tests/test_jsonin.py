@@ -495,6 +495,28 @@ class TestMappingSize:
             jsonin.load_arguments({"items": endless}, Limits(max_argument_bytes=1_000))
         assert endless.reads <= 2 * 1_000 // 6  # each member is at least `"kN":1,`
 
+    def test_from_async_code_a_long_mapping_is_walked_no_further(self) -> None:
+        # Whether to read it off the event loop was asked by walking all its keys, on the loop
+        # (an endless one held it for ever): a million here, so that the old walk ends.
+        class Long(Mapping[str, int]):
+            walked = 0
+
+            def __getitem__(self, key: str) -> int:
+                return 1
+
+            def __iter__(self) -> Iterator[str]:
+                for i in range(1_000_000):
+                    self.walked += 1
+                    yield f"k{i}"
+
+            def __len__(self) -> int:
+                return 1  # says anything
+
+        long = Long()
+        answer = asyncio.run(shallow().adynamic_call({"data": [], "extra": long}))
+        assert answer.startswith("Error: Arguments for tool 'shallow_take' are more than 2,000 ")
+        assert long.walked < 10_000
+
     def test_a_huge_list_is_refused_at_the_limit_without_copying_it(self) -> None:
         huge = {"items": [0] * 2_000_000}
         tracemalloc.start()
@@ -566,6 +588,21 @@ def test_a_text_subclass_is_read_by_its_value_whatever_its_len_says(sent: object
     # "execution" error), and bytes were measured by it ("could not be processed").
     assert take().dynamic_call(sent) == 5
     assert asyncio.run(take().adynamic_call(sent)) == 5
+
+
+class _Unreadable:
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # pyright: ignore[reportIncompatibleMethodOverride]
+        raise RuntimeError("boom")
+
+
+def test_arguments_that_cannot_be_looked_at_are_the_same_refusal_sync_and_async() -> None:
+    # ainvoke asked whether to read them off the loop, which raised: an "execution" error
+    # ("Tool ... failed: RuntimeError: boom") for a method that never ran.
+    sync = take().invoke(_Unreadable())  # type: ignore[arg-type]
+    assert sync.error is not None
+    assert sync.error.kind == "arguments"
+    assert asyncio.run(take().ainvoke(_Unreadable())) == sync  # type: ignore[arg-type]
 
 
 class TestDepthLimit:

@@ -6,8 +6,9 @@ already.
 
 from __future__ import annotations
 
+import itertools
 import typing
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Final
 
 from .strict import StrictArguments
@@ -41,13 +42,28 @@ def _few_values(arguments: object, budget: int) -> bool:
     try:
         while stack:
             item = stack.pop()
-            if type(item) is dict or isinstance(item, Mapping):
-                mapping = typing.cast("Mapping[object, object]", item)
-                values: Collection[object] = mapping.values()
+            values: Collection[object]
+            left = budget - seen
+            if type(item) is dict:
+                mapping = typing.cast("dict[object, object]", item)
+                if len(mapping) > left:
+                    return False
+                values = mapping.values()
                 # Its keys are read too (an unexpected one is named): a long key counts.
                 chars += sum([str.__len__(key) for key in mapping if isinstance(key, str)])
+            elif type(item) is list:
+                values = typing.cast("list[object]", item)
             else:
-                values = typing.cast("Collection[object]", item)
+                # Another mapping or sequence: its keys and items may never end, and its length
+                # may say anything. One past what the budget has left is read, no more.
+                if isinstance(item, Mapping):
+                    other = typing.cast("Mapping[object, object]", item)
+                    keys = list(itertools.islice(other, left + 1))
+                    if len(keys) > left:
+                        return False
+                    chars += sum([str.__len__(key) for key in keys if isinstance(key, str)])
+                    item = other.values()
+                values = list(itertools.islice(typing.cast("Iterable[object]", item), left + 1))
             seen += len(values)
             if seen > budget:
                 return False
@@ -71,19 +87,26 @@ def _few_values(arguments: object, budget: int) -> bool:
 
 
 def large(arguments: object) -> bool:
-    """Whether reading *arguments* may hold an event loop too long (cheap for small ones)."""
-    if type(arguments) is StrictArguments:
-        # What a model wrote for the strict schema (``adispatch(..., strict=True)``) is read as
-        # long as the same arguments unmarked.
-        arguments = arguments.arguments
-    # The lengths of the values themselves: a subclass's own __len__ may say anything, or raise
-    # (the call path reads a subclass's value the same way).
-    if isinstance(arguments, str):
-        return str.__len__(arguments) >= OFFLOAD_CHARS
-    if isinstance(arguments, bytes):
-        return bytes.__len__(arguments) >= OFFLOAD_CHARS
-    if isinstance(arguments, bytearray):
-        return bytearray.__len__(arguments) >= OFFLOAD_CHARS
-    if isinstance(arguments, Mapping):
-        return not _few_values(typing.cast(object, arguments), OFFLOAD_VALUES - 1)
-    return isinstance(arguments, memoryview) and arguments.nbytes >= OFFLOAD_CHARS
+    """Whether reading *arguments* may hold an event loop too long (cheap for small ones).
+
+    Arguments that cannot even be looked at (a ``__class__`` that raises) are: the exact path
+    reads them in a worker thread and says why they are refused, as for a sync call.
+    """
+    try:
+        if type(arguments) is StrictArguments:
+            # What a model wrote for the strict schema (``adispatch(..., strict=True)``) is read
+            # as long as the same arguments unmarked.
+            arguments = arguments.arguments
+        # The lengths of the values themselves: a subclass's own __len__ may say anything, or
+        # raise (the call path reads a subclass's value the same way).
+        if isinstance(arguments, str):
+            return str.__len__(arguments) >= OFFLOAD_CHARS
+        if isinstance(arguments, bytes):
+            return bytes.__len__(arguments) >= OFFLOAD_CHARS
+        if isinstance(arguments, bytearray):
+            return bytearray.__len__(arguments) >= OFFLOAD_CHARS
+        if isinstance(arguments, Mapping):
+            return not _few_values(typing.cast(object, arguments), OFFLOAD_VALUES - 1)
+        return isinstance(arguments, memoryview) and arguments.nbytes >= OFFLOAD_CHARS
+    except Exception:  # noqa: BLE001 - the exact path explains it, as an "arguments" error
+        return True
