@@ -63,6 +63,28 @@ class TestToolsetName:
 
         assert SomeToolset().toolset_name == "some"
 
+    def test_a_mixin_after_toolset_sets_the_name(self) -> None:
+        # Toolset's default hid it (SPEC 1: the default applies when no class in the MRO sets
+        # one); a mixin before Toolset, and the class's own name, still come first.
+        class Named:
+            toolset_name = "mixed"
+
+        class AfterToolset(Toolset, Named):
+            @tool
+            def ping(self) -> str:
+                return "pong"
+
+        class Own(Toolset, Named):
+            toolset_name = "own"
+
+        class Child(AfterToolset):
+            pass
+
+        assert names(AfterToolset) == ["mixed_ping"]
+        assert AfterToolset.toolset_name == AfterToolset().toolset_name == "mixed"
+        assert (Own.toolset_name, Child.toolset_name) == ("own", "mixed")
+        assert names(Child) == ["mixed_ping"]
+
 
 class TestDescriptions:
     def test_explicit_docstring_and_default(self) -> None:

@@ -48,11 +48,17 @@ class _DefaultToolsetName:
     """The ``toolset_name`` of a class that sets none: derived from the class's own name.
 
     A descriptor on `Toolset`, so that every subclass derives it from its own ``__name__``
-    unless a class in its MRO assigns a string.
+    unless a class in its MRO assigns one. A class before `Toolset` in the MRO hides this
+    descriptor; one after it (a mixin listed after `Toolset`: ``class X(Toolset, Named)``) is
+    looked for here, so that it sets the name wherever it stands.
     """
 
     def __get__(self, obj: object, owner: type | None = None) -> str:
         cls = owner if owner is not None else type(obj)
+        mro = cls.__mro__
+        for klass in mro[mro.index(Toolset) + 1 :]:
+            if "toolset_name" in vars(klass):
+                return cast("str", vars(klass)["toolset_name"])  # a str, or a problem
         return default_toolset_name(cls.__name__)
 
 

@@ -254,10 +254,16 @@ class ClassCheck:
     # -- names
 
     def toolset_name_origin(self, info: TypeInfo) -> tuple[TypeInfo, str | None]:
-        """The class that gives *info* its ``toolset_name``, and the name (None if unknown)."""
+        """The class that gives *info* its ``toolset_name``, and the name (None if unknown).
+
+        `Toolset`'s own is the default, unless a class after it in the MRO (a mixin listed
+        after `Toolset`) sets one: the run time's descriptor looks past it (`_DefaultToolsetName`).
+        """
+        toolset: TypeInfo | None = None
         for klass in info.mro:
             if klass.fullname == TOOLSET:
-                return klass, default_toolset_name(info.name)
+                toolset = klass
+                continue
             data = metadata(klass)
             if data is not None and data.get("toolset_name_set"):
                 if "toolset_name_type" in data:  # no str: the run time takes the default
@@ -272,6 +278,8 @@ class ClassCheck:
                 if not isinstance(value, str):
                     value = mixin_toolset_name(klass)
                 return klass, value
+        if toolset is not None:
+            return toolset, default_toolset_name(info.name)
         return info, None
 
     def toolset_name(self, info: TypeInfo) -> str | None:

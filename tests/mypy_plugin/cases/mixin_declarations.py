@@ -32,3 +32,14 @@ class WithPlain(Plain, Toolset):
     @tool
     def ping(self) -> str:
         return "pong"
+
+
+class SpacedName:
+    toolset_name = "spaced name"
+
+
+class NamedAfter(Toolset, SpacedName):
+    # A mixin listed after Toolset sets the name too: no class before it in the MRO does.
+    @tool  # E: NamedAfter.ping: the tool name 'spaced name_ping' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
+    def ping(self) -> str:
+        return "pong"
