@@ -24,6 +24,7 @@ from mypy.nodes import (
     ARG_POS,
     ARG_STAR,
     ARG_STAR2,
+    FUNC_NO_INFO,
     AssignmentStmt,
     CallExpr,
     Context,
@@ -41,6 +42,7 @@ from mypy.nodes import (
     RefExpr,
     Statement,
     StrExpr,
+    SymbolNode,
     SymbolTableNode,
     TempNode,
     TypeInfo,
@@ -228,6 +230,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
             for target in stmt.lvalues:  # `exports = ALL = (...)` binds the value to each name
                 if isinstance(target, NameExpr):
                     attributes.record(reader, stmt, target.name, data)
+                    decorated += _marked_elsewhere(reader, stmt.rvalue, target.name)
         if _extends_exports(stmt, data):
             _record_extension(reader, stmt, data)
         else:
@@ -474,11 +477,8 @@ def _record_toolset_name(reader: Reader, stmt: AssignmentStmt, data: dict[str, o
         reader.skip("unchecked-toolset-name", stmt.rvalue, expression=describe(stmt.rvalue))
 
 
-def alias_target(expr: Expression) -> dict[str, object] | None:
-    """``search = find``: what a class attribute assigned a function refers to, if it does.
-
-    The class then holds the same function under another name, a plain method at run time.
-    """
+def _referred(expr: Expression) -> SymbolNode | None:
+    """What the name or attribute *expr* refers to (``find``, ``Base.method``), if it is one."""
     if not isinstance(expr, RefExpr):
         return None
     node = expr.node
@@ -486,8 +486,44 @@ def alias_target(expr: Expression) -> dict[str, object] | None:
         owner = expr.expr.node  # `Base.method`: semantic analysis leaves class members unbound
         sym = owner.get(expr.name) if isinstance(owner, TypeInfo) else None
         node = sym.node if sym is not None else node
+    return node
+
+
+def _marked_elsewhere(reader: Reader, expr: Expression, name: str) -> list[dict[str, object]]:
+    """``g = free``: the declarations of a function marked ``@tool`` under another name.
+
+    The run time declares such a function as the attribute's tool (``g``), unless the class or
+    a base holds it under its own name too (``search = find`` after ``@tool def find``: an alias
+    of a method declared there). Only a function of this module is read: another module's
+    decorators are gone once it comes from mypy's cache, and what the plugin says must not
+    depend on that.
+    """
+    node = _referred(expr)
+    if not isinstance(node, Decorator):
+        return []
+    owner = node.func.info
+    module = node.fullname.rpartition(".")[0] if owner is FUNC_NO_INFO else owner.module_name
+    if module != reader.module:
+        return []
+    for klass in reader.info.mro:
+        held = klass.names.get(node.name)
+        if held is not None and held.node is node:
+            return []  # an alias of the method where it is declared
+    return reader.decorators(mangle(reader.info.name, name), node.original_decorators)
+
+
+def alias_target(expr: Expression) -> dict[str, object] | None:
+    """``search = find``: what a class attribute assigned a function refers to, if it does.
+
+    The class then holds the same function under another name, a plain method at run time.
+    """
+    if not isinstance(expr, RefExpr):
+        return None
+    node = _referred(expr)
     if isinstance(node, Decorator):
         node = node.func
+    if isinstance(node, (FuncDef, OverloadedFuncDef)) and node.fullname.startswith("builtins."):
+        return None  # `f = len`: a builtin, implemented in C, is an attribute, not a method
     if isinstance(node, OverloadedFuncDef):
         return {"target": node.fullname, "name": node.name}
     if isinstance(node, FuncDef) and not (node.is_static or node.is_class or node.is_property):

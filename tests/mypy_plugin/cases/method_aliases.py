@@ -26,3 +26,20 @@ class RemoteFunction(Toolset):
     exports = (tool("size"),)  # E: RemoteFunction.size: parameter 'data' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
 
     size = measure
+
+
+@tool
+def marked(self: object, *, data: bytes) -> int:  # E: Marked.held: parameter 'data' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
+    return len(data)
+
+
+class Marked(Toolset):
+    # A function marked @tool outside the class is the attribute's tool, named after it.
+    held = marked
+
+
+class Builtins(Toolset):
+    # A builtin is implemented in C: no function the class could bind as a method.
+    exports = (tool("length"),)  # E: Builtins.length: 'length' is an attribute, not a method; only plain instance methods can be exported  [toolset-not-a-method]
+
+    length = len
