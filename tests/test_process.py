@@ -208,6 +208,52 @@ def test_DL_1_programs_still_running_at_the_interpreter_s_exit_are_killed() -> N
             os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="prlimit is Linux-only")
+def test_DL_1_a_program_its_process_could_not_kill_is_ended_by_its_cpu_cap() -> None:
+    # A host killed by a SIGTERM it did not handle (a library's host, by default) runs nothing
+    # at its end: its grep ran on with no deadline, spinning on a backtracking pattern for as
+    # long as it took. Its CPU time is capped at its deadline on each CPU the host may use, and
+    # a second: here one CPU and a deadline of 2 s, so the kernel ends it after 3 s of CPU.
+    spin = f"while True: pass  # spin-{os.getpid()}"
+    code = "\n".join(
+        [
+            "import os, sys",
+            "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})",
+            "from typed_toolsets.builtins import process",
+            # Written in two parts: the host's own command line must not hold the program's.
+            f"spin = 'while True: pass  # spin-' + '{os.getpid()}'",
+            f"process.run_bounded([sys.executable, '-c', spin], env={ENV!r}, timeout=2)",
+        ]
+    )
+    host = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        end = time.monotonic() + 20
+        while not _scan(spin) and time.monotonic() < end:
+            time.sleep(0.01)
+        assert _scan(spin) != []
+        host.send_signal(signal.SIGTERM)
+        assert host.wait(10) == -signal.SIGTERM
+        assert _scan(spin) != []  # left running: nothing killed it at its host's end
+        assert _processes_running(spin, grace=15) == []
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.wait(10)
+        for pid in _scan(spin):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="prlimit is Linux-only")
+def test_the_cpu_cap_never_raises_a_lower_limit_the_host_set() -> None:
+    show = "import resource; print(*resource.getrlimit(resource.RLIMIT_CPU))"
+    script = f"ulimit -t 5; exec {sys.executable} -c '{show}'"
+    assert run_bounded([SH, "-c", script], env=ENV, timeout=60).stdout.split() == [b"5", b"5"]
+    # Without one: the deadline on each CPU, and a second (SIGKILL a second after SIGXCPU).
+    result = run_bounded([sys.executable, "-c", show], env=ENV, timeout=2.5)
+    cpus = len(os.sched_getaffinity(0))
+    assert result.stdout.split() == [str(3 * cpus + 1).encode(), str(3 * cpus + 2).encode()]
+
+
 def test_DL_1_simulated_interrupt_is_prompt() -> None:
     # _thread.interrupt_main does not interrupt a blocked select: the loop's short slices do.
     import _thread

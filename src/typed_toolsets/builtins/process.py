@@ -18,14 +18,20 @@ When this process ends while programs run (a server stopping with calls left in 
 SIGTERM to the command line), their groups are killed then (`typed_toolsets._ending`): a
 program never runs on past the process that started it, bounded by nothing.
 
+A process that ends without running anything at its end (SIGKILL; SIGTERM where its host keeps
+the default handling, as a library's host may) cannot kill them: the program's CPU time is
+capped too (``RLIMIT_CPU``, its deadline on every CPU the host may use, and a second more), so
+one left behind is ended by the kernel within that, not left to spin with no bound.
+
 Known limits: a descendant that leaves the group with ``setsid()`` escapes the group kill. grep,
-rg and gh, run with the argument vectors this library builds, start no such helpers. A process
-killed by SIGKILL runs nothing at its end: its programs run on until their own end.
+rg and gh, run with the argument vectors this library builds, start no such helpers. Where
+``prlimit`` is missing (macOS) no CPU time or memory cap is set.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 
 if os.name != "posix":  # pragma: no cover - CI runs on Linux; tested by pretending otherwise
@@ -139,6 +145,40 @@ def _limit_memory(pid: int, max_bytes: int) -> None:
         new_hard = max_bytes if hard == infinity else min(max_bytes, hard)
         new_soft = new_hard if soft == infinity else min(soft, new_hard)
         prlimit(pid, resource.RLIMIT_AS, (new_soft, new_hard))
+
+
+def _limit_cpu(pid: int, timeout: float) -> None:
+    """Cap the CPU time of the running program *pid* so that it outlives no deadline unbounded.
+
+    Its deadline stops it first while this process runs (it cannot spend more CPU time than its
+    deadline on every CPU this process may use); the cap bounds one left running when this
+    process ended without killing it. Past the cap the kernel sends SIGXCPU, then SIGKILL a
+    second later; no core is dumped (``RLIMIT_CORE`` 0).
+    """
+    prlimit = getattr(resource, "prlimit", None)
+    if prlimit is None or not timeout < _NO_CPU_CAP:  # pragma: no cover - Linux has it
+        return
+    seconds = max(0, math.ceil(timeout)) * _cpus() + 1
+    infinity = resource.RLIM_INFINITY
+    with contextlib.suppress(ProcessLookupError):
+        prlimit(pid, resource.RLIMIT_CORE, (0, 0))
+        soft, hard = prlimit(pid, resource.RLIMIT_CPU)
+        new_hard = seconds + 1 if hard == infinity else min(seconds + 1, hard)
+        new_soft = min(seconds, new_hard) if soft == infinity else min(soft, seconds, new_hard)
+        prlimit(pid, resource.RLIMIT_CPU, (new_soft, new_hard))
+
+
+#: A deadline this far off (or none: infinity, NaN) sets no CPU time cap.
+_NO_CPU_CAP: Final = 2.0**31
+
+
+def _cpus() -> int:
+    """How many CPUs this process may run on (its affinity, where the system tells it)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        with contextlib.suppress(OSError):
+            return max(1, len(affinity(0)))
+    return os.cpu_count() or 1  # pragma: no cover - Linux tells the affinity
 
 
 def _kill_group(pgid: int) -> None:
@@ -329,6 +369,7 @@ def run_bounded(
     pidfd: int | None = None
     loop: _Loop | None = None
     try:
+        _limit_cpu(process.pid, timeout)
         if max_memory_bytes is not None:
             _limit_memory(process.pid, max_memory_bytes)
         pidfd = _pidfd(process.pid)
