@@ -133,6 +133,9 @@ def test_a_bound_no_json_text_writes_is_a_definition_error(bound: Any) -> None:
         (Annotated[int | float, MultipleOf(0.25), Ge(0.3), Le(0.4)], "no multiple of 0.25"),
         # Multiples of 0.3 between them (0.9), but no integer one.
         (Annotated[int, MultipleOf(0.3), Ge(0.9), Le(1.1)], "no integer multiple of 0.3"),
+        # A divisor past 2**53 is exact as an int, and read as JSON writes it as a float.
+        (Annotated[int, MultipleOf(2**53 + 1), Ge(1), Le(5)], "no multiple of 9007199254740993"),
+        (Annotated[float, MultipleOf(1e23), Ge(1), Le(5)], "no multiple of 1e+23"),
         # Every variant of a union emptied (was accepted: its schema refused every value).
         (
             Annotated[tuple[int, int] | tuple[str, str], MinLen(3)],
@@ -149,6 +152,23 @@ def test_bounds_no_value_meets_are_a_definition_error(annotation: Any, words: st
     # The schema is valid JSON Schema, but it refuses every value: a tool nobody could call.
     with pytest.raises(ToolsetDefinitionError, match=rf"{re.escape(words)}.*every value"):
         echo(annotation)
+
+
+class _Float64(float):
+    """A float subclass whose repr is not JSON's, as NumPy's float64 (``np.float64(0.2)``)."""
+
+    def __repr__(self) -> str:
+        return f"np.float64({float.__repr__(self)})"
+
+
+def test_bounds_of_a_float_subclass_are_read_as_the_numbers_they_are() -> None:
+    # Read by their repr, they crashed class creation with "Invalid literal for Fraction".
+    proxy = echo(Annotated[float, Ge(_Float64(0.2)), Le(_Float64(0.4)), MultipleOf(_Float64(0.1))])
+    assert proxy.invoke({"value": 0.3}).ok
+    assert proxy.parameters["properties"]["value"]["minimum"] == 0.2
+    assert type(proxy.parameters["properties"]["value"]["minimum"]) is float
+    with pytest.raises(ToolsetDefinitionError, match=r"Ge\(0\.3\) and Le\(0\.4\) leave no mult"):
+        echo(Annotated[float, Ge(_Float64(0.3)), Le(_Float64(0.4)), MultipleOf(_Float64(0.25))])
 
 
 @pytest.mark.parametrize(

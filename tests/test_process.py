@@ -254,6 +254,24 @@ def test_the_cpu_cap_never_raises_a_lower_limit_the_host_set() -> None:
     assert result.stdout.split() == [str(3 * cpus + 1).encode(), str(3 * cpus + 2).encode()]
 
 
+@pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="prlimit is Linux-only")
+def test_a_cpu_cap_the_system_refuses_leaves_the_program_running(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A host whose real and effective users differ may not set another process's limits:
+    # every run failed with PermissionError, gh's included (it had no cap to set before).
+    prlimit = resource.prlimit
+
+    def refusing(pid: int, limit: int, *new: tuple[int, int]) -> tuple[int, int]:
+        if limit in (resource.RLIMIT_CPU, resource.RLIMIT_CORE):
+            raise PermissionError(1, "Operation not permitted")
+        return prlimit(pid, limit, *new)
+
+    monkeypatch.setattr(resource, "prlimit", refusing)
+    result = run_bounded([sys.executable, "-c", "print('ran')"], env=ENV, timeout=30)
+    assert (result.returncode, result.stdout) == (0, b"ran\n")
+
+
 def test_DL_1_simulated_interrupt_is_prompt() -> None:
     # _thread.interrupt_main does not interrupt a blocked select: the loop's short slices do.
     import _thread

@@ -160,6 +160,8 @@ def depth(tree: Tree) -> int:
         # every tuple drawn, and check_toolset's health check failed).
         (Annotated[tuple[int, int] | tuple[str, str] | None, MinLen(3)], lambda v: v is None),
         (Annotated[tuple[int, int] | list[int], MaxLen(1)], lambda v: type(v) is list),
+        # More different items than the item type has: Hypothesis's InvalidArgument.
+        (Annotated[set[Literal["a", "b"]] | None, MinLen(3)], lambda v: v is None),
     ],
 )
 def test_values_respect_their_type(annotation: object, holds: Any) -> None:

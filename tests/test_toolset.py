@@ -80,6 +80,19 @@ class TestToolsetName:
         class Child(AfterToolset):
             pass
 
+        class Described:
+            class _Name:
+                def __get__(self, obj: object, owner: type | None = None) -> str:
+                    return "described"
+
+            toolset_name = _Name()
+
+        class WithDescriptor(Toolset, Described):
+            @tool
+            def ping(self) -> str:
+                return "pong"
+
+        assert names(WithDescriptor) == ["described_ping"]  # was "must be a str"
         assert names(AfterToolset) == ["mixed_ping"]
         assert AfterToolset.toolset_name == AfterToolset().toolset_name == "mixed"
         assert (Own.toolset_name, Child.toolset_name) == ("own", "mixed")

@@ -58,7 +58,11 @@ class _DefaultToolsetName:
         mro = cls.__mro__
         for klass in mro[mro.index(Toolset) + 1 :]:
             if "toolset_name" in vars(klass):
-                return cast("str", vars(klass)["toolset_name"])  # a str, or a problem
+                found: object = vars(klass)["toolset_name"]
+                bind = getattr(type(found), "__get__", None)  # as attribute lookup would
+                if bind is not None:
+                    found = bind(found, obj, cls)
+                return cast("str", found)  # a str, or a problem
         return default_toolset_name(cls.__name__)
 
 

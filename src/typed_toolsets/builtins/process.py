@@ -160,7 +160,9 @@ def _limit_cpu(pid: int, timeout: float) -> None:
         return
     seconds = max(0, math.ceil(timeout)) * _cpus() + 1
     infinity = resource.RLIM_INFINITY
-    with contextlib.suppress(ProcessLookupError):
+    # A backstop, not the deadline: where the system refuses it (a host whose real and effective
+    # users differ, a security policy), the program runs without it, as without prlimit.
+    with contextlib.suppress(OSError):
         prlimit(pid, resource.RLIMIT_CORE, (0, 0))
         soft, hard = prlimit(pid, resource.RLIMIT_CPU)
         new_hard = seconds + 1 if hard == infinity else min(seconds + 1, hard)

@@ -271,8 +271,13 @@ class ClassCheck:
                 name = data.get("toolset_name")
                 return klass, name if isinstance(name, str) else None
             sym = klass.names.get("toolset_name")
-            if data is None and sym is not None:
-                # A mixin that is not a Toolset: a string literal (or Final) can be known.
+            if (
+                data is None
+                and sym is not None
+                and not (isinstance(sym.node, Var) and not sym.node.has_explicit_value)
+            ):
+                # A mixin that is not a Toolset: a string literal (or Final) can be known. (Only
+                # annotated, `toolset_name: ClassVar[str]`, it sets nothing: the class has none.)
                 node = sym.node
                 value = node.final_value if isinstance(node, Var) else None
                 if not isinstance(value, str):

@@ -320,6 +320,10 @@ def _mixin_declarations(
                 declared, _ = _read_exports(reader, stmt.rvalue)
             decl = statement_decoratordecl(reader, stmt) if block is None else None
             declared += [decl] if decl is not None else []
+            if block is None and isinstance(stmt, AssignmentStmt):  # `held = marked`
+                for target in stmt.lvalues:
+                    if isinstance(target, NameExpr):
+                        declared += _marked_elsewhere(reader, stmt.rvalue, target.name)[:1]
             found += [{"mixin": mixin, "method": str(d["method"])} for d in declared]
     return found
 

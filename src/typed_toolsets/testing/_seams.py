@@ -41,6 +41,7 @@ __all__ = [
     "UnsupportedAnnotation",
     "ambiguity",
     "describe",
+    "distinct_items",
     "exact_path",
     "fast_path",
     "json_key",
@@ -142,6 +143,17 @@ def _spec(annotation: object) -> TypeSpec:
     except Unresolved as exc:
         msg = f"the annotation names {exc.name!r}, which is not defined"
         raise UnsupportedAnnotation(msg) from None
+
+
+def distinct_items(annotation: object) -> int | None:
+    """How many different JSON values *annotation* has, when they are few and known; else None.
+
+    (A set of it asking for more different items has no value: a definition error for a whole
+    parameter, a variant left empty in a union.)
+    """
+    from typed_toolsets.types.annotated import distinct_values
+
+    return distinct_values(_spec(annotation).schema)
 
 
 def _rule_of(annotation: object) -> str:

@@ -387,6 +387,10 @@ class _Walk:
         return self._sized(form, constraints, ("minItems", "maxItems"), tuple, _tuples)
 
     def _set(self, form: _seams.Form, constraints: Constraints) -> st.SearchStrategy[Any]:
+        sizes = _sizes(constraints, "minItems", "maxItems")
+        few = _seams.distinct_items(form.args[-1])
+        if sizes is not None and few is not None and sizes[0] > few:
+            return NOTHING  # more different items than the item type has (see `_fixed`)
         if self.json:
             # Unique as JSON Schema's uniqueItems counts (1 and 1.0 alike, true and 1 not).
             structure = _seams.structurer(form.args[-1])

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from decimal import Context
     from fractions import Fraction
 
-__all__ = ["ANNOTATED_RULES", "not_multiple"]
+__all__ = ["ANNOTATED_RULES", "distinct_values", "not_multiple"]
 
 _NoneType: Final = type(None)
 _NUMBER_TYPES: Final = frozenset({"integer", "number"})
@@ -118,6 +118,10 @@ def _limit(name: str, value: object) -> int | float:
     if name == "MultipleOf" and value <= 0:
         msg = f"the MultipleOf constraint needs a positive number (got {value!r})"
         raise UnsupportedMetadata(msg)
+    if type(value) not in (int, float):
+        # A subclass (NumPy's float64) as the number itself: it is written and read by its repr
+        # (``np.float64(0.2)``), which JSON never writes.
+        return float(value) if isinstance(value, float) else int(value)
     return value
 
 
@@ -313,8 +317,9 @@ def _no_multiple_between(keywords: Schema, *, integers: bool, of_one: bool = Fal
 
     Numbers are read as JSON text writes them (a float by its ``repr``), as `not_multiple` reads
     them, and compared exactly: a float bound and its shortest text lie on the same side of
-    every number below 2**53 that JSON can write, so the verdict is the validator's. Past 2**53
-    nothing is judged (an integer is compared with a float bound's binary value there).
+    every number below 2**53 that JSON can write, so the verdict is the validator's. Bounds past
+    2**53 are not judged (an integer is compared with a float bound's binary value there); the
+    divisor, read as `not_multiple` reads it, may be any.
 
     Args:
         keywords: The bounds (`_bounds`).
@@ -327,9 +332,9 @@ def _no_multiple_between(keywords: Schema, *, integers: bool, of_one: bool = Fal
     if not lows or not highs:
         return None
     divisor = None if of_one else keywords.get("multipleOf")
-    every = (*lows, *highs) if divisor is None else (*lows, *highs, "multipleOf")
-    if any(abs(keywords[k]) > _EXACT_FLOATS for k in every):
-        return None  # a float past 2**53 is read by its shortest text, not its binary value
+    if any(abs(keywords[k]) > _EXACT_FLOATS for k in (*lows, *highs)):
+        # Past 2**53 an integer is compared with a float bound's binary value, not its text.
+        return None
     from fractions import Fraction
 
     step = Fraction(1) if divisor is None else _exactly(divisor)
@@ -502,7 +507,7 @@ def _no_length_left(
     written = ", ".join(f"{name}({raw!r})" for name, raw in constraints if name.endswith("Len"))
     if isinstance(least, int) and isinstance(most, int) and least > most:
         return f"{written} leaves no length for {label(base_type)}, whose length is fixed"
-    distinct = _distinct_values(schema.get("items")) if schema.get("uniqueItems") else None
+    distinct = distinct_values(schema.get("items")) if schema.get("uniqueItems") else None
     if isinstance(least, int) and distinct is not None and least > distinct:
         return (
             f"{written} asks for {least} different items, but {label(base_type)} has "
@@ -511,7 +516,7 @@ def _no_length_left(
     return None
 
 
-def _distinct_values(schema: object) -> int | None:
+def distinct_values(schema: object) -> int | None:
     """How many different JSON values *schema* admits, when they are few and known; else None."""
     if not isinstance(schema, dict):
         return None
@@ -523,7 +528,7 @@ def _distinct_values(schema: object) -> int | None:
         return len(typing.cast("list[object]", values))  # JSON Schema's enum values are distinct
     options = found.get("anyOf")
     if isinstance(options, list):
-        counts = [_distinct_values(option) for option in typing.cast("list[object]", options)]
+        counts = [distinct_values(option) for option in typing.cast("list[object]", options)]
         return None if None in counts else sum(typing.cast("list[int]", counts))
     return {"boolean": 2, "null": 1}.get(str(found.get("type")))
 

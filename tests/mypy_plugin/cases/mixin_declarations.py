@@ -43,3 +43,28 @@ class NamedAfter(Toolset, SpacedName):
     @tool  # E: NamedAfter.ping: the tool name 'spaced name_ping' is not valid for LLM APIs: it contains ' ' (names must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$: letters, digits, '_' and '-', at most 64 characters, not starting with a digit or '-')  [toolset-invalid-name]
     def ping(self) -> str:
         return "pong"
+
+
+class Typed:
+    toolset_name: ClassVar[str]  # only annotated: sets nothing
+
+
+class AfterTyped(Toolset, Typed):
+    @tool
+    def ping(self) -> str:
+        return "pong"
+
+
+@tool
+def marked(self: object, *, x: int) -> int:
+    return x
+
+
+class HeldMarked:
+    held = marked
+
+
+class HoldingUser(HeldMarked, Toolset):  # E: HoldingUser.held: HeldMarked declares the tool 'held' but is not a Toolset, so HoldingUser does not inherit the declaration (nothing exports 'held'); derive HeldMarked from Toolset, or declare 'held' in HoldingUser  [toolset-unknown-method]
+    @tool
+    def ping(self) -> str:
+        return "pong"
