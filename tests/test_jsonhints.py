@@ -71,7 +71,25 @@ def proxy() -> ToolProxy:
         ('{"query": 0xZ}', "JSON has no hexadecimal numbers (write 16, not 0x10)"),
         ('{"query": +2.5}', "a JSON number has no plus sign (write 2.5, not +2.5)"),
         ('{"query": -.25}', "a JSON number starts with a digit (write -0.25, not -.25)"),
-        ('{"query": 3.}', "a JSON number has digits after its point (write 1.0 or 1, not 1.)"),
+        ('{"query": 3.}', "a JSON number has digits after its point (write 3.0 or 3, not 3.)"),
+        # The number as written, with its fraction and exponent (was "write 1, not 01" for 01.5,
+        # "a comma goes between ..." for 0b101, and 1.0 for every number ending in a point).
+        ('{"query": 01.5}', "a JSON number has no leading zero (write 1.5, not 01.5)"),
+        ('{"query": -00.5e3}', "a JSON number has no leading zero (write -0.5e3, not -00.5e3)"),
+        (
+            '{"query": 1.e5}',
+            "a JSON number has digits after its point (write 1.0e5 or 1e5, not 1.e5)",
+        ),
+        ('{"query": .5e3}', "a JSON number starts with a digit (write 0.5e3, not .5e3)"),
+        ('{"query": 1e+}', "an exponent has digits after its e (1e5, 1e+5, 1e-5)"),
+        ('{"query": 0b101}', "a JSON number has no prefix, suffix or _ (write 5, not 0b101)"),
+        ('{"query": 1_000}', "a JSON number has no prefix, suffix or _ (write 1000, not 1_000)"),
+        ('{"query": 10n}', "a JSON number has no prefix, suffix or _ (write 10, not 10n)"),
+        ('{"query": 2.5f}', "a JSON number has no prefix, suffix or _ (write 2.5, not 2.5f)"),
+        (
+            '{"query": 0b2}',
+            "a JSON number has no prefix, suffix or _ (write decimal digits, not 0b2)",
+        ),
         ('{"query": undefined}', "JSON has no undefined: send null, or leave the key out"),
         # Cut inside a literal, a number or a \u escape: the parser stops inside the token.
         ('{"query": "x", "tags": tr', "the text ends before the JSON object does: send it whole"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, Literal
@@ -15,6 +16,8 @@ import attrs
 import cattrs
 import pytest
 from annotated_types import Ge, Gt, Le, Lt, MaxLen, MinLen, MultipleOf
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.strategies.toolsets import echo_tool
 from tests.test_export_strict import Cat as Kitty
@@ -470,6 +473,23 @@ def test_a_value_with_a_long_repr_is_cut_keeping_its_last_character(limit: int) 
         assert len(shown) == limit
 
 
+#: Characters whose escapes are longest or easiest to cut: a backslash, a newline, NUL, quotes,
+#: a character written as a surrogate pair.
+_ESCAPED = st.sampled_from(["a", "\\", "\n", "\x00", "'", '"', "\u2028", "\U0001f600", "\x7f"])
+
+
+@given(st.lists(_ESCAPED, min_size=40, max_size=120).map("".join))
+def test_a_long_string_is_cut_between_escapes(text: str) -> None:
+    # Cut at a fixed length after escaping, a shown value ended on half an escape ('...\...',
+    # '...\u000...'), which no longer read as the quoted string it began.
+    shown = short(text)
+    if not shown.endswith("..." + shown[0]):
+        return
+    body = shown[1 : -len("...") - 1]
+    assert re.fullmatch(r"(?:[^\\]|\\(?:u[0-9a-f]{4}|[^u]))*", body), shown
+    assert len(shown) <= 60
+
+
 def test_a_union_s_expectation_is_the_same_kept_or_not() -> None:
     options: list[object] = [{"type": "string"}, {"type": "null"}]
     kept = union_expectation(options)
@@ -651,6 +671,19 @@ def test_every_constraint_is_explained(annotation: object, value: object, messag
                 ("$.value.xa", "'s' is not of type 'integer'"),
                 ("$.value.y", "unexpected field; expected only: keys matching '^x'"),
             ],
+        ),
+        # jsonschema's own message wrote Python's escapes ('a\x00b'), and was not cut: a long
+        # value left no room for the pattern (the reason ended inside the value).
+        ({"pattern": "^[a-z]+$"}, "a\x00b", [("$.value", "'a\\u0000b' does not match '^[a-z]+$'")]),
+        (
+            {"pattern": "^[a-z]+$"},
+            "A" * 300,
+            [("$.value", f"'{'A' * 55}...' does not match '^[a-z]+$'")],
+        ),
+        (  # a key is said to be one (jsonschema checks it at its object's path)
+            {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}},
+            {"ok": 1, "B": 2},
+            [("$.value", "the key 'B' does not match '^[a-z]+$'")],
         ),
     ],
 )

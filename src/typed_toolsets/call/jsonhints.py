@@ -158,10 +158,16 @@ _DIGIT: Final = frozenset("0123456789")
 _NUMBER_PART: Final = frozenset("0123456789.eE+-")
 #: Numbers as other languages write them, each with its JSON writing: quoted by the hints below
 #: when short (a few dozen characters).
-_LEADING_ZERO_RE: Final = re.compile(r"(-?)0+([0-9]{1,30})(?![0-9])")
+#: The part of a number after its integer digits: a fraction, an exponent.
+_REST: Final = r"((?:\.[0-9]{1,30})?(?:[eE][+-]?[0-9]{1,30})?)(?![0-9a-zA-Z.])"
+_LEADING_ZERO_RE: Final = re.compile(r"(-?)0+([0-9]{1,30})" + _REST)
 _HEX_RE: Final = re.compile(r"(-?)0[xX]([0-9a-fA-F]{1,15})(?![0-9a-zA-Z])")
-_PLUS_RE: Final = re.compile(r"\+([0-9]{1,30}(?:\.[0-9]{1,30})?)(?![0-9.])")
-_DOT_RE: Final = re.compile(r"(-?)\.([0-9]{1,30})(?![0-9])")
+_PLUS_RE: Final = re.compile(r"\+([0-9]{1,30}" + _REST + ")")
+_DOT_RE: Final = re.compile(r"(-?)\.([0-9]{1,30})" + _REST)
+#: A number with a point and no digit after it (``1.``, ``1.e5``).
+_BARE_POINT_RE: Final = re.compile(r"(-?[0-9]{1,30})\.((?:[eE][+-]?[0-9]{1,30})?)(?![0-9a-zA-Z.])")
+#: Digits other languages write with a letter inside or after them (``0b101``, ``10n``, ``1f``).
+_LETTERED_RE: Final = re.compile(r"-?[0-9][0-9a-zA-Z_.+-]{0,30}(?![0-9a-zA-Z_.])")
 
 
 def _number_hint(message: str, text: str, pos: int, here: str) -> str:
@@ -182,25 +188,68 @@ def _number_hint(message: str, text: str, pos: int, here: str) -> str:
         return ""
     if not message.startswith("Expecting ',' delimiter") or text[pos - 1 : pos] not in _DIGIT:
         return ""
+    begin = _number_start(text, pos)
     if here == "." and after not in _DIGIT:
-        return "; a JSON number has digits after its point (write 1.0 or 1, not 1.)"
+        return _rewrite("a JSON number has digits after its point", _BARE_POINT_RE, text, begin)
     # The parser read a number up to here; only a lone 0 (or -0) stops before a digit or an x.
     start = pos - 2 if text[pos - 2 : pos - 1] == "-" else pos - 1
-    if text[pos - 1] != "0" or (start and text[start - 1] in _NUMBER_PART):
-        return ""
-    if here in _DIGIT:
+    lone_zero = text[pos - 1] == "0" and not (start and text[start - 1] in _NUMBER_PART)
+    if lone_zero and here in _DIGIT:
         return _rewrite("a JSON number has no leading zero", _LEADING_ZERO_RE, text, start)
-    if here in ("x", "X"):
+    if lone_zero and here in ("x", "X"):
         return _rewrite("JSON has no hexadecimal numbers", _HEX_RE, text, start)
+    if here in ("e", "E"):
+        return "; an exponent has digits after its e (1e5, 1e+5, 1e-5)"
+    if here.isascii() and (here.isalpha() or here == "_"):
+        found = _LETTERED_RE.match(text, begin)
+        if found is None:  # too long to quote
+            return "; a JSON number has no prefix, suffix or _ (write it in decimal digits)"
+        written = found.group()
+        decimal = _in_decimal(written)
+        shown = f"{decimal}, not {written}" if decimal else f"decimal digits, not {written}"
+        return f"; a JSON number has no prefix, suffix or _ (write {shown})"
     return ""
+
+
+#: The suffixes other languages put after a number (a big integer, a long, a float, a double).
+_SUFFIXES: Final = frozenset("nNlLfFdD")
+
+
+def _in_decimal(written: str) -> str | None:
+    """*written* (``0b101``, ``0o17``, ``1_000``, ``10n``, ``2.5f``) as JSON writes it, if known."""
+    try:
+        return str(int(written, 0))  # a prefix or underscores, as Python reads them
+    except ValueError:
+        pass
+    if len(written) > 1 and written[-1] in _SUFFIXES:
+        body = written[:-1]
+        if _JSON_NUMBER_RE.fullmatch(body) is not None:
+            return body
+    return None
+
+
+#: A number as JSON writes it.
+_JSON_NUMBER_RE: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+
+
+def _number_start(text: str, pos: int) -> int:
+    """Where the number the parser read up to *pos* begins (its sign included)."""
+    start = pos
+    while start and text[start - 1] in _NUMBER_PART:
+        start -= 1
+    return start
 
 
 #: For each way of writing a number `_number_hint` names: its JSON writing, from the match.
 _WRITINGS: Final[dict[re.Pattern[str], tuple[Callable[[re.Match[str]], str], str]]] = {
     _PLUS_RE: (lambda found: found[1], "1, not +1"),
-    _DOT_RE: (lambda found: f"{found[1]}0.{found[2]}", "0.5, not .5"),
-    _LEADING_ZERO_RE: (lambda found: f"{found[1]}{int(found[2])}", "7, not 07"),
+    _DOT_RE: (lambda found: f"{found[1]}0.{found[2]}{found[3]}", "0.5, not .5"),
+    _LEADING_ZERO_RE: (lambda found: f"{found[1]}{int(found[2])}{found[3]}", "7, not 07"),
     _HEX_RE: (lambda found: f"{found[1]}{int(found[2], 16)}", "16, not 0x10"),
+    _BARE_POINT_RE: (
+        lambda found: f"{found[1]}.0{found[2]} or {found[1]}{found[2]}",
+        "1.0 or 1, not 1.",
+    ),
 }
 
 

@@ -95,6 +95,9 @@ def expand(error: ValidationError, prefix: Path = (), root: object = None) -> It
     reason = keyword_reason(keyword, error.validator_value, error.instance)
     if reason is None:
         reason = _schema_reason(error) or short_text(error.message)
+    if len(error.relative_schema_path) > 1 and error.relative_schema_path[-2] == "propertyNames":
+        # jsonschema checks each key as an instance at the object's own path: say it is a key.
+        reason = f"the key {reason}"
     yield path, reason
 
 

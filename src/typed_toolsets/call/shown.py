@@ -156,7 +156,25 @@ def short(value: object, limit: int = SHORT_LIMIT) -> str:
     text = "".join(parts)
     if size <= limit:
         return text
-    return f"{text[: limit - 4]}...{_last_char(value)}"
+    return f"{_cut(text, limit - 4)}...{_last_char(value)}"
+
+
+#: The longest escape a shown text holds: ``\u0000``.
+_LONGEST_ESCAPE: Final = 6
+
+
+def _cut(text: str, at: int) -> str:
+    r"""*text*'s first *at* characters, or fewer, so as not to cut an escape (``\n``, ``\u0000``).
+
+    A backslash that an odd number of backslashes precede is the second half of an escaped one.
+    """
+    start = text.rfind("\\", max(0, at - _LONGEST_ESCAPE + 1), at)
+    if start < 0:
+        return text[:at]
+    if (start - len(text[:start].rstrip("\\"))) % 2:
+        return text[:at]  # the end of an escaped backslash, whole before the cut
+    length = _LONGEST_ESCAPE if text[start + 1 : start + 2] == "u" else 2
+    return text[:start] if start + length > at else text[:at]
 
 
 def short_text(text: str, limit: int = 200) -> str:

@@ -239,6 +239,8 @@ def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
         )
     if keyword == "not":
         return _suffixed(f" must not match {short(value)}")
+    if keyword == "pattern":  # jsonschema's words, with JSON's escapes and the value cut
+        return _suffixed(f" does not match {short(value, _PATTERN_CHARS)}")
     if keyword == "contains":
         return _suffixed(f" has no item matching {short(value)}")
     if keyword == "format":
@@ -267,6 +269,8 @@ def reason_of(keyword: str, value: object) -> Callable[[object], str] | None:
     return reason
 
 
+#: A pattern is shown whole up to this many characters.
+_PATTERN_CHARS: Final = 120
 #: An enum's members are listed whole up to about this many characters, then counted.
 _MEMBERS_CHARS: Final = 400
 
