@@ -6,6 +6,7 @@ import dataclasses
 import decimal
 import inspect
 import json
+import re
 import threading
 import typing
 from typing import Annotated, Literal, Union
@@ -131,6 +132,13 @@ def test_register_type_checks_its_arguments() -> None:
     # None is null wherever it is written: such a registration would never be used.
     with pytest.raises(TypeError, match="cannot be NoneType: None is always JSON null"):
         register_type(type(None), schema={"type": "string"}, structure=str, unstructure=str)
+    # A hook called with the value alone that needs more (a cattrs hook takes the type too):
+    # every call failed as an "arguments" error, which the model could never fix.
+    two = "`structure` must take one argument, the JSON value (got a callable taking (value, tp))"
+    with pytest.raises(TypeError, match=re.escape(two) + r".*lambda value: hook\(value, Money\)"):
+        register_type(Money, schema={}, structure=lambda value, tp: value, unstructure=str)
+    with pytest.raises(TypeError, match=r"`unstructure` must take one argument, the value \(got"):
+        register_type(Money, schema={}, structure=str, unstructure=lambda: "x")
 
 
 def _holding_itself() -> dict[str, object]:

@@ -83,6 +83,27 @@ class _UserStrategies:
 user_strategies: Final = _UserStrategies()
 
 
+def _not_one_argument(hook: Callable[..., object]) -> str | None:
+    """How *hook*'s parameters are written when a call with one argument cannot bind; else None.
+
+    Only a function's (or a bound method's) signature is read: a class's is inferred, and a
+    metaclass or ``__new__`` may take what it does not show; a builtin may have none.
+    """
+    import inspect
+
+    if not (inspect.isfunction(hook) or inspect.ismethod(hook)):
+        return None
+    try:
+        signature = inspect.signature(hook)
+    except (TypeError, ValueError):
+        return None
+    try:
+        signature.bind(None)
+    except TypeError:
+        return str(signature)
+    return None
+
+
 def register_type(
     tp: type,
     *,
@@ -119,7 +140,8 @@ def register_type(
 
     Raises:
         TypeError: An argument has the wrong type, or *tp* is ``NoneType`` (always JSON null)
-            or unhashable (a metaclass with ``__eq__`` and no ``__hash__``).
+            or unhashable (a metaclass with ``__eq__`` and no ``__hash__``), or a hook cannot be
+            called with one argument (where its signature can be read).
         ValueError: *schema* holds a value that is not JSON, uses a reference (``$ref``,
             ``$defs``...), a pattern Python's `re` cannot compile or a ``type`` JSON Schema does
             not have, or is not a Draft 2020-12 schema (its metaschema refuses it).
@@ -150,6 +172,20 @@ def register_type(
     ):
         msg = "`structure` and `unstructure` must be callables."
         raise TypeError(msg)
+    for role, hook, what in (
+        ("structure", structure, "the JSON value"),
+        ("unstructure", unstructure, "the value"),
+    ):
+        shape = _not_one_argument(hook)
+        if shape is not None:
+            # Called with the value alone: every call would fail, and be blamed on the model.
+            msg = f"`{role}` must take one argument, {what} (got a callable taking {shape})."
+            if role == "structure":
+                msg += (
+                    " A cattrs-style hook, which takes the type too, can be wrapped: "
+                    f"`lambda value: hook(value, {tp.__qualname__})`."
+                )
+            raise TypeError(msg)
     if strategy is not None and not callable(strategy) and not hasattr(strategy, "example"):
         msg = (
             "`strategy` must be a Hypothesis strategy or a function returning one "
