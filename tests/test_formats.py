@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.strategies.toolsets import make_echo_toolset
+from tests.strategies.toolsets import echo_tool, make_echo_toolset
 from typed_toolsets.analysis.ambiguity import find_ambiguity, shape_of
 from typed_toolsets.rules import formats
 from typed_toolsets.rules.formats import BY_CLASS, BY_FORMAT, BY_FULLNAME, FORMAT_TYPES, FormatType
@@ -62,8 +62,11 @@ def test_schema_call_and_message(row: FormatType[Any]) -> None:
     assert result.value == {"value": row.parse(row.example)}
     assert type(result.value["value"]) is row.cls
     for bad in near_misses(row):
+        # The example without its last character, a Z: a date-time or time with no offset.
+        offset = row.aware and bad == row.example[:-1]
+        rule = f"; {formats.MISSING_OFFSET_RULE}" if offset else ""
         assert proxy.dynamic_call({"value": bad}) == (
-            f"Error: Invalid arguments for tool 'f_echo': value: {bad!r} is not {row.hint}"
+            f"Error: Invalid arguments for tool 'f_echo': value: {bad!r} is not {row.hint}{rule}"
         )
     assert proxy.dynamic_call({"value": 5}) == (
         "Error: Invalid arguments for tool 'f_echo': value: 5 is not of type 'string'"
@@ -188,6 +191,31 @@ def test_dates_times_and_uuids() -> None:
     ]:
         with pytest.raises(ValueError):
             parse(bad)
+
+
+def test_a_value_missing_only_its_offset_is_refused_saying_so() -> None:
+    # It was "is not an RFC 3339 date-time such as 2024-05-01T12:30:00Z", leaving the model to
+    # find what differs from its "2026-04-30T09:00:00" (what Python writes for a naive one).
+    for text, parse in [
+        ("2026-04-30T09:00:00", formats.parse_datetime),
+        ("2026-04-30t09:00:00.250", formats.parse_datetime),
+        ("09:00:00", formats.parse_time),
+    ]:
+        with pytest.raises(formats.MissingOffsetError, match="it has no UTC offset: end it with Z"):
+            parse(text)
+    with pytest.raises(ValueError) as refused:
+        formats.parse_datetime("2026-04-30 09:00:00")  # a space too: not only the offset
+    assert not isinstance(refused.value, formats.MissingOffsetError)
+    proxy = echo_tool(datetime)
+    assert proxy.dynamic_call({"value": "2026-04-30T09:00:00"}).endswith(
+        "value: '2026-04-30T09:00:00' is not an RFC 3339 date-time such as "
+        "2024-05-01T12:30:00Z; it has no UTC offset: end it with Z (UTC) or the offset of its "
+        "zone, such as +02:00"
+    )
+    union = echo_tool(time | None).dynamic_call({"value": "09:00:00"})
+    assert union.endswith(
+        "or null; it has no UTC offset: end it with Z (UTC) or the offset of its zone, such as +02:00"
+    )
 
 
 def test_naive_values_cannot_be_written() -> None:

@@ -432,7 +432,11 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         "2024-05-01T12:30:00.25+02:00",
         datetime(2024, 5, 1, 12, 30, 0, 250000, timezone(timedelta(hours=2))),
         "2024-05-01T12:30:00",
-        "value: '2024-05-01T12:30:00' is not an RFC 3339 date-time such as 2024-05-01T12:30:00Z",
+        (
+            "value: '2024-05-01T12:30:00' is not an RFC 3339 date-time such as "
+            "2024-05-01T12:30:00Z; it has no UTC offset: end it with Z (UTC) or the offset of its "
+            "zone, such as +02:00"
+        ),
     ),
     (
         "date",

@@ -22,8 +22,10 @@ from typing import Any, Final
 from typed_toolsets.rules.formats import (
     BY_FORMAT,
     LEAP_SECOND_RULE,
+    MISSING_OFFSET_RULE,
     YEAR_ZERO_RULE,
     MisplacedLeapSecondError,
+    MissingOffsetError,
     YearZeroError,
 )
 from typed_toolsets.types.typespec import BoundLost, Path
@@ -336,13 +338,16 @@ def _format_reason(parse: Callable[[str], object], hint: str, instance: object) 
 def _rule_broken(parse: Callable[[str], object], instance: object) -> str | None:
     """The rule a text of a format's grammar breaks, if the grammar does not show it.
 
-    `LEAP_SECOND_RULE` or `YEAR_ZERO_RULE`; None when *instance* is valid or breaks the grammar.
+    `LEAP_SECOND_RULE`, `MISSING_OFFSET_RULE` (a time written as Python writes a naive one) or
+    `YEAR_ZERO_RULE`; None when *instance* is valid or breaks the grammar otherwise.
     """
     if isinstance(instance, str):
         try:
             parse(instance)
         except MisplacedLeapSecondError:
             return LEAP_SECOND_RULE
+        except MissingOffsetError:
+            return MISSING_OFFSET_RULE
         except YearZeroError:
             return YEAR_ZERO_RULE
         except ValueError:

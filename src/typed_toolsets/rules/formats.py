@@ -29,6 +29,7 @@ from typing import Any, Final, Generic, Literal, TypeVar
 
 __all__ = [
     "LEAP_SECOND_RULE",
+    "MISSING_OFFSET_RULE",
     "BY_CLASS",
     "BY_FORMAT",
     "BY_FULLNAME",
@@ -36,6 +37,7 @@ __all__ = [
     "LAYOUT_NAMES",
     "FormatType",
     "MisplacedLeapSecondError",
+    "MissingOffsetError",
     "YEAR_ZERO_RULE",
     "YearZeroError",
     "format_date",
@@ -149,6 +151,22 @@ _DATETIME_RE: Final = re.compile(f"{_DATE}[Tt]{_TIME}")
 _UUID_RE: Final = re.compile(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 )
+
+
+# A date-time or time as RFC 3339 writes it but for its offset (what Python writes for a naive
+# one): refused, with the reason.
+_NAIVE_TIME: Final = r"[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?"
+_NAIVE_TIME_RE: Final = re.compile(_NAIVE_TIME)
+_NAIVE_DATETIME_RE: Final = re.compile(f"{_DATE}[Tt]{_NAIVE_TIME}")
+
+#: Why a time or date-time without its offset is refused, as an error message says it.
+MISSING_OFFSET_RULE: Final = (
+    "it has no UTC offset: end it with Z (UTC) or the offset of its zone, such as +02:00"
+)
+
+
+class MissingOffsetError(ValueError):
+    """A time or date-time written as RFC 3339 writes it but for its required UTC offset."""
 
 
 #: Where a leap second may fall, as an error message says it.
@@ -385,6 +403,9 @@ def parse_time(text: str) -> time:
     match = _TIME_RE.fullmatch(text)
     if match is None:
         msg = f"{text!r} is not an RFC 3339 time (HH:MM:SS[.fraction] followed by Z or +HH:MM)"
+        if _NAIVE_TIME_RE.fullmatch(text) is not None:
+            msg = f"{msg}: {MISSING_OFFSET_RULE}"
+            raise MissingOffsetError(msg)
         raise ValueError(msg)
     hour, minute, second, fraction, offset = match.groups()
     zone = _offset(offset)
@@ -416,6 +437,9 @@ def parse_datetime(text: str) -> datetime:
             f"{text!r} is not an RFC 3339 date-time "
             "(YYYY-MM-DDTHH:MM:SS[.fraction] followed by Z or +HH:MM)"
         )
+        if _NAIVE_DATETIME_RE.fullmatch(text) is not None:
+            msg = f"{msg}: {MISSING_OFFSET_RULE}"
+            raise MissingOffsetError(msg)
         raise ValueError(msg)
     year, month, day, hour, minute, second, fraction, offset = match.groups()
     zone = _offset(offset)
