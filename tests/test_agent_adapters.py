@@ -382,7 +382,14 @@ def test_openai_refusal_is_the_final_answer() -> None:
     ("reason", "said"),
     [
         ("content_filter", "the provider's content filter withheld the reply"),
-        ("length", "the reply reached the token limit before any text; raise max_tokens"),
+        (
+            "length",
+            # OpenAI's chat parameter is max_completion_tokens (max_tokens is its older name).
+            (
+                "the reply reached the token limit before any text; raise "
+                "max_completion_tokens (max_tokens for older models) in the options"
+            ),
+        ),
     ],
 )
 def test_openai_an_empty_reply_cut_off_or_withheld_stops_the_run(

@@ -132,6 +132,14 @@ class TestNotAnObject:
             f"Error: Arguments for tool 'input_take' must be a JSON object, not {kind}"
         )
 
+    def test_arguments_encoded_twice_are_said_to_be(self) -> None:
+        # A provider's arguments text sent as a JSON string: "not string" alone left the model
+        # to guess (a parameter holding its object's text is told so already).
+        assert take().dynamic_call('"{\\"start\\": 5}"') == (
+            "Error: Arguments for tool 'input_take' must be a JSON object, not string; the object "
+            "itself is wanted, not a string holding its JSON"
+        )
+
     @pytest.mark.parametrize(
         ("value", "kind"),
         [(3, "number"), (2.5, "number"), (True, "boolean"), ([1], "array"), ((1, 2), "array")],

@@ -404,7 +404,10 @@ def _no_reply(function: str, missing: str, response: object) -> str:
 _WITHHELD: Final = {
     "content_filter": "the provider's content filter withheld the reply",
     "refusal": "the provider's safety system withheld the reply",
-    "length": "the reply reached the token limit before any text; raise max_tokens",
+    "length": (
+        "the reply reached the token limit before any text; raise max_completion_tokens "
+        "(max_tokens for older models) in the options"
+    ),
     "max_tokens": "the reply reached the token limit before any text; raise max_tokens",
     "model_context_window_exceeded": (
         "the conversation filled the model's context window; cap the observations "
