@@ -68,6 +68,28 @@ def test_arguments_sent_inside_a_key_are_said_to_be_so() -> None:
         assert hint not in proxy.dynamic_call(other)
 
 
+def test_null_for_a_parameter_with_a_default_is_told_to_be_left_out() -> None:
+    # Models send null for what they do not mean to set; "null is not of type 'integer'" did
+    # not say that leaving it out gives the default.
+    params = [
+        ("query", str, inspect.Parameter.empty),
+        ("limit", int, 10),
+        ("note", str | None, None),
+    ]
+    proxy = make_echo_toolset(params).to_tools()[0]
+    for form in ({"query": None, "limit": None, "note": None}, '{"query": null, "limit": null}'):
+        result = proxy.invoke(form)
+        assert result.error is not None
+        assert {d.path: d.message for d in result.error.details} == {
+            # No default: nothing to leave out for.
+            "$.query": "null is not of type 'string'",
+            "$.limit": (
+                "null is not of type 'integer'; leave the argument out to use its default (10)"
+            ),
+        }
+    assert proxy.invoke({"query": "x", "note": None}).ok  # null is the default's type there
+
+
 def test_arguments_sent_as_json_text_inside_a_key_are_said_to_be_so() -> None:
     # What a provider hands over as a tool call's "arguments" is JSON text: sent inside the key.
     params = [("query", str, inspect.Parameter.empty), ("limit", int, 10)]

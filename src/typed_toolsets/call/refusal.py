@@ -16,7 +16,7 @@ import sys
 import threading
 import typing
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeAlias
 
 from typed_toolsets.definition.limits import Limits
@@ -165,6 +165,7 @@ def explainer(
     convert = variant.convert
     prefix = message_prefix(tool)
     names = frozenset(variant.schema.get("properties", ()))
+    defaults = _defaults(variant.schema)
 
     def explain(arguments: dict[str, object], fresh: bool = False) -> dict[str, object] | Verdict:
         # One frame for the usual refusal: the stack is looked at again only when it ran out.
@@ -176,6 +177,8 @@ def explainer(
         if found:
             if len(arguments) <= 2 and names.isdisjoint(arguments):
                 found = _unwrapped(arguments, found, names)
+            elif defaults and None in arguments.values():
+                found = _nulls_for_defaults(arguments, found, defaults)
             # Positional: a class called with a keyword argument costs half as much again.
             return ArgumentsRefusal(tool, found, more, prefix)
         # One past the cap: whether more parts fail than the refusal names.
@@ -206,6 +209,35 @@ def explainer(
         return ToolError(tool, "limit", message)
 
     return explain
+
+
+def _defaults(schema: Mapping[str, object]) -> dict[str, object]:
+    """The default of each parameter that has one (in the schema), by name."""
+    properties = schema.get("properties")
+    if not isinstance(properties, Mapping):
+        return {}
+    return {
+        name: sub["default"]
+        for name, sub in typing.cast("Mapping[str, object]", properties).items()
+        if isinstance(sub, Mapping) and "default" in sub
+    }
+
+
+def _nulls_for_defaults(
+    arguments: dict[str, object], found: list[Problem], defaults: dict[str, object]
+) -> list[Problem]:
+    """*found*, each null sent for a parameter with a default said to be left out instead.
+
+    Models send ``null`` for the parameters they do not mean to set: leaving one out gives it
+    its default, which null does not (a problem at the parameter's path says null is refused).
+    """
+    problems: list[Problem] = []
+    for path, reason in found:
+        if len(path) == 1 and path[0] in defaults and arguments.get(str(path[0]), 0) is None:
+            default = short(defaults[str(path[0])])
+            reason = f"{reason}; leave the argument out to use its default ({default})"
+        problems.append((path, reason))
+    return problems
 
 
 def _unwrapped(
