@@ -203,9 +203,19 @@ def test_a_value_missing_only_its_offset_is_refused_saying_so() -> None:
     ]:
         with pytest.raises(formats.MissingOffsetError, match="it has no UTC offset: end it with Z"):
             parse(text)
-    with pytest.raises(ValueError) as refused:
-        formats.parse_datetime("2026-04-30 09:00:00")  # a space too: not only the offset
-    assert not isinstance(refused.value, formats.MissingOffsetError)
+    # Not only the offset: a space, an hour of 25, the 30th of February, a leap second at
+    # another minute, the year 0000; an offset added would not make them valid.
+    for text, parse in [
+        ("2026-04-30 09:00:00", formats.parse_datetime),
+        ("2026-04-30T25:00:00", formats.parse_datetime),
+        ("2026-02-30T09:00:00", formats.parse_datetime),
+        ("2026-04-30T12:59:60", formats.parse_datetime),
+        ("0000-01-01T00:00:00", formats.parse_datetime),
+        ("25:61:00", formats.parse_time),
+    ]:
+        with pytest.raises(ValueError) as refused:
+            parse(text)
+        assert not isinstance(refused.value, formats.MissingOffsetError), text
     proxy = echo_tool(datetime)
     assert proxy.dynamic_call({"value": "2026-04-30T09:00:00"}).endswith(
         "value: '2026-04-30T09:00:00' is not an RFC 3339 date-time such as "

@@ -18,6 +18,26 @@ def proxy() -> ToolProxy:
     return cls.to_tools()[0]
 
 
+def test_a_number_too_long_to_quote_gets_the_hint_without_it() -> None:
+    # Its start was looked for character by character back to the first digit: a megabyte
+    # of digits cost seven times the parse (the hint now looks back a few dozen characters).
+    text = '{"query": 1.' + "1" * 100_000 + "n}"
+    assert (
+        proxy()
+        .dynamic_call(text)
+        .endswith(
+            '; JSON writes text in double quotes ("like this"), and a number in decimal digits alone'
+        )
+    )
+    assert (
+        proxy()
+        .dynamic_call('{"query": ' + "0." + "1" * 100_000 + ".}")
+        .endswith(
+            "; a JSON number has digits after its point (write 1.0 or 1, not 1.)"  # the example
+        )
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "hint"),
     [
@@ -88,7 +108,20 @@ def proxy() -> ToolProxy:
         ('{"query": 2.5f}', "a JSON number has no prefix, suffix or _ (write 2.5, not 2.5f)"),
         (
             '{"query": 0b2}',
-            "a JSON number has no prefix, suffix or _ (write decimal digits, not 0b2)",
+            'JSON writes text in double quotes ("like this"), and a number in decimal digits alone',
+        ),
+        # Text without its quotes, as likely as a number of another language.
+        (
+            '{"query": 2nd floor}',
+            'JSON writes text in double quotes ("like this"), and a number in decimal digits alone',
+        ),
+        # Part of a number quoted when the rest is no JSON (was the canned example, "07").
+        ('{"query": 01.}', "a JSON number has no leading zero (write 1, not 01)"),
+        ('{"query": +5e}', "a JSON number has no plus sign (write 5, not +5)"),
+        # An exponent with digits and a second e: not "an exponent has digits after its e".
+        (
+            '{"query": 1e5e5}',
+            'JSON writes text in double quotes ("like this"), and a number in decimal digits alone',
         ),
         ('{"query": undefined}', "JSON has no undefined: send null, or leave the key out"),
         # Cut inside a literal, a number or a \u escape: the parser stops inside the token.

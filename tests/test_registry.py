@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import decimal
+import functools
 import inspect
 import json
 import re
@@ -139,6 +140,24 @@ def test_register_type_checks_its_arguments() -> None:
         register_type(Money, schema={}, structure=lambda value, tp: value, unstructure=str)
     with pytest.raises(TypeError, match=r"`unstructure` must take one argument, the value \(got"):
         register_type(Money, schema={}, structure=str, unstructure=lambda: "x")
+
+
+def test_a_hook_wrapped_with_functools_wraps_is_read_by_its_own_signature() -> None:
+    # inspect.signature follows __wrapped__: a wrapper binding the type to a cattrs-style hook,
+    # the very fix the refusal advises, was refused for its target's (value, tp).
+    def cattrs_hook(value: str, tp: type) -> object:
+        return tp(value)
+
+    @functools.wraps(cattrs_hook)
+    def bound(value: str) -> object:
+        return cattrs_hook(value, _Label)
+
+    register_type(_Label, schema={"type": "string"}, structure=bound, unstructure=str)
+    assert echo_tool(_Label).invoke({"value": "x"}).ok
+
+
+class _Label(str):
+    pass
 
 
 def _holding_itself() -> dict[str, object]:

@@ -475,7 +475,9 @@ def test_a_value_with_a_long_repr_is_cut_keeping_its_last_character(limit: int) 
 
 #: Characters whose escapes are longest or easiest to cut: a backslash, a newline, NUL, quotes,
 #: a character written as a surrogate pair.
-_ESCAPED = st.sampled_from(["a", "\\", "\n", "\x00", "'", '"', "\u2028", "\U0001f600", "\x7f"])
+_ESCAPED = st.sampled_from(
+    ["a", "\\", "\n", "\x00", "'", '"', "\u2028", "\U0001f600", "\U000e0001", "\x7f"]
+)
 
 
 @given(st.lists(_ESCAPED, min_size=40, max_size=120).map("".join))
@@ -487,6 +489,8 @@ def test_a_long_string_is_cut_between_escapes(text: str) -> None:
         return
     body = shown[1 : -len("...") - 1]
     assert re.fullmatch(r"(?:[^\\]|\\(?:u[0-9a-f]{4}|[^u]))*", body), shown
+    # Nor between a surrogate pair's two escapes (its first half alone is no character).
+    assert not re.search(r"(?:^|[^\\])(?:\\\\)*\\ud[89ab][0-9a-f]{2}$", body), shown
     assert len(shown) <= 60
 
 
@@ -684,6 +688,18 @@ def test_every_constraint_is_explained(annotation: object, value: object, messag
             {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}},
             {"ok": 1, "B": 2},
             [("$.value", "the key 'B' does not match '^[a-z]+$'")],
+        ),
+        (  # below a union too; and a property named propertyNames is no key
+            {
+                "type": "object",
+                "propertyNames": {"allOf": [{"pattern": "^[A-Za-z]+$"}]},
+                "properties": {"propertyNames": {"type": "integer"}},
+            },
+            {"propertyNames": "x", "b2": 2},
+            [
+                ("$.value", "the key 'b2' does not match '^[A-Za-z]+$'"),
+                ("$.value.propertyNames", "'x' is not of type 'integer'"),
+            ],
         ),
     ],
 )

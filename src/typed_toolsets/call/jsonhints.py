@@ -159,13 +159,13 @@ _NUMBER_PART: Final = frozenset("0123456789.eE+-")
 #: Numbers as other languages write them, each with its JSON writing: quoted by the hints below
 #: when short (a few dozen characters).
 #: The part of a number after its integer digits: a fraction, an exponent.
-_REST: Final = r"((?:\.[0-9]{1,30})?(?:[eE][+-]?[0-9]{1,30})?)(?![0-9a-zA-Z.])"
+_REST: Final = r"((?:\.[0-9]{1,30})?(?:[eE][+-]?[0-9]{1,30})?)(?![0-9])"
 _LEADING_ZERO_RE: Final = re.compile(r"(-?)0+([0-9]{1,30})" + _REST)
 _HEX_RE: Final = re.compile(r"(-?)0[xX]([0-9a-fA-F]{1,15})(?![0-9a-zA-Z])")
 _PLUS_RE: Final = re.compile(r"\+([0-9]{1,30}" + _REST + ")")
 _DOT_RE: Final = re.compile(r"(-?)\.([0-9]{1,30})" + _REST)
 #: A number with a point and no digit after it (``1.``, ``1.e5``).
-_BARE_POINT_RE: Final = re.compile(r"(-?[0-9]{1,30})\.((?:[eE][+-]?[0-9]{1,30})?)(?![0-9a-zA-Z.])")
+_BARE_POINT_RE: Final = re.compile(r"(-?[0-9]{1,30})\.((?:[eE][+-]?[0-9]{1,30})?)(?![0-9])")
 #: Digits other languages write with a letter inside or after them (``0b101``, ``10n``, ``1f``).
 _LETTERED_RE: Final = re.compile(r"-?[0-9][0-9a-zA-Z_.+-]{0,30}(?![0-9a-zA-Z_.])")
 
@@ -188,8 +188,8 @@ def _number_hint(message: str, text: str, pos: int, here: str) -> str:
         return ""
     if not message.startswith("Expecting ',' delimiter") or text[pos - 1 : pos] not in _DIGIT:
         return ""
-    begin = _number_start(text, pos)
     if here == "." and after not in _DIGIT:
+        begin = _number_start(text, pos)
         return _rewrite("a JSON number has digits after its point", _BARE_POINT_RE, text, begin)
     # The parser read a number up to here; only a lone 0 (or -0) stops before a digit or an x.
     start = pos - 2 if text[pos - 2 : pos - 1] == "-" else pos - 1
@@ -198,17 +198,22 @@ def _number_hint(message: str, text: str, pos: int, here: str) -> str:
         return _rewrite("a JSON number has no leading zero", _LEADING_ZERO_RE, text, start)
     if lone_zero and here in ("x", "X"):
         return _rewrite("JSON has no hexadecimal numbers", _HEX_RE, text, start)
-    if here in ("e", "E"):
+    if not (here.isascii() and (here.isalpha() or here == "_")):
+        return ""
+    begin = _number_start(text, pos)
+    read = "" if begin < 0 else text[begin:pos]
+    if here in ("e", "E") and read and "e" not in read and "E" not in read:
         return "; an exponent has digits after its e (1e5, 1e+5, 1e-5)"
-    if here.isascii() and (here.isalpha() or here == "_"):
-        found = _LETTERED_RE.match(text, begin)
-        if found is None:  # too long to quote
-            return "; a JSON number has no prefix, suffix or _ (write it in decimal digits)"
-        written = found.group()
-        decimal = _in_decimal(written)
-        shown = f"{decimal}, not {written}" if decimal else f"decimal digits, not {written}"
-        return f"; a JSON number has no prefix, suffix or _ (write {shown})"
-    return ""
+    found = None if begin < 0 else _LETTERED_RE.match(text, begin)
+    decimal = None if found is None else _in_decimal(found.group())
+    if found is None or decimal is None:
+        # Not a number of another language (``2nd``, ``9f86d0``): text without its quotes, as
+        # likely as not.
+        return (
+            '; JSON writes text in double quotes ("like this"), and a number in decimal digits '
+            "alone"
+        )
+    return f"; a JSON number has no prefix, suffix or _ (write {decimal}, not {found.group()})"
 
 
 #: The suffixes other languages put after a number (a big integer, a long, a float, a double).
@@ -232,11 +237,21 @@ def _in_decimal(written: str) -> str | None:
 _JSON_NUMBER_RE: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 
 
+#: How far back a hint looks for the start of a number: the numbers it quotes are shorter.
+_LOOK_BACK: Final = 64
+
+
 def _number_start(text: str, pos: int) -> int:
-    """Where the number the parser read up to *pos* begins (its sign included)."""
+    """Where the number the parser read up to *pos* begins (its sign included); -1 when long.
+
+    Looks back at most `_LOOK_BACK` characters: a hint costs the same whatever the text.
+    """
     start = pos
-    while start and text[start - 1] in _NUMBER_PART:
+    floor = max(0, pos - _LOOK_BACK)
+    while start > floor and text[start - 1] in _NUMBER_PART:
         start -= 1
+    if start == floor and start and text[start - 1] in _NUMBER_PART:
+        return -1
     return start
 
 
@@ -254,8 +269,11 @@ _WRITINGS: Final[dict[re.Pattern[str], tuple[Callable[[re.Match[str]], str], str
 
 
 def _rewrite(rule: str, written: re.Pattern[str], text: str, at: int) -> str:
-    """``; <rule> (write <JSON>, not <written>)``: the number at *at*, or an example when long."""
+    """``; <rule> (write <JSON>, not <written>)``: the number at *at*, or an example when long.
+
+    *at* is -1 for a number too long to quote.
+    """
     writing, example = _WRITINGS[written]
-    found = written.match(text, at)
+    found = None if at < 0 else written.match(text, at)
     shown = example if found is None else f"{writing(found)}, not {found.group()}"
     return f"; {rule} (write {shown})"

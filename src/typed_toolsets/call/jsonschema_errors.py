@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 import typing
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from typed_toolsets.types.typespec import Path, json_key, kind_admitted, schema_kind
@@ -95,10 +95,29 @@ def expand(error: ValidationError, prefix: Path = (), root: object = None) -> It
     reason = keyword_reason(keyword, error.validator_value, error.instance)
     if reason is None:
         reason = _schema_reason(error) or short_text(error.message)
-    if len(error.relative_schema_path) > 1 and error.relative_schema_path[-2] == "propertyNames":
+    if "propertyNames" in error.relative_schema_path and _of_a_key(error.relative_schema_path):
         # jsonschema checks each key as an instance at the object's own path: say it is a key.
         reason = f"the key {reason}"
     yield path, reason
+
+
+#: Keywords whose value maps names to subschemas, and those whose value lists subschemas: the
+#: next part of a schema path is a name or an index, not a keyword.
+_NAMED: Final = frozenset({"properties", "patternProperties", "$defs", "dependentSchemas"})
+_LISTED: Final = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+
+
+def _of_a_key(schema_path: Iterable[str | int]) -> bool:
+    """Whether an error at *schema_path* is about a key (``propertyNames``, as a keyword)."""
+    keyword = True
+    for part in schema_path:
+        if not keyword:
+            keyword = True  # a name or an index: a keyword follows it
+        elif part == "propertyNames":
+            return True  # below it the instance is a key (a string: nothing below that)
+        elif part in _NAMED or part in _LISTED:
+            keyword = False
+    return False
 
 
 def _schema_reason(error: ValidationError) -> str | None:

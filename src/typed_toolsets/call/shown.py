@@ -166,15 +166,29 @@ _LONGEST_ESCAPE: Final = 6
 def _cut(text: str, at: int) -> str:
     r"""*text*'s first *at* characters, or fewer, so as not to cut an escape (``\n``, ``\u0000``).
 
-    A backslash that an odd number of backslashes precede is the second half of an escaped one.
+    Nor between the two escapes of a character past U+FFFF: its first half alone is no text. A
+    backslash that an odd number of backslashes precede is the second half of an escaped one.
     """
+    kept = text[:at]
     start = text.rfind("\\", max(0, at - _LONGEST_ESCAPE + 1), at)
-    if start < 0:
-        return text[:at]
-    if (start - len(text[:start].rstrip("\\"))) % 2:
-        return text[:at]  # the end of an escaped backslash, whole before the cut
-    length = _LONGEST_ESCAPE if text[start + 1 : start + 2] == "u" else 2
-    return text[:start] if start + length > at else text[:at]
+    if start >= 0 and not _escaped(text, start):
+        length = _LONGEST_ESCAPE if text[start + 1 : start + 2] == "u" else 2
+        if start + length > at:
+            kept = text[:start]
+    if _HIGH_SURROGATE_END.search(kept) is not None:
+        escape = len(kept) - _LONGEST_ESCAPE
+        if not _escaped(kept, escape):
+            kept = kept[:escape]
+    return kept
+
+
+def _escaped(text: str, at: int) -> bool:
+    r"""Whether the backslash at *at* is the second half of an escaped one (``\\``)."""
+    return bool((at - len(text[:at].rstrip("\\"))) % 2)
+
+
+#: An escape of the first half of a surrogate pair, ending a text.
+_HIGH_SURROGATE_END: Final = re.compile(r"\\ud[89ab][0-9a-f]{2}\Z")
 
 
 def short_text(text: str, limit: int = 200) -> str:

@@ -166,7 +166,19 @@ MISSING_OFFSET_RULE: Final = (
 
 
 class MissingOffsetError(ValueError):
-    """A time or date-time written as RFC 3339 writes it but for its required UTC offset."""
+    """A time or date-time written as RFC 3339 writes it but for its required UTC offset.
+
+    Only when the offset is all it lacks: with one, it is valid (not ``25:00:00``).
+    """
+
+
+def _valid(parse: Callable[[str], object], text: str) -> bool:
+    """Whether *parse* reads *text*."""
+    try:
+        parse(text)
+    except ValueError:
+        return False
+    return True
 
 
 #: Where a leap second may fall, as an error message says it.
@@ -403,7 +415,7 @@ def parse_time(text: str) -> time:
     match = _TIME_RE.fullmatch(text)
     if match is None:
         msg = f"{text!r} is not an RFC 3339 time (HH:MM:SS[.fraction] followed by Z or +HH:MM)"
-        if _NAIVE_TIME_RE.fullmatch(text) is not None:
+        if _NAIVE_TIME_RE.fullmatch(text) is not None and _valid(parse_time, f"{text}Z"):
             msg = f"{msg}: {MISSING_OFFSET_RULE}"
             raise MissingOffsetError(msg)
         raise ValueError(msg)
@@ -437,7 +449,7 @@ def parse_datetime(text: str) -> datetime:
             f"{text!r} is not an RFC 3339 date-time "
             "(YYYY-MM-DDTHH:MM:SS[.fraction] followed by Z or +HH:MM)"
         )
-        if _NAIVE_DATETIME_RE.fullmatch(text) is not None:
+        if _NAIVE_DATETIME_RE.fullmatch(text) is not None and _valid(parse_datetime, f"{text}Z"):
             msg = f"{msg}: {MISSING_OFFSET_RULE}"
             raise MissingOffsetError(msg)
         raise ValueError(msg)

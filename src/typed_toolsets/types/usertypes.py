@@ -94,7 +94,8 @@ def _not_one_argument(hook: Callable[..., object]) -> str | None:
     if not (inspect.isfunction(hook) or inspect.ismethod(hook)):
         return None
     try:
-        signature = inspect.signature(hook)
+        # The function's own parameters: a `functools.wraps` wrapper shows its target's.
+        signature = inspect.signature(hook, follow_wrapped=False)
     except (TypeError, ValueError):
         return None
     try:
