@@ -136,15 +136,23 @@ def _limit_memory(pid: int, max_bytes: int) -> None:
     in a threaded host. A program already past the cap keeps what it has; its next allocation
     fails, so it cannot grow further. Where ``prlimit`` is missing (macOS) nothing is capped.
     """
+    with contextlib.suppress(ProcessLookupError):
+        _lower(pid, resource.RLIMIT_AS, max_bytes, max_bytes)
+
+
+def _lower(pid: int, which: int, soft: int, hard: int) -> None:
+    """Lower the limit *which* of the running program *pid* to *soft* and *hard* (never raised).
+
+    Set from outside with ``prlimit`` (Linux): where it is missing (macOS) nothing is set.
+    """
     prlimit = getattr(resource, "prlimit", None)
     if prlimit is None:  # pragma: no cover - Linux has it
         return
     infinity = resource.RLIM_INFINITY
-    with contextlib.suppress(ProcessLookupError):
-        soft, hard = prlimit(pid, resource.RLIMIT_AS)
-        new_hard = max_bytes if hard == infinity else min(max_bytes, hard)
-        new_soft = new_hard if soft == infinity else min(soft, new_hard)
-        prlimit(pid, resource.RLIMIT_AS, (new_soft, new_hard))
+    old_soft, old_hard = prlimit(pid, which)
+    new_hard = hard if old_hard == infinity else min(hard, old_hard)
+    new_soft = min(soft, new_hard) if old_soft == infinity else min(old_soft, soft, new_hard)
+    prlimit(pid, which, (new_soft, new_hard))
 
 
 def _limit_cpu(pid: int, timeout: float) -> None:
@@ -155,19 +163,14 @@ def _limit_cpu(pid: int, timeout: float) -> None:
     process ended without killing it. Past the cap the kernel sends SIGXCPU, then SIGKILL a
     second later; no core is dumped (``RLIMIT_CORE`` 0).
     """
-    prlimit = getattr(resource, "prlimit", None)
-    if prlimit is None or not timeout < _NO_CPU_CAP:  # pragma: no cover - Linux has it
+    if not timeout < _NO_CPU_CAP:
         return
     seconds = max(0, math.ceil(timeout)) * _cpus() + 1
-    infinity = resource.RLIM_INFINITY
     # A backstop, not the deadline: where the system refuses it (a host whose real and effective
     # users differ, a security policy), the program runs without it, as without prlimit.
     with contextlib.suppress(OSError):
-        prlimit(pid, resource.RLIMIT_CORE, (0, 0))
-        soft, hard = prlimit(pid, resource.RLIMIT_CPU)
-        new_hard = seconds + 1 if hard == infinity else min(seconds + 1, hard)
-        new_soft = min(seconds, new_hard) if soft == infinity else min(soft, seconds, new_hard)
-        prlimit(pid, resource.RLIMIT_CPU, (new_soft, new_hard))
+        _lower(pid, resource.RLIMIT_CORE, 0, 0)
+        _lower(pid, resource.RLIMIT_CPU, seconds, seconds + 1)
 
 
 #: A deadline this far off (or none: infinity, NaN) sets no CPU time cap.

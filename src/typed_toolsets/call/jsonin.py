@@ -28,7 +28,7 @@ from .jsonbounds import (
 )
 from .jsontext import long_numbers_in, parse_strict, raw_surrogate, text_shape
 from .jsonvalues import Link, copy_mapping, path_of
-from .quoted import quoted_object
+from .quoted import object_text_hint
 
 __all__ = [
     "MAX_INT_DIGITS",
@@ -113,11 +113,9 @@ def load_arguments(arguments: object, limits: Limits, stopped: int = 0) -> dict[
         check_text_depth(text, limits, shape.count(b"["))
         value = parse_strict(text, long_numbers=long_numbers_in(data, shape))
     if not isinstance(value, dict):
-        msg = f"must be a JSON object, not {_json_kind(value)}"
-        if type(value) is str and type(quoted_object(value)) is dict:
-            # Encoded twice (a provider's arguments text sent as a JSON string), as a parameter
-            # holding its object's text is said to be.
-            msg += "; the object itself is wanted, not a string holding its JSON"
+        # Encoded twice (a provider's arguments text sent as a JSON string) is said to be so, as
+        # for a parameter holding its object's text.
+        msg = f"must be a JSON object, not {_json_kind(value)}{object_text_hint(value)}"
         raise NotAnObject(msg)
     return typing.cast("dict[str, object]", value)
 

@@ -44,25 +44,23 @@ def _few_values(arguments: object, budget: int) -> bool:
             item = stack.pop()
             values: Collection[object]
             left = budget - seen
-            if type(item) is dict:
-                mapping = typing.cast("dict[object, object]", item)
-                if len(mapping) > left:
-                    return False
-                values = mapping.values()
-                # Its keys are read too (an unexpected one is named): a long key counts.
-                chars += sum([str.__len__(key) for key in mapping if isinstance(key, str)])
-            elif type(item) is list:
+            if type(item) is list:
                 values = typing.cast("list[object]", item)
-            else:
-                # Another mapping or sequence: its keys and items may never end, and its length
-                # may say anything. One past what the budget has left is read, no more.
-                if isinstance(item, Mapping):
-                    other = typing.cast("Mapping[object, object]", item)
-                    keys = list(itertools.islice(other, left + 1))
-                    if len(keys) > left:
-                        return False
-                    chars += sum([str.__len__(key) for key in keys if isinstance(key, str)])
-                    item = other.values()
+            elif (plain := type(item) is dict) or isinstance(item, Mapping):
+                mapping = typing.cast("Mapping[object, object]", item)
+                keys: Collection[object] = mapping
+                if not plain:
+                    # Its keys may never end, and its length may say anything: one past what
+                    # the budget has left is read, no more.
+                    keys = list(itertools.islice(mapping, left + 1))
+                if len(keys) > left:
+                    return False
+                # Its keys are read too (an unexpected one is named): a long key counts.
+                chars += sum([str.__len__(key) for key in keys if isinstance(key, str)])
+                values = mapping.values()
+                if not plain:
+                    values = list(itertools.islice(values, left + 1))
+            else:  # another sequence: read as far as the budget, as another mapping's keys
                 values = list(itertools.islice(typing.cast("Iterable[object]", item), left + 1))
             seen += len(values)
             if seen > budget:

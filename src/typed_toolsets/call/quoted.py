@@ -15,7 +15,7 @@ from typing import Final
 
 from typed_toolsets.types.typespec import json_key, kind_admitted, schema_kind
 
-__all__ = ["member_hint", "quoted_hint", "quoted_object", "union_hint"]
+__all__ = ["member_hint", "object_text_hint", "quoted_hint", "quoted_object", "union_hint"]
 
 #: The JSON type a text may hold, by its first character.
 _BY_FIRST: Final = {
@@ -80,10 +80,24 @@ def quoted_hint(instance: object, expected: Collection[str]) -> str:
         return ""
     # Said of the value, not to the model alone: a tool's result is checked with these words too.
     if kind in ("array", "object"):
-        return f"; the {kind} itself is wanted, not a string holding its JSON"
+        return _HELD_AS_TEXT.format(kind=kind)
     if len(text) > _SHOWN:
         return "; the number itself is wanted, without quotes"
     return f"; {text} is wanted, without quotes"
+
+
+#: What to say of an array or object sent as a string of its JSON.
+_HELD_AS_TEXT: Final = "; the {kind} itself is wanted, not a string holding its JSON"
+
+
+def object_text_hint(value: object) -> str:
+    """``"; the object itself is wanted, ..."`` when *value* is a string holding a JSON object.
+
+    For arguments that must be an object and came as the text of one (encoded twice).
+    """
+    if type(value) is str and type(quoted_object(value)) is dict:
+        return _HELD_AS_TEXT.format(kind="object")
+    return ""
 
 
 def member_hint(instance: object, members: Iterable[object]) -> str:

@@ -411,7 +411,7 @@ def _violation(keyword: str, limit: int | float) -> Callable[[Any], bool]:
 
 
 #: From here on, floats are whole numbers spaced more than 1 apart.
-_EXACT_WHOLE: Final = 2.0**53
+_EXACT_WHOLE: Final = float(_EXACT_FLOATS)
 
 #: The types of read values that may break a bound their JSON value keeps (`_read_check`).
 _READ_CHANGES: Final = frozenset({int, float, set, frozenset})
