@@ -6,6 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from anthropic import Anthropic
+from anthropic.types import ToolParam
+from openai import OpenAI
+from openai.types.chat import ChatCompletionFunctionToolParam
+from openai.types.responses import FunctionToolParam
 from typing_extensions import assert_type
 
 from typed_toolsets import ExportError, StrictArguments, ToolAnnotations, ToolProxy, Toolset, tool
@@ -50,11 +55,21 @@ def proxies(proxy: ToolProxy) -> None:
 
 
 def exports(tools: list[ToolProxy]) -> None:
-    assert_type(openai_chat(tools, strict=True), list[dict[str, Any]])
-    assert_type(openai_responses(tools), list[dict[str, Any]])
-    assert_type(anthropic(tools, strict=False), list[dict[str, Any]])
+    # The SDKs' own request types: a definition passes to their clients as it is (below).
+    assert_type(openai_chat(tools, strict=True), list[ChatCompletionFunctionToolParam])
+    assert_type(openai_responses(tools), list[FunctionToolParam])
+    assert_type(anthropic(tools, strict=False), list[ToolParam])
     assert_type(gemini(tools), list[dict[str, Any]])
     assert_type(mcp(NotesToolset.to_tools()), list[dict[str, Any]])
+
+
+def requests(openai_client: OpenAI, anthropic_client: Anthropic) -> None:
+    tools = NotesToolset().to_tools()
+    openai_client.chat.completions.create(model="m", messages=[], tools=openai_chat(tools))
+    openai_client.responses.create(model="m", input="hi", tools=openai_responses(tools))
+    anthropic_client.messages.create(
+        model="m", max_tokens=64, messages=[], tools=anthropic(tools, strict=True)
+    )
 
 
 async def calls(tools: list[ToolProxy], call: object) -> None:

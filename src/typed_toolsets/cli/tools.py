@@ -19,7 +19,7 @@ import json
 import os
 import sys
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, TextIO
 
 from typed_toolsets._toolset import Toolset
@@ -296,7 +296,7 @@ def list_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # --------------------------------------------------------------------------------- schema
 
 
-def _schemas(tools: list[ToolProxy], form: str, strict: bool) -> list[dict[str, Any]]:
+def _schemas(tools: list[ToolProxy], form: str, strict: bool) -> Sequence[Mapping[str, object]]:
     from typed_toolsets import export
     from typed_toolsets.export.dialects import json_schemas
 

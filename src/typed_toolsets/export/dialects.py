@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import typing
 from collections.abc import Iterable, Mapping
-from typing import Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 
 import attrs
 
@@ -28,6 +28,18 @@ from typed_toolsets.types.typespec import Schema
 from .literals import unsayable_literal
 from .parameter_names import ANTHROPIC_PARAMETER, parameter_name_problems
 from .type_lists import BESIDE, split_type_list, type_into_branches, untyped_schema
+
+if TYPE_CHECKING:
+    # The SDKs' own request types, so an export passes to their clients as it is under a type
+    # checker; at run time (annotations read with `typing.get_type_hints`) they are the plain
+    # dicts the functions return, and no SDK is imported.
+    from anthropic.types import ToolParam as _AnthropicTool
+    from openai.types.chat import ChatCompletionFunctionToolParam as _OpenAIChatTool
+    from openai.types.responses import FunctionToolParam as _OpenAIResponsesTool
+else:
+    _AnthropicTool = _OpenAIChatTool = _OpenAIResponsesTool = dict[str, Any]
+
+_Entry = TypeVar("_Entry")
 
 __all__ = [
     "answers_in_text",
@@ -104,10 +116,10 @@ def unique_tools(tools: Iterable[ToolProxy]) -> dict[str, ToolProxy]:
 
 
 def each_entry(
-    tools: Iterable[ToolProxy], entry: typing.Callable[[ToolProxy], dict[str, Any]]
-) -> list[dict[str, Any]]:
+    tools: Iterable[ToolProxy], entry: typing.Callable[[ToolProxy], _Entry]
+) -> list[_Entry]:
     """*entry* of every tool, gathering every tool's refusal into one `ExportError`."""
-    entries: list[dict[str, Any]] = []
+    entries: list[_Entry] = []
     problems: list[str] = []
     for proxy in unique_tools(tools).values():
         try:
@@ -425,11 +437,11 @@ def _openai_parameters(proxy: ToolProxy, strict: bool) -> Schema:
     return _parameters(proxy, strict, _OPENAI) if strict else _with_items(proxy.parameters)
 
 
-def openai_chat(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[str, Any]]:
+def openai_chat(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[_OpenAIChatTool]:
     """The ``tools`` of an OpenAI Chat Completions request.
 
     Each entry is ``{"type": "function", "function": {"name", "description", "parameters",
-    "strict"}}``.
+    "strict"}}``: a plain dict, typed as the OpenAI SDK's ``ChatCompletionFunctionToolParam``.
 
     Args:
         tools: The proxies to export (``Toolset.to_tools()``; lists may be concatenated).
@@ -441,9 +453,9 @@ def openai_chat(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dic
         ExportError: Two tools share a name, or (strict) a parameter has no lossless strict
             form; every problem of every tool is listed.
     """
-    return each_entry(
-        tools,
-        lambda p: {
+
+    def entry(p: ToolProxy) -> _OpenAIChatTool:
+        return {
             "type": "function",
             "function": {
                 "name": p.name,
@@ -451,32 +463,39 @@ def openai_chat(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dic
                 "parameters": _openai_parameters(p, strict),
                 "strict": strict,
             },
-        },
-    )
+        }
+
+    return each_entry(tools, entry)
 
 
-def openai_responses(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[str, Any]]:
+def openai_responses(
+    tools: Iterable[ToolProxy], *, strict: bool = False
+) -> list[_OpenAIResponsesTool]:
     """The ``tools`` of an OpenAI Responses request: ``{"type": "function", "name", ...}`` (flat).
 
-    Args and errors as `openai_chat`.
+    Each entry is a plain dict, typed as the OpenAI SDK's ``FunctionToolParam``. Args and errors
+    as `openai_chat`.
     """
-    return each_entry(
-        tools,
-        lambda p: {
+
+    def entry(p: ToolProxy) -> _OpenAIResponsesTool:
+        return {
             "type": "function",
             "name": p.name,
             "description": p.description,
             "parameters": _openai_parameters(p, strict),
             "strict": strict,
-        },
-    )
+        }
+
+    return each_entry(tools, entry)
 
 
 # ------------------------------------------------------------------------------ Anthropic
 
 
-def anthropic(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[str, Any]]:
+def anthropic(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[_AnthropicTool]:
     """The ``tools`` of an Anthropic Messages request: ``{"name", "description", "input_schema"}``.
+
+    Each entry is a plain dict, typed as the Anthropic SDK's ``ToolParam``.
 
     Args:
         tools: The proxies to export.
@@ -490,7 +509,7 @@ def anthropic(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[
             registered schema listing an object or array in an ``enum`` or ``const``.
     """
 
-    def entry(proxy: ToolProxy) -> dict[str, Any]:
+    def entry(proxy: ToolProxy) -> _AnthropicTool:
         problems = parameter_name_problems(proxy, ANTHROPIC_PARAMETER)
         schema: Schema = {}
         try:
@@ -499,7 +518,7 @@ def anthropic(tools: Iterable[ToolProxy], *, strict: bool = False) -> list[dict[
             problems.extend(exc.problems)
         if problems:
             raise ExportError(problems)
-        found: dict[str, Any] = {
+        found: _AnthropicTool = {
             "name": proxy.name,
             "description": proxy.description,
             "input_schema": schema,
