@@ -118,6 +118,17 @@ def test_a_number_too_long_to_quote_gets_the_hint_without_it() -> None:
         # Part of a number quoted when the rest is no JSON (was the canned example, "07").
         ('{"query": 01.}', "a JSON number has no leading zero (write 1, not 01)"),
         ('{"query": +5e}', "a JSON number has no plus sign (write 5, not +5)"),
+        # A plus sign before a number of another language: both named (was "write 0, not +0").
+        (
+            '{"query": +0x1F}',
+            "a JSON number has no plus sign, prefix, suffix or _ (write 31, not +0x1F)",
+        ),
+        (
+            '{"query": +1_000}',
+            "a JSON number has no plus sign, prefix, suffix or _ (write 1000, not +1_000)",
+        ),
+        ('{"query": +007.5}', "a JSON number has no plus sign (write 7.5, not +007.5)"),
+        ('{"query": +0}', "a JSON number has no plus sign (write 0, not +0)"),
         # An exponent with digits and a second e: not "an exponent has digits after its e".
         (
             '{"query": 1e5e5}',

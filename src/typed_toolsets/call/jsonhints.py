@@ -164,6 +164,8 @@ _LEADING_ZERO_RE: Final = re.compile(r"(-?)0+([0-9]{1,30})" + _REST)
 _HEX_RE: Final = re.compile(r"(-?)0[xX]([0-9a-fA-F]{1,15})(?![0-9a-zA-Z])")
 _PLUS_RE: Final = re.compile(r"\+([0-9]{1,30}" + _REST + ")")
 _DOT_RE: Final = re.compile(r"(-?)\.([0-9]{1,30})" + _REST)
+#: The zeros JSON does not write before a number's integer digits.
+_LEADING_ZEROS_RE: Final = re.compile(r"^0+(?=[0-9])")
 #: A number with a point and no digit after it (``1.``, ``1.e5``).
 _BARE_POINT_RE: Final = re.compile(r"(-?[0-9]{1,30})\.((?:[eE][+-]?[0-9]{1,30})?)(?![0-9])")
 #: Digits other languages write with a letter inside or after them (``0b101``, ``10n``, ``1f``).
@@ -178,7 +180,7 @@ def _number_hint(message: str, text: str, pos: int, here: str) -> str:
     after = text[pos + 1 : pos + 2]
     if message.startswith("Expecting value"):
         if here == "+" and after in _DIGIT:
-            return _rewrite("a JSON number has no plus sign", _PLUS_RE, text, pos)
+            return _plus_hint(text, pos)
         if (here == "." and after in _DIGIT) or (
             here == "-" and after == "." and text[pos + 2 : pos + 3] in _DIGIT
         ):
@@ -214,6 +216,20 @@ def _number_hint(message: str, text: str, pos: int, here: str) -> str:
             "alone"
         )
     return f"; a JSON number has no prefix, suffix or _ (write {decimal}, not {found.group()})"
+
+
+def _plus_hint(text: str, pos: int) -> str:
+    """What to change in a number written with a plus sign at *pos* (``+1``, ``+0x1F``)."""
+    found = _LETTERED_RE.match(text, pos + 1)
+    decimal = None if found is None else _in_decimal(found.group())
+    if found is not None and decimal is not None and decimal != found.group():
+        # Written as another language writes it, besides the sign: both go (was "write 0, not
+        # +0" for +0x1F).
+        return (
+            f"; a JSON number has no plus sign, prefix, suffix or _ (write {decimal}, "
+            f"not +{found.group()})"
+        )
+    return _rewrite("a JSON number has no plus sign", _PLUS_RE, text, pos)
 
 
 #: The suffixes other languages put after a number (a big integer, a long, a float, a double).
@@ -257,7 +273,7 @@ def _number_start(text: str, pos: int) -> int:
 
 #: For each way of writing a number `_number_hint` names: its JSON writing, from the match.
 _WRITINGS: Final[dict[re.Pattern[str], tuple[Callable[[re.Match[str]], str], str]]] = {
-    _PLUS_RE: (lambda found: found[1], "1, not +1"),
+    _PLUS_RE: (lambda found: _LEADING_ZEROS_RE.sub("", found[1]), "1, not +1"),
     _DOT_RE: (lambda found: f"{found[1]}0.{found[2]}{found[3]}", "0.5, not .5"),
     _LEADING_ZERO_RE: (lambda found: f"{found[1]}{int(found[2])}{found[3]}", "7, not 07"),
     _HEX_RE: (lambda found: f"{found[1]}{int(found[2], 16)}", "16, not 0x10"),
