@@ -765,6 +765,20 @@ def test_running_out_of_iterations_raises_with_the_steps() -> None:
     assert (type(again), str(again), again.steps) == (MaxIterationsError, str(error), error.steps)
 
 
+def test_running_out_names_only_the_tools_that_ran() -> None:
+    # Refused arguments never reach the method: the tool was said to be called.
+    agent, shop = _agent(
+        [{"action": "shop_add", "action_input": "{not json"}, _call("shop_echo", text="a")],
+        max_iterations=2,
+    )
+    with pytest.raises(MaxIterationsError, match=r"\(tools called: shop_echo\)"):
+        agent.run("Loop.")
+    assert shop.ran == ["echo"]
+    agent, _ = _agent([{"action": "shop_add", "action_input": "{not json"}], max_iterations=1)
+    with pytest.raises(MaxIterationsError, match=r"\(tools called: none\)"):
+        agent.run("Loop.")
+
+
 def test_a_finish_on_the_last_allowed_step_counts() -> None:
     agent, _ = _agent([_call("shop_add", a=1, b=1), FINISH], max_iterations=2)
     assert agent.run("Go.").iterations == 2
@@ -1521,6 +1535,19 @@ def test_scripted_model_runs_out_loudly() -> None:
 def test_scripted_model_takes_only_what_a_model_returns() -> None:
     with pytest.raises(TypeError, match="step 1 must be a mapping or JSON text"):
         ScriptedModel([FINISH, 3])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(
+    ("steps", "kind"),
+    [(json.dumps(FINISH), "str"), (json.dumps(FINISH).encode(), "bytes"), (FINISH, "dict")],
+)
+def test_scripted_model_refuses_one_step_in_place_of_a_list(steps: object, kind: str) -> None:
+    # Iterated, a text was one step per character, a mapping one per key.
+    with pytest.raises(TypeError) as raised:
+        ScriptedModel(steps)  # type: ignore[arg-type]
+    assert str(raised.value) == (
+        f"steps must be a list of steps, got one {kind}: pass [step] for a script of one step"
+    )
 
 
 def test_scripted_steps_are_copies() -> None:

@@ -413,6 +413,75 @@ def test_openai_an_empty_reply_cut_off_or_withheld_stops_the_run(
         assert agent.run("x").final_answer == answer
 
 
+def test_openai_content_in_parts_is_the_answer_and_a_reply_without_message_stops_the_run() -> None:
+    # A compatible server's list of text parts was read as no text: the run ended with "".
+    parts = [{"type": "text", "text": "The answer "}, {"type": "text", "text": "is 3."}]
+    client, log = fake_openai([completion(1, {"content": parts}, "stop")], as_sdk=False)
+    agent = ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=2)
+    assert agent.run("x").final_answer == "The answer is 3."
+    # Parts beside a call are its thought, and go back as they came (the request types hold).
+    replies = [
+        completion(
+            1,
+            {"content": parts, "tool_calls": [_openai_call("c1", "text_wc", {"text": "a"})]},
+            "tool_calls",
+        ),
+        completion(2, {"content": "Done."}, "stop"),
+    ]
+    client, log = fake_openai(replies, as_sdk=False)
+    result = ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=3).run("x")
+    assert result.steps[0].thought == "The answer is 3."
+    assert log.requests[1]["messages"][1]["content"] == parts
+    # A choice whose message is null is no answer.
+    reply = completion(1, {}, "stop")
+    reply["choices"][0]["message"] = None
+    client, _ = fake_openai([reply], as_sdk=False)
+    with pytest.raises(AgentError) as raised:
+        ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=2).run("x")
+    assert str(raised.value) == (
+        "openai_chat_model: the provider's reply holds no message (no message, no tool call); "
+        "the run stopped"
+    )
+
+
+@pytest.mark.parametrize("as_sdk", [True, False], ids=["sdk-objects", "plain-dicts"])
+def test_calls_of_one_reply_sharing_an_id_are_answered_each_by_its_own(as_sdk: bool) -> None:
+    # Both answers named "call_1": the provider could not tell which result was whose.
+    replies = [
+        completion(
+            1,
+            {
+                "content": None,
+                "tool_calls": [
+                    _openai_call("call_1", "text_wc", {"text": "a b"}),
+                    _openai_call("call_1", "text_wc", {"text": "a"}),
+                ],
+            },
+            "tool_calls",
+        ),
+        completion(2, {"content": "Done."}, "stop"),
+    ]
+    client, log = fake_openai(replies, as_sdk=as_sdk)
+    ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=4).run("x")
+    assistant, *answers = log.requests[-1]["messages"][1:]
+    ids = [call["id"] for call in assistant["tool_calls"]]
+    assert ids[0] == "call_1"
+    assert len(set(ids)) == 2
+    assert [answer["tool_call_id"] for answer in answers] == ids
+    uses = [_use("toolu_1", "text_wc", {"text": "a b"}), _use("toolu_1", "text_wc", {"text": "a"})]
+    replies = [
+        _message(1, uses, "tool_use"),
+        _message(2, [{"type": "text", "text": "Done."}], "end_turn"),
+    ]
+    client, log = fake_anthropic(replies, as_sdk=as_sdk)
+    ReAct(anthropic_model(client, model="m", max_tokens=64), TOOLS, max_iterations=4).run("x")
+    sent, answered = log.requests[-1]["messages"][1:]
+    ids = [block["id"] for block in sent["content"]]
+    assert ids[0] == "toolu_1"
+    assert len(set(ids)) == 2
+    assert [block["tool_use_id"] for block in answered["content"]] == ids
+
+
 # ------------------------------------------------------------------------------- Anthropic
 
 

@@ -250,19 +250,20 @@ class OpenAIChatModel(_NativeModel):
                 {}, "", [], "", failure=_no_reply("openai_chat_model", "choices", response)
             )
         message = _get(choices[0], "message")
+        if message is None:
+            # Read as an empty final answer, the run ended "successfully" with "".
+            failure = _no_reply("openai_chat_model", "message", choices[0])
+            return _Read({}, "", [], "", failure=failure)
         content = _get(message, "content")
-        text = content if isinstance(content, str) else ""
+        text = _content_text(content)
         refusal = _get(message, "refusal")
         calls: list[dict[str, Any]] = []
         sent: list[dict[str, Any]] = []
+        taken: set[str] = set()
         for call in _items(message, "tool_calls"):
             function = _get(call, "function")
             name, arguments = _get(function, "name"), _get(function, "arguments")
-            call_id = _get(call, "id")
-            if not (isinstance(call_id, str) and call_id):
-                # Some compatible servers (LM Studio, llama.cpp, Gemini's) send none or "": its
-                # tool message needs one, which the calls of one reply must not share.
-                call_id = f"call_{uuid.uuid4().hex}"
+            call_id = _call_id(_get(call, "id"), taken, "call_")
             calls.append({"id": call_id, "name": name, "arguments": arguments})
             sent.append(
                 {
@@ -353,6 +354,7 @@ class AnthropicModel(_NativeModel):
         blocks: list[dict[str, Any]] = []
         texts: list[str] = []
         calls: list[dict[str, Any]] = []
+        taken: set[str] = set()
         for block in _items(response, "content"):
             kind = _get(block, "type")
             if kind == "text":
@@ -366,9 +368,7 @@ class AnthropicModel(_NativeModel):
                     _get(block, "name"),
                     _get(block, "input"),
                 )
-                if not (isinstance(call_id, str) and call_id):
-                    # As for OpenAI: its tool_result needs one, which no other block may share.
-                    call_id = f"toolu_{uuid.uuid4().hex}"
+                call_id = _call_id(call_id, taken, "toolu_")
                 calls.append({"id": call_id, "name": name, "arguments": arguments})
                 sent = {"id": call_id, "name": _name(name), "input": _input_object(arguments)}
                 blocks.append({"type": "tool_use", **sent})
@@ -380,6 +380,37 @@ class AnthropicModel(_NativeModel):
             if withheld is not None:
                 return _Read({}, "", [], "", failure=withheld)
         return _Read({"role": "assistant", "content": blocks}, text, calls, text)
+
+
+def _call_id(given: object, taken: set[str], prefix: str) -> str:
+    """The id a call of one reply is answered by: *given*, or a new one when it cannot serve.
+
+    Some compatible servers (LM Studio, llama.cpp, Gemini's) send none or "", and some the same
+    id for two calls of one reply: each answer names its call by id, so no two calls of the
+    reply may share one. *taken* holds the ids of the calls read before; the id is added.
+    """
+    if not (isinstance(given, str) and given) or given in taken:
+        given = f"{prefix}{uuid.uuid4().hex}"
+    taken.add(given)
+    return given
+
+
+def _content_text(content: object) -> str:
+    """The text of an OpenAI reply's ``content``: a string, or the text of its parts.
+
+    Compatible servers may send a list of parts (``{"type": "text", "text": ...}``), as a
+    request may: read as no text, its answer was lost and the run ended with "".
+    """
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, (list, tuple)):
+        return ""
+    texts: list[str] = []
+    for part in typing.cast("list[object] | tuple[object, ...]", content):
+        text = _get(part, "text")
+        if _get(part, "type") == "text" and isinstance(text, str):
+            texts.append(text)
+    return "".join(texts)
 
 
 def _no_reply(function: str, missing: str, response: object) -> str:

@@ -14,6 +14,7 @@ are observations the model reads and corrects. Exceptions raised by the applicat
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from typed_toolsets import TypedToolsetsError
 from typed_toolsets._public import public_in
@@ -25,8 +26,18 @@ __all__ = ["AgentError", "DeadlineExceededError", "MaxIterationsError"]
 
 
 def _tools_called(steps: tuple[Step, ...]) -> str:
-    names = list(dict.fromkeys(s.action for s in steps if s.result is not None and s.action))
+    names = list(dict.fromkeys(s.action for s in steps if _ran(s) and s.action))
     return ", ".join(names) if names else "none"
+
+
+#: The kinds of error of a call whose method never started (its arguments refused, a limit).
+_NOT_STARTED: Final = frozenset({"arguments", "limit"})
+
+
+def _ran(step: Step) -> bool:
+    """Whether the step's tool was called: not when its arguments were refused before."""
+    result = step.result
+    return result is not None and (result.error is None or result.error.kind not in _NOT_STARTED)
 
 
 @public_in("typed_toolsets.agent")

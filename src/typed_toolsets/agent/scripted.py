@@ -28,12 +28,20 @@ class ScriptedModel:
             (malformed ones included, to test how the loop answers them).
 
     Raises:
-        TypeError: A step is neither a mapping nor text.
+        TypeError: *steps* is one step (a mapping or a text) rather than a list of them, or a
+            step is neither a mapping nor text.
     """
 
     __slots__ = ("_steps",)
 
     def __init__(self, steps: Iterable[Mapping[str, Any] | str | bytes]) -> None:
+        if isinstance(typing.cast(object, steps), (Mapping, str, bytes)):
+            # Iterated, a text is its characters and a mapping its keys: each a step.
+            msg = (
+                f"steps must be a list of steps, got one {type(steps).__name__}: "
+                "pass [step] for a script of one step"
+            )
+            raise TypeError(msg)
         found: list[Mapping[str, Any] | str | bytes] = []
         for index, step in enumerate(steps):
             if not isinstance(typing.cast(object, step), (Mapping, str, bytes)):
