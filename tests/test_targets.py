@@ -315,3 +315,21 @@ def test_a_list_of_ones_own_messages_raised_is_a_finding(workdir: Path) -> None:
     (finding,) = run_check(["own_list_mod"]).findings
     assert (finding.code, finding.toolset, finding.line) == ("toolset-raised", "Plugin", 7)
     assert "Plugins must set a name\nand a version" in finding.format()
+
+
+@pytest.mark.parametrize("given", ["file", "module", "package"])
+def test_a_package_importing_its_failing_module_is_a_finding(workdir: Path, given: str) -> None:
+    # Finding the module imported its package, whose __init__ imports the module: the
+    # definition error escaped `check` as a traceback.
+    package = workdir / f"reexporting_{given}"
+    package.mkdir()
+    _write(package, "__init__.py", f"from reexporting_{given}.tools import Broken\n")
+    _write(package, "tools.py", BROKEN)
+    target = {
+        "file": str(package / "tools.py"),
+        "module": f"reexporting_{given}.tools",
+        "package": f"reexporting_{given}",
+    }[given]
+    (finding,) = run_check([target]).findings
+    assert (finding.code, finding.toolset, finding.line) == ("toolset-unknown-method", "Broken", 5)
+    assert Path(finding.path).name == "tools.py"

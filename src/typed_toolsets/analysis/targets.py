@@ -354,7 +354,15 @@ def _load_by_statement(
     are reported. Module-level code therefore runs twice: ``check`` is meant for modules that
     define toolsets.
     """
-    spec = spec if spec is not None else importlib.util.find_spec(name)
+    if spec is None:
+        try:
+            spec = importlib.util.find_spec(name)
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # noqa: BLE001 - its package failed, importing the module itself
+            # Finding a submodule imports its package, whose own code imported the module
+            # (``from pkg.tools import X`` in ``pkg/__init__.py``) and met the same error.
+            return LoadedModule(name, None, name, [first])
     loader = spec.loader if spec is not None else None
     get_source = getattr(loader, "get_source", None)
     origin = spec.origin if spec is not None else None
