@@ -193,12 +193,28 @@ def namedtuple_fields(info: TypeInfo) -> list[str]:
 
 
 def member_value_type(info: TypeInfo, member: str) -> ProperType | None:
-    """The type mypy infers for an enum member's value (a literal when it knows the value)."""
+    """The type mypy infers for an enum member's value (a literal when it knows the value).
+
+    None when mypy does not know it, or when the enum makes its members itself: a class's own
+    ``__new__`` or ``__init__`` takes what is assigned as its arguments and may set ``_value_``
+    to anything (the enum module's documented pattern).
+    """
+    if _makes_members(info):
+        return None
     sym = info.names.get(member)
     node = sym.node if sym is not None else None
     if isinstance(node, Var) and node.type is not None:
         return get_proper_type(node.type)
     return None
+
+
+def _makes_members(info: TypeInfo) -> bool:
+    """Whether an enum or a base of its own (not the enum module's) defines how members are made."""
+    return any(
+        "__new__" in base.names or "__init__" in base.names
+        for base in info.mro
+        if not base.fullname.startswith(("enum.", "builtins."))
+    )
 
 
 def function_of(node: SymbolNode | None) -> FuncDef | None:

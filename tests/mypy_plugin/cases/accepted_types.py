@@ -37,6 +37,21 @@ class Mixed(enum.Enum):
     THREE = 3.5
 
 
+class Labelled(str, enum.Enum):
+    """The enum module's own pattern: members made by ``__new__``, ``_value_`` set there."""
+
+    label: str
+
+    def __new__(cls, value: str, label: str) -> Labelled:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.label = label
+        return member
+
+    DRAFT = ("draft", "A draft")
+    DONE = ("done", "Done")
+
+
 @attrs.define
 class Filter:
     field: str
@@ -119,6 +134,7 @@ class Everything(Toolset):
         color: Color,
         level: Level,
         mixed: Mixed,
+        labelled: Labelled,
         lit: Literal["a", "b"],
         num: Literal[1, 2, True],
         member: Literal[Color.RED],
