@@ -22,13 +22,18 @@ from mypy.nodes import (
     ARG_STAR2,
     AssignmentExpr,
     AssignmentStmt,
+    BytesExpr,
     CallExpr,
+    ComplexExpr,
     ConditionalExpr,
     Context,
+    DictExpr,
     Expression,
+    FloatExpr,
     FuncDef,
     GeneratorExpr,
     IndexExpr,
+    IntExpr,
     LambdaExpr,
     ListComprehension,
     ListExpr,
@@ -37,6 +42,7 @@ from mypy.nodes import (
     OpExpr,
     OverloadedFuncDef,
     RefExpr,
+    SetExpr,
     StarExpr,
     Statement,
     StrExpr,
@@ -52,6 +58,22 @@ from mypy.types import AnyType, get_proper_type
 from .fullnames import TOOL_FUNCTION, TOOLSET
 from .inline import read_inline
 from .metadata import metadata, records
+
+#: Expressions whose value is never a ToolSpec: in ``exports``, mypy reports their type.
+_NO_TOOL_SPEC: Final = (
+    StrExpr,
+    BytesExpr,
+    IntExpr,
+    FloatExpr,
+    ComplexExpr,
+    LambdaExpr,
+    TupleExpr,
+    ListExpr,
+    DictExpr,
+    SetExpr,
+    ListComprehension,
+    GeneratorExpr,
+)
 
 __all__ = [
     "DYNAMIC",
@@ -370,6 +392,10 @@ class Reader:
             self.skip("unchecked-exports", item, expression=describe(item))
         elif isinstance(item, RefExpr) and isinstance(item.node, Var):
             self.through(item, out, depth, self.exports_item)
+        elif not isinstance(item, _NO_TOOL_SPEC) and not isinstance(item, RefExpr):
+            # An expression that may well give a ToolSpec (``SPECS[0]``, ``a if DEBUG else b``,
+            # ``(s := tool("x"))``): what it declares is not known here.
+            self.skip("unchecked-exports", item, expression=describe(item))
         # Anything else (a string, a method, a literal) is not a ToolSpec: mypy reports its type.
 
     def through(

@@ -151,6 +151,21 @@ class Sliced(Toolset):
     def s(self) -> None: ...
 
 
+# An entry that may well be a ToolSpec, other than a tool(...) call: each was skipped silently.
+SPECS: Final = (tool("s"), tool("t"))
+DEBUG: Final = False
+
+
+class ExpressionEntries(Toolset):
+    exports = (SPECS[0], tool("s") if DEBUG else tool("t"), (chosen := tool("u")))  # E: ExpressionEntries: the exports given as SPECS[...] cannot be checked statically (mypy cannot tell which tool(...) calls it holds); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]  # E: ExpressionEntries: the exports given as tool(...) if ... else tool(...) cannot be checked statically (mypy cannot tell which tool(...) calls it holds); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]  # E: ExpressionEntries: the exports given as (chosen := ...) cannot be checked statically (mypy cannot tell which tool(...) calls it holds); write the tool(...) calls in the class body, or in a Final tuple of this module (tuples joined with `+`, repeated with `*` or unpacked with `*` are read too)  [toolset-unchecked]
+
+    def s(self) -> None: ...
+
+    def t(self) -> None: ...
+
+    def u(self) -> None: ...
+
+
 # A Final constant set from another module's Final name: mypy records no value for it (the
 # message said to declare it Final, which it is).
 RENAMED: Final = PREFIX
