@@ -171,6 +171,55 @@ def test_an_endless_stdin_is_refused_as_over_the_limit(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout, done.stderr.decode()) == (1, b"", _OVER)
 
 
+READS_STDIN = """\
+import os
+import sys
+
+from typed_toolsets import Toolset, tool
+
+READ = (sys.stdin.read(), os.read(0, 100))  # input() as a module may call it, and C code
+
+
+class Greedy(Toolset):
+    @tool
+    def echo(self, *, text: str) -> str:
+        return f"{text} / read on import: {READ!r}"
+"""
+
+
+@pytest.mark.slow
+def test_a_target_reading_stdin_on_import_reads_nothing(tmp_path: Path) -> None:
+    # It took the arguments of `call -` (and the first request of `serve`'s client).
+    (tmp_path / "greedy.py").write_text(READS_STDIN, encoding="utf-8")
+    argv = [*COMMAND, "call", "greedy:Greedy", "greedy_echo", "-"]
+    assert _run(argv, cwd=tmp_path, stdin=b'{"text": "kept"}\n') == (
+        0,
+        "kept / read on import: ('', b'')\n",
+        "",
+    )
+
+
+@pytest.mark.slow
+def test_check_of_a_target_reading_stdin_does_not_wait_for_it(tmp_path: Path) -> None:
+    # Its import waited for stdin to end: with a terminal or an open pipe, for ever.
+    (tmp_path / "greedy.py").write_text(READS_STDIN, encoding="utf-8")
+    with subprocess.Popen(
+        [*COMMAND, "check", "greedy.py"],
+        stdin=subprocess.PIPE,  # held open, never written
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    ) as checking:
+        try:
+            status = checking.wait(timeout=60)
+        finally:
+            checking.kill()
+            assert checking.stdin is not None
+            checking.stdin.close()
+        assert checking.stdout is not None
+        assert (status, checking.stdout.read()) == (0, b"Success: no problems found in 1 toolset\n")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("given", "expected"),

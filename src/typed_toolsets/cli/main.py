@@ -55,10 +55,11 @@ Command = Callable[[argparse.Namespace, TextIO, TextIO], int]
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from typed_toolsets.analysis.check import TargetError, run_check
 
-    from .streams import stdout_to_stderr
+    from .streams import stdin_from_null, stdout_to_stderr
 
     try:
-        with stdout_to_stderr():  # what the targets print on import is no finding
+        # What the targets print on import is no finding, and what they read is nothing.
+        with stdout_to_stderr(), stdin_from_null():
             result = run_check(args.targets, disable=args.disable)
     except TargetError as exc:
         err.write(f"typed-toolsets check: error: {exc}\n")

@@ -1,8 +1,10 @@
-"""A command's stdout is its output: what targets and tools write there goes to stderr.
+"""A command's stdout is its output, its stdin its input: importing a target touches neither.
 
 Importing a target runs it, and a tool may ``print``: their text would otherwise be mixed into
 the table of ``list``, the JSON of ``schema`` and ``call``, the findings of ``check`` and the
-protocol of ``serve`` over stdio.
+protocol of ``serve`` over stdio; it goes to stderr. A module that reads stdin as it loads
+would take the arguments of ``call -`` or the first request of ``serve``'s client: it reads
+nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import sys
 from collections.abc import Generator
 from typing import TextIO
 
-__all__ = ["occupy_closed_descriptors", "stdout_to_stderr"]
+__all__ = ["occupy_closed_descriptors", "stdin_from_null", "stdout_to_stderr"]
 
 
 @contextlib.contextmanager
@@ -38,6 +40,35 @@ def stdout_to_stderr() -> Generator[None, None, None]:
     finally:
         if saved is not None:
             os.dup2(saved, 1)
+            os.close(saved)
+
+
+@contextlib.contextmanager
+def stdin_from_null() -> Generator[None, None, None]:
+    """Give what reads stdin meanwhile the null device: it reads nothing, and waits for nothing.
+
+    Both Python's ``sys.stdin`` (``input()``) and file descriptor 0 (C code, child processes)
+    are redirected; what the command's stdin holds stays there for the command.
+    """
+    try:
+        saved: int | None = os.dup(0)
+    except OSError:  # no stdin at all: nothing to protect
+        saved = None
+    stdin = sys.stdin
+    try:
+        null = os.open(os.devnull, os.O_RDONLY)
+        try:
+            if saved is not None:
+                os.dup2(null, 0)
+        finally:
+            os.close(null)
+        with open(os.devnull, encoding="utf-8") as stream:
+            sys.stdin = stream
+            yield
+    finally:
+        sys.stdin = stdin
+        if saved is not None:
+            os.dup2(saved, 0)
             os.close(saved)
 
 

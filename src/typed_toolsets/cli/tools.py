@@ -28,7 +28,7 @@ from typed_toolsets.definition.classes import required_init_fields
 from typed_toolsets.definition.errors import ExportError, ToolsetDefinitionError
 
 from .main import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, STRICT_FORMATS
-from .streams import stdout_to_stderr
+from .streams import stdin_from_null, stdout_to_stderr
 
 __all__ = [
     "CommandError",
@@ -76,7 +76,8 @@ def _definition_stop(error: ToolsetDefinitionError) -> _Stop:
 def _tools(target: str) -> list[ToolProxy]:
     """Every tool of the TARGET's classes, each class built with no arguments.
 
-    What the import and the constructors print goes to stderr (`stdout_to_stderr`).
+    What the import and the constructors print goes to stderr (`stdout_to_stderr`), and what
+    they read of stdin is nothing (`stdin_from_null`).
     """
     return _targets_tools([target])
 
@@ -89,7 +90,7 @@ def _targets_tools(targets: list[str]) -> list[ToolProxy]:
     """
     tools: list[ToolProxy] = []
     built: set[type[Toolset]] = set()
-    with stdout_to_stderr():
+    with stdout_to_stderr(), stdin_from_null():
         for target in targets:
             classes = [cls for cls in _target_classes(target) if cls not in built]
             built.update(classes)
