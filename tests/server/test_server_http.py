@@ -591,3 +591,71 @@ async def test_the_app_runs_under_gunicorn_with_two_workers(tmp_path: Path) -> N
             os.kill(process.pid, signal.SIGKILL)
             process.wait(STOP_TIMEOUT)
     wait_until(lambda: not any(alive(pid) for pid in workers), 20, "gunicorn's workers to exit")
+
+
+WORKER_ONLY_FAILURE = """\
+import os
+
+from typed_toolsets import Toolset, tool
+
+# Imports in the serve process, fails in its workers (as a module binding a fixed port would).
+if "TYPED_TOOLSETS_SERVE_SETTINGS" in os.environ:
+    raise RuntimeError("only the first process may open the metrics port")
+
+
+class Metrics(Toolset):
+    @tool
+    def ping(self) -> str:
+        return "pong"
+"""
+
+
+def test_a_worker_that_cannot_load_the_targets_stops_the_server(tmp_path: Path) -> None:
+    # uvicorn started the worker again, failing the same way, for ever; the server never ended.
+    target = tmp_path / "worker_only_failure.py"
+    target.write_text(WORKER_ONLY_FAILURE, encoding="utf-8")
+    server = HttpServer((str(target), "--workers", "2"), tmp_path / "serve.log")
+    try:
+        status = server.process.wait(START_TIMEOUT)
+    finally:
+        server.stop()
+    log = server.log()
+    assert status == 2, log
+    assert "Traceback" not in log
+    errors = [line for line in log.splitlines() if line.startswith("typed-toolsets serve: error:")]
+    assert re.fullmatch(
+        r"typed-toolsets serve: error: worker process \d+: cannot import 'worker_only_failure': "
+        r"RuntimeError: only the first process may open the metrics port "
+        r"\(.*worker_only_failure\.py, line 7\)",
+        errors[0],
+    ), log
+    assert re.fullmatch(
+        r"typed-toolsets serve: error: worker process [\d, ]+ could not start \(its error is "
+        r"above\); the server stopped",
+        errors[-1],
+    ), log
+
+
+def test_workers_end_when_the_server_process_is_killed(tmp_path: Path) -> None:
+    # Killed with SIGKILL, the server could not stop its workers: they served on, holding the
+    # port (a supervisor restarting the server got "address already in use").
+    server = HttpServer((SAMPLE, "--workers", "2"), tmp_path / "serve.log")
+    try:
+        server.wait_started()
+        wait_until(lambda: len(children_of(server.pid)) >= 2, START_TIMEOUT, "the workers")
+        workers = children_of(server.pid)
+        # A worker answers: it has built its app (the other may still be building its own).
+        request = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+        assert httpx2.post(server.url, json=request, headers=ACCEPT, timeout=BOUND).is_success
+        os.kill(server.pid, signal.SIGKILL)
+        server.process.wait(STOP_TIMEOUT)
+        # Killed before the workers had built their apps (read by then, the parent they saw
+        # was already gone) or after: they end either way.
+        wait_until(lambda: not any(alive(pid) for pid in workers), 30, "the workers to exit")
+        with socket.create_server(("127.0.0.1", server.port)):
+            pass  # the port is free again
+    finally:
+        for pid in children_of(server.pid) | (workers if "workers" in locals() else set()):
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        server.stop()

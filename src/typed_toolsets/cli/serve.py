@@ -17,6 +17,7 @@ import json
 import os
 import sys
 import textwrap
+import time
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 import attrs
@@ -272,18 +273,21 @@ def _serve(args: argparse.Namespace) -> int:
                 log_arguments=settings.log_arguments,
             )
         else:
-            from typed_toolsets.server.http import run
+            from typed_toolsets.server.http import WorkerStartError, run
             from typed_toolsets.server.protocol import tools_text
 
             os.environ[SETTINGS_VARIABLE] = settings.to_json()
             server.configure_logging()
-            run(
-                f"{__name__}:worker_app",
-                host=host,
-                port=port,
-                workers=workers,
-                what=tools_text(tools),
-            )
+            try:
+                run(
+                    f"{__name__}:worker_app",
+                    host=host,
+                    port=port,
+                    workers=workers,
+                    what=tools_text(tools),
+                )
+            except WorkerStartError as exc:
+                raise CommandError(EXIT_USAGE, str(exc)) from None
     except OSError as exc:
         raise CommandError(EXIT_USAGE, f"cannot serve on {host}:{port}: {exc}") from None
     return EXIT_OK
@@ -307,13 +311,18 @@ def serve_command(args: argparse.Namespace, _out: TextIO, err: TextIO) -> int:
 def worker_app() -> Starlette:
     """The app of one ``serve --workers N`` worker process, built from the parent's settings.
 
+    The worker stops (as on SIGTERM) once the process that started it is gone.
+
     Raises:
-        RuntimeError: The settings are missing (not started by ``serve``) or the targets no
-            longer load as they did in the parent.
+        RuntimeError: The settings are missing (not started by ``serve``), or, called in-process,
+            the targets do not load.
+        SystemExit: In a worker process, the targets no longer load as they did in the parent
+            (the reason on stderr, in one line): with uvicorn's ``STARTUP_FAILURE`` status, 3,
+            which stops the server.
     """
     from typed_toolsets import server
 
-    from .tools import CommandError
+    from .tools import CommandError, error_lines
 
     text = os.environ.get(SETTINGS_VARIABLE)
     if text is None:
@@ -325,9 +334,56 @@ def worker_app() -> Starlette:
     settings = _Settings.from_json(text)
     server.configure_logging()
     _own_process(settings)
+    parent = _serving_parent(settings)
     try:
         tools = _load(settings)
         token = _token(settings)
     except CommandError as exc:
-        raise RuntimeError(exc.message) from None
+        if parent is None:  # called from other code, in its own process
+            raise RuntimeError(exc.message) from None
+        # One line, as the parent's own errors, and the status uvicorn (and gunicorn) take for
+        # a worker that cannot start: any other made uvicorn start it again, failing the same
+        # way, for ever.
+        from uvicorn.config import STARTUP_FAILURE
+
+        error_lines("serve", sys.stderr, f"worker process {os.getpid()}: {exc.message}")
+        sys.exit(STARTUP_FAILURE)
+    if parent is not None:
+        _end_with(parent)
     return server.asgi_app(tools, token=token, log_arguments=settings.log_arguments)
+
+
+def _serving_parent(settings: _Settings) -> int | None:
+    """The ``serve`` process this one is a worker of; None when `worker_app` is called in-process.
+
+    uvicorn spawns its workers (`multiprocessing` knows their parent); under ``serve`` run as
+    the program, a worker forked by another server (gunicorn) has its parent as its own.
+    """
+    import multiprocessing
+
+    started_by = multiprocessing.parent_process()
+    if started_by is not None and started_by.pid is not None:
+        return started_by.pid
+    return os.getppid() if settings.own_process else None
+
+
+def _end_with(parent: int) -> None:
+    """Stop this worker (as SIGTERM does) once *parent*, the ``serve`` process, is gone.
+
+    Killed with SIGKILL (the OOM killer, a supervisor's last resort), the parent cannot stop
+    its workers: they served on, holding the port the next ``serve`` needs. The parent may be
+    gone already, while the worker was still importing the targets.
+    """
+    import signal
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_PARENT_CHECK_SECONDS)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="typed_toolsets-parent-watch", daemon=True).start()
+
+
+#: How often a worker looks whether its parent is still there.
+_PARENT_CHECK_SECONDS: Final = 1.0

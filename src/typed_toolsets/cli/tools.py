@@ -34,6 +34,7 @@ __all__ = [
     "CommandError",
     "call_command",
     "did_you_mean",
+    "error_lines",
     "list_command",
     "run_command",
     "schema_command",
@@ -183,6 +184,7 @@ CommandError = _Stop
 unique_or_stop = _unique
 targets_tools = _targets_tools
 run_command = _run
+error_lines = _error_lines
 
 
 # ----------------------------------------------------------------------------------- list

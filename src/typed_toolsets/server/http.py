@@ -55,6 +55,7 @@ from .threads import DEFAULT_THREADS, DaemonThreads
 
 if TYPE_CHECKING:
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
 __all__ = [
     "DEFAULT_PATH",
@@ -516,11 +517,33 @@ def run(
     logger.info("serving %s at %s (%d worker%s)", what, url_of(sock, path), workers, plural)
     try:
         if workers > 1:
-            Multiprocess(config, sockets=[sock]).run()
+            supervisor = Multiprocess(config, sockets=[sock])
+            supervisor.run()
+            _workers_started(supervisor)
         else:
             _clean_stop_server()(config).run(sockets=[sock])
     finally:
         sock.close()
+
+
+class WorkerStartError(RuntimeError):
+    """A worker process could not build its app; uvicorn stopped the others (and the server)."""
+
+
+def _workers_started(supervisor: Multiprocess) -> None:
+    """Raise `WorkerStartError` when a worker of the ended *supervisor* failed to start.
+
+    A worker whose app cannot be built exits with uvicorn's ``STARTUP_FAILURE`` (see
+    `typed_toolsets.cli.serve.worker_app`), which makes the supervisor stop rather than start
+    it again, for ever; its run then returns as after a stop.
+    """
+    from uvicorn.config import STARTUP_FAILURE
+
+    failed = [p.pid for p in supervisor.processes if p.exitcode == STARTUP_FAILURE]
+    if failed:
+        pids = ", ".join(str(pid) for pid in failed)
+        msg = f"worker process {pids} could not start (its error is above); the server stopped"
+        raise WorkerStartError(msg)
 
 
 def _config(app: ASGIApp | str, host: str, port: int, workers: int) -> uvicorn.Config:
