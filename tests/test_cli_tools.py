@@ -196,6 +196,31 @@ def test_a_tool_that_exits_is_a_failed_call_not_the_commands_status(tmp_path: Pa
 
 
 @pytest.mark.slow
+def test_a_failure_with_a_multi_line_message_is_one_line(tmp_path: Path) -> None:
+    # Its later lines (one reading "Traceback (most recent call last):") went out as they were.
+    (tmp_path / "wordy.py").write_text(
+        textwrap.dedent(
+            """\
+            from typed_toolsets import Toolset, tool
+
+
+            class Wordy(Toolset):
+                @tool
+                def fail(self) -> int:
+                    raise RuntimeError("first\\r\\n  Traceback (most recent call last):\\u2028end")
+            """
+        ),
+        encoding="utf-8",
+    )
+    done = cli("call", "wordy.py:Wordy", "wordy_fail", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "Error: Tool 'wordy_fail' failed: RuntimeError: first\\r\\n  Traceback (most recent call "
+        "last):\\u2028end\n"
+    )
+
+
+@pytest.mark.slow
 def test_a_tool_that_closes_stdout_closes_only_its_own(tmp_path: Path) -> None:
     # The tool's sys.stdout is a stream of its own (on stderr): the result still goes out.
     (tmp_path / "closer.py").write_text(

@@ -161,6 +161,20 @@ def _run(command: str, err: TextIO, body: Callable[[], int]) -> int:
         return EXIT_PROBLEMS
 
 
+#: The characters that end a line (`str.splitlines`), each as an escape in a one-line message.
+_LINE_BREAKS: Final = {
+    ord(c): c.encode("unicode_escape").decode() for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+}
+
+
+def _failure_line(message: str) -> str:
+    """``Error: <message>`` as one line: a tool's multi-line exception message, its breaks escaped.
+
+    A later line of it (``Traceback (most recent call last):``) read as another line of stderr.
+    """
+    return f"Error: {message.translate(_LINE_BREAKS)}\n"
+
+
 def did_you_mean(unknown: list[str], names: list[str]) -> str:
     """`` (did you mean 'text_wc'?)``: the tools *names* that the *unknown* ones may mean.
 
@@ -431,7 +445,7 @@ def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             arguments = _read_arguments(args.arguments, sys.stdin, proxy.limits.max_argument_bytes)
         except _OverLimit:
             error = limit_error(proxy.name, size_error(None, proxy.limits))
-            err.write(f"Error: {error.message}\n")
+            err.write(_failure_line(error.message))
             return EXIT_PROBLEMS
         try:
             with stdout_to_stderr():  # what the tool prints is not its result
@@ -441,11 +455,11 @@ def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             # stopping; here the command is the host, and one tool exiting (argparse on bad
             # input) or cancelled (awaiting a task something else cancelled) is that call's
             # failure, as in the MCP server: not this command's status, nor a traceback.
-            err.write(f"Error: {execution_error(proxy.name, exc).message}\n")
+            err.write(_failure_line(execution_error(proxy.name, exc).message))
             return EXIT_PROBLEMS
         if not result.ok:
             message = result.error.message if result.error is not None else "the tool failed"
-            err.write(f"Error: {message}\n")
+            err.write(_failure_line(message))
             return EXIT_PROBLEMS
         text = result_text(proxy, result.value, indent=2)
         out.write(text if text.endswith("\n") else text + "\n")
