@@ -37,6 +37,11 @@ def test_binding_beyond_loopback_needs_a_token() -> None:
         check_bind("0.0.0.0", None)  # noqa: S104
     with pytest.raises(ValueError, match="token is empty"):
         check_bind("127.0.0.1", "")
+    # An empty host binds every address.
+    with pytest.raises(
+        ValueError, match=r"^binding to '' \(every address of this machine\) would let anyone"
+    ):
+        check_bind("", None)
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "[::1]", "LocalHost"])

@@ -76,8 +76,10 @@ def check_bind(host: str, token: str | None) -> None:
     """
     check_token(token)
     if token is None and not is_loopback(host):
+        # An empty host binds every address (it read "binding to  would ...").
+        where = host if host.strip() else f"{host!r} (every address of this machine)"
         msg = (
-            f"binding to {host} would let anyone who can reach it run the tools; serve on "
+            f"binding to {where} would let anyone who can reach it run the tools; serve on "
             "127.0.0.1 (the default), or require a bearer token (token=... from Python; "
             "--token-env NAME on the command line, with the token in that environment variable)"
         )
