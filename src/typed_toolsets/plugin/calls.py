@@ -7,7 +7,15 @@ constructor's required arguments; ``instance.to_tools()`` binds the instance and
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_NAMED, ARG_POS, FUNC_NO_INFO, IS_ABSTRACT, MemberExpr, TypeInfo
+from mypy.nodes import (
+    ARG_NAMED,
+    ARG_POS,
+    FUNC_NO_INFO,
+    IS_ABSTRACT,
+    MemberExpr,
+    RefExpr,
+    TypeInfo,
+)
 from mypy.plugin import MethodContext
 from mypy.typeops import type_object_type
 from mypy.types import (
@@ -50,7 +58,7 @@ def check_to_tools_access(ctx: MethodContext) -> Type:
     # another module): re-check this call when one changes.
     ancestors = [c for c in item.type.mro if c.fullname not in (TOOLSET, "builtins.object")]
     depend_on(api, (c.fullname for c in ancestors), (c.module_name for c in ancestors))
-    abstract = abstract_methods(item.type)
+    abstract = abstract_methods(item.type) if _names_the_class(ctx) else []
     if abstract:
         found = problem("abstract-class", display_name(item.type), methods=abstract)
         report(api, found, ctx.context)
@@ -64,6 +72,19 @@ def check_to_tools_access(ctx: MethodContext) -> Type:
     if needed:
         report(api, problem("init", display_name(item.type), needed=needed), ctx.context)
     return ctx.default_return_type
+
+
+def _names_the_class(ctx: MethodContext) -> bool:
+    """Whether ``to_tools`` is read off the class by its name (``A.to_tools``).
+
+    Read off a value of type ``type[A]`` (``cls`` in a classmethod, ``type(self)``), the class is
+    A or any subclass: an abstract A's is a concrete one, which mypy lets ``cls()`` build.
+    """
+    context = ctx.context
+    if not isinstance(context, MemberExpr):
+        return True
+    target = context.expr
+    return isinstance(target, RefExpr) and isinstance(target.node, TypeInfo)
 
 
 def abstract_methods(info: TypeInfo) -> list[str]:

@@ -127,3 +127,24 @@ def make(kind: type[HasDefaults], instance: NeedsDb) -> None:
     kind.to_tools()
     instance.to_tools()
     type(instance).to_tools()  # E: NeedsDb: NeedsDb.to_tools() calls NeedsDb() with no arguments, but the constructor needs 'db_url'; give each a default, or call to_tools() on an instance  [toolset-init]
+
+
+class SelfCounting(Toolset, abc.ABC):
+    # A `type[...]` of an abstract class holds a concrete subclass: mypy lets `cls()` build it.
+    @abc.abstractmethod
+    def connect(self) -> str: ...
+
+    @tool
+    def ping(self) -> str:
+        return self.connect()
+
+    @classmethod
+    def count(cls) -> int:
+        return len(cls.to_tools())
+
+    def again(self) -> int:
+        return len(type(self).to_tools())
+
+
+def count_any(kind: type[Abstract]) -> int:
+    return len(kind.to_tools())
