@@ -432,15 +432,21 @@ def test_openai_content_in_parts_is_the_answer_and_a_reply_without_message_stops
     result = ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=3).run("x")
     assert result.steps[0].thought == "The answer is 3."
     assert log.requests[1]["messages"][1]["content"] == parts
-    # A choice whose message is null is no answer.
+    # Refusal parts alone are the answer, as a refusal field is.
+    refused = [{"type": "refusal", "refusal": "I can't help with that."}]
+    client, _ = fake_openai([completion(1, {"content": refused}, "stop")], as_sdk=False)
+    agent = ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=2)
+    assert agent.run("x").final_answer == "I can't help with that."
+    # A choice whose message is null is no answer; the reply's error is told.
     reply = completion(1, {}, "stop")
     reply["choices"][0]["message"] = None
+    reply["error"] = {"message": "upstream overloaded"}
     client, _ = fake_openai([reply], as_sdk=False)
     with pytest.raises(AgentError) as raised:
         ReAct(openai_chat_model(client, model="m"), TOOLS, max_iterations=2).run("x")
     assert str(raised.value) == (
-        "openai_chat_model: the provider's reply holds no message (no message, no tool call); "
-        "the run stopped"
+        "openai_chat_model: the provider's reply holds no message, only an error: "
+        '{"message": "upstream overloaded"}; the run stopped'
     )
 
 

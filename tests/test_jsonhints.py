@@ -117,7 +117,20 @@ def test_a_number_too_long_to_quote_gets_the_hint_without_it() -> None:
         ),
         # Part of a number quoted when the rest is no JSON (was the canned example, "07").
         ('{"query": 01.}', "a JSON number has no leading zero (write 1, not 01)"),
-        ('{"query": +5e}', "a JSON number has no plus sign (write 5, not +5)"),
+        # More than a number after the sign, no number quoted (was "write 5, not +5").
+        (
+            '{"query": +5e}',
+            "a JSON number has no plus sign, and is written in decimal digits alone",
+        ),
+        (
+            '{"query": +0x}',
+            "a JSON number has no plus sign, and is written in decimal digits alone",
+        ),
+        (
+            '{"query": +1_000.5}',
+            "a JSON number has no plus sign, and is written in decimal digits alone",
+        ),
+        ('{"query": +00}', "a JSON number has no plus sign (write 0, not +00)"),
         # A plus sign before a number of another language: both named (was "write 0, not +0").
         (
             '{"query": +0x1F}',

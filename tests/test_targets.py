@@ -333,3 +333,18 @@ def test_a_package_importing_its_failing_module_is_a_finding(workdir: Path, give
     (finding,) = run_check([target]).findings
     assert (finding.code, finding.toolset, finding.line) == ("toolset-unknown-method", "Broken", 5)
     assert Path(finding.path).name == "tools.py"
+
+
+def test_a_package_importing_its_failing_module_has_each_class_checked(workdir: Path) -> None:
+    # Found as the package would have imported it, only the first class was reported.
+    package = workdir / "reexporting_two"
+    package.mkdir()
+    _write(package, "__init__.py", "from reexporting_two.tools import Broken\n")
+    _write(
+        package, "tools.py", BROKEN + "\n\nclass Again(Toolset):\n    exports = (tool('gone'),)\n"
+    )
+    findings = run_check(["reexporting_two.tools"]).findings
+    assert [(f.toolset, f.code) for f in findings] == [
+        ("Broken", "toolset-unknown-method"),
+        ("Again", "toolset-unknown-method"),
+    ]

@@ -642,7 +642,15 @@ def test_workers_end_when_the_server_process_is_killed(tmp_path: Path) -> None:
     server = HttpServer((SAMPLE, "--workers", "2"), tmp_path / "serve.log")
     try:
         server.wait_started()
-        wait_until(lambda: len(children_of(server.pid)) >= 2, START_TIMEOUT, "the workers")
+
+        def spawned() -> set[int]:  # the workers, not multiprocessing's resource tracker
+            return {
+                pid
+                for pid in children_of(server.pid)
+                if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+            }
+
+        wait_until(lambda: len(spawned()) == 2, START_TIMEOUT, "the workers")
         workers = children_of(server.pid)
         # A worker answers: it has built its app (the other may still be building its own).
         request = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}

@@ -252,11 +252,11 @@ class OpenAIChatModel(_NativeModel):
         message = _get(choices[0], "message")
         if message is None:
             # Read as an empty final answer, the run ended "successfully" with "".
-            failure = _no_reply("openai_chat_model", "message", choices[0])
+            failure = _no_reply("openai_chat_model", "message", response)
             return _Read({}, "", [], "", failure=failure)
         content = _get(message, "content")
-        text = _content_text(content)
-        refusal = _get(message, "refusal")
+        text = _content_text(content, "text")
+        refusal = _get(message, "refusal") or _content_text(content, "refusal")
         calls: list[dict[str, Any]] = []
         sent: list[dict[str, Any]] = []
         taken: set[str] = set()
@@ -395,20 +395,21 @@ def _call_id(given: object, taken: set[str], prefix: str) -> str:
     return given
 
 
-def _content_text(content: object) -> str:
-    """The text of an OpenAI reply's ``content``: a string, or the text of its parts.
+def _content_text(content: object, kind: str) -> str:
+    """The text of an OpenAI reply's ``content`` (*kind* ``"text"``) or of its refusal parts.
 
-    Compatible servers may send a list of parts (``{"type": "text", "text": ...}``), as a
-    request may: read as no text, its answer was lost and the run ended with "".
+    ``content`` is a string (its text), or, from compatible servers, a list of parts as a
+    request may send them (``{"type": "text", "text": ...}``, ``{"type": "refusal", "refusal":
+    ...}``): read as no text, the answer was lost and the run ended with "".
     """
     if isinstance(content, str):
-        return content
+        return content if kind == "text" else ""
     if not isinstance(content, (list, tuple)):
         return ""
     texts: list[str] = []
     for part in typing.cast("list[object] | tuple[object, ...]", content):
-        text = _get(part, "text")
-        if _get(part, "type") == "text" and isinstance(text, str):
+        text = _get(part, kind)
+        if _get(part, "type") == kind and isinstance(text, str):
             texts.append(text)
     return "".join(texts)
 

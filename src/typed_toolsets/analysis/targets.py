@@ -342,6 +342,22 @@ def _bound_names(stmt: ast.stmt) -> set[str]:
     }
 
 
+def _spec_without_packages(name: str) -> importlib.machinery.ModuleSpec | None:
+    """The spec of the module *name*, found on the path without importing its packages."""
+    locations: list[str] | None = None
+    spec: importlib.machinery.ModuleSpec | None = None
+    parts = name.split(".")
+    for index in range(len(parts)):
+        spec = importlib.machinery.PathFinder.find_spec(".".join(parts[: index + 1]), locations)
+        if spec is None:
+            return None
+        found = spec.submodule_search_locations
+        locations = list(found) if found is not None else None
+        if locations is None and index < len(parts) - 1:
+            return None  # a module, not a package, on the way
+    return spec
+
+
 def _load_by_statement(
     name: str, first: ToolsetDefinitionError, spec: importlib.machinery.ModuleSpec | None = None
 ) -> LoadedModule:
@@ -362,7 +378,9 @@ def _load_by_statement(
         except BaseException:  # noqa: BLE001 - its package failed, importing the module itself
             # Finding a submodule imports its package, whose own code imported the module
             # (``from pkg.tools import X`` in ``pkg/__init__.py``) and met the same error.
-            return LoadedModule(name, None, name, [first])
+            spec = _spec_without_packages(name)
+            if spec is None:
+                return LoadedModule(name, None, name, [first])
     loader = spec.loader if spec is not None else None
     get_source = getattr(loader, "get_source", None)
     origin = spec.origin if spec is not None else None

@@ -220,14 +220,17 @@ def _number_hint(message: str, text: str, pos: int, here: str) -> str:
 
 def _plus_hint(text: str, pos: int) -> str:
     """What to change in a number written with a plus sign at *pos* (``+1``, ``+0x1F``)."""
-    found = _LETTERED_RE.match(text, pos + 1)
-    decimal = None if found is None else _in_decimal(found.group())
-    if found is not None and decimal is not None and decimal != found.group():
-        # Written as another language writes it, besides the sign: both go (was "write 0, not
-        # +0" for +0x1F).
+    written = _LETTERED_RE.match(text, pos + 1)
+    plain = _PLUS_RE.match(text, pos)
+    if written is not None and (plain is None or written.end() > plain.end()):
+        # More than a JSON number after the sign, as another language writes it: its JSON
+        # writing when known (it was "write 0, not +0" for +0x1F), else no number to quote.
+        decimal = _in_decimal(written.group())
+        if decimal is None:
+            return "; a JSON number has no plus sign, and is written in decimal digits alone"
         return (
             f"; a JSON number has no plus sign, prefix, suffix or _ (write {decimal}, "
-            f"not +{found.group()})"
+            f"not +{written.group()})"
         )
     return _rewrite("a JSON number has no plus sign", _PLUS_RE, text, pos)
 

@@ -356,8 +356,10 @@ def worker_app() -> Starlette:
 def _serving_parent(settings: _Settings) -> int | None:
     """The ``serve`` process this one is a worker of; None when `worker_app` is called in-process.
 
-    uvicorn spawns its workers (`multiprocessing` knows their parent); under ``serve`` run as
-    the program, a worker forked by another server (gunicorn) has its parent as its own.
+    uvicorn spawns its workers (`multiprocessing` knows their parent: any process started by
+    `multiprocessing` that builds the app from ``serve``'s settings is taken for one); under
+    ``serve`` run as the program, a worker forked by another server (gunicorn) has its parent
+    as its own.
     """
     import multiprocessing
 

@@ -12,9 +12,11 @@ from mypy.nodes import (
     ARG_POS,
     FUNC_NO_INFO,
     IS_ABSTRACT,
+    CallExpr,
     MemberExpr,
     RefExpr,
     TypeInfo,
+    Var,
 )
 from mypy.plugin import MethodContext
 from mypy.typeops import type_object_type
@@ -75,16 +77,22 @@ def check_to_tools_access(ctx: MethodContext) -> Type:
 
 
 def _names_the_class(ctx: MethodContext) -> bool:
-    """Whether ``to_tools`` is read off the class by its name (``A.to_tools``).
+    """Whether ``to_tools`` is read off the class itself, not off a ``type[A]`` value.
 
-    Read off a value of type ``type[A]`` (``cls`` in a classmethod, ``type(self)``), the class is
-    A or any subclass: an abstract A's is a concrete one, which mypy lets ``cls()`` build.
+    A value of type ``type[A]`` (``cls`` in a classmethod, ``type(self)``, a parameter so
+    annotated) holds A or any subclass: an abstract A's is a concrete one, which mypy lets
+    ``cls()`` build. The class by its name, an alias of it or a variable holding it is A.
     """
     context = ctx.context
     if not isinstance(context, MemberExpr):
         return True
     target = context.expr
-    return isinstance(target, RefExpr) and isinstance(target.node, TypeInfo)
+    if isinstance(target, CallExpr):
+        return False  # type(self), or a function returning a class: some subclass
+    if isinstance(target, RefExpr) and isinstance(target.node, Var):
+        var = target.node
+        return not (var.is_cls or isinstance(get_proper_type(var.type), TypeType))
+    return True
 
 
 def abstract_methods(info: TypeInfo) -> list[str]:

@@ -28,6 +28,7 @@ from mypy.types import (
     Instance,
     Overloaded,
     ProperType,
+    TupleType,
     Type,
     TypeAliasType,
     get_proper_type,
@@ -195,21 +196,29 @@ def namedtuple_fields(info: TypeInfo) -> list[str]:
 def member_value_type(info: TypeInfo, member: str) -> ProperType | None:
     """The type mypy infers for an enum member's value (a literal when it knows the value).
 
-    None when mypy does not know it, or when the enum makes its members itself: a class's own
-    ``__new__`` or ``__init__`` takes what is assigned as its arguments and may set ``_value_``
-    to anything (the enum module's documented pattern).
+    None when mypy does not know it, or when the enum makes its members itself from a tuple:
+    a class's own ``__new__`` or ``__init__`` takes the tuple assigned as its arguments, and
+    may set ``_value_`` to any of them (the enum module's documented pattern).
     """
-    if _makes_members(info):
-        return None
     sym = info.names.get(member)
     node = sym.node if sym is not None else None
-    if isinstance(node, Var) and node.type is not None:
-        return get_proper_type(node.type)
-    return None
+    if not isinstance(node, Var) or node.type is None:
+        return None
+    found = get_proper_type(node.type)
+    if _tuple_value(found) and _makes_members(info):
+        return None
+    return found
+
+
+def _tuple_value(value: ProperType) -> bool:
+    """Whether *value* is the type of a tuple (what ``A = ("a", "Label A")`` assigns)."""
+    if isinstance(value, TupleType):
+        return True
+    return isinstance(value, Instance) and value.type.fullname == "builtins.tuple"
 
 
 def _makes_members(info: TypeInfo) -> bool:
-    """Whether an enum or a base of its own (not the enum module's) defines how members are made."""
+    """Whether the enum or a base not of the enum module defines ``__new__`` or ``__init__``."""
     return any(
         "__new__" in base.names or "__init__" in base.names
         for base in info.mro

@@ -70,16 +70,18 @@ def check_bind(host: str, token: str | None) -> None:
     """Refuse to serve beyond loopback without a bearer token.
 
     Raises:
-        ValueError: *host* is not a loopback address and there is no token, or a loopback
-            address the ``Host`` check does not answer (`LOOPBACK_HOSTS`); or the token is one no
-            client can send (`token_problem`).
+        ValueError: *host* is empty; it is not a loopback address and there is no token, or a
+            loopback address the ``Host`` check does not answer (`LOOPBACK_HOSTS`); or the token
+            is one no client can send (`token_problem`).
     """
     check_token(token)
+    if not host.strip():
+        # It read "binding to  would let anyone ..."; no address is bound by that name.
+        msg = f"the host {host!r} names no address; give one (127.0.0.1 for this machine only)"
+        raise ValueError(msg)
     if token is None and not is_loopback(host):
-        # An empty host binds every address (it read "binding to  would ...").
-        where = host if host.strip() else f"{host!r} (every address of this machine)"
         msg = (
-            f"binding to {where} would let anyone who can reach it run the tools; serve on "
+            f"binding to {host} would let anyone who can reach it run the tools; serve on "
             "127.0.0.1 (the default), or require a bearer token (token=... from Python; "
             "--token-env NAME on the command line, with the token in that environment variable)"
         )

@@ -61,6 +61,7 @@ __all__ = [
     "DEFAULT_PATH",
     "LOOPBACK_HOSTS",
     "BearerAuth",
+    "WorkerStartError",
     "asgi_app",
     "body_limit",
     "check_bind",
@@ -508,6 +509,8 @@ def run(
 
     Raises:
         OSError: The address cannot be bound.
+        WorkerStartError: A worker could not build its app (it said why); the others were
+            stopped.
     """
     from uvicorn.supervisors import Multiprocess
 

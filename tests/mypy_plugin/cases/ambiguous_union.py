@@ -182,3 +182,24 @@ class Broken(Toolset):
 
     def mixed(self, *, data: object, color: str | Color) -> None: ...  # E: Broken.mixed: parameter 'color' has the union str | Color, and a JSON value can match both str and Color (the first one in declared order wins)  [toolset-ambiguous-union]  # E: Broken.mixed: parameter 'data' has type object, which has no JSON Schema (object has no JSON Schema; use a concrete type)  [toolset-param-type]
     def only_ambiguous(self, *, query: ByName | ByLabel) -> None: ...  # E: Broken.only_ambiguous: parameter 'query' has the union ByName | ByLabel, and a JSON value can match both ByName and ByLabel (the first one in declared order wins)  [toolset-ambiguous-union]
+
+
+class Described(enum.Enum):
+    # An __init__ taking a member's one value, as Python's documentation shows: its values are
+    # still known (they were taken for unknown, and the unions went unreported).
+    RED = "red"
+
+    def __init__(self, value: str) -> None:
+        self.label = value.upper()
+
+
+class Shaded(enum.Enum):
+    RED = "red"
+
+
+class OwnInit(Toolset):
+    @tool
+    def literal(self, *, x: Described | Literal["red"]) -> None: ...  # E: OwnInit.literal: parameter 'x' has the union Described | Literal['red'], and a JSON value can match both Described and Literal['red'] (the first one in declared order wins)  [toolset-ambiguous-union]
+
+    @tool
+    def enums(self, *, x: Described | Shaded) -> None: ...  # E: OwnInit.enums: parameter 'x' has the union Described | Shaded, and a JSON value can match both Described and Shaded (the first one in declared order wins)  [toolset-ambiguous-union]

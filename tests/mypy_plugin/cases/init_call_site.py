@@ -148,3 +148,10 @@ class SelfCounting(Toolset, abc.ABC):
 
 def count_any(kind: type[Abstract]) -> int:
     return len(kind.to_tools())
+
+
+# The class itself, by another name: still the abstract class.
+AbstractAlias = Abstract
+held = Abstract
+AbstractAlias.to_tools()  # E: Abstract: Abstract.to_tools() calls Abstract(), but Abstract is abstract (it does not implement 'connect'); implement them, or call to_tools() on a concrete subclass  [toolset-init]
+held.to_tools()  # E: Abstract: Abstract.to_tools() calls Abstract(), but Abstract is abstract (it does not implement 'connect'); implement them, or call to_tools() on a concrete subclass  [toolset-init]
