@@ -148,6 +148,8 @@ def _methods(
         if not isinstance(stmt, (FuncDef, Decorator, OverloadedFuncDef)):
             continue
         func = function_of(stmt)
+        if func is None and isinstance(stmt, OverloadedFuncDef):
+            func = _implementation(stmt)
         if func is None:
             continue
 
@@ -163,6 +165,30 @@ def _methods(
         # mypy's cache keeps no decorators: whether one wraps the method is recorded here.
         facts[stmt.name]["wrapped"] = wrapped_function(stmt)
     return facts, bool(placeholders)
+
+
+def _implementation(overloaded: OverloadedFuncDef) -> FuncDef | None:
+    """The implementation of *overloaded* before mypy has analysed it (it is then its last item).
+
+    Its facts were not recorded, so a base in another module had its unresolvable annotations
+    unreported and its positional-only parameters numbered.
+    """
+    last = overloaded.items[-1] if overloaded.items else None
+    if isinstance(last, FuncDef):
+        return last
+    if isinstance(last, Decorator) and not any(_is_overload(d) for d in last.decorators):
+        return last.func
+    return None
+
+
+def _is_overload(decorator: Expression) -> bool:
+    """Whether *decorator* is ``@overload`` (``typing.overload``, as imported or as written)."""
+    if isinstance(decorator, RefExpr) and decorator.fullname in _OVERLOADS:
+        return True
+    return isinstance(decorator, (NameExpr, MemberExpr)) and decorator.name == "overload"
+
+
+_OVERLOADS: Final = frozenset({"typing.overload", "typing_extensions.overload"})
 
 
 class _Attributes:

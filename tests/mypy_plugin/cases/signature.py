@@ -6,6 +6,7 @@ from typed_toolsets import Toolset, tool
 
 from remote_base import RemoteBase, RemoteLegacyMixin
 from remote_decorators import logged
+from remote_overloads import RemoteOverloaded
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -82,4 +83,13 @@ class CombinesLegacy(RemoteLegacyMixin, Toolset):
     exports = (
         tool("legacy"),  # E: CombinesLegacy.legacy: parameter 'task_id' is positional-only; tools are called with keywords, remove the '/'  [toolset-signature]
         tool("old_style"),
+    )
+
+
+class FromOverloads(RemoteOverloaded):
+    # Another module's overloaded methods: the implementation's annotations and parameter names
+    # are read as for any method (nothing was reported, and 'key' was '#1').
+    exports = (
+        tool("find"),  # E: FromOverloads.find: parameter 'key': an annotation names 'UUID', which Python cannot find when it resolves the annotation; define or import it at the module's top level (an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  [toolset-param-type]
+        tool("pick"),  # E: FromOverloads.pick: parameter 'key' is positional-only; tools are called with keywords, remove the '/'  [toolset-signature]
     )
