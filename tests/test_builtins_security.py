@@ -479,6 +479,7 @@ def test_corpus_through_every_gh_tool(sandbox: Path, fake_gh: Any) -> None:
             "PATH",
             "HOME",
             "GH_CONFIG_DIR",
+            "GH_HOST",
             "GH_TOKEN",
             "GH_PROMPT_DISABLED",
             "GH_NO_UPDATE_NOTIFIER",
@@ -510,6 +511,7 @@ def test_ENV_1_gh_child_environment_is_the_allow_list(
     assert env == {
         "PATH": os.environ["PATH"],
         "HOME": "/home/someone",
+        "GH_HOST": "github.com",  # the configured host, not the caller's evil.example
         "GH_TOKEN": SENTINEL,
         "GH_PROMPT_DISABLED": "1",
         "GH_NO_UPDATE_NOTIFIER": "1",

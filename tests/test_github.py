@@ -949,6 +949,22 @@ def test_gh_killed_by_a_signal_is_a_crash(fake_gh: Any) -> None:
     )
 
 
+def test_gh_killed_while_printing_its_result_does_not_quote_the_result(fake_gh: Any) -> None:
+    # Its stdout was quoted as the crash's reason: the first line of GitHub's data.
+    fake_gh.reply("issue", "list", stdout='[{"title": "secret plans"}]', signal=int(signal.SIGSEGV))
+    with pytest.raises(ProgramFailedError) as info:
+        GitHubCLIToolset().list_issues()
+    assert str(info.value) == (
+        "gh was killed by SIGSEGV (gh crashed; its crash report is not shown)"
+    )
+
+
+def test_api_request_method_of_the_wrong_type_is_an_argument_error() -> None:
+    # Called directly (no schema in between), method=None raised Python's AttributeError.
+    with pytest.raises(InvalidArgumentError, match="`method` must be a string, not NoneType"):
+        GitHubCLIToolset().api_request(endpoint="user", method=None)  # type: ignore[arg-type]
+
+
 TOKEN = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 
@@ -1048,6 +1064,7 @@ def test_environment_allow_list_for_github_com() -> None:
         "PATH",
         "HOME",
         "GH_CONFIG_DIR",
+        "GH_HOST",
         "GH_TOKEN",
         "GH_PROMPT_DISABLED",
         "GH_NO_UPDATE_NOTIFIER",
@@ -1055,6 +1072,7 @@ def test_environment_allow_list_for_github_com() -> None:
         "NO_COLOR",
     }
     assert env["GH_CONFIG_DIR"] == os.path.join("/cfg", "gh")
+    assert env["GH_HOST"] == "github.com"  # the caller's evil.example is not taken
     assert (env["GH_TOKEN"], secrets) == ("ghp_one", ["ghp_one"])
     assert env["PATH"] == os.environ.get("PATH", os.defpath)
 
@@ -1105,7 +1123,7 @@ def test_other_spellings_of_github_com_get_its_token_not_the_enterprise_one(
     assert GitHubCLIToolset(hostname=hostname).list_issues() == "No issues found"
     env = fake_gh.calls()[0]["env"]
     assert env["GH_TOKEN"] == "github-token"
-    assert "GH_HOST" not in env
+    assert env["GH_HOST"] == "github.com"
     assert "GH_ENTERPRISE_TOKEN" not in env
     # An enterprise host keeps its name, without the trailing dot of a fully qualified one.
     assert github_args.check_hostname("GHE.example.com.") == "ghe.example.com"
@@ -1182,6 +1200,29 @@ def test_real_gh_sends_the_graphql_endpoint_to_the_graphql_api(tmp_path: Path) -
     )
     assert "Request to https://ghe.invalid/api/graphql?query=mutation" in output
     assert "Authorization: token" in output
+
+
+@pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")
+def test_real_gh_asks_github_com_when_its_config_knows_only_another_host(tmp_path: Path) -> None:
+    # Without GH_HOST, gh took the one host its hosts.yml lists: a toolset set up for
+    # github.com read an enterprise server, with the user's credentials for it. A proxy that
+    # refuses every connection keeps the run offline.
+    config = tmp_path / "gh-config"
+    config.mkdir()
+    (config / "hosts.yml").write_text(
+        "ghe.invalid:\n    oauth_token: not-a-token\n    user: someone\n", encoding="utf-8"
+    )
+    env, _ = gh_environment("github.com", {"GH_TOKEN": "not-a-token-either"})
+    output = _run_real_gh(
+        ["api", "--method=GET", "--", "user"],
+        tmp_path,
+        GH_DEBUG="api",
+        HTTPS_PROXY="http://127.0.0.1:9",
+        GH_HOST=env["GH_HOST"],
+        GH_TOKEN=env["GH_TOKEN"],
+    )
+    assert "Request to https://api.github.com/user" in output
+    assert "ghe.invalid" not in output
 
 
 @pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")

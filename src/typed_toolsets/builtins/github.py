@@ -38,6 +38,7 @@ from .github_args import (
     PRState,
     api_arguments,
     check_hostname,
+    check_method,
     gh_environment,
     issue_list_arguments,
     issue_view_arguments,
@@ -226,9 +227,9 @@ class GitHubCLIToolset(Toolset):
         timeout: Seconds gh may run before its process group is killed.
         max_output_bytes: Cap on what gh may print (stdout and stderr together), and on the
             answer as returned (escaped; a failure's ``Failed to ...: `` prefix on top).
-        hostname: The GitHub host requests go to; only the token for this host is passed to gh
-            (``GH_TOKEN``/``GITHUB_TOKEN`` for github.com, ``GH_ENTERPRISE_TOKEN`` or
-            ``GITHUB_ENTERPRISE_TOKEN`` with ``GH_HOST`` for any other).
+        hostname: The GitHub host requests go to (gh gets it as ``GH_HOST``, github.com too);
+            only the token for this host is passed to gh (``GH_TOKEN``/``GITHUB_TOKEN`` for
+            github.com, ``GH_ENTERPRISE_TOKEN`` or ``GITHUB_ENTERPRISE_TOKEN`` for any other).
     """
 
     toolset_name = "github"
@@ -290,7 +291,9 @@ class GitHubCLIToolset(Toolset):
             # Redacted before the line is cut: a token cut in two would no longer be found.
             line = f"gh failed: {first_line(redact(crash, secrets))}"
         elif _crashed(result, crash):
-            printed = decode_output(result.stderr or result.stdout) if crash is None else crash
+            # What gh said on stderr, only: its stdout is the result it was printing (a crash
+            # quoted the first line of GitHub's data as its reason).
+            printed = decode_output(result.stderr) if crash is None else crash
             line = failure_line("gh", result, redact(printed, secrets))
         else:
             text = (result.stdout + result.stderr).decode("utf-8", "replace")
@@ -434,7 +437,7 @@ class GitHubCLIToolset(Toolset):
             fields: Query parameters, as names and string values.
             repo: OWNER/NAME used for the {owner} and {repo} placeholders of the endpoint.
         """
-        if method.upper() != "GET":
+        if check_method(method).upper() != "GET":
             return _GET_ONLY
         result, secrets = self._gh(api_arguments(endpoint=endpoint, fields=fields, repo=repo))
         failure = self._failure(result, secrets)

@@ -48,6 +48,7 @@ __all__ = [
     "PRState",
     "api_arguments",
     "check_hostname",
+    "check_method",
     "gh_environment",
     "issue_list_arguments",
     "issue_view_arguments",
@@ -181,6 +182,16 @@ def _string(value: object, name: str, *, max_chars: int, allow_empty: bool = Fal
         raise InvalidArgumentError(msg)
     _check_encodable(value, name)
     return value
+
+
+def check_method(method: object) -> str:
+    """*method*, the HTTP method of an API request, checked as the other arguments are.
+
+    Raises:
+        InvalidArgumentError: It is not a string (the direct call's ``method=None`` raised
+            Python's AttributeError), or it holds a NUL.
+    """
+    return _string(method, "method", max_chars=16)
 
 
 def _check_encodable(value: str, name: str) -> None:
@@ -524,7 +535,7 @@ def gh_environment(
     """The child environment for gh, from an allow-list, and the secret values in it.
 
     Passed: ``PATH``; ``HOME``; ``GH_CONFIG_DIR`` (or ``$XDG_CONFIG_HOME/gh``, which is where gh
-    would look); ``GH_HOST`` for a host other than github.com; the token for *hostname* only,
+    would look); ``GH_HOST``, *hostname* (github.com too); the token for *hostname* only,
     from the variables gh reads for it (``GH_TOKEN``/``GITHUB_TOKEN`` for github.com,
     github.localhost and a GHE.com tenancy, ``GH_ENTERPRISE_TOKEN``/``GITHUB_ENTERPRISE_TOKEN``
     for an enterprise server); and
@@ -552,8 +563,9 @@ def gh_environment(
         env["GH_CONFIG_DIR"] = source["GH_CONFIG_DIR"]
     elif source.get("XDG_CONFIG_HOME"):
         env["GH_CONFIG_DIR"] = os.path.join(source["XDG_CONFIG_HOME"], "gh")
-    if hostname != DEFAULT_HOST:
-        env["GH_HOST"] = hostname
+    # github.com too: without it gh picks a host itself (the only one its hosts.yml lists, the
+    # working directory's git remote), and an application set up for github.com read another.
+    env["GH_HOST"] = hostname
     names = _GITHUB_TOKENS if _takes_github_token(hostname) else _ENTERPRISE_TOKENS
     secrets: list[str] = []
     for name in names:
