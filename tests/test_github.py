@@ -1226,6 +1226,23 @@ def test_real_gh_asks_github_com_when_its_config_knows_only_another_host(tmp_pat
 
 
 @pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")
+def test_real_gh_percent_encodes_a_file_name_of_any_script(tmp_path: Path) -> None:
+    # The oracle of passing letters of any script, spaces and @ ! ( ) in a path segment.
+    arguments = api_arguments(endpoint="repos/o/r/contents/café @(1)!.md", fields={}, repo=None)
+    output = _run_real_gh(
+        arguments,
+        tmp_path,
+        GH_DEBUG="api",
+        HTTPS_PROXY="http://127.0.0.1:9",  # refuses every connection: the run stays offline
+        GH_HOST="github.com",
+        GH_TOKEN="not-a-token",
+    )
+    assert "Request to https://api.github.com/repos/o/r/contents/caf%C3%A9%20@%281%29%21.md" in (
+        output
+    )
+
+
+@pytest.mark.skipif(REAL_GH is None, reason="Debian's gh is not installed")
 def test_real_gh_fills_a_colon_placeholder_inside_a_segment(tmp_path: Path) -> None:
     # The oracle of refusing ':owner' inside a segment: gh tries to fill it from a git remote.
     arguments = ["api", "--method=GET", "--", "repos/o/r/compare/x:owner"]
@@ -1342,7 +1359,9 @@ def test_repos_are_validated(repo: str, ok: bool) -> None:
         ("repos/%2e%2e/user", "'%'"),
         ("--hostname=evil.example", "starts with '-'"),
         ("repos/o/-r", "starts with '-'"),
-        ("repos/o r", "' '"),
+        ("repos/o\tr", "'\\t'"),
+        ("repos/o/r/contents/ a.md", "starts or ends with a space"),
+        ("repos/o/r/contents/\u202ea.md", "'\\u202e'"),
         ("repos/{evil}", "'{'"),
     ],
 )
@@ -1351,3 +1370,13 @@ def test_endpoints_are_validated_segment_by_segment(endpoint: str, problem: str)
         api_arguments(endpoint=endpoint, fields={}, repo=None)
     assert problem in str(info.value)
     assert "query parameters in `fields`" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "path", ["café.md", "docs/über uns.md", "feat@x", "notes (1)!.txt", "日本語.md"]
+)
+def test_file_and_ref_names_of_any_script_are_sent_as_written(path: str) -> None:
+    # They were refused (the seed passed them): such a file could not be read at all. gh
+    # percent-encodes them (the real-gh test below shows how).
+    endpoint = f"repos/o/r/contents/{path}"
+    assert api_arguments(endpoint=endpoint, fields={}, repo=None)[-1] == endpoint

@@ -27,6 +27,7 @@ from __future__ import annotations
 import enum
 import os
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Final, cast
 
@@ -439,11 +440,32 @@ def _segment_problem(segment: str, *, first: bool, repo: str | None) -> str | No
             f"contains {embedded.group()!r}, which gh would replace with a value from the working "
             "directory's git repository (a placeholder must be a whole segment)"
         )
-    bad = sorted(set(segment) - _SEGMENT_CHARS)
+    bad = sorted(c for c in set(segment) - _SEGMENT_CHARS if not _named_character(c))
     if bad:
         shown = " ".join(repr(c) for c in bad[:5])
-        return f"contains {shown}; allowed are letters, digits and - . _ ~ : + , ="
+        return (
+            f"contains {shown}; allowed are letters, digits, spaces and - . _ ~ : + , = @ ! ( ) "
+            "(gh encodes them)"
+        )
+    if segment != segment.strip(" "):
+        return "starts or ends with a space"
     return None
+
+
+def _named_character(c: str) -> bool:
+    """Whether *c* may be in a file or ref name that gh percent-encodes for the path.
+
+    Letters, digits and marks of any script (``café.md``), a space, and ``@ ! ( )``: a file's
+    path through the contents API (the seed passed them; refused, such a file could not be
+    read at all). Not ``%`` (nothing is sent already encoded), controls, format characters
+    (bidi) or anything that ends a path (``?``, ``#``).
+    """
+    if c in _NAME_PUNCTUATION:
+        return True
+    return not c.isascii() and unicodedata.category(c)[0] in "LNM"
+
+
+_NAME_PUNCTUATION: Final = frozenset(" @!()")
 
 
 def _check_fields(value: object) -> list[tuple[str, str]]:
