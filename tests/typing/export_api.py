@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+import mcp_types
 from anthropic import Anthropic
 from anthropic.types import ToolParam
 from openai import OpenAI
@@ -13,7 +13,15 @@ from openai.types.chat import ChatCompletionFunctionToolParam
 from openai.types.responses import FunctionToolParam
 from typing_extensions import assert_type
 
-from typed_toolsets import ExportError, StrictArguments, ToolAnnotations, ToolProxy, Toolset, tool
+from typed_toolsets import (
+    AnnotationsLike,
+    ExportError,
+    StrictArguments,
+    ToolAnnotations,
+    ToolProxy,
+    Toolset,
+    tool,
+)
 from typed_toolsets.export import (
     adispatch,
     anthropic,
@@ -38,8 +46,17 @@ class NotesToolset(Toolset):
         return len(text) + pinned
 
 
+class SdkHinted(Toolset):
+    # The MCP SDK's own hints, at the toolset's level too (the run time reads them there).
+    tool_annotations = mcp_types.ToolAnnotations(read_only_hint=True)
+
+    @tool(annotations=mcp_types.ToolAnnotations(idempotent_hint=True))
+    def get(self, *, key: str) -> str:
+        return key
+
+
 def declarations() -> None:
-    assert_type(Toolset.tool_annotations, ToolAnnotations | Mapping[str, str | bool | None] | None)
+    assert_type(Toolset.tool_annotations, AnnotationsLike | None)
     assert_type(Toolset.requires_approval, bool)
     assert_type(NotesToolset.requires_approval, bool)
     hints = ToolAnnotations(title="t", read_only_hint=True, open_world_hint=False)

@@ -11,6 +11,7 @@ import attrs
 from typing_extensions import override
 
 from typed_toolsets import ToolResult, Toolset, tool
+from typed_toolsets.testing import check_toolset
 
 
 @attrs.define
@@ -57,6 +58,9 @@ def misuse(result: ToolResult, db: NeedsDb) -> None:
     del seen
     NeedsDb.to_tools()  # expect: reportAttributeAccessIssue, reportUnknownMemberType
     db.to_tools()
+    check_toolset(NeedsDb)  # expect: reportArgumentType
+    check_toolset(db)
+    check_toolset(Stateless)
     db.query(statement="x")  # expect: reportCallIssue
     tool(42)  # expect: reportCallIssue, reportArgumentType
     tool("go", tool_name=7)  # expect: reportCallIssue, reportArgumentType

@@ -145,9 +145,9 @@ class _Dumped(Protocol):
     def model_dump(self, *, exclude_none: bool = ...) -> dict[str, Any]: ...
 
 
-#: What a toolset's ``tool_annotations`` may be (``tool(annotations=...)`` also takes the MCP
-#: SDK's ``ToolAnnotations``).
-AnnotationsLike: TypeAlias = ToolAnnotations | Mapping[str, str | bool | None]
+#: What a toolset's ``tool_annotations`` and ``tool(annotations=...)`` may be: ours, a mapping in
+#: MCP's names, or the MCP SDK's ``ToolAnnotations`` (which the run time reads at both levels).
+AnnotationsLike: TypeAlias = ToolAnnotations | Mapping[str, str | bool | None] | _Dumped
 
 
 def read_annotations(value: object) -> ToolAnnotations | None:
@@ -349,7 +349,7 @@ def tool(
     tool_name: str | None = None,
     description: str | None = None,
     limits: Limits | None = None,
-    annotations: AnnotationsLike | _Dumped | None = None,
+    annotations: AnnotationsLike | None = None,
     requires_approval: bool | None = None,
     inline: bool = False,
 ) -> ToolSpec: ...
@@ -362,7 +362,7 @@ def tool(
     tool_name: str | None = None,
     description: str | None = None,
     limits: Limits | None = None,
-    annotations: AnnotationsLike | _Dumped | None = None,
+    annotations: AnnotationsLike | None = None,
     requires_approval: bool | None = None,
     inline: bool = False,
 ) -> Callable[[_F], _F]: ...
@@ -372,7 +372,7 @@ def tool(
     tool_name: str | None = None,
     description: str | None = None,
     limits: Limits | None = None,
-    annotations: AnnotationsLike | _Dumped | None = None,
+    annotations: AnnotationsLike | None = None,
     requires_approval: bool | None = None,
     inline: bool = False,
 ) -> ToolSpec | _Function | Callable[[_F], _F]:

@@ -469,7 +469,10 @@ def _named(draw: st.DrawFn, strategy: st.SearchStrategy[_T], where: str) -> _T:
 
 
 def check_toolset(
-    cls_or_instance: type[Toolset] | Toolset, *, max_examples: int | None = None, call: bool = False
+    cls_or_instance: Callable[[], Toolset] | Toolset,
+    *,
+    max_examples: int | None = None,
+    call: bool = False,
 ) -> None:
     """Check, for every tool of a toolset, the guarantees the library's own suite proves.
 
@@ -514,16 +517,21 @@ def check_toolset(
             names the toolset and the tool.
     """
     # Checked at run time too: callers without a type checker pass anything.
+    # Typed as a callable for the constructor's arguments: a class whose constructor needs some
+    # is refused by the type checker, as ``Cls.to_tools()`` is.
     given_object = typing.cast(object, cls_or_instance)
+    toolset: type[Toolset] | Toolset
     if isinstance(given_object, Toolset):
+        toolset = given_object
         name = type(given_object).__qualname__
     elif isinstance(given_object, type) and issubclass(given_object, Toolset):
+        toolset = given_object
         name = given_object.__qualname__
     else:
         msg = f"check_toolset() needs a Toolset class or instance (got {given_object!r})"
         raise TypeError(msg)
     config = _settings(max_examples)
-    for proxy in cls_or_instance.to_tools():
+    for proxy in toolset.to_tools():
         check = _ToolCheck(name, proxy, call=call)
         try:
             _run(config, _drawn(proxy.name, check.params), check.round_trip)
