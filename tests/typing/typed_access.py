@@ -24,6 +24,8 @@ def typed(catalog: CatalogToolset) -> list[str]:
     result = search.invoke({"query": "lamp"})
     assert_type(result, ToolResult[list[str]])
     assert_type(result.value, list[str] | None)
+    # The dynamic_call form of a result: its value or the error's text (was `object`).
+    assert_type(result.dynamic(), list[str] | str)
     assert_type(search.name, str)
     remove = Toolset.proxy(catalog.remove)
     assert_type(remove.call("lamp"), None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import typing
 import reprlib
 from typing import Any, Final, Generic, Literal, TypeAlias
 
@@ -134,10 +135,11 @@ class ToolResult(Generic[_R_co]):
         """A failed result carrying *error* (a result of any value type)."""
         return ToolResult(ok=False, value=None, error=error)
 
-    def dynamic(self) -> object:
+    def dynamic(self) -> _R_co | str:
         """The `ToolProxy.dynamic_call` form: the value, or ``"Error: " + message``."""
         if self.ok or self.error is None:
-            return self.value
+            # The value when ok (None only for a method that returns it).
+            return typing.cast("_R_co", self.value)
         return error_text(self.error.message)
 
 
