@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import itertools
-import typing
 import reprlib
+import typing
 from typing import Any, Final, Generic, Literal, TypeAlias
 
 import attrs
