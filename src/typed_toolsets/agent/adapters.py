@@ -24,7 +24,6 @@ import abc
 import inspect
 import json
 import typing
-import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
 
@@ -37,39 +36,21 @@ from typed_toolsets.rules.sendable import valid_text
 
 from .errors import AgentError
 from .prompt import Transcript, Turn
+from .replies import (
+    content_text,
+    fresh_call_id,
+    no_reply,
+    own_fields,
+    reply_field,
+    reply_items,
+    withheld_reason,
+)
 from .steps import FINISH, is_finish, parse_json
 
 __all__ = ["AnthropicModel", "OpenAIChatModel", "anthropic_model", "openai_chat_model"]
 
 _OPENAI: Final = "openai_chat"
 _ANTHROPIC: Final = "anthropic"
-
-
-def _get(obj: object, key: str) -> Any:
-    """A field of an SDK object or of a plain mapping (None when absent)."""
-    if isinstance(obj, Mapping):
-        return typing.cast("Mapping[str, Any]", obj).get(key)
-    return getattr(obj, key, None)
-
-
-def _extras(obj: object, known: frozenset[str]) -> dict[str, Any]:
-    """The fields of an SDK object or a mapping besides *known*: a provider's own, as they came.
-
-    An SDK object keeps the fields its model does not declare in ``model_extra`` (pydantic).
-    """
-    fields = typing.cast(
-        "object", obj if isinstance(obj, Mapping) else getattr(obj, "model_extra", None)
-    )
-    if not isinstance(fields, Mapping):
-        return {}
-    items = typing.cast("Mapping[str, Any]", fields).items()
-    return {key: value for key, value in items if key not in known and value is not None}
-
-
-def _items(obj: object, key: str) -> list[object]:
-    """A list field of an SDK object or a mapping (empty when absent or null)."""
-    value = _get(obj, key)
-    return list(typing.cast("list[object]", value)) if isinstance(value, (list, tuple)) else []
 
 
 @attrs.frozen
@@ -242,32 +223,30 @@ class OpenAIChatModel(_NativeModel):
         return create(**request)
 
     def _read(self, response: object) -> _Read:
-        choices = _items(response, "choices")
+        choices = reply_items(response, "choices")
         if not choices:
             # An error sent as a reply: read as an empty final answer, the run ended
             # "successfully" with "" and the error lost.
-            return _Read(
-                {}, "", [], "", failure=_no_reply("openai_chat_model", "choices", response)
-            )
-        message = _get(choices[0], "message")
+            return _Read({}, "", [], "", failure=no_reply("openai_chat_model", "choices", response))
+        message = reply_field(choices[0], "message")
         if message is None:
             # Read as an empty final answer, the run ended "successfully" with "".
-            failure = _no_reply("openai_chat_model", "message", response)
+            failure = no_reply("openai_chat_model", "message", response)
             return _Read({}, "", [], "", failure=failure)
-        content = _get(message, "content")
-        text = _content_text(content, "text")
-        refusal = _get(message, "refusal") or _content_text(content, "refusal")
+        content = reply_field(message, "content")
+        text = content_text(content, "text")
+        refusal = reply_field(message, "refusal") or content_text(content, "refusal")
         calls: list[dict[str, Any]] = []
         sent: list[dict[str, Any]] = []
         taken: set[str] = set()
-        for call in _items(message, "tool_calls"):
-            function = _get(call, "function")
-            name, arguments = _get(function, "name"), _get(function, "arguments")
-            call_id = _call_id(_get(call, "id"), taken, "call_")
+        for call in reply_items(message, "tool_calls"):
+            function = reply_field(call, "function")
+            name, arguments = reply_field(function, "name"), reply_field(function, "arguments")
+            call_id = fresh_call_id(reply_field(call, "id"), taken, "call_")
             calls.append({"id": call_id, "name": name, "arguments": arguments})
             sent.append(
                 {
-                    **_extras(call, _OPENAI_CALL_FIELDS),
+                    **own_fields(call, _OPENAI_CALL_FIELDS),
                     "id": call_id,
                     "type": "function",
                     "function": {"name": _name(name), "arguments": _arguments_text(arguments)},
@@ -277,7 +256,7 @@ class OpenAIChatModel(_NativeModel):
         # request without the message's `reasoning_content`, Gemini without each call's
         # `extra_content` (its thought signature).
         assistant: dict[str, Any] = {
-            **_extras(message, _OPENAI_MESSAGE_FIELDS),
+            **own_fields(message, _OPENAI_MESSAGE_FIELDS),
             "role": "assistant",
         }
         if content is not None:
@@ -287,7 +266,7 @@ class OpenAIChatModel(_NativeModel):
         if not text and not calls and isinstance(refusal, str):
             text = refusal  # the model declined: its refusal is its answer
         if not text and not calls:
-            withheld = _withheld("openai_chat_model", "finish_reason", choices[0])
+            withheld = withheld_reason("openai_chat_model", "finish_reason", choices[0])
             if withheld is not None:
                 return _Read({}, "", [], "", failure=withheld)
         return _Read(assistant, text, calls, text)
@@ -347,28 +326,28 @@ class AnthropicModel(_NativeModel):
         return create(**request)
 
     def _read(self, response: object) -> _Read:
-        if not isinstance(_get(response, "content"), (list, tuple)):
+        if not isinstance(reply_field(response, "content"), (list, tuple)):
             # An error sent as a reply (as for OpenAI); `"content": []` is a reply, an empty one.
-            failure = _no_reply("anthropic_model", "content", response)
+            failure = no_reply("anthropic_model", "content", response)
             return _Read({}, "", [], "", failure=failure)
         blocks: list[dict[str, Any]] = []
         texts: list[str] = []
         calls: list[dict[str, Any]] = []
         taken: set[str] = set()
-        for block in _items(response, "content"):
-            kind = _get(block, "type")
+        for block in reply_items(response, "content"):
+            kind = reply_field(block, "type")
             if kind == "text":
-                text = _get(block, "text") or ""
+                text = reply_field(block, "text") or ""
                 texts.append(text)
                 if text.strip():  # the API sends blank text blocks, but refuses them in a request
                     blocks.append({"type": "text", "text": text})
             elif kind == "tool_use":
                 call_id, name, arguments = (
-                    _get(block, "id"),
-                    _get(block, "name"),
-                    _get(block, "input"),
+                    reply_field(block, "id"),
+                    reply_field(block, "name"),
+                    reply_field(block, "input"),
                 )
-                call_id = _call_id(call_id, taken, "toolu_")
+                call_id = fresh_call_id(call_id, taken, "toolu_")
                 calls.append({"id": call_id, "name": name, "arguments": arguments})
                 sent = {"id": call_id, "name": _name(name), "input": _input_object(arguments)}
                 blocks.append({"type": "tool_use", **sent})
@@ -376,84 +355,10 @@ class AnthropicModel(_NativeModel):
                 blocks.append(_as_dict(block))
         text = "".join(texts)
         if not text and not calls:
-            withheld = _withheld("anthropic_model", "stop_reason", response)
+            withheld = withheld_reason("anthropic_model", "stop_reason", response)
             if withheld is not None:
                 return _Read({}, "", [], "", failure=withheld)
         return _Read({"role": "assistant", "content": blocks}, text, calls, text)
-
-
-def _call_id(given: object, taken: set[str], prefix: str) -> str:
-    """The id a call of one reply is answered by: *given*, or a new one when it cannot serve.
-
-    Some compatible servers (LM Studio, llama.cpp, Gemini's) send none or "", and some the same
-    id for two calls of one reply: each answer names its call by id, so no two calls of the
-    reply may share one. *taken* holds the ids of the calls read before; the id is added.
-    """
-    if not (isinstance(given, str) and given) or given in taken:
-        given = f"{prefix}{uuid.uuid4().hex}"
-    taken.add(given)
-    return given
-
-
-def _content_text(content: object, kind: str) -> str:
-    """The text of an OpenAI reply's ``content`` (*kind* ``"text"``) or of its refusal parts.
-
-    ``content`` is a string (its text), or, from compatible servers, a list of parts as a
-    request may send them (``{"type": "text", "text": ...}``, ``{"type": "refusal", "refusal":
-    ...}``): read as no text, the answer was lost and the run ended with "".
-    """
-    if isinstance(content, str):
-        return content if kind == "text" else ""
-    if not isinstance(content, (list, tuple)):
-        return ""
-    texts: list[str] = []
-    for part in typing.cast("list[object] | tuple[object, ...]", content):
-        text = _get(part, kind)
-        if _get(part, "type") == kind and isinstance(text, str):
-            texts.append(text)
-    return "".join(texts)
-
-
-def _no_reply(function: str, missing: str, response: object) -> str:
-    """What a reply without *missing* (its choices, its content) says: its ``error``, as JSON.
-
-    A compatible server or a proxy may send its error as a reply (OpenRouter's ``"choices":
-    null`` beside an ``"error"``; an Anthropic-style ``{"type": "error", "error": ...}`` body),
-    which the SDK hands over unvalidated, and a plain-dict client as it came.
-    """
-    said = f"{function}: the provider's reply holds no {missing}"
-    error = _get(response, "error")
-    if error is None:
-        return f"{said} (no message, no tool call)"
-    try:
-        return f"{said}, only an error: {json.dumps(error, ensure_ascii=False, default=str)}"
-    except (TypeError, ValueError, RecursionError):  # circular: its text, as a JSON string
-        return f"{said}, only an error: {json.dumps(str(error), ensure_ascii=False)}"
-
-
-#: The stop reasons of a reply the provider cut off or withheld, and what to do about it. Such a
-#: reply without text or a call is no answer: read as one, the run ended "successfully" with "".
-_WITHHELD: Final = {
-    "content_filter": "the provider's content filter withheld the reply",
-    "refusal": "the provider's safety system withheld the reply",
-    "length": (
-        "the reply reached the token limit before any text; raise max_completion_tokens "
-        "(max_tokens for older models) in the options"
-    ),
-    "max_tokens": "the reply reached the token limit before any text; raise max_tokens",
-    "model_context_window_exceeded": (
-        "the conversation filled the model's context window; cap the observations "
-        "(max_observation_chars) or shorten the task"
-    ),
-}
-
-
-def _withheld(function: str, field: str, reply: object) -> str | None:
-    """What an empty *reply* says when its stop reason (its *field*) is one of `_WITHHELD`."""
-    reason = _get(reply, field)
-    if not isinstance(reason, str) or reason not in _WITHHELD:
-        return None
-    return f"{function}: the provider's reply is empty ({field} {reason!r}): {_WITHHELD[reason]}"
 
 
 def _final_answer(arguments: object) -> object:
@@ -463,7 +368,7 @@ def _final_answer(arguments: object) -> object:
             arguments = parse_json(arguments)
         except (ValueError, RecursionError):
             return None
-    return _get(arguments, "final_answer")
+    return reply_field(arguments, "final_answer")
 
 
 def _arguments_text(arguments: object) -> object:
@@ -526,7 +431,7 @@ def _as_dict(block: object) -> dict[str, Any]:
     dump = getattr(block, "model_dump", None)
     if callable(dump):
         return typing.cast("dict[str, Any]", dump(mode="json", exclude_none=True))
-    return {"type": _get(block, "type")}
+    return {"type": reply_field(block, "type")}
 
 
 #: Request parameters the adapters write themselves, and what to do instead of passing them.

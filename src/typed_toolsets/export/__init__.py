@@ -30,8 +30,9 @@ from typed_toolsets.call.strict import StrictArguments
 from typed_toolsets.definition.errors import ExportError
 
 from .calls import adispatch, amcp_call, arespond, dispatch, mcp_call, respond
-from .dialects import anthropic, mcp, openai_chat, openai_responses
+from .dialects import anthropic, openai_chat, openai_responses
 from .gemini import gemini
+from .mcp_tools import mcp
 from .strict_arguments import strict_arguments
 
 __all__ = [

@@ -25,7 +25,8 @@ from typed_toolsets.call.shown import short
 from typed_toolsets.call.validation import json_path
 from typed_toolsets.definition.limits import Limits
 
-from .dialects import mcp_output_schema, mcp_structured_content, unique_tools
+from .dialects import unique_tools
+from .mcp_tools import mcp_output_schema, mcp_structured_content
 from .strict_arguments import strict_arguments
 from .values import json_value, not_json, plain_json_text, result_text, valid_text
 

@@ -21,7 +21,7 @@ from typed_toolsets.rules.labels import int_text, safe_repr
 from typed_toolsets.rules.sendable import escaped_surrogates, not_finite, valid_text
 from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS
 
-from .dialects import answers_in_text
+from .mcp_tools import answers_in_text
 
 __all__ = [
     "distinct_keys",

@@ -38,12 +38,10 @@ from mypy.nodes import (
     NameExpr,
     OperatorAssignmentStmt,
     OverloadedFuncDef,
-    PlaceholderNode,
     RefExpr,
     Statement,
     StrExpr,
     SymbolNode,
-    SymbolTableNode,
     TempNode,
     TypeInfo,
     Var,
@@ -69,8 +67,8 @@ from .fullnames import TOOL_SPEC, TOOLSET
 from .inline import record_limits
 from .metadata import DIGEST, FIELDS_META, META, META_VERSION, MIXIN_META, records
 from .reader import Reader, assignments, describe, fold, span
-from .sources import absent_members, deleted_names, method_facts, slot_names
-from .typeinfo import class_span, display_name, function_of, wrapped_function
+from .sources import absent_members, class_method_facts, deleted_names, slot_names
+from .typeinfo import class_span, display_name, function_of
 
 __all__ = ["record_class", "record_mixin"]
 
@@ -130,65 +128,6 @@ def _record_conditional(
         at = {key: decl[key] for key in ("line", "column", "end_line", "end_column")}
         values = {"method": str(decl["method"]), "declaration": "@tool", "block": block}
         reader.unchecked.append({"kind": "unchecked-conditional", **at, "values": values})
-
-
-def _methods(
-    api: SemanticAnalyzerPluginInterface, body: list[Statement], registered: frozenset[str]
-) -> tuple[dict[str, dict[str, object]], bool]:
-    """The facts about each method of a class body (`typed_toolsets.plugin.sources`).
-
-    Returns:
-        The facts by method, and whether an annotation names what is not defined yet in this
-        pass (a class later in the module): its facts are not final.
-    """
-    module = api.modules[api.cur_mod_id]
-    facts: dict[str, dict[str, object]] = {}
-    placeholders: list[str] = []
-    for stmt in body:
-        if not isinstance(stmt, (FuncDef, Decorator, OverloadedFuncDef)):
-            continue
-        func = function_of(stmt)
-        if func is None and isinstance(stmt, OverloadedFuncDef):
-            func = _implementation(stmt)
-        if func is None:
-            continue
-
-        def lookup(name: str, func: FuncDef = func) -> SymbolTableNode | None:
-            found = api.lookup_qualified(name, func, suppress_errors=True)
-            # Not found in this pass, or a placeholder: a class defined later in the module
-            # may be either until it is (on the final pass, a name still missing is missing).
-            if found is None or isinstance(found.node, PlaceholderNode):
-                placeholders.append(name)
-            return found
-
-        facts[stmt.name] = method_facts(func, lookup, module, api.options, registered)
-        # mypy's cache keeps no decorators: whether one wraps the method is recorded here.
-        facts[stmt.name]["wrapped"] = wrapped_function(stmt)
-    return facts, bool(placeholders)
-
-
-def _implementation(overloaded: OverloadedFuncDef) -> FuncDef | None:
-    """The implementation of *overloaded* before mypy has analysed it (it is then its last item).
-
-    Its facts were not recorded, so a base in another module had its unresolvable annotations
-    unreported and its positional-only parameters numbered.
-    """
-    last = overloaded.items[-1] if overloaded.items else None
-    if isinstance(last, FuncDef):
-        return last
-    if isinstance(last, Decorator) and not any(_is_overload(d) for d in last.decorators):
-        return last.func
-    return None
-
-
-def _is_overload(decorator: Expression) -> bool:
-    """Whether *decorator* is ``@overload`` (``typing.overload``, as imported or as written)."""
-    if isinstance(decorator, RefExpr) and decorator.fullname in _OVERLOADS:
-        return True
-    return isinstance(decorator, (NameExpr, MemberExpr)) and decorator.name == "overload"
-
-
-_OVERLOADS: Final = frozenset({"typing.overload", "typing_extensions.overload"})
 
 
 class _Attributes:
@@ -274,7 +213,7 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
     data["aliases"] = attributes.aliases
     data["lambdas"] = attributes.lambdas
     data["loose_tools"] = attributes.loose
-    data["methods"], waiting = _methods(ctx.api, ctx.cls.defs.body, registered)
+    data["methods"], waiting = class_method_facts(ctx.api, ctx.cls.defs.body, registered)
     if waiting and not ctx.api.final_iteration:
         # A later class's name: whether it admits null is known once it is defined, in a
         # further pass (this hook runs again then; what is recorded now is overwritten).

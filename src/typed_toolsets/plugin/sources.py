@@ -14,8 +14,9 @@ what the checks need from them is recorded with the class's declarations
   type refuses and mypy accepts (bool derives from int), shown as the run time's ``repr`` shows
   it.
 
-`typed_toolsets.plugin.declarations` adds ``wrapped``: whether a decorator other than `tool`
-wraps the method (`typeinfo.wrapped_function`; mypy's cache keeps no decorators).
+`class_method_facts` gathers them for each method of a class body, with ``wrapped``: whether a
+decorator other than `tool` wraps the method (`typeinfo.wrapped_function`; mypy's cache keeps
+no decorators).
 """
 
 from __future__ import annotations
@@ -39,10 +40,12 @@ from mypy.nodes import (
     Import,
     ImportFrom,
     ListExpr,
+    MemberExpr,
     MypyFile,
     NameExpr,
     OverloadedFuncDef,
     PlaceholderNode,
+    RefExpr,
     SetExpr,
     Statement,
     StrExpr,
@@ -55,6 +58,7 @@ from mypy.nodes import (
     WithStmt,
 )
 from mypy.options import Options
+from mypy.plugin import SemanticAnalyzerPluginInterface
 from mypy.reachability import MYPY_TRUE, infer_condition_value
 from mypy.types import AnyType, Instance, Type, TypeList, TypeOfAny, UnboundType, UnionType
 
@@ -62,13 +66,15 @@ from typed_toolsets.rules.names import mangle
 
 from .body import assigns
 from .jsontypes import SchemaCheck
+from .typeinfo import function_of, wrapped_function
 
 __all__ = [
     "absent_members",
-    "slot_names",
     "admits_null",
+    "class_method_facts",
     "deleted_names",
     "method_facts",
+    "slot_names",
     "type_checking_names",
 ]
 
@@ -137,6 +143,65 @@ def method_facts(
         "unresolved": unresolved,
         "literal_defaults": literal_defaults,
     }
+
+
+def class_method_facts(
+    api: SemanticAnalyzerPluginInterface, body: list[Statement], registered: frozenset[str]
+) -> tuple[dict[str, dict[str, object]], bool]:
+    """The facts about each method of a class body (see the module docstring).
+
+    Returns:
+        The facts by method, and whether an annotation names what is not defined yet in this
+        pass (a class later in the module): its facts are not final.
+    """
+    module = api.modules[api.cur_mod_id]
+    facts: dict[str, dict[str, object]] = {}
+    placeholders: list[str] = []
+    for stmt in body:
+        if not isinstance(stmt, (FuncDef, Decorator, OverloadedFuncDef)):
+            continue
+        func = function_of(stmt)
+        if func is None and isinstance(stmt, OverloadedFuncDef):
+            func = _implementation(stmt)
+        if func is None:
+            continue
+
+        def lookup(name: str, func: FuncDef = func) -> SymbolTableNode | None:
+            found = api.lookup_qualified(name, func, suppress_errors=True)
+            # Not found in this pass, or a placeholder: a class defined later in the module
+            # may be either until it is (on the final pass, a name still missing is missing).
+            if found is None or isinstance(found.node, PlaceholderNode):
+                placeholders.append(name)
+            return found
+
+        facts[stmt.name] = method_facts(func, lookup, module, api.options, registered)
+        # mypy's cache keeps no decorators: whether one wraps the method is recorded here.
+        facts[stmt.name]["wrapped"] = wrapped_function(stmt)
+    return facts, bool(placeholders)
+
+
+def _implementation(overloaded: OverloadedFuncDef) -> FuncDef | None:
+    """The implementation of *overloaded* before mypy has analysed it (it is then its last item).
+
+    Its facts were not recorded, so a base in another module had its unresolvable annotations
+    unreported and its positional-only parameters numbered.
+    """
+    last = overloaded.items[-1] if overloaded.items else None
+    if isinstance(last, FuncDef):
+        return last
+    if isinstance(last, Decorator) and not any(_is_overload(d) for d in last.decorators):
+        return last.func
+    return None
+
+
+def _is_overload(decorator: Expression) -> bool:
+    """Whether *decorator* is ``@overload`` (``typing.overload``, as imported or as written)."""
+    if isinstance(decorator, RefExpr) and decorator.fullname in _OVERLOADS:
+        return True
+    return isinstance(decorator, (NameExpr, MemberExpr)) and decorator.name == "overload"
+
+
+_OVERLOADS: Final = frozenset({"typing.overload", "typing_extensions.overload"})
 
 
 def literal_default(expr: Expression | None) -> str | None:
