@@ -33,6 +33,7 @@ from .codes import report
 from .reader import Reader, span
 
 __all__ = [
+    "OVERLOAD",
     "overload_mark_problem",
     "overload_marks",
     "report_overload_marks",
@@ -41,8 +42,9 @@ __all__ = [
     "statement_decoratordecls",
 ]
 
-#: What ``@overload`` is.
-_OVERLOAD: Final = frozenset({"typing.overload", "typing_extensions.overload"})
+
+#: What ``@overload`` is (as mypy names it once the decorator is analysed).
+OVERLOAD: Final = frozenset({"typing.overload", "typing_extensions.overload"})
 
 
 def statement_decoratordecl(reader: Reader, stmt: Statement) -> dict[str, object] | None:
@@ -89,7 +91,7 @@ def overload_marks(reader: Reader, stmt: Statement) -> list[dict[str, int]]:
         decorators = item.original_decorators
         found = [_bound_name(reader.api, dec) for dec in decorators]
         overload = next(
-            (i for i, ref in enumerate(found) if ref is not None and ref.fullname in _OVERLOAD),
+            (i for i, ref in enumerate(found) if ref is not None and ref.fullname in OVERLOAD),
             None,
         )
         if overload is None:

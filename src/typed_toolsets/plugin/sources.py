@@ -65,6 +65,7 @@ from mypy.types import AnyType, Instance, Type, TypeList, TypeOfAny, UnboundType
 from typed_toolsets.rules.names import mangle
 
 from .body import assigns
+from .decorators import OVERLOAD
 from .jsontypes import SchemaCheck
 from .typeinfo import function_of, wrapped_function
 
@@ -196,12 +197,9 @@ def _implementation(overloaded: OverloadedFuncDef) -> FuncDef | None:
 
 def _is_overload(decorator: Expression) -> bool:
     """Whether *decorator* is ``@overload`` (``typing.overload``, as imported or as written)."""
-    if isinstance(decorator, RefExpr) and decorator.fullname in _OVERLOADS:
+    if isinstance(decorator, RefExpr) and decorator.fullname in OVERLOAD:
         return True
     return isinstance(decorator, (NameExpr, MemberExpr)) and decorator.name == "overload"
-
-
-_OVERLOADS: Final = frozenset({"typing.overload", "typing_extensions.overload"})
 
 
 def literal_default(expr: Expression | None) -> str | None:
