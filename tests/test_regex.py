@@ -311,17 +311,78 @@ def test_a_syntax_error_gets_syntax_advice_not_advice_on_constructs_it_lacks(
     assert "backreferences" not in message
 
 
-@pytest.mark.parametrize("pattern", [r"\h+", r"a\e"])
+@pytest.mark.parametrize("pattern", [r"\X+", r"a\y"])
 def test_an_escape_re2_has_not_gets_advice_on_escapes(pattern: str) -> None:
     # It was told to rewrite the pattern without backreferences and lookaround.
     with pytest.raises(InvalidPatternError) as info:
         TextProcessingToolset().filter_lines(text="abc\n", pattern=pattern)
     message = str(info.value)
     assert message.endswith(
-        "RE2 has no such escape: write the characters it stands for as a class ([ \\t] rather "
-        "than \\h), and put a backslash only before punctuation"
+        "RE2 has no such escape: write the characters it stands for (a class such as "
+        "[0-9a-fA-F], or the character itself), and put a backslash only before punctuation"
     )
     assert "backreferences" not in message
+
+
+#: Lines of hexadecimal digits, of other characters, and with an escape character (ESC).
+HEX = "deadBEEF\n0x1F\nxyz\n12\n\x1b[31m\n"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "kept"),
+    [
+        # Ruby's \h is a hexadecimal digit: RE2 has no \h (the advice said to write [ \t]).
+        (r"^\h+$", "deadBEEF\n12\n"),
+        (r"^[\h]+$", "deadBEEF\n12\n"),
+        (r"^[\hx]+$", "deadBEEF\n0x1F\n12\n"),
+        (r"^\H", "xyz\n\x1b[31m\n"),
+        # \e is the escape character (RE2 refused it).
+        (r"\e\[", "\x1b[31m\n"),
+        (r"[\e]\[", "\x1b[31m\n"),
+        # Escaped or quoted, they stay characters.
+        (r"\\h", ""),
+        (r"\Q\h\E", ""),
+    ],
+)
+def test_ruby_s_hex_digit_and_escape_escapes_mean_what_they_mean_in_ruby(
+    pattern: str, kept: str
+) -> None:
+    assert _regex.filter_lines(HEX, pattern, invert=False) == kept
+    assert _regex.filter_lines(HEX, pattern, invert=True) == "".join(
+        line for line in _text_ops.ruby_lines(HEX) if line not in _text_ops.ruby_lines(kept)
+    )
+
+
+def test_a_non_hex_digit_escape_inside_a_class_is_refused_with_how_to_write_it() -> None:
+    with pytest.raises(InvalidPatternError) as info:
+        _regex.filter_lines("abc\n", r"[\H_]", invert=False)
+    assert str(info.value).endswith(
+        "RE2 has no \\H (Ruby's character that is no hexadecimal digit) inside [...]: write "
+        "[^0-9a-fA-F] outside the brackets, or list the characters the class should hold"
+    )
+
+
+@pytest.mark.parametrize(
+    ("pattern", "kept"),
+    [
+        # Ruby's (?m) lets . match the newline each line is matched with (RE2's (?s)).
+        ("(?m)a.", "a\nab\n"),
+        ("(?m:a.)", "a\nab\n"),
+        ("(?im)A.", "a\nab\n"),
+        ("a.", "ab\n"),
+        ("(?-m)a.", "ab\n"),
+        ("(?m)a.(?-m)", "a\nab\n"),
+        # RE2's own (?s) is kept; a group naming s decides alone.
+        ("(?s)a.", "a\nab\n"),
+        ("(?s-m)a.", "a\nab\n"),
+        ("(?m-s)a.", "ab\n"),
+        # Anchors stay line anchors in either mode.
+        ("(?m)^a$", "a\n"),
+        ("(?m)^b", "b\n"),
+    ],
+)
+def test_ruby_s_multi_line_flag_lets_a_dot_match_the_newline(pattern: str, kept: str) -> None:
+    assert _regex.filter_lines("a\nab\nb\n", pattern, invert=False) == kept
 
 
 def test_a_nul_in_filter_lines_pattern_is_not_said_to_be_a_program_argument() -> None:

@@ -269,6 +269,30 @@ def test_a_pattern_grep_warns_about_is_refused_with_its_warning(pattern: str, wa
     )
 
 
+@pytest.mark.skipif(not GREP_WARNS, reason="this grep prints no warnings (GNU grep before 3.8)")
+def test_a_warned_pattern_is_refused_when_grep_is_stopped_at_the_output_cap() -> None:
+    # A grep killed at the cap (exit -9) was not looked at for warnings: "+" then returned
+    # every line of a long text, while a short one was refused.
+    grep = _tools(max_output_bytes=1000)["text_grep"]
+    for lines in (10, 100_000):
+        answer = grep.dynamic_call({"text": "x\n" * lines, "pattern": "+"})
+        assert answer.startswith(
+            "Error: Tool 'text_grep' failed: InvalidPatternError: grep rejected the pattern '+': "
+            "grep: warning: + at start of expression"
+        ), (lines, answer[:80])
+
+
+@pytest.mark.parametrize("pattern", ["[", "a[", "(a)["])
+def test_a_bracket_left_open_at_the_end_gets_the_advice_on_brackets(pattern: str) -> None:
+    # GNU grep says only "Invalid regular expression" there; the advice was about digits.
+    answer = _tools()["text_grep"].dynamic_call({"text": "a\n", "pattern": pattern})
+    assert answer == (
+        f"Error: Tool 'text_grep' failed: InvalidPatternError: grep rejected the pattern "
+        f"'{pattern}': grep: Invalid regular expression (every ( needs its ) and every [ its ]; "
+        "to match one literally, put a backslash before it)"
+    )
+
+
 # ------------------------------------------------------------------------------------ grep
 
 
@@ -348,6 +372,27 @@ def test_rg_invalid_pattern_is_a_distinct_error() -> None:
     assert "unclosed group" in message
     message = _tools()["text_rg"].dynamic_call({"text": "a", "pattern": "a\nb"})
     assert "InvalidPatternError" in message
+
+
+@needs_rg
+@pytest.mark.parametrize(
+    ("pattern", "quoted", "carets"),
+    [
+        # rg's caret stood under the x of the escaped ESC, not under the [ it marks.
+        ("\x1b[31m(", "    \\x1b[31m(", "        ^"),
+        ("\x1b\x07a{2,1}", "    \\x1b\\x07a{2,1}", "             ^^^^^"),
+        ("a{2,1}", "    a{2,1}", "     ^^^^^"),
+    ],
+)
+def test_rg_s_carets_stay_under_what_they_mark_when_the_pattern_is_escaped(
+    pattern: str, quoted: str, carets: str
+) -> None:
+    with pytest.raises(InvalidPatternError) as info:
+        TextProcessingToolset().ripgrep(text="a\n", pattern=pattern)
+    lines = str(info.value).split("\n")
+    at = lines.index(quoted)
+    assert lines[at + 1] == carets
+    assert quoted.index("[" if "[" in quoted else "{") == carets.index("^")
 
 
 @needs_rg

@@ -37,9 +37,9 @@ the seed's. A match that runs on into the separator is checked again within the 
 only a pattern with a ``^`` anchor (which RE2 would also match right after the newline; the
 ``^`` of ``[^a]`` or ``\^`` is none: `_pieces`) sends such a line to `_line_matches`. Patterns
 with ``\A``, ``\z`` or ``\C`` are checked line by line throughout (`_needs_line_by_line`).
-Multi-line mode turned off (``(?-m)``) is turned back on in the multi-line search
-(`_multi_line_kept_on`): on one line, the two modes differ only in RE2's single-line ``$``,
-which is ``\z``.
+Ruby's ``m`` flag is RE2's ``s`` (``.`` matches a newline), and Ruby's anchors are always line
+anchors: each ``m`` of a flag group is written ``s`` (`_ruby_flags_written`), so ``(?m)a.``
+keeps ``a\n`` as the seed does, and ``(?-m)`` leaves the multi-line search multi-line.
 
 Linear is not cheap: RE2's time per byte grows with the compiled program, up to a few
 nanoseconds per instruction per byte when its DFA gives way to the NFA (counted repetitions:
@@ -152,12 +152,17 @@ _LACKS: Final = (
 
 
 _UNKNOWN_ESCAPE: Final = (
-    "RE2 has no such escape: write the characters it stands for as a class ([ \\t] rather than "
-    "\\h), and put a backslash only before punctuation"
+    "RE2 has no such escape: write the characters it stands for (a class such as [0-9a-fA-F], "
+    "or the character itself), and put a backslash only before punctuation"
 )
 #: Escapes of other engines that RE2 has in another spelling.
 _ESCAPE_SPELLINGS: Final = {
     "\\Z": "RE2 has no \\Z: write $ (each line is matched on its own) or \\z",
+    # \H is written [^0-9a-fA-F] outside a class (`_RUBY_ESCAPES`); inside one it has no spelling.
+    "\\H": (
+        "RE2 has no \\H (Ruby's character that is no hexadecimal digit) inside [...]: write "
+        "[^0-9a-fA-F] outside the brackets, or list the characters the class should hold"
+    ),
 }
 
 
@@ -317,24 +322,29 @@ def _needs_line_by_line(pattern: str) -> bool:
     return any(piece in escapes for _, piece in _pieces(pattern))
 
 
-def _multi_line_kept_on(pattern: str) -> str:
-    r"""*pattern* with multi-line mode turned on wherever it turns it off: ``(?-m)`` is ``(?m)``.
+def _ruby_flags_written(pattern: str) -> str:
+    r"""*pattern* with each ``m`` of a flag group written ``s``: Ruby's ``m`` is RE2's ``s``.
 
-    Each line is matched on its own, so ``^`` and ``$`` mean the same in either mode, as in
-    Python's ``re`` on one line: its start, and before its newline or at its end. RE2's
-    single-line ``$`` is its ``\z``, so ``(?-m)^a$`` would never match a line ending in a
-    newline (and would match a last line without one). Only the multi-line search gets this
-    pattern: the single-line one (see the module docstring) keeps the pattern as it is.
+    In Ruby, ``(?m)`` lets ``.`` match a newline (RE2's ``s``), and ``^`` and ``$`` are line
+    anchors in any mode. Each line is matched on its own, so RE2's multi-line mode changes
+    nothing there but its ``$``, which `filter_lines` keeps multi-line in the search that needs
+    it (single-line ``$`` is ``\z``, which would miss every line but a last one without a
+    newline). A group that names ``s`` itself (``(?s-m)``, a flag Ruby lacks) keeps RE2's
+    reading of it, and its ``m`` is dropped.
     """
+    if "(?" not in pattern:
+        return pattern
     parts: list[str] = []
     done = 0
     for start, piece in _pieces(pattern):
         flags = _flags_at(pattern, start) if piece == "(" else None
-        if flags is None or "m" not in flags[1]:
+        if flags is None or "m" not in flags[0] + flags[1]:
             continue
         on, off, end = flags
-        off = off.replace("m", "")
-        parts += [pattern[done:start], "(?", on.replace("m", ""), "m", f"-{off}" if off else ""]
+        dotall = "" if "s" in on + off else "s"
+        written_on = on.replace("m", "") + (dotall if "m" in on else "")
+        written_off = off.replace("m", "") + (dotall if "m" in off and "m" not in on else "")
+        parts += [pattern[done:start], "(?", written_on, f"-{written_off}" if written_off else ""]
         done = end
     parts.append(pattern[done:])
     return "".join(parts)
@@ -371,29 +381,39 @@ def _lower_bounds_written(pattern: str) -> str:
     return "".join(parts)
 
 
-def _ruby_spaces_written(pattern: str) -> str:
-    r"""*pattern* with ``\s`` matching a vertical tab too, as Ruby's does (RE2's does not).
+#: Ruby's escapes that RE2 lacks or reads otherwise: how each is written outside a class, and
+#: inside one (None: left as RE2 reads it). Ruby's ``\s`` also matches a vertical tab, ``\h``
+#: is a hexadecimal digit (RE2 has none), ``\e`` the escape character.
+_RUBY_ESCAPES: Final[dict[str, tuple[str, str | None]]] = {
+    "\\s": ("[\\s\\v]", "\\s\\v"),
+    "\\S": ("[^\\s\\v]", None),  # inside a class it admits a vertical tab, as RE2 reads it
+    "\\h": ("[0-9a-fA-F]", "0-9a-fA-F"),
+    "\\H": ("[^0-9a-fA-F]", None),  # inside a class: refused, with advice (_ESCAPE_SPELLINGS)
+    "\\e": ("\\x1b", "\\x1b"),
+}
 
-    ``\s`` is written ``[\s\v]`` and ``\S`` ``[^\s\v]``; inside a class, ``\s`` is written
-    ``\s\v`` (a ``\S`` inside a class is left as RE2 reads it: it admits a vertical tab).
+
+def _ruby_escapes_written(pattern: str) -> str:
+    r"""*pattern* with Ruby's escapes written as RE2 reads them (`_RUBY_ESCAPES`).
+
+    ``\s`` is written ``[\s\v]``, ``\h`` ``[0-9a-fA-F]``, and inside a class ``\s`` gains
+    ``\v`` and ``\h`` becomes the ranges; an escaped backslash (``\\h``) is left as it is.
     """
-    if "\\s" not in pattern and "\\S" not in pattern:
+    if not any(escape in pattern for escape in _RUBY_ESCAPES):
         return pattern
     parts: list[str] = []
     for _, piece in _pieces(pattern):
-        if piece == "\\s":
-            parts.append("[\\s\\v]")
-        elif piece == "\\S":
-            parts.append("[^\\s\\v]")
-        elif piece.startswith("[") and "\\s" in piece:
-            parts.append(_class_spaces_written(piece))
+        if piece in _RUBY_ESCAPES:
+            parts.append(_RUBY_ESCAPES[piece][0])
+        elif piece.startswith("[") and "\\" in piece:
+            parts.append(_class_escapes_written(piece))
         else:
             parts.append(piece)
     return "".join(parts)
 
 
-def _class_spaces_written(piece: str) -> str:
-    r"""The class *piece* with each ``\s`` in it written ``\s\v``."""
+def _class_escapes_written(piece: str) -> str:
+    r"""The class *piece* with each of Ruby's escapes in it written as RE2 reads it."""
     parts: list[str] = []
     position = done = 0
     while position < len(piece):
@@ -401,8 +421,9 @@ def _class_spaces_written(piece: str) -> str:
             position += 1
             continue
         end = _escape_end(piece, position)
-        if piece[position:end] == "\\s":
-            parts += [piece[done:end], "\\v"]
+        written = _RUBY_ESCAPES.get(piece[position:end], ("", None))[1]
+        if written is not None:
+            parts += [piece[done:position], written]
             done = end
         position = end
     parts.append(piece[done:])
@@ -467,9 +488,9 @@ def filter_lines(text: str, pattern: str, *, invert: bool, deadline: float = mat
     # Compiled on its own first, so that the prefix cannot turn an invalid pattern into a valid
     # one. A prefix, not a group around the pattern: a closing ")" would be quoted by an
     # unterminated \Q in the pattern ("\Qa)" is valid RE2, "(?m:\Qa))" is not).
-    written = _ruby_spaces_written(_lower_bounds_written(pattern))
+    written = _ruby_flags_written(_ruby_escapes_written(_lower_bounds_written(pattern)))
     whole = _compile(written, pattern)
-    inner = _compile(f"(?m){_multi_line_kept_on(written)}", pattern)
+    inner = _compile(f"(?m){written}", pattern)
     _check_work(whole if whole.programsize > inner.programsize else inner, pattern, len(data))
     if _needs_line_by_line(pattern):
         kept: list[bytes] = []

@@ -61,13 +61,13 @@ _GREP_COUNTS: Final = (
     "use a smaller repetition count (a{1,50} rather than a{1,32767}), with its lower bound not "
     "above its upper one"
 )
+_UNMATCHED: Final = (
+    "every ( needs its ) and every [ its ]; to match one literally, put a backslash before it"
+)
 _GREP_ADVICE: Final = (
     ("too big", _GREP_COUNTS),
     ("Invalid content of", _GREP_COUNTS),
-    (
-        "Unmatched",
-        "every ( needs its ) and every [ its ]; to match one literally, put a backslash before it",
-    ),
+    ("Unmatched", _UNMATCHED),
     ("Trailing backslash", "end the pattern without a lone \\; write \\\\ to match a backslash"),
     ("Invalid range end", "a range in [...] runs from a lower character to a higher one ([a-z])"),
     (
@@ -154,6 +154,40 @@ _RG_SPELLINGS: Final = (
         "rg has no \\Q...\\E quoting: put a backslash before each special character instead",
     ),
 )
+
+
+def _grep_explained(message: str, pattern: str) -> str:
+    """The error *message* grep gave about *pattern*, with advice on what to write instead."""
+    hint = next((text for said, text in _GREP_ADVICE if said in message), _GREP_SYNTAX_HINT)
+    if message.endswith("Invalid regular expression") and pattern.endswith("["):
+        hint = _UNMATCHED  # what GNU grep says of a [ at the very end, without naming it
+    return f"{message} ({hint})"
+
+
+#: What rg draws under a pattern to mark a part of it.
+_CARET_MARKS: Final = frozenset(" ^-~")
+
+
+def _carets_aligned(message: str) -> str:
+    r"""The error *message* rg gave, escaped, each line of carets still under what it marks.
+
+    rg draws ``^`` (and ``-`` between two) under the pattern it quotes; a control character
+    escaped in the pattern's line (ESC is ``\x1b``) widens it, so the marks are widened alike.
+    """
+    lines = message.split("\n")
+    shown = [escape_controls(line) for line in lines]
+    for index in range(1, len(lines)):
+        line, above = lines[index], lines[index - 1]
+        if "^" not in line or set(line) - _CARET_MARKS or shown[index - 1] == above:
+            continue
+        marks: list[str] = []
+        for column, mark in enumerate(line):
+            width = len(escape_controls(above[column])) if column < len(above) else 1
+            after = line[column + 1 : column + 2]
+            fill = "-" if mark == "-" or (mark == "^" and after == "-") else " "
+            marks.append(mark + fill * (width - 1))
+        shown[index] = "".join(marks).rstrip()
+    return "\n".join(shown)
 
 
 def _escapes(pattern: str) -> set[str]:
@@ -307,9 +341,10 @@ class TextProcessingToolset(Toolset):
                 "counts (a{1,50} rather than a{1,32767}) or a simpler pattern, or search less text"
             )
             raise InvalidPatternError(msg)
-        if program == "grep" and result.returncode in (0, 1):
+        if program == "grep" and (result.returncode in (0, 1) or result.truncated):
             # grep warns of a pattern it reads in a way the writer hardly meant ("? at start of
-            # expression" for Perl's (?i), "+ at start", "stray \ before ..."), then answers.
+            # expression" for Perl's (?i), "+ at start", "stray \ before ..."), then answers;
+            # a grep stopped at the output cap has warned before its first line, all the same.
             warnings = [
                 line
                 for line in decode_output(result.stderr).splitlines()
@@ -327,14 +362,12 @@ class TextProcessingToolset(Toolset):
             return self._answer(decode_output(result.stdout), _SEARCH_CUT_HINT)
         # Both exit 2 on an error; when they only read stdin, the error is in the pattern.
         if result.returncode == 2:
-            message = decode_output(result.stderr).strip() or "(no message)"
             if program == "grep":
-                hint = next(
-                    (text for said, text in _GREP_ADVICE if said in message), _GREP_SYNTAX_HINT
-                )
-                explained = f"{message} ({hint})"
+                message = decode_output(result.stderr).strip() or "(no message)"
+                explained = _grep_explained(message, pattern)
             else:
-                explained = _rg_explained(message, pattern)
+                raw = result.stderr.decode("utf-8", errors="replace").strip()
+                explained = _rg_explained(_carets_aligned(raw) or "(no message)", pattern)
             msg = f"{name} rejected the pattern {quote_pattern(pattern)}: {explained}"
             raise InvalidPatternError(msg)
         raise ProgramFailedError(failure_line(program, result))
