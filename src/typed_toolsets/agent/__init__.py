@@ -27,14 +27,9 @@ carrying the steps so far. `openai_chat_model` and `anthropic_model` drive the l
 provider's native tool calls; `ScriptedModel` replays fixed steps. The prompt format for text
 models is in `typed_toolsets.agent.prompt` and docs/agent.md.
 
-May import the public API of the core (`typed_toolsets`), `typed_toolsets.export`, the type
-layer's helpers (`typed_toolsets.types`) and, of the call path, only what
-`typed_toolsets.call.execution` keeps about calls left running and the strict JSON reading of
-`typed_toolsets.call.jsonin` (a reply is read as arguments are), `short` of
-`typed_toolsets.call.shown` (a name the model sent is shown cut as a value is), `short_repr` of
-`typed_toolsets.call.result` (a step's repr cuts a large value as a result's does) and
-`with_article` of `typed_toolsets.call.validation`; nothing in
-the core imports it, and no provider SDK is imported.
+May import the core (`typed_toolsets` and its layers: a reply is read, bounded and its paths
+named as a tool's arguments are, by the call path's own readers), `typed_toolsets.export`, the
+standard library and attrs; nothing in the core imports it, and no provider SDK is imported.
 """
 
 from __future__ import annotations

@@ -229,7 +229,8 @@ class GitHubCLIToolset(Toolset):
             answer as returned (escaped; a failure's ``Failed to ...: `` prefix on top).
         hostname: The GitHub host requests go to (gh gets it as ``GH_HOST``, github.com too);
             only the token for this host is passed to gh (``GH_TOKEN``/``GITHUB_TOKEN`` for
-            github.com, ``GH_ENTERPRISE_TOKEN`` or ``GITHUB_ENTERPRISE_TOKEN`` for any other).
+            github.com, github.localhost and a GHE.com tenancy, ``*.ghe.com``;
+            ``GH_ENTERPRISE_TOKEN`` or ``GITHUB_ENTERPRISE_TOKEN`` for any other).
     """
 
     toolset_name = "github"

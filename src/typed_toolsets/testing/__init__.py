@@ -17,8 +17,10 @@ proves for every type::
 - `register_type` (``typed_toolsets.register_type`` itself, here too) teaches them a type of
   your own: its ``strategy`` draws its values.
 
-Only this package imports Hypothesis; ``import typed_toolsets`` never does. The names load on
-first use, so that Hypothesis's plugin entry point (`typed_toolsets.testing._plugin`) stays light.
+May import the core, `typed_toolsets.analysis` (the ambiguous unions `check` finds), attrs and
+Hypothesis. Only this package imports Hypothesis; ``import typed_toolsets`` never does. The
+names load on first use, so that Hypothesis's plugin entry point (`typed_toolsets.testing._plugin`)
+stays light.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ JSON text (`fastpath`) and what it tells the exact path about the arguments it h
 (`handover`).
 
 May import: `typed_toolsets.rules`, `typed_toolsets._public`, the standard library, attrs,
-cattrs, typing_extensions, annotated_types and, lazily, jsonschema and (optional) orjson. Never
+cattrs, typing_extensions, annotated_types and, lazily, jsonschema, orjson, msgspec and jiter
+(the fast path's readers; each optional: without it, the same results more slowly). Never
 the definition, call or integration layers. Internal: the public names are re-exported by
 `typed_toolsets`.
 """
