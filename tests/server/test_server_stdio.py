@@ -573,6 +573,48 @@ def test_a_client_that_stops_reading_ends_the_server_quietly() -> None:
     assert "Traceback" not in stderr
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="watched on Linux only (epoll)")
+@pytest.mark.parametrize("both", [False, True], ids=["stdout", "stdout-and-stdin"])
+@pytest.mark.parametrize(
+    "tool",
+    [None, "sample_sleep", "sample_asleep"],
+    ids=["idle", "mid-sync-call", "mid-async-call"],
+)
+def test_a_client_that_closes_stdout_ends_the_server_while_stdin_stays_open(
+    tool: str | None, both: bool
+) -> None:
+    # The server noticed only when it next wrote: idle, it served on for ever; mid-call, until
+    # the call ended (a 60 s call ran its 60 s). Now as closing stdin does: the calls get
+    # ANSWER_GRACE (1 s), then are cancelled. The answers of the calls cancelled, which the
+    # SDK then wrote to the closed pipe, made Python 3.13 print "Exception ignored ...
+    # BrokenPipeError" as it ended.
+    with initialized(SAMPLE) as process:
+        assert process.stdin is not None
+        assert process.stdout is not None
+        if tool is not None:
+            call = {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": tool, "arguments": {"seconds": 600}},
+            }
+            send_line(process, json.dumps(call).encode())
+            time.sleep(0.5)
+        started = time.monotonic()
+        process.stdout.close()
+        if both:
+            process.stdin.close()
+        status = process.wait(BOUND)
+        took = time.monotonic() - started
+        stderr = _stderr(process)
+    assert status == 0, stderr
+    assert took < 30, took  # about 1 s; generous for a loaded machine
+    assert "closed; stopping" in stderr
+    assert "stdout closed; stopping" in stderr or both
+    assert "Traceback" not in stderr
+    assert "Exception ignored" not in stderr
+
+
 @pytest.mark.parametrize(
     "tool",
     [None, "sample_sleep", "sample_asleep"],

@@ -5,7 +5,8 @@ While serving, file descriptor 1 points at stderr (the SDK moves it) and 0 at th
 protocol (what is left in ``sys.stdout``'s buffer is flushed there before the SDK gives file
 descriptor 1 back); our log lines go to stderr. When the client closes stdin, in-flight calls
 get `ANSWER_GRACE` to be answered, then are cancelled (an async tool is cancelled; a sync
-tool's daemon thread is abandoned) and the server returns.
+tool's daemon thread is abandoned) and the server returns. A client that closes stdout (it
+reads no more answers) ends the requests in the same way (`_stdout_watched`).
 
 The requests are read from a private duplicate of file descriptor 0 by a daemon thread of ours,
 not by the SDK's reader: that one waits in a thread the interpreter joins, and cannot be
@@ -26,6 +27,7 @@ import contextlib
 import io
 import os
 import queue
+import stat
 import sys
 import threading
 from collections.abc import AsyncIterable, Callable, Generator, Iterable
@@ -105,13 +107,15 @@ async def serve_stdio(
                 await _run(server, read_stream, write_stream)
         else:
             # The SDK writes stdout; the requests are read by `_requests` (the SDK is given no
-            # lines to read).
-            async with stdio_server(_NO_LINES) as (unread, write_stream):
-                unread.close()
-                await _serve_lines(
-                    server, lines, write_stream, line_limit=lines.limit, on_end=lines.stopping
-                )
-    logger.info("stdin closed; stopping")
+            # lines to read). Watched before the SDK points file descriptor 1 at stderr.
+            with _stdout_watched(lines):
+                async with stdio_server(_NO_LINES) as (unread, write_stream):
+                    unread.close()
+                    await _serve_lines(
+                        server, lines, write_stream, line_limit=lines.limit, on_end=lines.stopping
+                    )
+    if lines is None or lines.closed == "stdin":
+        logger.info("stdin closed; stopping")
 
 
 async def _serve_lines(
@@ -391,6 +395,81 @@ def _private_stdin() -> int | None:
     return private
 
 
+@contextlib.contextmanager
+def _stdout_watched(lines: _Lines) -> Generator[None]:
+    """Meanwhile, the client closing stdout (it reads no more answers) ends *lines*.
+
+    Without a watch, the server would notice only when it next wrote: an idle one, or one
+    running a long call, served on for a client that had gone. The write end of a pipe whose
+    reader has closed reports an error to epoll, which the event loop gives to a reader's
+    callback (a pipe's write end is never readable, so nothing else calls it). Linux only, and
+    a pipe only: a socket would call it for the client's requests, a file never closes.
+    """
+    fd = _stdout_pipe()
+    if fd is None:
+        yield
+        return
+    loop = asyncio.get_running_loop()
+
+    def reader_gone() -> None:
+        loop.remove_reader(fd)
+        logger.info("stdout closed; stopping")
+        # What the SDK writes from now on (the answers of the calls cancelled) goes nowhere:
+        # written to the pipe, it would fail, and what failed stays in the SDK's buffer, to fail
+        # again as the interpreter ends ("Exception ignored ... BrokenPipeError").
+        _to_null(fd)
+        lines.end("stdout")
+
+    try:
+        loop.add_reader(fd, reader_gone)
+    except (OSError, ValueError, NotImplementedError):  # a loop that cannot watch it
+        os.close(fd)
+        yield
+        return
+    try:
+        yield
+    finally:
+        loop.remove_reader(fd)
+        os.close(fd)
+
+
+def _to_null(pipe: int) -> None:
+    """Point every other descriptor of this process open on the pipe of *pipe* at the null device.
+
+    The SDK writes stdout through a private duplicate of descriptor 1 whose number it keeps to
+    itself; it is found among this process's descriptors (Linux's ``/proc``) by its pipe.
+    """
+    with contextlib.suppress(OSError):
+        pipe_stat = os.fstat(pipe)
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            for name in os.listdir("/proc/self/fd"):
+                other = int(name)
+                if other == pipe:
+                    continue
+                with contextlib.suppress(OSError):
+                    other_stat = os.fstat(other)
+                    if (other_stat.st_dev, other_stat.st_ino) == (
+                        pipe_stat.st_dev,
+                        pipe_stat.st_ino,
+                    ):
+                        os.dup2(null, other)
+        finally:
+            os.close(null)
+
+
+def _stdout_pipe() -> int | None:
+    """A duplicate of file descriptor 1 (not inherited) when it is a pipe, on Linux."""
+    if sys.platform != "linux":
+        return None
+    try:
+        if not stat.S_ISFIFO(os.fstat(1).st_mode):
+            return None
+        return os.dup(1)
+    except OSError:
+        return None
+
+
 class _Overlong:
     """A line longer than the limit, discarded; *request_id* is its request's, if it was read."""
 
@@ -423,13 +502,20 @@ class _Lines:
         self._thread: threading.Thread | None = None
         # Started when the end of stdin stops the server (see `stopping`).
         self._watchdog: Watchdog | None = None
+        #: The stream whose closing ended the lines (`end`).
+        self.closed = "stdin"
+        self._ended = False
+        self._waiting: asyncio.Future[bytes | _Overlong] | None = None
 
     def __aiter__(self) -> _Lines:
         return self
 
     async def __anext__(self) -> bytes | _Overlong:
+        if self._ended:
+            raise StopAsyncIteration
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[bytes | _Overlong] = loop.create_future()
+        self._waiting = answer
 
         def settle(got: bytes | _Overlong | BaseException) -> None:
             if answer.done():  # the wait was cancelled
@@ -453,6 +539,16 @@ class _Lines:
         if not line:
             raise StopAsyncIteration
         return line
+
+    def end(self, closed: str) -> None:
+        """End the lines now, as the end of stdin does: the client closed the stream *closed*.
+
+        A line the thread is reading meanwhile is dropped (the client reads no answer to it).
+        """
+        self.closed = closed
+        self._ended = True
+        if self._waiting is not None and not self._waiting.done():
+            self._waiting.set_result(b"")
 
     def stopping(self) -> None:
         """The end of stdin stops the server now: its stop is watched (see `stopping`)."""
