@@ -78,12 +78,16 @@ class NeedsDb(Toolset):
 def cli(
     *args: str, cwd: Path | None = None, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m typed_toolsets ARGS`` (the same entry point as the console script)."""
+    """Run ``python -m typed_toolsets ARGS`` (the same entry point as the console script).
+
+    Without *stdin*, stdin is the null device, whatever the test runner's is.
+    """
     return subprocess.run(
         [sys.executable, "-m", "typed_toolsets", *args],
         capture_output=True,
         text=True,
         input=stdin,
+        stdin=subprocess.DEVNULL if stdin is None else None,
         cwd=cwd,
         timeout=120,
         check=False,
@@ -251,6 +255,35 @@ def test_no_arguments_means_an_empty_object_and_async_tools_run(shop: Path) -> N
     done = cli("call", str(shop / "shop_tools.py") + ":ShopToolset", "shop_order")
     assert done.returncode == 1
     assert "lines: missing required argument" in done.stderr
+    assert "Note:" not in done.stderr  # stdin is the null device: nothing was piped in
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("piped", ["pipe", "file"])
+def test_arguments_piped_in_without_a_dash_are_said_to_be_unread(
+    shop: Path, tmp_path: Path, piped: str
+) -> None:
+    # The tool ran with {} and said only "missing required argument": the JSON on stdin was
+    # never read, and nothing said why.
+    argv = [sys.executable, "-m", "typed_toolsets", "call", TEXT, "text_wc"]
+    sent = b'{"text": "one two"}\n'
+    if piped == "pipe":
+        done = subprocess.run(argv, input=sent, capture_output=True, timeout=120, check=False)
+    else:
+        source = tmp_path / "arguments.json"
+        source.write_bytes(sent)
+        with source.open("rb") as stdin:
+            done = subprocess.run(argv, stdin=stdin, capture_output=True, timeout=120, check=False)
+    assert (done.returncode, done.stdout) == (1, b"")
+    assert done.stderr.decode().splitlines() == [
+        "Error: Invalid arguments for tool 'text_wc': text: missing required argument",
+        "Note: stdin was not read; to take the arguments from it, pass - after TOOL",
+    ]
+    # Not for a tool that failed otherwise, nor for arguments given in the command line.
+    done = subprocess.run(
+        [*argv, '{"text": 3}'], input=sent, capture_output=True, timeout=120, check=False
+    )
+    assert b"Note:" not in done.stderr
 
 
 @pytest.mark.slow

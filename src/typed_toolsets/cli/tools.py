@@ -17,6 +17,7 @@ import argparse
 import contextlib
 import json
 import os
+import stat
 import sys
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -348,6 +349,30 @@ def schema_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # ----------------------------------------------------------------------------------- call
 
 
+#: Said after refused arguments when none were given and stdin holds something, unread.
+_STDIN_UNREAD: Final = (
+    "Note: stdin was not read; to take the arguments from it, pass - after TOOL\n"
+)
+
+
+def _stdin_unread(kind: str) -> str:
+    """The note for a call refused its arguments (*kind*) without ARGUMENTS, stdin piped in.
+
+    Piping the arguments in without ``-`` ran the tool with ``{}``. Whether stdin holds
+    anything is not read (that would wait for a pipe's writer): a pipe or a file that is not
+    empty is enough; a terminal or the null device is not.
+    """
+    if kind != "arguments":
+        return ""
+    try:
+        status = os.fstat(0)
+    except OSError:
+        return ""
+    if stat.S_ISFIFO(status.st_mode) or (stat.S_ISREG(status.st_mode) and status.st_size):
+        return _STDIN_UNREAD
+    return ""
+
+
 def _read_arguments(text: str | None, stdin: TextIO | None, limit: int) -> str | bytes | None:
     """The ARGUMENTS text, or for ``-`` the bytes on stdin, less the line ending they end with.
 
@@ -460,6 +485,8 @@ def call_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not result.ok:
             message = result.error.message if result.error is not None else "the tool failed"
             err.write(_failure_line(message))
+            if args.arguments is None and result.error is not None:
+                err.write(_stdin_unread(result.error.kind))
             return EXIT_PROBLEMS
         text = result_text(proxy, result.value, indent=2)
         out.write(text if text.endswith("\n") else text + "\n")
