@@ -283,6 +283,44 @@ def test_an_ambiguous_union_whose_later_variant_is_wider_is_caught(
 
 
 @attrs.frozen
+class Contact:
+    name: str
+
+
+@attrs.frozen
+class Employee:
+    name: str
+    team: str | None = None
+
+
+class PeopleToolset(Toolset):
+    @tool
+    def add(self, *, who: Contact | Employee) -> str:
+        return type(who).__name__
+
+
+def test_an_ambiguous_union_no_value_drawn_shows_is_still_caught() -> None:
+    # The converter writes Employee's defaulted team, so its JSON never reads as a Contact and
+    # the round trip passed; a model that leaves team out is read as a Contact, as `check` says.
+    assert PeopleToolset.to_tools()[0].invoke({"who": {"name": "Ann"}}).value == "Contact"
+    error = failure(PeopleToolset)
+    assert (error.tool, error.parameter, error.example) == (
+        "people_add",
+        "who",
+        "Contact | Employee",
+    )
+    assert error.problem.startswith(
+        "the union Contact | Employee is ambiguous: a JSON value of Employee also matches "
+        "Contact, which comes first and wins (as typed-toolsets check reports): no value drawn "
+        "here came back changed"
+    )
+    assert error.problem.endswith(
+        "give each variant a member that tells it apart (a required field of its own, or a "
+        "Literal tag)"
+    )
+
+
+@attrs.frozen
 class Reading:
     value: int | None
 
