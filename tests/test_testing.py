@@ -648,3 +648,73 @@ def test_a_type_registered_after_the_class_is_named_with_the_order_to_fix() -> N
     assert later.parameters["properties"]["price"]["type"] == "string"
     mapping = first(arguments(later), lambda _: True)
     assert later.invoke(mapping).ok
+
+
+@attrs.frozen
+class Sku:
+    """Registered by the test below with an empty strategy, which is refused."""
+
+    code: str
+
+
+def test_an_empty_strategy_is_refused_naming_the_type_and_registers_nothing() -> None:
+    # Hypothesis's refusal came after the type's rule was stored: the type was registered by
+    # halves (its schema in force, its strategy refused), and the message named no type.
+    from hypothesis.errors import InvalidArgument
+
+    from typed_toolsets.types.usertypes import user_strategies
+
+    with pytest.raises(
+        InvalidArgument,
+        match=r"^the strategy given to register_type\(\) for Sku: Cannot sample from a "
+        r"length-zero sequence",
+    ):
+        register_type(
+            Sku,
+            schema={"type": "string"},
+            structure=Sku,
+            unstructure=lambda sku: sku.code,
+            strategy=st.sampled_from([]),
+        )
+    assert user_strategies.get(Sku) is None
+
+    class Shop(Toolset):
+        @tool
+        def find(self, *, sku: Sku) -> str:
+            return sku.code
+
+    # Not the registered string: the attrs class's own object schema.
+    assert Shop.to_tools()[0].parameters["properties"]["sku"]["type"] == "object"
+
+
+@attrs.frozen
+class LazySku:
+    code: str
+
+
+#: Filled by a test that wants the strategy below to draw something.
+_SKU_CODES: list[str] = []
+
+register_type(
+    LazySku,
+    schema={"type": "string"},
+    structure=LazySku,
+    unstructure=lambda sku: sku.code,
+    strategy=lambda: st.sampled_from([LazySku(code) for code in _SKU_CODES]),
+)
+
+
+def test_a_function_giving_an_empty_strategy_is_named_with_its_parameter() -> None:
+    # It got past register_type; check_toolset then said only "Hypothesis cannot generate
+    # values of its parameters: Cannot sample from a length-zero sequence".
+    class LazyShop(Toolset):
+        @tool
+        def find(self, *, sku: LazySku, qty: int = 1) -> str:
+            return sku.code
+
+    with pytest.raises(
+        NoStrategyError,
+        match=r"^tool 'lazyshop_find', parameter 'sku': the strategy registered for LazySku "
+        r"cannot draw values: Cannot sample from a length-zero sequence",
+    ):
+        check_toolset(LazyShop, max_examples=5)

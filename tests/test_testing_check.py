@@ -321,6 +321,78 @@ def test_an_ambiguous_union_no_value_drawn_shows_is_still_caught() -> None:
 
 
 @attrs.frozen
+class Point:
+    x: int
+    y: int
+
+
+# The hook writes a tuple: JSON's array, which the call path takes in a mapping too.
+register_type(
+    Point,
+    schema={
+        "type": "array",
+        "prefixItems": [{"type": "integer"}] * 2,
+        "minItems": 2,
+        "maxItems": 2,
+    },
+    structure=lambda pair: Point(*pair),
+    unstructure=lambda point: (point.x, point.y),
+    strategy=st.builds(Point, st.integers(), st.integers()),
+)
+
+
+class GeoToolset(Toolset):
+    @tool
+    def move(self, *, to: Point) -> str:
+        return f"{to.x},{to.y}"
+
+
+def test_arguments_from_a_hook_writing_a_tuple_are_json_and_pass() -> None:
+    # check_toolset failed: "[0, 0] is not of type 'array'" (the tuple, judged as it stood).
+    assert GeoToolset.to_tools()[0].dynamic_call({"to": (1, 2)}) == "1,2"
+    check_toolset(GeoToolset, max_examples=30)
+
+    @given(arguments(GeoToolset.to_tools()[0]))
+    @settings(max_examples=20)
+    def json_ready(drawn: dict[str, Any]) -> None:
+        assert type(drawn["to"]) is list
+
+    json_ready()
+
+
+@attrs.frozen
+class Opaque:
+    value: int
+
+
+register_type(
+    Opaque,
+    schema={"type": "integer"},
+    structure=Opaque,
+    unstructure=lambda opaque: object(),  # no JSON form
+    strategy=st.builds(Opaque, st.integers()),
+)
+
+
+class OpaqueToolset(Toolset):
+    @tool
+    def take(self, *, it: Opaque) -> int:
+        return it.value
+
+
+def test_a_hook_writing_what_has_no_json_form_is_said_to() -> None:
+    @given(arguments(OpaqueToolset.to_tools()[0]))
+    @settings(max_examples=50, database=None)
+    def drawn(_arguments: dict[str, Any]) -> None:
+        pass
+
+    with pytest.raises(
+        ValueError, match="the unstructure hook registered for Opaque wrote <object"
+    ):
+        drawn()
+
+
+@attrs.frozen
 class Reading:
     value: int | None
 

@@ -81,7 +81,13 @@ def _register(tp: type, source: StrategySource) -> None:
         st.register_type_strategy(tp, resolve)
         _ours.add(tp)
     elif _is_strategy(source):
-        st.register_type_strategy(tp, source)
+        from hypothesis.errors import InvalidArgument
+
+        try:
+            st.register_type_strategy(tp, source)
+        except InvalidArgument as exc:  # an empty strategy (st.sampled_from([]))
+            msg = f"the strategy given to register_type() for {tp.__qualname__}: {exc}"
+            raise InvalidArgument(msg) from exc
         _ours.add(tp)
 
 

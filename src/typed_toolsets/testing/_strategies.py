@@ -10,6 +10,7 @@ schema is caught.
 from __future__ import annotations
 
 import functools
+import json
 import math
 import typing
 import uuid
@@ -18,7 +19,7 @@ from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, Final, TypeVar, overload
 
 from hypothesis import strategies as st
-from hypothesis.errors import ResolutionFailed
+from hypothesis.errors import InvalidArgument, ResolutionFailed
 
 from typed_toolsets._public import public_in
 from typed_toolsets.call.proxy import ToolProxy
@@ -168,12 +169,26 @@ def _drawn_of(tp: type, value: object) -> object:
 
 
 def _unstructure_drawn(name: str, unstructure: Callable[[Any], Any], value: object) -> object:
+    """What the hook *unstructure* writes of *value*, as JSON reads it back (a tuple a list).
+
+    The call path takes the hook's own output in a mapping (it copies a tuple as an array);
+    the arguments drawn are JSON, as a model sends them, so the schema judges them as such.
+    """
     try:
-        return unstructure(value)
+        written = unstructure(value)
     except Exception as exc:
         msg = (
             f"the unstructure hook registered for {name} raised {type(exc).__name__}: {exc} on "
             f"{value!r}, a value drawn from its registered strategy"
+        )
+        raise ValueError(msg) from exc
+    try:
+        return json.loads(json.dumps(written))
+    except (TypeError, ValueError) as exc:
+        msg = (
+            f"the unstructure hook registered for {name} wrote {written!r} for {value!r}, a "
+            f"value drawn from its registered strategy, which has no JSON form ({exc}); return "
+            "dicts, lists, strings, numbers, booleans and None"
         )
         raise ValueError(msg) from exc
 
@@ -312,6 +327,17 @@ class _Walk:
             raise NoStrategyError(msg) from exc
         if not isinstance(strategy, st.SearchStrategy):
             msg = f"the strategy registered for {name} is {strategy!r}, not a Hypothesis strategy"
+            raise NoStrategyError(msg)
+        try:
+            empty = strategy.is_empty
+        except InvalidArgument as exc:  # st.sampled_from([]) says so only now
+            msg = f"the strategy registered for {name} cannot draw values: {exc}"
+            raise NoStrategyError(msg) from exc
+        if empty:
+            msg = (
+                f"the strategy registered for {name} is {strategy!r}, which draws no value; "
+                f"give one that draws {name} values"
+            )
             raise NoStrategyError(msg)
         found: st.SearchStrategy[Any] = strategy.map(  # pyright: ignore[reportUnknownMemberType]
             functools.partial(_drawn_of, tp)

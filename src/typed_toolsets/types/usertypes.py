@@ -60,15 +60,28 @@ class _UserStrategies:
         return self._by_type.get(tp)
 
     def set(self, tp: type, strategy: StrategySource | None) -> None:
-        """Record *tp*'s strategy (None forgets it) and tell the watchers of a new one."""
+        """Record *tp*'s strategy (None forgets it) and tell the watchers of a new one.
+
+        A watcher that refuses it (Hypothesis's check of an empty strategy) leaves the strategy
+        *tp* had before, and its error propagates.
+        """
         with self._lock:
+            previous = self._by_type.get(tp)
             if strategy is None:
                 self._by_type.pop(tp, None)
                 return
             self._by_type[tp] = strategy
             watchers = list(self._watchers)
-        for watcher in watchers:
-            watcher(tp, strategy)
+        try:
+            for watcher in watchers:
+                watcher(tp, strategy)
+        except BaseException:
+            with self._lock:
+                if previous is None:
+                    self._by_type.pop(tp, None)
+                else:
+                    self._by_type[tp] = previous
+            raise
 
     def watch(self, watcher: Callable[[type, StrategySource], None]) -> None:
         """Call *watcher* for every strategy registered so far and for every later one."""
@@ -234,6 +247,9 @@ def register_type(
             members=count_members,
         )
 
+    # The strategy first: Hypothesis's plugin may refuse it (an empty one), and then the type
+    # stays as it was, not registered by halves.
+    user_strategies.set(tp, strategy)
     registry.add_user_rule(
         Rule(
             name=f"user:{tp.__module__}.{tp.__qualname__}",
@@ -242,7 +258,6 @@ def register_type(
             replaces=tp,
         )
     )
-    user_strategies.set(tp, strategy)
 
 
 class _SchemaCheck:
