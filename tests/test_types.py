@@ -606,6 +606,9 @@ def test_a_key_type_with_constraints_is_named_as_written() -> None:
     message = str(caught.value)
     assert "a key type cannot carry constraints or descriptions" in message
     assert "(got Annotated[str, MaxLen(max_length=2)])" in message
+    # The type is shown with the Annotated its key has (it read dict[str, int], a type that
+    # has a schema).
+    assert "has type dict[Annotated[str, ...], int], which has no JSON Schema" in message
 
 
 def test_annotated_types_named_constraints_are_read_not_dropped() -> None:

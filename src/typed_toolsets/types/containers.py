@@ -27,6 +27,7 @@ from .typespec import (
     StructureHook,
     TypeSpec,
     Unsupported,
+    UnsupportedMetadata,
     container_spec,
     instance_of,
     joined_colons,
@@ -480,15 +481,15 @@ def _mapping_rule(annotation: object, builder: Builder) -> TypeSpec:
     key_type, value_type = _parameters(annotation, 2)
     if not _key_is_str(key_type):
         if typing.get_origin(key_type) is typing.Annotated:
-            # The label would show the bare str: name the metadata the schema cannot carry.
+            # The metadata has no place in the schema: the type is shown with its Annotated
+            # (its label elides the metadata, named here).
             metadata = ", ".join(repr(m) for m in typing.get_args(key_type)[1:])
             msg = (
                 "a key type cannot carry constraints or descriptions; use a plain str key type "
                 f"(got Annotated[{label(key_type)}, {metadata}])"
             )
-        else:
-            msg = reasons.str_keys(label(key_type))
-        raise Unsupported(msg)
+            raise UnsupportedMetadata(msg)
+        raise Unsupported(reasons.str_keys(label(key_type)))
     item = builder.spec(value_type)
     structure_item = item.structure
     exact = item.exact_type
