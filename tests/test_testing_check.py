@@ -283,6 +283,60 @@ def test_an_ambiguous_union_whose_later_variant_is_wider_is_caught(
 
 
 @attrs.frozen
+class Page:
+    size: Annotated[int, Ge(1)] = 0  # the default breaks its own Ge
+
+
+@dataclasses.dataclass
+class Search:
+    text: str
+    limit: Annotated[int, Le(10)] = 50
+
+
+@attrs.frozen
+class Book:
+    pages: list[Page] = attrs.Factory(list)
+
+
+class PagedToolset(Toolset):
+    @tool
+    def list_items(self, *, page: Page) -> int:
+        return page.size
+
+
+class SearchToolset(Toolset):
+    @tool
+    def run(self, *, search: Search) -> int:
+        return search.limit
+
+
+class BookToolset(Toolset):
+    @tool
+    def read(self, *, book: Book) -> int:
+        return len(book.pages)
+
+
+@pytest.mark.parametrize(
+    ("toolset", "parameter", "default"),
+    [
+        (PagedToolset, "page", "Page.size (0)"),
+        (SearchToolset, "search", "Search.limit (50)"),
+        (BookToolset, "book", "Page.size (0)"),  # $.book.pages[0].size
+    ],
+)
+def test_a_field_default_that_breaks_its_own_constraint_is_named(
+    toolset: type[Toolset], parameter: str, default: str
+) -> None:
+    # It said "the schema is stricter than the converter", which points elsewhere.
+    error = failure(toolset)
+    assert error.parameter == parameter
+    assert error.problem.endswith(
+        f"it is the default of {default}, which breaks its own constraint: change the default "
+        "or the constraint"
+    )
+
+
+@attrs.frozen
 class Contact:
     name: str
 

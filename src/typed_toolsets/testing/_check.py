@@ -21,6 +21,7 @@ from typed_toolsets.definition.errors import notes_state
 from typed_toolsets.definition.limits import Limits
 
 from . import _seams
+from ._defaults import default_at
 from ._nearmiss import NearMiss, invalid_arguments
 from ._same import UNSEEN, defines_equality, json_forms, same
 from ._strategies import NoStrategyError, arguments, tool_parameters, values
@@ -281,11 +282,17 @@ class _ToolCheck:
             shown = _seams.json_text(
                 forms.get(parameter, forms) if parameter is not None else forms
             )
+            default = default_at(drawn.get(parameter), path[1:]) if parameter else None
+            cause = (
+                "the schema is stricter than the converter"
+                if default is None
+                else f"it is the default of {default}, which breaks its own constraint: change "
+                "the default or the constraint"
+            )
             self.fail(
                 parameter,
                 f"its JSON form {shown} does not validate against the tool's schema "
-                f"({_seams.json_path(path)}: {message}): the schema is stricter than the "
-                "converter",
+                f"({_seams.json_path(path)}: {message}): {cause}",
                 drawn,
             )
         exact = _seams.exact_path(self.proxy, text)
