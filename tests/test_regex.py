@@ -192,6 +192,8 @@ SPACES = "a b\na\tb\na\x0bb\na\x0cb\nab\nacb\n"
         # Ruby's \s matches a vertical tab (RE2's alone did not): so does the seed's filter.
         (r"a\sb", "a b\na\tb\na\x0bb\na\x0cb\n"),
         (r"a[\s,]b", "a b\na\tb\na\x0bb\na\x0cb\n"),
+        # A hyphen after \s in a class is itself: [\s\v-z] made it the range \v to z ("acb").
+        (r"a[\s-z]b", "a b\na\tb\na\x0bb\na\x0cb\n"),
         (r"a\Sb", "acb\n"),
         (r"a[^\s]b", "acb\n"),
         # Escaped or quoted, it stays two characters.

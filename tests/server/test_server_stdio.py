@@ -11,6 +11,7 @@ import json
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -613,6 +614,114 @@ def test_a_client_that_closes_stdout_ends_the_server_while_stdin_stays_open(
     assert "stdout closed; stopping" in stderr or both
     assert "Traceback" not in stderr
     assert "Exception ignored" not in stderr
+
+
+def _socket_answer(sock: socket.socket) -> dict[str, Any]:
+    """The next line the server writes on the socket *sock*, as JSON."""
+    sock.settimeout(BOUND)
+    line = b""
+    while not line.endswith(b"\n"):
+        chunk = sock.recv(65536)
+        assert chunk, "the server closed its stdout"
+        line += chunk
+    answer: dict[str, Any] = json.loads(line)
+    return answer
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="watched on Linux only (epoll)")
+def test_a_client_closing_a_socket_stdout_ends_the_server() -> None:
+    # Node's spawn (Claude Desktop, VS Code, the MCP Inspector) gives a child's stdio as
+    # sockets: only a pipe was watched, so the server served on for a client that had gone.
+    ours, theirs = socket.socketpair()
+    with subprocess.Popen(
+        serve_argv(SAMPLE),
+        stdin=subprocess.PIPE,
+        stdout=theirs.fileno(),
+        stderr=subprocess.PIPE,
+        bufsize=0,  # each line written at once
+    ) as process:
+        theirs.close()
+        try:
+            send_line(process, json.dumps(INITIALIZE).encode())
+            assert _socket_answer(ours)["id"] == 0
+            ours.close()
+            status = process.wait(BOUND)
+            stderr = _stderr(process)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(BOUND)
+    assert status == 0, stderr
+    assert "stdout closed; stopping" in stderr
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="watched on Linux only (epoll)")
+def test_a_fifo_stdout_opened_for_reading_too_is_not_taken_for_a_closed_one(
+    tmp_path: Path,
+) -> None:
+    # `serve 1<>fifo`: an answer not read yet made it readable, and the server stopped at once.
+    fifo = tmp_path / "answers"
+    os.mkfifo(fifo)
+    both = os.open(fifo, os.O_RDWR)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        with subprocess.Popen(
+            serve_argv(SAMPLE),
+            stdin=subprocess.PIPE,
+            stdout=both,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+        ) as process:
+            try:
+                send_line(process, json.dumps(INITIALIZE).encode())
+                wait_until(lambda: select.select([reader], [], [], 0)[0], BOUND, "an answer")
+                time.sleep(1.0)  # unread meanwhile: the pipe stays readable
+                assert process.poll() is None
+                assert json.loads(os.read(reader, 65536))["id"] == 0
+                assert process.stdin is not None
+                process.stdin.close()
+                status = process.wait(BOUND)
+                stderr = _stderr(process)
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait(BOUND)
+    finally:
+        os.close(both)
+        os.close(reader)
+    assert status == 0, stderr
+    assert "stdin closed; stopping" in stderr
+    assert "stdout closed" not in stderr
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="watched on Linux only (epoll)")
+def test_one_socket_for_stdin_and_stdout_is_served_until_it_closes() -> None:
+    # The client's requests make the socket readable too: that is no end of stdout (and the
+    # watch must not spin on it).
+    ours, theirs = socket.socketpair()
+    with subprocess.Popen(
+        serve_argv(SAMPLE), stdin=theirs.fileno(), stdout=theirs.fileno(), stderr=subprocess.PIPE
+    ) as process:
+        theirs.close()
+        try:
+            ours.sendall(json.dumps(INITIALIZE).encode() + b"\n")
+            assert _socket_answer(ours)["id"] == 0
+            time.sleep(1.0)
+            for index in (1, 2):
+                ours.sendall(
+                    json.dumps({"jsonrpc": "2.0", "id": index, "method": "ping"}).encode() + b"\n"
+                )
+                assert _socket_answer(ours)["id"] == index
+            assert process.poll() is None
+            ours.close()
+            status = process.wait(BOUND)
+            stderr = _stderr(process)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(BOUND)
+    assert status == 0, stderr
+    assert "Traceback" not in stderr
 
 
 @pytest.mark.parametrize(

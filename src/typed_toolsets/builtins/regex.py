@@ -385,7 +385,8 @@ def _lower_bounds_written(pattern: str) -> str:
 #: inside one (None: left as RE2 reads it). Ruby's ``\s`` also matches a vertical tab, ``\h``
 #: is a hexadecimal digit (RE2 has none), ``\e`` the escape character.
 _RUBY_ESCAPES: Final[dict[str, tuple[str, str | None]]] = {
-    "\\s": ("[\\s\\v]", "\\s\\v"),
+    # Inside a class \v goes first: after \s it would start a range ([\s-z] is \s, - and z).
+    "\\s": ("[\\s\\v]", "\\v\\s"),
     "\\S": ("[^\\s\\v]", None),  # inside a class it admits a vertical tab, as RE2 reads it
     "\\h": ("[0-9a-fA-F]", "0-9a-fA-F"),
     "\\H": ("[^0-9a-fA-F]", None),  # inside a class: refused, with advice (_ESCAPE_SPELLINGS)

@@ -6,7 +6,7 @@ protocol (what is left in ``sys.stdout``'s buffer is flushed there before the SD
 descriptor 1 back); our log lines go to stderr. When the client closes stdin, in-flight calls
 get `ANSWER_GRACE` to be answered, then are cancelled (an async tool is cancelled; a sync
 tool's daemon thread is abandoned) and the server returns. A client that closes stdout (it
-reads no more answers) ends the requests in the same way (`_stdout_watched`).
+reads no more answers) ends the requests in the same way (`typed_toolsets.server.watch`).
 
 The requests are read from a private duplicate of file descriptor 0 by a daemon thread of ours,
 not by the SDK's reader: that one waits in a thread the interpreter joins, and cannot be
@@ -24,10 +24,10 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import io
 import os
 import queue
-import stat
 import sys
 import threading
 from collections.abc import AsyncIterable, Callable, Generator, Iterable
@@ -62,6 +62,7 @@ from .protocol import (
 )
 from .stopping import Watchdog, watchdog
 from .threads import DEFAULT_THREADS, DaemonThreads
+from .watch import stdout_watched
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -108,7 +109,7 @@ async def serve_stdio(
         else:
             # The SDK writes stdout; the requests are read by `_requests` (the SDK is given no
             # lines to read). Watched before the SDK points file descriptor 1 at stderr.
-            with _stdout_watched(lines):
+            with stdout_watched(functools.partial(lines.end, "stdout")):
                 async with stdio_server(_NO_LINES) as (unread, write_stream):
                     unread.close()
                     await _serve_lines(
@@ -393,81 +394,6 @@ def _private_stdin() -> int | None:
         os.close(private)
         return None
     return private
-
-
-@contextlib.contextmanager
-def _stdout_watched(lines: _Lines) -> Generator[None]:
-    """Meanwhile, the client closing stdout (it reads no more answers) ends *lines*.
-
-    Without a watch, the server would notice only when it next wrote: an idle one, or one
-    running a long call, served on for a client that had gone. The write end of a pipe whose
-    reader has closed reports an error to epoll, which the event loop gives to a reader's
-    callback (a pipe's write end is never readable, so nothing else calls it). Linux only, and
-    a pipe only: a socket would call it for the client's requests, a file never closes.
-    """
-    fd = _stdout_pipe()
-    if fd is None:
-        yield
-        return
-    loop = asyncio.get_running_loop()
-
-    def reader_gone() -> None:
-        loop.remove_reader(fd)
-        logger.info("stdout closed; stopping")
-        # What the SDK writes from now on (the answers of the calls cancelled) goes nowhere:
-        # written to the pipe, it would fail, and what failed stays in the SDK's buffer, to fail
-        # again as the interpreter ends ("Exception ignored ... BrokenPipeError").
-        _to_null(fd)
-        lines.end("stdout")
-
-    try:
-        loop.add_reader(fd, reader_gone)
-    except (OSError, ValueError, NotImplementedError):  # a loop that cannot watch it
-        os.close(fd)
-        yield
-        return
-    try:
-        yield
-    finally:
-        loop.remove_reader(fd)
-        os.close(fd)
-
-
-def _to_null(pipe: int) -> None:
-    """Point every other descriptor of this process open on the pipe of *pipe* at the null device.
-
-    The SDK writes stdout through a private duplicate of descriptor 1 whose number it keeps to
-    itself; it is found among this process's descriptors (Linux's ``/proc``) by its pipe.
-    """
-    with contextlib.suppress(OSError):
-        pipe_stat = os.fstat(pipe)
-        null = os.open(os.devnull, os.O_WRONLY)
-        try:
-            for name in os.listdir("/proc/self/fd"):
-                other = int(name)
-                if other == pipe:
-                    continue
-                with contextlib.suppress(OSError):
-                    other_stat = os.fstat(other)
-                    if (other_stat.st_dev, other_stat.st_ino) == (
-                        pipe_stat.st_dev,
-                        pipe_stat.st_ino,
-                    ):
-                        os.dup2(null, other)
-        finally:
-            os.close(null)
-
-
-def _stdout_pipe() -> int | None:
-    """A duplicate of file descriptor 1 (not inherited) when it is a pipe, on Linux."""
-    if sys.platform != "linux":
-        return None
-    try:
-        if not stat.S_ISFIFO(os.fstat(1).st_mode):
-            return None
-        return os.dup(1)
-    except OSError:
-        return None
 
 
 class _Overlong:
