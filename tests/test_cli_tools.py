@@ -287,6 +287,17 @@ def test_arguments_piped_in_without_a_dash_are_said_to_be_unread(
 
 
 @pytest.mark.slow
+def test_an_empty_pipe_on_stdin_gets_no_note() -> None:
+    # A parent that always pipes stdin (`true |`, Popen(stdin=PIPE)) piped nothing in.
+    argv = [sys.executable, "-m", "typed_toolsets", "call", TEXT, "text_wc"]
+    done = subprocess.run(argv, input=b"", capture_output=True, timeout=120, check=False)
+    assert done.returncode == 1
+    assert done.stderr.decode().splitlines() == [
+        "Error: Invalid arguments for tool 'text_wc': text: missing required argument"
+    ]
+
+
+@pytest.mark.slow
 def test_an_unknown_tool_is_a_usage_error_listing_the_tools(shop: Path) -> None:
     done = cli("call", "shop_tools:ShopToolset", "shop_nope", "{}", cwd=shop)
     assert done.returncode == 2

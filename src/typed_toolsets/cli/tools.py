@@ -14,6 +14,7 @@ a clash).
 from __future__ import annotations
 
 import argparse
+import array
 import contextlib
 import json
 import os
@@ -358,19 +359,34 @@ _STDIN_UNREAD: Final = (
 def _stdin_unread(kind: str) -> str:
     """The note for a call refused its arguments (*kind*) without ARGUMENTS, stdin piped in.
 
-    Piping the arguments in without ``-`` ran the tool with ``{}``. Whether stdin holds
-    anything is not read (that would wait for a pipe's writer): a pipe or a file that is not
-    empty is enough; a terminal or the null device is not.
+    Piping the arguments in without ``-`` ran the tool with ``{}``. Said when stdin holds
+    something unread: a pipe or a socket with bytes waiting (asked of the system, not read),
+    or a file that is not empty; not for a terminal, the null device, or a pipe a parent
+    opens and leaves empty.
     """
     if kind != "arguments":
         return ""
     try:
         status = os.fstat(0)
+        if stat.S_ISREG(status.st_mode):
+            return _STDIN_UNREAD if status.st_size else ""
+        if stat.S_ISFIFO(status.st_mode) or stat.S_ISSOCK(status.st_mode):
+            return _STDIN_UNREAD if _waiting_bytes(0) else ""
     except OSError:
-        return ""
-    if stat.S_ISFIFO(status.st_mode) or (stat.S_ISREG(status.st_mode) and status.st_size):
-        return _STDIN_UNREAD
+        pass
     return ""
+
+
+def _waiting_bytes(fd: int) -> int:
+    """How many bytes the pipe or socket *fd* holds unread (0 where that cannot be asked)."""
+    try:
+        import fcntl
+        import termios
+    except ImportError:  # not POSIX
+        return 0
+    waiting = array.array("i", [0])
+    fcntl.ioctl(fd, termios.FIONREAD, waiting)
+    return waiting[0]
 
 
 def _read_arguments(text: str | None, stdin: TextIO | None, limit: int) -> str | bytes | None:
