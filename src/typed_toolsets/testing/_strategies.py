@@ -10,7 +10,6 @@ schema is caught.
 from __future__ import annotations
 
 import functools
-import json
 import math
 import typing
 import uuid
@@ -169,10 +168,11 @@ def _drawn_of(tp: type, value: object) -> object:
 
 
 def _unstructure_drawn(name: str, unstructure: Callable[[Any], Any], value: object) -> object:
-    """What the hook *unstructure* writes of *value*, as JSON reads it back (a tuple a list).
+    """What the hook *unstructure* writes of *value*, its tuples written as JSON arrays (lists).
 
     The call path takes the hook's own output in a mapping (it copies a tuple as an array);
-    the arguments drawn are JSON, as a model sends them, so the schema judges them as such.
+    the arguments drawn are what a model sends, so the schema judges them as JSON. Nothing else
+    changes: keys that are not strings, NaN and the like are for the checks to find.
     """
     try:
         written = unstructure(value)
@@ -182,15 +182,18 @@ def _unstructure_drawn(name: str, unstructure: Callable[[Any], Any], value: obje
             f"{value!r}, a value drawn from its registered strategy"
         )
         raise ValueError(msg) from exc
-    try:
-        return json.loads(json.dumps(written))
-    except (TypeError, ValueError) as exc:
-        msg = (
-            f"the unstructure hook registered for {name} wrote {written!r} for {value!r}, a "
-            f"value drawn from its registered strategy, which has no JSON form ({exc}); return "
-            "dicts, lists, strings, numbers, booleans and None"
-        )
-        raise ValueError(msg) from exc
+    return _arrays_as_lists(written)
+
+
+def _arrays_as_lists(value: object) -> object:
+    """*value* with each tuple in it (in lists and dict values too) a list."""
+    kind = type(value)
+    if kind is tuple or kind is list:
+        return [_arrays_as_lists(item) for item in typing.cast("list[object]", value)]
+    if kind is dict:
+        mapping = typing.cast("dict[object, object]", value)
+        return {key: _arrays_as_lists(item) for key, item in mapping.items()}
+    return value
 
 
 def _crossed(

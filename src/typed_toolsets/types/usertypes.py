@@ -77,10 +77,12 @@ class _UserStrategies:
                 watcher(tp, strategy)
         except BaseException:
             with self._lock:
-                if previous is None:
-                    self._by_type.pop(tp, None)
-                else:
-                    self._by_type[tp] = previous
+                # Unless another registration of the type came meanwhile, and stays.
+                if self._by_type.get(tp) is strategy:
+                    if previous is None:
+                        self._by_type.pop(tp, None)
+                    else:
+                        self._by_type[tp] = previous
             raise
 
     def watch(self, watcher: Callable[[type, StrategySource], None]) -> None:
