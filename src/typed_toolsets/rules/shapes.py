@@ -400,15 +400,20 @@ class Ambiguity:
         second: The label of a later variant that can match the same value.
         null: One of the two takes only null (``None``): they share only null, which the call
             always reads as None, whatever the order.
+        objects: Both are JSON objects of their own classes (attrs, dataclass, TypedDict):
+            what is read as the first is never the second's value, whatever the JSON.
     """
 
-    __slots__ = ("first", "null", "second", "union")
+    __slots__ = ("first", "null", "objects", "second", "union")
 
-    def __init__(self, union: str, first: str, second: str, *, null: bool = False) -> None:
+    def __init__(
+        self, union: str, first: str, second: str, *, null: bool = False, objects: bool = False
+    ) -> None:
         self.union = union
         self.first = first
         self.second = second
         self.null = null
+        self.objects = objects
 
     def __repr__(self) -> str:
         return f"Ambiguity({self.union!r}, {self.first!r}, {self.second!r})"
@@ -507,7 +512,8 @@ def _find(shape: Shape, seen: set[int]) -> Ambiguity | None:
         if pair is not None:
             first, second = shape.variants[pair[0]], shape.variants[pair[1]]
             null = _NULL in (first.kinds, second.kinds)
-            return Ambiguity(shape.label, first.label, second.label, null=null)
+            objects = first.kind == second.kind == "object"
+            return Ambiguity(shape.label, first.label, second.label, null=null, objects=objects)
     children: list[Shape] = list(shape.variants)
     if shape.item is not None:
         children.append(shape.item)

@@ -107,16 +107,18 @@ class _ToolCheck:
         raise ToolsetCheckError(self.toolset, self.proxy.name, parameter, problem, example)
 
     def unambiguous(self) -> None:
-        """Fail on a union ``typed-toolsets check`` finds ambiguous that no value drawn showed.
+        """Fail on two structs of a union ``typed-toolsets check`` finds ambiguous, unseen.
 
-        The round trip shows most (``str | StrColor``: the enum's values come back as str).
-        Not two structs the second of which adds a defaulted field (``Contact | Employee``):
-        the converter writes that field, so an Employee's JSON is never a Contact's; but a
-        model that leaves it out sends JSON the union reads as a Contact. The example is the
-        union.
+        The round trip shows most ambiguous unions (``str | StrColor``: the enum's values come
+        back as str). Not two structs the second of which adds a defaulted field (``Contact |
+        Employee``): the converter writes that field, so an Employee's JSON is never a
+        Contact's; but a model that leaves it out sends JSON the union reads as a Contact. Only
+        structs (object types): a union whose overlap gives the same value either way
+        (``Literal["auto"] | str``) loses nothing, and ``check`` only warns of it. The example
+        is the union.
         """
         for name, annotation in self.annotations.items():
-            why = _seams.ambiguity(annotation)
+            why = _seams.ambiguity(annotation, objects=True)
             if why is not None:
                 problem = (
                     f"{why} (as typed-toolsets check reports): no value drawn here came back "
@@ -515,8 +517,9 @@ def check_toolset(
        arguments (``null`` for a default) too, once mapped back to the defaults.
     3. Refused: near misses (`invalid_arguments`) are refused with an ``"arguments"`` error that
        names the broken path.
-    4. Unambiguous: no parameter holds a union ``typed-toolsets check`` finds ambiguous, even
-       one no value drawn above showed (two structs, the later adding a defaulted field).
+    4. Unambiguous: no parameter holds two structs (object types) of a union
+       ``typed-toolsets check`` finds ambiguous, even where no value drawn above showed it (the
+       later adding a defaulted field).
 
     Throughout, the fast path (orjson and generated code) and the exact path (strict parsing and
     jsonschema) must agree. Methods are never called unless *call* is true: tools have side

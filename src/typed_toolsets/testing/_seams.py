@@ -319,12 +319,17 @@ def label(annotation: object) -> str:
     return write(annotation)
 
 
-def ambiguity(annotation: object) -> str | None:
-    """Why *annotation* holds an ambiguous union (as ``typed-toolsets check`` says), if it does."""
+def ambiguity(annotation: object, *, objects: bool = False) -> str | None:
+    """Why *annotation* holds an ambiguous union (as ``typed-toolsets check`` says), if it does.
+
+    With *objects*, only a union of two object types (structs, TypedDicts) counts: one read as
+    the other is always another value (a ``Literal["auto"] | str`` gives the same str either
+    way).
+    """
     from typed_toolsets.analysis.ambiguity import find_ambiguity
 
     found = find_ambiguity(annotation)
-    if found is None:
+    if found is None or (objects and not found.objects):
         return None
     if found.null:
         return (
