@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -574,6 +574,18 @@ def test_a_client_that_stops_reading_ends_the_server_quietly() -> None:
     assert "Traceback" not in stderr
 
 
+def _start_long_call(process: subprocess.Popen[bytes], tool: str) -> None:
+    """Call *tool* (a sample sleeper) for 600 seconds, and give the call half a second to start."""
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": tool, "arguments": {"seconds": 600}},
+    }
+    send_line(process, json.dumps(call).encode())
+    time.sleep(0.5)
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="watched on Linux only (epoll)")
 @pytest.mark.parametrize("both", [False, True], ids=["stdout", "stdout-and-stdin"])
 @pytest.mark.parametrize(
@@ -593,14 +605,7 @@ def test_a_client_that_closes_stdout_ends_the_server_while_stdin_stays_open(
         assert process.stdin is not None
         assert process.stdout is not None
         if tool is not None:
-            call = {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "tools/call",
-                "params": {"name": tool, "arguments": {"seconds": 600}},
-            }
-            send_line(process, json.dumps(call).encode())
-            time.sleep(0.5)
+            _start_long_call(process, tool)
         started = time.monotonic()
         process.stdout.close()
         if both:
@@ -628,29 +633,39 @@ def _socket_answer(sock: socket.socket) -> dict[str, Any]:
     return answer
 
 
+@contextlib.contextmanager
+def _serving(stdin: int, stdout: int) -> Iterator[subprocess.Popen[bytes]]:
+    """``serve SAMPLE`` over the descriptors *stdin* (or a pipe, for -1) and *stdout*.
+
+    Killed at the end if it still runs.
+    """
+    with subprocess.Popen(
+        serve_argv(SAMPLE),
+        stdin=subprocess.PIPE if stdin < 0 else stdin,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        bufsize=0,  # each line written at once
+    ) as process:
+        try:
+            yield process
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(BOUND)
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="watched on Linux only (epoll)")
 def test_a_client_closing_a_socket_stdout_ends_the_server() -> None:
     # Node's spawn (Claude Desktop, VS Code, the MCP Inspector) gives a child's stdio as
     # sockets: only a pipe was watched, so the server served on for a client that had gone.
     ours, theirs = socket.socketpair()
-    with subprocess.Popen(
-        serve_argv(SAMPLE),
-        stdin=subprocess.PIPE,
-        stdout=theirs.fileno(),
-        stderr=subprocess.PIPE,
-        bufsize=0,  # each line written at once
-    ) as process:
+    with _serving(-1, theirs.fileno()) as process:
         theirs.close()
-        try:
-            send_line(process, json.dumps(INITIALIZE).encode())
-            assert _socket_answer(ours)["id"] == 0
-            ours.close()
-            status = process.wait(BOUND)
-            stderr = _stderr(process)
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait(BOUND)
+        send_line(process, json.dumps(INITIALIZE).encode())
+        assert _socket_answer(ours)["id"] == 0
+        ours.close()
+        status = process.wait(BOUND)
+        stderr = _stderr(process)
     assert status == 0, stderr
     assert "stdout closed; stopping" in stderr
 
@@ -665,27 +680,16 @@ def test_a_fifo_stdout_opened_for_reading_too_is_not_taken_for_a_closed_one(
     both = os.open(fifo, os.O_RDWR)
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        with subprocess.Popen(
-            serve_argv(SAMPLE),
-            stdin=subprocess.PIPE,
-            stdout=both,
-            stderr=subprocess.PIPE,
-            bufsize=0,
-        ) as process:
-            try:
-                send_line(process, json.dumps(INITIALIZE).encode())
-                wait_until(lambda: select.select([reader], [], [], 0)[0], BOUND, "an answer")
-                time.sleep(1.0)  # unread meanwhile: the pipe stays readable
-                assert process.poll() is None
-                assert json.loads(os.read(reader, 65536))["id"] == 0
-                assert process.stdin is not None
-                process.stdin.close()
-                status = process.wait(BOUND)
-                stderr = _stderr(process)
-            finally:
-                if process.poll() is None:
-                    process.kill()
-                    process.wait(BOUND)
+        with _serving(-1, both) as process:
+            send_line(process, json.dumps(INITIALIZE).encode())
+            wait_until(lambda: select.select([reader], [], [], 0)[0], BOUND, "an answer")
+            time.sleep(1.0)  # unread meanwhile: the pipe stays readable
+            assert process.poll() is None
+            assert json.loads(os.read(reader, 65536))["id"] == 0
+            assert process.stdin is not None
+            process.stdin.close()
+            status = process.wait(BOUND)
+            stderr = _stderr(process)
     finally:
         os.close(both)
         os.close(reader)
@@ -699,27 +703,19 @@ def test_one_socket_for_stdin_and_stdout_is_served_until_it_closes() -> None:
     # The client's requests make the socket readable too: that is no end of stdout (and the
     # watch must not spin on it).
     ours, theirs = socket.socketpair()
-    with subprocess.Popen(
-        serve_argv(SAMPLE), stdin=theirs.fileno(), stdout=theirs.fileno(), stderr=subprocess.PIPE
-    ) as process:
+    with _serving(theirs.fileno(), theirs.fileno()) as process:
         theirs.close()
-        try:
-            ours.sendall(json.dumps(INITIALIZE).encode() + b"\n")
-            assert _socket_answer(ours)["id"] == 0
-            time.sleep(1.0)
-            for index in (1, 2):
-                ours.sendall(
-                    json.dumps({"jsonrpc": "2.0", "id": index, "method": "ping"}).encode() + b"\n"
-                )
-                assert _socket_answer(ours)["id"] == index
-            assert process.poll() is None
-            ours.close()
-            status = process.wait(BOUND)
-            stderr = _stderr(process)
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait(BOUND)
+        ours.sendall(json.dumps(INITIALIZE).encode() + b"\n")
+        assert _socket_answer(ours)["id"] == 0
+        time.sleep(1.0)
+        for index in (1, 2):
+            ping = {"jsonrpc": "2.0", "id": index, "method": "ping"}
+            ours.sendall(json.dumps(ping).encode() + b"\n")
+            assert _socket_answer(ours)["id"] == index
+        assert process.poll() is None
+        ours.close()
+        status = process.wait(BOUND)
+        stderr = _stderr(process)
     assert status == 0, stderr
     assert "Traceback" not in stderr
 
@@ -739,15 +735,7 @@ def test_ctrl_c_ends_the_server_with_status_130_while_the_client_keeps_stdin_ope
     with initialized(SAMPLE) as process:
         assert process.stdin is not None
         if tool is not None:
-            call = {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "tools/call",
-                "params": {"name": tool, "arguments": {"seconds": 600}},
-            }
-            process.stdin.write(json.dumps(call).encode() + b"\n")
-            process.stdin.flush()
-            time.sleep(0.5)
+            _start_long_call(process, tool)
         process.send_signal(signal.SIGINT)
         status = process.wait(20)  # stdin is still open
         stderr = _stderr(process)
