@@ -112,6 +112,62 @@ def test_a_class_named_with_a_dot_is_told_to_use_a_colon(workdir: Path) -> None:
     assert "write" not in str(caught.value)
 
 
+ABSTRACT = """\
+import abc
+
+from typed_toolsets import Toolset, tool
+
+
+class Base(Toolset, abc.ABC):
+    @abc.abstractmethod
+    def helper(self) -> int: ...
+
+    @tool
+    def add(self, *, x: int) -> int:
+        return x + self.helper()
+"""
+
+
+def test_an_abstract_base_is_left_out_of_its_module_and_refused_by_name(workdir: Path) -> None:
+    concrete = (
+        ABSTRACT + "\n\nclass Concrete(Base):\n    def helper(self) -> int:\n        return 1\n"
+    )
+    _write(workdir, "abstract_base_mod.py", concrete)
+    assert [c.__qualname__ for c in load_toolsets("abstract_base_mod")] == ["Concrete"]
+    with pytest.raises(TargetError) as caught:
+        load_toolsets("abstract_base_mod:Base")
+    assert str(caught.value) == (
+        "abstract_base_mod:Base: Base is abstract (it does not implement helper), so it "
+        "cannot be built; name a subclass that implements them"
+    )
+    _write(workdir, "only_abstract_mod.py", ABSTRACT)
+    with pytest.raises(TargetError) as caught:
+        load_toolsets("only_abstract_mod")
+    assert str(caught.value) == (
+        "only_abstract_mod: every Toolset class only_abstract_mod defines is abstract (Base); "
+        "define a subclass that implements their abstract methods, and name it"
+    )
+
+
+def test_a_module_getattr_that_raises_is_a_name_the_module_lacks(workdir: Path) -> None:
+    # PEP 562: a module's own __getattr__ may raise anything for a name it does not have
+    # (here for __all__, a mistyped class and a dotted one).
+    source = TOOLS + (
+        "\n\ndef __getattr__(name: str) -> object:\n"
+        "    raise ImportError(f'optional dependency for {name} missing')\n"
+    )
+    _write(workdir, "lazy_mod.py", source)
+    assert [c.__qualname__ for c in load_toolsets("lazy_mod")] == ["First", "Holder.Second"]
+    with pytest.raises(TargetError) as caught:
+        load_toolsets("lazy_mod:Nope")
+    assert str(caught.value) == (
+        "lazy_mod:Nope: lazy_mod has no Toolset class 'Nope'; its Toolset classes are "
+        "First, Holder.Second"
+    )
+    with pytest.raises(TargetError, match="cannot import 'lazy_mod.First'"):
+        load_toolsets("lazy_mod.First")
+
+
 def test_definition_errors_propagate_or_are_collected(workdir: Path) -> None:
     _write(workdir, "broken_targets.py", BROKEN)
     with pytest.raises(ToolsetDefinitionError) as caught:

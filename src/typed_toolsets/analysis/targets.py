@@ -19,6 +19,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import inspect
 import itertools
 import os
 import sys
@@ -128,7 +129,7 @@ def _file_module(path: Path) -> tuple[str, importlib.machinery.ModuleSpec | None
 
 
 def _same_file(module: types.ModuleType, path: Path) -> bool:
-    found = getattr(module, "__file__", None)
+    found = vars(module).get("__file__")  # not through the module's own __getattr__
     return isinstance(found, str) and Path(found).resolve() == path
 
 
@@ -215,13 +216,13 @@ def load_module(module_text: str, *, recover: bool = True) -> LoadedModule:
         raise failure from None
     if source is not None and not _same_file(module, source):
         # A package file imported by its qualified name found another package of that name.
-        other = getattr(module, "__file__", None) or "a module without a file"
+        other = vars(module).get("__file__") or "a module without a file"
         msg = (
             f"{module_text}: its module name {name!r} is taken by {other}; rename its package, "
             "or check the files in separate runs"
         )
         raise TargetError(msg)
-    path = getattr(module, "__file__", None) or module_text
+    path = vars(module).get("__file__") or module_text
     return LoadedModule(name, module, str(path))
 
 
@@ -249,7 +250,7 @@ def _colon_hint(name: str) -> str:
         module = importlib.import_module(head)
     except (Exception, SystemExit):  # noqa: BLE001 - no hint then: the name's own error stands
         return ""
-    value: object = getattr(module, tail, None)
+    value = _attribute_at(module, tail)
     if isinstance(value, type) and issubclass(value, Toolset) and value is not Toolset:
         return f"; {tail} is a Toolset class of {head}: write {head}:{tail}"
     return ""
@@ -448,6 +449,39 @@ def no_toolsets(
     return TargetError(message)
 
 
+def _only_abstract(target: str, module_name: str, classes: list[type[Toolset]]) -> TargetError:
+    """The usage error of a module target whose Toolset classes are all abstract."""
+    names = ", ".join(cls.__qualname__ for cls in classes)
+    return TargetError(
+        f"{target}: every Toolset class {module_name} defines is abstract ({names}); "
+        "define a subclass that implements their abstract methods, and name it"
+    )
+
+
+def _abstract_class(target: str, cls: type[Toolset]) -> TargetError:
+    """The usage error of a target naming an abstract Toolset class, which cannot be built."""
+    methods = ", ".join(sorted(getattr(cls, "__abstractmethods__", ())))
+    return TargetError(
+        f"{target}: {cls.__qualname__} is abstract (it does not implement {methods}), so it "
+        "cannot be built; name a subclass that implements them"
+    )
+
+
+def _attribute_at(owner: object, dotted: str) -> object:
+    """The attribute *dotted* (``Outer.Inner``) of *owner*, or None when it has none.
+
+    A module's own ``__getattr__`` (PEP 562) may raise anything for a name it lacks: that is
+    having none, not a failure of the command.
+    """
+    value = owner
+    for part in dotted.split("."):
+        try:
+            value = getattr(value, part, None)
+        except Exception:  # noqa: BLE001 - see above
+            return None
+    return value
+
+
 def no_class(
     target: str, module_name: str, module: types.ModuleType, class_name: str
 ) -> TargetError:
@@ -457,9 +491,7 @@ def no_class(
     ones ("did you mean"), else every Toolset class the module has.
     """
     message = f"{target}: {module_name} has no Toolset class {class_name!r}"
-    value: object = module
-    for part in class_name.split("."):
-        value = getattr(value, part, None)
+    value = _attribute_at(module, class_name)
     if value is Toolset:
         message += " (it is the base class Toolset, which has no tools)"
     elif isinstance(value, type):
@@ -496,10 +528,11 @@ def toolset_classes(module: types.ModuleType) -> list[type[Toolset]]:
                 visit(members)  # classes nested in any class of the module
 
     visit(dict(vars(module)))
-    exported: object = getattr(module, "__all__", ())
+    # Read from the namespace: a module's own ``__getattr__`` (PEP 562) may raise anything.
+    exported: object = vars(module).get("__all__", ())
     names = typing.cast("list[object]", exported) if isinstance(exported, (list, tuple)) else []
     for name in names:
-        value = getattr(module, str(name), None)
+        value = _attribute_at(module, str(name))
         if (
             isinstance(value, type)
             and issubclass(value, Toolset)
@@ -512,9 +545,7 @@ def toolset_classes(module: types.ModuleType) -> list[type[Toolset]]:
 
 def resolve_class(module: types.ModuleType, qualname: str) -> type[Toolset] | None:
     """The Toolset class *qualname* (``Outer.Inner``) of *module*, or None."""
-    value: object = module
-    for part in qualname.split("."):
-        value = getattr(value, part, None)
+    value = _attribute_at(module, qualname)
     if isinstance(value, type) and issubclass(value, Toolset) and value is not Toolset:
         return value
     return None
@@ -537,8 +568,15 @@ def load_toolsets(target: str) -> list[type[Toolset]]:
         classes = toolset_classes(module)
         if not classes:
             raise no_toolsets(target, loaded.name, module)
-        return classes
+        # An abstract base (its subclasses implement what it leaves out) is not a toolset to
+        # build: the module's other classes are, when it has any.
+        concrete = [cls for cls in classes if not inspect.isabstract(cls)]
+        if not concrete:
+            raise _only_abstract(target, loaded.name, classes)
+        return concrete
     found = resolve_class(module, class_name)
     if found is None:
         raise no_class(target, loaded.name, module, class_name)
+    if inspect.isabstract(found):
+        raise _abstract_class(target, found)
     return [found]
