@@ -179,15 +179,17 @@ def test_a_forward_reference_beside_another_problem_of_its_method_is_checked(
     )
     status, out, err = run(capsys, str(path))
     assert (status, err) == (1, "")
+    # In the parameters' order, as the plugin tells them (once the module has run, p is read
+    # where it stands in the method).
     assert out == [
-        (
-            "forward_mod.py:10: error: Top.both: parameter 'q' has the default True, which is "
-            "not a valid int (True is not an int)  [toolset-signature]"
-        ),
         (
             "forward_mod.py:10: error: Top.both: parameter 'p' has type Point, which has no JSON "
             "Schema (field Point.cb: bytes cannot be sent as JSON; use str (for example base64 "
             "text))  [toolset-param-type]"
+        ),
+        (
+            "forward_mod.py:10: error: Top.both: parameter 'q' has the default True, which is "
+            "not a valid int (True is not an int)  [toolset-signature]"
         ),
         "Found 2 problems in 1 file (checked 1 toolset)",
     ]
@@ -399,6 +401,47 @@ def test_names_still_undefined_beside_an_annotation_that_cannot_be_evaluated_are
             "'type')  [toolset-param-type]"
         ),
         f"typing_only_mod.py:18: error: Tasks.f: parameter 'c': {unresolved}",
+        "Found 3 problems in 1 file (checked 1 toolset)",
+    ]
+
+
+def test_names_still_undefined_beside_any_other_problem_are_told_in_one_run(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Only `z` was told (a type with no schema hid the names of `x` and `w`, told once it was
+    # fixed); the plugin tells all three, in the parameters' order, and so does check now.
+    path = write(
+        "hidden_names_mod.py",
+        """\
+        from __future__ import annotations
+
+        from typing import TYPE_CHECKING
+
+        from typed_toolsets import Toolset, tool
+
+        if TYPE_CHECKING:
+            from uuid import UUID
+
+
+        class Ids(Toolset):
+            @tool
+            def f(self, *, x: UUID, z: object, w: Nowhere) -> None: ...
+        """,
+    )
+    status, out, err = run(capsys, str(path))
+    assert (status, err) == (1, "")
+    where = (
+        "which Python cannot find when it resolves the annotation; define or import it at the "
+        "module's top level (an import under `if TYPE_CHECKING:` or a name inside a function is "
+        "not enough)  [toolset-param-type]"
+    )
+    assert out == [
+        f"hidden_names_mod.py:13: error: Ids.f: parameter 'x': an annotation names 'UUID', {where}",
+        (
+            "hidden_names_mod.py:13: error: Ids.f: parameter 'z' has type object, which has no "
+            "JSON Schema (object has no JSON Schema; use a concrete type)  [toolset-param-type]"
+        ),
+        f"hidden_names_mod.py:13: error: Ids.f: parameter 'w': an annotation names 'Nowhere', {where}",
         "Found 3 problems in 1 file (checked 1 toolset)",
     ]
 

@@ -164,7 +164,7 @@ def test_a_module_getattr_that_raises_is_a_name_the_module_lacks(workdir: Path) 
         "lazy_mod:Nope: lazy_mod has no Toolset class 'Nope'; its Toolset classes are "
         "First, Holder.Second"
     )
-    with pytest.raises(TargetError, match="cannot import 'lazy_mod.First'"):
+    with pytest.raises(TargetError, match=r"cannot import 'lazy_mod\.First'"):
         load_toolsets("lazy_mod.First")
 
 

@@ -353,9 +353,10 @@ class _Checker:
             found = make_problem("raised", toolset, message=str(exc))
             self.add(Finding(origin.call_path or fallback, origin.call_line, found))
             return
+        problems, read = self.deferred_read(exc, cls)
         repeats: dict[str, int] = {}
         items = 0  # the problems of `exports` items so far: the n-th is of the n-th such item
-        for found in exc.problems:
+        for found in problems:
             if (
                 found.toolset is None
                 or found.code == _INIT
@@ -384,21 +385,37 @@ class _Checker:
             # The plugin reports a class's ambiguous unions beside its errors: so does check.
             path = self.file_of(cls) or origin.path or fallback
             qualname = class_display_name(cls.__qualname__)
-            read = list(exc._parameters)  # pyright: ignore[reportPrivateUsage]
-            # Its methods that named a class defined later were not read when it failed; the
-            # module has run since: read now, as the first to_tools() would (and the plugin does).
-            for method, func, owner in exc._deferred:  # pyright: ignore[reportPrivateUsage]
-                info, failed, parameters = read_deferred(
-                    qualname, method, typing.cast("Callable[..., Any]", func), owner
-                )
-                for found in failed:
-                    if found not in exc.problems:  # told already, when the class failed
-                        self.add(Finding(path, self.locate(cls, path, found, 0), found))
-                if info is not None:
-                    parameters = [(p.name, p.annotation) for p in info.params]
-                read += [(method, *p) for p in parameters]
             for method, parameter, annotation in read:
                 self.ambiguity(cls, path, qualname, method, parameter, annotation)
+
+    @staticmethod
+    def deferred_read(
+        exc: ToolsetDefinitionError, cls: type | None
+    ) -> tuple[list[Problem], list[tuple[str, str, object]]]:
+        """The problems of a class that failed, its deferred methods read, and the parameters read.
+
+        Its methods that named a class defined later were not read when it failed; the module has
+        run since: they are read now, as the first to_tools() would (and the plugin does). Such a
+        method's problems take the place of those told when the class failed, in the order the
+        method has them (a name still undefined among its other problems, as the plugin tells it).
+        """
+        problems = list(exc.problems)
+        read = list(exc._parameters)  # pyright: ignore[reportPrivateUsage]
+        if cls is None:
+            return problems, read
+        qualname = class_display_name(cls.__qualname__)
+        for method, func, owner in exc._deferred:  # pyright: ignore[reportPrivateUsage]
+            info, failed, parameters = read_deferred(
+                qualname, method, typing.cast("Callable[..., Any]", func), owner
+            )
+            # Where the first of them was told (nothing before it is removed), else at the end.
+            at = next((i for i, found in enumerate(problems) if found in failed), len(problems))
+            problems = [found for found in problems if found not in failed]
+            problems[at:at] = failed
+            if info is not None:
+                parameters = [(p.name, p.annotation) for p in info.params]
+            read += [(method, *p) for p in parameters]
+        return problems, read
 
     # -- a class that was built
 

@@ -238,6 +238,8 @@ def read_method(
     # these for ambiguous unions when the method has problems (as the plugin does).
     read: list[tuple[str, object]] = []
     unresolved: list[tuple[str, str]] = []
+    # Where each unresolved name falls among the problems (how many were found before it).
+    places: list[int] = []
     for parameter in parameters:
         try:
             annotation = resolve_annotation_for(
@@ -252,6 +254,7 @@ def read_method(
         except Unresolved as exc:
             # Keep checking the other parameters: each one's missing name is reported.
             unresolved.append((exc.name, parameter.name))
+            places.append(len(problems))
             continue
         if annotation is MISSING:
             continue
@@ -261,6 +264,7 @@ def read_method(
             # A name in a struct's own annotations (a field of a class the parameter takes):
             # reported at the parameter, as a name in its annotation is.
             unresolved.append((exc.name, parameter.name))
+            places.append(len(problems))
             continue
         except Unsupported as exc:
             problems.append(
@@ -295,13 +299,18 @@ def read_method(
                 description=description_of(annotation) or docs.get(parameter.name),
             )
         )
-    if deferred and unresolved and problems and all(p.kind == "bad-annotation" for p in problems):
-        # Read once the module has run, a name still undefined stays so. An annotation that
-        # cannot be evaluated hid it, though the plugin tells it (mypy itself reports such an
-        # annotation, not the plugin): each is told, in the parameters' order.
-        position = {p.name: i for i, p in enumerate(parameters)}
-        every = [*problems, *unresolved_problems(class_name, method_name, unresolved)]
-        problems = sorted(every, key=lambda p: position.get(p.parameter or "", -1))
+    if deferred and unresolved and problems:
+        # Read once the module has run, a name still undefined stays so: each is told among
+        # the method's other problems, where its parameter's type problem would be (as the
+        # plugin tells them), not left for after those are fixed.
+        told = unresolved_problems(class_name, method_name, unresolved)
+        every: list[Problem] = []
+        start = 0
+        for place, found in zip(places, told, strict=True):
+            every += problems[start:place]
+            every.append(found)
+            start = place
+        problems = every + problems[start:]
     if problems:
         raise SignatureProblems(problems, read, unresolved=bool(unresolved))
     if unresolved:

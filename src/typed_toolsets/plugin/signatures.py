@@ -193,6 +193,7 @@ class SignatureCheck:
                     "unresolved-name", self.class_name, method, parameter, name=unresolved[key]
                 )
                 unresolved_names.append((found, place(index)))
+                problems.append((found, place(index)))
                 continue
             arg_type = signature.arg_types[index]
             reported = self.type_problem(method, parameter, arg_type)
@@ -206,9 +207,11 @@ class SignatureCheck:
                 reported = self.ambiguity_problem(method, parameter, arg_type)
             if reported is not None:
                 problems.append((reported, place(index)))
-        if unresolved_names and all(p.kind == "ambiguous-union" for p, _ in problems):
+        if unresolved_names and all(
+            p.kind in ("ambiguous-union", "unresolved-name") for p, _ in problems
+        ):
             # The run time reports the names it cannot resolve, each parameter's, before it
-            # looks for ambiguity (as `check` does).
+            # looks for ambiguity (as `check` does); among other problems, each in its place.
             return unresolved_names
         return problems
 

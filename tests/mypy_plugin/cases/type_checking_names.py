@@ -38,9 +38,10 @@ class Tasks(Toolset):
 
 
 class Broken(Toolset):
-    # The run time reports the other problems first (the class is not created): so does mypy.
+    # Class creation reports only the other problem (a name may be defined later in the
+    # module); check, read once the module has run, and mypy tell both, in the parameters' order.
     @tool
-    def other_problems_first(self, *, priority: Priority, data: bytes) -> int:  # E: Broken.other_problems_first: parameter 'data' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
+    def other_problems_first(self, *, priority: Priority, data: bytes) -> int:  # E: Broken.other_problems_first: parameter 'priority': an annotation names 'Priority', which Python cannot find when it resolves the annotation; define or import it at the module's top level (an import under `if TYPE_CHECKING:` or a name inside a function is not enough)  [toolset-param-type]  # E: Broken.other_problems_first: parameter 'data' has type bytes, which has no JSON Schema (bytes cannot be sent as JSON; use str (for example base64 text))  [toolset-param-type]
         return len(data)
 
 
