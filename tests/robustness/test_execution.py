@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import asyncio
+import builtins
 import contextlib
 import functools
 import gc
@@ -406,6 +407,62 @@ def test_other_base_exceptions_are_execution_errors(name: str, exc: BaseExceptio
     result = asyncio.run(proxy.ainvoke(None))
     assert result.error is not None
     assert result.error.kind == "execution"
+
+
+class _ReprRaises(Exception):
+    def __repr__(self) -> str:
+        raise RuntimeError("repr failed")
+
+
+class _NameRaises(type):
+    @property
+    def __name__(cls) -> str:  # type: ignore[override]
+        raise RuntimeError("name failed")
+
+
+class _Nameless(Exception, metaclass=_NameRaises):
+    pass
+
+
+def _nested(depth: int) -> Exception:
+    group: Any = vars(builtins).get("ExceptionGroup")
+    if group is None:  # Python 3.10: the backport cattrs and anyio raise there
+        from exceptiongroup import ExceptionGroup as group  # type: ignore[import-not-found,no-redef,unused-ignore]
+    found: Exception = ValueError("leaf")
+    for _ in range(depth):
+        found = group("group", [found])
+    return found
+
+
+@pytest.mark.parametrize(
+    ("exc", "shown"),
+    [
+        (_ReprRaises("x"), "_ReprRaises: x"),
+        (_Nameless("w"), "_Nameless: w"),
+        # A group nested deeper than asyncio can write (its repr recurses).
+        (_nested(600), "ExceptionGroup: group"),
+    ],
+    ids=["repr-raises", "metaclass-name-raises", "deep-group"],
+)
+@pytest.mark.parametrize("name", ["throws", "athrows", "throws_in_thread", "athrows_with_deadline"])
+def test_an_exception_that_cannot_be_written_is_an_execution_error_and_leaves_asyncio_whole(
+    name: str, exc: Exception, shown: str
+) -> None:
+    # An async tool's exception, held by the task a sync call ran it in, broke that runner's
+    # cleanup (asyncio writes the task when it restores the Ctrl-C handler): the call named
+    # the wrong exception, and every later asyncio.run of the process raised.
+    _raise["now"] = exc
+    proxy = stubborn()[name]
+    for message in (
+        proxy.dynamic_call(None),
+        asyncio.run(proxy.adynamic_call(None)),
+    ):
+        assert message.startswith(f"Error: Tool 'stubborn_{name}' failed: {shown}")
+    result = proxy.invoke(None)
+    assert result.error is not None
+    assert result.error.kind == "execution"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert asyncio.run(asyncio.sleep(0, "still runs")) == "still runs"
 
 
 if sys.version_info < (3, 11):

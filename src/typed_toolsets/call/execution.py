@@ -536,12 +536,40 @@ def run_apart(coroutine: Coroutine[Any, Any, _T]) -> _T:
 
     if sys.version_info >= (3, 11):
         with asyncio.Runner(loop_factory=asyncio.new_event_loop) as runner:
-            return runner.run(coroutine)
-    loop = asyncio.new_event_loop()  # pragma: no cover - Python 3.10
-    try:  # pragma: no cover
-        return loop.run_until_complete(coroutine)
-    finally:  # pragma: no cover
-        finish_loop(loop)
+            outcome = runner.run(_held(coroutine))
+    else:  # pragma: no cover - Python 3.10
+        loop = asyncio.new_event_loop()
+        try:
+            outcome = loop.run_until_complete(_held(coroutine))
+        finally:
+            finish_loop(loop)
+    if isinstance(outcome, _Raised):
+        raise outcome.exception
+    return outcome
+
+
+class _Raised:
+    """What a coroutine run by `run_apart` raised, carried out of the loop as a value."""
+
+    __slots__ = ("exception",)
+
+    def __init__(self, exception: Exception) -> None:
+        self.exception = exception
+
+
+async def _held(coroutine: Coroutine[Any, Any, _T]) -> _T | _Raised:
+    """*coroutine*'s value, or what it raised, held: its task never ends in an exception.
+
+    A task that ends in one is shown with it wherever asyncio shows the task: the runner's
+    Ctrl-C handler does (``signal.getsignal`` writes it), and an exception whose ``repr`` raises
+    (or a group nested too deep to write) then broke that runner's own cleanup, leaving its
+    handler installed and every later ``asyncio.run`` of the process failing. A stop
+    (`KeyboardInterrupt`, `SystemExit`, cancellation) goes through the runner as before.
+    """
+    try:
+        return await coroutine
+    except Exception as exc:  # noqa: BLE001 - raised again, outside the loop
+        return _Raised(exc)
 
 
 def retrieved(future: asyncio.Future[Any]) -> None:

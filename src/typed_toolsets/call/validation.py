@@ -530,8 +530,12 @@ def exception_text(exc: BaseException, limit: int) -> str:
             text = f"{text}: {'; '.join(leaves)}" if text else "; ".join(leaves)
     except Exception:  # noqa: BLE001 - a broken __str__ must not break the error path
         text = ""
-    name = type(exc).__name__
+    # The class's own name, past any ``__name__`` its metaclass defines (which may raise).
+    name: str = _TYPE_NAME.__get__(type(exc), type)
     return f"{name}: {short_text(text, limit)}" if text else name
+
+
+_TYPE_NAME: Final = vars(type)["__name__"]
 
 
 #: At most this many innermost exceptions of a group are written (each is cut anyway).
