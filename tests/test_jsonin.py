@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import subprocess
 import sys
 import textwrap
@@ -796,3 +797,76 @@ class TestCorpus:
 )
 def test_a_link_is_written_out_from_the_top(link: Link, path: tuple[str | int, ...]) -> None:
     assert path_of(link) == path
+
+
+# ---------------------------------------------------------------- a dict found over the limit
+
+
+_wide_values: st.SearchStrategy[object] = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    # Floats Python and orjson write apart (1e+16 and 1e16), and NaN, which orjson writes null.
+    | st.floats(allow_infinity=True)
+    | st.sampled_from([1e16, 1e-7, 1.5e300, 0.1, -0.0, math.nan, math.inf])
+    | text,
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.tuples(inner, inner)
+        | st.dictionaries(text, inner, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+@given(
+    st.dictionaries(text, _wide_values, min_size=1, max_size=5),
+    st.integers(1, 120),
+    st.integers(1, 6),
+)
+def test_a_dict_over_the_limit_is_refused_as_the_walk_refuses_it(
+    arguments: dict[str, Any], max_bytes: int, max_depth: int
+) -> None:
+    # The fast path hands such a dict over with orjson's writing of it; the exact path refuses
+    # it from that when it can (no walk in Python): the same refusal, or the same finding first
+    # (a NaN, a depth) when it cannot.
+    import orjson
+
+    from typed_toolsets.call.exact import read_arguments
+    from typed_toolsets.types.handover import Oversized
+
+    try:
+        written = orjson.dumps(arguments)
+    except TypeError:  # an integer or a depth orjson refuses: the fast path hands it over plain
+        return
+    limits = Limits(max_argument_bytes=max_bytes, max_depth=max_depth)
+    walked = read_arguments("t", limits, arguments)
+    handed = read_arguments("t", limits, arguments, Oversized(written))
+    if isinstance(walked, dict):
+        assert handed == walked
+    else:
+        assert not isinstance(handed, dict)
+        assert handed.message == walked.message
+
+
+def test_a_dict_far_over_the_limit_is_refused_without_the_walk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (take,) = InputToolset.to_tools()
+    arguments = {"items": [[1, 2]] * 400_000}  # 2.4 MB as JSON
+    walked = take.dynamic_call(arguments)
+    assert walked == (
+        "Error: Arguments for tool 'input_take' are more than 1,000,000 bytes, over the limit of "
+        "1,000,000 bytes (Limits.max_argument_bytes); send less data"
+    )
+
+    def no_walk(arguments: object, limits: Limits) -> dict[str, object]:
+        raise AssertionError("walked")
+
+    monkeypatch.setattr(jsonin, "copy_mapping", no_walk)
+    assert take.dynamic_call(arguments) == walked
+    just_over = {"items": [7] * 499_996}  # 3 bytes over the limit
+    assert take.dynamic_call(just_over) == (
+        "Error: Arguments for tool 'input_take' are 1,000,003 bytes, over the limit of "
+        "1,000,000 bytes (Limits.max_argument_bytes); send less data"
+    )

@@ -20,7 +20,7 @@ from typing_extensions import Never
 from typed_toolsets.definition.limits import Limits
 from typed_toolsets.types.arguments import ArgumentsVariant
 from typed_toolsets.types.fastpath import FastArguments
-from typed_toolsets.types.handover import CutShort, Handover
+from typed_toolsets.types.handover import CutShort, Handover, Oversized
 from typed_toolsets.types.typespec import structures_numbers
 
 from .execution import internal_error
@@ -33,6 +33,7 @@ from .jsonin import (
     depth_limit,
     load_arguments,
 )
+from .jsonvalues import size_refusal
 from .result import ToolError, ToolResult
 from .strict import StrictArguments
 
@@ -212,6 +213,12 @@ def read_arguments(
         deep (``"limit"``), not JSON or not an object (``"arguments"``), or holding a value
         that is no JSON value (refused at its path).
     """
+    if isinstance(handover, Oversized):
+        # A dict the fast path found over the limit: refused without a walk when it can be.
+        try:
+            size_refusal(arguments, handover.written, limits)
+        except LimitExceeded as exc:
+            return limit_error(name, exc)
     if isinstance(handover, CutShort):
         # The strict parser's own error, found by the fast path: not read again (nor raised).
         # It stops at the text's end, expecting more: `json_hint`'s hint for that, looked up.

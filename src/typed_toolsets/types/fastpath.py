@@ -78,6 +78,7 @@ from .handover import (
     UNIQUE_KEYS_FROM,
     UNIQUE_KEYS_OPTIONS,
     Handover,
+    Oversized,
     count_char,
     cut_short,
     escaped_colon,
@@ -194,6 +195,7 @@ _SHARED: Final[dict[str, Any]] = {
     "deeper": nests_deeper,
     "reading": strict_reading,
     "cut": cut_short,
+    "Oversized": Oversized,
     "Reject": Reject,
     "M": MISSING,
     "flat": FLAT_TYPES,
@@ -334,7 +336,7 @@ def make_fast_arguments(
         "            text = dumps(arguments, None, plain_only)",
         "            size = len(text)",
         f'            if size > {sure} and size + text.count(b"e") > {max_bytes}:',
-        f"                {miss}",
+        "                return exact(arguments, Oversized(text))",
         *(
             [
                 # Only strings, integers, booleans and nulls, which orjson has written (so no

@@ -49,6 +49,7 @@ __all__ = [
     "UNIQUE_KEYS_OPTIONS",
     "CutShort",
     "Handover",
+    "Oversized",
     "cut_short",
     "reads_alike",
     "strict_reading",
@@ -191,7 +192,7 @@ def _few_alike(value: dict[str, object], max_depth: int) -> bool | None:
 #: did not structure (True), or also their reading, the same as strict parsing gives (a dict); or,
 #: for JSON text (a str) orjson found invalid, its error, which says where it stopped reading, or
 #: for an object's text cut before its closing brace, the strict parser's own error (`CutShort`).
-Handover: TypeAlias = "bool | dict[str, object] | json.JSONDecodeError | CutShort"
+Handover: TypeAlias = "bool | dict[str, object] | json.JSONDecodeError | CutShort | Oversized"
 
 
 # An object's values, as a function of the object (in C).
@@ -425,6 +426,23 @@ def strict_reading(
     except Exception:  # noqa: BLE001 - whatever it was, the exact path reads the text itself
         return True
     return value
+
+
+@typing.final
+class Oversized:
+    """orjson's writing of a dict (the fast path's, for its size) that is over the byte limit.
+
+    Handed over so the exact path can refuse it without walking it in Python (see
+    `typed_toolsets.call.jsonvalues.size_refusal`): a walk of a few megabytes took a second.
+
+    Attributes:
+        written: orjson's compact text of the dict.
+    """
+
+    __slots__ = ("written",)
+
+    def __init__(self, written: bytes) -> None:
+        self.written = written
 
 
 @typing.final
