@@ -5,8 +5,12 @@ from __future__ import annotations
 import inspect
 import json
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from tests.strategies.toolsets import echo_tool, make_echo_toolset
-from typed_toolsets.call import refusal, validation
+from typed_toolsets.call import paths, refusal
 from typed_toolsets.call.refusal import ArgumentsRefusal, message_prefix
 
 
@@ -40,7 +44,7 @@ def test_paths_kept_for_reuse_are_few_and_short() -> None:
     long_key = "k" * 1000
     message = tool.dynamic_call({"value": {long_key: "x"}})
     written_path = f"value.{long_key}"  # shown with its middle left out: the message stays short
-    head, tail = validation._SHOWN_HEAD, validation._SHOWN_TAIL  # pyright: ignore[reportPrivateUsage]
+    head, tail = paths._SHOWN_HEAD, paths._SHOWN_TAIL  # pyright: ignore[reportPrivateUsage]
     assert f": {written_path[:head]}...{written_path[-tail:]}: 'x'" in message
     written = refusal._written  # pyright: ignore[reportPrivateUsage]
     assert len(written) <= refusal._WRITTEN_PATHS  # pyright: ignore[reportPrivateUsage]
@@ -120,3 +124,48 @@ def test_a_long_key_holding_the_arguments_is_shown_cut_in_the_hint() -> None:
     message = proxy.dynamic_call({key: {"query": "x"}})
     assert message.endswith(f"send them at the top level, not inside '{'k' * 55}...'")
     assert len(message) < 600
+
+
+_KEY_CHARACTERS = ["a", "Z", "_", "1", " ", "'", '"', "\\", "\x00", "\x7f", "é", "\U0001f600", "-"]
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(0, 99),
+            st.text(st.sampled_from(_KEY_CHARACTERS), min_size=0, max_size=30),
+            # Keys around and past the length written whole (`_LONG_KEY`, 800).
+            st.builds(
+                lambda part, count, end: part * count + end,
+                st.text(st.sampled_from(_KEY_CHARACTERS), min_size=1, max_size=4),
+                st.integers(150, 1200),
+                st.text(st.sampled_from(_KEY_CHARACTERS), max_size=3),
+            ),
+            st.integers(790, 2000).map(lambda n: "k" * n),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_a_path_with_a_long_key_is_shown_as_if_written_whole(path: list[str | int]) -> None:
+    assert paths.shown_dotted_path(path) == paths.shown_path(paths.dotted_path(path))
+
+
+def test_a_long_unknown_key_is_not_escaped_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A long key of quotes and backslashes was quoted and escaped whole (700 KB: 60 ms, a hundred
+    # accepted calls of that size) before all but its two ends were left out of the message.
+    tool = echo_tool(int)
+    key = "'\"\\-" * 100_000  # 600 KB as JSON
+    escaped = paths.json_escaped
+
+    def bounded(written: str) -> str:
+        assert len(written) < 10_000, "a long key escaped whole"
+        return escaped(written)
+
+    monkeypatch.setattr(paths, "json_escaped", bounded)
+    message = tool.dynamic_call(json.dumps({"value": 1, key: 2}))
+    shown = paths.shown_path(f"[{escaped(repr(key))}]")
+    assert message == (
+        f"Error: Invalid arguments for tool {tool.name!r}: {shown}: unexpected argument; "
+        "expected only: value"
+    )

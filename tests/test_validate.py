@@ -24,12 +24,11 @@ from tests.test_export_strict import Cat as Kitty
 from tests.test_export_strict import Dog as Puppy
 from typed_toolsets import ArgumentProblem, Toolset, register_type, tool
 from typed_toolsets.call.jsonschema_errors import problems
+from typed_toolsets.call.paths import dotted_path, json_path
 from typed_toolsets.call.shown import short
 from typed_toolsets.call.validation import (
     MAX_PROBLEMS,
     collect,
-    dotted_path,
-    json_path,
     union_expectation,
     union_mismatch,
 )

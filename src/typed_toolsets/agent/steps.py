@@ -27,9 +27,10 @@ from typed_toolsets._public import public_in
 from typed_toolsets.call.jsonbounds import LimitExceeded, NotJSONValue, depth_over
 from typed_toolsets.call.jsonin import MAX_NESTING, InvalidJSON, parse_strict
 from typed_toolsets.call.jsonvalues import copy_mapping
+from typed_toolsets.call.paths import dotted_path
 from typed_toolsets.call.result import short_repr
 from typed_toolsets.call.shown import short
-from typed_toolsets.call.validation import dotted_path, with_article
+from typed_toolsets.call.validation import with_article
 from typed_toolsets.export.calls import read_arguments
 from typed_toolsets.rules.sendable import valid_text
 from typed_toolsets.types.typespec import json_type_of

@@ -75,8 +75,8 @@ def _repeated(key: str, where: str = "") -> str:
     The key is cut, and the path's middle left out, as a refusal's values and paths are: both
     are the model's, of any length.
     """
+    from .paths import shown_path
     from .shown import short  # the words of a refusal, not of every call
-    from .validation import shown_path
 
     at = f" at {shown_path(where)}" if where else ""
     return f"the key {short(key)} appears more than once in an object{at}"
@@ -138,7 +138,7 @@ def _where_repeated(text: str, error: _DuplicateKeyError) -> str:
         if isinstance(item, _Repeated):
             if not path:
                 break  # the arguments object itself
-            from .validation import dotted_path  # the words of a refusal, not of every call
+            from .paths import dotted_path  # the words of a refusal, not of every call
 
             return _repeated(item.key, dotted_path(path))
         if isinstance(item, dict):
@@ -193,7 +193,7 @@ def _first_lone_surrogate(value: object) -> str | None:
     Walked again, in the text's order and with paths, only once one was found (None when
     *value* holds none).
     """
-    from .validation import dotted_path  # the words of a refusal only
+    from .paths import dotted_path  # the words of a refusal only
 
     # Each item with its path (a key's own path is its object's).
     stack: list[tuple[object, tuple[str | int, ...]]] = [(value, ())]

@@ -24,6 +24,7 @@ from typed_toolsets.types.arguments import ArgumentsVariant, Unbuilt
 from typed_toolsets.types.typespec import Path
 
 from .checker import Checker
+from .paths import json_path, shown_dotted_path
 from .quoted import quoted_object
 from .result import ArgumentProblem, ToolError
 from .shown import short
@@ -31,9 +32,6 @@ from .validation import (
     MAX_PROBLEMS,
     Problem,
     collect,
-    dotted_path,
-    json_path,
-    shown_path,
     unbuilt_reason,
 )
 
@@ -58,7 +56,7 @@ def checker_of(variant: ArgumentsVariant) -> Checker:
 #: are structured well within it, on a fresh stack.
 _DEFAULT_RECURSION_LIMIT: Final = 1000
 
-#: Paths already written for a message (`dotted_path`), by path: the same few recur.
+#: Paths already written for a message (`shown_dotted_path`), by path: the same few recur.
 _written: Final[dict[Path, str]] = {}
 #: At most this many are kept, each at most `_WRITTEN_CHARS` long: keys come from the model.
 _WRITTEN_PATHS: Final = 4096
@@ -66,12 +64,10 @@ _WRITTEN_CHARS: Final = 80
 
 
 def _write(path: Path) -> str:
-    written = dotted_path(path)
-    if len(written) <= _WRITTEN_CHARS:
-        if len(_written) < _WRITTEN_PATHS:
-            _written[path] = written
-        return written
-    return shown_path(written)  # a long key the model sent: its middle left out
+    written = shown_dotted_path(path)  # a long key the model sent: its middle left out
+    if len(written) <= _WRITTEN_CHARS and len(_written) < _WRITTEN_PATHS:
+        _written[path] = written
+    return written
 
 
 def message_prefix(tool: str) -> str:

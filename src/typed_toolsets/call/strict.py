@@ -239,7 +239,7 @@ def _is_object(schema: Mapping[str, Any]) -> bool:
 
 def schema_path(path: tuple[str | int, ...]) -> str:
     """A place in an arguments schema as a JSON path: ``$.items[*].labels`` (``*``: any item)."""
-    from .validation import json_path  # imports jsonschema: only for a refusal's message
+    from .paths import json_path
 
     text = "$"
     for segment in path:

@@ -32,7 +32,7 @@ from typed_toolsets.types.typespec import BoundLost, Path
 
 from .jsonbounds import FLOAT_RANGE
 from .quoted import member_hint, quoted_hint, union_hint
-from .shown import json_escaped, short, short_text
+from .shown import short, short_text
 
 __all__ = [
     "MAX_PROBLEMS",
@@ -41,15 +41,12 @@ __all__ = [
     "as_dict",
     "collect",
     "counted",
-    "dotted_path",
     "exception_text",
     "expectation",
     "join_phrases",
-    "json_path",
     "keyword_reason",
     "missing",
     "reason_of",
-    "shown_path",
     "suffix_of",
     "unbuilt_reason",
     "unexpected",
@@ -112,49 +109,6 @@ def with_article(word: str) -> str:
 
 
 Problem = tuple[Path, str]
-
-
-# ------------------------------------------------------------------------------------- paths
-
-
-def json_path(path: Iterable[str | int]) -> str:
-    """Write a path as a JSON path: ``$.owner.age``, ``$.tags[3]``, ``$['odd key']``."""
-    written = dotted_path(path)  # "$" only for the root: no key is written bare as "$"
-    if written == "$":
-        return written
-    return "$" + written if written.startswith("[") else "$." + written
-
-
-def dotted_path(path: Iterable[str | int]) -> str:
-    """Write a path for a message: ``owner.age``, ``tags[3]``; the root itself is ``$``.
-
-    It is the JSON path (`json_path`) without its leading ``$`` and the dot after it; a refusal's
-    message writes one per problem, its details (built when asked) the JSON paths.
-    """
-    written = ""  # most paths are a key or two: added to in place, without a list to join
-    for item in path:
-        if isinstance(item, int):
-            written += f"[{item}]"
-        elif item.isidentifier():
-            written = f"{written}.{item}" if written else item
-        else:
-            written += f"[{json_escaped(repr(item))}]"
-    return written or "$"
-
-
-#: A path longer than this is shown in a message with its middle left out (`_SHOWN_HEAD`
-#: characters, "...", `_SHOWN_TAIL`): a key the model sent is echoed, and a message stays short
-#: however long the key. The problem's details keep the path whole.
-_SHOWN_CHARS: Final = 200
-_SHOWN_HEAD: Final = 150
-_SHOWN_TAIL: Final = 47
-
-
-def shown_path(written: str) -> str:
-    """A path written by `dotted_path`, as a message shows it: its middle left out when long."""
-    if len(written) > _SHOWN_CHARS:
-        return f"{written[:_SHOWN_HEAD]}...{written[-_SHOWN_TAIL:]}"
-    return written
 
 
 # ----------------------------------------------------------------------------------- reasons

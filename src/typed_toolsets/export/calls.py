@@ -19,10 +19,10 @@ import attrs
 
 from typed_toolsets.call.exact import read_arguments as _read_arguments
 from typed_toolsets.call.jsonbounds import depth_over
+from typed_toolsets.call.paths import json_path
 from typed_toolsets.call.proxy import Arguments, ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
 from typed_toolsets.call.shown import short
-from typed_toolsets.call.validation import json_path
 from typed_toolsets.definition.limits import Limits
 
 from .dialects import unique_tools

@@ -14,9 +14,10 @@ import typing
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
+from typed_toolsets.call.paths import json_path
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.call.shown import short_text
-from typed_toolsets.call.validation import json_path, with_article
+from typed_toolsets.call.validation import with_article
 from typed_toolsets.rules.labels import int_text, safe_repr
 from typed_toolsets.rules.sendable import escaped_surrogates, not_finite, valid_text
 from typed_toolsets.types.typespec import LONG_INT, MAX_INT_DIGITS

@@ -510,7 +510,7 @@ def parse_json(text: str) -> object:
 
 def json_path(path: Path) -> str:
     """A path as the call path writes it in errors (``$.owner.age``, ``$.tags[3]``)."""
-    from typed_toolsets.call.validation import json_path as write
+    from typed_toolsets.call.paths import json_path as write
 
     return write(path)
 
