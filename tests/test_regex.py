@@ -217,6 +217,23 @@ def test_a_repetition_of_nothing_is_still_refused_quoting_the_pattern_sent() -> 
     assert str(info.value).startswith("RE2 cannot use the pattern '{,3}': ")
 
 
+@pytest.mark.parametrize(
+    ("pattern", "reason"),
+    [
+        # RE2 quoted its reading of a translated escape, which the model never wrote.
+        ("(\\h", "missing )"),
+        ("(\\s", "missing )"),
+        # Its own quote of what the model wrote stays.
+        ("\\d+(", "missing ): \\d+("),
+        ("a[", "missing ]: ["),
+    ],
+)
+def test_re2_s_reason_quotes_only_what_the_model_wrote(pattern: str, reason: str) -> None:
+    with pytest.raises(InvalidPatternError) as info:
+        _regex.filter_lines("x", pattern, invert=False)
+    assert str(info.value).startswith(f"RE2 cannot use the pattern '{pattern}': {reason}; ")
+
+
 def test_RE_1_wrapping_cannot_validate_an_invalid_pattern() -> None:
     # Inside "(?m:...)" this would balance; on its own it is invalid and must stay so.
     with pytest.raises(InvalidPatternError):

@@ -199,6 +199,11 @@ def _compile(pattern: str, sent: str) -> _Regex:
             advice = _ESCAPE_SPELLINGS.get(reason[-2:], _UNKNOWN_ESCAPE)
         elif reason.startswith("invalid perl operator") and _flag_like(reason.split(": ")[-1]):
             advice = _GROUP_ADVICE  # (?z), or (?i never closed
+        head, colon, quoted = reason.partition(": ")
+        if colon and quoted not in escape_controls(sent):
+            # RE2 quotes the part of its own reading it stopped at, which the translation of
+            # Ruby's escapes made (`[\s\v]` for `\s`): not shown, as the model never wrote it.
+            reason = head
         msg = f"RE2 cannot use the pattern {quote_pattern(sent)}: {reason}; {advice}"
         raise InvalidPatternError(msg) from None
 
