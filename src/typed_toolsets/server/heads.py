@@ -6,7 +6,9 @@ then, was held for ever, and every connection counts against uvicorn's ``limit_c
 so a thousand of them had every caller answered 503. Here a request's head must be whole within
 `HEAD_SECONDS` of the connection opening, or of the previous answer on it, or the connection
 is closed; so is a connection whose request was answered before its body was read. The body
-has its own bound (`.bodies`).
+has its own bound (`.bodies`). An answer the client does not read has one too: a connection
+whose answer the client takes none of for `ANSWER_SECONDS` is closed (uvicorn bounds no write,
+so a client that never read a large answer held its connection for ever).
 
 May import uvicorn and h11 (the server extra's); loaded by `.http` when it runs uvicorn.
 """
@@ -20,17 +22,22 @@ import h11
 from typing_extensions import override
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["HEAD_SECONDS", "HeadsInTime"]
+__all__ = ["ANSWER_SECONDS", "HEAD_SECONDS", "HeadsInTime"]
 
 #: How long a request's line and headers may take to arrive (seconds), from the connection
 #: opening or the previous answer on it.
 HEAD_SECONDS: Final = 10.0
+#: How long an answer may wait for the client to take any of it (seconds), once the connection's
+#: write buffer is full (the client reads slower than the answer is written, or not at all).
+ANSWER_SECONDS: Final = 30.0
 
 
 class HeadsInTime(H11Protocol):
     """uvicorn's h11 protocol, closing a connection whose request head is not whole in time."""
 
     _head_timer: asyncio.TimerHandle | None = None
+    _answer_timer: asyncio.TimerHandle | None = None
+    _unread = 0  # the write buffer's size when last looked at, while it is full
 
     @override
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn narrows asyncio's BaseTransport the same way
@@ -53,7 +60,37 @@ class HeadsInTime(H11Protocol):
     @override
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_waiting()
+        self._answer_read()
         super().connection_lost(exc)
+
+    @override
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._answer_timer is None:
+            self._unread = self.transport.get_write_buffer_size()
+            self._answer_timer = self.loop.call_later(ANSWER_SECONDS, self._answer_waited)
+
+    @override
+    def resume_writing(self) -> None:
+        self._answer_read()
+        super().resume_writing()
+
+    def _answer_read(self) -> None:
+        if self._answer_timer is not None:
+            self._answer_timer.cancel()
+            self._answer_timer = None
+
+    def _answer_waited(self) -> None:
+        """The answer waited `ANSWER_SECONDS` more: closed unless the client took some of it."""
+        unread = self.transport.get_write_buffer_size()
+        if unread < self._unread:  # a slow reader, still reading: it gets more time
+            self._unread = unread
+            self._answer_timer = self.loop.call_later(ANSWER_SECONDS, self._answer_waited)
+            return
+        self._answer_timer = None
+        # Aborted, not closed: a close waits for the unread answer to be written, for ever.
+        # The connection's loss resumes the writer waiting on it, which learns it is gone.
+        self.transport.abort()
 
     def _wait_for_head(self) -> None:
         self._stop_waiting()
