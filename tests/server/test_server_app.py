@@ -460,6 +460,27 @@ async def test_without_a_token_only_loopback_hosts_are_answered() -> None:
         assert (await post(app, {"Origin": "http://Attacker.example"})).status_code == 403
 
 
+async def test_the_host_check_comes_before_every_route_and_the_token(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # It ran inside the /mcp route: another path was answered 404, /mcp/ a redirect to
+    # http://<the page's host>/mcp, and with a token the 401 came first: each told a rebinding
+    # page a server is there. The SDK's check also wrote the refused header to stderr (Python's
+    # last resort), in an app that configured no logging.
+    app = asgi_app(SampleToolset.to_tools())
+    named = asgi_app(SampleToolset.to_tools(), token=TOKEN, allowed_hosts=["mcp.internal"])
+    forged = "attacker.example forged-line"
+    with anyio.fail_after(BOUND):
+        for path in ("/other", "/mcp/", "/"):
+            assert (await post(app, {}, path=path, host="attacker.example")).status_code == 421
+            refused = await post(app, {"Origin": f"http://{forged}"}, path=path)
+            assert refused.status_code == 403
+        assert (await post(named, {}, host="other.internal")).status_code == 421
+        assert (await post(named, {}, host="mcp.internal")).status_code == 401
+        assert (await post(app, {}, path="/other")).status_code == 404  # a loopback name's
+    assert "forged-line" not in capsys.readouterr().err
+
+
 async def test_get_opens_no_idle_stream() -> None:
     # Stateless, nothing can ever be sent on a GET stream; the SDK's held the connection open,
     # idle, until the client left (and a stop waited its graceful period for it). MCP lets a

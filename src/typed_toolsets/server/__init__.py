@@ -85,10 +85,6 @@ def configure_logging(stream: TextIO | None = None) -> None:
         library_logger.addHandler(handler)
         library_logger.setLevel(logging.WARNING)
         library_logger.propagate = False
-    # A request the Host and Origin checks refuse is answered 421 or 403, which tells the client
-    # why; a line per refusal (the SDK's, with the header as sent) would let any web page write
-    # into the server's log.
-    logging.getLogger("mcp.server.transport_security").setLevel(logging.ERROR)
 
 
 def serve(

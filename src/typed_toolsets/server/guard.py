@@ -15,12 +15,19 @@ from collections.abc import Sequence
 from typing import Final
 
 from mcp.server.transport_security import TransportSecuritySettings
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from typed_toolsets._public import public_in
 
-__all__ = ["LOOPBACK_HOSTS", "BearerAuth", "check_bind", "is_loopback", "transport_security"]
+__all__ = [
+    "LOOPBACK_HOSTS",
+    "BearerAuth",
+    "HostCheck",
+    "check_bind",
+    "is_loopback",
+    "transport_security",
+]
 
 #: The ``Host`` values a server without a token answers (any port): loopback names only.
 LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]")
@@ -167,3 +174,53 @@ def transport_security(
         allowed_hosts=with_ports,
         allowed_origins=[f"{scheme}://{h}" for h in with_ports for scheme in ("http", "https")],
     )
+
+
+# ------------------------------------------------------------------------ Host and Origin
+
+
+#: The headers naming where a request is addressed: host names in them are case-insensitive.
+_NAMING: Final = (b"host", b"origin")
+_BAD_HOST: Final = PlainTextResponse("Invalid Host header", status_code=421)
+_BAD_ORIGIN: Final = PlainTextResponse("Invalid Origin header", status_code=403)
+
+
+def _admitted(value: str | None, allowed: Sequence[str]) -> bool:
+    """Whether *value* is one of *allowed*, where ``name:*`` admits ``name`` on any port."""
+    if value is None:
+        return False
+    return value in allowed or any(
+        name.endswith(":*") and value.startswith(name[:-1]) for name in allowed
+    )
+
+
+class HostCheck:
+    """ASGI middleware: the ``Host`` and ``Origin`` checks (`transport_security`), before all else.
+
+    Outermost, before the token and the routes: a request they refuse gets 421 or 403 whatever
+    its path, method or credentials, never an answer that tells a rebinding page a server is
+    there (a 404, a redirect to ``/mcp``, a 401). Names are compared in lower case (a name in any
+    case is the same host, RFC 3986). It writes no log line (the SDK's check logs the header as
+    sent, which lets any web page write into the server's log). Lifespan events pass.
+    """
+
+    def __init__(self, app: ASGIApp, *, settings: TransportSecuritySettings | None) -> None:
+        self._app = app
+        self._settings = settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on when its names are admitted, else answer 421 or 403."""
+        settings = self._settings
+        if settings is not None and scope["type"] in ("http", "websocket"):
+            named: dict[bytes, str] = {}
+            for name, value in scope.get("headers", ()):
+                if name in _NAMING and name not in named:
+                    named[name] = value.decode("latin-1").lower()
+            if not _admitted(named.get(b"host"), settings.allowed_hosts):
+                await _BAD_HOST(scope, receive, send)
+                return
+            origin = named.get(b"origin")
+            if origin and not _admitted(origin, settings.allowed_origins):
+                await _BAD_ORIGIN(scope, receive, send)
+                return
+        await self._app(scope, receive, send)

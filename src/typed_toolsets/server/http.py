@@ -24,10 +24,8 @@ import anyio
 import mcp_types as types
 from mcp.server import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecurityMiddleware
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -37,6 +35,7 @@ from .bodies import BODY_SECONDS, error_response, misread, read_body, replayed
 from .guard import (
     LOOPBACK_HOSTS,
     BearerAuth,
+    HostCheck,
     check_bind,
     check_token,
     is_loopback,
@@ -92,14 +91,12 @@ class _Endpoint:
     def __init__(
         self,
         new_manager: Callable[[], StreamableHTTPSessionManager],
-        guard: TransportSecurityMiddleware,
         threads: int | None,
         max_body: int,
         body_seconds: float,
     ) -> None:
         self._new_manager = new_manager
         self._manager: StreamableHTTPSessionManager | None = None
-        self._guard = guard
         self._threads = threads
         self._max_body = max_body
         self._body_seconds = body_seconds
@@ -156,12 +153,7 @@ class _Endpoint:
             return self._manager
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        # The Host and Origin checks come first: a request they refuse gets 421 or 403, never
-        # one of our own answers below (which would tell a rebinding page the server is there).
-        refusal = await self._guard.validate_request(Request(_names_lowered(scope)), is_post=False)
-        if refusal is not None:
-            await refusal(scope, receive, send)
-            return
+        # The Host and Origin checks ran before the app's routes (`HostCheck`).
         if scope.get("method") != "POST":
             # Stateless, the server can never send on a stream opened with GET (the SDK's
             # would hold the connection idle until the client leaves, and a stop its graceful
@@ -196,23 +188,6 @@ class _Endpoint:
         if not self._running or manager is None:
             manager = await self._start_in_background()
         await _until_answered(manager.handle_request, scope, receive, send)
-
-
-#: The headers naming where a request is addressed: host names in them are case-insensitive.
-_NAMING: Final = (b"host", b"origin")
-
-
-def _names_lowered(scope: Scope) -> Scope:
-    """*scope* with its ``Host`` and ``Origin`` in lower case, as the checks compare them.
-
-    The SDK compares them with the allowed names as strings: ``LOCALHOST`` (a name in any case
-    is the same host, RFC 3986) was refused with 421.
-    """
-    headers = scope.get("headers", ())
-    if not any(name in _NAMING for name, _ in headers):
-        return scope
-    lowered = [(name, value.lower() if name in _NAMING else value) for name, value in headers]
-    return {**scope, "headers": lowered}
 
 
 #: The answer to any method but POST: 405 with ``Allow: POST``. MCP allows it for GET from a
@@ -363,11 +338,11 @@ def _app(
     max_body: int,
     body_seconds: float,
 ) -> Starlette:
-    # The endpoint checks Host and Origin before anything else, and is the manager's only way
-    # in: the manager is left without them (it still checks a POST's Content-Type). The body
-    # bound is the endpoint's, from the tools' limits; the manager's own (4 MiB by default)
-    # would refuse what a tool with larger limits takes, with a plain 413 of its own.
-    guard = TransportSecurityMiddleware(transport_security(token, allowed_hosts))
+    # Host and Origin are checked before anything else (`HostCheck`, the outermost layer), and
+    # the endpoint is the manager's only way in: the manager is left without those checks (it
+    # still checks a POST's Content-Type). The body bound is the endpoint's, from the tools'
+    # limits; the manager's own (4 MiB by default) would refuse what a tool with larger limits
+    # takes, with a plain 413 of its own.
     endpoint = _Endpoint(
         functools.partial(
             StreamableHTTPSessionManager,
@@ -376,7 +351,6 @@ def _app(
             stateless=True,
             max_request_body_size=max_body,
         ),
-        guard,
         threads,
         max_body,
         body_seconds,
@@ -393,7 +367,9 @@ def _app(
                 # lifespan's failure, with a traceback. It ends here as the shutdown would.
                 _uncancel()
 
-    middleware = [Middleware(BearerAuth, token=token)] if token is not None else []
+    middleware = [Middleware(HostCheck, settings=transport_security(token, allowed_hosts))]
+    if token is not None:
+        middleware.append(Middleware(BearerAuth, token=token))
     return Starlette(routes=[Route(path, endpoint)], middleware=middleware, lifespan=lifespan)
 
 
