@@ -414,6 +414,11 @@ class _ReprRaises(Exception):
         raise RuntimeError("repr failed")
 
 
+class _ForeignReprRaises(BaseException):  # a library's own, as trio's Cancelled
+    def __repr__(self) -> str:
+        raise RuntimeError("repr failed")
+
+
 class _NameRaises(type):
     @property
     def __name__(cls) -> str:  # type: ignore[override]
@@ -438,15 +443,16 @@ def _nested(depth: int) -> Exception:
     ("exc", "shown"),
     [
         (_ReprRaises("x"), "_ReprRaises: x"),
+        (_ForeignReprRaises("y"), "_ForeignReprRaises: y"),
         (_Nameless("w"), "_Nameless: w"),
         # A group nested deeper than asyncio can write (its repr recurses).
         (_nested(600), "ExceptionGroup: group"),
     ],
-    ids=["repr-raises", "metaclass-name-raises", "deep-group"],
+    ids=["repr-raises", "base-exception-repr-raises", "metaclass-name-raises", "deep-group"],
 )
 @pytest.mark.parametrize("name", ["throws", "athrows", "throws_in_thread", "athrows_with_deadline"])
 def test_an_exception_that_cannot_be_written_is_an_execution_error_and_leaves_asyncio_whole(
-    name: str, exc: Exception, shown: str
+    name: str, exc: BaseException, shown: str
 ) -> None:
     # An async tool's exception, held by the task a sync call ran it in, broke that runner's
     # cleanup (asyncio writes the task when it restores the Ctrl-C handler): the call named

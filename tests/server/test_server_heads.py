@@ -27,13 +27,25 @@ async def _large_answer(scope: dict[str, object], receive: object, send: object)
     await send({"type": "http.response.body", "body": ANSWER})  # type: ignore[operator]
 
 
-async def _served_to_a_client_that_reads(read: bool) -> tuple[int, float, int]:
+class _NeverPaused(heads.HeadsInTime):
+    """The protocol, its writes never paused: an answer waits in the buffer unseen until it ends.
+
+    As a remainder smaller than the buffer's high-water mark does after the socket's own
+    buffers are full.
+    """
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        transport.set_write_buffer_limits(high=len(ANSWER) * 2)
+        super().connection_made(transport)
+
+
+async def _served_to_a_client_that_reads(
+    read: bool, protocol: type[heads.HeadsInTime] = heads.HeadsInTime
+) -> tuple[int, float, int]:
     """The connections the server holds at the end, how long it took, and the bytes read."""
     listening = socket.create_server(("127.0.0.1", 0))
     port = listening.getsockname()[1]
-    config = uvicorn.Config(
-        _large_answer, http=heads.HeadsInTime, lifespan="off", log_level="critical"
-    )
+    config = uvicorn.Config(_large_answer, http=protocol, lifespan="off", log_level="critical")
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve(sockets=[listening]))
     client = socket.socket()
@@ -72,13 +84,15 @@ async def _served_to_a_client_that_reads(read: bool) -> tuple[int, float, int]:
         await asyncio.wait_for(serving, 10)
 
 
+@pytest.mark.parametrize("protocol", [heads.HeadsInTime, _NeverPaused])
 def test_a_client_that_does_not_read_its_answer_is_disconnected(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, protocol: type[heads.HeadsInTime]
 ) -> None:
     # uvicorn bounds no write: a client that sent a request and never read its (large) answer
-    # held the connection for ever, one of uvicorn's limit_concurrency places.
+    # held the connection for ever, one of uvicorn's limit_concurrency places. So did one whose
+    # unsent remainder never filled the buffer past its high-water mark (no pause to time).
     monkeypatch.setattr(heads, "ANSWER_SECONDS", 0.5)
-    held, waited, _ = asyncio.run(_served_to_a_client_that_reads(read=False))
+    held, waited, _ = asyncio.run(_served_to_a_client_that_reads(read=False, protocol=protocol))
     assert held == 0
     assert 0.4 < waited < 5
 

@@ -392,12 +392,11 @@ class _Checker:
     def deferred_read(
         exc: ToolsetDefinitionError, cls: type | None
     ) -> tuple[list[Problem], list[tuple[str, str, object]]]:
-        """The problems of a class that failed, its deferred methods read, and the parameters read.
+        """The problems of a class that failed, and the parameters read, its deferred methods read.
 
-        Its methods that named a class defined later were not read when it failed; the module has
-        run since: they are read now, as the first to_tools() would (and the plugin does). Such a
-        method's problems take the place of those told when the class failed, in the order the
-        method has them (a name still undefined among its other problems, as the plugin tells it).
+        Methods naming a class defined later were not read when it failed; the module has run
+        since: read now, as the first to_tools() would (and the plugin does), each one's problems
+        take the place of those told then, in its own order (as the plugin tells them).
         """
         problems = list(exc.problems)
         read = list(exc._parameters)  # pyright: ignore[reportPrivateUsage]

@@ -553,7 +553,7 @@ class _Raised:
 
     __slots__ = ("exception",)
 
-    def __init__(self, exception: Exception) -> None:
+    def __init__(self, exception: BaseException) -> None:
         self.exception = exception
 
 
@@ -563,12 +563,16 @@ async def _held(coroutine: Coroutine[Any, Any, _T]) -> _T | _Raised:
     A task that ends in one is shown with it wherever asyncio shows the task: the runner's
     Ctrl-C handler does (``signal.getsignal`` writes it), and an exception whose ``repr`` raises
     (or a group nested too deep to write) then broke that runner's own cleanup, leaving its
-    handler installed and every later ``asyncio.run`` of the process failing. A stop
-    (`KeyboardInterrupt`, `SystemExit`, cancellation) goes through the runner as before.
+    handler installed and every later ``asyncio.run`` of the process failing. So is any other
+    exception a call reports (`GeneratorExit`, another library's `BaseException`); a stop
+    (`KeyboardInterrupt`, `SystemExit`, cancellation: what `propagates`) goes through the
+    runner as before, which turns a Ctrl-C's cancellation into `KeyboardInterrupt`.
     """
     try:
         return await coroutine
-    except Exception as exc:  # noqa: BLE001 - raised again, outside the loop
+    except BaseException as exc:  # raised again, outside the loop
+        if propagates(exc):
+            raise
         return _Raised(exc)
 
 

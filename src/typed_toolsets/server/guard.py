@@ -166,7 +166,7 @@ def transport_security(
     """Host/Origin checks: loopback names without a token, *allowed_hosts* when given."""
     if allowed_hosts is None and token is not None:
         return None  # the token is the guard; a rebinding page cannot send it
-    # In lower case, as the request's own names are compared (`typed_toolsets.server.http`).
+    # In lower case, as the request's own names are compared (`HostCheck`).
     hosts = [host.lower() for host in (LOOPBACK_HOSTS if allowed_hosts is None else allowed_hosts)]
     with_ports = [h for host in hosts for h in (host, f"{host}:*")]
     return TransportSecuritySettings(

@@ -37,7 +37,8 @@ class HeadsInTime(H11Protocol):
 
     _head_timer: asyncio.TimerHandle | None = None
     _answer_timer: asyncio.TimerHandle | None = None
-    _unread = 0  # the write buffer's size when last looked at, while it is full
+    _unread = 0  # the write buffer's size when last looked at, while an answer waits in it
+    _resumed = False  # the buffer drained below its low-water mark since then
 
     @override
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn narrows asyncio's BaseTransport the same way
@@ -47,6 +48,10 @@ class HeadsInTime(H11Protocol):
     @override
     def on_response_complete(self) -> None:
         super().on_response_complete()
+        # Part of the answer may wait in the buffer, however small: a close (uvicorn's, for
+        # `Connection: close`, or ours below) waits for it to be written, for ever if the
+        # client reads none. Looked at from here, after the answer's last write.
+        self._answer_waits()
         if self.transport.is_closing():
             return
         if self.conn.their_state is h11.SEND_BODY:
@@ -66,14 +71,21 @@ class HeadsInTime(H11Protocol):
     @override
     def pause_writing(self) -> None:
         super().pause_writing()
-        if self._answer_timer is None:
-            self._unread = self.transport.get_write_buffer_size()
-            self._answer_timer = self.loop.call_later(ANSWER_SECONDS, self._answer_waited)
+        self._answer_waits()
 
     @override
     def resume_writing(self) -> None:
-        self._answer_read()
+        self._resumed = True
         super().resume_writing()
+
+    def _answer_waits(self) -> None:
+        """Look at the write buffer again in `ANSWER_SECONDS`, if it holds any (after a write)."""
+        self._answer_read()
+        unread = self.transport.get_write_buffer_size()
+        self._unread = unread
+        self._resumed = False
+        if unread:
+            self._answer_timer = self.loop.call_later(ANSWER_SECONDS, self._answer_waited)
 
     def _answer_read(self) -> None:
         if self._answer_timer is not None:
@@ -82,12 +94,13 @@ class HeadsInTime(H11Protocol):
 
     def _answer_waited(self) -> None:
         """The answer waited `ANSWER_SECONDS` more: closed unless the client took some of it."""
-        unread = self.transport.get_write_buffer_size()
-        if unread < self._unread:  # a slow reader, still reading: it gets more time
-            self._unread = unread
-            self._answer_timer = self.loop.call_later(ANSWER_SECONDS, self._answer_waited)
-            return
         self._answer_timer = None
+        unread = self.transport.get_write_buffer_size()
+        if not unread:
+            return  # written whole
+        if unread < self._unread or self._resumed:  # a slow reader, still reading
+            self._answer_waits()
+            return
         # Aborted, not closed: a close waits for the unread answer to be written, for ever.
         # The connection's loss resumes the writer waiting on it, which learns it is gone.
         self.transport.abort()
