@@ -41,6 +41,13 @@ class After(Toolset):
 """
 
 
+def _refused(target: str) -> str:
+    """The message of the usage error *target* is."""
+    with pytest.raises(TargetError) as caught:
+        load_toolsets(target)
+    return str(caught.value)
+
+
 def _write(directory: Path, name: str, source: str) -> Path:
     path = directory / name
     path.write_text(textwrap.dedent(source), encoding="utf-8")
@@ -79,20 +86,14 @@ def test_module_class_and_path_targets(workdir: Path) -> None:
 
 def test_a_mistyped_class_name_is_told_the_classes_there_are(workdir: Path) -> None:
     _write(workdir, "named_mod.py", TOOLS)
-    with pytest.raises(TargetError) as caught:
-        load_toolsets("named_mod:Frist")
-    assert str(caught.value) == (
+    assert _refused("named_mod:Frist") == (
         "named_mod:Frist: named_mod has no Toolset class 'Frist'; did you mean 'First'?"
     )
-    with pytest.raises(TargetError) as caught:
-        load_toolsets("named_mod:Zzz")
-    assert str(caught.value) == (
+    assert _refused("named_mod:Zzz") == (
         "named_mod:Zzz: named_mod has no Toolset class 'Zzz'; its Toolset classes are "
         "First, Holder.Second"
     )
-    with pytest.raises(TargetError) as caught:
-        load_toolsets("named_mod:Holder")
-    assert str(caught.value) == (
+    assert _refused("named_mod:Holder") == (
         "named_mod:Holder: named_mod has no Toolset class 'Holder' (it is a class, not a "
         "Toolset); did you mean 'Holder.Second'?"
     )
@@ -100,9 +101,7 @@ def test_a_mistyped_class_name_is_told_the_classes_there_are(workdir: Path) -> N
 
 def test_a_class_named_with_a_dot_is_told_to_use_a_colon(workdir: Path) -> None:
     _write(workdir, "dotted_mod.py", TOOLS)
-    with pytest.raises(TargetError) as caught:
-        load_toolsets("dotted_mod.First")
-    assert str(caught.value) == (
+    assert _refused("dotted_mod.First") == (
         "cannot import 'dotted_mod.First': ModuleNotFoundError: No module named "
         "'dotted_mod.First'; 'dotted_mod' is not a package; First is a Toolset class of "
         "dotted_mod: write dotted_mod:First"
@@ -134,16 +133,12 @@ def test_an_abstract_base_is_left_out_of_its_module_and_refused_by_name(workdir:
     )
     _write(workdir, "abstract_base_mod.py", concrete)
     assert [c.__qualname__ for c in load_toolsets("abstract_base_mod")] == ["Concrete"]
-    with pytest.raises(TargetError) as caught:
-        load_toolsets("abstract_base_mod:Base")
-    assert str(caught.value) == (
+    assert _refused("abstract_base_mod:Base") == (
         "abstract_base_mod:Base: Base is abstract (it does not implement helper), so it "
         "cannot be built; name a subclass that implements them"
     )
     _write(workdir, "only_abstract_mod.py", ABSTRACT)
-    with pytest.raises(TargetError) as caught:
-        load_toolsets("only_abstract_mod")
-    assert str(caught.value) == (
+    assert _refused("only_abstract_mod") == (
         "only_abstract_mod: every Toolset class only_abstract_mod defines is abstract (Base); "
         "define a subclass that implements their abstract methods, and name it"
     )
@@ -158,9 +153,7 @@ def test_a_module_getattr_that_raises_is_a_name_the_module_lacks(workdir: Path) 
     )
     _write(workdir, "lazy_mod.py", source)
     assert [c.__qualname__ for c in load_toolsets("lazy_mod")] == ["First", "Holder.Second"]
-    with pytest.raises(TargetError) as caught:
-        load_toolsets("lazy_mod:Nope")
-    assert str(caught.value) == (
+    assert _refused("lazy_mod:Nope") == (
         "lazy_mod:Nope: lazy_mod has no Toolset class 'Nope'; its Toolset classes are "
         "First, Holder.Second"
     )
