@@ -195,6 +195,13 @@ def test_an_unknown_tool_is_an_error_result_not_an_exception() -> None:
     error = json.loads(reply["content"])["error"]
     assert (error["tool"], error["message"].split(";")[0]) == ("null", "Unknown tool null")
     assert dispatch(TOOLS, 7).startswith("Error: Unknown tool 7; available tools: diary_read")  # type: ignore[arg-type]
+    # A long made-up name went back whole in the envelope's "tool" (100 KB into the conversation).
+    reply = respond(TOOLS, RESPONSES_CALL | {"name": "n" * 100_000})
+    error = json.loads(reply["output"])["error"]
+    assert error["tool"] == "n" * 77 + "..."
+    assert len(reply["output"]) < 400
+    answer = mcp_call(TOOLS, "n" * 100_000)
+    assert json.loads(answer["content"][0]["text"])["error"]["tool"] == "n" * 77 + "..."
 
 
 def test_respond_in_strict_mode_maps_null_to_the_default() -> None:
@@ -221,8 +228,10 @@ def test_respond_refuses_what_is_no_tool_call() -> None:
     with pytest.raises(TypeError) as caught:
         respond(TOOLS, 5)
     assert str(caught.value).endswith("as a mapping or the SDK's object; got int")  # no "type None"
-    with pytest.raises(TypeError, match="no id to answer to"):
+    with pytest.raises(TypeError, match="no id to answer to; answer it with dispatch"):
         respond(TOOLS, {"type": "tool_use", "name": "diary_echo", "input": {}})
+    with pytest.raises(TypeError, match=r"^the tool call's id must be a string, not 7; "):
+        respond(TOOLS, ANTHROPIC_CALL | {"id": 7})
 
 
 def test_arespond_awaits_async_tools() -> None:

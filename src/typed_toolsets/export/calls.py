@@ -22,7 +22,7 @@ from typed_toolsets.call.jsonbounds import depth_over
 from typed_toolsets.call.paths import json_path
 from typed_toolsets.call.proxy import Arguments, ToolProxy
 from typed_toolsets.call.result import ToolError, ToolResult
-from typed_toolsets.call.shown import short
+from typed_toolsets.call.shown import short, short_text
 from typed_toolsets.definition.limits import Limits
 
 from .dialects import unique_tools
@@ -78,11 +78,16 @@ def _error_text(error: ToolError) -> str:
 # ------------------------------------------------------------------------------ dispatch
 
 
+#: An unknown name is carried in the error's ``tool`` cut to this many characters: no exported
+#: name is longer than 64, and whatever the model sent goes back into the conversation.
+_UNKNOWN_NAME_CHARS: Final = 80
+
+
 def _unknown(name: object, tools: Mapping[str, ToolProxy]) -> ToolError:
     available = ", ".join(tools) if tools else "none"
     # A name that is no string (a call without one) is shown as the model sent it: `null`.
     shown = short(name)
-    tool = name if isinstance(name, str) else shown
+    tool = short_text(name, _UNKNOWN_NAME_CHARS) if isinstance(name, str) else shown
     return ToolError(tool, "arguments", f"Unknown tool {shown}; available tools: {available}")
 
 
@@ -215,7 +220,13 @@ def _read_call(tool_call: object) -> _Call:
         )
         raise TypeError(msg)
     if not isinstance(call.call_id, str):
-        msg = f"the tool call has no id to answer to (got {call.call_id!r})"
+        # The provider's API sets the id (the model does not), and the answer must carry it.
+        problem = (
+            "the tool call has no id to answer to"
+            if call.call_id is None
+            else f"the tool call's id must be a string, not {short(call.call_id)}"
+        )
+        msg = f"{problem}; answer it with dispatch() and the id your API expects"
         raise TypeError(msg)
     return call
 
