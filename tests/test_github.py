@@ -1014,6 +1014,48 @@ def test_a_crash_line_past_the_cap_shows_no_part_of_the_token(
     assert TOKEN[:8] not in str(info.value)
 
 
+def test_a_token_cut_at_the_cap_leaves_no_part_of_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # gh's output is cut at the cap before it is redacted: the token's first part (45 of a
+    # fine-grained token's 93 characters) was no longer found, and went to the model.
+    token = "github_pat_11AAAAAAA0SECRETPART" + "Z" * 62
+    monkeypatch.setenv("GH_TOKEN", token)
+    cut = ProcessResult(
+        returncode=1,
+        stdout=b"",
+        stderr=b"E" * 9920 + token.encode()[:60],
+        ended_by="output_cap",
+        duration=0.1,
+    )
+    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: cut)
+    answer = GitHubCLIToolset(max_output_bytes=10_000).list_issues()
+    assert "github_pat" not in answer
+    assert "E[REDACTED]\n[truncated: gh's output exceeded 10,000 bytes]" in answer
+
+
+def test_a_go_signal_dump_is_one_line_too(fake_gh: Any) -> None:
+    # Go's dump of a death by signal starts "SIGQUIT: quit", not "panic: ": it went back whole.
+    dump = "SIGQUIT: quit\nPC=0x46ce21 m=0 sigcode=0\n\ngoroutine 0 [idle]:\nruntime.futex()\n"
+    fake_gh.reply("issue", "list", stderr=dump + "goroutine 5 [select]:\nmain()\n" * 30, exit=2)
+    with pytest.raises(ProgramFailedError) as info:
+        GitHubCLIToolset().list_issues()
+    assert str(info.value) == (
+        "gh failed with exit status 2: SIGQUIT: quit (gh crashed; its crash report is not shown)"
+    )
+
+
+def test_api_request_fields_are_bounded_in_the_schema() -> None:
+    # Enforced only as the tool ran, a breach was an "execution" error the model could not
+    # have avoided from the schema (security.md JSON-7).
+    tool = _tools()["github_api_request"]
+    fields = tool.parameters["properties"]["fields"]
+    assert (fields["maxProperties"], fields["additionalProperties"]["maxLength"]) == (50, 4096)
+    message = tool.dynamic_call({"endpoint": "user", "fields": {"x": "a" * 5000}})
+    assert message.startswith("Error: Invalid arguments for tool 'github_api_request': fields.x: ")
+    many = {f"k{i}": "v" for i in range(51)}
+    message = tool.dynamic_call({"endpoint": "user", "fields": many})
+    assert message.startswith("Error: Invalid arguments for tool 'github_api_request': fields: ")
+
+
 def test_ordinary_gh_failures_keep_the_seed_format(fake_gh: Any) -> None:
     # "panic: " in a message from GitHub, without Go's goroutine dump, is not a crash.
     fake_gh.reply("issue", "view", stderr="HTTP 422: panic: not a crash\n", exit=1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 import signal
 from collections.abc import Callable, Mapping, Sequence
 from json import JSONDecodeError
@@ -31,9 +32,11 @@ from .exceptions import (
 from .github_args import (
     DEFAULT_HOST,
     MAX_ENDPOINT_CHARS,
+    MAX_FIELDS,
     MAX_LABELS,
     MAX_LIMIT,
     MAX_NUMBER,
+    MAX_VALUE_CHARS,
     IssueState,
     PRState,
     api_arguments,
@@ -53,7 +56,7 @@ from .github_formats import (
     format_pr_list,
     format_traffic,
 )
-from .outputs import cap_answer, decode_output, escape_controls, redact
+from .outputs import cap_answer, decode_output, escape_controls, redact, redact_cut_end
 from .process import ProcessResult
 from .programs import failure_line, first_line, run_program
 
@@ -75,7 +78,9 @@ Number = Annotated[int, Ge(1), Le(MAX_NUMBER)]
 Repo = Annotated[str, MaxLen(141)]
 Login = Annotated[str, MaxLen(100)]
 Labels = Annotated[Sequence[Annotated[str, MaxLen(100)]], MaxLen(MAX_LABELS)]
-Fields = Mapping[str, str]
+# Bounded in the schema too (security.md JSON-7), so a model is told in the arguments' terms;
+# a key's own rule (a query parameter's name) stays `check_fields`'s.
+Fields = Annotated[Mapping[str, Annotated[str, MaxLen(MAX_VALUE_CHARS)]], MaxLen(MAX_FIELDS)]
 
 _NO_FIELDS: Final[Fields] = MappingProxyType({})
 _INSTALL: Final = "install the GitHub CLI (Debian/Ubuntu: apt-get install gh)"
@@ -203,14 +208,16 @@ def _crashed(result: ProcessResult, named: str | None) -> bool:
     return named is not None and b"goroutine " in result.stderr
 
 
-#: How Go begins the report of a crash, on a line of its own.
+#: How Go begins the report of a crash, on a line of its own: a panic, a fatal error, or a
+#: signal it dies of with a dump (``SIGQUIT: quit``, ``SIGABRT: abort``, ``SIGSEGV: ...``).
 _CRASHES: Final = (b"panic: ", b"fatal error: ")
+_SIGNAL_DUMP: Final = re.compile(rb"SIG[A-Z]+: ")
 
 
 def _crash_named(stderr: bytes) -> str | None:
     """The line of *stderr* that says why Go crashed (``panic: ...``), if it has one."""
     for line in stderr.split(b"\n"):
-        if line.startswith(_CRASHES):
+        if line.startswith(_CRASHES) or _SIGNAL_DUMP.match(line):
             return decode_output(line)
     return None
 
@@ -267,6 +274,13 @@ class GitHubCLIToolset(Toolset):
             install_hint=_INSTALL,
             timeout_hint=_TIMEOUT_HINT,
         )
+        if result.truncated:
+            # Cut at the cap as gh wrote it: a token cut there is no longer found whole.
+            result = attrs.evolve(
+                result,
+                stdout=redact_cut_end(result.stdout, secrets),
+                stderr=redact_cut_end(result.stderr, secrets),
+            )
         return result, secrets
 
     def _failure(self, result: ProcessResult, secrets: list[str]) -> str | None:

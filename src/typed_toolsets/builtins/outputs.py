@@ -20,6 +20,7 @@ __all__ = [
     "escape_controls",
     "quote_pattern",
     "redact",
+    "redact_cut_end",
 ]
 
 REDACTED: Final = "[REDACTED]"
@@ -155,3 +156,17 @@ def redact(text: str, secrets: Iterable[str]) -> str:
         if len(secret) >= 4 and secret in text:
             text = text.replace(secret, REDACTED)
     return text
+
+
+def redact_cut_end(data: bytes, secrets: Iterable[str]) -> bytes:
+    """*data*, cut at a cap, its end redacted when it is the beginning of a secret cut there.
+
+    A secret cut in two is not found whole by `redact`; what is left of it (four characters or
+    more) is replaced with `REDACTED` too. Whole secrets are `redact`'s, after decoding.
+    """
+    for secret in secrets:
+        encoded = secret.encode()
+        for size in range(len(encoded) - 1, 3, -1):
+            if data.endswith(encoded[:size]):
+                return data[:-size] + REDACTED.encode()
+    return data
