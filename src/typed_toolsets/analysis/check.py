@@ -27,8 +27,8 @@ from __future__ import annotations
 import ast
 import sys
 import typing
-from collections.abc import Callable, Sequence
-from typing import Any, Final, Literal
+from collections.abc import Sequence
+from typing import Final, Literal
 
 import attrs
 
@@ -38,7 +38,6 @@ from typed_toolsets.definition.classes import (
     class_info,
     exports_of,
     init_problem,
-    read_deferred,
 )
 from typed_toolsets.definition.declarations import ToolSpec
 from typed_toolsets.definition.errors import ToolsetDefinitionError
@@ -48,7 +47,7 @@ from typed_toolsets.rules.problems import Problem
 from typed_toolsets.rules.problems import problem as make_problem
 
 from .ambiguity import find_ambiguity
-from .origins import error_origin
+from .origins import error_origin, failed_class_read
 from .sources import (
     ClassSource,
     SourceIndex,
@@ -276,6 +275,8 @@ class _Checker:
         if found.code in _DECLARATION_CODES:
             if decl_line is not None and not _copied(cls, method):
                 return decl_line
+            if found.kind == "declared-twice" and "exports" in source.assigned:
+                return source.assigned["exports"]  # repeated by `Base.exports`, where it is
             return self.cause_line(cls, source, found, owner)
 
         value = vars(owner).get(method) if owner is not None else None
@@ -353,7 +354,7 @@ class _Checker:
             found = make_problem("raised", toolset, message=str(exc))
             self.add(Finding(origin.call_path or fallback, origin.call_line, found))
             return
-        problems, read = self.deferred_read(exc, cls)
+        problems, read = failed_class_read(exc, cls)
         repeats: dict[str, int] = {}
         items = 0  # the problems of `exports` items so far: the n-th is of the n-th such item
         for found in problems:
@@ -387,34 +388,6 @@ class _Checker:
             qualname = class_display_name(cls.__qualname__)
             for method, parameter, annotation in read:
                 self.ambiguity(cls, path, qualname, method, parameter, annotation)
-
-    @staticmethod
-    def deferred_read(
-        exc: ToolsetDefinitionError, cls: type | None
-    ) -> tuple[list[Problem], list[tuple[str, str, object]]]:
-        """The problems of a class that failed, and the parameters read, its deferred methods read.
-
-        Methods naming a class defined later were not read when it failed; the module has run
-        since: read now, as the first to_tools() would (and the plugin does), each one's problems
-        take the place of those told then, in its own order (as the plugin tells them).
-        """
-        problems = list(exc.problems)
-        read = list(exc._parameters)  # pyright: ignore[reportPrivateUsage]
-        if cls is None:
-            return problems, read
-        qualname = class_display_name(cls.__qualname__)
-        for method, func, owner in exc._deferred:  # pyright: ignore[reportPrivateUsage]
-            info, failed, parameters = read_deferred(
-                qualname, method, typing.cast("Callable[..., Any]", func), owner
-            )
-            # Where the first of them was told (nothing before it is removed), else at the end.
-            at = next((i for i, found in enumerate(problems) if found in failed), len(problems))
-            problems = [found for found in problems if found not in failed]
-            problems[at:at] = failed
-            if info is not None:
-                parameters = [(p.name, p.annotation) for p in info.params]
-            read += [(method, *p) for p in parameters]
-        return problems, read
 
     # -- a class that was built
 

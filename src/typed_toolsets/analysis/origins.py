@@ -1,18 +1,25 @@
 """Where a definition error comes from: the Toolset class it is about, and the user code lines.
 
 ``check`` reports a problem raised while importing on the line of the code that raised it, or of
-the class; the error's traceback tells both (`error_origin`).
+the class; the error's traceback tells both (`error_origin`). A class that failed is read again
+once its module has run (`failed_class_read`).
 """
 
 from __future__ import annotations
 
-from typing import Final
+import typing
+from collections.abc import Callable
+from typing import Any, Final
 
 import attrs
 
 from typed_toolsets._toolset import Toolset
+from typed_toolsets.definition.classes import read_deferred
+from typed_toolsets.definition.errors import ToolsetDefinitionError
+from typed_toolsets.rules.names import class_display_name
+from typed_toolsets.rules.problems import Problem
 
-__all__ = ["Origin", "error_origin"]
+__all__ = ["Origin", "error_origin", "failed_class_read"]
 
 
 @attrs.frozen
@@ -59,3 +66,31 @@ def error_origin(exc: BaseException) -> Origin:
     defining = [f for f in frames if module is None or f[0] == module]
     path, line = (defining[-1][1], defining[-1][2]) if defining else (None, 0)
     return Origin(cls, path, line, call_path, call_line)
+
+
+def failed_class_read(
+    exc: ToolsetDefinitionError, cls: type | None
+) -> tuple[list[Problem], list[tuple[str, str, object]]]:
+    """The problems of a class that failed, and the parameters read, its deferred methods read.
+
+    Methods naming a class defined later were not read when it failed; the module has run
+    since: read now, as the first to_tools() would (and the plugin does), each one's problems
+    take the place of those told then, in its own order (as the plugin tells them).
+    """
+    problems = list(exc.problems)
+    read = list(exc._parameters)  # pyright: ignore[reportPrivateUsage]
+    if cls is None:
+        return problems, read
+    qualname = class_display_name(cls.__qualname__)
+    for method, func, owner in exc._deferred:  # pyright: ignore[reportPrivateUsage]
+        info, failed, parameters = read_deferred(
+            qualname, method, typing.cast("Callable[..., Any]", func), owner
+        )
+        # Where the first of them was told (nothing before it is removed), else at the end.
+        at = next((i for i, found in enumerate(problems) if found in failed), len(problems))
+        problems = [found for found in problems if found not in failed]
+        problems[at:at] = failed
+        if info is not None:
+            parameters = [(p.name, p.annotation) for p in info.params]
+        read += [(method, *p) for p in parameters]
+    return problems, read

@@ -157,6 +157,19 @@ def _class_defs(statements: list[Statement]) -> Iterator[ClassDef]:
                     yield from _class_defs(inner)  # pyright: ignore[reportUnknownArgumentType]
 
 
+def _one_copy(earlier: Declaration, decl: Declaration) -> bool:
+    """Whether both come from one ``Base.exports`` the class repeats: the base declares it twice.
+
+    That is the base's problem, reported on the base (whose class the run time never creates,
+    so nothing of this one is checked there).
+    """
+    return (
+        decl.copied_from is not None
+        and earlier.copied_from == decl.copied_from
+        and (earlier.line, earlier.column) == (decl.line, decl.column)
+    )
+
+
 def merge(info: TypeInfo) -> tuple[list[Declaration], list[Declaration]]:
     """The declarations *info* has, merged along its MRO as `build_class` merges them.
 
@@ -168,12 +181,12 @@ def merge(info: TypeInfo) -> tuple[list[Declaration], list[Declaration]]:
     for klass in reversed(info.mro[1:]):
         for decl in declarations_of(klass):
             merged[decl.method] = decl
-    seen: set[str] = set()
+    first: dict[str, Declaration] = {}
     twice: list[Declaration] = []
     for decl in declarations_of(info):
-        if decl.method in seen:
+        earlier = first.setdefault(decl.method, decl)
+        if earlier is not decl and not _one_copy(earlier, decl):
             twice.append(decl)
-        seen.add(decl.method)
         inherited = merged.get(decl.method)
         if (
             decl.copied_from is not None

@@ -75,3 +75,31 @@ class Stacked(Toolset):
     @tool(tool_name="stacked_inner")  # E: Stacked.go: the method 'go' is declared twice in this class  [toolset-duplicate-name]
     def go(self) -> None:
         pass
+
+
+class DeclaresTwice(Toolset):
+    exports = (tool("one"), tool("one"))  # E: DeclaresTwice.one: the method 'one' is declared twice in this class  [toolset-duplicate-name]
+
+    def one(self) -> None: ...
+
+
+class RepeatsTwice(DeclaresTwice):
+    # The base's own repeat, which the run time reports on the base (it never creates this
+    # class): not reported again here, as no other problem of a repeated declaration is.
+    exports = DeclaresTwice.exports + (tool("two"),)
+
+    def two(self) -> None: ...
+
+
+class Once(Toolset):
+    exports = (tool("one"),)
+
+    def one(self) -> None: ...
+
+
+class OwnThenRepeated(Once):
+    exports = (tool("one"),) + Once.exports  # E: OwnThenRepeated.one: the method 'one' is declared twice in this class  [toolset-duplicate-name]
+
+
+class RepeatedTwice(Once):
+    exports = Once.exports + Once.exports  # E: RepeatedTwice.one: the method 'one' is declared twice in this class  [toolset-duplicate-name]
