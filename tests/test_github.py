@@ -1032,6 +1032,45 @@ def test_a_token_cut_at_the_cap_leaves_no_part_of_it(monkeypatch: pytest.MonkeyP
     assert "E[REDACTED]\n[truncated: gh's output exceeded 10,000 bytes]" in answer
 
 
+def test_redacting_a_cut_token_does_not_change_what_the_cut_run_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A cut result ending in a token's first part, beside a warning a little shorter than it:
+    # redacted first, the result got shorter than the warning and was taken for gh's error.
+    token = "github_pat_11AAAAAAA0SECRETPART" + "Z" * 62
+    monkeypatch.setenv("GH_TOKEN", token)
+    stdout = b'{"a":"' + b"x" * 4900 + token.encode()[:45]
+    cut = ProcessResult(
+        returncode=-signal.SIGKILL,
+        stdout=stdout,
+        stderr=b"! warning " + b"w" * (len(stdout) - 29),
+        ended_by="output_cap",
+        duration=0.1,
+    )
+    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: cut)
+    answer = GitHubCLIToolset(max_output_bytes=len(stdout) * 2).api_request(endpoint="user")
+    assert not answer.startswith("API request failed")
+    assert "github_pat" not in answer
+
+
+def test_a_token_with_a_lone_surrogate_is_redacted_as_gh_got_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    token = "ghp_abc\udcffdefghijklmnop"  # an undecodable byte in the environment
+    monkeypatch.setenv("GH_TOKEN", token)
+    cut = ProcessResult(
+        returncode=1,
+        stdout=b"",
+        stderr=b"E" * 90 + os.fsencode(token)[:12],
+        ended_by="output_cap",
+        duration=0.1,
+    )
+    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: cut)
+    answer = GitHubCLIToolset(max_output_bytes=1000).list_issues()
+    assert "ghp_abc" not in answer
+    assert "E[REDACTED]" in answer
+
+
 def test_a_go_signal_dump_is_one_line_too(fake_gh: Any) -> None:
     # Go's dump of a death by signal starts "SIGQUIT: quit", not "panic: ": it went back whole.
     dump = "SIGQUIT: quit\nPC=0x46ce21 m=0 sigcode=0\n\ngoroutine 0 [idle]:\nruntime.futex()\n"
@@ -1057,7 +1096,12 @@ def test_api_request_fields_are_bounded_in_the_schema() -> None:
 
 
 def test_ordinary_gh_failures_keep_the_seed_format(fake_gh: Any) -> None:
-    # "panic: " in a message from GitHub, without Go's goroutine dump, is not a crash.
+    # "panic: " in a message from GitHub, without Go's goroutine dump, is not a crash; nor is
+    # a line starting with a word like SIGNATURE beside a mention of goroutines.
+    fake_gh.reply("issue", "list", stderr="SIGNATURE: mismatch (no goroutine leaked)\n", exit=1)
+    assert _tools()["github_list_issues"].dynamic_call({}) == (
+        "Failed to list issues: SIGNATURE: mismatch (no goroutine leaked)\n"
+    )
     fake_gh.reply("issue", "view", stderr="HTTP 422: panic: not a crash\n", exit=1)
     fake_gh.reply("pr", "view", stderr="gh: cancelled\n", exit=2)
     tools = _tools()

@@ -273,10 +273,11 @@ class _Checker:
         decl_line = (own[min(repeat, len(own) - 1)] if repeat else own[-1]) if own else None
         owner = _lookup_owner(cls, method)
         if found.code in _DECLARATION_CODES:
-            if decl_line is not None and not _copied(cls, method):
+            # A repeat is told where it is made, a `Base.exports` it copies included (`decls`
+            # lists a copy's declarations on its line, in the run time's order).
+            repeated = found.kind == "declared-twice"
+            if decl_line is not None and (repeated or not _copied(cls, method)):
                 return decl_line
-            if found.kind == "declared-twice" and "exports" in source.assigned:
-                return source.assigned["exports"]  # repeated by `Base.exports`, where it is
             return self.cause_line(cls, source, found, owner)
 
         value = vars(owner).get(method) if owner is not None else None

@@ -208,10 +208,21 @@ def _crashed(result: ProcessResult, named: str | None) -> bool:
     return named is not None and b"goroutine " in result.stderr
 
 
+def _uncut_secrets(result: ProcessResult, secrets: list[str]) -> tuple[bytes, bytes]:
+    """Gh's stdout and stderr, what is left of a token where they were cut at the cap redacted.
+
+    A token cut in two is no longer found whole by `redact`. Not applied to the result itself:
+    whether gh was writing its error is told by the lengths of what it wrote.
+    """
+    if not result.truncated:
+        return result.stdout, result.stderr
+    return redact_cut_end(result.stdout, secrets), redact_cut_end(result.stderr, secrets)
+
+
 #: How Go begins the report of a crash, on a line of its own: a panic, a fatal error, or a
-#: signal it dies of with a dump (``SIGQUIT: quit``, ``SIGABRT: abort``, ``SIGSEGV: ...``).
+#: signal it dies of with a dump (``SIGQUIT: quit``, then ``PC=`` and the goroutines).
 _CRASHES: Final = (b"panic: ", b"fatal error: ")
-_SIGNAL_DUMP: Final = re.compile(rb"SIG[A-Z]+: ")
+_SIGNAL_DUMP: Final = re.compile(rb"SIG(?:QUIT|ABRT|SEGV|BUS|FPE|ILL|TRAP|SYS): ")
 
 
 def _crash_named(stderr: bytes) -> str | None:
@@ -274,13 +285,6 @@ class GitHubCLIToolset(Toolset):
             install_hint=_INSTALL,
             timeout_hint=_TIMEOUT_HINT,
         )
-        if result.truncated:
-            # Cut at the cap as gh wrote it: a token cut there is no longer found whole.
-            result = attrs.evolve(
-                result,
-                stdout=redact_cut_end(result.stdout, secrets),
-                stderr=redact_cut_end(result.stderr, secrets),
-            )
         return result, secrets
 
     def _failure(self, result: ProcessResult, secrets: list[str]) -> str | None:
@@ -301,17 +305,18 @@ class GitHubCLIToolset(Toolset):
             # if gh also wrote to stderr (a warning, a progress line).
             return None
         # Killed at the cap while writing mostly to stderr: gh's error (or crash), not a result.
-        crash = _crash_named(result.stderr)
+        stdout, stderr = _uncut_secrets(result, secrets)
+        crash = _crash_named(stderr)
         if killed_at_cap and crash is not None:
             # Redacted before the line is cut: a token cut in two would no longer be found.
             line = f"gh failed: {first_line(redact(crash, secrets))}"
         elif _crashed(result, crash):
             # What gh said on stderr, only: its stdout is the result it was printing (a crash
             # quoted the first line of GitHub's data as its reason).
-            printed = decode_output(result.stderr) if crash is None else crash
+            printed = decode_output(stderr) if crash is None else crash
             line = failure_line("gh", result, redact(printed, secrets))
         else:
-            text = (result.stdout + result.stderr).decode("utf-8", "replace")
+            text = (stdout + stderr).decode("utf-8", "replace")
             if not text.strip():
                 # The seed's answer would end at its colon: the status is all there is to tell.
                 return failure_line("gh", result)
@@ -459,7 +464,7 @@ class GitHubCLIToolset(Toolset):
         if failure is not None:
             return f"API request failed: {failure}"
         return self._render(
-            result.stdout.decode("utf-8", "replace"),
+            _uncut_secrets(result, secrets)[0].decode("utf-8", "replace"),
             secrets,
             "the response",
             "; ask for less (for example per_page in fields)",

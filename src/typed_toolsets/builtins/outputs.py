@@ -8,6 +8,7 @@ A carriage return stays as it is only in a CRLF line ending.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from typing import Final
@@ -165,7 +166,8 @@ def redact_cut_end(data: bytes, secrets: Iterable[str]) -> bytes:
     more) is replaced with `REDACTED` too. Whole secrets are `redact`'s, after decoding.
     """
     for secret in secrets:
-        encoded = secret.encode()
+        # As gh got it from its environment (a lone surrogate as the byte it stands for).
+        encoded = os.fsencode(secret)
         for size in range(len(encoded) - 1, 3, -1):
             if data.endswith(encoded[:size]):
                 return data[:-size] + REDACTED.encode()

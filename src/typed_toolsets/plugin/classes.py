@@ -161,12 +161,14 @@ def _one_copy(earlier: Declaration, decl: Declaration) -> bool:
     """Whether both come from one ``Base.exports`` the class repeats: the base declares it twice.
 
     That is the base's problem, reported on the base (whose class the run time never creates,
-    so nothing of this one is checked there).
+    so nothing of this one is checked there). One place of Base's copied twice (``Base.exports
+    * 2``, ``X + X``) is this class's repeat.
     """
     return (
         decl.copied_from is not None
         and earlier.copied_from == decl.copied_from
         and (earlier.line, earlier.column) == (decl.line, decl.column)
+        and earlier.copied_index != decl.copied_index
     )
 
 

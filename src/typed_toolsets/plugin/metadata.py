@@ -101,6 +101,7 @@ class Declaration:
         declared_by: The class whose body declares it.
         copied_from: For a declaration made by ``exports = Base.exports + ...``, the class whose
             ``exports`` it repeats.
+        copied_index: Its place in that class's ``exports`` (None when not copied).
         inline: Whether it says ``inline=True`` (`typed_toolsets.plugin.inline`).
         limits_set: Whether an inline declaration says ``limits=``.
         timeout: The timeout its own ``limits=`` sets, as the run time shows it (None: none).
@@ -119,6 +120,8 @@ class Declaration:
         self.end_column = _position(data, "end_column")
         self.declared_by = declared_by
         self.copied_from = copied if isinstance(copied, str) else None
+        index = data.get("copied_index")
+        self.copied_index = index if isinstance(index, int) else None
         timeout = data.get("timeout")
         self.inline = data.get("inline") is True
         self.limits_set = data.get("limits_set") is True

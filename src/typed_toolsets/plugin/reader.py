@@ -444,9 +444,11 @@ class Reader:
                 return
             data = metadata(klass)
             if data is not None and data.get("exports_set"):
+                # Each keeps its place in Base's: two of them at two places are Base's own
+                # repeat (reported there), one place copied twice is this class's.
                 out.extend(
-                    {**decl, **span(expr), "copied_from": klass.fullname}
-                    for decl in records(data.get("exports"))
+                    {**decl, **span(expr), "copied_from": klass.fullname, "copied_index": index}
+                    for index, decl in enumerate(records(data.get("exports")))
                 )
                 if data.get("exports_unchecked"):
                     self.skip("unchecked-exports", expr, expression=describe(expr))

@@ -103,3 +103,28 @@ class OwnThenRepeated(Once):
 
 class RepeatedTwice(Once):
     exports = Once.exports + Once.exports  # E: RepeatedTwice.one: the method 'one' is declared twice in this class  [toolset-duplicate-name]
+
+
+class RepeatedByCount(Once):
+    exports = Once.exports * 2  # E: RepeatedByCount.one: the method 'one' is declared twice in this class  [toolset-duplicate-name]
+
+
+ONCE_TWICE: Final = Once.exports + Once.exports
+
+
+class RepeatedByConstant(Once):
+    exports = ONCE_TWICE  # E: RepeatedByConstant.one: the method 'one' is declared twice in this class  [toolset-duplicate-name]
+
+
+class RepeatedOnItsLine(Once):
+    exports = (
+        *Once.exports,
+        *Once.exports,  # E: RepeatedOnItsLine.one: the method 'one' is declared twice in this class  [toolset-duplicate-name]
+    )
+
+
+class RepeatedByDecorator(Once):
+    exports = Once.exports
+
+    @tool  # E: RepeatedByDecorator.one: the method 'one' is declared twice in this class  [toolset-duplicate-name]
+    def one(self) -> None: ...
