@@ -59,6 +59,16 @@ RECORDINGS_CANDIDATES = [
 RECORDINGS = next((p for p in RECORDINGS_CANDIDATES if p.exists()), None)
 
 
+def _cut_at_cap(
+    monkeypatch: pytest.MonkeyPatch, returncode: int, *, stdout: bytes, stderr: bytes
+) -> None:
+    """gh's runs end at the output cap with this output (built here: no race with gh's exit)."""
+    cut = ProcessResult(
+        returncode=returncode, stdout=stdout, stderr=stderr, ended_by="output_cap", duration=0.1
+    )
+    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: cut)
+
+
 def _recorded(tool: str) -> list[dict[str, Any]]:
     if RECORDINGS is None:
         pytest.skip("shared/recordings/dsprb-toolsets.json is not beside the repository")
@@ -668,14 +678,9 @@ def test_a_run_cut_at_the_output_cap_is_truncated_output_not_a_gh_failure(
 ) -> None:
     # The process result is built here, so the outcome does not depend on when gh exits
     # relative to the read that crosses the cap (that race made these "Failed to ...").
-    cut = ProcessResult(
-        returncode=returncode,
-        stdout=b'[{"number": 1, "title": "' + b"t" * 90,
-        stderr=stderr,
-        ended_by="output_cap",
-        duration=0.1,
+    _cut_at_cap(
+        monkeypatch, returncode, stdout=b'[{"number": 1, "title": "' + b"t" * 90, stderr=stderr
     )
-    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: cut)
     # The cap (200 bytes) holds the answer: the note and part of what gh printed.
     toolset = GitHubCLIToolset(max_output_bytes=200)
     with pytest.raises(OutputTooLargeError, match="200-byte output cap"):
@@ -728,14 +733,9 @@ def test_one_issue_or_pull_request_past_the_cap_is_not_told_to_ask_for_fewer_res
     assert issue.startswith("Issue #1: t\nState: OPEN\nURL: u\n\nBody:\n\\x7f\\x7f\n")
     assert issue.endswith("\n[truncated: the answer exceeded 1,000 bytes]")
     # gh's JSON itself cut at the cap: it cannot be read at all.
-    cut = ProcessResult(
-        returncode=-signal.SIGKILL,
-        stdout=b'{"number": 1, "body": "' + b"b" * 990,
-        stderr=b"",
-        ended_by="output_cap",
-        duration=0.1,
+    _cut_at_cap(
+        monkeypatch, -signal.SIGKILL, stdout=b'{"number": 1, "body": "' + b"b" * 990, stderr=b""
     )
-    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: cut)
     with pytest.raises(OutputTooLargeError) as raised:
         toolset.get_pr(pr_number=1)
     assert str(raised.value) == (
@@ -750,14 +750,7 @@ def test_one_issue_or_pull_request_past_the_cap_is_not_told_to_ask_for_fewer_res
 def test_gh_failing_on_its_own_with_output_past_the_cap_is_still_a_failure(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    failed = ProcessResult(
-        returncode=1,
-        stdout=b"",
-        stderr=b"HTTP 502" + b"!" * 100,
-        ended_by="output_cap",
-        duration=0.1,
-    )
-    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: failed)
+    _cut_at_cap(monkeypatch, 1, stdout=b"", stderr=b"HTTP 502" + b"!" * 100)
     output = GitHubCLIToolset(max_output_bytes=100).list_issues()
     assert output.startswith("Failed to list issues: HTTP 502")
     assert output.endswith("[truncated: gh's output exceeded 100 bytes]")
@@ -919,14 +912,9 @@ def test_gh_killed_at_the_cap_while_writing_its_error_is_a_failure(
     monkeypatch: pytest.MonkeyPatch, stderr: bytes, answer: str | None
 ) -> None:
     # Before: a cut result, its note alone ("ask for less"): gh's error was lost.
-    killed = ProcessResult(
-        returncode=-signal.SIGKILL,
-        stdout=b'{"message":"Bad credentials"}',
-        stderr=stderr,
-        ended_by="output_cap",
-        duration=0.1,
+    _cut_at_cap(
+        monkeypatch, -signal.SIGKILL, stdout=b'{"message":"Bad credentials"}', stderr=stderr
     )
-    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: killed)
     toolset = GitHubCLIToolset(max_output_bytes=200)
     if answer is None:
         with pytest.raises(ProgramFailedError) as info:
@@ -1000,14 +988,9 @@ def test_a_crash_line_past_the_cap_shows_no_part_of_the_token(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("GH_TOKEN", TOKEN)
-    killed = ProcessResult(
-        returncode=-signal.SIGKILL,
-        stdout=b"",
-        stderr=f"panic: {'x' * 270}{TOKEN}\n".encode() * 3,
-        ended_by="output_cap",
-        duration=0.1,
+    _cut_at_cap(
+        monkeypatch, -signal.SIGKILL, stdout=b"", stderr=f"panic: {'x' * 270}{TOKEN}\n".encode() * 3
     )
-    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: killed)
     with pytest.raises(ProgramFailedError) as info:
         GitHubCLIToolset(max_output_bytes=200).list_issues()
     assert str(info.value).startswith("gh failed: panic: xxx")
@@ -1019,14 +1002,7 @@ def test_a_token_cut_at_the_cap_leaves_no_part_of_it(monkeypatch: pytest.MonkeyP
     # fine-grained token's 93 characters) was no longer found, and went to the model.
     token = "github_pat_11AAAAAAA0SECRETPART" + "Z" * 62
     monkeypatch.setenv("GH_TOKEN", token)
-    cut = ProcessResult(
-        returncode=1,
-        stdout=b"",
-        stderr=b"E" * 9920 + token.encode()[:60],
-        ended_by="output_cap",
-        duration=0.1,
-    )
-    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: cut)
+    _cut_at_cap(monkeypatch, 1, stdout=b"", stderr=b"E" * 9920 + token.encode()[:60])
     answer = GitHubCLIToolset(max_output_bytes=10_000).list_issues()
     assert "github_pat" not in answer
     assert "E[REDACTED]\n[truncated: gh's output exceeded 10,000 bytes]" in answer
@@ -1040,14 +1016,12 @@ def test_redacting_a_cut_token_does_not_change_what_the_cut_run_was(
     token = "github_pat_11AAAAAAA0SECRETPART" + "Z" * 62
     monkeypatch.setenv("GH_TOKEN", token)
     stdout = b'{"a":"' + b"x" * 4900 + token.encode()[:45]
-    cut = ProcessResult(
-        returncode=-signal.SIGKILL,
+    _cut_at_cap(
+        monkeypatch,
+        -signal.SIGKILL,
         stdout=stdout,
         stderr=b"! warning " + b"w" * (len(stdout) - 29),
-        ended_by="output_cap",
-        duration=0.1,
     )
-    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: cut)
     answer = GitHubCLIToolset(max_output_bytes=len(stdout) * 2).api_request(endpoint="user")
     assert not answer.startswith("API request failed")
     assert "github_pat" not in answer
@@ -1058,14 +1032,7 @@ def test_a_token_with_a_lone_surrogate_is_redacted_as_gh_got_it(
 ) -> None:
     token = "ghp_abc\udcffdefghijklmnop"  # an undecodable byte in the environment
     monkeypatch.setenv("GH_TOKEN", token)
-    cut = ProcessResult(
-        returncode=1,
-        stdout=b"",
-        stderr=b"E" * 90 + os.fsencode(token)[:12],
-        ended_by="output_cap",
-        duration=0.1,
-    )
-    monkeypatch.setattr(github_module, "run_program", lambda *args, **kwargs: cut)
+    _cut_at_cap(monkeypatch, 1, stdout=b"", stderr=b"E" * 90 + os.fsencode(token)[:12])
     answer = GitHubCLIToolset(max_output_bytes=1000).list_issues()
     assert "ghp_abc" not in answer
     assert "E[REDACTED]" in answer
