@@ -16,10 +16,11 @@ import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
+from typed_toolsets.cli import main as cli_main
 from typed_toolsets.cli.main import main
 
 TEXT = "typed_toolsets.text:TextProcessingToolset"
@@ -1109,6 +1110,18 @@ class StopToolset(Toolset):
     def now(self) -> str:
         raise KeyboardInterrupt
 """
+
+
+def test_an_interrupt_before_the_command_runs_is_one_line_and_status_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Building the parser imports the commands' modules: a Ctrl-C there was a traceback.
+    def interrupted() -> NoReturn:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_main, "build_parser", interrupted)
+    assert cli_main.main(["list", "typed_toolsets.text"]) == 130
+    assert capsys.readouterr() == ("", "typed-toolsets: interrupted\n")
 
 
 @pytest.mark.slow

@@ -954,6 +954,22 @@ def test_values_too_large_to_generate_are_named_as_such() -> None:
     assert isinstance(caught.value.__cause__, FailedHealthCheck)
 
 
+def test_a_failed_health_check_prints_no_advice_the_user_cannot_follow(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Unless derandomized, Hypothesis printed "You can reproduce this failure by adding
+    # @seed(...) to this test": the test it means is check_toolset's own.
+    profile = settings.get_current_profile_name()
+    settings.register_profile("random_seed", settings.get_profile(profile), derandomize=False)
+    settings.load_profile("random_seed")
+    try:
+        with pytest.raises(FailedHealthCheck):
+            check_toolset(BulkyToolset, max_examples=5)
+    finally:
+        settings.load_profile(profile)
+    assert "@seed(" not in capsys.readouterr().out
+
+
 def test_a_check_inside_given_says_to_call_it_from_a_plain_test() -> None:
     @settings(max_examples=1, database=None)
     @given(st.just(0))

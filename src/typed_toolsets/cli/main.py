@@ -3,7 +3,8 @@
 Each subcommand is a function taking the parsed arguments and returning the exit status; they
 import what they need when they run, so ``typed-toolsets --help`` stays fast. Exit statuses:
 0 success, 1 problems found (or the output cannot be written), 2 usage errors and targets that
-cannot be imported, 130 Ctrl-C; never a traceback: `main` turns the rest into one line.
+cannot be imported, 130 Ctrl-C; never a traceback: `main` turns the rest into one line (a
+Ctrl-C before `main` runs, while Python starts and imports this module, is Python's own).
 """
 
 from __future__ import annotations
@@ -311,6 +312,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             as the program, and ``serve`` may end the process when a stop leaves calls running
             (see `typed_toolsets.server.stopping`), which it never does for a caller's process.
     """
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        # Ctrl-C before a command runs: while the parser is built (it imports the commands'
+        # modules) or the arguments are read. What a command's run raises is told by `_run`.
+        _say("", "interrupted")
+        return EXIT_INTERRUPTED
+
+
+def _run(argv: Sequence[str] | None) -> int:
     if argv is None:
         from .streams import occupy_closed_descriptors
 

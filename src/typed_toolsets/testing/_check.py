@@ -12,6 +12,7 @@ from typing import Any, Final, NoReturn, TypeVar
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import FailedHealthCheck, InvalidArgument, Unsatisfiable
+from hypothesis.reporting import current_reporter, with_reporter
 
 from typed_toolsets._public import public_in
 from typed_toolsets._toolset import Toolset
@@ -470,7 +471,17 @@ def _run(config: settings, strategy: st.SearchStrategy[_T], check: Callable[[_T]
     def holds(example: _T) -> None:
         check(example)
 
-    holds()
+    forward = current_reporter()
+
+    def report(text: object) -> None:
+        # Hypothesis advises adding @seed(...) "to this test" when a run stops early (a failed
+        # health check): the test is this inner one, which the user cannot decorate, and the
+        # error raised says what to change. The rest of what it reports goes through.
+        if not (isinstance(text, str) and "@seed(" in text):
+            forward(text)
+
+    with with_reporter(report):
+        holds()
 
 
 def _drawn(tool: str, params: tuple[_seams.Parameter, ...]) -> st.SearchStrategy[dict[str, Any]]:
