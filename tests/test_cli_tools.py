@@ -334,6 +334,28 @@ def test_list_prints_a_table() -> None:
     ]
 
 
+LOUD = """
+from typed_toolsets import Toolset, tool
+
+
+class Loud(Toolset):
+    @tool
+    def shout(self, text: str) -> str:
+        "Shout \x1b[31mred\x1b[0m, ring\x07 and turn \u202eback."
+        return text
+"""
+
+
+def test_list_shows_a_docstring_s_control_characters_as_escapes(tmp_path: Path) -> None:
+    # Written raw, the ESC sequences and the bidi override acted on the terminal.
+    (tmp_path / "loud_tools.py").write_text(LOUD, encoding="utf-8")
+    done = cli("list", "loud_tools:Loud", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1].endswith(
+        "Shout \\x1b[31mred\\x1b[0m, ring\\x07 and turn \\u202eback."
+    )
+
+
 @pytest.mark.slow
 def test_list_a_module_a_facade_and_a_file(shop: Path) -> None:
     facade = cli("list", "typed_toolsets.text")

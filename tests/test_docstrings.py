@@ -283,6 +283,29 @@ def test_an_override_without_a_docstring_keeps_the_tool_s_descriptions() -> None
     assert "description" not in own.parameters["properties"]["item_id"]
 
 
+class Mixin:
+    price = "in cents"
+    count = 0
+
+
+class Mixed(Toolset, Mixin):
+    @tool
+    def price(self, *, item_id: int) -> int:
+        return item_id
+
+    @tool
+    def count(self) -> int:
+        return 0
+
+
+def test_an_override_of_an_attribute_that_is_no_method_has_no_docstring_of_it() -> None:
+    # The mixin's str and int gave the tools str's and int's own docstrings.
+    assert [proxy.description for proxy in Mixed.to_tools()] == [
+        "Price operation",
+        "Count operation",
+    ]
+
+
 def test_a_role_with_its_domain_is_text_not_a_field() -> None:
     # ":py:func:`search` found." at a line's start ended the summary and the parameter's text.
     doc = """Return the price of the item that
@@ -315,6 +338,41 @@ def test_other_parameters_and_types_two_deep_are_read() -> None:
         z: an other parameter.
     """
     assert parameter_descriptions(doc) == {"y": "a nested type.", "z": "an other parameter."}
+
+
+def test_every_sphinx_name_of_a_parameter_field_is_read() -> None:
+    # Only ``:param`` was: the others gave no description, and no word of it.
+    doc = """Do it.
+
+    :parameter a: an a.
+    :arg b: a b.
+    :argument int c: a c.
+    :key d: a d.
+    :keyword e: an e.
+    :type a: int
+    """
+    assert parameter_descriptions(doc) == {
+        "a": "an a.",
+        "b": "a b.",
+        "c": "a c.",
+        "d": "a d.",
+        "e": "an e.",
+    }
+
+
+def test_a_line_wrapped_without_indenting_goes_on_with_its_entry() -> None:
+    # It was dropped: x read "The x value, which is long and".
+    doc = """Do it.
+
+    Args:
+        x: The x value, which is long and
+        wraps without indenting.
+        y: The y.
+    """
+    assert parameter_descriptions(doc) == {
+        "x": "The x value, which is long and wraps without indenting.",
+        "y": "The y.",
+    }
 
 
 @attrs.define

@@ -18,6 +18,7 @@ from annotated_types import Ge, Le, MaxLen
 from typed_toolsets import ToolAnnotations, Toolset, tool
 from typed_toolsets._public import public_in
 from typed_toolsets.definition.validators import positive_int, positive_seconds
+from typed_toolsets.rules.controls import escape_controls
 from typed_toolsets.rules.sendable import not_finite, too_large, valid_text
 
 from .exceptions import (
@@ -56,7 +57,7 @@ from .github_formats import (
     format_pr_list,
     format_traffic,
 )
-from .outputs import cap_answer, decode_output, escape_controls, redact, redact_cut_end
+from .outputs import cap_answer, decode_output, redact, redact_cut_end
 from .process import ProcessResult
 from .programs import failure_line, first_line, run_program
 

@@ -58,8 +58,10 @@ from typing import Final, Protocol
 
 import re2
 
+from typed_toolsets.rules.controls import escape_controls
+
 from .exceptions import InvalidPatternError
-from .outputs import escape_controls, quote_pattern
+from .outputs import quote_pattern
 
 __all__ = ["MAX_WORK", "filter_lines"]
 

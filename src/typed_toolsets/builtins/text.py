@@ -10,6 +10,7 @@ from annotated_types import Ge, Le, MaxLen
 from typed_toolsets import ToolAnnotations, Toolset, tool
 from typed_toolsets._public import public_in
 from typed_toolsets.definition.validators import positive_int, positive_seconds
+from typed_toolsets.rules.controls import escape_controls
 
 from . import regex, text_ops
 from .ere import check_grep_escapes
@@ -23,7 +24,7 @@ from .exceptions import (
     ProgramTimeoutError,
 )
 from .inputs import MAX_PATTERN_BYTES, check_int, check_pattern, check_text, encode_text
-from .outputs import cap_answer, cut_to_lines, decode_output, escape_controls, quote_pattern
+from .outputs import cap_answer, cut_to_lines, decode_output, quote_pattern
 from .programs import TimeBudget, failure_line, run_program, search_environment
 
 __all__ = [

@@ -28,6 +28,7 @@ from typed_toolsets._toolset import Toolset
 from typed_toolsets.call.proxy import ToolProxy
 from typed_toolsets.definition.classes import required_init_fields
 from typed_toolsets.definition.errors import ExportError, ToolsetDefinitionError
+from typed_toolsets.rules.controls import escape_controls
 
 from .main import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, STRICT_FORMATS
 from .streams import stdin_from_null, stdout_to_stderr
@@ -285,7 +286,9 @@ def _wrap(parts: list[str], width: int) -> list[str]:
 
 
 def _first_line(description: str) -> str:
-    return description.strip().splitlines()[0] if description.strip() else ""
+    # A docstring's control characters (an ESC starting a terminal sequence) shown, not obeyed,
+    # as the built-in tools show their programs' output.
+    return escape_controls(description.strip().splitlines()[0]) if description.strip() else ""
 
 
 def _table(rows: list[tuple[str, list[str], str]], out: TextIO) -> None:

@@ -359,10 +359,12 @@ def method_doc(func: Callable[..., Any], owner: type, name: str) -> str | None:
     if doc is not None:
         return doc
     for base in owner.__mro__[1:]:
-        found = base.__dict__.get(name)
+        found: object = base.__dict__.get(name)
         if found is not None:
             inherited = getattr(found, "__doc__", None)
-            if isinstance(inherited, str):
+            # Not a docstring of its own but its type's (a mixin's ``query = "SELECT 1"`` has
+            # str's): none, as inspect.getdoc reads it.
+            if isinstance(inherited, str) and inherited != getattr(type(found), "__doc__", None):
                 return inherited
     return None
 

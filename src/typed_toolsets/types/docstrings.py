@@ -55,8 +55,10 @@ _NAME: Final = r"[^\W\d]\w*"
 _GOOGLE_ENTRY_RE: Final = re.compile(
     rf"(\*{{0,2}}{_NAME})\s*(?:\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?\s*:(.*)"
 )
-# ``:param name: text`` or ``:param type name: text``.
-_REST_PARAM_RE: Final = re.compile(rf":param\s+(?:[^:]*?\s)?({_NAME})\s*:(.*)")
+# ``:param name: text`` or ``:param type name: text``, under any of the field's names in Sphinx.
+_REST_PARAM_RE: Final = re.compile(
+    rf":(?:param|parameter|arg|argument|key|keyword)\s+(?:[^:]*?\s)?({_NAME})\s*:(.*)"
+)
 # A field list's ``:name:``; a role (``:func:`x```, ``:py:func:`x```: names, then a backtick)
 # is part of the text.
 _REST_FIELD_RE: Final = re.compile(r":(?![\w.+-]+(?::[\w.+-]+)*:`)[A-Za-z][^:`]*:")
@@ -155,14 +157,18 @@ def _google_section(doc: str | None, sections: frozenset[str]) -> dict[str, str]
                 break  # the next section (or text) at the docstring's own indentation
             if entry_indent is None:
                 entry_indent = indent
-            if indent <= entry_indent:
-                match = _GOOGLE_ENTRY_RE.fullmatch(line.strip())
+            match = _GOOGLE_ENTRY_RE.fullmatch(line.strip()) if indent <= entry_indent else None
+            if match is not None:
                 current = None
-                if match is not None and not match.group(1).startswith("*"):
+                if not match.group(1).startswith("*"):
                     name: str = match.group(1)
                     result[name] = match.group(2).strip()
                     current = name
+            elif indent < entry_indent:
+                current = None
             elif current is not None:
+                # Indented deeper, or (against the style, but its text all the same) at the
+                # entries' own indentation with no ``name:`` of its own: the entry goes on.
                 result[current] = f"{result[current]} {line.strip()}".strip()
             index += 1
     return result
