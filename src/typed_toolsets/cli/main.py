@@ -511,6 +511,11 @@ def _unencodable(exc: UnicodeEncodeError) -> str:
     # The stream's own name: a code page's codec reports itself as "charmap".
     encoding = getattr(sys.stdout, "encoding", None) or exc.encoding
     character = exc.object[exc.start : exc.start + 1]
+    if "\ud800" <= character <= "\udfff":  # no encoding has it: another one would not help
+        return (
+            f"the output holds U+{ord(character):04X}, half of a UTF-16 pair alone, which no "
+            "encoding can write; remove it from the text it comes from (a docstring, say)"
+        )
     return (
         f"stdout's encoding ({encoding}) has no character U+{ord(character):04X}; "
         "set PYTHONIOENCODING=utf-8"
