@@ -1120,9 +1120,7 @@ def test_output_that_stdout_s_encoding_cannot_write_is_one_line_and_status_1(
 
 def test_a_lone_surrogate_in_the_output_is_not_blamed_on_the_encoding(tmp_path: Path) -> None:
     # "set PYTHONIOENCODING=utf-8" was the remedy given under utf-8 itself.
-    (tmp_path / "halves.py").write_text(
-        ACCENTS.replace("\u00e9", "\\udc80"), encoding="utf-8"
-    )
+    (tmp_path / "halves.py").write_text(ACCENTS.replace("\u00e9", "\\udc80"), encoding="utf-8")
     env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
     done = subprocess.run(
         [*COMMAND, "schema", "halves.py"],
