@@ -410,6 +410,45 @@ async def test_a_stop_answers_the_calls_still_running(
         server.stop()
 
 
+def _refused(host: str, port: int) -> bool:
+    """Whether a connection to *host*:*port* is refused (not queued, as a listening socket does)."""
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return False
+    except ConnectionRefusedError:
+        return True
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_a_stopping_server_refuses_new_connections_at_once(
+    tmp_path: Path, workers: int
+) -> None:
+    # With two workers, the parent's copy of the listening socket kept it listening through the
+    # stop's graceful period (5 s): a connection made then was queued for no one, held, and
+    # dropped unanswered at the end (a POST its client cannot tell ran or not).
+    server = HttpServer((SAMPLE, "--workers", str(workers)), tmp_path / "serve.log")
+    try:
+        server.wait_started()
+        marker = tmp_path / "long"
+        async with httpx2.AsyncClient(timeout=BOUND) as client:
+
+            async def post() -> None:
+                await client.post(server.url, json=_asleep(1, 60, marker), headers=ACCEPT)
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(post)
+                await _started(marker)
+                os.kill(server.pid, signal.SIGTERM)
+                signalled = time.monotonic()
+                # Well within the graceful period, which the call left running holds open.
+                while not await anyio.to_thread.run_sync(_refused, "127.0.0.1", server.port):
+                    assert time.monotonic() - signalled < 4, "connections were still taken"
+                    await anyio.sleep(0.1)
+        assert server.process.wait(BOUND) == 0
+    finally:
+        server.stop()
+
+
 async def test_a_stop_tells_the_sdk_client_why_its_call_ended(tmp_path: Path) -> None:
     # The SDK's client (on the 2026-07-28 protocol, another path through the SDK's server)
     # raises the JSON-RPC error it was answered with.

@@ -488,21 +488,39 @@ def run(
         WorkerStartError: A worker could not build its app (it said why); the others were
             stopped.
     """
-    from uvicorn.supervisors import Multiprocess
-
     sock = _bind(host, port)
     config = _config(app, host, sock.getsockname()[1], workers)
     plural = "s" if workers != 1 else ""
     logger.info("serving %s at %s (%d worker%s)", what, url_of(sock, path), workers, plural)
     try:
         if workers > 1:
-            supervisor = Multiprocess(config, sockets=[sock])
+            supervisor = _closing_supervisor()(config, sockets=[sock])
             supervisor.run()
             _workers_started(supervisor)
         else:
             _clean_stop_server()(config).run(sockets=[sock])
     finally:
         sock.close()
+
+
+def _closing_supervisor() -> type[Multiprocess]:
+    """The supervisor of uvicorn's workers, closing its copy of the listening socket as they stop.
+
+    Kept open until every worker had ended, the parent's copy held the socket listening through
+    the stop's graceful period: a connection made then was queued for no process to take, then
+    dropped unanswered (a POST a client cannot tell ran or not). Closed when the stop begins,
+    the socket stops listening once the workers do, and a connection is refused, which a client
+    may retry elsewhere (as with one worker).
+    """
+    from uvicorn.supervisors import Multiprocess
+
+    class ClosingSupervisor(Multiprocess):
+        def terminate_all(self) -> None:
+            for sock in self.sockets:  # no worker is started again once the stop begins
+                sock.close()
+            super().terminate_all()
+
+    return ClosingSupervisor
 
 
 class WorkerStartError(RuntimeError):
