@@ -77,18 +77,35 @@ def processes_with(tag: str) -> set[int]:
     return found
 
 
+# Sets the limits on open files given first, then runs the command line that follows.
+_LIMITED = (
+    "import os, resource, sys; "
+    "resource.setrlimit(resource.RLIMIT_NOFILE, (int(sys.argv[1]), int(sys.argv[2]))); "
+    "os.execv(sys.argv[3], sys.argv[3:])"
+)
+
+
 class HttpServer:
     """A ``typed-toolsets serve --transport http --port 0`` subprocess, stderr in a file.
 
     Started at once; `wait_started` waits for its listening line (several may start together).
     """
 
-    def __init__(self, args: Sequence[str], log: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        args: Sequence[str],
+        log: Path,
+        env: dict[str, str] | None = None,
+        open_files: tuple[int, int] | None = None,
+    ) -> None:
         self.log_path = log
         self.url = ""
+        argv = serve_argv(*args, "--transport", "http", "--port", "0")
+        if open_files is not None:  # started under these (soft, hard) limits on open files
+            argv = [sys.executable, "-c", _LIMITED, *map(str, open_files), *argv]
         with log.open("wb") as stderr:
             self.process = subprocess.Popen(
-                serve_argv(*args, "--transport", "http", "--port", "0"),
+                argv,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=stderr,

@@ -6,16 +6,22 @@ uvicorn applies it as configured by `run`, tested here in this process with a sm
 
 from __future__ import annotations
 
+import resource
+import socket
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import httpx2
 import pytest
 import uvicorn
 
 from tests.server.sample import SampleToolset
+from tests.server.support import SAMPLE, HttpServer
 from typed_toolsets.server import asgi_app, http
+from typed_toolsets.server.files import FILES_PER_REQUEST, FILES_RESERVED
+from typed_toolsets.server.protocol import MAX_IN_FLIGHT
 
 BOUND = 60.0
 SECONDS = 2.0
@@ -66,3 +72,56 @@ def test_over_http_requests_past_the_bound_are_answered_503_at_once(
     assert min(served) >= SECONDS
     assert len(refused) >= 3
     assert max(refused) < SECONDS
+
+
+def _open_files(pid: int) -> tuple[int, int]:
+    """The (soft, hard) limits on open files of process *pid*."""
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            soft, hard = line.split()[3:5]
+            return int(soft), int(hard)
+    raise AssertionError(f"no open files limit for {pid}")
+
+
+WANTED = MAX_IN_FLIGHT * FILES_PER_REQUEST + FILES_RESERVED
+
+
+@pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="reads /proc")
+def test_the_soft_limit_on_open_files_is_raised_for_the_bound(tmp_path: Path) -> None:
+    # Under the usual soft limit of 1,024 files, connections past it failed in uvicorn's accept
+    # loop (a traceback each, thousands a second) instead of getting their 503.
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard != resource.RLIM_INFINITY and hard < WANTED:
+        pytest.skip(f"the hard limit on open files ({hard}) is below {WANTED}")
+    server = HttpServer((SAMPLE,), tmp_path / "serve.log", open_files=(1024, WANTED + 100))
+    try:
+        server.wait_started()
+        assert _open_files(server.pid) == (WANTED, WANTED + 100)
+        assert "requests are served at once" not in server.log()
+    finally:
+        server.stop()
+
+
+@pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="reads /proc")
+def test_under_a_low_hard_limit_the_bound_is_what_it_allows(tmp_path: Path) -> None:
+    server = HttpServer((SAMPLE,), tmp_path / "serve.log", open_files=(200, 200))
+    allowed = (200 - FILES_RESERVED) // FILES_PER_REQUEST
+    idle: list[socket.socket] = []
+    try:
+        server.wait_started()
+        assert (
+            f"the process may open 200 files: at most {allowed} requests are served at once, "
+            f"not {MAX_IN_FLIGHT} (raise its hard limit, `ulimit -Hn`, to {WANTED} or more)"
+        ) in server.log()
+        # Connections fill the bound (uvicorn counts idle ones): the next request is answered
+        # 503 at once, where it waited while the accept loop logged "Too many open files".
+        idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(allowed)]
+        started = time.monotonic()
+        status, _ = _slow_call(server.url)
+        assert status == 503
+        assert time.monotonic() - started < SECONDS
+        assert "Too many open files" not in server.log()
+    finally:
+        for connection in idle:
+            connection.close()
+        server.stop()

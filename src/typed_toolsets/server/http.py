@@ -32,6 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from typed_toolsets import ToolProxy
 
 from .bodies import BODY_SECONDS, error_response, misread, read_body, replayed
+from .files import requests_at_once
 from .guard import (
     LOOPBACK_HOSTS,
     BearerAuth,
@@ -489,7 +490,9 @@ def run(
             stopped.
     """
     sock = _bind(host, port)
-    config = _config(app, host, sock.getsockname()[1], workers)
+    # Raised here, before the workers start: they inherit the process's limits.
+    at_once = requests_at_once(MAX_IN_FLIGHT)
+    config = _config(app, host, sock.getsockname()[1], workers, at_once)
     plural = "s" if workers != 1 else ""
     logger.info("serving %s at %s (%d worker%s)", what, url_of(sock, path), workers, plural)
     try:
@@ -543,8 +546,14 @@ def _workers_started(supervisor: Multiprocess) -> None:
         raise WorkerStartError(msg)
 
 
-def _config(app: ASGIApp | str, host: str, port: int, workers: int) -> uvicorn.Config:
-    """The configuration of uvicorn serving *app* on *host*:*port* with *workers* processes."""
+def _config(
+    app: ASGIApp | str, host: str, port: int, workers: int, at_once: int | None = None
+) -> uvicorn.Config:
+    """The configuration of uvicorn serving *app* on *host*:*port* with *workers* processes.
+
+    *at_once* is how many requests each serves at once (`MAX_IN_FLIGHT` when None; see
+    `typed_toolsets.server.files`).
+    """
     import uvicorn
 
     from .heads import HeadsInTime
@@ -565,7 +574,7 @@ def _config(app: ASGIApp | str, host: str, port: int, workers: int) -> uvicorn.C
         timeout_graceful_shutdown=5,
         # Past it, a request is answered 503 at once (connections count, idle ones too): each
         # request being served holds a task and its arguments (see `MAX_IN_FLIGHT`).
-        limit_concurrency=MAX_IN_FLIGHT,
+        limit_concurrency=MAX_IN_FLIGHT if at_once is None else at_once,
     )
 
 
