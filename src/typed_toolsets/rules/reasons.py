@@ -52,9 +52,7 @@ CALLABLES: Final = "callables have no JSON Schema"
 RECURSIVE_ALIAS: Final = "recursive type aliases are not supported; use a recursive attrs class"
 #: An alias made with the ``type`` statement (or ``TypeAliasType``) that takes type parameters;
 #: one without them stands for the type it names.
-GENERIC_TYPE_ALIAS: Final = (
-    "generic aliases made with the `type` statement are not supported; write the type it names"
-)
+GENERIC_TYPE_ALIAS: Final = "generic type aliases are not supported; write the type it names"
 #: Only the plugin says it: mypy fills a generic's omitted parameters in with ``Any`` where the
 #: run time sees the bare generic (`missing_parameters`, with its name).
 OMITTED_PARAMETERS: Final = "a generic type needs its type parameters (for example list[str])"

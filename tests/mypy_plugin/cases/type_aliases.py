@@ -33,7 +33,7 @@ class Aliased(Toolset):
         return 0
 
     @tool
-    def pair(self, *, value: Pair[int]) -> int:  # E: Aliased.pair: parameter 'value' has type Pair[int], which has no JSON Schema (generic aliases made with the `type` statement are not supported; write the type it names)  [toolset-param-type]
+    def pair(self, *, value: Pair[int]) -> int:  # E: Aliased.pair: parameter 'value' has type Pair[int], which has no JSON Schema (generic type aliases are not supported; write the type it names)  [toolset-param-type]
         return 0
 
     @tool
