@@ -22,6 +22,7 @@ import pytest
 import typing_extensions
 from annotated_types import Ge, Gt, Interval, Le, Len, Lt, MaxLen, MinLen, MultipleOf
 from jsonschema import Draft202012Validator
+from typing_extensions import Doc
 
 from tests.strategies.toolsets import make_echo_toolset
 from typed_toolsets import Description, ToolProxy, Toolset, ToolsetDefinitionError, tool
@@ -505,6 +506,15 @@ ROWS: list[tuple[str, object, dict[str, Any], object, object, object, str]] = [
         "ab",
         "a",
         "value: 'a' is shorter than 2 characters",
+    ),
+    (
+        "Annotated PEP 727 Doc",
+        Annotated[str, MinLen(1), Doc("A code")],
+        {"type": "string", "minLength": 1, "description": "A code"},
+        "ab",
+        "ab",
+        "",
+        "value: '' is shorter than 1 character",
     ),
     (
         "Annotated plain str",

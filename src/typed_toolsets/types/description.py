@@ -27,14 +27,30 @@ class Description:
 
 
 def annotated_description(metadata: Iterable[object]) -> str | None:
-    """The last description in ``Annotated`` metadata (a plain ``str`` or a `Description`)."""
+    """The last description in ``Annotated`` metadata.
+
+    A plain ``str``, a `Description`, or PEP 727's ``typing_extensions.Doc`` (as FastAPI's
+    users write it), known by its module and name: nothing is imported for it.
+    """
     found: str | None = None
     for item in metadata:
         if isinstance(item, str):
             found = item
         elif isinstance(item, Description):
             found = item.text
+        elif _is_doc(item):
+            found = typing.cast(str, getattr(item, "documentation"))  # noqa: B009 - checked
     return found
+
+
+def _is_doc(item: object) -> bool:
+    """Whether *item* is PEP 727's ``Doc("text")`` (``typing_extensions``, or ``typing`` later)."""
+    kind = type(item)
+    return (
+        kind.__name__ == "Doc"
+        and kind.__module__ in ("typing_extensions", "typing")
+        and isinstance(getattr(item, "documentation", None), str)
+    )
 
 
 def description_of(annotation: object) -> str | None:
