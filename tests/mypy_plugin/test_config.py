@@ -67,6 +67,48 @@ def test_registered_types_in_mypy_ini(tmp_path: Path) -> None:
     assert out.startswith("Success"), out
 
 
+ALIASED = """\
+from typing import TypeAlias
+
+from moneylib import Money
+
+from typed_toolsets import Toolset, tool
+
+Cash: TypeAlias = Money  # type: ignore[no-any-unimported]
+
+
+class Till(Toolset):
+    @tool
+    def pay(self, *, amount: Cash) -> int:
+        return 0
+"""
+
+
+def test_a_registered_type_from_an_unfollowed_import_through_an_alias_is_no_any(
+    tmp_path: Path,
+) -> None:
+    # Under disallow_any_unimported, mypy marks the alias's type as it marks an Any written in
+    # an alias, and forgets its name: the plugin took it for an Any the user wrote.
+    (tmp_path / "till.py").write_text(ALIASED, encoding="utf-8")
+    (tmp_path / "mypy.ini").write_text(
+        "[mypy]\nstrict = True\nplugins = typed_toolsets.mypy\nignore_missing_imports = True\n"
+        "disallow_any_unimported = True\n\n[typed_toolsets.mypy]\nregistered_types = "
+        "moneylib.Money\n",
+        encoding="utf-8",
+    )
+    stdout, stderr, _ = api.run(
+        [
+            "--config-file",
+            str(tmp_path / "mypy.ini"),
+            "--no-incremental",
+            "--cache-dir",
+            os.devnull,
+            str(tmp_path / "till.py"),
+        ]
+    )
+    assert (stdout, stderr) == ("Success: no issues found in 1 source file\n", "")
+
+
 def test_registered_types_in_pyproject(tmp_path: Path) -> None:
     out = _check(
         tmp_path,

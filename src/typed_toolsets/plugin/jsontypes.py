@@ -125,6 +125,31 @@ class SchemaCheck:
         self._whole = set()
         return self._problem(t, set())
 
+    def _written(self, any_type: AnyType) -> bool:
+        """Whether *any_type* is an ``Any`` the user wrote (which the run time refuses).
+
+        One written in a type alias (``JsonDict: TypeAlias = dict[str, Any]``) is a "special
+        form" once the alias is expanded: mypy marks it so, for ``disallow_any_explicit`` to
+        report it at the alias only. Under ``disallow_any_unimported``, mypy marks an alias's
+        type from an unfollowed import (a registered type, perhaps) so too, and forgets its
+        name: the two cannot be told apart then, and neither is reported.
+        """
+        if any_type.type_of_any == TypeOfAny.explicit:
+            return True
+        return (
+            any_type.type_of_any == TypeOfAny.special_form
+            and not self.options.disallow_any_unimported
+        )
+
+    def _any_problem(self, any_type: AnyType) -> str | None:
+        if self._written(any_type):
+            return reasons.ANY
+        if any_type.type_of_any == TypeOfAny.from_omitted_generics:
+            return reasons.OMITTED_PARAMETERS
+        # Unannotated parameters are a signature problem; errors and unfollowed imports are
+        # reported by mypy itself, and other Any values cannot be judged.
+        return None
+
     def _problem(self, t: Type, seen: set[str]) -> str | None:
         if isinstance(t, TypeAliasType) and t.alias is not None:
             self._reach(t.alias.fullname, t.alias.module)
@@ -144,7 +169,7 @@ class SchemaCheck:
                 and unseen not in self.registered
             ):
                 self.unseen = unseen or "Any"
-            return _any_problem(proper)
+            return self._any_problem(proper)
         if isinstance(proper, UninhabitedType):
             return reasons.NEVER
         if isinstance(proper, LiteralType):
@@ -263,7 +288,7 @@ class SchemaCheck:
             for index, item in enumerate(tuple_type.items):
                 field = names[index] if index < len(names) else f"#{index}"
                 proper = get_proper_type(item)
-                if isinstance(proper, AnyType) and proper.type_of_any != TypeOfAny.explicit:
+                if isinstance(proper, AnyType) and not self._written(proper):
                     return reasons.unannotated_field(f"{info.name}.{field}")
                 reason = self._problem(item, seen)
                 if reason is not None:
@@ -397,19 +422,6 @@ def _key_is_str(key: Type) -> bool:
     while isinstance(proper, Instance) and proper.type.is_newtype and proper.type.bases:
         proper = proper.type.bases[0]
     return isinstance(proper, Instance) and proper.type.fullname == "builtins.str"
-
-
-def _any_problem(any_type: AnyType) -> str | None:
-    # An ``Any`` written in a type alias (``JsonDict: TypeAlias = dict[str, Any]``) is a
-    # "special form" once the alias is expanded: mypy marks it so that ``disallow_any_explicit``
-    # reports it at the alias only. Either way it was written, and the run time refuses it.
-    if any_type.type_of_any in (TypeOfAny.explicit, TypeOfAny.special_form):
-        return reasons.ANY
-    if any_type.type_of_any == TypeOfAny.from_omitted_generics:
-        return reasons.OMITTED_PARAMETERS
-    # Unannotated parameters are a signature problem; errors and unfollowed imports are
-    # reported by mypy itself, and other Any values cannot be judged.
-    return None
 
 
 def _bare(args: tuple[Type, ...] | list[Type]) -> bool:

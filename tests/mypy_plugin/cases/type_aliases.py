@@ -2,7 +2,7 @@
 # type parameters stands for the type it names; a generic one, or one naming itself, is refused.
 # An `Any` written in an alias is refused as one written in the annotation (the plugin let it
 # through: mypy marks it a "special form" once the alias is expanded).
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, NamedTuple, TypeAlias, TypeVar
 
 import attrs
 from typing_extensions import TypeAliasType
@@ -21,6 +21,10 @@ Loose = TypeAliasType("Loose", Any)
 @attrs.define
 class Event:
     meta: JsonDict
+
+
+class Tagged(NamedTuple):
+    meta: Loose
 
 
 class Aliased(Toolset):
@@ -46,4 +50,8 @@ class Aliased(Toolset):
 
     @tool
     def log(self, *, event: Event) -> int:  # E: Aliased.log: parameter 'event' has type Event, which has no JSON Schema (field Event.meta: Any has no JSON Schema; use a concrete type)  [toolset-param-type]
+        return 0
+
+    @tool
+    def tagged(self, *, item: Tagged) -> int:  # E: Aliased.tagged: parameter 'item' has type Tagged, which has no JSON Schema (field Tagged.meta: Any has no JSON Schema; use a concrete type)  [toolset-param-type]
         return 0
