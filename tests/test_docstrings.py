@@ -360,19 +360,20 @@ def test_every_sphinx_name_of_a_parameter_field_is_read() -> None:
     }
 
 
-def test_a_line_wrapped_without_indenting_goes_on_with_its_entry() -> None:
-    # It was dropped: x read "The x value, which is long and".
+def test_a_line_at_the_entries_indentation_that_is_no_entry_is_not_one_s_text() -> None:
+    # A paragraph after the entries, or an entry of a form not read (``x, y: ...``), is not
+    # taken as the text of the entry before it (the model reads these descriptions).
     doc = """Do it.
 
     Args:
-        x: The x value, which is long and
-        wraps without indenting.
+        x: The x.
         y: The y.
+
+        Both are in centimetres.
+        a, b: The corners.
+        c: The c.
     """
-    assert parameter_descriptions(doc) == {
-        "x": "The x value, which is long and wraps without indenting.",
-        "y": "The y.",
-    }
+    assert parameter_descriptions(doc) == {"x": "The x.", "y": "The y.", "c": "The c."}
 
 
 @attrs.define

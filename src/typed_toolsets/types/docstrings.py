@@ -157,18 +157,16 @@ def _google_section(doc: str | None, sections: frozenset[str]) -> dict[str, str]
                 break  # the next section (or text) at the docstring's own indentation
             if entry_indent is None:
                 entry_indent = indent
-            match = _GOOGLE_ENTRY_RE.fullmatch(line.strip()) if indent <= entry_indent else None
-            if match is not None:
+            if indent <= entry_indent:
+                # At the entries' indentation, a line that is no entry (a paragraph after them,
+                # ``x, y: ...``) ends the entry before it: it is not part of its text.
+                match = _GOOGLE_ENTRY_RE.fullmatch(line.strip())
                 current = None
-                if not match.group(1).startswith("*"):
+                if match is not None and not match.group(1).startswith("*"):
                     name: str = match.group(1)
                     result[name] = match.group(2).strip()
                     current = name
-            elif indent < entry_indent:
-                current = None
             elif current is not None:
-                # Indented deeper, or (against the style, but its text all the same) at the
-                # entries' own indentation with no ``name:`` of its own: the entry goes on.
                 result[current] = f"{result[current]} {line.strip()}".strip()
             index += 1
     return result
