@@ -340,7 +340,7 @@ from typed_toolsets import Toolset, tool
 
 class Loud(Toolset):
     @tool
-    def shout(self, text: str) -> str:
+    def shout(self, text: str, mode: str = "a\u202eb", sep: str = "\x9b31m") -> str:
         "Shout \x1b[31mred\x1b[0m, ring\x07 and turn \u202eback."
         return text
 """
@@ -354,6 +354,9 @@ def test_list_shows_a_docstring_s_control_characters_as_escapes(tmp_path: Path) 
     assert done.stdout.splitlines()[1].endswith(
         "Shout \\x1b[31mred\\x1b[0m, ring\\x07 and turn \\u202eback."
     )
+    # And the parameters' defaults (JSON escapes C0 controls only).
+    assert 'mode: string = "a\\u202eb"' in done.stdout
+    assert 'sep: string = "\\x9b31m"' in done.stdout
 
 
 @pytest.mark.slow

@@ -208,8 +208,10 @@ error_lines = _error_lines
 
 
 def _short_json(value: object, limit: int = 24) -> str:
+    # JSON escapes C0 controls only: a C1 one or a bidi override is shown escaped, as in the
+    # descriptions (cut first, so an escape is never cut in two).
     text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return escape_controls(text if len(text) <= limit else text[: limit - 3] + "...")
 
 
 def _type_text(schema: Mapping[str, Any]) -> str:
