@@ -20,7 +20,7 @@ import uvicorn
 from tests.server.sample import SampleToolset
 from tests.server.support import SAMPLE, HttpServer
 from typed_toolsets.server import asgi_app, http
-from typed_toolsets.server.files import FILES_PER_REQUEST, FILES_RESERVED
+from typed_toolsets.server.files import FILES_PER_REQUEST, FILES_RESERVED, files_for
 from typed_toolsets.server.protocol import MAX_IN_FLIGHT
 
 BOUND = 60.0
@@ -125,3 +125,18 @@ def test_under_a_low_hard_limit_the_bound_is_what_it_allows(tmp_path: Path) -> N
         for connection in idle:
             connection.close()
         server.stop()
+
+
+def test_the_limit_is_put_back_when_the_server_ends() -> None:
+    # `serve` may run in a caller's process that goes on: the raised limit stayed.
+    before = resource.getrlimit(resource.RLIMIT_NOFILE)
+    lowered = (min(1024, before[0]), before[1])
+    resource.setrlimit(resource.RLIMIT_NOFILE, lowered)
+    try:
+        with files_for(MAX_IN_FLIGHT) as at_once:
+            during = resource.getrlimit(resource.RLIMIT_NOFILE)
+        assert resource.getrlimit(resource.RLIMIT_NOFILE) == lowered
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, before)
+    if lowered[1] == resource.RLIM_INFINITY or lowered[1] >= WANTED:
+        assert (during, at_once) == ((WANTED, lowered[1]), MAX_IN_FLIGHT)

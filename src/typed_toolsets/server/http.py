@@ -32,7 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from typed_toolsets import ToolProxy
 
 from .bodies import BODY_SECONDS, error_response, misread, read_body, replayed
-from .files import requests_at_once
+from .files import files_for
 from .guard import (
     LOOPBACK_HOSTS,
     BearerAuth,
@@ -490,20 +490,18 @@ def run(
             stopped.
     """
     sock = _bind(host, port)
-    # Raised here, before the workers start: they inherit the process's limits.
-    at_once = requests_at_once(MAX_IN_FLIGHT)
-    config = _config(app, host, sock.getsockname()[1], workers, at_once)
-    plural = "s" if workers != 1 else ""
-    logger.info("serving %s at %s (%d worker%s)", what, url_of(sock, path), workers, plural)
-    try:
+    # Raised here, before the workers start (they inherit the process's limits), and put back
+    # when the server ends: `serve` may run in a caller's process that goes on.
+    with contextlib.closing(sock), files_for(MAX_IN_FLIGHT) as at_once:
+        config = _config(app, host, sock.getsockname()[1], workers, at_once)
+        plural = "s" if workers != 1 else ""
+        logger.info("serving %s at %s (%d worker%s)", what, url_of(sock, path), workers, plural)
         if workers > 1:
             supervisor = _closing_supervisor()(config, sockets=[sock])
             supervisor.run()
             _workers_started(supervisor)
         else:
             _clean_stop_server()(config).run(sockets=[sock])
-    finally:
-        sock.close()
 
 
 def _closing_supervisor() -> type[Multiprocess]:
