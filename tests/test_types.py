@@ -1205,7 +1205,7 @@ def test_an_alias_made_with_the_type_statement_is_the_type_it_names() -> None:
     proxy = echo(namespace["Tags"])
     assert proxy.parameters["properties"]["value"] == {"type": "array", "items": {"type": "string"}}
     assert proxy.dynamic_call({"value": ["a"]}) == {"value": ["a"]}
-    with pytest.raises(ToolsetDefinitionError, match=r"has type Pair\[int\].*generic aliases"):
+    with pytest.raises(ToolsetDefinitionError, match=r"has type Pair\[int\].*generic type aliases"):
         echo(namespace["Pair"][int])
 
 
