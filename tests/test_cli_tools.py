@@ -1093,6 +1093,14 @@ class Accents(Toolset):
 """
 
 
+def _written_as(cwd: Path, encoding: str, args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    """Run the command line in *cwd* with stdout encoded as *encoding* (PYTHONIOENCODING)."""
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    return subprocess.run(
+        [*COMMAND, *args], capture_output=True, cwd=cwd, env=env, timeout=120, check=False
+    )
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
@@ -1110,10 +1118,7 @@ def test_output_that_stdout_s_encoding_cannot_write_is_one_line_and_status_1(
     # Windows code page when redirected) is output that cannot be written: the remedy, no
     # traceback.
     (tmp_path / "accents.py").write_text(ACCENTS, encoding="utf-8")
-    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
-    done = subprocess.run(
-        [*COMMAND, *args], capture_output=True, cwd=tmp_path, env=env, timeout=120, check=False
-    )
+    done = _written_as(tmp_path, "ascii", args)
     assert done.returncode == 1
     assert done.stderr.decode() == (
         f"typed-toolsets {args[0]}: error: cannot write the output: stdout's encoding (ascii) "
@@ -1124,15 +1129,7 @@ def test_output_that_stdout_s_encoding_cannot_write_is_one_line_and_status_1(
 def test_a_lone_surrogate_in_the_output_is_not_blamed_on_the_encoding(tmp_path: Path) -> None:
     # "set PYTHONIOENCODING=utf-8" was the remedy given under utf-8 itself.
     (tmp_path / "halves.py").write_text(ACCENTS.replace("\u00e9", "\\udc80"), encoding="utf-8")
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
-    done = subprocess.run(
-        [*COMMAND, "schema", "halves.py"],
-        capture_output=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    done = _written_as(tmp_path, "utf-8:strict", ["schema", "halves.py"])
     assert done.returncode == 1
     assert done.stderr.decode() == (
         "typed-toolsets schema: error: cannot write the output: the output holds U+DC80, half "

@@ -38,19 +38,18 @@ def annotated_description(metadata: Iterable[object]) -> str | None:
             found = item
         elif isinstance(item, Description):
             found = item.text
-        elif _is_doc(item):
-            found = typing.cast(str, getattr(item, "documentation"))  # noqa: B009 - checked
+        elif (doc := _doc_text(item)) is not None:
+            found = doc
     return found
 
 
-def _is_doc(item: object) -> bool:
-    """Whether *item* is PEP 727's ``Doc("text")`` (``typing_extensions``, or ``typing`` later)."""
+def _doc_text(item: object) -> str | None:
+    """The text of PEP 727's ``Doc("text")`` (``typing_extensions``, or ``typing`` later)."""
     kind = type(item)
-    return (
-        kind.__name__ == "Doc"
-        and kind.__module__ in ("typing_extensions", "typing")
-        and isinstance(getattr(item, "documentation", None), str)
-    )
+    if kind.__name__ != "Doc" or kind.__module__ not in ("typing_extensions", "typing"):
+        return None
+    text = getattr(item, "documentation", None)
+    return text if isinstance(text, str) else None
 
 
 def description_of(annotation: object) -> str | None:
