@@ -12,6 +12,7 @@ from typed_toolsets.call.assembly import _merged  # pyright: ignore[reportPrivat
 from typed_toolsets.call.checker import Checker
 from typed_toolsets.call.jsonschema_errors import problems
 from typed_toolsets.call.shown import short
+from typed_toolsets.call.source import listed_reasons
 from typed_toolsets.call.validation import reason_of, suffix_of
 
 
@@ -285,7 +286,11 @@ def test_an_integer_written_inline_is_shown_as_short_shows_it() -> None:
         },
     }
     values: list[object] = [
-        0,
+        0,  # 0 to 99: looked up (`listed_reasons`)
+        7,
+        99,
+        100,
+        -1,
         -5,
         10**60 - 1,  # 60 digits: whole
         10**60,  # 61: cut
@@ -293,6 +298,7 @@ def test_an_integer_written_inline_is_shown_as_short_shows_it() -> None:
         -(10**59),  # a sign and 60: cut
         10**5000,  # past Python's digit limit for repr
         True,
+        False,
         None,
         1.5,
         "a\x00",
@@ -309,6 +315,15 @@ def test_an_integer_written_inline_is_shown_as_short_shows_it() -> None:
     assert short(10**60) != str(10**60)
     assert short(-(10**59) + 1) == str(-(10**59) + 1)
     assert short(-(10**59)) != str(-(10**59))
+
+
+def test_the_reasons_of_small_integers_are_listed_once_per_short_tail() -> None:
+    tail = " is not one of ['listed', 'tail']"
+    listed = listed_reasons(tail)
+    assert listed is not None
+    assert listed == tuple(short(i) + tail for i in range(100))
+    assert listed_reasons(tail) is listed  # shared by every checker
+    assert listed_reasons(" is not one of ['" + "x" * 80 + "']") is None  # too long to list
 
 
 def test_an_unknown_argument_s_problem_kept_is_the_one_built() -> None:
