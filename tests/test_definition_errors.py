@@ -285,6 +285,88 @@ def test_stacked_tool_decorators_declare_the_method_twice() -> None:
     assert [proxy.name for proxy in Once.to_tools()] == ["once_op", "once_other"]
 
 
+def test_a_method_defined_again_with_tool_in_one_class_body_is_declared_twice() -> None:
+    # Python keeps only the last `def`: the marks it replaced are seen while the body runs.
+    def build() -> None:
+        class Redefined(Toolset):
+            @tool
+            def op(self) -> None: ...
+
+            @tool(description="again")
+            def op(self) -> None: ...  # noqa: F811
+
+            @tool
+            @tool
+            def __hidden(self) -> None: ...
+
+            limit = 3
+
+            @tool
+            def __hidden(self) -> None: ...
+
+    hidden = (
+        "Redefined._Redefined__hidden: the method '_Redefined__hidden' is declared twice in this "
+        "class [toolset-duplicate-name]"
+    )
+    assert problems_of(build) == [
+        "Redefined.op: the method 'op' is declared twice in this class [toolset-duplicate-name]",
+        hidden,
+        hidden,
+    ]
+
+    def exported(method: Callable[..., None]) -> Callable[..., None]:
+        return tool(method)  # the user's own decorator: the body is a frame further up
+
+    def made_in_a_function() -> None:
+        class Local(Toolset):
+            @tool
+            def op(self) -> None: ...
+
+            @exported
+            def op(self) -> None: ...  # noqa: F811
+
+    assert single(made_in_a_function) == (
+        "Local.op: the method 'op' is declared twice in this class [toolset-duplicate-name]"
+    )
+
+
+def test_a_method_defined_again_is_declared_as_the_last_def_says() -> None:
+    class Replaced(Toolset):
+        @tool
+        def plain(self) -> None: ...
+
+        def plain(self) -> None: ...  # noqa: F811  # the class keeps a method not declared
+
+        @tool
+        def between(self) -> None: ...
+
+        def between(self) -> None: ...  # noqa: F811
+
+        @tool(description="The last")
+        def between(self) -> None: ...  # noqa: F811  # replaces one not declared: once
+
+    class Base(Toolset):
+        @tool
+        def op(self) -> None: ...
+
+    class Child(Base):
+        @tool(description="Overridden")
+        def op(self) -> None: ...  # another class's body: an override, declared once
+
+    assert [(p.name, p.description) for p in Replaced.to_tools()] == [
+        ("replaced_between", "The last"),
+    ]
+    assert [p.description for p in Child.to_tools()] == ["Overridden"]
+    source = "class Again(Toolset):\n    @tool\n    def op(self) -> None: ...\n"
+    for _ in range(2):  # the same body run again makes a new class: nothing it replaces
+        namespace: dict[str, object] = {"Toolset": Toolset, "tool": tool, "__name__": "again"}
+        exec(source, namespace)  # noqa: S102
+        again = namespace["Again"]
+        assert isinstance(again, type)
+        assert issubclass(again, Toolset)
+        assert [p.name for p in again.to_tools()] == ["again_op"]
+
+
 @pytest.mark.parametrize(
     ("toolset_name", "tool_name", "reason"),
     [

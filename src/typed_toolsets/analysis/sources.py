@@ -167,6 +167,7 @@ class SourceIndex:
         source = ClassSource(line=node.lineno)
         exports: list[tuple[str, int]] = []
         decorated: dict[str, list[tuple[str, int]]] = {}
+        held: dict[str, bool] = {}  # whether the function a name holds is marked
         for stmt in node.body:
             value: ast.expr | None = None
             for assigned in _assigned_names(stmt):
@@ -204,7 +205,11 @@ class SourceIndex:
                 # Stacked `@tool`s: one declaration each, as the plugin reads them.
                 marks = [(name, line) for line in self._decorator_lines(stmt)]
                 previous = decorated.get(name)
-                # A property's setter keeps the getter's mark; a redefinition replaces it.
+                # A property's setter keeps the getter's mark; a redefinition replaces it, and
+                # a marked one declares the method again when the one it replaces was marked.
+                if marks and previous and held.get(name):
+                    marks = previous + marks
+                held[name] = bool(marks) or bool(held.get(name) and stmt.decorator_list)
                 decorated[name] = marks or previous or []
                 if name not in source.functions or marks or not previous:
                     source.functions[name] = _function_source(stmt, node.name)

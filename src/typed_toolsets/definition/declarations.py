@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import typing
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, overload
@@ -12,6 +13,7 @@ import attrs
 from typed_toolsets._public import public
 from typed_toolsets.rules.kinds import OVERLOAD_MARK
 from typed_toolsets.rules.labels import safe_repr
+from typed_toolsets.rules.names import mangle
 from typed_toolsets.rules.problems import Problem, problem
 
 from .errors import ToolsetDefinitionError
@@ -319,6 +321,40 @@ def _check_arguments(
         raise ToolsetDefinitionError(problems)
 
 
+#: How far up from `_marked_before` the class body marking a method is looked for: the
+#: decorator's own frames, then a few of the user's own decorators wrapping it.
+_FRAMES_UP: Final = 8
+
+
+def _marked_before(target: object) -> int:
+    """How many marks the method *target* replaces in the class body defining it (0: none).
+
+    Python keeps only the last ``def`` of a name, so a method declared with ``@tool`` twice in
+    one class body is seen only while the body runs: as the second is marked, the namespace
+    still holds the first (the ``__qualname__`` and ``__module__`` the body starts with say
+    whose it is). The body is the first frame up that is no function's (a decorator's).
+    """
+    qualname, module = getattr(target, "__qualname__", None), getattr(target, "__module__", None)
+    name = getattr(target, "__name__", None)
+    if not isinstance(qualname, str) or not isinstance(name, str):
+        return 0
+    owner, _, own = qualname.rpartition(".")
+    if not owner or own != name:
+        return 0
+    frame = inspect.currentframe()  # the class body is only seen from its frame
+    for _ in range(_FRAMES_UP):
+        frame = frame.f_back if frame is not None else None
+        if frame is None:
+            return 0
+        if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:
+            namespace = frame.f_locals
+            if namespace.get("__qualname__") != owner or namespace.get("__module__") != module:
+                return 0  # a module or another class's body: not where it is defined
+            earlier = namespace.get(mangle(owner.rpartition(".")[2], name))
+            return 0 if _unwrap(earlier) is target else marks(earlier)
+    return 0
+
+
 def _mark(obj: object, spec_for: Callable[[str], ToolSpec]) -> None:
     # Staticmethods, classmethods and properties are marked through the function they wrap, so
     # that the class check can find them and report that they cannot be exported.
@@ -336,6 +372,10 @@ def _mark(obj: object, spec_for: Callable[[str], ToolSpec]) -> None:
         if isinstance(getattr(target, SPEC_ATTRIBUTE, None), ToolSpec):
             # `@tool` over `@tool`: the method declared twice, which the class reports.
             setattr(target, _MARKS_ATTRIBUTE, marks(target) + 1)
+        else:
+            earlier = _marked_before(target)
+            if earlier:  # a second `@tool def` of the name: declared once more each
+                setattr(target, _MARKS_ATTRIBUTE, earlier + 1)
         setattr(target, SPEC_ATTRIBUTE, spec)
     except (AttributeError, TypeError) as exc:
         found = problem("tool-cannot-mark", None, name, got=safe_repr(obj), reason=str(exc))

@@ -59,6 +59,8 @@ def statement_decoratordecls(reader: Reader, stmt: Statement) -> list[dict[str, 
     if isinstance(stmt, Decorator):
         return reader.decorators(mangle(reader.info.name, stmt.name), stmt.original_decorators)
     if isinstance(stmt, OverloadedFuncDef):
+        if stmt.impl is None and not _overloaded(reader, stmt):
+            return _redefined(reader, stmt)
         # At run time the class holds the implementation (or, for a property with a setter,
         # the getter), so that is where a @tool counts.
         candidates: list[object] = [stmt.impl]
@@ -71,6 +73,52 @@ def statement_decoratordecls(reader: Reader, stmt: Statement) -> list[dict[str, 
                 if found:
                     return found
     return []
+
+
+def _overloaded(reader: Reader, stmt: OverloadedFuncDef) -> bool:
+    """Whether an item of *stmt* is an ``@overload`` (else mypy grouped a name's redefinitions)."""
+    return any(
+        ref is not None and ref.fullname in OVERLOAD
+        for item in stmt.unanalyzed_items
+        if isinstance(item, Decorator)
+        for ref in (_bound_name(reader.api, dec) for dec in item.original_decorators)
+    )
+
+
+def _redefined(reader: Reader, stmt: OverloadedFuncDef) -> list[dict[str, object]]:
+    """The declarations of a method defined again and again in a row (mypy's ``no-redef``).
+
+    The class keeps the last ``def``; each ``@tool`` one replaces declares the method once more,
+    back to the first that is not one (as ``tool()`` counts the marks it finds in the body).
+    """
+    name = mangle(reader.info.name, stmt.name)
+    found: list[dict[str, object]] = []
+    for item in reversed(stmt.items):
+        if not isinstance(item, Decorator):
+            break
+        # Analysed with the methods' bodies, after this hook: their names are looked up here.
+        bound = [_bound(reader.api, dec) for dec in item.original_decorators]
+        marked = reader.decorators(name, bound)
+        if not marked:
+            break
+        found = marked + found
+    return found
+
+
+def _bound(api: SemanticAnalyzerPluginInterface, dec: Expression) -> Expression:
+    """*dec* with its name (a call's callee, for ``@tool(...)``) looked up, where it is one."""
+    if isinstance(dec, CallExpr):
+        callee = _bound(api, dec.callee)
+        if callee is dec.callee:
+            return dec
+        call = CallExpr(callee, dec.args, dec.arg_kinds, dec.arg_names)
+        call.set_line(dec)
+        return call
+    bound = _bound_name(api, dec) if isinstance(dec, RefExpr) else None
+    if bound is None:
+        return dec
+    bound.set_line(dec)
+    return bound
 
 
 def overload_marks(reader: Reader, stmt: Statement) -> list[dict[str, int]]:

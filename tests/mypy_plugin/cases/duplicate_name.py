@@ -128,3 +128,52 @@ class RepeatedByDecorator(Once):
 
     @tool  # E: RepeatedByDecorator.one: the method 'one' is declared twice in this class  [toolset-duplicate-name]
     def one(self) -> None: ...
+
+
+class RedefinedInARow(Toolset):
+    # Python keeps the last `def`; each marked one it replaces in a row declares it again.
+    @tool
+    def go(self) -> None: ...
+
+    @tool(description="Again")  # type: ignore[no-redef]  # E: RedefinedInARow.go: the method 'go' is declared twice in this class  [toolset-duplicate-name]  # N: Error code "toolset-duplicate-name" not covered by "type: ignore[no-redef]" comment
+    def go(self) -> None: ...
+
+
+class RedefinedThreeTimes(Toolset):
+    @tool
+    def go(self) -> None: ...
+
+    @tool  # type: ignore[no-redef]  # E: RedefinedThreeTimes.go: the method 'go' is declared twice in this class  [toolset-duplicate-name]  # N: Error code "toolset-duplicate-name" not covered by "type: ignore[no-redef]" comment
+    def go(self) -> None: ...
+
+    @tool  # type: ignore[no-redef]  # E: RedefinedThreeTimes.go: the method 'go' is declared twice in this class  [toolset-duplicate-name]  # N: Error code "toolset-duplicate-name" not covered by "type: ignore[no-redef]" comment
+    def go(self) -> None: ...
+
+
+class RedefinedApart(Toolset):
+    @tool
+    def go(self) -> None: ...
+
+    limit = 3
+
+    @tool  # type: ignore[no-redef]  # E: RedefinedApart.go: the method 'go' is declared twice in this class  [toolset-duplicate-name]  # N: Error code "toolset-duplicate-name" not covered by "type: ignore[no-redef]" comment
+    def go(self) -> None: ...
+
+
+class RedefinedPlainBetween(Toolset):
+    # The plain `def` replaced the first: only the last declares it.
+    @tool
+    def go(self) -> None: ...
+
+    def go(self) -> None: ...  # type: ignore[no-redef]
+
+    @tool  # type: ignore[no-redef]
+    def go(self) -> None: ...
+
+
+class RedefinedUnmarked(Toolset):
+    # The class keeps the plain `def`: nothing is declared.
+    @tool
+    def go(self) -> None: ...
+
+    def go(self) -> None: ...  # type: ignore[no-redef]
