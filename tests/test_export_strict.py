@@ -539,7 +539,9 @@ def test_the_fast_path_hands_over_what_it_cannot_vouch_for() -> None:
     assert _seams.fast_path(proxy, duplicate, strict=True) is None
     refused = _seams.exact_path(proxy, duplicate, strict=True)
     assert isinstance(refused, ToolError)
-    assert refused.message.endswith("the key 'count' appears more than once in an object")
+    assert refused.message.endswith(
+        "the key 'count' appears more than once in an object; send each key once"
+    )
     wrong = '{"item": "pen", "owner": {"name": "a", "age": "x"}}'
     assert _seams.fast_path(proxy, wrong, strict=True) is None
 

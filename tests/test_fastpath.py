@@ -206,7 +206,7 @@ class TestLeavesToTheExactPath:
         proxy = take()
         assert proxy.dynamic_call('{"count": 1, "count": 2}') == (
             "Error: Invalid JSON arguments for tool 'fast_take': the key 'count' appears more "
-            "than once in an object"
+            "than once in an object; send each key once"
         )
         assert proxy.dynamic_call('{"note": "a: b"}')["note"] == "a: b"
         big = 123456789012345678901234567890

@@ -189,6 +189,18 @@ def test_a_number_too_long_to_quote_gets_the_hint_without_it() -> None:
         ('{"query": "x",, "tags": []}', "two commas in a row: remove one"),
         ('{, "query": "x"}', "no comma goes right after {: remove it"),
         ('{"a": "\\u12zz"}', "a \\u escape has four hexadecimal digits (\\u00e9)"),
+        # A word processor's quotes (a model copying prose): named as sent.
+        (
+            '{\u201cquery\u201d: "x"}',
+            'JSON writes strings and keys in plain double quotes ("), not \u201c',
+        ),
+        (
+            '{"query": \u2018x\u2019}',
+            'JSON writes strings and keys in plain double quotes ("), not \u2018',
+        ),
+        # Spaces alone: nothing was cut short, and nothing was sent.
+        ("   ", "the text holds no JSON value: send a JSON object ({} for no arguments)"),
+        ("\n\t", "the text holds no JSON value: send a JSON object ({} for no arguments)"),
     ],
 )
 def test_the_usual_slips_say_what_to_change(text: str, hint: str) -> None:

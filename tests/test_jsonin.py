@@ -171,7 +171,7 @@ class TestStrictParsing:
     def test_a_byte_order_mark_is_refused_with_what_to_do(self, sent: str | bytes) -> None:
         assert take().dynamic_call(sent) == (
             "Error: Invalid JSON arguments for tool 'input_take': the text starts with a byte "
-            "order mark (U+FEFF); send the JSON without it: line 1 column 1 (char 0)"
+            "order mark (U+FEFF); send the JSON without it"
         )
 
     def test_json_4_integer_digit_limit(self) -> None:
@@ -206,7 +206,7 @@ class TestStrictParsing:
         message = take().dynamic_call('{"pattern": "a", "pattern": "/etc/passwd"}')
         assert message == (
             "Error: Invalid JSON arguments for tool 'input_take': the key 'pattern' appears more "
-            "than once in an object"
+            "than once in an object; send each key once"
         )
         nested = take().dynamic_call('{"items": [{"a": 1, "a": 1}]}')
         assert "the key 'a' appears more than once" in nested
@@ -219,7 +219,7 @@ class TestStrictParsing:
             ('{"items": [{"a": {"x y": {"k": 1, "k": 1}}}]}', "the key 'k'", "items[0].a['x y']"),
         ]:
             assert take().dynamic_call(sent) == (
-                f"{prefix}{key} appears more than once in an object at {where}"
+                f"{prefix}{key} appears more than once in an object at {where}; send each key once"
             )
 
     def test_json_5_a_long_duplicate_key_and_its_object_s_path_are_shown_cut(self) -> None:
@@ -228,12 +228,12 @@ class TestStrictParsing:
         key = "k" * 100_000
         cut = f"'{'k' * 55}...'"
         assert take().dynamic_call(f'{{"{key}": 1, "{key}": 2}}') == (
-            f"{prefix}the key {cut} appears more than once in an object"
+            f"{prefix}the key {cut} appears more than once in an object; send each key once"
         )
         where = f"items[0].{key}"
         assert take().dynamic_call(f'{{"items": [{{"{key}": {{"a": 1, "a": 2}}}}]}}') == (
             f"{prefix}the key 'a' appears more than once in an object at "
-            f"{where[:150]}...{where[-47:]}"
+            f"{where[:150]}...{where[-47:]}; send each key once"
         )
 
     @pytest.mark.parametrize("escape", ["\\ud800", "\\udcff", "\\ud83d", "x\\ude00"])

@@ -44,6 +44,14 @@ def reason(annotation: object, value: object) -> str:
         (float, "0", "'0' is not of type 'number'; 0 is wanted, without quotes"),
         (float, "2.5", "'2.5' is not of type 'number'; 2.5 is wanted, without quotes"),
         (bool, "false", "'false' is not of type 'boolean'; false is wanted, without quotes"),
+        # Python's spellings, another case: the JSON word meant.
+        (bool, "True", "'True' is not of type 'boolean'; true is wanted, without quotes"),
+        (bool, " FALSE", "' FALSE' is not of type 'boolean'; false is wanted, without quotes"),
+        (
+            bool | None,
+            "None",
+            "'None' is not valid here; expected a boolean or null; null is wanted, without quotes",
+        ),
         (
             int,
             "1" * 50,
@@ -71,7 +79,9 @@ def test_the_value_itself_is_asked_for(annotation: object, sent: str, expected: 
         (int, "007"),  # no JSON number has a leading zero
         (int, "[1]"),  # JSON of another type than the one wanted
         (list[int], "5"),
-        (bool, "True"),  # Python's spelling, not JSON's
+        (int, "True"),  # Python's spelling of a boolean, not wanted
+        (int | None, "True"),
+        (bool, "Nonee"),
         (int, "NaN"),
         (float, "1e400"),  # overflows a float: refused without quotes too
         (float, "-1e400"),

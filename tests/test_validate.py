@@ -845,6 +845,21 @@ def test_a_group_of_exceptions_says_what_each_member_said() -> None:
         "KeyError: 'k'; ValueError: boom; TypeError; OSError: disk"
     )
 
+    class Many(Toolset):
+        @tool
+        def run(self, *, count: int) -> None:
+            inner = ExceptionGroup("inner", [ValueError(i) for i in range(count)])
+            raise ExceptionGroup("outer", [inner, TypeError("t")])
+
+    # Past the eight written, the others are counted: none is left out without a word.
+    (many,) = Many.to_tools()
+    written = "; ".join(f"ValueError: {i}" for i in range(8))
+    prefix = "Error: Tool 'many_run' failed: ExceptionGroup: outer (2 sub-exceptions): "
+    assert many.dynamic_call({"count": 8}) == f"{prefix}{written}; and 1 more exception"
+    assert many.dynamic_call({"count": 12}) == f"{prefix}{written}; and 5 more exceptions"
+    assert many.dynamic_call({"count": 7}).endswith("ValueError: 6; TypeError: t")
+    assert many.dynamic_call({"count": 20_000}).endswith("; and over 10,000 more exceptions")
+
 
 #: A whole number past the float range, and a registered schema whose ``not`` leaves its check to
 #: jsonschema, whose own ``multipleOf`` divides it by the float divisor and overflows.

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-__all__ = ["CUT_HINT", "json_hint"]
+__all__ = ["CUT_HINT", "EMPTY_HINT", "json_hint"]
 
 #: Python's words, and JSON's in another case (``TRUE``, ``Null``): where a value is expected,
 #: the parser stops at them.
@@ -34,6 +34,12 @@ _CUT_TOKEN_RE: Final = re.compile(
 _CUT_TOKEN_CHARS: Final = 4
 #: The hint for a text that ends where the parser expected more of it.
 CUT_HINT: Final = "; the text ends before the JSON object does: send it whole"
+#: The hint for a text of JSON whitespace alone.
+EMPTY_HINT: Final = "; the text holds no JSON value: send a JSON object ({} for no arguments)"
+#: Quotes a word processor writes (a model copying prose does too), where JSON's are wanted.
+_TYPOGRAPHIC_QUOTES: Final = frozenset(
+    "\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb"
+)
 
 
 def _before(text: str, pos: int) -> str:
@@ -85,6 +91,8 @@ def json_hint(message: str, text: str, pos: int) -> str:
         return "; the text is wrapped in a Markdown code fence (```): send the JSON object alone"
     here = text[pos : pos + 1]
     if not here and message.startswith("Expecting"):
+        if message.startswith("Expecting value") and not _before(text, pos):
+            return EMPTY_HINT  # spaces alone: nothing was cut, nothing was sent
         return CUT_HINT  # nothing at the position: the text ends there (most often cut short)
     if message.startswith("Extra data"):
         return "; more text follows the JSON object: send the object alone"
@@ -97,6 +105,8 @@ def json_hint(message: str, text: str, pos: int) -> str:
         )
     if here == "'":
         return '; JSON writes strings and keys in double quotes ("), not single quotes'
+    if here in _TYPOGRAPHIC_QUOTES:
+        return f'; JSON writes strings and keys in plain double quotes ("), not {here}'
     word = _WORD_CASE_RE.match(text, pos) if message.startswith("Expecting value") else None
     if word is not None and word.group() not in _JSON_WORDS:
         if word.group() == "none":

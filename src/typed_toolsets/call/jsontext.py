@@ -69,6 +69,10 @@ def _bounded_int(text: str) -> int:
     return sign * value
 
 
+#: The refusal of a text starting with a byte order mark (JSON texts have none).
+BOM_REFUSAL: Final = "the text starts with a byte order mark (U+FEFF); send the JSON without it"
+
+
 def _repeated(key: str, where: str = "") -> str:
     """The refusal of *key* twice in one object (*where*: that object's path, when nested).
 
@@ -79,7 +83,7 @@ def _repeated(key: str, where: str = "") -> str:
     from .shown import short  # the words of a refusal, not of every call
 
     at = f" at {shown_path(where)}" if where else ""
-    return f"the key {short(key)} appears more than once in an object{at}"
+    return f"the key {short(key)} appears more than once in an object{at}; send each key once"
 
 
 class _DuplicateKeyError(ValueError):
@@ -299,8 +303,8 @@ def parse_strict(text: str, stopped: int = 0, *, long_numbers: bool | None = Non
     """
     try:
         if text.startswith("\ufeff"):  # json.loads refuses it too, with codec advice
-            msg = "the text starts with a byte order mark (U+FEFF); send the JSON without it"
-            raise json.JSONDecodeError(msg, text, 0)
+            # No position: the mark is the text's first character, which the words say.
+            raise InvalidJSON(BOM_REFUSAL)
         if stopped > 0:
             value = _decode_past(text, stopped)
         else:

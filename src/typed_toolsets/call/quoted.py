@@ -27,6 +27,9 @@ _BY_FIRST: Final = {
     "-": "number",
     **dict.fromkeys("0123456789", "number"),
 }
+#: JSON's words as other languages (and other cases) write them, by their lower case.
+_WORDS: Final = {"true": "true", "false": "false", "null": "null", "none": "null"}
+_LONGEST_WORD: Final = max(map(len, _WORDS))
 #: Up to this many characters, a number or word is shown in the hint as it should be sent.
 _SHOWN: Final = 40
 #: Longer strings are not read for a hint: a refusal costs about what reading the call did.
@@ -59,6 +62,11 @@ def quoted_hint(instance: object, expected: Collection[str]) -> str:
     if type(instance) is not str or len(instance) > _READ:
         return ""
     text = instance.strip()
+    word = _WORDS.get(text.lower()) if len(text) <= _LONGEST_WORD else None
+    if word is not None and text != word:
+        # Python's `True` or `None`, another case (`FALSE`): the JSON word meant, if wanted.
+        kind = "null" if word == "null" else "boolean"
+        return f"; {word} is wanted, without quotes" if kind_admitted(kind, expected) else ""
     guess = _BY_FIRST.get(text[:1])
     # A number's digits may hold an integer: wanted as "number" or as "integer".
     if guess is None or not (

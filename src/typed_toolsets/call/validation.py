@@ -494,31 +494,39 @@ _TYPE_NAME: Final = vars(type)["__name__"]
 
 #: At most this many innermost exceptions of a group are written (each is cut anyway).
 _LEAVES: Final = 8
+#: The further ones are counted up to this many (a group is any size: counting is bounded too).
+_COUNTED: Final = 10_000
 
 
 def _group_leaves(exc: BaseException, limit: int) -> list[str]:
     """What the innermost exceptions of *exc*, an exception group, say; nothing for another.
 
     In order, depth first, without recursing; a group met again (one holding itself) is passed
-    over. A cattrs error, at any depth, says its own in cattrs' words.
+    over. A cattrs error, at any depth, says its own in cattrs' words. Past `_LEAVES`, the last
+    says how many more there are.
     """
     if not _members(exc):
         return []
     leaves: list[str] = []
+    more = 0
     seen = {id(exc)}
     walks: list[Iterator[str | BaseException]] = [iter(_cattrs_words(exc) or _members(exc))]
-    while walks and len(leaves) < _LEAVES:
+    while walks and more <= _COUNTED:
         member = next(walks[-1], None)
         if member is None:
             walks.pop()
-        elif isinstance(member, str):  # cattrs' words for a part
-            leaves.append(member)
-        elif _members(member):
+        elif not isinstance(member, str) and _members(member):
             if id(member) not in seen:
                 seen.add(id(member))
                 walks.append(iter(_cattrs_words(member) or _members(member)))
-        else:
-            leaves.append(exception_text(member, limit))
+        elif len(leaves) == _LEAVES:
+            more += 1  # counted, not written
+        else:  # cattrs' words for a part, or an innermost exception
+            leaves.append(member if isinstance(member, str) else exception_text(member, limit))
+    if more:
+        over = "over " if more > _COUNTED else ""
+        count = min(more, _COUNTED)
+        leaves.append(f"and {over}{count:,} more {counted(count, 'exception', 'exceptions')}")
     return leaves
 
 
