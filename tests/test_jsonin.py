@@ -870,3 +870,49 @@ def test_a_dict_far_over_the_limit_is_refused_without_the_walk(
         "Error: Arguments for tool 'input_take' are 1,000,003 bytes, over the limit of "
         "1,000,000 bytes (Limits.max_argument_bytes); send less data"
     )
+
+
+@given(st.dictionaries(text, _wide_values, min_size=1, max_size=5))
+def test_python_s_writing_is_longer_than_orjson_s_by_its_exponents_at_most(
+    arguments: dict[str, Any],
+) -> None:
+    # The fast path's bound on a dict's size as the limit measures it (`exponents`).
+    import orjson
+
+    from typed_toolsets.types.handover import exponents
+
+    try:
+        written = orjson.dumps(arguments)
+        python = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):  # what one of them refuses: the walk says why
+        return
+    # (orjson writes some small floats longer: 0.00001 where Python writes 1e-05.)
+    assert len(python.encode()) <= len(written) + exponents(written)
+
+
+def test_a_dict_near_the_limit_full_of_words_with_an_e_is_not_walked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every "e" was counted as a float's exponent: a dict of 980 KB with a long key or many
+    # strings holding one went value by value through the walk (0.4 s), refused or not.
+    import orjson
+
+    (take,) = InputToolset.to_tools()
+
+    def no_walk(arguments: object, limits: Limits) -> dict[str, object]:
+        raise AssertionError("walked")
+
+    monkeypatch.setattr(jsonin, "copy_mapping", no_walk)
+    refused = {"items": [0] * 480_000, "e" * 20_000: 1}
+    assert take.dynamic_call(refused).startswith(
+        f"Error: Invalid arguments for tool 'input_take': {'e' * 55}"
+    )
+    assert take.dynamic_call({"items": ["free"] * 120_000}) == 0  # 961 KB
+    # Floats orjson writes a byte shorter than the limit measures them (1e-7, 1e-07): still
+    # measured as the limit says, and refused over it.
+    floats = {"items": [1e-7] * 180_000}
+    assert len(orjson.dumps(floats)) < 1_000_000 < len(json.dumps(floats, separators=(",", ":")))
+    assert take.dynamic_call(floats) == (
+        "Error: Arguments for tool 'input_take' are 1,080,011 bytes, over the limit of "
+        "1,000,000 bytes (Limits.max_argument_bytes); send less data"
+    )

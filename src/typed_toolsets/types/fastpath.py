@@ -82,6 +82,7 @@ from .handover import (
     count_char,
     cut_short,
     escaped_colon,
+    exponents,
     nests_deeper,
     orjson_loads,
     orjson_names,
@@ -196,6 +197,7 @@ _SHARED: Final[dict[str, Any]] = {
     "reading": strict_reading,
     "cut": cut_short,
     "Oversized": Oversized,
+    "exponents": exponents,
     "Reject": Reject,
     "M": MISSING,
     "flat": FLAT_TYPES,
@@ -335,7 +337,11 @@ def make_fast_arguments(
         "        try:",
         "            text = dumps(arguments, None, plain_only)",
         "            size = len(text)",
-        f'            if size > {sure} and size + text.count(b"e") > {max_bytes}:',
+        # A count of every "e" first (orjson's floats write one), then of the exponents alone.
+        (
+            f'            if size > {sure} and size + text.count(b"e") > {max_bytes} and '
+            f"size + exponents(text) > {max_bytes}:"
+        ),
         "                return exact(arguments, Oversized(text))",
         *(
             [
