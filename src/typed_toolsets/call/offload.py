@@ -22,8 +22,13 @@ __all__ = ["OFFLOAD_CHARS", "OFFLOAD_VALUES", "large"]
 #: 12 ms; the hop to a thread and back costs about 0.2 ms, what reading 30 KB takes.
 OFFLOAD_CHARS: Final = 128 * 1024
 #: Likewise for a mapping holding at least this many values, at any depth, or strings of at
-#: least `OFFLOAD_CHARS` characters in all.
+#: least `OFFLOAD_CHARS` characters in all; and for a shorter text opening this many arrays and
+#: objects: building each costs a microsecond or more (a set of nested tuples, two), so a text
+#: of 129 KB of them held a loop 116 ms.
 OFFLOAD_VALUES: Final = 4096
+#: Texts shorter than this are read on the loop without counting their brackets: they cannot
+#: open `OFFLOAD_VALUES` arrays and objects (two characters each at least).
+_COUNTED_CHARS: Final = 8 * 1024
 
 
 #: The types of values that hold nothing to read further, as a mapping's values mostly are.
@@ -84,6 +89,13 @@ def _few_values(arguments: object, budget: int) -> bool:
     return True
 
 
+def _brackets(data: bytes | bytearray) -> int:
+    """How many arrays and objects *data* opens, at most (a bracket in a string counts too)."""
+    if isinstance(data, bytearray):
+        return bytearray.count(data, b"[") + bytearray.count(data, b"{")
+    return bytes.count(data, b"[") + bytes.count(data, b"{")
+
+
 def large(arguments: object) -> bool:
     """Whether reading *arguments* may hold an event loop too long (cheap for small ones).
 
@@ -98,13 +110,25 @@ def large(arguments: object) -> bool:
         # The lengths of the values themselves: a subclass's own __len__ may say anything, or
         # raise (the call path reads a subclass's value the same way).
         if isinstance(arguments, str):
-            return str.__len__(arguments) >= OFFLOAD_CHARS
-        if isinstance(arguments, bytes):
-            return bytes.__len__(arguments) >= OFFLOAD_CHARS
-        if isinstance(arguments, bytearray):
-            return bytearray.__len__(arguments) >= OFFLOAD_CHARS
+            size = str.__len__(arguments)
+            return size >= OFFLOAD_CHARS or (
+                size >= _COUNTED_CHARS
+                and str.count(arguments, "[") + str.count(arguments, "{") >= OFFLOAD_VALUES
+            )
         if isinstance(arguments, Mapping):
             return not _few_values(typing.cast(object, arguments), OFFLOAD_VALUES - 1)
-        return isinstance(arguments, memoryview) and arguments.nbytes >= OFFLOAD_CHARS
+        data: bytes | bytearray
+        if isinstance(arguments, bytes):
+            data, size = arguments, bytes.__len__(arguments)
+        elif isinstance(arguments, bytearray):
+            data, size = arguments, bytearray.__len__(arguments)
+        elif isinstance(arguments, memoryview):
+            size = arguments.nbytes
+            data = arguments.tobytes() if _COUNTED_CHARS <= size < OFFLOAD_CHARS else b""
+        else:
+            return False
+        return size >= OFFLOAD_CHARS or (
+            size >= _COUNTED_CHARS and _brackets(data) >= OFFLOAD_VALUES
+        )
     except Exception:  # noqa: BLE001 - the exact path explains it, as an "arguments" error
         return True
