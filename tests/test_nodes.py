@@ -6,14 +6,18 @@ import itertools
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from tests.strategies.annotations import json_values
 from typed_toolsets.call.assembly import _merged  # pyright: ignore[reportPrivateUsage]
 from typed_toolsets.call.checker import Checker
 from typed_toolsets.call.jsonschema_errors import problems
 from typed_toolsets.call.shown import short
 from typed_toolsets.call.source import listed_reasons
 from typed_toolsets.call.validation import reason_of, suffix_of
+from typed_toolsets.types.typespec import json_key, json_keys
 
 
 def test_blocks_under_the_same_type_test_in_a_row_become_one() -> None:
@@ -387,3 +391,26 @@ def test_an_array_of_plain_items_checked_in_its_parent_finds_what_its_own_node_f
             alone, _ = Checker(tags).problems(tags_value, 1000)
             inside = [(path[1:], reason) for path, reason in found if path[0] == "tags"]
             assert inside == alone
+
+
+#: Values JSON calls equal that Python writes apart, and the reverse, nested in a few ways.
+_close_values = st.recursive(
+    st.sampled_from([0, 1, 1.0, -0.0, 0.0, 1e16, True, False, None, "1", "1.0", "{", "inf"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("ab"), inner, max_size=2)
+    ),
+    max_leaves=6,
+)
+
+
+@given(st.lists(_close_values, max_size=8) | st.lists(json_values, max_size=4))
+@example([0, -0.0, 1, 1.0, True, "1"])
+@example([[1], [1.0], [True], [[1]]])
+@example([{"a": 1, "b": 2}, {"b": 2, "a": 1}])
+def test_the_keys_of_many_values_compare_as_their_json_keys(values: list[object]) -> None:
+    # `json_keys` writes reprs where that is the same comparison: two keys are equal exactly
+    # when the values' `json_key`s are, floats and objects (compared otherwise) among them.
+    keys, one_by_one = json_keys(values), [json_key(value) for value in values]
+    for i, j in itertools.product(range(len(values)), repeat=2):
+        assert (keys[i] == keys[j]) is (one_by_one[i] == one_by_one[j]), (values[i], values[j])
+    assert json_keys([[1], [True], [[1]], ["1"]]) == ["[1]", "[True]", "[[1]]", "['1']"]

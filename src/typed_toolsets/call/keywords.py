@@ -20,7 +20,7 @@ from typing import Any, Final
 from typed_toolsets.rules.formats import BY_FORMAT
 from typed_toolsets.types.annotated import not_multiple
 from typed_toolsets.types.compiled import compile_function
-from typed_toolsets.types.typespec import json_key, kind_admitted, schema_kind
+from typed_toolsets.types.typespec import json_key, json_keys, kind_admitted, schema_kind
 
 from .validation import SHALLOW_KEYWORDS, reason_of
 
@@ -70,13 +70,8 @@ def _unique(items: list[object]) -> bool:
     kinds = {types[0]} if types and types.count(types[0]) == len(types) else set(types)
     if kinds <= _PLAIN_NUMBERS or kinds <= _PLAIN_BOOLEANS:
         return len(set(items)) == len(items)
-    seen: set[object] = set()
-    for item in items:
-        key = json_key(item)
-        if key in seen:
-            return False
-        seen.add(key)
-    return True
+    keys = json_keys(items)
+    return len(set(keys)) == len(keys)
 
 
 # -------------------------------------------------------------------------- scalar keywords
@@ -198,6 +193,17 @@ def _size_test(keyword: str, bound: object) -> Test:
     return lambda x: not isinstance(x, kind) or len(x) <= bound
 
 
+def _size_expression(keyword: str, bound: object) -> str:
+    """`_size_test` as an expression over ``{v}``, for generated code to inline.
+
+    A nested array is then checked a frame less per level (its ``minItems`` and ``maxItems``
+    were a call each).
+    """
+    kind = _SIZED[keyword[3:]].__name__
+    compared = ">=" if keyword.startswith("min") else "<="
+    return f"(not isinstance({{v}}, {kind}) or len({{v}}) {compared} {bound!r})"
+
+
 def _constants_test(constants: list[object]) -> Test:
     keys = {json_key(c) for c in constants}
     # Most enums hold only scalars: then an array or object is refused without reading it.
@@ -237,8 +243,8 @@ class Scalar:
     """One keyword that looks at the value itself: its test, and its reason when it fails.
 
     Attributes:
-        expression: For ``type`` (and enums of a few strings): the test as an expression over
-            ``{v}``, for generated code.
+        expression: For ``type``, the size keywords (and enums of a few strings): the test as
+            an expression over ``{v}``, for generated code.
         exact: For ``type``: Python types whose values pass for sure (see `_EXACT_TYPES`).
         shallow: A failure means the value has not even the shape of the schema.
         reason: Why a value fails this keyword (see `typed_toolsets.call.validation.reason_of`).
@@ -280,6 +286,7 @@ class Scalar:
             test = _unique_test if value else None
         else:
             test = _size_test(keyword, value)
+            self.expression = _size_expression(keyword, value)
         self.test: Test | None = test
         reason = reason_of(keyword, self.value)
         if reason is None:  # pragma: no cover - every scalar keyword has its words

@@ -31,7 +31,7 @@ from .typespec import (
     container_spec,
     instance_of,
     joined_colons,
-    json_key,
+    json_keys,
 )
 
 __all__ = ["CONTAINER_RULES", "fullname", "is_bare_generic", "tuple_items"]
@@ -428,7 +428,7 @@ def _set_rule(annotation: object, builder: Builder) -> TypeSpec:
         if flat:
             keys = [tuple(v) if v.__class__ is list else v for v in raw]
         else:
-            keys = [json_key(v) for v in raw] if needs_keys else raw
+            keys = json_keys(raw) if needs_keys else raw
         try:
             unique = set(keys)
         except TypeError:  # a list or object inside: not an item this schema admits
