@@ -345,6 +345,35 @@ def test_a_method_defined_again_is_declared_as_the_last_def_says() -> None:
         @tool(description="The last")
         def between(self) -> None: ...  # noqa: F811  # replaces one not declared: once
 
+    class Namespace:
+        """What a metaclass's ``__prepare__`` may return: a mapping without ``get``."""
+
+        def __init__(self) -> None:
+            self.values: dict[str, object] = {}
+
+        def __getitem__(self, key: str) -> object:
+            return self.values[key]
+
+        def __setitem__(self, key: str, value: object) -> None:
+            self.values[key] = value
+
+        def __delitem__(self, key: str) -> None:
+            del self.values[key]
+
+    class Prepared(type):
+        @classmethod
+        def __prepare__(cls, name: str, bases: tuple[type, ...], **kwds: object) -> Any:  # type: ignore[override]
+            return Namespace()
+
+        def __new__(cls, name: str, bases: tuple[type, ...], namespace: Any) -> Prepared:
+            return super().__new__(cls, name, bases, dict(namespace.values))
+
+    class Marked(metaclass=Prepared):  # its body is no dict: nothing looked for there
+        @tool
+        def op(self) -> None: ...
+
+    assert "op" in vars(Marked)
+
     class Base(Toolset):
         @tool
         def op(self) -> None: ...

@@ -328,6 +328,7 @@ def test_the_reasons_of_small_integers_are_listed_once_per_short_tail() -> None:
     assert listed == tuple(short(i) + tail for i in range(100))
     assert listed_reasons(tail) is listed  # shared by every checker
     assert listed_reasons(" is not one of ['" + "x" * 80 + "']") is None  # too long to list
+    assert listed_reasons(" is not one of ['\U0001f600']") is None  # 4 bytes a character
 
 
 def test_an_unknown_argument_s_problem_kept_is_the_one_built() -> None:

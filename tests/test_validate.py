@@ -858,7 +858,21 @@ def test_a_group_of_exceptions_says_what_each_member_said() -> None:
     assert many.dynamic_call({"count": 8}) == f"{prefix}{written}; and 1 more exception"
     assert many.dynamic_call({"count": 12}) == f"{prefix}{written}; and 5 more exceptions"
     assert many.dynamic_call({"count": 7}).endswith("ValueError: 6; TypeError: t")
-    assert many.dynamic_call({"count": 20_000}).endswith("; and over 10,000 more exceptions")
+    # Looked at up to 10,000 members (a group met again too): the rest is not counted.
+    assert many.dynamic_call({"count": 20_000}).endswith("; and at least 9,992 more exceptions")
+
+    class Again(Toolset):
+        @tool
+        def run(self, *, count: int) -> None:
+            inner = ExceptionGroup("inner", [ValueError(i) for i in range(9)])
+            raise ExceptionGroup("outer", [inner] * count)
+
+    # The same group 100,000 times: each met again is a step, the walk stops all the same.
+    (again,) = Again.to_tools()
+    assert again.dynamic_call({"count": 100_000}).endswith(
+        "ValueError: 7; and at least 1 more exception"
+    )
+    assert again.dynamic_call({"count": 1}).endswith("ValueError: 7; and 1 more exception")
 
 
 #: A whole number past the float range, and a registered schema whose ``not`` leaves its check to

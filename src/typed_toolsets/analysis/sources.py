@@ -86,6 +86,17 @@ class ClassSource:
         return self._lines.get(method, [])
 
 
+def _accessor(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether *node* adds to a property of its own name (``@name.setter``): its getter stays."""
+    return any(
+        isinstance(d, ast.Attribute)
+        and d.attr in ("setter", "getter", "deleter")
+        and isinstance(d.value, ast.Name)
+        and d.value.id == node.name
+        for d in node.decorator_list
+    )
+
+
 def _is_overload(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any(
         (isinstance(d, ast.Name) and d.id == "overload")
@@ -201,6 +212,7 @@ class SourceIndex:
                 name = mangle(node.name, stmt.name)
                 if _is_overload(stmt):
                     decorated.setdefault(name, [])
+                    held[name] = False  # the name holds what @overload returns
                     continue
                 # Stacked `@tool`s: one declaration each, as the plugin reads them.
                 marks = [(name, line) for line in self._decorator_lines(stmt)]
@@ -209,7 +221,7 @@ class SourceIndex:
                 # a marked one declares the method again when the one it replaces was marked.
                 if marks and previous and held.get(name):
                     marks = previous + marks
-                held[name] = bool(marks) or bool(held.get(name) and stmt.decorator_list)
+                held[name] = bool(marks) or bool(held.get(name) and _accessor(stmt))
                 decorated[name] = marks or previous or []
                 if name not in source.functions or marks or not previous:
                     source.functions[name] = _function_source(stmt, node.name)

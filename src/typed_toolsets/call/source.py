@@ -39,7 +39,14 @@ def listed_reasons(tail: str) -> tuple[str, ...] | None:
     type), so a refused small integer costs a lookup, not the writing of its reason.
     """
     found = _listed.get(tail)
-    if found is None and len(tail) <= _LISTED_TAIL_CHARS and len(_listed) < _LISTED_TAILS:
+    # ASCII only: a character each byte, so the bound on memory holds (an emoji takes four).
+    # Two threads may both pass the count at once: a tail or two more, no harm.
+    if (
+        found is None
+        and len(tail) <= _LISTED_TAIL_CHARS
+        and tail.isascii()
+        and len(_listed) < _LISTED_TAILS
+    ):
         # Two threads may both write one: either table is right, and the second is kept.
         found = _listed[tail] = tuple([f"{i}{tail}" for i in range(_LISTED_INTS)])
     return found

@@ -494,7 +494,7 @@ _TYPE_NAME: Final = vars(type)["__name__"]
 
 #: At most this many innermost exceptions of a group are written (each is cut anyway).
 _LEAVES: Final = 8
-#: The further ones are counted up to this many (a group is any size: counting is bounded too).
+#: The walk looks at this many members at most (a group is any size: counting is bounded too).
 _COUNTED: Final = 10_000
 
 
@@ -508,10 +508,12 @@ def _group_leaves(exc: BaseException, limit: int) -> list[str]:
     if not _members(exc):
         return []
     leaves: list[str] = []
-    more = 0
+    more = steps = 0
     seen = {id(exc)}
     walks: list[Iterator[str | BaseException]] = [iter(_cattrs_words(exc) or _members(exc))]
-    while walks and more <= _COUNTED:
+    # Every member looked at is a step (a group met again too), so the walk is bounded.
+    while walks and steps <= _COUNTED:
+        steps += 1
         member = next(walks[-1], None)
         if member is None:
             walks.pop()
@@ -523,10 +525,12 @@ def _group_leaves(exc: BaseException, limit: int) -> list[str]:
             more += 1  # counted, not written
         else:  # cattrs' words for a part, or an innermost exception
             leaves.append(member if isinstance(member, str) else exception_text(member, limit))
-    if more:
-        over = "over " if more > _COUNTED else ""
-        count = min(more, _COUNTED)
-        leaves.append(f"and {over}{count:,} more {counted(count, 'exception', 'exceptions')}")
+    if walks and more:  # stopped before the end
+        leaves.append(f"and at least {more:,} more {counted(more, 'exception', 'exceptions')}")
+    elif walks:
+        leaves.append("and the rest not looked at")
+    elif more:
+        leaves.append(f"and {more:,} more {counted(more, 'exception', 'exceptions')}")
     return leaves
 
 

@@ -348,6 +348,10 @@ def _marked_before(target: object) -> int:
             return 0
         if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:
             namespace = frame.f_locals
+            # Whatever a metaclass's ``__prepare__`` made (a mapping without ``get``, one that
+            # raises): looked at only as a plain dict, else nothing is found.
+            if type(namespace) is not dict:
+                return 0
             if namespace.get("__qualname__") != owner or namespace.get("__module__") != module:
                 return 0  # a module or another class's body: not where it is defined
             earlier = namespace.get(mangle(owner.rpartition(".")[2], name))

@@ -58,6 +58,7 @@ from .body import DECLARING, assigns, class_statements, unread_bindings
 from .codes import report
 from .decorators import (
     overload_marks,
+    replaced_method,
     report_overload_marks,
     resolve,
     statement_decoratordecl,
@@ -201,7 +202,12 @@ def record_class(ctx: ClassDefContext, registered: frozenset[str]) -> None:
         else:
             _record_unread(reader, stmt, data)
         # Stacked `@tool`s declare the method once each: merging reports the further ones.
-        decorated += statement_decoratordecls(reader, stmt)
+        marked = statement_decoratordecls(reader, stmt)
+        replaced = None if marked else replaced_method(stmt)
+        if replaced is not None:  # a `def` not marked: the marks of the one it replaces go
+            gone_name = mangle(info.name, replaced)
+            decorated = [decl for decl in decorated if decl["method"] != gone_name]
+        decorated += marked
         if isinstance(stmt, DelStmt):  # `del find` after `@tool def find`: the mark goes too
             gone = {mangle(info.name, name) for name in deleted_names(stmt)}
             decorated = [decl for decl in decorated if decl["method"] not in gone]

@@ -15,6 +15,7 @@ from mypy.nodes import (
     CallExpr,
     Decorator,
     Expression,
+    FuncDef,
     MemberExpr,
     NameExpr,
     OverloadedFuncDef,
@@ -36,6 +37,7 @@ __all__ = [
     "OVERLOAD",
     "overload_mark_problem",
     "overload_marks",
+    "replaced_method",
     "report_overload_marks",
     "resolve",
     "statement_decoratordecl",
@@ -59,20 +61,65 @@ def statement_decoratordecls(reader: Reader, stmt: Statement) -> list[dict[str, 
     if isinstance(stmt, Decorator):
         return reader.decorators(mangle(reader.info.name, stmt.name), stmt.original_decorators)
     if isinstance(stmt, OverloadedFuncDef):
-        if stmt.impl is None and not _overloaded(reader, stmt):
+        # (Before mypy analyses the group, a property with a setter is known by the setter's
+        # decorator alone: `is_property` is set later.)
+        accessed = stmt.is_property or _accessed(stmt)
+        if stmt.impl is None and not accessed and not _overloaded(reader, stmt):
             return _redefined(reader, stmt)
         # At run time the class holds the implementation (or, for a property with a setter,
         # the getter), so that is where a @tool counts.
         candidates: list[object] = [stmt.impl]
-        if stmt.is_property and stmt.items:
+        if accessed and stmt.items:
             candidates.append(stmt.items[0])
         for item in candidates:
             if isinstance(item, Decorator):
                 name = mangle(reader.info.name, stmt.name)
-                found = reader.decorators(name, item.original_decorators)
+                # A property's getter is analysed with its setter, after this hook: its
+                # decorators' names are looked up here.
+                bound = [_bound(reader.api, dec) for dec in item.original_decorators]
+                found = reader.decorators(name, bound)
                 if found:
                     return found
     return []
+
+
+#: The decorators that add to a property of the same name, keeping its getter.
+_ACCESSORS: Final = frozenset({"setter", "getter", "deleter"})
+
+
+def _accessed(stmt: OverloadedFuncDef) -> bool:
+    """Whether *stmt* is a property with a setter (``@name.setter``) or another accessor."""
+    return any(
+        isinstance(dec, MemberExpr)
+        and dec.name in _ACCESSORS
+        and isinstance(dec.expr, NameExpr)
+        and dec.expr.name == stmt.name
+        for item in stmt.items[1:]
+        if isinstance(item, Decorator)
+        for dec in item.original_decorators
+    )
+
+
+def replaced_method(stmt: Statement) -> str | None:
+    """The method a ``def`` (plain or decorated, not marked) binds anew, replacing its marks.
+
+    As ``tool()`` counts them: a method marked again after it counts the replaced one's marks
+    only when that one was marked. A property's setter adds to the getter: it replaces nothing.
+    """
+    if isinstance(stmt, FuncDef):
+        return stmt.name
+    if isinstance(stmt, Decorator):
+        accessor = any(
+            isinstance(dec, MemberExpr)
+            and dec.name in _ACCESSORS
+            and isinstance(dec.expr, NameExpr)
+            and dec.expr.name == stmt.name
+            for dec in stmt.original_decorators
+        )
+        return None if accessor else stmt.name
+    if isinstance(stmt, OverloadedFuncDef) and not (stmt.is_property or _accessed(stmt)):
+        return stmt.name
+    return None
 
 
 def _overloaded(reader: Reader, stmt: OverloadedFuncDef) -> bool:

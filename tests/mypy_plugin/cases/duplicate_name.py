@@ -177,3 +177,31 @@ class RedefinedUnmarked(Toolset):
     def go(self) -> None: ...
 
     def go(self) -> None: ...  # type: ignore[no-redef]
+
+
+class RedefinedStaticBetween(Toolset):
+    # A decorated `def` not marked replaces the marked one too: the last repeats its own only.
+    @tool
+    def go(self) -> None: ...
+
+    @staticmethod  # type: ignore[no-redef]
+    def go() -> None: ...
+
+    @tool  # type: ignore[no-redef]
+    @tool  # E: RedefinedStaticBetween.go: the method 'go' is declared twice in this class  [toolset-duplicate-name]
+    def go(self) -> None: ...
+
+
+class RedefinedPlainApart(Toolset):
+    # A plain `def` between, not in a row: it replaced the first all the same.
+    @tool
+    def go(self) -> None: ...
+
+    limit = 3
+
+    def go(self) -> None: ...  # type: ignore[no-redef]
+
+    size = 4
+
+    @tool  # type: ignore[no-redef]
+    def go(self) -> None: ...

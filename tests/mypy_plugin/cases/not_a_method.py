@@ -183,3 +183,15 @@ class Wrapped(Toolset):
     free = staticmethod(_free)
     value = property(_getter)
     exports = (tool("free"), tool("value"))  # E: Wrapped.free: 'free' is a staticmethod; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]  # E: Wrapped.value: 'value' is a property; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
+
+
+class MarkedSettable(Toolset):
+    # mypy groups a property with its setter as a redefinition: the getter's mark still counts.
+    @property
+    @tool  # E: MarkedSettable.value: 'value' is a property; only plain instance methods (def or async def) can be exported  [toolset-not-a-method]
+    def value(self) -> int:
+        return 1
+
+    @value.setter
+    def value(self, new: int) -> None:
+        pass
