@@ -85,6 +85,32 @@ def _not_started(name: str) -> Failed | None:
 _pipelines: weakref.WeakKeyDictionary[Export, Pipeline] = weakref.WeakKeyDictionary()
 
 
+def _lost_interrupt(
+    exc: BaseException, future: concurrent.futures.Future[Any]
+) -> BaseException | None:
+    """The Ctrl-C (or exit) an error raised while waiting for *future* stands in for, if any.
+
+    On Python 3.10 a Ctrl-C can land inside the wait's own lock handling, between releasing a
+    lock and the code that takes it back: the lock's release then fails, and the
+    ``RuntimeError("release unlocked lock")`` raised holds the interrupt as its context. What
+    the tool itself raised is its own.
+    """
+    if not isinstance(exc, Exception):
+        return None
+    if future.done() and not future.cancelled() and future.exception(0) is exc:
+        return None
+    context = exc.__context__
+    for _ in range(_CONTEXTS):
+        if context is None or isinstance(context, (KeyboardInterrupt, SystemExit)):
+            return context
+        context = context.__context__
+    return None
+
+
+#: How far back along an error's context `_lost_interrupt` looks.
+_CONTEXTS: Final = 8
+
+
 @attrs.frozen(eq=False)
 class Pipeline:
     """The model-facing call of one exported tool; every instance's proxy of it shares one.
@@ -335,9 +361,12 @@ class Pipeline:
             if execution.abandon(future, state):
                 return self._timed_out(started, _THREAD_LEFT)
             # It finished right at the deadline: take its outcome.
-        except BaseException:
+        except BaseException as exc:
             # Ctrl-C (or an exit) while waiting: the thread goes on, and is counted.
             execution.abandon(future, state)
+            interrupt = _lost_interrupt(exc, future)
+            if interrupt is not None:
+                raise interrupt from None
             raise
         return future.result(0)
 
