@@ -234,8 +234,38 @@ def start_thread(
     thread = threading.Thread(
         target=context.run, args=(worker,), name=f"typed_toolsets {name}", daemon=True
     )
-    thread.start()
+    try:
+        thread.start()  # waits for the thread to say it started: a Ctrl-C may land in the wait
+    except Exception as exc:
+        interrupt = lost_interrupt(exc)
+        if interrupt is not None:
+            if thread.ident is not None:  # it started: it goes on, counted as a Ctrl-C leaves it
+                abandon(future, state)
+            raise interrupt from None
+        raise
     return future, state
+
+
+def lost_interrupt(exc: BaseException) -> BaseException | None:
+    """The Ctrl-C (or exit) an error raised while waiting on a lock stands in for, if any.
+
+    On Python 3.10 a Ctrl-C can land inside a wait's own lock handling (``Event.wait`` as a
+    thread starts, ``Future.result``), between releasing a lock and the code that takes it
+    back: the release then fails, and the ``RuntimeError("release unlocked lock")`` raised holds
+    the interrupt as its context.
+    """
+    if not isinstance(exc, Exception):
+        return None
+    context = exc.__context__
+    for _ in range(_CONTEXTS):
+        if context is None or isinstance(context, (KeyboardInterrupt, SystemExit)):
+            return context
+        context = context.__context__
+    return None
+
+
+#: How far back along an error's context `lost_interrupt` looks.
+_CONTEXTS: Final = 8
 
 
 async def wait_thread(

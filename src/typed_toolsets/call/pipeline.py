@@ -95,20 +95,9 @@ def _lost_interrupt(
     ``RuntimeError("release unlocked lock")`` raised holds the interrupt as its context. What
     the tool itself raised is its own.
     """
-    if not isinstance(exc, Exception):
-        return None
     if future.done() and not future.cancelled() and future.exception(0) is exc:
         return None
-    context = exc.__context__
-    for _ in range(_CONTEXTS):
-        if context is None or isinstance(context, (KeyboardInterrupt, SystemExit)):
-            return context
-        context = context.__context__
-    return None
-
-
-#: How far back along an error's context `_lost_interrupt` looks.
-_CONTEXTS: Final = 8
+    return execution.lost_interrupt(exc)
 
 
 @attrs.frozen(eq=False)
