@@ -740,12 +740,21 @@ def test_ctrl_c_lost_in_the_wait_s_own_lock_is_still_a_ctrl_c(
                 raise RuntimeError("release unlocked lock")  # noqa: B904 - as the lock raises
         return original(self, timeout)
 
+    _assert_ctrl_c_counts_the_worker(monkeypatch, concurrent.futures.Future, "result", interrupted)
+
+
+def _assert_ctrl_c_counts_the_worker(
+    monkeypatch: pytest.MonkeyPatch, owner: object, name: str, wait: Callable[..., Any]
+) -> None:
+    """`Stubborn.holds` called with *owner*'s *name* replaced by *wait*: a Ctrl-C, the worker
+    thread left running and counted."""
     holds: Callable[..., Any] = stubborn()["holds"].invoke
     before = execution.abandoned.count
     _started.clear()
-    monkeypatch.setattr(concurrent.futures.Future, "result", interrupted)
+    monkeypatch.setattr(owner, name, wait)
     with pytest.raises(KeyboardInterrupt):
         holds(None)
+    monkeypatch.undo()
     assert execution.abandoned.count == before + 1
     _release.set()
     settle(before)
@@ -766,13 +775,4 @@ def test_ctrl_c_lost_as_the_worker_thread_starts_is_still_a_ctrl_c(
             except KeyboardInterrupt:
                 raise RuntimeError("release unlocked lock")  # noqa: B904 - as the lock raises
 
-    holds: Callable[..., Any] = stubborn()["holds"].invoke
-    before = execution.abandoned.count
-    _started.clear()
-    monkeypatch.setattr(threading.Thread, "start", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        holds(None)
-    monkeypatch.undo()
-    assert execution.abandoned.count == before + 1
-    _release.set()
-    settle(before)
+    _assert_ctrl_c_counts_the_worker(monkeypatch, threading.Thread, "start", interrupted)
